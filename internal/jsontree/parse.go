@@ -1,0 +1,445 @@
+package jsontree
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"unicode/utf8"
+)
+
+// Limits bound the work Parse does on hostile input. Zero fields mean no
+// limit.
+type Limits struct {
+	MaxDepth int // deepest nesting of arrays and objects
+	MaxNodes int // most values in the document
+}
+
+// A SyntaxError reports malformed JSON at a byte offset.
+type SyntaxError struct {
+	Offset int64  // byte offset of the problem
+	Msg    string // what is wrong
+	Limit  bool   // the input broke a limit rather than the grammar
+}
+
+func (e *SyntaxError) Error() string { return e.Msg }
+
+// Position converts a byte offset in data to a 1-based line and column
+// (columns count bytes).
+func Position(data []byte, off int64) (line, col int) {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	line, col = 1, 1
+	for _, b := range data[:off] {
+		if b == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return line, col
+}
+
+const maxOffset = math.MaxInt32
+
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// Parse scans data, which must hold exactly one JSON value surrounded by
+// optional whitespace (and an optional UTF-8 byte-order mark before it), and
+// returns its tape. The tape refers to data, which must not be modified
+// while the tape is in use.
+func Parse(data []byte, lim Limits) (*Tape, error) {
+	if len(data) > maxOffset {
+		return nil, &SyntaxError{Offset: maxOffset, Msg: fmt.Sprintf("input of %d bytes is larger than %d bytes", len(data), maxOffset), Limit: true}
+	}
+	p := parser{data: data, lim: lim}
+	t := &Tape{Data: data}
+	if len(data) >= 3 && data[0] == bom[0] && data[1] == bom[1] && data[2] == bom[2] {
+		t.BOM = true
+		p.pos = 3
+	}
+	// A rough first guess at the number of values keeps appends cheap.
+	p.nodes = make([]Node, 0, 16+len(data)/64)
+	if err := p.parse(); err != nil {
+		return nil, err
+	}
+	t.Nodes = p.nodes
+	return t, nil
+}
+
+type parser struct {
+	data  []byte
+	pos   int
+	nodes []Node
+	stack []int32 // indices of open containers
+	lim   Limits
+}
+
+func (p *parser) errorf(off int, format string, args ...any) error {
+	return &SyntaxError{Offset: int64(off), Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *parser) unexpected(what string) error {
+	if p.pos >= len(p.data) {
+		return p.errorf(p.pos, "unexpected end of input, expecting %s", what)
+	}
+	c := p.data[p.pos]
+	if c >= 0x20 && c < 0x7f {
+		return p.errorf(p.pos, "invalid character %q, expecting %s", c, what)
+	}
+	r, _ := utf8.DecodeRune(p.data[p.pos:])
+	if r == utf8.RuneError {
+		return p.errorf(p.pos, "invalid byte 0x%02x, expecting %s", c, what)
+	}
+	return p.errorf(p.pos, "invalid character %U, expecting %s", r, what)
+}
+
+func (p *parser) skipSpace() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\n', '\r', '\t':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) push(n Node) (int32, error) {
+	if p.lim.MaxNodes > 0 && len(p.nodes) >= p.lim.MaxNodes {
+		return 0, &SyntaxError{Offset: int64(n.Start), Msg: fmt.Sprintf("more than %d JSON values", p.lim.MaxNodes), Limit: true}
+	}
+	p.nodes = append(p.nodes, n)
+	return int32(len(p.nodes) - 1), nil
+}
+
+// parse is an iterative recursive-descent parser: the stack holds the open
+// containers, so hostile nesting cannot exhaust the goroutine stack.
+func (p *parser) parse() error {
+	p.skipSpace()
+	key, keyEnd := int32(-1), int32(-1)
+	var keyFlags uint8
+	for {
+		// Parse one value at p.pos.
+		if p.pos >= len(p.data) {
+			return p.unexpected("a value")
+		}
+		start := p.pos
+		n := Node{Start: int32(start), Key: key, KeyEnd: keyEnd, Flags: keyFlags}
+		c := p.data[p.pos]
+		opened := false
+		switch c {
+		case '{', '[':
+			if p.lim.MaxDepth > 0 && len(p.stack) >= p.lim.MaxDepth {
+				return &SyntaxError{Offset: int64(start), Msg: fmt.Sprintf("nesting deeper than %d levels", p.lim.MaxDepth), Limit: true}
+			}
+			if c == '{' {
+				n.Kind = Object
+			} else {
+				n.Kind = Array
+			}
+			p.pos++
+			opened = true
+		case '"':
+			flags, err := p.scanString()
+			if err != nil {
+				return err
+			}
+			n.Kind = String
+			n.Flags |= flags
+		case 't':
+			if err := p.literal("true"); err != nil {
+				return err
+			}
+			n.Kind = True
+		case 'f':
+			if err := p.literal("false"); err != nil {
+				return err
+			}
+			n.Kind = False
+		case 'n':
+			if err := p.literal("null"); err != nil {
+				return err
+			}
+			n.Kind = Null
+		case 'N':
+			if err := p.literal("NaN"); err != nil {
+				return err
+			}
+			n.Kind = Number
+			n.Flags |= FlagNonFinite
+		case 'I':
+			if err := p.literal("Infinity"); err != nil {
+				return err
+			}
+			n.Kind = Number
+			n.Flags |= FlagNonFinite
+		default:
+			if c == '-' || (c >= '0' && c <= '9') {
+				flags, err := p.scanNumber()
+				if err != nil {
+					return err
+				}
+				n.Kind = Number
+				n.Flags |= flags
+			} else {
+				return p.unexpected("a value")
+			}
+		}
+		n.End = int32(p.pos)
+		idx, err := p.push(n)
+		if err != nil {
+			return err
+		}
+		if len(p.stack) > 0 {
+			p.nodes[p.stack[len(p.stack)-1]].Len++
+		}
+		if opened {
+			p.stack = append(p.stack, idx)
+			p.skipSpace()
+			if p.pos < len(p.data) && ((n.Kind == Object && p.data[p.pos] == '}') || (n.Kind == Array && p.data[p.pos] == ']')) {
+				if err := p.close(); err != nil {
+					return err
+				}
+			} else if n.Kind == Object {
+				if err := p.member(&key, &keyEnd, &keyFlags); err != nil {
+					return err
+				}
+				continue
+			} else {
+				key, keyEnd, keyFlags = -1, -1, 0
+				continue
+			}
+		} else {
+			p.nodes[idx].Skip = idx + 1
+		}
+		// After a value: a comma, a closing bracket, or the end.
+		for {
+			if len(p.stack) == 0 {
+				p.skipSpace()
+				if p.pos != len(p.data) {
+					return p.errorf(p.pos, "invalid character %q after the top-level value", p.data[p.pos])
+				}
+				return nil
+			}
+			p.skipSpace()
+			if p.pos >= len(p.data) {
+				return p.unexpected("',' or a closing bracket")
+			}
+			top := &p.nodes[p.stack[len(p.stack)-1]]
+			c := p.data[p.pos]
+			if c == ',' {
+				p.pos++
+				p.skipSpace()
+				if top.Kind == Object {
+					if err := p.member(&key, &keyEnd, &keyFlags); err != nil {
+						return err
+					}
+				} else {
+					key, keyEnd, keyFlags = -1, -1, 0
+				}
+				break
+			}
+			if (c == '}' && top.Kind == Object) || (c == ']' && top.Kind == Array) {
+				if err := p.close(); err != nil {
+					return err
+				}
+				continue
+			}
+			if top.Kind == Object {
+				return p.unexpected("',' or '}' after an object member")
+			}
+			return p.unexpected("',' or ']' after an array element")
+		}
+	}
+}
+
+// close ends the innermost container at p.pos (its closing bracket).
+func (p *parser) close() error {
+	i := p.stack[len(p.stack)-1]
+	p.stack = p.stack[:len(p.stack)-1]
+	p.pos++
+	p.nodes[i].End = int32(p.pos)
+	p.nodes[i].Skip = int32(len(p.nodes))
+	return nil
+}
+
+// member scans an object key and its colon, leaving p.pos at the value.
+func (p *parser) member(key, keyEnd *int32, keyFlags *uint8) error {
+	if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+		return p.unexpected("a string key")
+	}
+	k := p.pos
+	flags, err := p.scanString()
+	if err != nil {
+		return err
+	}
+	*key, *keyEnd = int32(k), int32(p.pos)
+	*keyFlags = 0
+	if flags&FlagEscaped != 0 {
+		*keyFlags = FlagKeyEscaped
+	}
+	p.skipSpace()
+	if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+		return p.unexpected("':' after an object key")
+	}
+	p.pos++
+	p.skipSpace()
+	return nil
+}
+
+func (p *parser) literal(lit string) error {
+	if len(p.data)-p.pos >= len(lit) && string(p.data[p.pos:p.pos+len(lit)]) == lit {
+		p.pos += len(lit)
+		return nil
+	}
+	// Point at the first byte that differs.
+	for i := 0; i < len(lit); i++ {
+		if p.pos+i >= len(p.data) || p.data[p.pos+i] != lit[i] {
+			p.pos += i
+			return p.unexpected(fmt.Sprintf("%q", lit))
+		}
+	}
+	return nil
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func (p *parser) scanNumber() (uint8, error) {
+	d := p.data
+	i := p.pos
+	if d[i] == '-' {
+		i++
+		if i < len(d) && d[i] == 'I' {
+			p.pos = i
+			if err := p.literal("Infinity"); err != nil {
+				return 0, err
+			}
+			return FlagNonFinite, nil
+		}
+	}
+	if i >= len(d) {
+		p.pos = i
+		return 0, p.unexpected("a digit")
+	}
+	flags := FlagInt
+	switch {
+	case d[i] == '0':
+		i++
+	case d[i] >= '1' && d[i] <= '9':
+		for i < len(d) && isDigit(d[i]) {
+			i++
+		}
+	default:
+		p.pos = i
+		return 0, p.unexpected("a digit")
+	}
+	if i < len(d) && d[i] == '.' {
+		flags = 0
+		i++
+		if i >= len(d) || !isDigit(d[i]) {
+			p.pos = i
+			return 0, p.unexpected("a digit after the decimal point")
+		}
+		for i < len(d) && isDigit(d[i]) {
+			i++
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		flags = 0
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if i >= len(d) || !isDigit(d[i]) {
+			p.pos = i
+			return 0, p.unexpected("a digit in the exponent")
+		}
+		for i < len(d) && isDigit(d[i]) {
+			i++
+		}
+	}
+	p.pos = i
+	return flags, nil
+}
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// special reports, for 8 bytes, whether any is a quote, a backslash, a
+// control character or a non-ASCII byte (the bytes the string scanner must
+// look at one by one).
+func special(x uint64) bool {
+	quote := x ^ (lsb * '"')
+	bslash := x ^ (lsb * '\\')
+	return ((quote-lsb)&^quote|(bslash-lsb)&^bslash|(x-lsb*0x20)|x)&msb != 0
+}
+
+// scanString scans the string starting at p.pos (an opening quote) and
+// leaves p.pos just past its closing quote.
+func (p *parser) scanString() (uint8, error) {
+	d := p.data
+	i := p.pos + 1
+	flags := FlagASCII
+	for {
+		for i+8 <= len(d) && !special(binary.LittleEndian.Uint64(d[i:])) {
+			i += 8
+		}
+		if i >= len(d) {
+			return 0, p.errorf(p.pos, "unterminated string")
+		}
+		c := d[i]
+		switch {
+		case c == '"':
+			p.pos = i + 1
+			return flags, nil
+		case c == '\\':
+			flags |= FlagEscaped
+			if i+1 >= len(d) {
+				return 0, p.errorf(p.pos, "unterminated string")
+			}
+			switch d[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(d) {
+					return 0, p.errorf(i, "unterminated \\u escape")
+				}
+				for _, h := range d[i+2 : i+6] {
+					if unhex(h) < 0 {
+						return 0, p.errorf(i, "invalid \\u escape %q", d[i:i+6])
+					}
+				}
+				i += 6
+			default:
+				return 0, p.errorf(i, "invalid escape %q in string", d[i:i+2])
+			}
+		case c < 0x20:
+			return 0, p.errorf(i, "invalid control character 0x%02x in string", c)
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			flags &^= FlagASCII
+			r, size := utf8.DecodeRune(d[i:])
+			if r == utf8.RuneError && size <= 1 {
+				return 0, p.errorf(i, "invalid UTF-8 in string")
+			}
+			i += size
+		}
+	}
+}
+
+func unhex(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c - 'a' + 10)
+	case c >= 'A' && c <= 'F':
+		return int(c - 'A' + 10)
+	}
+	return -1
+}

@@ -1,0 +1,260 @@
+package jsontree
+
+import (
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// AppendUnescaped appends the decoded form of raw, the validated contents of
+// a JSON string between its quotes. A \u escape naming a lone UTF-16
+// surrogate decodes to U+FFFD, the only lossy case (Python keeps lone
+// surrogates; Go strings cannot).
+func AppendUnescaped(dst, raw []byte) []byte {
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		if c != '\\' {
+			j := i + 1
+			for j < len(raw) && raw[j] != '\\' {
+				j++
+			}
+			dst = append(dst, raw[i:j]...)
+			i = j
+			continue
+		}
+		r, n := unescape(raw[i:])
+		dst = utf8.AppendRune(dst, r)
+		i += n
+	}
+	return dst
+}
+
+// unescape decodes the escape at the start of s, returning the rune and the
+// number of bytes used.
+func unescape(s []byte) (rune, int) {
+	switch s[1] {
+	case 'b':
+		return '\b', 2
+	case 'f':
+		return '\f', 2
+	case 'n':
+		return '\n', 2
+	case 'r':
+		return '\r', 2
+	case 't':
+		return '\t', 2
+	case 'u':
+		r := hex4(s[2:6])
+		if utf16.IsSurrogate(r) {
+			if len(s) >= 12 && s[6] == '\\' && s[7] == 'u' {
+				if r2 := utf16.DecodeRune(r, hex4(s[8:12])); r2 != utf8.RuneError {
+					return r2, 12
+				}
+			}
+			return utf8.RuneError, 6
+		}
+		return r, 6
+	default: // '"', '\\', '/'
+		return rune(s[1]), 2
+	}
+}
+
+func hex4(s []byte) rune {
+	var r rune
+	for _, c := range s[:4] {
+		r = r<<4 | rune(unhex(c))
+	}
+	return r
+}
+
+// EqualUnescaped reports whether raw (validated JSON string contents)
+// decodes to s, without allocating.
+func EqualUnescaped(raw []byte, s string) bool {
+	var buf [utf8.UTFMax]byte
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		if c != '\\' {
+			if len(s) == 0 || s[0] != c {
+				return false
+			}
+			s = s[1:]
+			i++
+			continue
+		}
+		r, n := unescape(raw[i:])
+		i += n
+		w := utf8.EncodeRune(buf[:], r)
+		if len(s) < w || s[:w] != string(buf[:w]) {
+			return false
+		}
+		s = s[w:]
+	}
+	return len(s) == 0
+}
+
+// Escaping says how strings are quoted when written. The zero value is
+// Python's json.dumps(ensure_ascii=False): only '"', '\\' and control
+// characters are escaped, with lower-case hex digits.
+type Escaping struct {
+	ASCII   bool // escape every character outside ' '..'~' (Python's ensure_ascii)
+	Upper   bool // upper-case hex digits in \u escapes
+	HTML    bool // escape '<', '>' and '&' (Go's encoding/json)
+	LineSep bool // escape U+2028 and U+2029 (Go's encoding/json)
+	Slash   bool // escape '/' as "\/"
+}
+
+const hexLower = "0123456789abcdef"
+const hexUpper = "0123456789ABCDEF"
+
+// AppendQuoted appends s as a JSON string. It reports false if s is not
+// valid UTF-8 (the invalid bytes are then written as U+FFFD).
+func AppendQuoted(dst []byte, s string, e Escaping) ([]byte, bool) {
+	ok := true
+	digits := hexLower
+	if e.Upper {
+		digits = hexUpper
+	}
+	u := func(dst []byte, r rune) []byte {
+		return append(dst, '\\', 'u', digits[r>>12&15], digits[r>>8&15], digits[r>>4&15], digits[r&15])
+	}
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f && c != '"' && c != '\\' &&
+			!(e.HTML && (c == '<' || c == '>' || c == '&')) && !(e.Slash && c == '/') {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '/':
+				dst = append(dst, '\\', '/')
+			case 0x7f:
+				if e.ASCII {
+					dst = u(dst, rune(c))
+				} else {
+					dst = append(dst, c)
+				}
+			default:
+				dst = u(dst, rune(c))
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			ok = false
+			dst = append(dst, s[start:i]...)
+			if e.ASCII {
+				dst = u(dst, utf8.RuneError)
+			} else {
+				dst = append(dst, "\uFFFD"...)
+			}
+			i++
+			start = i
+			continue
+		}
+		switch {
+		case e.ASCII:
+			dst = append(dst, s[start:i]...)
+			if r > 0xFFFF {
+				r1, r2 := utf16.EncodeRune(r)
+				dst = u(u(dst, r1), r2)
+			} else {
+				dst = u(dst, r)
+			}
+			start = i + size
+		case e.LineSep && (r == '\u2028' || r == '\u2029'):
+			dst = append(dst, s[start:i]...)
+			dst = u(dst, r)
+			start = i + size
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"'), ok
+}
+
+// EachString calls f with the contents (between the quotes, still escaped)
+// of each string in raw, a validated JSON array of strings.
+func EachString(raw []byte, f func(contents []byte)) {
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '"' {
+			continue
+		}
+		j := i + 1
+		for raw[j] != '"' {
+			if raw[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		f(raw[i+1 : j])
+		i = j
+	}
+}
+
+// IsPythonToken reports whether the string token raw (with its quotes and
+// node flags) is spelled exactly as Python's json.dumps spells its value,
+// with ensure_ascii=ascii: only '"', '\\' and control characters escaped
+// (as \" \\ \n \r \t \b \f, else \u00xx), and with ascii every character
+// from DEL up as lower-case \uxxxx.
+func IsPythonToken(raw []byte, ascii bool, flags uint8) bool {
+	if ascii && flags&FlagASCII == 0 {
+		return false
+	}
+	if ascii {
+		for _, c := range raw {
+			if c == 0x7f {
+				return false
+			}
+		}
+	}
+	if flags&FlagEscaped == 0 {
+		return true
+	}
+	for i := 1; i < len(raw)-1; i++ {
+		if raw[i] != '\\' {
+			continue
+		}
+		switch raw[i+1] {
+		case '"', '\\', 'n', 'r', 't', 'b', 'f':
+			i++
+		case 'u':
+			var cp rune
+			for _, h := range raw[i+2 : i+6] {
+				if h >= 'A' && h <= 'F' {
+					return false
+				}
+				cp = cp<<4 | rune(unhex(h))
+			}
+			switch {
+			case cp < 0x20:
+				if cp == '\b' || cp == '\t' || cp == '\n' || cp == '\f' || cp == '\r' {
+					return false
+				}
+			case ascii && cp >= 0x7f:
+			default:
+				return false
+			}
+			i += 5
+		default:
+			return false
+		}
+	}
+	return true
+}

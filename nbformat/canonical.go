@@ -1,0 +1,395 @@
+package nbformat
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nbdialog/ipynb/internal/jsontree"
+)
+
+// Canonical output reproduces Python nbformat's writer exactly: the reader's
+// rejoin_lines and strip_transient, then the writer's split_lines,
+// strip_transient and json.dumps(indent=1, sort_keys=True,
+// separators=(",", ": "), ensure_ascii=False for v4, True for v3), plus the
+// final newline nbformat.write adds. It works on the JSON the notebook
+// would be written as (so unknown and invalid members take part exactly as
+// they would in Python), applying each rule only where Python's code would
+// apply it.
+
+func marshalCanonical(nb *Notebook) ([]byte, error) {
+	data, err := nb.marshal()
+	if err != nil {
+		return nil, err
+	}
+	t, err := jsontree.Parse(data, jsontree.Limits{MaxDepth: DefaultMaxDepth})
+	if err != nil {
+		return nil, syntaxError("", data, err)
+	}
+	w := canon{t: t, buf: make([]byte, 0, len(data)+len(data)/4)}
+	switch nb.Nbformat {
+	case 4:
+	case 3:
+		w.v3 = true
+		w.esc.ASCII = true
+	default:
+		return nil, fmt.Errorf("nbformat: canonical output for nbformat %d: %w", nb.Nbformat, ErrUnsupportedVersion)
+	}
+	w.root(jsontree.Root)
+	w.buf = append(w.buf, '\n')
+	return w.buf, nil
+}
+
+type canon struct {
+	t   *jsontree.Tape
+	buf []byte
+	esc jsontree.Escaping
+	v3  bool
+}
+
+// cmember is a member to write: its key and how to write its value.
+type cmember struct {
+	key   string
+	write func(ind string)
+}
+
+func (w *canon) object(ms []cmember, ind string) {
+	if len(ms) == 0 {
+		w.buf = append(w.buf, "{}"...)
+		return
+	}
+	slices.SortStableFunc(ms, func(a, b cmember) int { return strings.Compare(a.key, b.key) })
+	inner := ind + " "
+	w.buf = append(w.buf, '{')
+	for i, m := range ms {
+		if i > 0 {
+			w.buf = append(w.buf, ',')
+		}
+		w.buf = append(w.buf, '\n')
+		w.buf = append(w.buf, inner...)
+		w.str(m.key)
+		w.buf = append(w.buf, ": "...)
+		m.write(inner)
+	}
+	w.buf = append(w.buf, '\n')
+	w.buf = append(w.buf, ind...)
+	w.buf = append(w.buf, '}')
+}
+
+func (w *canon) array(n int, elem func(i int, ind string), ind string) {
+	if n == 0 {
+		w.buf = append(w.buf, "[]"...)
+		return
+	}
+	inner := ind + " "
+	w.buf = append(w.buf, '[')
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			w.buf = append(w.buf, ',')
+		}
+		w.buf = append(w.buf, '\n')
+		w.buf = append(w.buf, inner...)
+		elem(i, inner)
+	}
+	w.buf = append(w.buf, '\n')
+	w.buf = append(w.buf, ind...)
+	w.buf = append(w.buf, ']')
+}
+
+func (w *canon) str(s string) { w.buf, _ = jsontree.AppendQuoted(w.buf, s, w.esc) }
+
+// members lists the members of object j (the last of duplicate keys wins),
+// each written by the plain rules unless hook returns a writer for it; a
+// hook returning (nil, true) drops the member.
+func (w *canon) members(j int, hook func(key string, k int) (func(string), bool)) []cmember {
+	var ms []cmember
+	for _, k := range uniqueMembers(w.t, j) {
+		key := w.t.KeyString(k)
+		if hook != nil {
+			if f, ok := hook(key, k); ok {
+				if f != nil {
+					ms = append(ms, cmember{key, f})
+				}
+				continue
+			}
+		}
+		k := k
+		ms = append(ms, cmember{key, func(ind string) { w.value(k, ind) }})
+	}
+	return ms
+}
+
+// value writes node j by the plain rules.
+func (w *canon) value(j int, ind string) {
+	t := w.t
+	n := &t.Nodes[j]
+	switch n.Kind {
+	case jsontree.Object:
+		w.object(w.members(j, nil), ind)
+	case jsontree.Array:
+		kids := t.ChildList(j)
+		w.array(len(kids), func(i int, ind string) { w.value(kids[i], ind) }, ind)
+	case jsontree.String:
+		raw := t.Raw(j)
+		if jsontree.IsPythonToken(raw, w.esc.ASCII, n.Flags) {
+			w.buf = append(w.buf, raw...)
+		} else {
+			w.str(t.Str(j))
+		}
+	case jsontree.Number:
+		w.buf = jsontree.AppendPythonNumber(w.buf, t.Raw(j), n.Flags)
+	default:
+		w.buf = append(w.buf, t.Raw(j)...)
+	}
+}
+
+// multilineText returns the text of a string or array of strings, and
+// whether node j is one.
+func (w *canon) multilineText(j int, joinRule func([]string) string) (string, bool) {
+	t := w.t
+	switch t.Nodes[j].Kind {
+	case jsontree.String:
+		return t.Str(j), true
+	case jsontree.Array:
+		if !isMultiline(t, j) {
+			return "", false
+		}
+		return joinRule(multilineFromRaw(t.Raw(j)).Lines()), true
+	}
+	return "", false
+}
+
+func joinAll(lines []string) string { return strings.Join(lines, "") }
+
+// lines writes text as Python's str.splitlines(True) pieces.
+func (w *canon) lines(text, ind string) {
+	pieces := SplitLines(text)
+	w.array(len(pieces), func(i int, _ string) { w.str(pieces[i]) }, ind)
+}
+
+func (w *canon) root(j int) {
+	t := w.t
+	if t.Nodes[j].Kind != jsontree.Object {
+		w.value(j, "")
+		return
+	}
+	if w.v3 {
+		w.rootV3(j)
+		return
+	}
+	w.object(w.members(j, func(key string, k int) (func(string), bool) {
+		switch key {
+		case "metadata":
+			if t.Nodes[k].Kind == jsontree.Object {
+				return w.strip(k, "orig_nbformat", "orig_nbformat_minor", "signature"), true
+			}
+		case "cells":
+			if t.Nodes[k].Kind == jsontree.Array {
+				kids := t.ChildList(k)
+				return func(ind string) {
+					w.array(len(kids), func(i int, ind string) { w.cell(kids[i], ind) }, ind)
+				}, true
+			}
+		}
+		return nil, false
+	}), "")
+}
+
+// strip returns a writer for object k without the given keys.
+func (w *canon) strip(k int, drop ...string) func(string) {
+	return func(ind string) {
+		w.object(w.members(k, func(key string, _ int) (func(string), bool) {
+			if slices.Contains(drop, key) {
+				return nil, true
+			}
+			return nil, false
+		}), ind)
+	}
+}
+
+func (w *canon) cell(j int, ind string) {
+	t := w.t
+	if t.Nodes[j].Kind != jsontree.Object {
+		w.value(j, ind)
+		return
+	}
+	code := false
+	if k := t.Lookup(j, "cell_type"); k >= 0 && t.StrIs(k, "code") {
+		code = true
+	}
+	w.object(w.members(j, func(key string, k int) (func(string), bool) {
+		switch key {
+		case "source":
+			if text, ok := w.multilineText(k, joinAll); ok {
+				return func(ind string) { w.lines(text, ind) }, true
+			}
+		case "attachments":
+			if t.Nodes[k].Kind == jsontree.Object {
+				return func(ind string) {
+					w.object(w.members(k, func(_ string, a int) (func(string), bool) {
+						if t.Nodes[a].Kind != jsontree.Object {
+							return nil, false
+						}
+						return func(ind string) { w.bundle(a, ind) }, true
+					}), ind)
+				}, true
+			}
+		case "metadata":
+			if t.Nodes[k].Kind == jsontree.Object {
+				return w.strip(k, "trusted"), true
+			}
+		case "outputs":
+			if code && t.Nodes[k].Kind == jsontree.Array {
+				kids := t.ChildList(k)
+				return func(ind string) {
+					w.array(len(kids), func(i int, ind string) { w.output(kids[i], ind) }, ind)
+				}, true
+			}
+		}
+		return nil, false
+	}), ind)
+}
+
+// bundle writes a mime bundle: lists of strings of non-JSON types joined,
+// then text/*, application/javascript and image/svg+xml split into lines.
+func (w *canon) bundle(j int, ind string) {
+	t := w.t
+	w.object(w.members(j, func(key string, k int) (func(string), bool) {
+		if IsJSONMime(key) {
+			return nil, false
+		}
+		text, ok := w.multilineText(k, joinAll)
+		if !ok {
+			return nil, false
+		}
+		if splitsMime(key) {
+			return func(ind string) { w.lines(text, ind) }, true
+		}
+		if t.Nodes[k].Kind == jsontree.String {
+			return nil, false
+		}
+		return func(string) { w.str(text) }, true
+	}), ind)
+}
+
+func (w *canon) output(j int, ind string) {
+	t := w.t
+	if t.Nodes[j].Kind != jsontree.Object {
+		w.value(j, ind)
+		return
+	}
+	otype := ""
+	if k := t.Lookup(j, "output_type"); k >= 0 && t.Nodes[k].Kind == jsontree.String {
+		otype = t.Str(k)
+	}
+	w.object(w.members(j, func(key string, k int) (func(string), bool) {
+		switch {
+		case key == "data" && (otype == "execute_result" || otype == "display_data"):
+			if t.Nodes[k].Kind == jsontree.Object {
+				return func(ind string) { w.bundle(k, ind) }, true
+			}
+		case key == "text" && otype == "stream":
+			if text, ok := w.multilineText(k, joinAll); ok {
+				return func(ind string) { w.lines(text, ind) }, true
+			}
+		case key == "text" && otype != "" && t.Nodes[k].Kind == jsontree.Array:
+			if text, ok := w.multilineText(k, joinAll); ok {
+				return func(string) { w.str(text) }, true
+			}
+		}
+		return nil, false
+	}), ind)
+}
+
+// ---- nbformat 3 ----
+
+// joinV3 is v3's _join_lines: lists written by splitlines(True) are joined
+// as they are, older ones (plain splitlines) with "\n".
+func joinV3(lines []string) string {
+	if len(lines) > 0 && (strings.HasSuffix(lines[0], "\n") || strings.HasSuffix(lines[0], "\r")) {
+		return strings.Join(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+var v3MultilineOutputs = []string{"text", "html", "svg", "latex", "javascript", "json"}
+
+func (w *canon) rootV3(j int) {
+	t := w.t
+	w.object(w.members(j, func(key string, k int) (func(string), bool) {
+		switch key {
+		case "orig_nbformat", "orig_nbformat_minor":
+			return nil, true
+		case "worksheets":
+			if t.Nodes[k].Kind == jsontree.Array {
+				return func(ind string) {
+					kids := t.ChildList(k)
+					w.array(len(kids), func(i int, ind string) { w.worksheetV3(kids[i], ind) }, ind)
+				}, true
+			}
+		}
+		return nil, false
+	}), "")
+}
+
+func (w *canon) worksheetV3(j int, ind string) {
+	t := w.t
+	if t.Nodes[j].Kind != jsontree.Object {
+		w.value(j, ind)
+		return
+	}
+	w.object(w.members(j, func(key string, k int) (func(string), bool) {
+		if key == "cells" && t.Nodes[k].Kind == jsontree.Array {
+			return func(ind string) {
+				kids := t.ChildList(k)
+				w.array(len(kids), func(i int, ind string) { w.cellV3(kids[i], ind) }, ind)
+			}, true
+		}
+		return nil, false
+	}), ind)
+}
+
+func (w *canon) cellV3(j int, ind string) {
+	t := w.t
+	if t.Nodes[j].Kind != jsontree.Object {
+		w.value(j, ind)
+		return
+	}
+	code := false
+	if k := t.Lookup(j, "cell_type"); k >= 0 && t.StrIs(k, "code") {
+		code = true
+	}
+	w.object(w.members(j, func(key string, k int) (func(string), bool) {
+		switch {
+		case key == "trusted":
+			return nil, true
+		case key == "metadata" && t.Nodes[k].Kind == jsontree.Object:
+			return w.strip(k, "trusted"), true
+		case code && key == "input", !code && (key == "source" || key == "rendered"):
+			if text, ok := w.multilineText(k, joinV3); ok {
+				return func(ind string) { w.lines(text, ind) }, true
+			}
+		case code && key == "outputs" && t.Nodes[k].Kind == jsontree.Array:
+			return func(ind string) {
+				kids := t.ChildList(k)
+				w.array(len(kids), func(i int, ind string) { w.outputV3(kids[i], ind) }, ind)
+			}, true
+		}
+		return nil, false
+	}), ind)
+}
+
+func (w *canon) outputV3(j int, ind string) {
+	if w.t.Nodes[j].Kind != jsontree.Object {
+		w.value(j, ind)
+		return
+	}
+	w.object(w.members(j, func(key string, k int) (func(string), bool) {
+		if slices.Contains(v3MultilineOutputs, key) {
+			if text, ok := w.multilineText(k, joinV3); ok {
+				return func(ind string) { w.lines(text, ind) }, true
+			}
+		}
+		return nil, false
+	}), ind)
+}

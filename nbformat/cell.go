@@ -1,0 +1,137 @@
+package nbformat
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+)
+
+// Cell is one entry of a notebook's cells: a *[CodeCell], *[MarkdownCell] or
+// *[RawCell] (structs generated from the schema), or an *[UnknownCell] for
+// anything else (a cell type from a future minor version, or a value that is
+// not a cell at all), kept byte for byte.
+type Cell interface {
+	// Type reports the cell_type: "code", "markdown", "raw", or whatever an
+	// UnknownCell holds ("" if it has none).
+	Type() string
+	isCell()
+}
+
+var (
+	_ Cell = (*CodeCell)(nil)
+	_ Cell = (*MarkdownCell)(nil)
+	_ Cell = (*RawCell)(nil)
+	_ Cell = (*UnknownCell)(nil)
+)
+
+// Type returns "code".
+func (*CodeCell) Type() string { return string(CodeCellCellTypeCode) }
+
+// Type returns "markdown".
+func (*MarkdownCell) Type() string { return string(MarkdownCellCellTypeMarkdown) }
+
+// Type returns "raw".
+func (*RawCell) Type() string { return string(RawCellCellTypeRaw) }
+
+func (*CodeCell) isCell()     {}
+func (*MarkdownCell) isCell() {}
+func (*RawCell) isCell()      {}
+func (*UnknownCell) isCell()  {}
+
+// UnknownCell is a cell this package has no type for: an unrecognized
+// cell_type, or an element of cells that is not an object. Raw holds its
+// JSON as read; it is written back unchanged unless Raw is replaced.
+type UnknownCell struct {
+	Raw json.RawMessage
+}
+
+// Type returns the cell_type member of the raw cell, or "".
+func (c *UnknownCell) Type() string { return rawMemberString(c.Raw, "cell_type") }
+
+// rawMemberString returns the string member key of the JSON object raw, or "".
+func rawMemberString(raw []byte, key string) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(m[key], &s) != nil {
+		return ""
+	}
+	return s
+}
+
+// NewID returns a fresh random cell id: 8 lower-case hex digits, like
+// Python nbformat's uuid4().hex[:8].
+func NewID() CellID {
+	var b [4]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("nbformat: crypto/rand failed: " + err.Error())
+	}
+	return CellID(hex.EncodeToString(b[:]))
+}
+
+// NewCodeCell returns a code cell with a fresh id, no outputs and no
+// execution count.
+func NewCodeCell(source string) *CodeCell {
+	return &CodeCell{
+		CellType: CodeCellCellTypeCode,
+		ID:       NewID(),
+		Source:   Text(source),
+		Outputs:  []Output{},
+	}
+}
+
+// NewMarkdownCell returns a markdown cell with a fresh id.
+func NewMarkdownCell(source string) *MarkdownCell {
+	return &MarkdownCell{CellType: MarkdownCellCellTypeMarkdown, ID: NewID(), Source: Text(source)}
+}
+
+// NewRawCell returns a raw cell with a fresh id.
+func NewRawCell(source string) *RawCell {
+	return &RawCell{CellType: RawCellCellTypeRaw, ID: NewID(), Source: Text(source)}
+}
+
+// CellIDOf returns the id of any cell ("" if it has none).
+func CellIDOf(c Cell) CellID {
+	switch c := c.(type) {
+	case *CodeCell:
+		return c.ID
+	case *MarkdownCell:
+		return c.ID
+	case *RawCell:
+		return c.ID
+	case *UnknownCell:
+		return CellID(rawMemberString(c.Raw, "id"))
+	}
+	return ""
+}
+
+// SetCellID sets the id of a code, markdown or raw cell; it reports false
+// for an UnknownCell, whose bytes it does not touch.
+func SetCellID(c Cell, id CellID) bool {
+	switch c := c.(type) {
+	case *CodeCell:
+		c.ID = id
+	case *MarkdownCell:
+		c.ID = id
+	case *RawCell:
+		c.ID = id
+	default:
+		return false
+	}
+	return true
+}
+
+// SourceOf returns the source of a code, markdown or raw cell.
+func SourceOf(c Cell) MultilineString {
+	switch c := c.(type) {
+	case *CodeCell:
+		return c.Source
+	case *MarkdownCell:
+		return c.Source
+	case *RawCell:
+		return c.Source
+	}
+	return MultilineString{}
+}

@@ -1,0 +1,342 @@
+package nbformat
+
+import (
+	"encoding/json"
+	"math"
+	"reflect"
+	"strconv"
+
+	"github.com/nbdialog/ipynb/internal/jsontree"
+)
+
+// decoder fills typed values from a tape. It never fails: a member whose
+// JSON does not fit its Go field is kept, as generic JSON, in the struct's
+// AdditionalProperties, and a cell or output that fits no variant becomes an
+// UnknownCell or UnknownOutput. What the file holds is therefore always
+// reachable and is written back as it was.
+type decoder struct {
+	t   *jsontree.Tape
+	src *source
+}
+
+// decodeStruct fills the struct v from object node o.
+func (d *decoder) decodeStruct(v reflect.Value, plan *structPlan, o int) {
+	t := d.t
+	var extra map[string]any
+	t.Children(o, func(j int) bool {
+		n := &t.Nodes[j]
+		var key string
+		if n.Flags&jsontree.FlagKeyEscaped == 0 {
+			if fi, ok := plan.byName[string(t.Data[n.Key+1:n.KeyEnd-1])]; ok {
+				f := &plan.fields[fi]
+				fv := v.Field(f.index)
+				if d.decodeValue(fv, f.ti, j, !f.optional) {
+					if extra != nil {
+						delete(extra, f.name)
+					}
+					return true
+				}
+				fv.SetZero()
+				key = f.name
+			}
+		}
+		if key == "" {
+			key = t.KeyString(j)
+			if fi, ok := plan.byName[key]; ok { // an escaped spelling of a known key
+				f := &plan.fields[fi]
+				fv := v.Field(f.index)
+				if d.decodeValue(fv, f.ti, j, !f.optional) {
+					delete(extra, key)
+					return true
+				}
+				fv.SetZero()
+			}
+		}
+		if plan.extra < 0 {
+			return true // cannot happen for generated structs
+		}
+		if extra == nil {
+			extra = map[string]any{}
+		}
+		extra[key] = d.generic(j)
+		return true
+	})
+	if len(extra) > 0 {
+		v.Field(plan.extra).Set(reflect.ValueOf(extra))
+	}
+}
+
+// decodeValue decodes node j into v (settable, of type ti.typ). required
+// says whether a JSON null may be represented by a nil pointer. It reports
+// false, leaving v unspecified, if the JSON does not fit the Go type.
+func (d *decoder) decodeValue(v reflect.Value, ti *typeInfo, j int, required bool) bool {
+	t := d.t
+	n := &t.Nodes[j]
+	switch ti.kind {
+	case kString:
+		if n.Kind != jsontree.String {
+			return false
+		}
+		v.SetString(t.Str(j))
+	case kInt:
+		if n.Kind != jsontree.Number || n.Flags&jsontree.FlagInt == 0 {
+			return false
+		}
+		i, err := strconv.ParseInt(string(t.Raw(j)), 10, 64)
+		if err != nil || v.OverflowInt(i) {
+			return false
+		}
+		v.SetInt(i)
+	case kBool:
+		switch n.Kind {
+		case jsontree.True:
+			v.SetBool(true)
+		case jsontree.False:
+			v.SetBool(false)
+		default:
+			return false
+		}
+	case kPtr:
+		if n.Kind == jsontree.Null {
+			if !required {
+				return false
+			}
+			v.SetZero()
+			return true
+		}
+		p := reflect.New(ti.elem.typ)
+		if !d.decodeValue(p.Elem(), ti.elem, j, true) {
+			return false
+		}
+		v.Set(p)
+	case kSlice:
+		if n.Kind != jsontree.Array {
+			return false
+		}
+		s := reflect.MakeSlice(ti.typ, int(n.Len), int(n.Len))
+		ok := true
+		i := 0
+		t.Children(j, func(k int) bool {
+			ok = d.decodeValue(s.Index(i), ti.elem, k, true)
+			i++
+			return ok
+		})
+		if !ok {
+			return false
+		}
+		v.Set(s)
+	case kMap:
+		if n.Kind != jsontree.Object {
+			return false
+		}
+		m := reflect.MakeMapWithSize(ti.typ, int(n.Len))
+		ok := true
+		t.Children(j, func(k int) bool {
+			ev := reflect.New(ti.elem.typ).Elem()
+			if ok = d.decodeValue(ev, ti.elem, k, true); ok {
+				m.SetMapIndex(reflect.ValueOf(t.KeyString(k)).Convert(ti.typ.Key()), ev)
+			}
+			return ok
+		})
+		if !ok {
+			return false
+		}
+		v.Set(m)
+	case kStruct:
+		if n.Kind != jsontree.Object {
+			return false
+		}
+		d.decodeStruct(v, ti.plan, j)
+		d.src.learnOrder(ti.typ, t, j)
+	case kAny:
+		g := d.generic(j)
+		if g == nil {
+			if !required {
+				return false
+			}
+			v.SetZero()
+			return true
+		}
+		v.Set(reflect.ValueOf(g))
+	case kMultiline:
+		if !isMultiline(t, j) {
+			return false
+		}
+		v.Set(reflect.ValueOf(multilineFromRaw(t.Raw(j))))
+	case kBundle:
+		if n.Kind != jsontree.Object {
+			return false
+		}
+		v.Set(reflect.ValueOf(d.bundle(j)))
+	case kCell:
+		c := d.cell(j)
+		v.Set(reflect.ValueOf(&c).Elem())
+	case kOutput:
+		o := d.output(j)
+		v.Set(reflect.ValueOf(&o).Elem())
+	default:
+		return false
+	}
+	return true
+}
+
+// isMultiline reports whether node j is a string or an array of strings.
+func isMultiline(t *jsontree.Tape, j int) bool {
+	n := &t.Nodes[j]
+	if n.Kind == jsontree.String {
+		return true
+	}
+	if n.Kind != jsontree.Array {
+		return false
+	}
+	ok := true
+	t.Children(j, func(k int) bool {
+		ok = t.Nodes[k].Kind == jsontree.String
+		return ok
+	})
+	return ok
+}
+
+func (d *decoder) bundle(j int) MimeBundle {
+	t := d.t
+	b := &bundle{raw: t.Raw(j), entries: make([]mimeEntry, 0, t.Nodes[j].Len)}
+	t.Children(j, func(k int) bool {
+		e := mimeEntry{mime: t.KeyString(k)}
+		if !IsJSONMime(e.mime) && isMultiline(t, k) {
+			e.text = multilineFromRaw(t.Raw(k))
+		} else {
+			e.json, e.isJSON = t.Raw(k), true
+		}
+		for i := range b.entries {
+			if b.entries[i].mime == e.mime { // duplicate key: the last wins
+				b.entries[i] = e
+				return true
+			}
+		}
+		b.entries = append(b.entries, e)
+		return true
+	})
+	return MimeBundle{b: b}
+}
+
+func (d *decoder) cell(j int) Cell {
+	t := d.t
+	var c Cell
+	if t.Nodes[j].Kind == jsontree.Object {
+		if k := t.Lookup(j, "cell_type"); k >= 0 {
+			switch {
+			case t.StrIs(k, "code"):
+				c = &CodeCell{}
+			case t.StrIs(k, "markdown"):
+				c = &MarkdownCell{}
+			case t.StrIs(k, "raw"):
+				c = &RawCell{}
+			}
+		}
+	}
+	if c == nil {
+		c = &UnknownCell{Raw: append(json.RawMessage{}, t.Raw(j)...)}
+	} else {
+		v := reflect.ValueOf(c).Elem()
+		d.decodeStruct(v, infoOf(v.Type()).plan, j)
+		d.src.learnOrder(v.Type(), t, j)
+	}
+	d.src.cells[c] = int32(j)
+	return c
+}
+
+func (d *decoder) output(j int) Output {
+	t := d.t
+	var o Output
+	if t.Nodes[j].Kind == jsontree.Object {
+		if k := t.Lookup(j, "output_type"); k >= 0 {
+			switch {
+			case t.StrIs(k, "execute_result"):
+				o = &ExecuteResult{}
+			case t.StrIs(k, "display_data"):
+				o = &DisplayData{}
+			case t.StrIs(k, "stream"):
+				o = &Stream{}
+			case t.StrIs(k, "error"):
+				o = &ErrorOutput{}
+			}
+		}
+	}
+	if o == nil {
+		o = &UnknownOutput{Raw: append(json.RawMessage{}, t.Raw(j)...)}
+	} else {
+		v := reflect.ValueOf(o).Elem()
+		d.decodeStruct(v, infoOf(v.Type()).plan, j)
+		d.src.learnOrder(v.Type(), t, j)
+	}
+	d.src.outputs[o] = int32(j)
+	return o
+}
+
+// generic decodes node j as generic JSON; see [Decode].
+func (d *decoder) generic(j int) any { return genericValue(d.t, j) }
+
+func genericValue(t *jsontree.Tape, j int) any {
+	n := &t.Nodes[j]
+	switch n.Kind {
+	case jsontree.Null:
+		return nil
+	case jsontree.True:
+		return true
+	case jsontree.False:
+		return false
+	case jsontree.String:
+		return t.Str(j)
+	case jsontree.Number:
+		return numberValue(t.Raw(j), n.Flags)
+	case jsontree.Array:
+		a := make([]any, 0, n.Len)
+		t.Children(j, func(k int) bool {
+			a = append(a, genericValue(t, k))
+			return true
+		})
+		return a
+	case jsontree.Object:
+		m := make(map[string]any, n.Len)
+		t.Children(j, func(k int) bool {
+			m[t.KeyString(k)] = genericValue(t, k)
+			return true
+		})
+		return m
+	}
+	return nil
+}
+
+// numberValue is the Go value of a JSON number: int when it is an integer
+// that fits, json.Number for larger integers, float64 otherwise.
+func numberValue(raw []byte, flags uint8) any {
+	if flags&jsontree.FlagInt != 0 {
+		if i, err := strconv.ParseInt(string(raw), 10, 0); err == nil {
+			return int(i)
+		}
+		return json.Number(raw)
+	}
+	switch string(raw) {
+	case "NaN":
+		return math.NaN()
+	case "Infinity":
+		return math.Inf(1)
+	case "-Infinity":
+		return math.Inf(-1)
+	}
+	f, _ := strconv.ParseFloat(string(raw), 64)
+	return f
+}
+
+// Decode parses JSON text into generic Go values, the representation used
+// for metadata this package does not type: nil, bool, string, int (integers
+// that fit), json.Number (larger integers), float64 (other numbers,
+// including NaN and ±Inf), []any and map[string]any. Duplicate keys: the
+// last one wins.
+func Decode(data []byte) (any, error) {
+	t, err := jsontree.Parse(data, jsontree.Limits{MaxDepth: DefaultMaxDepth})
+	if err != nil {
+		return nil, syntaxError("", data, err)
+	}
+	return genericValue(t, jsontree.Root), nil
+}

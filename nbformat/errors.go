@@ -1,0 +1,125 @@
+package nbformat
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/nbdialog/ipynb/internal/jsontree"
+)
+
+// Sentinel errors, matched with errors.Is:
+//
+//	if errors.Is(err, nbformat.ErrUnsupportedVersion) { ... }
+var (
+	// ErrUnsupportedVersion: the nbformat major version is not one this
+	// package reads (or, for Upgrade and canonical output, handles).
+	ErrUnsupportedVersion = errors.New("unsupported nbformat version")
+	// ErrLimit: the input breaks a limit of UnmarshalOptions.
+	ErrLimit = errors.New("limit exceeded")
+	// ErrInvalid: Validate found problems; the returned error joins one
+	// *ValidationError per problem.
+	ErrInvalid = errors.New("notebook does not match its schema")
+)
+
+// A SyntaxError reports input that is not JSON (or breaks a size or depth
+// limit while being scanned), with its place: file (if known), line and
+// column (1-based, columns in bytes) and byte offset.
+type SyntaxError struct {
+	File   string
+	Offset int64
+	Line   int
+	Column int
+	Msg    string
+	Limit  bool // a limit was exceeded; errors.Is(err, ErrLimit) holds
+}
+
+func (e *SyntaxError) Error() string {
+	var b strings.Builder
+	b.WriteString("nbformat: ")
+	if e.File != "" {
+		b.WriteString(e.File)
+		b.WriteString(": ")
+	}
+	if e.Line > 0 {
+		fmt.Fprintf(&b, "line %d, column %d: ", e.Line, e.Column)
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Is makes errors.Is(err, ErrLimit) hold for limit errors.
+func (e *SyntaxError) Is(target error) bool { return e.Limit && target == ErrLimit }
+
+func syntaxError(file string, data []byte, err error) error {
+	var se *jsontree.SyntaxError
+	if !errors.As(err, &se) {
+		return fmt.Errorf("nbformat: %w", err)
+	}
+	line, col := jsontree.Position(data, se.Offset)
+	return &SyntaxError{File: file, Offset: se.Offset, Line: line, Column: col, Msg: se.Msg, Limit: se.Limit}
+}
+
+// A FormatError reports JSON that is not a notebook this package can read:
+// no integer nbformat, an unsupported version, too many cells. Pointer
+// locates the problem (RFC 6901).
+type FormatError struct {
+	File    string
+	Pointer Pointer
+	Msg     string
+	Err     error // a sentinel such as ErrUnsupportedVersion, or nil
+}
+
+func (e *FormatError) Error() string {
+	var b strings.Builder
+	b.WriteString("nbformat: ")
+	if e.File != "" {
+		b.WriteString(e.File)
+		b.WriteString(": ")
+	}
+	b.WriteString(string(e.Pointer))
+	b.WriteString(": ")
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+func (e *FormatError) Unwrap() error { return e.Err }
+
+// withFile records the file name in errors from reading it.
+func withFile(name string, err error) error {
+	var se *SyntaxError
+	var fe *FormatError
+	switch {
+	case errors.As(err, &se):
+		se.File = name
+	case errors.As(err, &fe):
+		fe.File = name
+	default:
+		return fmt.Errorf("nbformat: %s: %w", name, err)
+	}
+	return err
+}
+
+// A ValidationError is one way a notebook does not match the nbformat
+// schema of its version.
+type ValidationError struct {
+	// Pointer locates the offending value (RFC 6901), e.g.
+	// "/cells/3/outputs/0/output_type".
+	Pointer Pointer
+	// Keyword is the JSON Schema keyword that failed: "required", "type",
+	// "enum", "pattern", "additionalProperties", "unique", …
+	Keyword string
+	// Msg says what is wrong, in words.
+	Msg string
+}
+
+func (e *ValidationError) Error() string {
+	p := string(e.Pointer)
+	if p == "" {
+		p = "(top level)"
+	}
+	return "nbformat: " + p + ": " + e.Keyword + ": " + e.Msg
+}
+
+// Is makes errors.Is(err, ErrInvalid) hold.
+func (e *ValidationError) Is(target error) bool { return target == ErrInvalid }

@@ -1,0 +1,68 @@
+package nbformat
+
+import (
+	"reflect"
+
+	"github.com/nbdialog/ipynb/internal/jsontree"
+)
+
+// MarshalOptions configures writing. The zero value preserves the file's
+// own bytes and style.
+type MarshalOptions struct {
+	// Canonical writes exactly what Python nbformat writes
+	// (nbformat.write): indent 1, keys sorted, raw UTF-8, Python number
+	// spelling, text split into lines by str.splitlines, transient keys
+	// removed, and a final newline. Version 3 notebooks get nbformat's v3
+	// writer (ASCII-escaped, v3 line splitting).
+	Canonical bool
+}
+
+// Marshal writes nb preserving its bytes. See [MarshalOptions.Marshal].
+func Marshal(nb *Notebook) ([]byte, error) { return MarshalOptions{}.Marshal(nb) }
+
+// Marshal writes nb.
+//
+// Without Canonical, a notebook read by [Unmarshal] and not changed is
+// written back byte for byte, whatever wrote it (indentation, key order,
+// escapes, number spellings, line splitting, line endings, a missing final
+// newline are all kept). A changed notebook differs only where it was
+// changed: an edited cell's bytes change and nothing else does, and new
+// parts are written in the file's own detected style. A notebook built in
+// memory is written as Python nbformat writes it.
+func (o MarshalOptions) Marshal(nb *Notebook) ([]byte, error) {
+	if o.Canonical {
+		return marshalCanonical(nb)
+	}
+	return nb.marshal()
+}
+
+func (nb *Notebook) marshal() ([]byte, error) {
+	e := encoder{st: &pythonStyle, ids: nb.NbformatMinor >= 5 || nb.Nbformat > 4}
+	v := reflect.ValueOf(&nb.Document).Elem()
+	ti := infoOf(v.Type())
+	if nb.src == nil {
+		e.value(v, ti, -1, "")
+		e.buf = append(e.buf, '\n')
+		return e.result()
+	}
+	t := nb.src.tape
+	root := &t.Nodes[jsontree.Root]
+	e.t, e.src = t, nb.src
+	// Unchanged: the input itself.
+	if e.equal(v, ti, jsontree.Root) {
+		return append([]byte(nil), t.Data...), nil
+	}
+	e.st = nb.src.styleOf()
+	e.buf = make([]byte, 0, len(t.Data)+len(t.Data)/8)
+	e.buf = append(e.buf, t.Data[:root.Start]...)
+	e.value(v, ti, jsontree.Root, "")
+	e.buf = append(e.buf, t.Data[root.End:]...)
+	return e.result()
+}
+
+func (e *encoder) result() ([]byte, error) {
+	if e.err != nil {
+		return nil, e.err
+	}
+	return e.buf, nil
+}

@@ -1,0 +1,227 @@
+package nbformat
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// MimeBundle is the schema's mimebundle: output data (or an attachment)
+// keyed by MIME type, in file order. Values of JSON MIME types
+// ("application/json", "application/…+json") are arbitrary JSON; all others
+// are multiline strings (base64 for binary data such as image/png).
+//
+// Like a map, a MimeBundle refers to shared storage: copies of it see each
+// other's changes; use Clone for an independent copy. The zero value is an
+// empty bundle ready to use. Values read from a file stay undecoded until
+// asked for, and unedited entries are written back byte for byte.
+type MimeBundle struct{ b *bundle }
+
+type bundle struct {
+	raw     []byte // the object as read; nil when built in memory
+	entries []mimeEntry
+	dirty   bool // changed since read
+}
+
+type mimeEntry struct {
+	mime   string
+	text   MultilineString // the value, unless isJSON
+	json   []byte          // JSON MIME types (and non-string values): the JSON value
+	isJSON bool
+}
+
+// IsJSONMime reports whether values of this MIME type are stored as JSON
+// rather than as text: "application/json" and "application/<x>+json", as
+// in Python nbformat.
+func IsJSONMime(mime string) bool {
+	return mime == "application/json" || (strings.HasPrefix(mime, "application/") && strings.HasSuffix(mime, "+json"))
+}
+
+// Len returns the number of entries.
+func (m MimeBundle) Len() int {
+	if m.b == nil {
+		return 0
+	}
+	return len(m.b.entries)
+}
+
+// Keys returns the MIME types in order.
+func (m MimeBundle) Keys() []string {
+	if m.b == nil {
+		return nil
+	}
+	keys := make([]string, len(m.b.entries))
+	for i, e := range m.b.entries {
+		keys[i] = e.mime
+	}
+	return keys
+}
+
+func (m MimeBundle) find(mime string) int {
+	if m.b == nil {
+		return -1
+	}
+	for i := range m.b.entries {
+		if m.b.entries[i].mime == mime {
+			return i
+		}
+	}
+	return -1
+}
+
+// Has reports whether the bundle holds mime.
+func (m MimeBundle) Has(mime string) bool { return m.find(mime) >= 0 }
+
+// Text returns the text of a non-JSON entry (the joined lines; base64 for
+// binary types). It reports false if the entry is missing or holds JSON.
+func (m MimeBundle) Text(mime string) (string, bool) {
+	i := m.find(mime)
+	if i < 0 || m.b.entries[i].isJSON {
+		return "", false
+	}
+	return m.b.entries[i].text.String(), true
+}
+
+// Multiline returns a non-JSON entry as stored.
+func (m MimeBundle) Multiline(mime string) (MultilineString, bool) {
+	i := m.find(mime)
+	if i < 0 || m.b.entries[i].isJSON {
+		return MultilineString{}, false
+	}
+	return m.b.entries[i].text, true
+}
+
+// JSON decodes the entry's value as generic JSON (see [Decode] for the Go
+// types used). Text entries decode to their stored form: a string or a
+// []any of strings.
+func (m MimeBundle) JSON(mime string) (any, bool) {
+	raw, ok := m.RawJSON(mime)
+	if !ok {
+		return nil, false
+	}
+	v, err := Decode(raw)
+	if err != nil {
+		return nil, false
+	}
+	return v, true
+}
+
+// RawJSON returns the entry's value as JSON text.
+func (m MimeBundle) RawJSON(mime string) (json.RawMessage, bool) {
+	i := m.find(mime)
+	if i < 0 {
+		return nil, false
+	}
+	e := m.b.entries[i]
+	if e.isJSON {
+		return append(json.RawMessage{}, e.json...), true
+	}
+	if e.text.raw != nil {
+		return append(json.RawMessage{}, e.text.raw...), true
+	}
+	b, err := encodeCompact(e.text)
+	if err != nil {
+		return nil, false
+	}
+	return b, true
+}
+
+func (m *MimeBundle) mutable() *bundle {
+	if m.b == nil {
+		m.b = &bundle{}
+	}
+	return m.b
+}
+
+// SetText sets mime to the text s. For a JSON MIME type the value is the
+// JSON string s. Setting the text an entry already has changes nothing.
+func (m *MimeBundle) SetText(mime, s string) {
+	if IsJSONMime(mime) {
+		b, _ := json.Marshal(s)
+		m.setJSON(mime, b)
+		return
+	}
+	b := m.mutable()
+	if i := m.find(mime); i >= 0 && !b.entries[i].isJSON {
+		if b.entries[i].text.String() == s {
+			return
+		}
+		b.entries[i].text.Set(s)
+		b.dirty = true
+		return
+	}
+	m.put(mimeEntry{mime: mime, text: Text(s)})
+}
+
+// SetMultiline sets mime to v exactly (keeping its form).
+func (m *MimeBundle) SetMultiline(mime string, v MultilineString) {
+	m.put(mimeEntry{mime: mime, text: v})
+}
+
+// SetJSON sets mime to the JSON encoding of v (encoding/json rules for Go
+// values; json.RawMessage is used as is).
+func (m *MimeBundle) SetJSON(mime string, v any) error {
+	var raw []byte
+	if r, ok := v.(json.RawMessage); ok {
+		if !json.Valid(r) {
+			return fmt.Errorf("nbformat: SetJSON(%q): invalid JSON", mime)
+		}
+		raw = r
+	} else {
+		var err error
+		if raw, err = encodeCompact(v); err != nil {
+			return fmt.Errorf("nbformat: SetJSON(%q): %w", mime, err)
+		}
+	}
+	m.setJSON(mime, raw)
+	return nil
+}
+
+func (m *MimeBundle) setJSON(mime string, raw []byte) {
+	if i := m.find(mime); i >= 0 && m.b.entries[i].isJSON && bytes.Equal(m.b.entries[i].json, raw) {
+		return
+	}
+	m.put(mimeEntry{mime: mime, json: append([]byte{}, raw...), isJSON: true})
+}
+
+func (m *MimeBundle) put(e mimeEntry) {
+	b := m.mutable()
+	b.dirty = true
+	if i := m.find(e.mime); i >= 0 {
+		b.entries[i] = e
+		return
+	}
+	b.entries = append(b.entries, e)
+}
+
+// Delete removes mime from the bundle.
+func (m *MimeBundle) Delete(mime string) {
+	i := m.find(mime)
+	if i < 0 {
+		return
+	}
+	m.b.entries = append(m.b.entries[:i:i], m.b.entries[i+1:]...)
+	m.b.dirty = true
+}
+
+// Clone returns an independent copy (which still writes unedited entries
+// byte for byte).
+func (m MimeBundle) Clone() MimeBundle {
+	if m.b == nil {
+		return MimeBundle{}
+	}
+	c := *m.b
+	c.entries = append([]mimeEntry{}, m.b.entries...)
+	return MimeBundle{b: &c}
+}
+
+// NewMimeBundle returns a bundle holding the given MIME type → text pairs,
+// in argument order: NewMimeBundle("text/plain", "2").
+func NewMimeBundle(pairs ...string) MimeBundle {
+	var m MimeBundle
+	for i := 0; i+1 < len(pairs); i += 2 {
+		m.SetText(pairs[i], pairs[i+1])
+	}
+	return m
+}

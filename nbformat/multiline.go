@@ -1,0 +1,151 @@
+package nbformat
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+
+	"github.com/nbdialog/ipynb/internal/jsontree"
+)
+
+// MultilineString is the schema's multiline_string: text stored on disk
+// either as one JSON string or as an array of strings that are joined
+// (source, stream text, text mime data). It remembers the form it was read
+// in, so an unedited value is written back byte for byte, and an edited
+// one keeps its form.
+//
+// The zero value is the empty text. A MultilineString read from a file
+// decodes lazily: nothing is copied until String or Lines is called.
+// Values are immutable; Set replaces the value held in a variable.
+type MultilineString struct {
+	raw   []byte   // the JSON value as read; nil when built in memory
+	text  string   // built in memory: the text (when lines is nil)
+	lines []string // built with [TextLines]: the exact pieces
+	form  form     // how the value is (to be) stored
+}
+
+type form uint8
+
+const (
+	formAuto   form = iota // as the file's style says
+	formString             // one JSON string
+	formLines              // an array of strings
+)
+
+// Text returns a MultilineString holding s. When written, it takes the
+// form (one string, or lines split after each line boundary) that the
+// notebook's style uses; canonical output always uses lines split by
+// [SplitLines].
+func Text(s string) MultilineString { return MultilineString{text: s} }
+
+// TextLines returns a MultilineString stored as exactly these pieces (a
+// JSON array of strings). Its text is their concatenation.
+func TextLines(lines ...string) MultilineString {
+	return MultilineString{lines: append([]string{}, lines...), form: formLines}
+}
+
+// TextString returns a MultilineString stored as one JSON string.
+func TextString(s string) MultilineString { return MultilineString{text: s, form: formString} }
+
+// multilineFromRaw wraps a validated JSON string or array of strings.
+func multilineFromRaw(raw []byte) MultilineString {
+	f := formString
+	if raw[0] == '[' {
+		f = formLines
+	}
+	return MultilineString{raw: raw, form: f}
+}
+
+// String returns the text: the string, or the pieces joined.
+func (m MultilineString) String() string {
+	switch {
+	case m.raw != nil:
+		if m.raw[0] == '"' {
+			return string(jsontree.AppendUnescaped(nil, m.raw[1:len(m.raw)-1]))
+		}
+		var b []byte
+		jsontree.EachString(m.raw, func(s []byte) { b = jsontree.AppendUnescaped(b, s) })
+		return string(b)
+	case m.lines != nil:
+		return strings.Join(m.lines, "")
+	}
+	return m.text
+}
+
+// Lines returns the pieces as stored: the array's strings, or the one
+// string (no pieces for the empty string). For a value built with [Text]
+// it returns the text split by [SplitLines].
+func (m MultilineString) Lines() []string {
+	switch {
+	case m.raw != nil:
+		if m.raw[0] == '"' {
+			if len(m.raw) == 2 {
+				return nil
+			}
+			return []string{m.String()}
+		}
+		var out []string
+		jsontree.EachString(m.raw, func(s []byte) { out = append(out, string(jsontree.AppendUnescaped(nil, s))) })
+		return out
+	case m.lines != nil:
+		return append([]string{}, m.lines...)
+	case m.form == formString:
+		if m.text == "" {
+			return nil
+		}
+		return []string{m.text}
+	}
+	return SplitLines(m.text)
+}
+
+// IsList reports whether the value is (or, built with [TextLines], will
+// be) stored as an array of strings. Values built with [Text] report false
+// until written.
+func (m MultilineString) IsList() bool { return m.form == formLines }
+
+// IsEmpty reports whether the text is empty.
+func (m MultilineString) IsEmpty() bool {
+	switch {
+	case m.raw != nil:
+		if m.raw[0] == '"' {
+			return len(m.raw) == 2
+		}
+		empty := true
+		jsontree.EachString(m.raw, func(s []byte) { empty = empty && len(s) == 0 })
+		return empty
+	case m.lines != nil:
+		for _, l := range m.lines {
+			if l != "" {
+				return false
+			}
+		}
+		return true
+	}
+	return m.text == ""
+}
+
+// Set replaces the text with s. Setting the text it already has changes
+// nothing (the value is still written exactly as read); otherwise the value
+// keeps its form: a single string stays a single string, lines are split
+// again.
+func (m *MultilineString) Set(s string) {
+	if m.String() == s {
+		return
+	}
+	f := m.form
+	if m.lines != nil {
+		f = formLines
+	}
+	*m = MultilineString{text: s, form: f}
+}
+
+// Equal reports whether m and o hold the same text.
+func (m MultilineString) Equal(o MultilineString) bool {
+	if m.raw != nil && o.raw != nil && bytes.Equal(m.raw, o.raw) {
+		return true
+	}
+	return m.String() == o.String()
+}
+
+// GoString shows the text, for debugging and test failure messages.
+func (m MultilineString) GoString() string { return "nbformat.Text(" + strconv.Quote(m.String()) + ")" }

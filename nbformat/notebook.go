@@ -1,0 +1,185 @@
+package nbformat
+
+import (
+	"fmt"
+	"os"
+	"reflect"
+	"sync"
+
+	"github.com/nbdialog/ipynb/internal/jsontree"
+)
+
+// Format versions this package writes for new notebooks.
+const (
+	MajorVersion = 4
+	MinorVersion = 5
+)
+
+// Notebook is a Jupyter notebook. Its fields are the schema's top-level
+// fields (in the embedded, generated [Document]); its unexported part
+// remembers the bytes it was read from, so that [Marshal] can write
+// unedited parts back exactly.
+//
+// A Notebook may be read by several goroutines at once, but must not be
+// changed while anything else reads or writes it.
+type Notebook struct {
+	Document
+	src *source
+}
+
+// New returns an empty notebook of the current format (4.5).
+func New() *Notebook {
+	return &Notebook{Document: Document{
+		Cells:         []Cell{},
+		Nbformat:      MajorVersion,
+		NbformatMinor: MinorVersion,
+	}}
+}
+
+// source is what a notebook was read from.
+type source struct {
+	tape    *jsontree.Tape
+	cells   map[Cell]int32   // cell → its node
+	outputs map[Output]int32 // output → its node
+	order   map[reflect.Type][]string
+	style   *style
+	once    sync.Once
+}
+
+// learnOrder records, for unsorted files, the key order of the first object
+// of each struct type: the order new objects of that type are written in.
+func (s *source) learnOrder(typ reflect.Type, t *jsontree.Tape, j int) {
+	if _, ok := s.order[typ]; ok {
+		return
+	}
+	keys := make([]string, 0, t.Nodes[j].Len)
+	t.Children(j, func(k int) bool {
+		keys = append(keys, t.KeyString(k))
+		return true
+	})
+	s.order[typ] = keys
+}
+
+func (s *source) styleOf() *style {
+	s.once.Do(func() { s.style = detectStyle(s.tape) })
+	return s.style
+}
+
+// Default limits for [UnmarshalOptions].
+const (
+	DefaultMaxBytes = 1 << 30 // 1 GiB
+	DefaultMaxDepth = 10000
+	DefaultMaxCells = 1 << 20
+)
+
+// UnmarshalOptions configures reading. The zero value uses the defaults.
+type UnmarshalOptions struct {
+	// MaxBytes is the largest input accepted (default DefaultMaxBytes; at
+	// most 2 GiB - 1, the tape's offset range).
+	MaxBytes int64
+	// MaxDepth is the deepest nesting of arrays and objects accepted
+	// (default DefaultMaxDepth).
+	MaxDepth int
+	// MaxCells is the most cells accepted (default DefaultMaxCells).
+	MaxCells int
+	// MaxValues bounds the number of JSON values in the file (default: no
+	// bound beyond MaxBytes).
+	MaxValues int
+}
+
+// Unmarshal reads a notebook with default limits. See
+// [UnmarshalOptions.Unmarshal].
+func Unmarshal(data []byte) (*Notebook, error) { return UnmarshalOptions{}.Unmarshal(data) }
+
+// Unmarshal reads a notebook of any nbformat version from 1 to 4 (version
+// 1 and 2 notebooks are kept, untyped, in AdditionalProperties; version 3
+// ones likewise until [Upgrade]). It copies data, and never changes or
+// repairs what it reads: invalid content is kept where it was found (see
+// [Validate]), and cells without ids stay without ids.
+//
+// It fails, with a [*SyntaxError] or an error naming the problem, on input
+// that is not JSON, not an object, has no integer nbformat, has an
+// nbformat above 4, or breaks a limit.
+func (o UnmarshalOptions) Unmarshal(data []byte) (*Notebook, error) {
+	return o.unmarshal(append([]byte(nil), data...))
+}
+
+// ReadFile reads the notebook in the named file with default limits.
+func ReadFile(name string) (*Notebook, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("nbformat: %w", err)
+	}
+	nb, err := UnmarshalOptions{}.unmarshal(data)
+	if err != nil {
+		return nil, withFile(name, err)
+	}
+	return nb, nil
+}
+
+// UnmarshalOwned is Unmarshal without the copy: the notebook keeps data,
+// which the caller must never change afterwards. It saves one copy of the
+// file for callers that read it themselves.
+func (o UnmarshalOptions) UnmarshalOwned(data []byte) (*Notebook, error) {
+	return o.unmarshal(data)
+}
+
+func (o UnmarshalOptions) unmarshal(data []byte) (*Notebook, error) {
+	maxBytes := o.MaxBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	if int64(len(data)) > maxBytes {
+		return nil, &SyntaxError{Offset: maxBytes, Line: 0, Msg: fmt.Sprintf("input is %d bytes, more than the limit of %d", len(data), maxBytes), Limit: true}
+	}
+	lim := jsontree.Limits{MaxDepth: o.MaxDepth, MaxNodes: o.MaxValues}
+	if lim.MaxDepth <= 0 {
+		lim.MaxDepth = DefaultMaxDepth
+	}
+	t, err := jsontree.Parse(data, lim)
+	if err != nil {
+		return nil, syntaxError("", data, err)
+	}
+	root := &t.Nodes[jsontree.Root]
+	if root.Kind != jsontree.Object {
+		return nil, &SyntaxError{Offset: int64(root.Start), Msg: fmt.Sprintf("a notebook is a JSON object, not %s %s", article(root.Kind), root.Kind)}
+	}
+	nbf := t.Lookup(jsontree.Root, "nbformat")
+	if nbf < 0 {
+		return nil, &FormatError{Pointer: "/nbformat", Msg: "missing: not a notebook"}
+	}
+	n := &t.Nodes[nbf]
+	if n.Kind != jsontree.Number || n.Flags&jsontree.FlagInt == 0 {
+		return nil, &FormatError{Pointer: "/nbformat", Msg: fmt.Sprintf("must be an integer, not %s", t.Raw(nbf))}
+	}
+	major, ok := numberValue(t.Raw(nbf), n.Flags).(int)
+	if !ok || major < 1 || major > MajorVersion {
+		return nil, &FormatError{Pointer: "/nbformat", Msg: fmt.Sprintf("unsupported major version %s (this package reads 1 to %d)", t.Raw(nbf), MajorVersion), Err: ErrUnsupportedVersion}
+	}
+	maxCells := o.MaxCells
+	if maxCells <= 0 {
+		maxCells = DefaultMaxCells
+	}
+	if c := t.Lookup(jsontree.Root, "cells"); c >= 0 && t.Nodes[c].Kind == jsontree.Array && int(t.Nodes[c].Len) > maxCells {
+		return nil, &FormatError{Pointer: "/cells", Msg: fmt.Sprintf("%d cells, more than the limit of %d", t.Nodes[c].Len, maxCells), Err: ErrLimit}
+	}
+	src := &source{
+		tape:    t,
+		cells:   map[Cell]int32{},
+		outputs: map[Output]int32{},
+		order:   map[reflect.Type][]string{},
+	}
+	nb := &Notebook{src: src}
+	d := decoder{t: t, src: src}
+	v := reflect.ValueOf(&nb.Document).Elem()
+	d.decodeStruct(v, infoOf(v.Type()).plan, jsontree.Root)
+	src.learnOrder(v.Type(), t, jsontree.Root)
+	return nb, nil
+}
+
+func article(k jsontree.Kind) string {
+	if k == jsontree.Array || k == jsontree.Object {
+		return "an"
+	}
+	return "a"
+}

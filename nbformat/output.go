@@ -1,0 +1,77 @@
+package nbformat
+
+import "encoding/json"
+
+// Output is one entry of a code cell's outputs: *[ExecuteResult],
+// *[DisplayData], *[Stream] or *[ErrorOutput] (structs generated from the
+// schema), or an *[UnknownOutput] kept byte for byte.
+type Output interface {
+	// Type reports the output_type.
+	Type() string
+	isOutput()
+}
+
+var (
+	_ Output = (*ExecuteResult)(nil)
+	_ Output = (*DisplayData)(nil)
+	_ Output = (*Stream)(nil)
+	_ Output = (*ErrorOutput)(nil)
+	_ Output = (*UnknownOutput)(nil)
+)
+
+// Type returns "execute_result".
+func (*ExecuteResult) Type() string { return string(ExecuteResultOutputTypeExecuteResult) }
+
+// Type returns "display_data".
+func (*DisplayData) Type() string { return string(DisplayDataOutputTypeDisplayData) }
+
+// Type returns "stream".
+func (*Stream) Type() string { return string(StreamOutputTypeStream) }
+
+// Type returns "error".
+func (*ErrorOutput) Type() string { return string(ErrorOutputOutputTypeError) }
+
+func (*ExecuteResult) isOutput() {}
+func (*DisplayData) isOutput()   {}
+func (*Stream) isOutput()        {}
+func (*ErrorOutput) isOutput()   {}
+func (*UnknownOutput) isOutput() {}
+
+// UnknownOutput is an output this package has no type for (an unrecognized
+// output_type, or a value that is not an object). Raw holds its JSON as
+// read; it is written back unchanged unless Raw is replaced.
+type UnknownOutput struct {
+	Raw json.RawMessage
+}
+
+// Type returns the output_type member of the raw output, or "".
+func (o *UnknownOutput) Type() string { return rawMemberString(o.Raw, "output_type") }
+
+// NewStream returns a stream output ("stdout" or "stderr") holding text.
+func NewStream(name, text string) *Stream {
+	return &Stream{Name: name, OutputType: StreamOutputTypeStream, Text: Text(text)}
+}
+
+// NewExecuteResult returns an execute_result output with the given
+// execution count and data.
+func NewExecuteResult(count int, data MimeBundle) *ExecuteResult {
+	return &ExecuteResult{
+		Data:           data,
+		ExecutionCount: &count,
+		Metadata:       OutputMetadata{},
+		OutputType:     ExecuteResultOutputTypeExecuteResult,
+	}
+}
+
+// NewDisplayData returns a display_data output holding data.
+func NewDisplayData(data MimeBundle) *DisplayData {
+	return &DisplayData{Data: data, Metadata: OutputMetadata{}, OutputType: DisplayDataOutputTypeDisplayData}
+}
+
+// NewError returns an error output.
+func NewError(ename, evalue string, traceback ...string) *ErrorOutput {
+	if traceback == nil {
+		traceback = []string{}
+	}
+	return &ErrorOutput{Ename: ename, Evalue: evalue, OutputType: ErrorOutputOutputTypeError, Traceback: traceback}
+}

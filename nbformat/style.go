@@ -1,0 +1,174 @@
+package nbformat
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/nbdialog/ipynb/internal/jsontree"
+)
+
+// style is how a file is written, detected from the file itself so that new
+// and edited parts look like the rest: layout, key order, string escaping
+// and how multiline text is stored.
+type style struct {
+	indent  string // one level of indentation ("" with newlines, or compact)
+	newline string // "\n", "\r\n", or "" for a one-line file
+	colon   string // between a key and its value: ": ", ":"
+	comma   string // after a comma in a one-line file: "", " "
+	esc     jsontree.Escaping
+	sorted  bool // keys are kept in code-point order
+	lines   bool // multiline text is stored as arrays of lines
+	splitNL bool // lines are split after "\n" only, not by str.splitlines
+	final   string
+}
+
+// pythonStyle is Python nbformat's writer: json.dumps(indent=1,
+// sort_keys=True, separators=(",", ": "), ensure_ascii=False) plus "\n".
+var pythonStyle = style{indent: " ", newline: "\n", colon: ": ", sorted: true, lines: true, final: "\n"}
+
+func (s *style) compact() bool { return s.newline == "" }
+
+func detectStyle(t *jsontree.Tape) *style {
+	st := pythonStyle
+	data := t.Data
+	root := &t.Nodes[jsontree.Root]
+	st.final = string(data[root.End:])
+	if root.Len > 0 {
+		first := jsontree.Root + 1
+		n := &t.Nodes[first]
+		lead := data[root.Start+1 : n.Key]
+		if i := bytes.LastIndexByte(lead, '\n'); i >= 0 {
+			st.newline = "\n"
+			if i > 0 && lead[i-1] == '\r' {
+				st.newline = "\r\n"
+			}
+			st.indent = string(lead[i+1:])
+		} else {
+			st.newline, st.indent = "", ""
+			if root.Len > 1 {
+				sep := data[n.End:t.Nodes[n.Skip].Key]
+				if i := bytes.IndexByte(sep, ','); i >= 0 {
+					st.comma = string(sep[i+1:])
+				}
+			}
+		}
+		st.colon = string(data[n.KeyEnd:n.Start])
+	}
+
+	// Key order, escaping.
+	sawRaw, sawEscaped := false, false
+	for i := range t.Nodes {
+		n := &t.Nodes[i]
+		switch n.Kind {
+		case jsontree.Object:
+			if st.sorted && n.Len > 1 && !sortedKeys(t, i) {
+				st.sorted = false
+			}
+		case jsontree.String:
+			if n.Flags&jsontree.FlagASCII == 0 {
+				sawRaw = true
+			}
+			if n.Flags&jsontree.FlagEscaped != 0 {
+				s := data[n.Start:n.End]
+				if bytes.Contains(s, []byte(`\u`)) {
+					scanEscapes(s, &st.esc, &sawEscaped)
+				}
+			}
+		}
+	}
+	st.esc.ASCII = sawEscaped && !sawRaw
+
+	// Multiline text: arrays or strings, and the splitting rule.
+	arrays, strs := 0, 0
+	if c := t.Lookup(jsontree.Root, "cells"); c >= 0 && t.Nodes[c].Kind == jsontree.Array {
+		t.Children(c, func(k int) bool {
+			if t.Nodes[k].Kind != jsontree.Object {
+				return true
+			}
+			if s := t.Lookup(k, "source"); s >= 0 {
+				switch t.Nodes[s].Kind {
+				case jsontree.Array:
+					arrays++
+					if !st.splitNL && splitsOnlyNewline(t, s) {
+						st.splitNL = true
+					}
+				case jsontree.String:
+					if t.Nodes[s].End-t.Nodes[s].Start > 2 {
+						strs++
+					}
+				}
+			}
+			return true
+		})
+	}
+	st.lines = arrays >= strs
+	return &st
+}
+
+func sortedKeys(t *jsontree.Tape, o int) bool {
+	var prev []byte
+	ok := true
+	t.Children(o, func(k int) bool {
+		key := t.KeyRaw(k)
+		if t.Nodes[k].Flags&jsontree.FlagKeyEscaped != 0 {
+			key = []byte(t.KeyString(k))
+		} else {
+			key = key[1 : len(key)-1]
+		}
+		if prev != nil && bytes.Compare(prev, key) > 0 {
+			ok = false
+			return false
+		}
+		prev = key
+		return true
+	})
+	return ok
+}
+
+// scanEscapes notes what the \u escapes in the string token s tell about
+// the writer: escaped non-ASCII (ensure_ascii), hex digit case, HTML-safe
+// escapes.
+func scanEscapes(s []byte, esc *jsontree.Escaping, nonASCII *bool) {
+	for i := 0; i+5 < len(s); i++ {
+		if s[i] != '\\' {
+			continue
+		}
+		if s[i+1] != 'u' {
+			i++
+			continue
+		}
+		h := string(s[i+2 : i+6])
+		if strings.ContainsAny(h, "ABCDEF") {
+			esc.Upper = true
+		}
+		switch strings.ToLower(h) {
+		case "003c", "003e", "0026":
+			esc.HTML = true
+		case "2028", "2029":
+			esc.LineSep = true
+		}
+		if h[0] != '0' || h[1] != '0' || h[2] >= '8' {
+			*nonASCII = true
+		}
+		i += 5
+	}
+}
+
+// splitsOnlyNewline reports whether an array of lines shows a writer that
+// splits after "\n" only: a piece holding a str.splitlines boundary (other
+// than "\n") anywhere but at its end.
+func splitsOnlyNewline(t *jsontree.Tape, a int) bool {
+	only := false
+	t.Children(a, func(k int) bool {
+		if t.Nodes[k].Kind != jsontree.String || t.Nodes[k].Flags&jsontree.FlagEscaped == 0 && t.Nodes[k].Flags&jsontree.FlagASCII != 0 {
+			return true
+		}
+		s := t.Str(k)
+		if parts := SplitLines(s); len(parts) > 1 {
+			only = true
+			return false
+		}
+		return true
+	})
+	return only
+}

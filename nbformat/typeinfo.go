@@ -1,0 +1,155 @@
+package nbformat
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"sync"
+)
+
+// The reading and writing code is driven by the generated structs' json
+// tags, so a schema change that go generate brings in needs no handwritten
+// change here. typeinfo describes, once per Go type, how a value maps to
+// JSON.
+
+type kind uint8
+
+const (
+	kOther kind = iota
+	kString
+	kInt
+	kUint
+	kFloat
+	kBool
+	kPtr
+	kSlice
+	kMap    // string-keyed
+	kStruct // a generated struct (or Document)
+	kAny    // interface{}: generic JSON
+	kNumber // json.Number
+	kMultiline
+	kBundle
+	kCell
+	kOutput
+)
+
+type typeInfo struct {
+	typ  reflect.Type
+	kind kind
+	elem *typeInfo // kPtr, kSlice, kMap
+	plan *structPlan
+}
+
+type fieldInfo struct {
+	name     string // JSON key
+	index    int
+	optional bool // omitempty: absent when nil
+	ti       *typeInfo
+	typeTag  bool // cell_type / output_type: written as the variant's type when empty
+}
+
+type structPlan struct {
+	fields []fieldInfo
+	byName map[string]int // JSON key → index in fields
+	extra  int            // index of the AdditionalProperties field, or -1
+}
+
+var (
+	typeInfos      sync.Map // reflect.Type → *typeInfo
+	multilineType  = reflect.TypeFor[MultilineString]()
+	bundleType     = reflect.TypeFor[MimeBundle]()
+	cellType       = reflect.TypeFor[Cell]()
+	outputType     = reflect.TypeFor[Output]()
+	numberType     = reflect.TypeFor[json.Number]()
+	anyType        = reflect.TypeFor[any]()
+	genericMapType = reflect.TypeFor[map[string]any]()
+)
+
+// extraField is the generated name of the field that keeps members the
+// schema does not name (see internal/cmd/flatten).
+const extraField = "AdditionalProperties"
+
+func infoOf(t reflect.Type) *typeInfo {
+	if ti, ok := typeInfos.Load(t); ok {
+		return ti.(*typeInfo)
+	}
+	ti := &typeInfo{typ: t}
+	// Store first so that recursive types terminate.
+	actual, loaded := typeInfos.LoadOrStore(t, ti)
+	if loaded {
+		return actual.(*typeInfo)
+	}
+	switch {
+	case t == multilineType:
+		ti.kind = kMultiline
+	case t == bundleType:
+		ti.kind = kBundle
+	case t == cellType:
+		ti.kind = kCell
+	case t == outputType:
+		ti.kind = kOutput
+	case t == numberType:
+		ti.kind = kNumber
+	default:
+		switch t.Kind() {
+		case reflect.String:
+			ti.kind = kString
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			ti.kind = kInt
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			ti.kind = kUint
+		case reflect.Float32, reflect.Float64:
+			ti.kind = kFloat
+		case reflect.Bool:
+			ti.kind = kBool
+		case reflect.Pointer:
+			ti.kind = kPtr
+			ti.elem = infoOf(t.Elem())
+		case reflect.Slice:
+			ti.kind = kSlice
+			ti.elem = infoOf(t.Elem())
+		case reflect.Map:
+			if t.Key().Kind() == reflect.String {
+				ti.kind = kMap
+				ti.elem = infoOf(t.Elem())
+			}
+		case reflect.Interface:
+			if t.NumMethod() == 0 {
+				ti.kind = kAny
+			}
+		case reflect.Struct:
+			ti.kind = kStruct
+			ti.plan = planOf(t)
+		}
+	}
+	return ti
+}
+
+func planOf(t reflect.Type) *structPlan {
+	p := &structPlan{byName: map[string]int{}, extra: -1}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		if f.Name == extraField && f.Type == genericMapType {
+			p.extra = i
+			continue
+		}
+		tag, ok := f.Tag.Lookup("json")
+		if !ok || tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		fi := fieldInfo{
+			name:     name,
+			index:    i,
+			optional: strings.Contains(","+opts+",", ",omitempty,"),
+			ti:       infoOf(f.Type),
+			typeTag:  name == "cell_type" || name == "output_type",
+		}
+		p.byName[name] = len(p.fields)
+		p.fields = append(p.fields, fi)
+	}
+	return p
+}
