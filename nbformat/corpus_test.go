@@ -3,7 +3,9 @@ package nbformat_test
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
@@ -134,4 +136,110 @@ func TestCorpusEditLocality(t *testing.T) {
 		n++
 	}
 	t.Logf("%d notebooks edited", n)
+}
+
+// Acceptance 3: Validate's verdict equals Python's strict isvalid on every
+// corpus file, and every problem's pointer resolves in the file.
+func TestCorpusValidate(t *testing.T) {
+	dir, entries := corpus.Entries(t)
+	counts := map[string]int{}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(dir, e.Path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		nb, err := nbformat.Unmarshal(data)
+		if err != nil {
+			if e.Schema != "invalid" {
+				t.Errorf("%s: %v", e.Path, err)
+			}
+			continue
+		}
+		verr := nbformat.Validate(nb)
+		got := "valid"
+		if verr != nil {
+			got = "invalid"
+		}
+		counts[got]++
+		if got != e.Schema {
+			t.Errorf("%s: Validate says %s, Python says %s: %v", e.Path, got, e.Schema, verr)
+		}
+		for _, p := range nbformat.Problems(verr) {
+			if !resolves(data, string(p.Pointer)) {
+				t.Errorf("%s: pointer %q does not resolve (%v)", e.Path, p.Pointer, p)
+			}
+		}
+	}
+	t.Logf("verdicts: %v", counts)
+}
+
+// Upgrade of every v3 corpus file gives what Python nbformat gives (ids
+// aside: Python's are random), as computed by
+// scripts/reference/nbformat_upgrade.py with Debian's python3-nbformat.
+// Where Python cannot upgrade a file, ours must fail too or give a valid
+// notebook.
+func TestCorpusUpgradeV3(t *testing.T) {
+	dir, entries := corpus.Entries(t)
+	python := pythonNbformat(t)
+	var paths []string
+	for _, e := range entries {
+		if e.Writer == "jupyter-v3" {
+			paths = append(paths, filepath.Join(dir, e.Path))
+		}
+	}
+	tmp := t.TempDir()
+	if out, err := exec.Command(python, append([]string{referenceScript(t, "nbformat_upgrade.py"), tmp}, paths...)...).CombinedOutput(); err != nil {
+		t.Fatalf("reference: %v\n%s", err, out)
+	}
+	n := 0
+	for i, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nb, err := nbformat.Unmarshal(data)
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		if nb.Nbformat != 3 {
+			continue
+		}
+		want, werr := os.ReadFile(filepath.Join(tmp, strconv.Itoa(i)+".ipynb"))
+		uerr := nbformat.Upgrade(nb)
+		if werr != nil {
+			if uerr == nil {
+				if verr := nbformat.Validate(nb); verr != nil {
+					t.Errorf("%s: Python cannot upgrade it; our upgrade is invalid: %v", path, verr)
+				}
+			}
+			continue
+		}
+		if uerr != nil {
+			t.Errorf("%s: %v", path, uerr)
+			continue
+		}
+		if nb.Nbformat != 4 || nb.NbformatMinor != 5 {
+			t.Errorf("%s: upgraded to %d.%d", path, nb.Nbformat, nb.NbformatMinor)
+		}
+		ids := map[nbformat.CellID]bool{}
+		for _, c := range nb.Cells {
+			id := nbformat.CellIDOf(c)
+			if len(id) != 8 || ids[id] {
+				t.Errorf("%s: bad or repeated id %q", path, id)
+			}
+			ids[id] = true
+			nbformat.SetCellID(c, "ID")
+		}
+		got, err := nbformat.MarshalOptions{Canonical: true}.Marshal(nb)
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: upgrade differs from Python's %s", path, firstDiff(want, got))
+		}
+		n++
+	}
+	t.Logf("%d v3 notebooks upgraded", n)
 }

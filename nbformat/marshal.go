@@ -66,3 +66,5 @@ func (e *encoder) result() ([]byte, error) {
 	}
 	return e.buf, nil
 }
+
+func reflectDocument(nb *Notebook) reflect.Value { return reflect.ValueOf(&nb.Document).Elem() }

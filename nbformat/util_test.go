@@ -3,7 +3,10 @@ package nbformat_test
 import (
 	"bytes"
 	"encoding/json"
+	"os/exec"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -60,4 +63,55 @@ func cellSpan(t testing.TB, data []byte, i int) (start, end int) {
 			}
 		}
 	}
+}
+
+// resolves reports whether the JSON Pointer p names a value in data
+// (checked with encoding/json, independently of the code under test).
+func resolves(data []byte, p string) bool {
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		return false
+	}
+	if p == "" {
+		return true
+	}
+	for _, tok := range strings.Split(p[1:], "/") {
+		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		switch x := v.(type) {
+		case map[string]any:
+			var ok bool
+			if v, ok = x[tok]; !ok {
+				return false
+			}
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(x) {
+				return false
+			}
+			v = x[i]
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// pythonNbformat returns Debian's python3 with nbformat, or skips t.
+func pythonNbformat(t testing.TB) string {
+	t.Helper()
+	py := "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import nbformat").Run(); err != nil {
+		t.Skipf("Python nbformat not available (apt-get install python3-nbformat): %v", err)
+	}
+	return py
+}
+
+// referenceScript returns the path of a script in scripts/reference.
+func referenceScript(t testing.TB, name string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("..", "scripts", "reference", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -1,0 +1,972 @@
+// Package draft04 validates JSON documents (jsontree tapes) against JSON
+// Schema draft-04 schemas, with the semantics of Python's fastjsonschema,
+// which gives Python nbformat's verdicts: "integer" excludes 1.0, enum
+// compares as Python's == does (so 1 equals true and 1.0), patterns are
+// searched (re.search) and "$" also matches before a final newline,
+// lengths count code points.
+//
+// It reports every problem, not just the first, each with the JSON Pointer
+// of the offending value. A oneOf that no branch satisfies is explained by
+// the branch the value was meant for: the one whose enum-constrained
+// property (cell_type, output_type) the value matches, else the one whose
+// type it has.
+//
+// It supports the keywords the nbformat schemas use: $ref (local), type,
+// enum, properties, patternProperties, additionalProperties, required,
+// items, minimum, maximum (and their exclusive forms), minLength,
+// maxLength, pattern, uniqueItems, oneOf, anyOf, allOf, not, definitions.
+package draft04
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/nbdialog/ipynb/internal/jsontree"
+)
+
+// Schema is a compiled schema.
+type Schema struct {
+	root *node
+}
+
+type node struct {
+	types      uint8 // bit set of jsonType; 0 = any
+	enum       []any
+	props      map[string]*node
+	patProps   []patProp
+	addl       *node // nil: anything allowed
+	addlFalse  bool
+	required   []string
+	items      *node
+	itemsList  []*node
+	min, max   *float64
+	exclMin    bool
+	exclMax    bool
+	minLen     int // -1: none
+	maxLen     int
+	pattern    *regexp.Regexp
+	patternSrc string
+	unique     bool
+	oneOf      []*node
+	anyOf      []*node
+	allOf      []*node
+	not        *node
+	ref        string
+	refNode    *node
+	trueSchema bool // {}: nothing to check
+}
+
+type patProp struct {
+	re *regexp.Regexp
+	n  *node
+}
+
+const (
+	tNull uint8 = 1 << iota
+	tBoolean
+	tObject
+	tArray
+	tNumber
+	tInteger
+	tString
+)
+
+var typeBits = map[string]uint8{
+	"null": tNull, "boolean": tBoolean, "object": tObject, "array": tArray,
+	"number": tNumber, "integer": tInteger, "string": tString,
+}
+
+// Compile compiles a draft-04 schema. relax applies Python nbformat's
+// handling of notebooks from a future minor version: every
+// additionalProperties becomes true.
+func Compile(data []byte, relax bool) (*Schema, error) {
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("draft04: %w", err)
+	}
+	if relax {
+		doc = relaxAdditional(doc)
+	}
+	c := compiler{doc: doc, byRef: map[string]*node{}}
+	root, err := c.compile(doc)
+	if err != nil {
+		return nil, err
+	}
+	// Resolving a reference compiles its target, which may add references.
+	for i := 0; i < len(c.refs); i++ {
+		target, err := c.resolve(c.refs[i].ref)
+		if err != nil {
+			return nil, err
+		}
+		c.refs[i].refNode = target
+	}
+	return &Schema{root: root}, nil
+}
+
+// AppendOneOf adds a branch {"$ref": ref} to the oneOf of the definition
+// def (nbformat's _allow_undefined for future minor versions).
+func AppendOneOfRef(data []byte, def, ref string) ([]byte, error) {
+	var doc map[string]any
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.UseNumber()
+	if err := dec.Decode(&doc); err != nil {
+		return nil, err
+	}
+	defs, _ := doc["definitions"].(map[string]any)
+	d, _ := defs[def].(map[string]any)
+	if d == nil {
+		return nil, fmt.Errorf("draft04: no definition %q", def)
+	}
+	one, _ := d["oneOf"].([]any)
+	d["oneOf"] = append(one, map[string]any{"$ref": ref})
+	return json.Marshal(doc)
+}
+
+func relaxAdditional(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if k == "additionalProperties" {
+				v[k] = true
+			} else {
+				v[k] = relaxAdditional(x)
+			}
+		}
+	case []any:
+		for i, x := range v {
+			v[i] = relaxAdditional(x)
+		}
+	}
+	return v
+}
+
+type compiler struct {
+	doc   any
+	byRef map[string]*node
+	refs  []*node
+}
+
+func (c *compiler) resolve(ref string) (*node, error) {
+	if n, ok := c.byRef[ref]; ok {
+		return n, nil
+	}
+	if !strings.HasPrefix(ref, "#") {
+		return nil, fmt.Errorf("draft04: only local references are supported: %q", ref)
+	}
+	var cur any = c.doc
+	if p := strings.TrimPrefix(ref, "#"); p != "" {
+		for _, tok := range strings.Split(strings.TrimPrefix(p, "/"), "/") {
+			tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+			m, ok := cur.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("draft04: unresolvable reference %q", ref)
+			}
+			if cur, ok = m[tok]; !ok {
+				return nil, fmt.Errorf("draft04: unresolvable reference %q", ref)
+			}
+		}
+	}
+	n, err := c.compile(cur)
+	if err != nil {
+		return nil, err
+	}
+	c.byRef[ref] = n
+	return n, nil
+}
+
+func num(v any) (*float64, error) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return nil, fmt.Errorf("draft04: expected a number, got %v", v)
+	}
+	f, err := n.Float64()
+	return &f, err
+}
+
+func (c *compiler) compile(v any) (*node, error) {
+	n := &node{minLen: -1, maxLen: -1}
+	switch v := v.(type) {
+	case bool:
+		if v {
+			n.trueSchema = true
+		} else {
+			n.not = &node{trueSchema: true, minLen: -1, maxLen: -1}
+		}
+		return n, nil
+	case map[string]any:
+		var err error
+		for k, x := range v {
+			switch k {
+			case "$ref":
+				n.ref, _ = x.(string)
+				c.refs = append(c.refs, n)
+			case "type":
+				switch t := x.(type) {
+				case string:
+					n.types = typeBits[t]
+				case []any:
+					for _, e := range t {
+						s, _ := e.(string)
+						n.types |= typeBits[s]
+					}
+				}
+			case "enum":
+				n.enum, _ = x.([]any)
+			case "properties":
+				m, _ := x.(map[string]any)
+				n.props = map[string]*node{}
+				for name, s := range m {
+					if n.props[name], err = c.compile(s); err != nil {
+						return nil, err
+					}
+				}
+			case "patternProperties":
+				m, _ := x.(map[string]any)
+				keys := make([]string, 0, len(m))
+				for p := range m {
+					keys = append(keys, p)
+				}
+				sort.Strings(keys)
+				for _, p := range keys {
+					re, err := compilePattern(p)
+					if err != nil {
+						return nil, err
+					}
+					s, err := c.compile(m[p])
+					if err != nil {
+						return nil, err
+					}
+					n.patProps = append(n.patProps, patProp{re, s})
+				}
+			case "additionalProperties":
+				if b, ok := x.(bool); ok {
+					n.addlFalse = !b
+				} else if n.addl, err = c.compile(x); err != nil {
+					return nil, err
+				}
+			case "required":
+				for _, r := range x.([]any) {
+					s, _ := r.(string)
+					n.required = append(n.required, s)
+				}
+			case "items":
+				if list, ok := x.([]any); ok {
+					for _, s := range list {
+						sn, err := c.compile(s)
+						if err != nil {
+							return nil, err
+						}
+						n.itemsList = append(n.itemsList, sn)
+					}
+				} else if n.items, err = c.compile(x); err != nil {
+					return nil, err
+				}
+			case "minimum":
+				if n.min, err = num(x); err != nil {
+					return nil, err
+				}
+			case "maximum":
+				if n.max, err = num(x); err != nil {
+					return nil, err
+				}
+			case "exclusiveMinimum":
+				n.exclMin, _ = x.(bool)
+			case "exclusiveMaximum":
+				n.exclMax, _ = x.(bool)
+			case "minLength":
+				f, err := num(x)
+				if err != nil {
+					return nil, err
+				}
+				n.minLen = int(*f)
+			case "maxLength":
+				f, err := num(x)
+				if err != nil {
+					return nil, err
+				}
+				n.maxLen = int(*f)
+			case "pattern":
+				n.patternSrc, _ = x.(string)
+				if n.pattern, err = compilePattern(n.patternSrc); err != nil {
+					return nil, err
+				}
+			case "uniqueItems":
+				n.unique, _ = x.(bool)
+			case "oneOf", "anyOf", "allOf":
+				var list []*node
+				for _, s := range x.([]any) {
+					sn, err := c.compile(s)
+					if err != nil {
+						return nil, err
+					}
+					list = append(list, sn)
+				}
+				switch k {
+				case "oneOf":
+					n.oneOf = list
+				case "anyOf":
+					n.anyOf = list
+				default:
+					n.allOf = list
+				}
+			case "not":
+				if n.not, err = c.compile(x); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return n, nil
+	}
+	return nil, fmt.Errorf("draft04: a schema must be an object or a boolean, not %T", v)
+}
+
+// compilePattern compiles an ECMA/Python pattern for Go: a final "$" also
+// matches before a final newline, as in Python's re.
+func compilePattern(p string) (*regexp.Regexp, error) {
+	q := p
+	if strings.HasSuffix(q, "$") && !strings.HasSuffix(q, `\$`) {
+		q = q[:len(q)-1] + `(?:\n?\z)`
+	}
+	re, err := regexp.Compile(q)
+	if err != nil {
+		return nil, fmt.Errorf("draft04: pattern %q: %w", p, err)
+	}
+	return re, nil
+}
+
+// A Problem is one way the document does not match the schema.
+type Problem struct {
+	Node    int    // tape node of the offending value
+	Pointer string // its JSON Pointer
+	Keyword string // the failing keyword
+	Msg     string
+}
+
+// Validate checks node i of t (normally jsontree.Root) and returns every
+// problem, in document order.
+func (s *Schema) Validate(t *jsontree.Tape, i int) []Problem {
+	v := validator{t: t, report: true}
+	v.check(s.root, i, &path{})
+	sort.SliceStable(v.problems, func(a, b int) bool {
+		return t.Nodes[v.problems[a].Node].Start < t.Nodes[v.problems[b].Node].Start
+	})
+	return v.problems
+}
+
+// Valid reports whether node i of t matches, stopping at the first problem.
+func (s *Schema) Valid(t *jsontree.Tape, i int) bool {
+	v := validator{t: t}
+	return v.check(s.root, i, &path{})
+}
+
+// path is the JSON Pointer of the current value, built only on error.
+type path struct {
+	parent *path
+	key    string // member name, or
+	index  int    // array index when key == "" and isIndex
+	isIdx  bool
+}
+
+func (p *path) String() string {
+	var toks []string
+	for q := p; q != nil && q.parent != nil; q = q.parent {
+		if q.isIdx {
+			toks = append(toks, strconv.Itoa(q.index))
+		} else {
+			toks = append(toks, strings.NewReplacer("~", "~0", "/", "~1").Replace(q.key))
+		}
+	}
+	var b strings.Builder
+	for i := len(toks) - 1; i >= 0; i-- {
+		b.WriteByte('/')
+		b.WriteString(toks[i])
+	}
+	return b.String()
+}
+
+type validator struct {
+	t        *jsontree.Tape
+	report   bool // collect every problem (else stop at the first)
+	problems []Problem
+	failed   bool
+}
+
+func (v *validator) fail(i int, p *path, keyword, format string, args ...any) {
+	v.failed = true
+	if v.report {
+		v.problems = append(v.problems, Problem{Node: i, Pointer: p.String(), Keyword: keyword, Msg: fmt.Sprintf(format, args...)})
+	}
+}
+
+// sub runs a check in a fresh validator and reports whether it passed.
+func (v *validator) sub(n *node, i int, p *path, report bool) (bool, []Problem) {
+	w := validator{t: v.t, report: report}
+	ok := w.check(n, i, p)
+	return ok, w.problems
+}
+
+func (v *validator) kindBits(i int) uint8 {
+	nd := &v.t.Nodes[i]
+	switch nd.Kind {
+	case jsontree.Null:
+		return tNull
+	case jsontree.True, jsontree.False:
+		return tBoolean
+	case jsontree.Object:
+		return tObject
+	case jsontree.Array:
+		return tArray
+	case jsontree.String:
+		return tString
+	case jsontree.Number:
+		if nd.Flags&jsontree.FlagInt != 0 {
+			return tNumber | tInteger
+		}
+		return tNumber
+	}
+	return 0
+}
+
+var typeOrder = []string{"null", "boolean", "object", "array", "number", "integer", "string"}
+
+func typeNames(bits uint8) string {
+	var names []string
+	for _, n := range typeOrder {
+		if bits&typeBits[n] != 0 {
+			names = append(names, n)
+		}
+	}
+	switch len(names) {
+	case 0:
+		return "nothing"
+	case 1:
+		return article(names[0]) + " " + names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+func article(s string) string {
+	if strings.ContainsRune("aeiou", rune(s[0])) {
+		return "an"
+	}
+	return "a"
+}
+
+func (v *validator) kindName(i int) string {
+	nd := &v.t.Nodes[i]
+	if nd.Kind == jsontree.Number {
+		if nd.Flags&jsontree.FlagInt != 0 {
+			return "an integer"
+		}
+		return "a number"
+	}
+	return typeNames(v.kindBits(i))
+}
+
+// check validates node i against schema n; it returns false on the first
+// problem unless reporting.
+func (v *validator) check(n *node, i int, p *path) bool {
+	if n.trueSchema {
+		return true
+	}
+	if n.refNode != nil {
+		// A $ref in draft-04 replaces its siblings.
+		return v.check(n.refNode, i, p)
+	}
+	t := v.t
+	nd := &t.Nodes[i]
+	ok := true
+	bad := func() bool {
+		ok = false
+		return v.report
+	}
+	if n.types != 0 && v.kindBits(i)&n.types == 0 {
+		v.fail(i, p, "type", "is %s, expected %s", v.kindName(i), typeNames(n.types))
+		if !bad() {
+			return false
+		}
+	}
+	if n.enum != nil && !v.inEnum(i, n.enum) {
+		v.fail(i, p, "enum", "%s is not one of %s", short(t.Raw(i)), enumList(n.enum))
+		if !bad() {
+			return false
+		}
+	}
+	switch nd.Kind {
+	case jsontree.Object:
+		if !v.object(n, i, p) && !bad() {
+			return false
+		}
+	case jsontree.Array:
+		if !v.array(n, i, p) && !bad() {
+			return false
+		}
+	case jsontree.String:
+		if n.minLen >= 0 || n.maxLen >= 0 || n.pattern != nil {
+			s := t.Str(i)
+			l := len([]rune(s))
+			if n.minLen >= 0 && l < n.minLen {
+				v.fail(i, p, "minLength", "%s is shorter than %d characters", short(t.Raw(i)), n.minLen)
+				if !bad() {
+					return false
+				}
+			}
+			if n.maxLen >= 0 && l > n.maxLen {
+				v.fail(i, p, "maxLength", "%s is longer than %d characters", short(t.Raw(i)), n.maxLen)
+				if !bad() {
+					return false
+				}
+			}
+			if n.pattern != nil && !n.pattern.MatchString(s) {
+				v.fail(i, p, "pattern", "%s does not match %s", short(t.Raw(i)), n.patternSrc)
+				if !bad() {
+					return false
+				}
+			}
+		}
+	case jsontree.Number:
+		if n.min != nil || n.max != nil {
+			f := v.number(i)
+			if n.min != nil && (f < *n.min || n.exclMin && f == *n.min) {
+				v.fail(i, p, "minimum", "%s is less than %v", t.Raw(i), *n.min)
+				if !bad() {
+					return false
+				}
+			}
+			if n.max != nil && (f > *n.max || n.exclMax && f == *n.max) {
+				v.fail(i, p, "maximum", "%s is greater than %v", t.Raw(i), *n.max)
+				if !bad() {
+					return false
+				}
+			}
+		}
+	}
+	for _, s := range n.allOf {
+		if !v.check(s, i, p) && !bad() {
+			return false
+		}
+	}
+	if n.anyOf != nil {
+		matched := false
+		for _, s := range n.anyOf {
+			if good, _ := v.sub(s, i, p, false); good {
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			v.explain(n.anyOf, i, p, "anyOf")
+			if !bad() {
+				return false
+			}
+		}
+	}
+	if n.oneOf != nil {
+		matches := 0
+		for _, s := range n.oneOf {
+			if good, _ := v.sub(s, i, p, false); good {
+				matches++
+			}
+		}
+		switch {
+		case matches == 0:
+			v.explain(n.oneOf, i, p, "oneOf")
+			if !bad() {
+				return false
+			}
+		case matches > 1:
+			v.fail(i, p, "oneOf", "matches %d of the schemas in oneOf, expected exactly one", matches)
+			if !bad() {
+				return false
+			}
+		}
+	}
+	if n.not != nil {
+		if good, _ := v.sub(n.not, i, p, false); good {
+			if n.not.trueSchema {
+				v.fail(i, p, "not", "is not allowed here")
+			} else {
+				v.fail(i, p, "not", "%s is not allowed here", short(t.Raw(i)))
+			}
+			if !bad() {
+				return false
+			}
+		}
+	}
+	return ok
+}
+
+func (v *validator) number(i int) float64 {
+	f, err := strconv.ParseFloat(string(v.t.Raw(i)), 64)
+	if err != nil {
+		switch string(v.t.Raw(i)) {
+		case "NaN":
+			return math.NaN()
+		case "-Infinity":
+			return math.Inf(-1)
+		case "Infinity":
+			return math.Inf(1)
+		}
+	}
+	return f
+}
+
+func (v *validator) object(n *node, i int, p *path) bool {
+	t := v.t
+	ok := true
+	// Members: the last of duplicate keys wins, as in Python.
+	kids := t.ChildList(i)
+	last := make(map[string]int, len(kids))
+	keys := make([]string, len(kids))
+	for x, k := range kids {
+		keys[x] = t.KeyString(k)
+		last[keys[x]] = x
+	}
+	for _, r := range n.required {
+		if _, has := last[r]; !has {
+			v.fail(i, p, "required", "missing property %q", r)
+			ok = false
+			if !v.report {
+				return false
+			}
+		}
+	}
+	for x, k := range kids {
+		key := keys[x]
+		if last[key] != x {
+			continue
+		}
+		mp := &path{parent: p, key: key}
+		matched := false
+		if s, has := n.props[key]; has {
+			matched = true
+			if !v.check(s, k, mp) {
+				ok = false
+				if !v.report {
+					return false
+				}
+			}
+		}
+		for _, pp := range n.patProps {
+			if pp.re.MatchString(key) {
+				matched = true
+				if !v.check(pp.n, k, mp) {
+					ok = false
+					if !v.report {
+						return false
+					}
+				}
+			}
+		}
+		if matched {
+			continue
+		}
+		if n.addlFalse {
+			v.fail(k, mp, "additionalProperties", "property %q is not allowed here", key)
+			ok = false
+			if !v.report {
+				return false
+			}
+		} else if n.addl != nil && !v.check(n.addl, k, mp) {
+			ok = false
+			if !v.report {
+				return false
+			}
+		}
+	}
+	return ok
+}
+
+func (v *validator) array(n *node, i int, p *path) bool {
+	t := v.t
+	ok := true
+	kids := t.ChildList(i)
+	for x, k := range kids {
+		var s *node
+		switch {
+		case n.items != nil:
+			s = n.items
+		case x < len(n.itemsList):
+			s = n.itemsList[x]
+		}
+		if s != nil && !v.check(s, k, &path{parent: p, index: x, isIdx: true}) {
+			ok = false
+			if !v.report {
+				return false
+			}
+		}
+	}
+	if n.unique && len(kids) > 1 {
+		seen := make(map[string]int, len(kids))
+		for x, k := range kids {
+			key := canonicalKey(t, k)
+			if y, dup := seen[key]; dup {
+				v.fail(k, &path{parent: p, index: x, isIdx: true}, "uniqueItems", "item %d equals item %d", x, y)
+				ok = false
+				if !v.report {
+					return false
+				}
+				continue
+			}
+			seen[key] = x
+		}
+	}
+	return ok
+}
+
+// explain reports why no branch of a oneOf/anyOf matched node i, through
+// the branch the value was meant for.
+func (v *validator) explain(branches []*node, i int, p *path, keyword string) {
+	t := v.t
+	if t.Nodes[i].Kind == jsontree.Object {
+		// A discriminating property: one that every branch constrains with
+		// an enum (cell_type, output_type).
+		if key, enums := discriminator(branches); key != "" {
+			if k := t.Lookup(i, key); k < 0 {
+				v.fail(i, p, "required", "missing property %q", key)
+				return
+			} else {
+				for b, e := range enums {
+					if e != nil && v.inEnum(k, e) {
+						_, probs := v.sub(branches[b], i, p, true)
+						v.absorb(probs, i, p, keyword)
+						return
+					}
+				}
+				// A branch that takes the other values (unrecognized_cell).
+				for b, e := range enums {
+					if e == nil {
+						_, probs := v.sub(branches[b], i, p, true)
+						v.absorb(probs, i, p, keyword)
+						return
+					}
+				}
+				var all []any
+				for _, e := range enums {
+					all = append(all, e...)
+				}
+				v.fail(k, &path{parent: p, key: key}, "enum", "%s is not one of %s", short(t.Raw(k)), enumList(all))
+				return
+			}
+		}
+	}
+	// Otherwise the branch of the value's type, if exactly one has it.
+	bits := v.kindBits(i)
+	var cands []int
+	var types uint8
+	for b, s := range branches {
+		s = deref(s)
+		types |= s.types
+		if s.types == 0 || s.types&bits != 0 {
+			cands = append(cands, b)
+		}
+	}
+	if len(cands) == 1 {
+		_, probs := v.sub(branches[cands[0]], i, p, true)
+		v.absorb(probs, i, p, keyword)
+		return
+	}
+	if len(cands) == 0 && types != 0 {
+		v.fail(i, p, "type", "is %s, expected %s", v.kindName(i), typeNames(types))
+		return
+	}
+	v.fail(i, p, keyword, "%s matches none of the allowed schemas", short(t.Raw(i)))
+}
+
+// absorb adds a branch's problems (there is at least one: the branch
+// failed).
+func (v *validator) absorb(probs []Problem, i int, p *path, keyword string) {
+	v.failed = true
+	if !v.report {
+		return
+	}
+	if len(probs) == 0 {
+		v.fail(i, p, keyword, "matches none of the allowed schemas")
+		return
+	}
+	v.problems = append(v.problems, probs...)
+}
+
+func deref(s *node) *node {
+	for s.refNode != nil {
+		s = s.refNode
+	}
+	return s
+}
+
+// discriminator finds a property that every branch constrains with an enum
+// (directly or through a $ref); it returns the property and each branch's
+// enum (nil for branches that constrain it otherwise, such as
+// unrecognized_cell's "not").
+func discriminator(branches []*node) (string, [][]any) {
+	first := deref(branches[0])
+	keys := make([]string, 0, len(first.props))
+	for key := range first.props {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		enums := make([][]any, len(branches))
+		found := 0
+		for b, s := range branches {
+			s = deref(s)
+			ps, has := s.props[key]
+			if !has {
+				found = -1
+				break
+			}
+			ps = deref(ps)
+			if ps.enum != nil {
+				enums[b] = ps.enum
+				found++
+			}
+		}
+		if found >= 2 {
+			return key, enums
+		}
+	}
+	return "", nil
+}
+
+// inEnum compares as Python's == does: numbers by value (true == 1, false
+// == 0), strings, null, arrays and objects structurally.
+func (v *validator) inEnum(i int, enum []any) bool {
+	x := pyValue(v.t, i)
+	for _, e := range enum {
+		if pyEqual(x, fromJSON(e)) {
+			return true
+		}
+	}
+	return false
+}
+
+// pyValue converts node i for Python-style comparison: numbers (and
+// booleans) as float64, big integers as their digits.
+func pyValue(t *jsontree.Tape, i int) any {
+	nd := &t.Nodes[i]
+	switch nd.Kind {
+	case jsontree.Null:
+		return nil
+	case jsontree.True:
+		return 1.0
+	case jsontree.False:
+		return 0.0
+	case jsontree.String:
+		return t.Str(i)
+	case jsontree.Number:
+		f, err := strconv.ParseFloat(string(t.Raw(i)), 64)
+		if err != nil && nd.Flags&jsontree.FlagNonFinite != 0 {
+			switch string(t.Raw(i)) {
+			case "NaN":
+				return math.NaN()
+			case "Infinity":
+				return math.Inf(1)
+			default:
+				return math.Inf(-1)
+			}
+		}
+		return f
+	case jsontree.Array:
+		var a []any
+		t.Children(i, func(k int) bool {
+			a = append(a, pyValue(t, k))
+			return true
+		})
+		return a
+	case jsontree.Object:
+		m := map[string]any{}
+		t.Children(i, func(k int) bool {
+			m[t.KeyString(k)] = pyValue(t, k)
+			return true
+		})
+		return m
+	}
+	return nil
+}
+
+func fromJSON(e any) any {
+	switch e := e.(type) {
+	case bool:
+		if e {
+			return 1.0
+		}
+		return 0.0
+	case json.Number:
+		f, _ := e.Float64()
+		return f
+	case []any:
+		out := make([]any, len(e))
+		for i, x := range e {
+			out[i] = fromJSON(x)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(e))
+		for k, x := range e {
+			out[k] = fromJSON(x)
+		}
+		return out
+	}
+	return e
+}
+
+func pyEqual(a, b any) bool {
+	switch a := a.(type) {
+	case []any:
+		b, ok := b.([]any)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if !pyEqual(a[i], b[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		b, ok := b.(map[string]any)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for k, x := range a {
+			y, ok := b[k]
+			if !ok || !pyEqual(x, y) {
+				return false
+			}
+		}
+		return true
+	}
+	return a == b
+}
+
+// canonicalKey is a string that is equal for equal JSON values (for
+// uniqueItems).
+func canonicalKey(t *jsontree.Tape, i int) string {
+	b, _ := json.Marshal(pyValue(t, i))
+	return string(b)
+}
+
+func short(raw []byte) string {
+	s := string(raw)
+	if len([]rune(s)) > 60 {
+		r := []rune(s)
+		s = string(r[:57]) + "…"
+	}
+	return s
+}
+
+func enumList(enum []any) string {
+	parts := make([]string, len(enum))
+	for i, e := range enum {
+		b, _ := json.Marshal(e)
+		parts[i] = string(b)
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,363 @@
+package nbformat
+
+import (
+	"fmt"
+	"reflect"
+	"regexp"
+	"strings"
+)
+
+// UpgradeOptions configures [UpgradeOptions.Upgrade]. The zero value uses
+// random ids.
+type UpgradeOptions struct {
+	// NewID returns candidate cell ids (default: [NewID]); candidates
+	// already in use are skipped. Set it to make upgrades deterministic.
+	NewID func() CellID
+}
+
+// Upgrade brings nb to nbformat 4.5 with default options. See
+// [UpgradeOptions.Upgrade].
+func Upgrade(nb *Notebook) error { return UpgradeOptions{}.Upgrade(nb) }
+
+var validID = regexp.MustCompile(`^[a-zA-Z0-9-_]{1,64}$`)
+
+// Upgrade converts nb to nbformat 4.5 in place:
+//
+//   - nbformat 4.0–4.4: nbformat_minor becomes 5 and every cell gets an id.
+//     Unlike Python nbformat, which replaces every id, existing valid ids
+//     are kept; only missing, invalid or duplicate ones get fresh unique
+//     8-hex ids.
+//   - nbformat 4.5 and later minors: missing, invalid and duplicate ids are
+//     replaced the same way; the version is left alone.
+//   - nbformat 3: converted as Python nbformat's v4 upgrade does:
+//     worksheets flattened, heading cells to "#" markdown, code input and
+//     prompt_number to source and execution_count, collapsed into metadata,
+//     pyout to execute_result, pyerr to error, v3 output keys and mime
+//     aliases ("png", "text") to MIME types, stream to name, and the v3
+//     reader's line joining applied first.
+//
+// Versions 1 and 2 are not supported (ErrUnsupportedVersion). Upgrade
+// changes only what it must: [Marshal] still writes untouched cells byte for
+// byte.
+func (o UpgradeOptions) Upgrade(nb *Notebook) error {
+	switch {
+	case nb.Nbformat == 3:
+		if err := o.upgradeV3(nb); err != nil {
+			return err
+		}
+	case nb.Nbformat == 4:
+	default:
+		return fmt.Errorf("nbformat: upgrade from nbformat %d: %w", nb.Nbformat, ErrUnsupportedVersion)
+	}
+	if nb.NbformatMinor < MinorVersion {
+		nb.NbformatMinor = MinorVersion
+	}
+	o.fixIDs(nb)
+	return nil
+}
+
+// fixIDs gives fresh ids to cells whose id is missing, invalid or already
+// used by an earlier cell.
+func (o UpgradeOptions) fixIDs(nb *Notebook) {
+	newID := o.NewID
+	if newID == nil {
+		newID = NewID
+	}
+	used := map[CellID]bool{}
+	for _, c := range nb.Cells {
+		if id := CellIDOf(c); validID.MatchString(string(id)) {
+			used[id] = true
+		}
+	}
+	seen := map[CellID]bool{}
+	for _, c := range nb.Cells {
+		id := CellIDOf(c)
+		if validID.MatchString(string(id)) && !seen[id] {
+			seen[id] = true
+			continue
+		}
+		if _, unknown := c.(*UnknownCell); unknown {
+			continue
+		}
+		fresh := newID()
+		for used[fresh] || !validID.MatchString(string(fresh)) {
+			fresh = newID()
+		}
+		used[fresh], seen[fresh] = true, true
+		SetCellID(c, fresh)
+	}
+}
+
+// upgradeV3 converts the worksheets of a v3 notebook (kept as generic JSON
+// in AdditionalProperties) into typed v4 cells.
+func (o UpgradeOptions) upgradeV3(nb *Notebook) error {
+	extra := nb.AdditionalProperties
+	var cells []any
+	if ws, ok := extra["worksheets"].([]any); ok {
+		for i, w := range ws {
+			wm, ok := w.(map[string]any)
+			if !ok {
+				return fmt.Errorf("nbformat: upgrade: /worksheets/%d is not an object", i)
+			}
+			cs, ok := wm["cells"].([]any)
+			if !ok {
+				return fmt.Errorf("nbformat: upgrade: /worksheets/%d/cells is missing or not an array", i)
+			}
+			for j, c := range cs {
+				cm, ok := c.(map[string]any)
+				if !ok {
+					return fmt.Errorf("nbformat: upgrade: /worksheets/%d/cells/%d is not an object", i, j)
+				}
+				cells = append(cells, upgradeCellV3(cloneGeneric(cm).(map[string]any)))
+			}
+		}
+	}
+	// Cells go through JSON into the typed layer.
+	raw, err := encodeCompact(cells)
+	if err != nil {
+		return fmt.Errorf("nbformat: upgrade: %w", err)
+	}
+	doc, err := UnmarshalOptions{}.unmarshal(append(append([]byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": `), raw...), '}'))
+	if err != nil {
+		return fmt.Errorf("nbformat: upgrade: %w", err)
+	}
+	newExtra := map[string]any{}
+	for k, v := range extra {
+		switch k {
+		case "worksheets", "orig_nbformat", "orig_nbformat_minor":
+		default:
+			newExtra[k] = v
+		}
+	}
+	if len(newExtra) == 0 {
+		newExtra = nil
+	}
+	nb.AdditionalProperties = newExtra
+	if md := nb.Metadata.AdditionalProperties; md != nil {
+		delete(md, "name")
+		delete(md, "signature")
+		if len(md) == 0 {
+			nb.Metadata.AdditionalProperties = nil
+		}
+	}
+	for _, c := range doc.Cells {
+		detach(c)
+	}
+	if reflectValueIsZero(nb.Metadata) {
+		// A v3 file without metadata (Python refuses to upgrade it): an
+		// empty, non-nil map makes the metadata object present.
+		nb.Metadata.AdditionalProperties = map[string]any{}
+	}
+	nb.Cells = doc.Cells
+	nb.Nbformat, nb.NbformatMinor = 4, MinorVersion
+	return nil
+}
+
+var v3MimeAliases = []struct{ alias, mime string }{
+	{"text", "text/plain"},
+	{"html", "text/html"},
+	{"svg", "image/svg+xml"},
+	{"png", "image/png"},
+	{"jpeg", "image/jpeg"},
+	{"latex", "text/latex"},
+	{"json", "application/json"},
+	{"javascript", "application/javascript"},
+}
+
+// joinV3Value is the v3 reader's rejoin of a list of lines.
+func joinV3Value(v any) any {
+	list, ok := v.([]any)
+	if !ok {
+		return v
+	}
+	lines := make([]string, len(list))
+	for i, x := range list {
+		s, ok := x.(string)
+		if !ok {
+			return v
+		}
+		lines[i] = s
+	}
+	return joinV3(lines)
+}
+
+func upgradeCellV3(cell map[string]any) map[string]any {
+	// The v3 reader: rejoin_lines and strip_transient.
+	if cell["cell_type"] == "code" {
+		if in, ok := cell["input"]; ok {
+			cell["input"] = joinV3Value(in)
+		}
+		if outs, ok := cell["outputs"].([]any); ok {
+			for _, out := range outs {
+				if om, ok := out.(map[string]any); ok {
+					for _, k := range v3MultilineOutputs {
+						if x, ok := om[k]; ok {
+							om[k] = joinV3Value(x)
+						}
+					}
+				}
+			}
+		}
+	} else {
+		for _, k := range []string{"source", "rendered"} {
+			if x, ok := cell[k]; ok {
+				cell[k] = joinV3Value(x)
+			}
+		}
+	}
+	delete(cell, "trusted")
+	md, ok := cell["metadata"].(map[string]any)
+	if !ok {
+		md = map[string]any{}
+	}
+	delete(md, "trusted")
+	cell["metadata"] = md
+	cell["id"] = ""
+	switch cell["cell_type"] {
+	case "code":
+		delete(cell, "language")
+		if c, ok := cell["collapsed"]; ok {
+			md["collapsed"] = c
+			delete(cell, "collapsed")
+		}
+		cell["source"] = popOr(cell, "input", "")
+		cell["execution_count"] = popOr(cell, "prompt_number", nil)
+		if outs, ok := cell["outputs"].([]any); ok {
+			for i, out := range outs {
+				if om, ok := out.(map[string]any); ok {
+					outs[i] = upgradeOutputV3(om)
+				}
+			}
+		}
+	case "heading":
+		cell["cell_type"] = "markdown"
+		level := 1
+		if l, ok := popOr(cell, "level", 1).(int); ok {
+			level = l
+		}
+		src, _ := cell["source"].(string)
+		var words []string
+		for _, l := range SplitLines(src) {
+			words = append(words, strings.TrimRight(l, "\r\n\v\f\x1c\x1d\x1e\u0085\u2028\u2029"))
+		}
+		cell["source"] = strings.Repeat("#", level) + " " + strings.Join(words, " ")
+	case "html":
+		cell["cell_type"] = "markdown"
+	}
+	return cell
+}
+
+func popOr(m map[string]any, key string, def any) any {
+	if v, ok := m[key]; ok {
+		delete(m, key)
+		return v
+	}
+	return def
+}
+
+func toMimeKeys(d map[string]any) {
+	for _, a := range v3MimeAliases {
+		if v, ok := d[a.alias]; ok {
+			delete(d, a.alias)
+			d[a.mime] = v
+		}
+	}
+}
+
+func upgradeOutputV3(out map[string]any) map[string]any {
+	switch out["output_type"] {
+	case "pyout", "display_data":
+		if _, ok := out["metadata"]; !ok {
+			out["metadata"] = map[string]any{}
+		}
+		if out["output_type"] == "pyout" {
+			out["output_type"] = "execute_result"
+			out["execution_count"] = popOr(out, "prompt_number", nil)
+		}
+		data := map[string]any{}
+		for k, v := range out {
+			switch k {
+			case "output_type", "execution_count", "metadata":
+			default:
+				data[k] = v
+				delete(out, k)
+			}
+		}
+		toMimeKeys(data)
+		out["data"] = data
+		if md, ok := out["metadata"].(map[string]any); ok {
+			toMimeKeys(md)
+		}
+		if s, ok := data["application/json"].(string); ok {
+			if v, err := Decode([]byte(s)); err == nil {
+				data["application/json"] = v
+			}
+		}
+	case "pyerr":
+		out["output_type"] = "error"
+	case "stream":
+		out["name"] = popOr(out, "stream", "stdout")
+	}
+	return out
+}
+
+func cloneGeneric(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(v))
+		for k, x := range v {
+			m[k] = cloneGeneric(x)
+		}
+		return m
+	case []any:
+		a := make([]any, len(v))
+		for i, x := range v {
+			a[i] = cloneGeneric(x)
+		}
+		return a
+	}
+	return v
+}
+
+// detach makes the text of a cell decoded from temporary JSON take the
+// notebook's style when written (lines or strings), as new text does.
+func detach(c Cell) {
+	text := func(m *MultilineString) { *m = Text(m.String()) }
+	bundle := func(b MimeBundle) {
+		if b.b == nil {
+			return
+		}
+		b.b.raw = nil
+		for i := range b.b.entries {
+			if e := &b.b.entries[i]; !e.isJSON {
+				e.text = Text(e.text.String())
+			}
+		}
+	}
+	switch c := c.(type) {
+	case *CodeCell:
+		text(&c.Source)
+		for _, o := range c.Outputs {
+			switch o := o.(type) {
+			case *Stream:
+				text(&o.Text)
+			case *ExecuteResult:
+				bundle(o.Data)
+			case *DisplayData:
+				bundle(o.Data)
+			}
+		}
+	case *MarkdownCell:
+		text(&c.Source)
+		for _, b := range c.Attachments {
+			bundle(b)
+		}
+	case *RawCell:
+		text(&c.Source)
+		for _, b := range c.Attachments {
+			bundle(b)
+		}
+	}
+}
+
+func reflectValueIsZero(v any) bool { return reflect.ValueOf(v).IsZero() }

@@ -1,0 +1,189 @@
+package nbformat
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/nbdialog/ipynb/internal/draft04"
+	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/schema"
+)
+
+// Validate checks nb against the official schema of its own version, as
+// Python nbformat's isvalid does (without its silent id repair): nbformat
+// 4.0 to 4.5 and 3.0 each against their own schema; a newer minor version
+// against the latest schema of its major version, relaxed as nbformat relaxes
+// it (unknown members, cell and output types allowed); versions 1 and 2
+// have no schema and are reported invalid. For 4.5 and later, cell ids must
+// also be unique.
+//
+// It returns nil, or an error joining one *[ValidationError] per problem,
+// in document order (use [Problems] to list them). The error pointers refer
+// to the notebook as [Marshal] writes it. Validate changes nothing.
+func Validate(nb *Notebook) error {
+	t, err := nb.tape()
+	if err != nil {
+		return err
+	}
+	probs := validateTape(t)
+	if len(probs) == 0 {
+		return nil
+	}
+	errs := make([]error, len(probs))
+	for i, p := range probs {
+		errs[i] = p
+	}
+	return errors.Join(errs...)
+}
+
+// Problems returns the *ValidationError values in an error returned by
+// Validate (nil for other errors).
+func Problems(err error) []*ValidationError {
+	var out []*ValidationError
+	var walk func(error)
+	walk = func(err error) {
+		switch e := err.(type) {
+		case *ValidationError:
+			out = append(out, e)
+		case interface{ Unwrap() []error }:
+			for _, x := range e.Unwrap() {
+				walk(x)
+			}
+		}
+	}
+	walk(err)
+	return out
+}
+
+// tape returns the notebook as it would be written, parsed.
+func (nb *Notebook) tape() (*jsontree.Tape, error) {
+	if nb.src != nil {
+		e := encoder{t: nb.src.tape, src: nb.src, st: &pythonStyle, ids: nb.NbformatMinor >= 5 || nb.Nbformat > 4}
+		v := reflectDocument(nb)
+		if e.equal(v, infoOf(v.Type()), jsontree.Root) {
+			return nb.src.tape, nil
+		}
+	}
+	data, err := nb.marshal()
+	if err != nil {
+		return nil, err
+	}
+	t, err := jsontree.Parse(data, jsontree.Limits{MaxDepth: DefaultMaxDepth})
+	if err != nil {
+		return nil, syntaxError("", data, err)
+	}
+	return t, nil
+}
+
+type schemaKey struct{ major, minor int }
+
+var compiled sync.Map // schemaKey → *compiledSchema
+
+type compiledSchema struct {
+	once sync.Once
+	s    *draft04.Schema
+	err  error
+}
+
+// schemaFor returns the compiled schema nbformat uses for major.minor.
+func schemaFor(major, minor int) (*draft04.Schema, error) {
+	data, future, err := schema.Official(major, minor)
+	if err != nil {
+		return nil, err
+	}
+	key := schemaKey{major, minor}
+	if !future {
+		key.minor = minor
+	} else {
+		key.minor = -1 // all future minors share the relaxed schema
+	}
+	c, _ := compiled.LoadOrStore(key, &compiledSchema{})
+	cs := c.(*compiledSchema)
+	cs.once.Do(func() {
+		if future {
+			// nbformat's _relax_additional_properties and _allow_undefined.
+			var derr error
+			if major == 4 {
+				if data, derr = draft04.AppendOneOfRef(data, "cell", "#/definitions/unrecognized_cell"); derr == nil {
+					data, derr = draft04.AppendOneOfRef(data, "output", "#/definitions/unrecognized_output")
+				}
+			}
+			if derr != nil {
+				cs.err = derr
+				return
+			}
+		}
+		cs.s, cs.err = draft04.Compile(data, future)
+	})
+	return cs.s, cs.err
+}
+
+func validateTape(t *jsontree.Tape) []*ValidationError {
+	root := jsontree.Root
+	if t.Nodes[root].Kind != jsontree.Object {
+		return []*ValidationError{{Keyword: "type", Msg: "a notebook is a JSON object"}}
+	}
+	major, minor := 1, 0
+	if k := t.Lookup(root, "nbformat"); k >= 0 {
+		v, ok := numberValue(t.Raw(k), t.Nodes[k].Flags).(int)
+		if t.Nodes[k].Kind != jsontree.Number || !ok {
+			return []*ValidationError{{Pointer: "/nbformat", Keyword: "type", Msg: fmt.Sprintf("%s is not an integer", t.Raw(k))}}
+		}
+		major = v
+	}
+	if k := t.Lookup(root, "nbformat_minor"); k >= 0 {
+		v, ok := numberValue(t.Raw(k), t.Nodes[k].Flags).(int)
+		if t.Nodes[k].Kind != jsontree.Number || !ok {
+			return []*ValidationError{{Pointer: "/nbformat_minor", Keyword: "type", Msg: fmt.Sprintf("%s is not an integer", t.Raw(k))}}
+		}
+		minor = v
+	}
+	s, err := schemaFor(major, minor)
+	if err != nil {
+		return []*ValidationError{{Pointer: "/nbformat", Keyword: "nbformat", Msg: fmt.Sprintf("no schema for validating v%d.%d notebooks", major, minor)}}
+	}
+	var out []*ValidationError
+	for _, p := range s.Validate(t, root) {
+		out = append(out, &ValidationError{Pointer: Pointer(p.Pointer), Keyword: p.Keyword, Msg: p.Msg})
+	}
+	if major > 4 || major == 4 && minor >= 5 {
+		out = append(out, duplicateIDs(t)...)
+	}
+	return out
+}
+
+// duplicateIDs reports cells whose id an earlier cell already has.
+func duplicateIDs(t *jsontree.Tape) []*ValidationError {
+	cells := t.Lookup(jsontree.Root, "cells")
+	if cells < 0 || t.Nodes[cells].Kind != jsontree.Array {
+		return nil
+	}
+	var out []*ValidationError
+	seen := map[string]int{}
+	for i, c := range t.ChildList(cells) {
+		if t.Nodes[c].Kind != jsontree.Object {
+			continue
+		}
+		k := t.Lookup(c, "id")
+		if k < 0 {
+			continue
+		}
+		key := string(t.Raw(k))
+		if t.Nodes[k].Kind == jsontree.String {
+			b, _ := json.Marshal(t.Str(k))
+			key = string(b)
+		}
+		if j, dup := seen[key]; dup {
+			out = append(out, &ValidationError{
+				Pointer: Pointer("").AppendToken("cells").AppendIndex(i).AppendToken("id"),
+				Keyword: "unique",
+				Msg:     fmt.Sprintf("cell id %s is already the id of /cells/%d", key, j),
+			})
+			continue
+		}
+		seen[key] = i
+	}
+	return out
+}

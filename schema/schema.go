@@ -1,0 +1,47 @@
+// Package schema embeds the official nbformat JSON schemas, copied byte for
+// byte from jupyter/nbformat (see README.md), and the derivative that the
+// typed layer is generated from.
+//
+// The official schemas are the reference for validation
+// (nbformat.Validate); notebook.schema.json is produced from
+// nbformat.v4.5.schema.json by internal/cmd/flatten and is used only by
+// go generate.
+package schema
+
+import (
+	"embed"
+	"fmt"
+)
+
+//go:embed nbformat.v3.schema.json nbformat.v4.0.schema.json nbformat.v4.1.schema.json nbformat.v4.2.schema.json nbformat.v4.3.schema.json nbformat.v4.4.schema.json nbformat.v4.5.schema.json nbformat.v4.schema.json notebook.schema.json
+var FS embed.FS
+
+// Latest minor versions with a schema of their own, per major version.
+const (
+	LatestV3Minor = 0
+	LatestV4Minor = 5
+)
+
+// Official returns the official schema for nbformat major.minor as Python
+// nbformat chooses it: the file of that exact version if there is one;
+// for a minor newer than the latest known, the latest schema of the major
+// version, with future set (the caller must then relax it as nbformat
+// does). It fails for versions without a schema (1, 2, unknown older
+// minors).
+func Official(major, minor int) (data []byte, future bool, err error) {
+	var name string
+	switch {
+	case major == 4 && minor >= 0 && minor <= LatestV4Minor:
+		name = fmt.Sprintf("nbformat.v4.%d.schema.json", minor)
+	case major == 4 && minor > LatestV4Minor:
+		name, future = "nbformat.v4.schema.json", true
+	case major == 3 && minor == 0:
+		name = "nbformat.v3.schema.json"
+	case major == 3 && minor > LatestV3Minor:
+		name, future = "nbformat.v3.schema.json", true
+	default:
+		return nil, false, fmt.Errorf("schema: no schema for nbformat %d.%d", major, minor)
+	}
+	data, err = FS.ReadFile(name)
+	return data, future, err
+}
