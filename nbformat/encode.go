@@ -49,11 +49,17 @@ func (e *encoder) equal(v reflect.Value, ti *typeInfo, o int) bool {
 	case kString:
 		return t.StrIs(o, v.String())
 	case kInt:
-		return n.Kind == jsontree.Number && n.Flags&jsontree.FlagInt != 0 &&
-			string(strconv.AppendInt(e.scratch[:0], v.Int(), 10)) == string(t.Raw(o))
+		if n.Kind != jsontree.Number || n.Flags&jsontree.FlagInt == 0 {
+			return false
+		}
+		i, err := strconv.ParseInt(string(t.Raw(o)), 10, 64)
+		return err == nil && i == v.Int() // "-0" equals 0
 	case kUint:
-		return n.Kind == jsontree.Number && n.Flags&jsontree.FlagInt != 0 &&
-			string(strconv.AppendUint(e.scratch[:0], v.Uint(), 10)) == string(t.Raw(o))
+		if n.Kind != jsontree.Number || n.Flags&jsontree.FlagInt == 0 {
+			return false
+		}
+		i, err := strconv.ParseUint(strings.TrimPrefix(string(t.Raw(o)), "-"), 10, 64)
+		return err == nil && i == v.Uint() && (i == 0 || t.Raw(o)[0] != '-')
 	case kFloat:
 		if n.Kind != jsontree.Number || n.Flags&jsontree.FlagInt != 0 {
 			return false

@@ -3,6 +3,7 @@ package nbformat_test
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -72,6 +73,12 @@ func resolves(data []byte, p string) bool {
 	if err := json.Unmarshal(data, &v); err != nil {
 		return false
 	}
+	return resolvesIn(v, p)
+}
+
+// resolvesIn reports whether the JSON Pointer p names a value in the
+// decoded document v.
+func resolvesIn(v any, p string) bool {
 	if p == "" {
 		return true
 	}
@@ -115,3 +122,7 @@ func referenceScript(t testing.TB, name string) string {
 	}
 	return p
 }
+
+func writeFile(path, content string) error { return os.WriteFile(path, []byte(content), 0o644) }
+
+func jsonNumber(s string) json.Number { return json.Number(s) }

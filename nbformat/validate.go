@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"sync"
 
 	"github.com/nbdialog/ipynb/internal/draft04"
@@ -144,23 +145,35 @@ func validateTape(t *jsontree.Tape) []*ValidationError {
 	if err != nil {
 		return []*ValidationError{{Pointer: "/nbformat", Keyword: "nbformat", Msg: fmt.Sprintf("no schema for validating v%d.%d notebooks", major, minor)}}
 	}
-	var out []*ValidationError
+	var found []located
 	for _, p := range s.Validate(t, root) {
-		out = append(out, &ValidationError{Pointer: Pointer(p.Pointer), Keyword: p.Keyword, Msg: p.Msg})
+		found = append(found, located{p.Node, &ValidationError{Pointer: Pointer(p.Pointer), Keyword: p.Keyword, Msg: p.Msg}})
 	}
 	if major > 4 || major == 4 && minor >= 5 {
-		out = append(out, duplicateIDs(t)...)
+		found = append(found, duplicateIDs(t)...)
+	}
+	// Document order.
+	sort.SliceStable(found, func(a, b int) bool { return t.Nodes[found[a].node].Start < t.Nodes[found[b].node].Start })
+	out := make([]*ValidationError, len(found))
+	for i, f := range found {
+		out[i] = f.err
 	}
 	return out
 }
 
+// located is a problem and the node it is about.
+type located struct {
+	node int
+	err  *ValidationError
+}
+
 // duplicateIDs reports cells whose id an earlier cell already has.
-func duplicateIDs(t *jsontree.Tape) []*ValidationError {
+func duplicateIDs(t *jsontree.Tape) []located {
 	cells := t.Lookup(jsontree.Root, "cells")
 	if cells < 0 || t.Nodes[cells].Kind != jsontree.Array {
 		return nil
 	}
-	var out []*ValidationError
+	var out []located
 	seen := map[string]int{}
 	for i, c := range t.ChildList(cells) {
 		if t.Nodes[c].Kind != jsontree.Object {
@@ -176,11 +189,11 @@ func duplicateIDs(t *jsontree.Tape) []*ValidationError {
 			key = string(b)
 		}
 		if j, dup := seen[key]; dup {
-			out = append(out, &ValidationError{
+			out = append(out, located{k, &ValidationError{
 				Pointer: Pointer("").AppendToken("cells").AppendIndex(i).AppendToken("id"),
 				Keyword: "unique",
 				Msg:     fmt.Sprintf("cell id %s is already the id of /cells/%d", key, j),
-			})
+			}})
 			continue
 		}
 		seen[key] = i

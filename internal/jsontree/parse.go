@@ -60,7 +60,7 @@ func Parse(data []byte, lim Limits) (*Tape, error) {
 		p.pos = 3
 	}
 	// A rough first guess at the number of values keeps appends cheap.
-	p.nodes = make([]Node, 0, 16+len(data)/64)
+	p.nodes = make([]Node, 0, 64+len(data)/256)
 	if err := p.parse(); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,56 @@
+// Package nbformat reads, writes, validates and upgrades Jupyter notebooks
+// (.ipynb files) with byte-for-byte fidelity.
+//
+// # Types
+//
+// The types are generated from the official nbformat 4.5 JSON schema
+// (schema_gen.go, by go-jsonschema from a derivative of the schema; see the
+// module's generate.go) and completed by handwritten code:
+//
+//   - [Notebook] embeds the generated [Document] (Cells, Metadata,
+//     Nbformat, NbformatMinor) and remembers the bytes it was read from.
+//   - [Cell] is a sealed interface over the generated [CodeCell],
+//     [MarkdownCell] and [RawCell], plus [UnknownCell] for anything else;
+//     [Output] likewise over [ExecuteResult], [DisplayData], [Stream],
+//     [ErrorOutput] and [UnknownOutput].
+//   - [MultilineString] is text stored as a string or a list of lines;
+//     [MimeBundle] is output data keyed by MIME type.
+//   - Every generated struct has an AdditionalProperties map: unknown
+//     metadata keys live there (read and write them freely), and so do
+//     members whose JSON does not fit the schema's type, so nothing read is
+//     ever lost. Metadata the schema does not type is held as generic JSON
+//     (see [Decode] for the Go types).
+//
+// # Fidelity contracts
+//
+//  1. [Marshal] of a notebook read by [Unmarshal] and left unedited returns
+//     exactly the bytes read, whatever wrote them: Jupyter, VS Code, Colab,
+//     one-line Kaggle files, any indentation, unsorted keys, \u escapes,
+//     CRLF line endings, base64 stored as lists of lines, NaN, big or
+//     oddly spelled numbers, no final newline.
+//  2. After an edit, Marshal changes only the bytes of what was edited: an
+//     edited cell's bytes change, nothing else does. New and changed parts
+//     are written in the file's own style (indentation, line endings, key
+//     order, escaping, how text is split into lines), detected from the
+//     file. No ids are invented and nothing is reformatted.
+//  3. [MarshalOptions] with Canonical gives exactly the bytes Python
+//     nbformat writes (nbformat.write), for any notebook it can write.
+//  4. [Validate] checks the notebook against the official schema of its own
+//     version, gives Python nbformat's strict verdict (isvalid, without its
+//     silent id repair), reports every problem with a JSON Pointer, and
+//     changes nothing.
+//
+// # Errors
+//
+// Reading fails with a [*SyntaxError] (line, column and byte offset) for
+// input that is not JSON, or a [*FormatError] (JSON Pointer) for JSON that
+// is not a readable notebook; limits ([UnmarshalOptions]) bound the work
+// done on hostile input. Validation problems are [*ValidationError] values.
+// All messages start with "nbformat: ".
+//
+// # Concurrency
+//
+// A Notebook may be read (Marshal, Validate, accessors) from several
+// goroutines at once; changing it while anything else uses it is a data
+// race. Functions without a receiver are safe for concurrent use.
+package nbformat

@@ -1,0 +1,145 @@
+package nbformat_test
+
+import (
+	"fmt"
+	"log"
+
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+// A small notebook as VS Code writes it: four-space indentation.
+const vscodeStyle = `{
+    "cells": [
+        {
+            "cell_type": "markdown",
+            "id": "a1",
+            "metadata": {},
+            "source": ["# Title"]
+        },
+        {
+            "cell_type": "code",
+            "execution_count": null,
+            "id": "b2",
+            "metadata": {},
+            "outputs": [],
+            "source": ["1+1"]
+        }
+    ],
+    "metadata": {"solveit_ver": 2},
+    "nbformat": 4,
+    "nbformat_minor": 5
+}
+`
+
+func ExampleUnmarshal() {
+	nb, err := nbformat.Unmarshal([]byte(vscodeStyle))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, c := range nb.Cells {
+		fmt.Printf("%s %s: %q\n", c.Type(), nbformat.CellIDOf(c), nbformat.SourceOf(c).String())
+	}
+	fmt.Println("solveit_ver:", nb.Metadata.AdditionalProperties["solveit_ver"])
+	// Output:
+	// markdown a1: "# Title"
+	// code b2: "1+1"
+	// solveit_ver: 2
+}
+
+func ExampleMarshal() {
+	nb, err := nbformat.Unmarshal([]byte(vscodeStyle))
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Unedited: the same bytes.
+	out, _ := nbformat.Marshal(nb)
+	fmt.Println(string(out) == vscodeStyle)
+
+	// Edited: only the edited cell changes, in the file's own style.
+	code := nb.Cells[1].(*nbformat.CodeCell)
+	code.Source.Set("x = 1\nx + 1")
+	n := 2
+	code.ExecutionCount = &n
+	out, _ = nbformat.Marshal(nb)
+	fmt.Print(string(out))
+	// Output:
+	// true
+	// {
+	//     "cells": [
+	//         {
+	//             "cell_type": "markdown",
+	//             "id": "a1",
+	//             "metadata": {},
+	//             "source": ["# Title"]
+	//         },
+	//         {
+	//             "cell_type": "code",
+	//             "execution_count": 2,
+	//             "id": "b2",
+	//             "metadata": {},
+	//             "outputs": [],
+	//             "source": [
+	//                 "x = 1\n",
+	//                 "x + 1"
+	//             ]
+	//         }
+	//     ],
+	//     "metadata": {"solveit_ver": 2},
+	//     "nbformat": 4,
+	//     "nbformat_minor": 5
+	// }
+}
+
+func ExampleMarshalOptions_canonical() {
+	nb, _ := nbformat.Unmarshal([]byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"id": "a1", "cell_type": "raw", "metadata": {}, "source": "one\ntwo"}]}`))
+	out, err := nbformat.MarshalOptions{Canonical: true}.Marshal(nb)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(string(out))
+	// Output:
+	// {
+	//  "cells": [
+	//   {
+	//    "cell_type": "raw",
+	//    "id": "a1",
+	//    "metadata": {},
+	//    "source": [
+	//     "one\n",
+	//     "two"
+	//    ]
+	//   }
+	//  ],
+	//  "metadata": {},
+	//  "nbformat": 4,
+	//  "nbformat_minor": 5
+	// }
+}
+
+func ExampleValidate() {
+	nb, _ := nbformat.Unmarshal([]byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+		{"cell_type": "markdown", "id": "a", "metadata": {}, "source": "hi", "outputs": []},
+		{"cell_type": "code", "id": "a", "metadata": {"collapsed": "yes"}, "source": "", "outputs": [], "execution_count": null}]}`))
+	for _, p := range nbformat.Problems(nbformat.Validate(nb)) {
+		fmt.Println(p)
+	}
+	// Output:
+	// nbformat: /cells/0/outputs: additionalProperties: property "outputs" is not allowed here
+	// nbformat: /cells/1/id: unique: cell id "a" is already the id of /cells/0
+	// nbformat: /cells/1/metadata/collapsed: type: is a string, expected a boolean
+}
+
+func ExampleUpgrade() {
+	nb, _ := nbformat.Unmarshal([]byte(`{"nbformat": 4, "nbformat_minor": 4, "metadata": {}, "cells": [
+		{"cell_type": "markdown", "metadata": {}, "source": "hi"}]}`))
+	ids := []nbformat.CellID{"fresh001"}
+	opts := nbformat.UpgradeOptions{NewID: func() nbformat.CellID { id := ids[0]; ids = ids[1:]; return id }}
+	if err := opts.Upgrade(nb); err != nil {
+		log.Fatal(err)
+	}
+	out, _ := nbformat.Marshal(nb)
+	fmt.Println(string(out))
+	// Output:
+	// {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+	// 		{"cell_type": "markdown", "metadata": {}, "source": "hi", "id": "fresh001"}]}
+}
