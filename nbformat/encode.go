@@ -25,7 +25,13 @@ type encoder struct {
 	src     *source
 	st      *style
 	ids     bool // write empty cell ids (nbformat 4.5 and later)
-	err     error
+	// decoded says whether the struct being written was decoded from the
+	// original it is compared with (then a required member the original
+	// lacks stays out while it is zero); complete turns that off for the
+	// whole notebook (see Heal).
+	decoded  bool
+	complete bool
+	err      error
 	scratch []byte
 }
 
@@ -129,9 +135,27 @@ func (e *encoder) equal(v reflect.Value, ti *typeInfo, o int) bool {
 		if n.Kind != jsontree.Object {
 			return false
 		}
+		defer e.enter(v.Interface())()
 		return e.equalStruct(el, infoOf(el.Type()).plan, o)
 	}
 	return false
+}
+
+// enter notes whether the cell or output x was decoded from the file, for
+// the values inside it; the returned function restores the previous state.
+func (e *encoder) enter(x any) func() {
+	saved := e.decoded
+	ok := false
+	if e.src != nil {
+		switch x := x.(type) {
+		case Cell:
+			_, ok = e.src.cells[x]
+		case Output:
+			_, ok = e.src.outputs[x]
+		}
+	}
+	e.decoded = ok
+	return func() { e.decoded = saved }
 }
 
 // field returns the value to write for struct field f and whether it is
@@ -154,10 +178,11 @@ func (e *encoder) field(v reflect.Value, f *fieldInfo, hasOrig, origHas bool) (r
 		return fv, !fv.IsZero()
 	}
 	// Required: always written, except that a required member missing from
-	// an invalid file stays missing while it holds its zero value, and an
-	// empty cell id is not written before nbformat 4.5.
+	// an invalid file stays missing while it holds its zero value (in
+	// values decoded from that file), and an empty cell id is not written
+	// before nbformat 4.5.
 	if fv.IsZero() {
-		if hasOrig {
+		if hasOrig && e.decoded && !e.complete {
 			return fv, origHas
 		}
 		if f.name == "id" && !e.ids {
@@ -477,6 +502,7 @@ func (e *encoder) value(v reflect.Value, ti *typeInfo, o int, ind string) {
 			return
 		}
 		el := v.Elem().Elem()
+		defer e.enter(v.Interface())()
 		e.structValue(el, infoOf(el.Type()).plan, o, ind)
 	default:
 		e.fail(fmt.Errorf("nbformat: cannot write a %s", ti.typ))

@@ -37,7 +37,7 @@ func (o MarshalOptions) Marshal(nb *Notebook) ([]byte, error) {
 }
 
 func (nb *Notebook) marshal() ([]byte, error) {
-	e := encoder{st: &pythonStyle, ids: nb.NbformatMinor >= 5 || nb.Nbformat > 4}
+	e := encoder{st: &pythonStyle, ids: nb.NbformatMinor >= 5 || nb.Nbformat > 4, complete: nb.complete}
 	v := reflect.ValueOf(&nb.Document).Elem()
 	ti := infoOf(v.Type())
 	if nb.src == nil {
@@ -47,7 +47,7 @@ func (nb *Notebook) marshal() ([]byte, error) {
 	}
 	t := nb.src.tape
 	root := &t.Nodes[jsontree.Root]
-	e.t, e.src = t, nb.src
+	e.t, e.src, e.decoded = t, nb.src, true
 	// Unchanged: the input itself.
 	if e.equal(v, ti, jsontree.Root) {
 		return append([]byte(nil), t.Data...), nil

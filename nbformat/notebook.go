@@ -24,7 +24,8 @@ const (
 // changed while anything else reads or writes it.
 type Notebook struct {
 	Document
-	src *source
+	src      *source
+	complete bool // write every required member (set by Heal)
 }
 
 // New returns an empty notebook of the current format (4.5).

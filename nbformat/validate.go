@@ -61,7 +61,7 @@ func Problems(err error) []*ValidationError {
 // tape returns the notebook as it would be written, parsed.
 func (nb *Notebook) tape() (*jsontree.Tape, error) {
 	if nb.src != nil {
-		e := encoder{t: nb.src.tape, src: nb.src, st: &pythonStyle, ids: nb.NbformatMinor >= 5 || nb.Nbformat > 4}
+		e := encoder{t: nb.src.tape, src: nb.src, st: &pythonStyle, ids: nb.NbformatMinor >= 5 || nb.Nbformat > 4, decoded: true, complete: nb.complete}
 		v := reflectDocument(nb)
 		if e.equal(v, infoOf(v.Type()), jsontree.Root) {
 			return nb.src.tape, nil

@@ -1,0 +1,198 @@
+package dialog
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	mrand "math/rand/v2"
+	"strings"
+	"time"
+)
+
+// Dialog is a named, ordered list of messages.
+type Dialog struct {
+	// Name is the dialog's name, usually its file's stem.
+	Name string
+	// Messages are the messages in order.
+	Messages Msgs
+	// Meta is the notebook-level metadata, carried verbatim.
+	Meta map[string]any
+	// Path and ModTime are the file the dialog was read from and its
+	// modification time then (set by readers such as convert.ReadFile).
+	Path    string
+	ModTime time.Time
+	// Random is the source of new ids; nil means crypto/rand. Use
+	// Seeded for reproducible ids.
+	Random io.Reader
+	// Source is what the dialog was read from, opaque to this package:
+	// readers keep there what they need to write the dialog back byte for
+	// byte. Leave it alone; set it to nil to forget it.
+	Source any
+}
+
+// New returns an empty dialog.
+func New(name string) *Dialog { return &Dialog{Name: name} }
+
+// Seeded returns a deterministic source of ids for Dialog.Random.
+func Seeded(seed uint64) io.Reader {
+	var key [32]byte
+	binary.LittleEndian.PutUint64(key[:], seed)
+	return mrand.NewChaCha8(key)
+}
+
+func (d *Dialog) random(b []byte) {
+	r := d.Random
+	if r == nil {
+		r = rand.Reader
+	}
+	if _, err := io.ReadFull(r, b); err != nil {
+		panic("dialog: reading random bytes: " + err.Error())
+	}
+}
+
+// NewID returns a fresh message id: 8 hex digits, used by no message of d.
+func (d *Dialog) NewID() string {
+	for {
+		var b [4]byte
+		d.random(b[:])
+		id := hex.EncodeToString(b[:])
+		if d.Messages.Index(id) < 0 {
+			return id
+		}
+	}
+}
+
+// NewAttachmentID returns a fresh RFC 4122 version 4 UUID.
+func (d *Dialog) NewAttachmentID() string {
+	var b [16]byte
+	d.random(b[:])
+	b[6] = b[6]&0x0f | 0x40 // version 4
+	b[8] = b[8]&0x3f | 0x80 // RFC 4122 variant
+	h := hex.EncodeToString(b[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+// Len returns the number of messages.
+func (d *Dialog) Len() int { return len(d.Messages) }
+
+// Add appends a new message of the given kind and content, with a fresh id,
+// and returns it.
+func (d *Dialog) Add(kind Kind, content string) *Message {
+	m := &Message{Kind: kind, Content: content}
+	d.Insert(len(d.Messages), m)
+	return m
+}
+
+// Insert puts m at position i (clamped to the list; a negative i counts
+// from the end, -1 appending), giving it a fresh id if it has none.
+func (d *Dialog) Insert(i int, m *Message) {
+	if m.ID == "" {
+		m.ID = d.NewID()
+	}
+	n := len(d.Messages)
+	if i < 0 {
+		i = n + 1 + i
+	}
+	i = max(0, min(i, n))
+	d.Messages = append(d.Messages, nil)
+	copy(d.Messages[i+1:], d.Messages[i:])
+	d.Messages[i] = m
+}
+
+// InsertAfter puts m just after the message ref (an id or unique id
+// prefix).
+func (d *Dialog) InsertAfter(ref string, m *Message) error {
+	i, err := d.Messages.find(ref)
+	if err != nil {
+		return err
+	}
+	d.Insert(i+1, m)
+	return nil
+}
+
+// InsertBefore puts m just before the message ref (an id or unique id
+// prefix).
+func (d *Dialog) InsertBefore(ref string, m *Message) error {
+	i, err := d.Messages.find(ref)
+	if err != nil {
+		return err
+	}
+	d.Insert(i, m)
+	return nil
+}
+
+// Remove removes the messages with the given ids (or unique id prefixes)
+// and returns them; ids that match nothing are an error, and nothing is
+// removed then.
+func (d *Dialog) Remove(refs ...string) ([]*Message, error) {
+	drop := map[*Message]bool{}
+	for _, r := range refs {
+		m, err := d.Messages.Get(r)
+		if err != nil {
+			return nil, err
+		}
+		drop[m] = true
+	}
+	var removed []*Message
+	kept := d.Messages[:0:0]
+	for _, m := range d.Messages {
+		if drop[m] {
+			removed = append(removed, m)
+		} else {
+			kept = append(kept, m)
+		}
+	}
+	d.Messages = kept
+	return removed, nil
+}
+
+// NewAttachment returns an attachment of data with a fresh id.
+func (d *Dialog) NewAttachment(data []byte, mime string) Attachment {
+	return Attachment{ID: d.NewAttachmentID(), MIME: mime, Data: data}
+}
+
+// Attach adds an attachment of data to m, with a fresh id, and returns it.
+func (d *Dialog) Attach(m *Message, data []byte, mime string) Attachment {
+	a := d.NewAttachment(data, mime)
+	m.Attachments = append(m.Attachments, a)
+	return a
+}
+
+// Validate checks every message (see Message.Validate) and that ids are
+// unique.
+func (d *Dialog) Validate() error {
+	seen := map[string]bool{}
+	var errs []error
+	for _, m := range d.Messages {
+		if m == nil {
+			errs = append(errs, errors.New("dialog: nil message"))
+			continue
+		}
+		if err := m.Validate(); err != nil {
+			errs = append(errs, err)
+		}
+		if m.ID != "" && seen[m.ID] {
+			errs = append(errs, fmt.Errorf("dialog: duplicate message id %s", m.ID))
+		}
+		seen[m.ID] = true
+	}
+	return errors.Join(errs...)
+}
+
+// Summary shows the dialog: its name, then one Preview line per message
+// (at most width characters; 0: no limit), a prompt's reply on its own
+// line starting "> ", and at most rows messages (0: all) followed by a
+// count of the rest.
+func (d *Dialog) Summary(width, rows int) string {
+	var b strings.Builder
+	b.WriteString(d.Name)
+	b.WriteString("\n")
+	b.WriteString(d.Messages.Show(width, rows))
+	return b.String()
+}
+
+// String returns Summary(120, 20).
+func (d *Dialog) String() string { return d.Summary(120, 20) }

@@ -1,0 +1,208 @@
+package dialog
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Kind is the kind of a message.
+type Kind string
+
+// The kinds of messages. A message read from a notebook with a cell type
+// of a future format version has that cell type as its kind.
+const (
+	Note   Kind = "note"
+	Prompt Kind = "prompt"
+	Code   Kind = "code"
+	Raw    Kind = "raw"
+)
+
+// Valid reports whether k is one of the four kinds.
+func (k Kind) Valid() bool { return k == Note || k == Prompt || k == Code || k == Raw }
+
+// Output is one output of a code message, a standard Jupyter output as
+// generic JSON: {"output_type": "stream", "name": "stdout", "text": "…"}.
+// Values use the Go types of nbformat.Decode (string, int, float64, bool,
+// nil, []any, map[string]any).
+type Output map[string]any
+
+// Type returns the output_type.
+func (o Output) Type() string { s, _ := o["output_type"].(string); return s }
+
+// CodeOutput returns the outputs of a code message whose result is text:
+// one execute_result with text/plain data and execution count 1.
+func CodeOutput(text string) []Output {
+	return []Output{{
+		"output_type":     "execute_result",
+		"metadata":        map[string]any{},
+		"data":            map[string]any{"text/plain": text},
+		"execution_count": 1,
+	}}
+}
+
+// replyOutput returns the output carrying a prompt's reply.
+func replyOutput(reply string) Output {
+	return Output{
+		"output_type": "display_data",
+		"metadata":    map[string]any{"is_ai_res": true},
+		"data":        map[string]any{"text/markdown": reply},
+	}
+}
+
+// Message is one message of a dialog.
+type Message struct {
+	// ID is 8 hex digits for messages made here; messages read from a
+	// notebook keep their cell's id.
+	ID   string
+	Kind Kind
+	// Content is the message text: markdown, code, a prompt's question.
+	Content string
+	// Outputs are a code message's outputs; a prompt carries its reply as
+	// an output (use Reply and SetReply).
+	Outputs []Output
+	// ExecutionCount is a code cell's execution count (nil: not run).
+	ExecutionCount *int
+	// Attachments are files embedded in a note or prompt.
+	Attachments []Attachment
+	// Meta is the cell metadata that no descriptor claims, carried
+	// verbatim.
+	Meta map[string]any
+	// Attrs holds host attributes: the cell metadata keys a host declared
+	// (see package convert), under the host's attribute names.
+	Attrs map[string]any
+}
+
+// Reply returns a prompt's reply ("" for other kinds or no reply).
+func (m *Message) Reply() string {
+	if m.Kind != Prompt {
+		return ""
+	}
+	for _, o := range m.Outputs {
+		md, _ := o["metadata"].(map[string]any)
+		if ai, _ := md["is_ai_res"].(bool); !ai {
+			continue
+		}
+		data, _ := o["data"].(map[string]any)
+		return joinText(data["text/markdown"])
+	}
+	return ""
+}
+
+// SetReply sets a prompt's reply; "" removes it.
+func (m *Message) SetReply(reply string) {
+	kept := m.Outputs[:0:0]
+	for _, o := range m.Outputs {
+		md, _ := o["metadata"].(map[string]any)
+		if ai, _ := md["is_ai_res"].(bool); !ai {
+			kept = append(kept, o)
+		}
+	}
+	if reply != "" {
+		kept = append([]Output{replyOutput(reply)}, kept...)
+	}
+	if len(kept) == 0 {
+		kept = nil
+	}
+	m.Outputs = kept
+}
+
+// joinText returns a text value stored as a string or a list of strings.
+func joinText(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case []any:
+		var b strings.Builder
+		for _, x := range v {
+			s, _ := x.(string)
+			b.WriteString(s)
+		}
+		return b.String()
+	}
+	return ""
+}
+
+// HasError reports whether a code message has an error output.
+func (m *Message) HasError() bool {
+	for _, o := range m.Outputs {
+		if o.Type() == "error" {
+			return true
+		}
+	}
+	return false
+}
+
+// Preview is the one-line summary of the message, at most width
+// characters (0: no limit): "id:k:content", with newlines shown as \n, then
+// " ⇒ reply(N)" for a prompt's reply of N characters or " ⇒ out(N)" for N
+// bytes of outputs.
+func (m *Message) Preview(width int) string {
+	k := "?"
+	if m.Kind != "" {
+		k = string(m.Kind[:1])
+	}
+	s := m.ID + ":" + k + ":" + m.Content
+	if r := m.Reply(); r != "" {
+		s += fmt.Sprintf(" ⇒ reply(%d)", len([]rune(r)))
+	} else if len(m.Outputs) > 0 {
+		s += fmt.Sprintf(" ⇒ out(%d)", outputSize(m.Outputs))
+	}
+	return truncate(strings.ReplaceAll(s, "\n", `\n`), width)
+}
+
+// String returns Preview(120).
+func (m *Message) String() string { return m.Preview(120) }
+
+func outputSize(outs []Output) int {
+	b, err := json.Marshal(outs)
+	if err != nil {
+		return 0
+	}
+	return len(b)
+}
+
+// truncate shortens s to width characters, ending in "…" when cut.
+func truncate(s string, width int) string {
+	if width <= 0 {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= width {
+		return s
+	}
+	if width == 1 {
+		return "…"
+	}
+	return string(r[:width-1]) + "…"
+}
+
+// Validate reports problems that would make the message unwritable or
+// meaningless: an empty id, an unknown kind, outputs on a note or raw
+// message, outputs that are not Jupyter outputs, metadata or attributes
+// that are not JSON.
+func (m *Message) Validate() error {
+	if m.ID == "" {
+		return fmt.Errorf("dialog: message %q has no id", truncate(m.Content, 30))
+	}
+	if !m.Kind.Valid() {
+		return fmt.Errorf("dialog: message %s: unknown kind %q", m.ID, m.Kind)
+	}
+	if (m.Kind == Note || m.Kind == Raw) && len(m.Outputs) > 0 {
+		return fmt.Errorf("dialog: message %s: a %s message carries no outputs", m.ID, m.Kind)
+	}
+	for i, o := range m.Outputs {
+		switch o.Type() {
+		case "execute_result", "display_data", "stream", "error":
+		default:
+			return fmt.Errorf("dialog: message %s: output %d has output_type %q", m.ID, i, o.Type())
+		}
+	}
+	if _, err := json.Marshal(m.Meta); err != nil {
+		return fmt.Errorf("dialog: message %s: metadata is not JSON: %w", m.ID, err)
+	}
+	if _, err := json.Marshal(m.Attrs); err != nil {
+		return fmt.Errorf("dialog: message %s: attributes are not JSON: %w", m.ID, err)
+	}
+	return nil
+}

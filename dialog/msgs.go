@@ -1,0 +1,81 @@
+package dialog
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Msgs is an ordered list of messages, indexable by position (m[i]) and by
+// id or unique id prefix (Get).
+type Msgs []*Message
+
+// ErrNotFound: no message has that id (or id prefix).
+var ErrNotFound = errors.New("no such message")
+
+// ErrAmbiguous: several messages have ids starting with that prefix.
+var ErrAmbiguous = errors.New("ambiguous message id prefix")
+
+// Index returns the position of the message with exactly this id, or -1.
+func (ms Msgs) Index(id string) int {
+	for i, m := range ms {
+		if m != nil && m.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the message whose id is ref, or else the only message whose
+// id starts with ref. It fails with ErrNotFound or ErrAmbiguous (use
+// errors.Is).
+func (ms Msgs) Get(ref string) (*Message, error) {
+	i, err := ms.find(ref)
+	if err != nil {
+		return nil, err
+	}
+	return ms[i], nil
+}
+
+func (ms Msgs) find(ref string) (int, error) {
+	if i := ms.Index(ref); i >= 0 {
+		return i, nil
+	}
+	found := -1
+	var ids []string
+	if ref != "" {
+		for i, m := range ms {
+			if m != nil && strings.HasPrefix(m.ID, ref) {
+				found = i
+				ids = append(ids, m.ID)
+			}
+		}
+	}
+	switch len(ids) {
+	case 0:
+		return -1, fmt.Errorf("dialog: %q: %w", ref, ErrNotFound)
+	case 1:
+		return found, nil
+	}
+	return -1, fmt.Errorf("dialog: %q matches %s: %w", ref, strings.Join(ids, ", "), ErrAmbiguous)
+}
+
+// Show lists the messages one Preview line each (width characters at
+// most; 0: no limit), a prompt's reply on a following "> " line, and at
+// most rows messages (0: all) followed by "…(N more)".
+func (ms Msgs) Show(width, rows int) string {
+	var b strings.Builder
+	for i, m := range ms {
+		if rows > 0 && i == rows {
+			fmt.Fprintf(&b, "…(%d more)\n", len(ms)-rows)
+			break
+		}
+		b.WriteString(m.Preview(width))
+		b.WriteByte('\n')
+		if r := m.Reply(); r != "" {
+			b.WriteString(truncate("> "+strings.ReplaceAll(r, "\n", `\n`), width))
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
