@@ -20,11 +20,11 @@ import (
 // edit changes only the bytes of what was edited. New content is written
 // in the file's detected style.
 type encoder struct {
-	buf     []byte
-	t       *jsontree.Tape // nil for a notebook built in memory
-	src     *source
-	st      *style
-	ids     bool // write empty cell ids (nbformat 4.5 and later)
+	buf []byte
+	t   *jsontree.Tape // nil for a notebook built in memory
+	src *source
+	st  *style
+	ids bool // write empty cell ids (nbformat 4.5 and later)
 	// decoded says whether the struct being written was decoded from the
 	// original it is compared with (then a required member the original
 	// lacks stays out while it is zero); complete turns that off for the
@@ -32,7 +32,7 @@ type encoder struct {
 	decoded  bool
 	complete bool
 	err      error
-	scratch []byte
+	scratch  []byte
 }
 
 func (e *encoder) fail(err error) {
