@@ -183,7 +183,7 @@ func TestCorpusUpgradeV3(t *testing.T) {
 	python := pythonNbformat(t)
 	var paths []string
 	for _, e := range entries {
-		if e.Writer == "jupyter-v3" {
+		if e.Writer == "jupyter-v3" || e.Writer == "jupyter-v2" {
 			paths = append(paths, filepath.Join(dir, e.Path))
 		}
 	}
@@ -202,7 +202,7 @@ func TestCorpusUpgradeV3(t *testing.T) {
 			t.Errorf("%s: %v", path, err)
 			continue
 		}
-		if nb.Nbformat != 3 {
+		if nb.Nbformat != 3 && nb.Nbformat != 2 {
 			continue
 		}
 		want, werr := os.ReadFile(filepath.Join(tmp, strconv.Itoa(i)+".ipynb"))

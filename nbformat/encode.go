@@ -163,7 +163,7 @@ func (e *encoder) enter(x any) func() {
 // (hasOrig whether there is an original object).
 func (e *encoder) field(v reflect.Value, f *fieldInfo, hasOrig, origHas bool) (reflect.Value, bool) {
 	fv := v.Field(f.index)
-	if f.typeTag && fv.String() == "" {
+	if f.typeTag && fv.String() == "" && v.CanAddr() {
 		if c, ok := v.Addr().Interface().(interface{ Type() string }); ok {
 			return reflect.ValueOf(c.Type()), true
 		}
@@ -185,7 +185,7 @@ func (e *encoder) field(v reflect.Value, f *fieldInfo, hasOrig, origHas bool) (r
 		if hasOrig && e.decoded && !e.complete {
 			return fv, origHas
 		}
-		if f.name == "id" && !e.ids {
+		if f.name == "id" && !e.ids && v.CanAddr() {
 			if _, isCell := v.Addr().Interface().(Cell); isCell {
 				return fv, false
 			}
@@ -412,6 +412,9 @@ func (e *encoder) dynamic(v reflect.Value) (reflect.Value, *typeInfo, bool) {
 	case nil, bool, string, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64,
 		float32, float64, json.Number, map[string]any, []any, []string, map[string]string,
 		MultilineString, MimeBundle:
+		return x, infoOf(x.Type()), true
+	}
+	if ours(x.Type()) {
 		return x, infoOf(x.Type()), true
 	}
 	g, err := toGeneric(x.Interface())
@@ -1027,3 +1030,14 @@ func sameType(t *jsontree.Tape, j int, x any) bool {
 	}
 	return false
 }
+
+// ours reports whether t is (a pointer to) a type of this package, which
+// the encoder writes natively.
+func ours(t reflect.Type) bool {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.PkgPath() == pkgPath
+}
+
+var pkgPath = reflect.TypeFor[Notebook]().PkgPath()

@@ -29,19 +29,24 @@ var validID = regexp.MustCompile(`^[a-zA-Z0-9-_]{1,64}$`)
 //     8-hex ids.
 //   - nbformat 4.5 and later minors: missing, invalid and duplicate ids are
 //     replaced the same way; the version is left alone.
-//   - nbformat 3: converted as Python nbformat's v4 upgrade does:
+//   - nbformat 3: converted as Python nbformat's v4 upgrade does (but a
+//     notebook without metadata, or a worksheet without cells, which
+//     Python refuses, is taken as having none):
 //     worksheets flattened, heading cells to "#" markdown, code input and
 //     prompt_number to source and execution_count, collapsed into metadata,
 //     pyout to execute_result, pyerr to error, v3 output keys and mime
 //     aliases ("png", "text") to MIME types, stream to name, and the v3
 //     reader's line joining applied first.
 //
-// Versions 1 and 2 are not supported (ErrUnsupportedVersion). Upgrade
+//   - nbformat 2: as version 3, after the v2 reader's joining of lines
+//     (with "\n") and its upgrade to version 3 (cells get metadata).
+//
+// Version 1 is not supported (ErrUnsupportedVersion). Upgrade
 // changes only what it must: [Marshal] still writes untouched cells byte for
 // byte.
 func (o UpgradeOptions) Upgrade(nb *Notebook) error {
 	switch {
-	case nb.Nbformat == 3:
+	case nb.Nbformat == 2 || nb.Nbformat == 3:
 		if err := o.upgradeV3(nb); err != nil {
 			return err
 		}
@@ -99,16 +104,17 @@ func (o UpgradeOptions) upgradeV3(nb *Notebook) error {
 			if !ok {
 				return fmt.Errorf("nbformat: upgrade: /worksheets/%d is not an object", i)
 			}
-			cs, ok := wm["cells"].([]any)
-			if !ok {
-				return fmt.Errorf("nbformat: upgrade: /worksheets/%d/cells is missing or not an array", i)
-			}
+			cs, _ := wm["cells"].([]any) // a worksheet without cells has none
 			for j, c := range cs {
 				cm, ok := c.(map[string]any)
 				if !ok {
 					return fmt.Errorf("nbformat: upgrade: /worksheets/%d/cells/%d is not an object", i, j)
 				}
-				cells = append(cells, upgradeCellV3(cloneGeneric(cm).(map[string]any)))
+				join := joinV3Value
+				if nb.Nbformat == 2 {
+					join = joinV2Value
+				}
+				cells = append(cells, upgradeCellV3(cloneGeneric(cm).(map[string]any), join))
 			}
 		}
 	}
@@ -181,18 +187,35 @@ func joinV3Value(v any) any {
 	return joinV3(lines)
 }
 
-func upgradeCellV3(cell map[string]any) map[string]any {
-	// The v3 reader: rejoin_lines and strip_transient.
+// joinV2Value is the v2 reader's rejoin of a list of lines.
+func joinV2Value(v any) any {
+	list, ok := v.([]any)
+	if !ok {
+		return v
+	}
+	lines := make([]string, len(list))
+	for i, x := range list {
+		s, ok := x.(string)
+		if !ok {
+			return v
+		}
+		lines[i] = s
+	}
+	return strings.Join(lines, "\n")
+}
+
+func upgradeCellV3(cell map[string]any, join func(any) any) map[string]any {
+	// The reader: rejoin_lines and strip_transient.
 	if cell["cell_type"] == "code" {
 		if in, ok := cell["input"]; ok {
-			cell["input"] = joinV3Value(in)
+			cell["input"] = join(in)
 		}
 		if outs, ok := cell["outputs"].([]any); ok {
 			for _, out := range outs {
 				if om, ok := out.(map[string]any); ok {
 					for _, k := range v3MultilineOutputs {
 						if x, ok := om[k]; ok {
-							om[k] = joinV3Value(x)
+							om[k] = join(x)
 						}
 					}
 				}
@@ -201,7 +224,7 @@ func upgradeCellV3(cell map[string]any) map[string]any {
 	} else {
 		for _, k := range []string{"source", "rendered"} {
 			if x, ok := cell[k]; ok {
-				cell[k] = joinV3Value(x)
+				cell[k] = join(x)
 			}
 		}
 	}
@@ -322,41 +345,47 @@ func cloneGeneric(v any) any {
 // detach makes the text of a cell decoded from temporary JSON take the
 // notebook's style when written (lines or strings), as new text does.
 func detach(c Cell) {
-	text := func(m *MultilineString) { *m = Text(m.String()) }
-	bundle := func(b MimeBundle) {
-		if b.b == nil {
-			return
-		}
-		b.b.raw = nil
-		for i := range b.b.entries {
-			if e := &b.b.entries[i]; !e.isJSON {
-				e.text = Text(e.text.String())
-			}
-		}
-	}
 	switch c := c.(type) {
 	case *CodeCell:
-		text(&c.Source)
+		detachText(&c.Source)
 		for _, o := range c.Outputs {
-			switch o := o.(type) {
-			case *Stream:
-				text(&o.Text)
-			case *ExecuteResult:
-				bundle(o.Data)
-			case *DisplayData:
-				bundle(o.Data)
-			}
+			detachOutput(o)
 		}
 	case *MarkdownCell:
-		text(&c.Source)
+		detachText(&c.Source)
 		for _, b := range c.Attachments {
-			bundle(b)
+			detachBundle(b)
 		}
 	case *RawCell:
-		text(&c.Source)
+		detachText(&c.Source)
 		for _, b := range c.Attachments {
-			bundle(b)
+			detachBundle(b)
 		}
+	}
+}
+
+func detachText(m *MultilineString) { *m = Text(m.String()) }
+
+func detachBundle(b MimeBundle) {
+	if b.b == nil {
+		return
+	}
+	b.b.raw = nil
+	for i := range b.b.entries {
+		if e := &b.b.entries[i]; !e.isJSON {
+			e.text = Text(e.text.String())
+		}
+	}
+}
+
+func detachOutput(o Output) {
+	switch o := o.(type) {
+	case *Stream:
+		detachText(&o.Text)
+	case *ExecuteResult:
+		detachBundle(o.Data)
+	case *DisplayData:
+		detachBundle(o.Data)
 	}
 }
 

@@ -1,0 +1,568 @@
+package convert
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+// ReplySeparator joins a prompt's question and its AI reply in the source
+// of the prompt's markdown cell (Solveit's convention). The hidden HTML
+// comment keeps it from colliding with ordinary content.
+const ReplySeparator = "\n\n##### 🤖Reply🤖<!-- SOLVEIT_SEPARATOR_7f3a9b2c -->\n\n"
+
+// promptKey marks a markdown cell holding a prompt.
+const promptKey = "solveit_ai"
+
+// Options configures conversion and saving. The zero value converts with
+// no descriptors and saves safely.
+type Options struct {
+	// Registry declares host attributes kept in cell metadata; nil means
+	// none.
+	Registry *Registry
+	// Force makes Save overwrite a file that changed on disk since it was
+	// read.
+	Force bool
+	// Owner, if set, is given to files written (uid and gid).
+	Owner *Owner
+	// Repaired, if set, is told about every repair made to write an
+	// invalid notebook as a valid one.
+	Repaired func(nbformat.Repair)
+}
+
+// Owner is a file's numeric user and group.
+type Owner struct{ UID, GID int }
+
+// origin is what a dialog was read from: kept in Dialog.Source so that
+// writing it back is byte-exact where nothing changed.
+type origin struct {
+	nb    *nbformat.Notebook // as read
+	work  *nbformat.Notebook // nb, or its upgrade to 4.5 for version 3
+	meta  map[string]any     // Dialog.Meta as read
+	msgs  []*dialog.Message  // messages in order as read
+	snaps map[*dialog.Message]*snapshot
+	file  *fileStamp // the file read, for Save
+	valid bool       // nb is valid (a version 3 notebook is then written back as read)
+}
+
+// snapshot is a message as read and the cell it came from.
+type snapshot struct {
+	msg       dialog.Message // a deep copy
+	cell      nbformat.Cell
+	generated bool // the id was made here (the cell had none, or a bad one)
+}
+
+// Unmarshal reads a dialog from notebook JSON. See [Options.Unmarshal].
+func Unmarshal(data []byte) (*dialog.Dialog, error) { return Options{}.Unmarshal(data) }
+
+// Unmarshal reads a dialog from notebook JSON (any version nbformat reads
+// from 3 on; version 3 is upgraded in memory).
+func (o Options) Unmarshal(data []byte) (*dialog.Dialog, error) {
+	nb, err := nbformat.Unmarshal(data)
+	if err != nil {
+		return nil, fmt.Errorf("convert: %w", err)
+	}
+	return o.ToDialog(nb)
+}
+
+// Marshal writes a dialog as notebook JSON. See [Options.Marshal].
+func Marshal(d *dialog.Dialog) ([]byte, error) { return Options{}.Marshal(d) }
+
+// Marshal writes d as notebook JSON. A dialog read by Unmarshal (or
+// ReadFile) and not changed is written back byte for byte; a changed one
+// differs only in the cells of the changed messages, written in the file's
+// own style. An invalid notebook is written valid (see nbformat.Heal).
+func (o Options) Marshal(d *dialog.Dialog) ([]byte, error) {
+	nb, err := o.ToNotebook(d)
+	if err != nil {
+		return nil, err
+	}
+	out, err := nbformat.Marshal(nb)
+	if err != nil {
+		return nil, fmt.Errorf("convert: %w", err)
+	}
+	return out, nil
+}
+
+// MarshalMessages writes only the given messages of d (in the order
+// given), with d's notebook metadata.
+func (o Options) MarshalMessages(d *dialog.Dialog, msgs []*dialog.Message) ([]byte, error) {
+	nb, err := o.toNotebook(d, msgs)
+	if err != nil {
+		return nil, err
+	}
+	out, err := nbformat.Marshal(nb)
+	if err != nil {
+		return nil, fmt.Errorf("convert: %w", err)
+	}
+	return out, nil
+}
+
+// ToDialog converts a notebook to a dialog. The notebook is kept (in
+// Dialog.Source) to write the dialog back exactly; do not change it
+// afterwards.
+//
+// Markdown cells become notes, or prompts when their metadata has a true
+// solveit_ai (the reply is split off at ReplySeparator); code and raw
+// cells become code and raw messages. Cell metadata goes to Message.Meta,
+// except keys the Registry declares, which go to Message.Attrs. Cells
+// without a valid id, or with the id of an earlier cell, get fresh ids.
+// A version 3 notebook is read through its upgrade to 4.5.
+func (o Options) ToDialog(nb *nbformat.Notebook) (*dialog.Dialog, error) {
+	work := nb
+	switch nb.Nbformat {
+	case 4:
+	case 2, 3:
+		data, err := nbformat.Marshal(nb)
+		if err != nil {
+			return nil, fmt.Errorf("convert: %w", err)
+		}
+		if work, err = nbformat.Unmarshal(data); err != nil {
+			return nil, fmt.Errorf("convert: %w", err)
+		}
+		if err := nbformat.Upgrade(work); err != nil {
+			return nil, fmt.Errorf("convert: %w", err)
+		}
+	default:
+		return nil, fmt.Errorf("convert: nbformat %d notebooks are not supported: %w", nb.Nbformat, nbformat.ErrUnsupportedVersion)
+	}
+	d := &dialog.Dialog{}
+	meta, err := nbformat.ToMap(&work.Metadata)
+	if err != nil {
+		return nil, fmt.Errorf("convert: notebook metadata: %w", err)
+	}
+	d.Meta = meta
+	org := &origin{nb: nb, work: work, meta: deepCopyMap(meta), snaps: map[*dialog.Message]*snapshot{}}
+	if nb.Nbformat < 4 {
+		org.valid = nbformat.Validate(nb) == nil
+	}
+	for i, c := range work.Cells {
+		m, err := o.ToMessage(c)
+		if err != nil {
+			return nil, fmt.Errorf("convert: /cells/%d: %w", i, err)
+		}
+		generated := false
+		if !validID(m.ID) || d.Messages.Index(m.ID) >= 0 {
+			m.ID = d.NewID()
+			generated = true
+		}
+		d.Messages = append(d.Messages, m)
+		org.msgs = append(org.msgs, m)
+		org.snaps[m] = &snapshot{msg: copyMessage(m), cell: c, generated: generated}
+	}
+	d.Source = org
+	return d, nil
+}
+
+func validID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// ToMessage converts one cell to a message (see ToDialog).
+func (o Options) ToMessage(c nbformat.Cell) (*dialog.Message, error) {
+	m := &dialog.Message{ID: string(nbformat.CellIDOf(c))}
+	var md any
+	var atts nbformat.Attachments
+	switch c := c.(type) {
+	case *nbformat.MarkdownCell:
+		m.Kind, md, atts = dialog.Note, &c.Metadata, c.Attachments
+		m.Content = c.Source.String()
+	case *nbformat.CodeCell:
+		m.Kind, md = dialog.Code, &c.Metadata
+		m.Content = c.Source.String()
+		m.ExecutionCount = c.ExecutionCount
+		for _, out := range c.Outputs {
+			g, err := nbformat.OutputToMap(out)
+			if err != nil {
+				return nil, err
+			}
+			m.Outputs = append(m.Outputs, rejoin(g))
+		}
+		if m.Outputs == nil {
+			m.Outputs = []dialog.Output{}
+		}
+	case *nbformat.RawCell:
+		m.Kind, md, atts = dialog.Raw, &c.Metadata, c.Attachments
+		m.Content = c.Source.String()
+	case *nbformat.UnknownCell:
+		g, err := nbformat.Decode(c.Raw)
+		if err != nil {
+			return nil, err
+		}
+		obj, _ := g.(map[string]any)
+		m.Kind = dialog.Kind(c.Type())
+		if s, ok := obj["source"].(string); ok {
+			m.Content = s
+		}
+		if meta, ok := obj["metadata"].(map[string]any); ok {
+			m.Meta = meta
+		}
+		return m, nil
+	default:
+		return nil, fmt.Errorf("unknown cell %T", c)
+	}
+	meta, err := nbformat.ToMap(md)
+	if err != nil {
+		return nil, err
+	}
+	for d := range o.Registry.All() {
+		v, ok := meta[d.Key]
+		if !ok {
+			continue
+		}
+		delete(meta, d.Key)
+		if d.FromFile != nil {
+			v = d.FromFile(v)
+		}
+		if m.Attrs == nil {
+			m.Attrs = map[string]any{}
+		}
+		m.Attrs[d.Attr] = v
+	}
+	if m.Kind == dialog.Note && truthy(meta[promptKey]) {
+		m.Kind = dialog.Prompt
+		delete(meta, promptKey)
+		if q, reply, ok := strings.Cut(m.Content, ReplySeparator); ok {
+			m.Content = q
+			m.SetReply(reply)
+		}
+	}
+	m.Meta = meta
+	names := make([]string, 0, len(atts))
+	for name := range atts {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		b := atts[name]
+		for _, mime := range b.Keys() {
+			m.Attachments = append(m.Attachments, attachmentFrom(name, mime, b))
+		}
+	}
+	return m, nil
+}
+
+// textMime reports whether an attachment of this type is stored as text
+// rather than base64.
+func textMime(mime string) bool {
+	return strings.HasPrefix(mime, "text/") || mime == "image/svg+xml" || mime == "application/javascript" || nbformat.IsJSONMime(mime)
+}
+
+func attachmentFrom(name, mime string, b nbformat.MimeBundle) dialog.Attachment {
+	a := dialog.Attachment{ID: name, MIME: mime}
+	if text, ok := b.Text(mime); ok {
+		if !textMime(mime) {
+			clean := strings.Map(func(r rune) rune {
+				if r == '\n' || r == '\r' || r == ' ' || r == '\t' {
+					return -1
+				}
+				return r
+			}, text)
+			if data, err := base64.StdEncoding.DecodeString(clean); err == nil {
+				a.Data = data
+				return a
+			}
+		}
+		a.Data = []byte(text)
+		return a
+	}
+	raw, _ := b.RawJSON(mime)
+	a.Data = raw
+	return a
+}
+
+// ToNotebook converts a dialog to a notebook: a dialog read from a notebook
+// becomes that notebook with the dialog's changes (version 3 ones become
+// 4.5 once changed), any other an nbformat 4.5 notebook. Invalid notebooks
+// are healed (nbformat.Heal).
+func (o Options) ToNotebook(d *dialog.Dialog) (*nbformat.Notebook, error) {
+	return o.toNotebook(d, nil)
+}
+
+func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat.Notebook, error) {
+	msgs := d.Messages
+	if only != nil {
+		msgs = only
+	}
+	org, _ := d.Source.(*origin)
+	if org != nil && org.nb.Nbformat < 4 && org.valid && only == nil && o.unchanged(d, org) {
+		return org.nb, nil
+	}
+	var nb *nbformat.Notebook
+	if org != nil {
+		cp := *org.work
+		nb = &cp
+	} else {
+		nb = nbformat.New()
+	}
+	if org == nil || !deepEqual(d.Meta, org.meta) {
+		nb.Metadata = nbformat.NotebookMetadata{}
+		if err := nbformat.FromMap(nonNil(d.Meta), &nb.Metadata); err != nil {
+			return nil, fmt.Errorf("convert: notebook metadata: %w", err)
+		}
+	}
+	ids := nb.Nbformat > 4 || nb.NbformatMinor >= 5
+	seen := map[*dialog.Message]bool{}
+	nb.Cells = make([]nbformat.Cell, 0, len(msgs))
+	for _, m := range msgs {
+		if m == nil {
+			return nil, errors.New("convert: nil message")
+		}
+		if seen[m] {
+			return nil, fmt.Errorf("convert: message %s appears twice", m.ID)
+		}
+		seen[m] = true
+		var s *snapshot
+		if org != nil {
+			s = org.snaps[m]
+		}
+		if s != nil && o.sameMessage(m, &s.msg) {
+			nb.Cells = append(nb.Cells, s.cell)
+			continue
+		}
+		c, err := o.cell(m, s, ids)
+		if err != nil {
+			return nil, err
+		}
+		nb.Cells = append(nb.Cells, c)
+	}
+	if nb.Nbformat == 4 {
+		repairs, err := nbformat.Heal(nb)
+		if o.Repaired != nil {
+			for _, r := range repairs {
+				o.Repaired(r)
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("convert: %w", err)
+		}
+	}
+	return nb, nil
+}
+
+// unchanged reports whether d is exactly as it was read.
+func (o Options) unchanged(d *dialog.Dialog, org *origin) bool {
+	if !slices.Equal(d.Messages, org.msgs) || !deepEqual(d.Meta, org.meta) {
+		return false
+	}
+	for _, m := range d.Messages {
+		if !o.sameMessage(m, &org.snaps[m].msg) {
+			return false
+		}
+	}
+	return true
+}
+
+// ToCell converts one message to a new cell (nbformat 4.5).
+func (o Options) ToCell(m *dialog.Message) (nbformat.Cell, error) { return o.cell(m, nil, true) }
+
+// cell builds the cell of a changed or new message, reusing the parts of
+// its original cell (s, if any) that did not change.
+func (o Options) cell(m *dialog.Message, s *snapshot, ids bool) (nbformat.Cell, error) {
+	id := nbformat.CellID(m.ID)
+	if !ids {
+		id = ""
+	}
+	meta, err := o.cellMeta(m)
+	if err != nil {
+		return nil, err
+	}
+	var orig nbformat.Cell
+	if s != nil {
+		orig = s.cell
+	}
+	switch m.Kind {
+	case dialog.Note, dialog.Prompt:
+		c := &nbformat.MarkdownCell{CellType: nbformat.MarkdownCellCellTypeMarkdown, ID: id}
+		source := m.Content
+		if m.Kind == dialog.Prompt {
+			if r := m.Reply(); r != "" {
+				source += ReplySeparator + r
+			}
+		}
+		c.Source = sourceFor(orig, source)
+		if err := nbformat.FromMap(meta, &c.Metadata); err != nil {
+			return nil, err
+		}
+		c.Attachments = o.attachments(m, s)
+		return c, nil
+	case dialog.Code:
+		c := &nbformat.CodeCell{CellType: nbformat.CodeCellCellTypeCode, ID: id, ExecutionCount: m.ExecutionCount}
+		c.Source = sourceFor(orig, m.Content)
+		if err := nbformat.FromMap(meta, &c.Metadata); err != nil {
+			return nil, err
+		}
+		c.Outputs = []nbformat.Output{}
+		var origOuts []nbformat.Output
+		if oc, ok := orig.(*nbformat.CodeCell); ok {
+			origOuts = oc.Outputs
+		}
+		for i, out := range m.Outputs {
+			if s != nil && i < len(s.msg.Outputs) && i < len(origOuts) && deepEqual(map[string]any(out), map[string]any(s.msg.Outputs[i])) {
+				c.Outputs = append(c.Outputs, origOuts[i])
+				continue
+			}
+			no, err := nbformat.OutputFromMap(out)
+			if err != nil {
+				return nil, fmt.Errorf("convert: message %s: output %d: %w", m.ID, i, err)
+			}
+			c.Outputs = append(c.Outputs, no)
+		}
+		return c, nil
+	case dialog.Raw:
+		c := &nbformat.RawCell{CellType: nbformat.RawCellCellTypeRaw, ID: id}
+		c.Source = sourceFor(orig, m.Content)
+		if err := nbformat.FromMap(meta, &c.Metadata); err != nil {
+			return nil, err
+		}
+		c.Attachments = o.attachments(m, s)
+		return c, nil
+	}
+	if u, ok := orig.(*nbformat.UnknownCell); ok && m.Kind == s.msg.Kind {
+		return u, nil
+	}
+	return nil, fmt.Errorf("convert: message %s: unknown kind %q", m.ID, m.Kind)
+}
+
+// sourceFor keeps the original source value (its bytes and its form) when
+// the text is unchanged.
+func sourceFor(orig nbformat.Cell, text string) nbformat.MultilineString {
+	if orig == nil {
+		return nbformat.Text(text)
+	}
+	ms := nbformat.SourceOf(orig)
+	ms.Set(text)
+	return ms
+}
+
+// cellMeta is the cell metadata to write for m: Meta plus the demoted
+// attributes (falsy ones omitted), plus the prompt marker.
+func (o Options) cellMeta(m *dialog.Message) (map[string]any, error) {
+	meta := make(map[string]any, len(m.Meta)+len(m.Attrs)+1)
+	for k, v := range m.Meta {
+		meta[k] = v
+	}
+	for attr, v := range m.Attrs {
+		d, ok := o.Registry.ByAttr(attr)
+		if !ok {
+			return nil, fmt.Errorf("convert: message %s: attribute %q has no descriptor in the registry", m.ID, attr)
+		}
+		if d.ToFile != nil {
+			v = d.ToFile(v)
+		}
+		if truthy(v) {
+			meta[d.Key] = v
+		} else {
+			delete(meta, d.Key)
+		}
+	}
+	if m.Kind == dialog.Prompt {
+		meta[promptKey] = true
+	}
+	return meta, nil
+}
+
+// attachments builds a cell's attachments, keeping original bundles whose
+// attachments did not change.
+func (o Options) attachments(m *dialog.Message, s *snapshot) nbformat.Attachments {
+	if len(m.Attachments) == 0 {
+		return nil
+	}
+	var orig nbformat.Attachments
+	var before []dialog.Attachment
+	if s != nil {
+		switch c := s.cell.(type) {
+		case *nbformat.MarkdownCell:
+			orig = c.Attachments
+		case *nbformat.RawCell:
+			orig = c.Attachments
+		}
+		before = s.msg.Attachments
+	}
+	byID := map[string][]dialog.Attachment{}
+	var order []string
+	for _, a := range m.Attachments {
+		if _, ok := byID[a.ID]; !ok {
+			order = append(order, a.ID)
+		}
+		byID[a.ID] = append(byID[a.ID], a)
+	}
+	out := nbformat.Attachments{}
+	for _, id := range order {
+		now := byID[id]
+		var was []dialog.Attachment
+		for _, a := range before {
+			if a.ID == id {
+				was = append(was, a)
+			}
+		}
+		if b, ok := orig[id]; ok && sameAttachments(now, was) {
+			out[id] = b
+			continue
+		}
+		var b nbformat.MimeBundle
+		for _, a := range now {
+			switch {
+			case nbformat.IsJSONMime(a.MIME) && json.Valid(a.Data):
+				_ = b.SetJSON(a.MIME, json.RawMessage(a.Data))
+			case textMime(a.MIME):
+				b.SetText(a.MIME, string(a.Data))
+			default:
+				b.SetText(a.MIME, base64.StdEncoding.EncodeToString(a.Data))
+			}
+		}
+		out[id] = b
+	}
+	return out
+}
+
+// rejoin presents an output's text as Python nbformat holds it in memory:
+// stream text and the non-JSON data of display_data and execute_result
+// stored as lists of lines are joined into strings.
+func rejoin(o map[string]any) dialog.Output {
+	join := func(v any) any {
+		list, ok := v.([]any)
+		if !ok {
+			return v
+		}
+		var b strings.Builder
+		for _, x := range list {
+			s, ok := x.(string)
+			if !ok {
+				return v
+			}
+			b.WriteString(s)
+		}
+		return b.String()
+	}
+	switch o["output_type"] {
+	case "execute_result", "display_data":
+		if data, ok := o["data"].(map[string]any); ok {
+			for k, v := range data {
+				if !nbformat.IsJSONMime(k) {
+					data[k] = join(v)
+				}
+			}
+		}
+	case "stream":
+		if t, ok := o["text"]; ok {
+			o["text"] = join(t)
+		}
+	}
+	return o
+}

@@ -1,0 +1,173 @@
+package convert
+
+import (
+	"fmt"
+	"iter"
+	"reflect"
+)
+
+// A Descriptor declares one host attribute that lives in cell metadata: on
+// reading, the metadata key Key is promoted out of Message.Meta into
+// Message.Attrs[Attr]; on writing it is demoted back, and omitted when its
+// value is falsy (nil, false, zero, "", empty).
+type Descriptor struct {
+	Attr string // name in dialog.Message.Attrs, e.g. "bookmark"
+	Key  string // top-level cell-metadata key, e.g. "bookmark"
+	// ToFile converts the attribute's value to the value written (nil: as
+	// it is). The result is written only if it is not falsy.
+	ToFile func(any) any
+	// FromFile converts the value read to the attribute's value (nil: as it
+	// is).
+	FromFile func(any) any
+}
+
+// Flag declares an attribute kept in memory as an int flag (0 or 1) and
+// written as the JSON boolean true when set, as the nbformat schema types
+// keys such as collapsed; false and 0 are omitted.
+func Flag(attr, key string) Descriptor {
+	return Descriptor{
+		Attr:   attr,
+		Key:    key,
+		ToFile: func(v any) any { return truthy(v) },
+		FromFile: func(v any) any {
+			if truthy(v) {
+				return 1
+			}
+			return 0
+		},
+	}
+}
+
+// truthy is Python's bool(v) for JSON values.
+func truthy(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return v
+	case string:
+		return v != ""
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return rv.Int() != 0
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return rv.Uint() != 0
+	case reflect.Float32, reflect.Float64:
+		return rv.Float() != 0
+	case reflect.Map, reflect.Slice, reflect.Array, reflect.String:
+		return rv.Len() > 0
+	case reflect.Pointer, reflect.Interface:
+		return !rv.IsNil()
+	}
+	if s, ok := v.(interface{ String() string }); ok { // json.Number
+		return s.String() != "0" && s.String() != ""
+	}
+	return true
+}
+
+// Registry is a set of Descriptors, no two sharing an attribute or a key.
+// The zero value is empty and ready to use. Register must not be called
+// while conversions use the registry; lookups are safe for concurrent use.
+type Registry struct {
+	byAttr map[string]int
+	byKey  map[string]int
+	all    []Descriptor // registration order
+}
+
+// A ConflictError reports a descriptor whose attribute or key is already
+// registered.
+type ConflictError struct {
+	New      Descriptor
+	Existing Descriptor
+	Field    string // "attribute" or "key"
+}
+
+func (e *ConflictError) Error() string {
+	name := e.New.Attr
+	if e.Field == "key" {
+		name = e.New.Key
+	}
+	return fmt.Sprintf("convert: descriptor %s ↔ %s: %s %q is already registered (as %s ↔ %s)",
+		e.New.Attr, e.New.Key, e.Field, name, e.Existing.Attr, e.Existing.Key)
+}
+
+// NewRegistry returns a registry holding ds.
+func NewRegistry(ds ...Descriptor) (*Registry, error) {
+	r := &Registry{}
+	if err := r.Register(ds...); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Register adds descriptors, all or none: it fails with a *ConflictError
+// if any shares an attribute or key with a registered one or with another
+// of ds, or with an error if one lacks an attribute or key.
+func (r *Registry) Register(ds ...Descriptor) error {
+	byAttr := map[string]Descriptor{}
+	byKey := map[string]Descriptor{}
+	for _, d := range r.all {
+		byAttr[d.Attr], byKey[d.Key] = d, d
+	}
+	for _, d := range ds {
+		if d.Attr == "" || d.Key == "" {
+			return fmt.Errorf("convert: descriptor %q ↔ %q: attribute and key must not be empty", d.Attr, d.Key)
+		}
+		if old, ok := byAttr[d.Attr]; ok {
+			return &ConflictError{New: d, Existing: old, Field: "attribute"}
+		}
+		if old, ok := byKey[d.Key]; ok {
+			return &ConflictError{New: d, Existing: old, Field: "key"}
+		}
+		byAttr[d.Attr], byKey[d.Key] = d, d
+	}
+	if r.byAttr == nil {
+		r.byAttr, r.byKey = map[string]int{}, map[string]int{}
+	}
+	for _, d := range ds {
+		r.byAttr[d.Attr] = len(r.all)
+		r.byKey[d.Key] = len(r.all)
+		r.all = append(r.all, d)
+	}
+	return nil
+}
+
+// All yields the descriptors in registration order.
+func (r *Registry) All() iter.Seq[Descriptor] {
+	return func(yield func(Descriptor) bool) {
+		if r == nil {
+			return
+		}
+		for _, d := range r.all {
+			if !yield(d) {
+				return
+			}
+		}
+	}
+}
+
+// ByKey returns the descriptor of a metadata key.
+func (r *Registry) ByKey(key string) (Descriptor, bool) {
+	if r == nil {
+		return Descriptor{}, false
+	}
+	i, ok := r.byKey[key]
+	if !ok {
+		return Descriptor{}, false
+	}
+	return r.all[i], true
+}
+
+// ByAttr returns the descriptor of an attribute.
+func (r *Registry) ByAttr(attr string) (Descriptor, bool) {
+	if r == nil {
+		return Descriptor{}, false
+	}
+	i, ok := r.byAttr[attr]
+	if !ok {
+		return Descriptor{}, false
+	}
+	return r.all[i], true
+}

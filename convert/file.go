@@ -1,0 +1,262 @@
+package convert
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+// Sentinel errors, matched with errors.Is.
+var (
+	// ErrChanged: Save refused to overwrite a file that changed on disk
+	// since the dialog was read (set Options.Force to overwrite).
+	ErrChanged = errors.New("the file changed on disk since it was read")
+	// ErrNoPath: Save was asked to save a dialog that was not read from a
+	// file.
+	ErrNoPath = errors.New("the dialog has no path (it was not read from a file): use WriteFile or Write")
+	// ErrBadName: Write was given a dialog whose name is not a plain file
+	// name.
+	ErrBadName = errors.New("not a plain file name")
+)
+
+// fileStamp identifies the state of a file when it was read or written.
+type fileStamp struct {
+	path    string
+	size    int64
+	modTime time.Time
+	dev     uint64
+	ino     uint64
+	data    []byte // its bytes
+}
+
+func stampOf(path string, fi fs.FileInfo, data []byte) *fileStamp {
+	s := &fileStamp{path: path, size: fi.Size(), modTime: fi.ModTime(), data: data}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		s.dev, s.ino = uint64(st.Dev), uint64(st.Ino)
+	}
+	return s
+}
+
+// same reports whether fi still describes the stamped file.
+func (s *fileStamp) same(fi fs.FileInfo) bool {
+	if fi.Size() != s.size || !fi.ModTime().Equal(s.modTime) {
+		return false
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && s.ino != 0 {
+		return uint64(st.Dev) == s.dev && uint64(st.Ino) == s.ino
+	}
+	return true
+}
+
+// ipynbName adds ".ipynb" to a name without that extension.
+func ipynbName(name string) string {
+	if strings.HasSuffix(name, ".ipynb") {
+		return name
+	}
+	return name + ".ipynb"
+}
+
+// ReadFile reads a dialog from a notebook file. See [Options.ReadFile].
+func ReadFile(name string) (*dialog.Dialog, error) { return Options{}.ReadFile(name) }
+
+// ReadFile reads a dialog from the notebook file name (".ipynb" is added
+// if missing). The dialog is named after the file's stem, and its Path
+// and ModTime are set so that Save can write it back.
+func (o Options) ReadFile(name string) (*dialog.Dialog, error) {
+	path := ipynbName(name)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("convert: %w", err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("convert: %w", err)
+	}
+	nb, err := nbformat.UnmarshalOptions{}.UnmarshalOwned(data)
+	if err != nil {
+		return nil, fmt.Errorf("convert: %s: %w", path, err)
+	}
+	d, err := o.ToDialog(nb)
+	if err != nil {
+		return nil, fmt.Errorf("convert: %s: %w", path, err)
+	}
+	d.Name = strings.TrimSuffix(filepath.Base(path), ".ipynb")
+	d.Path, d.ModTime = path, fi.ModTime()
+	d.Source.(*origin).file = stampOf(path, fi, data)
+	return d, nil
+}
+
+// WriteFile writes d to the file name. See [Options.WriteFile].
+func WriteFile(d *dialog.Dialog, name string) error { return Options{}.WriteFile(d, name) }
+
+// WriteFile writes d to the file name, atomically (see Save for how), and
+// makes it d's file: Path and ModTime are set, and a later Save of the
+// unchanged dialog changes nothing.
+func (o Options) WriteFile(d *dialog.Dialog, name string) error {
+	nb, err := o.ToNotebook(d)
+	if err != nil {
+		return err
+	}
+	data, err := nbformat.Marshal(nb)
+	if err != nil {
+		return fmt.Errorf("convert: %w", err)
+	}
+	return o.commit(d, name, data)
+}
+
+// Write writes d to dir/<d.Name>.ipynb. See [Options.Write].
+func Write(d *dialog.Dialog, dir string) error { return Options{}.Write(d, dir) }
+
+// Write writes d to dir/<d.Name>.ipynb with WriteFile. A name that is
+// empty, holds a path separator or a NUL, or is "." or "..", is refused
+// with ErrBadName: a dialog cannot be written outside dir.
+func (o Options) Write(d *dialog.Dialog, dir string) error {
+	n := d.Name
+	if n == "" || n == "." || n == ".." || strings.ContainsAny(n, `/\`+"\x00") || filepath.Base(n) != n {
+		return fmt.Errorf("convert: dialog name %q: %w", n, ErrBadName)
+	}
+	return o.WriteFile(d, filepath.Join(dir, ipynbName(n)))
+}
+
+// WriteMessages writes only msgs of d, in the order given, to the file
+// name. The file is not made d's file.
+func (o Options) WriteMessages(d *dialog.Dialog, name string, msgs []*dialog.Message) error {
+	data, err := o.MarshalMessages(d, msgs)
+	if err != nil {
+		return err
+	}
+	if _, err := o.writeAtomic(name, data); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Save writes d back to its file. See [Options.Save].
+func Save(d *dialog.Dialog) error { return Options{}.Save(d) }
+
+// Save writes d back to the file it was read from (Dialog.Path).
+//
+// Saving is atomic and durable: the new content goes to a temporary file
+// in the same folder, which is synced and renamed over the file, and the
+// folder is synced; a crash leaves the old file or the new one, never a
+// mix. The file's permissions are kept, a symbolic link is followed (its
+// target is updated, the link stays), and Owner, if set, is applied.
+//
+// Save fails with ErrNoPath for a dialog without a path, and with
+// ErrChanged if the file changed on disk since it was read or last saved
+// (unless Force). Saving an unedited dialog writes nothing at all.
+func (o Options) Save(d *dialog.Dialog) error {
+	if d.Path == "" {
+		return fmt.Errorf("convert: save: %w", ErrNoPath)
+	}
+	org, _ := d.Source.(*origin)
+	var stamp *fileStamp
+	if org != nil && org.file != nil && org.file.path == d.Path {
+		stamp = org.file
+	}
+	fi, err := os.Stat(d.Path)
+	switch {
+	case err == nil && stamp != nil && !stamp.same(fi) && !o.Force:
+		return fmt.Errorf("convert: save %s: %w", d.Path, ErrChanged)
+	case err == nil && stamp == nil && !d.ModTime.IsZero() && !fi.ModTime().Equal(d.ModTime) && !o.Force:
+		return fmt.Errorf("convert: save %s: %w", d.Path, ErrChanged)
+	case errors.Is(err, fs.ErrNotExist) && (stamp != nil || !d.ModTime.IsZero()) && !o.Force:
+		return fmt.Errorf("convert: save %s: the file was removed since it was read: %w", d.Path, ErrChanged)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("convert: save: %w", err)
+	}
+	nb, err := o.ToNotebook(d)
+	if err != nil {
+		return err
+	}
+	data, err := nbformat.Marshal(nb)
+	if err != nil {
+		return fmt.Errorf("convert: %w", err)
+	}
+	if stamp != nil && err == nil && bytes.Equal(data, stamp.data) {
+		if fi2, err := os.Stat(d.Path); err == nil && stamp.same(fi2) {
+			return nil // nothing to write
+		}
+	}
+	return o.commit(d, d.Path, data)
+}
+
+// commit writes data to name atomically and makes it d's file.
+func (o Options) commit(d *dialog.Dialog, name string, data []byte) error {
+	fi, err := o.writeAtomic(name, data)
+	if err != nil {
+		return err
+	}
+	// The dialog now corresponds to the file written: messages map to its
+	// cells one to one.
+	nb, err := nbformat.UnmarshalOptions{}.UnmarshalOwned(data)
+	if err != nil {
+		return fmt.Errorf("convert: %s: written notebook does not read back: %w", name, err)
+	}
+	org := &origin{nb: nb, work: nb, meta: deepCopyMap(d.Meta), snaps: map[*dialog.Message]*snapshot{}}
+	if nb.Nbformat == 4 && len(nb.Cells) == len(d.Messages) {
+		for i, m := range d.Messages {
+			org.msgs = append(org.msgs, m)
+			old, _ := d.Source.(*origin)
+			generated := false
+			if old != nil && old.snaps[m] != nil {
+				generated = old.snaps[m].generated
+			}
+			org.snaps[m] = &snapshot{msg: copyMessage(m), cell: nb.Cells[i], generated: generated}
+		}
+		org.file = stampOf(name, fi, data)
+		d.Source = org
+	} else {
+		d.Source = nil
+	}
+	d.Path, d.ModTime = name, fi.ModTime()
+	return nil
+}
+
+// Cells returns the cells of the notebook dir/<name>.ipynb between prefix
+// and suffix cells; a missing file has no cells (and no error). An invalid
+// notebook is healed (see nbformat.Heal).
+func Cells(dir, name string, prefix, suffix []nbformat.Cell) ([]nbformat.Cell, error) {
+	return Options{}.Cells(dir, name, prefix, suffix)
+}
+
+// Cells: see the function Cells.
+func (o Options) Cells(dir, name string, prefix, suffix []nbformat.Cell) ([]nbformat.Cell, error) {
+	path := filepath.Join(dir, ipynbName(name))
+	nb, err := nbformat.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("convert: %w", err)
+	}
+	if nb.Nbformat == 3 {
+		if err := nbformat.Upgrade(nb); err != nil {
+			return nil, fmt.Errorf("convert: %s: %w", path, err)
+		}
+	}
+	if nb.Nbformat == 4 {
+		repairs, err := nbformat.Heal(nb)
+		if o.Repaired != nil {
+			for _, r := range repairs {
+				o.Repaired(r)
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("convert: %s: %w", path, err)
+		}
+	}
+	cells := make([]nbformat.Cell, 0, len(prefix)+len(nb.Cells)+len(suffix))
+	cells = append(cells, prefix...)
+	cells = append(cells, nb.Cells...)
+	return append(cells, suffix...), nil
+}
