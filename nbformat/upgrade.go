@@ -27,8 +27,10 @@ var validID = regexp.MustCompile(`^[a-zA-Z0-9-_]{1,64}$`)
 //     Unlike Python nbformat, which replaces every id, existing valid ids
 //     are kept; only missing, invalid or duplicate ones get fresh unique
 //     8-hex ids.
+//
 //   - nbformat 4.5 and later minors: missing, invalid and duplicate ids are
 //     replaced the same way; the version is left alone.
+//
 //   - nbformat 3: converted as Python nbformat's v4 upgrade does (but a
 //     notebook without metadata, or a worksheet without cells, which
 //     Python refuses, is taken as having none):
