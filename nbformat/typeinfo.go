@@ -69,16 +69,34 @@ var (
 // schema does not name (see internal/cmd/flatten).
 const extraField = "AdditionalProperties"
 
+// infoOf returns the description of t, building it (and the descriptions
+// it refers to) once. Descriptions are published only when complete, so
+// concurrent readers never see a half-built one.
 func infoOf(t reflect.Type) *typeInfo {
 	if ti, ok := typeInfos.Load(t); ok {
 		return ti.(*typeInfo)
 	}
-	ti := &typeInfo{typ: t}
-	// Store first so that recursive types terminate.
-	actual, loaded := typeInfos.LoadOrStore(t, ti)
-	if loaded {
-		return actual.(*typeInfo)
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	building := map[reflect.Type]*typeInfo{}
+	ti := build(t, building)
+	for k, v := range building {
+		typeInfos.Store(k, v)
 	}
+	return ti
+}
+
+var buildMu sync.Mutex
+
+func build(t reflect.Type, building map[reflect.Type]*typeInfo) *typeInfo {
+	if ti, ok := typeInfos.Load(t); ok {
+		return ti.(*typeInfo)
+	}
+	if ti, ok := building[t]; ok {
+		return ti // a recursive type: completed by the caller up the stack
+	}
+	ti := &typeInfo{typ: t}
+	building[t] = ti
 	switch {
 	case t == multilineType:
 		ti.kind = kMultiline
@@ -104,14 +122,14 @@ func infoOf(t reflect.Type) *typeInfo {
 			ti.kind = kBool
 		case reflect.Pointer:
 			ti.kind = kPtr
-			ti.elem = infoOf(t.Elem())
+			ti.elem = build(t.Elem(), building)
 		case reflect.Slice:
 			ti.kind = kSlice
-			ti.elem = infoOf(t.Elem())
+			ti.elem = build(t.Elem(), building)
 		case reflect.Map:
 			if t.Key().Kind() == reflect.String {
 				ti.kind = kMap
-				ti.elem = infoOf(t.Elem())
+				ti.elem = build(t.Elem(), building)
 			}
 		case reflect.Interface:
 			if t.NumMethod() == 0 {
@@ -119,13 +137,13 @@ func infoOf(t reflect.Type) *typeInfo {
 			}
 		case reflect.Struct:
 			ti.kind = kStruct
-			ti.plan = planOf(t)
+			ti.plan = planOf(t, building)
 		}
 	}
 	return ti
 }
 
-func planOf(t reflect.Type) *structPlan {
+func planOf(t reflect.Type, building map[reflect.Type]*typeInfo) *structPlan {
 	p := &structPlan{byName: map[string]int{}, extra: -1}
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
@@ -145,7 +163,7 @@ func planOf(t reflect.Type) *structPlan {
 			name:     name,
 			index:    i,
 			optional: strings.Contains(","+opts+",", ",omitempty,"),
-			ti:       infoOf(f.Type),
+			ti:       build(f.Type, building),
 			typeTag:  name == "cell_type" || name == "output_type",
 		}
 		p.byName[name] = len(p.fields)

@@ -1,0 +1,102 @@
+package convert_test
+
+import (
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+
+	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/dialog"
+)
+
+// Read a dialog, edit a message, save it back: only the edited cell's
+// bytes change.
+func Example() {
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	data, _ := os.ReadFile(filepath.Join("..", "testdata", "dialog.ipynb"))
+	path := filepath.Join(dir, "dialog.ipynb")
+	os.WriteFile(path, data, 0o644)
+
+	d, err := convert.ReadFile(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, m := range d.Messages {
+		fmt.Println(m.Preview(60))
+	}
+	m, _ := d.Messages.Get("5f1e") // by id prefix
+	m.SetReply("Two, as 1+1 shows.")
+	if err := convert.Save(d); err != nil {
+		log.Fatal(err)
+	}
+	back, _ := convert.ReadFile(path)
+	fmt.Println(back.Messages[2].Reply())
+	// Output:
+	// a54dca18:n:A *test* dialog
+	// 0b9c3d7e:c:1+1 ⇒ out(94)
+	// 5f1e2d3c:p:Add them. ⇒ reply(20)
+	// 9a8b7c6d:r:plain text
+	// 1c2d3e4f:p:Hello?
+	// Two, as 1+1 shows.
+}
+
+// A host declares its own attributes: Solveit keeps int flags that the
+// notebook schema stores as booleans, and a bookmark number.
+func ExampleRegistry() {
+	reg, err := convert.NewRegistry(
+		convert.Flag("pinned", "pinned"),
+		convert.Flag("skipped", "skipped"),
+		convert.Descriptor{Attr: "bookmark", Key: "bookmark"},
+	)
+	if err != nil {
+		log.Fatal(err)
+	}
+	opts := convert.Options{Registry: reg}
+	data, _ := os.ReadFile(filepath.Join("..", "testdata", "dialog.ipynb"))
+	d, err := opts.Unmarshal(data)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, m := range d.Messages[2:] {
+		fmt.Println(m.ID, m.Kind, m.Attrs, m.Meta)
+	}
+	// Registering a key twice is an error.
+	fmt.Println(reg.Register(convert.Descriptor{Attr: "pin", Key: "pinned"}))
+	// Output:
+	// 5f1e2d3c prompt map[pinned:1] map[]
+	// 9a8b7c6d raw map[] map[]
+	// 1c2d3e4f prompt map[skipped:1] map[time_run:2026-01-21T22:59:53.705486+00:00]
+	// convert: descriptor pin ↔ pinned: key "pinned" is already registered (as pinned ↔ pinned)
+}
+
+// Write a new dialog to a folder, named after the dialog.
+func ExampleWrite() {
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	d := dialog.New("notes")
+	d.Random = dialog.Seeded(1)
+	d.Add(dialog.Note, "# Notes")
+	if err := convert.Write(d, dir); err != nil {
+		log.Fatal(err)
+	}
+	out, _ := os.ReadFile(filepath.Join(dir, "notes.ipynb"))
+	fmt.Print(string(out))
+	// Output:
+	// {
+	//  "cells": [
+	//   {
+	//    "cell_type": "markdown",
+	//    "id": "6ae6783f",
+	//    "metadata": {},
+	//    "source": [
+	//     "# Notes"
+	//    ]
+	//   }
+	//  ],
+	//  "metadata": {},
+	//  "nbformat": 4,
+	//  "nbformat_minor": 5
+	// }
+}
