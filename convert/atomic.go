@@ -28,6 +28,11 @@ func (o Options) writeAtomic(name string, data []byte) (fs.FileInfo, error) {
 		if !fi.Mode().IsRegular() {
 			return nil, fmt.Errorf("convert: save %s: not a regular file", name)
 		}
+		if fi.Mode().Perm()&0o222 == 0 {
+			// Replacing it by rename would work, but the owner marked it
+			// read-only.
+			return nil, fmt.Errorf("convert: save %s: the file is read-only (mode %v; it is unchanged): %w", name, fi.Mode().Perm(), fs.ErrPermission)
+		}
 		if st, ok := fi.Sys().(*syscall.Stat_t); ok && os.Geteuid() == 0 {
 			owner = &Owner{UID: int(st.Uid), GID: int(st.Gid)}
 		}

@@ -127,6 +127,14 @@ func (o Options) Write(d *dialog.Dialog, dir string) error {
 	return o.WriteFile(d, filepath.Join(dir, ipynbName(n)))
 }
 
+// WriteAtomic writes data to the file name the way Save does (atomically
+// and durably, keeping permissions, following links), for callers that
+// produce the bytes themselves.
+func (o Options) WriteAtomic(name string, data []byte) error {
+	_, err := o.writeAtomic(name, data)
+	return err
+}
+
 // WriteMessages writes only msgs of d, in the order given, to the file
 // name. The file is not made d's file.
 func (o Options) WriteMessages(d *dialog.Dialog, name string, msgs []*dialog.Message) error {

@@ -35,6 +35,9 @@ func marshalCanonical(nb *Notebook) ([]byte, error) {
 	default:
 		return nil, fmt.Errorf("nbformat: canonical output for nbformat %d: %w", nb.Nbformat, ErrUnsupportedVersion)
 	}
+	if err := pythonFailure(t, w.v3); err != nil {
+		return nil, err
+	}
 	w.root(jsontree.Root)
 	w.buf = append(w.buf, '\n')
 	return w.buf, nil

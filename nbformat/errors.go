@@ -77,7 +77,11 @@ func (e *FormatError) Error() string {
 		b.WriteString(e.File)
 		b.WriteString(": ")
 	}
-	b.WriteString(string(e.Pointer))
+	if e.Pointer == "" {
+		b.WriteString("(top level)")
+	} else {
+		b.WriteString(string(e.Pointer))
+	}
 	b.WriteString(": ")
 	b.WriteString(e.Msg)
 	return b.String()

@@ -13,7 +13,11 @@ type MarshalOptions struct {
 	// (nbformat.write): indent 1, keys sorted, raw UTF-8, Python number
 	// spelling, text split into lines by str.splitlines, transient keys
 	// removed, and a final newline. Version 3 notebooks get nbformat's v3
-	// writer (ASCII-escaped, v3 line splitting).
+	// writer (ASCII-escaped, v3 line splitting). A notebook Python
+	// nbformat cannot write (its reader or writer raises: a code cell
+	// without outputs, a cell without metadata, …) has no canonical form:
+	// Marshal then fails with a *FormatError wrapping ErrNotCanonical
+	// that locates the cause.
 	Canonical bool
 }
 

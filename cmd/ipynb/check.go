@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+var checkCmd = &command{
+	name:    "check",
+	summary: "report whether notebooks are valid and round-trip exactly",
+	doc: `Prints one line per notebook, STATUS PATH [DETAIL], then a summary:
+  same     it parses, is valid, and both the notebook and the dialog round
+           trip give back its bytes
+  diff     a round trip would change it (the first differing line is named)
+  invalid  it does not match its nbformat schema (one problem per line,
+           with its JSON Pointer)
+  error    it cannot be read (why, with line and column)
+Exit status 0 only if every notebook is same.`,
+	usage: "[--json] PATH...",
+}
+
+func init() { checkCmd.run = runCheck }
+
+type problem struct {
+	Pointer string `json:"pointer"`
+	Keyword string `json:"keyword"`
+	Message string `json:"message"`
+}
+
+type checkResult struct {
+	Path     string    `json:"path"`
+	Status   string    `json:"status"` // same, diff, invalid, error
+	Detail   string    `json:"detail,omitempty"`
+	Problems []problem `json:"problems,omitempty"`
+	io       bool      // an I/O error, not a finding
+}
+
+func runCheck(e *env, args []string) int {
+	fs := checkCmd.flags(e)
+	jsonOut := fs.Bool("json", false, "print one JSON document instead of text")
+	if st := parse(e, fs, args); st >= 0 {
+		return st
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return exitError
+	}
+	ins, ok := expand(e, fs.Args())
+	status := exitOK
+	if !ok {
+		status = exitError
+	}
+	counts := map[string]int{}
+	var results []checkResult
+	prog := newProgress(e, len(ins))
+	for i, in := range ins {
+		prog.step(i, in.path)
+		r := check(e, in)
+		counts[r.Status]++
+		if r.io {
+			status = exitError
+			fmt.Fprintf(e.stderr, "%s: %s\n", r.Path, r.Detail)
+		} else if r.Status != "same" && status == exitOK {
+			status = exitFindings
+		}
+		if *jsonOut {
+			results = append(results, r)
+			continue
+		}
+		prog.done()
+		line := r.Status + " " + r.Path
+		if r.Detail != "" {
+			line += " " + r.Detail
+		}
+		fmt.Fprintln(e.stdout, line)
+		for _, p := range r.Problems {
+			fmt.Fprintf(e.stdout, "  %s: %s: %s\n", displayPointer(p.Pointer), p.Keyword, p.Message)
+		}
+	}
+	prog.done()
+	summary := fmt.Sprintf("%d same, %d diff, %d invalid, %d error", counts["same"], counts["diff"], counts["invalid"], counts["error"])
+	if *jsonOut {
+		if results == nil {
+			results = []checkResult{}
+		}
+		doc := map[string]any{"files": results, "summary": map[string]int{
+			"same": counts["same"], "diff": counts["diff"], "invalid": counts["invalid"], "error": counts["error"]}}
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", " ")
+		enc.SetEscapeHTML(false)
+		enc.Encode(doc)
+	} else {
+		fmt.Fprintln(e.stdout, summary)
+	}
+	return status
+}
+
+func displayPointer(p string) string {
+	if p == "" {
+		return "(top level)"
+	}
+	return p
+}
+
+// check classifies one notebook.
+func check(e *env, in input) checkResult {
+	r := checkResult{Path: in.path}
+	data, err := e.read(in)
+	if err != nil {
+		r.Status, r.Detail, r.io = "error", pathError(err).Error(), true
+		return r
+	}
+	nb, err := nbformat.Unmarshal(data)
+	if err != nil {
+		r.Status, r.Detail = "error", strings.TrimPrefix(err.Error(), "nbformat: ")
+		return r
+	}
+	if probs := nbformat.Problems(nbformat.Validate(nb)); len(probs) > 0 {
+		r.Status = "invalid"
+		r.Detail = fmt.Sprintf("(%d problems)", len(probs))
+		if len(probs) == 1 {
+			r.Detail = "(1 problem)"
+		}
+		for _, p := range probs {
+			r.Problems = append(r.Problems, problem{Pointer: string(p.Pointer), Keyword: p.Keyword, Message: p.Msg})
+		}
+		return r
+	}
+	out, err := nbformat.Marshal(nb)
+	if err != nil {
+		r.Status, r.Detail = "error", strings.TrimPrefix(err.Error(), "nbformat: ")
+		return r
+	}
+	if !bytes.Equal(out, data) {
+		r.Status, r.Detail = "diff", firstLine(data, out)+": the notebook round trip changes it"
+		return r
+	}
+	d, err := convert.Unmarshal(data)
+	if err == nil {
+		out, err = convert.Marshal(d)
+	}
+	if err != nil {
+		r.Status, r.Detail = "error", strings.TrimPrefix(err.Error(), "convert: ")
+		return r
+	}
+	if !bytes.Equal(out, data) {
+		r.Status, r.Detail = "diff", firstLine(data, out)+": the dialog round trip changes it"
+		return r
+	}
+	r.Status = "same"
+	return r
+}
+
+// firstLine names the first line where two texts differ.
+func firstLine(a, b []byte) string {
+	line := 1
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] != b[i] {
+			break
+		}
+		if a[i] == '\n' {
+			line++
+		}
+	}
+	return fmt.Sprintf("line %d", line)
+}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// input is one notebook to process: a file, or standard input ("-").
+type input struct {
+	path string // "-" for standard input
+}
+
+func (in input) stdin() bool { return in.path == "-" }
+
+// skipDirs are not searched: version-control data and Jupyter's autosave
+// copies.
+var skipDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, ".ipynb_checkpoints": true}
+
+// expand turns PATH arguments into inputs: files as given, folders
+// searched for *.ipynb (skipping skipDirs), "-" for standard input.
+// Missing paths are reported; ok is false then.
+func expand(e *env, args []string) (ins []input, ok bool) {
+	ok = true
+	for _, a := range args {
+		if a == "-" {
+			ins = append(ins, input{path: "-"})
+			continue
+		}
+		fi, err := os.Stat(a)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "%s: %v\n", a, pathError(err))
+			ok = false
+			continue
+		}
+		if !fi.IsDir() {
+			ins = append(ins, input{path: a})
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				fmt.Fprintf(e.stderr, "%s: %v\n", p, pathError(err))
+				ok = false
+				return nil
+			}
+			if d.IsDir() {
+				if p != a && skipDirs[d.Name()] {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if strings.HasSuffix(d.Name(), ".ipynb") {
+				found = append(found, p)
+			}
+			return nil
+		})
+		if err != nil {
+			fmt.Fprintf(e.stderr, "%s: %v\n", a, err)
+			ok = false
+		}
+		sort.Strings(found)
+		for _, p := range found {
+			ins = append(ins, input{path: p})
+		}
+	}
+	return ins, ok
+}
+
+// pathError drops the operation and path from an *fs.PathError, which the
+// message already names.
+func pathError(err error) error {
+	if pe, ok := err.(*fs.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// read returns the bytes of an input.
+func (e *env) read(in input) ([]byte, error) {
+	if in.stdin() {
+		return io.ReadAll(e.stdin)
+	}
+	return os.ReadFile(in.path)
+}
+
+// progress shows "[n/N] path" on a terminal's standard error when there are
+// more files than fit on a screen.
+type progress struct {
+	e     *env
+	total int
+	on    bool
+}
+
+const screenful = 40
+
+func newProgress(e *env, total int) *progress {
+	return &progress{e: e, total: total, on: e.stderrTTY && total > screenful}
+}
+
+func (p *progress) step(i int, path string) {
+	if p.on {
+		fmt.Fprintf(p.e.stderr, "\r\x1b[K[%d/%d] %s", i+1, p.total, path)
+	}
+}
+
+func (p *progress) done() {
+	if p.on {
+		fmt.Fprint(p.e.stderr, "\r\x1b[K")
+	}
+}

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+var fmtCmd = &command{
+	name:    "fmt",
+	summary: "rewrite notebooks in place: heal them, or write Python's canonical bytes",
+	doc: `Rewrites nbformat 4 notebooks in place, atomically, and prints the files it
+changed. Invalid notebooks are healed (what is invalid is removed or
+repaired, content is kept) and each file keeps its own style. With
+--canonical, a notebook gets exactly the bytes Python nbformat writes for it
+as it is (Python does not heal, so neither does --canonical; a notebook
+Python cannot write is an error). Older notebooks are left alone unless
+--upgrade converts them to 4.5 first. Read-only files are not changed.`,
+	usage: "[--check] [--canonical] [--upgrade] [-v] PATH...",
+}
+
+func init() { fmtCmd.run = runFmt }
+
+func runFmt(e *env, args []string) int {
+	fs := fmtCmd.flags(e)
+	checkOnly := fs.Bool("check", false, "write nothing; list the files that would change (exit 1 if any)")
+	canonical := fs.Bool("canonical", false, "write exactly Python nbformat's bytes")
+	upgrade := fs.Bool("upgrade", false, "upgrade to nbformat 4.5 (cell ids; version 2 and 3 notebooks converted)")
+	verbose := fs.Bool("v", false, "report each repair on standard error")
+	if st := parse(e, fs, args); st >= 0 {
+		return st
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return exitError
+	}
+	ins, ok := expand(e, fs.Args())
+	status := exitOK
+	if !ok {
+		status = exitError
+	}
+	prog := newProgress(e, len(ins))
+	changed := 0
+	for i, in := range ins {
+		prog.step(i, in.path)
+		data, err := e.read(in)
+		if err != nil {
+			prog.done()
+			fmt.Fprintf(e.stderr, "%s: %v\n", in.path, pathError(err))
+			status = exitError
+			continue
+		}
+		out, repairs, err := format(data, *canonical, *upgrade)
+		prog.done()
+		if errors.Is(err, errOld) {
+			fmt.Fprintf(e.stderr, "%s: %v\n", in.path, err)
+			continue
+		}
+		if *verbose {
+			for _, r := range repairs {
+				fmt.Fprintf(e.stderr, "%s: %s: %s\n", in.path, displayPointer(string(r.Pointer)), r.What)
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "%s: %s\n", in.path, strings.TrimPrefix(err.Error(), "nbformat: "))
+			status = max(status, exitFindings)
+			continue
+		}
+		if in.stdin() {
+			if *checkOnly {
+				if !bytes.Equal(out, data) {
+					fmt.Fprintln(e.stdout, "-")
+					status = max(status, exitFindings)
+				}
+				continue
+			}
+			e.stdout.Write(out)
+			continue
+		}
+		if bytes.Equal(out, data) {
+			continue
+		}
+		changed++
+		if *checkOnly {
+			fmt.Fprintln(e.stdout, in.path)
+			status = max(status, exitFindings)
+			continue
+		}
+		if err := (convert.Options{}).WriteAtomic(in.path, out); err != nil {
+			fmt.Fprintf(e.stderr, "%s: %s\n", in.path, strings.TrimPrefix(err.Error(), "convert: "))
+			status = exitError
+			continue
+		}
+		fmt.Fprintln(e.stdout, in.path)
+	}
+	prog.done()
+	return status
+}
+
+// errOld: a notebook older than version 4, which fmt leaves alone
+// without --upgrade.
+var errOld = errors.New("not changed (use --upgrade to convert it to 4.5)")
+
+// format returns the formatted bytes of a notebook and the repairs made.
+func format(data []byte, canonical, upgrade bool) ([]byte, []nbformat.Repair, error) {
+	nb, err := nbformat.Unmarshal(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	if upgrade {
+		if err := nbformat.Upgrade(nb); err != nil {
+			return nil, nil, err
+		}
+	}
+	if nb.Nbformat != 4 {
+		return nil, nil, fmt.Errorf("nbformat %d: %w", nb.Nbformat, errOld)
+	}
+	if canonical {
+		out, err := nbformat.MarshalOptions{Canonical: true}.Marshal(nb)
+		return out, nil, err
+	}
+	repairs, err := nbformat.Heal(nb)
+	if err != nil {
+		return nil, repairs, err
+	}
+	out, err := nbformat.Marshal(nb)
+	return out, repairs, err
+}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/dialog"
+)
+
+var showCmd = &command{
+	name:    "show",
+	summary: "print a notebook as a dialog, one row per message",
+	doc: `Prints the dialog's name, then one row per message, id:kind:content
+(kind n, p, c or r; newlines shown as \n; cut at --width), with
+" ⇒ out(N)" for N bytes of outputs, and a prompt's reply on a row of its
+own starting "> ".`,
+	usage: "[--width N] [--rows N] [--json] FILE",
+}
+
+func init() { showCmd.run = runShow }
+
+// readDialog reads the one FILE argument of show and md as a dialog.
+func readDialog(e *env, args []string) (*dialog.Dialog, string, int) {
+	if len(args) != 1 {
+		fmt.Fprintln(e.stderr, "ipynb: expected exactly one FILE (or - for standard input)")
+		return nil, "", exitError
+	}
+	in := input{path: args[0]}
+	data, err := e.read(in)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "%s: %v\n", in.path, pathError(err))
+		return nil, "", exitError
+	}
+	d, err := convert.Unmarshal(data)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "%s: %s\n", in.path, strings.TrimPrefix(strings.TrimPrefix(err.Error(), "convert: "), "nbformat: "))
+		return nil, "", exitFindings
+	}
+	name := in.path
+	if !in.stdin() {
+		name = strings.TrimSuffix(baseName(in.path), ".ipynb")
+	}
+	d.Name = name
+	return d, in.path, -1
+}
+
+func baseName(p string) string {
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+func runShow(e *env, args []string) int {
+	fs := showCmd.flags(e)
+	width := fs.Int("width", 120, "characters per row (0: no limit)")
+	rows := fs.Int("rows", 0, "messages to show (0: all)")
+	jsonOut := fs.Bool("json", false, "print the messages as JSON")
+	if st := parse(e, fs, args); st >= 0 {
+		return st
+	}
+	d, _, st := readDialog(e, fs.Args())
+	if st >= 0 {
+		return st
+	}
+	if *jsonOut {
+		type row struct {
+			ID      string `json:"id"`
+			Kind    string `json:"kind"`
+			Content string `json:"content"`
+			Reply   string `json:"reply,omitempty"`
+			Outputs int    `json:"outputs"`
+		}
+		out := []row{}
+		for i, m := range d.Messages {
+			if *rows > 0 && i == *rows {
+				break
+			}
+			out = append(out, row{ID: m.ID, Kind: string(m.Kind), Content: m.Content, Reply: m.Reply(), Outputs: len(m.Outputs)})
+		}
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", " ")
+		enc.SetEscapeHTML(false)
+		enc.Encode(out)
+		return exitOK
+	}
+	fmt.Fprint(e.stdout, d.Summary(*width, *rows))
+	return exitOK
+}
