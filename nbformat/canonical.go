@@ -18,15 +18,11 @@ import (
 // apply it.
 
 func marshalCanonical(nb *Notebook) ([]byte, error) {
-	data, err := nb.marshal()
+	t, err := nb.tape() // the bytes read, when unedited
 	if err != nil {
 		return nil, err
 	}
-	t, err := jsontree.Parse(data, jsontree.Limits{MaxDepth: DefaultMaxDepth})
-	if err != nil {
-		return nil, syntaxError("", data, err)
-	}
-	w := canon{t: t, buf: make([]byte, 0, len(data)+len(data)/4)}
+	w := canon{t: t, buf: make([]byte, 0, len(t.Data)+len(t.Data)/32+64)}
 	switch nb.Nbformat {
 	case 4:
 	case 3:

@@ -1,6 +1,7 @@
 package nbformat
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 
@@ -273,7 +274,11 @@ func (c *pyCheck) v3(root int) {
 func loneSurrogates(raw []byte) bool {
 	for i := 0; i+5 < len(raw); i++ {
 		if raw[i] != '\\' {
-			continue
+			k := bytes.IndexByte(raw[i:], '\\')
+			if k < 0 {
+				return false
+			}
+			i += k
 		}
 		if raw[i+1] != 'u' {
 			i++

@@ -204,17 +204,33 @@ func (e *encoder) equalStruct(v reflect.Value, plan *structPlan, o int) bool {
 		extra = v.Field(plan.extra).Interface().(map[string]any)
 	}
 	matched := 0
+	var has uint64 // fields whose key the original has (generated structs have few fields)
 	for _, j := range uniqueMembers(t, o) {
-		key := t.KeyString(j)
-		if x, ok := extra[key]; ok {
+		n := &t.Nodes[j]
+		var x any
+		var inExtra bool
+		var fi int
+		var isField bool
+		if n.Flags&jsontree.FlagKeyEscaped == 0 {
+			kb := t.Data[n.Key+1 : n.KeyEnd-1]
+			x, inExtra = extra[string(kb)]
+			fi, isField = plan.byName[string(kb)]
+		} else {
+			key := t.KeyString(j)
+			x, inExtra = extra[key]
+			fi, isField = plan.byName[key]
+		}
+		if isField && fi < 64 {
+			has |= 1 << fi
+		}
+		if inExtra {
 			if !e.equal(reflect.ValueOf(&x).Elem(), infoOf(anyType), j) {
 				return false
 			}
 			matched++
 			continue
 		}
-		fi, ok := plan.byName[key]
-		if !ok {
+		if !isField {
 			return false
 		}
 		fv, present := e.field(v, &plan.fields[fi], true, true)
@@ -230,8 +246,11 @@ func (e *encoder) equalStruct(v reflect.Value, plan *structPlan, o int) bool {
 		if _, inExtra := extra[f.name]; inExtra {
 			continue
 		}
-		has := t.Lookup(o, f.name) >= 0
-		if _, present := e.field(v, f, true, has); present {
+		origHas := i < 64 && has&(1<<i) != 0
+		if i >= 64 {
+			origHas = t.Lookup(o, f.name) >= 0
+		}
+		if _, present := e.field(v, f, true, origHas); present {
 			count++
 		}
 	}

@@ -11,19 +11,157 @@ import (
 // Metadata, as generic JSON: its typed fields and its AdditionalProperties
 // together, with the Go types of [Decode].
 func ToMap(v any) (map[string]any, error) {
-	raw, err := encodeCompact(v)
+	rv := reflect.ValueOf(v)
+	for rv.Kind() == reflect.Pointer && !rv.IsNil() {
+		rv = rv.Elem()
+	}
+	if rv.Kind() != reflect.Struct || !ours(rv.Type()) {
+		return nil, fmt.Errorf("nbformat: ToMap: %T is not a struct of this package", v)
+	}
+	e := encoder{st: &pythonStyle, ids: true}
+	g, err := e.generic(rv, infoOf(rv.Type()))
 	if err != nil {
 		return nil, err
 	}
-	g, err := Decode(raw)
-	if err != nil {
-		return nil, err
+	return g.(map[string]any), nil
+}
+
+// generic converts a typed value to generic JSON, as Marshal would write
+// it (present members only), without going through JSON text.
+func (e *encoder) generic(v reflect.Value, ti *typeInfo) (any, error) {
+	switch ti.kind {
+	case kString:
+		return v.String(), nil
+	case kInt:
+		return int(v.Int()), nil
+	case kUint:
+		return int(v.Uint()), nil
+	case kFloat:
+		return v.Float(), nil
+	case kBool:
+		return v.Bool(), nil
+	case kNumber:
+		return numberValue([]byte(v.String()), numberFlags(v.String())), nil
+	case kPtr:
+		if v.IsNil() {
+			return nil, nil
+		}
+		return e.generic(v.Elem(), ti.elem)
+	case kAny:
+		if v.IsNil() {
+			return nil, nil
+		}
+		x, xi, ok := e.dynamic(v)
+		if !ok {
+			return nil, e.err
+		}
+		return e.generic(x, xi)
+	case kSlice:
+		out := make([]any, v.Len())
+		for i := range out {
+			g, err := e.generic(v.Index(i), ti.elem)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = g
+		}
+		return out, nil
+	case kMap:
+		out := make(map[string]any, v.Len())
+		it := v.MapRange()
+		for it.Next() {
+			g, err := e.generic(it.Value(), ti.elem)
+			if err != nil {
+				return nil, err
+			}
+			out[it.Key().String()] = g
+		}
+		return out, nil
+	case kStruct:
+		plan := ti.plan
+		out := map[string]any{}
+		for i := range plan.fields {
+			f := &plan.fields[i]
+			fv, present := e.field(v, f, false, false)
+			if !present {
+				continue
+			}
+			g, err := e.generic(fv, infoOf(fv.Type()))
+			if err != nil {
+				return nil, err
+			}
+			out[f.name] = g
+		}
+		if plan.extra >= 0 {
+			for k, x := range v.Field(plan.extra).Interface().(map[string]any) {
+				g, err := e.generic(reflect.ValueOf(&x).Elem(), infoOf(anyType))
+				if err != nil {
+					return nil, err
+				}
+				out[k] = g
+			}
+		}
+		return out, nil
+	case kMultiline:
+		m := v.Interface().(MultilineString)
+		if m.IsList() || m.raw != nil && m.raw[0] == '[' {
+			lines := m.Lines()
+			out := make([]any, len(lines))
+			for i, l := range lines {
+				out[i] = l
+			}
+			return out, nil
+		}
+		return m.String(), nil
+	case kBundle:
+		b := v.Interface().(MimeBundle)
+		out := make(map[string]any, b.Len())
+		if b.b != nil {
+			for _, en := range b.b.entries {
+				if en.isJSON {
+					g, err := Decode(en.json)
+					if err != nil {
+						return nil, err
+					}
+					out[en.mime] = g
+					continue
+				}
+				g, err := e.generic(reflect.ValueOf(en.text), infoOf(multilineType))
+				if err != nil {
+					return nil, err
+				}
+				out[en.mime] = g
+			}
+		}
+		return out, nil
+	case kCell, kOutput:
+		if v.IsNil() {
+			return nil, nil
+		}
+		switch x := v.Interface().(type) {
+		case *UnknownCell:
+			return Decode(x.Raw)
+		case *UnknownOutput:
+			return Decode(x.Raw)
+		}
+		el := v.Elem().Elem()
+		return e.generic(el, infoOf(el.Type()))
 	}
-	m, ok := g.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("nbformat: ToMap: %T is not an object", v)
+	return nil, fmt.Errorf("nbformat: cannot convert a %s", ti.typ)
+}
+
+// numberFlags classifies the text of a json.Number.
+func numberFlags(s string) uint8 {
+	switch s {
+	case "NaN", "Infinity", "-Infinity":
+		return jsontree.FlagNonFinite
 	}
-	return m, nil
+	for _, c := range s {
+		if c == '.' || c == 'e' || c == 'E' {
+			return 0
+		}
+	}
+	return jsontree.FlagInt
 }
 
 // FromMap sets the generated struct ptr points to from generic JSON m, as
@@ -59,7 +197,13 @@ func OutputToMap(o Output) (map[string]any, error) {
 		}
 		return m, nil
 	}
-	return ToMap(o)
+	v := reflect.ValueOf(o).Elem()
+	e := encoder{st: &pythonStyle, ids: true}
+	g, err := e.generic(v, infoOf(v.Type()))
+	if err != nil {
+		return nil, err
+	}
+	return g.(map[string]any), nil
 }
 
 // OutputFromMap makes a typed output from generic JSON (an UnknownOutput

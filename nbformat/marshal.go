@@ -72,3 +72,16 @@ func (e *encoder) result() ([]byte, error) {
 }
 
 func reflectDocument(nb *Notebook) reflect.Value { return reflect.ValueOf(&nb.Document).Elem() }
+
+// Edited reports whether Marshal would write anything other than the
+// bytes nb was read from: true for a notebook built in memory or changed
+// since it was read. It costs a walk over the typed values (not over the
+// text), so checking it is cheaper than marshalling and comparing.
+func (nb *Notebook) Edited() bool {
+	if nb.src == nil {
+		return true
+	}
+	e := encoder{t: nb.src.tape, src: nb.src, st: &pythonStyle, ids: nb.NbformatMinor >= 5 || nb.Nbformat > 4, decoded: true, complete: nb.complete}
+	v := reflectDocument(nb)
+	return !e.equal(v, infoOf(v.Type()), jsontree.Root)
+}

@@ -61,11 +61,12 @@ func (m MultilineString) String() string {
 	switch {
 	case m.raw != nil:
 		if m.raw[0] == '"' {
-			return string(jsontree.AppendUnescaped(nil, m.raw[1:len(m.raw)-1]))
+			return jsontree.UnescapeString(m.raw[1 : len(m.raw)-1])
 		}
-		var b []byte
-		jsontree.EachString(m.raw, func(s []byte) { b = jsontree.AppendUnescaped(b, s) })
-		return string(b)
+		var b strings.Builder
+		b.Grow(len(m.raw))
+		jsontree.EachString(m.raw, func(s []byte) { jsontree.WriteUnescaped(&b, s) })
+		return b.String()
 	case m.lines != nil:
 		return strings.Join(m.lines, "")
 	}
@@ -85,7 +86,7 @@ func (m MultilineString) Lines() []string {
 			return []string{m.String()}
 		}
 		var out []string
-		jsontree.EachString(m.raw, func(s []byte) { out = append(out, string(jsontree.AppendUnescaped(nil, s))) })
+		jsontree.EachString(m.raw, func(s []byte) { out = append(out, jsontree.UnescapeString(s)) })
 		return out
 	case m.lines != nil:
 		return append([]string{}, m.lines...)

@@ -1,7 +1,6 @@
 package nbformat
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -183,16 +182,15 @@ func duplicateIDs(t *jsontree.Tape) []located {
 		if k < 0 {
 			continue
 		}
-		key := string(t.Raw(k))
+		key := "j" + string(t.Raw(k))
 		if t.Nodes[k].Kind == jsontree.String {
-			b, _ := json.Marshal(t.Str(k))
-			key = string(b)
+			key = "s" + t.Str(k)
 		}
 		if j, dup := seen[key]; dup {
 			out = append(out, located{k, &ValidationError{
 				Pointer: Pointer("").AppendToken("cells").AppendIndex(i).AppendToken("id"),
 				Keyword: "unique",
-				Msg:     fmt.Sprintf("cell id %s is already the id of /cells/%d", key, j),
+				Msg:     fmt.Sprintf("cell id %s is already the id of /cells/%d", t.Raw(k), j),
 			}})
 			continue
 		}

@@ -115,7 +115,7 @@ func check(e *env, in input) checkResult {
 		r.Status, r.Detail, r.io = "error", pathError(err).Error(), true
 		return r
 	}
-	nb, err := nbformat.Unmarshal(data)
+	nb, err := nbformat.UnmarshalOptions{}.UnmarshalOwned(data)
 	if err != nil {
 		r.Status, r.Detail = "error", strings.TrimPrefix(err.Error(), "nbformat: ")
 		return r
@@ -131,16 +131,19 @@ func check(e *env, in input) checkResult {
 		}
 		return r
 	}
-	out, err := nbformat.Marshal(nb)
-	if err != nil {
-		r.Status, r.Detail = "error", strings.TrimPrefix(err.Error(), "nbformat: ")
-		return r
-	}
-	if !bytes.Equal(out, data) {
+	// Marshal gives back exactly the bytes read unless the notebook was
+	// edited (Edited walks the typed values, not the text).
+	if nb.Edited() {
+		out, err := nbformat.Marshal(nb)
+		if err != nil {
+			r.Status, r.Detail = "error", strings.TrimPrefix(err.Error(), "nbformat: ")
+			return r
+		}
 		r.Status, r.Detail = "diff", firstLine(data, out)+": the notebook round trip changes it"
 		return r
 	}
-	d, err := convert.Unmarshal(data)
+	var out []byte
+	d, err := convert.Options{}.ToDialog(nb)
 	if err == nil {
 		out, err = convert.Marshal(d)
 	}

@@ -107,7 +107,7 @@ var errOld = errors.New("not changed (use --upgrade to convert it to 4.5)")
 
 // format returns the formatted bytes of a notebook and the repairs made.
 func format(data []byte, canonical, upgrade bool) ([]byte, []nbformat.Repair, error) {
-	nb, err := nbformat.Unmarshal(data)
+	nb, err := nbformat.UnmarshalOptions{}.UnmarshalOwned(data)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -126,6 +126,9 @@ func format(data []byte, canonical, upgrade bool) ([]byte, []nbformat.Repair, er
 	repairs, err := nbformat.Heal(nb)
 	if err != nil {
 		return nil, repairs, err
+	}
+	if !nb.Edited() {
+		return data, repairs, nil
 	}
 	out, err := nbformat.Marshal(nb)
 	return out, repairs, err

@@ -108,7 +108,7 @@ func runStrip(e *env, args []string) int {
 // strip removes outputs, counts and the drop keys; the rest of the file
 // keeps its bytes.
 func strip(data []byte, keepCount bool, drop []string) ([]byte, error) {
-	nb, err := nbformat.Unmarshal(data)
+	nb, err := nbformat.UnmarshalOptions{}.UnmarshalOwned(data)
 	if err != nil {
 		return nil, err
 	}
@@ -137,6 +137,9 @@ func strip(data []byte, keepCount bool, drop []string) ([]byte, error) {
 				code.ExecutionCount = nil
 			}
 		}
+	}
+	if !nb.Edited() {
+		return data, nil
 	}
 	return nbformat.Marshal(nb)
 }

@@ -25,6 +25,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 )
@@ -353,62 +354,79 @@ type Problem struct {
 // problem, in document order.
 func (s *Schema) Validate(t *jsontree.Tape, i int) []Problem {
 	v := validator{t: t, report: true}
-	v.check(s.root, i, &path{})
+	v.check(s.root, i)
 	sort.SliceStable(v.problems, func(a, b int) bool {
 		return t.Nodes[v.problems[a].Node].Start < t.Nodes[v.problems[b].Node].Start
 	})
+	if len(v.problems) > 0 {
+		ptr := pointers(t)
+		for k := range v.problems {
+			v.problems[k].Pointer = ptr(v.problems[k].Node)
+		}
+	}
 	return v.problems
 }
 
 // Valid reports whether node i of t matches, stopping at the first problem.
 func (s *Schema) Valid(t *jsontree.Tape, i int) bool {
 	v := validator{t: t}
-	return v.check(s.root, i, &path{})
+	return v.check(s.root, i)
 }
 
-// path is the JSON Pointer of the current value, built only on error.
-type path struct {
-	parent *path
-	key    string // member name, or
-	index  int    // array index when key == "" and isIndex
-	isIdx  bool
-}
-
-func (p *path) String() string {
-	var toks []string
-	for q := p; q != nil && q.parent != nil; q = q.parent {
-		if q.isIdx {
-			toks = append(toks, strconv.Itoa(q.index))
-		} else {
-			toks = append(toks, strings.NewReplacer("~", "~0", "/", "~1").Replace(q.key))
+// pointers returns a function giving the JSON Pointer of a node, from
+// parent links built in one pass (only when there are problems to place).
+func pointers(t *jsontree.Tape) func(int) string {
+	parent := make([]int32, len(t.Nodes))
+	index := make([]int32, len(t.Nodes))
+	parent[0] = -1
+	for i := range t.Nodes {
+		if k := t.Nodes[i].Kind; k != jsontree.Array && k != jsontree.Object {
+			continue
 		}
+		x := int32(0)
+		t.Children(i, func(j int) bool {
+			parent[j], index[j] = int32(i), x
+			x++
+			return true
+		})
 	}
-	var b strings.Builder
-	for i := len(toks) - 1; i >= 0; i-- {
-		b.WriteByte('/')
-		b.WriteString(toks[i])
+	esc := strings.NewReplacer("~", "~0", "/", "~1")
+	return func(i int) string {
+		var toks []string
+		for j := i; parent[j] >= 0; j = int(parent[j]) {
+			if t.Nodes[parent[j]].Kind == jsontree.Object {
+				toks = append(toks, esc.Replace(t.KeyString(j)))
+			} else {
+				toks = append(toks, strconv.Itoa(int(index[j])))
+			}
+		}
+		var b strings.Builder
+		for k := len(toks) - 1; k >= 0; k-- {
+			b.WriteByte('/')
+			b.WriteString(toks[k])
+		}
+		return b.String()
 	}
-	return b.String()
 }
 
 type validator struct {
 	t        *jsontree.Tape
 	report   bool // collect every problem (else stop at the first)
 	problems []Problem
-	failed   bool
 }
 
-func (v *validator) fail(i int, p *path, keyword, format string, args ...any) {
-	v.failed = true
+// fail records a problem at node i; the message is built only when
+// problems are being collected.
+func (v *validator) fail(i int, keyword string, msg func() string) {
 	if v.report {
-		v.problems = append(v.problems, Problem{Node: i, Pointer: p.String(), Keyword: keyword, Msg: fmt.Sprintf(format, args...)})
+		v.problems = append(v.problems, Problem{Node: i, Keyword: keyword, Msg: msg()})
 	}
 }
 
 // sub runs a check in a fresh validator and reports whether it passed.
-func (v *validator) sub(n *node, i int, p *path, report bool) (bool, []Problem) {
+func (v *validator) sub(n *node, i int, report bool) (bool, []Problem) {
 	w := validator{t: v.t, report: report}
-	ok := w.check(n, i, p)
+	ok := w.check(n, i)
 	return ok, w.problems
 }
 
@@ -472,60 +490,61 @@ func (v *validator) kindName(i int) string {
 
 // check validates node i against schema n; it returns false on the first
 // problem unless reporting.
-func (v *validator) check(n *node, i int, p *path) bool {
+func (v *validator) check(n *node, i int) bool {
 	if n.trueSchema {
 		return true
 	}
 	if n.refNode != nil {
 		// A $ref in draft-04 replaces its siblings.
-		return v.check(n.refNode, i, p)
+		return v.check(n.refNode, i)
 	}
 	t := v.t
 	nd := &t.Nodes[i]
 	ok := true
+	// bad notes a failure; it reports whether to go on looking.
 	bad := func() bool {
 		ok = false
 		return v.report
 	}
 	if n.types != 0 && v.kindBits(i)&n.types == 0 {
-		v.fail(i, p, "type", "is %s, expected %s", v.kindName(i), typeNames(n.types))
+		v.fail(i, "type", func() string { return "is " + v.kindName(i) + ", expected " + typeNames(n.types) })
 		if !bad() {
 			return false
 		}
 	}
 	if n.enum != nil && !v.inEnum(i, n.enum) {
-		v.fail(i, p, "enum", "%s is not one of %s", short(t.Raw(i)), enumList(n.enum))
+		v.fail(i, "enum", func() string { return short(t.Raw(i)) + " is not one of " + enumList(n.enum) })
 		if !bad() {
 			return false
 		}
 	}
 	switch nd.Kind {
 	case jsontree.Object:
-		if !v.object(n, i, p) && !bad() {
+		if !v.object(n, i) && !bad() {
 			return false
 		}
 	case jsontree.Array:
-		if !v.array(n, i, p) && !bad() {
+		if !v.array(n, i) && !bad() {
 			return false
 		}
 	case jsontree.String:
 		if n.minLen >= 0 || n.maxLen >= 0 || n.pattern != nil {
 			s := t.Str(i)
-			l := len([]rune(s))
+			l := utf8.RuneCountInString(s)
 			if n.minLen >= 0 && l < n.minLen {
-				v.fail(i, p, "minLength", "%s is shorter than %d characters", short(t.Raw(i)), n.minLen)
+				v.fail(i, "minLength", func() string { return fmt.Sprintf("%s is shorter than %d characters", short(t.Raw(i)), n.minLen) })
 				if !bad() {
 					return false
 				}
 			}
 			if n.maxLen >= 0 && l > n.maxLen {
-				v.fail(i, p, "maxLength", "%s is longer than %d characters", short(t.Raw(i)), n.maxLen)
+				v.fail(i, "maxLength", func() string { return fmt.Sprintf("%s is longer than %d characters", short(t.Raw(i)), n.maxLen) })
 				if !bad() {
 					return false
 				}
 			}
 			if n.pattern != nil && !n.pattern.MatchString(s) {
-				v.fail(i, p, "pattern", "%s does not match %s", short(t.Raw(i)), n.patternSrc)
+				v.fail(i, "pattern", func() string { return short(t.Raw(i)) + " does not match " + n.patternSrc })
 				if !bad() {
 					return false
 				}
@@ -535,13 +554,13 @@ func (v *validator) check(n *node, i int, p *path) bool {
 		if n.min != nil || n.max != nil {
 			f := v.number(i)
 			if n.min != nil && (f < *n.min || n.exclMin && f == *n.min) {
-				v.fail(i, p, "minimum", "%s is less than %v", t.Raw(i), *n.min)
+				v.fail(i, "minimum", func() string { return fmt.Sprintf("%s is less than %v", t.Raw(i), *n.min) })
 				if !bad() {
 					return false
 				}
 			}
 			if n.max != nil && (f > *n.max || n.exclMax && f == *n.max) {
-				v.fail(i, p, "maximum", "%s is greater than %v", t.Raw(i), *n.max)
+				v.fail(i, "maximum", func() string { return fmt.Sprintf("%s is greater than %v", t.Raw(i), *n.max) })
 				if !bad() {
 					return false
 				}
@@ -549,20 +568,20 @@ func (v *validator) check(n *node, i int, p *path) bool {
 		}
 	}
 	for _, s := range n.allOf {
-		if !v.check(s, i, p) && !bad() {
+		if !v.check(s, i) && !bad() {
 			return false
 		}
 	}
 	if n.anyOf != nil {
 		matched := false
 		for _, s := range n.anyOf {
-			if good, _ := v.sub(s, i, p, false); good {
+			if good, _ := v.sub(s, i, false); good {
 				matched = true
 				break
 			}
 		}
 		if !matched {
-			v.explain(n.anyOf, i, p, "anyOf")
+			v.explain(n.anyOf, i, "anyOf")
 			if !bad() {
 				return false
 			}
@@ -571,30 +590,31 @@ func (v *validator) check(n *node, i int, p *path) bool {
 	if n.oneOf != nil {
 		matches := 0
 		for _, s := range n.oneOf {
-			if good, _ := v.sub(s, i, p, false); good {
+			if good, _ := v.sub(s, i, false); good {
 				matches++
 			}
 		}
 		switch {
 		case matches == 0:
-			v.explain(n.oneOf, i, p, "oneOf")
+			v.explain(n.oneOf, i, "oneOf")
 			if !bad() {
 				return false
 			}
 		case matches > 1:
-			v.fail(i, p, "oneOf", "matches %d of the schemas in oneOf, expected exactly one", matches)
+			v.fail(i, "oneOf", func() string { return fmt.Sprintf("matches %d of the schemas in oneOf, expected exactly one", matches) })
 			if !bad() {
 				return false
 			}
 		}
 	}
 	if n.not != nil {
-		if good, _ := v.sub(n.not, i, p, false); good {
-			if n.not.trueSchema {
-				v.fail(i, p, "not", "is not allowed here")
-			} else {
-				v.fail(i, p, "not", "%s is not allowed here", short(t.Raw(i)))
-			}
+		if good, _ := v.sub(n.not, i, false); good {
+			v.fail(i, "not", func() string {
+				if n.not.trueSchema {
+					return "is not allowed here"
+				}
+				return short(t.Raw(i)) + " is not allowed here"
+			})
 			if !bad() {
 				return false
 			}
@@ -618,49 +638,114 @@ func (v *validator) number(i int) float64 {
 	return f
 }
 
-func (v *validator) object(n *node, i int, p *path) bool {
+// keyBytes returns the key of member j as written (for unescaped keys,
+// its exact text).
+func keyBytes(t *jsontree.Tape, j int) ([]byte, bool) {
+	n := &t.Nodes[j]
+	if n.Flags&jsontree.FlagKeyEscaped != 0 {
+		return nil, false
+	}
+	return t.Data[n.Key+1 : n.KeyEnd-1], true
+}
+
+// members returns the members of object i to check: all of them, or, when
+// a key occurs more than once, only its last occurrence (as Python keeps).
+func (v *validator) members(i int) []int {
+	t := v.t
+	kids := make([]int, 0, t.Nodes[i].Len)
+	t.Children(i, func(j int) bool {
+		kids = append(kids, j)
+		return true
+	})
+	dup := false
+	escaped := false
+	for _, j := range kids {
+		if t.Nodes[j].Flags&jsontree.FlagKeyEscaped != 0 {
+			escaped = true
+		}
+	}
+	if !escaped && len(kids) <= 32 {
+		for a := 0; a < len(kids) && !dup; a++ {
+			ka, _ := keyBytes(t, kids[a])
+			for b := a + 1; b < len(kids); b++ {
+				if kb, _ := keyBytes(t, kids[b]); string(ka) == string(kb) {
+					dup = true
+					break
+				}
+			}
+		}
+		if !dup {
+			return kids
+		}
+	}
+	last := make(map[string]int, len(kids))
+	for x, j := range kids {
+		last[t.KeyString(j)] = x
+	}
+	if len(last) == len(kids) {
+		return kids
+	}
+	out := kids[:0:0]
+	for x, j := range kids {
+		if last[t.KeyString(j)] == x {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+func (v *validator) object(n *node, i int) bool {
 	t := v.t
 	ok := true
-	// Members: the last of duplicate keys wins, as in Python.
-	kids := t.ChildList(i)
-	last := make(map[string]int, len(kids))
-	keys := make([]string, len(kids))
-	for x, k := range kids {
-		keys[x] = t.KeyString(k)
-		last[keys[x]] = x
-	}
+	kids := v.members(i)
 	for _, r := range n.required {
-		if _, has := last[r]; !has {
-			v.fail(i, p, "required", "missing property %q", r)
+		found := false
+		for _, j := range kids {
+			if t.KeyIs(j, r) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			v.fail(i, "required", func() string { return fmt.Sprintf("missing property %q", r) })
 			ok = false
 			if !v.report {
 				return false
 			}
 		}
 	}
-	for x, k := range kids {
-		key := keys[x]
-		if last[key] != x {
-			continue
+	for _, k := range kids {
+		var s *node
+		var has bool
+		var key string
+		if kb, plain := keyBytes(t, k); plain {
+			s, has = n.props[string(kb)]
+		} else {
+			key = t.KeyString(k)
+			s, has = n.props[key]
 		}
-		mp := &path{parent: p, key: key}
 		matched := false
-		if s, has := n.props[key]; has {
+		if has {
 			matched = true
-			if !v.check(s, k, mp) {
+			if !v.check(s, k) {
 				ok = false
 				if !v.report {
 					return false
 				}
 			}
 		}
-		for _, pp := range n.patProps {
-			if pp.re.MatchString(key) {
-				matched = true
-				if !v.check(pp.n, k, mp) {
-					ok = false
-					if !v.report {
-						return false
+		if len(n.patProps) > 0 {
+			if key == "" {
+				key = t.KeyString(k)
+			}
+			for _, pp := range n.patProps {
+				if pp.re.MatchString(key) {
+					matched = true
+					if !v.check(pp.n, k) {
+						ok = false
+						if !v.report {
+							return false
+						}
 					}
 				}
 			}
@@ -669,12 +754,12 @@ func (v *validator) object(n *node, i int, p *path) bool {
 			continue
 		}
 		if n.addlFalse {
-			v.fail(k, mp, "additionalProperties", "property %q is not allowed here", key)
+			v.fail(k, "additionalProperties", func() string { return fmt.Sprintf("property %q is not allowed here", t.KeyString(k)) })
 			ok = false
 			if !v.report {
 				return false
 			}
-		} else if n.addl != nil && !v.check(n.addl, k, mp) {
+		} else if n.addl != nil && !v.check(n.addl, k) {
 			ok = false
 			if !v.report {
 				return false
@@ -684,11 +769,11 @@ func (v *validator) object(n *node, i int, p *path) bool {
 	return ok
 }
 
-func (v *validator) array(n *node, i int, p *path) bool {
+func (v *validator) array(n *node, i int) bool {
 	t := v.t
 	ok := true
-	kids := t.ChildList(i)
-	for x, k := range kids {
+	x := 0
+	t.Children(i, func(k int) bool {
 		var s *node
 		switch {
 		case n.items != nil:
@@ -696,65 +781,75 @@ func (v *validator) array(n *node, i int, p *path) bool {
 		case x < len(n.itemsList):
 			s = n.itemsList[x]
 		}
-		if s != nil && !v.check(s, k, &path{parent: p, index: x, isIdx: true}) {
+		x++
+		if s != nil && !v.check(s, k) {
 			ok = false
-			if !v.report {
-				return false
-			}
+			return v.report
 		}
+		return true
+	})
+	if !ok && !v.report {
+		return false
 	}
-	if n.unique && len(kids) > 1 {
-		seen := make(map[string]int, len(kids))
-		for x, k := range kids {
+	if n.unique && t.Nodes[i].Len > 1 {
+		seen := make(map[string]int, t.Nodes[i].Len)
+		x := 0
+		t.Children(i, func(k int) bool {
 			key := canonicalKey(t, k)
 			if y, dup := seen[key]; dup {
-				v.fail(k, &path{parent: p, index: x, isIdx: true}, "uniqueItems", "item %d equals item %d", x, y)
+				xx := x
+				v.fail(k, "uniqueItems", func() string { return fmt.Sprintf("item %d equals item %d", xx, y) })
 				ok = false
 				if !v.report {
 					return false
 				}
-				continue
+			} else {
+				seen[key] = x
 			}
-			seen[key] = x
-		}
+			x++
+			return true
+		})
 	}
 	return ok
 }
 
 // explain reports why no branch of a oneOf/anyOf matched node i, through
 // the branch the value was meant for.
-func (v *validator) explain(branches []*node, i int, p *path, keyword string) {
+func (v *validator) explain(branches []*node, i int, keyword string) {
 	t := v.t
+	if !v.report {
+		return
+	}
 	if t.Nodes[i].Kind == jsontree.Object {
-		// A discriminating property: one that every branch constrains with
+		// A discriminating property: one that the branches constrain with
 		// an enum (cell_type, output_type).
 		if key, enums := discriminator(branches); key != "" {
-			if k := t.Lookup(i, key); k < 0 {
-				v.fail(i, p, "required", "missing property %q", key)
-				return
-			} else {
-				for b, e := range enums {
-					if e != nil && v.inEnum(k, e) {
-						_, probs := v.sub(branches[b], i, p, true)
-						v.absorb(probs, i, p, keyword)
-						return
-					}
-				}
-				// A branch that takes the other values (unrecognized_cell).
-				for b, e := range enums {
-					if e == nil {
-						_, probs := v.sub(branches[b], i, p, true)
-						v.absorb(probs, i, p, keyword)
-						return
-					}
-				}
-				var all []any
-				for _, e := range enums {
-					all = append(all, e...)
-				}
-				v.fail(k, &path{parent: p, key: key}, "enum", "%s is not one of %s", short(t.Raw(k)), enumList(all))
+			k := t.Lookup(i, key)
+			if k < 0 {
+				v.fail(i, "required", func() string { return fmt.Sprintf("missing property %q", key) })
 				return
 			}
+			for b, e := range enums {
+				if e != nil && v.inEnum(k, e) {
+					_, probs := v.sub(branches[b], i, true)
+					v.absorb(probs, i, keyword)
+					return
+				}
+			}
+			// A branch that takes the other values (unrecognized_cell).
+			for b, e := range enums {
+				if e == nil {
+					_, probs := v.sub(branches[b], i, true)
+					v.absorb(probs, i, keyword)
+					return
+				}
+			}
+			var all []any
+			for _, e := range enums {
+				all = append(all, e...)
+			}
+			v.fail(k, "enum", func() string { return short(t.Raw(k)) + " is not one of " + enumList(all) })
+			return
 		}
 	}
 	// Otherwise the branch of the value's type, if exactly one has it.
@@ -769,26 +864,22 @@ func (v *validator) explain(branches []*node, i int, p *path, keyword string) {
 		}
 	}
 	if len(cands) == 1 {
-		_, probs := v.sub(branches[cands[0]], i, p, true)
-		v.absorb(probs, i, p, keyword)
+		_, probs := v.sub(branches[cands[0]], i, true)
+		v.absorb(probs, i, keyword)
 		return
 	}
 	if len(cands) == 0 && types != 0 {
-		v.fail(i, p, "type", "is %s, expected %s", v.kindName(i), typeNames(types))
+		v.fail(i, "type", func() string { return "is " + v.kindName(i) + ", expected " + typeNames(types) })
 		return
 	}
-	v.fail(i, p, keyword, "%s matches none of the allowed schemas", short(t.Raw(i)))
+	v.fail(i, keyword, func() string { return short(t.Raw(i)) + " matches none of the allowed schemas" })
 }
 
 // absorb adds a branch's problems (there is at least one: the branch
 // failed).
-func (v *validator) absorb(probs []Problem, i int, p *path, keyword string) {
-	v.failed = true
-	if !v.report {
-		return
-	}
+func (v *validator) absorb(probs []Problem, i int, keyword string) {
 	if len(probs) == 0 {
-		v.fail(i, p, keyword, "matches none of the allowed schemas")
+		v.fail(i, keyword, func() string { return "matches none of the allowed schemas" })
 		return
 	}
 	v.problems = append(v.problems, probs...)
@@ -838,7 +929,17 @@ func discriminator(branches []*node) (string, [][]any) {
 // inEnum compares as Python's == does: numbers by value (true == 1, false
 // == 0), strings, null, arrays and objects structurally.
 func (v *validator) inEnum(i int, enum []any) bool {
-	x := pyValue(v.t, i)
+	t := v.t
+	if t.Nodes[i].Kind == jsontree.String {
+		// The common case, without decoding: string enums.
+		for _, e := range enum {
+			if s, ok := e.(string); ok && t.StrIs(i, s) {
+				return true
+			}
+		}
+		return false
+	}
+	x := pyValue(t, i)
 	for _, e := range enum {
 		if pyEqual(x, fromJSON(e)) {
 			return true
@@ -848,7 +949,7 @@ func (v *validator) inEnum(i int, enum []any) bool {
 }
 
 // pyValue converts node i for Python-style comparison: numbers (and
-// booleans) as float64, big integers as their digits.
+// booleans) as float64.
 func pyValue(t *jsontree.Tape, i int) any {
 	nd := &t.Nodes[i]
 	switch nd.Kind {
@@ -947,15 +1048,19 @@ func pyEqual(a, b any) bool {
 }
 
 // canonicalKey is a string that is equal for equal JSON values (for
-// uniqueItems).
+// uniqueItems): strings by their text, other values by their Python-style
+// JSON.
 func canonicalKey(t *jsontree.Tape, i int) string {
+	if t.Nodes[i].Kind == jsontree.String {
+		return "s" + t.Str(i)
+	}
 	b, _ := json.Marshal(pyValue(t, i))
-	return string(b)
+	return "j" + string(b)
 }
 
 func short(raw []byte) string {
 	s := string(raw)
-	if len([]rune(s)) > 60 {
+	if utf8.RuneCountInString(s) > 60 {
 		r := []rune(s)
 		s = string(r[:57]) + "…"
 	}

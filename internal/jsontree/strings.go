@@ -1,6 +1,7 @@
 package jsontree
 
 import (
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -64,6 +65,35 @@ func hex4(s []byte) rune {
 		r = r<<4 | rune(unhex(c))
 	}
 	return r
+}
+
+// UnescapeString returns the decoded string of raw (validated JSON string
+// contents), copying the bytes once.
+func UnescapeString(raw []byte) string {
+	var b strings.Builder
+	b.Grow(len(raw))
+	WriteUnescaped(&b, raw)
+	return b.String()
+}
+
+// WriteUnescaped writes the decoded form of raw (validated JSON string
+// contents) to b.
+func WriteUnescaped(b *strings.Builder, raw []byte) {
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		if c != '\\' {
+			j := i + 1
+			for j < len(raw) && raw[j] != '\\' {
+				j++
+			}
+			b.Write(raw[i:j])
+			i = j
+			continue
+		}
+		r, n := unescape(raw[i:])
+		b.WriteRune(r)
+		i += n
+	}
 }
 
 // EqualUnescaped reports whether raw (validated JSON string contents)

@@ -152,7 +152,7 @@ func (t *Tape) Str(i int) string {
 	if n.Flags&FlagEscaped == 0 {
 		return string(raw)
 	}
-	return string(AppendUnescaped(make([]byte, 0, len(raw)), raw))
+	return UnescapeString(raw)
 }
 
 // StrIs reports whether string node i decodes to s, without allocating.

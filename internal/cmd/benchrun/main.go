@@ -1,0 +1,77 @@
+// Command benchrun times, for each file, encoding/json.Valid scanning its
+// bytes (the floor) and this module's round trip (nbformat.Unmarshal +
+// Validate + Marshal), and the dialog round trip (convert.Unmarshal +
+// Marshal), in one process; it prints one tab-separated line per file:
+// path, bytes, then the median seconds of each. scripts/bench-compare
+// runs it beside Python nbformat.
+//
+// Usage: benchrun [-runs N] FILE...
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"sort"
+	"time"
+
+	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+func main() {
+	runs := flag.Int("runs", 7, "timed runs per measure (the median is printed)")
+	flag.Parse()
+	for _, path := range flag.Args() {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "benchrun:", err)
+			os.Exit(1)
+		}
+		valid := median(*runs, func() error {
+			json.Valid(data)
+			return nil
+		})
+		ours := median(*runs, func() error {
+			nb, err := nbformat.Unmarshal(data)
+			if err != nil {
+				return err
+			}
+			_ = nbformat.Validate(nb)
+			_, err = nbformat.Marshal(nb)
+			return err
+		})
+		dlg := median(*runs, func() error {
+			d, err := convert.Unmarshal(data)
+			if err != nil {
+				return err
+			}
+			_, err = convert.Marshal(d)
+			return err
+		})
+		fmt.Printf("%s\t%d\t%.6f\t%.6f\t%.6f\n", path, len(data), valid, ours, dlg)
+	}
+}
+
+// median runs f (once untimed, to warm up) runs times and returns the
+// median duration in seconds.
+func median(runs int, f func() error) float64 {
+	if err := f(); err != nil {
+		fmt.Fprintln(os.Stderr, "benchrun:", err)
+		os.Exit(1)
+	}
+	var ds []float64
+	for i := 0; i < runs; i++ {
+		runtime.GC()
+		start := time.Now()
+		if err := f(); err != nil {
+			fmt.Fprintln(os.Stderr, "benchrun:", err)
+			os.Exit(1)
+		}
+		ds = append(ds, time.Since(start).Seconds())
+	}
+	sort.Float64s(ds)
+	return ds[len(ds)/2]
+}
