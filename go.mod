@@ -5,14 +5,13 @@ go 1.26
 require (
 	github.com/atombender/go-jsonschema v0.24.1
 	github.com/google/go-cmp v0.7.0
+	github.com/google/uuid v1.6.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 )
 
 require (
 	dario.cat/mergo v1.0.2 // indirect
 	github.com/goccy/go-yaml v1.19.2 // indirect
-	github.com/google/renameio/v2 v2.0.2 // indirect
-	github.com/google/uuid v1.6.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/mitchellh/go-wordwrap v1.0.1 // indirect
 	github.com/sanity-io/litter v1.5.8 // indirect

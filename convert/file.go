@@ -73,7 +73,7 @@ func ReadFile(name string) (*dialog.Dialog, error) { return Options{}.ReadFile(n
 // and ModTime are set so that Save can write it back.
 func (o Options) ReadFile(name string) (*dialog.Dialog, error) {
 	path := ipynbName(name)
-	data, err := os.ReadFile(path)
+	data, err := nbformat.UnmarshalOptions{}.ReadBytes(path)
 	if err != nil {
 		return nil, fmt.Errorf("convert: %w", err)
 	}

@@ -353,12 +353,77 @@ func TestCrashDuringSave(t *testing.T) {
 	if len(versions) < 3 {
 		t.Errorf("only %d versions seen: the children did not get to save", len(versions))
 	}
+	// Temporary files: none while saving (unnamed until the instant of
+	// the rename); any a kill caught in that instant is swept by the next
+	// save.
 	entries, _ := os.ReadDir(dir)
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
+	t.Logf("%d files in the folder after the kills", len(entries))
+	back.Messages[0].Content = "final"
+	if err := (convert.Options{Force: true}).Save(back); err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("folder after the kills: %v", names)
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("left in the folder: %v", entries)
+	}
+}
+
+// Two processes saving the same file at once never tear it, and leave no
+// temporary file.
+func TestTwoProcessesSave(t *testing.T) {
+	if os.Getenv("IPYNB_SAVE_CHILD") != "" {
+		return // the work is done by crashChild-like loops below
+	}
+	dir := t.TempDir()
+	path := copyTestdata(t, "jupyter.ipynb", dir)
+	var cmds []*exec.Cmd
+	for i := 0; i < 2; i++ {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestSaveLoopChild$")
+		cmd.Env = append(os.Environ(), "IPYNB_SAVE_LOOP="+path, "IPYNB_SAVE_TAG="+strconv.Itoa(i))
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+		t.Cleanup(func() {
+			if t.Failed() {
+				t.Log(out.String())
+			}
+		})
+	}
+	for _, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("child: %v", err)
+		}
+	}
+	d, err := convert.ReadFile(path)
+	if err != nil {
+		t.Fatalf("torn file: %v", err)
+	}
+	if !strings.HasPrefix(d.Messages[0].Content, "process ") {
+		t.Errorf("content %q", d.Messages[0].Content)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("left in the folder: %v", entries)
+	}
+}
+
+// TestSaveLoopChild is run by TestTwoProcessesSave in child processes.
+func TestSaveLoopChild(t *testing.T) {
+	path := os.Getenv("IPYNB_SAVE_LOOP")
+	if path == "" {
+		t.Skip("run by TestTwoProcessesSave")
+	}
+	d, err := convert.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 30; i++ {
+		d.Messages[0].Content = fmt.Sprintf("process %s save %d", os.Getenv("IPYNB_SAVE_TAG"), i)
+		if err := (convert.Options{Force: true}).Save(d); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // crashChild saves new versions of the dialog at path until killed.

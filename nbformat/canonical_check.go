@@ -19,6 +19,23 @@ var ErrNotCanonical = errors.New("Python nbformat cannot write this notebook, so
 // writes the notebook.
 func pythonFailure(t *jsontree.Tape, v3 bool) error {
 	c := pyCheck{t: t}
+	if t.BOM {
+		c.fail("", "the file starts with a UTF-8 byte-order mark, which Python's json module refuses")
+		return c.err
+	}
+	for i := range t.Nodes {
+		n := &t.Nodes[i]
+		if n.Kind == jsontree.Number && n.Flags&jsontree.FlagInt != 0 && n.End-n.Start > pyMaxIntDigits {
+			digits := n.End - n.Start
+			if t.Data[n.Start] == '-' {
+				digits--
+			}
+			if digits > pyMaxIntDigits {
+				c.fail(pointerOf(t, i), "an integer of %d digits, more than Python's limit of %d for reading integers", digits, pyMaxIntDigits)
+				return c.err
+			}
+		}
+	}
 	if v3 {
 		c.v3(jsontree.Root)
 		return c.err // v3 writes ASCII: any surrogate is escaped
@@ -34,6 +51,10 @@ func pythonFailure(t *jsontree.Tape, v3 bool) error {
 	}
 	return c.err
 }
+
+// pyMaxIntDigits is Python's default limit on the digits of an integer read
+// from text (sys.get_int_max_str_digits, Python 3.11 and later).
+const pyMaxIntDigits = 4300
 
 type pyCheck struct {
 	t   *jsontree.Tape

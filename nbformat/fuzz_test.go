@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -102,4 +103,107 @@ func fuzzOne(t *testing.T, data []byte) {
 			break
 		}
 	}
+}
+
+// FuzzValidate checks that validation and healing never panic, that every
+// problem's pointer resolves, and that a healed notebook validates (or
+// Heal says why not).
+func FuzzValidate(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.ipynb"))
+	for _, p := range files {
+		data, _ := os.ReadFile(p)
+		f.Add(data)
+	}
+	f.Add([]byte(`{"nbformat": 4, "nbformat_minor": 99, "metadata": {}, "cells": [{"cell_type": "x", "metadata": {}}]}`))
+	f.Add([]byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {"kernelspec": 1}, "cells": [{"cell_type": "code", "outputs": [{"output_type": "stream"}]}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		nb, err := nbformat.UnmarshalOptions{MaxDepth: 100}.Unmarshal(data)
+		if err != nil {
+			return
+		}
+		probs := nbformat.Problems(nbformat.Validate(nb))
+		if json.Valid(data) {
+			var doc any
+			json.Unmarshal(data, &doc)
+			for _, p := range probs {
+				if !resolvesIn(doc, string(p.Pointer)) {
+					t.Fatalf("pointer %q does not resolve", p.Pointer)
+				}
+			}
+		}
+		if nb.Nbformat != 4 {
+			return
+		}
+		if _, err := nbformat.Heal(nb); err == nil {
+			if err := nbformat.Validate(nb); err != nil {
+				t.Fatalf("Heal said it healed, Validate says %v", err)
+			}
+			out, err := nbformat.Marshal(nb)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := nbformat.Unmarshal(out)
+			if err != nil {
+				t.Fatalf("healed output does not parse: %v", err)
+			}
+			if err := nbformat.Validate(back); err != nil {
+				t.Fatalf("healed output invalid: %v\n%s", err, out)
+			}
+		}
+	})
+}
+
+// FuzzSplitLines compares SplitLines with a direct transcription of
+// Python's str.splitlines(keepends=True) over runes, seeded with every
+// line boundary.
+func FuzzSplitLines(f *testing.F) {
+	for _, b := range []string{"\n", "\r", "\r\n", "\v", "\f", "\x1c", "\x1d", "\x1e", "\u0085", "\u2028", "\u2029"} {
+		f.Add("a" + b + "b" + b + b)
+	}
+	f.Add("\r\r\n\n\xc2")
+	f.Fuzz(func(t *testing.T, s string) {
+		got := nbformat.SplitLines(s)
+		want := pySplitLines(s)
+		if len(got) != len(want) {
+			t.Fatalf("SplitLines(%q) = %q, want %q", s, got, want)
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("SplitLines(%q) = %q, want %q", s, got, want)
+			}
+		}
+	})
+}
+
+// pySplitLines follows CPython's unicode splitlines: a line ends at any of
+// the boundary code points, "\r\n" counting as one.
+func pySplitLines(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		end := i + size
+		boundary := false
+		switch r {
+		case '\n', '\v', '\f', 0x1c, 0x1d, 0x1e, 0x85, 0x2028, 0x2029:
+			boundary = size > 1 || r < 0x80
+		case '\r':
+			boundary = true
+			if end < len(s) && s[end] == '\n' {
+				end++
+			}
+		}
+		if r == utf8.RuneError && size == 1 {
+			boundary = false
+		}
+		if boundary {
+			out = append(out, s[start:end])
+			start = end
+		}
+		i = end
+	}
+	if start < len(s) {
+		out = append(out, s[start:])
+	}
+	return out
 }

@@ -45,7 +45,9 @@ func Heal(nb *Notebook) ([]Repair, error) { return HealOptions{}.Heal(nb) }
 //     display_data when it has data, stream when it has text, error when it
 //     has a traceback, else display_data showing its JSON as text/plain;
 //   - values of the wrong type (a numeric source, say) are replaced by
-//     their text where text is expected, else removed.
+//     their text where text is expected, else removed;
+//   - a UTF-8 byte-order mark before the JSON (which Python's json module
+//     refuses) is removed.
 //
 // Heal replaces rather than changes shared values: cells and outputs it
 // repairs are new values in nb.Cells, and the cells it leaves alone keep
@@ -60,6 +62,11 @@ func (o HealOptions) Heal(nb *Notebook) ([]Repair, error) {
 		h.newID = NewID
 	}
 	nb.complete = true
+	if nb.src != nil && nb.src.tape.BOM && !nb.dropBOM {
+		// Not a schema matter, but Python's json module refuses the file.
+		nb.dropBOM = true
+		h.note("", "removed the UTF-8 byte-order mark at the start of the file (Python's json module refuses it)")
+	}
 	for round := 0; round < 5; round++ {
 		t, err := nb.tape()
 		if err != nil {

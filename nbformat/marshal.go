@@ -52,13 +52,19 @@ func (nb *Notebook) marshal() ([]byte, error) {
 	t := nb.src.tape
 	root := &t.Nodes[jsontree.Root]
 	e.t, e.src, e.decoded = t, nb.src, true
+	lead := t.Data[:root.Start]
+	if nb.dropBOM && t.BOM {
+		lead = lead[3:]
+	}
 	// Unchanged: the input itself.
 	if e.equal(v, ti, jsontree.Root) {
-		return append([]byte(nil), t.Data...), nil
+		out := make([]byte, 0, len(t.Data))
+		out = append(out, lead...)
+		return append(out, t.Data[root.Start:]...), nil
 	}
 	e.st = nb.src.styleOf()
 	e.buf = make([]byte, 0, len(t.Data)+len(t.Data)/8)
-	e.buf = append(e.buf, t.Data[:root.Start]...)
+	e.buf = append(e.buf, lead...)
 	e.value(v, ti, jsontree.Root, "")
 	e.buf = append(e.buf, t.Data[root.End:]...)
 	return e.result()
@@ -78,7 +84,7 @@ func reflectDocument(nb *Notebook) reflect.Value { return reflect.ValueOf(&nb.Do
 // since it was read. It costs a walk over the typed values (not over the
 // text), so checking it is cheaper than marshalling and comparing.
 func (nb *Notebook) Edited() bool {
-	if nb.src == nil {
+	if nb.src == nil || nb.dropBOM && nb.src.tape.BOM {
 		return true
 	}
 	e := encoder{t: nb.src.tape, src: nb.src, st: &pythonStyle, ids: nb.NbformatMinor >= 5 || nb.Nbformat > 4, decoded: true, complete: nb.complete}

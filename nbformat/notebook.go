@@ -2,6 +2,7 @@ package nbformat
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"reflect"
 	"sync"
@@ -26,6 +27,7 @@ type Notebook struct {
 	Document
 	src      *source
 	complete bool // write every required member (set by Heal)
+	dropBOM  bool // leave out the byte-order mark read (set by Heal)
 }
 
 // New returns an empty notebook of the current format (4.5).
@@ -66,11 +68,14 @@ func (s *source) styleOf() *style {
 	return s.style
 }
 
-// Default limits for [UnmarshalOptions].
+// Default limits for [UnmarshalOptions]. They are far beyond real
+// notebooks (the largest seen are a few hundred megabytes, a few thousand
+// cells, nesting below 50) and keep hostile input cheap to refuse.
 const (
-	DefaultMaxBytes = 1 << 30 // 1 GiB
-	DefaultMaxDepth = 10000
-	DefaultMaxCells = 1 << 20
+	DefaultMaxBytes  = 1 << 30 // 1 GiB
+	DefaultMaxDepth  = 10000
+	DefaultMaxCells  = 100000
+	DefaultMaxString = 512 << 20 // 512 MiB
 )
 
 // UnmarshalOptions configures reading. The zero value uses the defaults.
@@ -83,6 +88,9 @@ type UnmarshalOptions struct {
 	MaxDepth int
 	// MaxCells is the most cells accepted (default DefaultMaxCells).
 	MaxCells int
+	// MaxString is the longest string accepted, in bytes as written
+	// (default DefaultMaxString).
+	MaxString int
 	// MaxValues bounds the number of JSON values in the file (default: no
 	// bound beyond MaxBytes).
 	MaxValues int
@@ -105,17 +113,58 @@ func (o UnmarshalOptions) Unmarshal(data []byte) (*Notebook, error) {
 	return o.unmarshal(append([]byte(nil), data...))
 }
 
-// ReadFile reads the notebook in the named file with default limits.
-func ReadFile(name string) (*Notebook, error) {
-	data, err := os.ReadFile(name)
+// ReadFile reads the notebook in the named file with default limits. See
+// [UnmarshalOptions.ReadFile].
+func ReadFile(name string) (*Notebook, error) { return UnmarshalOptions{}.ReadFile(name) }
+
+// ReadFile reads the notebook in the named file. A file larger than
+// MaxBytes is refused before anything is read; errors name the file.
+func (o UnmarshalOptions) ReadFile(name string) (*Notebook, error) {
+	data, err := o.ReadBytes(name)
 	if err != nil {
-		return nil, fmt.Errorf("nbformat: %w", err)
+		return nil, err
 	}
-	nb, err := UnmarshalOptions{}.unmarshal(data)
+	nb, err := o.unmarshal(data)
 	if err != nil {
 		return nil, withFile(name, err)
 	}
 	return nb, nil
+}
+
+// ReadBytes reads the named file, refusing one larger than MaxBytes before
+// reading it: for callers that read files themselves and then use
+// UnmarshalOwned.
+func (o UnmarshalOptions) ReadBytes(name string) ([]byte, error) {
+	limit := o.maxBytes()
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("nbformat: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("nbformat: %w", err)
+	}
+	if fi.Size() > limit {
+		return nil, withFile(name, &SyntaxError{Offset: limit, Msg: fmt.Sprintf("file is %d bytes, more than the limit of %d", fi.Size(), limit), Limit: true})
+	}
+	// The file may grow while it is read: read at most one byte more
+	// than the limit.
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("nbformat: %w", err)
+	}
+	if int64(len(data)) > limit {
+		return nil, withFile(name, &SyntaxError{Offset: limit, Msg: fmt.Sprintf("file is more than the limit of %d bytes", limit), Limit: true})
+	}
+	return data, nil
+}
+
+func (o UnmarshalOptions) maxBytes() int64 {
+	if o.MaxBytes <= 0 {
+		return DefaultMaxBytes
+	}
+	return o.MaxBytes
 }
 
 // UnmarshalOwned is Unmarshal without the copy: the notebook keeps data,
@@ -126,16 +175,16 @@ func (o UnmarshalOptions) UnmarshalOwned(data []byte) (*Notebook, error) {
 }
 
 func (o UnmarshalOptions) unmarshal(data []byte) (*Notebook, error) {
-	maxBytes := o.MaxBytes
-	if maxBytes <= 0 {
-		maxBytes = DefaultMaxBytes
-	}
+	maxBytes := o.maxBytes()
 	if int64(len(data)) > maxBytes {
 		return nil, &SyntaxError{Offset: maxBytes, Line: 0, Msg: fmt.Sprintf("input is %d bytes, more than the limit of %d", len(data), maxBytes), Limit: true}
 	}
-	lim := jsontree.Limits{MaxDepth: o.MaxDepth, MaxNodes: o.MaxValues}
+	lim := jsontree.Limits{MaxDepth: o.MaxDepth, MaxNodes: o.MaxValues, MaxString: o.MaxString}
 	if lim.MaxDepth <= 0 {
 		lim.MaxDepth = DefaultMaxDepth
+	}
+	if lim.MaxString <= 0 {
+		lim.MaxString = DefaultMaxString
 	}
 	t, err := jsontree.Parse(data, lim)
 	if err != nil {

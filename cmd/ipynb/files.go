@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -8,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/nbdialog/ipynb/nbformat"
 )
 
 // input is one notebook to process: a file, or standard input ("-").
@@ -80,12 +83,21 @@ func pathError(err error) error {
 	return err
 }
 
-// read returns the bytes of an input.
+// read returns the bytes of an input, refusing more than nbformat's
+// default size limit.
 func (e *env) read(in input) ([]byte, error) {
-	if in.stdin() {
-		return io.ReadAll(e.stdin)
+	if !in.stdin() {
+		data, err := nbformat.UnmarshalOptions{}.ReadBytes(in.path)
+		if err != nil {
+			return nil, errors.New(strings.TrimPrefix(strings.TrimPrefix(err.Error(), "nbformat: "), in.path+": "))
+		}
+		return data, nil
 	}
-	return os.ReadFile(in.path)
+	data, err := io.ReadAll(io.LimitReader(e.stdin, nbformat.DefaultMaxBytes+1))
+	if err == nil && len(data) > nbformat.DefaultMaxBytes {
+		err = fmt.Errorf("standard input is more than the limit of %d bytes", nbformat.DefaultMaxBytes)
+	}
+	return data, err
 }
 
 // progress shows "[n/N] path" on a terminal's standard error when there are

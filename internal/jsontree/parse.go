@@ -10,8 +10,9 @@ import (
 // Limits bound the work Parse does on hostile input. Zero fields mean no
 // limit.
 type Limits struct {
-	MaxDepth int // deepest nesting of arrays and objects
-	MaxNodes int // most values in the document
+	MaxDepth  int // deepest nesting of arrays and objects
+	MaxNodes  int // most values in the document
+	MaxString int // longest string, in bytes as written (escapes included)
 }
 
 // A SyntaxError reports malformed JSON at a byte offset.
@@ -394,6 +395,9 @@ func (p *parser) scanString() (uint8, error) {
 		c := d[i]
 		switch {
 		case c == '"':
+			if p.lim.MaxString > 0 && i-p.pos-1 > p.lim.MaxString {
+				return 0, &SyntaxError{Offset: int64(p.pos), Msg: fmt.Sprintf("a string of %d bytes, more than the limit of %d", i-p.pos-1, p.lim.MaxString), Limit: true}
+			}
 			p.pos = i + 1
 			return flags, nil
 		case c == '\\':
