@@ -146,6 +146,7 @@ func (d *decoder) decodeValue(v reflect.Value, ti *typeInfo, j int, required boo
 		if n.Kind != jsontree.Object {
 			return false
 		}
+		v.SetZero() // a repeated key replaces, it does not merge
 		d.decodeStruct(v, ti.plan, j)
 		d.src.learnOrder(ti.typ, t, j)
 	case kAny:
