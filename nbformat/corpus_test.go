@@ -13,18 +13,6 @@ import (
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
-// firstDiff describes where two byte slices first differ.
-func firstDiff(want, got []byte) string {
-	i := 0
-	for i < len(want) && i < len(got) && want[i] == got[i] {
-		i++
-	}
-	lo := max(0, i-60)
-	return "at byte " + itoa(i) + ":\nwant …" + string(want[lo:min(len(want), i+60)]) + "…\n got …" + string(got[lo:min(len(got), i+60)]) + "…"
-}
-
-func itoa(i int) string { return string(bytes.TrimSpace([]byte(fmtInt(i)))) }
-
 // Acceptance 1: every corpus file that parses comes back byte for byte.
 func TestCorpusRoundTrip(t *testing.T) {
 	dir, entries := corpus.Entries(t)

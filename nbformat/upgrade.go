@@ -173,24 +173,17 @@ var v3MimeAliases = []struct{ alias, mime string }{
 }
 
 // joinV3Value is the v3 reader's rejoin of a list of lines.
-func joinV3Value(v any) any {
-	list, ok := v.([]any)
-	if !ok {
-		return v
-	}
-	lines := make([]string, len(list))
-	for i, x := range list {
-		s, ok := x.(string)
-		if !ok {
-			return v
-		}
-		lines[i] = s
-	}
-	return joinV3(lines)
+func joinV3Value(v any) any { return joinLines(v, joinV3) }
+
+// joinV2Value is the v2 reader's rejoin of a list of lines (stored
+// without their newlines).
+func joinV2Value(v any) any {
+	return joinLines(v, func(lines []string) string { return strings.Join(lines, "\n") })
 }
 
-// joinV2Value is the v2 reader's rejoin of a list of lines.
-func joinV2Value(v any) any {
+// joinLines applies join to a list of strings; other values are returned
+// as they are.
+func joinLines(v any, join func([]string) string) any {
 	list, ok := v.([]any)
 	if !ok {
 		return v
@@ -203,7 +196,7 @@ func joinV2Value(v any) any {
 		}
 		lines[i] = s
 	}
-	return strings.Join(lines, "\n")
+	return join(lines)
 }
 
 func upgradeCellV3(cell map[string]any, join func(any) any) map[string]any {

@@ -1,12 +1,8 @@
 package main
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"strings"
 
-	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -39,71 +35,24 @@ func runFmt(e *env, args []string) int {
 		return exitError
 	}
 	ins, ok := expand(e, fs.Args())
-	status := exitOK
-	if !ok {
-		status = exitError
-	}
-	prog := newProgress(e, len(ins))
-	changed := 0
-	for i, in := range ins {
-		prog.step(i, in.path)
-		data, err := e.read(in)
-		if err != nil {
-			prog.done()
-			fmt.Fprintf(e.stderr, "%s: %v\n", in.path, pathError(err))
-			status = exitError
-			continue
-		}
+	status := rewrite(e, ins, *checkOnly, func(in input, data []byte) ([]byte, error) {
 		out, repairs, err := format(data, *canonical, *upgrade)
-		prog.done()
-		if errors.Is(err, errOld) {
-			fmt.Fprintf(e.stderr, "%s: %v\n", in.path, err)
-			continue
-		}
 		if *verbose {
 			for _, r := range repairs {
 				fmt.Fprintf(e.stderr, "%s: %s: %s\n", in.path, displayPointer(string(r.Pointer)), r.What)
 			}
 		}
-		if err != nil {
-			fmt.Fprintf(e.stderr, "%s: %s\n", in.path, strings.TrimPrefix(err.Error(), "nbformat: "))
-			status = max(status, exitFindings)
-			continue
-		}
-		if in.stdin() {
-			if *checkOnly {
-				if !bytes.Equal(out, data) {
-					fmt.Fprintln(e.stdout, "-")
-					status = max(status, exitFindings)
-				}
-				continue
-			}
-			e.stdout.Write(out)
-			continue
-		}
-		if bytes.Equal(out, data) {
-			continue
-		}
-		changed++
-		if *checkOnly {
-			fmt.Fprintln(e.stdout, in.path)
-			status = max(status, exitFindings)
-			continue
-		}
-		if err := (convert.Options{}).WriteAtomic(in.path, out); err != nil {
-			fmt.Fprintf(e.stderr, "%s: %s\n", in.path, strings.TrimPrefix(err.Error(), "convert: "))
-			status = exitError
-			continue
-		}
-		fmt.Fprintln(e.stdout, in.path)
+		return out, err
+	})
+	if !ok {
+		status = exitError
 	}
-	prog.done()
 	return status
 }
 
 // errOld: a notebook older than version 4, which fmt leaves alone
 // without --upgrade.
-var errOld = errors.New("not changed (use --upgrade to convert it to 4.5)")
+var errOld = fmt.Errorf("not changed (use --upgrade to convert it to 4.5): %w", errSkip)
 
 // format returns the formatted bytes of a notebook and the repairs made.
 func format(data []byte, canonical, upgrade bool) ([]byte, []nbformat.Repair, error) {

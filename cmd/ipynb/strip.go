@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -66,42 +64,12 @@ func runStrip(e *env, args []string) int {
 		}
 	}
 	ins, ok := expand(e, fs.Args())
-	status := exitOK
+	status := rewrite(e, ins, false, func(_ input, data []byte) ([]byte, error) {
+		return strip(data, *keepCount, drop)
+	})
 	if !ok {
 		status = exitError
 	}
-	prog := newProgress(e, len(ins))
-	for i, in := range ins {
-		prog.step(i, in.path)
-		data, err := e.read(in)
-		if err != nil {
-			prog.done()
-			fmt.Fprintf(e.stderr, "%s: %v\n", in.path, pathError(err))
-			status = exitError
-			continue
-		}
-		out, err := strip(data, *keepCount, drop)
-		prog.done()
-		if err != nil {
-			fmt.Fprintf(e.stderr, "%s: %s\n", in.path, strings.TrimPrefix(err.Error(), "nbformat: "))
-			status = max(status, exitFindings)
-			continue
-		}
-		if in.stdin() {
-			e.stdout.Write(out)
-			continue
-		}
-		if bytes.Equal(out, data) {
-			continue
-		}
-		if err := (convert.Options{}).WriteAtomic(in.path, out); err != nil {
-			fmt.Fprintf(e.stderr, "%s: %s\n", in.path, strings.TrimPrefix(err.Error(), "convert: "))
-			status = exitError
-			continue
-		}
-		fmt.Fprintln(e.stdout, in.path)
-	}
-	prog.done()
 	return status
 }
 
