@@ -206,9 +206,7 @@ func (o Options) ToMessage(c nbformat.Cell) (*dialog.Message, error) {
 		}
 		obj, _ := g.(map[string]any)
 		m.Kind = dialog.Kind(c.Type())
-		if s, ok := obj["source"].(string); ok {
-			m.Content = s
-		}
+		m.Content = joinedText(obj["source"])
 		if meta, ok := obj["metadata"].(map[string]any); ok {
 			m.Meta = meta
 		}
@@ -434,9 +432,60 @@ func (o Options) cell(m *dialog.Message, s *snapshot, ids bool) (nbformat.Cell, 
 		return c, nil
 	}
 	if u, ok := orig.(*nbformat.UnknownCell); ok && m.Kind == s.msg.Kind {
-		return u, nil
+		return unknownCell(u, m, meta)
 	}
 	return nil, fmt.Errorf("convert: message %s: unknown kind %q", m.ID, m.Kind)
+}
+
+// unknownCell writes the changes of a message read from a cell of an
+// unrecognized type back into that cell's JSON: its source, metadata and
+// id; the rest is kept.
+func unknownCell(u *nbformat.UnknownCell, m *dialog.Message, meta map[string]any) (nbformat.Cell, error) {
+	g, err := nbformat.Decode(u.Raw)
+	if err != nil {
+		return nil, err
+	}
+	obj, ok := g.(map[string]any)
+	if !ok {
+		obj = map[string]any{"value": g}
+	}
+	changed := !ok
+	if joinedText(obj["source"]) != m.Content {
+		obj["source"], changed = m.Content, true
+	}
+	if old, _ := obj["metadata"].(map[string]any); !deepEqual(old, meta) {
+		obj["metadata"], changed = meta, true
+	}
+	if id, _ := obj["id"].(string); id != "" && id != m.ID {
+		obj["id"], changed = m.ID, true
+	}
+	if !changed {
+		return u, nil
+	}
+	raw, err := nbformat.Encode(obj)
+	if err != nil {
+		return nil, fmt.Errorf("convert: message %s: %w", m.ID, err)
+	}
+	return &nbformat.UnknownCell{Raw: raw}, nil
+}
+
+// joinedText is the text of a string or a list of strings ("" otherwise).
+func joinedText(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case []any:
+		var b strings.Builder
+		for _, x := range v {
+			s, ok := x.(string)
+			if !ok {
+				return ""
+			}
+			b.WriteString(s)
+		}
+		return b.String()
+	}
+	return ""
 }
 
 // sourceFor keeps the original source value (its bytes and its form) when
