@@ -201,6 +201,7 @@ func isMultiline(t *jsontree.Tape, j int) bool {
 func (d *decoder) bundle(j int) MimeBundle {
 	t := d.t
 	b := &bundle{raw: t.Raw(j), entries: make([]mimeEntry, 0, t.Nodes[j].Len)}
+	var index map[string]int // for duplicate keys (the last wins), made when needed
 	t.Children(j, func(k int) bool {
 		e := mimeEntry{mime: t.KeyString(k)}
 		if !IsJSONMime(e.mime) && isMultiline(t, k) {
@@ -208,15 +209,30 @@ func (d *decoder) bundle(j int) MimeBundle {
 		} else {
 			e.json, e.isJSON = t.Raw(k), true
 		}
-		for i := range b.entries {
-			if b.entries[i].mime == e.mime { // duplicate key: the last wins
+		if len(b.entries) < 8 {
+			for i := range b.entries {
+				if b.entries[i].mime == e.mime {
+					b.entries[i] = e
+					return true
+				}
+			}
+		} else {
+			if index == nil {
+				index = make(map[string]int, t.Nodes[j].Len)
+				for i, x := range b.entries {
+					index[x.mime] = i
+				}
+			}
+			if i, dup := index[e.mime]; dup {
 				b.entries[i] = e
 				return true
 			}
+			index[e.mime] = len(b.entries)
 		}
 		b.entries = append(b.entries, e)
 		return true
 	})
+	b.reindex()
 	return MimeBundle{b: b}
 }
 

@@ -721,11 +721,13 @@ func (e *encoder) object(o int, ind string, ms []member, hasOrig bool) {
 		data := t.Data
 		first := kids[0]
 		firstLead := data[t.Nodes[o].Start+1 : t.Nodes[first].Key]
+		pos := make(map[int]int, len(kids)) // member node → its position
+		for i, k := range kids {
+			pos[k] = i
+		}
 		sepOf := func(j int) []byte { // separator before orig member j (not first)
-			for i := 1; i < len(kids); i++ {
-				if kids[i] == j {
-					return data[t.Nodes[kids[i-1]].End:t.Nodes[j].Key]
-				}
+			if i := pos[j]; i > 0 {
+				return data[t.Nodes[kids[i-1]].End:t.Nodes[j].Key]
 			}
 			return nil
 		}

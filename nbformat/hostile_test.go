@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -159,5 +160,31 @@ func TestHostileNaN(t *testing.T) {
 	probs := nbformat.Problems(nbformat.Validate(nb))
 	if len(probs) != 1 || probs[0].Pointer != "/cells/0/execution_count" || probs[0].Keyword != "type" {
 		t.Errorf("problems %v", probs)
+	}
+}
+
+// Objects with tens of thousands of members (in notebook metadata, cell
+// metadata, a mime bundle, a cell itself) go through reading, validation,
+// canonical output and an edit; none of these is quadratic in the number
+// of members (FuzzUnmarshal stalled on such input before that was fixed).
+func TestHostileWideObjects(t *testing.T) {
+	keys := func(n int) string {
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString(`"k` + strconv.Itoa(i) + `": "v"`)
+		}
+		return b.String()
+	}
+	k := keys(20000)
+	for name, in := range map[string]string{
+		"NotebookMetadata": `{"nbformat": 4, "nbformat_minor": 5, "metadata": {` + k + `}, "cells": [{"cell_type": "raw", "id": "a", "metadata": {}, "source": "x"}]}`,
+		"MimeBundle":       `{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "code", "id": "a", "metadata": {}, "source": "x", "execution_count": null, "outputs": [{"output_type": "display_data", "metadata": {}, "data": {` + k + `}}]}]}`,
+		"CellMetadata":     `{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "raw", "id": "a", "metadata": {` + k + `}, "source": "x"}]}`,
+		"StrayCellMembers": `{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "raw", "id": "a", "metadata": {}, "source": "x", ` + k + `}]}`,
+	} {
+		t.Run(name, func(t *testing.T) { fuzzOne(t, []byte(in)) })
 	}
 }

@@ -21,7 +21,24 @@ type MimeBundle struct{ b *bundle }
 type bundle struct {
 	raw     []byte // the object as read; nil when built in memory
 	entries []mimeEntry
-	dirty   bool // changed since read
+	dirty   bool           // changed since read
+	index   map[string]int // mime → entry, kept by the mutators for large bundles
+}
+
+// indexAbove is the size from which a bundle keeps an index (real bundles
+// hold a few types; hostile ones may hold thousands).
+const indexAbove = 16
+
+// reindex rebuilds the index after entries changed.
+func (b *bundle) reindex() {
+	if len(b.entries) <= indexAbove {
+		b.index = nil
+		return
+	}
+	b.index = make(map[string]int, len(b.entries))
+	for i, e := range b.entries {
+		b.index[e.mime] = i
+	}
 }
 
 type mimeEntry struct {
@@ -60,6 +77,12 @@ func (m MimeBundle) Keys() []string {
 
 func (m MimeBundle) find(mime string) int {
 	if m.b == nil {
+		return -1
+	}
+	if m.b.index != nil {
+		if i, ok := m.b.index[mime]; ok {
+			return i
+		}
 		return -1
 	}
 	for i := range m.b.entries {
@@ -193,6 +216,11 @@ func (m *MimeBundle) put(e mimeEntry) {
 		return
 	}
 	b.entries = append(b.entries, e)
+	if b.index != nil {
+		b.index[e.mime] = len(b.entries) - 1
+	} else if len(b.entries) > indexAbove {
+		b.reindex()
+	}
 }
 
 // Delete removes mime from the bundle.
@@ -203,6 +231,7 @@ func (m *MimeBundle) Delete(mime string) {
 	}
 	m.b.entries = append(m.b.entries[:i:i], m.b.entries[i+1:]...)
 	m.b.dirty = true
+	m.b.reindex()
 }
 
 // Clone returns an independent copy (which still writes unedited entries
@@ -213,6 +242,7 @@ func (m MimeBundle) Clone() MimeBundle {
 	}
 	c := *m.b
 	c.entries = append([]mimeEntry{}, m.b.entries...)
+	c.reindex()
 	return MimeBundle{b: &c}
 }
 
