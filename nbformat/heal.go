@@ -57,7 +57,7 @@ func (o HealOptions) Heal(nb *Notebook) ([]Repair, error) {
 	if nb.Nbformat != 4 {
 		return nil, fmt.Errorf("nbformat: heal nbformat %d: %w", nb.Nbformat, ErrUnsupportedVersion)
 	}
-	h := healer{nb: nb, newID: o.NewID}
+	h := healer{nb: nb, newID: o.NewID, owned: map[uintptr]bool{}}
 	if h.newID == nil {
 		h.newID = NewID
 	}
@@ -93,8 +93,9 @@ type healer struct {
 	nb      *Notebook
 	newID   func() CellID
 	repairs []Repair
-	cloned  map[int]bool // cells already replaced by copies this round
-	outputs map[int]bool // cells whose outputs slice was copied this round
+	cloned  map[int]bool     // cells already replaced by copies this round
+	outputs map[int]bool     // cells whose outputs slice was copied this round
+	owned   map[uintptr]bool // maps copied by Heal, changed in place
 }
 
 func (h *healer) note(p Pointer, format string, args ...any) {
@@ -139,7 +140,7 @@ func (h *healer) apply(probs []*ValidationError) {
 			}
 			done["/metadata/"+toks[1]] = true
 			md := reflect.ValueOf(&h.nb.Metadata).Elem()
-			if dropKey(md, toks[1]) {
+			if h.dropKey(md, toks[1]) {
 				h.note(Pointer("/metadata").AppendToken(toks[1]), "removed invalid notebook metadata (%s)", p.Msg)
 			}
 		default:
@@ -147,7 +148,7 @@ func (h *healer) apply(probs []*ValidationError) {
 				continue
 			}
 			done[key] = true
-			if dropKey(reflect.ValueOf(&h.nb.Document).Elem(), key) {
+			if h.dropKey(reflect.ValueOf(&h.nb.Document).Elem(), key) {
 				h.note(Pointer("").AppendToken(key), "removed (%s)", p.Msg)
 			}
 		}
@@ -187,7 +188,7 @@ func (h *healer) cell(i int, rest []string, p *ValidationError) {
 	switch rest[0] {
 	case "id":
 		if h.nb.Nbformat == 4 && h.nb.NbformatMinor < 5 {
-			if dropKey(v, "id") {
+			if h.dropKey(v, "id") {
 				h.note(at.AppendToken("id"), "removed an id, which nbformat 4.%d does not have", h.nb.NbformatMinor)
 			}
 			return
@@ -201,30 +202,30 @@ func (h *healer) cell(i int, rest []string, p *ValidationError) {
 			fresh = h.newID()
 		}
 		old := CellIDOf(h.nb.Cells[i])
-		dropKey(v, "id")
+		h.dropKey(v, "id")
 		SetCellID(h.nb.Cells[i], fresh)
 		h.note(at.AppendToken("id"), "gave id %s (was %q: %s)", fresh, old, p.Msg)
 	case "metadata":
 		if len(rest) >= 2 {
 			md := structField(v, "metadata")
-			if md.IsValid() && dropKey(md, rest[1]) {
+			if md.IsValid() && h.dropKey(md, rest[1]) {
 				h.note(at.AppendToken("metadata").AppendToken(rest[1]), "removed invalid cell metadata (%s)", p.Msg)
 			}
 			return
 		}
-		if dropKey(v, "metadata") {
+		if h.dropKey(v, "metadata") {
 			h.note(at.AppendToken("metadata"), "replaced invalid metadata with {} (%s)", p.Msg)
 		}
 	case "outputs":
 		code, ok := h.nb.Cells[i].(*CodeCell)
 		if !ok {
-			if dropKey(v, "outputs") {
+			if h.dropKey(v, "outputs") {
 				h.note(at.AppendToken("outputs"), "removed outputs from a %s cell", h.nb.Cells[i].Type())
 			}
 			return
 		}
 		if len(rest) == 1 {
-			if dropKey(v, "outputs") {
+			if h.dropKey(v, "outputs") {
 				h.note(at.AppendToken("outputs"), "replaced invalid outputs with [] (%s)", p.Msg)
 			}
 			return
@@ -243,13 +244,13 @@ func (h *healer) cell(i int, rest []string, p *ValidationError) {
 	case "source":
 		if x, ok := extraOf(v, "source"); ok {
 			text := textOf(x)
-			dropKey(v, "source")
+			h.dropKey(v, "source")
 			v.FieldByName("Source").Set(reflect.ValueOf(Text(text)))
 			h.note(at.AppendToken("source"), "replaced a source that was not text by its text")
 			return
 		}
 	default:
-		if dropKey(v, rest[0]) {
+		if h.dropKey(v, rest[0]) {
 			h.note(at.AppendToken(rest[0]), "removed (%s)", p.Msg)
 		}
 	}
@@ -279,14 +280,14 @@ func (h *healer) output(code *CodeCell, at Pointer, j int, rest []string, p *Val
 		h.note(at.AppendToken("data").AppendToken(rest[1]), "removed invalid output data (%s)", p.Msg)
 	case rest[0] == "text":
 		if x, ok := extraOf(v, "text"); ok {
-			dropKey(v, "text")
+			h.dropKey(v, "text")
 			v.FieldByName("Text").Set(reflect.ValueOf(Text(textOf(x))))
 			h.note(at.AppendToken("text"), "replaced stream text that was not text by its text")
 			return
 		}
 		fallthrough
 	default:
-		if dropKey(v, rest[0]) {
+		if h.dropKey(v, rest[0]) {
 			h.note(at.AppendToken(rest[0]), "removed (%s)", p.Msg)
 		}
 	}
@@ -295,14 +296,14 @@ func (h *healer) output(code *CodeCell, at Pointer, j int, rest []string, p *Val
 func (h *healer) attachments(v reflect.Value, at Pointer, rest []string, p *ValidationError) {
 	f := v.FieldByName("Attachments")
 	if !f.IsValid() {
-		if dropKey(v, "attachments") {
+		if h.dropKey(v, "attachments") {
 			h.note(at.AppendToken("attachments"), "removed attachments from a cell that cannot have them")
 		}
 		return
 	}
 	if x, ok := extraOf(v, "attachments"); ok {
 		// The attachments did not decode: keep the bundles that do.
-		dropKey(v, "attachments")
+		h.dropKey(v, "attachments")
 		kept := Attachments{}
 		if m, ok := x.(map[string]any); ok {
 			for name, b := range m {
@@ -344,9 +345,10 @@ func (h *healer) attachments(v reflect.Value, at Pointer, rest []string, p *Vali
 }
 
 // dropKey removes member key from the struct v (addressable): its field is
-// zeroed and it leaves AdditionalProperties (which is copied, not
-// changed). It reports whether there was anything to remove.
-func dropKey(v reflect.Value, key string) bool {
+// zeroed and it leaves AdditionalProperties, which is copied the first time
+// (it may be shared with the notebook as read) and changed in place after.
+// It reports whether there was anything to remove.
+func (h *healer) dropKey(v reflect.Value, key string) bool {
 	plan := infoOf(v.Type()).plan
 	changed := false
 	if fi, ok := plan.byName[key]; ok {
@@ -360,16 +362,19 @@ func dropKey(v reflect.Value, key string) bool {
 		f := v.Field(plan.extra)
 		m := f.Interface().(map[string]any)
 		if _, ok := m[key]; ok {
-			n := make(map[string]any, len(m))
-			for k, x := range m {
-				if k != key {
+			if !h.owned[f.Pointer()] {
+				n := make(map[string]any, len(m))
+				for k, x := range m {
 					n[k] = x
 				}
+				m = n
+				h.owned[reflect.ValueOf(m).Pointer()] = true
 			}
-			if len(n) == 0 {
-				n = nil
+			delete(m, key)
+			if len(m) == 0 {
+				m = nil
 			}
-			f.Set(reflect.ValueOf(n))
+			f.Set(reflect.ValueOf(m))
 			changed = true
 		}
 	}

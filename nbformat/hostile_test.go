@@ -188,3 +188,25 @@ func TestHostileWideObjects(t *testing.T) {
 		t.Run(name, func(t *testing.T) { fuzzOne(t, []byte(in)) })
 	}
 }
+
+// Healing a cell with tens of thousands of stray members is not quadratic
+// either, and keeps the cell's content.
+func TestHostileHealWide(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 20000; i++ {
+		b.WriteString(`, "k` + strconv.Itoa(i) + `": 1`)
+	}
+	in := `{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "raw", "id": "a", "metadata": {}, "source": "keep me"` + b.String() + `}]}`
+	nb, err := nbformat.Unmarshal([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	repairs, err := nbformat.Heal(nb)
+	if err != nil || len(repairs) != 20000 {
+		t.Fatalf("%d repairs, %v", len(repairs), err)
+	}
+	out, _ := nbformat.Marshal(nb)
+	if !strings.Contains(string(out), `"keep me"`) || len(out) > 200 {
+		t.Errorf("healed: %.200s", out)
+	}
+}
