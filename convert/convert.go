@@ -330,7 +330,13 @@ func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat
 			s = org.snaps[m]
 		}
 		if s != nil && o.sameMessage(m, &s.msg) {
-			nb.Cells = append(nb.Cells, s.cell)
+			c := s.cell
+			if s.generated && ids && nbformat.CellIDOf(c) != nbformat.CellID(m.ID) {
+				// The cell had no usable id: write the one the message got.
+				c = nbformat.CloneCell(c)
+				nbformat.SetCellID(c, nbformat.CellID(m.ID))
+			}
+			nb.Cells = append(nb.Cells, c)
 			continue
 		}
 		c, err := o.cell(m, s, ids)

@@ -129,3 +129,34 @@ func TestSaveOwner(t *testing.T) {
 		t.Errorf("owner lost: %d", st.Uid)
 	}
 }
+
+// Several goroutines may marshal the same (unchanging) dialog at once.
+func TestConcurrentMarshal(t *testing.T) {
+	data, _ := os.ReadFile(filepath.Join("..", "testdata", "invalid.ipynb"))
+	d, err := convert.Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := convert.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		go func() {
+			for i := 0; i < 10; i++ {
+				got, err := convert.Marshal(d)
+				if err != nil || !bytes.Equal(got, want) {
+					done <- errors.New("concurrent Marshal differs")
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}

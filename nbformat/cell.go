@@ -135,3 +135,24 @@ func SourceOf(c Cell) MultilineString {
 	}
 	return MultilineString{}
 }
+
+// CloneCell returns a copy of c that can be changed without changing c:
+// the struct is copied, and its maps, slices and mime bundles are shared
+// until replaced (set a field to a new value rather than changing a shared
+// one in place).
+func CloneCell(c Cell) Cell {
+	switch c := c.(type) {
+	case *CodeCell:
+		x := *c
+		return &x
+	case *MarkdownCell:
+		x := *c
+		return &x
+	case *RawCell:
+		x := *c
+		return &x
+	case *UnknownCell:
+		return &UnknownCell{Raw: append(json.RawMessage(nil), c.Raw...)}
+	}
+	return c
+}
