@@ -223,6 +223,9 @@ func (e *encoder) equalStruct(v reflect.Value, plan *structPlan, o int) bool {
 		if isField && fi < 64 {
 			has |= 1 << fi
 		}
+		if inExtra && isField && !v.Field(plan.fields[fi].index).IsZero() {
+			inExtra = false // the field was set: it replaces the kept value
+		}
 		if inExtra {
 			if !e.equal(reflect.ValueOf(&x).Elem(), infoOf(anyType), j) {
 				return false
@@ -240,10 +243,15 @@ func (e *encoder) equalStruct(v reflect.Value, plan *structPlan, o int) bool {
 		matched++
 	}
 	// Nothing new may be written.
-	count := len(extra)
+	count := 0
+	for k := range extra {
+		if !shadowed(v, plan, k) {
+			count++
+		}
+	}
 	for i := range plan.fields {
 		f := &plan.fields[i]
-		if _, inExtra := extra[f.name]; inExtra {
+		if _, inExtra := extra[f.name]; inExtra && !shadowed(v, plan, f.name) {
 			continue
 		}
 		origHas := i < 64 && has&(1<<i) != 0
@@ -563,7 +571,7 @@ func (e *encoder) structValue(v reflect.Value, plan *structPlan, o int, ind stri
 		for _, j := range uniqueMembers(t, o) {
 			key := t.KeyString(j)
 			used[key] = true
-			if x, ok := extra[key]; ok {
+			if x, ok := extra[key]; ok && !shadowed(v, plan, key) {
 				ms = append(ms, member{key: key, orig: j, write: anyWriter(x)})
 				continue
 			}
@@ -581,7 +589,7 @@ func (e *encoder) structValue(v reflect.Value, plan *structPlan, o int, ind stri
 		if used[f.name] {
 			continue
 		}
-		if _, inExtra := extra[f.name]; inExtra {
+		if _, inExtra := extra[f.name]; inExtra && !shadowed(v, plan, f.name) {
 			continue
 		}
 		if fv, present := e.field(v, f, hasOrig, false); present {
@@ -589,7 +597,7 @@ func (e *encoder) structValue(v reflect.Value, plan *structPlan, o int, ind stri
 		}
 	}
 	for k, x := range extra {
-		if !used[k] {
+		if !used[k] && !shadowed(v, plan, k) {
 			added = append(added, member{key: k, orig: -1, write: anyWriter(x)})
 		}
 	}
@@ -1062,3 +1070,12 @@ func ours(t reflect.Type) bool {
 }
 
 var pkgPath = reflect.TypeFor[Notebook]().PkgPath()
+
+// shadowed reports whether the kept value AdditionalProperties[key] (a
+// member whose JSON did not fit its field) is replaced by the field, which
+// was set since: a field holding its zero value leaves the kept value in
+// place.
+func shadowed(v reflect.Value, plan *structPlan, key string) bool {
+	fi, ok := plan.byName[key]
+	return ok && !v.Field(plan.fields[fi].index).IsZero()
+}

@@ -94,6 +94,9 @@ func (e *encoder) generic(v reflect.Value, ti *typeInfo) (any, error) {
 		}
 		if plan.extra >= 0 {
 			for k, x := range v.Field(plan.extra).Interface().(map[string]any) {
+				if shadowed(v, plan, k) {
+					continue
+				}
 				g, err := e.generic(reflect.ValueOf(&x).Elem(), infoOf(anyType))
 				if err != nil {
 					return nil, err

@@ -278,7 +278,7 @@ func (h *healer) output(code *CodeCell, at Pointer, j int, rest []string, p *Val
 		b.Delete(rest[1])
 		f.Set(reflect.ValueOf(b))
 		h.note(at.AppendToken("data").AppendToken(rest[1]), "removed invalid output data (%s)", p.Msg)
-	case rest[0] == "text":
+	case rest[0] == "text" && v.Type() == reflect.TypeFor[Stream]():
 		if x, ok := extraOf(v, "text"); ok {
 			h.dropKey(v, "text")
 			v.FieldByName("Text").Set(reflect.ValueOf(Text(textOf(x))))
