@@ -143,16 +143,23 @@ func (o Options) ToDialog(nb *nbformat.Notebook) (*dialog.Dialog, error) {
 	if nb.Nbformat < 4 {
 		org.valid = nbformat.Validate(nb) == nil
 	}
+	taken := make(map[string]bool, len(work.Cells))
+	for _, c := range work.Cells {
+		taken[string(nbformat.CellIDOf(c))] = true
+	}
+	seen := make(map[string]bool, len(work.Cells))
 	for i, c := range work.Cells {
 		m, err := o.ToMessage(c)
 		if err != nil {
 			return nil, fmt.Errorf("convert: /cells/%d: %w", i, err)
 		}
 		generated := false
-		if !validID(m.ID) || d.Messages.Index(m.ID) >= 0 {
-			m.ID = d.NewID()
+		if !validID(m.ID) || seen[m.ID] {
+			m.ID = d.NewIDNotIn(taken)
+			taken[m.ID] = true
 			generated = true
 		}
+		seen[m.ID] = true
 		d.Messages = append(d.Messages, m)
 		org.msgs = append(org.msgs, m)
 		org.snaps[m] = &snapshot{msg: copyMessage(m), cell: c, generated: generated}

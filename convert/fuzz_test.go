@@ -21,7 +21,11 @@ func FuzzDialog(f *testing.F) {
 		f.Add(data)
 	}
 	f.Add([]byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "markdown", "id": "a", "metadata": {"solveit_ai": 1}, "source": "q` + convert.ReplySeparator + `r` + convert.ReplySeparator + `s"}]}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
+	f.Fuzz(dialogOne)
+}
+
+func dialogOne(t *testing.T, data []byte) {
+	{
 		nb, err := nbformat.UnmarshalOptions{MaxDepth: 100}.Unmarshal(data)
 		if err != nil {
 			return
@@ -60,5 +64,5 @@ func FuzzDialog(f *testing.F) {
 				t.Fatalf("edit lost: %q", d2.Messages[0].Content)
 			}
 		}
-	})
+	}
 }

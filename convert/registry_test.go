@@ -160,3 +160,27 @@ func TestConcurrentMarshal(t *testing.T) {
 		}
 	}
 }
+
+// Reading a notebook of many cells without ids is not quadratic.
+func TestManyCellsWithoutIDs(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"nbformat": 4, "nbformat_minor": 4, "metadata": {}, "cells": [`)
+	for i := 0; i < 50000; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`{"cell_type": "raw", "metadata": {}, "source": "x"}`)
+	}
+	b.WriteString("]}")
+	d, err := convert.Unmarshal([]byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Messages) != 50000 {
+		t.Fatalf("%d messages", len(d.Messages))
+	}
+	out, err := convert.Marshal(d)
+	if err != nil || string(out) != b.String() {
+		t.Errorf("round trip: %v", err)
+	}
+}

@@ -55,11 +55,21 @@ func (d *Dialog) random(b []byte) {
 
 // NewID returns a fresh message id: 8 hex digits, used by no message of d.
 func (d *Dialog) NewID() string {
+	return d.newID(func(id string) bool { return d.Messages.Index(id) >= 0 })
+}
+
+// NewIDNotIn is NewID for callers that track the ids in use themselves
+// (building a large dialog, where NewID's scan of the messages would add
+// up): the id is in neither taken nor d.
+func (d *Dialog) NewIDNotIn(taken map[string]bool) string {
+	return d.newID(func(id string) bool { return taken[id] })
+}
+
+func (d *Dialog) newID(used func(string) bool) string {
 	for {
 		var b [4]byte
 		d.random(b[:])
-		id := hex.EncodeToString(b[:])
-		if d.Messages.Index(id) < 0 {
+		if id := hex.EncodeToString(b[:]); !used(id) {
 			return id
 		}
 	}
