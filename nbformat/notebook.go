@@ -148,11 +148,23 @@ func (o UnmarshalOptions) ReadBytes(name string) ([]byte, error) {
 	if fi.Size() > limit {
 		return nil, withFile(name, &SyntaxError{Offset: limit, Msg: fmt.Sprintf("file is %d bytes, more than the limit of %d", fi.Size(), limit), Limit: true})
 	}
-	// The file may grow while it is read: read at most one byte more
-	// than the limit.
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("nbformat: %w", err)
+	// One allocation of the size the file has (io.ReadAll would double
+	// its buffer as it grows); a file that grows while it is read is read
+	// to at most one byte past the limit.
+	data := make([]byte, 0, fi.Size()+1)
+	for int64(len(data)) <= limit {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		end := min(int64(cap(data)), limit+1)
+		n, err := f.Read(data[len(data):end])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("nbformat: %w", err)
+		}
 	}
 	if int64(len(data)) > limit {
 		return nil, withFile(name, &SyntaxError{Offset: limit, Msg: fmt.Sprintf("file is more than the limit of %d bytes", limit), Limit: true})
