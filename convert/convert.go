@@ -213,7 +213,7 @@ func (o Options) ToMessage(c nbformat.Cell) (*dialog.Message, error) {
 		}
 		obj, _ := g.(map[string]any)
 		m.Kind = dialog.Kind(c.Type())
-		m.Content = joinedText(obj["source"])
+		m.Content = dialog.Text(obj["source"])
 		if meta, ok := obj["metadata"].(map[string]any); ok {
 			m.Meta = meta
 		}
@@ -463,7 +463,7 @@ func unknownCell(u *nbformat.UnknownCell, m *dialog.Message, meta map[string]any
 		obj = map[string]any{"value": g}
 	}
 	changed := !ok
-	if joinedText(obj["source"]) != m.Content {
+	if dialog.Text(obj["source"]) != m.Content {
 		obj["source"], changed = m.Content, true
 	}
 	if old, _ := obj["metadata"].(map[string]any); !deepEqual(old, meta) {
@@ -480,25 +480,6 @@ func unknownCell(u *nbformat.UnknownCell, m *dialog.Message, meta map[string]any
 		return nil, fmt.Errorf("convert: message %s: %w", m.ID, err)
 	}
 	return &nbformat.UnknownCell{Raw: raw}, nil
-}
-
-// joinedText is the text of a string or a list of strings ("" otherwise).
-func joinedText(v any) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case []any:
-		var b strings.Builder
-		for _, x := range v {
-			s, ok := x.(string)
-			if !ok {
-				return ""
-			}
-			b.WriteString(s)
-		}
-		return b.String()
-	}
-	return ""
 }
 
 // sourceFor keeps the original source value (its bytes and its form) when

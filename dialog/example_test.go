@@ -35,3 +35,20 @@ func ExampleMsgs_Get() {
 	// first
 	// dialog: "a1" matches a1b2c3d4, a1ffffff: ambiguous message id prefix
 }
+
+// Notebooks store multiline text as a list of lines that keep their "\n";
+// Text joins them back (Python nbformat: "".join(lines)).
+func ExampleText() {
+	out := dialog.Output{
+		"output_type": "stream",
+		"name":        "stdout",
+		"text":        []any{"loss 0.31\n", "loss 0.27\n"},
+	}
+	fmt.Printf("%q\n", dialog.Text(out["text"]))
+	fmt.Printf("%q\n", dialog.Text("one string"))
+	fmt.Printf("%q\n", dialog.Text(42))
+	// Output:
+	// "loss 0.31\nloss 0.27\n"
+	// "one string"
+	// ""
+}

@@ -84,7 +84,7 @@ func (m *Message) Reply() string {
 			continue
 		}
 		data, _ := o["data"].(map[string]any)
-		return joinText(data["text/markdown"])
+		return Text(data["text/markdown"])
 	}
 	return ""
 }
@@ -107,8 +107,12 @@ func (m *Message) SetReply(reply string) {
 	m.Outputs = kept
 }
 
-// joinText returns a text value stored as a string or a list of strings.
-func joinText(v any) string {
+// Text returns a notebook text value held in generic form, as in
+// [Output] maps and cell sources: a string, or a list of strings joined
+// without separators (notebooks split text into lines that keep their
+// "\n"). Items of a list that are not strings are skipped; any other
+// value gives "".
+func Text(v any) string {
 	switch v := v.(type) {
 	case string:
 		return v

@@ -103,33 +103,18 @@ func fence(s, info string) string {
 
 var ansi = regexp.MustCompile("\x1b\\[[0-9;]*[A-Za-z]")
 
-func text(v any) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case []any:
-		var b strings.Builder
-		for _, x := range v {
-			s, _ := x.(string)
-			b.WriteString(s)
-		}
-		return b.String()
-	}
-	return ""
-}
-
 // renderOutput renders one output: text in a fenced block, markdown as
 // it is, anything else referenced by its type and size.
 func renderOutput(o dialog.Output) string {
 	switch o.Type() {
 	case "stream":
-		return fence(ansi.ReplaceAllString(text(o["text"]), ""), "text")
+		return fence(ansi.ReplaceAllString(dialog.Text(o["text"]), ""), "text")
 	case "error":
 		var b strings.Builder
-		fmt.Fprintf(&b, "%s: %s", text(o["ename"]), text(o["evalue"]))
+		fmt.Fprintf(&b, "%s: %s", dialog.Text(o["ename"]), dialog.Text(o["evalue"]))
 		if tb, ok := o["traceback"].([]any); ok {
 			for _, l := range tb {
-				b.WriteString("\n" + ansi.ReplaceAllString(text(l), ""))
+				b.WriteString("\n" + ansi.ReplaceAllString(dialog.Text(l), ""))
 			}
 		}
 		return fence(b.String(), "text")
@@ -139,7 +124,7 @@ func renderOutput(o dialog.Output) string {
 			if md, _ := o["metadata"].(map[string]any); md["is_ai_res"] == true {
 				return ""
 			}
-			return strings.TrimRight(text(md), "\n")
+			return strings.TrimRight(dialog.Text(md), "\n")
 		}
 		var refs []string
 		keys := make([]string, 0, len(data))
@@ -149,7 +134,7 @@ func renderOutput(o dialog.Output) string {
 		sort.Strings(keys)
 		for _, k := range keys {
 			if k != "text/plain" {
-				size := len(text(data[k]))
+				size := len(dialog.Text(data[k]))
 				if _, isText := data[k].(string); !isText {
 					if b, err := json.Marshal(data[k]); err == nil {
 						size = len(b)
@@ -159,7 +144,7 @@ func renderOutput(o dialog.Output) string {
 			}
 		}
 		if plain, ok := data["text/plain"]; ok {
-			s := fence(ansi.ReplaceAllString(text(plain), ""), "text")
+			s := fence(ansi.ReplaceAllString(dialog.Text(plain), ""), "text")
 			if len(refs) > 0 {
 				s = strings.Join(refs, " ") + "\n\n" + s
 			}
