@@ -17,15 +17,10 @@ import (
 // Acceptance 2: every valid corpus notebook goes through a dialog and back
 // byte for byte.
 func TestCorpusDialogRoundTrip(t *testing.T) {
-	dir, entries := corpus.Entries(t)
 	n := 0
-	for _, e := range entries {
+	for e, data := range corpus.Files(t) {
 		if e.Schema != "valid" {
 			continue
-		}
-		data, err := os.ReadFile(filepath.Join(dir, e.Path))
-		if err != nil {
-			t.Fatal(err)
 		}
 		d, err := convert.Unmarshal(data)
 		if err != nil {
@@ -48,15 +43,10 @@ func TestCorpusDialogRoundTrip(t *testing.T) {
 // Acceptance 3: every invalid corpus notebook is written valid, with every
 // cell's source, every code cell's outputs and every attachment.
 func TestCorpusDialogHeals(t *testing.T) {
-	dir, entries := corpus.Entries(t)
 	n := 0
-	for _, e := range entries {
+	for e, data := range corpus.Files(t) {
 		if e.Schema != "invalid" {
 			continue
-		}
-		data, err := os.ReadFile(filepath.Join(dir, e.Path))
-		if err != nil {
-			t.Fatal(err)
 		}
 		d, err := convert.Unmarshal(data)
 		if err != nil {
@@ -178,15 +168,10 @@ func content(t *testing.T, data []byte) []string {
 // Acceptance 4: editing one message's content changes no byte outside its
 // cell.
 func TestCorpusDialogEditLocality(t *testing.T) {
-	dir, entries := corpus.Entries(t)
 	n := 0
-	for _, e := range entries {
+	for e, data := range corpus.Files(t) {
 		if e.Schema != "valid" {
 			continue
-		}
-		data, err := os.ReadFile(filepath.Join(dir, e.Path))
-		if err != nil {
-			t.Fatal(err)
 		}
 		d, err := convert.Unmarshal(data)
 		if err != nil || len(d.Messages) < 3 {

@@ -2,7 +2,6 @@ package nbformat_test
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -69,13 +68,8 @@ func TestHealInvalid(t *testing.T) {
 // Heal makes every invalid v4 corpus notebook valid, keeping every code
 // cell's outputs and every cell's source.
 func TestCorpusHeal(t *testing.T) {
-	dir, entries := corpus.Entries(t)
 	n := 0
-	for _, e := range entries {
-		data, err := os.ReadFile(filepath.Join(dir, e.Path))
-		if err != nil {
-			t.Fatal(err)
-		}
+	for e, data := range corpus.Files(t) {
 		nb, err := nbformat.Unmarshal(data)
 		if err != nil || nb.Nbformat != 4 {
 			continue

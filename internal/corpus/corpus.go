@@ -7,6 +7,7 @@ package corpus
 
 import (
 	"bufio"
+	"iter"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,4 +109,23 @@ func Entries(t testing.TB) (dir string, entries []Entry) {
 		t.Fatal("empty MANIFEST.tsv")
 	}
 	return dir, entries
+}
+
+// Files reads MANIFEST.tsv (skipping t when the corpus is absent) and
+// yields each entry with the bytes of its file, failing t when a listed
+// file cannot be read.
+func Files(t testing.TB) iter.Seq2[Entry, []byte] {
+	t.Helper()
+	dir, entries := Entries(t)
+	return func(yield func(Entry, []byte) bool) {
+		for _, e := range entries {
+			data, err := os.ReadFile(filepath.Join(dir, e.Path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !yield(e, data) {
+				return
+			}
+		}
+	}
 }
