@@ -43,12 +43,8 @@ type checkResult struct {
 func runCheck(e *env, args []string) int {
 	fs := checkCmd.flags(e)
 	jsonOut := fs.Bool("json", false, "print one JSON document instead of text")
-	if st := parse(e, fs, args); st >= 0 {
+	if st := parseFiles(e, fs, args); st >= 0 {
 		return st
-	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return exitError
 	}
 	ins, ok := expand(e, fs.Args())
 	status := exitOK

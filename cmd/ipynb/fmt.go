@@ -27,12 +27,8 @@ func runFmt(e *env, args []string) int {
 	canonical := fs.Bool("canonical", false, "write exactly Python nbformat's bytes")
 	upgrade := fs.Bool("upgrade", false, "upgrade to nbformat 4.5 (cell ids; version 2 and 3 notebooks converted)")
 	verbose := fs.Bool("v", false, "report each repair on standard error")
-	if st := parse(e, fs, args); st >= 0 {
+	if st := parseFiles(e, fs, args); st >= 0 {
 		return st
-	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return exitError
 	}
 	ins, ok := expand(e, fs.Args())
 	status := rewrite(e, ins, *checkOnly, func(in input, data []byte) ([]byte, error) {

@@ -138,6 +138,19 @@ func parse(e *env, fs *flag.FlagSet, args []string) int {
 	return -1
 }
 
+// parseFiles is parse for commands that need at least one file: with
+// none it prints the usage and returns exitError.
+func parseFiles(e *env, fs *flag.FlagSet, args []string) int {
+	if st := parse(e, fs, args); st >= 0 {
+		return st
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return exitError
+	}
+	return -1
+}
+
 // reorder moves flags after positional arguments to the front, so that
 // "ipynb check nb.ipynb --json" works; "--" ends flags.
 func reorder(fs *flag.FlagSet, args []string) []string {

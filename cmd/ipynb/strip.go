@@ -44,12 +44,8 @@ func runStrip(e *env, args []string) int {
 	keepCount := fs.Bool("keep-count", false, "keep execution counts")
 	var keep listFlag
 	fs.Var(&keep, "keep", "keep this key, one of "+strings.Join(strippedKeys, ", ")+" (repeatable)")
-	if st := parse(e, fs, args); st >= 0 {
+	if st := parseFiles(e, fs, args); st >= 0 {
 		return st
-	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return exitError
 	}
 	for _, k := range keep {
 		if !slices.Contains(strippedKeys, k) {
