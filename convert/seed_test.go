@@ -35,15 +35,8 @@ func seedDialog() (d *dialog.Dialog, note, code, prompt, raw *dialog.Message) {
 
 func cellMeta(t *testing.T, c nbformat.Cell) map[string]any {
 	t.Helper()
-	var md any
-	switch c := c.(type) {
-	case *nbformat.MarkdownCell:
-		md = &c.Metadata
-	case *nbformat.CodeCell:
-		md = &c.Metadata
-	case *nbformat.RawCell:
-		md = &c.Metadata
-	default:
+	md := nbformat.CellMetadataOf(c)
+	if md == nil {
 		t.Fatalf("cell %T", c)
 	}
 	m, err := nbformat.ToMap(md)

@@ -107,6 +107,21 @@ func CellIDOf(c Cell) CellID {
 	return ""
 }
 
+// CellMetadataOf returns a pointer to the typed metadata of a code,
+// markdown or raw cell (*CodeCellMetadata, *MarkdownCellMetadata,
+// *RawCellMetadata), to read or edit in place; nil for an UnknownCell.
+func CellMetadataOf(c Cell) any {
+	switch c := c.(type) {
+	case *CodeCell:
+		return &c.Metadata
+	case *MarkdownCell:
+		return &c.Metadata
+	case *RawCell:
+		return &c.Metadata
+	}
+	return nil
+}
+
 // SetCellID sets the id of a code, markdown or raw cell; it reports false
 // for an UnknownCell, whose bytes it does not touch.
 func SetCellID(c Cell, id CellID) bool {

@@ -87,7 +87,7 @@ func strip(data []byte, keepCount bool, drop []string) ([]byte, error) {
 		}
 	}
 	for _, c := range nb.Cells {
-		md := cellMetadata(c)
+		md := nbformat.CellMetadataOf(c)
 		for _, k := range drop {
 			if key, ok := strings.CutPrefix(k, "cell.metadata."); ok && md != nil {
 				dropMeta(md, key)
@@ -106,18 +106,6 @@ func strip(data []byte, keepCount bool, drop []string) ([]byte, error) {
 		return data, nil
 	}
 	return nbformat.Marshal(nb)
-}
-
-func cellMetadata(c nbformat.Cell) any {
-	switch c := c.(type) {
-	case *nbformat.CodeCell:
-		return &c.Metadata
-	case *nbformat.MarkdownCell:
-		return &c.Metadata
-	case *nbformat.RawCell:
-		return &c.Metadata
-	}
-	return nil
 }
 
 // dropMeta removes key from a cell's metadata, typed or not.
