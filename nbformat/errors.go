@@ -37,15 +37,23 @@ type SyntaxError struct {
 func (e *SyntaxError) Error() string {
 	var b strings.Builder
 	b.WriteString("nbformat: ")
-	if e.File != "" {
-		b.WriteString(e.File)
-		b.WriteString(": ")
-	}
-	if e.Line > 0 {
-		fmt.Fprintf(&b, "line %d, column %d: ", e.Line, e.Column)
-	}
+	writePlace(&b, e.File, e.Line, e.Column)
 	b.WriteString(e.Msg)
 	return b.String()
+}
+
+// writePlace writes "file:line:column: " (the form compilers and editors
+// use), leaving out the parts that are unknown.
+func writePlace(b *strings.Builder, file string, line, col int) {
+	switch {
+	case file != "" && line > 0:
+		fmt.Fprintf(b, "%s:%d:%d: ", file, line, col)
+	case file != "":
+		b.WriteString(file)
+		b.WriteString(": ")
+	case line > 0:
+		fmt.Fprintf(b, "%d:%d: ", line, col)
+	}
 }
 
 // Is makes errors.Is(err, ErrLimit) hold for limit errors.
@@ -115,14 +123,29 @@ type ValidationError struct {
 	Keyword string
 	// Msg says what is wrong, in words.
 	Msg string
+	// Line and Column (1-based, columns in bytes) place the offending
+	// value in the bytes the notebook was read from. They are 0 when the
+	// notebook was edited since it was read (the pointer still locates the
+	// problem in what Marshal writes).
+	Line, Column int
+
+	offset int64 // of the value in the validated bytes; -1: not known
 }
 
 func (e *ValidationError) Error() string {
-	p := string(e.Pointer)
-	if p == "" {
-		p = "(top level)"
+	var b strings.Builder
+	b.WriteString("nbformat: ")
+	writePlace(&b, "", e.Line, e.Column)
+	if e.Pointer == "" {
+		b.WriteString("(top level)")
+	} else {
+		b.WriteString(string(e.Pointer))
 	}
-	return "nbformat: " + p + ": " + e.Keyword + ": " + e.Msg
+	b.WriteString(": ")
+	b.WriteString(e.Keyword)
+	b.WriteString(": ")
+	b.WriteString(e.Msg)
+	return b.String()
 }
 
 // Is makes errors.Is(err, ErrInvalid) hold.

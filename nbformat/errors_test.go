@@ -3,6 +3,7 @@ package nbformat_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -71,8 +72,8 @@ func TestUnmarshalErrors(t *testing.T) {
 				if se.Line != tc.line || se.Column != tc.col {
 					t.Errorf("error at line %d, column %d, want %d, %d (%v)", se.Line, se.Column, tc.line, tc.col, err)
 				}
-				if !strings.Contains(err.Error(), "line ") {
-					t.Errorf("error %q does not say the line", err)
+				if !strings.Contains(err.Error(), fmt.Sprintf(" %d:%d: ", tc.line, tc.col)) {
+					t.Errorf("error %q does not say line:column", err)
 				}
 			case tc.pointer != "":
 				if !errors.As(err, &fe) {
@@ -93,7 +94,7 @@ func TestReadFileNamesTheFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := nbformat.ReadFile(path)
-	if err == nil || !strings.Contains(err.Error(), path+": line 3, column 14") {
+	if err == nil || !strings.Contains(err.Error(), path+":3:14: ") {
 		t.Errorf("ReadFile error = %v, want the file name and position", err)
 	}
 	if _, err := nbformat.ReadFile(dir + "/missing.ipynb"); err == nil || !strings.Contains(err.Error(), "missing.ipynb") {

@@ -124,9 +124,9 @@ func ExampleValidate() {
 		fmt.Println(p)
 	}
 	// Output:
-	// nbformat: /cells/0/outputs: additionalProperties: property "outputs" is not allowed here
-	// nbformat: /cells/1/id: unique: cell id "a" is already the id of /cells/0
-	// nbformat: /cells/1/metadata/collapsed: type: is a string, expected a boolean
+	// nbformat: 2:83: /cells/0/outputs: additionalProperties: property "outputs" is not allowed here
+	// nbformat: 3:31: /cells/1/id: unique: cell id "a" is already the id of /cells/0
+	// nbformat: 3:62: /cells/1/metadata/collapsed: type: is a string, expected a boolean
 }
 
 func ExampleUpgrade() {

@@ -31,6 +31,9 @@ func Validate(nb *Notebook) error {
 	if len(probs) == 0 {
 		return nil
 	}
+	if nb.src != nil && t == nb.src.tape {
+		placeProblems(t.Data, probs)
+	}
 	errs := make([]error, len(probs))
 	for i, p := range probs {
 		errs[i] = p
@@ -123,26 +126,26 @@ func schemaFor(major, minor int) (*draft04.Schema, error) {
 func validateTape(t *jsontree.Tape) []*ValidationError {
 	root := jsontree.Root
 	if t.Nodes[root].Kind != jsontree.Object {
-		return []*ValidationError{{Keyword: "type", Msg: "a notebook is a JSON object"}}
+		return []*ValidationError{{Keyword: "type", Msg: "a notebook is a JSON object", offset: -1}}
 	}
 	major, minor := 1, 0
 	if k := t.Lookup(root, "nbformat"); k >= 0 {
 		v, ok := numberValue(t.Raw(k), t.Nodes[k].Flags).(int)
 		if t.Nodes[k].Kind != jsontree.Number || !ok {
-			return []*ValidationError{{Pointer: "/nbformat", Keyword: "type", Msg: fmt.Sprintf("%s is not an integer", t.Raw(k))}}
+			return []*ValidationError{{Pointer: "/nbformat", Keyword: "type", Msg: fmt.Sprintf("%s is not an integer", t.Raw(k)), offset: int64(t.Nodes[k].Start)}}
 		}
 		major = v
 	}
 	if k := t.Lookup(root, "nbformat_minor"); k >= 0 {
 		v, ok := numberValue(t.Raw(k), t.Nodes[k].Flags).(int)
 		if t.Nodes[k].Kind != jsontree.Number || !ok {
-			return []*ValidationError{{Pointer: "/nbformat_minor", Keyword: "type", Msg: fmt.Sprintf("%s is not an integer", t.Raw(k))}}
+			return []*ValidationError{{Pointer: "/nbformat_minor", Keyword: "type", Msg: fmt.Sprintf("%s is not an integer", t.Raw(k)), offset: int64(t.Nodes[k].Start)}}
 		}
 		minor = v
 	}
 	s, err := schemaFor(major, minor)
 	if err != nil {
-		return []*ValidationError{{Pointer: "/nbformat", Keyword: "nbformat", Msg: fmt.Sprintf("no schema for validating v%d.%d notebooks", major, minor)}}
+		return []*ValidationError{{Pointer: "/nbformat", Keyword: "nbformat", Msg: fmt.Sprintf("no schema for validating v%d.%d notebooks", major, minor), offset: -1}}
 	}
 	var found []located
 	for _, p := range s.Validate(t, root) {
@@ -155,9 +158,34 @@ func validateTape(t *jsontree.Tape) []*ValidationError {
 	sort.SliceStable(found, func(a, b int) bool { return t.Nodes[found[a].node].Start < t.Nodes[found[b].node].Start })
 	out := make([]*ValidationError, len(found))
 	for i, f := range found {
+		f.err.offset = int64(t.Nodes[f.node].Start)
 		out[i] = f.err
 	}
 	return out
+}
+
+// placeProblems sets the line and column of problems whose offsets are
+// known, in one pass over data (probs are in document order).
+func placeProblems(data []byte, probs []*ValidationError) {
+	line, col, off := 1, 1, int64(0)
+	for _, p := range probs {
+		if p.offset < off || p.offset > int64(len(data)) {
+			if p.offset >= 0 && p.offset <= int64(len(data)) {
+				p.Line, p.Column = jsontree.Position(data, p.offset)
+			}
+			continue
+		}
+		for _, b := range data[off:p.offset] {
+			if b == '\n' {
+				line++
+				col = 1
+			} else {
+				col++
+			}
+		}
+		off = p.offset
+		p.Line, p.Column = line, col
+	}
 }
 
 // located is a problem and the node it is about.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -26,18 +27,60 @@ Exit status 0 only if every notebook is same.`,
 
 func init() { checkCmd.run = runCheck }
 
+// problem is one schema problem: where (line and column in the file, 1-based,
+// columns in bytes; a JSON Pointer) and what.
 type problem struct {
+	Line    int    `json:"line,omitempty"`
+	Column  int    `json:"column,omitempty"`
 	Pointer string `json:"pointer"`
 	Keyword string `json:"keyword"`
 	Message string `json:"message"`
 }
 
 type checkResult struct {
-	Path     string    `json:"path"`
-	Status   string    `json:"status"` // same, diff, invalid, error
+	Path   string `json:"path"`
+	Status string `json:"status"` // same, diff, invalid, error
+	// Line and Column place Detail in the file where it has a place: the
+	// first differing line of a diff, a syntax error.
+	Line     int       `json:"line,omitempty"`
+	Column   int       `json:"column,omitempty"`
 	Detail   string    `json:"detail,omitempty"`
 	Problems []problem `json:"problems,omitempty"`
 	io       bool      // an I/O error, not a finding
+}
+
+// text is the result's line: STATUS PATH, with the place and detail as
+// PATH:LINE:COL: DETAIL where there is one.
+func (r *checkResult) text() string {
+	var b strings.Builder
+	b.WriteString(r.Status)
+	b.WriteByte(' ')
+	b.WriteString(place(r.Path, r.Line, r.Column))
+	switch {
+	case r.Detail == "":
+	case r.Line > 0:
+		b.WriteString(": ")
+		b.WriteString(r.Detail)
+	default:
+		b.WriteByte(' ')
+		b.WriteString(r.Detail)
+	}
+	return b.String()
+}
+
+// place writes path:line:col (the form editors and terminals link),
+// leaving out what is not known.
+func place(path string, line, col int) string {
+	if path == "-" && line > 0 {
+		path = "<stdin>"
+	}
+	switch {
+	case line > 0 && col > 0:
+		return fmt.Sprintf("%s:%d:%d", path, line, col)
+	case line > 0:
+		return fmt.Sprintf("%s:%d", path, line)
+	}
+	return path
 }
 
 func runCheck(e *env, args []string) int {
@@ -69,13 +112,9 @@ func runCheck(e *env, args []string) int {
 			continue
 		}
 		prog.done()
-		line := r.Status + " " + r.Path
-		if r.Detail != "" {
-			line += " " + r.Detail
-		}
-		fmt.Fprintln(e.stdout, line)
+		fmt.Fprintln(e.stdout, r.text())
 		for _, p := range r.Problems {
-			fmt.Fprintf(e.stdout, "  %s: %s: %s\n", displayPointer(p.Pointer), p.Keyword, p.Message)
+			fmt.Fprintf(e.stdout, "  %s: %s: %s: %s\n", place(r.Path, p.Line, p.Column), displayPointer(p.Pointer), p.Keyword, p.Message)
 		}
 	}
 	prog.done()
@@ -113,7 +152,13 @@ func check(e *env, in input) checkResult {
 	}
 	nb, err := nbformat.UnmarshalOptions{}.UnmarshalOwned(data)
 	if err != nil {
-		r.Status, r.Detail = "error", strings.TrimPrefix(err.Error(), "nbformat: ")
+		r.Status = "error"
+		var se *nbformat.SyntaxError
+		if errors.As(err, &se) && se.Line > 0 {
+			r.Line, r.Column, r.Detail = se.Line, se.Column, se.Msg
+		} else {
+			r.Detail = strings.TrimPrefix(describe(r.Path, err), r.Path+": ")
+		}
 		return r
 	}
 	if probs := nbformat.Problems(nbformat.Validate(nb)); len(probs) > 0 {
@@ -123,7 +168,7 @@ func check(e *env, in input) checkResult {
 			r.Detail = "(1 problem)"
 		}
 		for _, p := range probs {
-			r.Problems = append(r.Problems, problem{Pointer: string(p.Pointer), Keyword: p.Keyword, Message: p.Msg})
+			r.Problems = append(r.Problems, problem{Line: p.Line, Column: p.Column, Pointer: string(p.Pointer), Keyword: p.Keyword, Message: p.Msg})
 		}
 		return r
 	}
@@ -135,7 +180,7 @@ func check(e *env, in input) checkResult {
 			r.Status, r.Detail = "error", strings.TrimPrefix(err.Error(), "nbformat: ")
 			return r
 		}
-		r.Status, r.Detail = "diff", firstLine(data, out)+": the notebook round trip changes it"
+		r.Status, r.Line, r.Detail = "diff", firstLine(data, out), "the notebook round trip changes it"
 		return r
 	}
 	var out []byte
@@ -148,15 +193,15 @@ func check(e *env, in input) checkResult {
 		return r
 	}
 	if !bytes.Equal(out, data) {
-		r.Status, r.Detail = "diff", firstLine(data, out)+": the dialog round trip changes it"
+		r.Status, r.Line, r.Detail = "diff", firstLine(data, out), "the dialog round trip changes it"
 		return r
 	}
 	r.Status = "same"
 	return r
 }
 
-// firstLine names the first line where two texts differ.
-func firstLine(a, b []byte) string {
+// firstLine returns the first line (1-based) where two texts differ.
+func firstLine(a, b []byte) int {
 	line := 1
 	for i := 0; i < len(a) && i < len(b); i++ {
 		if a[i] != b[i] {
@@ -166,5 +211,5 @@ func firstLine(a, b []byte) string {
 			line++
 		}
 	}
-	return fmt.Sprintf("line %d", line)
+	return line
 }

@@ -99,29 +99,3 @@ func (e *env) read(in input) ([]byte, error) {
 	}
 	return data, err
 }
-
-// progress shows "[n/N] path" on a terminal's standard error when there are
-// more files than fit on a screen.
-type progress struct {
-	e     *env
-	total int
-	on    bool
-}
-
-const screenful = 40
-
-func newProgress(e *env, total int) *progress {
-	return &progress{e: e, total: total, on: e.stderrTTY && total > screenful}
-}
-
-func (p *progress) step(i int, path string) {
-	if p.on {
-		fmt.Fprintf(p.e.stderr, "\r\x1b[K[%d/%d] %s", i+1, p.total, path)
-	}
-}
-
-func (p *progress) done() {
-	if p.on {
-		fmt.Fprint(p.e.stderr, "\r\x1b[K")
-	}
-}

@@ -26,12 +26,10 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strings"
+	"runtime/debug"
 )
 
 // Exit statuses.
@@ -57,10 +55,14 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	stderrTTY      bool
+	termWidth      int // columns of standard error's terminal (0: unknown)
 }
 
 func main() {
 	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, stderrTTY: isTerminal(os.Stderr)}
+	if e.stderrTTY {
+		e.termWidth = terminalWidth(os.Stderr)
+	}
 	os.Exit(run(e, os.Args[1:]))
 }
 
@@ -70,22 +72,87 @@ func run(e *env, args []string) int {
 		return exitError
 	}
 	switch args[0] {
-	case "-h", "-help", "--help", "help":
+	case "-h", "-help", "--help":
 		usage(e.stdout)
 		return exitOK
+	case "help":
+		// "ipynb help CMD" is "ipynb CMD --help".
+		if len(args) == 1 {
+			usage(e.stdout)
+			return exitOK
+		}
+		if c := lookup(args[1]); c != nil {
+			return c.run(e, []string{"--help"})
+		}
+		return unknownCommand(e, args[1])
+	case "-version", "--version", "version":
+		fmt.Fprintln(e.stdout, version())
+		return exitOK
 	}
+	if c := lookup(args[0]); c != nil {
+		return c.run(e, args[1:])
+	}
+	return unknownCommand(e, args[0])
+}
+
+func lookup(name string) *command {
 	for _, c := range commands {
-		if c.name == args[0] {
-			return c.run(e, args[1:])
+		if c.name == name {
+			return c
 		}
 	}
-	fmt.Fprintf(e.stderr, "ipynb: unknown command %q\n", args[0])
-	usage(e.stderr)
+	return nil
+}
+
+// unknownCommand names the command as typed and the closest one, without
+// the whole usage.
+func unknownCommand(e *env, name string) int {
+	var names []string
+	for _, c := range commands {
+		names = append(names, c.name)
+	}
+	msg := fmt.Sprintf("ipynb: unknown command %q", name)
+	if s := closest(name, names); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	fmt.Fprintln(e.stderr, msg)
+	fmt.Fprintln(e.stderr, "Run 'ipynb --help' for the list of commands.")
 	return exitError
+}
+
+// version is the module version the binary was built from ("(devel)" in a
+// clone), with the commit when the build recorded one.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "ipynb (unknown version)"
+	}
+	v := "ipynb " + bi.Main.Version
+	var rev, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				modified = "+dirty"
+			}
+		}
+	}
+	if rev != "" {
+		if len(rev) > 12 {
+			rev = rev[:12]
+		}
+		v += " (" + rev + modified + ")"
+	}
+	return v + " " + bi.GoVersion
 }
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: ipynb COMMAND [flags] PATH...")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Checks, formats, strips and shows Jupyter notebooks (.ipynb) and AI dialogs.")
+	fmt.Fprintln(w, "A dialog is a notebook read as messages: notes, prompts with the AI's reply, code with outputs.")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Commands:")
 	for _, c := range commands {
@@ -93,94 +160,9 @@ func usage(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "A PATH may be a folder (searched for *.ipynb) or - for standard input.")
-	fmt.Fprintln(w, "Run 'ipynb COMMAND --help' for a command's flags.")
+	fmt.Fprintln(w, "Run 'ipynb help COMMAND' (or 'ipynb COMMAND --help') for a command's flags;")
+	fmt.Fprintln(w, "'ipynb --version' prints the version.")
 	fmt.Fprintln(w, "Exit status: 0 fine, 1 findings, 2 usage or I/O error.")
-}
-
-// flags returns a flag set for c that prints its usage on --help.
-func (c *command) flags(e *env) *flag.FlagSet {
-	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		out := fs.Output()
-		fmt.Fprintf(out, "usage: ipynb %s %s\n\n%s\n", c.name, c.usage, c.doc)
-		var b strings.Builder
-		fs.SetOutput(&b)
-		fs.PrintDefaults()
-		fs.SetOutput(out)
-		if b.Len() > 0 {
-			fmt.Fprintf(out, "\nFlags:\n%s", b.String())
-		}
-	}
-	return fs
-}
-
-// parse parses args, returning the exit status to stop with, or -1. Help
-// goes to standard output; usage errors to standard error.
-func parse(e *env, fs *flag.FlagSet, args []string) int {
-	for _, a := range args {
-		if a == "--" {
-			break
-		}
-		if a == "-h" || a == "-help" || a == "--help" {
-			fs.SetOutput(e.stdout)
-			fs.Usage()
-			return exitOK
-		}
-	}
-	err := fs.Parse(reorder(fs, args))
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		return exitOK
-	case err != nil:
-		return exitError
-	}
-	return -1
-}
-
-// parseFiles is parse for commands that need at least one file: with
-// none it prints the usage and returns exitError.
-func parseFiles(e *env, fs *flag.FlagSet, args []string) int {
-	if st := parse(e, fs, args); st >= 0 {
-		return st
-	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return exitError
-	}
-	return -1
-}
-
-// reorder moves flags after positional arguments to the front, so that
-// "ipynb check nb.ipynb --json" works; "--" ends flags.
-func reorder(fs *flag.FlagSet, args []string) []string {
-	var flags, rest []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			rest = append(rest, args[i+1:]...)
-			break
-		}
-		if len(a) > 1 && a[0] == '-' {
-			flags = append(flags, a)
-			name := strings.TrimLeft(a, "-")
-			if strings.Contains(name, "=") {
-				continue
-			}
-			if f := fs.Lookup(name); f != nil {
-				if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() {
-					continue
-				}
-				if i+1 < len(args) {
-					flags = append(flags, args[i+1])
-					i++
-				}
-			}
-			continue
-		}
-		rest = append(rest, a)
-	}
-	return append(flags, rest...)
 }
 
 func isTerminal(f *os.File) bool {

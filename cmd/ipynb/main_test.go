@@ -114,6 +114,15 @@ func TestGolden(t *testing.T) {
 		{"help", "", []string{"--help"}},
 		{"no-command", "", nil},
 		{"unknown-command", "", []string{"frobnicate"}},
+		{"unknown-command-typo", "", []string{"chek", "jupyter.ipynb"}},
+		{"unknown-flag", "", []string{"fmt", "--dry-run", "jupyter.ipynb"}},
+		{"unknown-flag-typo", "", []string{"check", "jupyter.ipynb", "--jsno"}},
+		{"flag-bad-value", "", []string{"show", "--width", "wide", "dialog.ipynb"}},
+		{"flag-no-value", "", []string{"show", "dialog.ipynb", "--rows"}},
+		{"show-negative-width", "", []string{"show", "--width", "-1", "dialog.ipynb"}},
+		{"show-negative-rows", "", []string{"show", "--rows=-3", "dialog.ipynb"}},
+		{"help-fmt", "", []string{"help", "fmt"}},
+		{"help-unknown", "", []string{"help", "frob"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -35,7 +35,7 @@ func rewrite(e *env, ins []input, checkOnly bool, transform func(in input, data 
 			fmt.Fprintf(e.stderr, "%s: %s\n", in.path, strings.TrimSuffix(err.Error(), ": "+errSkip.Error()))
 			continue
 		case err != nil:
-			fmt.Fprintf(e.stderr, "%s: %s\n", in.path, strings.TrimPrefix(err.Error(), "nbformat: "))
+			fmt.Fprintln(e.stderr, describe(in.path, err))
 			status = max(status, exitFindings)
 			continue
 		}

@@ -35,7 +35,7 @@ func readDialog(e *env, args []string) (*dialog.Dialog, string, int) {
 	}
 	d, err := convert.Unmarshal(data)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "%s: %s\n", in.path, strings.TrimPrefix(strings.TrimPrefix(err.Error(), "convert: "), "nbformat: "))
+		fmt.Fprintln(e.stderr, describe(in.path, err))
 		return nil, "", exitFindings
 	}
 	name := in.path
@@ -59,6 +59,12 @@ func runShow(e *env, args []string) int {
 	rows := fs.Int("rows", 0, "messages to show (0: all)")
 	jsonOut := fs.Bool("json", false, "print the messages as JSON")
 	if st := parse(e, fs, args); st >= 0 {
+		return st
+	}
+	if st := nonNegative(e, fs, "width", *width); st >= 0 {
+		return st
+	}
+	if st := nonNegative(e, fs, "rows", *rows); st >= 0 {
 		return st
 	}
 	d, _, st := readDialog(e, fs.Args())

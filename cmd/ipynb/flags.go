@@ -1,0 +1,220 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// flags returns a flag set for c that prints its usage on --help.
+func (c *command) flags(e *env) *flag.FlagSet {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		out := fs.Output()
+		fmt.Fprintf(out, "usage: ipynb %s %s\n\n%s\n", c.name, c.usage, c.doc)
+		printFlags(out, fs)
+	}
+	return fs
+}
+
+// flagName is a flag as users type it: -v for one letter, --name for
+// longer names.
+func flagName(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// printFlags lists fs's flags as flagName spells them.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	first := true
+	fs.VisitAll(func(f *flag.Flag) {
+		if first {
+			fmt.Fprint(w, "\nFlags:\n")
+			first = false
+		}
+		arg, usage := flag.UnquoteUsage(f)
+		line := "  " + flagName(f.Name)
+		if arg != "" {
+			line += " " + arg
+		}
+		fmt.Fprintf(w, "%s\n    \t%s", line, strings.ReplaceAll(usage, "\n", "\n    \t"))
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && f.DefValue != "[]" {
+			fmt.Fprintf(w, " (default %s)", f.DefValue)
+		}
+		fmt.Fprintln(w)
+	})
+}
+
+// parse parses args, returning the exit status to stop with, or -1. Help
+// goes to standard output. A usage error names the flag as typed, suggests
+// the closest one, and points to --help instead of printing it all.
+func parse(e *env, fs *flag.FlagSet, args []string) int {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "-h" || a == "-help" || a == "--help" {
+			fs.SetOutput(e.stdout)
+			fs.Usage()
+			return exitOK
+		}
+	}
+	args, err := reorder(fs, args)
+	if err == nil {
+		// The flag package's own messages spell flags with one dash and
+		// print the whole usage; ours are written below instead.
+		fs.SetOutput(io.Discard)
+		usage := fs.Usage
+		fs.Usage = func() {}
+		err = fs.Parse(args)
+		fs.SetOutput(e.stderr)
+		fs.Usage = usage
+		if err != nil {
+			err = flagError(err)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ipynb %s: %v\nRun 'ipynb %s --help' for usage.\n", fs.Name(), err, fs.Name())
+		return exitError
+	}
+	return -1
+}
+
+// flagError rewrites the flag package's "-name" spellings as flagName's.
+func flagError(err error) error {
+	msg := err.Error()
+	for _, pre := range []string{"invalid value ", "invalid boolean value "} {
+		if strings.HasPrefix(msg, pre) {
+			// invalid value "x" for flag -width: parse error
+			if i := strings.Index(msg, " for flag -"); i >= 0 {
+				rest := msg[i+len(" for flag -"):]
+				name, tail, _ := strings.Cut(rest, ":")
+				return fmt.Errorf("%s for %s:%s", msg[:i], flagName(name), tail)
+			}
+		}
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return fmt.Errorf("%s needs a value", flagName(name))
+	}
+	return errors.New(msg)
+}
+
+// parseFiles is parse for commands that need at least one path: with none
+// it says so.
+func parseFiles(e *env, fs *flag.FlagSet, args []string) int {
+	if st := parse(e, fs, args); st >= 0 {
+		return st
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintf(e.stderr, "ipynb %s: no PATH given (a notebook, a folder, or - for standard input)\nRun 'ipynb %s --help' for usage.\n", fs.Name(), fs.Name())
+		return exitError
+	}
+	return -1
+}
+
+// reorder moves flags after positional arguments to the front, so that
+// "ipynb check nb.ipynb --json" works; "--" ends flags. It refuses a flag
+// fs does not define, naming it as typed with the closest defined one.
+func reorder(fs *flag.FlagSet, args []string) ([]string, error) {
+	var flags, rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			rest = append(rest, args[i+1:]...)
+			break
+		}
+		if len(a) > 1 && a[0] == '-' {
+			flags = append(flags, a)
+			name := strings.TrimLeft(a, "-")
+			name, _, hasValue := strings.Cut(name, "=")
+			f := fs.Lookup(name)
+			if f == nil {
+				return nil, unknownFlag(fs, a)
+			}
+			if hasValue {
+				continue
+			}
+			if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() {
+				continue
+			}
+			if i+1 < len(args) {
+				flags = append(flags, args[i+1])
+				i++
+			}
+			continue
+		}
+		rest = append(rest, a)
+	}
+	return append(flags, rest...), nil
+}
+
+func unknownFlag(fs *flag.FlagSet, typed string) error {
+	typed, _, _ = strings.Cut(typed, "=")
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	msg := "unknown flag " + typed
+	if s := closest(strings.TrimLeft(typed, "-"), names); s != "" {
+		msg += " (did you mean " + flagName(s) + "?)"
+	}
+	return errors.New(msg)
+}
+
+// closest returns the candidate nearest to s in edit distance, if it is
+// near enough to be a likely typo ("" otherwise).
+func closest(s string, candidates []string) string {
+	best, bestD := "", -1
+	for _, c := range candidates {
+		d := editDistance(s, c)
+		if len(s) >= 2 && strings.HasPrefix(c, s) {
+			d = 1 // an abbreviation
+		}
+		if bestD < 0 || d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if bestD < 0 || bestD > max(1, len(s)/3) {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the optimal-string-alignment distance between a and b
+// (insertions, deletions, substitutions and swaps of neighbours, in bytes).
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
+}
+
+// nonNegative refuses a negative count given to flag name, returning the
+// exit status to stop with, or -1.
+func nonNegative(e *env, fs *flag.FlagSet, name string, v int) int {
+	if v >= 0 {
+		return -1
+	}
+	fmt.Fprintf(e.stderr, "ipynb %s: %s %d: must be 0 or more\n", fs.Name(), flagName(name), v)
+	return exitError
+}

@@ -1,0 +1,250 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// "ipynb help CMD" prints exactly what "ipynb CMD --help" prints.
+func TestHelpCommandEqualsFlag(t *testing.T) {
+	for _, c := range commands {
+		a := ipynb(t, shipped, "", "help", c.name)
+		b := ipynb(t, shipped, "", c.name, "--help")
+		if a != b || a.code != 0 || !strings.HasPrefix(a.stdout, "usage: ipynb "+c.name) {
+			t.Errorf("help %s = %+v, %s --help = %+v", c.name, a, c.name, b)
+		}
+	}
+}
+
+// --version names the module version and commit that Go's build info
+// records for the binary (what `go version -m` reads from it).
+func TestVersion(t *testing.T) {
+	out, err := exec.Command("go", "version", "-m", binary).Output()
+	if err != nil {
+		t.Skipf("go version -m: %v", err)
+	}
+	var modVersion, rev string
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 3 && f[0] == "mod" {
+			modVersion = f[2]
+		}
+		if len(f) >= 2 && f[0] == "build" && strings.HasPrefix(f[1], "vcs.revision=") {
+			rev = strings.TrimPrefix(f[1], "vcs.revision=")
+		}
+	}
+	if modVersion == "" {
+		t.Fatalf("no module version in:\n%s", out)
+	}
+	r := ipynb(t, shipped, "", "--version")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "ipynb "+modVersion) {
+		t.Errorf("--version = %+v, want ipynb %s …", r, modVersion)
+	}
+	if rev != "" && !strings.Contains(r.stdout, rev[:12]) {
+		t.Errorf("--version = %q, want the commit %s", r.stdout, rev[:12])
+	}
+}
+
+// Every schema problem check reports is placed at the pointer's value:
+// the bytes at path:line:col are the JSON of the value the pointer names
+// (resolved independently with encoding/json).
+func TestCheckProblemLocations(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(shipped, "invalid.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := ipynb(t, shipped, "", "check", "--json", "invalid.ipynb")
+	var doc struct {
+		Files []struct {
+			Problems []struct {
+				Line, Column int
+				Pointer      string
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, r.stdout)
+	}
+	var whole any
+	if err := json.Unmarshal(data, &whole); err != nil {
+		t.Fatal(err)
+	}
+	probs := doc.Files[0].Problems
+	if len(probs) == 0 {
+		t.Fatal("no problems reported")
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	for _, p := range probs {
+		if p.Line < 1 || p.Line > len(lines) || p.Column < 1 || p.Column > len(lines[p.Line-1]) {
+			t.Errorf("%s: place %d:%d outside the file", p.Pointer, p.Line, p.Column)
+			continue
+		}
+		off := p.Column - 1
+		for _, l := range lines[:p.Line-1] {
+			off += len(l)
+		}
+		dec := json.NewDecoder(bytes.NewReader(data[off:]))
+		var atPlace any
+		if err := dec.Decode(&atPlace); err != nil {
+			t.Errorf("%s: no JSON value at %d:%d: %v", p.Pointer, p.Line, p.Column, err)
+			continue
+		}
+		want := resolve(t, whole, p.Pointer)
+		if a, b := mustJSON(t, atPlace), mustJSON(t, want); a != b {
+			t.Errorf("%s: value at %d:%d is %s, pointer names %s", p.Pointer, p.Line, p.Column, a, b)
+		}
+	}
+	// The text form gives the same places as path:line:col.
+	text := ipynb(t, shipped, "", "check", "invalid.ipynb").stdout
+	for _, p := range probs {
+		want := "  invalid.ipynb:" + strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Column) + ": " + p.Pointer + ": "
+		if !strings.Contains(text, want) {
+			t.Errorf("text output lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func resolve(t *testing.T, v any, ptr string) any {
+	t.Helper()
+	if ptr == "" {
+		return v
+	}
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i >= len(x) {
+				t.Fatalf("pointer %s does not resolve", ptr)
+			}
+			v = x[i]
+		default:
+			t.Fatalf("pointer %s does not resolve", ptr)
+		}
+	}
+	return v
+}
+
+func mustJSON(t *testing.T, v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// A syntax error is reported as path:line:col: message, where line and
+// column are where Python's json module stops too (its JSONDecodeError
+// lineno/colno; columns agree for ASCII input).
+func TestSyntaxErrorPlace(t *testing.T) {
+	dir := t.TempDir()
+	cases := map[string]string{
+		"a.ipynb": "{\"nbformat\": 4,\n \"cells\": [oops]}",
+		"b.ipynb": "{\n\n   \"x\": 1,,\n}",
+		"c.ipynb": "{\"a\": \"unterminated",
+	}
+	want := map[string]string{ // from python3 -c 'json.loads(...)'
+		"a.ipynb": "2:12",
+		"b.ipynb": "3:11",
+		"c.ipynb": "1:7",
+	}
+	for name, body := range cases {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := ipynb(t, dir, "", "check", name)
+		if !strings.HasPrefix(r.stdout, "error "+name+":"+want[name]+": ") {
+			t.Errorf("check %s = %q, want error %s:%s: …", name, r.stdout, name, want[name])
+		}
+		r = ipynb(t, dir, "", "fmt", "--check", name)
+		if !strings.HasPrefix(r.stderr, name+":"+want[name]+": ") || r.code != 1 {
+			t.Errorf("fmt --check %s: %+v, want %s:%s: … on stderr", name, r, name, want[name])
+		}
+	}
+}
+
+// Python's own positions for TestSyntaxErrorPlace's inputs, when Python is
+// here: the table above must agree with json.JSONDecodeError.
+func TestSyntaxErrorPlaceMatchesPython(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	script := `import json,sys
+for s in sys.argv[1:]:
+    try:
+        json.loads(s)
+    except json.JSONDecodeError as e:
+        print("%d:%d" % (e.lineno, e.colno))`
+	out, err := exec.Command(py, "-c", script, "{\"nbformat\": 4,\n \"cells\": [oops]}", "{\n\n   \"x\": 1,,\n}", "{\"a\": \"unterminated").Output()
+	if err != nil {
+		t.Skipf("python3: %v", err)
+	}
+	if got := strings.Join(strings.Fields(string(out)), " "); got != "2:12 3:11 1:7" {
+		t.Errorf("Python places %q, the test's table says 2:12 3:11 1:7", got)
+	}
+}
+
+// The progress line never wraps: on a terminal of W columns every line
+// drawn is at most W-1 characters, keeps the end of the path, and the
+// line is cleared at the end.
+func TestProgressFitsTerminal(t *testing.T) {
+	dir := t.TempDir()
+	long := filepath.Join(dir, strings.Repeat("a-very-long-folder-name/", 8))
+	if err := os.MkdirAll(long, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	nb, err := os.ReadFile(filepath.Join(shipped, "jupyter.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range screenful + 5 {
+		if err := os.WriteFile(filepath.Join(long, "nb"+strconv.Itoa(i)+".ipynb"), nb, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, width := range []int{40, 80, 200} {
+		var stdout, stderr bytes.Buffer
+		e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, stderrTTY: true, termWidth: width}
+		if code := run(e, []string{"check", dir}); code != 0 {
+			t.Fatalf("check: exit %d\n%s", code, stderr.String())
+		}
+		drawn := stderr.String()
+		if !strings.HasSuffix(drawn, "\r\x1b[K") {
+			t.Errorf("width %d: progress not cleared at the end: %q", width, drawn[max(0, len(drawn)-40):])
+		}
+		steps := 0
+		for _, seg := range strings.Split(drawn, "\r\x1b[K") {
+			if seg == "" {
+				continue
+			}
+			steps++
+			if n := utf8.RuneCountInString(seg); n > width-1 {
+				t.Errorf("width %d: a %d-character progress line: %q", width, n, seg)
+			}
+			if !regexp.MustCompile(`^\[\d+/\d+\] .*\.ipynb$`).MatchString(seg) {
+				t.Errorf("width %d: progress line %q lost its counter or file name", width, seg)
+			}
+		}
+		if steps != screenful+5 {
+			t.Errorf("width %d: %d progress lines, want %d", width, steps, screenful+5)
+		}
+	}
+}
+
+// A file name cannot drive the terminal through the progress line.
+func TestProgressEscapesNames(t *testing.T) {
+	if got := visible("a\x1b]0;pwned\x07b\r.ipynb"); strings.ContainsAny(got, "\x1b\x07\r") {
+		t.Errorf("visible = %q", got)
+	}
+}
