@@ -24,15 +24,26 @@ func init() { fmtCmd.run = runFmt }
 func runFmt(e *env, args []string) int {
 	fs := fmtCmd.flags(e)
 	checkOnly := fs.Bool("check", false, "write nothing; list the files that would change (exit 1 if any)")
-	canonical := fs.Bool("canonical", false, "write exactly Python nbformat's bytes")
+	keepStyle := fs.Bool("keep-style", false, "heal only, keeping each file's own layout")
+	canonical := fs.Bool("canonical", false, "write exactly Python nbformat's bytes for the notebook as it is, without healing")
 	upgrade := fs.Bool("upgrade", false, "upgrade to nbformat 4.5 (cell ids; version 2 and 3 notebooks converted)")
 	verbose := fs.Bool("v", false, "report each repair on standard error")
 	if st := parseFiles(e, fs, args); st >= 0 {
 		return st
 	}
+	mode := fmtLayout
+	switch {
+	case *keepStyle && *canonical:
+		fmt.Fprintln(e.stderr, "ipynb fmt: --keep-style and --canonical exclude each other")
+		return exitError
+	case *keepStyle:
+		mode = fmtKeepStyle
+	case *canonical:
+		mode = fmtCanonical
+	}
 	ins, ok := expand(e, fs.Args())
 	status := rewrite(e, ins, *checkOnly, func(in input, data []byte) ([]byte, error) {
-		out, repairs, err := format(data, *canonical, *upgrade)
+		out, repairs, err := format(data, mode, *upgrade)
 		if *verbose {
 			for _, r := range repairs {
 				fmt.Fprintf(e.stderr, "%s: %s: %s\n", in.path, displayPointer(string(r.Pointer)), r.What)
@@ -50,8 +61,17 @@ func runFmt(e *env, args []string) int {
 // without --upgrade.
 var errOld = fmt.Errorf("not changed (use --upgrade to convert it to 4.5): %w", errSkip)
 
+// fmtMode is what fmt writes.
+type fmtMode int
+
+const (
+	fmtLayout    fmtMode = iota // heal, then Python nbformat's layout
+	fmtKeepStyle                // heal, in the file's own layout
+	fmtCanonical                // Python nbformat's bytes, no healing
+)
+
 // format returns the formatted bytes of a notebook and the repairs made.
-func format(data []byte, canonical, upgrade bool) ([]byte, []nbformat.Repair, error) {
+func format(data []byte, mode fmtMode, upgrade bool) ([]byte, []nbformat.Repair, error) {
 	nb, err := nbformat.UnmarshalOptions{}.UnmarshalOwned(data)
 	if err != nil {
 		return nil, nil, err
@@ -64,13 +84,17 @@ func format(data []byte, canonical, upgrade bool) ([]byte, []nbformat.Repair, er
 	if nb.Nbformat != 4 {
 		return nil, nil, fmt.Errorf("nbformat %d: %w", nb.Nbformat, errOld)
 	}
-	if canonical {
+	if mode == fmtCanonical {
 		out, err := nbformat.MarshalOptions{Canonical: true}.Marshal(nb)
 		return out, nil, err
 	}
 	repairs, err := nbformat.Heal(nb)
 	if err != nil {
 		return nil, repairs, err
+	}
+	if mode == fmtLayout {
+		out, err := nbformat.MarshalOptions{Canonical: true}.Marshal(nb)
+		return out, repairs, err
 	}
 	if !nb.Edited() {
 		return data, repairs, nil

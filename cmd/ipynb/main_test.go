@@ -163,7 +163,10 @@ func TestExitStatus(t *testing.T) {
 		{[]string{"fmt", "--check"}, 2},
 		{[]string{"strip"}, 2},
 		{[]string{"md", "jupyter.ipynb"}, 0},
-		{[]string{"fmt", "--check", "jupyter.ipynb", "kaggle.ipynb"}, 0},
+		{[]string{"fmt", "--keep-style", "--check", "jupyter.ipynb", "kaggle.ipynb"}, 0},
+		{[]string{"fmt", "--check", "jupyter.ipynb"}, 0},
+		{[]string{"fmt", "--check", "kaggle.ipynb"}, 1},
+		{[]string{"fmt", "--keep-style", "--canonical", "jupyter.ipynb"}, 2},
 		{[]string{"fmt", "--check", "invalid.ipynb"}, 1},
 		{[]string{"fmt", "--canonical", "--check", "kaggle.ipynb"}, 1},
 		{[]string{"fmt", "--canonical", "--check", "jupyter.ipynb"}, 0},
@@ -189,7 +192,7 @@ func TestFmt(t *testing.T) {
 	}
 
 	before, _ := os.ReadFile(filepath.Join(dir, "invalid.ipynb"))
-	r = ipynb(t, dir, "", "fmt", "-v", "invalid.ipynb")
+	r = ipynb(t, dir, "", "fmt", "--keep-style", "-v", "invalid.ipynb")
 	if r.code != 0 || r.stdout != "invalid.ipynb\n" || !strings.Contains(r.stderr, "invalid.ipynb: /cells/0/outputs: removed outputs from a markdown cell") {
 		t.Errorf("fmt invalid: %+v", r)
 	}

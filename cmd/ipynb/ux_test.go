@@ -248,3 +248,57 @@ func TestProgressEscapesNames(t *testing.T) {
 		t.Errorf("visible = %q", got)
 	}
 }
+
+// Plain fmt formats: every valid notebook, whatever wrote it, comes out as
+// exactly the bytes Python nbformat writes for it (testdata/canonical,
+// made by scripts/reference/nbformat_canonical.py).
+func TestFmtFormats(t *testing.T) {
+	names, err := filepath.Glob(filepath.Join(shipped, "canonical", "*.ipynb"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no canonical references: %v", err)
+	}
+	for _, ref := range names {
+		name := filepath.Base(ref)
+		dir := work(t, name)
+		if r := ipynb(t, dir, "", "fmt", name); r.code != 0 {
+			t.Errorf("fmt %s: %+v", name, r)
+		}
+		got, _ := os.ReadFile(filepath.Join(dir, name))
+		want, _ := os.ReadFile(ref)
+		if !bytes.Equal(got, want) {
+			t.Errorf("fmt %s differs from Python nbformat's bytes", name)
+		}
+		// Formatting is idempotent: a second run changes nothing.
+		if r := ipynb(t, dir, "", "fmt", "--check", name); r.code != 0 || r.stdout != "" {
+			t.Errorf("fmt --check after fmt %s: %+v", name, r)
+		}
+	}
+	// An invalid notebook is healed, then laid out: the result is valid and
+	// equals Python's bytes for the healed notebook (keep-style heal, then
+	// canonical: two independent steps giving the same bytes).
+	dir := work(t, "invalid.ipynb")
+	if r := ipynb(t, dir, "", "fmt", "invalid.ipynb"); r.code != 0 {
+		t.Fatalf("fmt invalid.ipynb: %+v", r)
+	}
+	if r := ipynb(t, dir, "", "check", "invalid.ipynb"); r.code != 0 {
+		t.Errorf("fmt left an invalid notebook: %s", r.stdout)
+	}
+	two := work(t, "invalid.ipynb")
+	ipynb(t, two, "", "fmt", "--keep-style", "invalid.ipynb")
+	ipynb(t, two, "", "fmt", "--canonical", "invalid.ipynb")
+	a, _ := os.ReadFile(filepath.Join(dir, "invalid.ipynb"))
+	b, _ := os.ReadFile(filepath.Join(two, "invalid.ipynb"))
+	// Ids Heal gives missing cells are fresh in each run: use a's in b.
+	var na, nb struct{ Cells []struct{ ID string } }
+	if json.Unmarshal(a, &na) != nil || json.Unmarshal(b, &nb) != nil || len(na.Cells) != len(nb.Cells) {
+		t.Fatal("fmt output is not a notebook")
+	}
+	for i := range na.Cells {
+		if na.Cells[i].ID != nb.Cells[i].ID {
+			b = bytes.Replace(b, []byte(`"id": "`+nb.Cells[i].ID+`"`), []byte(`"id": "`+na.Cells[i].ID+`"`), 1)
+		}
+	}
+	if !bytes.Equal(a, b) {
+		t.Error("fmt differs from --keep-style then --canonical")
+	}
+}
