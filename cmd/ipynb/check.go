@@ -85,52 +85,58 @@ func place(path string, line, col int) string {
 
 func runCheck(e *env, args []string) int {
 	fs := checkCmd.flags(e)
-	jsonOut := fs.Bool("json", false, "print one JSON document instead of text")
-	if st := parseFiles(e, fs, args); st >= 0 {
+	jsonOut := fs.Bool("json", false, "print one JSON object per notebook, one per line, then a summary line")
+	jobs := fs.Int("jobs", 0, "notebooks checked at once (0: one per core)")
+	filesFrom := fs.String("files-from", "", "also check the paths listed in this file, one per line (- for standard input)")
+	if st := parse(e, fs, args); st >= 0 {
 		return st
 	}
-	ins, ok := expand(e, fs.Args())
+	if st := nonNegative(e, fs, "jobs", *jobs); st >= 0 {
+		return st
+	}
+	if *jobs == 0 {
+		*jobs = defaultJobs()
+	}
+	ins, ok, st := inputs(e, fs, *filesFrom)
+	if st >= 0 {
+		return st
+	}
 	status := exitOK
 	if !ok {
 		status = exitError
 	}
 	counts := map[string]int{}
-	var results []checkResult
+	enc := json.NewEncoder(e.stdout)
+	enc.SetEscapeHTML(false)
 	prog := newProgress(e, len(ins))
-	for i, in := range ins {
-		prog.step(i, in.path)
-		r := check(e, in)
-		counts[r.Status]++
-		if r.io {
-			status = exitError
-			fmt.Fprintf(e.stderr, "%s: %s\n", r.Path, r.Detail)
-		} else if r.Status != "same" && status == exitOK {
-			status = exitFindings
-		}
-		if *jsonOut {
-			results = append(results, r)
-			continue
-		}
-		prog.done()
-		fmt.Fprintln(e.stdout, r.text())
-		for _, p := range r.Problems {
-			fmt.Fprintf(e.stdout, "  %s: %s: %s: %s\n", place(r.Path, p.Line, p.Column), displayPointer(p.Pointer), p.Keyword, p.Message)
-		}
-	}
+	forEach(len(ins), *jobs, memoryBudget,
+		func(i int) int64 { return cost(ins[i]) },
+		func(i int) checkResult { return check(e, ins[i]) },
+		func(i int, r checkResult) {
+			prog.done()
+			defer prog.step(i, r.Path)
+			counts[r.Status]++
+			if r.io {
+				status = exitError
+				fmt.Fprintf(e.stderr, "%s: %s\n", r.Path, r.Detail)
+			} else if r.Status != "same" && status == exitOK {
+				status = exitFindings
+			}
+			if *jsonOut {
+				enc.Encode(r)
+				return
+			}
+			fmt.Fprintln(e.stdout, r.text())
+			for _, p := range r.Problems {
+				fmt.Fprintf(e.stdout, "  %s: %s: %s: %s\n", place(r.Path, p.Line, p.Column), displayPointer(p.Pointer), p.Keyword, p.Message)
+			}
+		})
 	prog.done()
-	summary := fmt.Sprintf("%d same, %d diff, %d invalid, %d error", counts["same"], counts["diff"], counts["invalid"], counts["error"])
 	if *jsonOut {
-		if results == nil {
-			results = []checkResult{}
-		}
-		doc := map[string]any{"files": results, "summary": map[string]int{
-			"same": counts["same"], "diff": counts["diff"], "invalid": counts["invalid"], "error": counts["error"]}}
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", " ")
-		enc.SetEscapeHTML(false)
-		enc.Encode(doc)
+		enc.Encode(map[string]any{"summary": map[string]int{
+			"same": counts["same"], "diff": counts["diff"], "invalid": counts["invalid"], "error": counts["error"]}})
 	} else {
-		fmt.Fprintln(e.stdout, summary)
+		fmt.Fprintf(e.stdout, "%d same, %d diff, %d invalid, %d error\n", counts["same"], counts["diff"], counts["invalid"], counts["error"])
 	}
 	return status
 }

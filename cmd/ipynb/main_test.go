@@ -306,14 +306,9 @@ func TestProgress(t *testing.T) {
 func TestCheckCorpus(t *testing.T) {
 	dir, entries := corpus.Entries(t)
 	r := ipynb(t, dir, "", "check", "--json", ".")
-	var doc struct {
-		Files []checkResult
-	}
-	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
-		t.Fatalf("%v\n%s", err, r.stderr)
-	}
+	files, _ := checkLines(t, r.stdout)
 	got := map[string]string{}
-	for _, f := range doc.Files {
+	for _, f := range files {
 		got[f.Path] = f.Status
 	}
 	n := 0

@@ -62,22 +62,12 @@ func TestCheckProblemLocations(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := ipynb(t, shipped, "", "check", "--json", "invalid.ipynb")
-	var doc struct {
-		Files []struct {
-			Problems []struct {
-				Line, Column int
-				Pointer      string
-			}
-		}
-	}
-	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
-		t.Fatalf("%v\n%s", err, r.stdout)
-	}
+	files, _ := checkLines(t, r.stdout)
 	var whole any
 	if err := json.Unmarshal(data, &whole); err != nil {
 		t.Fatal(err)
 	}
-	probs := doc.Files[0].Problems
+	probs := files[0].Problems
 	if len(probs) == 0 {
 		t.Fatal("no problems reported")
 	}
@@ -301,4 +291,27 @@ func TestFmtFormats(t *testing.T) {
 	if !bytes.Equal(a, b) {
 		t.Error("fmt differs from --keep-style then --canonical")
 	}
+}
+
+// checkLines parses check --json output: one object per file, then the
+// summary line.
+func checkLines(t *testing.T, out string) (files []checkResult, summary map[string]int) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	for i, l := range lines {
+		if i == len(lines)-1 {
+			var s struct{ Summary map[string]int }
+			if err := json.Unmarshal([]byte(l), &s); err != nil || s.Summary == nil {
+				t.Fatalf("last line %q is not the summary: %v", l, err)
+			}
+			return files, s.Summary
+		}
+		var r checkResult
+		if err := json.Unmarshal([]byte(l), &r); err != nil || r.Path == "" {
+			t.Fatalf("line %d %q is not a file's result: %v", i+1, l, err)
+		}
+		files = append(files, r)
+	}
+	t.Fatal("no output")
+	return nil, nil
 }

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// inputs gathers the notebooks a command runs on: its PATH arguments and,
+// with --files-from, the paths listed in that file (one per line; "-"
+// reads the list from standard input), so that the command can be the map
+// step of xargs, GNU parallel or a batch engine over millions of files.
+// It returns the exit status to stop with, or -1.
+func inputs(e *env, fs *flag.FlagSet, filesFrom string) (ins []input, ok bool, status int) {
+	paths := fs.Args()
+	if filesFrom != "" {
+		listed, err := readFileList(e, filesFrom)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "ipynb %s: --files-from %s: %v\n", fs.Name(), filesFrom, pathError(err))
+			return nil, false, exitError
+		}
+		if filesFrom == "-" {
+			for _, p := range paths {
+				if p == "-" {
+					fmt.Fprintf(e.stderr, "ipynb %s: standard input cannot be both the file list and a notebook\n", fs.Name())
+					return nil, false, exitError
+				}
+			}
+		}
+		paths = append(paths, listed...)
+		if len(paths) == 0 {
+			// An empty list is a run over nothing, as with xargs.
+			return nil, true, -1
+		}
+	}
+	if len(paths) == 0 {
+		fmt.Fprintf(e.stderr, "ipynb %s: no PATH given (a notebook, a folder, or - for standard input)\nRun 'ipynb %s --help' for usage.\n", fs.Name(), fs.Name())
+		return nil, false, exitError
+	}
+	ins, ok = expand(e, paths)
+	return ins, ok, -1
+}
+
+// readFileList reads newline-separated paths (a final "\r" is dropped, as
+// are empty lines).
+func readFileList(e *env, name string) ([]string, error) {
+	var r io.Reader = e.stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	var out []string
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		if p := strings.TrimSuffix(sc.Text(), "\r"); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out, sc.Err()
+}

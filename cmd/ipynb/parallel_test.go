@@ -1,0 +1,145 @@
+package main
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nbdialog/ipynb/internal/corpus"
+)
+
+// forEach emits every result once, in index order, whatever order the
+// work finishes in; the costs in flight never exceed the budget; a cost
+// over the budget runs alone; and with room, jobs really run at once.
+func TestForEach(t *testing.T) {
+	const n, jobs, budget = 200, 4, 100
+	costs := make([]int64, n)
+	for i := range costs {
+		costs[i] = int64(rand.IntN(60)) + 1
+	}
+	costs[50] = 1000 // over the budget: alone
+	var inFlight, maxInFlight, running atomic.Int64
+	var bigAlone atomic.Bool
+	bigAlone.Store(true)
+	var got []int
+	forEach(n, jobs, budget, func(i int) int64 { return costs[i] }, func(i int) int {
+		c := min(costs[i], budget)
+		now := inFlight.Add(c)
+		r := running.Add(1)
+		for {
+			m := maxInFlight.Load()
+			if now <= m || maxInFlight.CompareAndSwap(m, now) {
+				break
+			}
+		}
+		if i == 50 && r != 1 {
+			bigAlone.Store(false)
+		}
+		time.Sleep(time.Duration(rand.IntN(300)) * time.Microsecond)
+		running.Add(-1)
+		inFlight.Add(-c)
+		return i * 2
+	}, func(i, r int) {
+		if r != i*2 {
+			t.Errorf("emit(%d, %d)", i, r)
+		}
+		got = append(got, i)
+	})
+	if len(got) != n {
+		t.Fatalf("%d results, want %d", len(got), n)
+	}
+	for i, g := range got {
+		if g != i {
+			t.Fatalf("result %d emitted at position %d", g, i)
+		}
+	}
+	if m := maxInFlight.Load(); m > budget {
+		t.Errorf("%d of cost in flight, budget %d", m, budget)
+	}
+	if !bigAlone.Load() {
+		t.Error("a job costing more than the budget ran beside others")
+	}
+}
+
+// With room in the budget, forEach runs jobs at once: the first jobs
+// work(i) calls all wait for each other, which only completes if they run
+// concurrently.
+func TestForEachConcurrent(t *testing.T) {
+	const jobs = 4
+	var wg sync.WaitGroup
+	wg.Add(jobs)
+	finished := make(chan struct{})
+	go func() {
+		forEach(jobs, jobs, 1<<20, func(int) int64 { return 1 }, func(i int) int {
+			wg.Done()
+			wg.Wait()
+			return i
+		}, func(int, int) {})
+		close(finished)
+	}()
+	select {
+	case <-finished:
+	case <-time.After(30 * time.Second):
+		t.Fatal("jobs did not run concurrently")
+	}
+}
+
+// A run on many cores prints exactly what a run on one prints.
+func TestCheckJobsSameOutput(t *testing.T) {
+	dirs := []string{shipped}
+	if s := corpus.Shared(); s != "" && !testing.Short() {
+		dirs = append(dirs, filepath.Join(s, "corpus"))
+	}
+	for _, dir := range dirs {
+		checkJobsSameOutput(t, dir)
+	}
+}
+
+func checkJobsSameOutput(t *testing.T, dir string) {
+	one := ipynb(t, dir, "", "check", "--jobs", "1", ".")
+	many := ipynb(t, dir, "", "check", "--jobs", "8", ".")
+	if one != many {
+		t.Errorf("check --jobs 8 differs from --jobs 1:\n%s\n---\n%s", many.stdout[:min(500, len(many.stdout))], one.stdout[:min(500, len(one.stdout))])
+	}
+	if strings.Count(one.stdout, "\n") < 10 {
+		t.Errorf("too few files checked: %q", one.stdout)
+	}
+	j1 := ipynb(t, dir, "", "check", "--json", "--jobs", "1", ".")
+	j8 := ipynb(t, dir, "", "check", "--json", "--jobs", "8", ".")
+	if j1 != j8 {
+		t.Error("check --json --jobs 8 differs from --jobs 1")
+	}
+}
+
+// --files-from reads paths one per line (from a file or standard input),
+// as xargs or a batch engine hands them over; an empty list checks nothing.
+func TestCheckFilesFrom(t *testing.T) {
+	list := "jupyter.ipynb\r\n\ninvalid.ipynb\n"
+	r := ipynb(t, shipped, list, "check", "--json", "--files-from", "-")
+	files, summary := checkLines(t, r.stdout)
+	if r.code != 1 || len(files) != 2 || files[0].Path != "jupyter.ipynb" || files[1].Path != "invalid.ipynb" || summary["invalid"] != 1 {
+		t.Errorf("check --files-from -: %+v", r)
+	}
+	listFile := filepath.Join(t.TempDir(), "list")
+	if err := os.WriteFile(listFile, []byte("dialog.ipynb\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = ipynb(t, shipped, "", "check", "--files-from", listFile, "jupyter.ipynb")
+	if r.code != 0 || r.stdout != "same jupyter.ipynb\nsame dialog.ipynb\n2 same, 0 diff, 0 invalid, 0 error\n" {
+		t.Errorf("check --files-from FILE PATH: %+v", r)
+	}
+	if r := ipynb(t, shipped, "", "check", "--files-from", "-"); r.code != 0 {
+		t.Errorf("empty list: %+v", r)
+	}
+	if r := ipynb(t, shipped, "x.ipynb\n", "check", "--files-from", "-", "-"); r.code != 2 {
+		t.Errorf("stdin as list and notebook: %+v", r)
+	}
+	if r := ipynb(t, shipped, "", "check", "--files-from", "no-such-list"); r.code != 2 || !strings.Contains(r.stderr, "no-such-list") {
+		t.Errorf("missing list: %+v", r)
+	}
+}
