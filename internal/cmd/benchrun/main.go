@@ -5,7 +5,12 @@
 // path, bytes, then the median seconds of each. scripts/bench-compare
 // runs it beside Python nbformat.
 //
+// With -buckets it measures every notebook under the given folders instead
+// and prints a table by size class (see runBuckets).
+//
 // Usage: benchrun [-runs N] FILE...
+//
+//	benchrun -buckets [-runs N] [-python TIMES] DIR...
 package main
 
 import (
@@ -23,7 +28,16 @@ import (
 
 func main() {
 	runs := flag.Int("runs", 7, "timed runs per measure (the median is printed)")
+	buckets := flag.Bool("buckets", false, "measure every notebook under the given folders and print the size-bucket table (per-file minimum of -runs runs)")
+	pyTimes := flag.String("python", "", "with -buckets: Python's per-file times (scripts/reference/nbformat_bucket_timing.py output)")
 	flag.Parse()
+	if *buckets {
+		if err := runBuckets(flag.Args(), *runs, *pyTimes); err != nil {
+			fmt.Fprintln(os.Stderr, "benchrun:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	for _, path := range flag.Args() {
 		data, err := os.ReadFile(path)
 		if err != nil {
