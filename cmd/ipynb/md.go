@@ -1,12 +1,17 @@
 package main
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 )
 
@@ -14,16 +19,24 @@ var mdCmd = &command{
 	name:    "md",
 	summary: "print a notebook as Markdown",
 	doc: `Prints the dialog as Markdown: notes as they are, prompts as a quoted
-question followed by the reply, code in fenced blocks followed by its
-text outputs (other outputs, such as images, referenced by type and size,
-not inlined), raw cells as they are.`,
-	usage: "FILE",
+question followed by the reply, code in blocks fenced with the notebook's
+language, followed by its outputs: text with terminal colour codes removed,
+an error as its traceback, Markdown as it is. Raw cells as they are.
+
+Images (PNG, JPEG, GIF, SVG) in outputs and files attached to notes and
+prompts are written as files into --images DIR and linked from the
+Markdown, as nbconvert does; with -o FILE and no --images they go into
+FILE's name with _files (notes.md: notes_files/). Without either, they are
+referenced by type and size.`,
+	usage: "[-o FILE] [--images DIR] FILE",
 }
 
 func init() { mdCmd.run = runMD }
 
 func runMD(e *env, args []string) int {
 	fs := mdCmd.flags(e)
+	out := fs.String("o", "", "write the Markdown to this file (atomically) instead of standard output")
+	images := fs.String("images", "", "write images and attachments into this folder and link them")
 	if st := parse(e, fs, args); st >= 0 {
 		return st
 	}
@@ -31,38 +44,91 @@ func runMD(e *env, args []string) int {
 	if st >= 0 {
 		return st
 	}
-	fmt.Fprint(e.stdout, markdown(d))
+	r := &mdRenderer{lang: language(d.Meta), stem: "output"}
+	if in := fs.Arg(0); in != "-" {
+		r.stem = strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))
+	}
+	if *images == "" && *out != "" {
+		*images = strings.TrimSuffix(*out, filepath.Ext(*out)) + "_files"
+	}
+	if *images != "" {
+		r.dir = *images
+		r.link = filepath.ToSlash(*images)
+		if *out != "" {
+			if rel, err := filepath.Rel(filepath.Dir(*out), *images); err == nil {
+				r.link = filepath.ToSlash(rel)
+			}
+		}
+	}
+	text := r.markdown(d)
+	for _, f := range r.files {
+		if err := os.MkdirAll(r.dir, 0o755); err != nil {
+			fmt.Fprintln(e.stderr, describe(r.dir, err))
+			return exitError
+		}
+		name := filepath.Join(r.dir, f.name)
+		if err := (convert.Options{}).WriteAtomic(name, f.data); err != nil {
+			fmt.Fprintln(e.stderr, describe(name, err))
+			return exitError
+		}
+	}
+	if *out != "" {
+		if err := (convert.Options{}).WriteAtomic(*out, []byte(text)); err != nil {
+			fmt.Fprintln(e.stderr, describe(*out, err))
+			return exitError
+		}
+		return exitOK
+	}
+	fmt.Fprint(e.stdout, text)
 	return exitOK
 }
 
+// mdRenderer turns a dialog into Markdown, collecting the image files to
+// write when dir is set.
+type mdRenderer struct {
+	lang  string
+	stem  string // names image files as nbconvert does: STEM_CELL_OUTPUT.EXT
+	dir   string // where images go ("": referenced, not written)
+	link  string // dir as the Markdown links it
+	files []mdFile
+	used  map[string]bool
+}
+
+type mdFile struct {
+	name string
+	data []byte
+}
+
 // markdown renders a dialog.
-func markdown(d *dialog.Dialog) string {
-	lang := language(d.Meta)
+func (r *mdRenderer) markdown(d *dialog.Dialog) string {
 	var parts []string
-	for _, m := range d.Messages {
+	for i, m := range d.Messages {
 		switch m.Kind {
 		case dialog.Prompt:
-			p := quote(m.Content)
-			if r := m.Reply(); r != "" {
-				p += "\n\n" + strings.TrimRight(r, "\n")
+			p := quote(r.attachments(i, m, m.Content))
+			if rep := m.Reply(); rep != "" {
+				p += "\n\n" + strings.TrimRight(rep, "\n")
 			}
 			parts = append(parts, p)
 		case dialog.Code:
-			p := fence(m.Content, lang)
-			for _, o := range m.Outputs {
-				if s := renderOutput(o); s != "" {
+			p := fence(m.Content, r.lang)
+			for j, o := range m.Outputs {
+				if s := r.output(i, j, o); s != "" {
 					p += "\n\n" + s
 				}
 			}
 			parts = append(parts, p)
-		default: // notes, raw cells, cells of future kinds
+		case dialog.Note:
+			parts = append(parts, strings.TrimRight(r.attachments(i, m, m.Content), "\n"))
+		default: // raw cells, cells of future kinds
 			parts = append(parts, strings.TrimRight(m.Content, "\n"))
 		}
 	}
 	return strings.Join(parts, "\n\n") + "\n"
 }
 
-// language is the notebook's code language, for fenced blocks.
+// language is the notebook's code language, for fenced blocks: the
+// kernel's, else language_info's; Solveit dialogs run Python.
 func language(meta map[string]any) string {
 	if ks, ok := meta["kernelspec"].(map[string]any); ok {
 		if l, ok := ks["language"].(string); ok && l != "" {
@@ -72,6 +138,11 @@ func language(meta map[string]any) string {
 	if li, ok := meta["language_info"].(map[string]any); ok {
 		if l, ok := li["name"].(string); ok && l != "" {
 			return l
+		}
+	}
+	for _, k := range []string{"solveit_ver", "solveit_dialog_mode", "ipyai_version"} {
+		if _, ok := meta[k]; ok {
+			return "python"
 		}
 	}
 	return ""
@@ -101,30 +172,74 @@ func fence(s, info string) string {
 	return f + info + "\n" + strings.TrimRight(s, "\n") + "\n" + f
 }
 
-var ansi = regexp.MustCompile("\x1b\\[[0-9;]*[A-Za-z]")
+// terminalCodes matches what a terminal interprets rather than shows:
+// CSI sequences (colours, cursor moves: nbconvert's strip_ansi), OSC
+// sequences (titles, hyperlinks) and other two-byte escapes.
+var terminalCodes = regexp.MustCompile("\x1b\\[[0-?]*[ -/]*[@-~]|\x1b\\][^\x07\x1b]*(?:\x07|\x1b\\\\)|\x1b[@-Z\\\\-_]")
 
-// renderOutput renders one output: text in a fenced block, markdown as
-// it is, anything else referenced by its type and size.
-func renderOutput(o dialog.Output) string {
+// plainText is output text as a terminal would leave it on screen: escape
+// codes removed, and a line rewritten after a carriage return (a progress
+// bar) shown as its last state.
+func plainText(s string) string {
+	s = terminalCodes.ReplaceAllString(s, "")
+	if !strings.Contains(s, "\r") {
+		return s
+	}
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if j := strings.LastIndexByte(strings.TrimRight(l, "\r"), '\r'); j >= 0 {
+			lines[i] = l[j+1:]
+		} else {
+			lines[i] = strings.TrimRight(l, "\r")
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// imageTypes are the output types written as files, with their extension.
+var imageTypes = []struct{ mime, ext string }{
+	{"image/png", "png"}, {"image/jpeg", "jpg"}, {"image/gif", "gif"}, {"image/svg+xml", "svg"},
+}
+
+// output renders output j of message i: text in a fenced block, markdown
+// as it is, an error as its traceback, an image as a file link (or a
+// reference by type and size).
+func (r *mdRenderer) output(i, j int, o dialog.Output) string {
 	switch o.Type() {
 	case "stream":
-		return fence(ansi.ReplaceAllString(dialog.Text(o["text"]), ""), "text")
+		return fence(plainText(dialog.Text(o["text"])), "text")
 	case "error":
-		var b strings.Builder
-		fmt.Fprintf(&b, "%s: %s", dialog.Text(o["ename"]), dialog.Text(o["evalue"]))
-		if tb, ok := o["traceback"].([]any); ok {
-			for _, l := range tb {
-				b.WriteString("\n" + ansi.ReplaceAllString(dialog.Text(l), ""))
+		// The traceback ends with "ename: evalue" already; show it once.
+		if tb, ok := o["traceback"].([]any); ok && len(tb) > 0 {
+			lines := make([]string, len(tb))
+			for k, l := range tb {
+				lines[k] = strings.TrimRight(plainText(dialog.Text(l)), "\n")
 			}
+			return fence(strings.Join(lines, "\n"), "text")
 		}
-		return fence(b.String(), "text")
+		return fence(plainText(dialog.Text(o["ename"])+": "+dialog.Text(o["evalue"])), "text")
 	case "execute_result", "display_data":
 		data, _ := o["data"].(map[string]any)
 		if md, ok := data["text/markdown"]; ok {
-			if md, _ := o["metadata"].(map[string]any); md["is_ai_res"] == true {
+			if meta, _ := o["metadata"].(map[string]any); meta["is_ai_res"] == true {
 				return ""
 			}
 			return strings.TrimRight(dialog.Text(md), "\n")
+		}
+		if r.dir != "" {
+			for _, it := range imageTypes {
+				v, ok := data[it.mime]
+				if !ok {
+					continue
+				}
+				b, ok := imageBytes(it.mime, v)
+				if !ok {
+					continue
+				}
+				name := r.file(fmt.Sprintf("%s_%d_%d.%s", r.stem, i, j, it.ext), b)
+				return fmt.Sprintf("![%s](%s)", it.ext, path.Join(r.link, name))
+			}
 		}
 		var refs []string
 		keys := make([]string, 0, len(data))
@@ -134,17 +249,11 @@ func renderOutput(o dialog.Output) string {
 		sort.Strings(keys)
 		for _, k := range keys {
 			if k != "text/plain" {
-				size := len(dialog.Text(data[k]))
-				if _, isText := data[k].(string); !isText {
-					if b, err := json.Marshal(data[k]); err == nil {
-						size = len(b)
-					}
-				}
-				refs = append(refs, fmt.Sprintf("[%s output, %d bytes]", k, size))
+				refs = append(refs, fmt.Sprintf("[%s output, %d bytes]", k, dataSize(k, data[k])))
 			}
 		}
 		if plain, ok := data["text/plain"]; ok {
-			s := fence(ansi.ReplaceAllString(dialog.Text(plain), ""), "text")
+			s := fence(plainText(dialog.Text(plain)), "text")
 			if len(refs) > 0 {
 				s = strings.Join(refs, " ") + "\n\n" + s
 			}
@@ -153,4 +262,81 @@ func renderOutput(o dialog.Output) string {
 		return strings.Join(refs, " ")
 	}
 	return ""
+}
+
+// dataSize is the size of an output's value in bytes: decoded for base64
+// images, the text for text types, the JSON for JSON values.
+func dataSize(mime string, v any) int {
+	if b, ok := imageBytes(mime, v); ok && strings.HasPrefix(mime, "image/") {
+		return len(b)
+	}
+	if _, isText := v.(string); !isText {
+		if b, err := json.Marshal(v); err == nil {
+			return len(b)
+		}
+	}
+	return len(dialog.Text(v))
+}
+
+// imageBytes decodes an output's image: base64 for binary types, the text
+// itself for SVG.
+func imageBytes(mime string, v any) ([]byte, bool) {
+	s := dialog.Text(v)
+	if mime == "image/svg+xml" {
+		return []byte(s), true
+	}
+	b, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(s), ""))
+	return b, err == nil
+}
+
+var attachmentLink = regexp.MustCompile(`attachment:([^)\s"'>]+)`)
+
+// attachments writes the attachments of message i as files and links
+// content's attachment:NAME references to them.
+func (r *mdRenderer) attachments(i int, m *dialog.Message, content string) string {
+	if r.dir == "" || len(m.Attachments) == 0 {
+		return content
+	}
+	names := map[string]string{}
+	for _, a := range m.Attachments {
+		names[a.ID] = r.file(fmt.Sprintf("attachment_%d_%s", i, safeName(a.ID)), a.Data)
+	}
+	return attachmentLink.ReplaceAllStringFunc(content, func(ref string) string {
+		if name, ok := names[strings.TrimPrefix(ref, "attachment:")]; ok {
+			return path.Join(r.link, name)
+		}
+		return ref
+	})
+}
+
+// file records a file to write under a unique name and returns the name.
+func (r *mdRenderer) file(name string, data []byte) string {
+	if r.used == nil {
+		r.used = map[string]bool{}
+	}
+	base, ext := strings.TrimSuffix(name, path.Ext(name)), path.Ext(name)
+	for k := 2; r.used[name]; k++ {
+		name = fmt.Sprintf("%s_%d%s", base, k, ext)
+	}
+	r.used[name] = true
+	r.files = append(r.files, mdFile{name, data})
+	return name
+}
+
+// safeName keeps an attachment's name usable as one file name in the
+// images folder: no folders, no leading dots, no control characters.
+func safeName(s string) string {
+	s = path.Base(strings.ReplaceAll(s, "\\", "/"))
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r == '/' || r == '\\' || r < 0x20 || r == 0x7f:
+			return '_'
+		}
+		return r
+	}, s)
+	s = strings.TrimLeft(s, ".")
+	if s == "" {
+		s = "file"
+	}
+	return s
 }
