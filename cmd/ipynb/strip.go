@@ -4,18 +4,32 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/nbdialog/ipynb/nbformat"
 )
 
 var stripCmd = &command{
 	name:    "strip",
-	summary: "remove outputs, execution counts and volatile metadata",
-	doc: `Removes outputs, execution counts and the metadata nbstripout removes by
-default (listed at --keep), in place and atomically, keeping each file's
-own style; "-" reads standard input and writes standard output. Prints
-the files it changed.`,
-	usage: "[--keep-count] [--keep KEY]... PATH...",
+	summary: "remove outputs, execution counts and volatile metadata (as nbstripout)",
+	doc: `Strips notebooks as nbstripout does, in place and atomically, keeping each
+file's own style, and prints the files it changed; "-" reads standard input
+and writes standard output (a git clean filter: ipynb strip -).
+
+Outputs are removed from every cell (of any type, in nbformat 4 cells or
+nbformat 3 worksheets) except cells whose metadata has "init_cell": true,
+or "keep_output": true, or whose tags hold "keep_output"; counts
+(execution_count, prompt_number, also those of kept outputs) become null;
+the notebook metadata keys signature and widgets, the cell metadata keys
+collapsed, ExecuteTime, execution, heading_collapsed, hidden and scrolled,
+and the transient keys Python's writer drops (orig_nbformat,
+orig_nbformat_minor, cell metadata trusted, and in version 4 signature
+even with --keep) are removed. Cell ids are kept
+(nbstripout --keep-id). A notebook that may hold outputs strip cannot
+remove (cells that are objects, for one) is an error, and is not written.
+
+With --verify (or --check), nothing is written: the files that would
+change are listed and the exit status is 1 if there are any. With -t
+(--textconv), the stripped notebooks are printed to standard output and no
+file is changed (git's diff.ipynb.textconv).`,
+	usage: "[--verify | -t] [--keep-output] [--keep-count] [--strip-init-cells] [--extra-keys KEYS] [--keep KEY]... [-v] PATH...",
 }
 
 func init() { stripCmd.run = runStrip }
@@ -34,115 +48,122 @@ var strippedKeys = []string{
 	"cell.metadata.scrolled",
 }
 
+// requiredCellKeys are cell members the schema requires: --extra-keys may
+// not remove them (a stripped notebook stays valid).
+var requiredCellKeys = []string{"cell_type", "id", "metadata", "source", "outputs", "execution_count"}
+
 type listFlag []string
 
 func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
+// wordsFlag collects space-separated words (nbstripout's --extra-keys
+// syntax); it may be repeated.
+type wordsFlag []string
+
+func (w *wordsFlag) String() string     { return strings.Join(*w, " ") }
+func (w *wordsFlag) Set(v string) error { *w = append(*w, strings.Fields(v)...); return nil }
+
 func runStrip(e *env, args []string) int {
 	fs := stripCmd.flags(e)
-	keepCount := fs.Bool("keep-count", false, "keep execution counts")
-	var keep listFlag
-	fs.Var(&keep, "keep", "keep this key, one of "+strings.Join(strippedKeys, ", ")+" (repeatable)")
+	var verify, textconv bool
+	fs.BoolVar(&verify, "verify", false, "write nothing; list the files that would change (exit 1 if any)")
+	fs.BoolVar(&verify, "check", false, "the same as --verify")
+	fs.BoolVar(&textconv, "textconv", false, "print the stripped notebooks to standard output; change no file")
+	fs.BoolVar(&textconv, "t", false, "the same as --textconv")
+	var opt stripOptions
+	fs.BoolVar(&opt.keepOutput, "keep-output", false, `keep all outputs (except in cells whose metadata says "keep_output": false or "init_cell": false)`)
+	fs.BoolVar(&opt.keepCount, "keep-count", false, "keep execution counts and prompt numbers")
+	fs.BoolVar(&opt.stripInitCells, "strip-init-cells", false, `strip cells with "init_cell": true too`)
+	var extra, keep wordsFlag
+	fs.Var(&extra, "extra-keys", `also remove these space-separated keys: "metadata.PATH" from the notebook metadata, "cell.PATH" from each cell (PATH: keys joined by dots, e.g. "metadata.kernelspec cell.metadata.tags")`)
+	fs.Var((*listFlag)(&keep), "keep", "keep this key, one of "+strings.Join(strippedKeys, ", ")+" (repeatable)")
+	fs.Var(&keep, "keep-metadata-keys", "keep these space-separated keys (nbstripout's name for --keep)")
+	verbose := fs.Bool("v", false, "report each change on standard error")
 	if st := parseFiles(e, fs, args); st >= 0 {
 		return st
 	}
-	for _, k := range keep {
-		if !slices.Contains(strippedKeys, k) {
-			fmt.Fprintf(e.stderr, "ipynb strip: --keep %q: not a key strip removes (%s)\n", k, strings.Join(strippedKeys, ", "))
-			return exitError
-		}
+	if verify && textconv {
+		fmt.Fprintln(e.stderr, "ipynb strip: --verify and --textconv do not go together")
+		return exitError
 	}
-	var drop []string
-	for _, k := range strippedKeys {
-		if !slices.Contains(keep, k) {
-			drop = append(drop, k)
+	keys, err := stripKeys(extra, keep)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ipynb strip: %v\n", err)
+		return exitError
+	}
+	opt.keys = keys
+	transform := func(in input, data []byte) ([]byte, error) {
+		out, changes, err := stripNotebook(data, opt)
+		if *verbose {
+			for _, c := range changes {
+				fmt.Fprintf(e.stderr, "%s: %s: %s\n", in.path, displayPointer(c.Pointer), c.What)
+			}
 		}
+		return out, err
 	}
 	ins, ok := expand(e, fs.Args())
-	status := rewrite(e, ins, false, func(_ input, data []byte) ([]byte, error) {
-		return strip(data, *keepCount, drop)
-	})
+	var status int
+	if textconv {
+		status = printStripped(e, ins, transform)
+	} else {
+		status = rewrite(e, ins, verify, transform)
+	}
 	if !ok {
 		status = exitError
 	}
 	return status
 }
 
-// strip removes outputs, counts and the drop keys; the rest of the file
-// keeps its bytes.
-func strip(data []byte, keepCount bool, drop []string) ([]byte, error) {
-	nb, err := nbformat.UnmarshalOptions{}.UnmarshalOwned(data)
-	if err != nil {
-		return nil, err
-	}
-	if nb.Nbformat != 4 {
-		return nil, fmt.Errorf("nbformat %d: strip handles version 4 notebooks (upgrade with 'ipynb fmt --upgrade')", nb.Nbformat)
-	}
-	for _, k := range drop {
-		if key, ok := strings.CutPrefix(k, "metadata."); ok {
-			if _, has := nb.Metadata.AdditionalProperties[key]; has {
-				nb.Metadata.AdditionalProperties = without(nb.Metadata.AdditionalProperties, key)
-			}
+// stripKeys returns the keys strip removes: nbstripout's defaults less
+// the kept ones, plus the extra ones. A key to keep must be one of the
+// defaults; an extra key must start with "metadata." or "cell.", and may
+// not name a member every cell must have.
+func stripKeys(extra, keep []string) ([]string, error) {
+	for _, k := range keep {
+		if !slices.Contains(strippedKeys, k) {
+			return nil, fmt.Errorf("--keep %q: not a key strip removes (%s)", k, strings.Join(strippedKeys, ", "))
 		}
 	}
-	for _, c := range nb.Cells {
-		md := nbformat.CellMetadataOf(c)
-		for _, k := range drop {
-			if key, ok := strings.CutPrefix(k, "cell.metadata."); ok && md != nil {
-				dropMeta(md, key)
-			}
-		}
-		if code, ok := c.(*nbformat.CodeCell); ok {
-			if len(code.Outputs) > 0 {
-				code.Outputs = []nbformat.Output{}
-			}
-			if !keepCount {
-				code.ExecutionCount = nil
-			}
+	var keys []string
+	for _, k := range strippedKeys {
+		if !slices.Contains(keep, k) {
+			keys = append(keys, k)
 		}
 	}
-	if !nb.Edited() {
-		return data, nil
+	for _, k := range extra {
+		ns, path, _ := strings.Cut(k, ".")
+		switch {
+		case (ns != "metadata" && ns != "cell") || path == "":
+			return nil, fmt.Errorf("--extra-keys %q: a key is metadata.PATH (notebook metadata) or cell.PATH (each cell), e.g. metadata.kernelspec or cell.metadata.tags", k)
+		case ns == "cell" && slices.Contains(requiredCellKeys, path):
+			return nil, fmt.Errorf("--extra-keys %q: every cell must have %q; strip does not remove it", k, path)
+		}
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
 	}
-	return nbformat.Marshal(nb)
+	return keys, nil
 }
 
-// dropMeta removes key from a cell's metadata, typed or not.
-func dropMeta(md any, key string) {
-	if cm, ok := md.(*nbformat.CodeCellMetadata); ok {
-		switch key {
-		case "collapsed":
-			cm.Collapsed = nil
-		case "scrolled":
-			cm.Scrolled = nil
-		case "execution":
-			cm.Execution = nil
+// printStripped is --textconv: each input's stripped notebook on standard
+// output, no file changed.
+func printStripped(e *env, ins []input, transform func(in input, data []byte) ([]byte, error)) int {
+	status := exitOK
+	for _, in := range ins {
+		data, err := e.read(in)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "%s: %v\n", in.path, pathError(err))
+			status = exitError
+			continue
 		}
-	}
-	var extra *map[string]any
-	switch m := md.(type) {
-	case *nbformat.CodeCellMetadata:
-		extra = &m.AdditionalProperties
-	case *nbformat.MarkdownCellMetadata:
-		extra = &m.AdditionalProperties
-	case *nbformat.RawCellMetadata:
-		extra = &m.AdditionalProperties
-	}
-	if _, has := (*extra)[key]; has {
-		*extra = without(*extra, key)
-	}
-}
-
-func without(m map[string]any, key string) map[string]any {
-	n := make(map[string]any, len(m))
-	for k, v := range m {
-		if k != key {
-			n[k] = v
+		out, err := transform(in, data)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "%s: %s\n", in.path, strings.TrimPrefix(err.Error(), "nbformat: "))
+			status = max(status, exitFindings)
+			continue
 		}
+		e.stdout.Write(out)
 	}
-	if len(n) == 0 {
-		return nil
-	}
-	return n
+	return status
 }
