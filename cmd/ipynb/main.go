@@ -54,12 +54,13 @@ var commands = []*command{checkCmd, fmtCmd, showCmd, stripCmd, mdCmd}
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	stdoutTTY      bool // show and md make control characters visible (terminal.go)
 	stderrTTY      bool
 	termWidth      int // columns of standard error's terminal (0: unknown)
 }
 
 func main() {
-	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, stderrTTY: isTerminal(os.Stderr)}
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, stdoutTTY: isTerminal(os.Stdout), stderrTTY: isTerminal(os.Stderr)}
 	if e.stderrTTY {
 		e.termWidth = terminalWidth(os.Stderr)
 	}

@@ -27,7 +27,8 @@ Images (PNG, JPEG, GIF, SVG) in outputs and files attached to notes and
 prompts are written as files into --images DIR and linked from the
 Markdown, as nbconvert does; with -o FILE and no --images they go into
 FILE's name with _files (notes.md: notes_files/). Without either, they are
-referenced by type and size.`,
+referenced by type and size. On a terminal, control characters are shown,
+not obeyed (as show does); to a file or pipe the text is as it is.`,
 	usage: "[-o FILE] [--images DIR] FILE",
 }
 
@@ -79,7 +80,7 @@ func runMD(e *env, args []string) int {
 		}
 		return exitOK
 	}
-	fmt.Fprint(e.stdout, text)
+	fmt.Fprint(e.stdout, e.forTerminal(text))
 	return exitOK
 }
 

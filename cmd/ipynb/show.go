@@ -15,7 +15,10 @@ var showCmd = &command{
 	doc: `Prints the dialog's name, then one row per message, id:kind:content
 (kind n, p, c or r; newlines shown as \n; cut at --width), with
 " ⇒ out(N)" for N bytes of outputs, and a prompt's reply on a row of its
-own starting "> ".`,
+own starting "> ". On a terminal, control characters in the content are
+shown, not obeyed: ESC as ␛, CR as ␍ (C0 controls as their Unicode control
+pictures), C1 controls and bidi overrides as <U+XXXX>; --json escapes them
+as \uXXXX.`,
 	usage: "[--width N] [--rows N] [--json] FILE",
 }
 
@@ -86,12 +89,18 @@ func runShow(e *env, args []string) int {
 			}
 			out = append(out, row{ID: m.ID, Kind: string(m.Kind), Content: m.Content, Reply: m.Reply(), Outputs: len(m.Outputs)})
 		}
-		enc := json.NewEncoder(e.stdout)
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
 		enc.SetIndent("", " ")
 		enc.SetEscapeHTML(false)
 		enc.Encode(out)
+		s := b.String()
+		if e.stdoutTTY {
+			s = termSafeJSON(s)
+		}
+		fmt.Fprint(e.stdout, s)
 		return exitOK
 	}
-	fmt.Fprint(e.stdout, d.Summary(*width, *rows))
+	fmt.Fprint(e.stdout, e.forTerminal(d.Summary(*width, *rows)))
 	return exitOK
 }
