@@ -62,6 +62,11 @@ func (e *stripError) Unwrap() error { return errStrip }
 // outputs strip cannot recognise, is an error: strip never succeeds with
 // an output left. With no change, data itself is returned.
 func stripNotebook(data []byte, opt stripOptions) ([]byte, []stripChange, error) {
+	s := &stripper{opt: opt}
+	return s.strip(data)
+}
+
+func (s *stripper) strip(data []byte) ([]byte, []stripChange, error) {
 	t, err := jsontree.Parse(data, jsontree.Limits{MaxDepth: nbformat.DefaultMaxDepth, MaxString: nbformat.DefaultMaxString})
 	major := 0
 	if err == nil {
@@ -77,7 +82,7 @@ func stripNotebook(data []byte, opt stripOptions) ([]byte, []stripChange, error)
 		}
 		return nil, nil, err
 	}
-	s := &stripper{t: t, opt: opt, major: major, dels: map[int][]int{}}
+	s.t, s.major, s.dels, s.deleted = t, major, map[int][]int{}, map[int]bool{}
 	if err := s.notebook(); err != nil {
 		return nil, nil, err
 	}
@@ -117,7 +122,9 @@ type stripper struct {
 	major   int
 	edits   []edit
 	dels    map[int][]int // object node → member nodes to remove
+	deleted map[int]bool  // member nodes to remove
 	changes []stripChange
+	steps   int // values visited, for the scaling test
 }
 
 func (s *stripper) note(ptr, what string) {
@@ -131,6 +138,7 @@ func (s *stripper) members(o int, k string, f func(j int)) {
 		return
 	}
 	s.t.Children(o, func(j int) bool {
+		s.steps++
 		if s.t.KeyIs(j, k) {
 			f(j)
 		}
@@ -225,6 +233,7 @@ func (s *stripper) cells(c int, ptr string, keepDefault bool) error {
 	i := 0
 	var err error
 	t.Children(c, func(cell int) bool {
+		s.steps++
 		p := ptr + "/" + strconv.Itoa(i)
 		i++
 		switch t.Nodes[cell].Kind {
@@ -265,6 +274,7 @@ func (s *stripper) cell(c int, ptr string, keepDefault bool) error {
 		}
 		i := 0
 		t.Children(o, func(out int) bool {
+			s.steps++
 			s.nullify(out, "execution_count", ptr+"/outputs/"+strconv.Itoa(i))
 			i++
 			return true
@@ -397,7 +407,8 @@ func (s *stripper) pop(o int, key, ptr string) {
 	found := false
 	s.members(o, key, func(j int) {
 		found = true
-		if !slices.Contains(s.dels[o], j) {
+		if !s.deleted[j] {
+			s.deleted[j] = true
 			s.dels[o] = append(s.dels[o], j)
 			s.note(ptr+"/"+escapePointer(key), "removed")
 		}
@@ -424,11 +435,11 @@ func (s *stripper) apply() []byte {
 	}
 	slices.Sort(objects)
 	for _, o := range objects {
-		del := s.dels[o]
 		members := t.ChildList(o)
+		s.steps += len(members)
 		kept := -1 // first kept member
 		for i, m := range members {
-			if !slices.Contains(del, m) {
+			if !s.deleted[m] {
 				kept = i
 				break
 			}
@@ -441,7 +452,7 @@ func (s *stripper) apply() []byte {
 			edits = append(edits, edit{t.Nodes[members[0]].Key, t.Nodes[members[kept]].Key, ""})
 		}
 		for i := kept + 1; i < len(members); i++ {
-			if slices.Contains(del, members[i]) {
+			if s.deleted[members[i]] {
 				edits = append(edits, edit{t.Nodes[members[i-1]].End, t.Nodes[members[i]].End, ""})
 			}
 		}
