@@ -235,6 +235,22 @@ func TestStripHostileBytes(t *testing.T) {
 	}
 }
 
+// strip -v reports each change on standard error, with its pointer.
+func TestStripVerbose(t *testing.T) {
+	in := `{"cells": [{"cell_type": "code", "execution_count": "5", "metadata": {"scrolled": true, "keep_output": 0}, "outputs": {"x": 1}, "source": ""}, {"cell_type": "code", "execution_count": 2, "metadata": {"tags": ["keep_output"]}, "outputs": [{"output_type": "execute_result", "execution_count": 2, "data": {}, "metadata": {}}], "source": ""}], "metadata": {"widgets": {}}, "nbformat": 4, "nbformat_minor": 4}`
+	r := ipynb(t, ".", in, "strip", "-v", "-")
+	want := `-: /metadata/widgets: removed
+-: /cells/0/outputs: removed outputs (an object, not a list)
+-: /cells/0/execution_count: set to null (was "5")
+-: /cells/0/metadata/scrolled: removed
+-: /cells/1/outputs/0/execution_count: set to null (was 2)
+-: /cells/1/execution_count: set to null (was 2)
+`
+	if r.code != 0 || r.stderr != want {
+		t.Errorf("strip -v: exit %d\n%s", r.code, cmp.Diff(want, r.stderr))
+	}
+}
+
 // strip --verify (--check) writes nothing and lists what would change,
 // exit 1 (0 when nothing would); -t (--textconv) prints the stripped
 // notebook and changes no file (issue 14 item 2).
