@@ -159,7 +159,7 @@ func printStripped(e *env, ins []input, transform func(in input, data []byte) ([
 		}
 		out, err := transform(in, data)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "%s: %s\n", in.path, strings.TrimPrefix(err.Error(), "nbformat: "))
+			fmt.Fprintln(e.stderr, describe(in.path, err))
 			status = max(status, exitFindings)
 			continue
 		}

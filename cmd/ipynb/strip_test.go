@@ -152,7 +152,7 @@ var refused = []struct {
 	{"worksheets-object", `{"metadata": {}, "nbformat": 3, "nbformat_minor": 0, "worksheets": {"w": {"cells": [{"outputs": [{"text": "SECRET"}]}]}}}`, "/worksheets: cannot strip: is an object"},
 	{"worksheet-list", `{"metadata": {}, "nbformat": 3, "nbformat_minor": 0, "worksheets": [[{"cells": []}]]}`, "/worksheets/0: cannot strip: is a list"},
 	{"contradiction", `{"cells": [{"cell_type": "code", "execution_count": 1, "metadata": {"keep_output": false, "tags": ["keep_output"]}, "outputs": [{"output_type": "stream", "name": "stdout", "text": "SECRET"}], "source": ""}], "metadata": {}, "nbformat": 4, "nbformat_minor": 4}`, "/cells/0/metadata: cannot strip: cell metadata contradicts tags"},
-	{"not-json", `{"cells": [`, "line 1"},
+	{"not-json", `{"cells": [`, ":1:12: unexpected end of input"},
 	{"not-a-notebook", `[{"outputs": ["SECRET"]}]`, "a notebook is a JSON object"},
 	{"version-5", `{"cells": [], "metadata": {}, "nbformat": 5, "nbformat_minor": 0}`, "/nbformat"},
 }
@@ -206,7 +206,7 @@ func TestStripLeavesNoOutputs(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := ipynb(t, dir, "", "strip", "nb.ipynb")
-			if r.code != 1 || r.stdout != "" || !strings.HasPrefix(r.stderr, "nb.ipynb: ") || !strings.Contains(r.stderr, h.where) {
+			if r.code != 1 || r.stdout != "" || !strings.HasPrefix(r.stderr, "nb.ipynb:") || !strings.Contains(r.stderr, h.where) {
 				t.Errorf("strip: exit %d, stdout %q, stderr %q; want exit 1 naming nb.ipynb and %q", r.code, r.stdout, r.stderr, h.where)
 			}
 			if got, _ := os.ReadFile(path); string(got) != h.nb {
