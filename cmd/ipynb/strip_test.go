@@ -343,6 +343,20 @@ func TestStripGitFilter(t *testing.T) {
 			t.Errorf("%s: the working file changed", name)
 		}
 	}
+	// textconv: git diff of an edited notebook shows the edit, never an
+	// output.
+	run("config", "diff.ipynb.textconv", binary+" strip -t")
+	os.WriteFile(filepath.Join(dir, ".gitattributes"), []byte("*.ipynb filter=ipynb diff=ipynb\n"), 0o644)
+	run("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "notebooks")
+	src, _ := os.ReadFile(filepath.Join(dir, "keep.ipynb"))
+	os.WriteFile(filepath.Join(dir, "keep.ipynb"), bytes.Replace(src, []byte(`"x = 1\n"`), []byte(`"x = 100\n"`), 1), 0o644)
+	diff := run("diff", "--textconv", "keep.ipynb")
+	if !strings.Contains(diff, `+    "x = 100\n",`) || strings.Contains(diff, "SECRET") {
+		t.Errorf("git diff with textconv:\n%s", diff)
+	}
+	if log := run("log", "-p", "--textconv"); strings.Contains(log, "SECRET") {
+		t.Errorf("git log -p shows an output:\n%s", log)
+	}
 }
 
 // On every corpus notebook, strip gives what the reference gives
