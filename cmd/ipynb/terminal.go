@@ -12,7 +12,8 @@ import (
 // bidi override reorders it). When standard output is a terminal, show
 // and md print such characters visibly instead:
 //
-//   - C0 controls other than newline and tab, as their Unicode control
+//   - C0 controls other than newline, tab and the CR of a CRLF line end
+//     (harmless), as their Unicode control
 //     pictures: ESC as ␛ (U+241B), CR as ␍, BEL as ␇, backspace as ␈, NUL
 //     as ␀ … (U+2400 + the code); DEL as ␡ (U+2421). Each stays one
 //     column wide, so widths hold.
@@ -42,7 +43,7 @@ func termSafe(s string) string {
 	i := 0
 	for i < len(s) {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if needsPicture(r) || (r == utf8.RuneError && size == 1) {
+		if (needsPicture(r) && !crlf(s, i)) || (r == utf8.RuneError && size == 1) {
 			break
 		}
 		i += size
@@ -58,6 +59,8 @@ func termSafe(s string) string {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			fmt.Fprintf(&b, "<0x%02X>", s[i])
+		case crlf(s, i):
+			b.WriteByte('\r')
 		case r < 0x20 && needsPicture(r):
 			b.WriteRune(0x2400 + r)
 		case r == 0x7f:
@@ -70,6 +73,11 @@ func termSafe(s string) string {
 		i += size
 	}
 	return b.String()
+}
+
+// crlf reports whether s[i] is the CR of a CRLF.
+func crlf(s string, i int) bool {
+	return s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n'
 }
 
 // termSafeJSON escapes, in JSON text, the characters termSafe makes

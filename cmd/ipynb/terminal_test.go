@@ -10,10 +10,13 @@ import (
 )
 
 // dangerous reports the first character in s that a terminal obeys: C0
-// controls but newline and tab, DEL, C1 controls, bidi formatting
-// characters (the list of terminal.go, written out again here).
+// controls but newline, tab and the CR of CRLF, DEL, C1 controls, bidi
+// formatting characters (the list of terminal.go, written out again here).
 func dangerous(s string) (rune, bool) {
-	for _, r := range s {
+	for i, r := range s {
+		if r == '\r' && strings.HasPrefix(s[i:], "\r\n") {
+			continue
+		}
 		if (r < 0x20 && r != '\n' && r != '\t') || (r >= 0x7f && r <= 0x9f) ||
 			r == 0x061c || r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
 			return r, true
@@ -31,6 +34,7 @@ func TestTermSafe(t *testing.T) {
 		{"\x1b]0;pwned\x07title", "␛]0;pwned␇title"},
 		{"\x1b]8;;http://evil\x1b\\link\x1b]8;;\x1b\\", "␛]8;;http://evil␛\\link␛]8;;␛\\"},
 		{"safe\rEVIL", "safe␍EVIL"},
+		{"crlf\r\nline\r\r\n\r", "crlf\r\nline␍\r\n␍"},
 		{"ab\b\bXY", "ab␈␈XY"},
 		{"\x00\x01\x1f\x7f", "␀␁␟␡"},
 		{"\u009b2J\u009d0;t\u009c", "<U+009B>2J<U+009D>0;t<U+009C>"},
