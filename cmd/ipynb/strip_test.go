@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -232,6 +233,11 @@ func TestStripHostileBytes(t *testing.T) {
 		if err != nil || string(got) != tc.want {
 			t.Errorf("strip %s:\n got %s (%v)\nwant %s", tc.in, got, err, tc.want)
 		}
+	}	// A refusal is a *stripError with the place, matching errStrip.
+	_, _, err := stripNotebook([]byte(refused[0].nb), stripOptions{})
+	var se *stripError
+	if !errors.Is(err, errStrip) || !errors.As(err, &se) || se.Pointer != "/cells" {
+		t.Errorf("refusal: %#v", err)
 	}
 }
 
