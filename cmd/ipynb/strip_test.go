@@ -233,7 +233,8 @@ func TestStripHostileBytes(t *testing.T) {
 		if err != nil || string(got) != tc.want {
 			t.Errorf("strip %s:\n got %s (%v)\nwant %s", tc.in, got, err, tc.want)
 		}
-	} // A refusal is a *stripError with the place, matching errStrip.
+	}
+	// A refusal is a *stripError with the place, matching errStrip.
 	_, _, err := stripNotebook([]byte(refused[0].nb), stripOptions{})
 	var se *stripError
 	if !errors.Is(err, errStrip) || !errors.As(err, &se) || se.Pointer != "/cells" {
