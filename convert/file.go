@@ -8,10 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/atomicfile"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -19,7 +18,7 @@ import (
 var (
 	// ErrChanged: Save refused to overwrite a file that changed on disk
 	// since the dialog was read (set Options.Force to overwrite).
-	ErrChanged = errors.New("the file changed on disk since it was read")
+	ErrChanged = atomicfile.ErrChanged
 	// ErrNoPath: Save was asked to save a dialog that was not read from a
 	// file.
 	ErrNoPath = errors.New("the dialog has no path (it was not read from a file): use WriteFile or Write")
@@ -28,33 +27,11 @@ var (
 	ErrBadName = errors.New("not a plain file name")
 )
 
-// fileStamp identifies the state of a file when it was read or written.
+// fileStamp is the file a dialog was read from (or last written to): its
+// path as given, and what was read there.
 type fileStamp struct {
-	path    string
-	size    int64
-	modTime time.Time
-	dev     uint64
-	ino     uint64
-	data    []byte // its bytes
-}
-
-func stampOf(path string, fi fs.FileInfo, data []byte) *fileStamp {
-	s := &fileStamp{path: path, size: fi.Size(), modTime: fi.ModTime(), data: data}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		s.dev, s.ino = uint64(st.Dev), uint64(st.Ino)
-	}
-	return s
-}
-
-// same reports whether fi still describes the stamped file.
-func (s *fileStamp) same(fi fs.FileInfo) bool {
-	if fi.Size() != s.size || !fi.ModTime().Equal(s.modTime) {
-		return false
-	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && s.ino != 0 {
-		return uint64(st.Dev) == s.dev && uint64(st.Ino) == s.ino
-	}
-	return true
+	path  string
+	stamp *atomicfile.Stamp
 }
 
 // ipynbName adds ".ipynb" to a name without that extension.
@@ -73,13 +50,9 @@ func ReadFile(name string) (*dialog.Dialog, error) { return Options{}.ReadFile(n
 // and ModTime are set so that Save can write it back.
 func (o Options) ReadFile(name string) (*dialog.Dialog, error) {
 	path := ipynbName(name)
-	data, err := nbformat.UnmarshalOptions{}.ReadBytes(path)
+	data, stamp, err := readStamped(path)
 	if err != nil {
-		return nil, fmt.Errorf("convert: %w", err)
-	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("convert: %w", err)
+		return nil, err
 	}
 	nb, err := nbformat.UnmarshalOptions{}.UnmarshalOwned(data)
 	if err != nil {
@@ -90,8 +63,8 @@ func (o Options) ReadFile(name string) (*dialog.Dialog, error) {
 		return nil, fmt.Errorf("convert: %s: %w", path, err)
 	}
 	d.Name = strings.TrimSuffix(filepath.Base(path), ".ipynb")
-	d.Path, d.ModTime = path, fi.ModTime()
-	d.Source.(*origin).file = stampOf(path, fi, data)
+	d.Path, d.ModTime = path, stamp.ModTime()
+	d.Source.(*origin).file = &fileStamp{path: path, stamp: stamp}
 	return d, nil
 }
 
@@ -110,7 +83,7 @@ func (o Options) WriteFile(d *dialog.Dialog, name string) error {
 	if err != nil {
 		return fmt.Errorf("convert: %w", err)
 	}
-	return o.commit(d, name, data)
+	return o.commit(d, name, data, nil)
 }
 
 // Write writes d to dir/<d.Name>.ipynb. See [Options.Write].
@@ -127,11 +100,11 @@ func (o Options) Write(d *dialog.Dialog, dir string) error {
 	return o.WriteFile(d, filepath.Join(dir, ipynbName(n)))
 }
 
-// WriteAtomic writes data to the file name the way Save does (atomically
-// and durably, keeping permissions, following links), for callers that
-// produce the bytes themselves.
+// WriteAtomic writes data to the file name the way WriteFile does
+// (atomically and durably, keeping permissions, following links), for
+// callers that produce the bytes themselves.
 func (o Options) WriteAtomic(name string, data []byte) error {
-	_, err := o.writeAtomic(name, data)
+	_, err := o.replace(name, data, nil)
 	return err
 }
 
@@ -142,10 +115,8 @@ func (o Options) WriteMessages(d *dialog.Dialog, name string, msgs []*dialog.Mes
 	if err != nil {
 		return err
 	}
-	if _, err := o.writeAtomic(name, data); err != nil {
-		return err
-	}
-	return nil
+	_, err = o.replace(name, data, nil)
+	return err
 }
 
 // Save writes d back to its file. See [Options.Save].
@@ -154,26 +125,45 @@ func Save(d *dialog.Dialog) error { return Options{}.Save(d) }
 // Save writes d back to the file it was read from (Dialog.Path).
 //
 // Saving is atomic and durable: the new content goes to a temporary file
-// in the same folder, which is synced and renamed over the file, and the
-// folder is synced; a crash leaves the old file or the new one, never a
-// mix. The file's permissions are kept, a symbolic link is followed (its
-// target is updated, the link stays), and Owner, if set, is applied.
+// in the same folder (unnamed where Linux allows it), which is synced and
+// renamed over the file, and the folder is synced; a crash leaves the old
+// file or the new one, never a mix. The file's permissions are kept (and
+// its owner, when the process may set it), and Owner, if set, is applied.
+// A file the process may not write in place (read-only, or refused by
+// access(2)) is refused with an error matching fs.ErrPermission.
+//
+// Save writes to the file that was read, where it was read: if the path
+// was a symbolic link when it was read, the file it led to is replaced
+// (the link stays); a link that appears in the file's place after the
+// read is never followed.
 //
 // Save fails with ErrNoPath for a dialog without a path, and with
 // ErrChanged if the file changed on disk since it was read or last saved
-// (unless Force). Saving an unedited dialog writes nothing at all.
+// (unless Force): the check runs right before the rename, after the
+// notebook is marshalled, and compares the file's identity (device and
+// inode), size and modification time, and its bytes when its change time
+// moved or it was modified within two seconds of being read. The window
+// that remains is between that final check and the rename (two system
+// calls): a program that rewrites the file in place without taking a lock
+// in that window has its change replaced; Saves and ipynb in other
+// processes take an flock on the file around check and rename, so they do
+// not lose each other's changes. A dialog whose Path and ModTime were set
+// by hand (not by ReadFile or WriteFile) is only compared by modification
+// time, before marshalling. Saving an unedited dialog writes nothing.
 func (o Options) Save(d *dialog.Dialog) error {
 	if d.Path == "" {
 		return fmt.Errorf("convert: save: %w", ErrNoPath)
 	}
 	org, _ := d.Source.(*origin)
-	var stamp *fileStamp
+	var stamp *atomicfile.Stamp
 	if org != nil && org.file != nil && org.file.path == d.Path {
-		stamp = org.file
+		stamp = org.file.stamp
 	}
+	// An early look, to spare the marshalling when the file has already
+	// changed; the check that counts runs right before the rename.
 	fi, err := os.Stat(d.Path)
 	switch {
-	case err == nil && stamp != nil && !stamp.same(fi) && !o.Force:
+	case err == nil && stamp != nil && !stamp.Unchanged(fi) && !o.Force:
 		return fmt.Errorf("convert: save %s: %w", d.Path, ErrChanged)
 	case err == nil && stamp == nil && !d.ModTime.IsZero() && !fi.ModTime().Equal(d.ModTime) && !o.Force:
 		return fmt.Errorf("convert: save %s: %w", d.Path, ErrChanged)
@@ -190,17 +180,54 @@ func (o Options) Save(d *dialog.Dialog) error {
 	if err != nil {
 		return fmt.Errorf("convert: %w", err)
 	}
-	if stamp != nil && err == nil && bytes.Equal(data, stamp.data) {
-		if fi2, err := os.Stat(d.Path); err == nil && stamp.same(fi2) {
+	if stamp != nil && bytes.Equal(data, stamp.Data()) {
+		if fi2, err := os.Stat(d.Path); err == nil && stamp.Unchanged(fi2) {
 			return nil // nothing to write
 		}
 	}
-	return o.commit(d, d.Path, data)
+	return o.commit(d, d.Path, data, stamp)
 }
 
-// commit writes data to name atomically and makes it d's file.
-func (o Options) commit(d *dialog.Dialog, name string, data []byte) error {
-	fi, err := o.writeAtomic(name, data)
+// replace writes data over name (over the file of expect, if set).
+func (o Options) replace(name string, data []byte, expect *atomicfile.Stamp) (*atomicfile.Stamp, error) {
+	ao := atomicfile.Options{Expect: expect, Force: o.Force}
+	if o.Owner != nil {
+		ao.Owner = &atomicfile.Owner{UID: o.Owner.UID, GID: o.Owner.GID}
+	}
+	st, err := atomicfile.Replace(name, data, ao)
+	if err != nil {
+		return nil, fmt.Errorf("convert: save %s: %w", name, err)
+	}
+	return st, nil
+}
+
+// readStamped reads the file at path with nbformat's default size limit.
+func readStamped(path string) ([]byte, *atomicfile.Stamp, error) {
+	data, stamp, err := atomicfile.Read(path, atomicfile.ReadOptions{MaxBytes: nbformat.DefaultMaxBytes})
+	var tl *atomicfile.TooLargeError
+	switch {
+	case errors.As(err, &tl):
+		return nil, nil, fmt.Errorf("convert: %w", &nbformat.SyntaxError{File: path, Offset: tl.Limit, Msg: tl.Error(), Limit: true})
+	case err != nil:
+		return nil, nil, fmt.Errorf("convert: %s: %w", path, unwrapPath(err))
+	}
+	return data, stamp, nil
+}
+
+// unwrapPath drops an *fs.PathError around err (the message names the
+// path already).
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// commit writes data to name atomically (over the file of expect, if
+// set) and makes it d's file.
+func (o Options) commit(d *dialog.Dialog, name string, data []byte, expect *atomicfile.Stamp) error {
+	stamp, err := o.replace(name, data, expect)
 	if err != nil {
 		return err
 	}
@@ -221,12 +248,12 @@ func (o Options) commit(d *dialog.Dialog, name string, data []byte) error {
 			}
 			org.snaps[m] = &snapshot{msg: copyMessage(m), cell: nb.Cells[i], generated: generated}
 		}
-		org.file = stampOf(name, fi, data)
+		org.file = &fileStamp{path: name, stamp: stamp}
 		d.Source = org
 	} else {
 		d.Source = nil
 	}
-	d.Path, d.ModTime = name, fi.ModTime()
+	d.Path, d.ModTime = name, stamp.ModTime()
 	return nil
 }
 

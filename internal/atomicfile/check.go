@@ -1,0 +1,100 @@
+package atomicfile
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+	"time"
+)
+
+// lockWait is how long finalCheck waits for another process's lock.
+const lockWait = 10 * time.Second
+
+// finalCheck runs right before the rename: with an Expect stamp (and no
+// Force) it locks the file under base and checks that it is still the
+// file read, unchanged (see the package documentation). release drops the
+// lock; call it after the rename.
+func (o Options) finalCheck(root *os.Root, base string) (release func(), err error) {
+	if o.BeforeCheck != nil {
+		o.BeforeCheck()
+	}
+	s := o.Expect
+	if s == nil || o.Force {
+		return func() {}, nil
+	}
+	// O_NONBLOCK: a pipe put in the file's place cannot block the open.
+	// Root.OpenFile follows a link inside the folder; the identity check
+	// below then refuses it.
+	f, err := root.OpenFile(base, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, changed("it was removed")
+	case err != nil:
+		return nil, fmt.Errorf("%w (the file is unchanged)", pathErr(err))
+	}
+	release = func() { f.Close() } // closing drops the lock
+	fail := func(err error) (func(), error) {
+		release()
+		return nil, err
+	}
+	if err := lock(f); err != nil {
+		return fail(err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return fail(err)
+	}
+	if !s.Unchanged(fi) {
+		return fail(changed("%s", difference(s, fi)))
+	}
+	if s.doubt(fi) {
+		same, err := sameContent(f, s.data)
+		if err != nil {
+			return fail(err)
+		}
+		if !same {
+			return fail(changed("its content changed"))
+		}
+		if after, err := f.Stat(); err != nil || !after.ModTime().Equal(fi.ModTime()) || !ctimeOf(after).Equal(ctimeOf(fi)) || after.Size() != fi.Size() {
+			return fail(changed("it was being written"))
+		}
+	}
+	// The name must still hold the file locked and checked (not a link, not
+	// another file put there meanwhile).
+	nfi, err := root.Lstat(base)
+	if err != nil {
+		return fail(changed("it was removed"))
+	}
+	if nfi.Mode()&fs.ModeSymlink != 0 {
+		return fail(changed("it was replaced by a symbolic link"))
+	}
+	if !s.Unchanged(nfi) || idOf(nfi) != idOf(fi) {
+		return fail(changed("%s", difference(s, nfi)))
+	}
+	return release, nil
+}
+
+// sameContent reports whether f holds exactly data.
+func sameContent(f *os.File, data []byte) (bool, error) {
+	buf := make([]byte, 64<<10)
+	off := 0
+	for {
+		n, err := f.ReadAt(buf, int64(off))
+		if n > 0 {
+			if off+n > len(data) || !bytes.Equal(buf[:n], data[off:off+n]) {
+				return false, nil
+			}
+			off += n
+		}
+		if errors.Is(err, io.EOF) {
+			return off == len(data), nil
+		}
+		if err != nil {
+			return false, err
+		}
+	}
+}

@@ -1,0 +1,233 @@
+package atomicfile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// DefaultMaxBytes is the limit of ReadOptions.MaxBytes left zero: 1 GiB,
+// nbformat's default.
+const DefaultMaxBytes = 1 << 30
+
+// Errors, matched with errors.Is.
+var (
+	// ErrChanged: the file changed (or was replaced, removed, or turned
+	// into a link) since it was read, and was left alone.
+	ErrChanged = errors.New("the file changed on disk since it was read")
+	// ErrNotRegular: the file is a named pipe, socket, device or folder
+	// where a regular file was expected.
+	ErrNotRegular = errors.New("not a regular file")
+	// ErrSymlink: the name is a symbolic link where links are not
+	// followed.
+	ErrSymlink = errors.New("a symbolic link")
+)
+
+// A TooLargeError reports input over the byte limit.
+type TooLargeError struct {
+	Limit int64
+	Size  int64 // the file's size, or -1 when only the reading found it out
+}
+
+func (e *TooLargeError) Error() string {
+	if e.Size >= 0 {
+		return fmt.Sprintf("file is %d bytes, more than the limit of %d", e.Size, e.Limit)
+	}
+	return fmt.Sprintf("more than the limit of %d bytes", e.Limit)
+}
+
+// ReadOptions configures [Read].
+type ReadOptions struct {
+	// MaxBytes is the largest file accepted (0: DefaultMaxBytes).
+	MaxBytes int64
+	// NoFollow refuses a name that is a symbolic link (ErrSymlink);
+	// otherwise links in the name are resolved, once, before opening.
+	NoFollow bool
+}
+
+func (o ReadOptions) limit() int64 {
+	if o.MaxBytes <= 0 {
+		return DefaultMaxBytes
+	}
+	return o.MaxBytes
+}
+
+// errRetry: the file changed between looking and opening, or while it
+// was read.
+var errRetry = errors.New("retry")
+
+// retries is how often Read starts again on a file that changes under it.
+const retries = 5
+
+// Read reads the regular file name and returns its bytes and its Stamp
+// (see the package documentation). It never blocks on a named pipe or
+// device: those, and folders, are refused with ErrNotRegular (read them on
+// purpose with ReadStream). Errors are *fs.PathError (naming the path
+// inside its folder), *TooLargeError, or wrap ErrNotRegular, ErrSymlink or
+// ErrChanged.
+func Read(name string, o ReadOptions) ([]byte, *Stamp, error) {
+	for range retries {
+		data, st, err := readOnce(name, o.NoFollow, o.limit())
+		if !errors.Is(err, errRetry) {
+			return data, st, err
+		}
+	}
+	return nil, nil, fmt.Errorf("%w: it kept changing while it was read", ErrChanged)
+}
+
+func readOnce(name string, noFollow bool, limit int64) ([]byte, *Stamp, error) {
+	real := name
+	if !noFollow {
+		r, err := filepath.EvalSymlinks(name)
+		if err != nil {
+			return nil, nil, err
+		}
+		real = r
+	}
+	dir, base := filepath.Split(filepath.Clean(real))
+	if dir == "" {
+		dir = "."
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer root.Close()
+	lfi, err := root.Lstat(base)
+	if err != nil {
+		return nil, nil, &fs.PathError{Op: "lstat", Path: name, Err: pathErr(err)}
+	}
+	switch {
+	case lfi.Mode()&fs.ModeSymlink != 0:
+		if noFollow {
+			return nil, nil, ErrSymlink
+		}
+		return nil, nil, errRetry // it became a link after the resolution
+	case !lfi.Mode().IsRegular():
+		return nil, nil, fmt.Errorf("%w (%s)", ErrNotRegular, Kind(lfi.Mode()))
+	}
+	// O_NONBLOCK: should a pipe take the file's place now, opening it
+	// returns at once, and the check below refuses it.
+	f, err := root.OpenFile(base, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: pathErr(err)}
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() || idOf(fi) != idOf(lfi) {
+		return nil, nil, errRetry
+	}
+	dirInfo, err := root.Stat(".")
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err := readAll(f, fi.Size(), limit)
+	if err != nil {
+		return nil, nil, err
+	}
+	after, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if after.Size() != fi.Size() || !after.ModTime().Equal(fi.ModTime()) || !ctimeOf(after).Equal(ctimeOf(fi)) {
+		return nil, nil, errRetry
+	}
+	s := &Stamp{dir: dir, base: base, dirID: idOf(dirInfo), id: idOf(fi), size: fi.Size(),
+		mtime: fi.ModTime(), ctime: ctimeOf(fi), readAt: time.Now(), data: data}
+	return data, s, nil
+}
+
+// pathErr drops the *fs.PathError wrapper (whose path is relative to the
+// folder).
+func pathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// ReadStream reads a named pipe, device or other file that has no size
+// and is named on purpose (such as /dev/stdin or bash's <(...)): opening a
+// named pipe waits for a writer, as cat does. It reads at most maxBytes
+// (0: DefaultMaxBytes).
+func ReadStream(name string, maxBytes int64) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadAll(f, maxBytes)
+}
+
+// ReadAll reads r to the end, refusing more than maxBytes (0:
+// DefaultMaxBytes) with a *TooLargeError as soon as one byte more arrives;
+// memory stays within about twice the limit.
+func ReadAll(r io.Reader, maxBytes int64) ([]byte, error) {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	return readAll(r, -1, maxBytes)
+}
+
+// readAll reads r, expecting size bytes (-1: unknown), up to limit.
+func readAll(r io.Reader, size, limit int64) ([]byte, error) {
+	if size > limit {
+		return nil, &TooLargeError{Limit: limit, Size: size}
+	}
+	c := int64(512)
+	if size >= 0 {
+		c = size + 1 // one more, to see the end (or growth)
+	}
+	data := make([]byte, 0, min(c, limit+1))
+	for {
+		if len(data) == cap(data) {
+			if int64(len(data)) > limit {
+				return nil, &TooLargeError{Limit: limit, Size: -1}
+			}
+			grown := make([]byte, len(data), min(2*int64(cap(data))+512, limit+1))
+			copy(grown, data)
+			data = grown
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if int64(len(data)) > limit {
+		return nil, &TooLargeError{Limit: limit, Size: -1}
+	}
+	return data, nil
+}
+
+// Kind names a file type: "a named pipe", "a socket", "a device", "a
+// folder", "a symbolic link", "a regular file".
+func Kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsRegular():
+		return "a regular file"
+	}
+	return "a special file"
+}
