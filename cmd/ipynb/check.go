@@ -22,7 +22,7 @@ var checkCmd = &command{
            with its JSON Pointer)
   error    it cannot be read (why, with line and column)
 Exit status 0 only if every notebook is same.`,
-	usage: "[--json] PATH...",
+	usage: "[--json] [--follow] [-v] PATH...",
 }
 
 func init() { checkCmd.run = runCheck }
@@ -88,6 +88,7 @@ func runCheck(e *env, args []string) int {
 	jsonOut := fs.Bool("json", false, "print one JSON object per notebook, one per line, then a summary line")
 	jobs := fs.Int("jobs", 0, "notebooks checked at once (0: one per core)")
 	filesFrom := fs.String("files-from", "", "also check the paths listed in this file, one per line (- for standard input)")
+	walk := walkFlags(fs, "check", nil)
 	if st := parse(e, fs, args); st >= 0 {
 		return st
 	}
@@ -97,7 +98,7 @@ func runCheck(e *env, args []string) int {
 	if *jobs == 0 {
 		*jobs = defaultJobs()
 	}
-	ins, ok, st := inputs(e, fs, *filesFrom)
+	ins, ok, st := inputs(e, fs, *filesFrom, walk)
 	if st >= 0 {
 		return st
 	}

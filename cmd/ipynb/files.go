@@ -3,81 +3,29 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
+	"github.com/nbdialog/ipynb/internal/atomicfile"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
 // input is one notebook to process: a file, or standard input ("-").
 type input struct {
-	path string // "-" for standard input
+	path   string // as shown; "-" for standard input
+	walked bool   // found in a folder: read without following links or blocking
+	real   string // for a walked symbolic link, the file it leads to
 }
 
 func (in input) stdin() bool { return in.path == "-" }
 
-// skipDirs are not searched: version-control data and Jupyter's autosave
-// copies.
-var skipDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, ".ipynb_checkpoints": true}
-
-// expand turns PATH arguments into inputs: files as given, folders
-// searched for *.ipynb (skipping skipDirs), "-" for standard input.
-// Missing paths are reported; ok is false then.
-func expand(e *env, args []string) (ins []input, ok bool) {
-	ok = true
-	for _, a := range args {
-		if a == "-" {
-			ins = append(ins, input{path: "-"})
-			continue
-		}
-		fi, err := os.Stat(a)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "%s: %v\n", a, pathError(err))
-			ok = false
-			continue
-		}
-		if !fi.IsDir() {
-			ins = append(ins, input{path: a})
-			continue
-		}
-		var found []string
-		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				fmt.Fprintf(e.stderr, "%s: %v\n", p, pathError(err))
-				ok = false
-				return nil
-			}
-			if d.IsDir() {
-				if p != a && skipDirs[d.Name()] {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if strings.HasSuffix(d.Name(), ".ipynb") {
-				found = append(found, p)
-			}
-			return nil
-		})
-		if err != nil {
-			fmt.Fprintf(e.stderr, "%s: %v\n", a, err)
-			ok = false
-		}
-		sort.Strings(found)
-		for _, p := range found {
-			ins = append(ins, input{path: p})
-		}
-	}
-	return ins, ok
-}
-
 // pathError drops the operation and path from an *fs.PathError, which the
 // message already names.
 func pathError(err error) error {
-	if pe, ok := err.(*fs.PathError); ok {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
 		return pe.Err
 	}
 	return err
@@ -86,16 +34,53 @@ func pathError(err error) error {
 // read returns the bytes of an input, refusing more than nbformat's
 // default size limit.
 func (e *env) read(in input) ([]byte, error) {
-	if !in.stdin() {
-		data, err := nbformat.UnmarshalOptions{}.ReadBytes(in.path)
-		if err != nil {
-			return nil, errors.New(strings.TrimPrefix(strings.TrimPrefix(err.Error(), "nbformat: "), in.path+": "))
-		}
-		return data, nil
-	}
-	data, err := io.ReadAll(io.LimitReader(e.stdin, nbformat.DefaultMaxBytes+1))
-	if err == nil && len(data) > nbformat.DefaultMaxBytes {
-		err = fmt.Errorf("standard input is more than the limit of %d bytes", nbformat.DefaultMaxBytes)
-	}
+	data, _, err := e.readStamped(in)
 	return data, err
+}
+
+// readStamped returns the bytes of an input and, for a regular file, its
+// stamp (for writing it back); standard input and pipes or devices named
+// on the command line have none. Files found in folders are read without
+// following links; opening never blocks on a pipe put in a file's place.
+func (e *env) readStamped(in input) ([]byte, *atomicfile.Stamp, error) {
+	var data []byte
+	var stamp *atomicfile.Stamp
+	var err error
+	switch {
+	case in.stdin():
+		data, err = atomicfile.ReadAll(e.stdin, nbformat.DefaultMaxBytes)
+		var tl *atomicfile.TooLargeError
+		if errors.As(err, &tl) {
+			err = fmt.Errorf("standard input is more than the limit of %d bytes", nbformat.DefaultMaxBytes)
+		}
+		return data, nil, err
+	case in.walked && in.real != "":
+		data, stamp, err = atomicfile.Read(in.real, atomicfile.ReadOptions{MaxBytes: nbformat.DefaultMaxBytes, NoFollow: true})
+	case in.walked:
+		data, stamp, err = atomicfile.Read(in.path, atomicfile.ReadOptions{MaxBytes: nbformat.DefaultMaxBytes, NoFollow: true})
+	case stream(in.path):
+		data, err = atomicfile.ReadStream(in.path, nbformat.DefaultMaxBytes)
+	default:
+		data, stamp, err = atomicfile.Read(in.path, atomicfile.ReadOptions{MaxBytes: nbformat.DefaultMaxBytes})
+	}
+	if errors.Is(err, atomicfile.ErrSymlink) {
+		err = errors.New("it became a symbolic link after its folder was searched; left alone")
+	}
+	return data, stamp, err
+}
+
+// stream reports whether a path named on the command line is read as a
+// stream (its result, for fmt and strip, going to standard output): a
+// named pipe, socket or device, or a descriptor such as /dev/stdin or
+// bash's <(...) (/dev/fd/N), even when it stands for a regular file.
+func stream(p string) bool {
+	c := filepath.Clean(p)
+	if c == "/dev/stdin" || strings.HasPrefix(c, "/dev/fd/") || strings.HasPrefix(c, "/proc/self/fd/") {
+		return true
+	}
+	if strings.HasPrefix(c, "/proc/") && strings.Contains(c, "/fd/") {
+		return true
+	}
+	fi, err := os.Stat(p)
+	return err == nil && !fi.Mode().IsRegular() && !fi.IsDir()
 }

@@ -13,8 +13,9 @@ import (
 // with --files-from, the paths listed in that file (one per line; "-"
 // reads the list from standard input), so that the command can be the map
 // step of xargs, GNU parallel or a batch engine over millions of files.
-// It returns the exit status to stop with, or -1.
-func inputs(e *env, fs *flag.FlagSet, filesFrom string) (ins []input, ok bool, status int) {
+// Folders are searched as walk says (see expand). It returns the exit
+// status to stop with, or -1.
+func inputs(e *env, fs *flag.FlagSet, filesFrom string, walk *walkOptions) (ins []input, ok bool, status int) {
 	paths := fs.Args()
 	if filesFrom != "" {
 		listed, err := readFileList(e, filesFrom)
@@ -40,7 +41,7 @@ func inputs(e *env, fs *flag.FlagSet, filesFrom string) (ins []input, ok bool, s
 		fmt.Fprintf(e.stderr, "ipynb %s: no PATH given (a notebook, a folder, or - for standard input)\nRun 'ipynb %s --help' for usage.\n", fs.Name(), fs.Name())
 		return nil, false, exitError
 	}
-	ins, ok = expand(e, paths)
+	ins, ok = expand(e, paths, walk)
 	return ins, ok, -1
 }
 

@@ -16,7 +16,7 @@ repaired, content is kept) and each file keeps its own style. With
 as it is (Python does not heal, so neither does --canonical; a notebook
 Python cannot write is an error). Older notebooks are left alone unless
 --upgrade converts them to 4.5 first. Read-only files are not changed.`,
-	usage: "[--check] [--canonical] [--upgrade] [-v] PATH...",
+	usage: "[--check] [--canonical] [--upgrade] [--follow] [-v] PATH...",
 }
 
 func init() { fmtCmd.run = runFmt }
@@ -27,7 +27,8 @@ func runFmt(e *env, args []string) int {
 	keepStyle := fs.Bool("keep-style", false, "heal only, keeping each file's own layout")
 	canonical := fs.Bool("canonical", false, "write exactly Python nbformat's bytes for the notebook as it is, without healing")
 	upgrade := fs.Bool("upgrade", false, "upgrade to nbformat 4.5 (cell ids; version 2 and 3 notebooks converted)")
-	verbose := fs.Bool("v", false, "report each repair on standard error")
+	verbose := fs.Bool("v", false, "report each repair, and each file skipped in folders, on standard error")
+	walk := walkFlags(fs, "fmt", verbose)
 	if st := parseFiles(e, fs, args); st >= 0 {
 		return st
 	}
@@ -41,7 +42,7 @@ func runFmt(e *env, args []string) int {
 	case *canonical:
 		mode = fmtCanonical
 	}
-	ins, ok := expand(e, fs.Args())
+	ins, ok := expand(e, fs.Args(), walk)
 	status := rewrite(e, ins, *checkOnly, func(in input, data []byte) ([]byte, error) {
 		out, repairs, err := format(data, mode, *upgrade)
 		if *verbose {

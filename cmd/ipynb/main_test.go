@@ -220,7 +220,7 @@ func TestFmt(t *testing.T) {
 	path := filepath.Join(ro, "invalid.ipynb")
 	os.Chmod(path, 0o444)
 	r = ipynb(t, ro, "", "fmt", "invalid.ipynb")
-	if r.code != 2 || !strings.Contains(r.stderr, "invalid.ipynb: save invalid.ipynb: the file is read-only") {
+	if r.code != 2 || !strings.Contains(r.stderr, "invalid.ipynb: the file is read-only") {
 		t.Errorf("fmt of a read-only file: %+v", r)
 	}
 	if now, _ := os.ReadFile(path); !bytes.Equal(now, before) {

@@ -6,22 +6,32 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/internal/atomicfile"
 )
 
 // errSkip marks an input a transform leaves alone on purpose (it is
 // reported, but is not a finding).
 var errSkip = errors.New("skipped")
 
+// beforeReplace, if set (by tests), runs between the transform of a file
+// and its replacement.
+var beforeReplace func(path string)
+
 // rewrite runs transform over the inputs of fmt and strip: a changed file
 // is replaced atomically and its path printed (with checkOnly, only
-// printed, and the status is 1); standard input goes to standard output.
+// printed, and the status is 1); standard input, and a pipe or device
+// named on the command line, go to standard output.
+//
+// A file is replaced only if it is still, right before the rename, the
+// file that was read, unchanged (see internal/atomicfile): otherwise it is
+// left alone and reported ("changed while processing"), and the status is
+// 1. Files the user may not write in place are refused (status 2).
 func rewrite(e *env, ins []input, checkOnly bool, transform func(in input, data []byte) ([]byte, error)) int {
 	status := exitOK
 	prog := newProgress(e, len(ins))
 	for i, in := range ins {
 		prog.step(i, in.path)
-		data, err := e.read(in)
+		data, stamp, err := e.readStamped(in)
 		if err != nil {
 			prog.done()
 			fmt.Fprintf(e.stderr, "%s: %v\n", in.path, pathError(err))
@@ -46,15 +56,27 @@ func rewrite(e *env, ins []input, checkOnly bool, transform func(in input, data 
 				fmt.Fprintln(e.stdout, in.path)
 				status = max(status, exitFindings)
 			}
-		case in.stdin():
+		case stamp == nil:
 			e.stdout.Write(out)
 		case changed:
-			if err := (convert.Options{}).WriteAtomic(in.path, out); err != nil {
-				fmt.Fprintf(e.stderr, "%s: %s\n", in.path, strings.TrimPrefix(err.Error(), "convert: "))
-				status = exitError
-				continue
+			if beforeReplace != nil {
+				beforeReplace(in.path)
 			}
-			fmt.Fprintln(e.stdout, in.path)
+			_, err := atomicfile.Replace(in.path, out, atomicfile.Options{Expect: stamp})
+			switch {
+			case errors.Is(err, atomicfile.ErrChanged):
+				why := strings.TrimPrefix(err.Error(), atomicfile.ErrChanged.Error())
+				fmt.Fprintf(e.stderr, "%s: changed while processing%s; left alone\n", in.path, why)
+				status = max(status, exitFindings)
+			case errors.Is(err, atomicfile.ErrLocked):
+				fmt.Fprintf(e.stderr, "%s: %v; left alone\n", in.path, err)
+				status = max(status, exitFindings)
+			case err != nil:
+				fmt.Fprintf(e.stderr, "%s: %v\n", in.path, err)
+				status = exitError
+			default:
+				fmt.Fprintln(e.stdout, in.path)
+			}
 		}
 	}
 	prog.done()

@@ -29,7 +29,7 @@ With --verify (or --check), nothing is written: the files that would
 change are listed and the exit status is 1 if there are any. With -t
 (--textconv), the stripped notebooks are printed to standard output and no
 file is changed (git's diff.ipynb.textconv).`,
-	usage: "[--verify | -t] [--keep-output] [--keep-count] [--strip-init-cells] [--extra-keys KEYS] [--keep KEY]... [-v] PATH...",
+	usage: "[--verify | -t] [--keep-output] [--keep-count] [--strip-init-cells] [--extra-keys KEYS] [--keep KEY]... [--follow] [-v] PATH...",
 }
 
 func init() { stripCmd.run = runStrip }
@@ -79,7 +79,8 @@ func runStrip(e *env, args []string) int {
 	fs.Var(&extra, "extra-keys", `also remove these space-separated keys: "metadata.PATH" from the notebook metadata, "cell.PATH" from each cell (PATH: keys joined by dots, e.g. "metadata.kernelspec cell.metadata.tags")`)
 	fs.Var((*listFlag)(&keep), "keep", "keep this key, one of "+strings.Join(strippedKeys, ", ")+" (repeatable)")
 	fs.Var(&keep, "keep-metadata-keys", "keep these space-separated keys (nbstripout's name for --keep)")
-	verbose := fs.Bool("v", false, "report each change on standard error")
+	verbose := fs.Bool("v", false, "report each change, and each file skipped in folders, on standard error")
+	walk := walkFlags(fs, "strip", verbose)
 	if st := parseFiles(e, fs, args); st >= 0 {
 		return st
 	}
@@ -102,7 +103,7 @@ func runStrip(e *env, args []string) int {
 		}
 		return out, err
 	}
-	ins, ok := expand(e, fs.Args())
+	ins, ok := expand(e, fs.Args(), walk)
 	var status int
 	if textconv {
 		status = printStripped(e, ins, transform)

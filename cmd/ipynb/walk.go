@@ -1,0 +1,200 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/nbdialog/ipynb/internal/atomicfile"
+)
+
+// skipDirs are not searched: version-control data and Jupyter's autosave
+// copies.
+var skipDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, ".ipynb_checkpoints": true}
+
+// walkOptions are the flags that govern folder searches.
+type walkOptions struct {
+	cmd     string
+	follow  bool
+	verbose *bool
+}
+
+// walkFlags adds --follow (and -v, unless the command has its own,
+// verbose) to fs.
+func walkFlags(fs *flag.FlagSet, cmd string, verbose *bool) *walkOptions {
+	w := &walkOptions{cmd: cmd, verbose: verbose}
+	fs.BoolVar(&w.follow, "follow", false, "in folders, also follow *.ipynb symbolic links to files outside the folders given")
+	if verbose == nil {
+		w.verbose = fs.Bool("v", false, "name each file skipped in folders")
+	}
+	return w
+}
+
+// expand turns PATH arguments into inputs: files as given, folders
+// searched for *.ipynb (skipping skipDirs), "-" for standard input. A
+// folder given is followed even if it is a symbolic link. In folders,
+// only regular files are taken: named pipes, sockets and devices are
+// skipped, and so are symbolic links to files outside the folders given
+// (unless --follow) and links to a file already found; -v names each, and
+// otherwise one line counts them. Missing paths, and folders without
+// notebooks, are reported; ok is false then.
+func expand(e *env, args []string, o *walkOptions) (ins []input, ok bool) {
+	if o == nil {
+		o = &walkOptions{verbose: new(bool)}
+	}
+	w := &walker{e: e, o: o, ok: true, seen: map[[2]uint64]string{}}
+	for _, a := range args {
+		if a == "-" {
+			continue
+		}
+		if fi, err := os.Stat(a); err == nil && fi.IsDir() {
+			if r, err := filepath.EvalSymlinks(a); err == nil {
+				w.roots = append(w.roots, r)
+			}
+		}
+	}
+	for _, a := range args {
+		if a == "-" {
+			ins = append(ins, input{path: "-"})
+			continue
+		}
+		fi, err := os.Stat(a)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "%s: %v\n", a, pathError(err))
+			w.ok = false
+			continue
+		}
+		if !fi.IsDir() {
+			ins = append(ins, input{path: a})
+			continue
+		}
+		w.found, w.skippedHere = nil, 0
+		w.dir(a)
+		if len(w.found) == 0 {
+			more := ""
+			if w.skippedHere > 0 {
+				more = fmt.Sprintf(" (%d skipped; -v names them)", w.skippedHere)
+			}
+			fmt.Fprintf(e.stderr, "ipynb %s: no notebooks found under %s%s\n", o.cmd, a, more)
+			w.ok = false
+		}
+		sort.Slice(w.found, func(i, j int) bool { return w.found[i].path < w.found[j].path })
+		ins = append(ins, w.found...)
+	}
+	if w.skipped > 0 && !*w.o.verbose {
+		fmt.Fprintf(e.stderr, "ipynb %s: skipped %d *.ipynb %s that %s not regular files, or symbolic links leaving the folders given (-v names them; --follow follows links)\n",
+			o.cmd, w.skipped, pluralWord(w.skipped, "entry", "entries"), pluralWord(w.skipped, "is", "are"))
+	}
+	return ins, w.ok
+}
+
+func pluralWord(n int, one, more string) string {
+	if n == 1 {
+		return one
+	}
+	return more
+}
+
+// walker searches folders for notebooks.
+type walker struct {
+	e           *env
+	o           *walkOptions
+	roots       []string // the folders given, links resolved
+	found       []input
+	seen        map[[2]uint64]string // device and inode → path found
+	skipped     int                  // in all folders
+	skippedHere int                  // in the current argument
+	ok          bool
+}
+
+func (w *walker) dir(p string) {
+	entries, err := os.ReadDir(p) // p itself may be a link (a folder given)
+	if err != nil {
+		fmt.Fprintf(w.e.stderr, "%s: %v\n", p, pathError(err))
+		w.ok = false
+		return
+	}
+	for _, d := range entries {
+		name, t := d.Name(), d.Type()
+		q := filepath.Join(p, name)
+		switch {
+		case t.IsDir():
+			if !skipDirs[name] {
+				w.dir(q)
+			}
+		case !strings.HasSuffix(name, ".ipynb"):
+		case t.IsRegular():
+			w.add(q, "")
+		case t&fs.ModeSymlink != 0:
+			w.link(q)
+		default:
+			w.skip(q, "not a regular file (%s)", atomicfile.Kind(t))
+		}
+	}
+}
+
+// link takes a symbolic link found in a folder if it leads to a regular
+// file inside the folders given (or anywhere, with --follow).
+func (w *walker) link(q string) {
+	fi, err := os.Stat(q)
+	if err != nil {
+		w.skip(q, "a symbolic link to a missing file")
+		return
+	}
+	if !fi.Mode().IsRegular() {
+		w.skip(q, "a symbolic link to %s", atomicfile.Kind(fi.Mode()))
+		return
+	}
+	real, err := filepath.EvalSymlinks(q)
+	if err != nil {
+		w.skip(q, "a symbolic link that cannot be resolved: %v", pathError(err))
+		return
+	}
+	if !w.o.follow && !w.inside(real) {
+		w.skip(q, "a symbolic link to %s, outside the folders given (--follow follows it)", real)
+		return
+	}
+	w.add(q, real)
+}
+
+func (w *walker) inside(p string) bool {
+	for _, r := range w.roots {
+		if rel, err := filepath.Rel(r, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *walker) add(q, real string) {
+	target := q
+	if real != "" {
+		target = real
+	}
+	if fi, err := os.Stat(target); err == nil {
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			id := [2]uint64{uint64(st.Dev), uint64(st.Ino)}
+			if first, dup := w.seen[id]; dup {
+				if *w.o.verbose {
+					fmt.Fprintf(w.e.stderr, "%s: skipped: the same file as %s\n", q, first)
+				}
+				return
+			}
+			w.seen[id] = q
+		}
+	}
+	w.found = append(w.found, input{path: q, walked: true, real: real})
+}
+
+func (w *walker) skip(q, format string, args ...any) {
+	w.skipped++
+	w.skippedHere++
+	if *w.o.verbose {
+		fmt.Fprintf(w.e.stderr, "%s: skipped: %s\n", q, fmt.Sprintf(format, args...))
+	}
+}
