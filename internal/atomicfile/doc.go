@@ -49,5 +49,6 @@
 // and one that access(2) with the effective ids says is not writable
 // (faccessat with AT_EACCESS on Linux). The new file keeps the old one's
 // permission bits, and, when the process may set them (root), its owner
-// and group; Options.Owner overrides that.
+// and group (otherwise its group, where the process belongs to it);
+// Options.Owner overrides that.
 package atomicfile

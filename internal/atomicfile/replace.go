@@ -70,7 +70,7 @@ func Replace(name string, data []byte, o Options) (*Stamp, error) {
 		return nil, changed("its folder %s was moved or replaced", dir)
 	}
 
-	perm, keepPerm := fs.FileMode(0o666), false
+	perm, keepPerm, keepGroup := fs.FileMode(0o666), false, -1
 	var owner *Owner
 	cur, err := root.Lstat(base)
 	switch {
@@ -100,8 +100,12 @@ func Replace(name string, data []byte, o Options) (*Stamp, error) {
 			return nil, fmt.Errorf("permission denied: you may not write the file in place (%s, mode %v; it is unchanged): %w", ownerText(cur), cur.Mode().Perm(), fs.ErrPermission)
 		}
 		perm, keepPerm = cur.Mode().Perm(), true
-		if st, ok := cur.Sys().(*syscall.Stat_t); ok && os.Geteuid() == 0 {
-			owner = &Owner{UID: int(st.Uid), GID: int(st.Gid)}
+		if st, ok := cur.Sys().(*syscall.Stat_t); ok {
+			if os.Geteuid() == 0 {
+				owner = &Owner{UID: int(st.Uid), GID: int(st.Gid)}
+			} else if int(st.Gid) != os.Getegid() {
+				keepGroup = int(st.Gid) // kept where the user belongs to it
+			}
 		}
 	}
 	if o.Owner != nil {
@@ -134,6 +138,8 @@ func Replace(name string, data []byte, o Options) (*Stamp, error) {
 		if err := f.Chown(owner.UID, owner.GID); err != nil {
 			return nil, saveError(dir, err)
 		}
+	} else if keepGroup >= 0 {
+		f.Chown(-1, keepGroup) // fails, harmlessly, if the user is not in the group
 	}
 	if err := f.Sync(); err != nil {
 		return nil, saveError(dir, err)
