@@ -61,7 +61,6 @@ func TestForeignOwner(t *testing.T) {
 	mine := mk("mine.ipynb", 1000, 1000, 0o644)
 	group := mk("group.ipynb", 1001, 1002, 0o664) // shared through group 1002
 
-
 	cmd := exec.Command(bin, "fmt", "other.ipynb", "mine.ipynb", "group.ipynb")
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 1000, Gid: 1000, Groups: []uint32{1002}}}
