@@ -12,7 +12,7 @@ import (
 )
 
 // lockWait is how long finalCheck waits for another process's lock.
-const lockWait = 10 * time.Second
+var lockWait = 10 * time.Second
 
 // finalCheck runs right before the rename: with an Expect stamp (and no
 // Force) it locks the file under base and checks that it is still the
@@ -26,14 +26,17 @@ func (o Options) finalCheck(root *os.Root, base string) (release func(), err err
 	if s == nil || o.Force {
 		return func() {}, nil
 	}
-	// O_NONBLOCK: a pipe put in the file's place cannot block the open.
-	// Root.OpenFile follows a link inside the folder; the identity check
-	// below then refuses it.
+	if err := s.sameName(root, base, nil); err != nil {
+		return nil, err
+	}
+	// O_NONBLOCK: a pipe put in the file's place now cannot block the open.
+	// Root.OpenFile would follow a link inside the folder; the identity
+	// checks below then refuse it.
 	f, err := root.OpenFile(base, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, changed("it was removed")
-	case err != nil:
+	if err != nil {
+		if err := s.sameName(root, base, nil); err != nil {
+			return nil, err
+		}
 		return nil, fmt.Errorf("%w (the file is unchanged)", pathErr(err))
 	}
 	release = func() { f.Close() } // closing drops the lock
@@ -65,17 +68,29 @@ func (o Options) finalCheck(root *os.Root, base string) (release func(), err err
 	}
 	// The name must still hold the file locked and checked (not a link, not
 	// another file put there meanwhile).
-	nfi, err := root.Lstat(base)
-	if err != nil {
-		return fail(changed("it was removed"))
-	}
-	if nfi.Mode()&fs.ModeSymlink != 0 {
-		return fail(changed("it was replaced by a symbolic link"))
-	}
-	if !s.Unchanged(nfi) || idOf(nfi) != idOf(fi) {
-		return fail(changed("%s", difference(s, nfi)))
+	if err := s.sameName(root, base, fi); err != nil {
+		return fail(err)
 	}
 	return release, nil
+}
+
+// sameName checks that base in root is the stamped file, unchanged (and,
+// if locked is set, the very file locked).
+func (s *Stamp) sameName(root *os.Root, base string, locked fs.FileInfo) error {
+	fi, err := root.Lstat(base)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return changed("it was removed")
+	case err != nil:
+		return fmt.Errorf("%w (the file is unchanged)", pathErr(err))
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return changed("it was replaced by a symbolic link")
+	case !s.Unchanged(fi):
+		return changed("%s", difference(s, fi))
+	case locked != nil && idOf(fi) != idOf(locked):
+		return changed("it was replaced by another file")
+	}
+	return nil
 }
 
 // sameContent reports whether f holds exactly data.

@@ -36,7 +36,10 @@
 // when in doubt (its change time moved, or it was modified less than two
 // seconds before it was read, within the time stamp granularity of some
 // file systems), the very bytes read. Otherwise it returns [ErrChanged] and
-// leaves the file alone.
+// leaves the file alone. Replace works in the folder through a descriptor
+// opened (and checked) when it starts: should the folder be moved away
+// meanwhile, the file read is replaced where it went, and nothing is
+// written into a folder put in its place.
 //
 // The window that remains is between that final check and the rename
 // (two system calls, a few microseconds): a process that does not take the

@@ -170,7 +170,7 @@ func ReadStream(name string, maxBytes int64) ([]byte, error) {
 
 // ReadAll reads r to the end, refusing more than maxBytes (0:
 // DefaultMaxBytes) with a *TooLargeError as soon as one byte more arrives;
-// memory stays within about twice the limit.
+// refusing costs about the limit in memory.
 func ReadAll(r io.Reader, maxBytes int64) ([]byte, error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxBytes
@@ -183,31 +183,64 @@ func readAll(r io.Reader, size, limit int64) ([]byte, error) {
 	if size > limit {
 		return nil, &TooLargeError{Limit: limit, Size: size}
 	}
-	c := int64(512)
-	if size >= 0 {
-		c = size + 1 // one more, to see the end (or growth)
+	if size < 0 {
+		return readStream(r, limit)
 	}
-	data := make([]byte, 0, min(c, limit+1))
+	// One allocation of the size the file has, plus one byte to see its
+	// end (or that it grew).
+	data := make([]byte, 0, min(size+1, limit+1))
 	for {
 		if len(data) == cap(data) {
 			if int64(len(data)) > limit {
 				return nil, &TooLargeError{Limit: limit, Size: -1}
 			}
-			grown := make([]byte, len(data), min(2*int64(cap(data))+512, limit+1))
-			copy(grown, data)
-			data = grown
+			// It grew while being read: go on as for a stream.
+			rest, err := readStream(r, limit-int64(len(data)))
+			if err != nil {
+				return nil, &TooLargeError{Limit: limit, Size: -1}
+			}
+			return append(data, rest...), nil
 		}
 		n, err := r.Read(data[len(data):cap(data)])
 		data = data[:len(data)+n]
 		if errors.Is(err, io.EOF) {
-			break
+			return data, nil
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
-	if int64(len(data)) > limit {
-		return nil, &TooLargeError{Limit: limit, Size: -1}
+}
+
+// readStream reads r, of unknown size, up to limit bytes, in chunks that
+// grow to 1 MiB: refusing a stream over the limit costs about the limit
+// in memory, and reading one costs about twice its size.
+func readStream(r io.Reader, limit int64) ([]byte, error) {
+	var chunks [][]byte
+	total := int64(0)
+	size := int64(4 << 10)
+	for {
+		c := make([]byte, min(size, limit+1-total))
+		n, err := io.ReadFull(r, c)
+		chunks = append(chunks, c[:n])
+		total += int64(n)
+		if total > limit {
+			return nil, &TooLargeError{Limit: limit, Size: -1}
+		}
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		size = min(2*size, 1<<20)
+	}
+	if len(chunks) == 1 {
+		return chunks[0], nil
+	}
+	data := make([]byte, 0, total)
+	for _, c := range chunks {
+		data = append(data, c...)
 	}
 	return data, nil
 }
