@@ -287,6 +287,19 @@ func TestWalkLinks(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(outside, "o.ipynb")); bytes.Equal(b, src) {
 		t.Error("--follow did not follow the link")
 	}
+	// A link named on the command line is followed: its target is
+	// replaced, the link stays.
+	os.WriteFile(filepath.Join(outside, "o.ipynb"), src, 0o644)
+	r = ipynbWithin(t, 20*time.Second, base, "fmt", "proj/out.ipynb")
+	if r.code != 0 || r.stdout != "proj/out.ipynb\n" {
+		t.Errorf("fmt proj/out.ipynb: %+v", r)
+	}
+	if b, _ := os.ReadFile(filepath.Join(outside, "o.ipynb")); bytes.Equal(b, src) {
+		t.Error("the link named was not followed")
+	}
+	if fi, _ := os.Lstat(filepath.Join(proj, "out.ipynb")); fi.Mode()&os.ModeSymlink == 0 {
+		t.Error("the link named was replaced by a file")
+	}
 }
 
 // A folder named on the command line is followed even when it is a
@@ -401,4 +414,60 @@ func changes(t *testing.T, data []byte) (healed, stripped bool) {
 		}
 	}
 	return healed, stripped
+}
+
+// kill -9 during fmt of a 120-file folder never tears a file, leaves
+// (almost) no temporary file — they have no name while written — and the
+// next fmt that writes into the folder sweeps any a kill left, whatever
+// notebook it was for.
+func TestFmtKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	src, _ := os.ReadFile(filepath.Join(shipped, "invalid.ipynb"))
+	dir := t.TempDir()
+	const files = 120
+	leftovers := 0
+	for round := range 25 {
+		for i := range files {
+			os.WriteFile(filepath.Join(dir, fmt.Sprintf("nb%03d.ipynb", i)), src, 0o644)
+		}
+		cmd := exec.Command(binary, "fmt", ".")
+		cmd.Dir = dir
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(5+round*3) * time.Millisecond)
+		cmd.Process.Kill()
+		cmd.Wait()
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if !strings.HasSuffix(e.Name(), ".ipynb") || strings.HasPrefix(e.Name(), ".") {
+				leftovers++
+				continue
+			}
+			// The old version, or a whole healed one (fresh ids differ
+			// from run to run).
+			b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+			if healed, _ := changes(t, b); !bytes.Equal(b, src) && !healed {
+				t.Fatalf("round %d: %s is neither the old nor a new version", round, e.Name())
+			}
+		}
+	}
+	t.Logf("25 kills: %d temporary files left", leftovers)
+	// A stale temporary of another notebook, from a process that is gone.
+	gone := exec.Command("true")
+	gone.Run()
+	stale := fmt.Sprintf(".other.ipynb.save-%d-0123456789ab.tmp", gone.Process.Pid)
+	os.WriteFile(filepath.Join(dir, stale), src, 0o600)
+	os.WriteFile(filepath.Join(dir, "nb000.ipynb"), src, 0o644)
+	if r := ipynbWithin(t, 60*time.Second, dir, "fmt", "nb000.ipynb"); r.code != 0 || r.stdout != "nb000.ipynb\n" {
+		t.Fatalf("fmt: %+v", r)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("left after a write into the folder: %s", e.Name())
+		}
+	}
 }
