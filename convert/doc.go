@@ -29,12 +29,17 @@
 //
 // # Files
 //
-// [ReadFile], [WriteFile], [Write] and [Save] read and write files; writes
-// are atomic (a temporary file in the same folder, synced and renamed, the
-// folder synced), keep the file's mode, follow symbolic links, and Save
-// refuses to overwrite a file that changed since it was read
-// ([ErrChanged]) unless forced. Each function has an [Options] method
-// counterpart.
+// [ReadFile], [WriteFile], [Write] and [Save] read and write files. Reading
+// never blocks on a named pipe (it is refused). Writes are atomic (a
+// temporary file in the same folder, unnamed on Linux until the rename,
+// synced and renamed, the folder synced), keep the file's mode (and owner
+// when the process may set it), refuse files the process may not write in
+// place, and sweep the folder's temporaries left by dead processes. A name
+// given to WriteFile may be a symbolic link (its target is written); Save
+// writes back only to the file that was read, never through a link that
+// appeared later, and refuses to overwrite a file that changed since it
+// was read ([ErrChanged], checked right before the rename) unless forced.
+// Each function has an [Options] method counterpart.
 //
 // # Concurrency
 //

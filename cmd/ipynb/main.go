@@ -16,13 +16,20 @@
 //	md     print a dialog as Markdown
 //
 // A PATH may be a folder (searched for *.ipynb files, skipping .git, .hg,
-// .svn and .ipynb_checkpoints) or - for standard input (results then go to
-// standard output). Every command takes --help.
+// .svn and .ipynb_checkpoints; only regular files are taken, and *.ipynb
+// links to files outside the folders given only with --follow) or - for
+// standard input (results then go to standard output, as they do for a
+// pipe named on the command line). Every command takes --help.
+//
+// fmt and strip replace a file only if, right before the rename, it is
+// still the file they read, unchanged; otherwise they leave it alone and
+// report it.
 //
 // Exit status: 0 when all is well, 1 for findings (a file is invalid or
-// would change), 2 for usage and I/O errors. Errors go to standard error
-// as "path: message", with line:column or a JSON Pointer where there is
-// one.
+// would change, or changed while processing), 2 for usage and I/O errors
+// (a missing path, a folder without notebooks, a file that may not be
+// written). Errors go to standard error as "path: message", with
+// line:column or a JSON Pointer where there is one.
 package main
 
 import (
