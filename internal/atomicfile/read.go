@@ -90,8 +90,11 @@ func readOnce(name string, noFollow bool, limit int64) ([]byte, *Stamp, error) {
 		real = r
 	}
 	dir, base := filepath.Split(filepath.Clean(real))
-	if dir == "" {
-		dir = "."
+	// An absolute folder: the stamp stays right if the working folder
+	// changes before the file is written back.
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, nil, err
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {

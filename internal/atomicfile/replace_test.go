@@ -359,3 +359,27 @@ func TestReplaceModes(t *testing.T) {
 		t.Errorf("mode %v, want 0640", fi.Mode().Perm())
 	}
 }
+
+// A file read by a relative name is written back to the same file after
+// the working folder changes.
+func TestReplaceAfterChdir(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.ipynb"), nb)
+	wd, _ := os.Getwd()
+	defer os.Chdir(wd)
+	os.Chdir(dir)
+	_, st, err := Read("a.ipynb", ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Chdir(t.TempDir())
+	if _, err := Replace("a.ipynb", []byte("new\n"), Options{Expect: st}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "a.ipynb")); string(b) != "new\n" {
+		t.Errorf("content %q", b)
+	}
+	if _, err := os.Stat("a.ipynb"); err == nil {
+		t.Error("written in the new working folder")
+	}
+}
