@@ -286,11 +286,17 @@ func TestReplaceWaitsForLock(t *testing.T) {
 	if b, _ := os.ReadFile(path); string(b) != nb {
 		t.Error("a locked file was replaced")
 	}
-	time.AfterFunc(50*time.Millisecond, func() { syscall.Flock(int(holder.Fd()), syscall.LOCK_UN) })
+	fd := int(holder.Fd())
+	unlocked := make(chan struct{})
+	time.AfterFunc(50*time.Millisecond, func() {
+		syscall.Flock(fd, syscall.LOCK_UN)
+		close(unlocked)
+	})
 	lockWait = 10 * time.Second
 	if _, err := Replace(path, []byte("x"), Options{Expect: st}); err != nil {
 		t.Errorf("Replace after the lock was dropped = %v", err)
 	}
+	<-unlocked
 }
 
 // Writers that each read, change and replace the file, retrying on
