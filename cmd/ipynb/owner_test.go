@@ -29,21 +29,7 @@ func ownerOf(t *testing.T, path string) (uint32, uint32) {
 // (it keeps its group and mode). As root, the file is formatted and keeps its owner and
 // mode.
 func TestForeignOwner(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to make files of other users")
-	}
-	base, err := os.MkdirTemp("", "ipynb-owner-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(base)
-	os.Chmod(base, 0o755)
-	// The test binary's folder is private: run a copy.
-	exe, _ := os.ReadFile(binary)
-	bin := filepath.Join(base, "ipynb")
-	if err := os.WriteFile(bin, exe, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	base, bin := privateCopy(t)
 	dir := filepath.Join(base, "shared")
 	os.Mkdir(dir, 0o777)
 	os.Chmod(dir, 0o777)
@@ -61,18 +47,8 @@ func TestForeignOwner(t *testing.T) {
 	mine := mk("mine.ipynb", 1000, 1000, 0o644)
 	group := mk("group.ipynb", 1001, 1002, 0o664) // shared through group 1002
 
-	cmd := exec.Command(bin, "fmt", "other.ipynb", "mine.ipynb", "group.ipynb")
-	cmd.Dir = dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 1000, Gid: 1000, Groups: []uint32{1002}}}
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err = cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
+	r := asUser(t, dir, &syscall.Credential{Uid: 1000, Gid: 1000, Groups: []uint32{1002}}, bin, "fmt", "other.ipynb", "mine.ipynb", "group.ipynb")
+	code, out, errb := r.code, bytes.NewBufferString(r.stdout), bytes.NewBufferString(r.stderr)
 	if code != exitError || !strings.Contains(errb.String(), "other.ipynb: permission denied: you may not write the file in place (owner uid 1001") {
 		t.Errorf("as uid 1000: exit %d\n%s%s", code, out.String(), errb.String())
 	}
@@ -98,7 +74,7 @@ func TestForeignOwner(t *testing.T) {
 	}
 
 	// As root: formatted, owner and mode kept.
-	r := ipynbWithin(t, 20*time.Second, dir, "fmt", "other.ipynb")
+	r = ipynbWithin(t, 20*time.Second, dir, "fmt", "other.ipynb")
 	if r.code != 0 || r.stdout != "other.ipynb\n" {
 		t.Errorf("as root: %+v", r)
 	}
@@ -107,5 +83,64 @@ func TestForeignOwner(t *testing.T) {
 	}
 	if fi, _ := os.Stat(other); fi.Mode().Perm() != 0o644 {
 		t.Errorf("as root, the mode became %v", fi.Mode().Perm())
+	}
+}
+
+// asUser runs bin in dir with the credential.
+func asUser(t *testing.T, dir string, cred *syscall.Credential, bin string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+// privateCopy returns a folder others may enter, holding a copy of the
+// binary (the test binary's folder is private to root).
+func privateCopy(t *testing.T) (base, bin string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to act as other users")
+	}
+	base, err := os.MkdirTemp("", "ipynb-users-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	os.Chmod(base, 0o755)
+	exe, _ := os.ReadFile(binary)
+	bin = filepath.Join(base, "ipynb")
+	if err := os.WriteFile(bin, exe, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return base, bin
+}
+
+// A notebook in a folder others may search but not list (mode 0711) is
+// read by name, as any program reads it.
+func TestSearchOnlyFolder(t *testing.T) {
+	base, bin := privateCopy(t)
+	dir := filepath.Join(base, "home")
+	os.Mkdir(dir, 0o711)
+	os.Chmod(dir, 0o711)
+	src, _ := os.ReadFile(filepath.Join(shipped, "jupyter.ipynb"))
+	os.WriteFile(filepath.Join(dir, "pub.ipynb"), src, 0o644)
+	nobody := &syscall.Credential{Uid: 65534, Gid: 65534}
+	r := asUser(t, base, nobody, bin, "check", "home/pub.ipynb")
+	if r.code != 0 || r.stdout != "same home/pub.ipynb\n1 same, 0 diff, 0 invalid, 0 error\n" {
+		t.Errorf("check as nobody: %+v", r)
+	}
+	r = asUser(t, base, nobody, bin, "check", "home")
+	if r.code != exitError || !strings.Contains(r.stderr, "home: permission denied") {
+		t.Errorf("check of a folder nobody may not list: %+v", r)
 	}
 }

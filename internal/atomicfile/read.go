@@ -96,7 +96,7 @@ func readOnce(name string, noFollow bool, limit int64) ([]byte, *Stamp, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	root, err := os.OpenRoot(dir)
+	root, err := openFolder(dir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -116,7 +116,10 @@ func readOnce(name string, noFollow bool, limit int64) ([]byte, *Stamp, error) {
 	}
 	// O_NONBLOCK: should a pipe take the file's place now, opening it
 	// returns at once, and the check below refuses it.
-	f, err := root.OpenFile(base, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := root.OpenFile(base, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, nil, errRetry // it became a link after the Lstat
+	}
 	if err != nil {
 		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: pathErr(err)}
 	}
@@ -147,6 +150,46 @@ func readOnce(name string, noFollow bool, limit int64) ([]byte, *Stamp, error) {
 		mtime: fi.ModTime(), ctime: ctimeOf(fi), readAt: time.Now(), data: data}
 	return data, s, nil
 }
+
+// folder is where Read looks: an os.Root (all lookups relative to the
+// folder opened), or, in a folder the process may search but not list
+// (mode --x), the paths in it.
+type folder interface {
+	Lstat(name string) (fs.FileInfo, error)
+	Stat(name string) (fs.FileInfo, error)
+	OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error)
+	Close() error
+}
+
+func openFolder(dir string) (folder, error) {
+	root, err := os.OpenRoot(dir)
+	if errors.Is(err, fs.ErrPermission) {
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			return pathFolder(dir), nil
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return root, nil
+}
+
+// pathFolder is a folder reached by its path.
+type pathFolder string
+
+func (d pathFolder) Lstat(name string) (fs.FileInfo, error) {
+	return os.Lstat(filepath.Join(string(d), name))
+}
+
+func (d pathFolder) Stat(name string) (fs.FileInfo, error) {
+	return os.Stat(filepath.Join(string(d), name))
+}
+
+func (d pathFolder) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	return os.OpenFile(filepath.Join(string(d), name), flag, perm)
+}
+
+func (pathFolder) Close() error { return nil }
 
 // pathErr drops the *fs.PathError wrapper (whose path is relative to the
 // folder).
