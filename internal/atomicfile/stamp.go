@@ -29,19 +29,8 @@ func (s *Stamp) Path() string { return filepath.Join(s.dir, s.base) }
 // ModTime is the file's modification time when it was read.
 func (s *Stamp) ModTime() time.Time { return s.mtime }
 
-// Size is the file's size when it was read.
-func (s *Stamp) Size() int64 { return s.size }
-
 // Data is the bytes read; the caller must not change them.
 func (s *Stamp) Data() []byte { return s.data }
-
-// Of returns the stamp of the file at dir/base described by fi (from
-// Stat or Lstat), with data as its content: for callers that make a file
-// and then treat it as read (Replace's result, for a later Replace).
-func Of(dir, base string, dirInfo, fi fs.FileInfo, data []byte) *Stamp {
-	return &Stamp{dir: dir, base: base, dirID: idOf(dirInfo), id: idOf(fi), size: fi.Size(),
-		mtime: fi.ModTime(), ctime: ctimeOf(fi), readAt: time.Now(), data: data}
-}
 
 // SameFile reports whether fi describes the file the stamp was made of
 // (same device and inode).
