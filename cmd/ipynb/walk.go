@@ -87,17 +87,13 @@ func expand(e *env, args []string, o *walkOptions) (ins []input, ok bool) {
 		ins = append(ins, w.found...)
 	}
 	if w.skipped > 0 && !*w.o.verbose {
-		fmt.Fprintf(e.stderr, "ipynb %s: skipped %d *.ipynb %s that %s not regular files, or symbolic links leaving the folders given (-v names them; --follow follows links)\n",
-			o.cmd, w.skipped, pluralWord(w.skipped, "entry", "entries"), pluralWord(w.skipped, "is", "are"))
+		if w.skipped == 1 {
+			fmt.Fprintf(e.stderr, "ipynb %s: skipped 1 *.ipynb entry that is not a regular file inside the folders given (a named pipe, socket or device, or a link leading out or to nothing); -v names it, --follow follows links\n", o.cmd)
+		} else {
+			fmt.Fprintf(e.stderr, "ipynb %s: skipped %d *.ipynb entries that are not regular files inside the folders given (named pipes, sockets or devices, or links leading out or to nothing); -v names them, --follow follows links\n", o.cmd, w.skipped)
+		}
 	}
 	return ins, w.ok
-}
-
-func pluralWord(n int, one, more string) string {
-	if n == 1 {
-		return one
-	}
-	return more
 }
 
 // walker searches folders for notebooks.
