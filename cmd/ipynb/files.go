@@ -14,9 +14,10 @@ import (
 
 // input is one notebook to process: a file, or standard input ("-").
 type input struct {
-	path   string // as shown; "-" for standard input
-	walked bool   // found in a folder: read without following links or blocking
-	real   string // for a walked symbolic link, the file it leads to
+	path   string      // as shown; "-" for standard input
+	walked bool        // found in a folder: read without following links or blocking
+	real   string      // for a walked symbolic link, the file it leads to
+	folder fs.FileInfo // for a walked file, the folder listed (see walker.dir)
 }
 
 func (in input) stdin() bool { return in.path == "-" }
@@ -54,10 +55,12 @@ func (e *env) readStamped(in input) ([]byte, *atomicfile.Stamp, error) {
 			err = fmt.Errorf("standard input is more than the limit of %d bytes", nbformat.DefaultMaxBytes)
 		}
 		return data, nil, err
-	case in.walked && in.real != "":
-		data, stamp, err = atomicfile.Read(in.real, atomicfile.ReadOptions{MaxBytes: nbformat.DefaultMaxBytes, NoFollow: true})
 	case in.walked:
-		data, stamp, err = atomicfile.Read(in.path, atomicfile.ReadOptions{MaxBytes: nbformat.DefaultMaxBytes, NoFollow: true})
+		name := in.path
+		if in.real != "" {
+			name = in.real
+		}
+		data, stamp, err = atomicfile.Read(name, atomicfile.ReadOptions{MaxBytes: nbformat.DefaultMaxBytes, NoFollow: true, Folder: in.folder})
 	case stream(in.path):
 		data, err = atomicfile.ReadStream(in.path, nbformat.DefaultMaxBytes)
 	default:

@@ -471,3 +471,52 @@ func TestFmtKilled(t *testing.T) {
 		}
 	}
 }
+
+// A folder swapped for a symbolic link (to a folder elsewhere holding a
+// notebook of the same name) after the search and before the read is not
+// read or written: the notebook elsewhere is untouched.
+func TestFolderSwappedAfterSearch(t *testing.T) {
+	base := t.TempDir()
+	proj, elsewhere := filepath.Join(base, "proj"), filepath.Join(base, "elsewhere")
+	os.MkdirAll(filepath.Join(proj, "sub"), 0o755)
+	os.Mkdir(elsewhere, 0o755)
+	src, _ := os.ReadFile(filepath.Join(shipped, "invalid.ipynb"))
+	os.WriteFile(filepath.Join(proj, "sub", "a.ipynb"), src, 0o644)
+	os.WriteFile(filepath.Join(elsewhere, "a.ipynb"), src, 0o644)
+	beforeRead = func(p string) {
+		if filepath.Base(p) == "a.ipynb" {
+			os.Rename(filepath.Join(proj, "sub"), filepath.Join(base, "sub.moved"))
+			os.Symlink(elsewhere, filepath.Join(proj, "sub"))
+		}
+	}
+	defer func() { beforeRead = nil }()
+	r := runIn(t, base, "fmt", "proj")
+	if r.code != exitFindings || !strings.Contains(r.stderr, "proj/sub/a.ipynb: changed while processing (its folder was replaced since it was searched); left alone") {
+		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(elsewhere, "a.ipynb")); !bytes.Equal(b, src) {
+		t.Error("the notebook in the folder swapped in was written")
+	}
+}
+
+// A folder met in a search that is (or became) a symbolic link is not
+// searched.
+func TestWalkDoesNotEnterLinkedFolders(t *testing.T) {
+	base := t.TempDir()
+	elsewhere := filepath.Join(base, "elsewhere")
+	os.Mkdir(elsewhere, 0o755)
+	os.WriteFile(filepath.Join(elsewhere, "a.ipynb"), []byte("{}"), 0o644)
+	link := filepath.Join(base, "sub")
+	os.Symlink(elsewhere, link)
+	var errb bytes.Buffer
+	w := &walker{e: &env{stderr: &errb}, o: &walkOptions{cmd: "check", verbose: new(bool)}, ok: true, seen: map[[2]uint64]string{}}
+	*w.o.verbose = true
+	w.dir(link, false)
+	if len(w.found) != 0 || !strings.Contains(errb.String(), "sub: skipped: it stopped being a folder while the search ran") {
+		t.Errorf("found %v\n%s", w.found, errb.String())
+	}
+	w.dir(link, true) // a folder given is followed
+	if len(w.found) != 1 {
+		t.Errorf("a folder given: found %v", w.found)
+	}
+}

@@ -13,9 +13,9 @@ import (
 // reported, but is not a finding).
 var errSkip = errors.New("skipped")
 
-// beforeReplace, if set (by tests), runs between the transform of a file
-// and its replacement.
-var beforeReplace func(path string)
+// beforeRead and beforeReplace, if set (by tests), run before a file is
+// read, and between its transform and its replacement.
+var beforeRead, beforeReplace func(path string)
 
 // rewrite runs transform over the inputs of fmt and strip: a changed file
 // is replaced atomically and its path printed (with checkOnly, only
@@ -31,7 +31,15 @@ func rewrite(e *env, ins []input, checkOnly bool, transform func(in input, data 
 	prog := newProgress(e, len(ins))
 	for i, in := range ins {
 		prog.step(i, in.path)
+		if beforeRead != nil {
+			beforeRead(in.path)
+		}
 		data, stamp, err := e.readStamped(in)
+		if errors.Is(err, atomicfile.ErrChanged) {
+			prog.done()
+			status = max(status, leftAlone(e, in.path, err))
+			continue
+		}
 		if err != nil {
 			prog.done()
 			fmt.Fprintf(e.stderr, "%s: %v\n", in.path, pathError(err))
@@ -64,13 +72,8 @@ func rewrite(e *env, ins []input, checkOnly bool, transform func(in input, data 
 			}
 			_, err := atomicfile.Replace(in.path, out, atomicfile.Options{Expect: stamp})
 			switch {
-			case errors.Is(err, atomicfile.ErrChanged):
-				why := strings.TrimPrefix(err.Error(), atomicfile.ErrChanged.Error())
-				fmt.Fprintf(e.stderr, "%s: changed while processing%s; left alone\n", in.path, why)
-				status = max(status, exitFindings)
-			case errors.Is(err, atomicfile.ErrLocked):
-				fmt.Fprintf(e.stderr, "%s: %v; left alone\n", in.path, err)
-				status = max(status, exitFindings)
+			case errors.Is(err, atomicfile.ErrChanged), errors.Is(err, atomicfile.ErrLocked):
+				status = max(status, leftAlone(e, in.path, err))
 			case err != nil:
 				fmt.Fprintf(e.stderr, "%s: %v\n", in.path, err)
 				status = exitError
@@ -81,4 +84,16 @@ func rewrite(e *env, ins []input, checkOnly bool, transform func(in input, data 
 	}
 	prog.done()
 	return status
+}
+
+// leftAlone reports a file left alone because it changed while it was
+// processed (or another process holds a lock on it); the status is 1.
+func leftAlone(e *env, path string, err error) int {
+	if errors.Is(err, atomicfile.ErrChanged) {
+		why := strings.TrimPrefix(err.Error(), atomicfile.ErrChanged.Error())
+		fmt.Fprintf(e.stderr, "%s: changed while processing%s; left alone\n", path, why)
+	} else {
+		fmt.Fprintf(e.stderr, "%s: %v; left alone\n", path, err)
+	}
+	return exitFindings
 }

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -74,7 +76,7 @@ func expand(e *env, args []string, o *walkOptions) (ins []input, ok bool) {
 			continue
 		}
 		w.found, w.skippedHere = nil, 0
-		w.dir(a)
+		w.dir(a, true)
 		if len(w.found) == 0 {
 			more := ""
 			if w.skippedHere > 0 {
@@ -108,24 +110,50 @@ type walker struct {
 	ok          bool
 }
 
-func (w *walker) dir(p string) {
-	entries, err := os.ReadDir(p) // p itself may be a link (a folder given)
+// dir searches the folder p. A folder given (follow) may be a symbolic
+// link; a folder met in the search is opened without following one, so
+// that a link swapped in for it is not searched. The files found carry the
+// identity of the folder listed, which reading them checks.
+func (w *walker) dir(p string, follow bool) {
+	flags := os.O_RDONLY | syscall.O_DIRECTORY
+	if !follow {
+		flags |= syscall.O_NOFOLLOW
+	}
+	f, err := os.OpenFile(p, flags, 0)
+	if errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.ENOTDIR) {
+		w.skip(p, "it stopped being a folder while the search ran")
+		return
+	}
 	if err != nil {
 		fmt.Fprintf(w.e.stderr, "%s: %v\n", p, pathError(err))
 		w.ok = false
 		return
 	}
+	defer f.Close()
+	folder, err := f.Stat()
+	if err != nil {
+		fmt.Fprintf(w.e.stderr, "%s: %v\n", p, pathError(err))
+		w.ok = false
+		return
+	}
+	entries, err := f.ReadDir(-1)
+	if err != nil {
+		fmt.Fprintf(w.e.stderr, "%s: %v\n", p, pathError(err))
+		w.ok = false
+		return
+	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	for _, d := range entries {
 		name, t := d.Name(), d.Type()
 		q := filepath.Join(p, name)
 		switch {
 		case t.IsDir():
 			if !skipDirs[name] {
-				w.dir(q)
+				w.dir(q, false)
 			}
 		case !strings.HasSuffix(name, ".ipynb"):
 		case t.IsRegular():
-			w.add(q, "")
+			w.add(q, "", folder)
 		case t&fs.ModeSymlink != 0:
 			w.link(q)
 		default:
@@ -155,7 +183,12 @@ func (w *walker) link(q string) {
 		w.skip(q, "a symbolic link to %s, outside the folders given (--follow follows it)", real)
 		return
 	}
-	w.add(q, real)
+	folder, err := os.Stat(filepath.Dir(real))
+	if err != nil {
+		w.skip(q, "a symbolic link that cannot be resolved: %v", pathError(err))
+		return
+	}
+	w.add(q, real, folder)
 }
 
 func (w *walker) inside(p string) bool {
@@ -167,7 +200,7 @@ func (w *walker) inside(p string) bool {
 	return false
 }
 
-func (w *walker) add(q, real string) {
+func (w *walker) add(q, real string, folder fs.FileInfo) {
 	target := q
 	if real != "" {
 		target = real
@@ -184,7 +217,7 @@ func (w *walker) add(q, real string) {
 			w.seen[id] = q
 		}
 	}
-	w.found = append(w.found, input{path: q, walked: true, real: real})
+	w.found = append(w.found, input{path: q, walked: true, real: real, folder: folder})
 }
 
 func (w *walker) skip(q, format string, args ...any) {

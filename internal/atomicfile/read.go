@@ -48,6 +48,10 @@ type ReadOptions struct {
 	// NoFollow refuses a name that is a symbolic link (ErrSymlink);
 	// otherwise links in the name are resolved, once, before opening.
 	NoFollow bool
+	// Folder, if set, is the folder the file must be in (compared with
+	// os.SameFile; ErrChanged otherwise): a caller that found the file by
+	// listing a folder makes sure a folder swapped in since is not read.
+	Folder fs.FileInfo
 }
 
 func (o ReadOptions) limit() int64 {
@@ -72,7 +76,7 @@ const retries = 5
 // ErrChanged.
 func Read(name string, o ReadOptions) ([]byte, *Stamp, error) {
 	for range retries {
-		data, st, err := readOnce(name, o.NoFollow, o.limit())
+		data, st, err := readOnce(name, o.NoFollow, o.Folder, o.limit())
 		if !errors.Is(err, errRetry) {
 			return data, st, err
 		}
@@ -80,7 +84,7 @@ func Read(name string, o ReadOptions) ([]byte, *Stamp, error) {
 	return nil, nil, fmt.Errorf("%w: it kept changing while it was read", ErrChanged)
 }
 
-func readOnce(name string, noFollow bool, limit int64) ([]byte, *Stamp, error) {
+func readOnce(name string, noFollow bool, folder fs.FileInfo, limit int64) ([]byte, *Stamp, error) {
 	real := name
 	if !noFollow {
 		r, err := filepath.EvalSymlinks(name)
@@ -101,6 +105,13 @@ func readOnce(name string, noFollow bool, limit int64) ([]byte, *Stamp, error) {
 		return nil, nil, err
 	}
 	defer root.Close()
+	dirInfo, err := root.Stat(".")
+	if err != nil {
+		return nil, nil, err
+	}
+	if folder != nil && !os.SameFile(dirInfo, folder) {
+		return nil, nil, changed("its folder was replaced since it was searched")
+	}
 	lfi, err := root.Lstat(base)
 	if err != nil {
 		return nil, nil, &fs.PathError{Op: "lstat", Path: name, Err: pathErr(err)}
@@ -130,10 +141,6 @@ func readOnce(name string, noFollow bool, limit int64) ([]byte, *Stamp, error) {
 	}
 	if !fi.Mode().IsRegular() || idOf(fi) != idOf(lfi) {
 		return nil, nil, errRetry
-	}
-	dirInfo, err := root.Stat(".")
-	if err != nil {
-		return nil, nil, err
 	}
 	data, err := readAll(f, fi.Size(), limit)
 	if err != nil {

@@ -389,3 +389,17 @@ func TestReplaceAfterChdir(t *testing.T) {
 		t.Error("written in the new working folder")
 	}
 }
+
+// Read with a Folder refuses a file whose folder is not that one.
+func TestReadFolder(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(a, "x.ipynb"), nb)
+	fa, _ := os.Stat(a)
+	fb, _ := os.Stat(b)
+	if _, _, err := Read(filepath.Join(a, "x.ipynb"), ReadOptions{Folder: fa}); err != nil {
+		t.Errorf("Read in its folder = %v", err)
+	}
+	if _, _, err := Read(filepath.Join(a, "x.ipynb"), ReadOptions{Folder: fb}); !errors.Is(err, ErrChanged) {
+		t.Errorf("Read in another folder = %v", err)
+	}
+}
