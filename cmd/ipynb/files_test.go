@@ -330,10 +330,15 @@ func TestFolderArguments(t *testing.T) {
 			t.Errorf("%s typo: exit %d %q", cmd, r.code, r.stderr)
 		}
 	}
+	// A folder given twice is searched twice, its files taken once.
+	r := ipynbWithin(t, 20*time.Second, base, "check", "linked", "linked/")
+	if r.code != 0 || r.stdout != a.stdout {
+		t.Errorf("check linked linked/: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
 	// A folder whose only notebook is a pipe: nothing found, and why.
 	os.Mkdir(filepath.Join(base, "pipes"), 0o755)
 	mkfifo(t, filepath.Join(base, "pipes", "p.ipynb"))
-	r := ipynbWithin(t, 20*time.Second, base, "check", "pipes")
+	r = ipynbWithin(t, 20*time.Second, base, "check", "pipes")
 	if r.code != exitError || !strings.Contains(r.stderr, "no notebooks found under pipes (1 skipped; -v names them)") {
 		t.Errorf("check pipes: exit %d %q", r.code, r.stderr)
 	}

@@ -75,9 +75,9 @@ func expand(e *env, args []string, o *walkOptions) (ins []input, ok bool) {
 			ins = append(ins, input{path: a})
 			continue
 		}
-		w.found, w.skippedHere = nil, 0
+		w.found, w.skippedHere, w.foundHere = nil, 0, 0
 		w.dir(a, true)
-		if len(w.found) == 0 {
+		if w.foundHere == 0 {
 			more := ""
 			if w.skippedHere > 0 {
 				more = fmt.Sprintf(" (%d skipped; -v names them)", w.skippedHere)
@@ -107,6 +107,7 @@ type walker struct {
 	seen        map[[2]uint64]string // device and inode → path found
 	skipped     int                  // in all folders
 	skippedHere int                  // in the current argument
+	foundHere   int                  // notebooks in the current argument, repeats included
 	ok          bool
 }
 
@@ -201,6 +202,7 @@ func (w *walker) inside(p string) bool {
 }
 
 func (w *walker) add(q, real string, folder fs.FileInfo) {
+	w.foundHere++
 	target := q
 	if real != "" {
 		target = real
