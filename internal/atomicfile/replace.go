@@ -96,8 +96,16 @@ func Replace(name string, data []byte, o Options) (*Stamp, error) {
 			// read-only.
 			return nil, fmt.Errorf("the file is read-only (mode %v; it is unchanged): %w", cur.Mode().Perm(), fs.ErrPermission)
 		}
-		if err := writable(dirf, dir, base); err != nil {
+		switch err := writable(dirf, dir, base); {
+		case err == nil:
+		case errors.Is(err, fs.ErrPermission):
 			return nil, fmt.Errorf("permission denied: you may not write the file in place (%s, mode %v; it is unchanged): %w", ownerText(cur), cur.Mode().Perm(), fs.ErrPermission)
+		case errors.Is(err, syscall.EROFS):
+			return nil, fmt.Errorf("the file is on a read-only file system (it is unchanged): %w", err)
+		case errors.Is(err, fs.ErrNotExist) && o.Expect != nil:
+			return nil, changed("it was removed")
+		default:
+			return nil, fmt.Errorf("%w (the file is unchanged)", err)
 		}
 		perm, keepPerm = cur.Mode().Perm(), true
 		if st, ok := cur.Sys().(*syscall.Stat_t); ok {
