@@ -208,17 +208,28 @@ func pathErr(err error) error {
 	return err
 }
 
+// ErrNoWriter: a pipe gave nothing to read — a named pipe with no writer
+// (start the writer first), or a pipe whose writer wrote nothing.
+var ErrNoWriter = errors.New("nothing to read: a named pipe with no writer (start the writer first), or a pipe whose writer wrote nothing")
+
 // ReadStream reads a named pipe, device or other file that has no size
-// and is named on purpose (such as /dev/stdin or bash's <(...)): opening a
-// named pipe waits for a writer, as cat does. It reads at most maxBytes
-// (0: DefaultMaxBytes).
+// and is named on purpose (such as /dev/stdin or bash's <(...)). Opening
+// never blocks (O_NONBLOCK): a named pipe with no writer gives
+// ErrNoWriter at once, while one whose writer waits (or writes) is read to
+// the end. It reads at most maxBytes (0: DefaultMaxBytes).
 func ReadStream(name string, maxBytes int64) ([]byte, error) {
-	f, err := os.Open(name)
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return ReadAll(f, maxBytes)
+	data, err := ReadAll(f, maxBytes)
+	if err == nil && len(data) == 0 {
+		if fi, serr := f.Stat(); serr == nil && fi.Mode()&fs.ModeNamedPipe != 0 {
+			return nil, ErrNoWriter
+		}
+	}
+	return data, err
 }
 
 // ReadAll reads r to the end, refusing more than maxBytes (0:
