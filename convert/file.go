@@ -143,11 +143,12 @@ func Save(d *dialog.Dialog) error { return Options{}.Save(d) }
 // notebook is marshalled, and compares the file's identity (device and
 // inode), size and modification time, and its bytes when its change time
 // moved or it was modified within two seconds of being read. The window
-// that remains is between that final check and the rename (two system
-// calls): a program that rewrites the file in place without taking a lock
-// in that window has its change replaced; Saves and ipynb in other
-// processes take an flock on the file around check and rename, so they do
-// not lose each other's changes. A dialog whose Path and ModTime were set
+// that remains runs from the last fstat of the file to the renameat (only
+// an lstat of its name in between): a program that writes into the file in
+// place, without taking an flock, in that window — or that keeps the file
+// open and writes into it after the rename — has its change replaced;
+// Saves and ipynb in other processes take an flock on the file around
+// check and rename, so they do not lose each other's changes. A dialog whose Path and ModTime were set
 // by hand (not by ReadFile or WriteFile) is only compared by modification
 // time, before marshalling. Saving an unedited dialog writes nothing.
 func (o Options) Save(d *dialog.Dialog) error {

@@ -41,11 +41,14 @@
 // meanwhile, the file read is replaced where it went, and nothing is
 // written into a folder put in its place.
 //
-// The window that remains is between that final check and the rename
-// (two system calls, a few microseconds): a process that does not take the
-// lock (an editor) and changes the file in place (not by replacing it) in
-// that window has its change replaced. Replaces by this package in other
-// processes take the lock, so two of them never lose each other's change.
+// The window that remains runs from the last fstat of the locked file to
+// the renameat (in between only an lstat of the name: two system calls, a
+// few microseconds): a process that does not take the lock (an editor)
+// and writes into the file in place (rather than replacing it) in that
+// window has its change replaced; so has one that keeps the file open and
+// writes into it after the rename (it writes into the replaced file).
+// Replaces by this package in other processes take the lock, so two of
+// them never lose each other's change.
 //
 // Replace refuses a file the caller could not write in place: one whose
 // mode has no write bit (read-only by its owner's choice, even for root),
