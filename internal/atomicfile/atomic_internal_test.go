@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -145,5 +146,50 @@ func TestReplaceLongName(t *testing.T) {
 	}
 	if len(tempBase(filepath.Base(path))) > 255 {
 		t.Error("temporary name longer than 255 bytes")
+	}
+}
+
+// Where unnamed files are not available, the temporary file is named (as
+// sweep recognizes) while it is written, and gone after the replace or a
+// failure.
+func TestReplaceNamedTemp(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("named temporaries are the only kind here")
+	}
+	namedOnly = true
+	defer func() { namedOnly = false }()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.ipynb")
+	os.WriteFile(path, []byte("old"), 0o644)
+	_, st, err := Read(path, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	_, err = Replace(path, []byte("new"), Options{Expect: st, BeforeCheck: func() {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if _, ok := tempOwner(e.Name()); ok {
+				seen = append(seen, e.Name())
+			}
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 1 || !strings.HasPrefix(seen[0], ".a.ipynb.save-"+strconv.Itoa(os.Getpid())+"-") {
+		t.Errorf("temporaries during the replace: %v", seen)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("left in the folder: %v", entries)
+	}
+	// A replace that fails its check removes its named temporary.
+	_, st, _ = Read(path, ReadOptions{})
+	change := func() { os.WriteFile(path, []byte("changed"), 0o644) }
+	if _, err := Replace(path, []byte("x"), Options{Expect: st, BeforeCheck: change}); !errors.Is(err, ErrChanged) {
+		t.Fatalf("Replace = %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("left in the folder after a refusal: %v", entries)
 	}
 }

@@ -21,11 +21,15 @@ var procFD = sync.OnceValue(func() bool {
 	return err == nil
 })
 
+// namedOnly makes createTemp use named files, as on file systems without
+// O_TMPFILE (for tests).
+var namedOnly = false
+
 // createTemp opens an unnamed file in the folder (O_TMPFILE), or, where
 // the file system does not support that, a named one; tmp is "" for an
 // unnamed file.
 func createTemp(root *os.Root, dirf *os.File, base string, perm fs.FileMode) (f *os.File, tmp string, err error) {
-	if procFD() {
+	if procFD() && !namedOnly {
 		fd, err := syscall.Openat(int(dirf.Fd()), ".", oTmpfile|syscall.O_WRONLY|syscall.O_CLOEXEC, uint32(perm))
 		if err == nil {
 			return os.NewFile(uintptr(fd), filepath.Join(dirf.Name(), "(unnamed temporary file)")), "", nil
