@@ -53,6 +53,9 @@ func Replace(name string, data []byte, o Options) (*Stamp, error) {
 		return nil, err
 	}
 	root, err := os.OpenRoot(dir)
+	if errors.Is(err, fs.ErrNotExist) && o.Expect != nil {
+		return nil, changed("its folder %s was removed", dir)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w (the file is unchanged)", err)
 	}
@@ -86,6 +89,9 @@ func Replace(name string, data []byte, o Options) (*Stamp, error) {
 		}
 		// The rename replaces the link itself; it is never followed.
 	case !cur.Mode().IsRegular():
+		if o.Expect != nil && !o.Force {
+			return nil, changed("it was replaced by %s", Kind(cur.Mode()))
+		}
 		return nil, fmt.Errorf("%w (%s)", ErrNotRegular, Kind(cur.Mode()))
 	default:
 		if o.Expect != nil && !o.Force && !o.Expect.Unchanged(cur) {
