@@ -24,7 +24,10 @@
 // systems without O_TMPFILE, it is named ".NAME.save-PID-RANDOM.tmp". Every
 // write into a folder (at most once a minute per folder and process)
 // removes the named temporaries there whose process is gone, whatever
-// file they were for.
+// file they were for. (Process ids are looked up on this machine, in this
+// PID namespace: a save by a process elsewhere sharing the folder may see
+// its named temporary removed; its rename then fails and its file stays
+// unchanged.)
 //
 // With Options.Expect (the Stamp of a Read), Replace writes back to the
 // folder and name the file was read from, never to wherever the name
