@@ -86,19 +86,12 @@ func place(path string, line, col int) string {
 func runCheck(e *env, args []string) int {
 	fs := checkCmd.flags(e)
 	jsonOut := fs.Bool("json", false, "print one JSON object per notebook, one per line, then a summary line")
-	jobs := fs.Int("jobs", 0, "notebooks checked at once (0: one per core)")
-	filesFrom := fs.String("files-from", "", "also check the paths listed in this file, one per line (- for standard input)")
+	batch := batchFlags(fs)
 	walk := walkFlags(fs, "check", nil)
 	if st := parse(e, fs, args); st >= 0 {
 		return st
 	}
-	if st := nonNegative(e, fs, "jobs", *jobs); st >= 0 {
-		return st
-	}
-	if *jobs == 0 {
-		*jobs = defaultJobs()
-	}
-	ins, ok, st := inputs(e, fs, *filesFrom, walk)
+	ins, ok, st := batchInputs(e, fs, batch, walk)
 	if st >= 0 {
 		return st
 	}
@@ -110,7 +103,7 @@ func runCheck(e *env, args []string) int {
 	enc := json.NewEncoder(e.stdout)
 	enc.SetEscapeHTML(false)
 	prog := newProgress(e, len(ins))
-	forEach(len(ins), *jobs, memoryBudget,
+	forEach(len(ins), batch.jobs, memoryBudget,
 		func(i int) int64 { return cost(ins[i]) },
 		func(i int) checkResult { return check(e, ins[i]) },
 		func(i int, r checkResult) {

@@ -9,6 +9,33 @@ import (
 	"strings"
 )
 
+// batchOptions are the flags of commands that run over many files:
+// --jobs and --files-from.
+type batchOptions struct {
+	jobs      int
+	filesFrom string
+}
+
+// batchFlags adds --jobs and --files-from to fs.
+func batchFlags(fs *flag.FlagSet) *batchOptions {
+	b := &batchOptions{}
+	fs.IntVar(&b.jobs, "jobs", 0, "files processed at once (0: one per core)")
+	fs.StringVar(&b.filesFrom, "files-from", "", "also process the paths listed in this file, one per line (- for standard input)")
+	return b
+}
+
+// batchInputs checks the batch flags and gathers the inputs (see inputs),
+// returning the exit status to stop with, or -1.
+func batchInputs(e *env, fs *flag.FlagSet, b *batchOptions, walk *walkOptions) (ins []input, ok bool, status int) {
+	if st := nonNegative(e, fs, "jobs", b.jobs); st >= 0 {
+		return nil, false, st
+	}
+	if b.jobs == 0 {
+		b.jobs = defaultJobs()
+	}
+	return inputs(e, fs, b.filesFrom, walk)
+}
+
 // inputs gathers the notebooks a command runs on: its PATH arguments and,
 // with --files-from, the paths listed in that file (one per line; "-"
 // reads the list from standard input), so that the command can be the map

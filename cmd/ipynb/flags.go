@@ -104,19 +104,6 @@ func flagError(err error) error {
 	return errors.New(msg)
 }
 
-// parseFiles is parse for commands that need at least one path: with none
-// it says so.
-func parseFiles(e *env, fs *flag.FlagSet, args []string) int {
-	if st := parse(e, fs, args); st >= 0 {
-		return st
-	}
-	if fs.NArg() == 0 {
-		fmt.Fprintf(e.stderr, "ipynb %s: no PATH given (a notebook, a folder, or - for standard input)\nRun 'ipynb %s --help' for usage.\n", fs.Name(), fs.Name())
-		return exitError
-	}
-	return -1
-}
-
 // reorder moves flags after positional arguments to the front, so that
 // "ipynb check nb.ipynb --json" works; "--" ends flags. It refuses a flag
 // fs does not define, naming it as typed with the closest defined one.

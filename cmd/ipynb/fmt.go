@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -29,7 +30,8 @@ func runFmt(e *env, args []string) int {
 	upgrade := fs.Bool("upgrade", false, "upgrade to nbformat 4.5 (cell ids; version 2 and 3 notebooks converted)")
 	verbose := fs.Bool("v", false, "report each repair, and each file skipped in folders, on standard error")
 	walk := walkFlags(fs, "fmt", verbose)
-	if st := parseFiles(e, fs, args); st >= 0 {
+	batch := batchFlags(fs)
+	if st := parse(e, fs, args); st >= 0 {
 		return st
 	}
 	mode := fmtLayout
@@ -42,12 +44,15 @@ func runFmt(e *env, args []string) int {
 	case *canonical:
 		mode = fmtCanonical
 	}
-	ins, ok := expand(e, fs.Args(), walk)
-	status := rewrite(e, ins, *checkOnly, func(in input, data []byte) ([]byte, error) {
+	ins, ok, st := batchInputs(e, fs, batch, walk)
+	if st >= 0 {
+		return st
+	}
+	status := rewrite(e, ins, batch.jobs, *checkOnly, func(in input, data []byte, log io.Writer) ([]byte, error) {
 		out, repairs, err := format(data, mode, *upgrade)
 		if *verbose {
 			for _, r := range repairs {
-				fmt.Fprintf(e.stderr, "%s: %s: %s\n", in.path, displayPointer(string(r.Pointer)), r.What)
+				fmt.Fprintf(log, "%s: %s: %s\n", in.path, displayPointer(string(r.Pointer)), r.What)
 			}
 		}
 		return out, err

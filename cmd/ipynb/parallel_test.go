@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -141,5 +143,33 @@ func TestCheckFilesFrom(t *testing.T) {
 	}
 	if r := ipynb(t, shipped, "", "check", "--files-from", "no-such-list"); r.code != 2 || !strings.Contains(r.stderr, "no-such-list") {
 		t.Errorf("missing list: %+v", r)
+	}
+}
+
+// fmt and strip on many cores print what they print on one, and write the
+// same files.
+func TestRewriteJobsSameResult(t *testing.T) {
+	names := []string{"kaggle.ipynb", "invalid.ipynb", "jupyter.ipynb", "colab.ipynb", "vscode.ipynb", "minified.ipynb", "crlf.ipynb", "v3.ipynb", "dialog.ipynb", "ascii.ipynb"}
+	for _, cmd := range [][]string{{"fmt", "--keep-style", "-v"}, {"fmt", "--canonical"}, {"strip", "-v"}, {"strip", "--verify"}} {
+		one, many := work(t, names...), work(t, names...)
+		r1 := ipynb(t, one, "", append(append([]string{}, cmd...), "--jobs", "1", ".")...)
+		r8 := ipynb(t, many, "", append(append([]string{}, cmd...), "--jobs", "8", ".")...)
+		// Heal's fresh ids are random in each run.
+		fresh := regexp.MustCompile(`gave id [0-9a-f]{8}`)
+		r1.stderr = fresh.ReplaceAllString(r1.stderr, "gave id ID")
+		r8.stderr = fresh.ReplaceAllString(r8.stderr, "gave id ID")
+		if r1 != r8 {
+			t.Errorf("%v: --jobs 8 printed\n%+v\n--jobs 1 printed\n%+v", cmd, r8, r1)
+		}
+		if r1.stdout == "" && r1.stderr == "" {
+			t.Errorf("%v printed nothing", cmd)
+		}
+		for _, n := range names {
+			a, _ := os.ReadFile(filepath.Join(one, n))
+			b, _ := os.ReadFile(filepath.Join(many, n))
+			if !bytes.Equal(a, b) && !strings.Contains(n, "invalid") { // Heal's fresh ids differ between runs
+				t.Errorf("%v: %s differs between --jobs 1 and --jobs 8", cmd, n)
+			}
+		}
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 )
@@ -81,7 +82,8 @@ func runStrip(e *env, args []string) int {
 	fs.Var(&keep, "keep-metadata-keys", "keep these space-separated keys (nbstripout's name for --keep)")
 	verbose := fs.Bool("v", false, "report each change, and each file skipped in folders, on standard error")
 	walk := walkFlags(fs, "strip", verbose)
-	if st := parseFiles(e, fs, args); st >= 0 {
+	batch := batchFlags(fs)
+	if st := parse(e, fs, args); st >= 0 {
 		return st
 	}
 	if verify && textconv {
@@ -94,21 +96,24 @@ func runStrip(e *env, args []string) int {
 		return exitError
 	}
 	opt.keys = keys
-	transform := func(in input, data []byte) ([]byte, error) {
+	transform := func(in input, data []byte, log io.Writer) ([]byte, error) {
 		out, changes, err := stripNotebook(data, opt)
 		if *verbose {
 			for _, c := range changes {
-				fmt.Fprintf(e.stderr, "%s: %s: %s\n", in.path, displayPointer(c.Pointer), c.What)
+				fmt.Fprintf(log, "%s: %s: %s\n", in.path, displayPointer(c.Pointer), c.What)
 			}
 		}
 		return out, err
 	}
-	ins, ok := expand(e, fs.Args(), walk)
+	ins, ok, st := batchInputs(e, fs, batch, walk)
+	if st >= 0 {
+		return st
+	}
 	var status int
 	if textconv {
 		status = printStripped(e, ins, transform)
 	} else {
-		status = rewrite(e, ins, verify, transform)
+		status = rewrite(e, ins, batch.jobs, verify, transform)
 	}
 	if !ok {
 		status = exitError
@@ -149,7 +154,7 @@ func stripKeys(extra, keep []string) ([]string, error) {
 
 // printStripped is --textconv: each input's stripped notebook on standard
 // output, no file changed.
-func printStripped(e *env, ins []input, transform func(in input, data []byte) ([]byte, error)) int {
+func printStripped(e *env, ins []input, transform func(in input, data []byte, log io.Writer) ([]byte, error)) int {
 	status := exitOK
 	for _, in := range ins {
 		data, err := e.read(in)
@@ -158,7 +163,7 @@ func printStripped(e *env, ins []input, transform func(in input, data []byte) ([
 			status = exitError
 			continue
 		}
-		out, err := transform(in, data)
+		out, err := transform(in, data, e.stderr)
 		if err != nil {
 			fmt.Fprintln(e.stderr, describe(in.path, err))
 			status = max(status, exitFindings)
