@@ -1,10 +1,12 @@
 package convert
 
 import (
+	"crypto/sha256"
 	"encoding/base64"
-	"encoding/json"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -50,6 +52,7 @@ type origin struct {
 	snaps map[*dialog.Message]*snapshot
 	file  *fileStamp // the file read, for Save
 	valid bool       // nb is valid (a version 3 notebook is then written back as read)
+	reg   *Registry  // the registry the dialog was read (or last written) with
 }
 
 // snapshot is a message as read and the cell it came from.
@@ -92,8 +95,12 @@ func (o Options) Marshal(d *dialog.Dialog) ([]byte, error) {
 }
 
 // MarshalMessages writes only the given messages of d (in the order
-// given), with d's notebook metadata.
+// given), with d's notebook metadata: the seed's write_ipynb(dlg,
+// msgs=…). An empty or nil msgs gives a notebook without cells.
 func (o Options) MarshalMessages(d *dialog.Dialog, msgs []*dialog.Message) ([]byte, error) {
+	if msgs == nil {
+		msgs = []*dialog.Message{}
+	}
 	nb, err := o.toNotebook(d, msgs)
 	if err != nil {
 		return nil, err
@@ -139,13 +146,19 @@ func (o Options) ToDialog(nb *nbformat.Notebook) (*dialog.Dialog, error) {
 		return nil, fmt.Errorf("convert: notebook metadata: %w", err)
 	}
 	d.Meta = meta
-	org := &origin{nb: nb, work: work, meta: deepCopyMap(meta), snaps: map[*dialog.Message]*snapshot{}}
+	org := &origin{nb: nb, work: work, meta: deepCopyMap(meta), snaps: map[*dialog.Message]*snapshot{}, reg: o.Registry}
 	if nb.Nbformat < 4 {
 		org.valid = nbformat.Validate(nb) == nil
 	}
+	// Ids the file does not give (all of them in version 2 and 3, whose
+	// upgrade made up random ones) are derived from the cell's position
+	// and content, so that reading the same file gives the same ids.
+	fileIDs := nb.Nbformat >= 4
 	taken := make(map[string]bool, len(work.Cells))
-	for _, c := range work.Cells {
-		taken[string(nbformat.CellIDOf(c))] = true
+	if fileIDs {
+		for _, c := range work.Cells {
+			taken[string(nbformat.CellIDOf(c))] = true
+		}
 	}
 	seen := make(map[string]bool, len(work.Cells))
 	for i, c := range work.Cells {
@@ -154,8 +167,8 @@ func (o Options) ToDialog(nb *nbformat.Notebook) (*dialog.Dialog, error) {
 			return nil, fmt.Errorf("convert: /cells/%d: %w", i, err)
 		}
 		generated := false
-		if !validID(m.ID) || seen[m.ID] {
-			m.ID = d.NewIDNotIn(taken)
+		if !fileIDs || !validID(m.ID) || seen[m.ID] {
+			m.ID = derivedID(i, m, taken)
 			taken[m.ID] = true
 			generated = true
 		}
@@ -166,6 +179,22 @@ func (o Options) ToDialog(nb *nbformat.Notebook) (*dialog.Dialog, error) {
 	}
 	d.Source = org
 	return d, nil
+}
+
+// derivedID is the id of the message read from cell i when the file gives
+// it none (or an invalid or repeated one): 8 hex digits of a SHA-256 hash
+// of the position, kind and content, rehashed while the id is taken.
+func derivedID(i int, m *dialog.Message, taken map[string]bool) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%d\x00%s\x00%s", i, m.Kind, m.Content)
+	sum := h.Sum(nil)
+	for {
+		if id := hex.EncodeToString(sum[:4]); !taken[id] {
+			return id
+		}
+		next := sha256.Sum256(sum)
+		sum = next[:]
+	}
 }
 
 func validID(id string) bool {
@@ -239,7 +268,7 @@ func (o Options) ToMessage(c nbformat.Cell) (*dialog.Message, error) {
 		}
 		m.Attrs[d.Attr] = v
 	}
-	if m.Kind == dialog.Note && truthy(meta[promptKey]) {
+	if m.Kind == dialog.Note && dialog.Truthy(meta[promptKey]) {
 		m.Kind = dialog.Prompt
 		delete(meta, promptKey)
 		if q, reply, ok := strings.Cut(m.Content, ReplySeparator); ok {
@@ -262,33 +291,43 @@ func (o Options) ToMessage(c nbformat.Cell) (*dialog.Message, error) {
 	return m, nil
 }
 
-// textMime reports whether an attachment of this type is stored as text
-// rather than base64.
-func textMime(mime string) bool {
-	return strings.HasPrefix(mime, "text/") || mime == "image/svg+xml" || mime == "application/javascript" || nbformat.IsJSONMime(mime)
-}
-
+// attachmentFrom reads one attachment. Jupyter (and the seed) store every
+// attachment base64-encoded, whatever its type, so a text value is
+// decoded; one that is not valid base64 (a writer that stored raw text)
+// is kept as its text, and written back unchanged while the attachment is
+// unchanged. A value that is not text (a JSON object under a JSON type)
+// is kept as its JSON text.
 func attachmentFrom(name, mime string, b nbformat.MimeBundle) dialog.Attachment {
 	a := dialog.Attachment{ID: name, MIME: mime}
-	if text, ok := b.Text(mime); ok {
-		if !textMime(mime) {
-			clean := strings.Map(func(r rune) rune {
-				if r == '\n' || r == '\r' || r == ' ' || r == '\t' {
-					return -1
-				}
-				return r
-			}, text)
-			if data, err := base64.StdEncoding.DecodeString(clean); err == nil {
-				a.Data = data
-				return a
-			}
+	text, ok := b.Text(mime)
+	if !ok { // a JSON type: base64 text is a JSON string
+		v, _ := b.JSON(mime)
+		text, ok = v.(string)
+	}
+	if ok {
+		if data, ok := decodeBase64(text); ok {
+			a.Data = data
+		} else {
+			a.Data = []byte(text)
 		}
-		a.Data = []byte(text)
 		return a
 	}
 	raw, _ := b.RawJSON(mime)
 	a.Data = raw
 	return a
+}
+
+// decodeBase64 decodes standard base64 with padding, ignoring the line
+// breaks and spaces that encoders insert (as Python's b64decode does).
+func decodeBase64(text string) ([]byte, bool) {
+	clean := strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r == ' ' || r == '\t' {
+			return -1
+		}
+		return r
+	}, text)
+	data, err := base64.StdEncoding.DecodeString(clean)
+	return data, err == nil
 }
 
 // ToNotebook converts a dialog to a notebook: a dialog read from a notebook
@@ -305,6 +344,7 @@ func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat
 		msgs = only
 	}
 	org, _ := d.Source.(*origin)
+	o = o.carried(org)
 	if org != nil && org.nb.Nbformat < 4 && org.valid && only == nil && o.unchanged(d, org) {
 		return org.nb, nil
 	}
@@ -315,7 +355,8 @@ func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat
 	} else {
 		nb = nbformat.New()
 	}
-	if org == nil || !deepEqual(d.Meta, org.meta) {
+	metaChanged := org == nil || !deepEqual(d.Meta, org.meta)
+	if metaChanged {
 		nb.Metadata = nbformat.NotebookMetadata{}
 		if err := nbformat.FromMap(nonNil(d.Meta), &nb.Metadata); err != nil {
 			return nil, fmt.Errorf("convert: notebook metadata: %w", err)
@@ -324,6 +365,7 @@ func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat
 	ids := nb.Nbformat > 4 || nb.NbformatMinor >= 5
 	seen := map[*dialog.Message]bool{}
 	nb.Cells = make([]nbformat.Cell, 0, len(msgs))
+	built := map[int]builtCell{} // cells made from new or changed messages
 	for _, m := range msgs {
 		if m == nil {
 			return nil, errors.New("convert: nil message")
@@ -350,20 +392,43 @@ func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat
 		if err != nil {
 			return nil, err
 		}
+		built[len(nb.Cells)] = builtCell{msg: m, cell: c, snap: s}
 		nb.Cells = append(nb.Cells, c)
 	}
 	if nb.Nbformat == 4 {
-		repairs, err := nbformat.Heal(nb)
-		if o.Repaired != nil {
-			for _, r := range repairs {
-				o.Repaired(r)
-			}
+		var origMeta, newMeta map[string]any
+		if org != nil {
+			origMeta = org.meta
 		}
+		if metaChanged {
+			newMeta = nonNil(d.Meta)
+		}
+		repairs, err := nbformat.Heal(nb)
 		if err != nil {
 			return nil, fmt.Errorf("convert: %w", err)
 		}
+		var lost []error
+		for _, r := range repairs {
+			if e := lostValue(r, built, newMeta, origMeta); e != nil {
+				lost = append(lost, e)
+			} else if o.Repaired != nil {
+				o.Repaired(r)
+			}
+		}
+		if len(lost) > 0 {
+			return nil, errors.Join(lost...)
+		}
 	}
 	return nb, nil
+}
+
+// carried returns o with the registry d was read or last written with,
+// when o names none.
+func (o Options) carried(org *origin) Options {
+	if o.Registry == nil && org != nil {
+		o.Registry = org.reg
+	}
+	return o
 }
 
 // unchanged reports whether d is exactly as it was read.
@@ -424,11 +489,12 @@ func (o Options) cell(m *dialog.Message, s *snapshot, ids bool) (nbformat.Cell, 
 			origOuts = oc.Outputs
 		}
 		for i, out := range m.Outputs {
-			if s != nil && i < len(s.msg.Outputs) && i < len(origOuts) && deepEqual(map[string]any(out), map[string]any(s.msg.Outputs[i])) {
+			clean, stripped := cleanOutMeta(out)
+			if !stripped && s != nil && i < len(s.msg.Outputs) && i < len(origOuts) && deepEqual(map[string]any(out), map[string]any(s.msg.Outputs[i])) {
 				c.Outputs = append(c.Outputs, origOuts[i])
 				continue
 			}
-			no, err := nbformat.OutputFromMap(out)
+			no, err := nbformat.OutputFromMap(clean)
 			if err != nil {
 				return nil, fmt.Errorf("convert: message %s: output %d: %w", m.ID, i, err)
 			}
@@ -448,6 +514,33 @@ func (o Options) cell(m *dialog.Message, s *snapshot, ids bool) (nbformat.Cell, 
 		return unknownCell(u, m, meta)
 	}
 	return nil, fmt.Errorf("convert: message %s: unknown kind %q", m.ID, m.Kind)
+}
+
+// transientOutMeta are output metadata keys that hosts keep in memory only
+// (the seed's _out_meta_skip): they are left out of the outputs of cells
+// written from new or changed messages.
+var transientOutMeta = []string{"__type"}
+
+// cleanOutMeta returns out without transient output metadata, and whether
+// there was any; out itself is not changed.
+func cleanOutMeta(out dialog.Output) (map[string]any, bool) {
+	md, _ := out["metadata"].(map[string]any)
+	found := false
+	for _, k := range transientOutMeta {
+		if _, ok := md[k]; ok {
+			found = true
+		}
+	}
+	if !found {
+		return out, false
+	}
+	clean := maps.Clone(map[string]any(out))
+	md = maps.Clone(md)
+	for _, k := range transientOutMeta {
+		delete(md, k)
+	}
+	clean["metadata"] = md
+	return clean, true
 }
 
 // unknownCell writes the changes of a message read from a cell of an
@@ -494,21 +587,31 @@ func sourceFor(orig nbformat.Cell, text string) nbformat.MultilineString {
 }
 
 // cellMeta is the cell metadata to write for m: Meta plus the demoted
-// attributes (falsy ones omitted), plus the prompt marker.
+// attributes, plus the prompt marker. A declared attribute is taken from
+// Attrs, or else from a key of Meta that the registry declares (as the
+// seed promotes declared keys wherever they come from); it is converted
+// (Descriptor.ToFile) and written only when truthy.
 func (o Options) cellMeta(m *dialog.Message) (map[string]any, error) {
 	meta := make(map[string]any, len(m.Meta)+len(m.Attrs)+1)
 	for k, v := range m.Meta {
 		meta[k] = v
 	}
-	for attr, v := range m.Attrs {
-		d, ok := o.Registry.ByAttr(attr)
+	for _, attr := range slices.Sorted(maps.Keys(m.Attrs)) {
+		if _, ok := o.Registry.ByAttr(attr); !ok {
+			return nil, fmt.Errorf("convert: message %s: attribute %q has no descriptor in the registry: %w", m.ID, attr, ErrNoDescriptor)
+		}
+	}
+	for d := range o.Registry.All() {
+		v, ok := m.Attrs[d.Attr]
 		if !ok {
-			return nil, fmt.Errorf("convert: message %s: attribute %q has no descriptor in the registry", m.ID, attr)
+			if v, ok = m.Meta[d.Key]; !ok {
+				continue
+			}
 		}
 		if d.ToFile != nil {
 			v = d.ToFile(v)
 		}
-		if truthy(v) {
+		if dialog.Truthy(v) {
 			meta[d.Key] = v
 		} else {
 			delete(meta, d.Key)
@@ -560,14 +663,7 @@ func (o Options) attachments(m *dialog.Message, s *snapshot) nbformat.Attachment
 		}
 		var b nbformat.MimeBundle
 		for _, a := range now {
-			switch {
-			case nbformat.IsJSONMime(a.MIME) && json.Valid(a.Data):
-				_ = b.SetJSON(a.MIME, json.RawMessage(a.Data))
-			case textMime(a.MIME):
-				b.SetText(a.MIME, string(a.Data))
-			default:
-				b.SetText(a.MIME, base64.StdEncoding.EncodeToString(a.Data))
-			}
+			b.SetText(a.MIME, base64.StdEncoding.EncodeToString(a.Data))
 		}
 		out[id] = b
 	}

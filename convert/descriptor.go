@@ -3,7 +3,8 @@ package convert
 import (
 	"fmt"
 	"iter"
-	"reflect"
+
+	"github.com/nbdialog/ipynb/dialog"
 )
 
 // A Descriptor declares one host attribute that lives in cell metadata: on
@@ -28,43 +29,14 @@ func Flag(attr, key string) Descriptor {
 	return Descriptor{
 		Attr:   attr,
 		Key:    key,
-		ToFile: func(v any) any { return truthy(v) },
+		ToFile: func(v any) any { return dialog.Truthy(v) },
 		FromFile: func(v any) any {
-			if truthy(v) {
+			if dialog.Truthy(v) {
 				return 1
 			}
 			return 0
 		},
 	}
-}
-
-// truthy is Python's bool(v) for JSON values.
-func truthy(v any) bool {
-	switch v := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return v
-	case string:
-		return v != ""
-	}
-	rv := reflect.ValueOf(v)
-	switch rv.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return rv.Int() != 0
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return rv.Uint() != 0
-	case reflect.Float32, reflect.Float64:
-		return rv.Float() != 0
-	case reflect.Map, reflect.Slice, reflect.Array, reflect.String:
-		return rv.Len() > 0
-	case reflect.Pointer, reflect.Interface:
-		return !rv.IsNil()
-	}
-	if s, ok := v.(interface{ String() string }); ok { // json.Number
-		return s.String() != "0" && s.String() != ""
-	}
-	return true
 }
 
 // Registry is a set of Descriptors, no two sharing an attribute or a key.

@@ -43,13 +43,20 @@ func ipynbName(name string) string {
 }
 
 // ReadFile reads a dialog from a notebook file. See [Options.ReadFile].
-func ReadFile(name string) (*dialog.Dialog, error) { return Options{}.ReadFile(name) }
+func ReadFile(file string, name ...string) (*dialog.Dialog, error) {
+	return Options{}.ReadFile(file, name...)
+}
 
-// ReadFile reads a dialog from the notebook file name (".ipynb" is added
-// if missing). The dialog is named after the file's stem, and its Path
-// and ModTime are set so that Save can write it back.
-func (o Options) ReadFile(name string) (*dialog.Dialog, error) {
-	path := ipynbName(name)
+// ReadFile reads a dialog from the notebook file (".ipynb" is added if
+// missing: ReadFile("notes") reads notes.ipynb), with o's registry,
+// which the dialog keeps for writing. The dialog is named name if one is
+// given (the seed's read_ipynb(…, name=)), else after the file's stem, and
+// its Path and ModTime are set so that Save can write it back.
+func (o Options) ReadFile(file string, name ...string) (*dialog.Dialog, error) {
+	if len(name) > 1 {
+		return nil, fmt.Errorf("convert: ReadFile %s: %d names given, expected at most one", file, len(name))
+	}
+	path := ipynbName(file)
 	data, stamp, err := readStamped(path)
 	if err != nil {
 		return nil, err
@@ -63,6 +70,9 @@ func (o Options) ReadFile(name string) (*dialog.Dialog, error) {
 		return nil, fmt.Errorf("convert: %s: %w", path, err)
 	}
 	d.Name = strings.TrimSuffix(filepath.Base(path), ".ipynb")
+	if len(name) == 1 {
+		d.Name = name[0]
+	}
 	d.Path, d.ModTime = path, stamp.ModTime()
 	d.Source.(*origin).file = &fileStamp{path: path, stamp: stamp}
 	return d, nil
@@ -71,10 +81,12 @@ func (o Options) ReadFile(name string) (*dialog.Dialog, error) {
 // WriteFile writes d to the file name. See [Options.WriteFile].
 func WriteFile(d *dialog.Dialog, name string) error { return Options{}.WriteFile(d, name) }
 
-// WriteFile writes d to the file name, atomically (see Save for how), and
-// makes it d's file: Path and ModTime are set, and a later Save of the
-// unchanged dialog changes nothing.
+// WriteFile writes d to the file name, atomically (see Save for how),
+// creating missing parent folders, and makes it d's file: Path and ModTime
+// are set, the registry used is kept for later writes, and a later Save of
+// the unchanged dialog changes nothing.
 func (o Options) WriteFile(d *dialog.Dialog, name string) error {
+	o = o.carried(originOf(d))
 	nb, err := o.ToNotebook(d)
 	if err != nil {
 		return err
@@ -83,21 +95,80 @@ func (o Options) WriteFile(d *dialog.Dialog, name string) error {
 	if err != nil {
 		return fmt.Errorf("convert: %w", err)
 	}
+	if err := o.makeParents(name); err != nil {
+		return err
+	}
 	return o.commit(d, name, data, nil)
 }
 
 // Write writes d to dir/<d.Name>.ipynb. See [Options.Write].
 func Write(d *dialog.Dialog, dir string) error { return Options{}.Write(d, dir) }
 
-// Write writes d to dir/<d.Name>.ipynb with WriteFile. A name that is
-// empty, holds a path separator or a NUL, or is "." or "..", is refused
-// with ErrBadName: a dialog cannot be written outside dir.
+// Write writes d to dir/<d.Name>.ipynb with WriteFile (dir is created if
+// missing). A name that is empty, holds a path separator or a NUL, or is
+// "." or "..", is refused with ErrBadName: a dialog cannot be written
+// outside dir.
 func (o Options) Write(d *dialog.Dialog, dir string) error {
+	path, err := fileIn(d, dir)
+	if err != nil {
+		return err
+	}
+	return o.WriteFile(d, path)
+}
+
+// WriteSubset writes only msgs of d to dir/<d.Name>.ipynb. See
+// [Options.WriteSubset].
+func WriteSubset(d *dialog.Dialog, dir string, msgs []*dialog.Message) error {
+	return Options{}.WriteSubset(d, dir, msgs)
+}
+
+// WriteSubset writes only msgs of d, in the order given, with d's notebook
+// metadata, to dir/<d.Name>.ipynb (the seed's dlg.write(dir, msgs=…)),
+// creating dir if missing. An empty or nil msgs writes a notebook without
+// cells. The file is not made d's file. Names are checked as by Write.
+func (o Options) WriteSubset(d *dialog.Dialog, dir string, msgs []*dialog.Message) error {
+	path, err := fileIn(d, dir)
+	if err != nil {
+		return err
+	}
+	return o.WriteMessages(d, path, msgs)
+}
+
+// fileIn returns dir/<d.Name>.ipynb, refusing names that would leave dir.
+func fileIn(d *dialog.Dialog, dir string) (string, error) {
 	n := d.Name
 	if n == "" || n == "." || n == ".." || strings.ContainsAny(n, `/\`+"\x00") || filepath.Base(n) != n {
-		return fmt.Errorf("convert: dialog name %q: %w", n, ErrBadName)
+		return "", fmt.Errorf("convert: dialog name %q: %w", n, ErrBadName)
 	}
-	return o.WriteFile(d, filepath.Join(dir, ipynbName(n)))
+	return filepath.Join(dir, ipynbName(n)), nil
+}
+
+// makeParents creates the missing folders above the file name, as the
+// seed's atomic save does, giving them to Owner if it is set.
+func (o Options) makeParents(name string) error {
+	var missing []string
+	for dir := filepath.Dir(name); ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(dir); err == nil {
+			break
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("convert: %w", err)
+		}
+		missing = append(missing, dir)
+		if filepath.Dir(dir) == dir {
+			break
+		}
+	}
+	for i := len(missing) - 1; i >= 0; i-- {
+		if err := os.Mkdir(missing[i], 0o777); err != nil && !errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("convert: %w", err)
+		}
+		if o.Owner != nil {
+			if err := os.Chown(missing[i], o.Owner.UID, o.Owner.GID); err != nil {
+				return fmt.Errorf("convert: %w", err)
+			}
+		}
+	}
+	return nil
 }
 
 // WriteAtomic writes data to the file name the way WriteFile does
@@ -109,10 +180,14 @@ func (o Options) WriteAtomic(name string, data []byte) error {
 }
 
 // WriteMessages writes only msgs of d, in the order given, to the file
-// name. The file is not made d's file.
+// name (creating missing parent folders); an empty or nil msgs writes a
+// notebook without cells. The file is not made d's file.
 func (o Options) WriteMessages(d *dialog.Dialog, name string, msgs []*dialog.Message) error {
 	data, err := o.MarshalMessages(d, msgs)
 	if err != nil {
+		return err
+	}
+	if err := o.makeParents(name); err != nil {
 		return err
 	}
 	_, err = o.replace(name, data, nil)
@@ -238,7 +313,7 @@ func (o Options) commit(d *dialog.Dialog, name string, data []byte, expect *atom
 	if err != nil {
 		return fmt.Errorf("convert: %s: written notebook does not read back: %w", name, err)
 	}
-	org := &origin{nb: nb, work: nb, meta: deepCopyMap(d.Meta), snaps: map[*dialog.Message]*snapshot{}}
+	org := &origin{nb: nb, work: nb, meta: deepCopyMap(d.Meta), snaps: map[*dialog.Message]*snapshot{}, reg: o.carried(originOf(d)).Registry}
 	if nb.Nbformat == 4 && len(nb.Cells) == len(d.Messages) {
 		for i, m := range d.Messages {
 			org.msgs = append(org.msgs, m)
@@ -256,6 +331,12 @@ func (o Options) commit(d *dialog.Dialog, name string, data []byte, expect *atom
 	}
 	d.Path, d.ModTime = name, stamp.ModTime()
 	return nil
+}
+
+// originOf returns what d was read from, or nil.
+func originOf(d *dialog.Dialog) *origin {
+	org, _ := d.Source.(*origin)
+	return org
 }
 
 // Cells returns the cells of the notebook dir/<name>.ipynb between prefix

@@ -10,6 +10,8 @@ import (
 	mrand "math/rand/v2"
 	"strings"
 	"time"
+
+	"github.com/google/uuid"
 )
 
 // Dialog is a named, ordered list of messages.
@@ -25,7 +27,8 @@ type Dialog struct {
 	Path    string
 	ModTime time.Time
 	// Random is the source of new ids; nil means crypto/rand. Use
-	// Seeded for reproducible ids.
+	// Seeded for reproducible ids. It must not run dry: making an id
+	// panics if reading it fails.
 	Random io.Reader
 	// Source is what the dialog was read from, opaque to this package:
 	// readers keep there what they need to write the dialog back byte for
@@ -43,46 +46,36 @@ func Seeded(seed uint64) io.Reader {
 	return mrand.NewChaCha8(key)
 }
 
-func (d *Dialog) random(b []byte) {
-	r := d.Random
-	if r == nil {
-		r = rand.Reader
+// rand returns the source of new ids.
+func (d *Dialog) rand() io.Reader {
+	if d.Random != nil {
+		return d.Random
 	}
-	if _, err := io.ReadFull(r, b); err != nil {
-		panic("dialog: reading random bytes: " + err.Error())
-	}
+	return rand.Reader
 }
 
-// NewID returns a fresh message id: 8 hex digits, used by no message of d.
+// NewID returns a fresh message id: 8 lower-case hex digits (4 random
+// bytes, as the seed's rtoken_hex(4)), used by no message of d.
 func (d *Dialog) NewID() string {
-	return d.newID(func(id string) bool { return d.Messages.Index(id) >= 0 })
-}
-
-// NewIDNotIn is NewID for callers that track the ids in use themselves
-// (building a large dialog, where NewID's scan of the messages would add
-// up): the id is in neither taken nor d.
-func (d *Dialog) NewIDNotIn(taken map[string]bool) string {
-	return d.newID(func(id string) bool { return taken[id] })
-}
-
-func (d *Dialog) newID(used func(string) bool) string {
 	for {
 		var b [4]byte
-		d.random(b[:])
-		if id := hex.EncodeToString(b[:]); !used(id) {
+		if _, err := io.ReadFull(d.rand(), b[:]); err != nil {
+			panic("dialog: reading random bytes: " + err.Error())
+		}
+		if id := hex.EncodeToString(b[:]); d.Messages.Index(id) < 0 {
 			return id
 		}
 	}
 }
 
-// NewAttachmentID returns a fresh RFC 4122 version 4 UUID.
+// NewAttachmentID returns a fresh RFC 4122 version 4 UUID, made from
+// Dialog.Random by github.com/google/uuid.
 func (d *Dialog) NewAttachmentID() string {
-	var b [16]byte
-	d.random(b[:])
-	b[6] = b[6]&0x0f | 0x40 // version 4
-	b[8] = b[8]&0x3f | 0x80 // RFC 4122 variant
-	h := hex.EncodeToString(b[:])
-	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+	u, err := uuid.NewRandomFromReader(d.rand())
+	if err != nil {
+		panic("dialog: reading random bytes: " + err.Error())
+	}
+	return u.String()
 }
 
 // Len returns the number of messages.

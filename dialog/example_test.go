@@ -33,7 +33,7 @@ func ExampleMsgs_Get() {
 	fmt.Println(err)
 	// Output:
 	// first
-	// dialog: "a1" matches a1b2c3d4, a1ffffff: ambiguous message id prefix
+	// dialog: "a1" matches a1b2c3d4, a1ffffff: ambiguous message id
 }
 
 // Notebooks store multiline text as a list of lines that keep their "\n";

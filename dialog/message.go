@@ -73,28 +73,34 @@ type Message struct {
 	Attrs map[string]any
 }
 
-// Reply returns a prompt's reply ("" for other kinds or no reply).
+// IsReply reports whether o carries a prompt's reply: its metadata marks
+// it with a truthy is_ai_res (true, 1, …; see [Truthy]).
+func (o Output) IsReply() bool {
+	md, _ := o["metadata"].(map[string]any)
+	return Truthy(md["is_ai_res"])
+}
+
+// Reply returns a prompt's reply: the text/markdown of its first output
+// marked as a reply (see [Output.IsReply]); "" for other kinds or no reply.
 func (m *Message) Reply() string {
 	if m.Kind != Prompt {
 		return ""
 	}
 	for _, o := range m.Outputs {
-		md, _ := o["metadata"].(map[string]any)
-		if ai, _ := md["is_ai_res"].(bool); !ai {
-			continue
+		if o.IsReply() {
+			data, _ := o["data"].(map[string]any)
+			return Text(data["text/markdown"])
 		}
-		data, _ := o["data"].(map[string]any)
-		return Text(data["text/markdown"])
 	}
 	return ""
 }
 
-// SetReply sets a prompt's reply; "" removes it.
+// SetReply sets a prompt's reply, replacing every output marked as a
+// reply; "" removes it.
 func (m *Message) SetReply(reply string) {
 	kept := m.Outputs[:0:0]
 	for _, o := range m.Outputs {
-		md, _ := o["metadata"].(map[string]any)
-		if ai, _ := md["is_ai_res"].(bool); !ai {
+		if !o.IsReply() {
 			kept = append(kept, o)
 		}
 	}

@@ -3,6 +3,7 @@ package dialog
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -13,10 +14,12 @@ type Msgs []*Message
 // ErrNotFound: no message has that id (or id prefix).
 var ErrNotFound = errors.New("no such message")
 
-// ErrAmbiguous: several messages have ids starting with that prefix.
-var ErrAmbiguous = errors.New("ambiguous message id prefix")
+// ErrAmbiguous: several messages have that id, or ids starting with that
+// prefix.
+var ErrAmbiguous = errors.New("ambiguous message id")
 
-// Index returns the position of the message with exactly this id, or -1.
+// Index returns the position of the first message with exactly this id,
+// or -1.
 func (ms Msgs) Index(id string) int {
 	for i, m := range ms {
 		if m != nil && m.ID == id {
@@ -26,9 +29,12 @@ func (ms Msgs) Index(id string) int {
 	return -1
 }
 
-// Get returns the message whose id is ref, or else the only message whose
-// id starts with ref. It fails with ErrNotFound or ErrAmbiguous (use
-// errors.Is).
+// Get returns the one message whose id is ref, or else the one message
+// whose id starts with ref (the seed's find_id). It fails with
+// ErrNotFound when none matches and with ErrAmbiguous when several do:
+// two messages sharing the id ref (a dialog read from a file with
+// repeated ids, or built so), or several ids starting with ref. Use
+// errors.Is.
 func (ms Msgs) Get(ref string) (*Message, error) {
 	i, err := ms.find(ref)
 	if err != nil {
@@ -38,10 +44,21 @@ func (ms Msgs) Get(ref string) (*Message, error) {
 }
 
 func (ms Msgs) find(ref string) (int, error) {
-	if i := ms.Index(ref); i >= 0 {
-		return i, nil
+	found, n := -1, 0
+	for i, m := range ms {
+		if m != nil && m.ID == ref {
+			if n == 0 {
+				found = i
+			}
+			n++
+		}
 	}
-	found := -1
+	switch {
+	case n == 1:
+		return found, nil
+	case n > 1:
+		return -1, fmt.Errorf("dialog: %q is the id of %d messages (at %s): %w", ref, n, positions(ms, func(m *Message) bool { return m.ID == ref }), ErrAmbiguous)
+	}
 	var ids []string
 	if ref != "" {
 		for i, m := range ms {
@@ -58,6 +75,17 @@ func (ms Msgs) find(ref string) (int, error) {
 		return found, nil
 	}
 	return -1, fmt.Errorf("dialog: %q matches %s: %w", ref, strings.Join(ids, ", "), ErrAmbiguous)
+}
+
+// positions lists the positions of the messages that match, for errors.
+func positions(ms Msgs, match func(*Message) bool) string {
+	var ps []string
+	for i, m := range ms {
+		if m != nil && match(m) {
+			ps = append(ps, strconv.Itoa(i))
+		}
+	}
+	return strings.Join(ps, ", ")
 }
 
 // Show lists the messages one Preview line each (width characters at

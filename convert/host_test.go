@@ -1,0 +1,536 @@
+package convert_test
+
+// Issue 10: the dialog host API, each behaviour against the bytes the
+// seed's own module writes (the oracle; see oracle_test.go).
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+var pyStrings = regexp.MustCompile(`'([^']*)'`)
+
+// The seed's own example (seed_example.py), each message made in one
+// statement with Make, gives the seed's bytes: dlg.write(dir) and the
+// dialog with the two later prompts.
+func TestOracleSeedExample(t *testing.T) {
+	out := t.TempDir()
+	stdout := runOracle(t, "seed_example.py", out)
+	lines := strings.Split(string(stdout), "\n")
+	ids := pyStrings.FindAllStringSubmatch(lines[0], -1)
+	later := strings.Fields(lines[2])
+	if len(ids) != 5 || len(later) != 2 {
+		t.Fatalf("seed_example.py printed %q", stdout)
+	}
+	id := func(i int) string { return ids[i][1] }
+
+	d := dialog.New("dlg")
+	d.Make(dialog.Note, "A *test* dialog", dialog.WithID(id(0)),
+		dialog.WithAttachments(dialog.Attachment{ID: id(4), MIME: "image/png", Data: []byte("not really a png")}))
+	d.Make(dialog.Code, "1+1", dialog.WithID(id(1)), dialog.WithOutputs(dialog.CodeOutput("2")))
+	d.Make(dialog.Prompt, "Add them.", dialog.WithID(id(2)), dialog.WithReply("The answer is **2**."))
+	if _, err := d.Make(dialog.Raw, "plain text", dialog.WithID(id(3))); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := convert.Write(d, dir); err != nil {
+		t.Fatal(err)
+	}
+	sameFile(t, filepath.Join(out, "dlg.ipynb"), filepath.Join(dir, "dlg.ipynb"))
+
+	d.Make(dialog.Prompt, "What is 2+2?", dialog.WithID(later[0]), dialog.WithReply("The answer is 4."))
+	if _, err := d.Make(dialog.Prompt, "Hello?", dialog.WithID(later[1]), dialog.WithReply("")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := convert.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := os.ReadFile(filepath.Join(out, "dlg_full.ipynb"))
+	if !bytes.Equal(got, want) {
+		t.Errorf("dlg_full.ipynb differs from the seed's %s", firstDiff(want, got))
+	}
+}
+
+func sameFile(t *testing.T, wantPath, gotPath string) {
+	t.Helper()
+	want, err := os.ReadFile(wantPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(gotPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the seed's %s: %s", gotPath, wantPath, firstDiff(want, got))
+	}
+}
+
+// A subset written into a folder that does not exist yet, in one call:
+// the seed's dlg.write(dir, msgs=…), whose atomic save creates the
+// folders.
+func TestOracleWriteSubset(t *testing.T) {
+	out := t.TempDir()
+	runOracle(t, "-c", `import sys
+from pathlib import Path
+from aidialog.dialog import *
+from aidialog.ipynb import *
+dlg = Dialog(name='sub', meta={'solveit_ver': 2})
+a = dlg.mk_message('first', msg_type='note', id='5ab00001')
+b = dlg.mk_message('1+1', msg_type='code', output=code_output('2'), id='5ab00002')
+c = dlg.mk_message('Why?', msg_type='prompt', output='Because.', id='5ab00003')
+dlg.write(Path(sys.argv[1])/'a'/'b', msgs=[c, a])
+dlg.write(Path(sys.argv[1])/'none', msgs=[])
+`, out)
+	d := dialog.New("sub")
+	d.Meta = map[string]any{"solveit_ver": 2}
+	a, _ := d.Make(dialog.Note, "first", dialog.WithID("5ab00001"))
+	d.Make(dialog.Code, "1+1", dialog.WithOutputs(dialog.CodeOutput("2")), dialog.WithID("5ab00002"))
+	c, _ := d.Make(dialog.Prompt, "Why?", dialog.WithReply("Because."), dialog.WithID("5ab00003"))
+	dir := t.TempDir()
+	if err := convert.WriteSubset(d, filepath.Join(dir, "a", "b"), []*dialog.Message{c, a}); err != nil {
+		t.Fatal(err)
+	}
+	sameFile(t, filepath.Join(out, "a", "b", "sub.ipynb"), filepath.Join(dir, "a", "b", "sub.ipynb"))
+	if err := convert.WriteSubset(d, filepath.Join(dir, "none"), nil); err != nil {
+		t.Fatal(err)
+	}
+	sameFile(t, filepath.Join(out, "none", "sub.ipynb"), filepath.Join(dir, "none", "sub.ipynb"))
+	if d.Path != "" {
+		t.Errorf("a subset write made %s the dialog's file", d.Path)
+	}
+	// Whole dialogs too: Write and WriteFile create missing folders.
+	if err := convert.Write(d, filepath.Join(dir, "w", "x")); err != nil {
+		t.Fatal(err)
+	}
+	if err := convert.WriteFile(d, filepath.Join(dir, "f", "g", "h.ipynb")); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{filepath.Join(dir, "w", "x", "sub.ipynb"), filepath.Join(dir, "f", "g", "h.ipynb")} {
+		if _, err := os.Stat(p); err != nil {
+			t.Error(err)
+		}
+	}
+	// A folder in the way is an error, not a panic or a partial write.
+	if err := os.WriteFile(filepath.Join(dir, "file"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := convert.Write(d, filepath.Join(dir, "file", "x")); err == nil || !strings.HasPrefix(err.Error(), "convert: ") {
+		t.Errorf("writing under a file: %v", err)
+	}
+}
+
+// read_ipynb(…, name=): the name given, else the file's stem.
+func TestReadFileName(t *testing.T) {
+	dir := t.TempDir()
+	path := copyTestdata(t, "dialog.ipynb", dir)
+	d, err := convert.ReadFile(strings.TrimSuffix(path, ".ipynb"), "renamed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Name != "renamed" || d.Path != path {
+		t.Errorf("name %q path %q", d.Name, d.Path)
+	}
+	if d, _ := convert.ReadFile(path); d.Name != "dialog" {
+		t.Errorf("default name %q", d.Name)
+	}
+	if _, err := convert.ReadFile(path, "a", "b"); err == nil {
+		t.Error("two names accepted")
+	}
+}
+
+var attachmentTypes = []struct{ id, mime, data string }{
+	{"notes.txt", "text/plain", "hello\nworld"},
+	{"pic.svg", "image/svg+xml", `<svg xmlns="http://www.w3.org/2000/svg"><rect width="4" height="4"/></svg>` + "\n"},
+	{"code.js", "application/javascript", "alert(1);\n"},
+	{"data.json", "application/json", `{"a": [1, 2]}`},
+	{"page.html", "text/html", "<b>é</b>"},
+	{"img.png", "image/png", "\x89PNG\r\n\x1a\n\x00\xff"},
+}
+
+// Attachments of every type are stored base64-encoded and decoded on
+// reading, as the seed (and Jupyter) do.
+func TestOracleAttachmentsEveryType(t *testing.T) {
+	var py strings.Builder
+	py.WriteString("dlg = Dialog(name='att')\nm = dlg.mk_message('see', msg_type='note', id='a77a0001')\np = dlg.mk_message('what?', msg_type='prompt', output='this', id='a77a0002')\n")
+	d := dialog.New("att")
+	var atts []dialog.Attachment
+	for _, a := range attachmentTypes {
+		lit, _ := json.Marshal([]byte(a.data)) // base64, which Python decodes
+		py.WriteString("m.mk_attachment(__import__('base64').b64decode(" + string(lit) + "), '" + a.mime + "', '" + a.id + "')\n")
+		atts = append(atts, dialog.Attachment{ID: a.id, MIME: a.mime, Data: []byte(a.data)})
+	}
+	py.WriteString("p.mk_attachment(b'<svg/>', 'image/svg+xml', 'p.svg')\n")
+	want := oracleWrite(t, py.String())
+
+	d.Make(dialog.Note, "see", dialog.WithID("a77a0001"), dialog.WithAttachments(atts...))
+	d.Make(dialog.Prompt, "what?", dialog.WithID("a77a0002"), dialog.WithReply("this"),
+		dialog.WithAttachments(dialog.Attachment{ID: "p.svg", MIME: "image/svg+xml", Data: []byte("<svg/>")}))
+	got, err := convert.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("differs from the seed's bytes %s", firstDiff(want, got))
+	}
+	// Reading the seed's file gives the data back, whatever the type.
+	back, err := convert.Unmarshal(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Slice(atts, func(i, j int) bool { return atts[i].ID < atts[j].ID }) // the file's order
+	if diff := cmp.Diff(atts, back.Messages[0].Attachments); diff != "" {
+		t.Errorf("attachments read back (-want +got):\n%s", diff)
+	}
+	if a := back.Messages[1].Attachments; len(a) != 1 || string(a[0].Data) != "<svg/>" {
+		t.Errorf("prompt attachment read back as %q", a)
+	}
+}
+
+// A value that is not base64 (a writer that stored raw text) is kept as
+// read, and written back unchanged when the message is edited.
+func TestAttachmentNotBase64Kept(t *testing.T) {
+	src := []byte(`{"cells": [{"attachments": {"raw.txt": {"text/plain": "hello world"}, "svg": {"image/svg+xml": ["<svg>\n", "</svg>"]}},
+ "cell_type": "markdown", "id": "r0000001", "metadata": {}, "source": "note"}],
+ "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+`)
+	d, err := convert.Unmarshal(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	atts := d.Messages[0].Attachments
+	if len(atts) != 2 || string(atts[0].Data) != "hello world" || string(atts[1].Data) != "<svg>\n</svg>" {
+		t.Fatalf("attachments %q", atts)
+	}
+	d.Messages[0].Content = "edited note"
+	out, err := convert.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := bytes.Replace(src, []byte(`"source": "note"`), []byte(`"source": "edited note"`), 1)
+	if !bytes.Equal(out, want) {
+		t.Errorf("edit changed more than the source %s", firstDiff(want, out))
+	}
+}
+
+// Declared keys given through Meta are promoted and converted, falsy ones
+// omitted (the seed promotes meta_attrs keys at birth; cell_meta converts).
+func TestOracleDeclaredKeysInMeta(t *testing.T) {
+	want := oracleWrite(t, `
+class FlagMsg(Message):
+    meta_attrs = dict(collapsed='collapsed', skipped='skipped', bookmark='bookmark')
+    def cell_meta(self):
+        m = super().cell_meta()
+        if 'collapsed' in m: m['collapsed'] = bool(m['collapsed'])
+        return m
+class FlagDlg(Dialog): msg_cls = FlagMsg
+dlg = FlagDlg(name='flags')
+dlg.mk_message('x = 1', msg_type='code', meta={'collapsed': 1, 'other': 'kept'}, id='f1a90001')
+dlg.mk_message('hidden?', msg_type='note', meta={'skipped': 0, 'bookmark': 0}, id='f1a90002')
+dlg.mk_message('bookmarked', msg_type='note', meta={'skipped': 1, 'bookmark': 7}, id='f1a90003')
+dlg.mk_message('both', msg_type='note', meta={'bookmark': 1}, bookmark=2, id='f1a90004')
+`)
+	reg, _ := convert.NewRegistry(convert.Flag("collapsed", "collapsed"), convert.Descriptor{Attr: "skipped", Key: "skipped"},
+		convert.Descriptor{Attr: "bookmark", Key: "bookmark"})
+	d := dialog.New("flags")
+	d.Make(dialog.Code, "x = 1", dialog.WithMeta(map[string]any{"collapsed": 1, "other": "kept"}), dialog.WithID("f1a90001"))
+	d.Make(dialog.Note, "hidden?", dialog.WithMeta(map[string]any{"skipped": 0, "bookmark": 0}), dialog.WithID("f1a90002"))
+	d.Make(dialog.Note, "bookmarked", dialog.WithMeta(map[string]any{"skipped": 1, "bookmark": 7}), dialog.WithID("f1a90003"))
+	d.Make(dialog.Note, "both", dialog.WithMeta(map[string]any{"bookmark": 1}), dialog.WithAttr("bookmark", 2), dialog.WithID("f1a90004"))
+	var repairs []nbformat.Repair
+	got, err := convert.Options{Registry: reg, Repaired: func(r nbformat.Repair) { repairs = append(repairs, r) }}.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("differs from the seed's bytes %s", firstDiff(want, got))
+	}
+	if len(repairs) != 0 {
+		t.Errorf("repairs %v", repairs)
+	}
+}
+
+// Nothing given to a message is dropped silently: what healing would
+// remove from a new or changed message, or from changed notebook
+// metadata, is an error naming the place; what it removes from the file
+// as read is a reported repair.
+func TestLostValuesAreErrors(t *testing.T) {
+	d := dialog.New("lost")
+	d.Make(dialog.Note, "fine", dialog.WithID("10570001"))
+	m, _ := d.Make(dialog.Code, "x", dialog.WithMeta(map[string]any{"collapsed": 1, "scrolled": "sideways"}), dialog.WithID("10570002"))
+	_, err := convert.Marshal(d)
+	var lv *convert.LostValueError
+	if !errors.As(err, &lv) || !errors.Is(err, convert.ErrInvalidValue) || lv.Message != "10570002" {
+		t.Fatalf("Marshal = %v", err)
+	}
+	for _, want := range []string{"message 10570002", "/cells/1/metadata/collapsed", "/cells/1/metadata/scrolled"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	if err := convert.WriteFile(d, filepath.Join(t.TempDir(), "lost.ipynb")); !errors.Is(err, convert.ErrInvalidValue) {
+		t.Errorf("WriteFile = %v", err)
+	}
+	m.Meta = nil
+	d.Meta = map[string]any{"kernelspec": 5}
+	if _, err := convert.Marshal(d); !errors.As(err, &lv) || lv.Message != "" || !strings.Contains(err.Error(), "notebook metadata: /metadata/kernelspec") {
+		t.Errorf("invalid notebook metadata: %v", err)
+	}
+	d.Meta = nil
+	m.Attrs = map[string]any{"undeclared": 1}
+	if _, err := convert.Marshal(d); !errors.Is(err, convert.ErrNoDescriptor) {
+		t.Errorf("undeclared attribute: %v", err)
+	}
+
+	// A file with invalid metadata, read and edited elsewhere and in the
+	// invalid cell itself: its invalidity is healed and reported.
+	src := []byte(`{"cells": [
+ {"cell_type": "code", "execution_count": null, "id": "c1", "metadata": {"collapsed": "yes"}, "outputs": [], "source": "a"},
+ {"cell_type": "markdown", "id": "m1", "metadata": {}, "source": "b"}
+], "metadata": {"kernelspec": 3}, "nbformat": 4, "nbformat_minor": 5}
+`)
+	f, err := convert.Unmarshal(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Messages[0].Content = "a edited"
+	f.Messages[1].Content = "b edited"
+	var repairs []string
+	out, err := convert.Options{Repaired: func(r nbformat.Repair) { repairs = append(repairs, string(r.Pointer)) }}.Marshal(f)
+	if err != nil {
+		t.Fatalf("healing the file as read: %v", err)
+	}
+	if diff := cmp.Diff([]string{"/cells/0/metadata/collapsed", "/metadata/kernelspec"}, repairs, sortStrings); diff != "" {
+		t.Errorf("repairs (-want +got):\n%s", diff)
+	}
+	if !bytes.Contains(out, []byte("a edited")) || bytes.Contains(out, []byte(`"yes"`)) {
+		t.Errorf("written %s", out)
+	}
+	// Giving the invalid cell a new invalid value is the caller's doing.
+	f2, _ := convert.Unmarshal(src)
+	f2.Messages[0].Meta["collapsed"] = "no"
+	if _, err := convert.Marshal(f2); !errors.As(err, &lv) || lv.Message != "c1" {
+		t.Errorf("a new invalid value in an invalid cell: %v", err)
+	}
+}
+
+var sortStrings = cmp.Transformer("sort", func(s []string) []string {
+	c := append([]string(nil), s...)
+	for i := range c {
+		for j := i + 1; j < len(c); j++ {
+			if c[j] < c[i] {
+				c[i], c[j] = c[j], c[i]
+			}
+		}
+	}
+	return c
+})
+
+// A dialog read (or written) with a registry writes with it: plain Save
+// after an edit gives the seed's bytes for the same edit (edits.py's
+// unskip, with the seed's meta_attrs skipped and pinned).
+func TestOracleRegistryCarried(t *testing.T) {
+	src := t.TempDir()
+	path := copyTestdata(t, "dialog.ipynb", src)
+	edited := t.TempDir()
+	runOracle(t, "edits.py", src, edited)
+	d, err := convert.Options{Registry: seedRegistry(t)}.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var unskipped bool
+	for _, m := range d.Messages {
+		if dialog.Truthy(m.Attrs["skipped"]) {
+			m.Attrs["skipped"], unskipped = 0, true
+			break
+		}
+	}
+	if !unskipped {
+		t.Fatal("testdata/dialog.ipynb has no skipped message")
+	}
+	if err := convert.Save(d); err != nil {
+		t.Fatal(err)
+	}
+	sameFile(t, filepath.Join(edited, "unskip", "dialog.ipynb"), path)
+	// Still carried after the save, and after WriteFile with a registry.
+	d.Messages[2].Attrs["pinned"] = 0
+	if err := convert.Save(d); err != nil {
+		t.Fatalf("second save: %v", err)
+	}
+	d2 := dialog.New("new")
+	d2.Make(dialog.Note, "n", dialog.WithAttr("skipped", true))
+	p2 := filepath.Join(t.TempDir(), "new.ipynb")
+	if err := (convert.Options{Registry: seedRegistry(t)}).WriteFile(d2, p2); err != nil {
+		t.Fatal(err)
+	}
+	d2.Messages[0].Content = "edited"
+	if err := convert.Save(d2); err != nil {
+		t.Fatalf("save after WriteFile with a registry: %v", err)
+	}
+	// An explicit registry still wins over the carried one.
+	d2.Messages[0].Content = "edited again"
+	if _, err := (convert.Options{Registry: &convert.Registry{}}).Marshal(d2); !errors.Is(err, convert.ErrNoDescriptor) {
+		t.Errorf("explicit empty registry: %v", err)
+	}
+}
+
+// The Solveit registry writes what dialoghelper writes: its int flags as
+// booleans, heading_collapsed and bookmark as held, falsy values omitted;
+// and reads them back as ints.
+func TestOracleSolveitRegistry(t *testing.T) {
+	want := oracleWrite(t, `
+class SMsg(Message):
+    meta_attrs = dict(skipped='skipped', pinned='pinned', heading_collapsed='heading_collapsed', bookmark='bookmark',
+                      o_collapsed='collapsed', i_collapsed='hide_input')
+    def cell_meta(self):
+        m = super().cell_meta()
+        for k in ('skipped', 'pinned', 'collapsed', 'hide_input'):
+            if k in m: m[k] = bool(m[k])
+        return m
+class SDlg(Dialog): msg_cls = SMsg
+dlg = SDlg(name='solveit')
+dlg.mk_message('# Head', msg_type='note', heading_collapsed=True, bookmark=3, skipped=1, id='50170001')
+dlg.mk_message('x', msg_type='code', o_collapsed=1, i_collapsed=1, pinned=0, id='50170002')
+dlg.mk_message('q', msg_type='prompt', output='a', pinned=1, o_collapsed=0, id='50170003')
+`)
+	d := dialog.New("solveit")
+	d.Make(dialog.Note, "# Head", dialog.WithAttr("heading_collapsed", true), dialog.WithAttr("bookmark", 3), dialog.WithAttr("skipped", 1), dialog.WithID("50170001"))
+	d.Make(dialog.Code, "x", dialog.WithAttr("o_collapsed", 1), dialog.WithAttr("i_collapsed", 1), dialog.WithAttr("pinned", 0), dialog.WithID("50170002"))
+	d.Make(dialog.Prompt, "q", dialog.WithReply("a"), dialog.WithAttr("pinned", 1), dialog.WithAttr("o_collapsed", 0), dialog.WithID("50170003"))
+	opts := convert.Options{Registry: convert.Solveit()}
+	got, err := opts.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("differs from the seed's bytes %s", firstDiff(want, got))
+	}
+	back, err := opts.Unmarshal(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]any{"o_collapsed": 1, "i_collapsed": 1}, back.Messages[1].Attrs); diff != "" {
+		t.Errorf("read back (-want +got):\n%s", diff)
+	}
+	if r := convert.Solveit(); r == convert.Solveit() {
+		t.Error("Solveit returns a shared registry")
+	}
+}
+
+// The seed's _clean_out_meta: __type is left out of the outputs of the
+// messages written, and the message's own outputs keep it.
+func TestOracleTransientOutputMeta(t *testing.T) {
+	want := oracleWrite(t, `
+dlg = Dialog(name='out')
+m = dlg.mk_message('1+1', msg_type='code', id='0e700001', output=[
+    dict(output_type='execute_result', execution_count=1, data={'text/plain': '2'}, metadata={'__type': 'int'}),
+    dict(output_type='display_data', data={'text/plain': 'x'}, metadata={'__type': 'X', 'keep': 1})])
+`)
+	d := dialog.New("out")
+	m, _ := d.Make(dialog.Code, "1+1", dialog.WithID("0e700001"), dialog.WithOutputs([]dialog.Output{
+		{"output_type": "execute_result", "execution_count": 1, "data": map[string]any{"text/plain": "2"}, "metadata": map[string]any{"__type": "int"}},
+		{"output_type": "display_data", "data": map[string]any{"text/plain": "x"}, "metadata": map[string]any{"__type": "X", "keep": 1}},
+	}))
+	got, err := convert.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("differs from the seed's bytes %s", firstDiff(want, got))
+	}
+	if md := m.Outputs[1]["metadata"].(map[string]any); md["__type"] != "X" {
+		t.Error("Marshal changed the message's outputs")
+	}
+	// An unedited cell keeps it: the file is written back byte for byte.
+	data, err := os.ReadFile(filepath.Join("testdata", "parity", "outputs.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd, _ := convert.Unmarshal(data)
+	if out, _ := convert.Marshal(rd); !bytes.Equal(out, data) {
+		t.Errorf("unedited file changed %s", firstDiff(data, out))
+	}
+}
+
+// Notebooks without cell ids (4.0–4.4, version 3) get ids from position
+// and content: the same on every reading, usable on the next, and not
+// written to the file (a version 3 dialog, once edited, is written as 4.5
+// with the ids shown).
+func TestStableIDsWithoutFileIDs(t *testing.T) {
+	for _, name := range []string{"v4.4.ipynb", "kaggle.ipynb", "colab.ipynb", "v3.ipynb"} {
+		data, err := os.ReadFile(filepath.Join("..", "testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, err := convert.Unmarshal(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		second, _ := convert.Unmarshal(bytes.Clone(data))
+		if diff := cmp.Diff(messageIDs(first), messageIDs(second)); diff != "" {
+			t.Errorf("%s: ids differ between readings:\n%s", name, diff)
+		}
+		seen := map[string]bool{}
+		for _, id := range messageIDs(first) {
+			if !regexp.MustCompile(`^[0-9a-f]{8}$`).MatchString(id) || seen[id] {
+				t.Errorf("%s: id %q", name, id)
+			}
+			seen[id] = true
+		}
+		third, _ := convert.Unmarshal(data)
+		m, err := third.Messages.Get(first.Messages[1].ID)
+		if err != nil || m.Content != first.Messages[1].Content {
+			t.Errorf("%s: id seen once not usable again: %v", name, err)
+		}
+		m.Content += " edited"
+		out, err := convert.Marshal(third)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Minor int `json:"nbformat_minor"`
+			Cells []map[string]any
+		}
+		if err := json.Unmarshal(out, &doc); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for i, c := range doc.Cells {
+			_, has := c["id"]
+			if name == "v3.ipynb" {
+				if !has || c["id"] != first.Messages[i].ID {
+					t.Errorf("%s upgraded: cell %d id %v, shown as %s", name, i, c["id"], first.Messages[i].ID)
+				}
+			} else if has {
+				t.Errorf("%s: an id was written to a 4.%d file", name, doc.Minor)
+			}
+		}
+	}
+	// Position and content both count: the same text at two places, and
+	// two texts at one place, get different ids.
+	a, _ := convert.Unmarshal([]byte(`{"cells": [{"cell_type": "raw", "metadata": {}, "source": "same"}, {"cell_type": "raw", "metadata": {}, "source": "same"}], "metadata": {}, "nbformat": 4, "nbformat_minor": 4}`))
+	b, _ := convert.Unmarshal([]byte(`{"cells": [{"cell_type": "raw", "metadata": {}, "source": "other"}, {"cell_type": "raw", "metadata": {}, "source": "same"}], "metadata": {}, "nbformat": 4, "nbformat_minor": 4}`))
+	if a.Messages[0].ID == a.Messages[1].ID || a.Messages[0].ID == b.Messages[0].ID || a.Messages[1].ID != b.Messages[1].ID {
+		t.Errorf("ids %v %v", messageIDs(a), messageIDs(b))
+	}
+}
+
+func messageIDs(d *dialog.Dialog) []string {
+	var ids []string
+	for _, m := range d.Messages {
+		ids = append(ids, m.ID)
+	}
+	return ids
+}

@@ -1,0 +1,151 @@
+package convert
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+// Writing never drops a value silently. Healing (nbformat.Heal) removes or
+// replaces what has no valid place in a notebook; when what it removes
+// came from the file as read (an invalid file being healed), the repair is
+// reported through Options.Repaired; when it came from the caller (a new
+// or changed message, changed notebook metadata), writing fails with a
+// *LostValueError instead.
+
+// Sentinel errors, matched with errors.Is.
+var (
+	// ErrInvalidValue: a value given to a message or to the notebook
+	// metadata has no valid place in a notebook (a non-boolean
+	// "collapsed" on a code cell, say), and writing would lose it.
+	ErrInvalidValue = errors.New("the value is not valid in a notebook and would be lost")
+	// ErrNoDescriptor: a message carries an attribute that the registry
+	// does not declare, so it has no place in the file.
+	ErrNoDescriptor = errors.New("undeclared attribute")
+)
+
+// A LostValueError reports a value that writing would have removed or
+// replaced to make the notebook valid.
+type LostValueError struct {
+	Message string           // the message's id; "" for notebook metadata
+	Pointer nbformat.Pointer // where, in the notebook being written
+	What    string           // the repair that healing would have made
+}
+
+func (e *LostValueError) Error() string {
+	where := "notebook metadata"
+	if e.Message != "" {
+		where = "message " + e.Message
+	}
+	return fmt.Sprintf("convert: %s: %s: %s: %v (declare the key in the Registry to convert it, or give a valid value)", where, e.Pointer, e.What, ErrInvalidValue)
+}
+
+// Unwrap returns ErrInvalidValue.
+func (e *LostValueError) Unwrap() error { return ErrInvalidValue }
+
+// builtCell is a cell made from a new or changed message.
+type builtCell struct {
+	msg  *dialog.Message
+	cell nbformat.Cell // before healing
+	snap *snapshot     // the message as read, nil for a new message
+}
+
+// lostValue returns the error for a repair that removes or replaces a
+// value the caller gave, nil for one that heals the file as read. newMeta
+// is the notebook metadata written when the caller changed it (else nil),
+// origMeta the metadata as read (nil for a new dialog).
+func lostValue(r nbformat.Repair, built map[int]builtCell, newMeta, origMeta map[string]any) error {
+	toks := strings.Split(string(r.Pointer), "/")
+	if len(toks) < 2 {
+		return nil // the file as a whole (a byte-order mark)
+	}
+	switch toks[1] {
+	case "metadata":
+		if newMeta == nil {
+			return nil
+		}
+		sub := nbformat.Pointer("/" + strings.Join(toks[2:], "/"))
+		if v, ok := at(newMeta, sub); ok && origMeta != nil {
+			if w, ok := at(origMeta, sub); ok && deepEqual(v, w) {
+				return nil
+			}
+		}
+		return &LostValueError{Pointer: r.Pointer, What: r.What}
+	case "cells":
+		if len(toks) < 3 {
+			return nil
+		}
+		i, err := strconv.Atoi(toks[2])
+		if err != nil {
+			return nil
+		}
+		b, ok := built[i]
+		if !ok {
+			return nil // an unchanged cell: the file's own invalidity
+		}
+		rest := ""
+		if len(toks) > 3 {
+			rest = "/" + strings.Join(toks[3:], "/")
+		}
+		if b.snap != nil {
+			if rest == "" {
+				return nil // the cell as a whole: its type, as read
+			}
+			now, err1 := cellMap(b.cell)
+			was, err2 := cellMap(b.snap.cell)
+			if err1 == nil && err2 == nil {
+				v, ok1 := at(now, nbformat.Pointer(rest))
+				w, ok2 := at(was, nbformat.Pointer(rest))
+				if ok1 && ok2 && deepEqual(v, w) {
+					return nil // the value was in the file as read
+				}
+			}
+		}
+		return &LostValueError{Message: b.msg.ID, Pointer: r.Pointer, What: r.What}
+	}
+	return nil
+}
+
+// cellMap returns a cell as generic JSON.
+func cellMap(c nbformat.Cell) (map[string]any, error) {
+	if u, ok := c.(*nbformat.UnknownCell); ok {
+		g, err := nbformat.Decode(u.Raw)
+		if err != nil {
+			return nil, err
+		}
+		m, _ := g.(map[string]any)
+		return m, nil
+	}
+	return nbformat.ToMap(c)
+}
+
+// at resolves a JSON Pointer in generic JSON.
+func at(v any, p nbformat.Pointer) (any, bool) {
+	for tok := range p.Tokens() {
+		switch x := v.(type) {
+		case map[string]any:
+			var ok bool
+			if v, ok = x[tok]; !ok {
+				return nil, false
+			}
+		case dialog.Output:
+			var ok bool
+			if v, ok = x[tok]; !ok {
+				return nil, false
+			}
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil, false
+			}
+			v = x[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}

@@ -1,0 +1,197 @@
+package dialog
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+)
+
+// An Option sets one part of a message made by [Dialog.Make]: where it
+// goes ([At], [After], [Before]) or what it holds besides its kind and
+// content ([WithID], [WithOutputs], [WithReply], [WithMeta], [WithAttr],
+// [WithAttachment], [WithExecutionCount]).
+type Option func(*spec)
+
+// spec is what the options of one Make call ask for.
+type spec struct {
+	idx         int
+	after       *string
+	before      *string
+	id          string
+	outputs     []Output
+	hasOutputs  bool
+	reply       *string
+	meta        map[string]any
+	attrs       map[string]any
+	attachments []Attachment
+	newAtts     []Attachment // data and type only: ids made by Make
+	count       *int
+	placed      int // placement options given
+}
+
+// At puts the message at position i (a negative i counts from the end: -1,
+// the default, appends). Out-of-range positions are an error.
+func At(i int) Option {
+	return func(s *spec) {
+		s.idx = i
+		s.placed++
+	}
+}
+
+// After puts the message just after the message ref (an id or unique id
+// prefix).
+func After(ref string) Option {
+	return func(s *spec) {
+		s.after = &ref
+		s.placed++
+	}
+}
+
+// Before puts the message just before the message ref (an id or unique id
+// prefix).
+func Before(ref string) Option {
+	return func(s *spec) {
+		s.before = &ref
+		s.placed++
+	}
+}
+
+// WithID gives the message this id instead of a fresh one.
+func WithID(id string) Option { return func(s *spec) { s.id = id } }
+
+// WithOutputs gives a code message its outputs (Jupyter outputs as generic
+// JSON, as [CodeOutput] makes them).
+func WithOutputs(outs []Output) Option {
+	return func(s *spec) { s.outputs, s.hasOutputs = append(s.outputs, outs...), true }
+}
+
+// WithReply gives a prompt its AI reply ("" for none); see
+// [Message.SetReply].
+func WithReply(reply string) Option { return func(s *spec) { s.reply = &reply } }
+
+// WithMeta gives the message cell metadata, carried verbatim (copied: the
+// map is not shared). Keys a host declared as attributes may be given here
+// too: package convert promotes them when writing.
+func WithMeta(meta map[string]any) Option {
+	return func(s *spec) {
+		if s.meta == nil {
+			s.meta = map[string]any{}
+		}
+		maps.Copy(s.meta, meta)
+	}
+}
+
+// WithAttr sets a host attribute (see Message.Attrs), the seed's
+// mk_message(…, skipped=1).
+func WithAttr(name string, value any) Option {
+	return func(s *spec) {
+		if s.attrs == nil {
+			s.attrs = map[string]any{}
+		}
+		s.attrs[name] = value
+	}
+}
+
+// WithAttachment attaches data of the given MIME type to a note or prompt,
+// under a fresh attachment id (use WithAttachments for given ids).
+func WithAttachment(data []byte, mime string) Option {
+	return func(s *spec) { s.newAtts = append(s.newAtts, Attachment{MIME: mime, Data: data}) }
+}
+
+// WithAttachments attaches the given attachments, ids included.
+func WithAttachments(atts ...Attachment) Option {
+	return func(s *spec) { s.attachments = append(s.attachments, atts...) }
+}
+
+// WithExecutionCount sets a code message's execution count.
+func WithExecutionCount(n int) Option { return func(s *spec) { s.count = &n } }
+
+// Make makes a message of the given kind and content and puts it into the
+// dialog in one call: the seed's mk_message. By default it is appended and
+// gets a fresh id; options place it (At, After, Before) and fill it
+// (WithID, WithOutputs, WithReply, WithMeta, WithAttr, WithAttachment,
+// WithAttachments, WithExecutionCount):
+//
+//	d.Make(dialog.Code, "1+1", dialog.WithOutputs(dialog.CodeOutput("2")))
+//	d.Make(dialog.Prompt, "Add them.", dialog.WithReply("The answer is **2**."))
+//	d.Make(dialog.Note, "new note", dialog.After(first.ID), dialog.WithID("deadbeef"))
+//
+// Nothing is added when Make fails: on an unknown kind; a reference that
+// matches no message or several ([ErrNotFound], [ErrAmbiguous]; the seed
+// puts the message first or last instead); a position out of range; more
+// than one placement; an id already used in d ([ErrDuplicateID]; the seed
+// makes the duplicate); outputs on a message other than code, a reply on a
+// message other than a prompt, or attachments on code.
+func (d *Dialog) Make(kind Kind, content string, opts ...Option) (*Message, error) {
+	s := spec{idx: -1}
+	for _, o := range opts {
+		o(&s)
+	}
+	fail := func(format string, args ...any) (*Message, error) {
+		return nil, fmt.Errorf("dialog: make %s message: "+format, append([]any{kind}, args...)...)
+	}
+	if !kind.Valid() {
+		return fail("unknown kind")
+	}
+	if s.placed > 1 {
+		return fail("%d placements given (At, After, Before): give one", s.placed)
+	}
+	n := len(d.Messages)
+	i := s.idx
+	var err error
+	switch {
+	case s.after != nil:
+		if i, err = d.Messages.find(*s.after); err != nil {
+			return fail("after %w", err)
+		}
+		i++
+	case s.before != nil:
+		if i, err = d.Messages.find(*s.before); err != nil {
+			return fail("before %w", err)
+		}
+	case i < 0:
+		if i += n + 1; i < 0 {
+			return fail("position %d: the dialog has %d messages", s.idx, n)
+		}
+	case i > n:
+		return fail("position %d: the dialog has %d messages", s.idx, n)
+	}
+	if s.id != "" && d.Messages.Index(s.id) >= 0 {
+		return fail("id %q: %w", s.id, ErrDuplicateID)
+	}
+	if s.hasOutputs && kind != Code {
+		return fail("outputs given: only code messages have outputs (a prompt's reply: WithReply)")
+	}
+	if s.reply != nil && kind != Prompt {
+		return fail("a reply given: only prompts have replies")
+	}
+	if s.count != nil && kind != Code {
+		return fail("an execution count given: only code messages have one")
+	}
+	if len(s.attachments)+len(s.newAtts) > 0 && kind == Code {
+		return fail("attachments given: code cells have none")
+	}
+	m := &Message{ID: s.id, Kind: kind, Content: content, Meta: s.meta, Attrs: s.attrs, ExecutionCount: s.count}
+	if kind == Code {
+		m.Outputs = append([]Output{}, s.outputs...)
+	}
+	if s.reply != nil {
+		m.SetReply(*s.reply)
+	}
+	m.Attachments = append(m.Attachments, s.attachments...)
+	for _, a := range s.newAtts {
+		a.ID = d.NewAttachmentID()
+		m.Attachments = append(m.Attachments, a)
+	}
+	if m.ID == "" {
+		m.ID = d.NewID()
+	}
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	d.Insert(i, m)
+	return m, nil
+}
+
+// ErrDuplicateID: a message with that id is already in the dialog.
+var ErrDuplicateID = errors.New("a message with this id is already in the dialog")

@@ -1,0 +1,162 @@
+package dialog_test
+
+import (
+	"encoding/json"
+	"errors"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/nbdialog/ipynb/dialog"
+)
+
+// Make places a message as the seed's mk_message does (append by default,
+// idx, after, before) and fills it in the same call.
+func TestMakePlacement(t *testing.T) {
+	d := dialog.New("d")
+	d.Random = dialog.Seeded(1)
+	a, err := d.Make(dialog.Note, "a", dialog.WithID("aaaa0001"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := d.Make(dialog.Code, "c", dialog.WithID("cccc0003"), dialog.WithOutputs(dialog.CodeOutput("3")), dialog.WithExecutionCount(4))
+	b, _ := d.Make(dialog.Prompt, "b", dialog.Before("cccc"), dialog.WithReply("B!"), dialog.WithMeta(map[string]any{"k": 1}), dialog.WithAttr("pinned", 1))
+	first, _ := d.Make(dialog.Raw, "first", dialog.At(0))
+	last, _ := d.Make(dialog.Note, "last", dialog.At(-1), dialog.WithAttachment([]byte("png"), "image/png"))
+	mid, _ := d.Make(dialog.Note, "mid", dialog.After(a.ID))
+	if diff := cmp.Diff([]string{first.ID, "aaaa0001", mid.ID, b.ID, "cccc0003", last.ID}, ids(d)); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
+	}
+	if c.Outputs[0]["data"].(map[string]any)["text/plain"] != "3" || *c.ExecutionCount != 4 {
+		t.Errorf("code message %+v", c)
+	}
+	if b.Reply() != "B!" || b.Meta["k"] != 1 || b.Attrs["pinned"] != 1 {
+		t.Errorf("prompt %+v", b)
+	}
+	if len(last.Attachments) != 1 || len(last.Attachments[0].ID) != 36 || string(last.Attachments[0].Data) != "png" {
+		t.Errorf("attachments %+v", last.Attachments)
+	}
+	if !hexID.MatchString(mid.ID) {
+		t.Errorf("fresh id %q", mid.ID)
+	}
+	// The options' maps are copied, not shared.
+	meta := map[string]any{"x": 1}
+	m, _ := d.Make(dialog.Note, "n", dialog.WithMeta(meta))
+	meta["x"] = 2
+	if m.Meta["x"] != 1 {
+		t.Error("WithMeta shares the caller's map")
+	}
+}
+
+// Every refusal names the problem and adds nothing.
+func TestMakeRefuses(t *testing.T) {
+	d := dialog.New("d")
+	d.Insert(-1, &dialog.Message{ID: "ab000001", Kind: dialog.Note})
+	d.Insert(-1, &dialog.Message{ID: "ab000002", Kind: dialog.Note})
+	cases := []struct {
+		kind dialog.Kind
+		opts []dialog.Option
+		want string
+		is   error
+	}{
+		{dialog.Note, []dialog.Option{dialog.After("zz")}, "after", dialog.ErrNotFound},
+		{dialog.Note, []dialog.Option{dialog.Before("ab")}, "before", dialog.ErrAmbiguous},
+		{dialog.Note, []dialog.Option{dialog.WithID("ab000001")}, `id "ab000001"`, dialog.ErrDuplicateID},
+		{dialog.Note, []dialog.Option{dialog.At(3)}, "position 3: the dialog has 2 messages", nil},
+		{dialog.Note, []dialog.Option{dialog.At(-4)}, "position -4", nil},
+		{dialog.Note, []dialog.Option{dialog.At(0), dialog.After("ab000001")}, "2 placements", nil},
+		{dialog.Note, []dialog.Option{dialog.WithOutputs(dialog.CodeOutput("1"))}, "only code messages have outputs", nil},
+		{dialog.Code, []dialog.Option{dialog.WithReply("r")}, "only prompts have replies", nil},
+		{dialog.Note, []dialog.Option{dialog.WithExecutionCount(1)}, "execution count", nil},
+		{dialog.Code, []dialog.Option{dialog.WithAttachment([]byte("x"), "image/png")}, "attachments", nil},
+		{dialog.Code, []dialog.Option{dialog.WithOutputs([]dialog.Output{{"output_type": "bogus"}})}, `output_type "bogus"`, nil},
+		{dialog.Note, []dialog.Option{dialog.WithMeta(map[string]any{"f": func() {}})}, "metadata is not JSON", nil},
+		{"chart", nil, "unknown kind", nil},
+	}
+	for _, c := range cases {
+		m, err := d.Make(c.kind, "x", c.opts...)
+		if err == nil || m != nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "dialog: ") || (c.is != nil && !errors.Is(err, c.is)) {
+			t.Errorf("%s %q: %v, %v", c.kind, c.want, m, err)
+		}
+		if d.Len() != 2 {
+			t.Fatalf("a refused Make added a message (%q)", c.want)
+		}
+	}
+}
+
+// The seed's find_id: an id that two messages share is ambiguous, not the
+// first of them.
+func TestGetSharedID(t *testing.T) {
+	d := dialog.New("d")
+	for _, id := range []string{"abcd0001", "dup00000", "dup00000"} {
+		d.Messages = append(d.Messages, &dialog.Message{ID: id, Kind: dialog.Note})
+	}
+	if _, err := d.Messages.Get("dup00000"); !errors.Is(err, dialog.ErrAmbiguous) || !strings.Contains(err.Error(), "at 1, 2") {
+		t.Errorf("Get of a shared id: %v", err)
+	}
+	if _, err := d.Remove("dup00000"); !errors.Is(err, dialog.ErrAmbiguous) || d.Len() != 3 {
+		t.Errorf("Remove of a shared id: %v", err)
+	}
+	if err := d.InsertAfter("dup00000", &dialog.Message{Kind: dialog.Note}); !errors.Is(err, dialog.ErrAmbiguous) {
+		t.Errorf("InsertAfter a shared id: %v", err)
+	}
+	if m, err := d.Messages.Get("abcd"); err != nil || m.ID != "abcd0001" {
+		t.Errorf("unique prefix: %v %v", m, err)
+	}
+}
+
+// Python's truthiness decides whether an output is a reply (the seed's
+// ai_res filters on nested_idx(x, 'metadata', 'is_ai_res')); the expected
+// verdicts are Python's own bool(json.loads(v)).
+func TestReplyMarkedTruthy(t *testing.T) {
+	lits := []string{`true`, `false`, `1`, `0`, `2`, `0.0`, `-1.5`, `""`, `"yes"`, `"0"`, `[]`, `[0]`, `{}`, `{"a":1}`, `null`}
+	want := pythonBools(t, lits)
+	for i, lit := range lits {
+		var v any
+		if err := json.Unmarshal([]byte(lit), &v); err != nil {
+			t.Fatal(err)
+		}
+		if f, ok := v.(float64); ok && f == float64(int(f)) && !strings.Contains(lit, ".") {
+			v = int(f) // nbformat.Decode gives ints for integers
+		}
+		m := &dialog.Message{Kind: dialog.Prompt, Outputs: []dialog.Output{
+			{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": v}, "data": map[string]any{"text/markdown": "R"}}}}
+		if got := m.Reply() == "R"; got != want[i] {
+			t.Errorf("is_ai_res %s: reply %v, Python says %v", lit, got, want[i])
+		}
+		if dialog.Truthy(v) != want[i] {
+			t.Errorf("Truthy(%s) = %v, Python says %v", lit, !want[i], want[i])
+		}
+		m.SetReply("new")
+		if m.Reply() != "new" || len(m.Outputs) != 1+boolInt(!want[i]) {
+			t.Errorf("is_ai_res %s: SetReply left %v", lit, m.Outputs)
+		}
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// pythonBools asks Python for bool(json.loads(lit)) of each literal.
+func pythonBools(t *testing.T, lits []string) []bool {
+	t.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not found")
+	}
+	in, _ := json.Marshal(lits)
+	out, err := exec.Command(py, "-c", "import json,sys; print(json.dumps([bool(json.loads(s)) for s in json.loads(sys.argv[1])]))", string(in)).Output()
+	if err != nil {
+		t.Skipf("python3: %v", err)
+	}
+	var bs []bool
+	if err := json.Unmarshal(out, &bs); err != nil || len(bs) != len(lits) {
+		t.Fatalf("python3 said %s: %v", out, err)
+	}
+	return bs
+}
