@@ -1,5 +1,9 @@
 // Package convert reads and writes dialogs (package dialog) as Jupyter
-// notebooks (package nbformat), and saves them safely.
+// notebooks (package nbformat), and saves them safely. It ports the
+// seed's module (aidialog's ipynb.py): for every operation it writes the
+// bytes the seed writes, except for the deliberate differences listed
+// below, and a parity test (TestOracleParity) checks that against the
+// seed's own implementation.
 //
 // # Mapping
 //
@@ -11,26 +15,67 @@
 //	code          code                 outputs kept as standard outputs
 //	raw           raw                  direct
 //
+// A markdown cell is a prompt when its solveit_ai metadata is truthy (true,
+// 1, …: Python's truthiness, [dialog.Truthy]).
+//
+// # Attributes
+//
 // Notebook metadata rides verbatim in Dialog.Meta and cell metadata in
 // Message.Meta, except the keys a host declares with [Descriptor]s in a
 // [Registry] (passed in [Options]; there is no global registry): those are
-// promoted to Message.Attrs on reading and demoted back on writing, falsy
-// values omitted. Attachments of markdown and raw cells become
-// dialog.Attachments (base64 decoded for binary types).
+// promoted to Message.Attrs on reading and demoted back on writing,
+// converted by the descriptor and left out when falsy. A declared key
+// found in Message.Meta when writing (a host that put it there) is
+// promoted the same way; Attrs wins over Meta. A dialog keeps the registry
+// it was read (or last written) with, so a plain [Save] or [Marshal]
+// writes it as read; a registry in Options takes precedence. [Solveit]
+// returns Solveit's own attribute set, for hosts that opt in.
+//
+// # Attachments
+//
+// Attachments of markdown and raw cells become dialog.Attachments.
+// Jupyter and the seed store every attachment base64-encoded, whatever its
+// type (an SVG, a text file), so every value is decoded on reading and
+// encoded on writing; a value that is not valid base64 (a writer that
+// stored raw text) is kept as its text and written back unchanged while
+// the attachment is unchanged.
+//
+// # Ids
+//
+// Messages keep their cells' ids. A cell without a valid id, or with the
+// id of an earlier cell, and every cell of a notebook before version 4.5
+// (whose format has no ids), gets one derived from its position and
+// content: reading the same file gives the same ids, so an id shown once
+// (by ipynb show, say) can be used again. Ids are written only where the
+// format has them: into 4.5 files (healing their missing or repeated
+// ids), and into version 3 dialogs, which are written as 4.5 once edited;
+// never into 4.0–4.4 files.
 //
 // # Fidelity
 //
 // A dialog read from a notebook and written back unchanged gives the same
 // bytes; a changed message changes only its cell's bytes, written in the
-// file's own style (see nbformat). An invalid notebook is written valid
-// (nbformat.Heal): what has a valid place survives, the invalidity does
-// not. Ids missing from a notebook before version 4.5 are made up in
-// memory and not written.
+// file's own style (see nbformat). Cells written from new or changed
+// messages leave out the outputs' transient metadata key __type, as the
+// seed does. An invalid notebook is written valid (nbformat.Heal): what
+// has a valid place survives, the invalidity does not, and each repair is
+// reported to Options.Repaired.
+//
+// Writing never drops a value silently: a value the caller gave (to a new
+// or changed message, or to changed notebook metadata) that has no valid
+// place in a notebook, such as "collapsed": 1 on a code cell without a
+// descriptor converting it, makes Marshal, WriteFile and Save fail with a
+// [*LostValueError] naming the message and the JSON Pointer
+// ([ErrInvalidValue]); an attribute no descriptor declares fails with
+// [ErrNoDescriptor].
 //
 // # Files
 //
-// [ReadFile], [WriteFile], [Write] and [Save] read and write files. Reading
-// never blocks on a named pipe (it is refused). Writes are atomic (a
+// [ReadFile], [WriteFile], [Write], [WriteSubset] and [Save] read and
+// write files. Reading never blocks on a named pipe (it is refused).
+// ReadFile takes an optional name for the dialog; WriteSubset writes some
+// messages into a folder (the seed's dlg.write(dir, msgs=…)). Writes
+// create missing parent folders (given to Owner, if set), are atomic (a
 // temporary file in the same folder, unnamed on Linux until the rename,
 // synced and renamed, the folder synced), keep the file's mode (and owner
 // when the process may set it), refuse files the process may not write in
@@ -40,6 +85,32 @@
 // appeared later, and refuses to overwrite a file that changed since it
 // was read ([ErrChanged], checked right before the rename) unless forced.
 // Each function has an [Options] method counterpart.
+//
+// # Differences from the seed
+//
+// Deliberate, each counted by the parity test:
+//
+//   - Execution counts are kept (the seed writes null).
+//   - Unedited cells are written back as they were read, in the file's own
+//     style (the seed rewrites every cell in its canonical style: a prompt
+//     marker stored as 1 becomes true, __type is removed from every
+//     output), and saving an unedited dialog writes nothing.
+//   - Ids are not written into 4.0–4.4 files (the seed upgrades them to 4.5
+//     with random ids); missing, invalid and repeated ids are derived
+//     from position and content (the seed: random).
+//   - Text after a second reply separator is kept in the reply (the seed
+//     drops it).
+//   - solveit_ai on a code or raw cell stays metadata of that cell (the
+//     seed turns the cell into a markdown prompt, dropping its outputs).
+//   - Attachments of raw cells are kept (the seed drops them).
+//   - Version 3 notebooks are upgraded (the seed reads them as empty);
+//     cells of unknown types are kept (the seed refuses the file).
+//   - Values that have no valid place in a notebook are an error (the seed
+//     writes an invalid file); a file changed on disk since it was read is
+//     not overwritten ([ErrChanged]).
+//   - [dialog.Dialog.Make] refuses a reference that matches no message or
+//     several, and an id already in use (the seed inserts at the start or
+//     end, and makes the duplicate).
 //
 // # Concurrency
 //

@@ -5,6 +5,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
@@ -99,4 +100,55 @@ func ExampleWrite() {
 	//  "nbformat": 4,
 	//  "nbformat_minor": 5
 	// }
+}
+
+// Solveit's attributes, opted into: int flags in memory, booleans in the
+// file. The dialog keeps the registry, so a plain Save writes it back.
+func ExampleSolveit() {
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	data, _ := os.ReadFile(filepath.Join("..", "testdata", "dialog.ipynb"))
+	path := filepath.Join(dir, "dialog.ipynb")
+	os.WriteFile(path, data, 0o644)
+
+	d, err := convert.Options{Registry: convert.Solveit()}.ReadFile(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, m := range d.Messages {
+		if len(m.Attrs) > 0 {
+			fmt.Println(m.ID, m.Attrs)
+		}
+	}
+	m, _ := d.Messages.Get("1c2d")
+	m.Attrs["skipped"] = 0 // unskip: the key leaves the file
+	d.Make(dialog.Note, "Checked.", dialog.After(m.ID), dialog.WithAttr("o_collapsed", 1), dialog.WithID("0c0ffee0"))
+	if err := convert.Save(d); err != nil { // Solveit's registry, carried
+		log.Fatal(err)
+	}
+	out, _ := os.ReadFile(path)
+	fmt.Println(strings.Count(string(out), `"skipped"`), strings.Count(string(out), `"collapsed": true`))
+	// Output:
+	// 5f1e2d3c map[pinned:1]
+	// 1c2d3e4f map[skipped:1]
+	// 0 1
+}
+
+// Some messages of a dialog, written into a folder that does not exist
+// yet, in one call (the seed's dlg.write(dir, msgs=…)).
+func ExampleWriteSubset() {
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	d := dialog.New("picked")
+	d.Make(dialog.Note, "# Notes", dialog.WithID("a1b2c3d4"))
+	q, _ := d.Make(dialog.Prompt, "Why?", dialog.WithReply("Because."), dialog.WithID("e5f60718"))
+	if err := convert.WriteSubset(d, filepath.Join(dir, "out", "today"), []*dialog.Message{q}); err != nil {
+		log.Fatal(err)
+	}
+	back, _ := convert.ReadFile(filepath.Join(dir, "out", "today", "picked"))
+	fmt.Print(back)
+	// Output:
+	// picked
+	// e5f60718:p:Why? ⇒ reply(8)
+	// > Because.
 }

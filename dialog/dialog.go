@@ -110,7 +110,7 @@ func (d *Dialog) Insert(i int, m *Message) {
 func (d *Dialog) InsertAfter(ref string, m *Message) error {
 	i, err := d.Messages.find(ref)
 	if err != nil {
-		return err
+		return fmt.Errorf("dialog: insert after %w", err)
 	}
 	d.Insert(i+1, m)
 	return nil
@@ -121,7 +121,7 @@ func (d *Dialog) InsertAfter(ref string, m *Message) error {
 func (d *Dialog) InsertBefore(ref string, m *Message) error {
 	i, err := d.Messages.find(ref)
 	if err != nil {
-		return err
+		return fmt.Errorf("dialog: insert before %w", err)
 	}
 	d.Insert(i, m)
 	return nil

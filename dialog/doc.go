@@ -8,18 +8,39 @@
 //     generic JSON objects).
 //   - [Raw]: raw text.
 //
-// The package uses the standard library only and knows nothing of files:
-// package convert reads and writes dialogs as Jupyter notebooks. Notebook
-// metadata rides verbatim in [Dialog.Meta], cell metadata in [Message.Meta];
-// host attributes promoted from cell metadata (by convert's descriptors)
-// live in [Message.Attrs].
+// The package uses the standard library and github.com/google/uuid, and
+// knows nothing of files: package convert reads and writes dialogs as
+// Jupyter notebooks. Notebook metadata rides verbatim in [Dialog.Meta],
+// cell metadata in [Message.Meta]; host attributes promoted from cell
+// metadata (by convert's descriptors) live in [Message.Attrs].
+//
+// # Making messages
+//
+// [Dialog.Make] is the seed's mk_message: one call makes a message of any
+// kind with its outputs, reply, metadata, attributes, attachments and id,
+// and puts it at a position or after or before another message:
+//
+//	d.Make(dialog.Code, "1+1", dialog.WithOutputs(dialog.CodeOutput("2")))
+//	d.Make(dialog.Prompt, "Add them.", dialog.WithReply("The answer is **2**."))
+//	d.Make(dialog.Note, "new note", dialog.After(first.ID), dialog.WithID("deadbeef"))
+//
+// [Dialog.Add] appends a bare message and cannot fail.
 //
 // # Ids
 //
-// Message ids are 8 lower-case hex digits, unique within a dialog;
-// attachment ids are RFC 4122 version 4 UUIDs. Both come from
+// Message ids are 8 lower-case hex digits (4 random bytes, the seed's
+// rtoken_hex(4)), unique within a dialog; attachment ids are RFC 4122
+// version 4 UUIDs made by github.com/google/uuid. Both come from
 // [Dialog.Random] (crypto/rand when nil); [Seeded] gives a deterministic
-// source for tests.
+// source for tests. [Msgs.Get] finds a message by id or unique id prefix,
+// and reports an id that several messages share as ambiguous, as the
+// seed's find_id does.
+//
+// # Truthiness
+//
+// Flags in notebook metadata are tested as Python tests them ([Truthy]): an
+// output whose metadata has is_ai_res 1 is a reply as much as one with
+// true.
 //
 // # Concurrency
 //

@@ -23,6 +23,36 @@ func Example() {
 	// > The answer is **2**.
 }
 
+// The seed's examples, one statement each: a note with an attachment, a
+// code message with its output, a prompt with its reply, a raw message,
+// then messages placed after and before others, with given ids.
+func ExampleDialog_Make() {
+	d := dialog.New("dlg")
+	d.Random = dialog.Seeded(7) // reproducible ids
+	note, _ := d.Make(dialog.Note, "A *test* dialog", dialog.WithAttachment([]byte("not really a png"), "image/png"))
+	d.Make(dialog.Code, "1+1", dialog.WithOutputs(dialog.CodeOutput("2")))
+	d.Make(dialog.Prompt, "Add them.", dialog.WithReply("The answer is **2**."))
+	last, _ := d.Make(dialog.Raw, "plain text")
+	d.Make(dialog.Note, "new note", dialog.After(note.ID), dialog.WithID("deadbeef"))
+	d.Make(dialog.Code, "print(1)", dialog.Before(last.ID), dialog.WithID("c0ffee00"),
+		dialog.WithOutputs([]dialog.Output{{"output_type": "stream", "name": "stdout", "text": "1\n"}}))
+	d.Make(dialog.Note, "# Pinned", dialog.At(0), dialog.WithAttr("pinned", 1), dialog.WithMeta(map[string]any{"my_app": 3}))
+	_, err := d.Make(dialog.Note, "lost?", dialog.After("nope"))
+	fmt.Print(d)
+	fmt.Println(err)
+	// Output:
+	// dlg
+	// 33703b71:n:# Pinned
+	// 04427c90:n:A *test* dialog
+	// deadbeef:n:new note
+	// 53d9a667:c:1+1 ⇒ out(94)
+	// be544c14:p:Add them. ⇒ reply(20)
+	// > The answer is **2**.
+	// c0ffee00:c:print(1) ⇒ out(55)
+	// e69fa482:r:plain text
+	// dialog: make note message: after "nope": no such message
+}
+
 func ExampleMsgs_Get() {
 	d := dialog.New("demo")
 	d.Insert(-1, &dialog.Message{ID: "a1b2c3d4", Kind: dialog.Note, Content: "first"})

@@ -38,11 +38,13 @@ func (ms Msgs) Index(id string) int {
 func (ms Msgs) Get(ref string) (*Message, error) {
 	i, err := ms.find(ref)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("dialog: %w", err)
 	}
 	return ms[i], nil
 }
 
+// find is Get's search, returning a position and an error without the
+// package prefix.
 func (ms Msgs) find(ref string) (int, error) {
 	found, n := -1, 0
 	for i, m := range ms {
@@ -57,7 +59,7 @@ func (ms Msgs) find(ref string) (int, error) {
 	case n == 1:
 		return found, nil
 	case n > 1:
-		return -1, fmt.Errorf("dialog: %q is the id of %d messages (at %s): %w", ref, n, positions(ms, func(m *Message) bool { return m.ID == ref }), ErrAmbiguous)
+		return -1, fmt.Errorf("%q is the id of %d messages (at %s): %w", ref, n, positions(ms, func(m *Message) bool { return m.ID == ref }), ErrAmbiguous)
 	}
 	var ids []string
 	if ref != "" {
@@ -70,11 +72,11 @@ func (ms Msgs) find(ref string) (int, error) {
 	}
 	switch len(ids) {
 	case 0:
-		return -1, fmt.Errorf("dialog: %q: %w", ref, ErrNotFound)
+		return -1, fmt.Errorf("%q: %w", ref, ErrNotFound)
 	case 1:
 		return found, nil
 	}
-	return -1, fmt.Errorf("dialog: %q matches %s: %w", ref, strings.Join(ids, ", "), ErrAmbiguous)
+	return -1, fmt.Errorf("%q matches %s: %w", ref, strings.Join(ids, ", "), ErrAmbiguous)
 }
 
 // positions lists the positions of the messages that match, for errors.
