@@ -511,7 +511,7 @@ func (o Options) cell(m *dialog.Message, s *snapshot, ids bool) (nbformat.Cell, 
 		return c, nil
 	}
 	if u, ok := orig.(*nbformat.UnknownCell); ok && m.Kind == s.msg.Kind {
-		return unknownCell(u, m, meta)
+		return unknownCell(u, m, meta, ids)
 	}
 	return nil, fmt.Errorf("convert: message %s: unknown kind %q", m.ID, m.Kind)
 }
@@ -545,8 +545,9 @@ func cleanOutMeta(out dialog.Output) (map[string]any, bool) {
 
 // unknownCell writes the changes of a message read from a cell of an
 // unrecognized type back into that cell's JSON: its source, metadata and
-// id; the rest is kept.
-func unknownCell(u *nbformat.UnknownCell, m *dialog.Message, meta map[string]any) (nbformat.Cell, error) {
+// id (written where the format has ids, or where the cell had one); the
+// rest is kept.
+func unknownCell(u *nbformat.UnknownCell, m *dialog.Message, meta map[string]any, ids bool) (nbformat.Cell, error) {
 	g, err := nbformat.Decode(u.Raw)
 	if err != nil {
 		return nil, err
@@ -562,7 +563,7 @@ func unknownCell(u *nbformat.UnknownCell, m *dialog.Message, meta map[string]any
 	if old, _ := obj["metadata"].(map[string]any); !deepEqual(old, meta) {
 		obj["metadata"], changed = meta, true
 	}
-	if id, _ := obj["id"].(string); id != "" && id != m.ID {
+	if id, _ := obj["id"].(string); (ids || id != "") && id != m.ID {
 		obj["id"], changed = m.ID, true
 	}
 	if !changed {

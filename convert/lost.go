@@ -69,7 +69,11 @@ func lostValue(r nbformat.Repair, built map[int]builtCell, newMeta, origMeta map
 			return nil
 		}
 		sub := nbformat.Pointer("/" + strings.Join(toks[2:], "/"))
-		if v, ok := at(newMeta, sub); ok && origMeta != nil {
+		v, ok := at(newMeta, sub)
+		if !ok {
+			return nil // a missing member filled in: nothing lost
+		}
+		if origMeta != nil {
 			if w, ok := at(origMeta, sub); ok && deepEqual(v, w) {
 				return nil
 			}
@@ -91,16 +95,20 @@ func lostValue(r nbformat.Repair, built map[int]builtCell, newMeta, origMeta map
 		if len(toks) > 3 {
 			rest = "/" + strings.Join(toks[3:], "/")
 		}
+		if b.snap != nil && rest == "" {
+			return nil // the cell as a whole: its type, as read
+		}
+		now, err := cellMap(b.cell)
+		if err != nil {
+			return &LostValueError{Message: b.msg.ID, Pointer: r.Pointer, What: r.What}
+		}
+		v, ok := at(now, nbformat.Pointer(rest))
+		if !ok {
+			return nil // a missing member filled in: nothing lost
+		}
 		if b.snap != nil {
-			if rest == "" {
-				return nil // the cell as a whole: its type, as read
-			}
-			now, err1 := cellMap(b.cell)
-			was, err2 := cellMap(b.snap.cell)
-			if err1 == nil && err2 == nil {
-				v, ok1 := at(now, nbformat.Pointer(rest))
-				w, ok2 := at(was, nbformat.Pointer(rest))
-				if ok1 && ok2 && deepEqual(v, w) {
+			if was, err := cellMap(b.snap.cell); err == nil {
+				if w, ok := at(was, nbformat.Pointer(rest)); ok && deepEqual(v, w) {
 					return nil // the value was in the file as read
 				}
 			}
