@@ -388,6 +388,9 @@ func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat
 			nb.Cells = append(nb.Cells, c)
 			continue
 		}
+		if err := unwritable(m); err != nil {
+			return nil, err
+		}
 		c, err := o.cell(m, s, ids)
 		if err != nil {
 			return nil, err
@@ -445,7 +448,12 @@ func (o Options) unchanged(d *dialog.Dialog, org *origin) bool {
 }
 
 // ToCell converts one message to a new cell (nbformat 4.5).
-func (o Options) ToCell(m *dialog.Message) (nbformat.Cell, error) { return o.cell(m, nil, true) }
+func (o Options) ToCell(m *dialog.Message) (nbformat.Cell, error) {
+	if err := unwritable(m); err != nil {
+		return nil, err
+	}
+	return o.cell(m, nil, true)
+}
 
 // cell builds the cell of a changed or new message, reusing the parts of
 // its original cell (s, if any) that did not change.

@@ -67,7 +67,9 @@
 // descriptor converting it, makes Marshal, WriteFile and Save fail with a
 // [*LostValueError] naming the message and the JSON Pointer
 // ([ErrInvalidValue]); an attribute no descriptor declares fails with
-// [ErrNoDescriptor].
+// [ErrNoDescriptor]; a part of a message that its cell has no place for
+// (outputs of a note, a prompt's outputs besides its reply, attachments of
+// code, an execution count outside code) fails with [ErrNoPlace].
 //
 // # Files
 //

@@ -295,6 +295,26 @@ func TestLostValuesAreErrors(t *testing.T) {
 		t.Errorf("undeclared attribute: %v", err)
 	}
 
+	// Parts a cell has no place for.
+	count := 3
+	for _, bad := range []*dialog.Message{
+		{ID: "n0", Kind: dialog.Note, Outputs: dialog.CodeOutput("1")},
+		{ID: "r0", Kind: dialog.Raw, ExecutionCount: &count},
+		{ID: "c0", Kind: dialog.Code, Attachments: []dialog.Attachment{{ID: "a", MIME: "image/png"}}},
+		{ID: "p0", Kind: dialog.Prompt, Outputs: dialog.CodeOutput("1")},
+		{ID: "p1", Kind: dialog.Prompt, Outputs: []dialog.Output{
+			{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": true}, "data": map[string]any{"text/markdown": "a"}},
+			{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": 1}, "data": map[string]any{"text/markdown": "b"}}}},
+		{ID: "p2", Kind: dialog.Prompt, Outputs: []dialog.Output{
+			{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": true}, "data": map[string]any{"text/markdown": "a", "text/plain": "a"}}}},
+	} {
+		nd := dialog.New("x")
+		nd.Messages = dialog.Msgs{bad}
+		if _, err := convert.Marshal(nd); !errors.Is(err, convert.ErrNoPlace) || !strings.Contains(err.Error(), "message "+bad.ID) {
+			t.Errorf("%s: %v", bad.ID, err)
+		}
+	}
+
 	// A file with invalid metadata, read and edited elsewhere and in the
 	// invalid cell itself: its invalidity is healed and reported.
 	src := []byte(`{"cells": [

@@ -26,6 +26,9 @@ var (
 	// ErrNoDescriptor: a message carries an attribute that the registry
 	// does not declare, so it has no place in the file.
 	ErrNoDescriptor = errors.New("undeclared attribute")
+	// ErrNoPlace: a message holds something its cell has no place for
+	// (outputs of a note, say), and writing would lose it.
+	ErrNoPlace = errors.New("its cell has no place for it")
 )
 
 // A LostValueError reports a value that writing would have removed or
@@ -156,4 +159,44 @@ func at(v any, p nbformat.Pointer) (any, bool) {
 		}
 	}
 	return v, true
+}
+
+// unwritable returns the error for a part of a new or changed message that
+// its cell has no place for, which writing would drop: outputs of a note
+// or raw message, outputs of a prompt other than its reply (the first
+// output marked as a reply, holding text/markdown only), an execution
+// count outside code, attachments of code.
+func unwritable(m *dialog.Message) error {
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("convert: message %s: %s: %w", m.ID, fmt.Sprintf(format, args...), ErrNoPlace)
+	}
+	switch m.Kind {
+	case dialog.Note, dialog.Raw:
+		if len(m.Outputs) > 0 {
+			return fail("a %s message has %d outputs", m.Kind, len(m.Outputs))
+		}
+	case dialog.Prompt:
+		replies := 0
+		for i, o := range m.Outputs {
+			if !o.IsReply() {
+				return fail("output %d is not a reply (a prompt's cell holds only its reply)", i)
+			}
+			if replies++; replies > 1 {
+				return fail("output %d is a second reply", i)
+			}
+			data, _ := o["data"].(map[string]any)
+			for k := range data {
+				if k != "text/markdown" {
+					return fail("the reply's %s data (a reply is written as its text/markdown)", k)
+				}
+			}
+		}
+	}
+	if m.ExecutionCount != nil && m.Kind != dialog.Code {
+		return fail("a %s message has an execution count", m.Kind)
+	}
+	if len(m.Attachments) > 0 && m.Kind == dialog.Code {
+		return fail("a code message has attachments (code cells have none)")
+	}
+	return nil
 }
