@@ -1,9 +1,6 @@
 package convert
 
 import (
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -26,8 +23,9 @@ const promptKey = "solveit_ai"
 // Options configures conversion and saving. The zero value converts with
 // no descriptors and saves safely.
 type Options struct {
-	// Registry declares host attributes kept in cell metadata; nil means
-	// none.
+	// Registry declares host attributes kept in cell metadata. Nil means,
+	// when writing, the registry the dialog was read (or last written)
+	// with, and otherwise none.
 	Registry *Registry
 	// Force makes Save overwrite a file that changed on disk since it was
 	// read.
@@ -35,7 +33,9 @@ type Options struct {
 	// Owner, if set, is given to files written (uid and gid).
 	Owner *Owner
 	// Repaired, if set, is told about every repair made to write an
-	// invalid notebook as a valid one.
+	// invalid notebook (as read) as a valid one. Values the caller gave
+	// that a repair would remove are not repaired but refused (see
+	// LostValueError).
 	Repaired func(nbformat.Repair)
 }
 
@@ -181,34 +181,6 @@ func (o Options) ToDialog(nb *nbformat.Notebook) (*dialog.Dialog, error) {
 	return d, nil
 }
 
-// derivedID is the id of the message read from cell i when the file gives
-// it none (or an invalid or repeated one): 8 hex digits of a SHA-256 hash
-// of the position, kind and content, rehashed while the id is taken.
-func derivedID(i int, m *dialog.Message, taken map[string]bool) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "%d\x00%s\x00%s", i, m.Kind, m.Content)
-	sum := h.Sum(nil)
-	for {
-		if id := hex.EncodeToString(sum[:4]); !taken[id] {
-			return id
-		}
-		next := sha256.Sum256(sum)
-		sum = next[:]
-	}
-}
-
-func validID(id string) bool {
-	if id == "" || len(id) > 64 {
-		return false
-	}
-	for _, r := range id {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return false
-		}
-	}
-	return true
-}
-
 // ToMessage converts one cell to a message (see ToDialog).
 func (o Options) ToMessage(c nbformat.Cell) (*dialog.Message, error) {
 	m := &dialog.Message{ID: string(nbformat.CellIDOf(c))}
@@ -289,45 +261,6 @@ func (o Options) ToMessage(c nbformat.Cell) (*dialog.Message, error) {
 		}
 	}
 	return m, nil
-}
-
-// attachmentFrom reads one attachment. Jupyter (and the seed) store every
-// attachment base64-encoded, whatever its type, so a text value is
-// decoded; one that is not valid base64 (a writer that stored raw text)
-// is kept as its text, and written back unchanged while the attachment is
-// unchanged. A value that is not text (a JSON object under a JSON type)
-// is kept as its JSON text.
-func attachmentFrom(name, mime string, b nbformat.MimeBundle) dialog.Attachment {
-	a := dialog.Attachment{ID: name, MIME: mime}
-	text, ok := b.Text(mime)
-	if !ok { // a JSON type: base64 text is a JSON string
-		v, _ := b.JSON(mime)
-		text, ok = v.(string)
-	}
-	if ok {
-		if data, ok := decodeBase64(text); ok {
-			a.Data = data
-		} else {
-			a.Data = []byte(text)
-		}
-		return a
-	}
-	raw, _ := b.RawJSON(mime)
-	a.Data = raw
-	return a
-}
-
-// decodeBase64 decodes standard base64 with padding, ignoring the line
-// breaks and spaces that encoders insert (as Python's b64decode does).
-func decodeBase64(text string) ([]byte, bool) {
-	clean := strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\r' || r == ' ' || r == '\t' {
-			return -1
-		}
-		return r
-	}, text)
-	data, err := base64.StdEncoding.DecodeString(clean)
-	return data, err == nil
 }
 
 // ToNotebook converts a dialog to a notebook: a dialog read from a notebook
@@ -524,33 +457,6 @@ func (o Options) cell(m *dialog.Message, s *snapshot, ids bool) (nbformat.Cell, 
 	return nil, fmt.Errorf("convert: message %s: unknown kind %q", m.ID, m.Kind)
 }
 
-// transientOutMeta are output metadata keys that hosts keep in memory only
-// (the seed's _out_meta_skip): they are left out of the outputs of cells
-// written from new or changed messages.
-var transientOutMeta = []string{"__type"}
-
-// cleanOutMeta returns out without transient output metadata, and whether
-// there was any; out itself is not changed.
-func cleanOutMeta(out dialog.Output) (map[string]any, bool) {
-	md, _ := out["metadata"].(map[string]any)
-	found := false
-	for _, k := range transientOutMeta {
-		if _, ok := md[k]; ok {
-			found = true
-		}
-	}
-	if !found {
-		return out, false
-	}
-	clean := maps.Clone(map[string]any(out))
-	md = maps.Clone(md)
-	for _, k := range transientOutMeta {
-		delete(md, k)
-	}
-	clean["metadata"] = md
-	return clean, true
-}
-
 // unknownCell writes the changes of a message read from a cell of an
 // unrecognized type back into that cell's JSON: its source, metadata and
 // id (written where the format has ids, or where the cell had one); the
@@ -630,87 +536,4 @@ func (o Options) cellMeta(m *dialog.Message) (map[string]any, error) {
 		meta[promptKey] = true
 	}
 	return meta, nil
-}
-
-// attachments builds a cell's attachments, keeping original bundles whose
-// attachments did not change.
-func (o Options) attachments(m *dialog.Message, s *snapshot) nbformat.Attachments {
-	if len(m.Attachments) == 0 {
-		return nil
-	}
-	var orig nbformat.Attachments
-	var before []dialog.Attachment
-	if s != nil {
-		switch c := s.cell.(type) {
-		case *nbformat.MarkdownCell:
-			orig = c.Attachments
-		case *nbformat.RawCell:
-			orig = c.Attachments
-		}
-		before = s.msg.Attachments
-	}
-	byID := map[string][]dialog.Attachment{}
-	var order []string
-	for _, a := range m.Attachments {
-		if _, ok := byID[a.ID]; !ok {
-			order = append(order, a.ID)
-		}
-		byID[a.ID] = append(byID[a.ID], a)
-	}
-	out := nbformat.Attachments{}
-	for _, id := range order {
-		now := byID[id]
-		var was []dialog.Attachment
-		for _, a := range before {
-			if a.ID == id {
-				was = append(was, a)
-			}
-		}
-		if b, ok := orig[id]; ok && sameAttachments(now, was) {
-			out[id] = b
-			continue
-		}
-		var b nbformat.MimeBundle
-		for _, a := range now {
-			b.SetText(a.MIME, base64.StdEncoding.EncodeToString(a.Data))
-		}
-		out[id] = b
-	}
-	return out
-}
-
-// rejoin presents an output's text as Python nbformat holds it in memory:
-// stream text and the non-JSON data of display_data and execute_result
-// stored as lists of lines are joined into strings.
-func rejoin(o map[string]any) dialog.Output {
-	join := func(v any) any {
-		list, ok := v.([]any)
-		if !ok {
-			return v
-		}
-		var b strings.Builder
-		for _, x := range list {
-			s, ok := x.(string)
-			if !ok {
-				return v
-			}
-			b.WriteString(s)
-		}
-		return b.String()
-	}
-	switch o["output_type"] {
-	case "execute_result", "display_data":
-		if data, ok := o["data"].(map[string]any); ok {
-			for k, v := range data {
-				if !nbformat.IsJSONMime(k) {
-					data[k] = join(v)
-				}
-			}
-		}
-	case "stream":
-		if t, ok := o["text"]; ok {
-			o["text"] = join(t)
-		}
-	}
-	return o
 }

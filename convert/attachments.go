@@ -1,0 +1,95 @@
+package convert
+
+import (
+	"encoding/base64"
+	"strings"
+
+	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+// attachmentFrom reads one attachment. Jupyter (and the seed) store every
+// attachment base64-encoded, whatever its type, so a text value is
+// decoded; one that is not valid base64 (a writer that stored raw text)
+// is kept as its text, and written back unchanged while the attachment is
+// unchanged. A value that is not text (a JSON object under a JSON type)
+// is kept as its JSON text.
+func attachmentFrom(name, mime string, b nbformat.MimeBundle) dialog.Attachment {
+	a := dialog.Attachment{ID: name, MIME: mime}
+	text, ok := b.Text(mime)
+	if !ok { // a JSON type: base64 text is a JSON string
+		v, _ := b.JSON(mime)
+		text, ok = v.(string)
+	}
+	if ok {
+		if data, ok := decodeBase64(text); ok {
+			a.Data = data
+		} else {
+			a.Data = []byte(text)
+		}
+		return a
+	}
+	raw, _ := b.RawJSON(mime)
+	a.Data = raw
+	return a
+}
+
+// decodeBase64 decodes standard base64 with padding, ignoring the line
+// breaks and spaces that encoders insert (as Python's b64decode does).
+func decodeBase64(text string) ([]byte, bool) {
+	clean := strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r == ' ' || r == '\t' {
+			return -1
+		}
+		return r
+	}, text)
+	data, err := base64.StdEncoding.DecodeString(clean)
+	return data, err == nil
+}
+
+// attachments builds a cell's attachments, keeping original bundles whose
+// attachments did not change.
+func (o Options) attachments(m *dialog.Message, s *snapshot) nbformat.Attachments {
+	if len(m.Attachments) == 0 {
+		return nil
+	}
+	var orig nbformat.Attachments
+	var before []dialog.Attachment
+	if s != nil {
+		switch c := s.cell.(type) {
+		case *nbformat.MarkdownCell:
+			orig = c.Attachments
+		case *nbformat.RawCell:
+			orig = c.Attachments
+		}
+		before = s.msg.Attachments
+	}
+	byID := map[string][]dialog.Attachment{}
+	var order []string
+	for _, a := range m.Attachments {
+		if _, ok := byID[a.ID]; !ok {
+			order = append(order, a.ID)
+		}
+		byID[a.ID] = append(byID[a.ID], a)
+	}
+	out := nbformat.Attachments{}
+	for _, id := range order {
+		now := byID[id]
+		var was []dialog.Attachment
+		for _, a := range before {
+			if a.ID == id {
+				was = append(was, a)
+			}
+		}
+		if b, ok := orig[id]; ok && sameAttachments(now, was) {
+			out[id] = b
+			continue
+		}
+		var b nbformat.MimeBundle
+		for _, a := range now {
+			b.SetText(a.MIME, base64.StdEncoding.EncodeToString(a.Data))
+		}
+		out[id] = b
+	}
+	return out
+}
