@@ -9,7 +9,8 @@ import (
 // An Option sets one part of a message made by [Dialog.Make]: where it
 // goes ([At], [After], [Before]) or what it holds besides its kind and
 // content ([WithID], [WithOutputs], [WithReply], [WithMeta], [WithAttr],
-// [WithAttachment], [WithExecutionCount]).
+// [WithAttachment], [WithAttachments], [WithExecutionCount]). Options
+// are made only by those functions; a nil Option is ignored.
 type Option func(*spec)
 
 // spec is what the options of one Make call ask for.
@@ -119,13 +120,15 @@ func WithExecutionCount(n int) Option { return func(s *spec) { s.count = &n } }
 // Nothing is added when Make fails: on an unknown kind; a reference that
 // matches no message or several ([ErrNotFound], [ErrAmbiguous]; the seed
 // puts the message first or last instead); a position out of range; more
-// than one placement; an id already used in d ([ErrDuplicateID]; the seed
-// makes the duplicate); outputs on a message other than code, a reply on a
+// than one placement; an id that cannot be a notebook cell id, or one
+// already used in d ([ErrDuplicateID]; the seed makes the duplicate); outputs on a message other than code, a reply on a
 // message other than a prompt, or attachments on code.
 func (d *Dialog) Make(kind Kind, content string, opts ...Option) (*Message, error) {
 	s := spec{idx: -1}
 	for _, o := range opts {
-		o(&s)
+		if o != nil {
+			o(&s)
+		}
 	}
 	fail := func(format string, args ...any) (*Message, error) {
 		return nil, fmt.Errorf("dialog: make %s message: "+format, append([]any{kind}, args...)...)
@@ -155,6 +158,9 @@ func (d *Dialog) Make(kind Kind, content string, opts ...Option) (*Message, erro
 		}
 	case i > n:
 		return fail("position %d: the dialog has %d messages", s.idx, n)
+	}
+	if s.id != "" && !validID(s.id) {
+		return fail("id %q: an id is 1 to 64 letters, digits, - and _ (a notebook cell id)", s.id)
 	}
 	if s.id != "" && d.Messages.Index(s.id) >= 0 {
 		return fail("id %q: %w", s.id, ErrDuplicateID)
@@ -191,6 +197,19 @@ func (d *Dialog) Make(kind Kind, content string, opts ...Option) (*Message, erro
 	}
 	d.Insert(i, m)
 	return m, nil
+}
+
+// validID reports whether id can be a notebook cell id.
+func validID(id string) bool {
+	if len(id) == 0 || len(id) > 64 {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // ErrDuplicateID: a message with that id is already in the dialog.

@@ -40,6 +40,9 @@ func TestMakePlacement(t *testing.T) {
 	if !hexID.MatchString(mid.ID) {
 		t.Errorf("fresh id %q", mid.ID)
 	}
+	if m, err := d.Make(dialog.Raw, "nil option", nil); err != nil || d.Messages[d.Len()-1] != m {
+		t.Errorf("a nil option: %v", err)
+	}
 	// The options' maps are copied, not shared.
 	meta := map[string]any{"x": 1}
 	m, _ := d.Make(dialog.Note, "n", dialog.WithMeta(meta))
@@ -73,6 +76,8 @@ func TestMakeRefuses(t *testing.T) {
 		{dialog.Code, []dialog.Option{dialog.WithOutputs([]dialog.Output{{"output_type": "bogus"}})}, `output_type "bogus"`, nil},
 		{dialog.Note, []dialog.Option{dialog.WithMeta(map[string]any{"f": func() {}})}, "metadata is not JSON", nil},
 		{"chart", nil, "unknown kind", nil},
+		{dialog.Note, []dialog.Option{dialog.WithID("has space")}, `id "has space": an id is 1 to 64`, nil},
+		{dialog.Note, []dialog.Option{dialog.WithID(strings.Repeat("a", 65))}, "an id is 1 to 64", nil},
 	}
 	for _, c := range cases {
 		m, err := d.Make(c.kind, "x", c.opts...)
