@@ -328,6 +328,12 @@ func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat
 		if err != nil {
 			return nil, err
 		}
+		if s != nil && o.Repaired != nil {
+			for _, k := range strayMembers(s.cell) {
+				o.Repaired(nbformat.Repair{Pointer: nbformat.Pointer("/cells").AppendIndex(len(nb.Cells)).AppendToken(k),
+					What: fmt.Sprintf("removed %q, which a %s cell does not have, as the cell was written anew from its changed message", k, s.cell.Type())})
+			}
+		}
 		built[len(nb.Cells)] = builtCell{msg: m, cell: c, snap: s}
 		nb.Cells = append(nb.Cells, c)
 	}

@@ -608,4 +608,14 @@ sys.stdout.buffer.write(write_ipynb(reads_ipynb(sys.argv[1])).encode())`, bad)
 	if len(repairs) != 1 || repairs[0].Pointer != "/cells/0/outputs" {
 		t.Errorf("repairs %v", repairs)
 	}
+	// Edited, the cell is written anew from its message: the stray
+	// outputs are still reported, not dropped silently.
+	hd.Messages[0].Content = "hi there"
+	repairs = nil
+	if _, err := (convert.Options{Repaired: func(r nbformat.Repair) { repairs = append(repairs, r) }}).Marshal(hd); err != nil {
+		t.Fatal(err)
+	}
+	if len(repairs) != 1 || repairs[0].Pointer != "/cells/0/outputs" || !strings.Contains(repairs[0].What, "written anew") {
+		t.Errorf("repairs of the edited cell %v", repairs)
+	}
 }

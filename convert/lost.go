@@ -3,6 +3,8 @@ package convert
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -199,4 +201,21 @@ func unwritable(m *dialog.Message) error {
 		return fail("a code message has attachments (code cells have none)")
 	}
 	return nil
+}
+
+// strayMembers lists, sorted, the members of a cell as read that its type
+// does not have or that had the wrong type (kept by nbformat in
+// AdditionalProperties): a cell written anew from its changed message
+// leaves them out.
+func strayMembers(c nbformat.Cell) []string {
+	var extra map[string]any
+	switch c := c.(type) {
+	case *nbformat.MarkdownCell:
+		extra = c.AdditionalProperties
+	case *nbformat.CodeCell:
+		extra = c.AdditionalProperties
+	case *nbformat.RawCell:
+		extra = c.AdditionalProperties
+	}
+	return slices.Sorted(maps.Keys(extra))
 }
