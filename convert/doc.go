@@ -104,7 +104,9 @@
 //     drops it).
 //   - solveit_ai on a code or raw cell stays metadata of that cell (the
 //     seed turns the cell into a markdown prompt, dropping its outputs).
-//   - Attachments of raw cells are kept (the seed drops them).
+//   - Attachments of raw cells are kept (the seed drops them), and so is
+//     every type of an attachment stored under several (the seed keeps
+//     the first).
 //   - Version 3 notebooks are upgraded (the seed reads them as empty);
 //     cells of unknown types are kept (the seed refuses the file).
 //   - Values that have no valid place in a notebook are an error (the seed

@@ -247,6 +247,22 @@ var deliberates = []deliberate{
 		}
 		return changed
 	}},
+	{"every type of an attachment kept (the seed keeps the first)", func(_, ours, _ map[string]any) bool {
+		changed := false
+		for _, c := range cellsOf(ours) {
+			atts, _ := c["attachments"].(map[string]any)
+			for _, b := range atts {
+				bundle, _ := b.(map[string]any)
+				for i, k := range sortedKeys(bundle) {
+					if i > 0 {
+						delete(bundle, k)
+						changed = true
+					}
+				}
+			}
+		}
+		return changed
+	}},
 	{"unedited cells not rewritten: a prompt marker stored as 1 stays 1 (the seed writes true)", func(_, ours, _ map[string]any) bool {
 		changed := false
 		for _, c := range cellsOf(ours) {
