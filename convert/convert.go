@@ -240,7 +240,11 @@ func (o Options) ToMessage(c nbformat.Cell) (*dialog.Message, error) {
 		}
 		m.Attrs[d.Attr] = v
 	}
-	if m.Kind == dialog.Note && dialog.Truthy(meta[promptKey]) {
+	if v, ok := meta[promptKey]; ok && !dialog.Truthy(v) {
+		// A falsy marker says nothing: dropped, as the seed drops it (an
+		// unedited cell keeps it in the file).
+		delete(meta, promptKey)
+	} else if ok && m.Kind == dialog.Note {
 		m.Kind = dialog.Prompt
 		delete(meta, promptKey)
 		if q, reply, ok := strings.Cut(m.Content, ReplySeparator); ok {

@@ -124,6 +124,34 @@ var seedEdits = []struct {
 	}},
 }
 
+// everyEdit edits every message's content (everyEditPy is the seed's
+// side).
+var everyEdit = struct {
+	name string
+	edit func(d *dialog.Dialog) (bool, error)
+}{"every", func(d *dialog.Dialog) (bool, error) {
+	for _, m := range d.Messages {
+		m.Content += " edited"
+	}
+	return true, nil
+}}
+
+const everyEditPy = `import sys
+from pathlib import Path
+from aidialog.dialog import *
+from aidialog.ipynb import *
+src, dst = Path(sys.argv[1]), Path(sys.argv[2])
+for p in sorted(src.rglob('*.ipynb')):
+    try:
+        d = read_ipynb(str(p))
+        if d is None: continue
+        for m in d.messages: m.content += ' edited'
+        s = write_ipynb(d)
+    except Exception as e: continue
+    o = dst/p.relative_to(src); o.parent.mkdir(parents=True, exist_ok=True)
+    o.write_bytes(s.encode('utf-8'))
+`
+
 // paritySources copies the Solveit dialogs of the corpus, testdata's
 // notebooks and this package's parity fixtures into a folder for the
 // oracle, returning it and the relative paths.
@@ -263,32 +291,34 @@ var deliberates = []deliberate{
 		}
 		return changed
 	}},
-	{"unedited cells not rewritten: a prompt marker stored as 1 stays 1 (the seed writes true)", func(_, ours, _ map[string]any) bool {
-		changed := false
-		for _, c := range cellsOf(ours) {
-			md, _ := c["metadata"].(map[string]any)
-			if v, ok := md["solveit_ai"]; ok && v != true && dialog.Truthy(v) {
-				md["solveit_ai"], changed = true, true
-			}
-		}
-		return changed
-	}},
-	{"unedited cells not rewritten: output metadata __type kept (the seed drops it from every output)", func(_, ours, _ map[string]any) bool {
-		changed := false
-		for _, c := range cellsOf(ours) {
-			outs, _ := c["outputs"].([]any)
-			for _, o := range outs {
-				om, _ := o.(map[string]any)
-				if md, ok := om["metadata"].(map[string]any); ok {
-					if _, ok := md["__type"]; ok {
-						delete(md, "__type")
-						changed = true
-					}
-				}
-			}
-		}
-		return changed
-	}},
+}
+
+// uneditedCells reports which cells of ours (canonical, decoded) are
+// cells of the source file as they were, in Python nbformat's canonical
+// form.
+func uneditedCells(t *testing.T, src []byte, ours map[string]any) map[int]bool {
+	t.Helper()
+	nb, err := nbformat.Unmarshal(src)
+	if err != nil || nb.Nbformat != 4 {
+		return nil
+	}
+	canon, err := nbformat.MarshalOptions{Canonical: true}.Marshal(nb)
+	if err != nil {
+		return nil // a file Python nbformat cannot write
+	}
+	g, err := nbformat.Decode(canon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, c := range cellsOf(g.(map[string]any)) {
+		have[string(encoded(t, c))] = true
+	}
+	out := map[int]bool{}
+	for i, c := range cellsOf(ours) {
+		out[i] = have[string(encoded(t, c))]
+	}
+	return out
 }
 
 func cellsOf(doc map[string]any) []map[string]any {
@@ -373,6 +403,9 @@ func TestOracleParity(t *testing.T) {
 	edited, rt := t.TempDir(), t.TempDir()
 	runOracle(t, "edits.py", src, edited)
 	runOracle(t, "roundtrip.py", src, rt)
+	// One more edit, ours: every message's content edited, so that every
+	// cell is written anew and none is excused as unedited.
+	runOracle(t, "-c", everyEditPy, src, filepath.Join(edited, "every"))
 	opts := convert.Options{Registry: seedRegistry(t)}
 	counts := map[string]map[string]int{} // behaviour → operation → count
 	note := func(behaviour, op string) {
@@ -382,7 +415,7 @@ func TestOracleParity(t *testing.T) {
 		counts[behaviour][op]++
 	}
 	ops := append([]string{}, "roundtrip")
-	for _, e := range seedEdits {
+	for _, e := range append(seedEdits, everyEdit) {
 		ops = append(ops, e.name)
 	}
 	for _, rel := range rels {
@@ -398,7 +431,7 @@ func TestOracleParity(t *testing.T) {
 		for _, op := range ops {
 			edit := func(*dialog.Dialog) (bool, error) { return true, nil }
 			oracleFile := filepath.Join(rt, rel)
-			for _, e := range seedEdits {
+			for _, e := range append(seedEdits, everyEdit) {
 				if e.name == op {
 					edit, oracleFile = e.edit, filepath.Join(edited, e.name, rel)
 				}
@@ -448,11 +481,25 @@ func TestOracleParity(t *testing.T) {
 			if bytes.Equal(gotC, wantC) {
 				continue
 			}
+			unedited := uneditedCells(t, data, ours)
 			var used []string
 			for _, dl := range deliberates {
 				if dl.apply(srcDoc, ours, seed) {
 					used = append(used, dl.name)
 				}
+			}
+			// Cells written back exactly as the file had them (unedited)
+			// need not look as the seed rewrites them.
+			oc, sc := cellsOf(ours), cellsOf(seed)
+			kept := false
+			for i := range oc {
+				if unedited[i] && i < len(sc) && !bytes.Equal(encoded(t, oc[i]), encoded(t, sc[i])) {
+					ours["cells"].([]any)[i] = sc[i]
+					kept = true
+				}
+			}
+			if kept {
+				used = append(used, "unedited cells written back as read (the seed rewrites them: a prompt marker 1 as true, falsy flags and markers, empty attachments and __type dropped, an empty reply's separator removed)")
 			}
 			if !bytes.Equal(encoded(t, ours), encoded(t, seed)) {
 				t.Errorf("%s %s: differs from the seed beyond the deliberate differences %q: %v", op, rel, used, jsonDiffs(seed, ours, "", nil))
