@@ -408,8 +408,8 @@ func TestOracleRegistryCarried(t *testing.T) {
 }
 
 // The Solveit registry writes what dialoghelper writes: its int flags as
-// booleans, heading_collapsed and bookmark as held, falsy values omitted;
-// and reads them back as ints.
+// booleans (heading_collapsed too, its file type), bookmark as held, falsy
+// values omitted; and reads them back as ints.
 func TestOracleSolveitRegistry(t *testing.T) {
 	want := oracleWrite(t, `
 class SMsg(Message):
@@ -417,17 +417,17 @@ class SMsg(Message):
                       o_collapsed='collapsed', i_collapsed='hide_input')
     def cell_meta(self):
         m = super().cell_meta()
-        for k in ('skipped', 'pinned', 'collapsed', 'hide_input'):
+        for k in ('skipped', 'pinned', 'collapsed', 'hide_input', 'heading_collapsed'):
             if k in m: m[k] = bool(m[k])
         return m
 class SDlg(Dialog): msg_cls = SMsg
 dlg = SDlg(name='solveit')
-dlg.mk_message('# Head', msg_type='note', heading_collapsed=True, bookmark=3, skipped=1, id='50170001')
+dlg.mk_message('# Head', msg_type='note', heading_collapsed=1, bookmark=3, skipped=1, id='50170001')
 dlg.mk_message('x', msg_type='code', o_collapsed=1, i_collapsed=1, pinned=0, id='50170002')
 dlg.mk_message('q', msg_type='prompt', output='a', pinned=1, o_collapsed=0, id='50170003')
 `)
 	d := dialog.New("solveit")
-	d.Make(dialog.Note, "# Head", dialog.WithAttr("heading_collapsed", true), dialog.WithAttr("bookmark", 3), dialog.WithAttr("skipped", 1), dialog.WithID("50170001"))
+	d.Make(dialog.Note, "# Head", dialog.WithAttr("heading_collapsed", 1), dialog.WithAttr("bookmark", 3), dialog.WithAttr("skipped", 1), dialog.WithID("50170001"))
 	d.Make(dialog.Code, "x", dialog.WithAttr("o_collapsed", 1), dialog.WithAttr("i_collapsed", 1), dialog.WithAttr("pinned", 0), dialog.WithID("50170002"))
 	d.Make(dialog.Prompt, "q", dialog.WithReply("a"), dialog.WithAttr("pinned", 1), dialog.WithAttr("o_collapsed", 0), dialog.WithID("50170003"))
 	opts := convert.Options{Registry: convert.Solveit()}

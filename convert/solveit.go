@@ -10,14 +10,15 @@ package convert
 //	pinned             pinned              0 or 1     true, or absent
 //	o_collapsed        collapsed           0 or 1     true, or absent
 //	i_collapsed        hide_input          0 or 1     true, or absent
-//	heading_collapsed  heading_collapsed   as stored  as stored, if truthy
+//	heading_collapsed  heading_collapsed   0 or 1     true, or absent
 //	bookmark           bookmark            as stored  as stored, if truthy
 //
-// The four flags that Solveit stores as ints and dialoghelper writes as
-// booleans (the nbformat schema types collapsed as one on code cells) are
-// written as true, whatever truthy value a host holds; heading_collapsed
-// and bookmark are written as held, as dialoghelper does; falsy values are
-// left out of the file. Other keys
+// The flags, which Solveit keeps as ints, are written as their file type,
+// the boolean true, whatever truthy value a host holds (dialoghelper
+// converts skipped, pinned, collapsed and hide_input so; the nbformat
+// schema types collapsed as a boolean on code cells; heading_collapsed is
+// the collapsible-headings extension's boolean); bookmark is written as
+// held; falsy values are left out of the file. Other keys
 // Solveit writes (solveit_ai, time_run, nbdev) are not attributes: the
 // prompt marker is the converter's own, and the rest rides in
 // Message.Meta.
@@ -27,7 +28,7 @@ func Solveit() *Registry {
 		Flag("pinned", "pinned"),
 		Flag("o_collapsed", "collapsed"),
 		Flag("i_collapsed", "hide_input"),
-		Descriptor{Attr: "heading_collapsed", Key: "heading_collapsed"},
+		Flag("heading_collapsed", "heading_collapsed"),
 		Descriptor{Attr: "bookmark", Key: "bookmark"},
 	)
 	if err != nil {
