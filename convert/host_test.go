@@ -92,7 +92,8 @@ dlg = Dialog(name='sub', meta={'solveit_ver': 2})
 a = dlg.mk_message('first', msg_type='note', id='5ab00001')
 b = dlg.mk_message('1+1', msg_type='code', output=code_output('2'), id='5ab00002')
 c = dlg.mk_message('Why?', msg_type='prompt', output='Because.', id='5ab00003')
-dlg.write(Path(sys.argv[1])/'a'/'b', msgs=[c, a])
+j = dlg.mk_message('2+2', msg_type='code', output='[{"output_type": "execute_result", "execution_count": 2, "data": {"text/plain": "4"}, "metadata": {"x": 1.5}}]', id='5ab00004')
+dlg.write(Path(sys.argv[1])/'a'/'b', msgs=[c, j, a])
 dlg.write(Path(sys.argv[1])/'none', msgs=[])
 `, out)
 	d := dialog.New("sub")
@@ -100,8 +101,13 @@ dlg.write(Path(sys.argv[1])/'none', msgs=[])
 	a, _ := d.Make(dialog.Note, "first", dialog.WithID("5ab00001"))
 	d.Make(dialog.Code, "1+1", dialog.WithOutputs(dialog.CodeOutput("2")), dialog.WithID("5ab00002"))
 	c, _ := d.Make(dialog.Prompt, "Why?", dialog.WithReply("Because."), dialog.WithID("5ab00003"))
+	j, err := d.Make(dialog.Code, "2+2", dialog.WithID("5ab00004"),
+		dialog.WithOutputsJSON(`[{"output_type": "execute_result", "execution_count": 2, "data": {"text/plain": "4"}, "metadata": {"x": 1.5}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
-	if err := convert.WriteSubset(d, filepath.Join(dir, "a", "b"), []*dialog.Message{c, a}); err != nil {
+	if err := convert.WriteSubset(d, filepath.Join(dir, "a", "b"), []*dialog.Message{c, j, a}); err != nil {
 		t.Fatal(err)
 	}
 	sameFile(t, filepath.Join(out, "a", "b", "sub.ipynb"), filepath.Join(dir, "a", "b", "sub.ipynb"))

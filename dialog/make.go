@@ -1,16 +1,20 @@
 package dialog
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
+	"strconv"
+	"strings"
 )
 
 // An Option sets one part of a message made by [Dialog.Make]: where it
 // goes ([At], [After], [Before]) or what it holds besides its kind and
-// content ([WithID], [WithOutputs], [WithReply], [WithMeta], [WithAttr],
-// [WithAttachment], [WithAttachments], [WithExecutionCount]). Options
-// are made only by those functions; a nil Option is ignored.
+// content ([WithID], [WithOutputs], [WithOutputsJSON], [WithReply],
+// [WithMeta], [WithAttr], [WithAttachment], [WithAttachments],
+// [WithExecutionCount]). Options are made only by those functions; a nil
+// Option is ignored.
 type Option func(*spec)
 
 // spec is what the options of one Make call ask for.
@@ -28,6 +32,7 @@ type spec struct {
 	newAtts     []Attachment // data and type only: ids made by Make
 	count       *int
 	placed      int // placement options given
+	errs        []error
 }
 
 // At puts the message at position i (a negative i counts from the end: -1,
@@ -64,6 +69,74 @@ func WithID(id string) Option { return func(s *spec) { s.id = id } }
 // JSON, as [CodeOutput] makes them).
 func WithOutputs(outs []Output) Option {
 	return func(s *spec) { s.outputs, s.hasOutputs = append(s.outputs, outs...), true }
+}
+
+// WithOutputsJSON gives a code message its outputs as a JSON array, the
+// seed's mk_message(…, output='[…]'); "" means none. Integers become ints,
+// other numbers float64, as in outputs read from a file. Make fails on text
+// that is not a JSON array of objects.
+func WithOutputsJSON(text string) Option {
+	return func(s *spec) {
+		s.hasOutputs = true
+		if text == "" {
+			return
+		}
+		outs, err := decodeOutputs(text)
+		if err != nil {
+			s.errs = append(s.errs, err)
+			return
+		}
+		s.outputs = append(s.outputs, outs...)
+	}
+}
+
+// decodeOutputs parses a JSON array of outputs.
+func decodeOutputs(text string) ([]Output, error) {
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	var raw []map[string]any
+	if err := dec.Decode(&raw); err != nil {
+		return nil, fmt.Errorf("outputs JSON: %w", err)
+	}
+	if dec.More() {
+		return nil, errors.New("outputs JSON: text after the array")
+	}
+	outs := make([]Output, len(raw))
+	for i, o := range raw {
+		if o == nil {
+			return nil, fmt.Errorf("outputs JSON: item %d is not an object", i)
+		}
+		outs[i] = Output(numbers(o).(map[string]any))
+	}
+	return outs, nil
+}
+
+// numbers turns the json.Numbers of a decoded value into the types a
+// notebook read gives (nbformat.Decode): ints for integers that fit,
+// json.Number for larger integers (kept exactly), float64 for the rest.
+func numbers(v any) any {
+	switch v := v.(type) {
+	case json.Number:
+		if !strings.ContainsAny(string(v), ".eE") {
+			if i, err := strconv.Atoi(string(v)); err == nil {
+				return i
+			}
+			return v
+		}
+		if f, err := v.Float64(); err == nil {
+			return f
+		}
+		return v
+	case map[string]any:
+		for k, x := range v {
+			v[k] = numbers(x)
+		}
+	case []any:
+		for i, x := range v {
+			v[i] = numbers(x)
+		}
+	}
+	return v
 }
 
 // WithReply gives a prompt its AI reply ("" for none); see
@@ -135,6 +208,9 @@ func (d *Dialog) Make(kind Kind, content string, opts ...Option) (*Message, erro
 	}
 	if !kind.Valid() {
 		return fail("unknown kind")
+	}
+	if len(s.errs) > 0 {
+		return fail("%w", errors.Join(s.errs...))
 	}
 	if s.placed > 1 {
 		return fail("%d placements given (At, After, Before): give one", s.placed)

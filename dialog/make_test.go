@@ -52,6 +52,25 @@ func TestMakePlacement(t *testing.T) {
 	}
 }
 
+// Outputs as JSON text (the seed's output='[…]' for code): numbers as a
+// notebook read gives them.
+func TestMakeOutputsJSON(t *testing.T) {
+	d := dialog.New("d")
+	m, err := d.Make(dialog.Code, "1+1", dialog.WithOutputsJSON(`[{"output_type": "execute_result", "execution_count": 3,
+		"data": {"text/plain": "2.5"}, "metadata": {"f": 1.5, "big": 123456789012345678901234567890}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []dialog.Output{{"output_type": "execute_result", "execution_count": 3, "data": map[string]any{"text/plain": "2.5"},
+		"metadata": map[string]any{"f": 1.5, "big": json.Number("123456789012345678901234567890")}}}
+	if diff := cmp.Diff(want, m.Outputs); diff != "" {
+		t.Errorf("outputs (-want +got):\n%s", diff)
+	}
+	if e, _ := d.Make(dialog.Code, "x", dialog.WithOutputsJSON("")); e == nil || len(e.Outputs) != 0 {
+		t.Errorf("empty JSON: %v", e)
+	}
+}
+
 // Every refusal names the problem and adds nothing.
 func TestMakeRefuses(t *testing.T) {
 	d := dialog.New("d")
@@ -76,6 +95,10 @@ func TestMakeRefuses(t *testing.T) {
 		{dialog.Code, []dialog.Option{dialog.WithOutputs([]dialog.Output{{"output_type": "bogus"}})}, `output_type "bogus"`, nil},
 		{dialog.Note, []dialog.Option{dialog.WithMeta(map[string]any{"f": func() {}})}, "metadata is not JSON", nil},
 		{"chart", nil, "unknown kind", nil},
+		{dialog.Code, []dialog.Option{dialog.WithOutputsJSON(`[{"output_type": "stream"`)}, "outputs JSON", nil},
+		{dialog.Code, []dialog.Option{dialog.WithOutputsJSON(`[1]`)}, "outputs JSON", nil},
+		{dialog.Code, []dialog.Option{dialog.WithOutputsJSON(`[] []`)}, "text after the array", nil},
+		{dialog.Note, []dialog.Option{dialog.WithOutputsJSON(`[]`)}, "only code messages have outputs", nil},
 		{dialog.Note, []dialog.Option{dialog.WithID("has space")}, `id "has space": an id is 1 to 64`, nil},
 		{dialog.Note, []dialog.Option{dialog.WithID(strings.Repeat("a", 65))}, "an id is 1 to 64", nil},
 	}
