@@ -313,6 +313,10 @@ func TestLostValuesAreErrors(t *testing.T) {
 			{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": 1}, "data": map[string]any{"text/markdown": "b"}}}},
 		{ID: "p2", Kind: dialog.Prompt, Outputs: []dialog.Output{
 			{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": true}, "data": map[string]any{"text/markdown": "a", "text/plain": "a"}}}},
+		{ID: "p3", Kind: dialog.Prompt, Outputs: []dialog.Output{
+			{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": true, "model": "x"}, "data": map[string]any{"text/markdown": "a"}}}},
+		{ID: "p4", Kind: dialog.Prompt, Outputs: []dialog.Output{
+			{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": 1}, "data": map[string]any{"text/markdown": "a"}, "transient": map[string]any{}}}},
 	} {
 		nd := dialog.New("x")
 		nd.Messages = dialog.Msgs{bad}

@@ -165,8 +165,8 @@ func at(v any, p nbformat.Pointer) (any, bool) {
 
 // unwritable returns the error for a part of a new or changed message that
 // its cell has no place for, which writing would drop: outputs of a note
-// or raw message, outputs of a prompt other than its reply (the first
-// output marked as a reply, holding text/markdown only), an execution
+// or raw message, outputs of a prompt other than its reply (one output
+// marked as a reply, holding text/markdown and nothing else), an execution
 // count outside code, attachments of code.
 func unwritable(m *dialog.Message) error {
 	fail := func(format string, args ...any) error {
@@ -186,10 +186,23 @@ func unwritable(m *dialog.Message) error {
 			if replies++; replies > 1 {
 				return fail("output %d is a second reply", i)
 			}
+			// A reply is written as its text: anything else it carries
+			// would be lost.
 			data, _ := o["data"].(map[string]any)
-			for k := range data {
+			md, _ := o["metadata"].(map[string]any)
+			for _, k := range slices.Sorted(maps.Keys(o)) {
+				if k != "output_type" && k != "data" && k != "metadata" {
+					return fail("the reply output's %q (a reply is written as its text/markdown only)", k)
+				}
+			}
+			for _, k := range slices.Sorted(maps.Keys(data)) {
 				if k != "text/markdown" {
-					return fail("the reply's %s data (a reply is written as its text/markdown)", k)
+					return fail("the reply's %s data (a reply is written as its text/markdown only)", k)
+				}
+			}
+			for _, k := range slices.Sorted(maps.Keys(md)) {
+				if k != "is_ai_res" {
+					return fail("the reply's metadata %q (a reply is written as its text/markdown only)", k)
 				}
 			}
 		}
