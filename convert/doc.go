@@ -108,8 +108,11 @@
 //   - Attachments of raw cells are kept (the seed drops them), and so is
 //     every type of an attachment stored under several (the seed keeps
 //     the first).
-//   - Version 3 notebooks are upgraded (the seed reads them as empty);
-//     cells of unknown types are kept (the seed refuses the file).
+//   - Versions 2 and 3 are upgraded (the seed reads them as empty); cells
+//     of unknown types are kept (the seed refuses the file), and so are
+//     files the seed fails on (an empty metadata key, say).
+//   - An invalid file is written valid, its content kept (the seed writes
+//     invalid values back, and removes outputs of unknown types).
 //   - Values that have no valid place in a notebook are an error (the seed
 //     writes an invalid file); a file changed on disk since it was read is
 //     not overwritten ([ErrChanged]).
