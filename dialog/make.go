@@ -183,8 +183,8 @@ func WithExecutionCount(n int) Option { return func(s *spec) { s.count = &n } }
 // Make makes a message of the given kind and content and puts it into the
 // dialog in one call: the seed's mk_message. By default it is appended and
 // gets a fresh id; options place it (At, After, Before) and fill it
-// (WithID, WithOutputs, WithReply, WithMeta, WithAttr, WithAttachment,
-// WithAttachments, WithExecutionCount):
+// (WithID, WithOutputs, WithOutputsJSON, WithReply, WithMeta, WithAttr,
+// WithAttachment, WithAttachments, WithExecutionCount):
 //
 //	d.Make(dialog.Code, "1+1", dialog.WithOutputs(dialog.CodeOutput("2")))
 //	d.Make(dialog.Prompt, "Add them.", dialog.WithReply("The answer is **2**."))
@@ -194,8 +194,11 @@ func WithExecutionCount(n int) Option { return func(s *spec) { s.count = &n } }
 // matches no message or several ([ErrNotFound], [ErrAmbiguous]; the seed
 // puts the message first or last instead); a position out of range; more
 // than one placement; an id that cannot be a notebook cell id, or one
-// already used in d ([ErrDuplicateID]; the seed makes the duplicate); outputs on a message other than code, a reply on a
-// message other than a prompt, or attachments on code.
+// already used in d ([ErrDuplicateID]; the seed makes the duplicate);
+// outputs on a message other than code, or outputs JSON that is not an
+// array of objects; a reply on a message other than a prompt; an
+// execution count outside code; attachments on code; metadata or
+// attributes that are not JSON.
 func (d *Dialog) Make(kind Kind, content string, opts ...Option) (*Message, error) {
 	s := spec{idx: -1}
 	for _, o := range opts {
