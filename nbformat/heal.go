@@ -136,13 +136,13 @@ type healer struct {
 	used    map[CellID]bool  // ids in use (built once, when first needed)
 
 	// per pass
-	t        *jsontree.Tape
-	cellNode []int // tape node of each cell (built when needed)
-	outCell  int   // the cell whose output nodes outNodes holds
-	outNodes []int
-	whole    bool  // replace places that still have problems as a whole
-	needID     []int    // cells to give fresh ids
-	idNote     []int    // the index of its repair, for each
+	t          *jsontree.Tape
+	cellNode   []int // tape node of each cell (built when needed)
+	outCell    int   // the cell whose output nodes outNodes holds
+	outNodes   []int
+	whole      bool  // replace places that still have problems as a whole
+	needID     []int // cells to give fresh ids
+	idNote     []int // the index of its repair, for each
 	newCells   []pendingCell
 	newOutputs []pendingOutput
 }
