@@ -92,7 +92,6 @@ func (o HealOptions) Heal(nb *Notebook) ([]Repair, error) {
 	if h.newID == nil {
 		h.newID = NewID
 	}
-	nb.complete = true
 	if nb.src != nil && nb.src.tape.BOM && !nb.dropBOM {
 		// Not a schema matter, but Python's json module refuses the file.
 		nb.dropBOM = true
@@ -103,7 +102,11 @@ func (o HealOptions) Heal(nb *Notebook) ([]Repair, error) {
 		return h.repairs, err
 	}
 	for round := 0; round < healRounds; round++ {
+		// The first pass validates the notebook as it is (as read, when
+		// unedited); from then on every required member is written (a
+		// missing one with its empty value).
 		t, err := nb.tape()
+		nb.complete = true
 		if err != nil {
 			return h.repairs, err
 		}
