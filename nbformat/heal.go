@@ -182,7 +182,7 @@ func (h *healer) keepIDs() error {
 	}
 	kept := false
 	for _, c := range nb.Cells {
-		if validID.MatchString(string(CellIDOf(c))) {
+		if CellIDOf(c).Valid() {
 			kept = true
 			break
 		}

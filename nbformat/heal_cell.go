@@ -159,7 +159,7 @@ func (h *healer) giveIDs() {
 // freshID returns a valid id from newID that is not in used, and adds it.
 func freshID(newID func() CellID, used map[CellID]bool) CellID {
 	fresh := newID()
-	for used[fresh] || !validID.MatchString(string(fresh)) {
+	for used[fresh] || !fresh.Valid() {
 		fresh = newID()
 	}
 	used[fresh] = true
@@ -281,7 +281,7 @@ func (h *healer) wholeCell(i int, p *ValidationError) {
 	c := h.nb.Cells[i]
 	raw := compactNode(nil, h.t, h.cellNodeOf(i))
 	id := CellIDOf(c)
-	if !validID.MatchString(string(id)) {
+	if !id.Valid() {
 		id = ""
 	}
 	h.nb.Cells[i] = &RawCell{CellType: RawCellCellTypeRaw, ID: id, Source: Text(string(raw))}

@@ -234,3 +234,16 @@ func TestCorpusHealKeepsContent(t *testing.T) {
 	}
 	t.Logf("%d invalid notebooks healed, content kept", n)
 }
+
+// CellID.Valid follows the schema's cell_id: 1 to 64 of [a-zA-Z0-9-_],
+// nothing after (Python's fastjsonschema: not even a final newline).
+func TestCellIDValid(t *testing.T) {
+	for id, want := range map[nbformat.CellID]bool{
+		"a": true, "Xy_3-z": true, nbformat.CellID(strings.Repeat("a", 64)): true,
+		"": false, nbformat.CellID(strings.Repeat("a", 65)): false, "abc\n": false, "a b": false, "é": false, "a.b": false,
+	} {
+		if got := id.Valid(); got != want {
+			t.Errorf("%q.Valid() = %v, want %v", id, got, want)
+		}
+	}
+}
