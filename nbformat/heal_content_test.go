@@ -121,7 +121,7 @@ func placedContent(doc any) []string {
 				leaves(o)
 				continue
 			}
-			for _, k := range []string{"text", "data", "traceback", "ename", "evalue", "metadata"} {
+			for _, k := range outputContent(om) {
 				leaves(om[k])
 			}
 		}
@@ -184,4 +184,34 @@ func missingContent(in, out []byte) ([]string, error) {
 		missing = append(missing, s)
 	}
 	return missing, nil
+}
+
+// outputContent names the members of an output that have a valid place:
+// those of its type or, for an unknown type, of the type it resembles (the
+// one holding data, else text, else a traceback); nil means all of it (it
+// resembles nothing and is kept as text).
+func outputContent(om map[string]any) []string {
+	typ, _ := om["output_type"].(string)
+	switch strings.ToLower(strings.TrimSpace(typ)) {
+	case "stream":
+		return []string{"text"}
+	case "display_data", "execute_result", "pyout":
+		return []string{"data", "metadata"}
+	case "error", "pyerr":
+		return []string{"ename", "evalue", "traceback"}
+	}
+	has := func(k string) bool { return om[k] != nil }
+	switch {
+	case has("data"):
+		return []string{"data", "metadata"}
+	case has("text"):
+		return []string{"text"}
+	case has("traceback") || has("ename") || has("evalue"):
+		return []string{"ename", "evalue", "traceback"}
+	}
+	var all []string
+	for k := range om {
+		all = append(all, k)
+	}
+	return all
 }

@@ -110,6 +110,8 @@ func TestHealKeepsContent(t *testing.T) {
 			[]string{`"outputs": [`, `"alone"`}},
 		{"tags", nb45(`{"cell_type": "raw", "id": "c", "metadata": {"tags": ["a", "a", "b,c", ""]}, "source": ""}`),
 			[]string{`"tags": [`, `"a"`, `"b"`, `"c"`}},
+		{"nbformat_minor as text", `{"nbformat": 4, "nbformat_minor": "5", "metadata": {}, "cells": [{"cell_type": "raw", "id": "r", "metadata": {}, "source": "s"}]}`,
+			[]string{`"nbformat_minor": 5`, `"id": "r"`}},
 		{"kernelspec member", `{"nbformat": 4, "nbformat_minor": 5, "metadata": {"kernelspec": {"name": 3, "display_name": "Python 3"}}, "cells": []}`,
 			[]string{`"display_name": "Python 3"`}},
 	} {
