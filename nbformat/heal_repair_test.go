@@ -249,3 +249,20 @@ func TestCellIDValid(t *testing.T) {
 		}
 	}
 }
+
+// An id with a final newline is invalid to Python (fastjsonschema's "$"
+// does not match before it): once Validate agrees, Heal gives a fresh id.
+func TestHealIDWithFinalNewline(t *testing.T) {
+	in := nb45(`{"cell_type": "raw", "id": "abc\n", "metadata": {}, "source": "s"}`)
+	nb, err := nbformat.Unmarshal([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nbformat.Validate(nb) == nil {
+		t.Skip(`Validate accepts the id "abc\n" (before the draft04 "$" change)`)
+	}
+	out := checkHealed(t, in)
+	if !bytes.Contains(out, []byte(`"id": "h1"`)) {
+		t.Errorf("id not replaced:\n%s", out)
+	}
+}
