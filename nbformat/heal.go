@@ -11,7 +11,7 @@ import (
 
 // A Repair is one change [Heal] made.
 type Repair struct {
-	Pointer Pointer // where, in the notebook before healing
+	Pointer Pointer // where, in the notebook as it was when repaired (for most repairs, as read)
 	What    string
 }
 
@@ -296,12 +296,12 @@ func (h *healer) top(p healProblem) {
 			return // written now (complete)
 		}
 		md := reflect.ValueOf(&nb.Metadata).Elem()
-		drop := h.dropPath(md, p.toks[1:])
-		if h.whole {
-			drop = h.dropKey(md, p.toks[1]) || drop
+		gone := h.dropPath("/metadata", md, p.toks[1:])
+		if h.whole && h.dropKey(md, p.toks[1]) {
+			gone = Pointer("/metadata").AppendToken(p.toks[1])
 		}
-		if drop {
-			h.note(Pointer("/metadata").AppendToken(p.toks[1]), "removed invalid notebook metadata (%s)", p.err.Msg)
+		if gone != "" {
+			h.note(gone, "removed invalid notebook metadata (%s)", p.err.Msg)
 		}
 	case p.toks[0] == "nbformat" || p.toks[0] == "nbformat_minor":
 		// Set by version; the schema has nothing else to say about them.

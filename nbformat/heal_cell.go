@@ -79,8 +79,8 @@ func (h *healer) cell(i int, probs []healProblem) {
 			}
 		case rest[0] == "metadata":
 			md := reflect.ValueOf(CellMetadataOf(c)).Elem()
-			if h.dropPath(md, rest[1:]) {
-				h.note(at.AppendToken("metadata").AppendToken(rest[1]), "removed invalid cell metadata (%s)", p.err.Msg)
+			if gone := h.dropPath(at.AppendToken("metadata"), md, rest[1:]); gone != "" {
+				h.note(gone, "removed invalid cell metadata (%s)", p.err.Msg)
 			}
 		case rest[0] == "source" && len(rest) <= 2:
 			n := h.memberNode(h.cellNodeOf(i), "source")
@@ -240,14 +240,18 @@ func (h *healer) tags(i int, c Cell) {
 
 // dropPath removes the member at toks below the struct v: inside typed
 // nested objects (kernelspec, jupyter, execution, …) only the offending
-// member goes; elsewhere the member toks[0] of v.
-func (h *healer) dropPath(v reflect.Value, toks []string) bool {
+// member goes; elsewhere the member toks[0] of v. It returns the place
+// removed, below base ("" if nothing was there).
+func (h *healer) dropPath(base Pointer, v reflect.Value, toks []string) Pointer {
 	if len(toks) >= 2 {
 		if f := structField(v, toks[0]); f.IsValid() {
-			return h.dropPath(f, toks[1:])
+			return h.dropPath(base.AppendToken(toks[0]), f, toks[1:])
 		}
 	}
-	return h.dropKey(v, toks[0])
+	if h.dropKey(v, toks[0]) {
+		return base.AppendToken(toks[0])
+	}
+	return ""
 }
 
 // structField returns the addressable struct held by member key of v,
