@@ -100,9 +100,28 @@ func placedContent(doc any) []string {
 			leaves(c)
 			continue
 		}
-		leaves(cm["source"])
+		kind := cellKind(cm)
+		if typ, _ := cm["cell_type"].(string); typ == "heading" {
+			// A heading becomes one markdown line: its lines are kept,
+			// their line breaks are not.
+			var text strings.Builder
+			switch src := cm["source"].(type) {
+			case string:
+				text.WriteString(src)
+			case []any:
+				for _, l := range src {
+					s, _ := l.(string)
+					text.WriteString(s)
+				}
+			}
+			for _, l := range strings.Split(text.String(), "\n") {
+				out = append(out, strings.TrimSpace(l))
+			}
+		} else {
+			leaves(cm["source"])
+		}
 		free(cm["metadata"], shapedCellMetadata)
-		if ct, _ := cm["cell_type"].(string); ct != "code" {
+		if kind != "code" {
 			if att, ok := cm["attachments"].(map[string]any); ok {
 				for _, b := range att {
 					if _, ok := b.(map[string]any); ok {
@@ -112,7 +131,7 @@ func placedContent(doc any) []string {
 			}
 		}
 		outs, _ := cm["outputs"].([]any)
-		if ct, _ := cm["cell_type"].(string); ct == "markdown" || ct == "raw" {
+		if kind != "code" {
 			outs = nil
 		}
 		for _, o := range outs {
@@ -214,4 +233,21 @@ func outputContent(om map[string]any) []string {
 		all = append(all, k)
 	}
 	return all
+}
+
+// cellKind is the type of a cell or, for an unknown type, of the cell it
+// resembles: a case variant of a valid type; markdown for a heading; code
+// when it has outputs or an execution count; else raw.
+func cellKind(cm map[string]any) string {
+	typ, _ := cm["cell_type"].(string)
+	switch k := strings.ToLower(strings.TrimSpace(typ)); k {
+	case "code", "markdown", "raw":
+		return k
+	case "heading":
+		return "markdown"
+	}
+	if cm["outputs"] != nil || cm["execution_count"] != nil {
+		return "code"
+	}
+	return "raw"
 }
