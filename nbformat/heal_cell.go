@@ -31,7 +31,7 @@ func (h *healer) cell(i int, probs []healProblem) {
 	c := CloneCell(h.nb.Cells[i])
 	h.nb.Cells[i] = c
 	v := reflect.ValueOf(c).Elem()
-	var done struct{ attachments, tags, id, outputs bool }
+	var done struct{ attachments, tags, id, outputs, source bool }
 	for k := 0; k < len(probs); {
 		p := probs[k]
 		rest := p.toks[2:]
@@ -58,7 +58,7 @@ func (h *healer) cell(i int, probs []healProblem) {
 			if errors.Is(p.err, ErrMissingMember) && p.err.Member == "id" {
 				if !done.id {
 					done.id = true
-					h.wantID(i, c, v, p.err)
+					h.wantID(i, v, p.err)
 				}
 			} else if errors.Is(p.err, ErrMissingMember) {
 				h.note(at.AppendToken(p.err.Member), "added the missing member with its empty value")
@@ -66,7 +66,7 @@ func (h *healer) cell(i int, probs []healProblem) {
 		case rest[0] == "id":
 			if !done.id {
 				done.id = true
-				h.wantID(i, c, v, p.err)
+				h.wantID(i, v, p.err)
 			}
 		case rest[0] == "metadata" && len(rest) == 1:
 			if h.dropKey(v, "metadata") {
@@ -82,7 +82,11 @@ func (h *healer) cell(i int, probs []healProblem) {
 			if gone := h.dropPath(at.AppendToken("metadata"), md, rest[1:]); gone != "" {
 				h.note(gone, "removed invalid cell metadata (%s)", p.err.Msg)
 			}
-		case rest[0] == "source" && len(rest) <= 2:
+		case rest[0] == "source":
+			if done.source {
+				continue
+			}
+			done.source = true
 			n := h.memberNode(h.cellNodeOf(i), "source")
 			h.dropKey(v, "source")
 			setSource(c, Text(textOfNode(h.t, n)))
@@ -118,7 +122,7 @@ func (h *healer) memberNode(o int, key string) int {
 
 // wantID removes the id of a cell of a notebook before 4.5, or schedules a
 // fresh one.
-func (h *healer) wantID(i int, c Cell, v reflect.Value, p *ValidationError) {
+func (h *healer) wantID(i int, v reflect.Value, p *ValidationError) {
 	at := Pointer("/cells").AppendIndex(i).AppendToken("id")
 	if h.nb.NbformatMinor < 5 {
 		if h.dropKey(v, "id") {

@@ -52,7 +52,7 @@ func (h *healer) output(i int, code *CodeCell, at Pointer, jtok string, probs []
 		}
 		return -1
 	}
-	dataCloned, tracebackDone := false, false
+	dataCloned, tracebackDone, textDone := false, false, false
 	for _, p := range probs {
 		rest := p.toks[4:]
 		switch {
@@ -106,7 +106,8 @@ func (h *healer) output(i int, code *CodeCell, at Pointer, jtok string, probs []
 			h.note(at.AppendToken(rest[0]), "replaced a value that was not text by its text")
 		case len(rest) == 2 && rest[0] == "text":
 			// A line of stream text that is not a string.
-			if s, ok := o.(*Stream); ok {
+			if s, ok := o.(*Stream); ok && !textDone {
+				textDone = true
 				h.dropKey(v, "text")
 				s.Text = Text(textOfNode(t, member("text")))
 				h.note(at.AppendToken("text"), "replaced stream text that was not text by its text")
