@@ -141,6 +141,9 @@ func placedContent(doc any) []string {
 				continue
 			}
 			for _, k := range outputContent(om) {
+				if _, isObj := om[k].(map[string]any); k == "metadata" && !isObj {
+					continue // output metadata is an object or nothing
+				}
 				leaves(om[k])
 			}
 		}
