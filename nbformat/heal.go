@@ -55,7 +55,8 @@ func Heal(nb *Notebook) ([]Repair, error) { return HealOptions{}.Heal(nb) }
 //     (a case variant of a valid type; pyout and pyerr; execute_result when
 //     it has data and an execution count, display_data when it has data,
 //     stream when it has text, error when it has a traceback, else
-//     display_data showing its JSON as text/plain);
+//     display_data showing its JSON as text/plain); text beside an output's
+//     data becomes the data's text/plain when that is free;
 //   - nbformat 4.0–4.4 notebooks whose cells carry ids (Colab writes 4.0
 //     with ids) are raised to 4.5, cells lacking an id get one, when that
 //     keeps an id and makes nothing else invalid; otherwise the ids, which

@@ -213,19 +213,23 @@ func missingContent(in, out []byte) ([]string, error) {
 // one holding data, else text, else a traceback); nil means all of it (it
 // resembles nothing and is kept as text).
 func outputContent(om map[string]any) []string {
+	display := []string{"data", "metadata"}
+	if data, ok := om["data"].(map[string]any); ok && data["text/plain"] == nil && isText(om["text"]) {
+		display = append(display, "text") // its place: the data's text/plain
+	}
 	typ, _ := om["output_type"].(string)
 	switch strings.ToLower(strings.TrimSpace(typ)) {
 	case "stream":
 		return []string{"text"}
 	case "display_data", "execute_result", "pyout":
-		return []string{"data", "metadata"}
+		return display
 	case "error", "pyerr":
 		return []string{"ename", "evalue", "traceback"}
 	}
 	has := func(k string) bool { return om[k] != nil }
 	switch {
 	case has("data"):
-		return []string{"data", "metadata"}
+		return display
 	case has("text"):
 		return []string{"text"}
 	case has("traceback") || has("ename") || has("evalue"):
@@ -253,4 +257,20 @@ func cellKind(cm map[string]any) string {
 		return "code"
 	}
 	return "raw"
+}
+
+// isText reports whether x is a string or a list of strings.
+func isText(x any) bool {
+	switch x := x.(type) {
+	case string:
+		return true
+	case []any:
+		for _, e := range x {
+			if _, ok := e.(string); !ok {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

@@ -218,11 +218,15 @@ func outputJSON(t *jsontree.Tape, n int) (raw []byte, typ string) {
 	if typ == "execute_result" && !has("execution_count") && has("prompt_number") {
 		rename["prompt_number"] = "execution_count" // nbformat 3's name
 	}
+	fold := -1 // text beside the data, to become its text/plain
+	if typ == "execute_result" || typ == "display_data" {
+		fold = textBesideData(t, members)
+	}
 	out := []byte(`{"output_type": `)
 	out = strconv.AppendQuote(out, typ)
 	t.Children(n, func(k int) bool {
 		key := t.KeyString(k)
-		if key == "output_type" || key == "execution_count" && rename["prompt_number"] != "" {
+		if key == "output_type" || key == "execution_count" && rename["prompt_number"] != "" || key == "text" && fold >= 0 {
 			return true
 		}
 		out = append(out, ", "...)
@@ -232,6 +236,17 @@ func outputJSON(t *jsontree.Tape, n int) (raw []byte, typ string) {
 			out = append(out, t.KeyRaw(k)...)
 		}
 		out = append(out, ": "...)
+		if fold >= 0 && k == members["data"] {
+			out = compactNode(out, t, k)
+			out = out[:len(out)-1] // the data's closing brace
+			if t.Nodes[k].Len > 0 {
+				out = append(out, ", "...)
+			}
+			out = append(out, `"text/plain": `...)
+			out = compactNode(out, t, fold)
+			out = append(out, '}')
+			return true
+		}
 		out = compactNode(out, t, k)
 		return true
 	})
@@ -239,6 +254,18 @@ func outputJSON(t *jsontree.Tape, n int) (raw []byte, typ string) {
 		out = append(out, `, "name": "stdout"`...)
 	}
 	return append(out, '}'), typ
+}
+
+// textBesideData returns the node of an output's text member when it is
+// text and the output's data, an object, has no text/plain (which is then
+// the text's valid place); else -1.
+func textBesideData(t *jsontree.Tape, members map[string]int) int {
+	d, hasData := members["data"]
+	x, hasText := members["text"]
+	if !hasData || !hasText || t.Nodes[d].Kind != jsontree.Object || t.Lookup(d, "text/plain") >= 0 || !isMultiline(t, x) {
+		return -1
+	}
+	return x
 }
 
 // compactNode appends node n of t as compact JSON, keeping every string,

@@ -104,6 +104,23 @@ func (h *healer) output(i int, code *CodeCell, at Pointer, jtok string, probs []
 			h.dropKey(v, rest[0])
 			setTextMember(o, rest[0], textOfNode(t, member(rest[0])))
 			h.note(at.AppendToken(rest[0]), "replaced a value that was not text by its text")
+		case len(rest) == 1 && rest[0] == "text" && isDisplay(o):
+			// Text beside the data: its valid place is the data's
+			// text/plain, when that is free.
+			member("") // builds members
+			if x := textBesideData(t, members); x >= 0 {
+				b := dataOf(o)
+				if !dataCloned {
+					b = b.Clone()
+					dataCloned = true
+				}
+				b.SetMultiline("text/plain", multilineOfNode(t, x))
+				setData(o, b)
+				h.dropKey(v, "text")
+				h.note(at.AppendToken("text"), "moved text beside the data to the data's text/plain")
+			} else if h.dropKey(v, "text") {
+				h.note(at.AppendToken("text"), "removed (%s)", p.err.Msg)
+			}
 		case len(rest) == 2 && rest[0] == "text":
 			// A line of stream text that is not a string.
 			if s, ok := o.(*Stream); ok && !textDone {
@@ -132,6 +149,15 @@ func memberIndex(t *jsontree.Tape, o int) map[string]int {
 		return true
 	})
 	return m
+}
+
+// isDisplay reports whether o is an execute_result or display_data.
+func isDisplay(o Output) bool {
+	switch o.(type) {
+	case *ExecuteResult, *DisplayData:
+		return true
+	}
+	return false
 }
 
 func cloneOutput(o Output) Output {
@@ -278,19 +304,26 @@ func bundleOfNode(t *jsontree.Tape, o int) MimeBundle {
 		switch {
 		case IsJSONMime(mime):
 			b.setJSON(mime, compactNode(nil, t, k))
-		case t.Nodes[k].Kind == jsontree.String:
-			b.SetMultiline(mime, TextString(t.Str(k)))
 		case isMultiline(t, k):
-			var lines []string
-			t.Children(k, func(l int) bool {
-				lines = append(lines, t.Str(l))
-				return true
-			})
-			b.SetMultiline(mime, TextLines(lines...))
+			b.SetMultiline(mime, multilineOfNode(t, k))
 		default:
 			b.SetText(mime, textOfNode(t, k))
 		}
 		return true
 	})
 	return b
+}
+
+// multilineOfNode is the multiline string node n holds (a string or a list
+// of strings), in its form.
+func multilineOfNode(t *jsontree.Tape, n int) MultilineString {
+	if t.Nodes[n].Kind == jsontree.String {
+		return TextString(t.Str(n))
+	}
+	var lines []string
+	t.Children(n, func(l int) bool {
+		lines = append(lines, t.Str(l))
+		return true
+	})
+	return TextLines(lines...)
 }

@@ -104,6 +104,8 @@ func TestHealKeepsContent(t *testing.T) {
 			[]string{`"cell_type": "code"`, `"execution_count": 3`}},
 		{"unknown output with count", nb45(`{"cell_type": "code", "id": "c", "metadata": {}, "source": "", "execution_count": 4, "outputs": [{"output_type": "result", "execution_count": 4, "metadata": {}, "data": {"text/plain": "4"}}]}`),
 			[]string{`"output_type": "execute_result"`, `"execution_count": 4`}},
+		{"text beside data", nb45(`{"cell_type": "code", "id": "c", "metadata": {}, "source": "", "execution_count": 1, "outputs": [{"output_type": "display_data", "metadata": {}, "data": {"image/png": "AA"}, "text": ["a", "b"]}, {"output_type": "Result", "data": {}, "text": "t", "execution_count": 1}]}`),
+			[]string{`"text/plain": ["a", "b"]`, `"text/plain": "t"`}},
 		{"numeric string count", nb45(`{"cell_type": "code", "id": "c", "metadata": {}, "source": "", "execution_count": "12", "outputs": []}`),
 			[]string{`"execution_count": 12`}},
 		{"outputs given as one object", nb45(`{"cell_type": "code", "id": "c", "metadata": {}, "source": "", "execution_count": null, "outputs": {"output_type": "stream", "name": "stdout", "text": "alone"}}`),
