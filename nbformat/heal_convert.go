@@ -376,6 +376,17 @@ func intOf(x any) (int, bool) {
 		if i, err := strconv.Atoi(strings.TrimSpace(x)); err == nil {
 			return i, true
 		}
+	case nil, bool, []any, map[string]any:
+	default:
+		// Another representation of a JSON value: through its text.
+		if raw, err := encodeCompact(x); err == nil {
+			if g, err := Decode(raw); err == nil {
+				switch g.(type) {
+				case int, float64, json.Number, string:
+					return intOf(g)
+				}
+			}
+		}
 	}
 	return 0, false
 }
