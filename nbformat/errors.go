@@ -112,17 +112,52 @@ func withFile(name string, err error) error {
 	return err
 }
 
+// Causes of a [ValidationError], matched with errors.Is (every
+// ValidationError also matches [ErrInvalid]):
+//
+//	if errors.Is(err, nbformat.ErrMissingMember) { ... }
+var (
+	// ErrMissingMember: an object lacks a required member (keyword
+	// "required"; ValidationError.Member names it).
+	ErrMissingMember = errors.New("missing required member")
+	// ErrUnknownMember: an object has a member the schema does not allow
+	// (keyword "additionalProperties"; Pointer points at the member).
+	ErrUnknownMember = errors.New("member not allowed")
+	// ErrWrongType: a value has the wrong JSON type (keyword "type").
+	ErrWrongType = errors.New("wrong type")
+	// ErrDuplicate: a value repeats one that must be unique (keywords
+	// "unique" for cell ids, "uniqueItems" for arrays).
+	ErrDuplicate = errors.New("duplicate value")
+	// ErrBadValue: a value of the right type breaks another rule (keywords
+	// "enum", "pattern", "minLength", "maxLength", "minimum", "maximum",
+	// "oneOf", "anyOf", "not", …).
+	ErrBadValue = errors.New("value not allowed")
+)
+
 // A ValidationError is one way a notebook does not match the nbformat
-// schema of its version.
+// schema of its version. Its cause, Err, is one of the sentinels above (or
+// [ErrUnsupportedVersion] when there is no schema for the version), so
+// errors.Is(err, ErrMissingMember) and the like tell problems apart
+// without reading Msg.
 type ValidationError struct {
 	// Pointer locates the offending value (RFC 6901), e.g.
-	// "/cells/3/outputs/0/output_type".
+	// "/cells/3/outputs/0/output_type". For a missing member ("required")
+	// it is the object that lacks it, as in Python's jsonschema; the
+	// member's own place is Pointer.AppendToken(Member). For a member not
+	// allowed ("additionalProperties") it is that member.
 	Pointer Pointer
 	// Keyword is the JSON Schema keyword that failed: "required", "type",
 	// "enum", "pattern", "additionalProperties", "unique", …
 	Keyword string
+	// Member is the name of the missing member for "required" problems
+	// and of the member not allowed for "additionalProperties" problems;
+	// "" otherwise.
+	Member string
 	// Msg says what is wrong, in words.
 	Msg string
+	// Err is the cause: ErrMissingMember, ErrUnknownMember, ErrWrongType,
+	// ErrDuplicate, ErrBadValue or ErrUnsupportedVersion.
+	Err error
 	// Line and Column (1-based, columns in bytes) place the offending
 	// value in the bytes the notebook was read from. They are 0 when the
 	// notebook was edited since it was read (the pointer still locates the
@@ -150,3 +185,35 @@ func (e *ValidationError) Error() string {
 
 // Is makes errors.Is(err, ErrInvalid) hold.
 func (e *ValidationError) Is(target error) bool { return target == ErrInvalid }
+
+// Unwrap returns the cause, Err.
+func (e *ValidationError) Unwrap() error { return e.Err }
+
+// causeOf is the sentinel for a failing schema keyword.
+func causeOf(keyword string) error {
+	switch keyword {
+	case "required":
+		return ErrMissingMember
+	case "additionalProperties":
+		return ErrUnknownMember
+	case "type":
+		return ErrWrongType
+	case "unique", "uniqueItems":
+		return ErrDuplicate
+	case "nbformat":
+		return ErrUnsupportedVersion
+	}
+	return ErrBadValue
+}
+
+// newValidationError builds a problem with its cause (its offset not yet
+// known).
+func newValidationError(ptr Pointer, keyword, member, msg string) *ValidationError {
+	return &ValidationError{Pointer: ptr, Keyword: keyword, Member: member, Msg: msg, Err: causeOf(keyword), offset: -1}
+}
+
+// at records that the problem is about node i of t.
+func (e *ValidationError) at(t *jsontree.Tape, i int) *ValidationError {
+	e.offset = int64(t.Nodes[i].Start)
+	return e
+}

@@ -3,7 +3,6 @@ package nbformat
 import (
 	"fmt"
 	"reflect"
-	"regexp"
 	"strings"
 )
 
@@ -19,7 +18,21 @@ type UpgradeOptions struct {
 // [UpgradeOptions.Upgrade].
 func Upgrade(nb *Notebook) error { return UpgradeOptions{}.Upgrade(nb) }
 
-var validID = regexp.MustCompile(`^[a-zA-Z0-9-_]{1,64}$`)
+// Valid reports whether id is a valid cell id: 1 to 64 ASCII letters,
+// digits, "-" or "_" (the schema's cell_id; nothing may follow, not even a
+// final newline).
+func (id CellID) Valid() bool {
+	if len(id) == 0 || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
 
 // Upgrade converts nb to nbformat 4.5 in place:
 //
@@ -72,25 +85,22 @@ func (o UpgradeOptions) fixIDs(nb *Notebook) {
 	}
 	used := map[CellID]bool{}
 	for _, c := range nb.Cells {
-		if id := CellIDOf(c); validID.MatchString(string(id)) {
+		if id := CellIDOf(c); id.Valid() {
 			used[id] = true
 		}
 	}
 	seen := map[CellID]bool{}
 	for _, c := range nb.Cells {
 		id := CellIDOf(c)
-		if validID.MatchString(string(id)) && !seen[id] {
+		if id.Valid() && !seen[id] {
 			seen[id] = true
 			continue
 		}
 		if _, unknown := c.(*UnknownCell); unknown {
 			continue
 		}
-		fresh := newID()
-		for used[fresh] || !validID.MatchString(string(fresh)) {
-			fresh = newID()
-		}
-		used[fresh], seen[fresh] = true, true
+		fresh := freshID(newID, used)
+		seen[fresh] = true
 		SetCellID(c, fresh)
 	}
 }

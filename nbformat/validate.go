@@ -124,44 +124,57 @@ func schemaFor(major, minor int) (*draft04.Schema, error) {
 }
 
 func validateTape(t *jsontree.Tape) []*ValidationError {
+	found := locateProblems(t)
+	out := make([]*ValidationError, len(found))
+	for i, f := range found {
+		out[i] = f.err
+	}
+	return out
+}
+
+// locateProblems validates the notebook on t and returns each problem with
+// the tape node it is about, in document order.
+func locateProblems(t *jsontree.Tape) []located {
 	root := jsontree.Root
 	if t.Nodes[root].Kind != jsontree.Object {
-		return []*ValidationError{{Keyword: "type", Msg: "a notebook is a JSON object", offset: -1}}
+		return []located{{root, newValidationError("", "type", "", "a notebook is a JSON object")}}
 	}
 	major, minor := 1, 0
 	if k := t.Lookup(root, "nbformat"); k >= 0 {
 		v, ok := numberValue(t.Raw(k), t.Nodes[k].Flags).(int)
 		if t.Nodes[k].Kind != jsontree.Number || !ok {
-			return []*ValidationError{{Pointer: "/nbformat", Keyword: "type", Msg: fmt.Sprintf("%s is not an integer", t.Raw(k)), offset: int64(t.Nodes[k].Start)}}
+			return []located{{k, newValidationError("/nbformat", "type", "", fmt.Sprintf("%s is not an integer", t.Raw(k))).at(t, k)}}
 		}
 		major = v
 	}
 	if k := t.Lookup(root, "nbformat_minor"); k >= 0 {
 		v, ok := numberValue(t.Raw(k), t.Nodes[k].Flags).(int)
 		if t.Nodes[k].Kind != jsontree.Number || !ok {
-			return []*ValidationError{{Pointer: "/nbformat_minor", Keyword: "type", Msg: fmt.Sprintf("%s is not an integer", t.Raw(k)), offset: int64(t.Nodes[k].Start)}}
+			return []located{{k, newValidationError("/nbformat_minor", "type", "", fmt.Sprintf("%s is not an integer", t.Raw(k))).at(t, k)}}
 		}
 		minor = v
 	}
 	s, err := schemaFor(major, minor)
 	if err != nil {
-		return []*ValidationError{{Pointer: "/nbformat", Keyword: "nbformat", Msg: fmt.Sprintf("no schema for validating v%d.%d notebooks", major, minor), offset: -1}}
+		return []located{{root, newValidationError("/nbformat", "nbformat", "", fmt.Sprintf("no schema for validating v%d.%d notebooks", major, minor))}}
 	}
 	var found []located
 	for _, p := range s.Validate(t, root) {
-		found = append(found, located{p.Node, &ValidationError{Pointer: Pointer(p.Pointer), Keyword: p.Keyword, Msg: p.Msg}})
+		member := p.Member
+		if p.Keyword == "additionalProperties" {
+			member = t.KeyString(p.Node)
+		}
+		found = append(found, located{p.Node, newValidationError(Pointer(p.Pointer), p.Keyword, member, p.Msg)})
 	}
 	if major > 4 || major == 4 && minor >= 5 {
 		found = append(found, duplicateIDs(t)...)
 	}
 	// Document order.
 	sort.SliceStable(found, func(a, b int) bool { return t.Nodes[found[a].node].Start < t.Nodes[found[b].node].Start })
-	out := make([]*ValidationError, len(found))
-	for i, f := range found {
-		f.err.offset = int64(t.Nodes[f.node].Start)
-		out[i] = f.err
+	for _, f := range found {
+		f.err.at(t, f.node)
 	}
-	return out
+	return found
 }
 
 // placeProblems sets the line and column of problems whose offsets are
@@ -215,11 +228,8 @@ func duplicateIDs(t *jsontree.Tape) []located {
 			key = "s" + t.Str(k)
 		}
 		if j, dup := seen[key]; dup {
-			out = append(out, located{k, &ValidationError{
-				Pointer: Pointer("").AppendToken("cells").AppendIndex(i).AppendToken("id"),
-				Keyword: "unique",
-				Msg:     fmt.Sprintf("cell id %s is already the id of /cells/%d", t.Raw(k), j),
-			}})
+			out = append(out, located{k, newValidationError(Pointer("").AppendToken("cells").AppendIndex(i).AppendToken("id"), "unique", "",
+				fmt.Sprintf("cell id %s is already the id of /cells/%d", t.Raw(k), j))})
 			continue
 		}
 		seen[key] = i

@@ -348,6 +348,9 @@ type Problem struct {
 	Pointer string // its JSON Pointer
 	Keyword string // the failing keyword
 	Msg     string
+	// Member names the member a "required" problem found missing (Node is
+	// the object lacking it).
+	Member string
 }
 
 // Validate checks node i of t (normally jsontree.Root) and returns every
@@ -420,6 +423,13 @@ type validator struct {
 func (v *validator) fail(i int, keyword string, msg func() string) {
 	if v.report {
 		v.problems = append(v.problems, Problem{Node: i, Keyword: keyword, Msg: msg()})
+	}
+}
+
+// missing records that object node i lacks the required member name.
+func (v *validator) missing(i int, name string) {
+	if v.report {
+		v.problems = append(v.problems, Problem{Node: i, Keyword: "required", Msg: fmt.Sprintf("missing property %q", name), Member: name})
 	}
 }
 
@@ -707,7 +717,7 @@ func (v *validator) object(n *node, i int) bool {
 			}
 		}
 		if !found {
-			v.fail(i, "required", func() string { return fmt.Sprintf("missing property %q", r) })
+			v.missing(i, r)
 			ok = false
 			if !v.report {
 				return false
@@ -826,7 +836,7 @@ func (v *validator) explain(branches []*node, i int, keyword string) {
 		if key, enums := discriminator(branches); key != "" {
 			k := t.Lookup(i, key)
 			if k < 0 {
-				v.fail(i, "required", func() string { return fmt.Sprintf("missing property %q", key) })
+				v.missing(i, key)
 				return
 			}
 			for b, e := range enums {

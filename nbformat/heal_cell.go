@@ -1,0 +1,297 @@
+package nbformat
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/nbdialog/ipynb/internal/jsontree"
+)
+
+// cellNodeOf returns the tape node of cell i in this pass's tape.
+func (h *healer) cellNodeOf(i int) int {
+	if h.cellNode == nil {
+		h.cellNode = h.t.ChildList(h.t.Lookup(jsontree.Root, "cells"))
+	}
+	return h.cellNode[i]
+}
+
+// cell repairs every problem of cell i (probs, all under /cells/i) at once.
+func (h *healer) cell(i int, probs []healProblem) {
+	at := Pointer("/cells").AppendIndex(i)
+	if u, ok := h.nb.Cells[i].(*UnknownCell); ok {
+		h.unknownCell(i, u)
+		return
+	}
+	if h.whole {
+		h.wholeCell(i, probs[0].err)
+		return
+	}
+	c := CloneCell(h.nb.Cells[i])
+	h.nb.Cells[i] = c
+	v := reflect.ValueOf(c).Elem()
+	var done struct{ attachments, tags, id, outputs, source bool }
+	for k := 0; k < len(probs); {
+		p := probs[k]
+		rest := p.toks[2:]
+		if len(rest) >= 2 && rest[0] == "outputs" {
+			n := 1
+			for k+n < len(probs) && len(probs[k+n].toks) >= 4 && probs[k+n].toks[2] == "outputs" && probs[k+n].toks[3] == rest[1] {
+				n++
+			}
+			if code, ok := c.(*CodeCell); ok {
+				if !done.outputs {
+					code.Outputs = append([]Output(nil), code.Outputs...)
+					done.outputs = true
+				}
+				h.output(i, code, at.AppendToken("outputs"), rest[1], probs[k:k+n])
+			} else if h.dropKey(v, "outputs") {
+				h.note(at.AppendToken("outputs"), "removed outputs from a %s cell", c.Type())
+			}
+			k += n
+			continue
+		}
+		k++
+		switch {
+		case len(rest) == 0:
+			if errors.Is(p.err, ErrMissingMember) && p.err.Member == "id" {
+				if !done.id {
+					done.id = true
+					h.wantID(i, v, p.err)
+				}
+			} else if errors.Is(p.err, ErrMissingMember) {
+				h.note(at.AppendToken(p.err.Member), "added the missing member with its empty value")
+			}
+		case rest[0] == "id":
+			if !done.id {
+				done.id = true
+				h.wantID(i, v, p.err)
+			}
+		case rest[0] == "metadata" && len(rest) == 1:
+			if h.dropKey(v, "metadata") {
+				h.note(at.AppendToken("metadata"), "replaced invalid metadata with {} (%s)", p.err.Msg)
+			}
+		case rest[0] == "metadata" && rest[1] == "tags":
+			if !done.tags {
+				done.tags = true
+				h.tags(i, c)
+			}
+		case rest[0] == "metadata":
+			md := reflect.ValueOf(CellMetadataOf(c)).Elem()
+			if gone := h.dropPath(at.AppendToken("metadata"), md, rest[1:]); gone != "" {
+				h.note(gone, "removed invalid cell metadata (%s)", p.err.Msg)
+			}
+		case rest[0] == "source":
+			if done.source {
+				continue
+			}
+			done.source = true
+			n := h.memberNode(h.cellNodeOf(i), "source")
+			h.dropKey(v, "source")
+			setSource(c, Text(textOfNode(h.t, n)))
+			h.note(at.AppendToken("source"), "replaced a source that was not text by its text")
+		case rest[0] == "outputs":
+			h.outputsValue(i, c, v, p.err)
+		case rest[0] == "attachments":
+			if !done.attachments {
+				done.attachments = true
+				h.attachments(i, c, v)
+			}
+		case rest[0] == "execution_count" && c.Type() == "code":
+			code := c.(*CodeCell)
+			n := h.memberNode(h.cellNodeOf(i), "execution_count")
+			h.dropKey(v, "execution_count")
+			code.ExecutionCount = countOf(h.t, n)
+			h.note(at.AppendToken("execution_count"), "replaced an invalid execution count by %s (%s)", countText(code.ExecutionCount), p.err.Msg)
+		default:
+			if h.dropKey(v, rest[0]) {
+				h.note(at.AppendToken(rest[0]), "removed (%s)", p.err.Msg)
+			}
+		}
+	}
+}
+
+// memberNode returns member key of object node o of this pass's tape, or -1.
+func (h *healer) memberNode(o int, key string) int {
+	if o < 0 || h.t.Nodes[o].Kind != jsontree.Object {
+		return -1
+	}
+	return h.t.Lookup(o, key)
+}
+
+// wantID removes the id of a cell of a notebook before 4.5, or schedules a
+// fresh one.
+func (h *healer) wantID(i int, v reflect.Value, p *ValidationError) {
+	at := Pointer("/cells").AppendIndex(i).AppendToken("id")
+	if h.nb.NbformatMinor < 5 {
+		if h.dropKey(v, "id") {
+			h.note(at, "removed an id, which nbformat 4.%d does not have", h.nb.NbformatMinor)
+		}
+		return
+	}
+	// Noted now (repairs stay in document order), completed by giveIDs.
+	h.needID = append(h.needID, i)
+	h.idNote = append(h.idNote, len(h.repairs))
+	h.note(at, "%s", p.Msg)
+}
+
+// giveIDs gives the cells scheduled this pass fresh ids, unique among all
+// ids the notebook has or had (the set is built once per Heal).
+func (h *healer) giveIDs() {
+	if len(h.needID) == 0 {
+		return
+	}
+	if h.used == nil {
+		h.used = make(map[CellID]bool, len(h.nb.Cells))
+		for _, c := range h.nb.Cells {
+			h.used[CellIDOf(c)] = true
+		}
+	}
+	for k, i := range h.needID {
+		c := h.nb.Cells[i]
+		old := CellIDOf(c)
+		fresh := freshID(h.newID, h.used)
+		v := reflect.ValueOf(c).Elem()
+		h.dropKey(v, "id")
+		SetCellID(c, fresh)
+		r := &h.repairs[h.idNote[k]]
+		r.What = fmt.Sprintf("gave id %s (was %q: %s)", fresh, old, r.What)
+	}
+}
+
+// freshID returns a valid id from newID that is not in used, and adds it.
+func freshID(newID func() CellID, used map[CellID]bool) CellID {
+	fresh := newID()
+	for used[fresh] || !fresh.Valid() {
+		fresh = newID()
+	}
+	used[fresh] = true
+	return fresh
+}
+
+// setSource sets the source of a code, markdown or raw cell.
+func setSource(c Cell, s MultilineString) {
+	switch c := c.(type) {
+	case *CodeCell:
+		c.Source = s
+	case *MarkdownCell:
+		c.Source = s
+	case *RawCell:
+		c.Source = s
+	}
+}
+
+// outputsValue repairs outputs that are not a list: a non-code cell loses
+// them (it cannot have any); a single output object becomes a list of one;
+// anything else is replaced by no outputs.
+func (h *healer) outputsValue(i int, c Cell, v reflect.Value, p *ValidationError) {
+	at := Pointer("/cells").AppendIndex(i).AppendToken("outputs")
+	if _, ok := c.(*CodeCell); !ok {
+		if h.dropKey(v, "outputs") {
+			h.note(at, "removed outputs from a %s cell", c.Type())
+		}
+		return
+	}
+	n := h.memberNode(h.cellNodeOf(i), "outputs")
+	if n >= 0 && h.t.Nodes[n].Kind == jsontree.Object {
+		h.dropKey(v, "outputs")
+		h.newOutputs = append(h.newOutputs, pendingOutput{cell: i, index: -1, json: compactNode(nil, h.t, n)})
+		h.note(at, "made the single output given as an object a list of one output")
+		return
+	}
+	if h.dropKey(v, "outputs") {
+		h.note(at, "replaced invalid outputs with [] (%s)", p.Msg)
+	}
+}
+
+// tags repairs a cell's tag list: tags are strings, unique, non-empty and
+// without commas; a tag with commas is split at them (as Jupyter would
+// have stored its parts), duplicates and empty parts are removed.
+func (h *healer) tags(i int, c Cell) {
+	at := Pointer("/cells").AppendIndex(i).AppendToken("metadata").AppendToken("tags")
+	t := h.t
+	md := reflect.ValueOf(CellMetadataOf(c)).Elem()
+	n := h.memberNode(h.memberNode(h.cellNodeOf(i), "metadata"), "tags")
+	var tags MetadataTags
+	if n >= 0 && t.Nodes[n].Kind == jsontree.Array {
+		seen := map[string]bool{}
+		t.Children(n, func(k int) bool {
+			for _, tag := range strings.Split(textOfNode(t, k), ",") {
+				if tag != "" && !seen[tag] {
+					seen[tag] = true
+					tags = append(tags, tag)
+				}
+			}
+			return true
+		})
+	}
+	h.dropKey(md, "tags")
+	if len(tags) == 0 {
+		h.note(at, "removed tags that held no valid tag")
+		return
+	}
+	switch md := CellMetadataOf(c).(type) {
+	case *CodeCellMetadata:
+		md.Tags = tags
+	case *MarkdownCellMetadata:
+		md.Tags = tags
+	case *RawCellMetadata:
+		md.Tags = tags
+	}
+	h.note(at, "kept the valid tags (unique, non-empty, split at commas)")
+}
+
+// dropPath removes the member at toks below the struct v: inside typed
+// nested objects (kernelspec, jupyter, execution, …) only the offending
+// member goes; elsewhere the member toks[0] of v. It returns the place
+// removed, below base ("" if nothing was there).
+func (h *healer) dropPath(base Pointer, v reflect.Value, toks []string) Pointer {
+	if len(toks) >= 2 {
+		if f := structField(v, toks[0]); f.IsValid() {
+			return h.dropPath(base.AppendToken(toks[0]), f, toks[1:])
+		}
+	}
+	if h.dropKey(v, toks[0]) {
+		return base.AppendToken(toks[0])
+	}
+	return ""
+}
+
+// structField returns the addressable struct held by member key of v,
+// copying it first if it is behind a pointer (so the original is not
+// changed).
+func structField(v reflect.Value, key string) reflect.Value {
+	plan := infoOf(v.Type()).plan
+	fi, ok := plan.byName[key]
+	if !ok {
+		return reflect.Value{}
+	}
+	f := v.Field(plan.fields[fi].index)
+	switch f.Kind() {
+	case reflect.Struct:
+		return f
+	case reflect.Pointer:
+		if f.IsNil() || f.Elem().Kind() != reflect.Struct {
+			return reflect.Value{}
+		}
+		n := reflect.New(f.Type().Elem())
+		n.Elem().Set(f.Elem())
+		f.Set(n)
+		return n.Elem()
+	}
+	return reflect.Value{}
+}
+
+// wholeCell replaces a cell that still has problems by a raw cell holding
+// its JSON as source (keeping its id when valid).
+func (h *healer) wholeCell(i int, p *ValidationError) {
+	c := h.nb.Cells[i]
+	raw := compactNode(nil, h.t, h.cellNodeOf(i))
+	id := CellIDOf(c)
+	if !id.Valid() {
+		id = ""
+	}
+	h.nb.Cells[i] = &RawCell{CellType: RawCellCellTypeRaw, ID: id, Source: Text(string(raw))}
+	h.note(Pointer("/cells").AppendIndex(i), "replaced a %s cell that could not be repaired (%s) by a raw cell holding its JSON", c.Type(), p.Msg)
+}

@@ -1,0 +1,407 @@
+package nbformat
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/nbdialog/ipynb/internal/jsontree"
+)
+
+// A pendingCell is a cell Heal rebuilt as JSON, decoded at the end of the
+// pass (all at once).
+type pendingCell struct {
+	i    int
+	json []byte
+}
+
+// A pendingOutput is an output rebuilt as JSON: output index of cell's
+// outputs, or, when index is -1, the cell's only output.
+type pendingOutput struct {
+	cell, index int
+	json        []byte
+}
+
+// unknownCell schedules an unrecognized cell to become the cell it
+// resembles.
+func (h *healer) unknownCell(i int, u *UnknownCell) {
+	raw, typ := cellJSON(h.t, h.cellNodeOf(i))
+	h.newCells = append(h.newCells, pendingCell{i: i, json: raw})
+	h.note(Pointer("/cells").AppendIndex(i), "cell of unrecognized type %q made a %s cell", u.Type(), typ)
+}
+
+// flushCells decodes the cells and outputs rebuilt this pass, in one
+// document, and puts them in place.
+func (h *healer) flushCells() {
+	if len(h.newCells) == 0 && len(h.newOutputs) == 0 {
+		return
+	}
+	doc := []byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [`)
+	for k, pc := range h.newCells {
+		if k > 0 {
+			doc = append(doc, ',')
+		}
+		doc = append(doc, pc.json...)
+	}
+	if len(h.newOutputs) > 0 {
+		if len(h.newCells) > 0 {
+			doc = append(doc, ',')
+		}
+		doc = append(doc, `{"cell_type": "code", "metadata": {}, "source": "", "execution_count": null, "outputs": [`...)
+		for k, po := range h.newOutputs {
+			if k > 0 {
+				doc = append(doc, ',')
+			}
+			doc = append(doc, po.json...)
+		}
+		doc = append(doc, "]}"...)
+	}
+	doc = append(doc, "]}"...)
+	opts := UnmarshalOptions{MaxBytes: int64(len(doc)) + 1, MaxCells: len(h.newCells) + 1, MaxDepth: 2 * DefaultMaxDepth}
+	got, err := opts.unmarshal(doc)
+	if err != nil {
+		// Cannot happen: doc is made of values of a tape. Keep the JSON
+		// as text rather than lose it.
+		for _, pc := range h.newCells {
+			h.nb.Cells[pc.i] = &RawCell{CellType: RawCellCellTypeRaw, Source: Text(string(pc.json))}
+		}
+		for _, po := range h.newOutputs {
+			h.putOutput(po, NewDisplayData(NewMimeBundle("text/plain", string(po.json))))
+		}
+		return
+	}
+	for k, pc := range h.newCells {
+		h.nb.Cells[pc.i] = got.Cells[k]
+	}
+	if len(h.newOutputs) > 0 {
+		outs := got.Cells[len(h.newCells)].(*CodeCell).Outputs
+		for k, po := range h.newOutputs {
+			h.putOutput(po, outs[k])
+		}
+	}
+}
+
+func (h *healer) putOutput(po pendingOutput, o Output) {
+	code, ok := h.nb.Cells[po.cell].(*CodeCell)
+	if !ok {
+		return
+	}
+	if po.index < 0 {
+		code.Outputs = []Output{o}
+		return
+	}
+	code.Outputs[po.index] = o
+}
+
+// cellJSON rebuilds an unrecognized cell (node n) as the JSON of the cell
+// it resembles, keeping its members; see [HealOptions.Heal].
+func cellJSON(t *jsontree.Tape, n int) (raw []byte, typ string) {
+	if t.Nodes[n].Kind != jsontree.Object {
+		return rawCellJSON(textOfNode(t, n)), "raw"
+	}
+	members := memberIndex(t, n)
+	has := func(key string) bool {
+		k, ok := members[key]
+		return ok && t.Nodes[k].Kind != jsontree.Null
+	}
+	given := ""
+	if k, ok := members["cell_type"]; ok && t.Nodes[k].Kind == jsontree.String {
+		given = t.Str(k)
+	}
+	switch norm := strings.ToLower(strings.TrimSpace(given)); {
+	case norm == "code" || norm == "markdown" || norm == "raw":
+		typ = norm
+	case norm == "heading":
+		return headingJSON(t, n, members), "markdown"
+	case has("outputs") || has("execution_count"):
+		typ = "code"
+	default:
+		typ = "raw"
+	}
+	out := []byte(`{"cell_type": `)
+	out = strconv.AppendQuote(out, typ)
+	t.Children(n, func(k int) bool {
+		if t.KeyIs(k, "cell_type") {
+			return true
+		}
+		out = append(out, ", "...)
+		out = append(out, t.KeyRaw(k)...)
+		out = append(out, ": "...)
+		out = compactNode(out, t, k)
+		return true
+	})
+	if _, ok := members["source"]; !ok && typ != "code" && !strings.EqualFold(strings.TrimSpace(given), typ) {
+		// A cell of another kind: its JSON is its content.
+		out = append(out, `, "source": `...)
+		out = appendJSONString(out, string(compactNode(nil, t, n)))
+	}
+	return append(out, '}'), typ
+}
+
+func rawCellJSON(source string) []byte {
+	out := []byte(`{"cell_type": "raw", "metadata": {}, "source": `)
+	out = appendJSONString(out, source)
+	return append(out, '}')
+}
+
+// headingJSON makes a version 3 heading cell a markdown heading, as
+// nbformat's upgrade does, keeping its id and metadata.
+func headingJSON(t *jsontree.Tape, n int, members map[string]int) []byte {
+	level := 1
+	if k, ok := members["level"]; ok {
+		if c := countOf(t, k); c != nil && *c >= 1 {
+			level = *c
+		}
+	}
+	source := ""
+	if k, ok := members["source"]; ok {
+		source = textOfNode(t, k)
+	}
+	var words []string
+	for _, l := range SplitLines(source) {
+		words = append(words, strings.TrimRight(l, "\r\n\v\f\x1c\x1d\x1e\u0085\u2028\u2029"))
+	}
+	out := []byte(`{"cell_type": "markdown"`)
+	for _, key := range []string{"id", "metadata"} {
+		if k, ok := members[key]; ok {
+			out = append(out, ", "...)
+			out = appendJSONString(out, key)
+			out = append(out, ": "...)
+			out = compactNode(out, t, k)
+		}
+	}
+	out = append(out, `, "source": `...)
+	out = appendJSONString(out, strings.Repeat("#", min(level, 6))+" "+strings.Join(words, " "))
+	return append(out, '}')
+}
+
+// outputJSON rebuilds an unrecognized output (node n) as the JSON of the
+// output it resembles, keeping its members; see [HealOptions.Heal].
+func outputJSON(t *jsontree.Tape, n int) (raw []byte, typ string) {
+	asText := func(s string) []byte {
+		out := []byte(`{"output_type": "display_data", "metadata": {}, "data": {"text/plain": `)
+		out = appendJSONString(out, s)
+		return append(out, "}}"...)
+	}
+	if t.Nodes[n].Kind != jsontree.Object {
+		return asText(textOfNode(t, n)), "display_data"
+	}
+	members := memberIndex(t, n)
+	has := func(key string) bool {
+		k, ok := members[key]
+		return ok && t.Nodes[k].Kind != jsontree.Null
+	}
+	given := ""
+	if k, ok := members["output_type"]; ok && t.Nodes[k].Kind == jsontree.String {
+		given = t.Str(k)
+	}
+	rename := map[string]string{}
+	switch norm := strings.ToLower(strings.TrimSpace(given)); {
+	case norm == "execute_result" || norm == "display_data" || norm == "stream" || norm == "error":
+		typ = norm
+	case norm == "pyout":
+		typ = "execute_result"
+	case norm == "pyerr":
+		typ = "error"
+	case has("data") && (has("execution_count") || has("prompt_number")):
+		typ = "execute_result"
+	case has("data"):
+		typ = "display_data"
+	case has("text"):
+		typ = "stream"
+	case has("traceback") || has("ename") || has("evalue"):
+		typ = "error"
+	default:
+		return asText(string(compactNode(nil, t, n))), "display_data"
+	}
+	if typ == "execute_result" && !has("execution_count") && has("prompt_number") {
+		rename["prompt_number"] = "execution_count" // nbformat 3's name
+	}
+	fold := -1 // text beside the data, to become its text/plain
+	if typ == "execute_result" || typ == "display_data" {
+		fold = textBesideData(t, members)
+	}
+	out := []byte(`{"output_type": `)
+	out = strconv.AppendQuote(out, typ)
+	t.Children(n, func(k int) bool {
+		key := t.KeyString(k)
+		if key == "output_type" || key == "execution_count" && rename["prompt_number"] != "" || key == "text" && fold >= 0 {
+			return true
+		}
+		out = append(out, ", "...)
+		if r, ok := rename[key]; ok {
+			out = appendJSONString(out, r)
+		} else {
+			out = append(out, t.KeyRaw(k)...)
+		}
+		out = append(out, ": "...)
+		if fold >= 0 && k == members["data"] {
+			out = compactNode(out, t, k)
+			out = out[:len(out)-1] // the data's closing brace
+			if t.Nodes[k].Len > 0 {
+				out = append(out, ", "...)
+			}
+			out = append(out, `"text/plain": `...)
+			out = compactNode(out, t, fold)
+			out = append(out, '}')
+			return true
+		}
+		out = compactNode(out, t, k)
+		return true
+	})
+	if typ == "stream" && !has("name") {
+		out = append(out, `, "name": "stdout"`...)
+	}
+	return append(out, '}'), typ
+}
+
+// textBesideData returns the node of an output's text member when it is
+// text and the output's data, an object, has no text/plain (which is then
+// the text's valid place); else -1.
+func textBesideData(t *jsontree.Tape, members map[string]int) int {
+	d, hasData := members["data"]
+	x, hasText := members["text"]
+	if !hasData || !hasText || t.Nodes[d].Kind != jsontree.Object || t.Lookup(d, "text/plain") >= 0 || !isMultiline(t, x) {
+		return -1
+	}
+	return x
+}
+
+// compactNode appends node n of t as compact JSON, keeping every string,
+// number and key exactly as written.
+func compactNode(dst []byte, t *jsontree.Tape, n int) []byte {
+	switch t.Nodes[n].Kind {
+	case jsontree.Array:
+		dst = append(dst, '[')
+		first := true
+		t.Children(n, func(k int) bool {
+			if !first {
+				dst = append(dst, ", "...)
+			}
+			first = false
+			dst = compactNode(dst, t, k)
+			return true
+		})
+		return append(dst, ']')
+	case jsontree.Object:
+		dst = append(dst, '{')
+		first := true
+		t.Children(n, func(k int) bool {
+			if !first {
+				dst = append(dst, ", "...)
+			}
+			first = false
+			dst = append(dst, t.KeyRaw(k)...)
+			dst = append(dst, ": "...)
+			dst = compactNode(dst, t, k)
+			return true
+		})
+		return append(dst, '}')
+	}
+	return append(dst, t.Raw(n)...)
+}
+
+// textOfNode is the text of node n: a string as it is, a list of strings
+// joined, null nothing, anything else its JSON text (42 is "42").
+func textOfNode(t *jsontree.Tape, n int) string {
+	if n < 0 {
+		return ""
+	}
+	switch t.Nodes[n].Kind {
+	case jsontree.Null:
+		return ""
+	case jsontree.String:
+		return t.Str(n)
+	case jsontree.Array:
+		if isMultiline(t, n) {
+			var b strings.Builder
+			t.Children(n, func(k int) bool {
+				b.WriteString(t.Str(k))
+				return true
+			})
+			return b.String()
+		}
+	}
+	return string(compactNode(nil, t, n))
+}
+
+// countOf is the execution count node n spells: a non-negative integer
+// (written as a number, an integral float, or a string of digits), else
+// nil.
+func countOf(t *jsontree.Tape, n int) *int {
+	if n < 0 {
+		return nil
+	}
+	var s string
+	switch t.Nodes[n].Kind {
+	case jsontree.Number:
+		s = string(t.Raw(n))
+	case jsontree.String:
+		s = strings.TrimSpace(t.Str(n))
+	default:
+		return nil
+	}
+	if i, err := strconv.Atoi(s); err == nil && i >= 0 {
+		return &i
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil && f >= 0 && f < 1<<53 && f == math.Trunc(f) {
+		i := int(f)
+		return &i
+	}
+	return nil
+}
+
+func countText(c *int) string {
+	if c == nil {
+		return "null"
+	}
+	return strconv.Itoa(*c)
+}
+
+// intOf is the integer a generic JSON value spells, as countOf.
+func intOf(x any) (int, bool) {
+	switch x := x.(type) {
+	case int:
+		return x, true
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+			return int(x), true
+		}
+	case json.Number:
+		if i, err := strconv.Atoi(string(x)); err == nil {
+			return i, true
+		}
+	case string:
+		if i, err := strconv.Atoi(strings.TrimSpace(x)); err == nil {
+			return i, true
+		}
+	case nil, bool, []any, map[string]any:
+	default:
+		// Another representation of a JSON value: through its text.
+		if raw, err := encodeCompact(x); err == nil {
+			if g, err := Decode(raw); err == nil {
+				switch g.(type) {
+				case int, float64, json.Number, string:
+					return intOf(g)
+				}
+			}
+		}
+	}
+	return 0, false
+}
+
+// jsonText is the compact JSON text of a generic value.
+func jsonText(x any) string {
+	b, err := encodeCompact(x)
+	if err != nil {
+		return "?"
+	}
+	return string(b)
+}
+
+// appendJSONString appends s as a JSON string.
+func appendJSONString(dst []byte, s string) []byte {
+	b, _ := json.Marshal(s) // strings always marshal
+	return append(dst, b...)
+}
