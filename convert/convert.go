@@ -3,6 +3,7 @@ package convert
 import (
 	"errors"
 	"fmt"
+	"github.com/nbdialog/ipynb/internal/cellid"
 	"maps"
 	"slices"
 	"sort"
@@ -167,8 +168,8 @@ func (o Options) ToDialog(nb *nbformat.Notebook) (*dialog.Dialog, error) {
 			return nil, fmt.Errorf("convert: /cells/%d: %w", i, err)
 		}
 		generated := false
-		if !fileIDs || !validID(m.ID) || seen[m.ID] {
-			m.ID = derivedID(i, m, taken)
+		if !fileIDs || !cellid.Valid(m.ID) || seen[m.ID] {
+			m.ID = cellid.Derive(i, string(m.Kind), m.Content, func(id string) bool { return taken[id] })
 			taken[m.ID] = true
 			generated = true
 		}

@@ -17,10 +17,13 @@ type Repair struct {
 
 func (r Repair) String() string { return string(r.Pointer) + ": " + r.What }
 
-// HealOptions configures [HealOptions.Heal]. The zero value uses random
-// ids.
+// HealOptions configures [HealOptions.Heal]. The zero value is ready to
+// use.
 type HealOptions struct {
-	// NewID returns candidate ids for cells that need one (default NewID).
+	// NewID returns candidate ids for cells that need one. By default a
+	// cell's id is derived from its position, type and source (8 hex
+	// digits of a SHA-256 hash), so the same notebook always heals to the
+	// same bytes.
 	NewID func() CellID
 }
 
@@ -90,9 +93,6 @@ func (o HealOptions) Heal(nb *Notebook) ([]Repair, error) {
 		return nil, fmt.Errorf("nbformat: heal nbformat %d: %w", nb.Nbformat, ErrUnsupportedVersion)
 	}
 	h := healer{nb: nb, newID: o.NewID, owned: map[uintptr]bool{}}
-	if h.newID == nil {
-		h.newID = NewID
-	}
 	if nb.src != nil && nb.src.tape.BOM && !nb.dropBOM {
 		// Not a schema matter, but Python's json module refuses the file.
 		nb.dropBOM = true

@@ -3,6 +3,7 @@ package nbformat
 import (
 	"errors"
 	"fmt"
+	"github.com/nbdialog/ipynb/internal/cellid"
 	"reflect"
 	"strings"
 
@@ -151,7 +152,7 @@ func (h *healer) giveIDs() {
 	for k, i := range h.needID {
 		c := h.nb.Cells[i]
 		old := CellIDOf(c)
-		fresh := freshID(h.newID, h.used)
+		fresh := freshID(h.newID, h.used, i, c)
 		v := reflect.ValueOf(c).Elem()
 		h.dropKey(v, "id")
 		SetCellID(c, fresh)
@@ -160,11 +161,18 @@ func (h *healer) giveIDs() {
 	}
 }
 
-// freshID returns a valid id from newID that is not in used, and adds it.
-func freshID(newID func() CellID, used map[CellID]bool) CellID {
-	fresh := newID()
-	for used[fresh] || !fresh.Valid() {
+// freshID returns a valid id not in used for cell c at position i, and
+// adds it: from newID if set, else derived from the cell's position, type
+// and source.
+func freshID(newID func() CellID, used map[CellID]bool, i int, c Cell) CellID {
+	var fresh CellID
+	if newID == nil {
+		fresh = CellID(cellid.Derive(i, c.Type(), SourceOf(c).String(), func(id string) bool { return used[CellID(id)] }))
+	} else {
 		fresh = newID()
+		for used[fresh] || !fresh.Valid() {
+			fresh = newID()
+		}
 	}
 	used[fresh] = true
 	return fresh

@@ -2,6 +2,7 @@ package nbformat_test
 
 import (
 	"bytes"
+	"github.com/nbdialog/ipynb/internal/cellid"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -143,4 +144,53 @@ func sameWords(a, b string) bool {
 		return strings.Join(cells, "\x00")
 	}
 	return norm(a) == norm(b)
+}
+
+// With default options, the ids Heal and Upgrade give are derived from the
+// cell's position, type and source: the same notebook always comes out as
+// the same bytes, and the id is the documented hash.
+func TestDefaultIDsDerived(t *testing.T) {
+	src := `{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+ {"cell_type": "code", "id": "dup", "metadata": {}, "source": "a = 1", "outputs": [], "execution_count": null},
+ {"cell_type": "code", "id": "dup", "metadata": {}, "source": "b = 2", "outputs": [], "execution_count": null},
+ {"cell_type": "markdown", "metadata": {}, "source": ["# T", "itle"]}]}`
+	var first []byte
+	for run := range 5 {
+		nb, err := nbformat.Unmarshal([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := nbformat.Heal(nb); err != nil {
+			t.Fatal(err)
+		}
+		out, err := nbformat.Marshal(nb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run == 0 {
+			first = out
+			none := func(string) bool { return false }
+			for i, want := range []string{"dup", cellid.Derive(1, "code", "b = 2", none), cellid.Derive(2, "markdown", "# Title", none)} {
+				if got := string(nbformat.CellIDOf(nb.Cells[i])); got != want {
+					t.Errorf("cell %d: id %q, want %q", i, got, want)
+				}
+			}
+		} else if !bytes.Equal(out, first) {
+			t.Fatalf("run %d healed to other bytes", run)
+		}
+	}
+	up := func() []byte {
+		nb, err := nbformat.Unmarshal([]byte(`{"nbformat": 4, "nbformat_minor": 2, "metadata": {}, "cells": [{"cell_type": "raw", "metadata": {}, "source": "x"}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := nbformat.Upgrade(nb); err != nil {
+			t.Fatal(err)
+		}
+		out, _ := nbformat.Marshal(nb)
+		return out
+	}
+	if a, b := up(), up(); !bytes.Equal(a, b) || !bytes.Contains(a, []byte(cellid.Derive(0, "raw", "x", func(string) bool { return false }))) {
+		t.Errorf("Upgrade ids not derived:\n%s\n%s", a, b)
+	}
 }

@@ -2,6 +2,7 @@ package nbformat
 
 import (
 	"fmt"
+	"github.com/nbdialog/ipynb/internal/cellid"
 	"reflect"
 	"strings"
 )
@@ -9,8 +10,10 @@ import (
 // UpgradeOptions configures [UpgradeOptions.Upgrade]. The zero value uses
 // random ids.
 type UpgradeOptions struct {
-	// NewID returns candidate cell ids (default: [NewID]); candidates
-	// already in use are skipped. Set it to make upgrades deterministic.
+	// NewID returns candidate cell ids; candidates already in use are
+	// skipped. By default a cell's id is derived from its position, type and
+	// source (8 hex digits of a SHA-256 hash), so the same notebook always
+	// upgrades to the same bytes.
 	NewID func() CellID
 }
 
@@ -21,18 +24,7 @@ func Upgrade(nb *Notebook) error { return UpgradeOptions{}.Upgrade(nb) }
 // Valid reports whether id is a valid cell id: 1 to 64 ASCII letters,
 // digits, "-" or "_" (the schema's cell_id; nothing may follow, not even a
 // final newline).
-func (id CellID) Valid() bool {
-	if len(id) == 0 || len(id) > 64 {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return true
-}
+func (id CellID) Valid() bool { return cellid.Valid(string(id)) }
 
 // Upgrade converts nb to nbformat 4.5 in place:
 //
@@ -79,10 +71,6 @@ func (o UpgradeOptions) Upgrade(nb *Notebook) error {
 // fixIDs gives fresh ids to cells whose id is missing, invalid or already
 // used by an earlier cell.
 func (o UpgradeOptions) fixIDs(nb *Notebook) {
-	newID := o.NewID
-	if newID == nil {
-		newID = NewID
-	}
 	used := map[CellID]bool{}
 	for _, c := range nb.Cells {
 		if id := CellIDOf(c); id.Valid() {
@@ -90,7 +78,7 @@ func (o UpgradeOptions) fixIDs(nb *Notebook) {
 		}
 	}
 	seen := map[CellID]bool{}
-	for _, c := range nb.Cells {
+	for i, c := range nb.Cells {
 		id := CellIDOf(c)
 		if id.Valid() && !seen[id] {
 			seen[id] = true
@@ -99,7 +87,7 @@ func (o UpgradeOptions) fixIDs(nb *Notebook) {
 		if _, unknown := c.(*UnknownCell); unknown {
 			continue
 		}
-		fresh := freshID(newID, used)
+		fresh := freshID(o.NewID, used, i, c)
 		seen[fresh] = true
 		SetCellID(c, fresh)
 	}

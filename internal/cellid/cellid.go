@@ -1,0 +1,47 @@
+// Package cellid is the one home of the cell-id rules the module's
+// packages share: what a valid id is (nbformat 4.5) and how an id is
+// derived for a cell that lacks one, so that the same notebook always gets
+// the same ids.
+package cellid
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+)
+
+// Valid reports whether id is a valid nbformat 4.5 cell id: 1 to 64
+// characters from a–z, A–Z, 0–9, "-" and "_".
+func Valid(id string) bool {
+	if len(id) == 0 || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// Derive returns an id for the cell at position i of the given kind and
+// content: 8 hex digits of a SHA-256 hash of the three, rehashed while
+// taken reports the id as used. The same cell at the same place always
+// gets the same id.
+func Derive(i int, kind, content string, taken func(string) bool) string {
+	h := sha256.New()
+	h.Write([]byte(strconv.Itoa(i)))
+	h.Write([]byte{0})
+	h.Write([]byte(kind))
+	h.Write([]byte{0})
+	h.Write([]byte(content))
+	sum := h.Sum(nil)
+	for {
+		if id := hex.EncodeToString(sum[:4]); !taken(id) {
+			return id
+		}
+		next := sha256.Sum256(sum)
+		sum = next[:]
+	}
+}

@@ -1,0 +1,41 @@
+package cellid
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// Valid agrees with the nbformat 4.5 schema's pattern and length limits.
+func TestValid(t *testing.T) {
+	pattern := regexp.MustCompile(`^[a-zA-Z0-9-_]+$`) // schema/nbformat.v4.5.schema.json
+	for _, id := range []string{"", "a", "abc-DEF_09", strings.Repeat("x", 64), strings.Repeat("x", 65), "a b", "é", "a\n", "a.b", "-", "_"} {
+		want := pattern.MatchString(id) && len(id) <= 64
+		if got := Valid(id); got != want {
+			t.Errorf("Valid(%q) = %v, want %v", id, got, want)
+		}
+	}
+}
+
+// Derive hashes position, kind and content (SHA-256, first 4 bytes) and
+// rehashes while the id is taken.
+func TestDerive(t *testing.T) {
+	first := sha256.Sum256([]byte("3\x00code\x00print(1)"))
+	want := hex.EncodeToString(first[:4])
+	none := func(string) bool { return false }
+	if got := Derive(3, "code", "print(1)", none); got != want {
+		t.Errorf("Derive = %s, want %s", got, want)
+	}
+	second := sha256.Sum256(first[:])
+	if got := Derive(3, "code", "print(1)", func(id string) bool { return id == want }); got != hex.EncodeToString(second[:4]) {
+		t.Errorf("Derive with the first id taken = %s, want %s", got, hex.EncodeToString(second[:4]))
+	}
+	if Derive(4, "code", "print(1)", none) == want || Derive(3, "markdown", "print(1)", none) == want {
+		t.Error("position and kind do not change the id")
+	}
+	if !Valid(want) {
+		t.Errorf("derived id %q is not valid", want)
+	}
+}
