@@ -223,8 +223,8 @@ func (r *mdRenderer) output(i, j int, o dialog.Output) string {
 	case "execute_result", "display_data":
 		data, _ := o["data"].(map[string]any)
 		if md, ok := data["text/markdown"]; ok {
-			if meta, _ := o["metadata"].(map[string]any); meta["is_ai_res"] == true {
-				return ""
+			if o.IsReply() {
+				return "" // shown after the prompt
 			}
 			return strings.TrimRight(dialog.Text(md), "\n")
 		}
