@@ -69,8 +69,10 @@ func syntaxError(file string, data []byte, err error) error {
 }
 
 // A FormatError reports JSON that is not a notebook this package can read:
-// no integer nbformat, an unsupported version, too many cells. Pointer
-// locates the problem (RFC 6901).
+// a top level that is not an object (Pointer ""), no integer nbformat, an
+// unsupported version, too many cells; also a notebook that has no
+// canonical form ([ErrNotCanonical]). Pointer locates the problem
+// (RFC 6901).
 type FormatError struct {
 	File    string
 	Pointer Pointer

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -19,6 +20,7 @@ func TestUnmarshalErrors(t *testing.T) {
 		opts      nbformat.UnmarshalOptions
 		line, col int    // for syntax errors; 0 = not a syntax error
 		pointer   string // for format errors
+		top       bool   // a format error at the top level (pointer "")
 		msg       string // must appear in the message
 		sentinel  error
 	}{
@@ -28,8 +30,13 @@ func TestUnmarshalErrors(t *testing.T) {
 		{name: "Truncated", in: "{\n \"nbformat\": 4,\n \"cells\": [\n  {\"source\": \"abc", line: 4, col: 14, msg: "unterminated string"},
 		{name: "TruncatedAfterValue", in: "{\"nbformat\": 4", line: 1, col: 15, msg: "unexpected end of input"},
 		{name: "TrailingData", in: "{\"nbformat\": 4} {}", line: 1, col: 17, msg: "after the top-level value"},
-		{name: "NotAnObject", in: "[1, 2]", line: 0, msg: "a notebook is a JSON object, not an array"},
-		{name: "String", in: "\"notebook\"", msg: "not a string"},
+		{name: "NotAnObject", in: "[1, 2]", top: true, msg: "a notebook is a JSON object, not an array ([1, 2])"},
+		{name: "NotAnObjectOne", in: "[1]", top: true, msg: "not an array ([1])"},
+		{name: "String", in: "\"notebook\"", top: true, msg: "not a string (\"notebook\")"},
+		{name: "Number", in: " 3\n", top: true, msg: "not a number (3)"},
+		{name: "Null", in: "null", top: true, msg: "not null (null)"},
+		{name: "Boolean", in: "true", top: true, msg: "not a boolean (true)"},
+		{name: "LongArray", in: "[\"" + strings.Repeat("é", 30) + "\"]", top: true, msg: "not an array ([\"" + strings.Repeat("é", 17) + "...)"},
 		{name: "MissingNbformat", in: `{"cells": []}`, pointer: "/nbformat", msg: "missing"},
 		{name: "StringNbformat", in: `{"nbformat": "4"}`, pointer: "/nbformat", msg: "must be an integer"},
 		{name: "FloatNbformat", in: `{"nbformat": 4.0}`, pointer: "/nbformat", msg: "must be an integer"},
@@ -74,6 +81,16 @@ func TestUnmarshalErrors(t *testing.T) {
 				}
 				if !strings.Contains(err.Error(), fmt.Sprintf(" %d:%d: ", tc.line, tc.col)) {
 					t.Errorf("error %q does not say line:column", err)
+				}
+			case tc.top:
+				if !errors.As(err, &fe) {
+					t.Fatalf("error %T %q is not a *FormatError", err, err)
+				}
+				if fe.Pointer != "" || !strings.Contains(err.Error(), "(top level)") {
+					t.Errorf("pointer %q, want the top level (%v)", fe.Pointer, err)
+				}
+				if !utf8.ValidString(err.Error()) {
+					t.Errorf("message is not valid UTF-8: %q", err)
 				}
 			case tc.pointer != "":
 				if !errors.As(err, &fe) {

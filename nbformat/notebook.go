@@ -6,6 +6,7 @@ import (
 	"os"
 	"reflect"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 )
@@ -106,9 +107,11 @@ func Unmarshal(data []byte) (*Notebook, error) { return UnmarshalOptions{}.Unmar
 // repairs what it reads: invalid content is kept where it was found (see
 // [Validate]), and cells without ids stay without ids.
 //
-// It fails, with a [*SyntaxError] or an error naming the problem, on input
-// that is not JSON, not an object, has no integer nbformat, has an
-// nbformat above 4, or breaks a limit.
+// It fails with a [*SyntaxError] (line, column) on input that is not JSON
+// or breaks a size, depth, string or value limit while being scanned, and
+// with a [*FormatError] (JSON Pointer) on JSON that is not a notebook: a
+// top level that is not an object (pointer ""), no integer nbformat, an
+// nbformat above 4, or more cells than MaxCells.
 func (o UnmarshalOptions) Unmarshal(data []byte) (*Notebook, error) {
 	return o.unmarshal(append([]byte(nil), data...))
 }
@@ -204,7 +207,7 @@ func (o UnmarshalOptions) unmarshal(data []byte) (*Notebook, error) {
 	}
 	root := &t.Nodes[jsontree.Root]
 	if root.Kind != jsontree.Object {
-		return nil, &SyntaxError{Offset: int64(root.Start), Msg: fmt.Sprintf("a notebook is a JSON object, not %s %s", article(root.Kind), root.Kind)}
+		return nil, &FormatError{Pointer: "", Msg: fmt.Sprintf("a notebook is a JSON object, not %s (%s)", kindPhrase(root.Kind), shortRaw(t.Raw(jsontree.Root)))}
 	}
 	nbf := t.Lookup(jsontree.Root, "nbformat")
 	if nbf < 0 {
@@ -239,9 +242,26 @@ func (o UnmarshalOptions) unmarshal(data []byte) (*Notebook, error) {
 	return nb, nil
 }
 
-func article(k jsontree.Kind) string {
-	if k == jsontree.Array || k == jsontree.Object {
-		return "an"
+// kindPhrase names a JSON kind with its article: "an array", "a string",
+// "null".
+func kindPhrase(k jsontree.Kind) string {
+	switch k {
+	case jsontree.Null:
+		return "null"
+	case jsontree.Array, jsontree.Object:
+		return "an " + k.String()
 	}
-	return "a"
+	return "a " + k.String()
+}
+
+// shortRaw is a JSON text cut to at most 40 bytes, for messages.
+func shortRaw(raw []byte) string {
+	if len(raw) <= 40 {
+		return string(raw)
+	}
+	cut := 37
+	for cut > 0 && !utf8.RuneStart(raw[cut]) {
+		cut--
+	}
+	return string(raw[:cut]) + "..."
 }
