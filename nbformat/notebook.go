@@ -2,8 +2,6 @@ package nbformat
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"reflect"
 	"sync"
 	"unicode/utf8"
@@ -114,65 +112,6 @@ func Unmarshal(data []byte) (*Notebook, error) { return UnmarshalOptions{}.Unmar
 // nbformat above 4, or more cells than MaxCells.
 func (o UnmarshalOptions) Unmarshal(data []byte) (*Notebook, error) {
 	return o.unmarshal(append([]byte(nil), data...))
-}
-
-// ReadFile reads the notebook in the named file with default limits. See
-// [UnmarshalOptions.ReadFile].
-func ReadFile(name string) (*Notebook, error) { return UnmarshalOptions{}.ReadFile(name) }
-
-// ReadFile reads the notebook in the named file. A file larger than
-// MaxBytes is refused before anything is read; errors name the file.
-func (o UnmarshalOptions) ReadFile(name string) (*Notebook, error) {
-	data, err := o.ReadBytes(name)
-	if err != nil {
-		return nil, err
-	}
-	nb, err := o.unmarshal(data)
-	if err != nil {
-		return nil, withFile(name, err)
-	}
-	return nb, nil
-}
-
-// ReadBytes reads the named file, refusing one larger than MaxBytes before
-// reading it: for callers that read files themselves and then use
-// UnmarshalOwned.
-func (o UnmarshalOptions) ReadBytes(name string) ([]byte, error) {
-	limit := o.maxBytes()
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, fmt.Errorf("nbformat: %w", err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("nbformat: %w", err)
-	}
-	if fi.Size() > limit {
-		return nil, withFile(name, &SyntaxError{Offset: limit, Msg: fmt.Sprintf("file is %d bytes, more than the limit of %d", fi.Size(), limit), Limit: true})
-	}
-	// One allocation of the size the file has (io.ReadAll would double
-	// its buffer as it grows); a file that grows while it is read is read
-	// to at most one byte past the limit.
-	data := make([]byte, 0, fi.Size()+1)
-	for int64(len(data)) <= limit {
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-		end := min(int64(cap(data)), limit+1)
-		n, err := f.Read(data[len(data):end])
-		data = data[:len(data)+n]
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("nbformat: %w", err)
-		}
-	}
-	if int64(len(data)) > limit {
-		return nil, withFile(name, &SyntaxError{Offset: limit, Msg: fmt.Sprintf("file is more than the limit of %d bytes", limit), Limit: true})
-	}
-	return data, nil
 }
 
 func (o UnmarshalOptions) maxBytes() int64 {

@@ -33,10 +33,20 @@ func pathError(err error) error {
 }
 
 // read returns the bytes of an input, refusing more than nbformat's
-// default size limit.
+// default size limit while reading (files without a size, such as pipes
+// and /dev/zero, included).
 func (e *env) read(in input) ([]byte, error) {
 	data, _, err := e.readStamped(in)
 	return data, err
+}
+
+// streamError drops the package prefix from nbformat's errors, as the
+// command names the input itself.
+func streamError(err error) error {
+	if err != nil && strings.HasPrefix(err.Error(), "nbformat: ") {
+		return errors.New(strings.TrimPrefix(err.Error(), "nbformat: "))
+	}
+	return err
 }
 
 // readStamped returns the bytes of an input and, for a regular file, its
@@ -49,12 +59,13 @@ func (e *env) readStamped(in input) ([]byte, *atomicfile.Stamp, error) {
 	var err error
 	switch {
 	case in.stdin():
-		data, err = atomicfile.ReadAll(e.stdin, nbformat.DefaultMaxBytes)
-		var tl *atomicfile.TooLargeError
-		if errors.As(err, &tl) {
+		// The limit is enforced while reading, and bytes no JSON holds
+		// (such as NUL) are refused as soon as they are read.
+		data, err = nbformat.UnmarshalOptions{}.ReadAll(e.stdin)
+		if errors.Is(err, nbformat.ErrLimit) {
 			err = fmt.Errorf("standard input is more than the limit of %d bytes", nbformat.DefaultMaxBytes)
 		}
-		return data, nil, err
+		return data, nil, streamError(err)
 	case in.walked:
 		name := in.path
 		if in.real != "" {
@@ -62,7 +73,9 @@ func (e *env) readStamped(in input) ([]byte, *atomicfile.Stamp, error) {
 		}
 		data, stamp, err = atomicfile.Read(name, atomicfile.ReadOptions{MaxBytes: nbformat.DefaultMaxBytes, NoFollow: true, Folder: in.folder})
 	case stream(in.path):
-		data, err = atomicfile.ReadStream(in.path, nbformat.DefaultMaxBytes)
+		// As standard input (/dev/zero is refused at its first byte).
+		data, err = atomicfile.ReadStreamWith(in.path, nbformat.UnmarshalOptions{}.ReadAll)
+		err = streamError(err)
 	default:
 		data, stamp, err = atomicfile.Read(in.path, atomicfile.ReadOptions{MaxBytes: nbformat.DefaultMaxBytes})
 	}

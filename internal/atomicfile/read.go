@@ -218,12 +218,19 @@ var ErrNoWriter = errors.New("nothing to read: a named pipe with no writer (star
 // ErrNoWriter at once, while one whose writer waits (or writes) is read to
 // the end. It reads at most maxBytes (0: DefaultMaxBytes).
 func ReadStream(name string, maxBytes int64) ([]byte, error) {
+	return ReadStreamWith(name, func(r io.Reader) ([]byte, error) { return ReadAll(r, maxBytes) })
+}
+
+// ReadStreamWith is ReadStream reading through readAll, which must enforce
+// a size limit itself: for callers that check bytes as they arrive (such
+// as nbformat's UnmarshalOptions.ReadAll, which refuses NUL bytes at once).
+func ReadStreamWith(name string, readAll func(io.Reader) ([]byte, error)) ([]byte, error) {
 	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := ReadAll(f, maxBytes)
+	data, err := readAll(f)
 	if err == nil && len(data) == 0 {
 		if fi, serr := f.Stat(); serr == nil && fi.Mode()&fs.ModeNamedPipe != 0 {
 			return nil, ErrNoWriter
