@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
@@ -301,4 +303,204 @@ func deepCopy(v any) any {
 		return a
 	}
 	return v
+}
+
+// trickyStrings end in or hold line breaks: Python's re "$" matches before
+// a final newline, fastjsonschema's rewritten "pattern" "$" does not, and
+// "." never matches a newline.
+var trickyStrings = []string{"a\n", "a\r\n", "a\n\n", "a\nb", "\n", "\n\n", "a\r", "\r\n", "a", "", "a,\n", "a b", "ab-_9"}
+
+// newlineMutations set every patterned field of the schemas (cell ids,
+// metadata names and tags, execution timestamps, MIME bundle keys,
+// attachment names and bundles, v3 output MIME keys) to each tricky
+// string.
+func newlineMutations() []mutation {
+	var ms []mutation
+	for i, s := range trickyStrings {
+		name := func(what string) string { return fmt.Sprintf("%s%d", what, i) }
+		ms = append(ms,
+			mutation{name("ID"), func(_, c map[string]any) bool { c["id"] = s; return true }},
+			mutation{name("IDPrefix"), func(_, c map[string]any) bool { c["id"] = "cell" + s; return true }},
+			mutation{name("Name"), func(_, c map[string]any) bool { meta(c)["name"] = s; return true }},
+			mutation{name("Tags"), func(_, c map[string]any) bool { meta(c)["tags"] = []any{"ok", s}; return true }},
+			mutation{name("ExecutionKeyNumber"), func(_, c map[string]any) bool {
+				meta(c)["execution"] = map[string]any{"iopub.x" + s: 5}
+				return true
+			}},
+			mutation{name("ExecutionBareKeyNumber"), func(_, c map[string]any) bool {
+				meta(c)["execution"] = map[string]any{s: 5}
+				return true
+			}},
+			mutation{name("ExecutionKeyString"), func(_, c map[string]any) bool {
+				meta(c)["execution"] = map[string]any{s: "2024-01-01"}
+				return true
+			}},
+			mutation{name("JSONKey"), outputData(map[string]any{"application/json" + s: 5})},
+			mutation{name("PlusJSONKey"), outputData(map[string]any{"application/vnd.x+json" + s: []any{1}})},
+			mutation{name("JSONKeyInside"), outputData(map[string]any{"application/" + s + "+json": 5})},
+			mutation{name("TextKey"), outputData(map[string]any{"text/plain" + s: "x"})},
+			mutation{name("AttachmentName"), func(_, c map[string]any) bool {
+				c["attachments"] = map[string]any{"x" + s + ".png": map[string]any{"image/png": "iVBO"}}
+				return true
+			}},
+			mutation{name("AttachmentJSONKey"), func(_, c map[string]any) bool {
+				c["attachments"] = map[string]any{"x.png": map[string]any{"application/json" + s: 5}}
+				return true
+			}},
+			mutation{name("V3OutputKey"), func(nb, _ map[string]any) bool {
+				o := firstV3Output(nb)
+				if o != nil {
+					o["text/x"+s] = 5
+				}
+				return o != nil
+			}},
+			mutation{name("V3OutputKeyString"), func(nb, _ map[string]any) bool {
+				o := firstV3Output(nb)
+				if o != nil {
+					o["application/x"+s] = "x"
+				}
+				return o != nil
+			}},
+		)
+	}
+	return ms
+}
+
+type mutation = struct {
+	name string
+	f    func(nb map[string]any, cell map[string]any) bool
+}
+
+// outputData makes the cell's first output (or a new one, in a code cell)
+// a display_data output with the given data.
+func outputData(data map[string]any) func(_, c map[string]any) bool {
+	return func(_, c map[string]any) bool {
+		if c["cell_type"] != "code" {
+			return false
+		}
+		c["outputs"] = []any{map[string]any{"output_type": "display_data", "data": data, "metadata": map[string]any{}}}
+		return true
+	}
+}
+
+func firstV3Output(nb map[string]any) map[string]any {
+	ws, _ := nb["worksheets"].([]any)
+	for _, w := range ws {
+		w, _ := w.(map[string]any)
+		cells, _ := w["cells"].([]any)
+		for _, c := range cells {
+			c, _ := c.(map[string]any)
+			outs, _ := c["outputs"].([]any)
+			for _, o := range outs {
+				if o, ok := o.(map[string]any); ok {
+					return o
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Validate's verdict equals Python nbformat's strict verdict
+// (scripts/reference/nbformat_verdict.py: isvalid with fastjsonschema, as
+// Debian's python3-nbformat 5.5 runs it) on the testdata and corpus files
+// and on every mutation of them, the newline ones included.
+func TestValidateAgreesWithPython(t *testing.T) {
+	py := pythonNbformat(t)
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.ipynb"))
+	nTestdata := len(files)
+	if !testing.Short() && (os.Getenv("IPYNB_CORPUS") != "" || corpus.Shared() != "") {
+		cdir, entries := corpus.Entries(t)
+		for i, e := range entries {
+			if i%8 == 0 { // a sample, to keep Python's part quick
+				files = append(files, filepath.Join(cdir, e.Path))
+			}
+		}
+	}
+	all := append(append([]mutation{}, mutations...), newlineMutations()...)
+	dir := t.TempDir()
+	var paths, what []string
+	add := func(desc string, data []byte) {
+		p := filepath.Join(dir, fmt.Sprintf("%05d.ipynb", len(paths)))
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+		what = append(what, desc)
+	}
+	for fi, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		add(path, data)
+		orig, ok := decodeGeneric(data)
+		if !ok || len(data) > 256<<10 {
+			continue
+		}
+		cells, _ := orig["cells"].([]any)
+		for mi, m := range all {
+			if fi >= nTestdata && (fi+mi)%4 != 0 {
+				continue // a rotating quarter of the mutations on corpus files
+			}
+			doc := deepCopy(orig).(map[string]any)
+			var cell map[string]any
+			if cs, _ := doc["cells"].([]any); len(cells) > 0 {
+				cell, _ = cs[(fi+mi)%len(cs)].(map[string]any)
+			}
+			if cell == nil {
+				cell = map[string]any{}
+			}
+			if !m.f(doc, cell) {
+				continue
+			}
+			out, err := json.Marshal(doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			add(path+" "+m.name, out)
+		}
+	}
+	python := map[string]string{}
+	for start := 0; start < len(paths); start += 2000 {
+		batch := paths[start:min(start+2000, len(paths))]
+		out, err := exec.Command(py, append([]string{referenceScript(t, "nbformat_verdict.py")}, batch...)...).Output()
+		if err != nil {
+			t.Fatalf("nbformat_verdict.py: %v", err)
+		}
+		for _, line := range strings.Split(string(out), "\n") {
+			if st, p, ok := strings.Cut(line, " "); ok {
+				python[p] = st
+			}
+		}
+	}
+	compared, invalid := 0, 0
+	for i, p := range paths {
+		want := python[p]
+		if want != "valid" && want != "invalid" {
+			continue // Python cannot read it
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nb, err := nbformat.Unmarshal(data)
+		if err != nil {
+			continue
+		}
+		compared++
+		probs := nbformat.Problems(nbformat.Validate(nb))
+		got := "valid"
+		if len(probs) > 0 {
+			got = "invalid"
+			invalid++
+		}
+		if got != want {
+			t.Errorf("%s: Validate says %s, Python nbformat says %s %v", what[i], got, want, probs)
+		}
+	}
+	t.Logf("%d notebooks compared with Python nbformat (%d invalid)", compared, invalid)
+	if compared < len(paths)/2 {
+		t.Errorf("only %d of %d notebooks compared", compared, len(paths))
+	}
 }

@@ -2,8 +2,10 @@
 // Schema draft-04 schemas, with the semantics of Python's fastjsonschema,
 // which gives Python nbformat's verdicts: "integer" excludes 1.0, enum
 // compares as Python's == does (so 1 equals true and 1.0), patterns are
-// searched (re.search) and "$" also matches before a final newline,
-// lengths count code points.
+// Python patterns searched (re.search) with fastjsonschema's rewrite of
+// "$" (see pattern.go: in "pattern" it matches only at the very end, in
+// "patternProperties" also before a final newline), lengths count code
+// points.
 //
 // It reports every problem, not just the first, each with the JSON Pointer
 // of the offending value. A oneOf that no branch satisfies is explained by
@@ -21,6 +23,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"regexp"
 	"sort"
 	"strconv"
@@ -236,7 +239,7 @@ func (c *compiler) compile(v any) (*node, error) {
 				}
 				sort.Strings(keys)
 				for _, p := range keys {
-					re, err := compilePattern(p)
+					re, err := compilePatternProperty(p)
 					if err != nil {
 						return nil, err
 					}
@@ -326,20 +329,6 @@ func (c *compiler) compile(v any) (*node, error) {
 		return n, nil
 	}
 	return nil, fmt.Errorf("draft04: a schema must be an object or a boolean, not %T", v)
-}
-
-// compilePattern compiles an ECMA/Python pattern for Go: a final "$" also
-// matches before a final newline, as in Python's re.
-func compilePattern(p string) (*regexp.Regexp, error) {
-	q := p
-	if strings.HasSuffix(q, "$") && !strings.HasSuffix(q, `\$`) {
-		q = q[:len(q)-1] + `(?:\n?\z)`
-	}
-	re, err := regexp.Compile(q)
-	if err != nil {
-		return nil, fmt.Errorf("draft04: pattern %q: %w", p, err)
-	}
-	return re, nil
 }
 
 // A Problem is one way the document does not match the schema.
@@ -1057,15 +1046,101 @@ func pyEqual(a, b any) bool {
 	return a == b
 }
 
-// canonicalKey is a string that is equal for equal JSON values (for
-// uniqueItems): strings by their text, other values by their Python-style
-// JSON.
+// canonicalKey is a string that is equal exactly when fastjsonschema's
+// uniqueItems sees equal values. It hashes fn(value), where fn turns
+// objects into frozensets of (key, fn(member)) pairs, arrays into tuples
+// of fn(item), booleans into the strings "True" and "False" (so true
+// equals "True" but not 1), and keeps numbers, whose Python equality makes
+// 1 equal 1.0 (and every NaN of a file equal, as Python's json reads them
+// all as one object).
 func canonicalKey(t *jsontree.Tape, i int) string {
-	if t.Nodes[i].Kind == jsontree.String {
-		return "s" + t.Str(i)
+	var b strings.Builder
+	writeKey(&b, t, i)
+	return b.String()
+}
+
+func writeKey(b *strings.Builder, t *jsontree.Tape, i int) {
+	nd := &t.Nodes[i]
+	switch nd.Kind {
+	case jsontree.Null:
+		b.WriteString("n;")
+	case jsontree.True:
+		writeStrKey(b, "True")
+	case jsontree.False:
+		writeStrKey(b, "False")
+	case jsontree.String:
+		writeStrKey(b, t.Str(i))
+	case jsontree.Number:
+		b.WriteString("d")
+		b.WriteString(numberKey(t.Raw(i), nd.Flags))
+		b.WriteString(";")
+	case jsontree.Array:
+		b.WriteString("[")
+		t.Children(i, func(k int) bool {
+			writeKey(b, t, k)
+			return true
+		})
+		b.WriteString("]")
+	case jsontree.Object:
+		// A dict keeps the last of duplicate keys; a frozenset has no order.
+		members := map[string]string{}
+		t.Children(i, func(k int) bool {
+			var m strings.Builder
+			writeKey(&m, t, k)
+			members[t.KeyString(k)] = m.String()
+			return true
+		})
+		pairs := make([]string, 0, len(members))
+		for k, v := range members {
+			var p strings.Builder
+			writeStrKey(&p, k)
+			p.WriteString(v)
+			pairs = append(pairs, p.String())
+		}
+		sort.Strings(pairs)
+		b.WriteString("{")
+		for _, p := range pairs {
+			fmt.Fprintf(b, "%d:%s", len(p), p)
+		}
+		b.WriteString("}")
 	}
-	b, _ := json.Marshal(pyValue(t, i))
-	return "j" + string(b)
+}
+
+func writeStrKey(b *strings.Builder, s string) {
+	fmt.Fprintf(b, "s%d:%s", len(s), s)
+}
+
+// numberKey spells a JSON number so that numbers Python finds equal
+// (int 1, float 1.0 and 1e0) are spelled alike: integral values as their
+// exact integer, others as the shortest float64 spelling.
+func numberKey(raw []byte, flags uint8) string {
+	if flags&jsontree.FlagNonFinite != 0 {
+		return string(raw)
+	}
+	if flags&jsontree.FlagInt != 0 {
+		var n big.Int
+		if _, ok := n.SetString(string(raw), 10); ok {
+			return n.String()
+		}
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil { // out of range: Python reads it as inf
+		if raw[0] == '-' {
+			return "-Infinity"
+		}
+		return "Infinity"
+	}
+	if math.IsInf(f, 0) {
+		if f < 0 {
+			return "-Infinity"
+		}
+		return "Infinity"
+	}
+	if f == math.Trunc(f) {
+		n, _ := big.NewFloat(f).Int(nil)
+		return n.String()
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
 func short(raw []byte) string {
