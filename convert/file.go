@@ -346,7 +346,7 @@ func Cells(dir, name string, prefix, suffix []nbformat.Cell) ([]nbformat.Cell, e
 	return Options{}.Cells(dir, name, prefix, suffix)
 }
 
-// Cells: see the function Cells.
+// Cells is the function Cells with these options.
 func (o Options) Cells(dir, name string, prefix, suffix []nbformat.Cell) ([]nbformat.Cell, error) {
 	path := filepath.Join(dir, ipynbName(name))
 	nb, err := nbformat.ReadFile(path)

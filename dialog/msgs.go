@@ -11,11 +11,11 @@ import (
 // id or unique id prefix (Get).
 type Msgs []*Message
 
-// ErrNotFound: no message has that id (or id prefix).
+// ErrNotFound is returned when no message has that id (or id prefix).
 var ErrNotFound = errors.New("no such message")
 
-// ErrAmbiguous: several messages have that id, or ids starting with that
-// prefix.
+// ErrAmbiguous is returned when several messages have that id, or ids
+// starting with that prefix.
 var ErrAmbiguous = errors.New("ambiguous message id")
 
 // Index returns the position of the first message with exactly this id,

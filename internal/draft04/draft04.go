@@ -114,7 +114,7 @@ func Compile(data []byte, relax bool) (*Schema, error) {
 	return &Schema{root: root}, nil
 }
 
-// AppendOneOf adds a branch {"$ref": ref} to the oneOf of the definition
+// AppendOneOfRef adds a branch {"$ref": ref} to the oneOf of the definition
 // def (nbformat's _allow_undefined for future minor versions).
 func AppendOneOfRef(data []byte, def, ref string) ([]byte, error) {
 	var doc map[string]any
@@ -164,7 +164,7 @@ func (c *compiler) resolve(ref string) (*node, error) {
 	if !strings.HasPrefix(ref, "#") {
 		return nil, fmt.Errorf("draft04: only local references are supported: %q", ref)
 	}
-	var cur any = c.doc
+	cur := c.doc
 	if p := strings.TrimPrefix(ref, "#"); p != "" {
 		for _, tok := range strings.Split(strings.TrimPrefix(p, "/"), "/") {
 			tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
