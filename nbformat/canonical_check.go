@@ -8,9 +8,10 @@ import (
 	"github.com/nbdialog/ipynb/internal/jsontree"
 )
 
-// ErrNotCanonical: Python nbformat cannot write this notebook (its reader
-// or writer raises on it), so it has no canonical bytes. Heal it first.
-var ErrNotCanonical = errors.New("Python nbformat cannot write this notebook, so it has no canonical form")
+// ErrNotCanonical is wrapped by the [*FormatError] canonical output returns
+// for a notebook Python nbformat cannot write (its reader or writer raises
+// on it), which has no canonical bytes. Heal it first.
+var ErrNotCanonical = errors.New("no canonical form: Python nbformat cannot write this notebook")
 
 // pythonFailure finds the first place where Python nbformat's reader
 // (rejoin_lines, strip_transient) or writer (split_lines, strip_transient,
@@ -36,6 +37,10 @@ func pythonFailure(t *jsontree.Tape, v3 bool) error {
 			}
 		}
 	}
+	if i := tooDeepForPython(t, v3); i >= 0 {
+		c.fail(pointerOf(t, i), "nesting %d deep, more than Python nbformat's writer can copy within Python's recursion limit (RecursionError)", depthOf(t, i))
+		return c.err
+	}
 	if v3 {
 		c.v3(jsontree.Root)
 		return c.err // v3 writes ASCII: any surrogate is escaped
@@ -50,6 +55,157 @@ func pythonFailure(t *jsontree.Tape, v3 bool) error {
 		}
 	}
 	return c.err
+}
+
+// Python raises RecursionError once a call would put more than
+// sys.getrecursionlimit() (1000 by default) frames and C-level recursive
+// calls on its stack. Two steps of the reference
+// (scripts/reference/nbformat_canonical.py, which reads and writes at a
+// script's top level) recurse through the notebook, two stack entries per
+// level of nesting (a function and its comprehension, or deepcopy and
+// _reconstruct or _deepcopy_list):
+//
+//   - nbformat.from_dict, on everything read;
+//   - copy.deepcopy in the writer (JSONWriter.writes), on what
+//     strip_transient left (orig_nbformat, orig_nbformat_minor and
+//     signature in the notebook metadata, trusted in cell metadata are
+//     gone by then).
+//
+// Below a value with a enclosing objects and arrays, each step needs
+// pyFramesPerLevel*a entries plus what handling the value itself costs,
+// measured with sys.setrecursionlimit for each kind of value (the costs
+// include the frames below the notebook: the script's module frame, and
+// JSONWriter.writes for the copy):
+//
+//   - from_dict: 3 for a scalar or an array (from_dict and isinstance's
+//     C-level entry), 5 for an object (its dict comprehension and
+//     NotebookNode.__init__);
+//   - deepcopy: 4 for a scalar (deepcopy, _deepcopy_atomic), 5 for an
+//     array, 8 for an empty object (copying the NotebookNode's attribute
+//     dict through _reconstruct and _deepcopy_dict), 9 for an object with
+//     members (each stored through NotebookNode.__setitem__ and its
+//     isinstance(value, Mapping) check).
+//
+// json.loads needs one C-level entry per level, so it never fails first.
+// TestCanonicalDepthLimit checks the rule shape by shape against the
+// reference (testdata/canonical_depth.tsv, made by
+// scripts/reference/nbformat_depth.py), TestCanonicalDepthAgreesWithPython
+// on random shapes. These are the costs in a process that has written a
+// notebook before: the first isinstance check of each value type against
+// an abstract class costs a few more entries, once per process, wherever
+// it happens; that is not modelled.
+const (
+	pyRecursionLimit = 1000
+	pyFramesPerLevel = 2
+)
+
+// pyCost is what handling a value costs a recursive step of Python
+// nbformat, beyond pyFramesPerLevel per enclosing level.
+type pyCost struct{ scalar, array, emptyObject, object int }
+
+var (
+	pyFromDictCost = pyCost{scalar: 3, array: 3, emptyObject: 5, object: 5}
+	pyDeepcopyCost = pyCost{scalar: 4, array: 5, emptyObject: 8, object: 9}
+)
+
+func (c pyCost) of(n *jsontree.Node) int {
+	switch n.Kind {
+	case jsontree.Object:
+		if n.Len == 0 {
+			return c.emptyObject
+		}
+		return c.object
+	case jsontree.Array:
+		return c.array
+	}
+	return c.scalar
+}
+
+// tooDeepForPython returns the first node (in document order) whose
+// handling would exceed Python's recursion limit in from_dict or in the
+// writer's deepcopy, or -1.
+func tooDeepForPython(t *jsontree.Tape, v3 bool) int {
+	stripped := transientSubtrees(t, v3)
+	var ends []int32 // Skip of each enclosing container
+	var strippedEnd int32
+	for i := range t.Nodes {
+		for len(ends) > 0 && int32(i) >= ends[len(ends)-1] {
+			ends = ends[:len(ends)-1]
+		}
+		n := &t.Nodes[i]
+		if end, ok := stripped[i]; ok && end > strippedEnd {
+			strippedEnd = end
+		}
+		need := pyFromDictCost.of(n)
+		if int32(i) >= strippedEnd {
+			need = max(need, pyDeepcopyCost.of(n))
+		}
+		if pyFramesPerLevel*len(ends)+need > pyRecursionLimit {
+			return i
+		}
+		if n.Kind == jsontree.Object || n.Kind == jsontree.Array {
+			ends = append(ends, n.Skip)
+		}
+	}
+	return -1
+}
+
+// transientSubtrees maps the first node of each value strip_transient
+// removes before the writer copies the notebook to the node after it.
+func transientSubtrees(t *jsontree.Tape, v3 bool) map[int]int32 {
+	out := map[int]int32{}
+	drop := func(obj int, keys ...string) {
+		if obj < 0 || t.Nodes[obj].Kind != jsontree.Object {
+			return
+		}
+		t.Children(obj, func(k int) bool {
+			for _, key := range keys {
+				if t.KeyString(k) == key {
+					out[k] = t.Nodes[k].Skip
+				}
+			}
+			return true
+		})
+	}
+	each := func(arr int, f func(int)) {
+		if arr >= 0 && t.Nodes[arr].Kind == jsontree.Array {
+			t.Children(arr, func(k int) bool {
+				if t.Nodes[k].Kind == jsontree.Object {
+					f(k)
+				}
+				return true
+			})
+		}
+	}
+	if t.Nodes[jsontree.Root].Kind != jsontree.Object {
+		return out
+	}
+	if v3 {
+		drop(jsontree.Root, "orig_nbformat", "orig_nbformat_minor")
+		each(t.Lookup(jsontree.Root, "worksheets"), func(w int) {
+			each(t.Lookup(w, "cells"), func(c int) {
+				drop(c, "trusted")
+				drop(t.Lookup(c, "metadata"), "trusted")
+			})
+		})
+		return out
+	}
+	drop(t.Lookup(jsontree.Root, "metadata"), "orig_nbformat", "orig_nbformat_minor", "signature")
+	each(t.Lookup(jsontree.Root, "cells"), func(c int) {
+		drop(t.Lookup(c, "metadata"), "trusted")
+	})
+	return out
+}
+
+// depthOf is the number of objects and arrays enclosing node i, plus one.
+func depthOf(t *jsontree.Tape, i int) int {
+	d := 1
+	for j := 0; j < i; j++ {
+		if n := &t.Nodes[j]; (n.Kind == jsontree.Object || n.Kind == jsontree.Array) && int(n.Skip) > i {
+			d++
+		}
+	}
+	return d
 }
 
 // pyMaxIntDigits is Python's default limit on the digits of an integer read
