@@ -14,11 +14,19 @@ import (
 // Read a dialog, edit a message, save it back: only the edited cell's
 // bytes change.
 func Example() {
-	dir, _ := os.MkdirTemp("", "example")
+	dir, err := os.MkdirTemp("", "example")
+	if err != nil {
+		log.Fatal(err)
+	}
 	defer os.RemoveAll(dir)
-	data, _ := os.ReadFile(filepath.Join("..", "testdata", "dialog.ipynb"))
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "dialog.ipynb"))
+	if err != nil {
+		log.Fatal(err)
+	}
 	path := filepath.Join(dir, "dialog.ipynb")
-	os.WriteFile(path, data, 0o644)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		log.Fatal(err)
+	}
 
 	d, err := convert.ReadFile(path)
 	if err != nil {
@@ -27,12 +35,18 @@ func Example() {
 	for _, m := range d.Messages {
 		fmt.Println(m.Preview(60))
 	}
-	m, _ := d.Messages.Get("5f1e") // by id prefix
+	m, err := d.Messages.Get("5f1e") // by id prefix
+	if err != nil {
+		log.Fatal(err)
+	}
 	m.SetReply("Two, as 1+1 shows.")
 	if err := convert.Save(d); err != nil {
 		log.Fatal(err)
 	}
-	back, _ := convert.ReadFile(path)
+	back, err := convert.ReadFile(path)
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println(back.Messages[2].Reply())
 	// Output:
 	// a54dca18:n:A *test* dialog
@@ -55,7 +69,10 @@ func ExampleRegistry() {
 		log.Fatal(err)
 	}
 	opts := convert.Options{Registry: reg}
-	data, _ := os.ReadFile(filepath.Join("..", "testdata", "dialog.ipynb"))
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "dialog.ipynb"))
+	if err != nil {
+		log.Fatal(err)
+	}
 	d, err := opts.Unmarshal(data)
 	if err != nil {
 		log.Fatal(err)
@@ -74,7 +91,10 @@ func ExampleRegistry() {
 
 // Write a new dialog to a folder, named after the dialog.
 func ExampleWrite() {
-	dir, _ := os.MkdirTemp("", "example")
+	dir, err := os.MkdirTemp("", "example")
+	if err != nil {
+		log.Fatal(err)
+	}
 	defer os.RemoveAll(dir)
 	d := dialog.New("notes")
 	d.Random = dialog.Seeded(1)
@@ -82,7 +102,10 @@ func ExampleWrite() {
 	if err := convert.Write(d, dir); err != nil {
 		log.Fatal(err)
 	}
-	out, _ := os.ReadFile(filepath.Join(dir, "notes.ipynb"))
+	out, err := os.ReadFile(filepath.Join(dir, "notes.ipynb"))
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Print(string(out))
 	// Output:
 	// {

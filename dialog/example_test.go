@@ -2,6 +2,7 @@ package dialog_test
 
 import (
 	"fmt"
+	"log"
 
 	"github.com/nbdialog/ipynb/dialog"
 )
@@ -57,9 +58,12 @@ func ExampleMsgs_Get() {
 	d := dialog.New("demo")
 	d.Insert(-1, &dialog.Message{ID: "a1b2c3d4", Kind: dialog.Note, Content: "first"})
 	d.Insert(-1, &dialog.Message{ID: "a1ffffff", Kind: dialog.Note, Content: "second"})
-	m, _ := d.Messages.Get("a1b") // a unique id prefix
+	m, err := d.Messages.Get("a1b") // a unique id prefix
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println(m.Content)
-	_, err := d.Messages.Get("a1")
+	_, err = d.Messages.Get("a1")
 	fmt.Println(err)
 	// Output:
 	// first

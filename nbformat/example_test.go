@@ -52,7 +52,10 @@ func ExampleMarshal() {
 		log.Fatal(err)
 	}
 	// Unedited: the same bytes.
-	out, _ := nbformat.Marshal(nb)
+	out, err := nbformat.Marshal(nb)
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println(string(out) == vscodeStyle)
 
 	// Edited: only the edited cell changes, in the file's own style.
@@ -60,7 +63,9 @@ func ExampleMarshal() {
 	code.Source.Set("x = 1\nx + 1")
 	n := 2
 	code.ExecutionCount = &n
-	out, _ = nbformat.Marshal(nb)
+	if out, err = nbformat.Marshal(nb); err != nil {
+		log.Fatal(err)
+	}
 	fmt.Print(string(out))
 	// Output:
 	// true
@@ -91,7 +96,10 @@ func ExampleMarshal() {
 }
 
 func ExampleMarshalOptions_canonical() {
-	nb, _ := nbformat.Unmarshal([]byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"id": "a1", "cell_type": "raw", "metadata": {}, "source": "one\ntwo"}]}`))
+	nb, err := nbformat.Unmarshal([]byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"id": "a1", "cell_type": "raw", "metadata": {}, "source": "one\ntwo"}]}`))
+	if err != nil {
+		log.Fatal(err)
+	}
 	out, err := nbformat.MarshalOptions{Canonical: true}.Marshal(nb)
 	if err != nil {
 		log.Fatal(err)
@@ -117,9 +125,12 @@ func ExampleMarshalOptions_canonical() {
 }
 
 func ExampleValidate() {
-	nb, _ := nbformat.Unmarshal([]byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+	nb, err := nbformat.Unmarshal([]byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
 		{"cell_type": "markdown", "id": "a", "metadata": {}, "source": "hi", "outputs": []},
 		{"cell_type": "code", "id": "a", "metadata": {"collapsed": "yes"}, "source": "", "outputs": [], "execution_count": null}]}`))
+	if err != nil {
+		log.Fatal(err)
+	}
 	for _, p := range nbformat.Problems(nbformat.Validate(nb)) {
 		fmt.Println(p)
 	}
@@ -130,14 +141,20 @@ func ExampleValidate() {
 }
 
 func ExampleUpgrade() {
-	nb, _ := nbformat.Unmarshal([]byte(`{"nbformat": 4, "nbformat_minor": 4, "metadata": {}, "cells": [
+	nb, err := nbformat.Unmarshal([]byte(`{"nbformat": 4, "nbformat_minor": 4, "metadata": {}, "cells": [
 		{"cell_type": "markdown", "metadata": {}, "source": "hi"}]}`))
+	if err != nil {
+		log.Fatal(err)
+	}
 	ids := []nbformat.CellID{"fresh001"}
 	opts := nbformat.UpgradeOptions{NewID: func() nbformat.CellID { id := ids[0]; ids = ids[1:]; return id }}
 	if err := opts.Upgrade(nb); err != nil {
 		log.Fatal(err)
 	}
-	out, _ := nbformat.Marshal(nb)
+	out, err := nbformat.Marshal(nb)
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println(string(out))
 	// Output:
 	// {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
