@@ -22,13 +22,32 @@
 //
 // # Regenerating the typed layer
 //
-// The schemas in schema/ are verbatim copies of the official ones. When the
-// schema moves, copy the new files there and run
+// The schemas in schema/ are verbatim copies of the official ones;
+// nbformat/schema_gen.go is generated from them in two steps, the
+// //go:generate lines below: internal/cmd/flatten derives
+// schema/notebook.schema.json from the newest official schema, and
+// go-jsonschema (pinned in tools.go) generates the Go types from it. When a
+// new nbformat release moves the schema:
 //
-//	go generate ./...
-//
-// which first derives schema/notebook.schema.json (internal/cmd/flatten) and
-// then regenerates nbformat/schema_gen.go with go-jsonschema.
+//  1. Copy the new official files (nbformat/v4/nbformat.v4.N.schema.json
+//     and nbformat.v4.schema.json) from jupyter/nbformat into schema/, byte
+//     for byte, and note the commit in schema/README.md.
+//  2. Add the new file to the //go:embed line and to Official in
+//     schema/schema.go (LatestV4Minor), and set MinorVersion in
+//     nbformat/notebook.go.
+//  3. Point the first //go:generate line below at the newest file.
+//  4. Run go generate ./... and review git diff nbformat/schema_gen.go: new
+//     members appear as fields of the generated structs, and reading and
+//     writing follow their json tags with no other change; a new cell or
+//     output type needs its variant added to Cell or Output
+//     (nbformat/cell.go, nbformat/output.go) and to the decoder's switch
+//     (nbformat/decode.go).
+//  5. Run go test ./...; with Debian's python3-nbformat at the new version,
+//     refresh the Python-made expectations with the scripts in
+//     scripts/reference (make_testdata.py, make_expectations.sh,
+//     make_edits.py, nbformat_depth.py, draft04_cases.py).
+//  6. Commit. .ci/run and TestGeneratedCodeIsFresh check that the
+//     committed generated files are what go generate makes.
 package ipynb
 
 //go:generate go run ./internal/cmd/flatten -in schema/nbformat.v4.5.schema.json -out schema/notebook.schema.json
