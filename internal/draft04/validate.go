@@ -1,0 +1,321 @@
+package draft04
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/nbdialog/ipynb/internal/jsontree"
+)
+
+// A Problem is one way the document does not match the schema.
+type Problem struct {
+	Node    int    // tape node of the offending value
+	Pointer string // its JSON Pointer
+	Keyword string // the failing keyword
+	Msg     string
+	// Member names the member a "required" problem found missing (Node is
+	// the object lacking it).
+	Member string
+}
+
+// Validate checks node i of t (normally jsontree.Root) and returns every
+// problem, in document order.
+func (s *Schema) Validate(t *jsontree.Tape, i int) []Problem {
+	v := validator{t: t, report: true}
+	v.check(s.root, i)
+	sort.SliceStable(v.problems, func(a, b int) bool {
+		return t.Nodes[v.problems[a].Node].Start < t.Nodes[v.problems[b].Node].Start
+	})
+	if len(v.problems) > 0 {
+		ptr := pointers(t)
+		for k := range v.problems {
+			v.problems[k].Pointer = ptr(v.problems[k].Node)
+		}
+	}
+	return v.problems
+}
+
+// Valid reports whether node i of t matches, stopping at the first problem.
+func (s *Schema) Valid(t *jsontree.Tape, i int) bool {
+	v := validator{t: t}
+	return v.check(s.root, i)
+}
+
+// pointers returns a function giving the JSON Pointer of a node, from
+// parent links built in one pass (only when there are problems to place).
+func pointers(t *jsontree.Tape) func(int) string {
+	parent := make([]int32, len(t.Nodes))
+	index := make([]int32, len(t.Nodes))
+	parent[0] = -1
+	for i := range t.Nodes {
+		if k := t.Nodes[i].Kind; k != jsontree.Array && k != jsontree.Object {
+			continue
+		}
+		x := int32(0)
+		t.Children(i, func(j int) bool {
+			parent[j], index[j] = int32(i), x
+			x++
+			return true
+		})
+	}
+	esc := strings.NewReplacer("~", "~0", "/", "~1")
+	return func(i int) string {
+		var toks []string
+		for j := i; parent[j] >= 0; j = int(parent[j]) {
+			if t.Nodes[parent[j]].Kind == jsontree.Object {
+				toks = append(toks, esc.Replace(t.KeyString(j)))
+			} else {
+				toks = append(toks, strconv.Itoa(int(index[j])))
+			}
+		}
+		var b strings.Builder
+		for k := len(toks) - 1; k >= 0; k-- {
+			b.WriteByte('/')
+			b.WriteString(toks[k])
+		}
+		return b.String()
+	}
+}
+
+type validator struct {
+	t        *jsontree.Tape
+	report   bool // collect every problem (else stop at the first)
+	problems []Problem
+}
+
+// fail records a problem at node i; the message is built only when
+// problems are being collected.
+func (v *validator) fail(i int, keyword string, msg func() string) {
+	if v.report {
+		v.problems = append(v.problems, Problem{Node: i, Keyword: keyword, Msg: msg()})
+	}
+}
+
+// missing records that object node i lacks the required member name.
+func (v *validator) missing(i int, name string) {
+	if v.report {
+		v.problems = append(v.problems, Problem{Node: i, Keyword: "required", Msg: fmt.Sprintf("missing property %q", name), Member: name})
+	}
+}
+
+// sub runs a check in a fresh validator and reports whether it passed.
+func (v *validator) sub(n *node, i int, report bool) (bool, []Problem) {
+	w := validator{t: v.t, report: report}
+	ok := w.check(n, i)
+	return ok, w.problems
+}
+
+func (v *validator) kindBits(i int) uint8 {
+	nd := &v.t.Nodes[i]
+	switch nd.Kind {
+	case jsontree.Null:
+		return tNull
+	case jsontree.True, jsontree.False:
+		return tBoolean
+	case jsontree.Object:
+		return tObject
+	case jsontree.Array:
+		return tArray
+	case jsontree.String:
+		return tString
+	case jsontree.Number:
+		if nd.Flags&jsontree.FlagInt != 0 {
+			return tNumber | tInteger
+		}
+		return tNumber
+	}
+	return 0
+}
+
+var typeOrder = []string{"null", "boolean", "object", "array", "number", "integer", "string"}
+
+func typeNames(bits uint8) string {
+	var names []string
+	for _, n := range typeOrder {
+		if bits&typeBits[n] != 0 {
+			names = append(names, n)
+		}
+	}
+	switch len(names) {
+	case 0:
+		return "nothing"
+	case 1:
+		return article(names[0]) + " " + names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+func article(s string) string {
+	if strings.ContainsRune("aeiou", rune(s[0])) {
+		return "an"
+	}
+	return "a"
+}
+
+func (v *validator) kindName(i int) string {
+	nd := &v.t.Nodes[i]
+	if nd.Kind == jsontree.Number {
+		if nd.Flags&jsontree.FlagInt != 0 {
+			return "an integer"
+		}
+		return "a number"
+	}
+	return typeNames(v.kindBits(i))
+}
+
+// check validates node i against schema n; it returns false on the first
+// problem unless reporting.
+func (v *validator) check(n *node, i int) bool {
+	if n.trueSchema {
+		return true
+	}
+	if n.refNode != nil {
+		// A $ref in draft-04 replaces its siblings.
+		return v.check(n.refNode, i)
+	}
+	t := v.t
+	nd := &t.Nodes[i]
+	ok := true
+	// bad notes a failure; it reports whether to go on looking.
+	bad := func() bool {
+		ok = false
+		return v.report
+	}
+	if n.types != 0 && v.kindBits(i)&n.types == 0 {
+		v.fail(i, "type", func() string { return "is " + v.kindName(i) + ", expected " + typeNames(n.types) })
+		if !bad() {
+			return false
+		}
+	}
+	if n.enum != nil && !v.inEnum(i, n.enum) {
+		v.fail(i, "enum", func() string { return short(t.Raw(i)) + " is not one of " + enumList(n.enum) })
+		if !bad() {
+			return false
+		}
+	}
+	switch nd.Kind {
+	case jsontree.Object:
+		if !v.object(n, i) && !bad() {
+			return false
+		}
+	case jsontree.Array:
+		if !v.array(n, i) && !bad() {
+			return false
+		}
+	case jsontree.String:
+		if n.minLen >= 0 || n.maxLen >= 0 || n.pattern != nil {
+			s := t.Str(i)
+			l := utf8.RuneCountInString(s)
+			if n.minLen >= 0 && l < n.minLen {
+				v.fail(i, "minLength", func() string { return fmt.Sprintf("%s is shorter than %d characters", short(t.Raw(i)), n.minLen) })
+				if !bad() {
+					return false
+				}
+			}
+			if n.maxLen >= 0 && l > n.maxLen {
+				v.fail(i, "maxLength", func() string { return fmt.Sprintf("%s is longer than %d characters", short(t.Raw(i)), n.maxLen) })
+				if !bad() {
+					return false
+				}
+			}
+			if n.pattern != nil && !n.pattern.MatchString(s) {
+				v.fail(i, "pattern", func() string { return short(t.Raw(i)) + " does not match " + n.patternSrc })
+				if !bad() {
+					return false
+				}
+			}
+		}
+	case jsontree.Number:
+		if n.min != nil || n.max != nil {
+			f := v.number(i)
+			if n.min != nil && (f < *n.min || n.exclMin && f == *n.min) {
+				v.fail(i, "minimum", func() string { return fmt.Sprintf("%s is less than %v", t.Raw(i), *n.min) })
+				if !bad() {
+					return false
+				}
+			}
+			if n.max != nil && (f > *n.max || n.exclMax && f == *n.max) {
+				v.fail(i, "maximum", func() string { return fmt.Sprintf("%s is greater than %v", t.Raw(i), *n.max) })
+				if !bad() {
+					return false
+				}
+			}
+		}
+	}
+	for _, s := range n.allOf {
+		if !v.check(s, i) && !bad() {
+			return false
+		}
+	}
+	if n.anyOf != nil {
+		matched := false
+		for _, s := range n.anyOf {
+			if good, _ := v.sub(s, i, false); good {
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			v.explain(n.anyOf, i, "anyOf")
+			if !bad() {
+				return false
+			}
+		}
+	}
+	if n.oneOf != nil {
+		matches := 0
+		for _, s := range n.oneOf {
+			if good, _ := v.sub(s, i, false); good {
+				matches++
+			}
+		}
+		switch {
+		case matches == 0:
+			v.explain(n.oneOf, i, "oneOf")
+			if !bad() {
+				return false
+			}
+		case matches > 1:
+			v.fail(i, "oneOf", func() string { return fmt.Sprintf("matches %d of the schemas in oneOf, expected exactly one", matches) })
+			if !bad() {
+				return false
+			}
+		}
+	}
+	if n.not != nil {
+		if good, _ := v.sub(n.not, i, false); good {
+			v.fail(i, "not", func() string {
+				if n.not.trueSchema {
+					return "is not allowed here"
+				}
+				return short(t.Raw(i)) + " is not allowed here"
+			})
+			if !bad() {
+				return false
+			}
+		}
+	}
+	return ok
+}
+
+func short(raw []byte) string {
+	s := string(raw)
+	if utf8.RuneCountInString(s) > 60 {
+		r := []rune(s)
+		s = string(r[:57]) + "…"
+	}
+	return s
+}
+
+func enumList(enum []any) string {
+	parts := make([]string, len(enum))
+	for i, e := range enum {
+		b, _ := json.Marshal(e)
+		parts[i] = string(b)
+	}
+	return strings.Join(parts, ", ")
+}
