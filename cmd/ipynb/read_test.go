@@ -33,7 +33,7 @@ func TestReadEndlessInput(t *testing.T) {
 		if !ok || ee.ExitCode() != 2 {
 			t.Errorf("%s -: %v, want exit status 2", cmd, err)
 		}
-		if msg := out.String() + errb.String(); !strings.Contains(msg, "line 1, column 1: invalid character U+0000") {
+		if msg := out.String() + errb.String(); !strings.Contains(msg, "1:1: invalid character U+0000") {
 			t.Errorf("%s -: output %q does not name the place and the byte", cmd, msg)
 		}
 		// What the command read, plus what the pipe buffered.
@@ -45,7 +45,7 @@ func TestReadEndlessInput(t *testing.T) {
 		t.Skipf("no /dev/zero: %v", err)
 	}
 	r := ipynb(t, ".", "", "check", "/dev/zero")
-	if r.code != 2 || !strings.Contains(r.stderr, "/dev/zero: line 1, column 1: invalid character U+0000") {
+	if r.code != 2 || !strings.Contains(r.stderr, "/dev/zero: 1:1: invalid character U+0000") {
 		t.Errorf("check /dev/zero: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
