@@ -208,8 +208,9 @@ func pathErr(err error) error {
 	return err
 }
 
-// ErrNoWriter: a pipe gave nothing to read — a named pipe with no writer
-// (start the writer first), or a pipe whose writer wrote nothing.
+// ErrNoWriter is returned when a pipe gave nothing to read: a named pipe
+// with no writer (start the writer first), or a pipe whose writer wrote
+// nothing.
 var ErrNoWriter = errors.New("nothing to read: a named pipe with no writer (start the writer first), or a pipe whose writer wrote nothing")
 
 // ReadStream reads a named pipe, device or other file that has no size

@@ -10,8 +10,8 @@ import (
 	"time"
 )
 
-// ErrLocked: another process held a lock on the file for longer than
-// Replace waits; the file was left alone.
+// ErrLocked is returned when another process held a lock on the file for
+// longer than Replace waits; the file was left alone.
 var ErrLocked = errors.New("another process holds a lock on the file")
 
 // Owner is a file's numeric user and group.
