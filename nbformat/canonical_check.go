@@ -59,36 +59,43 @@ func pythonFailure(t *jsontree.Tape, v3 bool) error {
 
 // Python raises RecursionError once a call would put more than
 // sys.getrecursionlimit() (1000 by default) frames and C-level recursive
-// calls on its stack. Two steps of the reference
-// (scripts/reference/nbformat_canonical.py, which reads and writes at a
-// script's top level) recurse through the notebook, two stack entries per
-// level of nesting (a function and its comprehension, or deepcopy and
-// _reconstruct or _deepcopy_list):
+// calls on its stack. Steps of the reference (for version 4,
+// scripts/reference/nbformat_canonical.py, which reads and writes at a
+// script's top level; for version 3, nbformat.v3.nbjson's reads and
+// writes called the same way) recurse through the notebook:
 //
-//   - nbformat.from_dict, on everything read;
+//   - json.loads, one C-level entry per level of nesting;
+//   - nbformat.from_dict, on everything read: two stack entries per level
+//     in version 4 (the function and its comprehension), one per object
+//     and two per array level in version 3;
 //   - copy.deepcopy in the writer (JSONWriter.writes), on what
 //     strip_transient left (orig_nbformat, orig_nbformat_minor and
 //     signature in the notebook metadata, trusted in cell metadata are
-//     gone by then).
+//     gone by then): two entries per level (deepcopy, and _reconstruct or
+//     _deepcopy_list).
 //
-// Below a value with a enclosing objects and arrays, each step needs
-// pyFramesPerLevel*a entries plus what handling the value itself costs,
+// Below a value with a enclosing objects and arrays, a step needs its
+// entries per level times a, plus what handling the value itself costs,
 // measured with sys.setrecursionlimit for each kind of value (the costs
-// include the frames below the notebook: the script's module frame, and
+// include the entries below the notebook: the script's module frame, and
 // JSONWriter.writes for the copy):
 //
 //   - from_dict: 3 for a scalar or an array (from_dict and isinstance's
 //     C-level entry), 5 for an object (its dict comprehension and
 //     NotebookNode.__init__);
 //   - deepcopy: 4 for a scalar (deepcopy, _deepcopy_atomic), 5 for an
-//     array, 8 for an empty object (copying the NotebookNode's attribute
-//     dict through _reconstruct and _deepcopy_dict), 9 for an object with
+//     array, 8 for an object (copying the node's attribute dict through
+//     _reconstruct and _deepcopy_dict), 9 for a version 4 object with
 //     members (each stored through NotebookNode.__setitem__ and its
-//     isinstance(value, Mapping) check).
+//     isinstance(value, Mapping) check; version 3's Struct has no such
+//     check).
 //
-// json.loads needs one C-level entry per level, so it never fails first.
+// Version 3's reader costs 6, 7 and 7 (scalar, array, object) below an
+// object, 5, 5 and 7 below an array. json.loads needs 6 entries plus one
+// per level, so it can fail first only inside what strip_transient
+// removes.
 // TestCanonicalDepthLimit checks the rule shape by shape against the
-// reference (testdata/canonical_depth.tsv, made by
+// references (testdata/canonical_depth.tsv, made by
 // scripts/reference/nbformat_depth.py), TestCanonicalDepthAgreesWithPython
 // on random shapes. These are the costs in a process that has written a
 // notebook before: the first isinstance check of each value type against
@@ -96,55 +103,98 @@ func pythonFailure(t *jsontree.Tape, v3 bool) error {
 // it happens; that is not modelled.
 const (
 	pyRecursionLimit = 1000
-	pyFramesPerLevel = 2
+	pyLoadsEntries   = 6
 )
 
-// pyCost is what handling a value costs a recursive step of Python
-// nbformat, beyond pyFramesPerLevel per enclosing level.
+// A pyStep is a recursive step of Python nbformat: the stack entries it
+// uses per enclosing object and per enclosing array, and what handling a
+// value costs on top, by the kind of the value's parent.
+type pyStep struct {
+	perObject, perArray     int
+	underObject, underArray pyCost
+}
+
+// pyCost is what handling a value costs, by its kind.
 type pyCost struct{ scalar, array, emptyObject, object int }
 
 var (
-	pyFromDictCost = pyCost{scalar: 3, array: 3, emptyObject: 5, object: 5}
-	pyDeepcopyCost = pyCost{scalar: 4, array: 5, emptyObject: 8, object: 9}
+	// v4: from_dict, then deepcopy.
+	pyFromDict = pyStep{2, 2, pyCost{3, 3, 5, 5}, pyCost{3, 3, 5, 5}}
+	pyDeepcopy = pyStep{2, 2, pyCost{4, 5, 8, 9}, pyCost{4, 5, 8, 9}}
+	// v3: nbjson.reads (from_dict: one entry per object level, stores
+	// through __setitem__ after the recursion returns), then deepcopy.
+	pyReadV3     = pyStep{1, 2, pyCost{6, 7, 7, 7}, pyCost{5, 5, 7, 7}}
+	pyDeepcopyV3 = pyStep{2, 2, pyCost{4, 5, 8, 8}, pyCost{4, 5, 8, 8}}
 )
 
-func (c pyCost) of(n *jsontree.Node) int {
+// need is the stack a step needs for node n below objects enclosing
+// objects and arrays arrays, its parent being an array or not.
+func (s pyStep) need(n *jsontree.Node, objects, arrays int, parentArray bool) int {
+	c := s.underObject
+	if parentArray {
+		c = s.underArray
+	}
+	v := c.scalar
 	switch n.Kind {
 	case jsontree.Object:
+		v = c.object
 		if n.Len == 0 {
-			return c.emptyObject
+			v = c.emptyObject
 		}
-		return c.object
 	case jsontree.Array:
-		return c.array
+		v = c.array
 	}
-	return c.scalar
+	return s.perObject*objects + s.perArray*arrays + v
 }
 
 // tooDeepForPython returns the first node (in document order) whose
-// handling would exceed Python's recursion limit in from_dict or in the
-// writer's deepcopy, or -1.
+// handling would exceed Python's recursion limit in json.loads, in the
+// reader's from_dict or in the writer's deepcopy, or -1.
 func tooDeepForPython(t *jsontree.Tape, v3 bool) int {
 	stripped := transientSubtrees(t, v3)
-	var ends []int32 // Skip of each enclosing container
+	read, write := pyFromDict, pyDeepcopy
+	if v3 {
+		read, write = pyReadV3, pyDeepcopyV3
+	}
+	type open struct {
+		end   int32
+		array bool
+	}
+	var stack []open // enclosing containers
+	objects, arrays := 0, 0
 	var strippedEnd int32
 	for i := range t.Nodes {
-		for len(ends) > 0 && int32(i) >= ends[len(ends)-1] {
-			ends = ends[:len(ends)-1]
+		for len(stack) > 0 && int32(i) >= stack[len(stack)-1].end {
+			if stack[len(stack)-1].array {
+				arrays--
+			} else {
+				objects--
+			}
+			stack = stack[:len(stack)-1]
 		}
 		n := &t.Nodes[i]
 		if end, ok := stripped[i]; ok && end > strippedEnd {
 			strippedEnd = end
 		}
-		need := pyFromDictCost.of(n)
-		if int32(i) >= strippedEnd {
-			need = max(need, pyDeepcopyCost.of(n))
-		}
-		if pyFramesPerLevel*len(ends)+need > pyRecursionLimit {
+		container := n.Kind == jsontree.Object || n.Kind == jsontree.Array
+		if container && pyLoadsEntries+len(stack) > pyRecursionLimit {
 			return i
 		}
-		if n.Kind == jsontree.Object || n.Kind == jsontree.Array {
-			ends = append(ends, n.Skip)
+		parentArray := len(stack) > 0 && stack[len(stack)-1].array
+		need := read.need(n, objects, arrays, parentArray)
+		if int32(i) >= strippedEnd {
+			need = max(need, write.need(n, objects, arrays, parentArray))
+		}
+		if need > pyRecursionLimit {
+			return i
+		}
+		if container {
+			stack = append(stack, open{n.Skip, n.Kind == jsontree.Array})
+			if n.Kind == jsontree.Array {
+				arrays++
+			} else {
+				objects++
+			}
 		}
 	}
 	return -1

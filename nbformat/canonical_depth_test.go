@@ -78,7 +78,9 @@ func chain(pattern string, n int) string {
 // table (nesting of objects, arrays and both, under notebook metadata,
 // cell metadata, output data and metadata, attachments, unknown members),
 // a chain one shorter than the limit is written and the limit and one
-// more are refused, with a pointer that resolves.
+// more are refused, with a pointer that resolves. Version 3 shapes (names
+// "v3…") follow Python's v3 reader and writer, including inside the
+// members strip_transient removes, where only the reader recurses.
 func TestCanonicalDepthLimit(t *testing.T) {
 	for _, sh := range depthShapes(t) {
 		t.Run(sh.name+"/"+sh.pattern, func(t *testing.T) {
@@ -111,7 +113,12 @@ func TestCanonicalDepthAgreesWithPython(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Python on deep notebooks")
 	}
-	shapes := depthShapes(t)
+	var shapes []depthShape // version 4 ones: the reference script writes only those
+	for _, sh := range depthShapes(t) {
+		if !strings.HasPrefix(sh.name, "v3") {
+			shapes = append(shapes, sh)
+		}
+	}
 	rng := rand.New(rand.NewPCG(9, 10))
 	leaves := []string{"1", `"s"`, "null", "true", "[]", "{}", "1.5", `["a", {}]`}
 	var value func(depth int) string
