@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"unicode/utf8"
 )
 
 // Reading notebooks from files and streams, with MaxBytes enforced while
@@ -95,7 +96,7 @@ func (o UnmarshalOptions) readAll(r io.Reader, size int64) ([]byte, error) {
 	if size > limit {
 		return nil, &SyntaxError{Offset: limit, Msg: fmt.Sprintf("file is %d bytes, more than the limit of %d bytes (MaxBytes)", size, limit), Limit: true}
 	}
-	rd := reader{o: o, r: r, limit: limit, checking: size == 0}
+	rd := reader{o: o, r: r, limit: limit, checking: size == 0, pending: -1}
 	if size > 0 {
 		// One allocation of the size the file has, plus one byte to see
 		// whether it grew; the parser checks these bytes. What a file
@@ -143,8 +144,9 @@ type reader struct {
 	chunks [][]byte // read so far, each chunk full but the last
 	total  int64    // bytes in chunks and in the chunk being filled
 
-	checking bool // check new bytes for what can never be JSON
-	seen     bool // the first byte that is not white space was checked
+	checking bool  // check new bytes for what can never be JSON
+	seen     bool  // the first byte that is not white space was checked
+	pending  int64 // offset of a first byte that starts no value and no ASCII character, or -1
 }
 
 func (rd *reader) tooBig() error {
@@ -165,6 +167,15 @@ func (rd *reader) fill(buf []byte) (_ []byte, eof bool, err error) {
 			}
 			n += k
 			rd.total += int64(k)
+			if rd.pending >= 0 && rd.total >= rd.pending+utf8.UTFMax {
+				// The parser names the character there: refuse once all
+				// its bytes can have arrived.
+				at := rd.pending + utf8.UTFMax
+				rd.pending = -1
+				if err := rd.refuse(buf[:n], int(at-(rd.total-int64(n)))-1); err != nil {
+					return nil, false, err
+				}
+			}
 		}
 		if errors.Is(err, io.EOF) {
 			return buf[:n], true, nil
@@ -187,6 +198,10 @@ func (rd *reader) check(buf []byte, from, to int) error {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 		case startsValue(c):
 			rd.seen = true
+		case c >= utf8.RuneSelf:
+			// The start of a character the parser will name, once read.
+			rd.seen = true
+			rd.pending = rd.total - int64(from) + int64(i)
 		default:
 			rd.seen = true
 			if err := rd.refuse(buf, i); err != nil {
@@ -233,8 +248,9 @@ func startsValue(c byte) bool {
 }
 
 // refuse returns the parser's error for the input read so far, up to and
-// including buf[i], when that error lies at or before the suspect byte
-// (so that no later byte could change it); nil otherwise.
+// including buf[i] (buf is the chunk being filled), when that error lies
+// before the end of what it parsed (so that no later byte could change
+// it); nil otherwise.
 func (rd *reader) refuse(buf []byte, i int) error {
 	prefix := buf[:i+1]
 	if len(rd.chunks) > 0 {
@@ -244,6 +260,10 @@ func (rd *reader) refuse(buf []byte, i int) error {
 		}
 		prefix = append(prefix, buf[:i+1]...)
 	}
+	return rd.refuseIn(prefix)
+}
+
+func (rd *reader) refuseIn(prefix []byte) error {
 	_, err := rd.o.unmarshal(prefix)
 	var se *SyntaxError
 	if errors.As(err, &se) && !se.Limit && se.Offset < int64(len(prefix)) {

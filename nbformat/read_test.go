@@ -122,6 +122,8 @@ func TestReadAllRefusesNonJSONAtOnce(t *testing.T) {
 	}{
 		{"Zeros", "", "\x00", 0, 1, 1, "invalid character"},
 		{"Yes", "", "y\n", 0, 1, 1, "invalid character 'y'"},
+		{"NonASCII", "", "é", 0, 1, 1, "invalid character U+00E9"},
+		{"FourByteChar", " ", "\U0001F600", 1, 1, 2, "invalid character U+1F600"},
 		{"SpacesThenGarbage", "  \n ", "@", 4, 2, 2, "invalid character '@'"},
 		{"NULInString", prefix, "\x00", int64(len(prefix)), 1, len(prefix) + 1, "control character"},
 		{"EscapeCharAfterValue", `{"nbformat": 4}` + "\n", "\x1b[2J", 16, 2, 1, "invalid character"},
@@ -181,4 +183,37 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err
+}
+
+// Reading a stream never changes a verdict: ReadAll returns the bytes
+// exactly, or refuses early with the very error Unmarshal gives for the
+// whole input (same offset, line, column and message), however the reader
+// splits the input.
+func FuzzReadAll(f *testing.F) {
+	f.Add([]byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": []}`))
+	f.Add([]byte("\x00"))
+	f.Add([]byte("  \n y"))
+	f.Add([]byte("{\"a\": \"b\x01\"}"))
+	f.Add([]byte("\xef\xbb\xbf{}"))
+	f.Add([]byte("[1, 2]\x1b"))
+	f.Add([]byte("NaN"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, r := range []io.Reader{bytes.NewReader(data), iotest.OneByteReader(bytes.NewReader(data)), iotest.HalfReader(bytes.NewReader(data))} {
+			got, err := nbformat.UnmarshalOptions{}.ReadAll(r)
+			if err == nil {
+				if !bytes.Equal(got, data) {
+					t.Fatalf("ReadAll changed the bytes")
+				}
+				continue
+			}
+			var early, whole *nbformat.SyntaxError
+			if !errors.As(err, &early) {
+				t.Fatalf("ReadAll: %v", err)
+			}
+			_, werr := nbformat.Unmarshal(data)
+			if !errors.As(werr, &whole) || *early != *whole {
+				t.Fatalf("ReadAll refused with %v; Unmarshal says %v", err, werr)
+			}
+		}
+	})
 }
