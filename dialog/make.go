@@ -291,5 +291,6 @@ func validID(id string) bool {
 	return true
 }
 
-// ErrDuplicateID: a message with that id is already in the dialog.
+// ErrDuplicateID is returned when a message with that id is already in the
+// dialog.
 var ErrDuplicateID = errors.New("a message with this id is already in the dialog")
