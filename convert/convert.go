@@ -300,7 +300,9 @@ func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat
 			return nil, fmt.Errorf("convert: notebook metadata: %w", err)
 		}
 	}
-	ids := nb.Nbformat > 4 || nb.NbformatMinor >= 5
+	// Cells carry ids in 4.5 and later, and in an older file that already
+	// has them (Heal then keeps them by raising the minor version).
+	ids := nb.Nbformat > 4 || nb.NbformatMinor >= 5 || org != nil && hasCellIDs(org.work)
 	seen := map[*dialog.Message]bool{}
 	nb.Cells = make([]nbformat.Cell, 0, len(msgs))
 	built := map[int]builtCell{} // cells made from new or changed messages
@@ -367,6 +369,16 @@ func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat
 		}
 	}
 	return nb, nil
+}
+
+// hasCellIDs reports whether a cell of nb has a valid id.
+func hasCellIDs(nb *nbformat.Notebook) bool {
+	for _, c := range nb.Cells {
+		if nbformat.CellIDOf(c).Valid() {
+			return true
+		}
+	}
+	return false
 }
 
 // carried returns o with the registry d was read or last written with,

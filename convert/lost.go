@@ -100,6 +100,12 @@ func lostValue(r nbformat.Repair, built map[int]builtCell, newMeta, origMeta map
 		if len(toks) > 3 {
 			rest = "/" + strings.Join(toks[3:], "/")
 		}
+		if rest == "/id" {
+			// Ids are the writer's: one a 4.0–4.4 file cannot hold is
+			// dropped, a missing or repeated one replaced (dialog.Make and
+			// Add refuse invalid ones); the repair is reported.
+			return nil
+		}
 		if b.snap != nil && rest == "" {
 			return nil // the cell as a whole: its type, as read
 		}
