@@ -54,6 +54,10 @@ type origin struct {
 	file  *fileStamp // the file read, for Save
 	valid bool       // nb is valid (a version 3 notebook is then written back as read)
 	reg   *Registry  // the registry the dialog was read (or last written) with
+	// inPlace: changed messages are written into their original cells
+	// (see adopt); set only for notebooks this package parsed for its
+	// own use, as a merge's.
+	inPlace bool
 }
 
 // snapshot is a message as read and the cell it came from.
@@ -338,6 +342,9 @@ func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat
 				o.Repaired(nbformat.Repair{Pointer: nbformat.Pointer("/cells").AppendIndex(len(nb.Cells)).AppendToken(k),
 					What: fmt.Sprintf("removed %q, which a %s cell does not have, as the cell was written anew from its changed message", k, s.cell.Type())})
 			}
+		}
+		if s != nil && org.inPlace {
+			c = adopt(s.cell, c)
 		}
 		built[len(nb.Cells)] = builtCell{msg: m, cell: c, snap: s}
 		nb.Cells = append(nb.Cells, c)

@@ -1,0 +1,164 @@
+package dialog
+
+import (
+	"github.com/nbdialog/ipynb/internal/textdiff"
+)
+
+// Matching messages of two versions of a dialog: by id where ids are
+// identities, otherwise by aligning contents (equal messages first, then
+// similar ones of the same kind between them).
+
+// similar is the least line similarity (2·common lines / all lines) for
+// two different messages to be taken as one edited message.
+const similar = 0.5
+
+// maxPairTries bounds the similarity comparisons made in one run of
+// unmatched messages (each costs a line diff).
+const maxPairTries = 4096
+
+// match pairs the messages of b with those of a: it returns, for each
+// message of b, the index of its counterpart in a, or -1.
+func match(a, b []*Message, unkeyed func(*Message) bool) []int {
+	out := make([]int, len(b))
+	for i := range out {
+		out[i] = -1
+	}
+	keyed := func(m *Message) bool { return unkeyed == nil || !unkeyed(m) }
+	byID := make(map[string]int, len(a))
+	anyUnkeyed := false
+	for i, m := range a {
+		if keyed(m) {
+			if _, dup := byID[m.ID]; !dup {
+				byID[m.ID] = i
+			}
+		} else {
+			anyUnkeyed = true
+		}
+	}
+	taken := make([]bool, len(a))
+	for j, m := range b {
+		if !keyed(m) {
+			anyUnkeyed = true
+			continue
+		}
+		if i, ok := byID[m.ID]; ok && !taken[i] {
+			out[j], taken[i] = i, true
+		}
+	}
+	if !anyUnkeyed {
+		return out
+	}
+	// Content alignment of the messages still unmatched.
+	var ra, rb []int
+	for i := range a {
+		if !taken[i] {
+			ra = append(ra, i)
+		}
+	}
+	for j := range b {
+		if out[j] < 0 {
+			rb = append(rb, j)
+		}
+	}
+	ka := make([]string, len(ra))
+	for x, i := range ra {
+		ka[x] = contentKey(a[i])
+	}
+	kb := make([]string, len(rb))
+	for y, j := range rb {
+		kb[y] = contentKey(b[j])
+	}
+	pairable := func(i, j int) bool { return !keyed(a[i]) || !keyed(b[j]) }
+	m := textdiff.Match(ka, kb)
+	// Equal messages, then similar ones in the runs between them.
+	runA, runB := []int{}, []int{}
+	y := 0
+	flush := func() {
+		pairSimilar(a, b, runA, runB, out, pairable)
+		runA, runB = runA[:0], runB[:0]
+	}
+	for x, i := range ra {
+		if m[x] < 0 {
+			runA = append(runA, i)
+			continue
+		}
+		for ; y < m[x]; y++ {
+			runB = append(runB, rb[y])
+		}
+		flush()
+		j := rb[m[x]]
+		if pairable(i, j) {
+			out[j] = i
+		} else {
+			runA = append(runA, i)
+			runB = append(runB, j)
+		}
+		y = m[x] + 1
+	}
+	for ; y < len(rb); y++ {
+		runB = append(runB, rb[y])
+	}
+	flush()
+	return out
+}
+
+// contentKey identifies a message by kind and content.
+func contentKey(m *Message) string { return string(m.Kind) + "\x00" + m.Content }
+
+// pairSimilar pairs, in order, messages of run ra (indexes into a) with
+// messages of run rb (into b): position by position when the runs have
+// the same length and kinds (messages edited in place), else those of
+// the same kind and similar content.
+func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j int) bool) {
+	if len(ra) == 0 || len(rb) == 0 {
+		return
+	}
+	if len(ra) == len(rb) {
+		// As many on both sides, kind by kind: edited in place.
+		inPlace := true
+		for k := range ra {
+			if a[ra[k]].Kind != b[rb[k]].Kind || out[rb[k]] >= 0 || !pairable(ra[k], rb[k]) {
+				inPlace = false
+				break
+			}
+		}
+		if inPlace {
+			for k := range ra {
+				out[rb[k]] = ra[k]
+			}
+			return
+		}
+	}
+	tries := 0
+	next := 0
+	for _, i := range ra {
+		for k := next; k < len(rb) && tries < maxPairTries; k++ {
+			j := rb[k]
+			if out[j] >= 0 || a[i].Kind != b[j].Kind || !pairable(i, j) {
+				continue
+			}
+			tries++
+			if similarity(a[i].Content, b[j].Content) >= similar {
+				out[j] = i
+				next = k + 1
+				break
+			}
+		}
+	}
+}
+
+// similarity is 2·(lines in common)/(all lines) of two texts; two empty
+// texts are similar (1).
+func similarity(x, y string) float64 {
+	lx, ly := textdiff.Lines(x), textdiff.Lines(y)
+	if len(lx)+len(ly) == 0 {
+		return 1
+	}
+	common := 0
+	for _, j := range textdiff.Match(lx, ly) {
+		if j >= 0 {
+			common++
+		}
+	}
+	return 2 * float64(common) / float64(len(lx)+len(ly))
+}
