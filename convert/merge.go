@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 
@@ -88,17 +89,36 @@ func (o Options) mergeDialogs(base, ours, theirs *dialog.Dialog, opt dialog.Merg
 		}
 		orgs[i] = org
 	}
-	user := opt.Unkeyed
-	opt.Unkeyed = func(m *dialog.Message) bool {
+	snapOf := func(m *dialog.Message) *snapshot {
 		for _, org := range orgs {
-			if s := org.snaps[m]; s != nil && s.generated {
-				return true
+			if s := org.snaps[m]; s != nil {
+				return s
 			}
 		}
-		return user != nil && user(m)
+		return nil
+	}
+	userUnkeyed, userEqual, userTrace := opt.Unkeyed, opt.Equal, opt.Trace
+	opt.Unkeyed = func(m *dialog.Message) bool {
+		if s := snapOf(m); s != nil && s.generated {
+			return true
+		}
+		return userUnkeyed != nil && userUnkeyed(m)
+	}
+	opt.Equal = func(a, b *dialog.Message) bool {
+		if sa, sb := snapOf(a), snapOf(b); sa != nil && sb != nil && !sameHidden(sa.cell, sb.cell) {
+			return false
+		}
+		return userEqual == nil || userEqual(a, b)
+	}
+	versions := map[*dialog.Message][3]*dialog.Message{}
+	opt.Trace = func(m, b, o, t *dialog.Message) {
+		versions[m] = [3]*dialog.Message{b, o, t}
+		if userTrace != nil {
+			userTrace(m, b, o, t)
+		}
 	}
 	merged, conflicts := dialog.Merge(base, ours, theirs, opt)
-	data, err := o.marshalMerged(merged, ours, orgs[1], orgs[2])
+	data, err := o.marshalMerged(merged, versions, orgs[0], orgs[1], orgs[2])
 	if err != nil {
 		return nil, err
 	}
@@ -109,22 +129,36 @@ func (o Options) mergeDialogs(base, ours, theirs *dialog.Dialog, opt dialog.Merg
 // messages of ours as their cells, changed ones into their cells in place,
 // theirs' messages as theirs' cells when the two notebooks are of one
 // version.
-func (o Options) marshalMerged(merged, ours *dialog.Dialog, orgO, orgT *origin) ([]byte, error) {
+func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Message][3]*dialog.Message, orgB, orgO, orgT *origin) ([]byte, error) {
 	mo := &origin{nb: orgO.nb, work: orgO.work, meta: orgO.meta, valid: orgO.valid, inPlace: true,
 		snaps: make(map[*dialog.Message]*snapshot, len(merged.Messages))}
-	byID := make(map[string]*dialog.Message, len(ours.Messages))
-	for _, m := range ours.Messages {
-		byID[m.ID] = m
+	if w := orgO.work; w.Nbformat == 4 && orgT.work.Nbformat == 4 && orgB.work.Nbformat == 4 &&
+		w.NbformatMinor == orgB.work.NbformatMinor && orgT.work.NbformatMinor != w.NbformatMinor {
+		// Theirs changed the minor version (ours did not): so does the merge.
+		cp := *w
+		cp.NbformatMinor = orgT.work.NbformatMinor
+		mo.work = &cp
+		mo.valid = false
 	}
 	sameVersion := orgT.work.Nbformat == orgO.work.Nbformat && (orgT.work.NbformatMinor >= 5) == (orgO.work.NbformatMinor >= 5)
 	for _, m := range merged.Messages {
-		if s := orgO.snaps[m]; s != nil {
-			mo.snaps[m] = s
-		} else if om := byID[m.ID]; om != nil {
-			mo.snaps[m] = orgO.snaps[om]
-		} else if s := orgT.snaps[m]; s != nil && sameVersion {
-			mo.snaps[m] = s
-		} else {
+		so, st := orgO.snaps[m], orgT.snaps[m]
+		var ours *snapshot
+		if v := versions[m][1]; v != nil {
+			ours = orgO.snaps[v]
+		}
+		switch {
+		case so != nil: // ours' message as it was: its cell
+			mo.snaps[m] = so
+		case ours != nil && st != nil && sameVersion && takeCell(ours.cell, st.cell):
+			// Theirs' message as it was, over ours' cell: the cell keeps
+			// its place in ours' file, with theirs' content.
+			mo.snaps[m] = &snapshot{msg: st.msg, cell: ours.cell, generated: st.generated}
+		case ours != nil: // changed: written into ours' cell
+			mo.snaps[m] = ours
+		case st != nil && sameVersion: // theirs' message as it was: its cell
+			mo.snaps[m] = st
+		default:
 			continue
 		}
 		mo.msgs = append(mo.msgs, m)
@@ -140,6 +174,50 @@ func (o Options) marshalMerged(merged, ours *dialog.Dialog, orgO, orgT *origin) 
 		return nil, fmt.Errorf("convert: merge: %w", err)
 	}
 	return out, nil
+}
+
+// takeCell copies cell c into cell orig when they are of one type (see
+// adopt), reporting whether it did.
+func takeCell(orig, c nbformat.Cell) bool {
+	switch oc := orig.(type) {
+	case *nbformat.CodeCell:
+		if nc, ok := c.(*nbformat.CodeCell); ok {
+			*oc = *nc
+			return true
+		}
+	case *nbformat.MarkdownCell:
+		if nc, ok := c.(*nbformat.MarkdownCell); ok {
+			*oc = *nc
+			return true
+		}
+	case *nbformat.RawCell:
+		if nc, ok := c.(*nbformat.RawCell); ok {
+			*oc = *nc
+			return true
+		}
+	}
+	return false
+}
+
+// sameHidden reports whether two cells agree in what their messages do
+// not show: an attachments member present but empty, members unknown to
+// the schema, and anything of a cell of an unknown type.
+func sameHidden(a, b nbformat.Cell) bool {
+	switch x := a.(type) {
+	case *nbformat.MarkdownCell:
+		y, ok := b.(*nbformat.MarkdownCell)
+		return !ok || (x.Attachments != nil) == (y.Attachments != nil) && deepEqual(x.AdditionalProperties, y.AdditionalProperties)
+	case *nbformat.RawCell:
+		y, ok := b.(*nbformat.RawCell)
+		return !ok || (x.Attachments != nil) == (y.Attachments != nil) && deepEqual(x.AdditionalProperties, y.AdditionalProperties)
+	case *nbformat.CodeCell:
+		y, ok := b.(*nbformat.CodeCell)
+		return !ok || deepEqual(x.AdditionalProperties, y.AdditionalProperties)
+	case *nbformat.UnknownCell:
+		y, ok := b.(*nbformat.UnknownCell)
+		return !ok || bytes.Equal(x.Raw, y.Raw)
+	}
+	return true
 }
 
 // adopt writes the new cell c into the original cell orig when they are of

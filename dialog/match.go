@@ -132,23 +132,29 @@ func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j in
 	tries := 0
 	next := 0
 	for _, i := range ra {
+		best, bestK := 0.0, -1
 		for k := next; k < len(rb) && tries < maxPairTries; k++ {
 			j := rb[k]
 			if out[j] >= 0 || a[i].Kind != b[j].Kind || !pairable(i, j) {
 				continue
 			}
 			tries++
-			if similarity(a[i].Content, b[j].Content) >= similar {
-				out[j] = i
-				next = k + 1
-				break
+			if s := similarity(a[i].Content, b[j].Content); s > best {
+				best, bestK = s, k
 			}
+		}
+		if bestK >= 0 && best >= similar {
+			out[rb[bestK]] = i
+			next = bestK + 1
 		}
 	}
 }
 
-// similarity is 2·(lines in common)/(all lines) of two texts; two empty
-// texts are similar (1).
+// similarity scores how alike two texts are, from 0 to 1, by the lines
+// they share (c): the Dice coefficient 2c/(len x + len y); a text that
+// mostly survives in the other (grown or cut around it: c is at least 60%
+// of the shorter's lines, and Dice at least 0.25) scores at least
+// `similar`. Two empty texts score 1.
 func similarity(x, y string) float64 {
 	lx, ly := textdiff.Lines(x), textdiff.Lines(y)
 	if len(lx)+len(ly) == 0 {
@@ -160,5 +166,11 @@ func similarity(x, y string) float64 {
 			common++
 		}
 	}
-	return 2 * float64(common) / float64(len(lx)+len(ly))
+	dice := 2 * float64(common) / float64(len(lx)+len(ly))
+	if n := min(len(lx), len(ly)); n > 0 && dice >= 0.25 {
+		if contained := float64(common) / float64(n); contained >= 0.6 {
+			return max(dice, min(1, similar*contained/0.6))
+		}
+	}
+	return dice
 }

@@ -66,6 +66,18 @@ type MergeOptions struct {
 	// (before nbformat 4.5). Such messages are matched by content
 	// alignment instead of by id. Nil: every id is an identity.
 	Unkeyed func(*Message) bool
+	// Equal, if set, is asked too whether two versions of a message are
+	// the same (after the message's own fields compare equal): for
+	// callers that keep more of a message than its fields, such as
+	// package convert, which compares the parts of cells a message does
+	// not show (an empty attachments object, members unknown to the
+	// schema). Nil: the fields decide.
+	Equal func(a, b *Message) bool
+	// Trace, if set, is called for each message of the merged dialog, in
+	// order, with its versions in base, ours and theirs (nil where a side
+	// has none): for callers that write the result beside one side's
+	// bytes, as package convert does.
+	Trace func(merged, base, ours, theirs *Message)
 }
 
 func (o MergeOptions) markers() textdiff.Markers {

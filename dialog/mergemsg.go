@@ -76,13 +76,9 @@ func (mg *merger) deleted(b, kept *Message, oursKept bool) *Message {
 // of ours' kind and the pair was already reported if it differs).
 func (mg *merger) message(b, o, t *Message, added bool) *Message {
 	switch {
-	case sameMessage(o, b) && (o.ID == t.ID):
+	case mg.same(o, b):
 		return t
-	case sameMessage(o, b):
-		m := cloneMessage(t)
-		m.ID = o.ID
-		return m
-	case sameMessage(t, b), sameMessage(o, t):
+	case mg.same(t, b), mg.same(o, t):
 		return o
 	}
 	m := cloneMessage(o)
@@ -174,6 +170,9 @@ func (mg *merger) outputs(ob, oo, ot []Output, b, o, t *Message, conflict func(s
 		return ot, count
 	case sameOutputs(ot, ob), sameOutputs(oo, ot):
 		return oo, count
+	}
+	if outs, ok := mergeOutputLists(ob, oo, ot); ok {
+		return outs, count
 	}
 	switch mg.opt.Outputs {
 	case OutputsOurs:
@@ -364,4 +363,103 @@ func (mg *merger) mergeMeta(b, o, t map[string]any) map[string]any {
 	return mg.mergeMap(b, o, t, "", func(path string, v [3]any) {
 		mg.metaConfl = append(mg.metaConfl, Conflict{What: "notebook metadata key " + path, Values: v})
 	})
+}
+
+// mergeOutputLists merges output lists both sides changed when that is
+// clean: lists of one length, merged output by output, key by key, texts
+// line by line (as a line merge of the file would). ok is false at the
+// first conflict.
+func mergeOutputLists(b, o, t []Output) ([]Output, bool) {
+	if len(b) != len(o) || len(b) != len(t) {
+		return nil, false
+	}
+	out := make([]Output, len(o))
+	for i := range o {
+		v, ok := mergeValue(map[string]any(b[i]), map[string]any(o[i]), map[string]any(t[i]))
+		m, isMap := v.(map[string]any)
+		if !ok || !isMap {
+			return nil, false
+		}
+		out[i] = Output(m)
+	}
+	return out, true
+}
+
+// mergeValue merges generic JSON values cleanly or not at all: one-sided
+// changes, objects key by key, strings line by line, lists of one length
+// element by element.
+func mergeValue(b, o, t any) (any, bool) {
+	switch {
+	case same(o, b):
+		return t, true
+	case same(t, b), same(o, t):
+		return o, true
+	}
+	switch ov := o.(type) {
+	case map[string]any:
+		bv, okB := b.(map[string]any)
+		tv, okT := t.(map[string]any)
+		if !okB || !okT {
+			return nil, false
+		}
+		out := make(map[string]any, len(ov)+len(tv))
+		for _, k := range unionKeys(bv, ov, tv) {
+			vb, inB := bv[k]
+			vo, inO := ov[k]
+			vt, inT := tv[k]
+			switch {
+			case inO == inB && same(vo, vb):
+				if inT {
+					out[k] = vt
+				}
+			case inT == inB && same(vt, vb), inO == inT && same(vo, vt):
+				if inO {
+					out[k] = vo
+				}
+			case inB && inO && inT:
+				v, ok := mergeValue(vb, vo, vt)
+				if !ok {
+					return nil, false
+				}
+				out[k] = v
+			default:
+				return nil, false
+			}
+		}
+		return out, true
+	case string:
+		bv, okB := b.(string)
+		tv, okT := t.(string)
+		if !okB || !okT {
+			return nil, false
+		}
+		text, n := textdiff.MergeText(bv, ov, tv, textdiff.Markers{})
+		return text, n == 0
+	case []any:
+		bv, okB := b.([]any)
+		tv, okT := t.([]any)
+		if !okB || !okT || len(bv) != len(ov) || len(bv) != len(tv) {
+			return nil, false
+		}
+		out := make([]any, len(ov))
+		for i := range ov {
+			v, ok := mergeValue(bv[i], ov[i], tv[i])
+			if !ok {
+				return nil, false
+			}
+			out[i] = v
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+func unionKeys(ms ...map[string]any) []string {
+	keys := map[string]bool{}
+	for _, m := range ms {
+		for k := range m {
+			keys[k] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(keys))
 }

@@ -15,6 +15,11 @@ type merger struct {
 	metaConfl []Conflict
 }
 
+// same reports whether two versions of a message are the same.
+func (mg *merger) same(a, b *Message) bool {
+	return sameMessage(a, b) && (mg.opt.Equal == nil || mg.opt.Equal(a, b))
+}
+
 // entry is one message of the merge: its versions (nil where absent).
 type entry struct {
 	b, o, t *Message
@@ -96,8 +101,12 @@ func (mg *merger) merge(base, ours, theirs *Dialog) (*Dialog, []Conflict) {
 	out := &Dialog{Name: ours.Name, Path: ours.Path, ModTime: ours.ModTime, Random: ours.Random}
 	taken := make(map[string]bool, len(order))
 	for _, key := range order {
-		if m := mg.entry(es[key], out, taken); m != nil {
+		e := es[key]
+		if m := mg.entry(e, out, taken); m != nil {
 			out.Messages = append(out.Messages, m)
+			if mg.opt.Trace != nil {
+				mg.opt.Trace(m, e.b, e.o, e.t)
+			}
 		}
 	}
 	out.Meta = mg.mergeMeta(base.Meta, ours.Meta, theirs.Meta)
@@ -140,7 +149,7 @@ func matchAdded(a, b []*Message, unkeyed func(*Message) bool) []int {
 
 // survives reports whether an entry is in the merge: not deleted, or
 // deleted on one side while the other side edited it.
-func survives(e *entry) bool {
+func (mg *merger) survives(e *entry) bool {
 	if e.b == nil {
 		return true
 	}
@@ -148,9 +157,9 @@ func survives(e *entry) bool {
 	case e.o != nil && e.t != nil:
 		return true
 	case e.o != nil:
-		return !sameMessage(e.o, e.b)
+		return !mg.same(e.o, e.b)
 	case e.t != nil:
-		return !sameMessage(e.t, e.b)
+		return !mg.same(e.t, e.b)
 	}
 	return false
 }
@@ -210,7 +219,7 @@ func (mg *merger) order(es []*entry, kb, ko, kt []int, mo, mt []int) []int {
 		chosen[k] = -1
 	}
 	for x, s := range slots {
-		if !survives(es[s.key]) {
+		if !mg.survives(es[s.key]) {
 			continue
 		}
 		if chosen[s.key] < 0 || want[s.key] >= 0 && slots[chosen[s.key]].from != want[s.key] && (s.from == want[s.key] || s.from == fromBoth) {
@@ -227,7 +236,7 @@ func (mg *merger) order(es []*entry, kb, ko, kt []int, mo, mt []int) []int {
 	// Survivors no slot placed (deleted by one side, edited by the other):
 	// after the message that precedes them on the side that kept them.
 	for k, e := range es {
-		if placed[k] || !survives(e) {
+		if placed[k] || !mg.survives(e) {
 			continue
 		}
 		seq := kt
