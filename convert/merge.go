@@ -68,11 +68,17 @@ func trimPrefix(err error) string {
 func (o Options) Merge(base, ours, theirs []byte, opt dialog.MergeOptions) (*MergeResult, error) {
 	var ds [3]*dialog.Dialog
 	for i, in := range [3][]byte{base, ours, theirs} {
-		d, err := o.Unmarshal(in)
+		// The notebooks live only during the merge, and nothing returned
+		// refers to them: they may read the inputs without copying them.
+		nb, err := nbformat.UnmarshalOptions{}.UnmarshalOwned(in)
+		if err == nil {
+			ds[i], err = o.ToDialog(nb)
+		} else {
+			err = fmt.Errorf("convert: %w", err)
+		}
 		if err != nil {
 			return nil, &MergeInputError{Input: [3]string{"base", "ours", "theirs"}[i], Err: err}
 		}
-		ds[i] = d
 	}
 	return o.mergeDialogs(ds[0], ds[1], ds[2], opt)
 }
