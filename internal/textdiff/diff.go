@@ -24,6 +24,7 @@ func Match[T comparable](a, b []T) []int {
 		m[i] = -1
 	}
 	match(a, b, 0, 0, m)
+	compact(a, b, m)
 	return m
 }
 
