@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/nbformat"
@@ -169,6 +170,9 @@ func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 		}
 		mo.msgs = append(mo.msgs, m)
 	}
+	// A version 3 ours is written back as it is only if the merge is ours
+	// (cells taken from theirs went into its upgrade, not into it).
+	mo.valid = mo.valid && slices.Equal(merged.Messages, orgO.msgs) && deepEqual(merged.Meta, orgO.meta)
 	merged.Source = mo
 	defer func() { merged.Source = nil }()
 	nb, err := o.ToNotebook(merged)

@@ -70,33 +70,56 @@ func match(a, b []*Message, unkeyed func(*Message) bool) []int {
 	}
 	pairable := func(i, j int) bool { return !keyed(a[i]) || !keyed(b[j]) }
 	m := textdiff.Match(ka, kb)
-	// Equal messages, then similar ones in the runs between them.
-	runA, runB := []int{}, []int{}
-	y := 0
+	for x, y := range m {
+		if y >= 0 && pairable(ra[x], rb[y]) {
+			out[rb[y]], taken[ra[x]] = ra[x], true
+		}
+	}
+	// Equal messages out of the common order: moved.
+	free := map[string][]int{}
+	for x, i := range ra {
+		if !taken[i] {
+			free[ka[x]] = append(free[ka[x]], i)
+		}
+	}
+	for y, j := range rb {
+		if out[j] >= 0 {
+			continue
+		}
+		for k, i := range free[kb[y]] {
+			if i >= 0 && pairable(i, j) {
+				out[j], taken[i] = i, true
+				free[kb[y]][k] = -1
+				break
+			}
+		}
+	}
+	// Similar ones, in the runs between paired messages.
+	var runA, runB []int
+	next := 0 // in a
 	flush := func() {
 		pairSimilar(a, b, runA, runB, out, pairable)
 		runA, runB = runA[:0], runB[:0]
 	}
-	for x, i := range ra {
-		if m[x] < 0 {
-			runA = append(runA, i)
+	for j := range b {
+		if i := out[j]; i >= 0 {
+			if i >= next {
+				for ; next < i; next++ {
+					if !taken[next] {
+						runA = append(runA, next)
+					}
+				}
+				flush()
+				next = i + 1
+			}
 			continue
 		}
-		for ; y < m[x]; y++ {
-			runB = append(runB, rb[y])
-		}
-		flush()
-		j := rb[m[x]]
-		if pairable(i, j) {
-			out[j] = i
-		} else {
-			runA = append(runA, i)
-			runB = append(runB, j)
-		}
-		y = m[x] + 1
+		runB = append(runB, j)
 	}
-	for ; y < len(rb); y++ {
-		runB = append(runB, rb[y])
+	for ; next < len(a); next++ {
+		if !taken[next] {
+			runA = append(runA, next)
+		}
 	}
 	flush()
 	return out

@@ -75,11 +75,29 @@ func (mg *merger) deleted(b, kept *Message, oursKept bool) *Message {
 // message merges a message both sides kept (added: b is an empty message
 // of ours' kind and the pair was already reported if it differs).
 func (mg *merger) message(b, o, t *Message, added bool) *Message {
+	m := mg.message3(b, o, t, added)
+	if m.ID != t.ID && mg.unkeyed(o) && !mg.unkeyed(t) {
+		// Theirs' id is an identity, ours' made up: keep theirs'.
+		if m == o {
+			if mg.same(o, t) && o.Kind == t.Kind {
+				return t
+			}
+			m = cloneMessage(o)
+		}
+		mg.renamed(m.ID, t.ID)
+		m.ID = t.ID
+	}
+	return m
+}
+
+func (mg *merger) unkeyed(m *Message) bool { return mg.opt.Unkeyed != nil && mg.opt.Unkeyed(m) }
+
+func (mg *merger) message3(b, o, t *Message, added bool) *Message {
 	switch {
-	case mg.same(o, b):
-		return t
 	case mg.same(t, b), mg.same(o, t):
 		return o
+	case mg.same(o, b):
+		return t
 	}
 	m := cloneMessage(o)
 	conflict := func(what string, vals ...any) {

@@ -1,0 +1,270 @@
+package convert_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+// editAt applies one edit, chosen by op, around message i of d: a line
+// added to or changed in its text, a new message inserted before it, it
+// deleted, moved to the end, its outputs cleared, a metadata key set.
+func editAt(d *dialog.Dialog, op, i int, tag string) {
+	if d.Len() == 0 {
+		d.Add(dialog.Note, "new "+tag)
+		return
+	}
+	i = i % d.Len()
+	m := d.Messages[i]
+	switch op % 7 {
+	case 0:
+		m.Content += "\n# line added by " + tag
+	case 1:
+		lines := strings.SplitAfter(m.Content, "\n")
+		lines[0] = "changed by " + tag + "\n"
+		m.Content = strings.Join(lines, "")
+	case 2:
+		d.Insert(i, &dialog.Message{Kind: dialog.Code, Content: "print('inserted by " + tag + "')", Outputs: []dialog.Output{}})
+	case 3:
+		d.Messages = append(d.Messages[:i:i], d.Messages[i+1:]...)
+	case 4:
+		d.Messages = append(append(d.Messages[:i:i], d.Messages[i+1:]...), m)
+	case 5:
+		if m.Kind == dialog.Code {
+			m.Outputs, m.ExecutionCount = []dialog.Output{}, nil
+		} else {
+			m.Content = tag + " " + m.Content
+		}
+	case 6:
+		meta := map[string]any{}
+		for k, v := range m.Meta {
+			meta[k] = v
+		}
+		meta["edited_by_"+tag] = true
+		m.Meta = meta
+	}
+}
+
+func edited(t testing.TB, data []byte, edit func(d *dialog.Dialog)) []byte {
+	t.Helper()
+	d, err := convert.Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit(d)
+	out, err := convert.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// gitMergeFile runs git's line merge (the reference) on three texts; ok
+// is false when git reports conflicts.
+func gitMergeFile(t testing.TB, dir string, base, ours, theirs []byte) ([]byte, bool) {
+	t.Helper()
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not installed")
+	}
+	for name, data := range map[string][]byte{"base": base, "ours": ours, "theirs": theirs} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(git, "merge-file", "-p", "ours", "base", "theirs")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	return out, err == nil
+}
+
+// On the corpus, with edits of two cells far apart (one near the start,
+// one near the end, of every kind editAt makes), the merge equals git's
+// line merge of the files byte for byte wherever that merge is clean: the
+// result differs from ours only in the cells the merge took from theirs,
+// and those keep theirs' bytes.
+func TestMergeAgreesWithGitOnCorpus(t *testing.T) {
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(5, 6))
+	var tried, compared, skipped int
+	for e, data := range corpus.Files(t) {
+		if e.Schema != "valid" {
+			continue
+		}
+		if testing.Short() && tried >= 60 {
+			break
+		}
+		d, err := convert.Unmarshal(data)
+		if err != nil || d.Len() < 8 {
+			continue
+		}
+		tried++
+		n := d.Len()
+		opO, opT := r.IntN(7), r.IntN(7)
+		iO, iT := r.IntN(n/3), n-1-r.IntN(n/3)
+		ours := edited(t, data, func(d *dialog.Dialog) { editAt(d, opO, iO, "ours") })
+		theirs := edited(t, data, func(d *dialog.Dialog) { editAt(d, opT, iT, "theirs") })
+		want, clean := gitMergeFile(t, dir, data, ours, theirs)
+		if !clean {
+			skipped++
+			continue
+		}
+		res, err := convert.Merge(data, ours, theirs, dialog.MergeOptions{})
+		if err != nil {
+			t.Errorf("%s: %v", e.Path, err)
+			continue
+		}
+		compared++
+		if !res.Clean() {
+			t.Errorf("%s (ops %d@%d, %d@%d): conflicts %v", e.Path, opO, iO, opT, iT, res.Conflicts)
+			continue
+		}
+		if !bytes.Equal(res.Data, want) {
+			t.Errorf("%s (ops %d@%d, %d@%d): differs from git's merge %s", e.Path, opO, iO, opT, iT, firstDiff(want, res.Data))
+		}
+	}
+	t.Logf("%d notebooks edited, %d compared with git's clean merge (%d where git conflicted skipped)", tried, compared, skipped)
+	if tried > 0 && compared == 0 {
+		t.Error("nothing compared")
+	}
+}
+
+// A true conflict gives a valid notebook (checked by Python nbformat, the
+// reference, when present) whose conflicting cell carries the markers, and
+// the conflict as a value.
+func TestMergeConflictWritesValidNotebook(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "jupyter.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := convert.Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := -1
+	for i, m := range d.Messages {
+		if m.Kind == dialog.Code {
+			target = i
+			break
+		}
+	}
+	if target < 0 {
+		t.Fatal("no code cell in testdata/jupyter.ipynb")
+	}
+	ours := edited(t, data, func(d *dialog.Dialog) { d.Messages[target].Content = "ours = 1" })
+	theirs := edited(t, data, func(d *dialog.Dialog) { d.Messages[target].Content = "theirs = 2" })
+	res, err := convert.Merge(data, ours, theirs, dialog.MergeOptions{MarkerSize: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Conflicts) != 1 || res.Conflicts[0].What != "content" || res.Conflicts[0].ID != d.Messages[target].ID {
+		t.Fatalf("conflicts %v", res.Conflicts)
+	}
+	nb, err := nbformat.Unmarshal(res.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := nbformat.Validate(nb); err != nil {
+		t.Errorf("invalid: %v", err)
+	}
+	want := "<<<<<<<<< ours\nours = 1\n=========\ntheirs = 2\n>>>>>>>>> theirs\n"
+	if got := nbformat.SourceOf(nb.Cells[target]).String(); got != want {
+		t.Errorf("cell source %q, want %q", got, want)
+	}
+	if py := pythonNbformatValid(t, res.Data); py != "" {
+		t.Errorf("Python nbformat: %s", py)
+	}
+	// Everything else is ours' bytes: only the conflicting cell changed.
+	d2, _ := convert.Unmarshal(ours)
+	d2.Messages[target].Content = want
+	expect, _ := convert.Marshal(d2)
+	if !bytes.Equal(res.Data, expect) {
+		t.Errorf("more than the conflicting cell changed %s", firstDiff(expect, res.Data))
+	}
+}
+
+// pythonNbformatValid returns Python nbformat's complaint about a notebook
+// ("" when valid, or when Python is absent).
+func pythonNbformatValid(t *testing.T, data []byte) string {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		return ""
+	}
+	cmd := exec.Command(py, "-c", "import sys, nbformat; nbformat.validate(nbformat.reads(sys.stdin.read(), as_version=nbformat.NO_CONVERT))")
+	cmd.Stdin = bytes.NewReader(data)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		if strings.Contains(string(out), "No module named") {
+			return ""
+		}
+		return string(out)
+	}
+	return ""
+}
+
+// Inputs that are not notebooks are refused, naming the input and the
+// place.
+func TestMergeRefusesNonNotebooks(t *testing.T) {
+	good := []byte(`{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`)
+	for _, tc := range []struct {
+		in    [3][]byte
+		input string
+		where string
+	}{
+		{[3][]byte{good, good, []byte("{\n \"cells\": [\n  <<<<<<< HEAD\n")}, "theirs", "line 3"},
+		{[3][]byte{[]byte(`{"cells": [], "metadata": {}, "nbformat": "4"}`), good, good}, "base", "/nbformat"},
+		{[3][]byte{good, []byte(`[1]`), good}, "ours", ""},
+	} {
+		_, err := convert.Merge(tc.in[0], tc.in[1], tc.in[2], dialog.MergeOptions{})
+		var ie *convert.MergeInputError
+		if !errors.As(err, &ie) || ie.Input != tc.input || !strings.Contains(err.Error(), tc.where) || !strings.HasPrefix(err.Error(), "convert: merge: "+tc.input+": ") {
+			t.Errorf("%s: %v", tc.input, err)
+		}
+	}
+}
+
+// Diff of notebooks: cells matched by id, or by content without ids.
+func TestDiffNotebooks(t *testing.T) {
+	for _, name := range []string{"jupyter.ipynb", "v4.4.ipynb"} {
+		data, err := os.ReadFile(filepath.Join("..", "testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := edited(t, data, func(d *dialog.Dialog) {
+			d.Messages[0].Content += "\nmore"
+			d.Add(dialog.Note, "new")
+		})
+		cs, err := convert.Diff(data, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range cs {
+			got = append(got, fmt.Sprintf("%v %v", c.Kind, c.Parts))
+		}
+		if want := "changed content|added "; strings.Join(got, "|") != want {
+			t.Errorf("%s: %q, want %q", name, strings.Join(got, "|"), want)
+		}
+		if cs, _ := convert.Diff(data, data); len(cs) != 0 {
+			t.Errorf("%s: equal notebooks differ: %v", name, cs)
+		}
+	}
+	if _, err := convert.Diff([]byte("{"), []byte("{}")); err == nil {
+		t.Error("bad input accepted")
+	}
+}
