@@ -31,6 +31,9 @@ type Options struct {
 	// Force makes Save overwrite a file that changed on disk since it was
 	// read.
 	Force bool
+	// MergeOnChange, if set, makes Save merge with a file that changed
+	// on disk since it was read, instead of refusing (see Options.Save).
+	MergeOnChange *dialog.MergeOptions
 	// Owner, if set, is given to files written (uid and gid).
 	Owner *Owner
 	// Repaired, if set, is told about every repair made to write an

@@ -74,8 +74,6 @@ func (o Options) Merge(base, ours, theirs []byte, opt dialog.MergeOptions) (*Mer
 		nb, err := nbformat.UnmarshalOptions{}.UnmarshalOwned(in)
 		if err == nil {
 			ds[i], err = o.ToDialog(nb)
-		} else {
-			err = fmt.Errorf("convert: %w", err)
 		}
 		if err != nil {
 			return nil, &MergeInputError{Input: [3]string{"base", "ours", "theirs"}[i], Err: err}

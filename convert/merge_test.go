@@ -226,7 +226,7 @@ func TestMergeRefusesNonNotebooks(t *testing.T) {
 		input string
 		where string
 	}{
-		{[3][]byte{good, good, []byte("{\n \"cells\": [\n  <<<<<<< HEAD\n")}, "theirs", "line 3"},
+		{[3][]byte{good, good, []byte("{\n \"cells\": [\n  <<<<<<< HEAD\n")}, "theirs", "3:3"},
 		{[3][]byte{[]byte(`{"cells": [], "metadata": {}, "nbformat": "4"}`), good, good}, "base", "/nbformat"},
 		{[3][]byte{good, []byte(`[1]`), good}, "ours", ""},
 	} {
