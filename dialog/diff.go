@@ -117,7 +117,7 @@ func (o DiffOptions) Diff(a, b *Dialog) []Change {
 			inB[i] = true
 		}
 	}
-	common := textdiff.Match(keyA, keyB)
+	common := textdiff.MatchUnique(keyA, keyB)
 	var out []Change
 	j := 0
 	emitB := func(upto int) {

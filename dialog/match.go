@@ -69,7 +69,7 @@ func match(a, b []*Message, unkeyed func(*Message) bool) []int {
 		kb[y] = contentKey(b[j])
 	}
 	pairable := func(i, j int) bool { return !keyed(a[i]) || !keyed(b[j]) }
-	m := textdiff.Match(ka, kb)
+	m := textdiff.MatchAnchored(ka, kb)
 	for x, y := range m {
 		if y >= 0 && pairable(ra[x], rb[y]) {
 			out[rb[y]], taken[ra[x]] = ra[x], true

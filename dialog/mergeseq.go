@@ -89,8 +89,8 @@ func (mg *merger) merge(base, ours, theirs *Dialog) (*Dialog, []Conflict) {
 		}
 	}
 	// Moves: base messages kept by a side but out of its common order.
-	ko := textdiff.Match(keyB, keyO)
-	kt := textdiff.Match(keyB, keyT)
+	ko := textdiff.MatchUnique(keyB, keyO)
+	kt := textdiff.MatchUnique(keyB, keyT)
 	for i := range bm {
 		e := es[keyB[i]]
 		e.movedO = e.o != nil && ko[i] < 0

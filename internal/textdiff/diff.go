@@ -19,18 +19,52 @@ const maxD = 1024
 // increase with i. The subsequence is minimal-edit (Myers) wherever the
 // sequences are within maxD edits of each other region by region.
 func Match[T comparable](a, b []T) []int {
+	m, _ := matchCost(a, b)
+	return m
+}
+
+// matchCost is Match, also returning the work done (diagonals explored
+// and anchors considered), for tests of how it scales.
+func matchCost[T comparable](a, b []T) ([]int, int) {
 	m := make([]int, len(a))
 	for i := range m {
 		m[i] = -1
 	}
-	match(a, b, 0, 0, m)
+	cost := 0
+	match(a, b, 0, 0, m, &cost)
 	compact(a, b, m)
+	return m, cost
+}
+
+// MatchAnchored is a longest common subsequence for sequences of mostly
+// distinct elements, such as messages: elements occurring once on each
+// side anchor it (patience diff), and Match's search runs only between
+// anchors, so its cost stays near O(n log n) however many the edits.
+func MatchAnchored[T comparable](a, b []T) []int {
+	m, _ := matchAnchoredCost(a, b)
 	return m
+}
+
+func matchAnchoredCost[T comparable](a, b []T) ([]int, int) {
+	m := make([]int, len(a))
+	for i := range m {
+		m[i] = -1
+	}
+	cost := len(a) + len(b)
+	anchors := patience(a, b)
+	pa, pb := 0, 0
+	for _, an := range anchors {
+		match(a[pa:an[0]], b[pb:an[1]], pa, pb, m, &cost)
+		m[an[0]] = an[1]
+		pa, pb = an[0]+1, an[1]+1
+	}
+	match(a[pa:], b[pb:], pa, pb, m, &cost)
+	return m, cost
 }
 
 // match matches a against b, whose first elements are at a0 and b0 of the
 // whole sequences, into m.
-func match[T comparable](a, b []T, a0, b0 int, m []int) {
+func match[T comparable](a, b []T, a0, b0 int, m []int, cost *int) {
 	// Common prefix and suffix.
 	p := 0
 	for p < len(a) && p < len(b) && a[p] == b[p] {
@@ -47,24 +81,25 @@ func match[T comparable](a, b []T, a0, b0 int, m []int) {
 	if len(a) == 0 || len(b) == 0 {
 		return
 	}
-	if myers(a, b, a0, b0, m) {
+	if myers(a, b, a0, b0, m, cost) {
 		return
 	}
+	*cost += len(a) + len(b)
 	anchors := patience(a, b)
 	if len(anchors) == 0 {
 		return // replaced whole
 	}
 	pa, pb := 0, 0
 	for _, an := range anchors {
-		match(a[pa:an[0]], b[pb:an[1]], a0+pa, b0+pb, m)
+		match(a[pa:an[0]], b[pb:an[1]], a0+pa, b0+pb, m, cost)
 		m[a0+an[0]] = b0 + an[1]
 		pa, pb = an[0]+1, an[1]+1
 	}
-	match(a[pa:], b[pb:], a0+pa, b0+pb, m)
+	match(a[pa:], b[pb:], a0+pa, b0+pb, m, cost)
 }
 
 // myers runs Myers' greedy algorithm; it gives up (false) beyond maxD.
-func myers[T comparable](a, b []T, a0, b0 int, m []int) bool {
+func myers[T comparable](a, b []T, a0, b0 int, m []int, cost *int) bool {
 	n, mm := len(a), len(b)
 	limit := min(n+mm, maxD)
 	off := limit + 1
@@ -80,10 +115,12 @@ func myers[T comparable](a, b []T, a0, b0 int, m []int) bool {
 				x = v[off+k-1] + 1
 			}
 			y := x - k
+			x0 := x
 			for x < n && y < mm && a[x] == b[y] {
 				x++
 				y++
 			}
+			*cost += 1 + x - x0
 			v[off+k] = x
 			if x >= n && y >= mm {
 				backtrack(a, b, a0, b0, m, trace, d, k, x)
@@ -153,10 +190,15 @@ func patience[T comparable](a, b []T) [][2]int {
 			pairs = append(pairs, [2]int{i, s.ib})
 		}
 	}
+	return increasing(pairs)
+}
+
+// increasing returns the longest run of pairs (in order) whose second
+// elements increase (patience sorting, O(n log n)).
+func increasing(pairs [][2]int) [][2]int {
 	if len(pairs) == 0 {
 		return nil
 	}
-	// Longest increasing subsequence of the b indexes (patience sorting).
 	tails := []int{} // index into pairs of the smallest tail of each length
 	prev := make([]int, len(pairs))
 	for i, p := range pairs {
