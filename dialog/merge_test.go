@@ -386,3 +386,17 @@ func TestParseOutputStrategy(t *testing.T) {
 		t.Errorf("unknown strategy: %v", err)
 	}
 }
+
+// A side turning code into a note while the other changed its outputs:
+// the outputs have no place; reported, and the result stays valid.
+func TestMergeKindChangeDropsOutputs(t *testing.T) {
+	b := base5()
+	o, th := clone(b), clone(b)
+	o.Messages[1].Kind = dialog.Note
+	th.Messages[1].Outputs = []dialog.Output{stream("new\n")}
+	got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{})
+	m := get(t, got, "m2")
+	if m.Kind != dialog.Note || m.Outputs != nil || len(cs) != 1 || cs[0].What != "outputs of a message that is no longer code" {
+		t.Errorf("kind %v outputs %v conflicts %v", m.Kind, m.Outputs, whats(cs))
+	}
+}

@@ -143,8 +143,13 @@ func (mg *merger) message3(b, o, t *Message, added bool) *Message {
 			m.Outputs = append([]Output{replyOutput(reply)}, m.Outputs...)
 		}
 	}
-	if m.Kind != Code && m.Kind != Prompt && len(m.Outputs) == 0 {
-		m.Outputs = nil
+	if (m.Kind == Note || m.Kind == Raw) && m.Outputs != nil {
+		if len(m.Outputs) > 0 {
+			// One side made it a note or raw message, the other changed
+			// its outputs: they have no place any more.
+			conflict("outputs of a message that is no longer code", nil, o.Outputs, t.Outputs)
+		}
+		m.Outputs, m.ExecutionCount = nil, nil
 	}
 	// Metadata and attributes, key by key.
 	m.Meta = mg.mergeMap(b.Meta, o.Meta, t.Meta, "", func(path string, v [3]any) { conflict("metadata key "+path, v[0], v[1], v[2]) })
