@@ -177,6 +177,18 @@ func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 	if err != nil {
 		return nil, err
 	}
+	// What only theirs changed in the parts of a cell its message does not
+	// show survives a merge of the message.
+	for i, m := range merged.Messages {
+		v := versions[m]
+		if v[0] == nil || v[1] == nil || v[2] == nil || i >= len(nb.Cells) {
+			continue
+		}
+		sb, so, st := orgB.snaps[v[0]], orgO.snaps[v[1]], orgT.snaps[v[2]]
+		if sb != nil && so != nil && st != nil && sameHidden(sb.cell, so.cell) && !sameHidden(sb.cell, st.cell) {
+			copyHidden(nb.Cells[i], st.cell)
+		}
+	}
 	out, err := nbformat.Marshal(nb)
 	if err != nil {
 		return nil, fmt.Errorf("convert: merge: %w", err)
@@ -226,6 +238,37 @@ func sameHidden(a, b nbformat.Cell) bool {
 		return !ok || bytes.Equal(x.Raw, y.Raw)
 	}
 	return true
+}
+
+// copyHidden gives dst the parts of src that messages do not show (see
+// sameHidden), when both are of one type.
+func copyHidden(dst, src nbformat.Cell) {
+	emptyAtts := func(a nbformat.Attachments) nbformat.Attachments {
+		if a == nil {
+			return nil
+		}
+		return nbformat.Attachments{}
+	}
+	switch d := dst.(type) {
+	case *nbformat.MarkdownCell:
+		if s, ok := src.(*nbformat.MarkdownCell); ok {
+			if len(d.Attachments) == 0 {
+				d.Attachments = emptyAtts(s.Attachments)
+			}
+			d.AdditionalProperties = s.AdditionalProperties
+		}
+	case *nbformat.RawCell:
+		if s, ok := src.(*nbformat.RawCell); ok {
+			if len(d.Attachments) == 0 {
+				d.Attachments = emptyAtts(s.Attachments)
+			}
+			d.AdditionalProperties = s.AdditionalProperties
+		}
+	case *nbformat.CodeCell:
+		if s, ok := src.(*nbformat.CodeCell); ok {
+			d.AdditionalProperties = s.AdditionalProperties
+		}
+	}
 }
 
 // adopt writes the new cell c into the original cell orig when they are of

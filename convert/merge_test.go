@@ -268,3 +268,91 @@ func TestDiffNotebooks(t *testing.T) {
 		t.Error("bad input accepted")
 	}
 }
+
+// One side upgraded a notebook without cell ids to 4.5 (ids added),
+// the other edited a cell: the merge is 4.5 with the upgrade's ids and
+// the edit, as Python nbformat reads it.
+func TestMergeWithUpgradedSide(t *testing.T) {
+	base, err := os.ReadFile(filepath.Join("..", "testdata", "v4.4.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours := edited(t, base, func(d *dialog.Dialog) { d.Messages[0].Content += "\nours" })
+	nb, err := nbformat.Unmarshal(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := nbformat.Upgrade(nb); err != nil {
+		t.Fatal(err)
+	}
+	theirs, err := nbformat.Marshal(nb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{})
+	if err != nil || !res.Clean() {
+		t.Fatalf("%v %v", err, res)
+	}
+	got, err := nbformat.Unmarshal(res.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.NbformatMinor != 5 || len(got.Cells) != len(nb.Cells) {
+		t.Fatalf("minor %d, %d cells", got.NbformatMinor, len(got.Cells))
+	}
+	for i, c := range got.Cells {
+		if nbformat.CellIDOf(c) != nbformat.CellIDOf(nb.Cells[i]) {
+			t.Errorf("cell %d: id %q, theirs %q", i, nbformat.CellIDOf(c), nbformat.CellIDOf(nb.Cells[i]))
+		}
+	}
+	if s := nbformat.SourceOf(got.Cells[0]).String(); !strings.HasSuffix(s, "\nours") {
+		t.Errorf("ours' edit missing: %q", s)
+	}
+	if err := nbformat.Validate(got); err != nil {
+		t.Error(err)
+	}
+	if py := pythonNbformatValid(t, res.Data); py != "" {
+		t.Errorf("Python nbformat: %s", py)
+	}
+}
+
+// A change theirs made in what a message does not show (an empty
+// attachments object, as VS Code adds; a member unknown to the schema)
+// survives when ours edited the same cell's text, as in git's merge.
+func TestMergeKeepsTheirsHiddenChanges(t *testing.T) {
+	base := []byte(`{
+ "cells": [
+  {
+   "cell_type": "markdown",
+   "metadata": {},
+   "source": [
+    "line one\n",
+    "line two\n",
+    "line three"
+   ]
+  }
+ ],
+ "metadata": {},
+ "nbformat": 4,
+ "nbformat_minor": 4
+}
+`)
+	ours := bytes.Replace(base, []byte(`"line one\n"`), []byte(`"line ONE\n"`), 1)
+	theirs := bytes.Replace(base, []byte(`   "cell_type": "markdown",`), []byte(`   "attachments": {},
+   "cell_type": "markdown",`), 1)
+	theirs = bytes.Replace(theirs, []byte(`    "line three"
+   ]`), []byte(`    "line THREE"
+   ],
+   "x_tool": 1`), 1)
+	want, clean := gitMergeFile(t, t.TempDir(), base, ours, theirs)
+	if !clean {
+		t.Fatal("git's merge conflicts")
+	}
+	res, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{})
+	if err != nil || !res.Clean() {
+		t.Fatalf("%v %v", err, res)
+	}
+	if !bytes.Equal(res.Data, want) {
+		t.Errorf("differs from git's merge %s", firstDiff(want, res.Data))
+	}
+}
