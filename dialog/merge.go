@@ -9,7 +9,10 @@ import (
 
 // OutputStrategy decides what a merge keeps of a code message's derived
 // data — its outputs and execution count — when both sides changed them
-// differently. Changes made on one side only are always applied.
+// differently. Changes made on one side only are always applied. Under
+// every strategy but OutputsConflict, a message deleted on one side and
+// only re-run on the other (outputs or count changed, nothing else) is
+// deleted without a conflict.
 type OutputStrategy int
 
 // The output strategies. The zero value, OutputsConflict, is the default.

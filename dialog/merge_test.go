@@ -400,3 +400,21 @@ func TestMergeKindChangeDropsOutputs(t *testing.T) {
 		t.Errorf("kind %v outputs %v conflicts %v", m.Kind, m.Outputs, whats(cs))
 	}
 }
+
+// With a strategy other than OutputsConflict, a message deleted on one
+// side and only re-run on the other (outputs, count) is deleted; by
+// default it is a conflict.
+func TestMergeDeletedVsRerun(t *testing.T) {
+	b := base5()
+	o, th := clone(b), clone(b)
+	o.Remove("m5")
+	th.Messages[4].Outputs, th.Messages[4].ExecutionCount = []dialog.Output{stream("1\n")}, count(7)
+	got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{Outputs: dialog.OutputsOurs})
+	if len(cs) != 0 || idList(got) != "m1 m2 m3 m4" {
+		t.Errorf("ours: %q %v", idList(got), whats(cs))
+	}
+	_, cs = mustMerge(t, b, o, th, dialog.MergeOptions{})
+	if want := []string{"message m5: deleted by ours, edited by theirs"}; !reflect.DeepEqual(whats(cs), want) {
+		t.Errorf("conflict: %v", whats(cs))
+	}
+}

@@ -15,6 +15,17 @@ type merger struct {
 	metaConfl []Conflict
 }
 
+// derivedOnly reports whether a and b differ at most in derived data
+// (outputs, execution count) and the strategy lets such changes go.
+func (mg *merger) derivedOnly(a, b *Message) bool {
+	if mg.opt.Outputs == OutputsConflict {
+		return false
+	}
+	x, y := *a, *b
+	x.Outputs, x.ExecutionCount, y.Outputs, y.ExecutionCount = nil, nil, nil, nil
+	return mg.same(&x, &y) && a.Reply() == b.Reply()
+}
+
 // same reports whether two versions of a message are the same.
 func (mg *merger) same(a, b *Message) bool {
 	return sameMessage(a, b) && (mg.opt.Equal == nil || mg.opt.Equal(a, b))
@@ -148,7 +159,9 @@ func matchAdded(a, b []*Message, unkeyed func(*Message) bool) []int {
 }
 
 // survives reports whether an entry is in the merge: not deleted, or
-// deleted on one side while the other side edited it.
+// deleted on one side while the other side edited it (with an output
+// strategy other than OutputsConflict, re-running it is no edit: its
+// outputs and count are derived data).
 func (mg *merger) survives(e *entry) bool {
 	if e.b == nil {
 		return true
@@ -157,9 +170,9 @@ func (mg *merger) survives(e *entry) bool {
 	case e.o != nil && e.t != nil:
 		return true
 	case e.o != nil:
-		return !mg.same(e.o, e.b)
+		return !mg.same(e.o, e.b) && !mg.derivedOnly(e.o, e.b)
 	case e.t != nil:
-		return !mg.same(e.t, e.b)
+		return !mg.same(e.t, e.b) && !mg.derivedOnly(e.t, e.b)
 	}
 	return false
 }
