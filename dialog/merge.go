@@ -145,9 +145,19 @@ func (c Conflict) String() string {
 // Source. Messages one side left as they were, and that merge unchanged,
 // are that side's *Message values themselves (not copies): treat the
 // inputs as read-only while using the result. The conflicts come in
-// message order, notebook metadata last. Merge never fails: every result
-// can be written.
+// message order, notebook metadata last. A nil dialog is an empty one (a
+// nil base merges two dialogs made independently). Merge never fails:
+// every result can be written.
 func Merge(base, ours, theirs *Dialog, opt MergeOptions) (*Dialog, []Conflict) {
+	if base == nil {
+		base = &Dialog{}
+	}
+	if ours == nil {
+		ours = &Dialog{}
+	}
+	if theirs == nil {
+		theirs = &Dialog{}
+	}
 	mg := &merger{opt: opt, mk: opt.markers()}
 	return mg.merge(base, ours, theirs)
 }

@@ -418,3 +418,14 @@ func TestMergeDeletedVsRerun(t *testing.T) {
 		t.Errorf("conflict: %v", whats(cs))
 	}
 }
+
+// Without a base, both sides' messages are added; the same message
+// (same id and text) once.
+func TestMergeWithoutBase(t *testing.T) {
+	o := dlg(msg("a", dialog.Note, "shared"), msg("b", dialog.Code, "ours"))
+	th := dlg(msg("a", dialog.Note, "shared"), msg("c", dialog.Code, "theirs"))
+	got, cs := mustMerge(t, nil, o, th, dialog.MergeOptions{})
+	if len(cs) != 0 || idList(got) != "a b c" {
+		t.Errorf("%q %v", idList(got), whats(cs))
+	}
+}

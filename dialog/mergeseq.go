@@ -248,37 +248,40 @@ func (mg *merger) order(es []*entry, kb, ko, kt []int, mo, mt []int) []int {
 	}
 	// Survivors no slot placed (deleted by one side, edited by the other):
 	// after the message that precedes them on the side that kept them.
+	after := map[int][]int{}                 // placed key (-1: the start) → survivors
+	anchors := func(seq []int) map[int]int { // key → last placed key before it
+		m := make(map[int]int, len(seq))
+		last := -1
+		for _, key := range seq {
+			m[key] = last
+			if placed[key] {
+				last = key
+			}
+		}
+		return m
+	}
+	var beforeO, beforeT map[int]int
 	for k, e := range es {
 		if placed[k] || !mg.survives(e) {
 			continue
 		}
-		seq := kt
+		if beforeO == nil {
+			beforeO, beforeT = anchors(ko), anchors(kt)
+		}
+		anchor := beforeT[k]
 		if e.t == nil {
-			seq = ko
+			anchor = beforeO[k]
 		}
-		at := 0
-		for x, key := range seq {
-			if key == k {
-				break
-			}
-			if placed[key] {
-				at = indexOf(order, key) + 1
-			}
-			_ = x
-		}
-		order = append(order, 0)
-		copy(order[at+1:], order[at:])
-		order[at] = k
-		placed[k] = true
+		after[anchor] = append(after[anchor], k)
 	}
-	return order
-}
-
-func indexOf(s []int, v int) int {
-	for i, x := range s {
-		if x == v {
-			return i
-		}
+	if len(after) == 0 {
+		return order
 	}
-	return -1
+	out := make([]int, 0, len(order)+len(after))
+	out = append(out, after[-1]...)
+	for _, key := range order {
+		out = append(out, key)
+		out = append(out, after[key]...)
+	}
+	return out
 }
