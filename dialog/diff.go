@@ -96,8 +96,15 @@ func Diff(a, b *Dialog) []Change { return DiffOptions{}.Diff(a, b) }
 // Diff lists what changed from a to b: messages matched as Merge matches
 // them (by id, or by content where ids are unkeyed), in b's order with
 // removed messages where they were, then the dialog metadata (ID "",
-// Kind Changed, Parts PartMeta) if it changed. Equal dialogs give none.
+// Kind Changed, Parts PartMeta) if it changed. Equal dialogs give none;
+// a nil dialog is an empty one.
 func (o DiffOptions) Diff(a, b *Dialog) []Change {
+	if a == nil {
+		a = &Dialog{}
+	}
+	if b == nil {
+		b = &Dialog{}
+	}
 	am, bm := a.Messages, b.Messages
 	mb := match(am, bm, o.Unkeyed) // b index → a index
 	keyA := make([]int, len(am))
