@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/nbformat"
@@ -67,14 +68,23 @@ func trimPrefix(err error) string {
 // An input that is not a readable notebook fails with a
 // *MergeInputError; nothing is merged then.
 func (o Options) Merge(base, ours, theirs []byte, opt dialog.MergeOptions) (*MergeResult, error) {
+	// The three are read at once (on as many cores as there are). The
+	// notebooks live only during the merge, and nothing returned refers to
+	// them: they may read the inputs without copying them.
 	var ds [3]*dialog.Dialog
+	var errs [3]error
+	var wg sync.WaitGroup
 	for i, in := range [3][]byte{base, ours, theirs} {
-		// The notebooks live only during the merge, and nothing returned
-		// refers to them: they may read the inputs without copying them.
-		nb, err := nbformat.UnmarshalOptions{}.UnmarshalOwned(in)
-		if err == nil {
-			ds[i], err = o.ToDialog(nb)
-		}
+		wg.Go(func() {
+			nb, err := nbformat.UnmarshalOptions{}.UnmarshalOwned(in)
+			if err == nil {
+				ds[i], err = o.ToDialog(nb)
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
 		if err != nil {
 			return nil, &MergeInputError{Input: [3]string{"base", "ours", "theirs"}[i], Err: err}
 		}

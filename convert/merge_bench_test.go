@@ -8,6 +8,7 @@ import (
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/nbformat"
 )
 
 // bigEdits returns ../shared/bench/big-real.ipynb and two edited copies:
@@ -89,6 +90,25 @@ func BenchmarkReadWrite3Big(b *testing.B) {
 				b.Fatal(err)
 			}
 			if _, err := convert.Marshal(d); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkReadWrite3BigNotebook reads and writes the three files once
+// each as notebooks (no dialogs): the stricter yardstick.
+func BenchmarkReadWrite3BigNotebook(b *testing.B) {
+	base, ours, theirs := bigEdits(b)
+	b.SetBytes(int64(len(base) + len(ours) + len(theirs)))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, data := range [][]byte{base, ours, theirs} {
+			nb, err := nbformat.Unmarshal(data)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := nbformat.Marshal(nb); err != nil {
 				b.Fatal(err)
 			}
 		}
