@@ -198,20 +198,27 @@ func TestMergeConflictWritesValidNotebook(t *testing.T) {
 	}
 }
 
+// nbformatPython returns a Python with nbformat (Debian's python3 first,
+// the reference), or "".
+func nbformatPython() string {
+	for _, py := range []string{"/usr/bin/python3", "python3"} {
+		if p, err := exec.LookPath(py); err == nil && exec.Command(p, "-c", "import nbformat").Run() == nil {
+			return p
+		}
+	}
+	return ""
+}
+
 // pythonNbformatValid returns Python nbformat's complaint about a notebook
 // ("" when valid, or when Python is absent).
 func pythonNbformatValid(t *testing.T, data []byte) string {
-	py, err := exec.LookPath("python3")
-	if err != nil {
+	py := nbformatPython()
+	if py == "" {
 		return ""
 	}
 	cmd := exec.Command(py, "-c", "import sys, nbformat; nbformat.validate(nbformat.reads(sys.stdin.read(), as_version=nbformat.NO_CONVERT))")
 	cmd.Stdin = bytes.NewReader(data)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		if strings.Contains(string(out), "No module named") {
-			return ""
-		}
+	if out, err := cmd.CombinedOutput(); err != nil {
 		return string(out)
 	}
 	return ""

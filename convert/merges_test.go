@@ -95,6 +95,8 @@ func TestRealMerges(t *testing.T) {
 }
 
 func realMergesWith(t *testing.T, dir string, ms []realMerge, strategy dialog.OutputStrategy) {
+	results := t.TempDir()
+	defer pythonValidatesAll(t, results)
 	var clean, cleanJSON, cleanBytes, explained, conflicted, conflictedClean, refused int
 	for _, m := range ms {
 		name := m.repo + "@" + m.commit[:8] + ":" + m.path
@@ -120,7 +122,10 @@ func realMergesWith(t *testing.T, dir string, ms []realMerge, strategy dialog.Ou
 			t.Errorf("%s: merged notebook does not read: %v", name, err)
 			continue
 		}
-		if err := nbformat.Validate(nb); err != nil && nbformat.Validate(mustNB(t, ours)) == nil {
+		if err := os.WriteFile(filepath.Join(results, fmt.Sprintf("%03d.ipynb", clean+conflicted)), res.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := nbformat.Validate(nb); err != nil {
 			t.Errorf("%s: merged notebook is invalid: %v", name, err)
 		}
 		if !m.gitClean {
@@ -185,6 +190,34 @@ func withoutAddedIDs(got, want any) any {
 		}
 	}
 	return got
+}
+
+// pythonValidatesAll has Python nbformat (the reference) validate every
+// notebook in dir, in one process; without Python it checks nothing.
+func pythonValidatesAll(t *testing.T, dir string) {
+	py := nbformatPython()
+	if py == "" {
+		t.Log("Python nbformat absent: merged notebooks not checked")
+		return
+	}
+	script := `
+import glob, sys, nbformat
+bad = 0
+for p in sorted(glob.glob(sys.argv[1] + "/*.ipynb")):
+    try:
+        nbformat.validate(nbformat.read(p, as_version=nbformat.NO_CONVERT))
+    except Exception as e:
+        bad += 1
+        print(p, str(e)[:300])
+print("checked", len(glob.glob(sys.argv[1] + "/*.ipynb")))
+sys.exit(1 if bad else 0)
+`
+	out, err := exec.Command(py, "-c", script, dir).CombinedOutput()
+	if err != nil {
+		t.Errorf("Python nbformat finds merged notebooks invalid:\n%s", out)
+		return
+	}
+	t.Logf("Python nbformat: %s", strings.TrimSpace(string(out)))
 }
 
 // pythonJSONValid asks Python's json module (the reference) whether data
