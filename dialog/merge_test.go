@@ -429,3 +429,18 @@ func TestMergeWithoutBase(t *testing.T) {
 		t.Errorf("%q %v", idList(got), whats(cs))
 	}
 }
+
+// Added by both sides under one id with different kinds: ours' kind,
+// both texts between markers, one conflict; conflicts of a renamed
+// message follow its new id, not an earlier message's.
+func TestMergeAddedBothKinds(t *testing.T) {
+	b := base5()
+	o, th := clone(b), clone(b)
+	o.Add(dialog.Code, "x").ID = "new"
+	th.Add(dialog.Note, "y").ID = "new"
+	got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{})
+	m := get(t, got, "new")
+	if m.Kind != dialog.Code || len(cs) != 1 || cs[0].What != "added on both sides" || cs[0].ID != "new" {
+		t.Errorf("kind %v conflicts %v", m.Kind, whats(cs))
+	}
+}

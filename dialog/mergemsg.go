@@ -12,12 +12,13 @@ import (
 // entry merges one message's versions into the merged message (nil: it
 // is gone), giving it an id not yet taken.
 func (mg *merger) entry(e *entry, out *Dialog, taken map[string]bool) *Message {
+	mg.first = len(mg.conflicts)
 	var m *Message
 	switch {
 	case e.o != nil && e.t != nil:
 		b := e.b
 		if b == nil {
-			b = &Message{Kind: e.o.Kind}
+			b = &Message{} // an empty base: all either side has is added
 			if e.o.Kind != e.t.Kind || e.o.Content != e.t.Content {
 				// Added on both sides: a conflict of whole texts.
 				mg.add(Conflict{ID: e.o.ID, What: "added on both sides", Ours: e.o, Theirs: e.t})
@@ -45,9 +46,10 @@ func (mg *merger) entry(e *entry, out *Dialog, taken map[string]bool) *Message {
 	return m
 }
 
-// renamed updates the conflicts recorded for a message whose id changed.
+// renamed updates the conflicts recorded for the message being merged,
+// whose id changed.
 func (mg *merger) renamed(old, id string) {
-	for i := range mg.conflicts {
+	for i := mg.first; i < len(mg.conflicts); i++ {
 		if mg.conflicts[i].ID == old {
 			mg.conflicts[i].ID = id
 		}
@@ -73,7 +75,7 @@ func (mg *merger) deleted(b, kept *Message, oursKept bool) *Message {
 }
 
 // message merges a message both sides kept (added: b is an empty message
-// of ours' kind and the pair was already reported if it differs).
+// and the pair was already reported if it differs).
 func (mg *merger) message(b, o, t *Message, added bool) *Message {
 	m := mg.message3(b, o, t, added)
 	if m.ID != t.ID && mg.unkeyed(o) && !mg.unkeyed(t) {

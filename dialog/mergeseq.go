@@ -13,6 +13,7 @@ type merger struct {
 	mk        textdiff.Markers
 	conflicts []Conflict
 	metaConfl []Conflict
+	first     int // the first conflict of the message being merged
 }
 
 // derivedOnly reports whether a and b differ at most in derived data
