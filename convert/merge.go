@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -89,13 +90,14 @@ func (o Options) Merge(base, ours, theirs []byte, opt dialog.MergeOptions) (*Mer
 			return nil, &MergeInputError{Input: [3]string{"base", "ours", "theirs"}[i], Err: err}
 		}
 	}
-	return o.mergeDialogs(ds[0], ds[1], ds[2], opt)
+	return o.mergeDialogs(ds[0], ds[1], ds[2], theirs, opt)
 }
 
 // mergeDialogs merges dialogs read by this package (Source set), writing
-// the result in ours' style. Ours' notebook is changed in place: it must
-// be private to the merge.
-func (o Options) mergeDialogs(base, ours, theirs *dialog.Dialog, opt dialog.MergeOptions) (*MergeResult, error) {
+// the result in ours' style; theirsData, if not nil, is what theirs was
+// read from. Ours' notebook is changed in place: it must be private to the
+// merge.
+func (o Options) mergeDialogs(base, ours, theirs *dialog.Dialog, theirsData []byte, opt dialog.MergeOptions) (*MergeResult, error) {
 	orgs := [3]*origin{}
 	for i, d := range [3]*dialog.Dialog{base, ours, theirs} {
 		org, ok := d.Source.(*origin)
@@ -133,7 +135,7 @@ func (o Options) mergeDialogs(base, ours, theirs *dialog.Dialog, opt dialog.Merg
 		}
 	}
 	merged, conflicts := dialog.Merge(base, ours, theirs, opt)
-	data, err := o.marshalMerged(merged, versions, orgs[0], orgs[1], orgs[2])
+	data, err := o.marshalMerged(merged, versions, orgs[0], orgs[1], orgs[2], theirsData)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +146,7 @@ func (o Options) mergeDialogs(base, ours, theirs *dialog.Dialog, opt dialog.Merg
 // messages of ours as their cells, changed ones into their cells in place,
 // theirs' messages as theirs' cells when the two notebooks are of one
 // version.
-func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Message][3]*dialog.Message, orgB, orgO, orgT *origin) ([]byte, error) {
+func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Message][3]*dialog.Message, orgB, orgO, orgT *origin, theirsData []byte) ([]byte, error) {
 	mo := &origin{nb: orgO.nb, work: orgO.work, meta: orgO.meta, valid: orgO.valid, inPlace: true,
 		snaps: make(map[*dialog.Message]*snapshot, len(merged.Messages))}
 	if w := orgO.work; w.Nbformat == 4 && orgT.work.Nbformat == 4 && orgB.work.Nbformat == 4 &&
@@ -155,6 +157,7 @@ func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 		mo.work = &cp
 		mo.valid = false
 	}
+	theirsRaw := &rawCells{nb: orgT.nb, data: theirsData}
 	sameVersion := orgT.work.Nbformat == orgO.work.Nbformat && (orgT.work.NbformatMinor >= 5) == (orgO.work.NbformatMinor >= 5)
 	for _, m := range merged.Messages {
 		so, st := orgO.snaps[m], orgT.snaps[m]
@@ -173,6 +176,15 @@ func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 			mo.snaps[m] = ours
 		case st != nil && sameVersion: // theirs' message as it was: its cell
 			mo.snaps[m] = st
+			if raw := theirsRaw.of(st.cell); raw != nil && !(st.generated && mo.work.NbformatMinor >= 5) {
+				// Its very bytes, rewritten only where the styles differ.
+				mo.snaps[m] = &snapshot{msg: st.msg, cell: &nbformat.UnknownCell{Raw: raw}}
+			}
+		case versions[m][2] != nil && orgT.snaps[versions[m][2]] != nil:
+			// Theirs' message changed (its text marked, say): built from
+			// theirs' cell, as a message of a kind only the cell knows
+			// must be.
+			mo.snaps[m] = orgT.snaps[versions[m][2]]
 		default:
 			continue
 		}
@@ -204,6 +216,47 @@ func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 		return nil, fmt.Errorf("convert: merge: %w", err)
 	}
 	return out, nil
+}
+
+// rawCells finds the bytes of a notebook's cells in what it was read from
+// (parsed once, when first asked).
+type rawCells struct {
+	nb    *nbformat.Notebook
+	data  []byte
+	done  bool
+	index map[nbformat.Cell]int
+	raw   [][]byte
+}
+
+// of returns the bytes cell c was read from, or nil.
+func (r *rawCells) of(c nbformat.Cell) []byte {
+	if !r.done {
+		r.done = true
+		if r.data == nil || r.nb.Nbformat != 4 {
+			return nil
+		}
+		t, err := jsontree.Parse(r.data, jsontree.Limits{MaxDepth: nbformat.DefaultMaxDepth})
+		if err != nil {
+			return nil
+		}
+		cells := t.Lookup(jsontree.Root, "cells")
+		if cells < 0 || t.Nodes[cells].Kind != jsontree.Array {
+			return nil
+		}
+		kids := t.ChildList(cells)
+		if len(kids) != len(r.nb.Cells) {
+			return nil
+		}
+		r.index = make(map[nbformat.Cell]int, len(kids))
+		for i, k := range kids {
+			r.index[r.nb.Cells[i]] = i
+			r.raw = append(r.raw, t.Raw(k))
+		}
+	}
+	if i, ok := r.index[c]; ok {
+		return r.raw[i]
+	}
+	return nil
 }
 
 // takeCell copies cell c into cell orig when they are of one type (see

@@ -363,3 +363,43 @@ func TestMergeKeepsTheirsHiddenChanges(t *testing.T) {
 		t.Errorf("differs from git's merge %s", firstDiff(want, res.Data))
 	}
 }
+
+// A cell only theirs has keeps theirs' bytes when the two files share a
+// style, even where its members are in an order the file's first cell
+// does not use (Colab writes both orders), as git's merge keeps them.
+func TestMergeTheirsNewCellKeepsItsBytes(t *testing.T) {
+	cell := func(order, id, text string) string {
+		parts := map[string]string{
+			"t": `      "cell_type": "markdown"`,
+			"m": `      "metadata": {
+        "id": "` + id + `"
+      }`,
+			"s": `      "source": [
+        "` + text + `"
+      ]`,
+		}
+		var ms []string
+		for _, k := range order {
+			ms = append(ms, parts[string(k)])
+		}
+		return "    {\n" + strings.Join(ms, ",\n") + "\n    }"
+	}
+	nb := func(cells ...string) []byte {
+		return []byte("{\n  \"nbformat\": 4,\n  \"nbformat_minor\": 0,\n  \"metadata\": {\n    \"colab\": {}\n  },\n  \"cells\": [\n" + strings.Join(cells, ",\n") + "\n  ]\n}")
+	}
+	c1, c2, c3 := cell("tms", "a1", "one"), cell("tms", "b2", "two"), cell("tms", "c3", "three")
+	base := nb(c1, c2, c3)
+	ours := nb(c1, cell("tms", "b2", "two, edited"), c3)
+	theirs := nb(c1, c2, c3, cell("tsm", "d4", "four, in another order"))
+	want, clean := gitMergeFile(t, t.TempDir(), base, ours, theirs)
+	if !clean {
+		t.Fatal("git's merge conflicts")
+	}
+	res, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{})
+	if err != nil || !res.Clean() {
+		t.Fatalf("%v %v", err, res)
+	}
+	if !bytes.Equal(res.Data, want) {
+		t.Errorf("differs from git's merge %s", firstDiff(want, res.Data))
+	}
+}
