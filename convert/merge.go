@@ -60,7 +60,10 @@ func trimPrefix(err error) string {
 // kept is ours' bytes; a changed cell is rewritten where it changed, in
 // ours' style; a cell only theirs has keeps theirs' bytes where the two
 // files share a style. Conflicting texts are written between conflict
-// markers inside their cells, so the result is always a valid notebook.
+// markers inside their cells, so the result is always a valid notebook
+// (an invalid ours is healed, as Marshal heals). A version 3 ours that the
+// merge changes is written as its upgrade to 4.5, as Marshal writes a
+// changed version 3 dialog. The inputs are read, never changed or kept.
 //
 // An input that is not a readable notebook fails with a
 // *MergeInputError; nothing is merged then.
