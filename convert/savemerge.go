@@ -42,7 +42,7 @@ func (o Options) saveMerging(d *dialog.Dialog, stamp *atomicfile.Stamp) error {
 	for range saveRetries {
 		disk, now, err := readStamped(d.Path)
 		if err != nil {
-			return fmt.Errorf("convert: save: %w", err)
+			return err
 		}
 		res, err := o.Merge(stamp.Data(), ours, disk, *o.MergeOnChange)
 		var ie *MergeInputError

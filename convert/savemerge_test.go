@@ -134,3 +134,31 @@ func TestSaveMergeRefusesNonNotebook(t *testing.T) {
 		t.Error("the file on disk changed")
 	}
 }
+
+// A change made while Save marshals (found by the check right before the
+// rename) is merged too, not overwritten.
+func TestSaveMergesChangeDuringSave(t *testing.T) {
+	path := copyTestdata(t, "dialog.ipynb", t.TempDir())
+	var n int
+	o := during(t, func() {
+		otherWriter(t, path, func(d *dialog.Dialog) { d.Messages[n-1].Content += "\nedited meanwhile" })
+	})
+	o.MergeOnChange = &dialog.MergeOptions{}
+	d, err := o.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n = d.Len()
+	d.Messages[0].Attrs = map[string]any{"mark": 1}
+	d.Messages[0].Content += "\nedited here"
+	if err := o.Save(d); err != nil {
+		t.Fatal(err)
+	}
+	back, err := o.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(back.Messages[0].Content, "edited here") || back.Messages[0].Attrs["mark"] != 1 || !strings.HasSuffix(back.Messages[n-1].Content, "edited meanwhile") {
+		t.Errorf("saved:\n%s", back.Summary(0, 0))
+	}
+}
