@@ -75,23 +75,38 @@ func match(a, b []*Message, unkeyed func(*Message) bool) []int {
 			out[rb[y]], taken[ra[x]] = ra[x], true
 		}
 	}
-	// Equal messages out of the common order: moved.
-	free := map[string][]int{}
+	// Equal messages out of the common order: moved. Each content's
+	// candidates are queues (those with made-up ids, and the others), so
+	// that many equal messages cost no more than few.
+	type queues struct{ unkeyed, keyed []int }
+	free := map[string]*queues{}
 	for x, i := range ra {
-		if !taken[i] {
-			free[ka[x]] = append(free[ka[x]], i)
+		if taken[i] {
+			continue
+		}
+		q := free[ka[x]]
+		if q == nil {
+			q = &queues{}
+			free[ka[x]] = q
+		}
+		if keyed(a[i]) {
+			q.keyed = append(q.keyed, i)
+		} else {
+			q.unkeyed = append(q.unkeyed, i)
 		}
 	}
 	for y, j := range rb {
-		if out[j] >= 0 {
+		q := free[kb[y]]
+		if out[j] >= 0 || q == nil {
 			continue
 		}
-		for k, i := range free[kb[y]] {
-			if i >= 0 && pairable(i, j) {
-				out[j], taken[i] = i, true
-				free[kb[y]][k] = -1
-				break
-			}
+		switch {
+		case len(q.unkeyed) > 0:
+			out[j], taken[q.unkeyed[0]] = q.unkeyed[0], true
+			q.unkeyed = q.unkeyed[1:]
+		case len(q.keyed) > 0 && !keyed(b[j]):
+			out[j], taken[q.keyed[0]] = q.keyed[0], true
+			q.keyed = q.keyed[1:]
 		}
 	}
 	// Similar ones, in the runs between paired messages.

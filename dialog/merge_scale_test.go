@@ -72,3 +72,53 @@ func BenchmarkMerge(b *testing.B) {
 		})
 	}
 }
+
+// identical builds n equal messages (made-up ids): ours deletes every
+// third, theirs appends n/10 more — the worst case for matching by
+// content, where nothing is unique.
+func identical(n int) (b, o, t *dialog.Dialog, opt dialog.MergeOptions) {
+	b = dialog.New("same")
+	for i := range n {
+		b.Messages = append(b.Messages, msg(fmt.Sprintf("b%07d", i), dialog.Code, ""))
+	}
+	o, t = clone(b), clone(b)
+	var kept dialog.Msgs
+	for i, m := range o.Messages {
+		m.ID = "o" + m.ID
+		if i%3 != 0 {
+			kept = append(kept, m)
+		}
+	}
+	o.Messages = kept
+	for _, m := range t.Messages {
+		m.ID = "t" + m.ID
+	}
+	for i := range n / 10 {
+		t.Messages = append(t.Messages, msg(fmt.Sprintf("tn%07d", i), dialog.Code, ""))
+	}
+	opt.Unkeyed = func(*dialog.Message) bool { return true }
+	return b, o, t, opt
+}
+
+func BenchmarkMergeIdentical(b *testing.B) {
+	for _, n := range []int{10000, 20000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			base, o, t, opt := identical(n)
+			b.ReportAllocs()
+			for b.Loop() {
+				dialog.Merge(base, o, t, opt)
+			}
+		})
+	}
+}
+
+// Equal messages are matched one for one: the merge of identical() keeps
+// ours' deletions and theirs' additions.
+func TestMergeIdenticalMessages(t *testing.T) {
+	n := 3000
+	b, o, th, opt := identical(n)
+	got, cs := dialog.Merge(b, o, th, opt)
+	if want := n - n/3 + n/10; got.Len() != want || len(cs) != 0 {
+		t.Errorf("%d messages, want %d; %d conflicts", got.Len(), want, len(cs))
+	}
+}

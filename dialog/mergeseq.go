@@ -144,11 +144,9 @@ func matchAdded(a, b []*Message, unkeyed func(*Message) bool) []int {
 		out[j] = -1
 		if unkeyed != nil && unkeyed(m) {
 			k := contentKey(m)
-			for _, i := range byContent[k] {
-				if !used[i] {
-					out[j], used[i] = i, true
-					break
-				}
+			if l := byContent[k]; len(l) > 0 { // a queue: taken in order
+				out[j], used[l[0]] = l[0], true
+				byContent[k] = l[1:]
 			}
 			continue
 		}
