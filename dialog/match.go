@@ -1,6 +1,8 @@
 package dialog
 
 import (
+	"strings"
+
 	"github.com/nbdialog/ipynb/internal/textdiff"
 )
 
@@ -11,6 +13,12 @@ import (
 // similar is the least line similarity (2·common lines / all lines) for
 // two different messages to be taken as one edited message.
 const similar = 0.5
+
+// pairBudget bounds the work of pairing similar messages in one match:
+// the lines of the texts compared (each comparison is linear in them),
+// summed. Past it, messages still unpaired stay unpaired (deleted and
+// added).
+const pairBudget = 1 << 22
 
 // maxPairTries bounds the similarity comparisons made in one run of
 // unmatched messages (each costs a line diff).
@@ -111,9 +119,10 @@ func match(a, b []*Message, unkeyed func(*Message) bool) []int {
 	}
 	// Similar ones, in the runs between paired messages.
 	var runA, runB []int
+	budget := pairBudget
 	next := 0 // in a
 	flush := func() {
-		pairSimilar(a, b, runA, runB, out, pairable)
+		pairSimilar(a, b, runA, runB, out, pairable, &budget)
 		runA, runB = runA[:0], runB[:0]
 	}
 	for j := range b {
@@ -147,7 +156,7 @@ func contentKey(m *Message) string { return string(m.Kind) + "\x00" + m.Content 
 // messages of run rb (into b): position by position when the runs have
 // the same length and kinds (messages edited in place), else those of
 // the same kind and similar content.
-func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j int) bool) {
+func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j int) bool, budget *int) {
 	if len(ra) == 0 || len(rb) == 0 {
 		return
 	}
@@ -177,6 +186,10 @@ func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j in
 				continue
 			}
 			tries++
+			if *budget <= 0 {
+				break
+			}
+			*budget -= 2 + strings.Count(a[i].Content, "\n") + strings.Count(b[j].Content, "\n")
 			if s := similarity(a[i].Content, b[j].Content); s > best {
 				best, bestK = s, k
 			}
@@ -189,18 +202,24 @@ func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j in
 }
 
 // similarity scores how alike two texts are, from 0 to 1, by the lines
-// they share (c): the Dice coefficient 2c/(len x + len y); a text that
-// mostly survives in the other (grown or cut around it: c is at least 60%
-// of the shorter's lines, and Dice at least 0.25) scores at least
-// `similar`. Two empty texts score 1.
+// they share (c, counted as multisets: order aside, so the cost is linear):
+// the Dice coefficient 2c/(len x + len y); a text that mostly survives in
+// the other (grown or cut around it: c is at least 60% of the shorter's
+// lines, and Dice at least 0.25) scores at least `similar`. Two empty
+// texts score 1.
 func similarity(x, y string) float64 {
 	lx, ly := textdiff.Lines(x), textdiff.Lines(y)
 	if len(lx)+len(ly) == 0 {
 		return 1
 	}
+	count := make(map[string]int, len(lx))
+	for _, l := range lx {
+		count[l]++
+	}
 	common := 0
-	for _, j := range textdiff.Match(lx, ly) {
-		if j >= 0 {
+	for _, l := range ly {
+		if count[l] > 0 {
+			count[l]--
 			common++
 		}
 	}

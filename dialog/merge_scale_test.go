@@ -2,6 +2,7 @@ package dialog_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/nbdialog/ipynb/dialog"
@@ -120,5 +121,33 @@ func TestMergeIdenticalMessages(t *testing.T) {
 	got, cs := dialog.Merge(b, o, th, opt)
 	if want := n - n/3 + n/10; got.Len() != want || len(cs) != 0 {
 		t.Errorf("%d messages, want %d; %d conflicts", got.Len(), want, len(cs))
+	}
+}
+
+// Pairing similar messages has a budget: a run of many large messages
+// replaced by unrelated ones costs in proportion to the input, not to the
+// product of the runs.
+func TestMergeSimilarityBudget(t *testing.T) {
+	big := func(prefix string, n, lines int) dialog.Msgs {
+		var ms dialog.Msgs
+		for i := range n {
+			var b strings.Builder
+			for l := range lines {
+				fmt.Fprintf(&b, "%s %d %d\n", prefix, i, l)
+			}
+			ms = append(ms, msg(fmt.Sprintf("%s%05d", prefix, i), dialog.Code, b.String()))
+		}
+		return ms
+	}
+	allocs := func(n int) float64 {
+		base := &dialog.Dialog{Messages: big("b", n, 400)}
+		ours := &dialog.Dialog{Messages: big("o", n+1, 400)} // not one for one
+		opt := dialog.MergeOptions{Unkeyed: func(*dialog.Message) bool { return true }}
+		return testing.AllocsPerRun(1, func() { dialog.Merge(base, ours, base, opt) })
+	}
+	a1, a2 := allocs(150), allocs(300)
+	t.Logf("%.0f → %.0f allocations (%.2f×)", a1, a2, a2/a1)
+	if a2/a1 > 2.6 {
+		t.Errorf("allocations grow %.2f× for twice the messages", a2/a1)
 	}
 }
