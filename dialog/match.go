@@ -20,9 +20,10 @@ const similar = 0.5
 // added).
 const pairBudget = 1 << 22
 
-// maxPairTries bounds the similarity comparisons made in one run of
+// maxPairTries bounds the candidates looked at (and so the similarity
+// comparisons made) in one run of
 // unmatched messages (each costs a line diff).
-const maxPairTries = 4096
+const maxPairTries = 1 << 14
 
 // match pairs the messages of b with those of a: it returns, for each
 // message of b, the index of its counterpart in a, or -1.
@@ -182,10 +183,10 @@ func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j in
 		best, bestK := 0.0, -1
 		for k := next; k < len(rb) && tries < maxPairTries; k++ {
 			j := rb[k]
+			tries++ // a look costs too (runs of other kinds)
 			if out[j] >= 0 || a[i].Kind != b[j].Kind || !pairable(i, j) {
 				continue
 			}
-			tries++
 			if *budget <= 0 {
 				break
 			}
