@@ -21,8 +21,7 @@ const similar = 0.5
 const pairBudget = 1 << 22
 
 // maxPairTries bounds the candidates looked at (and so the similarity
-// comparisons made) in one run of
-// unmatched messages (each costs a line diff).
+// comparisons made) in one run of unmatched messages.
 const maxPairTries = 1 << 14
 
 // match pairs the messages of b with those of a: it returns, for each
