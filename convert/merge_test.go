@@ -2,6 +2,7 @@ package convert_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -401,5 +402,57 @@ func TestMergeTheirsNewCellKeepsItsBytes(t *testing.T) {
 	}
 	if !bytes.Equal(res.Data, want) {
 		t.Errorf("differs from git's merge %s", firstDiff(want, res.Data))
+	}
+}
+
+// Host attributes (declared in a Registry) merge key by key like the rest
+// of cell metadata, and are written back through their descriptors.
+func TestMergeHostAttributes(t *testing.T) {
+	reg, err := convert.NewRegistry(convert.Flag("pinned", "pinned"), convert.Descriptor{Attr: "bookmark", Key: "bookmark"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := convert.Options{Registry: reg}
+	base, err := os.ReadFile(filepath.Join("..", "testdata", "dialog.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := func(f func(d *dialog.Dialog)) []byte {
+		d, err := o.Unmarshal(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f(d)
+		out, err := o.Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	ours := edit(func(d *dialog.Dialog) { d.Messages[0].Attrs = map[string]any{"pinned": 1} })
+	theirs := edit(func(d *dialog.Dialog) { d.Messages[0].Attrs = map[string]any{"bookmark": 3} })
+	res, err := o.Merge(base, ours, theirs, dialog.MergeOptions{})
+	if err != nil || !res.Clean() {
+		t.Fatalf("%v %v", err, res)
+	}
+	d, err := o.Unmarshal(res.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := d.Messages[0].Attrs; a["pinned"] != 1 || a["bookmark"] != 3 {
+		t.Errorf("attributes %v", a)
+	}
+	// As JSON the cell's metadata has both keys (pinned as the schema's
+	// boolean): read independently of the code under test.
+	var nb struct {
+		Cells []struct {
+			Metadata map[string]any `json:"metadata"`
+		} `json:"cells"`
+	}
+	if err := json.Unmarshal(res.Data, &nb); err != nil {
+		t.Fatal(err)
+	}
+	if m := nb.Cells[0].Metadata; m["pinned"] != true || m["bookmark"] != float64(3) {
+		t.Errorf("cell metadata %v", m)
 	}
 }
