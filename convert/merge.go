@@ -37,10 +37,12 @@ type MergeInputError struct {
 	Err   error
 }
 
+// Error returns "convert: merge: INPUT: " and the reader's message.
 func (e *MergeInputError) Error() string {
 	return "convert: merge: " + e.Input + ": " + trimPrefix(e.Err)
 }
 
+// Unwrap returns the reader's error.
 func (e *MergeInputError) Unwrap() error { return e.Err }
 
 func trimPrefix(err error) string {

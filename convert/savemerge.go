@@ -20,6 +20,7 @@ type SaveConflictError struct {
 	Merged []byte
 }
 
+// Error names the file and counts the conflicts.
 func (e *SaveConflictError) Error() string {
 	return fmt.Sprintf("convert: save %s: the file changed on disk and merging with it left %d conflicts (first: %v)", e.Path, len(e.Conflicts), e.Conflicts[0])
 }

@@ -25,6 +25,7 @@ const (
 	Moved
 )
 
+// String returns "added", "removed", "changed" or "moved".
 func (k ChangeKind) String() string {
 	switch k {
 	case Added:

@@ -120,6 +120,8 @@ type Conflict struct {
 	Values [3]any
 }
 
+// String describes the conflict: "message ID: what", or what alone for
+// the notebook metadata.
 func (c Conflict) String() string {
 	if c.ID == "" {
 		return c.What
