@@ -107,10 +107,11 @@ type Conflict struct {
 	// (notebook) metadata.
 	ID string
 	// What names the conflicting part: "content", "reply", "kind",
-	// "outputs", "metadata key K", "attribute K", "attachment K",
-	// "deleted by ours, edited by theirs" (or the reverse), "added on
-	// both sides", "notebook metadata key K". Nested metadata keys are
-	// written as a path: "metadata key a/b".
+	// "outputs", "outputs of a message that is no longer code",
+	// "metadata key K", "attribute K", "attachment K", "deleted by ours,
+	// edited by theirs" (or the reverse), "added on both sides",
+	// "notebook metadata key K". Nested metadata keys are written as a
+	// path: "metadata key a/b".
 	What string
 	// Base, Ours and Theirs are the message's three versions (nil where
 	// a side has none); all nil for notebook metadata.
