@@ -61,6 +61,9 @@ type origin struct {
 	// (see adopt); set only for notebooks this package parsed for its
 	// own use, as a merge's.
 	inPlace bool
+	// valid4: the notebook written is known valid without healing (a
+	// merge of valid notebooks of one version), so Heal's check is spared.
+	valid4 bool
 }
 
 // snapshot is a message as read and the cell it came from.
@@ -352,7 +355,7 @@ func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat
 		built[len(nb.Cells)] = builtCell{msg: m, cell: c, snap: s}
 		nb.Cells = append(nb.Cells, c)
 	}
-	if nb.Nbformat == 4 {
+	if nb.Nbformat == 4 && (org == nil || !org.valid4) {
 		var origMeta, newMeta map[string]any
 		if org != nil {
 			origMeta = org.meta

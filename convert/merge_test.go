@@ -95,8 +95,9 @@ func gitMergeFile(t testing.TB, dir string, base, ours, theirs []byte) ([]byte, 
 }
 
 // On the corpus, with edits of two cells far apart (one near the start,
-// one near the end, of every kind editAt makes), the merge equals git's
-// line merge of the files byte for byte wherever that merge is clean: the
+// one near the end, of every kind editAt makes), every merge is a valid
+// notebook, and equals git's line merge of the files byte for byte
+// wherever that merge is clean: the
 // result differs from ours only in the cells the merge took from theirs,
 // and those keep theirs' bytes.
 func TestMergeAgreesWithGitOnCorpus(t *testing.T) {
@@ -121,13 +122,16 @@ func TestMergeAgreesWithGitOnCorpus(t *testing.T) {
 		ours := edited(t, data, func(d *dialog.Dialog) { editAt(d, opO, iO, "ours") })
 		theirs := edited(t, data, func(d *dialog.Dialog) { editAt(d, opT, iT, "theirs") })
 		want, clean := gitMergeFile(t, dir, data, ours, theirs)
-		if !clean {
-			skipped++
-			continue
-		}
 		res, err := convert.Merge(data, ours, theirs, dialog.MergeOptions{})
 		if err != nil {
 			t.Errorf("%s: %v", e.Path, err)
+			continue
+		}
+		if nb, err := nbformat.Unmarshal(res.Data); err != nil || nbformat.Validate(nb) != nil {
+			t.Errorf("%s (ops %d@%d, %d@%d): merged notebook invalid: %v", e.Path, opO, iO, opT, iT, err)
+		}
+		if !clean {
+			skipped++
 			continue
 		}
 		compared++
@@ -139,7 +143,7 @@ func TestMergeAgreesWithGitOnCorpus(t *testing.T) {
 			t.Errorf("%s (ops %d@%d, %d@%d): differs from git's merge %s", e.Path, opO, iO, opT, iT, firstDiff(want, res.Data))
 		}
 	}
-	t.Logf("%d notebooks edited, %d compared with git's clean merge (%d where git conflicted skipped)", tried, compared, skipped)
+	t.Logf("%d notebooks edited and merged (all valid), %d compared with git's clean merge (%d where git conflicted)", tried, compared, skipped)
 	if tried > 0 && compared == 0 {
 		t.Error("nothing compared")
 	}
