@@ -65,7 +65,7 @@ func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 	// key from theirs or ours, outputs theirs or ours or conflict marker
 	// streams, ids unique). Checking the inputs (their tapes, as read)
 	// spares healing the result (a marshal and a check).
-	mo.valid4 = mo.work == orgO.nb && orgO.nb.Nbformat == 4 && orgT.nb.Nbformat == 4 && sameVersion &&
+	mo.valid4 = mo.work == orgO.nb && orgO.nb.Nbformat == 4 && orgT.nb.Nbformat == 4 && orgT.nb.NbformatMinor == orgO.nb.NbformatMinor &&
 		nbformat.Validate(orgO.nb) == nil && nbformat.Validate(orgT.nb) == nil
 	// A version 3 ours is written back as it is only if the merge is ours
 	// (cells taken from theirs went into its upgrade, not into it).
