@@ -1,8 +1,8 @@
 package dialog
 
-// NewIDNotIn returns a fresh message id, as NewID, that is also not in
-// taken (ids a caller tracks itself, such as a merge's).
-func (d *Dialog) NewIDNotIn(taken map[string]bool) string {
+// newIDNotIn returns a fresh message id for d, as NewID, that is also
+// not in taken (the ids a merge has given so far).
+func (d *Dialog) newIDNotIn(taken map[string]bool) string {
 	for {
 		id := d.NewID()
 		if !taken[id] {

@@ -36,7 +36,7 @@ func (mg *merger) entry(e *entry, out *Dialog, taken map[string]bool) *Message {
 	}
 	if taken[m.ID] || m.ID == "" {
 		c := *m
-		c.ID = out.NewIDNotIn(taken)
+		c.ID = out.newIDNotIn(taken)
 		mg.renamed(m.ID, c.ID)
 		m = &c
 	}

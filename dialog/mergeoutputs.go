@@ -18,8 +18,7 @@ func withoutReply(m *Message) []Output {
 	}
 	var outs []Output
 	for _, o := range m.Outputs {
-		md, _ := o["metadata"].(map[string]any)
-		if ai, _ := md["is_ai_res"].(bool); !ai {
+		if !o.IsReply() {
 			outs = append(outs, o)
 		}
 	}
