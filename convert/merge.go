@@ -135,8 +135,25 @@ func (o Options) mergeDialogs(base, ours, theirs *dialog.Dialog, theirsData []by
 			userTrace(m, b, o, t)
 		}
 	}
+	// Whether ours and theirs are valid (then so is the merge, and
+	// healing it is spared: see marshalMerged) is found out meanwhile,
+	// before anything changes ours' notebook.
+	valid := make(chan bool, 1)
+	go func() {
+		o, t := orgs[1].nb, orgs[2].nb
+		ok := o.Nbformat == 4 && t.Nbformat == 4 && o.NbformatMinor == t.NbformatMinor
+		if ok {
+			var tv error
+			done := make(chan struct{})
+			go func() { tv = nbformat.Validate(t); close(done) }()
+			ok = nbformat.Validate(o) == nil
+			<-done
+			ok = ok && tv == nil
+		}
+		valid <- ok
+	}()
 	merged, conflicts := dialog.Merge(base, ours, theirs, opt)
-	data, err := o.marshalMerged(merged, versions, orgs[0], orgs[1], orgs[2], theirsData)
+	data, err := o.marshalMerged(merged, versions, orgs[0], orgs[1], orgs[2], theirsData, <-valid)
 	if err != nil {
 		return nil, err
 	}

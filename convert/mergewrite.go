@@ -16,7 +16,7 @@ import (
 // messages of ours as their cells, changed ones into their cells in place,
 // theirs' messages as theirs' cells when the two notebooks are of one
 // version.
-func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Message][3]*dialog.Message, orgB, orgO, orgT *origin, theirsData []byte) ([]byte, error) {
+func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Message][3]*dialog.Message, orgB, orgO, orgT *origin, theirsData []byte, bothValid bool) ([]byte, error) {
 	mo := &origin{nb: orgO.nb, work: orgO.work, meta: orgO.meta, valid: orgO.valid, inPlace: true,
 		snaps: make(map[*dialog.Message]*snapshot, len(merged.Messages))}
 	if w := orgO.work; w.Nbformat == 4 && orgT.work.Nbformat == 4 && orgB.work.Nbformat == 4 &&
@@ -60,13 +60,12 @@ func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 		}
 		mo.msgs = append(mo.msgs, m)
 	}
-	// A merge of two valid notebooks of one version is valid: its cells
-	// are theirs or ours, or built from their messages (metadata key by
-	// key from theirs or ours, outputs theirs or ours or conflict marker
-	// streams, ids unique). Checking the inputs (their tapes, as read)
-	// spares healing the result (a marshal and a check).
-	mo.valid4 = mo.work == orgO.nb && orgO.nb.Nbformat == 4 && orgT.nb.Nbformat == 4 && orgT.nb.NbformatMinor == orgO.nb.NbformatMinor &&
-		nbformat.Validate(orgO.nb) == nil && nbformat.Validate(orgT.nb) == nil
+	// A merge of two valid notebooks of the same version (bothValid) is
+	// valid: its cells are theirs or ours, or built from their messages
+	// (metadata key by key from theirs or ours, outputs theirs or ours or
+	// conflict marker streams, ids unique). Healing it is spared (a
+	// marshal and a check), unless the version changes.
+	mo.valid4 = bothValid && mo.work == orgO.nb
 	// A version 3 ours is written back as it is only if the merge is ours
 	// (cells taken from theirs went into its upgrade, not into it).
 	mo.valid = mo.valid && slices.Equal(merged.Messages, orgO.msgs) && deepEqual(merged.Meta, orgO.meta)
