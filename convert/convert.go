@@ -31,6 +31,9 @@ type Options struct {
 	// Force makes Save overwrite a file that changed on disk since it was
 	// read.
 	Force bool
+	// MergeOnChange, if set, makes Save merge with a file that changed
+	// on disk since it was read, instead of refusing (see Options.Save).
+	MergeOnChange *dialog.MergeOptions
 	// Owner, if set, is given to files written (uid and gid).
 	Owner *Owner
 	// Repaired, if set, is told about every repair made to write an
@@ -54,6 +57,13 @@ type origin struct {
 	file  *fileStamp // the file read, for Save
 	valid bool       // nb is valid (a version 3 notebook is then written back as read)
 	reg   *Registry  // the registry the dialog was read (or last written) with
+	// inPlace: changed messages are written into their original cells
+	// (see adopt); set only for notebooks this package parsed for its
+	// own use, as a merge's.
+	inPlace bool
+	// valid4: the notebook written is known valid without healing (a
+	// merge of valid notebooks of one version), so Heal's check is spared.
+	valid4 bool
 }
 
 // snapshot is a message as read and the cell it came from.
@@ -341,10 +351,13 @@ func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat
 					What: fmt.Sprintf("removed %q, which a %s cell does not have, as the cell was written anew from its changed message", k, s.cell.Type())})
 			}
 		}
+		if s != nil && org.inPlace {
+			c = adopt(s.cell, c)
+		}
 		built[len(nb.Cells)] = builtCell{msg: m, cell: c, snap: s}
 		nb.Cells = append(nb.Cells, c)
 	}
-	if nb.Nbformat == 4 {
+	if nb.Nbformat == 4 && (org == nil || !org.valid4) {
 		var origMeta, newMeta map[string]any
 		if org != nil {
 			origMeta = org.meta

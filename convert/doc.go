@@ -120,6 +120,18 @@
 //     several, and an id already in use (the seed inserts at the start or
 //     end, and makes the duplicate).
 //
+// # Merging
+//
+// [Merge] merges notebooks three-way (see dialog.Merge), reading base,
+// ours and theirs and writing the result in ours' style: it differs from
+// ours only in the cells the merge changed, a cell taken from theirs keeps
+// theirs' bytes where the files share a style, and conflicts are written
+// as valid cells whose text carries git's markers. Where git's line merge
+// of the files is clean, the two agree (on real merges, byte for byte in
+// all but cases where git's result is itself invalid). [Diff] compares
+// two notebooks cell by cell. [Options].MergeOnChange makes Save merge
+// with a file changed on disk instead of refusing it.
+//
 // # Concurrency
 //
 // Options and Registry values may be shared by goroutines (Register aside).

@@ -175,3 +175,48 @@ func ExampleWriteSubset() {
 	// e5f60718:p:Why? ⇒ reply(8)
 	// > Because.
 }
+
+// Merge two edited copies of a notebook, as git's merge driver would: the
+// result is written in ours' style, and a cell both sides changed on the
+// same line holds both versions between markers.
+func ExampleMerge() {
+	base, _ := os.ReadFile(filepath.Join("..", "testdata", "dialog.ipynb"))
+	edit := func(f func(d *dialog.Dialog)) []byte {
+		d, _ := convert.Unmarshal(base)
+		f(d)
+		out, _ := convert.Marshal(d)
+		return out
+	}
+	ours := edit(func(d *dialog.Dialog) { d.Messages[0].Content = "A *merged* dialog" })
+	theirs := edit(func(d *dialog.Dialog) {
+		d.Messages[1].Content = "1+2"
+		d.Messages[3].Content = "their text"
+	})
+	res, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	d, _ := convert.Unmarshal(res.Data)
+	fmt.Print(d.Messages.Show(40, 0))
+	fmt.Println(res.Clean())
+
+	mine := edit(func(d *dialog.Dialog) { d.Messages[3].Content = "my text" })
+	res, _ = convert.Merge(base, mine, theirs, dialog.MergeOptions{})
+	d, _ = convert.Unmarshal(res.Data)
+	fmt.Println(res.Conflicts[0])
+	fmt.Print(d.Messages[3].Content)
+	// Output:
+	// a54dca18:n:A *merged* dialog
+	// 0b9c3d7e:c:1+2 ⇒ out(94)
+	// 5f1e2d3c:p:Add them. ⇒ reply(20)
+	// > The answer is **2**.
+	// 9a8b7c6d:r:their text
+	// 1c2d3e4f:p:Hello?
+	// true
+	// message 9a8b7c6d: content
+	// <<<<<<< ours
+	// my text
+	// =======
+	// their text
+	// >>>>>>> theirs
+}

@@ -214,7 +214,7 @@ func Save(d *dialog.Dialog) error { return Options{}.Save(d) }
 //
 // Save fails with ErrNoPath for a dialog without a path, and with
 // ErrChanged if the file changed on disk since it was read or last saved
-// (unless Force): the check runs right before the rename, after the
+// (unless Force or MergeOnChange): the check runs right before the rename, after the
 // notebook is marshalled, and compares the file's identity (device and
 // inode), size and modification time, and its bytes when its change time
 // moved or it was modified within two seconds of being read. The window
@@ -226,6 +226,17 @@ func Save(d *dialog.Dialog) error { return Options{}.Save(d) }
 // check and rename, so they do not lose each other's changes. A dialog whose Path and ModTime were set
 // by hand (not by ReadFile or WriteFile) is only compared by modification
 // time, before marshalling. Saving an unedited dialog writes nothing.
+//
+// With MergeOnChange set, a file that changed on disk since it was read
+// is merged instead: base is what was read, ours the dialog, theirs the
+// file now (see Merge). A clean merge is written, with the same check
+// against the file as merged (changed again: it is merged again), and d
+// then holds the merged messages and metadata (new Message values). A
+// merge with conflicts writes nothing and fails with a *SaveConflictError
+// carrying the conflicts and the merged notebook (errors.Is(err,
+// ErrChanged) holds); a file on disk that is not a notebook fails with
+// the reading error (an *nbformat.SyntaxError naming the file, line and
+// column, say). Nothing on disk is lost either way.
 func (o Options) Save(d *dialog.Dialog) error {
 	if d.Path == "" {
 		return fmt.Errorf("convert: save: %w", ErrNoPath)
@@ -239,6 +250,8 @@ func (o Options) Save(d *dialog.Dialog) error {
 	// changed; the check that counts runs right before the rename.
 	fi, err := os.Stat(d.Path)
 	switch {
+	case err == nil && stamp != nil && !stamp.Unchanged(fi) && !o.Force && o.MergeOnChange != nil:
+		return o.saveMerging(d, stamp)
 	case err == nil && stamp != nil && !stamp.Unchanged(fi) && !o.Force:
 		return fmt.Errorf("convert: save %s: %w", d.Path, ErrChanged)
 	case err == nil && stamp == nil && !d.ModTime.IsZero() && !fi.ModTime().Equal(d.ModTime) && !o.Force:
@@ -261,7 +274,11 @@ func (o Options) Save(d *dialog.Dialog) error {
 			return nil // nothing to write
 		}
 	}
-	return o.commit(d, d.Path, data, stamp)
+	err = o.commit(d, d.Path, data, stamp)
+	if errors.Is(err, ErrChanged) && stamp != nil && !o.Force && o.MergeOnChange != nil {
+		return o.saveMerging(d, stamp) // changed while marshalling
+	}
+	return err
 }
 
 // replace writes data over name (over the file of expect, if set).

@@ -42,6 +42,21 @@
 // output whose metadata has is_ai_res 1 is a reply as much as one with
 // true.
 //
+// # Merging and diffing
+//
+// [Merge] merges two dialogs made from one base, three-way: messages are
+// matched by id (or by content where [MergeOptions].Unkeyed says ids are
+// made up), every change made on one side only is applied, both sides'
+// edits of one text are merged line by line (diff3, agreeing with git
+// merge-file), and what cannot be decided is a [Conflict]: returned as a
+// value and, for texts, written into the message between git's conflict
+// markers, so the merged dialog is always valid. Outputs and execution
+// counts both sides changed follow an [OutputStrategy]. [Diff] lists
+// what changed between two dialogs ([Change]: added, removed, moved and
+// changed messages, with the parts that changed); [UnifiedDiff] shows
+// two texts' line diff. Neither changes its inputs; Merge's result shares
+// the messages it did not change with them.
+//
 // # Concurrency
 //
 // A Dialog and its messages are plain data: safe to read from several

@@ -86,3 +86,28 @@ func ExampleText() {
 	// "one string"
 	// ""
 }
+
+// Merge two edits of one dialog: the changes made on one side are taken
+// (theirs replaced a note), and both sides' edits of one message merge
+// line by line (edits of adjacent lines would conflict, as in git).
+func ExampleMerge() {
+	base := dialog.New("notes")
+	base.Insert(0, &dialog.Message{ID: "a1", Kind: dialog.Code, Content: "x = 1\n# and\ny = 2\n"})
+	base.Insert(1, &dialog.Message{ID: "b2", Kind: dialog.Note, Content: "Some notes."})
+
+	ours := dialog.New("notes")
+	ours.Insert(0, &dialog.Message{ID: "a1", Kind: dialog.Code, Content: "x = 10\n# and\ny = 2\n"})
+	ours.Insert(1, &dialog.Message{ID: "b2", Kind: dialog.Note, Content: "Some notes."})
+
+	theirs := dialog.New("notes")
+	theirs.Insert(0, &dialog.Message{ID: "a1", Kind: dialog.Code, Content: "x = 1\n# and\ny = 20\n"})
+	theirs.Insert(1, &dialog.Message{ID: "c3", Kind: dialog.Note, Content: "Their note."})
+
+	merged, conflicts := dialog.Merge(base, ours, theirs, dialog.MergeOptions{})
+	fmt.Print(merged.Messages.Show(0, 0))
+	fmt.Println(len(conflicts), "conflicts")
+	// Output:
+	// a1:c:x = 10\n# and\ny = 20\n
+	// c3:n:Their note.
+	// 0 conflicts
+}

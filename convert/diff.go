@@ -1,0 +1,32 @@
+package convert
+
+import (
+	"github.com/nbdialog/ipynb/dialog"
+)
+
+// Diff compares two notebooks cell by cell. See [Options.Diff].
+func Diff(a, b []byte) ([]dialog.Change, error) { return Options{}.Diff(a, b) }
+
+// Diff compares notebooks a and b as dialogs (see dialog.Diff): cells are
+// matched by id, or by content where a notebook has no cell ids. An input
+// that is not a readable notebook fails with a *MergeInputError (Input
+// "a" or "b").
+func (o Options) Diff(a, b []byte) ([]dialog.Change, error) {
+	da, err := o.Unmarshal(a)
+	if err != nil {
+		return nil, &MergeInputError{Input: "a", Err: err}
+	}
+	db, err := o.Unmarshal(b)
+	if err != nil {
+		return nil, &MergeInputError{Input: "b", Err: err}
+	}
+	orgA, orgB := da.Source.(*origin), db.Source.(*origin)
+	unkeyed := func(m *dialog.Message) bool {
+		if s := orgA.snaps[m]; s != nil && s.generated {
+			return true
+		}
+		s := orgB.snaps[m]
+		return s != nil && s.generated
+	}
+	return dialog.DiffOptions{Unkeyed: unkeyed}.Diff(da, db), nil
+}

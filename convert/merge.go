@@ -1,0 +1,161 @@
+package convert
+
+import (
+	"errors"
+	"sync"
+
+	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+// MergeResult is the outcome of a merge of notebooks.
+type MergeResult struct {
+	// Data is the merged notebook, in ours' style: it differs from ours
+	// only in the cells (and notebook metadata keys) the merge changed.
+	// It is a valid notebook even when conflicts remain.
+	Data []byte
+	// Conflicts are what the merge could not decide (see
+	// dialog.Conflict), in cell order, notebook metadata last. Their
+	// unresolved texts are in Data between conflict markers.
+	Conflicts []dialog.Conflict
+}
+
+// Clean reports whether the merge left no conflicts.
+func (r *MergeResult) Clean() bool { return len(r.Conflicts) == 0 }
+
+// Merge merges notebooks three-way. See [Options.Merge].
+func Merge(base, ours, theirs []byte, opt dialog.MergeOptions) (*MergeResult, error) {
+	return Options{}.Merge(base, ours, theirs, opt)
+}
+
+// A MergeInputError reports a merge input that cannot be read as a
+// notebook: Input is "base", "ours" or "theirs"; Err says why and where
+// (an *nbformat.SyntaxError with line and column, or an error with a JSON
+// Pointer; use errors.As).
+type MergeInputError struct {
+	Input string
+	Err   error
+}
+
+// Error returns "convert: merge: INPUT: " and the reader's message.
+func (e *MergeInputError) Error() string {
+	return "convert: merge: " + e.Input + ": " + trimPrefix(e.Err)
+}
+
+// Unwrap returns the reader's error.
+func (e *MergeInputError) Unwrap() error { return e.Err }
+
+func trimPrefix(err error) string {
+	s := err.Error()
+	const p = "convert: "
+	if len(s) > len(p) && s[:len(p)] == p {
+		return s[len(p):]
+	}
+	return s
+}
+
+// Merge merges the notebooks ours and theirs made from base, as
+// dialog.Merge merges dialogs: cells are matched by id, or by content
+// where a notebook has no cell ids (before nbformat 4.5); opt.Unkeyed is
+// ORed with that. The merged notebook is written in ours' style, changing
+// only the cells the merge changed: a cell ours left alone and the merge
+// kept is ours' bytes; a changed cell is rewritten where it changed, in
+// ours' style; a cell only theirs has keeps theirs' bytes where the two
+// files share a style. Conflicting texts are written between conflict
+// markers inside their cells, so the result is always a valid notebook
+// (an invalid ours is healed, as Marshal heals). A version 3 ours that the
+// merge changes is written as its upgrade to 4.5, as Marshal writes a
+// changed version 3 dialog. The inputs are read, never changed or kept.
+//
+// An input that is not a readable notebook fails with a
+// *MergeInputError; nothing is merged then.
+func (o Options) Merge(base, ours, theirs []byte, opt dialog.MergeOptions) (*MergeResult, error) {
+	// The three are read at once (on as many cores as there are). The
+	// notebooks live only during the merge, and nothing returned refers to
+	// them: they may read the inputs without copying them.
+	var ds [3]*dialog.Dialog
+	var errs [3]error
+	var wg sync.WaitGroup
+	for i, in := range [3][]byte{base, ours, theirs} {
+		wg.Go(func() {
+			nb, err := nbformat.UnmarshalOptions{}.UnmarshalOwned(in)
+			if err == nil {
+				ds[i], err = o.ToDialog(nb)
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return nil, &MergeInputError{Input: [3]string{"base", "ours", "theirs"}[i], Err: err}
+		}
+	}
+	return o.mergeDialogs(ds[0], ds[1], ds[2], theirs, opt)
+}
+
+// mergeDialogs merges dialogs read by this package (Source set), writing
+// the result in ours' style; theirsData, if not nil, is what theirs was
+// read from. Ours' notebook is changed in place: it must be private to the
+// merge.
+func (o Options) mergeDialogs(base, ours, theirs *dialog.Dialog, theirsData []byte, opt dialog.MergeOptions) (*MergeResult, error) {
+	orgs := [3]*origin{}
+	for i, d := range [3]*dialog.Dialog{base, ours, theirs} {
+		org, ok := d.Source.(*origin)
+		if !ok {
+			return nil, errors.New("convert: merge: a dialog was not read from a notebook")
+		}
+		orgs[i] = org
+	}
+	snapOf := func(m *dialog.Message) *snapshot {
+		for _, org := range orgs {
+			if s := org.snaps[m]; s != nil {
+				return s
+			}
+		}
+		return nil
+	}
+	userUnkeyed, userEqual, userTrace := opt.Unkeyed, opt.Equal, opt.Trace
+	opt.Unkeyed = func(m *dialog.Message) bool {
+		if s := snapOf(m); s != nil && s.generated {
+			return true
+		}
+		return userUnkeyed != nil && userUnkeyed(m)
+	}
+	opt.Equal = func(a, b *dialog.Message) bool {
+		if sa, sb := snapOf(a), snapOf(b); sa != nil && sb != nil && !sameHidden(sa.cell, sb.cell) {
+			return false
+		}
+		return userEqual == nil || userEqual(a, b)
+	}
+	versions := map[*dialog.Message][3]*dialog.Message{}
+	opt.Trace = func(m, b, o, t *dialog.Message) {
+		versions[m] = [3]*dialog.Message{b, o, t}
+		if userTrace != nil {
+			userTrace(m, b, o, t)
+		}
+	}
+	// Whether ours and theirs are valid (then so is the merge, and
+	// healing it is spared: see marshalMerged) is found out meanwhile,
+	// before anything changes ours' notebook.
+	valid := make(chan bool, 1)
+	go func() {
+		o, t := orgs[1].nb, orgs[2].nb
+		ok := o.Nbformat == 4 && t.Nbformat == 4 && o.NbformatMinor == t.NbformatMinor
+		if ok {
+			var tv error
+			done := make(chan struct{})
+			go func() { tv = nbformat.Validate(t); close(done) }()
+			ok = nbformat.Validate(o) == nil
+			<-done
+			ok = ok && tv == nil
+		}
+		valid <- ok
+	}()
+	merged, conflicts := dialog.Merge(base, ours, theirs, opt)
+	data, err := o.marshalMerged(merged, versions, orgs[0], orgs[1], orgs[2], theirsData, <-valid)
+	if err != nil {
+		return nil, err
+	}
+	return &MergeResult{Data: data, Conflicts: conflicts}, nil
+}

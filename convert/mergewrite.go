@@ -1,0 +1,222 @@
+package convert
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+
+	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+// Writing a merge: the merged dialog over ours' notebook, cell by cell.
+
+// marshalMerged writes a merged dialog over ours' notebook: unchanged
+// messages of ours as their cells, changed ones into their cells in place,
+// theirs' messages as theirs' cells when the two notebooks are of one
+// version.
+func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Message][3]*dialog.Message, orgB, orgO, orgT *origin, theirsData []byte, bothValid bool) ([]byte, error) {
+	mo := &origin{nb: orgO.nb, work: orgO.work, meta: orgO.meta, valid: orgO.valid, inPlace: true,
+		snaps: make(map[*dialog.Message]*snapshot, len(merged.Messages))}
+	if w := orgO.work; w.Nbformat == 4 && orgT.work.Nbformat == 4 && orgB.work.Nbformat == 4 &&
+		w.NbformatMinor == orgB.work.NbformatMinor && orgT.work.NbformatMinor != w.NbformatMinor {
+		// Theirs changed the minor version (ours did not): so does the merge.
+		cp := *w
+		cp.NbformatMinor = orgT.work.NbformatMinor
+		mo.work = &cp
+		mo.valid = false
+	}
+	theirsRaw := &rawCells{nb: orgT.nb, data: theirsData}
+	sameVersion := orgT.work.Nbformat == orgO.work.Nbformat && (orgT.work.NbformatMinor >= 5) == (orgO.work.NbformatMinor >= 5)
+	for _, m := range merged.Messages {
+		so, st := orgO.snaps[m], orgT.snaps[m]
+		var ours *snapshot
+		if v := versions[m][1]; v != nil {
+			ours = orgO.snaps[v]
+		}
+		switch {
+		case so != nil: // ours' message as it was: its cell
+			mo.snaps[m] = so
+		case ours != nil && st != nil && sameVersion && takeCell(ours.cell, st.cell):
+			// Theirs' message as it was, over ours' cell: the cell keeps
+			// its place in ours' file, with theirs' content.
+			mo.snaps[m] = &snapshot{msg: st.msg, cell: ours.cell, generated: st.generated}
+		case ours != nil: // changed: written into ours' cell
+			mo.snaps[m] = ours
+		case st != nil && sameVersion: // theirs' message as it was: its cell
+			mo.snaps[m] = st
+			if raw := theirsRaw.of(st.cell); raw != nil && !(st.generated && mo.work.NbformatMinor >= 5) {
+				// Its very bytes, rewritten only where the styles differ.
+				mo.snaps[m] = &snapshot{msg: st.msg, cell: &nbformat.UnknownCell{Raw: raw}}
+			}
+		case versions[m][2] != nil && orgT.snaps[versions[m][2]] != nil:
+			// Theirs' message changed (its text marked, say): built from
+			// theirs' cell, as a message of a kind only the cell knows
+			// must be.
+			mo.snaps[m] = orgT.snaps[versions[m][2]]
+		default:
+			continue
+		}
+		mo.msgs = append(mo.msgs, m)
+	}
+	// A merge of two valid notebooks of the same version (bothValid) is
+	// valid: its cells are theirs or ours, or built from their messages
+	// (metadata key by key from theirs or ours, outputs theirs or ours or
+	// conflict marker streams, ids unique). Healing it is spared (a
+	// marshal and a check), unless the version changes.
+	mo.valid4 = bothValid && mo.work == orgO.nb
+	// A version 3 ours is written back as it is only if the merge is ours
+	// (cells taken from theirs went into its upgrade, not into it).
+	mo.valid = mo.valid && slices.Equal(merged.Messages, orgO.msgs) && deepEqual(merged.Meta, orgO.meta)
+	merged.Source = mo
+	defer func() { merged.Source = nil }()
+	nb, err := o.ToNotebook(merged)
+	if err != nil {
+		return nil, err
+	}
+	// What only theirs changed in the parts of a cell its message does not
+	// show survives a merge of the message.
+	for i, m := range merged.Messages {
+		v := versions[m]
+		if v[0] == nil || v[1] == nil || v[2] == nil || i >= len(nb.Cells) {
+			continue
+		}
+		sb, so, st := orgB.snaps[v[0]], orgO.snaps[v[1]], orgT.snaps[v[2]]
+		if sb != nil && so != nil && st != nil && sameHidden(sb.cell, so.cell) && !sameHidden(sb.cell, st.cell) {
+			copyHidden(nb.Cells[i], st.cell)
+		}
+	}
+	out, err := nbformat.Marshal(nb)
+	if err != nil {
+		return nil, fmt.Errorf("convert: merge: %w", err)
+	}
+	return out, nil
+}
+
+// rawCells finds the bytes of a notebook's cells in what it was read from
+// (parsed once, when first asked).
+type rawCells struct {
+	nb    *nbformat.Notebook
+	data  []byte
+	done  bool
+	index map[nbformat.Cell]int
+	raw   [][]byte
+}
+
+// of returns the bytes cell c was read from, or nil.
+func (r *rawCells) of(c nbformat.Cell) []byte {
+	if !r.done {
+		r.done = true
+		if r.data == nil || r.nb.Nbformat != 4 {
+			return nil
+		}
+		t, err := jsontree.Parse(r.data, jsontree.Limits{MaxDepth: nbformat.DefaultMaxDepth})
+		if err != nil {
+			return nil
+		}
+		cells := t.Lookup(jsontree.Root, "cells")
+		if cells < 0 || t.Nodes[cells].Kind != jsontree.Array {
+			return nil
+		}
+		kids := t.ChildList(cells)
+		if len(kids) != len(r.nb.Cells) {
+			return nil
+		}
+		r.index = make(map[nbformat.Cell]int, len(kids))
+		for i, k := range kids {
+			r.index[r.nb.Cells[i]] = i
+			r.raw = append(r.raw, t.Raw(k))
+		}
+	}
+	if i, ok := r.index[c]; ok {
+		return r.raw[i]
+	}
+	return nil
+}
+
+// takeCell copies cell c into cell orig when they are of one type (see
+// adopt), reporting whether it did.
+func takeCell(orig, c nbformat.Cell) bool {
+	switch oc := orig.(type) {
+	case *nbformat.CodeCell:
+		if nc, ok := c.(*nbformat.CodeCell); ok {
+			*oc = *nc
+			return true
+		}
+	case *nbformat.MarkdownCell:
+		if nc, ok := c.(*nbformat.MarkdownCell); ok {
+			*oc = *nc
+			return true
+		}
+	case *nbformat.RawCell:
+		if nc, ok := c.(*nbformat.RawCell); ok {
+			*oc = *nc
+			return true
+		}
+	}
+	return false
+}
+
+// sameHidden reports whether two cells agree in what their messages do
+// not show: an attachments member present but empty, members unknown to
+// the schema, and anything of a cell of an unknown type.
+func sameHidden(a, b nbformat.Cell) bool {
+	switch x := a.(type) {
+	case *nbformat.MarkdownCell:
+		y, ok := b.(*nbformat.MarkdownCell)
+		return !ok || (x.Attachments != nil) == (y.Attachments != nil) && deepEqual(x.AdditionalProperties, y.AdditionalProperties)
+	case *nbformat.RawCell:
+		y, ok := b.(*nbformat.RawCell)
+		return !ok || (x.Attachments != nil) == (y.Attachments != nil) && deepEqual(x.AdditionalProperties, y.AdditionalProperties)
+	case *nbformat.CodeCell:
+		y, ok := b.(*nbformat.CodeCell)
+		return !ok || deepEqual(x.AdditionalProperties, y.AdditionalProperties)
+	case *nbformat.UnknownCell:
+		y, ok := b.(*nbformat.UnknownCell)
+		return !ok || bytes.Equal(x.Raw, y.Raw)
+	}
+	return true
+}
+
+// copyHidden gives dst the parts of src that messages do not show (see
+// sameHidden), when both are of one type.
+func copyHidden(dst, src nbformat.Cell) {
+	emptyAtts := func(a nbformat.Attachments) nbformat.Attachments {
+		if a == nil {
+			return nil
+		}
+		return nbformat.Attachments{}
+	}
+	switch d := dst.(type) {
+	case *nbformat.MarkdownCell:
+		if s, ok := src.(*nbformat.MarkdownCell); ok {
+			if len(d.Attachments) == 0 {
+				d.Attachments = emptyAtts(s.Attachments)
+			}
+			d.AdditionalProperties = s.AdditionalProperties
+		}
+	case *nbformat.RawCell:
+		if s, ok := src.(*nbformat.RawCell); ok {
+			if len(d.Attachments) == 0 {
+				d.Attachments = emptyAtts(s.Attachments)
+			}
+			d.AdditionalProperties = s.AdditionalProperties
+		}
+	case *nbformat.CodeCell:
+		if s, ok := src.(*nbformat.CodeCell); ok {
+			d.AdditionalProperties = s.AdditionalProperties
+		}
+	}
+}
+
+// adopt writes the new cell c into the original cell orig when they are of
+// one type, so that the writer rewrites only the parts that changed
+// (the cell keeps its place in the file it was read from); otherwise it
+// returns c.
+func adopt(orig, c nbformat.Cell) nbformat.Cell {
+	if takeCell(orig, c) {
+		return orig
+	}
+	return c
+}

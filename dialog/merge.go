@@ -1,0 +1,166 @@
+package dialog
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nbdialog/ipynb/internal/textdiff"
+)
+
+// OutputStrategy decides what a merge keeps of a code message's derived
+// data — its outputs and execution count — when both sides changed them
+// differently. Changes made on one side only are always applied. Under
+// every strategy but OutputsConflict, a message deleted on one side and
+// only re-run on the other (outputs or count changed, nothing else) is
+// deleted without a conflict.
+type OutputStrategy int
+
+// The output strategies. The zero value, OutputsConflict, is the default.
+const (
+	// OutputsConflict keeps both sides' outputs, ours then theirs, each
+	// run introduced by a stream output holding a conflict marker line
+	// ("<<<<<<< ours", "=======", ">>>>>>> theirs"), keeps ours'
+	// execution count, and reports a Conflict. Outputs that differ only
+	// in execution counts are not a conflict (ours are kept), nor are
+	// execution counts alone.
+	OutputsConflict OutputStrategy = iota
+	// OutputsOurs keeps ours' outputs and execution count.
+	OutputsOurs
+	// OutputsTheirs keeps theirs'.
+	OutputsTheirs
+	// OutputsClear removes the outputs and the execution count.
+	OutputsClear
+)
+
+var strategyNames = []string{"conflict", "ours", "theirs", "clear"}
+
+// String returns the strategy's name: "conflict", "ours", "theirs" or
+// "clear".
+func (s OutputStrategy) String() string {
+	if s >= 0 && int(s) < len(strategyNames) {
+		return strategyNames[s]
+	}
+	return fmt.Sprintf("OutputStrategy(%d)", int(s))
+}
+
+// ParseOutputStrategy returns the strategy of a name String returns.
+func ParseOutputStrategy(name string) (OutputStrategy, error) {
+	for i, n := range strategyNames {
+		if n == name {
+			return OutputStrategy(i), nil
+		}
+	}
+	return 0, fmt.Errorf("dialog: unknown output strategy %q (want %s)", name, strings.Join(strategyNames, ", "))
+}
+
+// MergeOptions configures Merge. The zero value is ready to use.
+type MergeOptions struct {
+	// Outputs decides outputs and execution counts both sides changed
+	// (default OutputsConflict).
+	Outputs OutputStrategy
+	// MarkerSize is the length of conflict marker runs (default 7, as
+	// git's conflict-marker-size).
+	MarkerSize int
+	// OursLabel and TheirsLabel follow the markers (defaults "ours" and
+	// "theirs").
+	OursLabel, TheirsLabel string
+	// Unkeyed, if set, reports messages whose ids carry no identity —
+	// made up when they were read from a notebook without cell ids
+	// (before nbformat 4.5). Such messages are matched by content
+	// alignment instead of by id. Nil: every id is an identity.
+	Unkeyed func(*Message) bool
+	// Equal, if set, is asked too whether two versions of a message are
+	// the same (after the message's own fields compare equal): for
+	// callers that keep more of a message than its fields, such as
+	// package convert, which compares the parts of cells a message does
+	// not show (an empty attachments object, members unknown to the
+	// schema). Nil: the fields decide.
+	Equal func(a, b *Message) bool
+	// Trace, if set, is called for each message of the merged dialog, in
+	// order, with its versions in base, ours and theirs (nil where a side
+	// has none): for callers that write the result beside one side's
+	// bytes, as package convert does.
+	Trace func(merged, base, ours, theirs *Message)
+}
+
+func (o MergeOptions) markers() textdiff.Markers {
+	mk := textdiff.Markers{Size: o.MarkerSize, Ours: o.OursLabel, Theirs: o.TheirsLabel}
+	if mk.Size <= 0 {
+		mk.Size = 7
+	}
+	if mk.Ours == "" {
+		mk.Ours = "ours"
+	}
+	if mk.Theirs == "" {
+		mk.Theirs = "theirs"
+	}
+	return mk
+}
+
+// A Conflict is a part of a merge that could not be decided: both sides
+// changed it differently. The merged dialog holds a resolution that loses
+// nothing where text can show it (both versions between markers in the
+// message's content or reply, both output lists between marker outputs)
+// and ours' version otherwise (kind, metadata, attributes, attachments).
+type Conflict struct {
+	// ID is the message's id in the merged dialog; "" for the dialog's
+	// (notebook) metadata.
+	ID string
+	// What names the conflicting part: "content", "reply", "kind",
+	// "outputs", "outputs of a message that is no longer code",
+	// "metadata key K", "attribute K", "attachment K", "deleted by ours,
+	// edited by theirs" (or the reverse), "added on both sides",
+	// "notebook metadata key K". Nested metadata keys are written as a
+	// path: "metadata key a/b".
+	What string
+	// Base, Ours and Theirs are the message's three versions (nil where
+	// a side has none); all nil for notebook metadata.
+	Base, Ours, Theirs *Message
+	// Values holds the conflicting values of a metadata key, attribute
+	// or attachment: base, ours, theirs (nil where absent).
+	Values [3]any
+}
+
+// String describes the conflict: "message ID: what", or what alone for
+// the notebook metadata.
+func (c Conflict) String() string {
+	if c.ID == "" {
+		return c.What
+	}
+	return "message " + c.ID + ": " + c.What
+}
+
+// Merge merges the changes ours and theirs made to base, three-way.
+//
+// Messages are matched by id (by content where opt.Unkeyed says ids are
+// made up). Every change made on one side only is applied: inserted,
+// deleted and moved messages, and a message's kind, content, reply,
+// outputs, execution count, attachments, and metadata and attributes key
+// by key (recursively into nested objects). Where both sides edited a
+// message's text (content, or a prompt's reply) the edits are merged line
+// by line (diff3) and only overlapping edits conflict. Outputs and
+// execution counts changed on both sides follow opt.Outputs. The dialog
+// metadata (Meta) is merged key by key. Messages inserted by both sides at
+// one place come ours first. A message deleted on one side and edited on
+// the other is kept, its content showing the edited text against nothing.
+//
+// The merged dialog takes ours' Name, Path, ModTime and Random, and has no
+// Source. Messages one side left as they were, and that merge unchanged,
+// are that side's *Message values themselves (not copies): treat the
+// inputs as read-only while using the result. The conflicts come in
+// message order, notebook metadata last. A nil dialog is an empty one (a
+// nil base merges two dialogs made independently). Merge never fails:
+// every result can be written.
+func Merge(base, ours, theirs *Dialog, opt MergeOptions) (*Dialog, []Conflict) {
+	if base == nil {
+		base = &Dialog{}
+	}
+	if ours == nil {
+		ours = &Dialog{}
+	}
+	if theirs == nil {
+		theirs = &Dialog{}
+	}
+	mg := &merger{opt: opt, mk: opt.markers()}
+	return mg.merge(base, ours, theirs)
+}

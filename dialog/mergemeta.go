@@ -1,0 +1,155 @@
+package dialog
+
+import (
+	"bytes"
+	"maps"
+	"slices"
+	"sort"
+)
+
+// Metadata, attributes and attachments in a merge: key by key.
+
+// mergeMap merges metadata key by key, recursing into objects both sides
+// changed; a key both sides set differently keeps ours' value and is
+// reported. The result is a new map, or nil when all three are empty.
+func (mg *merger) mergeMap(b, o, t map[string]any, path string, conflict func(string, [3]any)) map[string]any {
+	if len(b) == 0 && len(o) == 0 && len(t) == 0 {
+		if o != nil {
+			return o
+		}
+		return t
+	}
+	out := make(map[string]any, len(o)+len(t))
+	keys := make(map[string]bool, len(o)+len(t)+len(b))
+	for k := range b {
+		keys[k] = true
+	}
+	for k := range o {
+		keys[k] = true
+	}
+	for k := range t {
+		keys[k] = true
+	}
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
+		vb, inB := b[k]
+		vo, inO := o[k]
+		vt, inT := t[k]
+		p := k
+		if path != "" {
+			p = path + "/" + k
+		}
+		var v any
+		var in bool
+		switch {
+		case inO == inB && same(vo, vb):
+			v, in = vt, inT
+		case inT == inB && same(vt, vb), inO == inT && same(vo, vt):
+			v, in = vo, inO
+		default:
+			mb, okB := vb.(map[string]any)
+			mo, okO := vo.(map[string]any)
+			mt, okT := vt.(map[string]any)
+			if okO && okT && (okB || !inB) {
+				sub := mg.mergeMap(mb, mo, mt, p, conflict)
+				if sub == nil {
+					sub = map[string]any{}
+				}
+				v, in = sub, true
+			} else {
+				conflict(p, [3]any{vb, vo, vt})
+				v, in = vo, inO
+			}
+		}
+		if in {
+			out[k] = v
+		}
+	}
+	if len(out) == 0 && o == nil {
+		return nil
+	}
+	return out
+}
+
+// mergeMeta merges the dialogs' metadata.
+func (mg *merger) mergeMeta(b, o, t map[string]any) map[string]any {
+	return mg.mergeMap(b, o, t, "", func(path string, v [3]any) {
+		mg.metaConfl = append(mg.metaConfl, Conflict{What: "notebook metadata key " + path, Values: v})
+	})
+}
+
+// attachments merges attachment lists by id and type: ours' order, then
+// theirs' additions; both changing one keeps ours' and is reported.
+func (mg *merger) attachments(b, o, t []Attachment, conflict func(string, ...any)) []Attachment {
+	if sameAttachments(o, b) {
+		return t
+	}
+	if sameAttachments(t, b) || sameAttachments(o, t) {
+		return o
+	}
+	type key struct{ id, mime string }
+	index := func(as []Attachment) map[key]Attachment {
+		m := make(map[key]Attachment, len(as))
+		for _, a := range as {
+			m[key{a.ID, a.MIME}] = a
+		}
+		return m
+	}
+	ib, io, it := index(b), index(o), index(t)
+	eq := func(x, y Attachment, inX, inY bool) bool {
+		return inX == inY && (!inX || bytes.Equal(x.Data, y.Data))
+	}
+	var out []Attachment
+	seen := map[key]bool{}
+	visit := func(k key) {
+		if seen[k] {
+			return
+		}
+		seen[k] = true
+		ab, inB := ib[k]
+		ao, inO := io[k]
+		at, inT := it[k]
+		switch {
+		case eq(ao, ab, inO, inB):
+			if inT {
+				out = append(out, at)
+			}
+		case eq(at, ab, inT, inB), eq(ao, at, inO, inT):
+			if inO {
+				out = append(out, ao)
+			}
+		default:
+			conflict("attachment "+k.id, attachmentValue(ab, inB), attachmentValue(ao, inO), attachmentValue(at, inT))
+			if inO {
+				out = append(out, ao)
+			} else if inT {
+				out = append(out, at) // deleted by ours, changed by theirs: kept
+			}
+		}
+	}
+	for _, a := range o {
+		visit(key{a.ID, a.MIME})
+	}
+	for _, a := range t {
+		visit(key{a.ID, a.MIME})
+	}
+	rest := make([]key, 0)
+	for k := range ib {
+		if !seen[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Slice(rest, func(i, j int) bool {
+		return rest[i].id < rest[j].id || rest[i].id == rest[j].id && rest[i].mime < rest[j].mime
+	})
+	for _, k := range rest {
+		visit(k)
+	}
+	return out
+}
+
+func attachmentValue(a Attachment, in bool) any {
+	if !in {
+		return nil
+	}
+	return a
+}

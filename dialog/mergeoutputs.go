@@ -1,0 +1,176 @@
+package dialog
+
+import (
+	"bytes"
+	"maps"
+	"slices"
+
+	"github.com/nbdialog/ipynb/internal/textdiff"
+)
+
+// Outputs and execution counts in a merge: derived data, merged cleanly
+// where a line merge of the file would be, else by the OutputStrategy.
+
+// withoutReply returns a message's outputs other than a prompt's reply.
+func withoutReply(m *Message) []Output {
+	if m.Kind != Prompt {
+		return m.Outputs
+	}
+	var outs []Output
+	for _, o := range m.Outputs {
+		if !o.IsReply() {
+			outs = append(outs, o)
+		}
+	}
+	return outs
+}
+
+// outputs merges outputs and execution counts (see OutputStrategy).
+func (mg *merger) outputs(ob, oo, ot []Output, b, o, t *Message, conflict func(string, ...any)) ([]Output, *int) {
+	count := o.ExecutionCount
+	switch {
+	case sameCount(o.ExecutionCount, b.ExecutionCount):
+		count = t.ExecutionCount
+	case sameCount(t.ExecutionCount, b.ExecutionCount), sameCount(o.ExecutionCount, t.ExecutionCount):
+	case mg.opt.Outputs == OutputsTheirs:
+		count = t.ExecutionCount
+	case mg.opt.Outputs == OutputsClear:
+		count = nil
+	}
+	switch {
+	case sameOutputs(oo, ob):
+		return ot, count
+	case sameOutputs(ot, ob), sameOutputs(oo, ot):
+		return oo, count
+	}
+	if outs, ok := mergeOutputLists(ob, oo, ot); ok {
+		return outs, count
+	}
+	switch mg.opt.Outputs {
+	case OutputsOurs:
+		return oo, count
+	case OutputsTheirs:
+		return ot, count
+	case OutputsClear:
+		return []Output{}, nil
+	}
+	if sameOutputsButCounts(oo, ot) {
+		return oo, count
+	}
+	conflict("outputs")
+	outs := make([]Output, 0, len(oo)+len(ot)+3)
+	outs = append(outs, markerOutput(mg.mk.Size, '<', mg.mk.Ours))
+	outs = append(outs, oo...)
+	outs = append(outs, markerOutput(mg.mk.Size, '=', ""))
+	outs = append(outs, ot...)
+	outs = append(outs, markerOutput(mg.mk.Size, '>', mg.mk.Theirs))
+	return outs, count
+}
+
+// markerOutput is a stream output holding one conflict marker line.
+func markerOutput(size int, c byte, label string) Output {
+	line := string(bytes.Repeat([]byte{c}, size))
+	if label != "" {
+		line += " " + label
+	}
+	return Output{"output_type": "stream", "name": "stdout", "text": line + "\n"}
+}
+
+// mergeOutputLists merges output lists both sides changed when that is
+// clean: lists of one length, merged output by output, key by key, texts
+// line by line (as a line merge of the file would). ok is false at the
+// first conflict.
+func mergeOutputLists(b, o, t []Output) ([]Output, bool) {
+	if len(b) != len(o) || len(b) != len(t) {
+		return nil, false
+	}
+	out := make([]Output, len(o))
+	for i := range o {
+		v, ok := mergeValue(map[string]any(b[i]), map[string]any(o[i]), map[string]any(t[i]))
+		m, isMap := v.(map[string]any)
+		if !ok || !isMap {
+			return nil, false
+		}
+		out[i] = Output(m)
+	}
+	return out, true
+}
+
+// mergeValue merges generic JSON values cleanly or not at all: one-sided
+// changes, objects key by key, strings line by line, lists of one length
+// element by element.
+func mergeValue(b, o, t any) (any, bool) {
+	switch {
+	case same(o, b):
+		return t, true
+	case same(t, b), same(o, t):
+		return o, true
+	}
+	switch ov := o.(type) {
+	case map[string]any:
+		bv, okB := b.(map[string]any)
+		tv, okT := t.(map[string]any)
+		if !okB || !okT {
+			return nil, false
+		}
+		out := make(map[string]any, len(ov)+len(tv))
+		for _, k := range unionKeys(bv, ov, tv) {
+			vb, inB := bv[k]
+			vo, inO := ov[k]
+			vt, inT := tv[k]
+			switch {
+			case inO == inB && same(vo, vb):
+				if inT {
+					out[k] = vt
+				}
+			case inT == inB && same(vt, vb), inO == inT && same(vo, vt):
+				if inO {
+					out[k] = vo
+				}
+			case inB && inO && inT:
+				v, ok := mergeValue(vb, vo, vt)
+				if !ok {
+					return nil, false
+				}
+				out[k] = v
+			default:
+				return nil, false
+			}
+		}
+		return out, true
+	case string:
+		bv, okB := b.(string)
+		tv, okT := t.(string)
+		if !okB || !okT {
+			return nil, false
+		}
+		text, n := textdiff.MergeText(bv, ov, tv, textdiff.Markers{})
+		return text, n == 0
+	case []any:
+		bv, okB := b.([]any)
+		tv, okT := t.([]any)
+		if !okB || !okT || len(bv) != len(ov) || len(bv) != len(tv) {
+			return nil, false
+		}
+		out := make([]any, len(ov))
+		for i := range ov {
+			v, ok := mergeValue(bv[i], ov[i], tv[i])
+			if !ok {
+				return nil, false
+			}
+			out[i] = v
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+func unionKeys(ms ...map[string]any) []string {
+	keys := map[string]bool{}
+	for _, m := range ms {
+		for k := range m {
+			keys[k] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(keys))
+}

@@ -1,0 +1,286 @@
+package dialog
+
+import (
+	"github.com/nbdialog/ipynb/internal/textdiff"
+)
+
+// The merge of the message sequence: every message of the three versions
+// gets a key (matched messages share one), the key sequences are merged
+// with diff3, and each surviving key becomes one merged message.
+
+type merger struct {
+	opt       MergeOptions
+	mk        textdiff.Markers
+	conflicts []Conflict
+	metaConfl []Conflict
+	first     int // the first conflict of the message being merged
+}
+
+// derivedOnly reports whether a and b differ at most in derived data
+// (outputs, execution count) and the strategy lets such changes go.
+func (mg *merger) derivedOnly(a, b *Message) bool {
+	if mg.opt.Outputs == OutputsConflict {
+		return false
+	}
+	x, y := *a, *b
+	x.Outputs, x.ExecutionCount, y.Outputs, y.ExecutionCount = nil, nil, nil, nil
+	return mg.same(&x, &y) && a.Reply() == b.Reply()
+}
+
+// same reports whether two versions of a message are the same.
+func (mg *merger) same(a, b *Message) bool {
+	return sameMessage(a, b) && (mg.opt.Equal == nil || mg.opt.Equal(a, b))
+}
+
+// entry is one message of the merge: its versions (nil where absent).
+type entry struct {
+	b, o, t *Message
+	bi      int // index in base, or -1
+	movedO  bool
+	movedT  bool
+}
+
+func (mg *merger) merge(base, ours, theirs *Dialog) (*Dialog, []Conflict) {
+	bm, om, tm := base.Messages, ours.Messages, theirs.Messages
+	mo := match(bm, om, mg.opt.Unkeyed) // ours index → base index
+	mt := match(bm, tm, mg.opt.Unkeyed)
+	var es []*entry
+	keyB := make([]int, len(bm))
+	for i, m := range bm {
+		keyB[i] = len(es)
+		es = append(es, &entry{b: m, bi: i})
+	}
+	keyO := make([]int, len(om))
+	for j, m := range om {
+		if i := mo[j]; i >= 0 {
+			keyO[j] = keyB[i]
+			es[keyB[i]].o = m
+			continue
+		}
+		keyO[j] = len(es)
+		es = append(es, &entry{o: m, bi: -1})
+	}
+	// Messages both sides added: matched with each other.
+	var addedO []*Message
+	var addedOIdx []int
+	for j, m := range om {
+		if mo[j] < 0 {
+			addedO = append(addedO, m)
+			addedOIdx = append(addedOIdx, j)
+		}
+	}
+	var addedT []*Message
+	var addedTIdx []int
+	for k, m := range tm {
+		if mt[k] < 0 {
+			addedT = append(addedT, m)
+			addedTIdx = append(addedTIdx, k)
+		}
+	}
+	both := matchAdded(addedO, addedT, mg.opt.Unkeyed)
+	keyT := make([]int, len(tm))
+	for k, m := range tm {
+		if i := mt[k]; i >= 0 {
+			keyT[k] = keyB[i]
+			es[keyB[i]].t = m
+		} else {
+			keyT[k] = -1
+		}
+	}
+	for x, y := range both {
+		if y >= 0 {
+			key := keyO[addedOIdx[y]]
+			keyT[addedTIdx[x]] = key
+			es[key].t = addedT[x]
+		}
+	}
+	for k, m := range tm {
+		if keyT[k] < 0 {
+			keyT[k] = len(es)
+			es = append(es, &entry{t: m, bi: -1})
+		}
+	}
+	// Moves: base messages kept by a side but out of its common order.
+	ko := textdiff.MatchUnique(keyB, keyO)
+	kt := textdiff.MatchUnique(keyB, keyT)
+	for i := range bm {
+		e := es[keyB[i]]
+		e.movedO = e.o != nil && ko[i] < 0
+		e.movedT = e.t != nil && kt[i] < 0
+	}
+	order := mg.order(es, keyB, keyO, keyT, ko, kt)
+
+	out := &Dialog{Name: ours.Name, Path: ours.Path, ModTime: ours.ModTime, Random: ours.Random}
+	taken := make(map[string]bool, len(order))
+	for _, key := range order {
+		e := es[key]
+		if m := mg.entry(e, out, taken); m != nil {
+			out.Messages = append(out.Messages, m)
+			if mg.opt.Trace != nil {
+				mg.opt.Trace(m, e.b, e.o, e.t)
+			}
+		}
+	}
+	out.Meta = mg.mergeMeta(base.Meta, ours.Meta, theirs.Meta)
+	return out, append(mg.conflicts, mg.metaConfl...)
+}
+
+// matchAdded pairs messages theirs added (b) with messages ours added (a):
+// by id, or for unkeyed ones by equal kind and content.
+func matchAdded(a, b []*Message, unkeyed func(*Message) bool) []int {
+	out := make([]int, len(b))
+	byID := map[string]int{}
+	byContent := map[string][]int{}
+	for i, m := range a {
+		if unkeyed != nil && unkeyed(m) {
+			k := contentKey(m)
+			byContent[k] = append(byContent[k], i)
+		} else {
+			byID[m.ID] = i
+		}
+	}
+	used := make([]bool, len(a))
+	for j, m := range b {
+		out[j] = -1
+		if unkeyed != nil && unkeyed(m) {
+			k := contentKey(m)
+			if l := byContent[k]; len(l) > 0 { // a queue: taken in order
+				out[j], used[l[0]] = l[0], true
+				byContent[k] = l[1:]
+			}
+			continue
+		}
+		if i, ok := byID[m.ID]; ok && !used[i] {
+			out[j], used[i] = i, true
+		}
+	}
+	return out
+}
+
+// survives reports whether an entry is in the merge: not deleted, or
+// deleted on one side while the other side edited it (with an output
+// strategy other than OutputsConflict, re-running it is no edit: its
+// outputs and count are derived data).
+func (mg *merger) survives(e *entry) bool {
+	if e.b == nil {
+		return true
+	}
+	switch {
+	case e.o != nil && e.t != nil:
+		return true
+	case e.o != nil:
+		return !mg.same(e.o, e.b) && !mg.derivedOnly(e.o, e.b)
+	case e.t != nil:
+		return !mg.same(e.t, e.b) && !mg.derivedOnly(e.t, e.b)
+	}
+	return false
+}
+
+// order merges the key sequences: each key once, where the side that
+// moved it put it (ours when both did).
+func (mg *merger) order(es []*entry, kb, ko, kt []int, mo, mt []int) []int {
+	const (
+		fromBoth = iota
+		fromOurs
+		fromTheirs
+	)
+	type slot struct{ key, from int }
+	var slots []slot
+	for _, c := range textdiff.Merge3Matched(kb, ko, kt, mo, mt) {
+		switch {
+		case c.Stable, c.Same:
+			for _, k := range c.Ours {
+				slots = append(slots, slot{k, fromBoth})
+			}
+		case c.OursOnly:
+			for _, k := range c.Ours {
+				slots = append(slots, slot{k, fromOurs})
+			}
+		case c.TheirsOnly:
+			for _, k := range c.Theirs {
+				slots = append(slots, slot{k, fromTheirs})
+			}
+		default:
+			in := map[int]bool{}
+			for _, k := range c.Ours {
+				slots = append(slots, slot{k, fromOurs})
+				in[k] = true
+			}
+			for _, k := range c.Theirs {
+				if !in[k] {
+					slots = append(slots, slot{k, fromTheirs})
+				}
+			}
+		}
+	}
+	// Where each key goes: the slot from the side that moved it.
+	want := make([]int, len(es))
+	for k, e := range es {
+		switch {
+		case e.movedO || e.b == nil && e.o != nil:
+			want[k] = fromOurs
+		case e.movedT || e.b == nil:
+			want[k] = fromTheirs
+		default:
+			want[k] = -1 // any
+		}
+	}
+	placed := make([]bool, len(es))
+	chosen := make([]int, len(es))
+	for k := range chosen {
+		chosen[k] = -1
+	}
+	for x, s := range slots {
+		if !mg.survives(es[s.key]) {
+			continue
+		}
+		if chosen[s.key] < 0 || want[s.key] >= 0 && slots[chosen[s.key]].from != want[s.key] && (s.from == want[s.key] || s.from == fromBoth) {
+			chosen[s.key] = x
+		}
+	}
+	var order []int
+	for x, s := range slots {
+		if chosen[s.key] == x && !placed[s.key] {
+			order = append(order, s.key)
+			placed[s.key] = true
+		}
+	}
+	// Survivors no slot placed (deleted by one side, edited by the other):
+	// after the message that precedes them on the side that kept them.
+	after := map[int][]int{}                 // placed key (-1: the start) → survivors
+	anchors := func(seq []int) map[int]int { // key → last placed key before it
+		m := make(map[int]int, len(seq))
+		last := -1
+		for _, key := range seq {
+			m[key] = last
+			if placed[key] {
+				last = key
+			}
+		}
+		return m
+	}
+	var beforeO, beforeT map[int]int
+	for k, e := range es {
+		if placed[k] || !mg.survives(e) {
+			continue
+		}
+		if beforeO == nil {
+			beforeO, beforeT = anchors(ko), anchors(kt)
+		}
+		anchor := beforeT[k]
+		if e.t == nil {
+			anchor = beforeO[k]
+		}
+		after[anchor] = append(after[anchor], k)
+	}
+	if len(after) == 0 {
+		return order
+	}
+	out := make([]int, 0, len(order)+len(after))
+	out = append(out, after[-1]...)
+	for _, key := range order {
+		out = append(out, key)
+		out = append(out, after[key]...)
+	}
+	return out
+}

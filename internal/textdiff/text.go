@@ -1,0 +1,119 @@
+package textdiff
+
+import (
+	"strings"
+)
+
+// Lines splits text into lines, each keeping its "\n" (the last one may
+// lack it). "" has no lines.
+func Lines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	n := strings.Count(s, "\n")
+	if !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	out := make([]string, 0, n)
+	for s != "" {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			out = append(out, s)
+			break
+		}
+		out = append(out, s[:i+1])
+		s = s[i+1:]
+	}
+	return out
+}
+
+// Markers configures the conflict markers MergeText writes, as git does:
+// a line of Size '<' then " "+Ours, ours' lines, Size '=', theirs' lines,
+// Size '>' then " "+Theirs.
+type Markers struct {
+	Size         int    // 0 means 7
+	Ours, Theirs string // labels; "" leaves them out
+}
+
+func (mk Markers) line(c byte, label string) string {
+	n := mk.Size
+	if n <= 0 {
+		n = 7
+	}
+	s := strings.Repeat(string(c), n)
+	if label != "" {
+		s += " " + label
+	}
+	return s + "\n"
+}
+
+// MergeText merges the edits ours and theirs made to base line by line
+// (diff3). Where both changed the same lines differently, the result
+// holds both versions between conflict markers, trimmed of the lines the
+// two versions share at their start and end (as git merge-file does);
+// conflicts counts those regions.
+func MergeText(base, ours, theirs string, mk Markers) (merged string, conflicts int) {
+	if ours == theirs || theirs == base {
+		return ours, 0
+	}
+	if ours == base {
+		return theirs, 0
+	}
+	chunks := Merge3(Lines(base), Lines(ours), Lines(theirs))
+	var b strings.Builder
+	b.Grow(max(len(ours), len(theirs)))
+	for _, c := range chunks {
+		if lines, ok := c.Resolved(); ok {
+			for _, l := range lines {
+				b.WriteString(l)
+			}
+			continue
+		}
+		o, t := c.Ours, c.Theirs
+		p := 0
+		for p < len(o) && p < len(t) && o[p] == t[p] {
+			p++
+		}
+		s := 0
+		for s < len(o)-p && s < len(t)-p && o[len(o)-1-s] == t[len(t)-1-s] {
+			s++
+		}
+		for _, l := range o[:p] {
+			b.WriteString(l)
+		}
+		conflicts++
+		b.WriteString(mk.line('<', mk.Ours))
+		writeLines(&b, o[p:len(o)-s])
+		b.WriteString(mk.line('=', ""))
+		writeLines(&b, t[p:len(t)-s])
+		b.WriteString(mk.line('>', mk.Theirs))
+		for _, l := range o[len(o)-s:] {
+			b.WriteString(l)
+		}
+	}
+	return b.String(), conflicts
+}
+
+// writeLines writes lines, ending the last with "\n" if it lacks one (a
+// marker line follows).
+func writeLines(b *strings.Builder, lines []string) {
+	for _, l := range lines {
+		b.WriteString(l)
+	}
+	if n := len(lines); n > 0 && !strings.HasSuffix(lines[n-1], "\n") {
+		b.WriteByte('\n')
+	}
+}
+
+// Conflict writes a whole-text conflict: ours and theirs between markers
+// (for a message deleted on one side and edited on the other, say, where
+// a side's text is "").
+func Conflict(ours, theirs string, mk Markers) string {
+	var b strings.Builder
+	b.WriteString(mk.line('<', mk.Ours))
+	writeLines(&b, Lines(ours))
+	b.WriteString(mk.line('=', ""))
+	writeLines(&b, Lines(theirs))
+	b.WriteString(mk.line('>', mk.Theirs))
+	return b.String()
+}
