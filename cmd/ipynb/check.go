@@ -69,11 +69,13 @@ func (r *checkResult) text() string {
 }
 
 // place writes path:line:col (the form editors and terminals link),
-// leaving out what is not known.
+// leaving out what is not known; the path is quoted if it must be
+// (quoteName).
 func place(path string, line, col int) string {
 	if path == "-" && line > 0 {
 		path = "<stdin>"
 	}
+	path = quoteName(path)
 	switch {
 	case line > 0 && col > 0:
 		return fmt.Sprintf("%s:%d:%d", path, line, col)
@@ -100,8 +102,18 @@ func runCheck(e *env, args []string) int {
 		status = exitError
 	}
 	counts := map[string]int{}
-	enc := json.NewEncoder(e.stdout)
+	var jsonLine bytes.Buffer
+	enc := json.NewEncoder(&jsonLine)
 	enc.SetEscapeHTML(false)
+	encode := func(v any) {
+		jsonLine.Reset()
+		enc.Encode(v)
+		s := jsonLine.String()
+		if e.stdoutTTY {
+			s = termSafeJSON(s) // the same JSON, nothing a terminal obeys
+		}
+		fmt.Fprint(e.stdout, s)
+	}
 	prog := newProgress(e, len(ins))
 	forEach(len(ins), batch.jobs, memoryBudget,
 		func(i int) int64 { return cost(ins[i]) },
@@ -112,12 +124,12 @@ func runCheck(e *env, args []string) int {
 			counts[r.Status]++
 			if r.io {
 				status = exitError
-				fmt.Fprintf(e.stderr, "%s: %s\n", r.Path, r.Detail)
+				fmt.Fprintf(e.stderr, "%s: %s\n", quoteName(r.Path), r.Detail)
 			} else if r.Status != "same" && status == exitOK {
 				status = exitFindings
 			}
 			if *jsonOut {
-				enc.Encode(r)
+				encode(r)
 				return
 			}
 			fmt.Fprintln(e.stdout, r.text())
@@ -127,7 +139,7 @@ func runCheck(e *env, args []string) int {
 		})
 	prog.done()
 	if *jsonOut {
-		enc.Encode(map[string]any{"summary": map[string]int{
+		encode(map[string]any{"summary": map[string]int{
 			"same": counts["same"], "diff": counts["diff"], "invalid": counts["invalid"], "error": counts["error"]}})
 	} else {
 		fmt.Fprintf(e.stdout, "%d same, %d diff, %d invalid, %d error\n", counts["same"], counts["diff"], counts["invalid"], counts["error"])
@@ -135,11 +147,13 @@ func runCheck(e *env, args []string) int {
 	return status
 }
 
+// displayPointer is a JSON Pointer as printed: "(top level)" for the
+// root, quoted (quoteName) when a key in it holds control characters.
 func displayPointer(p string) string {
 	if p == "" {
 		return "(top level)"
 	}
-	return p
+	return quoteName(p)
 }
 
 // check classifies one notebook.
@@ -157,7 +171,7 @@ func check(e *env, in input) checkResult {
 		if errors.As(err, &se) && se.Line > 0 {
 			r.Line, r.Column, r.Detail = se.Line, se.Column, se.Msg
 		} else {
-			r.Detail = strings.TrimPrefix(describe(r.Path, err), r.Path+": ")
+			r.Detail = strings.TrimPrefix(describe(r.Path, err), quoteName(r.Path)+": ")
 		}
 		return r
 	}

@@ -52,7 +52,7 @@ func runFmt(e *env, args []string) int {
 		out, repairs, err := format(data, mode, *upgrade)
 		if *verbose {
 			for _, r := range repairs {
-				fmt.Fprintf(log, "%s: %s: %s\n", in.path, displayPointer(string(r.Pointer)), r.What)
+				fmt.Fprintf(log, "%s: %s: %s\n", quoteName(in.path), displayPointer(string(r.Pointer)), r.What)
 			}
 		}
 		return out, err

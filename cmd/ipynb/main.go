@@ -63,7 +63,8 @@ type env struct {
 	stdout, stderr io.Writer
 	stdoutTTY      bool // show and md make control characters visible (terminal.go)
 	stderrTTY      bool
-	termWidth      int // columns of standard error's terminal (0: unknown)
+	termWidth      int       // columns of standard error's terminal (0: unknown)
+	rawStderr      io.Writer // standard error without termWriter, for the progress line
 }
 
 func main() {
@@ -75,6 +76,7 @@ func main() {
 }
 
 func run(e *env, args []string) int {
+	defer e.guardTerminals()()
 	if len(args) == 0 {
 		usage(e.stderr)
 		return exitError

@@ -33,13 +33,13 @@ func newProgress(e *env, total int) *progress {
 
 func (p *progress) step(i int, path string) {
 	if p.on {
-		fmt.Fprint(p.e.stderr, "\r\x1b[K"+fitLine(fmt.Sprintf("[%d/%d] %s", i+1, p.total, visible(path)), p.width-1))
+		fmt.Fprint(p.e.rawStderr, "\r\x1b[K"+fitLine(fmt.Sprintf("[%d/%d] %s", i+1, p.total, visible(path)), p.width-1))
 	}
 }
 
 func (p *progress) done() {
 	if p.on {
-		fmt.Fprint(p.e.stderr, "\r\x1b[K")
+		fmt.Fprint(p.e.rawStderr, "\r\x1b[K")
 	}
 }
 

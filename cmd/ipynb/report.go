@@ -10,8 +10,9 @@ import (
 
 // describe is the one line an error about path is reported as:
 // "path:line:col: message" where the error has a place in the file (a
-// syntax error), else "path: message". Package prefixes and a repeated
-// path (as an *fs.PathError carries it) are left out.
+// syntax error), else "path: message", the path quoted if it must be
+// (quoteName). Package prefixes and a repeated path (as an *fs.PathError
+// carries it) are left out.
 func describe(path string, err error) string {
 	var se *nbformat.SyntaxError
 	if errors.As(err, &se) && se.Line > 0 {
@@ -25,5 +26,5 @@ func describe(path string, err error) string {
 	for _, prefix := range []string{"convert: ", "nbformat: ", path + ": "} {
 		msg = strings.TrimPrefix(msg, prefix)
 	}
-	return path + ": " + msg
+	return quoteName(path) + ": " + msg
 }

@@ -100,7 +100,7 @@ func runStrip(e *env, args []string) int {
 		out, changes, err := stripNotebook(data, opt)
 		if *verbose {
 			for _, c := range changes {
-				fmt.Fprintf(log, "%s: %s: %s\n", in.path, displayPointer(c.Pointer), c.What)
+				fmt.Fprintf(log, "%s: %s: %s\n", quoteName(in.path), displayPointer(c.Pointer), c.What)
 			}
 		}
 		return out, err
@@ -159,7 +159,7 @@ func printStripped(e *env, ins []input, transform func(in input, data []byte, lo
 	for _, in := range ins {
 		data, err := e.read(in)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "%s: %v\n", in.path, pathError(err))
+			fmt.Fprintf(e.stderr, "%s: %v\n", quoteName(in.path), pathError(err))
 			status = exitError
 			continue
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
 )
@@ -106,4 +107,75 @@ func (e *env) forTerminal(s string) string {
 		return termSafe(s)
 	}
 	return s
+}
+
+// termWriter is a terminal's stream as every command writes to it
+// (results, errors, -v reports): what is written goes through termSafe,
+// so that no file name, pointer or message taken from a notebook can
+// drive the terminal, whichever code path prints it. A write ending in
+// the middle of a UTF-8 sequence, or in a CR that may start a CRLF, holds
+// those bytes back until the next write or Flush.
+type termWriter struct {
+	w    io.Writer
+	held []byte
+}
+
+func (t *termWriter) Write(p []byte) (int, error) {
+	data := p
+	if len(t.held) > 0 {
+		data = append(t.held, p...)
+		t.held = nil
+	}
+	cut := len(data)
+	if cut > 0 && data[cut-1] == '\r' {
+		cut--
+	} else {
+		for k := 1; k <= utf8.UTFMax && k <= cut; k++ {
+			if utf8.RuneStart(data[cut-k]) {
+				if !utf8.FullRune(data[cut-k:]) {
+					cut -= k
+				}
+				break
+			}
+		}
+	}
+	if cut < len(data) {
+		t.held = append([]byte(nil), data[cut:]...)
+	}
+	if _, err := io.WriteString(t.w, termSafe(string(data[:cut]))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Flush writes what is held back.
+func (t *termWriter) Flush() error {
+	if len(t.held) == 0 {
+		return nil
+	}
+	s := termSafe(string(t.held))
+	t.held = nil
+	_, err := io.WriteString(t.w, s)
+	return err
+}
+
+// guardTerminals makes e's terminal streams termWriters; the progress
+// line, which writes its own control sequences, keeps the raw stream.
+// The function returned flushes them.
+func (e *env) guardTerminals() (flush func()) {
+	e.rawStderr = e.stderr
+	var ws []*termWriter
+	if e.stdoutTTY {
+		tw := &termWriter{w: e.stdout}
+		e.stdout, ws = tw, append(ws, tw)
+	}
+	if e.stderrTTY {
+		tw := &termWriter{w: e.stderr}
+		e.stderr, ws = tw, append(ws, tw)
+	}
+	return func() {
+		for _, w := range ws {
+			w.Flush()
+		}
+	}
 }
