@@ -4,12 +4,14 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
@@ -36,21 +38,38 @@ func init() { mdCmd.run = runMD }
 
 func runMD(e *env, args []string) int {
 	fs := mdCmd.flags(e)
-	out := fs.String("o", "", "write the Markdown to this file (atomically) instead of standard output")
+	out := fs.String("o", "", "write the Markdown to this file (atomically) instead of standard output (- for standard output)")
 	images := fs.String("images", "", "write images and attachments into this folder and link them")
 	if st := parse(e, fs, args); st >= 0 {
 		return st
 	}
-	d, _, st := readDialog(e, fs.Args())
+	if *out == "-" {
+		*out = ""
+	}
+	d, _, st := readDialog(e, "md", fs.Args())
 	if st >= 0 {
 		return st
 	}
+	in := fs.Arg(0)
+	// The notebook is never overwritten by what md writes.
+	var notebook os.FileInfo
+	if in != "-" {
+		notebook, _ = os.Stat(in)
+	}
+	if *out != "" && notebook != nil {
+		if fi, err := os.Stat(*out); err == nil && os.SameFile(fi, notebook) {
+			fmt.Fprintf(e.stderr, "ipynb md: -o %s: %v\n", quoteName(*out), errNotebookTarget)
+			return exitError
+		}
+	}
 	r := &mdRenderer{lang: language(d.Meta), stem: "output"}
-	if in := fs.Arg(0); in != "-" {
+	if in != "-" {
 		r.stem = strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))
 	}
+	derived := false
 	if *images == "" && *out != "" {
 		*images = strings.TrimSuffix(*out, filepath.Ext(*out)) + "_files"
+		derived = true
 	}
 	if *images != "" {
 		r.dir = *images
@@ -62,14 +81,14 @@ func runMD(e *env, args []string) int {
 		}
 	}
 	text := r.markdown(d)
-	for _, f := range r.files {
-		if err := os.MkdirAll(r.dir, 0o755); err != nil {
-			fmt.Fprintln(e.stderr, describe(r.dir, err))
-			return exitError
+	if len(r.files) > 0 {
+		folder, err := openImageFolder(r.dir, derived, notebook)
+		if err == nil {
+			err = folder.writeAll(r.files)
+			folder.close()
 		}
-		name := filepath.Join(r.dir, f.name)
-		if err := (convert.Options{}).WriteAtomic(name, f.data); err != nil {
-			fmt.Fprintln(e.stderr, describe(name, err))
+		if err != nil {
+			fmt.Fprintf(e.stderr, "ipynb md: %s\n", strings.TrimPrefix(err.Error(), "openat "))
 			return exitError
 		}
 	}
@@ -100,44 +119,55 @@ type mdFile struct {
 	data []byte
 }
 
-// markdown renders a dialog.
+// markdown renders a dialog (in time linear in its size, whatever the
+// number of messages or outputs).
 func (r *mdRenderer) markdown(d *dialog.Dialog) string {
-	var parts []string
-	for i, m := range d.Messages {
-		switch m.Kind {
-		case dialog.Prompt:
-			p := quote(r.attachments(i, m, m.Content))
-			if rep := m.Reply(); rep != "" {
-				p += "\n\n" + strings.TrimRight(rep, "\n")
-			}
-			parts = append(parts, p)
-		case dialog.Code:
-			p := fence(m.Content, r.lang)
-			for j, o := range m.Outputs {
-				if s := r.output(i, j, o); s != "" {
-					p += "\n\n" + s
-				}
-			}
-			parts = append(parts, p)
-		case dialog.Note:
-			parts = append(parts, strings.TrimRight(r.attachments(i, m, m.Content), "\n"))
-		default: // raw cells, cells of future kinds
-			parts = append(parts, strings.TrimRight(m.Content, "\n"))
+	var b strings.Builder
+	sep := func() {
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
 		}
 	}
-	return strings.Join(parts, "\n\n") + "\n"
+	for i, m := range d.Messages {
+		sep()
+		switch m.Kind {
+		case dialog.Prompt:
+			b.WriteString(quote(r.attachments(i, m, m.Content)))
+			if rep := m.Reply(); rep != "" {
+				b.WriteString("\n\n")
+				b.WriteString(strings.TrimRight(rep, "\n"))
+			}
+		case dialog.Code:
+			b.WriteString(fence(m.Content, r.lang))
+			for j, o := range m.Outputs {
+				if s := r.output(i, j, o); s != "" {
+					b.WriteString("\n\n")
+					b.WriteString(s)
+				}
+			}
+		case dialog.Note:
+			b.WriteString(strings.TrimRight(r.attachments(i, m, m.Content), "\n"))
+		default: // raw cells, cells of future kinds
+			b.WriteString(strings.TrimRight(m.Content, "\n"))
+		}
+	}
+	b.WriteString("\n")
+	return b.String()
 }
 
 // language is the notebook's code language, for fenced blocks: the
-// kernel's, else language_info's; Solveit dialogs run Python.
+// kernel's, else language_info's; Solveit dialogs run Python. A name
+// that could not be a fence's info string (a backtick, a control
+// character, a space: anything but one plain word) is left out, so
+// that the notebook cannot end the fence or add lines through it.
 func language(meta map[string]any) string {
 	if ks, ok := meta["kernelspec"].(map[string]any); ok {
-		if l, ok := ks["language"].(string); ok && l != "" {
+		if l, ok := ks["language"].(string); ok && infoWord(l) {
 			return l
 		}
 	}
 	if li, ok := meta["language_info"].(map[string]any); ok {
-		if l, ok := li["name"].(string); ok && l != "" {
+		if l, ok := li["name"].(string); ok && infoWord(l) {
 			return l
 		}
 	}
@@ -147,6 +177,20 @@ func language(meta map[string]any) string {
 		}
 	}
 	return ""
+}
+
+// infoWord reports whether s can stand as a fenced block's language: one
+// word of printable characters, no backtick or tilde.
+func infoWord(s string) bool {
+	if s == "" || len(s) > 100 {
+		return false
+	}
+	for _, r := range s {
+		if r <= ' ' || r == 0x7f || r == '`' || r == '~' || needsPicture(r) || unicode.IsSpace(r) || !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return true
 }
 
 func quote(s string) string {
@@ -239,7 +283,7 @@ func (r *mdRenderer) output(i, j int, o dialog.Output) string {
 					continue
 				}
 				name := r.file(fmt.Sprintf("%s_%d_%d.%s", r.stem, i, j, it.ext), b)
-				return fmt.Sprintf("![%s](%s)", it.ext, path.Join(r.link, name))
+				return fmt.Sprintf("![%s](%s)", it.ext, r.url(name))
 			}
 		}
 		var refs []string
@@ -293,7 +337,8 @@ func imageBytes(mime string, v any) ([]byte, bool) {
 var attachmentLink = regexp.MustCompile(`attachment:([^)\s"'>]+)`)
 
 // attachments writes the attachments of message i as files and links
-// content's attachment:NAME references to them.
+// content's attachment:NAME references to them. NAME may be written
+// percent-encoded, as Jupyter writes names with spaces.
 func (r *mdRenderer) attachments(i int, m *dialog.Message, content string) string {
 	if r.dir == "" || len(m.Attachments) == 0 {
 		return content
@@ -303,11 +348,45 @@ func (r *mdRenderer) attachments(i int, m *dialog.Message, content string) strin
 		names[a.ID] = r.file(fmt.Sprintf("attachment_%d_%s", i, safeName(a.ID)), a.Data)
 	}
 	return attachmentLink.ReplaceAllStringFunc(content, func(ref string) string {
-		if name, ok := names[strings.TrimPrefix(ref, "attachment:")]; ok {
-			return path.Join(r.link, name)
+		id := strings.TrimPrefix(ref, "attachment:")
+		name, ok := names[id]
+		if !ok {
+			if dec, err := url.PathUnescape(id); err == nil {
+				name, ok = names[dec]
+			}
+		}
+		if ok {
+			return r.url(name)
 		}
 		return ref
 	})
+}
+
+// url is the link to the written file name: the folder's path and the
+// name, each part percent-encoded as nbconvert's path2url encodes it
+// (Python's urllib.parse.quote: all but letters, digits and _.-~), so
+// that spaces, parentheses and the like do not break the link.
+func (r *mdRenderer) url(name string) string {
+	parts := strings.Split(path.Join(r.link, name), "/")
+	for k, p := range parts {
+		parts[k] = pyQuote(p)
+	}
+	return strings.Join(parts, "/")
+}
+
+// pyQuote is Python's urllib.parse.quote(s, safe="") on UTF-8 bytes.
+func pyQuote(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '_', c == '.', c == '-', c == '~':
+			b.WriteByte(c)
+		default:
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
 }
 
 // file records a file to write under a unique name and returns the name.

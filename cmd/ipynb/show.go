@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/nbdialog/ipynb/convert"
@@ -24,16 +25,25 @@ as \uXXXX.`,
 
 func init() { showCmd.run = runShow }
 
-// readDialog reads the one FILE argument of show and md as a dialog.
-func readDialog(e *env, args []string) (*dialog.Dialog, string, int) {
+// readDialog reads the one FILE argument of show and md (command cmd) as
+// a dialog.
+func readDialog(e *env, cmd string, args []string) (*dialog.Dialog, string, int) {
 	if len(args) != 1 {
-		fmt.Fprintln(e.stderr, "ipynb: expected exactly one FILE (or - for standard input)")
+		what := "no FILE given"
+		if len(args) > 1 {
+			what = fmt.Sprintf("%d FILEs given", len(args))
+		}
+		fmt.Fprintf(e.stderr, "ipynb %s: %s; it takes exactly one notebook (or - for standard input)\nRun 'ipynb %s --help' for usage.\n", cmd, what, cmd)
 		return nil, "", exitError
 	}
 	in := input{path: args[0]}
+	if fi, err := os.Stat(in.path); err == nil && fi.IsDir() {
+		fmt.Fprintf(e.stderr, "%s: is a folder; ipynb %s takes one notebook\n", quoteName(in.path), cmd)
+		return nil, "", exitError
+	}
 	data, err := e.read(in)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "%s: %v\n", in.path, pathError(err))
+		fmt.Fprintf(e.stderr, "%s: %s\n", quoteName(in.path), readError(in.path, err))
 		return nil, "", exitError
 	}
 	d, err := convert.Unmarshal(data)
@@ -47,6 +57,16 @@ func readDialog(e *env, args []string) (*dialog.Dialog, string, int) {
 	}
 	d.Name = name
 	return d, in.path, -1
+}
+
+// readError is the message of an error reading path, without the
+// operation and path the line names already ("open x: ", "read x: ").
+func readError(path string, err error) string {
+	msg := pathError(err).Error()
+	for _, op := range []string{"open ", "read ", "stat "} {
+		msg = strings.TrimPrefix(msg, op+path+": ")
+	}
+	return msg
 }
 
 func baseName(p string) string {
@@ -70,7 +90,7 @@ func runShow(e *env, args []string) int {
 	if st := nonNegative(e, fs, "rows", *rows); st >= 0 {
 		return st
 	}
-	d, _, st := readDialog(e, fs.Args())
+	d, _, st := readDialog(e, "show", fs.Args())
 	if st >= 0 {
 		return st
 	}
