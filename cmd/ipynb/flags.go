@@ -137,7 +137,9 @@ func reorder(fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 		rest = append(rest, a)
 	}
-	return append(flags, rest...), nil
+	// The "--" stays between the flags and the rest, so that a path
+	// beginning with a dash ("--" then "-x.ipynb") is not read as a flag.
+	return append(append(flags, "--"), rest...), nil
 }
 
 func unknownFlag(fs *flag.FlagSet, typed string) error {
