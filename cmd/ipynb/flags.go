@@ -129,10 +129,11 @@ func reorder(fs *flag.FlagSet, args []string) ([]string, error) {
 			if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() {
 				continue
 			}
-			if i+1 < len(args) {
-				flags = append(flags, args[i+1])
-				i++
+			if i+1 == len(args) {
+				return nil, fmt.Errorf("%s needs a value", flagName(name))
 			}
+			flags = append(flags, args[i+1])
+			i++
 			continue
 		}
 		rest = append(rest, a)
