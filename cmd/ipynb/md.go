@@ -112,6 +112,7 @@ type mdRenderer struct {
 	link  string // dir as the Markdown links it
 	files []mdFile
 	used  map[string]bool
+	next  map[string]int // by name asked for: the next number to try
 }
 
 type mdFile struct {
@@ -389,14 +390,21 @@ func pyQuote(s string) string {
 	return b.String()
 }
 
-// file records a file to write under a unique name and returns the name.
+// file records a file to write under a unique name and returns the name:
+// name, else NAME_2.EXT, NAME_3.EXT … (each name remembers the last
+// number it tried, so n files of one name take linear time).
 func (r *mdRenderer) file(name string, data []byte) string {
 	if r.used == nil {
-		r.used = map[string]bool{}
+		r.used, r.next = map[string]bool{}, map[string]int{}
 	}
-	base, ext := strings.TrimSuffix(name, path.Ext(name)), path.Ext(name)
-	for k := 2; r.used[name]; k++ {
-		name = fmt.Sprintf("%s_%d%s", base, k, ext)
+	want := name
+	if r.used[name] {
+		base, ext := strings.TrimSuffix(name, path.Ext(name)), path.Ext(name)
+		k := max(r.next[want], 2)
+		for name = fmt.Sprintf("%s_%d%s", base, k, ext); r.used[name]; name = fmt.Sprintf("%s_%d%s", base, k, ext) {
+			k++
+		}
+		r.next[want] = k + 1
 	}
 	r.used[name] = true
 	r.files = append(r.files, mdFile{name, data})

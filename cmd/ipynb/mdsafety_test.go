@@ -218,10 +218,11 @@ func TestMarkdownLanguageCannotBreakFence(t *testing.T) {
 }
 
 // md takes time and memory in proportion to the notebook: the bytes
-// allocated to render n outputs in one cell, or n cells, at doubling n,
-// at most about double (rendering built the text by repeated
-// concatenation: 2.8 s for 20,000 outputs, 15 s for 40,000, 47 s for
-// 80,000).
+// allocated to render n outputs in one cell, n cells, or n attachments of
+// one file name, grow in proportion to n (rendering built the text by
+// repeated concatenation: 2.8 s for 20,000 outputs, 15 s for 40,000, 47 s
+// for 80,000; each same-named attachment tried every earlier number:
+// 2.5 s of CPU for 5,000, 12 s for 10,000, 58 s for 20,000).
 func TestMarkdownScales(t *testing.T) {
 	shapes := map[string]func(n int) string{
 		"outputs": func(n int) string {
@@ -248,6 +249,20 @@ func TestMarkdownScales(t *testing.T) {
 			b.WriteString(`], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`)
 			return b.String()
 		},
+		// n attachments whose names all come down to one file name
+		// (d0/x.png, d1/x.png, …), with --images: x.png, x_2.png, …
+		"same-name-attachments": func(n int) string {
+			var b strings.Builder
+			b.WriteString(`{"cells": [{"cell_type": "markdown", "id": "m", "metadata": {}, "source": "x", "attachments": {`)
+			for i := range n {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, `"d%d/x.png": {"image/png": "iVBORw0KGgo="}`, i)
+			}
+			b.WriteString(`}}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`)
+			return b.String()
+		},
 	}
 	for name, gen := range shapes {
 		t.Run(name, func(t *testing.T) {
@@ -260,9 +275,18 @@ func TestMarkdownScales(t *testing.T) {
 				}
 				var before, after runtime.MemStats
 				runtime.ReadMemStats(&before)
-				text := (&mdRenderer{}).markdown(d)
+				r := &mdRenderer{dir: "img", link: "img", stem: "nb"}
+				text := r.markdown(d)
 				runtime.ReadMemStats(&after)
-				if !strings.Contains(text, fmt.Sprint(n-1)) {
+				if name == "same-name-attachments" {
+					names := map[string]bool{}
+					for _, f := range r.files {
+						names[f.name] = true
+					}
+					if len(names) != n || !names["attachment_0_x.png"] || !names[fmt.Sprintf("attachment_0_x_%d.png", n)] {
+						t.Fatalf("n=%d: %d distinct file names for %d attachments", n, len(names), n)
+					}
+				} else if !strings.Contains(text, fmt.Sprint(n-1)) {
 					t.Fatalf("n=%d: the last item is missing", n)
 				}
 				alloc := after.TotalAlloc - before.TotalAlloc
