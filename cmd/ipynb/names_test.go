@@ -190,3 +190,29 @@ func TestTermWriterSplitWrites(t *testing.T) {
 		}
 	}
 }
+
+// The progress line, drawn past the terminal guard, shows hostile names
+// as termSafe does: nothing in it but its own "\r\x1b[K" is obeyed (bidi
+// overrides included).
+func TestProgressNeverDriven(t *testing.T) {
+	dir := t.TempDir()
+	for i := range screenful + 1 {
+		name := filepath.Join(dir, "x\u202e"+strconv.Itoa(i)+".ipynb")
+		if i%2 == 1 {
+			name = filepath.Join(dir, "y"+strconv.Itoa(i)+"\x1b]0;t\x07\u009b.ipynb")
+		}
+		if err := os.WriteFile(name, []byte(strayKeyNotebook), 0o644); err != nil {
+			t.Skip(err)
+		}
+	}
+	var out, errb bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, stderrTTY: true, termWidth: 300}
+	run(e, []string{"check", dir})
+	drawn := errb.String()
+	if !strings.Contains(drawn, "\r\x1b[K[1/") {
+		t.Fatalf("no progress drawn: %q", drawn)
+	}
+	if r, bad := dangerous(strings.ReplaceAll(drawn, "\r\x1b[K", "")); bad {
+		t.Errorf("progress line draws %U: %q", r, drawn)
+	}
+}

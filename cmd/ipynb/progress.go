@@ -43,38 +43,52 @@ func (p *progress) done() {
 	}
 }
 
-// fitLine cuts s to at most width characters, keeping its end (the file
+// fitLine cuts s to at most width terminal columns (wide characters
+// count two, combining marks none: columns), keeping its end (the file
 // name) after a leading "…" when it is too long.
 func fitLine(s string, width int) string {
-	n := utf8.RuneCountInString(s)
-	if width <= 0 || n <= width {
+	if width <= 0 || columns(s) <= width {
 		return s
 	}
 	if width == 1 {
 		return "…"
 	}
-	r := []rune(s)
 	// Keep the counter, then the end of the path.
 	head := strings.IndexByte(s, ' ') + 1
-	if head <= 0 || head+2 > width {
-		return string(r[:width-1]) + "…"
+	if head <= 0 || columns(s[:head])+2 > width {
+		return cutColumns(s, width-1) + "…"
 	}
-	headRunes := utf8.RuneCountInString(s[:head])
-	tail := width - headRunes - 1
-	return string(r[:headRunes]) + "…" + string(r[n-tail:])
+	room := width - columns(s[:head]) - 1
+	// The longest end of s that fits in room columns.
+	start := len(s)
+	for start > head {
+		r, size := utf8.DecodeLastRuneInString(s[:start])
+		if c := runeColumns(r); c > room {
+			break
+		} else {
+			room -= c
+		}
+		start -= size
+	}
+	return s[:head] + "…" + s[start:]
 }
 
-// visible replaces control characters in a file name by their escapes, so
-// that a name cannot drive the terminal.
-func visible(s string) string {
-	if !strings.ContainsFunc(s, isControl) {
-		return s
+// cutColumns returns the longest beginning of s that fits in n columns.
+func cutColumns(s string, n int) string {
+	for i, r := range s {
+		if c := runeColumns(r); c > n {
+			return s[:i]
+		} else {
+			n -= c
+		}
 	}
-	q := strconv.QuoteToGraphic(s)
-	return q[1 : len(q)-1]
+	return s
 }
 
-func isControl(r rune) bool { return r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 }
+// visible makes a file name safe to draw on the terminal (termSafe: the
+// progress line is written past the terminal guard, as it draws its own
+// control sequences).
+func visible(s string) string { return termSafe(s) }
 
 // terminalWidth is the number of columns of the terminal f, from $COLUMNS
 // or the terminal itself (0 when unknown).
