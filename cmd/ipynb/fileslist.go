@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bufio"
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -20,7 +20,7 @@ type batchOptions struct {
 func batchFlags(fs *flag.FlagSet) *batchOptions {
 	b := &batchOptions{}
 	fs.IntVar(&b.jobs, "jobs", 0, "files processed at once (0: one per core)")
-	fs.StringVar(&b.filesFrom, "files-from", "", "also process the paths listed in this file, one per line (- for standard input)")
+	fs.StringVar(&b.filesFrom, "files-from", "", "also process the paths listed in this file, one per line or NUL-separated as git ls-files -z writes them (- for standard input)")
 	return b
 }
 
@@ -37,9 +37,10 @@ func batchInputs(e *env, fs *flag.FlagSet, b *batchOptions, walk *walkOptions) (
 }
 
 // inputs gathers the notebooks a command runs on: its PATH arguments and,
-// with --files-from, the paths listed in that file (one per line; "-"
-// reads the list from standard input), so that the command can be the map
-// step of xargs, GNU parallel or a batch engine over millions of files.
+// with --files-from, the paths listed in that file (one per line, or
+// NUL-separated; "-" reads the list from standard input), so that the
+// command can be the map step of xargs, GNU parallel or a batch engine
+// over millions of files.
 // Folders are searched as walk says (see expand). It returns the exit
 // status to stop with, or -1.
 func inputs(e *env, fs *flag.FlagSet, filesFrom string, walk *walkOptions) (ins []input, ok bool, status int) {
@@ -72,8 +73,10 @@ func inputs(e *env, fs *flag.FlagSet, filesFrom string, walk *walkOptions) (ins 
 	return ins, ok, -1
 }
 
-// readFileList reads newline-separated paths (a final "\r" is dropped, as
-// are empty lines).
+// readFileList reads the paths of a list: separated by NUL bytes when the
+// list holds one (git ls-files -z, find -print0: a path never holds a
+// NUL, and may hold a newline), else one per line (a final "\r" is
+// dropped). Empty entries are skipped.
 func readFileList(e *env, name string) ([]string, error) {
 	var r io.Reader = e.stdin
 	if name != "-" {
@@ -84,13 +87,22 @@ func readFileList(e *env, name string) ([]string, error) {
 		defer f.Close()
 		r = f
 	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	sep, crlf := "\n", true
+	if bytes.IndexByte(data, 0) >= 0 {
+		sep, crlf = "\x00", false
+	}
 	var out []string
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		if p := strings.TrimSuffix(sc.Text(), "\r"); p != "" {
+	for p := range strings.SplitSeq(string(data), sep) {
+		if crlf {
+			p = strings.TrimSuffix(p, "\r")
+		}
+		if p != "" {
 			out = append(out, p)
 		}
 	}
-	return out, sc.Err()
+	return out, nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -214,5 +215,42 @@ func TestProgressNeverDriven(t *testing.T) {
 	}
 	if r, bad := dangerous(strings.ReplaceAll(drawn, "\r\x1b[K", "")); bad {
 		t.Errorf("progress line draws %U: %q", r, drawn)
+	}
+}
+
+// --files-from takes the NUL-separated list git ls-files -z (or find
+// -print0) writes, so that names with newlines can be handed over: every
+// file git lists is checked under its own name (skipped without git).
+func TestCheckFilesFromNUL(t *testing.T) {
+	dir := t.TempDir()
+	_, names := hostileFolder(t, dir)
+	git := func(args ...string) []byte {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		if err != nil {
+			t.Skipf("git %v: %v", args, err)
+		}
+		return out
+	}
+	git("init", "-q")
+	git("add", ".")
+	list := git("ls-files", "-z")
+	r := ipynb(t, dir, string(list), "check", "--json", "--files-from", "-")
+	files, summary := checkLines(t, r.stdout)
+	got := map[string]bool{}
+	for _, f := range files {
+		got[f.Path] = true
+		if f.Status == "error" {
+			t.Errorf("%q: %s", f.Path, f.Detail)
+		}
+	}
+	if len(got) != len(names) || summary["error"] != 0 {
+		t.Errorf("check --files-from - of git ls-files -z: %d files, want %d: %+v", len(got), len(names), r)
+	}
+	for n := range names {
+		if !got[n] {
+			t.Errorf("%q was not checked", n)
+		}
 	}
 }
