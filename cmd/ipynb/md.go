@@ -28,9 +28,13 @@ an error as its traceback, Markdown as it is. Raw cells as they are.
 Images (PNG, JPEG, GIF, SVG) in outputs and files attached to notes and
 prompts are written as files into --images DIR and linked from the
 Markdown, as nbconvert does; with -o FILE and no --images they go into
-FILE's name with _files (notes.md: notes_files/). Without either, they are
-referenced by type and size. On a terminal, control characters are shown,
-not obeyed (as show does); to a file or pipe the text is as it is.`,
+FILE's name with _files (notes.md: notes_files/), and linked
+percent-encoded, as nbconvert links them. Files are written only inside
+that folder, never through a symbolic link found there (it is replaced),
+never over the notebook being read. Without either, they are referenced
+by type and size. -o - is standard output. On a terminal, control
+characters are shown, not obeyed (as show does); to a file or pipe the
+text is as it is.`,
 	usage: "[-o FILE] [--images DIR] FILE",
 }
 
