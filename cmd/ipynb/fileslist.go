@@ -69,6 +69,9 @@ func inputs(e *env, fs *flag.FlagSet, filesFrom string, walk *walkOptions) (ins 
 		fmt.Fprintf(e.stderr, "ipynb %s: no PATH given (a notebook, a folder, or - for standard input)\nRun 'ipynb %s --help' for usage.\n", fs.Name(), fs.Name())
 		return nil, false, exitError
 	}
+	if st := stdinOnce(e, fs.Name(), paths); st >= 0 {
+		return nil, false, st
+	}
 	ins, ok = expand(e, paths, walk)
 	return ins, ok, -1
 }

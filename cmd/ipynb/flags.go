@@ -104,6 +104,23 @@ func flagError(err error) error {
 	return errors.New(msg)
 }
 
+// stdinOnce refuses "-" named more than once (standard input can be read
+// only once: the second would be empty), returning the exit status to
+// stop with, or -1.
+func stdinOnce(e *env, cmd string, paths []string) int {
+	n := 0
+	for _, p := range paths {
+		if p == "-" {
+			n++
+		}
+	}
+	if n > 1 {
+		fmt.Fprintf(e.stderr, "ipynb %s: - (standard input) is named %d times; it can be read once\n", cmd, n)
+		return exitError
+	}
+	return -1
+}
+
 // reorder moves flags after positional arguments to the front, so that
 // "ipynb check nb.ipynb --json" works; "--" ends flags. It refuses a flag
 // fs does not define, naming it as typed with the closest defined one.

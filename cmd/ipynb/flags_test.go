@@ -46,3 +46,27 @@ func TestDoubleDashEndsFlags(t *testing.T) {
 		t.Errorf("check -- --json: %+v", r)
 	}
 }
+
+// Standard input can be read once: "-" named twice (on the command line
+// or in a --files-from list) is a usage error, not a notebook read as
+// empty and reported as broken.
+func TestStdinNamedOnce(t *testing.T) {
+	nb, err := os.ReadFile(filepath.Join(shipped, "jupyter.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := filepath.Join(t.TempDir(), "list")
+	os.WriteFile(list, []byte("-\n-\n"), 0o644)
+	for _, args := range [][]string{
+		{"check", "-", "-"},
+		{"check", "--files-from", list},
+		{"fmt", "--check", "-", "-"},
+		{"strip", "--verify", "-", "-"},
+		{"strip", "-t", "-", "-"},
+	} {
+		r := ipynb(t, shipped, string(nb), args...)
+		if r.code != exitError || !strings.Contains(r.stderr, "standard input) is named 2 times") || r.stdout != "" {
+			t.Errorf("ipynb %s: %+v", strings.Join(args, " "), r)
+		}
+	}
+}
