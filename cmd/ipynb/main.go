@@ -75,8 +75,25 @@ func main() {
 	os.Exit(run(e, os.Args[1:]))
 }
 
-func run(e *env, args []string) int {
+// run runs the command line args. A failed write to standard output
+// (a full disk, a closed pipe that raised no SIGPIPE) is an error, exit
+// status 2, as in cat and the other Unix tools: results that were not
+// written are never reported as success (a git clean filter whose output
+// was cut short must fail).
+func run(e *env, args []string) (status int) {
+	out := &checkedWriter{w: e.stdout}
+	e.stdout = out
+	defer func() {
+		if out.err != nil {
+			fmt.Fprintf(e.stderr, "ipynb: writing standard output: %v\n", pathError(out.err))
+			status = exitError
+		}
+	}()
 	defer e.guardTerminals()()
+	return runCommand(e, args)
+}
+
+func runCommand(e *env, args []string) int {
 	if len(args) == 0 {
 		usage(e.stderr)
 		return exitError
@@ -173,6 +190,25 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "Run 'ipynb help COMMAND' (or 'ipynb COMMAND --help') for a command's flags;")
 	fmt.Fprintln(w, "'ipynb --version' prints the version.")
 	fmt.Fprintln(w, "Exit status: 0 fine, 1 findings, 2 usage or I/O error.")
+}
+
+// checkedWriter remembers the first error writing to w, and writes
+// nothing after it.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	c.err = err
+	return n, err
 }
 
 func isTerminal(f *os.File) bool {
