@@ -60,8 +60,13 @@ func runMD(e *env, args []string) int {
 	if in != "-" {
 		notebook, _ = os.Stat(in)
 	}
-	if *out != "" && notebook != nil {
-		if fi, err := os.Stat(*out); err == nil && os.SameFile(fi, notebook) {
+	// -o is checked before anything is written: a folder, or the
+	// notebook itself, is refused with no image written.
+	if *out != "" {
+		if fi, err := os.Stat(*out); err == nil && fi.IsDir() {
+			fmt.Fprintf(e.stderr, "ipynb md: -o %s: is a folder\n", quoteName(*out))
+			return exitError
+		} else if err == nil && notebook != nil && os.SameFile(fi, notebook) {
 			fmt.Fprintf(e.stderr, "ipynb md: -o %s: %v\n", quoteName(*out), errNotebookTarget)
 			return exitError
 		}

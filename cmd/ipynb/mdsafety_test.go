@@ -130,6 +130,29 @@ func TestMarkdownNeverOverwritesNotebook(t *testing.T) {
 	}
 }
 
+// md -o naming a folder is refused before anything is written (it wrote
+// the images into "_files" beside it, then failed), and an error about
+// the file does not repeat its path.
+func TestMarkdownOutputFolder(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "nb.ipynb"), []byte(imageNotebook(1)), 0o644)
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	for _, o := range []string{".", "sub", "sub/"} {
+		r := ipynb(t, dir, "", "md", "-o", o, "nb.ipynb")
+		if r.code != exitError || r.stderr != "ipynb md: -o "+o+": is a folder\n" {
+			t.Errorf("md -o %s: %+v", o, r)
+		}
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 2 {
+		t.Errorf("md -o FOLDER wrote files: %v", ents)
+	}
+	r := ipynb(t, dir, "", "md", "-o", "missing/sub/x.md", "--images", "img", "nb.ipynb")
+	if r.code != exitError || strings.Count(r.stderr, "missing/sub/x.md") != 1 {
+		t.Errorf("md -o into a missing folder: %+v", r)
+	}
+}
+
 // Links to images and attachments are percent-encoded as nbconvert
 // encodes them: jupyter nbconvert --to markdown on a notebook whose name
 // has spaces and parentheses writes the same links (skipped without

@@ -12,7 +12,7 @@ import (
 // "path:line:col: message" where the error has a place in the file (a
 // syntax error), else "path: message", the path quoted if it must be
 // (quoteName). Package prefixes and a repeated path (as an *fs.PathError
-// carries it) are left out.
+// carries it, or a message such as "save PATH: …") are left out.
 func describe(path string, err error) string {
 	var se *nbformat.SyntaxError
 	if errors.As(err, &se) && se.Line > 0 {
@@ -25,6 +25,10 @@ func describe(path string, err error) string {
 	msg := err.Error()
 	for _, prefix := range []string{"convert: ", "nbformat: ", path + ": "} {
 		msg = strings.TrimPrefix(msg, prefix)
+	}
+	// The operation and path an error text repeats ("save x.md: …").
+	for _, op := range []string{"open", "read", "save", "stat", "write", "rename"} {
+		msg = strings.TrimPrefix(msg, op+" "+path+": ")
 	}
 	return quoteName(path) + ": " + msg
 }
