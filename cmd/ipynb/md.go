@@ -252,9 +252,11 @@ func plainText(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// imageTypes are the output types written as files, with their extension.
-var imageTypes = []struct{ mime, ext string }{
-	{"image/png", "png"}, {"image/jpeg", "jpg"}, {"image/gif", "gif"}, {"image/svg+xml", "svg"},
+// imageTypes are the output types written as files, with their
+// extension and the alternative text of their link (nbconvert's, where it
+// has one: ![jpeg](….jpg)).
+var imageTypes = []struct{ mime, ext, alt string }{
+	{"image/png", "png", "png"}, {"image/jpeg", "jpg", "jpeg"}, {"image/gif", "gif", "gif"}, {"image/svg+xml", "svg", "svg"},
 }
 
 // output renders output j of message i: text in a fenced block, markdown
@@ -293,7 +295,7 @@ func (r *mdRenderer) output(i, j int, o dialog.Output) string {
 					continue
 				}
 				name := r.file(fmt.Sprintf("%s_%d_%d.%s", r.stem, i, j, it.ext), b)
-				return fmt.Sprintf("![%s](%s)", it.ext, r.url(name))
+				return fmt.Sprintf("![%s](%s)", it.alt, r.url(name))
 			}
 		}
 		var refs []string

@@ -18,6 +18,9 @@ import (
 // pngData is a 1×1 PNG, base64 as notebooks hold it.
 const pngData = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
 
+// jpegData is a 1×1 JPEG.
+const jpegData = "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHRofHh0aHBwgJC4nICIsIxwcKDcpLDAxNDQ0Hyc5PTgyPC4zNDL/wAALCAABAAEBAREA/8QAFAABAAAAAAAAAAAAAAAAAAAACf/EABQQAQAAAAAAAAAAAAAAAAAAAAD/2gAIAQEAAD8AKp//2Q=="
+
 // imageNotebook has n code cells, each with one PNG output, and a note
 // with an attachment referenced percent-encoded (as Jupyter writes a
 // name with a space).
@@ -166,7 +169,9 @@ func TestMarkdownLinksMatchNbconvert(t *testing.T) {
 	}
 	dir := t.TempDir()
 	name := "My Notebook (v2) ü#%"
-	os.WriteFile(filepath.Join(dir, name+".ipynb"), []byte(imageNotebook(2)), 0o644)
+	// Two PNG outputs and a JPEG one.
+	nb := strings.Replace(imageNotebook(2), `], "metadata": {}, "nbformat"`, `, {"cell_type": "code", "execution_count": 1, "id": "j", "metadata": {}, "outputs": [{"data": {"image/jpeg": "`+jpegData+`", "text/plain": "<Figure>"}, "metadata": {}, "output_type": "display_data"}], "source": "plot()"}], "metadata": {}, "nbformat"`, 1)
+	os.WriteFile(filepath.Join(dir, name+".ipynb"), []byte(nb), 0o644)
 	py := filepath.Join(dir, "py")
 	cmd := exec.Command("/usr/bin/python3", "-m", "nbconvert", "--to", "markdown", "--output-dir", py, filepath.Join(dir, name+".ipynb"))
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -181,14 +186,14 @@ func TestMarkdownLinksMatchNbconvert(t *testing.T) {
 		t.Fatalf("md -o: %+v", r)
 	}
 	goMD, _ := os.ReadFile(filepath.Join(dir, "go", name+".md"))
-	link := regexp.MustCompile(`!\[png\]\(([^)]*)\)`)
+	link := regexp.MustCompile(`!\[(?:png|jpeg)\]\(([^)]*)\)`)
 	want, got := link.FindAllStringSubmatch(string(pyMD), -1), link.FindAllStringSubmatch(string(goMD), -1)
-	if len(want) != 2 || len(got) != 2 {
+	if len(want) != 3 || len(got) != 3 {
 		t.Fatalf("image links: nbconvert %q, ours %q", want, got)
 	}
 	for i := range want {
-		if got[i][1] != want[i][1] {
-			t.Errorf("link %d: %s, nbconvert writes %s", i, got[i][1], want[i][1])
+		if got[i][0] != want[i][0] {
+			t.Errorf("link %d: %s, nbconvert writes %s", i, got[i][0], want[i][0])
 		}
 		// And the link leads to the file.
 		if _, err := os.Stat(filepath.Join(dir, "go", strings.ReplaceAll(unescapeURL(t, got[i][1]), "/", string(filepath.Separator)))); err != nil {
