@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
@@ -73,7 +74,7 @@ func runMD(e *env, args []string) int {
 	}
 	r := &mdRenderer{lang: language(d.Meta), stem: "output"}
 	if in != "-" {
-		r.stem = strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))
+		r.stem = cutName(strings.TrimSuffix(filepath.Base(in), filepath.Ext(in)))
 	}
 	derived := false
 	if *images == "" && *out != "" {
@@ -97,7 +98,7 @@ func runMD(e *env, args []string) int {
 			folder.close()
 		}
 		if err != nil {
-			fmt.Fprintf(e.stderr, "ipynb md: %s\n", strings.TrimPrefix(err.Error(), "openat "))
+			fmt.Fprintf(e.stderr, "ipynb md: %v\n", err)
 			return exitError
 		}
 	}
@@ -437,5 +438,27 @@ func safeName(s string) string {
 	if s == "" {
 		s = "file"
 	}
-	return s
+	return cutName(s)
 }
+
+// cutName shortens a name md puts in a file name to maxNameBytes, so
+// that with the prefix md adds and the temporary name it writes first it
+// fits any file system (255 bytes a name); the extension is kept.
+func cutName(s string) string {
+	if len(s) <= maxNameBytes {
+		return s
+	}
+	ext := path.Ext(s)
+	if len(ext) > 16 {
+		ext = ""
+	}
+	base := s[:maxNameBytes-len(ext)]
+	for len(base) > 0 && !utf8.ValidString(base) {
+		base = base[:len(base)-1]
+	}
+	return base + ext
+}
+
+// maxNameBytes is the longest attachment name or notebook name kept in
+// a file name.
+const maxNameBytes = 150

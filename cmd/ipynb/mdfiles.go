@@ -68,7 +68,7 @@ func (f *imageFolder) check(name string) error {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
 	case err != nil:
-		return err
+		return fmt.Errorf("%s: %w", filepath.Join(f.dir, name), pathError(err))
 	case fi.IsDir():
 		return fmt.Errorf("%s: is a folder", filepath.Join(f.dir, name))
 	case f.notebook != nil && os.SameFile(fi, f.notebook):
@@ -123,7 +123,7 @@ func (f *imageFolder) writeAll(files []mdFile) error {
 			return err
 		}
 		if err := f.root.Rename(tmps[i], file.name); err != nil {
-			return err
+			return fmt.Errorf("%s: %w", filepath.Join(f.dir, file.name), pathError(err))
 		}
 		tmps[i] = ""
 	}
@@ -140,7 +140,7 @@ func (f *imageFolder) temp(file mdFile) (string, error) {
 	tmp := fmt.Sprintf(".%s.save-%d-%s.tmp", file.name, os.Getpid(), hex.EncodeToString(rnd[:]))
 	w, err := f.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("%s: %w", filepath.Join(f.dir, file.name), pathError(err))
 	}
 	_, err = w.Write(file.data)
 	if err == nil {
@@ -151,7 +151,7 @@ func (f *imageFolder) temp(file mdFile) (string, error) {
 	}
 	if err != nil {
 		f.root.Remove(tmp)
-		return "", fmt.Errorf("%s: %w", filepath.Join(f.dir, file.name), err)
+		return "", fmt.Errorf("%s: %w", filepath.Join(f.dir, file.name), pathError(err))
 	}
 	return tmp, nil
 }

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/nbdialog/ipynb/convert"
 )
@@ -348,6 +349,36 @@ for l in sys.stdin.read().split("\0"):
 	for i, s := range ins {
 		if got := pyQuote(s); got != want[i] {
 			t.Errorf("pyQuote(%q) = %q, Python %q", s, got, want[i])
+		}
+	}
+}
+
+// Names too long for a file name (an attachment named with 300
+// characters, a notebook whose name is 240 bytes) are shortened, the
+// extension kept, instead of md failing ("file name too long").
+func TestMarkdownLongNames(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("a", 300) + ".png"
+	wide := strings.Repeat("é", 150) + ".png"
+	nb := `{"cells": [{"cell_type": "markdown", "id": "m", "metadata": {}, "source": "![x](attachment:` + long + `) ![y](attachment:` + wide + `)", "attachments": {"` + long + `": {"image/png": "` + pngData + `"}, "` + wide + `": {"image/png": "` + pngData + `"}}}, {"cell_type": "code", "execution_count": 1, "id": "c", "metadata": {}, "outputs": [{"data": {"image/png": "` + pngData + `"}, "metadata": {}, "output_type": "display_data"}], "source": "x"}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`
+	name := strings.Repeat("n", 240) + ".ipynb"
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(nb), 0o644); err != nil {
+		t.Skip("the file system refuses a 246-byte name:", err)
+	}
+	r := ipynb(t, dir, "", "md", "--images", "img", name)
+	if r.code != 0 {
+		t.Fatalf("md: %+v", r)
+	}
+	ents, _ := os.ReadDir(filepath.Join(dir, "img"))
+	if len(ents) != 3 {
+		t.Fatalf("%d files written, want 3", len(ents))
+	}
+	for _, e := range ents {
+		if n := e.Name(); len(n) > 200 || !strings.HasSuffix(n, ".png") || !utf8.ValidString(n) {
+			t.Errorf("file name %q (%d bytes)", n, len(n))
+		}
+		if !strings.Contains(r.stdout, "img/"+pyQuote(e.Name())) {
+			t.Errorf("%s is not linked:\n%s", e.Name(), r.stdout)
 		}
 	}
 }
