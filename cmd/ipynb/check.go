@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -168,10 +169,21 @@ func check(e *env, in input) checkResult {
 	if err != nil {
 		r.Status = "error"
 		var se *nbformat.SyntaxError
-		if errors.As(err, &se) && se.Line > 0 {
+		var fe *nbformat.FormatError
+		switch {
+		case errors.As(err, &se) && se.Line > 0:
 			r.Line, r.Column, r.Detail = se.Line, se.Column, se.Msg
-		} else {
+		case se != nil && se.Offset >= 0:
+			// A syntax error placed by its offset only.
+			r.Line, r.Column = jsontree.Position(data, se.Offset)
+			r.Detail = se.Msg
+		case se != nil:
+			r.Detail = se.Msg
+		default:
 			r.Detail = strings.TrimPrefix(describe(r.Path, err), quoteName(r.Path)+": ")
+			if errors.As(err, &fe) {
+				r.Line, r.Column = locate(data, fe.Pointer)
+			}
 		}
 		return r
 	}

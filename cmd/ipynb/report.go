@@ -3,8 +3,10 @@ package main
 import (
 	"errors"
 	"io/fs"
+	"strconv"
 	"strings"
 
+	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -31,4 +33,33 @@ func describe(path string, err error) string {
 		msg = strings.TrimPrefix(msg, op+" "+path+": ")
 	}
 	return quoteName(path) + ": " + msg
+}
+
+// locate returns the line and column (1-based, columns in bytes) of the
+// value a JSON Pointer names in data — or, for a member that is missing,
+// of the object that lacks it (as schema problems are placed) — or 0, 0
+// when data does not parse: errors about a notebook's structure (a
+// *nbformat.FormatError) then name a place editors can jump to.
+func locate(data []byte, ptr nbformat.Pointer) (line, col int) {
+	t, err := jsontree.Parse(data, jsontree.Limits{MaxDepth: nbformat.DefaultMaxDepth, MaxString: nbformat.DefaultMaxString})
+	if err != nil {
+		return 0, 0
+	}
+	n := jsontree.Root
+	for tok := range ptr.Tokens() {
+		next := -1
+		switch t.Nodes[n].Kind {
+		case jsontree.Object:
+			next = t.Lookup(n, tok)
+		case jsontree.Array:
+			if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < int(t.Nodes[n].Len) {
+				next = t.ChildList(n)[i]
+			}
+		}
+		if next < 0 {
+			break
+		}
+		n = next
+	}
+	return jsontree.Position(data, int64(t.Nodes[n].Start))
 }

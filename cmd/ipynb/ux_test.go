@@ -305,3 +305,51 @@ func checkLines(t *testing.T, out string) (files []checkResult, summary map[stri
 	t.Fatal("no output")
 	return nil, nil
 }
+
+// Errors about a notebook's structure are placed too (path:line:col), at
+// the offending value — or the object lacking a member — as Python's json
+// module finds it: a top level that is not an object, an nbformat that is
+// not an integer, unsupported or missing. Expected places are computed
+// by Python from the same bytes (skipped without Python).
+func TestStructureErrorPlace(t *testing.T) {
+	cases := []struct{ input, pointer string }{
+		{"  [1]", ""},
+		{"\n \"x\"", ""},
+		{"{\"cells\": [],\n \"nbformat\": {\"a\": 1}}", "/nbformat"},
+		{"{\"cells\": [],\n\n   \"nbformat\": 7}", "/nbformat"},
+		{"{\"cells\": [],\n  \"nbformat\": Infinity}", "/nbformat"},
+		{"{\n \"cells\": []}", ""}, // nbformat missing: the object
+	}
+	// Python: the offset of the value the pointer names (by re-encoding
+	// the parsed prefix up to it), as line and column.
+	script := `import json, sys
+data, ptr = sys.argv[1], sys.argv[2]
+dec = json.JSONDecoder()
+i = len(data) - len(data.lstrip())
+for tok in [t for t in ptr.split("/")[1:]]:
+    obj, _ = dec.raw_decode(data, i)
+    # find the member's value: scan the object's members in order
+    j = data.index("{", i) + 1
+    while True:
+        while data[j] in " \n\t\r,": j += 1
+        key, j = json.decoder.scanstring(data, j + 1)
+        while data[j] in " \n\t\r:": j += 1
+        if key == tok:
+            i = j
+            break
+        _, j = dec.raw_decode(data, j)
+line = data.count("\n", 0, i) + 1
+col = i - (data.rfind("\n", 0, i) + 1) + 1
+print("%d:%d" % (line, col))`
+	for _, c := range cases {
+		out, err := exec.Command("/usr/bin/python3", "-c", script, c.input, c.pointer).Output()
+		if err != nil {
+			t.Skip("python3:", err)
+		}
+		want := "error <stdin>:" + strings.TrimSpace(string(out)) + ": "
+		r := ipynb(t, ".", c.input, "check", "-")
+		if !strings.HasPrefix(r.stdout, want) {
+			t.Errorf("check of %q: %q, want it to start %q", c.input, r.stdout, want)
+		}
+	}
+}
