@@ -113,6 +113,12 @@ func TestNamesOneLineEach(t *testing.T) {
 		t.Errorf("check reported %d files, want %d:\n%s", len(seen), len(names), r.stdout)
 	}
 
+	// show's first line is the dialog's name, on one line.
+	r = ipynb(t, dir, "", "show", filepath.Join("nb", "a\nb.ipynb"))
+	if first, _, _ := strings.Cut(r.stdout, "\n"); r.code != 0 || first != `"a\nb"` {
+		t.Errorf("show of a\\nb.ipynb: first line %q: %+v", first, r)
+	}
+
 	for _, args := range [][]string{{"fmt", "--keep-style", "--check", "-v", "nb"}, {"strip", "--verify", "-v", "nb"}} {
 		r := ipynb(t, dir, "", args...)
 		if r.stderr == "" {

@@ -55,7 +55,7 @@ func readDialog(e *env, cmd string, args []string) (*dialog.Dialog, string, int)
 	if !in.stdin() {
 		name = strings.TrimSuffix(baseName(in.path), ".ipynb")
 	}
-	d.Name = name
+	d.Name = quoteName(name) // one line, as every name printed
 	return d, in.path, -1
 }
 
