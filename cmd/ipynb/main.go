@@ -37,6 +37,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 )
 
 // Exit statuses.
@@ -104,7 +105,7 @@ func runCommand(e *env, args []string) int {
 		return exitOK
 	case "help":
 		// "ipynb help CMD" is "ipynb CMD --help".
-		if len(args) == 1 {
+		if len(args) == 1 || args[1] == "help" {
 			usage(e.stdout)
 			return exitOK
 		}
@@ -134,6 +135,12 @@ func lookup(name string) *command {
 // unknownCommand names the command as typed and the closest one, without
 // the whole usage.
 func unknownCommand(e *env, name string) int {
+	if strings.HasPrefix(name, "-") && len(name) > 1 {
+		// A flag before the command: say where flags go.
+		fmt.Fprintf(e.stderr, "ipynb: %s before the command: flags go after it (ipynb COMMAND [flags] PATH...)\n", name)
+		fmt.Fprintln(e.stderr, "Run 'ipynb --help' for the list of commands.")
+		return exitError
+	}
 	var names []string
 	for _, c := range commands {
 		names = append(names, c.name)

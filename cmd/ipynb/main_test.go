@@ -126,6 +126,8 @@ func TestGolden(t *testing.T) {
 		{"show-negative-rows", "", []string{"show", "--rows=-3", "dialog.ipynb"}},
 		{"help-fmt", "", []string{"help", "fmt"}},
 		{"help-unknown", "", []string{"help", "frob"}},
+		{"help-help", "", []string{"help", "help"}},
+		{"flag-before-command", "", []string{"--jobs", "2", "check", "jupyter.ipynb"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
