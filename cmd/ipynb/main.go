@@ -54,7 +54,7 @@ type command struct {
 	run     func(env *env, args []string) int
 }
 
-var commands = []*command{checkCmd, fmtCmd, showCmd, stripCmd, mdCmd}
+var commands = []*command{checkCmd, fmtCmd, showCmd, stripCmd, mdCmd, gitCmd}
 
 // env is the command's world: its streams, so tests can run commands in
 // process.
