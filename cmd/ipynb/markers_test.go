@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/nbdialog/ipynb/internal/nbtest"
+)
+
+// The sides read back from git's markers are exactly what git itself
+// gives when told to take one side (git merge-file --ours / --theirs),
+// for every real conflicted merge, in both conflict styles and with
+// another marker size.
+func TestSplitConflictsAgreesWithGit(t *testing.T) {
+	needGit(t)
+	n := 0
+	for _, c := range mergeCases(t) {
+		if c.gitClean {
+			continue
+		}
+		for _, style := range [][]string{nil, {"--diff3"}, {"--marker-size=11"}, {"--diff3", "--marker-size=9"}} {
+			t.Run(c.name()+strings.Join(style, ""), func(t *testing.T) {
+				dir := t.TempDir()
+				conflicted, hunks := gitMergeFile(t, c, dir, "conflicted.ipynb", style...)
+				if hunks == 0 {
+					t.Fatal("git merged cleanly; MANIFEST says it conflicts")
+				}
+				data, _ := os.ReadFile(conflicted)
+				cs, err := splitConflicts(data)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if cs.hunks != hunks {
+					t.Errorf("%d conflicts, git reports %d", cs.hunks, hunks)
+				}
+				size := 7
+				if len(style) > 0 && strings.HasPrefix(style[len(style)-1], "--marker-size=") {
+					fmt.Sscan(strings.TrimPrefix(style[len(style)-1], "--marker-size="), &size)
+				}
+				if cs.markerSize != size {
+					t.Errorf("marker size %d, want %d", cs.markerSize, size)
+				}
+				oursFile, _ := gitMergeFile(t, c, dir, "ours.ipynb", "--ours")
+				theirsFile, _ := gitMergeFile(t, c, dir, "theirs.ipynb", "--theirs")
+				wantOurs, _ := os.ReadFile(oursFile)
+				wantTheirs, _ := os.ReadFile(theirsFile)
+				if !bytes.Equal(cs.ours.text, wantOurs) {
+					t.Errorf("ours side differs from git merge-file --ours %s", nbtest.FirstDiff(wantOurs, cs.ours.text))
+				}
+				if !bytes.Equal(cs.theirs.text, wantTheirs) {
+					t.Errorf("theirs side differs from git merge-file --theirs %s", nbtest.FirstDiff(wantTheirs, cs.theirs.text))
+				}
+				if diff3 := len(style) > 0 && style[0] == "--diff3"; diff3 != (cs.base.text != nil) {
+					t.Errorf("base side present: %v, diff3 style: %v", cs.base.text != nil, diff3)
+				}
+				// Every line of each side maps back to the same line of
+				// the conflicted file.
+				lines := bytes.SplitAfter(data, []byte("\n"))
+				for _, s := range []side{cs.ours, cs.theirs, cs.base} {
+					for i, l := range bytes.SplitAfter(s.text, []byte("\n")) {
+						if len(l) > 0 && !bytes.Equal(lines[s.fileLine(i+1)-1], l) {
+							t.Fatalf("line %d of a side: maps to line %d %q, is %q", i+1, s.fileLine(i+1), lines[s.fileLine(i+1)-1], l)
+						}
+					}
+				}
+				n++
+			})
+		}
+	}
+	t.Logf("%d conflicted files split", n)
+}
+
+// Markers out of order are refused with the line of the marker.
+func TestSplitConflictsErrors(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		line int
+		msg  string
+	}{
+		{"{\n<<<<<<< a\n1\n", 3, "not closed"},
+		{"{\n=======\n}\n", 2, "separator marker outside a conflict"},
+		{"{\n<<<<<<< a\n1\n>>>>>>> b\n}\n", 4, "closing marker in ours' part"},
+		{"{\n<<<<<<< a\n1\n=======\n2\n<<<<<<< c\n", 6, "opening marker in theirs' part"},
+		{"{\n<<<<<<< a\n1\n=======\n2\n|||||||\n", 6, "base marker in theirs' part (conflict opened at line 2)"},
+	} {
+		_, err := splitConflicts([]byte(tc.text))
+		var me *markerError
+		if !errors.As(err, &me) || me.Line != tc.line || !strings.Contains(me.Msg, tc.msg) {
+			t.Errorf("%q: %v, want line %d: …%s…", tc.text, err, tc.line, tc.msg)
+		}
+	}
+	// Lines that only look like markers are content: a run shorter than
+	// 7 or than the first conflict's, or one not followed by a space.
+	for _, text := range []string{"<<<<<< a\n", "<<<<<<<a\n", "=======x\n", " <<<<<<< a\n",
+		"<<<<<<<< a\n<<<<<<< b\n========\n>>>>>>>> c\n"} {
+		if strings.Count(text, "\n") > 1 {
+			cs, err := splitConflicts([]byte(text))
+			if err != nil || cs.hunks != 1 || cs.markerSize != 8 || string(cs.ours.text) != "<<<<<<< b\n" {
+				t.Errorf("%q: %v, %+v", text, err, cs)
+			}
+			continue
+		}
+		cs, err := splitConflicts([]byte(text))
+		if err != nil || cs.hunks != 0 || string(cs.ours.text) != text {
+			t.Errorf("%q: %v, %+v", text, err, cs)
+		}
+	}
+	// CRLF files and a last line without a newline.
+	cs, err := splitConflicts([]byte("a\r\n<<<<<<< x\r\nb\r\n=======\r\nc\r\n>>>>>>> y\r\nd"))
+	if err != nil || string(cs.ours.text) != "a\r\nb\r\nd" || string(cs.theirs.text) != "a\r\nc\r\nd" || cs.oursLabel != "x" || cs.theirsLabel != "y" {
+		t.Errorf("CRLF: %v %q %q", err, cs.ours.text, cs.theirs.text)
+	}
+}
