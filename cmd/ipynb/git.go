@@ -12,7 +12,7 @@ import (
 
 var gitCmd = &command{
 	name:    "git",
-	summary: "install, remove or show the git merge and diff drivers for notebooks",
+	summary: "set up git to merge and diff notebooks: install, uninstall, status",
 	doc: `Configures git to merge, diff and (with --strip) clean notebooks with
 ipynb, through git itself ("git config"):
 

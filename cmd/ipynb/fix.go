@@ -1,0 +1,229 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"strings"
+
+	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+var fixCmd = &command{
+	name:    "fix",
+	summary: "repair notebooks with git's conflict markers in their JSON",
+	doc: `Repairs notebooks into which a merge without ipynb's driver wrote git's
+conflict markers (<<<<<<<, ||||||| in the diff3 style, =======, >>>>>>>),
+so that the JSON no longer reads. Each side is read back from the markers
+(the lines outside the conflicts with that side's lines), and the sides
+are merged cell by cell, as "ipynb merge" does: with the base side when
+the markers carry one (merge.conflictStyle diff3 or zdiff3), else from an
+empty base, so that every cell the two sides do not agree on is kept
+from both. What still conflicts is marked inside the cell's text, with
+the markers' own size and labels; the file written is a valid notebook.
+
+The file is replaced atomically, after checking that it did not change
+meanwhile; "-" reads standard input and writes standard output. A file
+without markers is left alone. Prints each file it repairs, with the
+conflicts left.
+
+Exit status: 0 all repaired and merged cleanly (or nothing to do), 1
+conflicts remain (marked in the cells), 2 a file cannot be read or its
+sides are not notebooks (the reason with path:line:column).`,
+	usage: "[--outputs STRATEGY] FILE...",
+}
+
+func init() { fixCmd.run = runFix }
+
+func runFix(e *env, args []string) int {
+	fs := fixCmd.flags(e)
+	strategy := outputsFlag(fs)
+	if st := parseFiles(e, fs, args); st >= 0 {
+		return st
+	}
+	opt, err := strategy.options()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ipynb fix: %v\n", err)
+		return exitError
+	}
+	status := exitOK
+	for _, a := range fs.Args() {
+		in := input{path: a}
+		data, err := e.read(in)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "%s: %v\n", a, pathError(err))
+			status = exitError
+			continue
+		}
+		out, conflicts, ids, err := fixMarkers(data, opt)
+		switch {
+		case errors.Is(err, errNoMarkers):
+			if in.stdin() {
+				e.stdout.Write(data)
+			}
+			continue
+		case err != nil:
+			printError(e.stderr, a, err)
+			status = exitError
+			continue
+		}
+		if in.stdin() {
+			e.stdout.Write(out)
+		} else if err := writeChecked(a, data, out); err != nil {
+			fmt.Fprintf(e.stderr, "%s: %v\n", a, err)
+			status = exitError
+			continue
+		}
+		if len(conflicts) > 0 {
+			fmt.Fprintf(e.stderr, "%s: %s\n", a, conflictSummary(conflicts, ids))
+			status = max(status, exitFindings)
+		} else if !in.stdin() {
+			fmt.Fprintf(e.stdout, "%s\n", a)
+		}
+	}
+	return status
+}
+
+// errNoMarkers: a file without conflict markers (fix leaves it alone).
+var errNoMarkers = errors.New("no conflict markers")
+
+// locError is an error at a line (and column) of the input file.
+type locError struct {
+	Line, Column int // 1-based; Column 0 if unknown
+	Err          error
+}
+
+func (e *locError) Error() string {
+	if e.Column > 0 {
+		return fmt.Sprintf("%d:%d: %v", e.Line, e.Column, e.Err)
+	}
+	return fmt.Sprintf("%d: %v", e.Line, e.Err)
+}
+
+func (e *locError) Unwrap() error { return e.Err }
+
+// printError prints err about path: "path:line:column: message" for a
+// *locError, else "path: message".
+func printError(w io.Writer, path string, err error) {
+	var le *locError
+	if errors.As(err, &le) {
+		fmt.Fprintf(w, "%s:%v\n", path, le)
+		return
+	}
+	fmt.Fprintf(w, "%s: %s\n", path, strings.TrimPrefix(strings.TrimPrefix(err.Error(), "nbformat: "), "convert: "))
+}
+
+// fixMarkers repairs data, a notebook with conflict markers: it returns
+// the merged notebook, the conflicts left in it and the cell ids of the
+// sides. Errors locate the problem in data (*locError).
+func fixMarkers(data []byte, opt mergeOptions) ([]byte, []mergeConflict, map[string]bool, error) {
+	cs, err := splitConflicts(data)
+	if err != nil {
+		var me *markerError
+		if errors.As(err, &me) {
+			return nil, nil, nil, &locError{Line: me.Line, Err: errors.New(me.Msg)}
+		}
+		return nil, nil, nil, err
+	}
+	if cs.hunks == 0 {
+		if _, err := nbformat.Unmarshal(data); err != nil {
+			return nil, nil, nil, located(err, nil)
+		}
+		return nil, nil, nil, errNoMarkers
+	}
+	sides := []struct {
+		name string
+		s    *side
+	}{{"ours", &cs.ours}, {"theirs", &cs.theirs}}
+	if cs.base.text != nil {
+		sides = append(sides, struct {
+			name string
+			s    *side
+		}{"base", &cs.base})
+	}
+	for _, sd := range sides {
+		if _, err := nbformat.Unmarshal(sd.s.text); err != nil {
+			return nil, nil, nil, located(fmt.Errorf("%s side of the conflicts is not a notebook: %w", sd.name, err), sd.s)
+		}
+	}
+	base := cs.base.text
+	if base == nil {
+		// The two-way case: from an empty base, so that every cell the
+		// sides do not share is kept from both.
+		if base, err = emptyBase(cs.ours.text); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	opt.MarkerSize = cs.markerSize
+	opt.OursLabel, opt.TheirsLabel = cs.oursLabel, cs.theirsLabel
+	res, err := mergeBytes(base, cs.ours.text, cs.theirs.text, opt)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := checkMerged(res.data, cs.ours.text); err != nil {
+		return nil, nil, nil, err
+	}
+	ids := fileIDs(cs.ours.text)
+	maps.Copy(ids, fileIDs(cs.theirs.text))
+	return res.data, res.conflicts, ids, nil
+}
+
+// located turns a syntax error in a side's text into a *locError at the
+// line of the file it came from (s nil: the file itself).
+func located(err error, s *side) error {
+	var se *nbformat.SyntaxError
+	if !errors.As(err, &se) || se.Line == 0 {
+		return err
+	}
+	line := se.Line
+	if s != nil {
+		line = s.fileLine(se.Line)
+	}
+	msg := strings.Replace(err.Error(), fmt.Sprintf("line %d, column %d: ", se.Line, se.Column), "", 1)
+	return &locError{Line: line, Column: se.Column, Err: errors.New(strings.ReplaceAll(msg, "nbformat: ", ""))}
+}
+
+// emptyBase is the notebook text with no cells, as a base for a two-way
+// merge.
+func emptyBase(text []byte) ([]byte, error) {
+	nb, err := nbformat.Unmarshal(text)
+	if err != nil {
+		return nil, err
+	}
+	nb.Cells = nil
+	return nbformat.Marshal(nb)
+}
+
+// checkMerged refuses merged bytes that are not a notebook, or not a
+// valid one when ours is valid.
+func checkMerged(data, ours []byte) error {
+	nb, err := nbformat.Unmarshal(data)
+	if err != nil {
+		return fmt.Errorf("the merge did not give a notebook (nothing written): %w", err)
+	}
+	if err := nbformat.Validate(nb); err != nil {
+		if o, oerr := nbformat.Unmarshal(ours); oerr == nil && nbformat.Validate(o) == nil {
+			return fmt.Errorf("the merge did not give a valid notebook (nothing written): %w", err)
+		}
+	}
+	return nil
+}
+
+// writeChecked replaces the file path, whose content was old, by data,
+// atomically, after checking right before that it still holds old.
+func writeChecked(path string, old, data []byte) error {
+	now, err := nbformat.UnmarshalOptions{}.ReadBytes(path)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(now, old) {
+		return errors.New("the file changed while ipynb was working on it (it is unchanged; run again)")
+	}
+	if err := (convert.Options{}).WriteAtomic(path, data); err != nil {
+		return errors.New(strings.TrimPrefix(err.Error(), "convert: "))
+	}
+	return nil
+}

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"maps"
+	"strings"
+
+	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+var mergeCmd = &command{
+	name:    "merge",
+	summary: "merge notebooks three-way, cell by cell (git's merge driver)",
+	doc: `Merges the changes OURS and THEIRS made to BASE, cell by cell: cells
+are matched by id (by content in notebooks without ids), every change
+made on one side only is applied, and both sides' edits of one cell's
+text are merged line by line. What cannot be merged is marked inside the
+cell's text (<<<<<<< ours ... ======= ... >>>>>>> theirs), so the file
+written is always a valid notebook. Outputs and execution counts that
+both sides changed follow --outputs.
+
+The result is written over OURS, atomically, in OURS' own style (only
+the cells the merge changed differ from it), as git's merge driver
+protocol wants (merge.ipynb.driver = ipynb merge %O %A %B, see "ipynb git
+install"); -o writes it elsewhere, "-o -" to standard output.
+
+Exit status: 0 merged cleanly; 1 conflicts remain (listed on standard
+error; the file written is still a valid notebook); 2 an input cannot be
+read or is not a notebook (nothing is written; the reason, with its
+line:column, on standard error).`,
+	usage: "[--outputs STRATEGY] [--marker-size N] [-o FILE|-] BASE OURS THEIRS",
+}
+
+func init() { mergeCmd.run = runMerge }
+
+// outputsStrategy is the --outputs flag.
+type outputsStrategy struct{ name *string }
+
+func outputsFlag(fs *flag.FlagSet) outputsStrategy {
+	return outputsStrategy{fs.String("outputs", "conflict", "what to keep of outputs and execution counts both sides changed: conflict (both, between marker outputs, reported), ours, theirs, or clear")}
+}
+
+// options returns the merge options of the flag.
+func (s outputsStrategy) options() (mergeOptions, error) {
+	st, err := dialog.ParseOutputStrategy(*s.name)
+	if err != nil {
+		return mergeOptions{}, fmt.Errorf("--outputs: %s", strings.TrimPrefix(err.Error(), "dialog: "))
+	}
+	return mergeOptions{Outputs: st}, nil
+}
+
+// mergeOptions are the library's merge options.
+type mergeOptions = dialog.MergeOptions
+
+// mergeConflict is one conflict the merge left.
+type mergeConflict = dialog.Conflict
+
+// merged is a merge's result.
+type merged struct {
+	data      []byte
+	conflicts []mergeConflict
+}
+
+// mergeBytes merges three notebook texts with the library.
+func mergeBytes(base, ours, theirs []byte, opt mergeOptions) (*merged, error) {
+	res, err := convert.Merge(base, ours, theirs, opt)
+	if err != nil {
+		return nil, err
+	}
+	return &merged{data: res.Data, conflicts: res.Conflicts}, nil
+}
+
+// conflictSummary is one line naming the conflicts; ids are the cell
+// ids the inputs hold (others were made up when reading them).
+func conflictSummary(cs []mergeConflict, ids map[string]bool) string {
+	parts := make([]string, 0, len(cs))
+	for _, c := range cs {
+		parts = append(parts, describeConflict(c, ids))
+	}
+	n := "conflicts"
+	if len(cs) == 1 {
+		n = "conflict"
+	}
+	return fmt.Sprintf("%d %s left (marked in the cells): %s", len(cs), n, strings.Join(parts, "; "))
+}
+
+// describeConflict names a conflict's cell by its id, or, where the
+// notebooks have no ids, by its kind and first line.
+func describeConflict(c mergeConflict, ids map[string]bool) string {
+	m := c.Ours
+	if m == nil {
+		m = c.Theirs
+	}
+	if m == nil {
+		m = c.Base
+	}
+	switch {
+	case c.ID == "" || m == nil:
+		return c.What
+	case ids[c.ID]:
+		return "cell " + c.ID + ": " + c.What
+	}
+	return fmt.Sprintf("%s cell %q: %s", m.Kind, leadLine(m.Content, 40), c.What)
+}
+
+func runMerge(e *env, args []string) int {
+	fs := mergeCmd.flags(e)
+	strategy := outputsFlag(fs)
+	size := fs.Int("marker-size", 7, "length of the conflict markers (git passes %L, its conflict-marker-size)")
+	out := fs.String("o", "", "write the result to this file (- for standard output) instead of over OURS")
+	name := fs.String("path", "", "the path of the file being merged, to name it in messages (git passes %P)")
+	oursLabel := fs.String("ours-label", "ours", "the label after <<<<<<< markers")
+	theirsLabel := fs.String("theirs-label", "theirs", "the label after >>>>>>> markers")
+	if st := parse(e, fs, args); st >= 0 {
+		return st
+	}
+	if fs.NArg() != 3 {
+		fs.Usage()
+		return exitError
+	}
+	opt, err := strategy.options()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ipynb merge: %v\n", err)
+		return exitError
+	}
+	if *size < 1 {
+		fmt.Fprintf(e.stderr, "ipynb merge: --marker-size %d: must be at least 1\n", *size)
+		return exitError
+	}
+	opt.MarkerSize, opt.OursLabel, opt.TheirsLabel = *size, *oursLabel, *theirsLabel
+	paths := fs.Args()
+	roles := []string{"base", "ours", "theirs"}
+	var texts [3][]byte
+	for i, p := range paths {
+		data, err := e.read(input{path: p})
+		if err == nil {
+			_, err = nbformat.Unmarshal(data)
+		}
+		if err != nil {
+			printError(e.stderr, label(p, *name, roles[i]), located(err, nil))
+			return exitError
+		}
+		texts[i] = data
+	}
+	res, err := mergeBytes(texts[0], texts[1], texts[2], opt)
+	if err == nil {
+		err = checkMerged(res.data, texts[1])
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "%s: %s\n", label(paths[1], *name, ""), strings.TrimPrefix(err.Error(), "convert: "))
+		return exitError
+	}
+	dest := paths[1]
+	switch *out {
+	case "-":
+		e.stdout.Write(res.data)
+	case "":
+		if err := writeChecked(dest, texts[1], res.data); err != nil {
+			fmt.Fprintf(e.stderr, "%s: %v\n", label(dest, *name, ""), err)
+			return exitError
+		}
+	default:
+		dest = *out
+		if err := (convert.Options{}).WriteAtomic(dest, res.data); err != nil {
+			fmt.Fprintf(e.stderr, "%s: %s\n", dest, strings.TrimPrefix(err.Error(), "convert: "))
+			return exitError
+		}
+	}
+	if len(res.conflicts) > 0 {
+		ids := fileIDs(texts[0])
+		for _, t := range texts[1:] {
+			maps.Copy(ids, fileIDs(t))
+		}
+		fmt.Fprintf(e.stderr, "%s: %s\n", label(paths[1], *name, ""), conflictSummary(res.conflicts, ids))
+		return exitFindings
+	}
+	return exitOK
+}
+
+// label names an input in messages: the file, or with --path (git's
+// temporary files have meaningless names) the merged path and the role.
+func label(file, path, role string) string {
+	switch {
+	case path == "":
+		return file
+	case role == "":
+		return path
+	}
+	return path + " (" + role + ")"
+}
