@@ -149,19 +149,40 @@ func fixMarkers(data []byte, opt mergeOptions) ([]byte, []mergeConflict, map[str
 			return nil, nil, nil, located(fmt.Errorf("%s side of the conflicts is not a notebook: %w", sd.name, err), sd.s)
 		}
 	}
-	base := cs.base.text
+	base, ours, theirs := cs.base.text, cs.ours.text, cs.theirs.text
+	var made map[string]bool
 	if base == nil {
-		// The two-way case: from an empty base, so that every cell the
-		// sides do not share is kept from both.
-		if base, err = emptyBase(cs.ours.text); err != nil {
+		// The two-way case: from an empty base (see twoway.go).
+		if ours, theirs, made, err = pairCells(ours, theirs); err != nil {
+			return nil, nil, nil, err
+		}
+		if base, err = emptyBase(ours); err != nil {
 			return nil, nil, nil, err
 		}
 	}
 	opt.MarkerSize = cs.markerSize
 	opt.OursLabel, opt.TheirsLabel = cs.oursLabel, cs.theirsLabel
-	res, err := mergeBytes(base, cs.ours.text, cs.theirs.text, opt)
+	res, err := mergeBytes(base, ours, theirs, opt)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	if cs.base.text == nil {
+		// From an empty base every cell is "added": a cell both sides
+		// have in two versions was changed on both.
+		for i := range res.conflicts {
+			if res.conflicts[i].What == "added on both sides" {
+				res.conflicts[i].What = "changed on both sides"
+			}
+		}
+	}
+	if made != nil {
+		nb, err := nbformat.Unmarshal(cs.ours.text)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if res.data, err = unpairCells(res.data, made, nb.NbformatMinor); err != nil {
+			return nil, nil, nil, err
+		}
 	}
 	if err := checkMerged(res.data, cs.ours.text); err != nil {
 		return nil, nil, nil, err
@@ -206,7 +227,14 @@ func checkMerged(data, ours []byte) error {
 	}
 	if err := nbformat.Validate(nb); err != nil {
 		if o, oerr := nbformat.Unmarshal(ours); oerr == nil && nbformat.Validate(o) == nil {
-			return fmt.Errorf("the merge did not give a valid notebook (nothing written): %w", err)
+			first, more := err, ""
+			if ps := nbformat.Problems(err); len(ps) > 0 {
+				first = ps[0]
+				if len(ps) > 1 {
+					more = fmt.Sprintf(" (and %d more problems)", len(ps)-1)
+				}
+			}
+			return fmt.Errorf("the merge did not give a valid notebook (nothing written): %w%s", first, more)
 		}
 	}
 	return nil
