@@ -255,10 +255,7 @@ func (d *differ) label(c dialog.Change) string {
 	if m == nil {
 		m = c.A
 	}
-	s := headerMark + string(m.Kind)
-	if d.ids[c.ID] {
-		s += " " + c.ID
-	}
+	s := messageHeader(m, d.ids[c.ID])
 	switch c.Kind {
 	case dialog.Added:
 		return s + fmt.Sprintf(" (cell %d): added", c.BIndex+1)

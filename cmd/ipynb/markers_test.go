@@ -115,3 +115,35 @@ func TestSplitConflictsErrors(t *testing.T) {
 		t.Errorf("CRLF: %v %q %q", err, cs.ours.text, cs.theirs.text)
 	}
 }
+
+// splitConflicts never panics; without markers both sides are the
+// input; with them, every line of a side is the input's line it says.
+func FuzzSplitConflicts(f *testing.F) {
+	f.Add([]byte("a\n<<<<<<< x\nb\n||||||| y\nc\n=======\nd\n>>>>>>> z\ne"))
+	f.Add([]byte("<<<<<<<<< x\r\nb\r\n=========\r\n>>>>>>>>> z\r\n"))
+	f.Add([]byte("{\n=======\n}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cs, err := splitConflicts(data)
+		if err != nil {
+			var me *markerError
+			if !errors.As(err, &me) || me.Line < 1 || me.Line > bytes.Count(data, []byte("\n"))+1 {
+				t.Fatalf("error %v", err)
+			}
+			return
+		}
+		if cs.hunks == 0 {
+			if !bytes.Equal(cs.ours.text, data) || !bytes.Equal(cs.theirs.text, data) {
+				t.Fatal("no markers, but the sides differ from the input")
+			}
+			return
+		}
+		lines := bytes.SplitAfter(data, []byte("\n"))
+		for _, s := range []side{cs.ours, cs.theirs, cs.base} {
+			for i, l := range bytes.SplitAfter(s.text, []byte("\n")) {
+				if len(l) > 0 && !bytes.Equal(lines[s.fileLine(i+1)-1], l) {
+					t.Fatalf("side line %d is not line %d of the input", i+1, s.fileLine(i+1))
+				}
+			}
+		}
+	})
+}

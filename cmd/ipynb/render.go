@@ -22,10 +22,11 @@ import (
 // headerMark starts every line that is not a message's own text.
 const headerMark = "## "
 
-// messageHeader is the line before a message's text.
-func messageHeader(m *dialog.Message) string {
+// messageHeader is the line before a message's text (without the id
+// unless showID).
+func messageHeader(m *dialog.Message, showID bool) string {
 	h := headerMark + string(m.Kind)
-	if m.ID != "" {
+	if m.ID != "" && showID {
 		h += " " + m.ID
 	}
 	if m.ExecutionCount != nil {
@@ -41,7 +42,7 @@ func renderDialog(w io.Writer, d *dialog.Dialog) {
 	}
 	for _, m := range d.Messages {
 		fmt.Fprintln(w)
-		fmt.Fprintln(w, messageHeader(m))
+		fmt.Fprintln(w, messageHeader(m, true))
 		writeText(w, m.Content)
 		if r := m.Reply(); r != "" {
 			fmt.Fprintln(w, headerMark+"reply")
