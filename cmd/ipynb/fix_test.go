@@ -232,3 +232,27 @@ func TestFixTwoWayWithoutIDs(t *testing.T) {
 		t.Errorf("cell 1:\n%s", src)
 	}
 }
+
+// A file that changed after it was read is not overwritten: the check
+// is made right before the atomic write.
+func TestWriteCheckedRefusesChangedFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "nb.ipynb")
+	os.WriteFile(p, []byte("old"), 0o644)
+	os.WriteFile(p, []byte("changed meanwhile"), 0o644)
+	if err := writeChecked(p, []byte("old"), []byte("new")); err == nil || !strings.Contains(err.Error(), "changed while ipynb was working on it") {
+		t.Errorf("err = %v", err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != "changed meanwhile" {
+		t.Errorf("file is %q", got)
+	}
+	if err := writeChecked(p, []byte("changed meanwhile"), []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != "new" {
+		t.Errorf("file is %q", got)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("temporary files left: %v", entries)
+	}
+}
