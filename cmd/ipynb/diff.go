@@ -170,7 +170,7 @@ type differ struct {
 
 // changes compares two notebook texts; nil stands for no notebook (all
 // cells added or removed).
-func (d *differ) changes(a, b []byte) ([]dialog.Change, error) {
+func (d *differ) changes(a, b []byte) (_ []dialog.Change, err error) {
 	d.ids = fileIDs(a)
 	for id := range fileIDs(b) {
 		d.ids[id] = true
@@ -186,6 +186,12 @@ func (d *differ) changes(a, b []byte) ([]dialog.Change, error) {
 	if a == nil || b == nil {
 		return nil, errors.New("cannot read the notebook")
 	}
+	if a, err = asV4(a); err != nil {
+		return nil, err
+	}
+	if b, err = asV4(b); err != nil {
+		return nil, err
+	}
 	if da, err := convert.Unmarshal(a); err == nil {
 		d.metaA = da.Meta
 	}
@@ -193,6 +199,23 @@ func (d *differ) changes(a, b []byte) ([]dialog.Change, error) {
 		d.metaB = db.Meta
 	}
 	return convert.Diff(a, b)
+}
+
+// asV4 returns a notebook before version 4 as version 4.4 (without cell
+// ids, so that its cells are matched by content), others as they are.
+func asV4(data []byte) ([]byte, error) {
+	nb, err := nbformat.Unmarshal(data)
+	if err != nil || nb.Nbformat >= 4 {
+		return data, err
+	}
+	if err := nbformat.Upgrade(nb); err != nil {
+		return nil, err
+	}
+	for _, c := range nb.Cells {
+		nbformat.SetCellID(c, "")
+	}
+	nb.NbformatMinor = 4
+	return nbformat.Marshal(nb)
 }
 
 // emptyLike is a notebook like data with no cells and no metadata (nil

@@ -173,3 +173,11 @@ func TestTextconv(t *testing.T) {
 		t.Errorf("textconv of a notebook without ids:\n%s", r1.stdout)
 	}
 }
+
+// Metadata values are shown as JSON as written (Python's json.dumps
+// with compact separators), not HTML-escaped.
+func TestCompactJSON(t *testing.T) {
+	if got := compactJSON(map[string]any{"b": "<i>&</i>", "a": []any{1.5, nil}}); got != `{"a":[1.5,null],"b":"<i>&</i>"}` {
+		t.Errorf("compactJSON: %s", got)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"maps"
@@ -64,8 +65,18 @@ type merged struct {
 	conflicts []mergeConflict
 }
 
-// mergeBytes merges three notebook texts with the library.
+// errOldFormat: merge and fix handle version 4 notebooks only.
+var errOldFormat = errors.New("merging handles version 4 notebooks (upgrade with 'ipynb fmt --upgrade')")
+
+// mergeBytes merges three notebook texts with the library. Notebooks
+// before version 4 are refused: the merge would have to write them in
+// another format (and the library does not match their cells).
 func mergeBytes(base, ours, theirs []byte, opt mergeOptions) (*merged, error) {
+	for _, t := range [][]byte{base, ours, theirs} {
+		if nb, err := nbformat.Unmarshal(t); err == nil && nb.Nbformat < 4 {
+			return nil, fmt.Errorf("nbformat %d: %w", nb.Nbformat, errOldFormat)
+		}
+	}
 	res, err := convert.Merge(base, ours, theirs, opt)
 	if err != nil {
 		return nil, err

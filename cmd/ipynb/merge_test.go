@@ -172,3 +172,35 @@ func TestMergeRealMerges(t *testing.T) {
 	}
 	t.Logf("ipynb merge on %d real merges: %v", len(cases), counts)
 }
+
+// Notebooks before version 4: merge and fix refuse them (exit 2,
+// nothing written) rather than write another format; diff compares
+// their cells by content.
+func TestMergeOldFormat(t *testing.T) {
+	base, _ := os.ReadFile(filepath.Join(shipped, "v3.ipynb"))
+	ours := edit(t, base, `"print(1)\n",`, `"print(2)\n",`)
+	theirs := edit(t, base, `"Some *text*\n",`, `"Some *TEXT*\n",`)
+	dir := mergeFiles(t, base, ours, theirs)
+	r := ipynb(t, dir, "", "merge", "base.ipynb", "ours.ipynb", "theirs.ipynb")
+	if r.code != 2 || r.stderr != "ours.ipynb: nbformat 3: merging handles version 4 notebooks (upgrade with 'ipynb fmt --upgrade')\n" {
+		t.Errorf("merge: %+v", r)
+	}
+	if now, _ := os.ReadFile(filepath.Join(dir, "ours.ipynb")); !bytes.Equal(now, ours) {
+		t.Error("OURS changed")
+	}
+	r = ipynb(t, dir, "", "diff", "--json", "base.ipynb", "theirs.ipynb")
+	var doc struct{ Changes []jsonChange }
+	json.Unmarshal([]byte(r.stdout), &doc)
+	if r.code != 1 || len(doc.Changes) != 1 || doc.Changes[0].Kind != "changed" || doc.Changes[0].Content != "@@ -1,2 +1,2 @@\n-Some *text*\n+Some *TEXT*\n over lines\n" {
+		t.Errorf("diff of version 3 notebooks: %+v", r)
+	}
+	lines := strings.SplitAfter(string(base), "\n")
+	in := strings.Join(lines[:29], "") + "<<<<<<< a\n      \"print(2)\\n\",\n=======\n      \"print(3)\\n\",\n>>>>>>> b\n" + strings.Join(lines[30:], "")
+	os.WriteFile(filepath.Join(dir, "c.ipynb"), []byte(in), 0o644)
+	if r := ipynb(t, dir, "", "fix", "c.ipynb"); r.code != 2 || !strings.Contains(r.stderr, "nbformat 3") {
+		t.Errorf("fix: %+v", r)
+	}
+	if now, _ := os.ReadFile(filepath.Join(dir, "c.ipynb")); string(now) != in {
+		t.Error("fix changed the file")
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -111,10 +112,13 @@ func metaLines(prefix string, m map[string]any) []string {
 // compactJSON is v as JSON, keys sorted, long values shortened with a
 // digest.
 func compactJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return fmt.Sprintf("%v", v)
 	}
+	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	const max = 120
 	if len(b) <= max {
 		return string(b)
