@@ -25,17 +25,19 @@ each: type, contents and size, a digest), and its changed metadata keys.
 Notebook metadata changes come last. Colour on a terminal (--color).
 
   ipynb diff [--json] [--color WHEN] [-U N] A B
-  ipynb diff PATH OLD OLD-HEX OLD-MODE NEW NEW-HEX NEW-MODE
+  ipynb diff PATH OLD OLD-HEX OLD-MODE NEW NEW-HEX NEW-MODE [NEW-PATH INFO]
   ipynb diff --textconv FILE
 
 The second form is git's diff driver (diff.ipynb.command; a missing side
-is /dev/null). The third prints one notebook as text, cell by cell, for
-git's textconv (diff.ipynb.textconv: git log -p, git show, git blame).
-See "ipynb git install".
+is /dev/null; a rename adds the new path). The third prints one notebook
+as text, cell by cell, for git's textconv (diff.ipynb.textconv: git log
+-p, git show, git blame). See "ipynb git install". As git stops at a
+driver that fails, these two show a file that is not a notebook as text
+(with the reason on standard error, or on a first line).
 
 Exit status: 0 the notebooks are the same, 1 they differ (as git's
-driver, 0 either way: git stops at a driver exiting non-zero), 2 a file
-cannot be read or is not a notebook (the reason with line:column).`,
+driver, 0 either way), 2 a file cannot be read or is not a notebook (the
+reason with line:column).`,
 	usage: "[--json] [--color auto|always|never] [-U N] A B",
 }
 
@@ -76,12 +78,16 @@ func runDiff(e *env, args []string) int {
 	case 2:
 		aFile, bFile = fs.Arg(0), fs.Arg(1)
 		aName, bName = aFile, bFile
-	case 7:
+	case 7, 9:
 		// path old-file old-hex old-mode new-file new-hex new-mode
+		// [new-path rename-info]
 		gitMode = true
-		path := fs.Arg(0)
+		path, newPath := fs.Arg(0), fs.Arg(0)
+		if fs.NArg() == 9 {
+			newPath = fs.Arg(7)
+		}
 		aFile, bFile = fs.Arg(1), fs.Arg(4)
-		aName, bName = "a/"+path, "b/"+path
+		aName, bName = "a/"+path, "b/"+newPath
 		if aFile == os.DevNull {
 			aName = os.DevNull
 		}
@@ -93,19 +99,29 @@ func runDiff(e *env, args []string) int {
 		return exitError
 	}
 	var texts [2][]byte
+	broken := false
 	for i, f := range []string{aFile, bFile} {
 		if f == os.DevNull {
 			continue
 		}
 		data, err := e.read(input{path: f})
-		if err == nil {
-			_, err = nbformat.Unmarshal(data)
-		}
 		if err != nil {
-			printError(e.stderr, []string{aName, bName}[i], located(err, nil))
+			fmt.Fprintf(e.stderr, "%s: %v\n", []string{aName, bName}[i], pathError(err))
 			return exitError
 		}
+		if _, err = nbformat.Unmarshal(data); err != nil {
+			printError(e.stderr, []string{aName, bName}[i], located(err, nil))
+			if !gitMode {
+				return exitError
+			}
+			broken = true // shown as text below
+		}
 		texts[i] = data
+	}
+	if broken {
+		// Git stops at a driver that fails: show the texts' line diff.
+		d.lines(e.stdout, dialog.UnifiedDiff(aName, bName, string(texts[0]), string(texts[1]), d.context))
+		return exitOK
 	}
 	changes, err := d.changes(texts[0], texts[1])
 	if err != nil {
@@ -130,9 +146,20 @@ func runTextconv(e *env, file string) int {
 	if err == nil {
 		d, err = convert.Unmarshal(data)
 	}
-	if err != nil {
-		printError(e.stderr, file, located(err, nil))
+	if err != nil && data == nil {
+		fmt.Fprintf(e.stderr, "%s: %v\n", file, pathError(err))
 		return exitError
+	}
+	if err != nil {
+		// Git stops at a textconv that fails (git log -p would end at
+		// the first broken notebook in the history): show its text.
+		if _, perr := nbformat.Unmarshal(data); perr != nil {
+			err = perr
+		}
+		msg := strings.ReplaceAll(strings.ReplaceAll(err.Error(), "convert: ", ""), "nbformat: ", "")
+		fmt.Fprintf(e.stdout, "%snot a notebook (%s); its text:\n", headerMark, msg)
+		e.stdout.Write(data)
+		return exitOK
 	}
 	ids := fileIDs(data)
 	for _, m := range d.Messages {

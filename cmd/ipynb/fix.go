@@ -204,7 +204,8 @@ func located(err error, s *side) error {
 		line = s.fileLine(se.Line)
 	}
 	msg := strings.Replace(err.Error(), fmt.Sprintf("line %d, column %d: ", se.Line, se.Column), "", 1)
-	return &locError{Line: line, Column: se.Column, Err: errors.New(strings.ReplaceAll(msg, "nbformat: ", ""))}
+	msg = strings.ReplaceAll(strings.ReplaceAll(msg, "convert: ", ""), "nbformat: ", "")
+	return &locError{Line: line, Column: se.Column, Err: errors.New(msg)}
 }
 
 // emptyBase is the notebook text with no cells, as a base for a two-way

@@ -187,3 +187,33 @@ func TestGitStripFilter(t *testing.T) {
 		t.Error("the work tree file changed")
 	}
 }
+
+// A notebook committed broken (a conflict committed as it was) does not
+// stop git log -p or git diff; a rename reaches the driver with its new
+// path.
+func TestGitHistoryWithBrokenNotebook(t *testing.T) {
+	dir := newRepo(t)
+	if r := ipynb(t, dir, "", "git", "install"); r.code != 0 {
+		t.Fatalf("install: %+v", r)
+	}
+	good, _ := os.ReadFile(filepath.Join(shipped, "jupyter.ipynb"))
+	commitFile(t, dir, "nb.ipynb", good, "good")
+	broken := edit(t, good, "    \"plot()\"\n", "<<<<<<< HEAD\n    \"plot(1)\"\n=======\n    \"plot(2)\"\n>>>>>>> topic\n")
+	commitFile(t, dir, "nb.ipynb", broken, "committed with markers")
+	commitFile(t, dir, "nb.ipynb", edit(t, good, `"plot()"`, `"plot(1)"`), "repaired")
+	out, st := gitStatusIn(t, dir, "log", "-p")
+	if st != 0 || strings.Count(out, "\ncommit ") != 2 || !strings.Contains(out, "## not a notebook (line 102, column 1: ") || !strings.Contains(out, "\n+<<<<<<< HEAD\n") {
+		t.Errorf("git log -p: exit %d\n%s", st, out)
+	}
+	out, st = gitStatusIn(t, dir, "diff", "HEAD~2", "HEAD~1")
+	if st != 0 || !strings.Contains(out, "\n+<<<<<<< HEAD\n") {
+		t.Errorf("git diff to a broken notebook: exit %d\n%s", st, out)
+	}
+	gitIn(t, dir, "mv", "nb.ipynb", "renamed.ipynb")
+	os.WriteFile(filepath.Join(dir, "renamed.ipynb"), edit(t, good, `"plot()"`, `"plot(3)"`), 0o644)
+	gitIn(t, dir, "add", "renamed.ipynb")
+	out, st = gitStatusIn(t, dir, "diff", "--cached", "-M")
+	if st != 0 || !strings.Contains(out, "--- a/nb.ipynb\n+++ b/renamed.ipynb\n") || !strings.Contains(out, "\n-plot(1)\n+plot(3)\n") {
+		t.Errorf("git diff of a rename: exit %d\n%s", st, out)
+	}
+}
