@@ -110,7 +110,12 @@ func splitConflicts(data []byte) (*conflictSides, error) {
 	)
 	state, opened := outside, 0
 	allBase := true
-	var base side
+	// Each side is at most the input: one allocation each.
+	nl := bytes.Count(data, []byte("\n")) + 1
+	for _, s := range []*side{&cs.ours, &cs.theirs} {
+		s.text, s.lines = make([]byte, 0, len(data)), make([]int, 0, nl)
+	}
+	base := side{text: make([]byte, 0, len(data)), lines: make([]int, 0, nl)}
 	n := 0
 	for rest := data; len(rest) > 0; {
 		line := rest

@@ -147,3 +147,28 @@ func FuzzSplitConflicts(f *testing.F) {
 		}
 	})
 }
+
+// conflictedText is n lines of a notebook-like JSON text with a conflict
+// every 100 lines.
+func conflictedText(n int) []byte {
+	var b bytes.Buffer
+	for i := 0; i < n; i++ {
+		if i%100 == 50 {
+			fmt.Fprintf(&b, "<<<<<<< HEAD\n    \"ours %d\\n\",\n||||||| base\n    \"base %d\\n\",\n=======\n    \"theirs %d\\n\",\n>>>>>>> topic\n", i, i, i)
+			continue
+		}
+		fmt.Fprintf(&b, "    \"line %d of a cell's source, as Jupyter writes it\\n\",\n", i)
+	}
+	return b.Bytes()
+}
+
+func BenchmarkSplitConflicts(b *testing.B) {
+	data := conflictedText(200000)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := splitConflicts(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -204,3 +204,45 @@ func TestMergeOldFormat(t *testing.T) {
 		t.Error("fix changed the file")
 	}
 }
+
+// --outputs decides outputs both sides changed: conflict (the default:
+// exit 1, both kept), ours, theirs, clear.
+func TestMergeOutputsStrategy(t *testing.T) {
+	base, _ := os.ReadFile(filepath.Join(shipped, "jupyter.ipynb"))
+	ours := edit(t, base, "\"2\"\n", "\"3\"\n")
+	theirs := edit(t, base, "\"2\"\n", "\"4\"\n")
+	outputs := func(data []byte) []any {
+		return cellOf(decodeJSON(t, data), 2)["outputs"].([]any)
+	}
+	for _, tc := range []struct {
+		strategy string
+		code     int
+		want     []any
+	}{
+		{"ours", 0, outputs(ours)},
+		{"theirs", 0, outputs(theirs)},
+		{"clear", 0, []any{}},
+	} {
+		dir := mergeFiles(t, base, ours, theirs)
+		r := ipynb(t, dir, "", "merge", "--outputs", tc.strategy, "base.ipynb", "ours.ipynb", "theirs.ipynb")
+		got, _ := os.ReadFile(filepath.Join(dir, "ours.ipynb"))
+		if r.code != tc.code {
+			t.Errorf("--outputs %s: %+v", tc.strategy, r)
+		}
+		if diff := cmp.Diff(tc.want, outputs(got)); diff != "" {
+			t.Errorf("--outputs %s (-want +got):\n%s", tc.strategy, diff)
+		}
+		validNotebook(t, got)
+	}
+	dir := mergeFiles(t, base, ours, theirs)
+	r := ipynb(t, dir, "", "merge", "base.ipynb", "ours.ipynb", "theirs.ipynb")
+	got, _ := os.ReadFile(filepath.Join(dir, "ours.ipynb"))
+	if r.code != 1 || !strings.Contains(r.stderr, "cell c3d4e5f6: outputs") {
+		t.Errorf("default strategy: %+v", r)
+	}
+	validNotebook(t, got)
+	text, _ := json.Marshal(outputs(got))
+	if !bytes.Contains(text, []byte(`"3"`)) || !bytes.Contains(text, []byte(`"4"`)) {
+		t.Errorf("default strategy keeps both sides' outputs: %s", text)
+	}
+}
