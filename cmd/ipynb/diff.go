@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -149,10 +150,11 @@ func runTextconv(e *env, file string) int {
 	if err != nil {
 		// Git stops at a textconv that fails (git log -p would end at
 		// the first broken notebook in the history): show its text.
-		if _, perr := nbformat.Unmarshal(data); perr != nil {
-			err = perr
-		}
 		msg := strings.ReplaceAll(strings.ReplaceAll(err.Error(), "convert: ", ""), "nbformat: ", "")
+		var se *nbformat.SyntaxError
+		if _, perr := nbformat.Unmarshal(data); errors.As(perr, &se) && se.Line > 0 {
+			msg = fmt.Sprintf("line %d, column %d: %s", se.Line, se.Column, se.Msg)
+		}
 		fmt.Fprintf(e.stdout, "%snot a notebook (%s); its text:\n", headerMark, msg)
 		e.stdout.Write(data)
 		return exitOK

@@ -203,7 +203,8 @@ func located(err error, s *side) error {
 	if s != nil {
 		line = s.fileLine(se.Line)
 	}
-	msg := strings.Replace(err.Error(), fmt.Sprintf("line %d, column %d: ", se.Line, se.Column), "", 1)
+	// The message without the place (given by the *locError).
+	msg := strings.Replace(err.Error(), se.Error(), se.Msg, 1)
 	msg = strings.ReplaceAll(strings.ReplaceAll(msg, "convert: ", ""), "nbformat: ", "")
 	return &locError{Line: line, Column: se.Column, Err: errors.New(msg)}
 }

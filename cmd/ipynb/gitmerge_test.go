@@ -16,8 +16,8 @@ import (
 // in a temporary repository and the ipynb program built by TestMain:
 // ipynb git install, then git merge, git diff and git log -p as usual.
 
-// edit replaces the only occurrence of old in data by new.
-func edit(t *testing.T, data []byte, old, new string) []byte {
+// replaceOnce replaces the only occurrence of old in data by new.
+func replaceOnce(t *testing.T, data []byte, old, new string) []byte {
 	t.Helper()
 	if n := bytes.Count(data, []byte(old)); n != 1 {
 		t.Fatalf("%q occurs %d times", old, n)
@@ -78,12 +78,12 @@ func TestGitMergeDriver(t *testing.T) {
 
 	// Theirs: cell 2 re-run, its outputs only.
 	gitIn(t, dir, "checkout", "-q", "-b", "theirs")
-	theirs := edit(t, base, "\"2\"\n", "\"3\"\n")
+	theirs := replaceOnce(t, base, "\"2\"\n", "\"3\"\n")
 	commitFile(t, dir, nb, theirs, "theirs: outputs of cell 2")
 	// Ours: the text of cells 1 and 3.
 	gitIn(t, dir, "checkout", "-q", "main")
-	ours := edit(t, base, `"print(\"hello\")\n",`, `"print(\"hello, world\")\n",`)
-	ours = edit(t, ours, `"plot()"`, `"plot(x)"`)
+	ours := replaceOnce(t, base, `"print(\"hello\")\n",`, `"print(\"hello, world\")\n",`)
+	ours = replaceOnce(t, ours, `"plot()"`, `"plot(x)"`)
 	commitFile(t, dir, nb, ours, "ours: cells 1 and 3")
 	oursCommit := strings.TrimSpace(gitIn(t, dir, "rev-parse", "HEAD"))
 
@@ -127,7 +127,7 @@ func TestGitMergeDriver(t *testing.T) {
 	}
 
 	// git diff runs ipynb diff with git's 7 arguments.
-	changed := edit(t, merged, `"1/0"`, `"1/1"`)
+	changed := replaceOnce(t, merged, `"1/0"`, `"1/1"`)
 	os.WriteFile(filepath.Join(dir, nb), changed, 0o644)
 	d, st := gitStatusIn(t, dir, "diff")
 	if st != 0 || !strings.Contains(d, "e5f6a7b8") || !strings.Contains(d, "\n-1/0\n") || !strings.Contains(d, "\n+1/1\n") || strings.Contains(d, `"source"`) {
@@ -137,9 +137,9 @@ func TestGitMergeDriver(t *testing.T) {
 
 	// A true conflict: both sides change the same line of cell 3.
 	gitIn(t, dir, "checkout", "-q", "-b", "other")
-	commitFile(t, dir, nb, edit(t, merged, `"plot(x)"`, `"plot(y)"`), "other: plot(y)")
+	commitFile(t, dir, nb, replaceOnce(t, merged, `"plot(x)"`, `"plot(y)"`), "other: plot(y)")
 	gitIn(t, dir, "checkout", "-q", "main")
-	commitFile(t, dir, nb, edit(t, merged, `"plot(x)"`, `"plot(z)"`), "main: plot(z)")
+	commitFile(t, dir, nb, replaceOnce(t, merged, `"plot(x)"`, `"plot(z)"`), "main: plot(z)")
 	out, status = gitStatusIn(t, dir, "merge", "--no-edit", "other")
 	if status != 1 || !strings.Contains(out, "CONFLICT (content): Merge conflict in nb.ipynb") {
 		t.Fatalf("conflicting git merge: exit %d\n%s", status, out)
@@ -198,9 +198,9 @@ func TestGitHistoryWithBrokenNotebook(t *testing.T) {
 	}
 	good, _ := os.ReadFile(filepath.Join(shipped, "jupyter.ipynb"))
 	commitFile(t, dir, "nb.ipynb", good, "good")
-	broken := edit(t, good, "    \"plot()\"\n", "<<<<<<< HEAD\n    \"plot(1)\"\n=======\n    \"plot(2)\"\n>>>>>>> topic\n")
+	broken := replaceOnce(t, good, "    \"plot()\"\n", "<<<<<<< HEAD\n    \"plot(1)\"\n=======\n    \"plot(2)\"\n>>>>>>> topic\n")
 	commitFile(t, dir, "nb.ipynb", broken, "committed with markers")
-	commitFile(t, dir, "nb.ipynb", edit(t, good, `"plot()"`, `"plot(1)"`), "repaired")
+	commitFile(t, dir, "nb.ipynb", replaceOnce(t, good, `"plot()"`, `"plot(1)"`), "repaired")
 	out, st := gitStatusIn(t, dir, "log", "-p")
 	if st != 0 || strings.Count(out, "\ncommit ") != 2 || !strings.Contains(out, "## not a notebook (line 102, column 1: ") || !strings.Contains(out, "\n+<<<<<<< HEAD\n") {
 		t.Errorf("git log -p: exit %d\n%s", st, out)
@@ -210,7 +210,7 @@ func TestGitHistoryWithBrokenNotebook(t *testing.T) {
 		t.Errorf("git diff to a broken notebook: exit %d\n%s", st, out)
 	}
 	gitIn(t, dir, "mv", "nb.ipynb", "renamed.ipynb")
-	os.WriteFile(filepath.Join(dir, "renamed.ipynb"), edit(t, good, `"plot()"`, `"plot(3)"`), 0o644)
+	os.WriteFile(filepath.Join(dir, "renamed.ipynb"), replaceOnce(t, good, `"plot()"`, `"plot(3)"`), 0o644)
 	gitIn(t, dir, "add", "renamed.ipynb")
 	out, st = gitStatusIn(t, dir, "diff", "--cached", "-M")
 	if st != 0 || !strings.Contains(out, "--- a/nb.ipynb\n+++ b/renamed.ipynb\n") || !strings.Contains(out, "\n-plot(1)\n+plot(3)\n") {

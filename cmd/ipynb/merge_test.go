@@ -28,8 +28,8 @@ func mergeFiles(t *testing.T, base, ours, theirs []byte) string {
 // nothing written; -o elsewhere; --marker-size and labels.
 func TestMergeCommand(t *testing.T) {
 	base, _ := os.ReadFile(filepath.Join(shipped, "jupyter.ipynb"))
-	ours := edit(t, base, `"print(\"hello\")\n",`, `"print(\"hello, world\")\n",`)
-	theirs := edit(t, base, `"plot()"`, `"plot(x)"`)
+	ours := replaceOnce(t, base, `"print(\"hello\")\n",`, `"print(\"hello, world\")\n",`)
+	theirs := replaceOnce(t, base, `"plot()"`, `"plot(x)"`)
 	dir := mergeFiles(t, base, ours, theirs)
 	r := ipynb(t, dir, "", "merge", "base.ipynb", "ours.ipynb", "theirs.ipynb")
 	if r.code != 0 || r.stdout != "" || r.stderr != "" {
@@ -62,8 +62,8 @@ func TestMergeCommand(t *testing.T) {
 	}
 
 	// A conflict: both sides change one line.
-	ours2 := edit(t, base, `"plot()"`, `"plot(1)"`)
-	theirs2 := edit(t, base, `"plot()"`, `"plot(2)"`)
+	ours2 := replaceOnce(t, base, `"plot()"`, `"plot(1)"`)
+	theirs2 := replaceOnce(t, base, `"plot()"`, `"plot(2)"`)
 	dir = mergeFiles(t, base, ours2, theirs2)
 	r = ipynb(t, dir, "", "merge", "--marker-size", "9", "--ours-label", "HEAD", "--theirs-label", "topic", "--path", "nb.ipynb", "base.ipynb", "ours.ipynb", "theirs.ipynb")
 	if r.code != 1 || r.stderr != "nb.ipynb: 1 conflict left (marked in the cells): cell d4e5f6a7: content\n" {
@@ -178,8 +178,8 @@ func TestMergeRealMerges(t *testing.T) {
 // their cells by content.
 func TestMergeOldFormat(t *testing.T) {
 	base, _ := os.ReadFile(filepath.Join(shipped, "v3.ipynb"))
-	ours := edit(t, base, `"print(1)\n",`, `"print(2)\n",`)
-	theirs := edit(t, base, `"Some *text*\n",`, `"Some *TEXT*\n",`)
+	ours := replaceOnce(t, base, `"print(1)\n",`, `"print(2)\n",`)
+	theirs := replaceOnce(t, base, `"Some *text*\n",`, `"Some *TEXT*\n",`)
 	dir := mergeFiles(t, base, ours, theirs)
 	r := ipynb(t, dir, "", "merge", "base.ipynb", "ours.ipynb", "theirs.ipynb")
 	if r.code != 2 || r.stderr != "ours.ipynb: nbformat 3: merging handles version 4 notebooks (upgrade with 'ipynb fmt --upgrade')\n" {
@@ -209,8 +209,8 @@ func TestMergeOldFormat(t *testing.T) {
 // exit 1, both kept), ours, theirs, clear.
 func TestMergeOutputsStrategy(t *testing.T) {
 	base, _ := os.ReadFile(filepath.Join(shipped, "jupyter.ipynb"))
-	ours := edit(t, base, "\"2\"\n", "\"3\"\n")
-	theirs := edit(t, base, "\"2\"\n", "\"4\"\n")
+	ours := replaceOnce(t, base, "\"2\"\n", "\"3\"\n")
+	theirs := replaceOnce(t, base, "\"2\"\n", "\"4\"\n")
 	outputs := func(data []byte) []any {
 		return cellOf(decodeJSON(t, data), 2)["outputs"].([]any)
 	}
