@@ -26,14 +26,15 @@ from both. What still conflicts is marked inside the cell's text, with
 the markers' own size and labels; the file written is a valid notebook.
 
 The file is replaced atomically, after checking that it did not change
-meanwhile; "-" reads standard input and writes standard output. A file
-without markers is left alone. Prints each file it repairs, with the
-conflicts left.
+meanwhile; a folder is searched for *.ipynb files; "-" reads standard
+input and writes standard output. A file without markers is left alone.
+Prints each file it repairs cleanly; the conflicts left go to standard
+error.
 
 Exit status: 0 all repaired and merged cleanly (or nothing to do), 1
 conflicts remain (marked in the cells), 2 a file cannot be read or its
 sides are not notebooks (the reason with path:line:column).`,
-	usage: "[--outputs STRATEGY] FILE...",
+	usage: "[--outputs STRATEGY] PATH...",
 }
 
 func init() { fixCmd.run = runFix }
@@ -50,8 +51,12 @@ func runFix(e *env, args []string) int {
 		return exitError
 	}
 	status := exitOK
-	for _, a := range fs.Args() {
-		in := input{path: a}
+	ins, ok := expand(e, fs.Args())
+	if !ok {
+		status = exitError
+	}
+	for _, in := range ins {
+		a := in.path
 		data, err := e.read(in)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "%s: %v\n", a, pathError(err))

@@ -170,6 +170,18 @@ func TestFixErrors(t *testing.T) {
 	if r := ipynb(t, dir, "", "fix", "plain.ipynb"); r.code != 0 || r.stdout != "" || r.stderr != "" {
 		t.Errorf("no markers: %+v", r)
 	}
+	// A folder: every notebook in it, the broken ones reported.
+	sub := filepath.Join(dir, "sub")
+	os.Mkdir(sub, 0o755)
+	os.WriteFile(filepath.Join(sub, "a.ipynb"), []byte(conflict("    \"plot(1)\"\n", "    \"plot(1)\"\n")), 0o644)
+	os.WriteFile(filepath.Join(sub, "b.ipynb"), base, 0o644)
+	r = ipynb(t, dir, "", "fix", "sub", "missing.ipynb")
+	if r.code != 2 || r.stdout != filepath.Join("sub", "a.ipynb")+"\n" || !strings.Contains(r.stderr, "missing.ipynb: no such file") {
+		t.Errorf("folder: %+v", r)
+	}
+	if got, _ := os.ReadFile(filepath.Join(sub, "a.ipynb")); !bytes.Equal(got, []byte(strings.Replace(string(base), `"plot()"`, `"plot(1)"`, 1))) {
+		t.Error("the notebook in the folder is not fixed")
+	}
 	// A clean two-way fix (no base: both sides are kept), from stdin.
 	in := conflict("    \"plot(1)\"\n", "    \"plot(1)\"\n")
 	r = ipynb(t, dir, in, "fix", "-")
