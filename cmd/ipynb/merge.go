@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -169,6 +170,9 @@ func runMerge(e *env, args []string) int {
 	case "-":
 		e.stdout.Write(res.data)
 	case "":
+		if bytes.Equal(res.data, texts[1]) {
+			break // the merge is ours: nothing to write
+		}
 		if err := writeChecked(dest, texts[1], res.data); err != nil {
 			fmt.Fprintf(e.stderr, "%s: %v\n", label(dest, *name, ""), err)
 			return exitError

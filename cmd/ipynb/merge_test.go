@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -244,5 +245,27 @@ func TestMergeOutputsStrategy(t *testing.T) {
 	text, _ := json.Marshal(outputs(got))
 	if !bytes.Contains(text, []byte(`"3"`)) || !bytes.Contains(text, []byte(`"4"`)) {
 		t.Errorf("default strategy keeps both sides' outputs: %s", text)
+	}
+}
+
+// A merge whose result is ours (theirs changed nothing ours lacks)
+// leaves OURS untouched: same file, same modification time.
+func TestMergeKeepsOursWhenNothingToTake(t *testing.T) {
+	base, _ := os.ReadFile(filepath.Join(shipped, "jupyter.ipynb"))
+	ours := replaceOnce(t, base, `"plot()"`, `"plot(x)"`)
+	dir := mergeFiles(t, base, ours, base)
+	p := filepath.Join(dir, "ours.ipynb")
+	old := time.Now().Add(-time.Hour).Truncate(time.Second)
+	os.Chtimes(p, old, old)
+	before, _ := os.Stat(p)
+	if r := ipynb(t, dir, "", "merge", "base.ipynb", "ours.ipynb", "theirs.ipynb"); r.code != 0 {
+		t.Fatalf("%+v", r)
+	}
+	after, _ := os.Stat(p)
+	if !after.ModTime().Equal(old) || !os.SameFile(before, after) {
+		t.Error("OURS was rewritten")
+	}
+	if got, _ := os.ReadFile(p); !bytes.Equal(got, ours) {
+		t.Error("OURS changed")
 	}
 }
