@@ -70,8 +70,9 @@ type merged struct {
 var errOldFormat = errors.New("merging handles version 4 notebooks (upgrade with 'ipynb fmt --upgrade')")
 
 // mergeBytes merges three notebook texts with the library. Notebooks
-// before version 4 are refused: the merge would have to write them in
-// another format (and the library does not match their cells).
+// before version 4 are refused: a merge that takes anything from theirs
+// writes them as version 4.5, and a merge driver should not change a
+// file's format on the way; upgrading them first is one command.
 func mergeBytes(base, ours, theirs []byte, opt mergeOptions) (*merged, error) {
 	for _, t := range [][]byte{base, ours, theirs} {
 		if nb, err := nbformat.Unmarshal(t); err == nil && nb.Nbformat < 4 {
