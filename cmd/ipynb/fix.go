@@ -20,9 +20,9 @@ conflict markers (<<<<<<<, ||||||| in the diff3 style, =======, >>>>>>>),
 so that the JSON no longer reads. Each side is read back from the markers
 (the lines outside the conflicts with that side's lines), and the sides
 are merged cell by cell, as "ipynb merge" does: with the base side when
-the markers carry one (merge.conflictStyle diff3 or zdiff3), else from an
-empty base, so that every cell the two sides do not agree on is kept
-from both. What still conflicts is marked inside the cell's text, with
+the markers carry one (merge.conflictStyle diff3 or zdiff3) and it reads
+as a notebook, else two-way, from an empty base, so that every cell the
+two sides do not agree on is kept from both. What still conflicts is marked inside the cell's text, with
 the markers' own size and labels; the file written is a valid notebook.
 
 The file is replaced atomically, after checking that it did not change
@@ -139,19 +139,20 @@ func fixMarkers(data []byte, opt mergeOptions) ([]byte, []mergeConflict, map[str
 		}
 		return nil, nil, nil, errNoMarkers
 	}
-	sides := []struct {
+	for _, sd := range []struct {
 		name string
 		s    *side
-	}{{"ours", &cs.ours}, {"theirs", &cs.theirs}}
-	if cs.base.text != nil {
-		sides = append(sides, struct {
-			name string
-			s    *side
-		}{"base", &cs.base})
-	}
-	for _, sd := range sides {
+	}{{"ours", &cs.ours}, {"theirs", &cs.theirs}} {
 		if _, err := nbformat.Unmarshal(sd.s.text); err != nil {
 			return nil, nil, nil, located(fmt.Errorf("%s side of the conflicts is not a notebook: %w", sd.name, err), sd.s)
+		}
+	}
+	if cs.base.text != nil {
+		if _, err := nbformat.Unmarshal(cs.base.text); err != nil {
+			// The zdiff3 style moves lines both sides share out of the
+			// conflicts, so the lines around a base section need not be
+			// the base's: without a readable base, merge two-way.
+			cs.base.text = nil
 		}
 	}
 	base, ours, theirs := cs.base.text, cs.ours.text, cs.theirs.text

@@ -65,7 +65,7 @@ func missingLines(want, got []string) []string {
 }
 
 // ipynb fix on every real conflicted merge, as git's line merge leaves it
-// (merge and diff3 styles): the result is a valid notebook holding every
+// (merge, diff3 and zdiff3 styles): the result is a valid notebook holding every
 // cell text either side changed or added (each side as git itself gives
 // it, git merge-file --ours / --theirs); exit 0 when merged cleanly, 1
 // with conflicts, 2 only when a side is not JSON (file unchanged).
@@ -76,12 +76,15 @@ func TestFixRealConflicts(t *testing.T) {
 		if c.gitClean {
 			continue
 		}
-		for _, style := range []string{"merge", "diff3"} {
+		for _, style := range []string{"merge", "diff3", "zdiff3"} {
 			t.Run(c.name()+"/"+style, func(t *testing.T) {
+				if style == "zdiff3" && !gitHasZdiff3(t) {
+					t.Skip("git merge-file has no --zdiff3 (git before 2.35)")
+				}
 				dir := t.TempDir()
 				var opts []string
-				if style == "diff3" {
-					opts = []string{"--diff3"}
+				if style != "merge" {
+					opts = []string{"--" + style}
 				}
 				file, _ := gitMergeFile(t, c, dir, "conflicted.ipynb", opts...)
 				before, _ := os.ReadFile(file)
@@ -109,7 +112,7 @@ func TestFixRealConflicts(t *testing.T) {
 				// Each side's changed or added cell texts are in the result.
 				got := cellSources(t, after)
 				base := map[string]bool{}
-				if style == "diff3" {
+				if style != "merge" {
 					for _, s := range cellSources(t, baseText) {
 						base[s] = true
 					}

@@ -22,8 +22,11 @@ func TestSplitConflictsAgreesWithGit(t *testing.T) {
 		if c.gitClean {
 			continue
 		}
-		for _, style := range [][]string{nil, {"--diff3"}, {"--marker-size=11"}, {"--diff3", "--marker-size=9"}} {
+		for _, style := range [][]string{nil, {"--diff3"}, {"--zdiff3"}, {"--marker-size=11"}, {"--diff3", "--marker-size=9"}} {
 			t.Run(c.name()+strings.Join(style, ""), func(t *testing.T) {
+				if style != nil && style[0] == "--zdiff3" && !gitHasZdiff3(t) {
+					t.Skip("git merge-file has no --zdiff3 (git before 2.35)")
+				}
 				dir := t.TempDir()
 				conflicted, hunks := gitMergeFile(t, c, dir, "conflicted.ipynb", style...)
 				if hunks == 0 {
@@ -54,7 +57,7 @@ func TestSplitConflictsAgreesWithGit(t *testing.T) {
 				if !bytes.Equal(cs.theirs.text, wantTheirs) {
 					t.Errorf("theirs side differs from git merge-file --theirs %s", nbtest.FirstDiff(wantTheirs, cs.theirs.text))
 				}
-				if diff3 := len(style) > 0 && style[0] == "--diff3"; diff3 != (cs.base.text != nil) {
+				if diff3 := len(style) > 0 && strings.HasSuffix(style[0], "diff3"); diff3 != (cs.base.text != nil) {
 					t.Errorf("base side present: %v, diff3 style: %v", cs.base.text != nil, diff3)
 				}
 				// Every line of each side maps back to the same line of
@@ -171,4 +174,10 @@ func BenchmarkSplitConflicts(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// gitHasZdiff3 reports whether git merge-file knows --zdiff3.
+func gitHasZdiff3(t *testing.T) bool {
+	out, _ := gitStatusIn(t, t.TempDir(), "merge-file", "-h")
+	return strings.Contains(out, "zdiff3")
 }
