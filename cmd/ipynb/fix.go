@@ -155,20 +155,14 @@ func fixMarkers(data []byte, opt mergeOptions) ([]byte, []mergeConflict, map[str
 			cs.base.text = nil
 		}
 	}
-	base, ours, theirs := cs.base.text, cs.ours.text, cs.theirs.text
-	var made map[string]bool
-	if base == nil {
-		// The two-way case: from an empty base (see twoway.go).
-		if ours, theirs, made, err = pairCells(ours, theirs); err != nil {
-			return nil, nil, nil, err
-		}
-		if base, err = emptyBase(ours); err != nil {
-			return nil, nil, nil, err
-		}
-	}
 	opt.MarkerSize = cs.markerSize
 	opt.OursLabel, opt.TheirsLabel = cs.oursLabel, cs.theirsLabel
-	res, err := mergeBytes(base, ours, theirs, opt)
+	var res *merged
+	if cs.base.text != nil {
+		res, err = mergeBytes(cs.base.text, cs.ours.text, cs.theirs.text, opt)
+	} else {
+		res, err = mergeTwoWay(cs.ours.text, cs.theirs.text, opt)
+	}
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -179,15 +173,6 @@ func fixMarkers(data []byte, opt mergeOptions) ([]byte, []mergeConflict, map[str
 			if res.conflicts[i].What == "added on both sides" {
 				res.conflicts[i].What = "changed on both sides"
 			}
-		}
-	}
-	if made != nil {
-		nb, err := nbformat.Unmarshal(cs.ours.text)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		if res.data, err = unpairCells(res.data, made, nb.NbformatMinor); err != nil {
-			return nil, nil, nil, err
 		}
 	}
 	if err := checkMerged(res.data, cs.ours.text); err != nil {
@@ -213,17 +198,6 @@ func located(err error, s *side) error {
 	msg := strings.Replace(err.Error(), se.Error(), se.Msg, 1)
 	msg = strings.ReplaceAll(strings.ReplaceAll(msg, "convert: ", ""), "nbformat: ", "")
 	return &locError{Line: line, Column: se.Column, Err: errors.New(msg)}
-}
-
-// emptyBase is the notebook text with no cells, as a base for a two-way
-// merge.
-func emptyBase(text []byte) ([]byte, error) {
-	nb, err := nbformat.Unmarshal(text)
-	if err != nil {
-		return nil, err
-	}
-	nb.Cells = nil
-	return nbformat.Marshal(nb)
 }
 
 // checkMerged refuses merged bytes that are not a notebook, or not a

@@ -217,3 +217,43 @@ func TestGitHistoryWithBrokenNotebook(t *testing.T) {
 		t.Errorf("git diff of a rename: exit %d\n%s", st, out)
 	}
 }
+
+// Both branches add the same notebook: git calls the driver with an
+// empty base; the cells both added alike are kept once, the one added in
+// two versions is a conflict inside a valid notebook.
+func TestGitMergeAddAdd(t *testing.T) {
+	dir := newRepo(t)
+	if r := ipynb(t, dir, "", "git", "install"); r.code != 0 {
+		t.Fatalf("install: %+v", r)
+	}
+	commitFile(t, dir, "README", []byte("x\n"), "start")
+	nb, _ := os.ReadFile(filepath.Join(shipped, "v4.4.ipynb"))
+	gitIn(t, dir, "checkout", "-q", "-b", "other")
+	commitFile(t, dir, "nb.ipynb", replaceOnce(t, nb, `"1+1"`, `"1+2"`), "other adds nb")
+	gitIn(t, dir, "checkout", "-q", "main")
+	commitFile(t, dir, "nb.ipynb", replaceOnce(t, nb, `"1+1"`, `"1+3"`), "main adds nb")
+	out, status := gitStatusIn(t, dir, "merge", "--no-edit", "other")
+	if status != 1 || !strings.Contains(out, "CONFLICT (add/add)") {
+		t.Fatalf("git merge: exit %d\n%s", status, out)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "nb.ipynb"))
+	validNotebook(t, got)
+	srcs, want := cellSources(t, got), cellSources(t, nb)
+	if len(srcs) != len(want) {
+		t.Fatalf("%d cells, want %d", len(srcs), len(want))
+	}
+	for i := range want {
+		if i == 2 {
+			if !strings.Contains(srcs[i], "<<<<<<< ours\n1+3\n=======\n1+2\n>>>>>>> theirs") {
+				t.Errorf("cell 2: %q", srcs[i])
+			}
+			continue
+		}
+		if srcs[i] != want[i] {
+			t.Errorf("cell %d: %q, want %q", i, srcs[i], want[i])
+		}
+	}
+	if bytes.Contains(got, []byte(`"id"`)) {
+		t.Error("made-up ids left in the file")
+	}
+}

@@ -24,6 +24,10 @@ cell's text (<<<<<<< ours ... ======= ... >>>>>>> theirs), so the file
 written is always a valid notebook. Outputs and execution counts that
 both sides changed follow --outputs.
 
+An empty BASE (git gives one when both sides added the file) makes it a
+two-way merge: cells on both sides are kept once, and a cell the sides
+hold in two versions is marked as a conflict.
+
 The result is written over OURS, atomically, in OURS' own style (only
 the cells the merge changed differ from it), as git's merge driver
 protocol wants (merge.ipynb.driver = ipynb merge %O %A %B, see "ipynb git
@@ -149,7 +153,7 @@ func runMerge(e *env, args []string) int {
 	var texts [3][]byte
 	for i, p := range paths {
 		data, err := e.read(input{path: p})
-		if err == nil {
+		if err == nil && !(i == 0 && len(bytes.TrimSpace(data)) == 0) {
 			_, err = nbformat.Unmarshal(data)
 		}
 		if err != nil {
@@ -158,7 +162,14 @@ func runMerge(e *env, args []string) int {
 		}
 		texts[i] = data
 	}
-	res, err := mergeBytes(texts[0], texts[1], texts[2], opt)
+	var res *merged
+	if len(bytes.TrimSpace(texts[0])) == 0 {
+		// No base: git gives an empty one when both sides added the
+		// file. Every cell is then added on both sides.
+		res, err = mergeTwoWay(texts[1], texts[2], opt)
+	} else {
+		res, err = mergeBytes(texts[0], texts[1], texts[2], opt)
+	}
 	if err == nil {
 		err = checkMerged(res.data, texts[1])
 	}

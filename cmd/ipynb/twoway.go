@@ -25,6 +25,42 @@ import (
 // remaining cells of each side are paired in order. The made-up ids are
 // removed from the result, and its format version restored.
 
+// mergeTwoWay merges ours and theirs without a base: from an empty one,
+// cells without ids paired as above.
+func mergeTwoWay(ours, theirs []byte, opt mergeOptions) (*merged, error) {
+	o, t, made, err := pairCells(ours, theirs)
+	if err != nil {
+		return nil, err
+	}
+	base, err := emptyBase(o)
+	if err != nil {
+		return nil, err
+	}
+	res, err := mergeBytes(base, o, t, opt)
+	if err != nil || made == nil {
+		return res, err
+	}
+	nb, err := nbformat.Unmarshal(ours)
+	if err != nil {
+		return nil, err
+	}
+	if res.data, err = unpairCells(res.data, made, nb.NbformatMinor); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// emptyBase is the notebook text with no cells, as a base for a two-way
+// merge.
+func emptyBase(text []byte) ([]byte, error) {
+	nb, err := nbformat.Unmarshal(text)
+	if err != nil {
+		return nil, err
+	}
+	nb.Cells = nil
+	return nbformat.Marshal(nb)
+}
+
 // madeUpPrefix starts the ids made up for a two-way merge.
 const madeUpPrefix = "ipynb-fix-"
 
