@@ -181,3 +181,17 @@ func TestCompactJSON(t *testing.T) {
 		t.Errorf("compactJSON: %s", got)
 	}
 }
+
+// A prompt's reply is diffed as text of its own, under "## reply".
+func TestDiffReply(t *testing.T) {
+	data, _ := os.ReadFile(filepath.Join(shipped, "dialog.ipynb"))
+	b := replaceOnce(t, data, `"The answer is **2**."`, `"The answer is **two**."`)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.ipynb"), data, 0o644)
+	os.WriteFile(filepath.Join(dir, "b.ipynb"), b, 0o644)
+	r := ipynb(t, dir, "", "diff", "a.ipynb", "b.ipynb")
+	want := "## prompt 5f1e2d3c (cell 3): changed reply\n ## reply\n@@ -1 +1 @@\n-The answer is **2**.\n+The answer is **two**.\n"
+	if r.code != 1 || !strings.Contains(r.stdout, want) {
+		t.Errorf("exit %d:\n%s\nwant:\n%s", r.code, r.stdout, want)
+	}
+}
