@@ -155,21 +155,20 @@ func (d *differ) write(w io.Writer, aName, bName string, changes []dialog.Change
 	d.paint(w, colBold, "--- "+aName)
 	d.paint(w, colBold, "+++ "+bName)
 	for _, c := range changes {
-		if c.ID == "" && c.A == nil && c.B == nil {
+		if c.A == nil && c.B == nil {
 			d.paint(w, colBold, headerMark+"notebook metadata: changed "+strings.Join(c.Keys, ", "))
 			d.lines(w, d.metaDiff(c.Keys, nil, nil))
 			continue
 		}
 		d.paint(w, colBold, d.label(c))
-		switch c.Kind {
-		case dialog.Added:
-			d.lines(w, prefixed("+", wholeMessage(c.B)))
-			continue
-		case dialog.Removed:
+		switch {
+		case c.B == nil:
 			d.lines(w, prefixed("-", wholeMessage(c.A)))
-			continue
+		case c.A == nil:
+			d.lines(w, prefixed("+", wholeMessage(c.B)))
+		default:
+			d.lines(w, d.partsDiff(c))
 		}
-		d.lines(w, d.partsDiff(c))
 	}
 }
 
