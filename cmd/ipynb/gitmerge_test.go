@@ -186,6 +186,14 @@ func TestGitStripFilter(t *testing.T) {
 	if now, _ := os.ReadFile(filepath.Join(dir, "nb.ipynb")); !bytes.Equal(now, data) {
 		t.Error("the work tree file changed")
 	}
+	// A notebook strip refuses is not added (the filter is required).
+	os.WriteFile(filepath.Join(dir, "broken.ipynb"), []byte("{\"cells\": [oops\n"), 0o644)
+	if out, st := gitStatusIn(t, dir, "add", "broken.ipynb"); st == 0 {
+		t.Errorf("git add of a notebook strip refuses succeeded:\n%s", out)
+	}
+	if out := gitIn(t, dir, "status", "--porcelain"); out != "?? broken.ipynb\n" {
+		t.Errorf("git status: %q", out)
+	}
 }
 
 // A notebook committed broken (a conflict committed as it was) does not
