@@ -100,6 +100,13 @@ func runGit(e *env, args []string) int {
 		return exitError
 	}
 	switch args[0] {
+	case "install", "uninstall", "status":
+		if _, err := exec.LookPath("git"); err != nil {
+			fmt.Fprintf(e.stderr, "ipynb git %s: the git program is not found (%v)\n", args[0], err)
+			return exitError
+		}
+	}
+	switch args[0] {
 	case "install":
 		return runGitInstall(e, args[1:])
 	case "uninstall":

@@ -232,3 +232,14 @@ func TestGoRunBuild(t *testing.T) {
 		t.Error("the help does not explain go run builds")
 	}
 }
+
+// Without git on the PATH, the git commands say so.
+func TestGitNotInstalled(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	for _, sub := range []string{"install", "uninstall", "status"} {
+		r := ipynb(t, t.TempDir(), "", "git", sub)
+		if r.code != 2 || !strings.Contains(r.stderr, "ipynb git "+sub+": the git program is not found") {
+			t.Errorf("git %s: %+v", sub, r)
+		}
+	}
+}
