@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"strings"
 
 	"github.com/nbdialog/ipynb/convert"
@@ -178,8 +177,7 @@ func fixMarkers(data []byte, opt mergeOptions) ([]byte, []mergeConflict, map[str
 	if err := checkMerged(res.data, cs.ours.text); err != nil {
 		return nil, nil, nil, err
 	}
-	ids := fileIDs(cs.ours.text)
-	maps.Copy(ids, fileIDs(cs.theirs.text))
+	ids := idsIn(res.conflicts, cs.ours.text, cs.theirs.text)
 	return res.data, res.conflicts, ids, nil
 }
 

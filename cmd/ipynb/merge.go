@@ -5,7 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"maps"
+	"slices"
 	"strings"
 
 	"github.com/nbdialog/ipynb/convert"
@@ -73,16 +73,22 @@ type merged struct {
 // errOldFormat: merge and fix handle version 4 notebooks only.
 var errOldFormat = errors.New("merging handles version 4 notebooks (upgrade with 'ipynb fmt --upgrade')")
 
-// mergeBytes merges three notebook texts with the library. Notebooks
-// before version 4 are refused: a merge that takes anything from theirs
-// writes them as version 4.5, and a merge driver should not change a
-// file's format on the way; upgrading them first is one command.
+// mergeBytes merges three notebook texts with the library. An input
+// that does not read is a *convert.MergeInputError. Ours before version
+// 4 is refused: a merge that takes anything from theirs writes it as
+// version 4.5, and a merge driver should not change a file's format on
+// the way; upgrading first is one command.
 func mergeBytes(base, ours, theirs []byte, opt mergeOptions) (*merged, error) {
-	for _, t := range [][]byte{base, ours, theirs} {
-		if nb, err := nbformat.Unmarshal(t); err == nil && nb.Nbformat < 4 {
-			return nil, fmt.Errorf("nbformat %d: %w", nb.Nbformat, errOldFormat)
-		}
+	// Only ours' format is kept: base and theirs may be older (the
+	// library reads them as version 4).
+	nb, err := nbformat.Unmarshal(ours)
+	if err != nil {
+		return nil, &convert.MergeInputError{Input: "ours", Err: err}
 	}
+	if nb.Nbformat < 4 {
+		return nil, fmt.Errorf("nbformat %d: %w", nb.Nbformat, errOldFormat)
+	}
+	nb = nil
 	res, err := convert.Merge(base, ours, theirs, opt)
 	if err != nil {
 		return nil, err
@@ -102,6 +108,22 @@ func conflictSummary(cs []mergeConflict, ids map[string]bool) string {
 		n = "conflict"
 	}
 	return fmt.Sprintf("%d %s left (marked in the cells): %s", len(cs), n, strings.Join(parts, "; "))
+}
+
+// idsIn returns the ids of the conflicts that are in one of the texts
+// (others were made up when reading notebooks without cell ids). A
+// search of the bytes is enough to tell: made-up ids are random.
+func idsIn(cs []mergeConflict, texts ...[]byte) map[string]bool {
+	ids := map[string]bool{}
+	for _, c := range cs {
+		for _, t := range texts {
+			if c.ID != "" && bytes.Contains(t, []byte(`"`+c.ID+`"`)) {
+				ids[c.ID] = true
+				break
+			}
+		}
+	}
+	return ids
 }
 
 // describeConflict names a conflict's cell by its id, or, where the
@@ -153,11 +175,8 @@ func runMerge(e *env, args []string) int {
 	var texts [3][]byte
 	for i, p := range paths {
 		data, err := e.read(input{path: p})
-		if err == nil && !(i == 0 && len(bytes.TrimSpace(data)) == 0) {
-			_, err = nbformat.Unmarshal(data)
-		}
 		if err != nil {
-			printError(e.stderr, label(p, *name, roles[i]), located(err, nil))
+			fmt.Fprintf(e.stderr, "%s: %v\n", label(p, *name, roles[i]), pathError(err))
 			return exitError
 		}
 		texts[i] = data
@@ -169,6 +188,11 @@ func runMerge(e *env, args []string) int {
 		res, err = mergeTwoWay(texts[1], texts[2], opt)
 	} else {
 		res, err = mergeBytes(texts[0], texts[1], texts[2], opt)
+	}
+	if mie := (*convert.MergeInputError)(nil); errors.As(err, &mie) {
+		i := max(slices.Index(roles, mie.Input), 0)
+		printError(e.stderr, label(paths[i], *name, roles[i]), located(mie.Err, nil))
+		return exitError
 	}
 	if err == nil {
 		err = checkMerged(res.data, texts[1])
@@ -197,10 +221,7 @@ func runMerge(e *env, args []string) int {
 		}
 	}
 	if len(res.conflicts) > 0 {
-		ids := fileIDs(texts[0])
-		for _, t := range texts[1:] {
-			maps.Copy(ids, fileIDs(t))
-		}
+		ids := idsIn(res.conflicts, texts[:]...)
 		fmt.Fprintf(e.stderr, "%s: %s\n", label(paths[1], *name, ""), conflictSummary(res.conflicts, ids))
 		return exitFindings
 	}
