@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -96,31 +97,32 @@ func runDiff(e *env, args []string) int {
 		return exitError
 	}
 	var texts [2][]byte
-	broken := false
+	names := []string{aName, bName}
 	for i, f := range []string{aFile, bFile} {
 		if f == os.DevNull {
 			continue
 		}
 		data, err := e.read(input{path: f})
 		if err != nil {
-			fmt.Fprintf(e.stderr, "%s: %v\n", []string{aName, bName}[i], pathError(err))
+			fmt.Fprintf(e.stderr, "%s: %v\n", names[i], pathError(err))
 			return exitError
-		}
-		if _, err = nbformat.Unmarshal(data); err != nil {
-			printError(e.stderr, []string{aName, bName}[i], located(err, nil))
-			if !gitMode {
-				return exitError
-			}
-			broken = true // shown as text below
 		}
 		texts[i] = data
 	}
-	if broken {
+	changes, err := d.changes(texts[0], texts[1])
+	if mie := (*convert.MergeInputError)(nil); errors.As(err, &mie) {
+		i := 0
+		if mie.Input == "b" {
+			i = 1
+		}
+		printError(e.stderr, names[i], located(mie.Err, nil))
+		if !gitMode {
+			return exitError
+		}
 		// Git stops at a driver that fails: show the texts' line diff.
 		d.lines(e.stdout, dialog.UnifiedDiff(aName, bName, string(texts[0]), string(texts[1]), d.context))
 		return exitOK
 	}
-	changes, err := d.changes(texts[0], texts[1])
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ipynb diff: %s\n", strings.TrimPrefix(err.Error(), "convert: "))
 		return exitError
@@ -159,9 +161,13 @@ func runTextconv(e *env, file string) int {
 		e.stdout.Write(data)
 		return exitOK
 	}
-	ids := fileIDs(data)
+	ids := make([]string, len(d.Messages))
+	for i, m := range d.Messages {
+		ids[i] = m.ID
+	}
+	found := realIDs(ids, data)
 	for _, m := range d.Messages {
-		if !ids[m.ID] {
+		if !found[m.ID] {
 			m.ID = "" // made up when read: it would change on every run
 		}
 	}
@@ -169,17 +175,46 @@ func runTextconv(e *env, file string) int {
 	return exitOK
 }
 
-// fileIDs are the cell ids a notebook file holds.
-func fileIDs(data []byte) map[string]bool {
-	ids := map[string]bool{}
-	nb, err := nbformat.Unmarshal(data)
-	if err != nil {
-		return ids
+// realIDs returns those of ids that are in one of the notebook texts
+// as the value of an "id" member; the others were made up when reading
+// cells without ids. One pass over each text.
+func realIDs(ids []string, texts ...[]byte) map[string]bool {
+	want := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		want[id] = id != ""
 	}
-	for _, c := range nb.Cells {
-		if id := nbformat.CellIDOf(c); id != "" {
-			ids[string(id)] = true
+	found := map[string]bool{}
+	key := []byte(`"id"`)
+	for _, t := range texts {
+		for i := 0; ; {
+			j := bytes.Index(t[i:], key)
+			if j < 0 {
+				break
+			}
+			i += j + len(key)
+			k := i
+			for k < len(t) && (t[k] == ' ' || t[k] == '\t' || t[k] == '\n' || t[k] == '\r') {
+				k++
+			}
+			if k >= len(t) || t[k] != ':' {
+				continue
+			}
+			k++
+			for k < len(t) && (t[k] == ' ' || t[k] == '\t' || t[k] == '\n' || t[k] == '\r') {
+				k++
+			}
+			if k >= len(t) || t[k] != '"' {
+				continue
+			}
+			end := bytes.IndexByte(t[k+1:], '"')
+			if end < 0 {
+				break
+			}
+			if id := t[k+1 : k+1+end]; want[string(id)] {
+				found[string(id)] = true
+			}
+			i = k + 1 + end
 		}
 	}
-	return ids
+	return found
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -25,69 +24,54 @@ type differ struct {
 }
 
 // changes compares two notebook texts; nil stands for no notebook (all
-// cells added or removed).
-func (d *differ) changes(a, b []byte) (_ []dialog.Change, err error) {
-	d.ids = fileIDs(a)
-	for id := range fileIDs(b) {
-		d.ids[id] = true
-	}
+// cells added or removed). An input that is not a notebook is a
+// *convert.MergeInputError (Input "a" or "b").
+func (d *differ) changes(a, b []byte) ([]dialog.Change, error) {
+	var err error
 	switch {
 	case a == nil && b == nil:
 		return nil, nil
 	case a == nil:
-		a = emptyLike(b)
+		if a, err = emptyLike(b); err != nil {
+			return nil, &convert.MergeInputError{Input: "b", Err: err}
+		}
 	case b == nil:
-		b = emptyLike(a)
+		if b, err = emptyLike(a); err != nil {
+			return nil, &convert.MergeInputError{Input: "a", Err: err}
+		}
 	}
-	if a == nil || b == nil {
-		return nil, errors.New("cannot read the notebook")
-	}
-	if a, err = asV4(a); err != nil {
+	cs, err := convert.Diff(a, b)
+	if err != nil {
 		return nil, err
 	}
-	if b, err = asV4(b); err != nil {
-		return nil, err
+	ids := make([]string, 0, len(cs))
+	meta := false
+	for _, c := range cs {
+		ids = append(ids, c.ID)
+		meta = meta || c.A == nil && c.B == nil
 	}
-	if da, err := convert.Unmarshal(a); err == nil {
-		d.metaA = da.Meta
+	d.ids = realIDs(ids, a, b)
+	if meta {
+		// The notebooks' metadata, which a Change of it does not carry.
+		if da, err := convert.Unmarshal(a); err == nil {
+			d.metaA = da.Meta
+		}
+		if db, err := convert.Unmarshal(b); err == nil {
+			d.metaB = db.Meta
+		}
 	}
-	if db, err := convert.Unmarshal(b); err == nil {
-		d.metaB = db.Meta
-	}
-	return convert.Diff(a, b)
+	return cs, nil
 }
 
-// asV4 returns a notebook before version 4 as version 4.4 (without cell
-// ids, so that its cells are matched by content), others as they are.
-func asV4(data []byte) ([]byte, error) {
-	nb, err := nbformat.Unmarshal(data)
-	if err != nil || nb.Nbformat >= 4 {
-		return data, err
-	}
-	if err := nbformat.Upgrade(nb); err != nil {
-		return nil, err
-	}
-	for _, c := range nb.Cells {
-		nbformat.SetCellID(c, "")
-	}
-	nb.NbformatMinor = 4
-	return nbformat.Marshal(nb)
-}
-
-// emptyLike is a notebook like data with no cells and no metadata (nil
-// if data does not read).
-func emptyLike(data []byte) []byte {
+// emptyLike is a notebook like data with no cells and no metadata.
+func emptyLike(data []byte) ([]byte, error) {
 	nb, err := nbformat.Unmarshal(data)
 	if err != nil {
-		return nil
+		return nil, err
 	}
 	nb.Cells = nil
 	nb.Metadata = nbformat.NotebookMetadata{}
-	out, err := nbformat.Marshal(nb)
-	if err != nil {
-		return nil
-	}
-	return out
+	return nbformat.Marshal(nb)
 }
 
 // ANSI colours.

@@ -110,20 +110,13 @@ func conflictSummary(cs []mergeConflict, ids map[string]bool) string {
 	return fmt.Sprintf("%d %s left (marked in the cells): %s", len(cs), n, strings.Join(parts, "; "))
 }
 
-// idsIn returns the ids of the conflicts that are in one of the texts
-// (others were made up when reading notebooks without cell ids). A
-// search of the bytes is enough to tell: made-up ids are random.
+// idsIn returns the ids of the conflicts that are in one of the texts.
 func idsIn(cs []mergeConflict, texts ...[]byte) map[string]bool {
-	ids := map[string]bool{}
-	for _, c := range cs {
-		for _, t := range texts {
-			if c.ID != "" && bytes.Contains(t, []byte(`"`+c.ID+`"`)) {
-				ids[c.ID] = true
-				break
-			}
-		}
+	ids := make([]string, len(cs))
+	for i, c := range cs {
+		ids[i] = c.ID
 	}
-	return ids
+	return realIDs(ids, texts...)
 }
 
 // describeConflict names a conflict's cell by its id, or, where the
