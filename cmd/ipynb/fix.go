@@ -138,29 +138,25 @@ func fixMarkers(data []byte, opt mergeOptions) ([]byte, []mergeConflict, map[str
 		}
 		return nil, nil, nil, errNoMarkers
 	}
-	for _, sd := range []struct {
-		name string
-		s    *side
-	}{{"ours", &cs.ours}, {"theirs", &cs.theirs}} {
-		if _, err := nbformat.Unmarshal(sd.s.text); err != nil {
-			return nil, nil, nil, located(fmt.Errorf("%s side of the conflicts is not a notebook: %w", sd.name, err), sd.s)
-		}
-	}
+	opt.MarkerSize = cs.markerSize
+	opt.OursLabel, opt.TheirsLabel = cs.oursLabel, cs.theirsLabel
+	var res *merged
+	var mie *convert.MergeInputError
 	if cs.base.text != nil {
-		if _, err := nbformat.Unmarshal(cs.base.text); err != nil {
+		res, err = mergeBytes(cs.base.text, cs.ours.text, cs.theirs.text, opt)
+		if errors.As(err, &mie) && mie.Input == "base" {
 			// The zdiff3 style moves lines both sides share out of the
 			// conflicts, so the lines around a base section need not be
 			// the base's: without a readable base, merge two-way.
 			cs.base.text = nil
 		}
 	}
-	opt.MarkerSize = cs.markerSize
-	opt.OursLabel, opt.TheirsLabel = cs.oursLabel, cs.theirsLabel
-	var res *merged
-	if cs.base.text != nil {
-		res, err = mergeBytes(cs.base.text, cs.ours.text, cs.theirs.text, opt)
-	} else {
+	if cs.base.text == nil {
 		res, err = mergeTwoWay(cs.ours.text, cs.theirs.text, opt)
+	}
+	if errors.As(err, &mie) {
+		sd := map[string]*side{"ours": &cs.ours, "theirs": &cs.theirs}[mie.Input]
+		return nil, nil, nil, located(fmt.Errorf("%s side of the conflicts is not a notebook: %w", mie.Input, mie.Err), sd)
 	}
 	if err != nil {
 		return nil, nil, nil, err

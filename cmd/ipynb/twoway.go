@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/internal/textdiff"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -71,11 +72,11 @@ const madeUpPrefix = "ipynb-fix-"
 func pairCells(ours, theirs []byte) (o, t []byte, made map[string]bool, err error) {
 	nbO, err := nbformat.Unmarshal(ours)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, &convert.MergeInputError{Input: "ours", Err: err}
 	}
 	nbT, err := nbformat.Unmarshal(theirs)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, &convert.MergeInputError{Input: "theirs", Err: err}
 	}
 	if nbO.Nbformat != 4 || nbT.Nbformat != 4 || allIDs(nbO) && allIDs(nbT) {
 		return ours, theirs, nil, nil
