@@ -1,13 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/internal/atomicfile"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -24,8 +24,8 @@ as a notebook, else two-way, from an empty base, so that every cell the
 two sides do not agree on is kept from both. What still conflicts is marked inside the cell's text, with
 the markers' own size and labels; the file written is a valid notebook.
 
-The file is replaced atomically, after checking that it did not change
-meanwhile; a folder is searched for *.ipynb files; "-" reads standard
+The file is replaced atomically, only if it is still, right before the
+rename, the file read (else it is left alone, reported, exit 1); a folder is searched for *.ipynb files; "-" reads standard
 input and writes standard output. A file without markers is left alone.
 Prints each file it repairs cleanly; the conflicts left go to standard
 error.
@@ -41,6 +41,7 @@ func init() { fixCmd.run = runFix }
 func runFix(e *env, args []string) int {
 	fs := fixCmd.flags(e)
 	strategy := outputsFlag(fs)
+	walk := walkFlags(fs, "fix", nil)
 	if st := parseFiles(e, fs, args); st >= 0 {
 		return st
 	}
@@ -50,13 +51,17 @@ func runFix(e *env, args []string) int {
 		return exitError
 	}
 	status := exitOK
-	ins, ok := expand(e, fs.Args())
+	ins, ok := expand(e, fs.Args(), walk)
 	if !ok {
 		status = exitError
 	}
 	for _, in := range ins {
 		a := in.path
-		data, err := e.read(in)
+		data, stamp, err := e.readStamped(in)
+		if errors.Is(err, atomicfile.ErrChanged) {
+			status = max(status, leftAlone(e, a, err))
+			continue
+		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "%s: %v\n", a, pathError(err))
 			status = exitError
@@ -65,7 +70,7 @@ func runFix(e *env, args []string) int {
 		out, conflicts, ids, err := fixMarkers(data, opt)
 		switch {
 		case errors.Is(err, errNoMarkers):
-			if in.stdin() {
+			if stamp == nil {
 				e.stdout.Write(data)
 			}
 			continue
@@ -74,17 +79,16 @@ func runFix(e *env, args []string) int {
 			status = exitError
 			continue
 		}
-		if in.stdin() {
+		if stamp == nil {
 			e.stdout.Write(out)
-		} else if err := writeChecked(a, data, out); err != nil {
-			fmt.Fprintf(e.stderr, "%s: %v\n", a, err)
-			status = exitError
+		} else if st := replaceRead(e, a, out, stamp); st != exitOK {
+			status = max(status, st)
 			continue
 		}
 		if len(conflicts) > 0 {
 			fmt.Fprintf(e.stderr, "%s: %s\n", a, conflictSummary(conflicts, ids))
 			status = max(status, exitFindings)
-		} else if !in.stdin() {
+		} else if stamp != nil {
 			fmt.Fprintf(e.stdout, "%s\n", a)
 		}
 	}
@@ -216,18 +220,21 @@ func checkMerged(data, ours []byte) error {
 	return nil
 }
 
-// writeChecked replaces the file path, whose content was old, by data,
-// atomically, after checking right before that it still holds old.
-func writeChecked(path string, old, data []byte) error {
-	now, err := nbformat.UnmarshalOptions{}.ReadBytes(path)
-	if err != nil {
-		return err
+// replaceRead replaces the file path, read with stamp, by data: only if
+// it is still, right before the rename, the file read (see
+// internal/atomicfile); otherwise it is left alone and reported, and the
+// status is 1. It returns the status (0 when written).
+func replaceRead(e *env, path string, data []byte, stamp *atomicfile.Stamp) int {
+	if beforeReplace != nil {
+		beforeReplace(path)
 	}
-	if !bytes.Equal(now, old) {
-		return errors.New("the file changed while ipynb was working on it (it is unchanged; run again)")
+	_, err := atomicfile.Replace(path, data, atomicfile.Options{Expect: stamp})
+	switch {
+	case errors.Is(err, atomicfile.ErrChanged), errors.Is(err, atomicfile.ErrLocked):
+		return leftAlone(e, path, err)
+	case err != nil:
+		fmt.Fprintf(e.stderr, "%s: %v\n", path, err)
+		return exitError
 	}
-	if err := (convert.Options{}).WriteAtomic(path, data); err != nil {
-		return errors.New(strings.TrimPrefix(err.Error(), "convert: "))
-	}
-	return nil
+	return exitOK
 }

@@ -248,26 +248,39 @@ func TestFixTwoWayWithoutIDs(t *testing.T) {
 	}
 }
 
-// A file that changed after it was read is not overwritten: the check
-// is made right before the atomic write.
-func TestWriteCheckedRefusesChangedFile(t *testing.T) {
+// A file that changes after it was read is not overwritten, by fix or
+// by merge: the check is made right before the rename (internal/
+// atomicfile), here with a change made just before the replacement.
+func TestFixAndMergeLeaveChangedFilesAlone(t *testing.T) {
+	base, _ := os.ReadFile(filepath.Join(shipped, "jupyter.ipynb"))
+	lines := strings.SplitAfter(string(base), "\n")
+	conflicted := strings.Join(lines[:101], "") + "<<<<<<< HEAD\n    \"plot(1)\"\n=======\n    \"plot(1)\"\n>>>>>>> topic\n" + strings.Join(lines[102:], "")
 	dir := t.TempDir()
 	p := filepath.Join(dir, "nb.ipynb")
-	os.WriteFile(p, []byte("old"), 0o644)
-	os.WriteFile(p, []byte("changed meanwhile"), 0o644)
-	if err := writeChecked(p, []byte("old"), []byte("new")); err == nil || !strings.Contains(err.Error(), "changed while ipynb was working on it") {
-		t.Errorf("err = %v", err)
-	}
-	if got, _ := os.ReadFile(p); string(got) != "changed meanwhile" {
-		t.Errorf("file is %q", got)
-	}
-	if err := writeChecked(p, []byte("changed meanwhile"), []byte("new")); err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := os.ReadFile(p); string(got) != "new" {
-		t.Errorf("file is %q", got)
-	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
-		t.Errorf("temporary files left: %v", entries)
+	const meanwhile = "changed meanwhile"
+	beforeReplace = func(string) { os.WriteFile(p, []byte(meanwhile), 0o644) }
+	defer func() { beforeReplace = nil }()
+	for _, args := range [][]string{
+		{"fix", p},
+		{"merge", filepath.Join(dir, "base.ipynb"), p, filepath.Join(dir, "theirs.ipynb")},
+	} {
+		os.WriteFile(p, []byte(conflicted), 0o644)
+		if args[0] == "merge" {
+			os.WriteFile(filepath.Join(dir, "base.ipynb"), base, 0o644)
+			os.WriteFile(filepath.Join(dir, "theirs.ipynb"), replaceOnce(t, base, `"1+1"`, `"1+2"`), 0o644)
+			os.WriteFile(p, base, 0o644)
+		}
+		var out, errb bytes.Buffer
+		e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb}
+		code := run(e, args)
+		if code == 0 || !strings.Contains(errb.String(), "nb.ipynb: changed while processing") {
+			t.Errorf("%s: exit %d, %s", args[0], code, errb.String())
+		}
+		if got, _ := os.ReadFile(p); string(got) != meanwhile {
+			t.Errorf("%s: the change made meanwhile was overwritten", args[0])
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != map[string]int{"fix": 1, "merge": 3}[args[0]] {
+			t.Errorf("%s: temporary files left: %v", args[0], entries)
+		}
 	}
 }

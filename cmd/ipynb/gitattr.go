@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/internal/atomicfile"
 )
 
 // Attributes files. Git has no command that writes them, so ipynb edits
@@ -107,7 +107,7 @@ func ourAttributeLines(file string) ([]string, error) {
 // empty by removal is kept (it may be tracked). It reports whether the
 // file changed.
 func editAttributes(file, want string) (bool, error) {
-	data, err := os.ReadFile(file)
+	data, stamp, err := atomicfile.Read(file, atomicfile.ReadOptions{})
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false, err
 	}
@@ -152,15 +152,13 @@ func editAttributes(file, want string) (bool, error) {
 			return false, err
 		}
 	}
-	// Checked right before writing: a file changed meanwhile (by the user
-	// or another install) is not overwritten.
-	now, err := os.ReadFile(file)
-	switch {
-	case missing && err == nil, !missing && (err != nil || !bytes.Equal(now, data)):
-		return false, fmt.Errorf("the file changed while ipynb was editing it; run the command again")
-	}
-	if err := (convert.Options{}).WriteAtomic(file, out); err != nil {
-		return false, errors.New(strings.TrimPrefix(err.Error(), "convert: "))
+	// A file read is replaced only if it is still, right before the
+	// rename, the file read (changed meanwhile: ErrChanged, left alone).
+	if _, err := atomicfile.Replace(file, out, atomicfile.Options{Expect: stamp}); err != nil {
+		if errors.Is(err, atomicfile.ErrChanged) {
+			return false, fmt.Errorf("%w; left alone (run the command again)", err)
+		}
+		return false, err
 	}
 	return true, nil
 }

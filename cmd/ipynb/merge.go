@@ -10,6 +10,7 @@ import (
 
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/atomicfile"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -28,7 +29,8 @@ An empty BASE (git gives one when both sides added the file) makes it a
 two-way merge: cells on both sides are kept once, and a cell the sides
 hold in two versions is marked as a conflict.
 
-The result is written over OURS, atomically, in OURS' own style (only
+The result is written over OURS, atomically (and only if OURS is still,
+right before the rename, the file read), in OURS' own style (only
 the cells the merge changed differ from it), as git's merge driver
 protocol wants (merge.ipynb.driver = ipynb merge %O %A %B, see "ipynb git
 install"); -o writes it elsewhere, "-o -" to standard output.
@@ -166,8 +168,12 @@ func runMerge(e *env, args []string) int {
 	paths := fs.Args()
 	roles := []string{"base", "ours", "theirs"}
 	var texts [3][]byte
+	var stamp *atomicfile.Stamp // ours'
 	for i, p := range paths {
-		data, err := e.read(input{path: p})
+		data, st, err := e.readStamped(input{path: p})
+		if i == 1 {
+			stamp = st
+		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "%s: %v\n", label(p, *name, roles[i]), pathError(err))
 			return exitError
@@ -199,17 +205,20 @@ func runMerge(e *env, args []string) int {
 	case "-":
 		e.stdout.Write(res.data)
 	case "":
-		if bytes.Equal(res.data, texts[1]) {
-			break // the merge is ours: nothing to write
-		}
-		if err := writeChecked(dest, texts[1], res.data); err != nil {
-			fmt.Fprintf(e.stderr, "%s: %v\n", label(dest, *name, ""), err)
-			return exitError
+		switch {
+		case bytes.Equal(res.data, texts[1]):
+			// The merge is ours: nothing to write.
+		case stamp == nil:
+			e.stdout.Write(res.data) // OURS is a pipe
+		default:
+			if st := replaceRead(e, dest, res.data, stamp); st != exitOK {
+				return exitError // nothing written
+			}
 		}
 	default:
 		dest = *out
-		if err := (convert.Options{}).WriteAtomic(dest, res.data); err != nil {
-			fmt.Fprintf(e.stderr, "%s: %s\n", dest, strings.TrimPrefix(err.Error(), "convert: "))
+		if _, err := atomicfile.Replace(dest, res.data, atomicfile.Options{}); err != nil {
+			fmt.Fprintf(e.stderr, "%s: %v\n", dest, err)
 			return exitError
 		}
 	}
