@@ -31,8 +31,9 @@ Prints each file it repairs cleanly; the conflicts left go to standard
 error.
 
 Exit status: 0 all repaired and merged cleanly (or nothing to do), 1
-conflicts remain (marked in the cells), 2 a file cannot be read or its
-sides are not notebooks (the reason with path:line:column).`,
+conflicts remain (marked in the cells) or a file changed meanwhile (left
+alone), 2 a file cannot be read or its sides are not notebooks (the
+reason with path:line:column).`,
 	usage: "[--outputs STRATEGY] PATH...",
 }
 
