@@ -43,7 +43,7 @@ func runFix(e *env, args []string) int {
 	fs := fixCmd.flags(e)
 	strategy := outputsFlag(fs)
 	walk := walkFlags(fs, "fix", nil)
-	if st := parseFiles(e, fs, args); st >= 0 {
+	if st := parse(e, fs, args); st >= 0 {
 		return st
 	}
 	opt, err := strategy.options()
@@ -51,8 +51,11 @@ func runFix(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ipynb fix: %v\n", err)
 		return exitError
 	}
+	ins, ok, st := inputs(e, fs, "", walk)
+	if st >= 0 {
+		return st
+	}
 	status := exitOK
-	ins, ok := expand(e, fs.Args(), walk)
 	if !ok {
 		status = exitError
 	}
@@ -60,7 +63,7 @@ func runFix(e *env, args []string) int {
 		a := in.path
 		data, stamp, err := e.readStamped(in)
 		if errors.Is(err, atomicfile.ErrChanged) {
-			status = max(status, leftAlone(e, a, err))
+			status = max(status, leftAlone(e.stderr, a, err))
 			continue
 		}
 		if err != nil {
@@ -232,7 +235,7 @@ func replaceRead(e *env, path string, data []byte, stamp *atomicfile.Stamp) int 
 	_, err := atomicfile.Replace(path, data, atomicfile.Options{Expect: stamp})
 	switch {
 	case errors.Is(err, atomicfile.ErrChanged), errors.Is(err, atomicfile.ErrLocked):
-		return leftAlone(e, path, err)
+		return leftAlone(e.stderr, path, err)
 	case err != nil:
 		fmt.Fprintf(e.stderr, "%s: %v\n", path, err)
 		return exitError
