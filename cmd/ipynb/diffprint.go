@@ -232,10 +232,8 @@ func countText(n *int) string {
 
 func outputLines(m *dialog.Message) []string {
 	var ls []string
-	for _, o := range m.Outputs {
-		if !isReply(m, o) {
-			ls = append(ls, outputSummary(o))
-		}
+	for _, o := range otherOutputs(m) {
+		ls = append(ls, outputSummary(o))
 	}
 	return ls
 }

@@ -66,14 +66,11 @@ func writeText(w io.Writer, text string) {
 	}
 }
 
-// messageDetails are the lines of a message's outputs (not its reply),
-// attachments, attributes and metadata.
+// messageDetails are the lines of a message's outputs (but the one its
+// reply is shown from), attachments, attributes and metadata.
 func messageDetails(m *dialog.Message) []string {
 	var ls []string
-	for _, o := range m.Outputs {
-		if isReply(m, o) {
-			continue
-		}
+	for _, o := range otherOutputs(m) {
 		ls = append(ls, "out: "+outputSummary(o))
 	}
 	for _, a := range m.Attachments {
@@ -84,14 +81,18 @@ func messageDetails(m *dialog.Message) []string {
 	return ls
 }
 
-// isReply reports whether o is the output carrying a prompt's reply.
-func isReply(m *dialog.Message, o dialog.Output) bool {
+// otherOutputs are a message's outputs but a prompt's first reply output
+// (the one Message.Reply reads, shown as text).
+func otherOutputs(m *dialog.Message) []dialog.Output {
 	if m.Kind != dialog.Prompt {
-		return false
+		return m.Outputs
 	}
-	md, _ := o["metadata"].(map[string]any)
-	ai, _ := md["is_ai_res"].(bool)
-	return ai
+	for i, o := range m.Outputs {
+		if o.IsReply() {
+			return append(m.Outputs[:i:i], m.Outputs[i+1:]...)
+		}
+	}
+	return m.Outputs
 }
 
 // metaLines are "prefix key = value" lines, keys sorted, values as
