@@ -1,6 +1,6 @@
-// Command ipynb checks, formats, shows, strips and exports Jupyter
-// notebooks and AI dialogs, keeping files byte for byte where nothing
-// changes.
+// Command ipynb checks, formats, shows, strips, exports, merges and
+// diffs Jupyter notebooks and AI dialogs, keeping files byte for byte
+// where nothing changes.
 //
 // Usage:
 //
@@ -14,6 +14,12 @@
 //	show   print a dialog, one row per message
 //	strip  remove outputs, execution counts and volatile metadata
 //	md     print a dialog as Markdown
+//	merge  merge two notebooks' changes to a base, cell by cell: git's
+//	       merge driver
+//	diff   show the changes between two notebooks, cell by cell: git's
+//	       diff driver and textconv
+//	fix    repair a notebook into which git wrote conflict markers
+//	git    install, uninstall or show ipynb's git drivers
 //
 // A PATH may be a folder (searched for *.ipynb files, skipping .git, .hg,
 // .svn and .ipynb_checkpoints; only regular files are taken, and *.ipynb
@@ -55,7 +61,7 @@ type command struct {
 	run     func(env *env, args []string) int
 }
 
-var commands = []*command{checkCmd, fmtCmd, showCmd, stripCmd, mdCmd}
+var commands = []*command{checkCmd, fmtCmd, showCmd, stripCmd, mdCmd, mergeCmd, diffCmd, fixCmd, gitCmd}
 
 // env is the command's world: its streams, so tests can run commands in
 // process.

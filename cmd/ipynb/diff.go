@@ -1,0 +1,220 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+var diffCmd = &command{
+	name:    "diff",
+	summary: "show the changes between two notebooks, cell by cell",
+	doc: `Shows what changed from notebook A to notebook B, cell by cell: cells
+are matched by id (by content in notebooks without ids); for each added,
+removed, moved or changed cell, a header "## KIND ID (cell N): what",
+then its text as a unified line diff, its outputs summarised (one line
+each: type, contents and size, a digest), and its changed metadata keys.
+Notebook metadata changes come last. Colour on a terminal (--color).
+
+  ipynb diff [--json] [--color WHEN] [-U N] A B
+  ipynb diff PATH OLD OLD-HEX OLD-MODE NEW NEW-HEX NEW-MODE [NEW-PATH INFO]
+  ipynb diff --textconv FILE
+
+The second form is git's diff driver (diff.ipynb.command; a missing side
+is /dev/null; a rename adds the new path). The third prints one notebook
+as text, cell by cell, for git's textconv (diff.ipynb.textconv: git log
+-p, git show, git blame). See "ipynb git install". As git stops at a
+driver that fails, these two show a file that is not a notebook as text
+(with the reason on standard error, or on a first line).
+
+Exit status: 0 the notebooks are the same, 1 they differ (as git's
+driver, 0 either way), 2 a file cannot be read or is not a notebook (the
+reason with line:column).`,
+	usage: "[--json] [--color auto|always|never] [-U N] A B",
+}
+
+func init() { diffCmd.run = runDiff }
+
+func runDiff(e *env, args []string) int {
+	fs := diffCmd.flags(e)
+	asJSON := fs.Bool("json", false, "print the changes as JSON")
+	color := fs.String("color", "auto", "colour the output: auto (on a terminal), always or never")
+	context := fs.Int("U", 3, "lines of context in text diffs")
+	textconv := fs.Bool("textconv", false, "print FILE as text, cell by cell (git's textconv)")
+	if st := parse(e, fs, args); st >= 0 {
+		return st
+	}
+	if *textconv {
+		if fs.NArg() != 1 {
+			fs.Usage()
+			return exitError
+		}
+		return runTextconv(e, fs.Arg(0))
+	}
+	var d differ
+	d.context = max(*context, 0)
+	switch *color {
+	case "always":
+		d.color = true
+	case "never":
+	case "auto":
+		f, ok := e.stdout.(*os.File)
+		d.color = ok && isTerminal(f) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+	default:
+		fmt.Fprintf(e.stderr, "ipynb diff: --color %q: want auto, always or never\n", *color)
+		return exitError
+	}
+	var aName, bName, aFile, bFile string
+	gitMode := false
+	switch fs.NArg() {
+	case 2:
+		aFile, bFile = fs.Arg(0), fs.Arg(1)
+		aName, bName = aFile, bFile
+	case 7, 9:
+		// path old-file old-hex old-mode new-file new-hex new-mode
+		// [new-path rename-info]
+		gitMode = true
+		path, newPath := fs.Arg(0), fs.Arg(0)
+		if fs.NArg() == 9 {
+			newPath = fs.Arg(7)
+		}
+		aFile, bFile = fs.Arg(1), fs.Arg(4)
+		aName, bName = "a/"+path, "b/"+newPath
+		if aFile == os.DevNull {
+			aName = os.DevNull
+		}
+		if bFile == os.DevNull {
+			bName = os.DevNull
+		}
+	default:
+		fs.Usage()
+		return exitError
+	}
+	var texts [2][]byte
+	names := []string{aName, bName}
+	for i, f := range []string{aFile, bFile} {
+		if f == os.DevNull {
+			continue
+		}
+		data, err := e.read(input{path: f})
+		if err != nil {
+			fmt.Fprintf(e.stderr, "%s: %v\n", names[i], pathError(err))
+			return exitError
+		}
+		texts[i] = data
+	}
+	changes, err := d.changes(texts[0], texts[1])
+	if mie := (*convert.MergeInputError)(nil); errors.As(err, &mie) {
+		i := 0
+		if mie.Input == "b" {
+			i = 1
+		}
+		printError(e.stderr, names[i], located(mie.Err, nil))
+		if !gitMode {
+			return exitError
+		}
+		// Git stops at a driver that fails: show the texts' line diff.
+		d.lines(e.stdout, dialog.UnifiedDiff(aName, bName, string(texts[0]), string(texts[1]), d.context))
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ipynb diff: %s\n", strings.TrimPrefix(err.Error(), "convert: "))
+		return exitError
+	}
+	if *asJSON {
+		d.writeJSON(e.stdout, aName, bName, changes)
+	} else if len(changes) > 0 {
+		d.write(e.stdout, aName, bName, changes)
+	}
+	if len(changes) > 0 && !gitMode {
+		return exitFindings
+	}
+	return exitOK
+}
+
+// runTextconv prints a notebook as text (see render.go).
+func runTextconv(e *env, file string) int {
+	data, err := e.read(input{path: file})
+	var d *dialog.Dialog
+	if err == nil {
+		d, err = convert.Unmarshal(data)
+	}
+	if err != nil && data == nil {
+		fmt.Fprintf(e.stderr, "%s: %v\n", file, pathError(err))
+		return exitError
+	}
+	if err != nil {
+		// Git stops at a textconv that fails (git log -p would end at
+		// the first broken notebook in the history): show its text.
+		msg := strings.ReplaceAll(strings.ReplaceAll(err.Error(), "convert: ", ""), "nbformat: ", "")
+		var se *nbformat.SyntaxError
+		if _, perr := nbformat.Unmarshal(data); errors.As(perr, &se) && se.Line > 0 {
+			msg = fmt.Sprintf("line %d, column %d: %s", se.Line, se.Column, se.Msg)
+		}
+		fmt.Fprintf(e.stdout, "%snot a notebook (%s); its text:\n", headerMark, msg)
+		e.stdout.Write(data)
+		return exitOK
+	}
+	ids := make([]string, len(d.Messages))
+	for i, m := range d.Messages {
+		ids[i] = m.ID
+	}
+	found := realIDs(ids, data)
+	for _, m := range d.Messages {
+		if !found[m.ID] {
+			m.ID = "" // made up when read: it would change on every run
+		}
+	}
+	renderDialog(e.stdout, d)
+	return exitOK
+}
+
+// realIDs returns those of ids that are in one of the notebook texts
+// as the value of an "id" member; the others were made up when reading
+// cells without ids. One pass over each text.
+func realIDs(ids []string, texts ...[]byte) map[string]bool {
+	want := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		want[id] = id != ""
+	}
+	found := map[string]bool{}
+	key := []byte(`"id"`)
+	for _, t := range texts {
+		for i := 0; ; {
+			j := bytes.Index(t[i:], key)
+			if j < 0 {
+				break
+			}
+			i += j + len(key)
+			k := i
+			for k < len(t) && (t[k] == ' ' || t[k] == '\t' || t[k] == '\n' || t[k] == '\r') {
+				k++
+			}
+			if k >= len(t) || t[k] != ':' {
+				continue
+			}
+			k++
+			for k < len(t) && (t[k] == ' ' || t[k] == '\t' || t[k] == '\n' || t[k] == '\r') {
+				k++
+			}
+			if k >= len(t) || t[k] != '"' {
+				continue
+			}
+			end := bytes.IndexByte(t[k+1:], '"')
+			if end < 0 {
+				break
+			}
+			if id := t[k+1 : k+1+end]; want[string(id)] {
+				found[string(id)] = true
+			}
+			i = k + 1 + end
+		}
+	}
+	return found
+}

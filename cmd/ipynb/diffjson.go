@@ -1,0 +1,85 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"strings"
+
+	"github.com/nbdialog/ipynb/dialog"
+)
+
+// jsonChange is a change in --json output.
+type jsonChange struct {
+	Kind        string         `json:"kind"`
+	ID          string         `json:"id,omitempty"`
+	MessageKind string         `json:"message_kind,omitempty"`
+	A           *int           `json:"a_cell,omitempty"` // 1-based
+	B           *int           `json:"b_cell,omitempty"`
+	Parts       []string       `json:"parts,omitempty"`
+	Keys        []string       `json:"keys,omitempty"`
+	Content     string         `json:"content_diff,omitempty"`
+	Reply       string         `json:"reply_diff,omitempty"`
+	Count       []*int         `json:"execution_count,omitempty"` // [a, b]
+	Outputs     [][]string     `json:"outputs,omitempty"`         // [a, b] summaries
+	Meta        map[string]any `json:"metadata,omitempty"`        // key → [a, b]
+}
+
+func (d *differ) writeJSON(w io.Writer, aName, bName string, changes []dialog.Change) {
+	out := struct {
+		A       string       `json:"a"`
+		B       string       `json:"b"`
+		Same    bool         `json:"same"`
+		Changes []jsonChange `json:"changes"`
+	}{A: aName, B: bName, Same: len(changes) == 0, Changes: []jsonChange{}}
+	for _, c := range changes {
+		jc := jsonChange{Kind: c.Kind.String(), Keys: c.Keys}
+		if d.ids[c.ID] {
+			jc.ID = c.ID
+		}
+		if c.A != nil {
+			i := c.AIndex + 1
+			jc.A, jc.MessageKind = &i, string(c.A.Kind)
+		}
+		if c.B != nil {
+			i := c.BIndex + 1
+			jc.B, jc.MessageKind = &i, string(c.B.Kind)
+		}
+		if c.A == nil && c.B == nil {
+			jc.Kind, jc.MessageKind = "notebook metadata", ""
+		}
+		if c.Parts != 0 {
+			jc.Parts = strings.Split(c.Parts.String(), ", ")
+		}
+		if c.A != nil && c.B != nil {
+			if c.Parts&dialog.PartContent != 0 {
+				jc.Content = d.hunks(c.A.Content, c.B.Content)
+			}
+			if c.Parts&dialog.PartReply != 0 {
+				jc.Reply = d.hunks(c.A.Reply(), c.B.Reply())
+			}
+			if c.Parts&dialog.PartCount != 0 {
+				jc.Count = []*int{c.A.ExecutionCount, c.B.ExecutionCount}
+			}
+			if c.Parts&dialog.PartOutputs != 0 {
+				jc.Outputs = [][]string{outputLines(c.A), outputLines(c.B)}
+			}
+			if c.Parts&(dialog.PartMeta|dialog.PartAttrs) != 0 {
+				jc.Meta = map[string]any{}
+				for _, k := range c.Keys {
+					ma, mb, name := d.metaOf(k, c.A, c.B)
+					jc.Meta[k] = []any{ma[name], mb[name]}
+				}
+			}
+		}
+		if c.A == nil && c.B == nil {
+			jc.Meta = map[string]any{}
+			for _, k := range c.Keys {
+				jc.Meta[k] = []any{d.metaA[k], d.metaB[k]}
+			}
+		}
+		out.Changes = append(out.Changes, jc)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.Encode(out)
+}

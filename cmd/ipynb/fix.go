@@ -1,0 +1,244 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/internal/atomicfile"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+var fixCmd = &command{
+	name:    "fix",
+	summary: "repair notebooks with git's conflict markers in their JSON",
+	doc: `Repairs notebooks into which a merge without ipynb's driver wrote git's
+conflict markers (<<<<<<<, ||||||| in the diff3 style, =======, >>>>>>>),
+so that the JSON no longer reads. Each side is read back from the markers
+(the lines outside the conflicts with that side's lines), and the sides
+are merged cell by cell, as "ipynb merge" does: with the base side when
+the markers carry one (merge.conflictStyle diff3 or zdiff3) and it reads
+as a notebook, else two-way, from an empty base, so that every cell the
+two sides do not agree on is kept from both. What still conflicts is marked inside the cell's text, with
+the markers' own size and labels; the file written is a valid notebook.
+
+The file is replaced atomically, only if it is still, right before the
+rename, the file read (else it is left alone, reported, exit 1); a folder is searched for *.ipynb files; "-" reads standard
+input and writes standard output. A file without markers is left alone.
+Prints each file it repairs cleanly; the conflicts left go to standard
+error.
+
+Exit status: 0 all repaired and merged cleanly (or nothing to do), 1
+conflicts remain (marked in the cells) or a file changed meanwhile (left
+alone), 2 a file cannot be read or its sides are not notebooks (the
+reason with path:line:column).`,
+	usage: "[--outputs STRATEGY] PATH...",
+}
+
+func init() { fixCmd.run = runFix }
+
+func runFix(e *env, args []string) int {
+	fs := fixCmd.flags(e)
+	strategy := outputsFlag(fs)
+	walk := walkFlags(fs, "fix", nil)
+	if st := parse(e, fs, args); st >= 0 {
+		return st
+	}
+	opt, err := strategy.options()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ipynb fix: %v\n", err)
+		return exitError
+	}
+	ins, ok, st := inputs(e, fs, "", walk)
+	if st >= 0 {
+		return st
+	}
+	status := exitOK
+	if !ok {
+		status = exitError
+	}
+	for _, in := range ins {
+		a := in.path
+		data, stamp, err := e.readStamped(in)
+		if errors.Is(err, atomicfile.ErrChanged) {
+			status = max(status, leftAlone(e.stderr, a, err))
+			continue
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "%s: %v\n", a, pathError(err))
+			status = exitError
+			continue
+		}
+		out, conflicts, ids, err := fixMarkers(data, opt)
+		switch {
+		case errors.Is(err, errNoMarkers):
+			if stamp == nil {
+				e.stdout.Write(data)
+			}
+			continue
+		case err != nil:
+			printError(e.stderr, a, err)
+			status = exitError
+			continue
+		}
+		if stamp == nil {
+			e.stdout.Write(out)
+		} else if st := replaceRead(e, a, out, stamp); st != exitOK {
+			status = max(status, st)
+			continue
+		}
+		if len(conflicts) > 0 {
+			fmt.Fprintf(e.stderr, "%s: %s\n", a, conflictSummary(conflicts, ids))
+			status = max(status, exitFindings)
+		} else if stamp != nil {
+			fmt.Fprintf(e.stdout, "%s\n", a)
+		}
+	}
+	return status
+}
+
+// errNoMarkers: a file without conflict markers (fix leaves it alone).
+var errNoMarkers = errors.New("no conflict markers")
+
+// locError is an error at a line (and column) of the input file.
+type locError struct {
+	Line, Column int // 1-based; Column 0 if unknown
+	Err          error
+}
+
+func (e *locError) Error() string {
+	if e.Column > 0 {
+		return fmt.Sprintf("%d:%d: %v", e.Line, e.Column, e.Err)
+	}
+	return fmt.Sprintf("%d: %v", e.Line, e.Err)
+}
+
+func (e *locError) Unwrap() error { return e.Err }
+
+// printError prints err about path: "path:line:column: message" for a
+// *locError, else "path: message".
+func printError(w io.Writer, path string, err error) {
+	var le *locError
+	if errors.As(err, &le) {
+		fmt.Fprintf(w, "%s:%v\n", path, le)
+		return
+	}
+	fmt.Fprintf(w, "%s: %s\n", path, strings.TrimPrefix(strings.TrimPrefix(err.Error(), "nbformat: "), "convert: "))
+}
+
+// fixMarkers repairs data, a notebook with conflict markers: it returns
+// the merged notebook, the conflicts left in it and the cell ids of the
+// sides. Errors locate the problem in data (*locError).
+func fixMarkers(data []byte, opt mergeOptions) ([]byte, []mergeConflict, map[string]bool, error) {
+	cs, err := splitConflicts(data)
+	if err != nil {
+		var me *markerError
+		if errors.As(err, &me) {
+			return nil, nil, nil, &locError{Line: me.Line, Err: errors.New(me.Msg)}
+		}
+		return nil, nil, nil, err
+	}
+	if cs.hunks == 0 {
+		if _, err := nbformat.Unmarshal(data); err != nil {
+			return nil, nil, nil, located(err, nil)
+		}
+		return nil, nil, nil, errNoMarkers
+	}
+	opt.MarkerSize = cs.markerSize
+	opt.OursLabel, opt.TheirsLabel = cs.oursLabel, cs.theirsLabel
+	var res *merged
+	var mie *convert.MergeInputError
+	if cs.base.text != nil {
+		res, err = mergeBytes(cs.base.text, cs.ours.text, cs.theirs.text, opt)
+		if errors.As(err, &mie) && mie.Input == "base" {
+			// The zdiff3 style moves lines both sides share out of the
+			// conflicts, so the lines around a base section need not be
+			// the base's: without a readable base, merge two-way.
+			cs.base.text = nil
+		}
+	}
+	if cs.base.text == nil {
+		res, err = mergeTwoWay(cs.ours.text, cs.theirs.text, opt)
+	}
+	if errors.As(err, &mie) {
+		sd := map[string]*side{"ours": &cs.ours, "theirs": &cs.theirs}[mie.Input]
+		return nil, nil, nil, located(fmt.Errorf("%s side of the conflicts is not a notebook: %w", mie.Input, mie.Err), sd)
+	}
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if cs.base.text == nil {
+		// From an empty base every cell is "added": a cell both sides
+		// have in two versions was changed on both.
+		for i := range res.conflicts {
+			if res.conflicts[i].What == "added on both sides" {
+				res.conflicts[i].What = "changed on both sides"
+			}
+		}
+	}
+	if err := checkMerged(res.data, cs.ours.text); err != nil {
+		return nil, nil, nil, err
+	}
+	ids := idsIn(res.conflicts, cs.ours.text, cs.theirs.text)
+	return res.data, res.conflicts, ids, nil
+}
+
+// located turns a syntax error in a side's text into a *locError at the
+// line of the file it came from (s nil: the file itself).
+func located(err error, s *side) error {
+	var se *nbformat.SyntaxError
+	if !errors.As(err, &se) || se.Line == 0 {
+		return err
+	}
+	line := se.Line
+	if s != nil {
+		line = s.fileLine(se.Line)
+	}
+	// The message without the place (given by the *locError).
+	msg := strings.Replace(err.Error(), se.Error(), se.Msg, 1)
+	msg = strings.ReplaceAll(strings.ReplaceAll(msg, "convert: ", ""), "nbformat: ", "")
+	return &locError{Line: line, Column: se.Column, Err: errors.New(msg)}
+}
+
+// checkMerged refuses merged bytes that are not a notebook, or not a
+// valid one when ours is valid.
+func checkMerged(data, ours []byte) error {
+	nb, err := nbformat.Unmarshal(data)
+	if err != nil {
+		return fmt.Errorf("the merge did not give a notebook (nothing written): %w", err)
+	}
+	if err := nbformat.Validate(nb); err != nil {
+		if o, oerr := nbformat.Unmarshal(ours); oerr == nil && nbformat.Validate(o) == nil {
+			first, more := err, ""
+			if ps := nbformat.Problems(err); len(ps) > 0 {
+				first = ps[0]
+				if len(ps) > 1 {
+					more = fmt.Sprintf(" (and %d more problems)", len(ps)-1)
+				}
+			}
+			return fmt.Errorf("the merge did not give a valid notebook (nothing written): %w%s", first, more)
+		}
+	}
+	return nil
+}
+
+// replaceRead replaces the file path, read with stamp, by data: only if
+// it is still, right before the rename, the file read (see
+// internal/atomicfile); otherwise it is left alone and reported, and the
+// status is 1. It returns the status (0 when written).
+func replaceRead(e *env, path string, data []byte, stamp *atomicfile.Stamp) int {
+	if beforeReplace != nil {
+		beforeReplace(path)
+	}
+	_, err := atomicfile.Replace(path, data, atomicfile.Options{Expect: stamp})
+	switch {
+	case errors.Is(err, atomicfile.ErrChanged), errors.Is(err, atomicfile.ErrLocked):
+		return leftAlone(e.stderr, path, err)
+	case err != nil:
+		fmt.Fprintf(e.stderr, "%s: %v\n", path, err)
+		return exitError
+	}
+	return exitOK
+}

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/nbdialog/ipynb/internal/atomicfile"
+)
+
+// Attributes files. Git has no command that writes them, so ipynb edits
+// them itself: it owns the lines that give *.ipynb nothing but its own
+// drivers (merge=ipynb, diff=ipynb, filter=ipynb) and leaves every other
+// line as it is.
+
+const attrPattern = "*.ipynb"
+
+// attributeLine is the line install writes.
+func attributeLine(filter bool) string {
+	l := attrPattern + " merge=" + driver + " diff=" + driver
+	if filter {
+		l += " filter=" + driver
+	}
+	return l
+}
+
+// ourAttribute reports whether line is one install writes (in any order,
+// with any subset of the three attributes).
+func ourAttribute(line string) bool {
+	f := strings.Fields(line)
+	if len(f) < 2 || f[0] != attrPattern {
+		return false
+	}
+	for _, a := range f[1:] {
+		switch a {
+		case "merge=" + driver, "diff=" + driver, "filter=" + driver:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// attributesFile is the attributes file install and uninstall edit:
+// .git/info/attributes, the work tree's .gitattributes (shared), or
+// git's global attributes file.
+func attributesFile(global, shared bool) (string, error) {
+	switch {
+	case global:
+		if v, ok, err := gitConfigGet("--global", "core.attributesFile"); err != nil {
+			return "", err
+		} else if ok && v != "" {
+			if rest, ok := strings.CutPrefix(v, "~/"); ok {
+				home, err := os.UserHomeDir()
+				if err != nil {
+					return "", err
+				}
+				v = filepath.Join(home, rest)
+			}
+			return v, nil
+		}
+		if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
+			return filepath.Join(x, "git", "attributes"), nil
+		}
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(home, ".config", "git", "attributes"), nil
+	case shared:
+		top, err := git("rev-parse", "--show-toplevel")
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(strings.TrimSuffix(top, "\n"), ".gitattributes"), nil
+	}
+	p, err := git("rev-parse", "--git-path", "info/attributes")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(p, "\n"), nil
+}
+
+// ourAttributeLines returns ipynb's lines in file.
+func ourAttributeLines(file string) ([]string, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var ours []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if ourAttribute(l) {
+			ours = append(ours, strings.TrimRight(l, "\r"))
+		}
+	}
+	return ours, nil
+}
+
+// editAttributes makes file hold ipynb's line want once (where an
+// earlier one of ipynb's lines was, or at the end) and no other line of
+// ipynb's; with want "", it removes ipynb's lines. Other lines keep
+// their bytes. A file that does not change is not written; a file left
+// empty by removal is kept (it may be tracked). It reports whether the
+// file changed.
+func editAttributes(file, want string) (bool, error) {
+	data, stamp, err := atomicfile.Read(file, atomicfile.ReadOptions{})
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false, err
+	}
+	missing := errors.Is(err, fs.ErrNotExist)
+	if missing && want == "" {
+		return false, nil
+	}
+	var out []byte
+	placed := false
+	rest := data
+	for len(rest) > 0 {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line = rest[:i+1]
+		}
+		rest = rest[len(line):]
+		if !ourAttribute(string(line)) {
+			out = append(out, line...)
+			continue
+		}
+		if want != "" && !placed {
+			out = append(out, want...)
+			if bytes.HasSuffix(line, []byte("\r\n")) {
+				out = append(out, '\r')
+			}
+			out = append(out, '\n')
+			placed = true
+		}
+	}
+	if want != "" && !placed {
+		if len(out) > 0 && out[len(out)-1] != '\n' {
+			out = append(out, '\n')
+		}
+		out = append(out, want...)
+		out = append(out, '\n')
+	}
+	if !missing && bytes.Equal(out, data) {
+		return false, nil
+	}
+	if missing {
+		if err := os.MkdirAll(filepath.Dir(file), 0o777); err != nil {
+			return false, err
+		}
+	}
+	// A file read is replaced only if it is still, right before the
+	// rename, the file read (changed meanwhile: ErrChanged, left alone).
+	if _, err := atomicfile.Replace(file, out, atomicfile.Options{Expect: stamp}); err != nil {
+		if errors.Is(err, atomicfile.ErrChanged) {
+			return false, fmt.Errorf("%w; left alone (run the command again)", err)
+		}
+		return false, err
+	}
+	return true, nil
+}

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// Git's textual conflict markers, as a merge without a driver writes
+// them into a notebook's JSON:
+//
+//	<<<<<<< OURS-LABEL
+//	ours' lines
+//	||||||| BASE-LABEL      (diff3 and zdiff3 styles only)
+//	the base's lines
+//	=======
+//	theirs' lines
+//	>>>>>>> THEIRS-LABEL
+//
+// A marker is a line starting with the marker character repeated the
+// marker size (7 unless conflict-marker-size says otherwise), followed by
+// a space or the end of the line. No line of a JSON text starts with '<',
+// '|', '=' or '>', so in a notebook they cannot be mistaken for content.
+
+// conflictSides is a file with conflict markers split into its sides'
+// texts: the lines outside the conflicts, with each conflict's lines of
+// that side.
+type conflictSides struct {
+	hunks      int // number of conflicts
+	markerSize int
+	// The sides' texts; base is nil unless every conflict has a base
+	// section.
+	ours, theirs, base side
+	// The labels after the first conflict's markers ("HEAD", a branch).
+	oursLabel, baseLabel, theirsLabel string
+}
+
+// side is the text of one side with, for each of its lines, the line of
+// the file it came from (1-based), to report errors where the user sees
+// them.
+type side struct {
+	text  []byte
+	lines []int
+}
+
+func (s *side) add(line []byte, n int) {
+	s.text = append(s.text, line...)
+	s.lines = append(s.lines, n)
+}
+
+// fileLine is the line of the file holding line n (1-based) of the side.
+func (s *side) fileLine(n int) int {
+	switch {
+	case len(s.lines) == 0:
+		return 0
+	case n < 1:
+		return s.lines[0]
+	case n > len(s.lines):
+		return s.lines[len(s.lines)-1]
+	}
+	return s.lines[n-1]
+}
+
+// markerError is a conflict marker out of place.
+type markerError struct {
+	Line int // 1-based
+	Msg  string
+}
+
+func (e *markerError) Error() string { return fmt.Sprintf("%d: %s", e.Line, e.Msg) }
+
+// markerKind tells whether line is a conflict marker of size n (n 0: of
+// any size of at least 7, before the first conflict sets the size),
+// returning the marker's character, its size and its label.
+func markerKind(line []byte, n int) (kind byte, size int, label string) {
+	line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
+	if len(line) == 0 {
+		return 0, 0, ""
+	}
+	c := line[0]
+	if c != '<' && c != '|' && c != '=' && c != '>' {
+		return 0, 0, ""
+	}
+	k := 0
+	for k < len(line) && line[k] == c {
+		k++
+	}
+	if n == 0 && k < 7 || n != 0 && k != n {
+		return 0, 0, ""
+	}
+	rest := line[k:]
+	if len(rest) > 0 && rest[0] != ' ' {
+		return 0, 0, ""
+	}
+	if c == '=' && len(rest) > 0 {
+		return 0, 0, "" // "=======" carries no label
+	}
+	return c, k, string(bytes.TrimPrefix(rest, []byte(" ")))
+}
+
+// splitConflicts splits data at its conflict markers. A file without
+// markers gives hunks 0 (and ours = theirs = data). Markers out of order
+// or a conflict left open are a *markerError.
+func splitConflicts(data []byte) (*conflictSides, error) {
+	cs := &conflictSides{}
+	const (
+		outside = iota
+		inOurs
+		inBase
+		inTheirs
+	)
+	state, opened := outside, 0
+	allBase := true
+	// Each side is at most the input: one allocation each.
+	nl := bytes.Count(data, []byte("\n")) + 1
+	for _, s := range []*side{&cs.ours, &cs.theirs} {
+		s.text, s.lines = make([]byte, 0, len(data)), make([]int, 0, nl)
+	}
+	base := side{text: make([]byte, 0, len(data)), lines: make([]int, 0, nl)}
+	n := 0
+	for rest := data; len(rest) > 0; {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line = rest[:i+1]
+		}
+		rest = rest[len(line):]
+		n++
+		kind, size, label := markerKind(line, cs.markerSize)
+		switch {
+		case kind == '<' && state == outside:
+			if cs.markerSize == 0 {
+				cs.markerSize = size
+				cs.oursLabel = label
+			}
+			state, opened = inOurs, n
+			cs.hunks++
+			continue
+		case kind == '|' && state == inOurs:
+			if cs.hunks == 1 {
+				cs.baseLabel = label
+			}
+			state = inBase
+			continue
+		case kind == '=' && (state == inOurs || state == inBase):
+			if state == inOurs {
+				allBase = false
+			}
+			state = inTheirs
+			continue
+		case kind == '>' && state == inTheirs:
+			if cs.hunks == 1 {
+				cs.theirsLabel = label
+			}
+			state = outside
+			continue
+		case kind != 0:
+			what := map[byte]string{'<': "opening", '|': "base", '=': "separator", '>': "closing"}[kind]
+			where := map[int]string{outside: "outside a conflict", inOurs: "in ours' part", inBase: "in the base's part", inTheirs: "in theirs' part"}[state]
+			return nil, &markerError{Line: n, Msg: fmt.Sprintf("conflict %s marker %s (conflict opened at line %d)", what, where, opened)}
+		}
+		switch state {
+		case outside:
+			cs.ours.add(line, n)
+			cs.theirs.add(line, n)
+			base.add(line, n)
+		case inOurs:
+			cs.ours.add(line, n)
+		case inBase:
+			base.add(line, n)
+		case inTheirs:
+			cs.theirs.add(line, n)
+		}
+	}
+	if state != outside {
+		return nil, &markerError{Line: n, Msg: fmt.Sprintf("the conflict opened at line %d is not closed at the end of the file", opened)}
+	}
+	if cs.hunks > 0 && allBase {
+		cs.base = base
+	}
+	return cs, nil
+}

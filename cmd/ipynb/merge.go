@@ -1,0 +1,243 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/atomicfile"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+var mergeCmd = &command{
+	name:    "merge",
+	summary: "merge notebooks three-way, cell by cell (git's merge driver)",
+	doc: `Merges the changes OURS and THEIRS made to BASE, cell by cell: cells
+are matched by id (by content in notebooks without ids), every change
+made on one side only is applied, and both sides' edits of one cell's
+text are merged line by line. What cannot be merged is marked inside the
+cell's text (<<<<<<< ours ... ======= ... >>>>>>> theirs), so the file
+written is always a valid notebook. Outputs and execution counts that
+both sides changed follow --outputs.
+
+An empty BASE (git gives one when both sides added the file) makes it a
+two-way merge: cells on both sides are kept once, and a cell the sides
+hold in two versions is marked as a conflict.
+
+The result is written over OURS, atomically (and only if OURS is still,
+right before the rename, the file read), in OURS' own style (only
+the cells the merge changed differ from it), as git's merge driver
+protocol wants (merge.ipynb.driver = ipynb merge %O %A %B, see "ipynb git
+install"); -o writes it elsewhere, "-o -" to standard output.
+
+Exit status: 0 merged cleanly; 1 conflicts remain (listed on standard
+error; the file written is still a valid notebook); 2 an input cannot be
+read or is not a notebook (nothing is written; the reason, with its
+line:column, on standard error).`,
+	usage: "[--outputs STRATEGY] [--marker-size N] [-o FILE|-] BASE OURS THEIRS",
+}
+
+func init() { mergeCmd.run = runMerge }
+
+// outputsStrategy is the --outputs flag.
+type outputsStrategy struct{ name *string }
+
+func outputsFlag(fs *flag.FlagSet) outputsStrategy {
+	return outputsStrategy{fs.String("outputs", "conflict", "what to keep of outputs and execution counts both sides changed: conflict (both, between marker outputs, reported), ours, theirs, or clear")}
+}
+
+// options returns the merge options of the flag.
+func (s outputsStrategy) options() (mergeOptions, error) {
+	st, err := dialog.ParseOutputStrategy(*s.name)
+	if err != nil {
+		return mergeOptions{}, fmt.Errorf("--outputs: %s", strings.TrimPrefix(err.Error(), "dialog: "))
+	}
+	return mergeOptions{Outputs: st}, nil
+}
+
+// mergeOptions are the library's merge options.
+type mergeOptions = dialog.MergeOptions
+
+// mergeConflict is one conflict the merge left.
+type mergeConflict = dialog.Conflict
+
+// merged is a merge's result.
+type merged struct {
+	data      []byte
+	conflicts []mergeConflict
+}
+
+// errOldFormat: merge and fix handle version 4 notebooks only.
+var errOldFormat = errors.New("merging handles version 4 notebooks (upgrade with 'ipynb fmt --upgrade')")
+
+// mergeBytes merges three notebook texts with the library. An input
+// that does not read is a *convert.MergeInputError. Ours before version
+// 4 is refused: a merge that takes anything from theirs writes it as
+// version 4.5, and a merge driver should not change a file's format on
+// the way; upgrading first is one command.
+func mergeBytes(base, ours, theirs []byte, opt mergeOptions) (*merged, error) {
+	// Only ours' format is kept: base and theirs may be older (the
+	// library reads them as version 4).
+	nb, err := nbformat.Unmarshal(ours)
+	if err != nil {
+		return nil, &convert.MergeInputError{Input: "ours", Err: err}
+	}
+	if nb.Nbformat < 4 {
+		return nil, fmt.Errorf("nbformat %d: %w", nb.Nbformat, errOldFormat)
+	}
+	nb = nil
+	res, err := convert.Merge(base, ours, theirs, opt)
+	if err != nil {
+		return nil, err
+	}
+	return &merged{data: res.Data, conflicts: res.Conflicts}, nil
+}
+
+// conflictSummary is one line naming the conflicts; ids are the cell
+// ids the inputs hold (others were made up when reading them).
+func conflictSummary(cs []mergeConflict, ids map[string]bool) string {
+	parts := make([]string, 0, len(cs))
+	for _, c := range cs {
+		parts = append(parts, describeConflict(c, ids))
+	}
+	n := "conflicts"
+	if len(cs) == 1 {
+		n = "conflict"
+	}
+	return fmt.Sprintf("%d %s left (marked in the cells): %s", len(cs), n, strings.Join(parts, "; "))
+}
+
+// idsIn returns the ids of the conflicts that are in one of the texts.
+func idsIn(cs []mergeConflict, texts ...[]byte) map[string]bool {
+	ids := make([]string, len(cs))
+	for i, c := range cs {
+		ids[i] = c.ID
+	}
+	return realIDs(ids, texts...)
+}
+
+// describeConflict names a conflict's cell by its id, or, where the
+// notebooks have no ids, by its kind and first line.
+func describeConflict(c mergeConflict, ids map[string]bool) string {
+	m := c.Ours
+	if m == nil {
+		m = c.Theirs
+	}
+	if m == nil {
+		m = c.Base
+	}
+	switch {
+	case c.ID == "" || m == nil:
+		return c.What
+	case ids[c.ID]:
+		return "cell " + c.ID + ": " + c.What
+	}
+	return fmt.Sprintf("%s cell %q: %s", m.Kind, leadLine(m.Content, 40), c.What)
+}
+
+func runMerge(e *env, args []string) int {
+	fs := mergeCmd.flags(e)
+	strategy := outputsFlag(fs)
+	size := fs.Int("marker-size", 7, "length of the conflict markers (git passes %L, its conflict-marker-size)")
+	out := fs.String("o", "", "write the result to this file (- for standard output) instead of over OURS")
+	name := fs.String("path", "", "the path of the file being merged, to name it in messages (git passes %P)")
+	oursLabel := fs.String("ours-label", "ours", "the label after <<<<<<< markers")
+	theirsLabel := fs.String("theirs-label", "theirs", "the label after >>>>>>> markers")
+	if st := parse(e, fs, args); st >= 0 {
+		return st
+	}
+	if fs.NArg() != 3 {
+		fs.Usage()
+		return exitError
+	}
+	opt, err := strategy.options()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ipynb merge: %v\n", err)
+		return exitError
+	}
+	if *size < 1 {
+		fmt.Fprintf(e.stderr, "ipynb merge: --marker-size %d: must be at least 1\n", *size)
+		return exitError
+	}
+	opt.MarkerSize, opt.OursLabel, opt.TheirsLabel = *size, *oursLabel, *theirsLabel
+	paths := fs.Args()
+	roles := []string{"base", "ours", "theirs"}
+	var texts [3][]byte
+	var stamp *atomicfile.Stamp // ours'
+	for i, p := range paths {
+		data, st, err := e.readStamped(input{path: p})
+		if i == 1 {
+			stamp = st
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "%s: %v\n", label(p, *name, roles[i]), pathError(err))
+			return exitError
+		}
+		texts[i] = data
+	}
+	var res *merged
+	if len(bytes.TrimSpace(texts[0])) == 0 {
+		// No base: git gives an empty one when both sides added the
+		// file. Every cell is then added on both sides.
+		res, err = mergeTwoWay(texts[1], texts[2], opt)
+	} else {
+		res, err = mergeBytes(texts[0], texts[1], texts[2], opt)
+	}
+	if mie := (*convert.MergeInputError)(nil); errors.As(err, &mie) {
+		i := max(slices.Index(roles, mie.Input), 0)
+		printError(e.stderr, label(paths[i], *name, roles[i]), located(mie.Err, nil))
+		return exitError
+	}
+	if err == nil {
+		err = checkMerged(res.data, texts[1])
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "%s: %s\n", label(paths[1], *name, ""), strings.TrimPrefix(err.Error(), "convert: "))
+		return exitError
+	}
+	dest := paths[1]
+	switch *out {
+	case "-":
+		e.stdout.Write(res.data)
+	case "":
+		switch {
+		case bytes.Equal(res.data, texts[1]):
+			// The merge is ours: nothing to write.
+		case stamp == nil:
+			e.stdout.Write(res.data) // OURS is a pipe
+		default:
+			if st := replaceRead(e, dest, res.data, stamp); st != exitOK {
+				return exitError // nothing written
+			}
+		}
+	default:
+		dest = *out
+		if _, err := atomicfile.Replace(dest, res.data, atomicfile.Options{}); err != nil {
+			fmt.Fprintf(e.stderr, "%s: %v\n", dest, err)
+			return exitError
+		}
+	}
+	if len(res.conflicts) > 0 {
+		ids := idsIn(res.conflicts, texts[:]...)
+		fmt.Fprintf(e.stderr, "%s: %s\n", label(paths[1], *name, ""), conflictSummary(res.conflicts, ids))
+		return exitFindings
+	}
+	return exitOK
+}
+
+// label names an input in messages: the file, or with --path (git's
+// temporary files have meaningless names) the merged path and the role.
+func label(file, path, role string) string {
+	switch {
+	case path == "":
+		return file
+	case role == "":
+		return path
+	}
+	return path + " (" + role + ")"
+}

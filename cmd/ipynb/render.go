@@ -1,0 +1,228 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/nbdialog/ipynb/dialog"
+)
+
+// Notebooks as line-oriented text, for git's textconv (git log -p, git
+// show, git blame) and for the parts of ipynb diff that show a whole
+// message. Each message is a header line, its text as it is, then one
+// line per output, attachment and metadata key. Headers name the
+// message by kind and id, not by position, so inserting a message does
+// not change the lines of the others.
+
+// headerMark starts every line that is not a message's own text.
+const headerMark = "## "
+
+// messageHeader is the line before a message's text (without the id
+// unless showID).
+func messageHeader(m *dialog.Message, showID bool) string {
+	h := headerMark + string(m.Kind)
+	if m.ID != "" && showID {
+		h += " " + m.ID
+	}
+	if m.ExecutionCount != nil {
+		h += fmt.Sprintf(" [%d]", *m.ExecutionCount)
+	}
+	return h
+}
+
+// renderDialog writes d as text (see above).
+func renderDialog(w io.Writer, d *dialog.Dialog) {
+	for _, l := range metaLines("", d.Meta) {
+		fmt.Fprintln(w, headerMark+"notebook metadata "+l)
+	}
+	for _, m := range d.Messages {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, messageHeader(m, true))
+		writeText(w, m.Content)
+		if r := m.Reply(); r != "" {
+			fmt.Fprintln(w, headerMark+"reply")
+			writeText(w, r)
+		}
+		for _, l := range messageDetails(m) {
+			fmt.Fprintln(w, headerMark+l)
+		}
+	}
+}
+
+// writeText writes text ending with a newline.
+func writeText(w io.Writer, text string) {
+	if text == "" {
+		return
+	}
+	io.WriteString(w, text)
+	if !strings.HasSuffix(text, "\n") {
+		io.WriteString(w, "\n")
+	}
+}
+
+// messageDetails are the lines of a message's outputs (but the one its
+// reply is shown from), attachments, attributes and metadata.
+func messageDetails(m *dialog.Message) []string {
+	var ls []string
+	for _, o := range otherOutputs(m) {
+		ls = append(ls, "out: "+outputSummary(o))
+	}
+	for _, a := range m.Attachments {
+		ls = append(ls, fmt.Sprintf("attachment %s: %s, %s", a.ID, a.MIME, sizeText(len(a.Data))))
+	}
+	ls = append(ls, metaLines("attr ", m.Attrs)...)
+	ls = append(ls, metaLines("meta ", m.Meta)...)
+	return ls
+}
+
+// otherOutputs are a message's outputs but a prompt's first reply output
+// (the one Message.Reply reads, shown as text).
+func otherOutputs(m *dialog.Message) []dialog.Output {
+	if m.Kind != dialog.Prompt {
+		return m.Outputs
+	}
+	for i, o := range m.Outputs {
+		if o.IsReply() {
+			return append(m.Outputs[:i:i], m.Outputs[i+1:]...)
+		}
+	}
+	return m.Outputs
+}
+
+// metaLines are "prefix key = value" lines, keys sorted, values as
+// compact JSON.
+func metaLines(prefix string, m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	ls := make([]string, 0, len(keys))
+	for _, k := range keys {
+		ls = append(ls, prefix+k+" = "+compactJSON(m[k]))
+	}
+	return ls
+}
+
+// compactJSON is v as JSON, keys sorted, long values shortened with a
+// digest.
+func compactJSON(v any) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	const max = 120
+	if len(b) <= max {
+		return string(b)
+	}
+	return string(b[:max-30]) + "… (" + sizeText(len(b)) + ", " + digest(b) + ")"
+}
+
+// digest is a short hash of b, so that a change in a summarised value
+// shows as a changed line.
+func digest(b []byte) string {
+	s := sha256.Sum256(b)
+	return "#" + hex.EncodeToString(s[:4])
+}
+
+// outputSummary is one line about an output: its type, what it holds and
+// how much, and a digest of its content.
+func outputSummary(o dialog.Output) string {
+	b, _ := json.Marshal(o)
+	var s string
+	switch t := o.Type(); t {
+	case "stream":
+		name, _ := o["name"].(string)
+		s = fmt.Sprintf("stream %s, %s", name, linesText(dialog.Text(o["text"])))
+	case "error":
+		ename, _ := o["ename"].(string)
+		evalue, _ := o["evalue"].(string)
+		s = "error " + leadLine(ename+": "+evalue, 80)
+	case "execute_result", "display_data":
+		data, _ := o["data"].(map[string]any)
+		mimes := make([]string, 0, len(data))
+		for k := range data {
+			mimes = append(mimes, k)
+		}
+		slices.Sort(mimes)
+		var parts []string
+		for _, k := range mimes {
+			if strings.HasPrefix(k, "text/") || strings.HasSuffix(k, "json") || strings.HasSuffix(k, "javascript") || strings.HasSuffix(k, "+xml") {
+				parts = append(parts, k+" "+linesText(textOf(data[k])))
+			} else {
+				parts = append(parts, k+" "+sizeText(len(dialog.Text(data[k]))*3/4))
+			}
+		}
+		s = t
+		if c, ok := o["execution_count"]; ok && c != nil {
+			s += fmt.Sprintf(" [%v]", c)
+		}
+		s += ": " + strings.Join(parts, ", ")
+		if tp := dialog.Text(data["text/plain"]); tp != "" {
+			s += " " + quoteShort(tp)
+		}
+	default:
+		s = t
+	}
+	return s + " " + digest(b)
+}
+
+// textOf is a text MIME value: a string, lines, or JSON for a JSON value.
+func textOf(v any) string {
+	switch v.(type) {
+	case string, []any:
+		if t := dialog.Text(v); t != "" || v == nil {
+			return t
+		}
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func linesText(s string) string {
+	n := strings.Count(s, "\n")
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	if n == 1 {
+		return "1 line"
+	}
+	return fmt.Sprintf("%d lines", n)
+}
+
+func sizeText(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d B", n)
+	case n < 1000000:
+		return fmt.Sprintf("%.1f kB", float64(n)/1000)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/1000000)
+}
+
+// leadLine is the first line of s, at most n characters.
+func leadLine(s string, n int) string {
+	l, _, more := strings.Cut(s, "\n")
+	r := []rune(l)
+	if len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	if more {
+		return l + "…"
+	}
+	return l
+}
+
+// quoteShort is the start of a text, quoted.
+func quoteShort(s string) string {
+	return fmt.Sprintf("%q", leadLine(s, 40))
+}
