@@ -9,15 +9,23 @@ import (
 
 var fmtCmd = &command{
 	name:    "fmt",
-	summary: "rewrite notebooks in place: heal them, or write Python's canonical bytes",
+	summary: "format notebooks in place: Jupyter's own layout, invalid ones healed first",
 	doc: `Rewrites nbformat 4 notebooks in place, atomically, and prints the files it
-changed. Invalid notebooks are healed (what is invalid is removed or
-repaired, content is kept) and each file keeps its own style. With
---canonical, a notebook gets exactly the bytes Python nbformat writes for it
-as it is (Python does not heal, so neither does --canonical; a notebook
-Python cannot write is an error). Older notebooks are left alone unless
---upgrade converts them to 4.5 first. Read-only files are not changed.`,
-	usage: "[--check] [--canonical] [--upgrade] [--follow] [-v] PATH...",
+changed. Three modes:
+  (default)     heal, then write Jupyter's own layout: the bytes Python
+                nbformat writes (indent 1, sorted keys, sources split in
+                lines), so one-line, two-space or VS Code files all come
+                out alike
+  --keep-style  heal only: each file keeps its own layout, and only what
+                was invalid changes (the smallest diff)
+  --canonical   exactly the bytes Python nbformat writes for the notebook as
+                it is, without healing (as Python does; a notebook Python
+                cannot write is an error)
+Healing removes or repairs what is invalid and keeps all content that has a
+valid place (-v prints each repair). Older notebooks are left alone unless
+--upgrade converts them to 4.5 first. Read-only files, and files you may not
+write in place, are not changed; a file changed while fmt ran is left alone.`,
+	usage: "[--check] [--keep-style | --canonical] [--upgrade] [--follow] [-v] [--jobs N] [--files-from LIST] PATH...",
 }
 
 func init() { fmtCmd.run = runFmt }
