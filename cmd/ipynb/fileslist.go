@@ -48,7 +48,7 @@ func inputs(e *env, fs *flag.FlagSet, filesFrom string, walk *walkOptions) (ins 
 	if filesFrom != "" {
 		listed, err := readFileList(e, filesFrom)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "ipynb %s: --files-from %s: %v\n", fs.Name(), filesFrom, pathError(err))
+			fmt.Fprintf(e.stderr, "ipynb %s: --files-from %s: %v\n", fs.Name(), quoteName(filesFrom), pathError(err))
 			return nil, false, exitError
 		}
 		if filesFrom == "-" {

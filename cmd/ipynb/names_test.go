@@ -130,6 +130,21 @@ func TestNamesOneLineEach(t *testing.T) {
 				t.Errorf("%v: %q does not start with a file's name", args, line)
 			}
 		}
+		// The files that would change, one name a line.
+		listed := 0
+		for _, line := range strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n") {
+			if line == "" {
+				continue
+			}
+			name, rest, ok := leadingName(line)
+			if !ok || !names[name] || rest != "" {
+				t.Errorf("%v: listed %q is not one file's name", args, line)
+			}
+			listed++
+		}
+		if listed == 0 {
+			t.Errorf("%v listed no file:\n%s", args, r.stdout)
+		}
 	}
 }
 

@@ -58,14 +58,14 @@ func rewriteOne(e *env, in input, checkOnly bool, transform func(in input, data 
 		return r
 	}
 	if err != nil {
-		fmt.Fprintf(r.errw(), "%s: %v\n", in.path, pathError(err))
+		fmt.Fprintf(r.errw(), "%s: %v\n", quoteName(in.path), pathError(err))
 		r.status = exitError
 		return r
 	}
 	out, err := transform(in, data, r.errw())
 	switch {
 	case errors.Is(err, errSkip):
-		fmt.Fprintf(r.errw(), "%s: %s\n", in.path, strings.TrimSuffix(err.Error(), ": "+errSkip.Error()))
+		fmt.Fprintf(r.errw(), "%s: %s\n", quoteName(in.path), strings.TrimSuffix(err.Error(), ": "+errSkip.Error()))
 		return r
 	case err != nil:
 		fmt.Fprintln(r.errw(), describe(in.path, err))
@@ -76,7 +76,7 @@ func rewriteOne(e *env, in input, checkOnly bool, transform func(in input, data 
 	switch {
 	case checkOnly:
 		if changed {
-			fmt.Fprintln(r.outw(), in.path)
+			fmt.Fprintln(r.outw(), quoteName(in.path))
 			r.status = exitFindings
 		}
 	case stamp == nil:
@@ -90,10 +90,10 @@ func rewriteOne(e *env, in input, checkOnly bool, transform func(in input, data 
 		case errors.Is(err, atomicfile.ErrChanged), errors.Is(err, atomicfile.ErrLocked):
 			r.status = leftAlone(r.errw(), in.path, err)
 		case err != nil:
-			fmt.Fprintf(r.errw(), "%s: %v\n", in.path, err)
+			fmt.Fprintf(r.errw(), "%s: %v\n", quoteName(in.path), err)
 			r.status = exitError
 		default:
-			fmt.Fprintln(r.outw(), in.path)
+			fmt.Fprintln(r.outw(), quoteName(in.path))
 		}
 	}
 	return r
@@ -145,9 +145,9 @@ func (r *report) print(e *env) {
 func leftAlone(w io.Writer, path string, err error) int {
 	if errors.Is(err, atomicfile.ErrChanged) {
 		why := strings.TrimPrefix(err.Error(), atomicfile.ErrChanged.Error())
-		fmt.Fprintf(w, "%s: changed while processing%s; left alone\n", path, why)
+		fmt.Fprintf(w, "%s: changed while processing%s; left alone\n", quoteName(path), why)
 	} else {
-		fmt.Fprintf(w, "%s: %v; left alone\n", path, err)
+		fmt.Fprintf(w, "%s: %v; left alone\n", quoteName(path), err)
 	}
 	return exitFindings
 }

@@ -67,7 +67,7 @@ func expand(e *env, args []string, o *walkOptions) (ins []input, ok bool) {
 		}
 		fi, err := os.Stat(a)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "%s: %v\n", a, pathError(err))
+			fmt.Fprintf(e.stderr, "%s: %v\n", quoteName(a), pathError(err))
 			w.ok = false
 			continue
 		}
@@ -82,7 +82,7 @@ func expand(e *env, args []string, o *walkOptions) (ins []input, ok bool) {
 			if w.skippedHere > 0 {
 				more = fmt.Sprintf(" (%d skipped; -v names them)", w.skippedHere)
 			}
-			fmt.Fprintf(e.stderr, "ipynb %s: no notebooks found under %s%s\n", o.cmd, a, more)
+			fmt.Fprintf(e.stderr, "ipynb %s: no notebooks found under %s%s\n", o.cmd, quoteName(a), more)
 			w.ok = false
 		}
 		sort.Slice(w.found, func(i, j int) bool { return w.found[i].path < w.found[j].path })
@@ -126,20 +126,20 @@ func (w *walker) dir(p string, follow bool) {
 		return
 	}
 	if err != nil {
-		fmt.Fprintf(w.e.stderr, "%s: %v\n", p, pathError(err))
+		fmt.Fprintf(w.e.stderr, "%s: %v\n", quoteName(p), pathError(err))
 		w.ok = false
 		return
 	}
 	defer f.Close()
 	folder, err := f.Stat()
 	if err != nil {
-		fmt.Fprintf(w.e.stderr, "%s: %v\n", p, pathError(err))
+		fmt.Fprintf(w.e.stderr, "%s: %v\n", quoteName(p), pathError(err))
 		w.ok = false
 		return
 	}
 	entries, err := f.ReadDir(-1)
 	if err != nil {
-		fmt.Fprintf(w.e.stderr, "%s: %v\n", p, pathError(err))
+		fmt.Fprintf(w.e.stderr, "%s: %v\n", quoteName(p), pathError(err))
 		w.ok = false
 		return
 	}
@@ -212,7 +212,7 @@ func (w *walker) add(q, real string, folder fs.FileInfo) {
 			id := [2]uint64{uint64(st.Dev), uint64(st.Ino)}
 			if first, dup := w.seen[id]; dup {
 				if *w.o.verbose {
-					fmt.Fprintf(w.e.stderr, "%s: skipped: the same file as %s\n", q, first)
+					fmt.Fprintf(w.e.stderr, "%s: skipped: the same file as %s\n", quoteName(q), quoteName(first))
 				}
 				return
 			}
@@ -226,6 +226,6 @@ func (w *walker) skip(q, format string, args ...any) {
 	w.skipped++
 	w.skippedHere++
 	if *w.o.verbose {
-		fmt.Fprintf(w.e.stderr, "%s: skipped: %s\n", q, fmt.Sprintf(format, args...))
+		fmt.Fprintf(w.e.stderr, "%s: skipped: %s\n", quoteName(q), fmt.Sprintf(format, args...))
 	}
 }
