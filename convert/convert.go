@@ -365,7 +365,7 @@ func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat
 		if metaChanged {
 			newMeta = nonNil(d.Meta)
 		}
-		repairs, err := nbformat.Heal(nb)
+		repairs, err := nbformat.HealOptions{KeepBOM: true}.Heal(nb)
 		if err != nil {
 			return nil, fmt.Errorf("convert: %w", err)
 		}

@@ -1,7 +1,10 @@
 package convert_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/nbdialog/ipynb/convert"
@@ -45,5 +48,35 @@ func TestEditKeepsIDsOfOlderFile(t *testing.T) {
 		if nb.Cells[i].ID != want {
 			t.Errorf("cell %d: id %q, want %q\n%s", i, nb.Cells[i].ID, want, out)
 		}
+	}
+}
+
+// A notebook that starts with a UTF-8 byte-order mark comes back through a
+// dialog exactly as it went in, mark included (contract 4); an edit
+// changes only the edited cell's bytes, and the mark stays.
+func TestDialogKeepsBOM(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "jupyter.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := append([]byte("\xef\xbb\xbf"), src...)
+	d, err := convert.Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := convert.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out, data) {
+		t.Error("unedited round trip changed the file")
+	}
+	d.Messages[0].Content += "!"
+	out, err = convert.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(out, []byte("\xef\xbb\xbf{")) {
+		t.Errorf("the edit dropped the mark: %.20q", out)
 	}
 }

@@ -25,6 +25,11 @@ type HealOptions struct {
 	// digits of a SHA-256 hash), so the same notebook always heals to the
 	// same bytes.
 	NewID func() CellID
+	// KeepBOM leaves a UTF-8 byte-order mark before the JSON as it was
+	// read. By default Heal removes it (Python's json module refuses such
+	// a file); package convert keeps it, so that a dialog's file comes back
+	// exactly as it went in.
+	KeepBOM bool
 }
 
 // Heal makes an nbformat 4 notebook valid with default options. See
@@ -93,7 +98,7 @@ func (o HealOptions) Heal(nb *Notebook) ([]Repair, error) {
 		return nil, fmt.Errorf("nbformat: heal nbformat %d: %w", nb.Nbformat, ErrUnsupportedVersion)
 	}
 	h := healer{nb: nb, newID: o.NewID, owned: map[uintptr]bool{}}
-	if nb.src != nil && nb.src.tape.BOM && !nb.dropBOM {
+	if nb.src != nil && nb.src.tape.BOM && !nb.dropBOM && !o.KeepBOM {
 		// Not a schema matter, but Python's json module refuses the file.
 		nb.dropBOM = true
 		h.note("", "removed the UTF-8 byte-order mark at the start of the file (Python's json module refuses it)")

@@ -66,6 +66,12 @@ func (nb *Notebook) tape() (*jsontree.Tape, error) {
 		e := encoder{t: nb.src.tape, src: nb.src, st: &pythonStyle, ids: nb.NbformatMinor >= 5 || nb.Nbformat > 4, decoded: true, complete: nb.complete}
 		v := reflectDocument(nb)
 		if e.equal(v, infoOf(v.Type()), jsontree.Root) {
+			if nb.dropBOM && nb.src.tape.BOM {
+				// Heal removed the byte-order mark: the bytes written have none.
+				t := *nb.src.tape
+				t.BOM = false
+				return &t, nil
+			}
 			return nb.src.tape, nil
 		}
 	}

@@ -353,3 +353,26 @@ print("%d:%d" % (line, col))`
 		}
 	}
 }
+
+// fmt on a notebook that starts with a UTF-8 byte-order mark (which
+// Python's json module refuses) removes the mark and writes Jupyter's
+// layout: for a file Python nbformat wrote, exactly its bytes again.
+func TestFmtRemovesBOM(t *testing.T) {
+	want, err := os.ReadFile(filepath.Join(shipped, "jupyter.ipynb")) // written by Python nbformat
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range [][]string{{"fmt"}, {"fmt", "--keep-style"}} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "bom.ipynb")
+		if err := os.WriteFile(path, append([]byte("\xef\xbb\xbf"), want...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if r := ipynb(t, dir, "", append(mode, "bom.ipynb")...); r.code != 0 || r.stdout != "bom.ipynb\n" {
+			t.Errorf("%v: %+v", mode, r)
+		}
+		if got, _ := os.ReadFile(path); !bytes.Equal(got, want) {
+			t.Errorf("%v: the result is not the notebook without its mark", mode)
+		}
+	}
+}
