@@ -277,10 +277,22 @@ func TestSeedMetadataPreservation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(map[string]any{"level": 3}, back.Messages[0].Meta["my_app_flag"]); diff != "" {
+	// Objects and arrays of unknown metadata come back as their JSON text.
+	decoded := func(x any) any {
+		raw, ok := x.(json.RawMessage)
+		if !ok {
+			t.Fatalf("%T, not json.RawMessage", x)
+		}
+		g, err := nbformat.Decode(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	if diff := cmp.Diff(map[string]any{"level": 3}, decoded(back.Messages[0].Meta["my_app_flag"])); diff != "" {
 		t.Error(diff)
 	}
-	if diff := cmp.Diff(map[string]any{"version": 1}, back.Meta["my_app"]); diff != "" {
+	if diff := cmp.Diff(map[string]any{"version": 1}, decoded(back.Meta["my_app"])); diff != "" {
 		t.Error(diff)
 	}
 }

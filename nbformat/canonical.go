@@ -22,6 +22,10 @@ func marshalCanonical(nb *Notebook) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Python's writer reads every value.
+	if t, err = t.Full(); err != nil {
+		return nil, err
+	}
 	w := canon{t: t, buf: make([]byte, 0, len(t.Data)+len(t.Data)/32+64)}
 	switch nb.Nbformat {
 	case 4:

@@ -290,8 +290,18 @@ func (d *decoder) output(j int) Output {
 	return o
 }
 
-// generic decodes node j as generic JSON; see [Decode].
-func (d *decoder) generic(j int) any { return genericValue(d.t, j) }
+// generic returns node j as the value AdditionalProperties keeps: a
+// scalar decoded (see [Decode]), an array or object as json.RawMessage,
+// its bytes as read (sharing the input: see [RawJSON]).
+func (d *decoder) generic(j int) any {
+	t := d.t
+	switch t.Nodes[j].Kind {
+	case jsontree.Array, jsontree.Object:
+		n := &t.Nodes[j]
+		return json.RawMessage(t.Data[n.Start:n.End:n.End])
+	}
+	return genericValue(t, j)
+}
 
 func genericValue(t *jsontree.Tape, j int) any {
 	n := &t.Nodes[j]

@@ -49,6 +49,14 @@ func (e *encoder) equal(v reflect.Value, ti *typeInfo, o int) bool {
 	if o < 0 || e.t == nil {
 		return false
 	}
+	if e.t.Lazy(o) && readsChildren(ti.kind) {
+		x, restore, ok := e.expandOrig(o)
+		if !ok {
+			return false
+		}
+		defer restore()
+		o = x
+	}
 	t := e.t
 	n := &t.Nodes[o]
 	switch ti.kind {
@@ -77,6 +85,9 @@ func (e *encoder) equal(v reflect.Value, ti *typeInfo, o int) bool {
 		return (n.Kind == jsontree.True && v.Bool()) || (n.Kind == jsontree.False && !v.Bool())
 	case kNumber:
 		return n.Kind == jsontree.Number && v.String() == string(t.Raw(o))
+	case kRaw:
+		raw := v.Bytes()
+		return sameBytes(raw, t.Raw(o)) || jsonEqual(raw, t.Raw(o))
 	case kPtr:
 		if v.IsNil() {
 			return n.Kind == jsontree.Null
@@ -139,6 +150,29 @@ func (e *encoder) equal(v reflect.Value, ti *typeInfo, o int) bool {
 		return e.equalStruct(el, infoOf(el.Type()).plan, o)
 	}
 	return false
+}
+
+// readsChildren reports whether comparing or writing a value of kind k
+// against an original reads the original's children.
+func readsChildren(k kind) bool {
+	switch k {
+	case kSlice, kMap, kStruct, kMultiline, kBundle, kCell, kOutput:
+		return true
+	}
+	return false
+}
+
+// expandOrig makes the expansion of lazy node o the original (its root,
+// node 0, standing for o) until restore is called. Inside it there are no
+// cells or outputs of the source to match.
+func (e *encoder) expandOrig(o int) (x int, restore func(), ok bool) {
+	sub, err := e.t.Expand(o)
+	if err != nil {
+		return -1, nil, false
+	}
+	savedT, savedSrc := e.t, e.src
+	e.t, e.src = sub, nil
+	return 0, func() { e.t, e.src = savedT, savedSrc }, true
 }
 
 // enter notes whether the cell or output x was decoded from the file, for
@@ -346,7 +380,7 @@ func sameBytes(a, b []byte) bool {
 
 // jsonEqual reports whether two JSON texts hold equal values.
 func jsonEqual(a, b []byte) bool {
-	if bytes.Equal(a, b) {
+	if bytes.Equal(a, b) || jsontree.EqualIgnoringSpace(a, b) {
 		return true
 	}
 	x, err1 := Decode(a)
@@ -355,6 +389,7 @@ func jsonEqual(a, b []byte) bool {
 }
 
 func genericEqual(x, y any) bool {
+	x, y = decodeRaw(x), decodeRaw(y)
 	switch x := x.(type) {
 	case map[string]any:
 		y, ok := y.(map[string]any)
@@ -437,7 +472,7 @@ func (e *encoder) dynamic(v reflect.Value) (reflect.Value, *typeInfo, bool) {
 	x := v.Elem()
 	switch x.Interface().(type) {
 	case nil, bool, string, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64,
-		float32, float64, json.Number, map[string]any, []any, []string, map[string]string,
+		float32, float64, json.Number, json.RawMessage, map[string]any, []any, []string, map[string]string,
 		MultilineString, MimeBundle:
 		return x, infoOf(x.Type()), true
 	}
@@ -476,6 +511,17 @@ func (e *encoder) value(v reflect.Value, ti *typeInfo, o int, ind string) {
 	if e.t == nil {
 		o = -1
 	}
+	if o >= 0 && e.t.Lazy(o) && readsChildren(ti.kind) {
+		// A changed value whose original is lazy: keep the original's
+		// layout all the same.
+		x, restore, ok := e.expandOrig(o)
+		if ok {
+			defer restore()
+			o = x
+		} else {
+			o = -1
+		}
+	}
 	switch ti.kind {
 	case kString:
 		e.str(v.String())
@@ -487,6 +533,8 @@ func (e *encoder) value(v reflect.Value, ti *typeInfo, o int, ind string) {
 		e.buf = jsontree.AppendPythonFloat(e.buf, v.Float())
 	case kBool:
 		e.buf = strconv.AppendBool(e.buf, v.Bool())
+	case kRaw:
+		e.rawJSON(v.Bytes(), ind)
 	case kNumber:
 		s := v.String()
 		if !json.Valid([]byte(s)) && s != "NaN" && s != "Infinity" && s != "-Infinity" {
@@ -997,6 +1045,17 @@ func (e *encoder) multiline(m MultilineString, o int, ind string, splittable boo
 
 // rawJSON writes JSON text in the file's style.
 func (e *encoder) rawJSON(raw []byte, ind string) {
+	if e.st.compact() && e.st.comma == "" && e.st.colon == ":" && !e.st.sorted && e.st.esc == (jsontree.Escaping{}) {
+		// Compact output (Encode, FromMap): the text without its spaces,
+		// checked without recording its values.
+		if _, err := jsontree.ParseShaped(raw, jsontree.Limits{MaxDepth: DefaultMaxDepth}, nil); err != nil {
+			e.fail(fmt.Errorf("nbformat: invalid raw JSON: %w", err))
+			e.buf = append(e.buf, "null"...)
+			return
+		}
+		e.buf = jsontree.AppendCompact(e.buf, raw)
+		return
+	}
 	t, err := jsontree.Parse(raw, jsontree.Limits{MaxDepth: DefaultMaxDepth})
 	if err != nil {
 		e.fail(fmt.Errorf("nbformat: invalid raw JSON: %w", err))

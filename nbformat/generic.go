@@ -1,6 +1,7 @@
 package nbformat
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 
@@ -9,7 +10,8 @@ import (
 
 // ToMap returns a generated struct (or a pointer to one), such as a cell's
 // Metadata, as generic JSON: its typed fields and its AdditionalProperties
-// together, with the Go types of [Decode].
+// together, with the Go types of [Decode], except that arrays and objects
+// kept as json.RawMessage (see [RawJSON]) stay so.
 func ToMap(v any) (map[string]any, error) {
 	rv := reflect.ValueOf(v)
 	for rv.Kind() == reflect.Pointer && !rv.IsNil() {
@@ -42,6 +44,8 @@ func (e *encoder) generic(v reflect.Value, ti *typeInfo) (any, error) {
 		return v.Bool(), nil
 	case kNumber:
 		return numberValue([]byte(v.String()), numberFlags(v.String())), nil
+	case kRaw:
+		return v.Interface(), nil
 	case kPtr:
 		if v.IsNil() {
 			return nil, nil
@@ -122,7 +126,7 @@ func (e *encoder) generic(v reflect.Value, ti *typeInfo) (any, error) {
 		if b.b != nil {
 			for _, en := range b.b.entries {
 				if en.isJSON {
-					g, err := Decode(en.json)
+					g, err := jsonEntry(en.json)
 					if err != nil {
 						return nil, err
 					}
@@ -153,6 +157,21 @@ func (e *encoder) generic(v reflect.Value, ti *typeInfo) (any, error) {
 	return nil, fmt.Errorf("nbformat: cannot convert a %s", ti.typ)
 }
 
+// jsonEntry returns JSON output data as generic JSON: an array or object
+// as json.RawMessage (as AdditionalProperties keeps them), a scalar
+// decoded.
+func jsonEntry(raw []byte) (any, error) {
+	t, err := jsontree.ParseShaped(raw, jsontree.Limits{MaxDepth: DefaultMaxDepth}, nil)
+	if err != nil {
+		return nil, syntaxError("", raw, err)
+	}
+	if t.Lazy(jsontree.Root) {
+		n := &t.Nodes[jsontree.Root]
+		return json.RawMessage(raw[n.Start:n.End:n.End]), nil
+	}
+	return genericValue(t, jsontree.Root), nil
+}
+
 // numberFlags classifies the text of a json.Number.
 func numberFlags(s string) uint8 {
 	switch s {
@@ -175,7 +194,7 @@ func FromMap(m map[string]any, ptr any) error {
 	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
 		return fmt.Errorf("nbformat: FromMap: %T is not a pointer to a struct", ptr)
 	}
-	d, root, err := tempDecoder(m)
+	d, root, err := tempDecoder(m, v.Elem().Type())
 	if err != nil {
 		return err
 	}
@@ -213,7 +232,7 @@ func OutputToMap(o Output) (map[string]any, error) {
 // when its output_type is not one of the four). Its text takes the form of
 // the notebook it is written in (one string, or lines), as new text does.
 func OutputFromMap(m map[string]any) (Output, error) {
-	d, root, err := tempDecoder(m)
+	d, root, err := tempDecoder(m, outputType)
 	if err != nil {
 		return nil, err
 	}
@@ -222,16 +241,29 @@ func OutputFromMap(m map[string]any) (Output, error) {
 	return o, nil
 }
 
-// tempDecoder parses the JSON encoding of v for decoding.
-func tempDecoder(v any) (*decoder, int, error) {
+// tempDecoder parses the JSON encoding of v for decoding as a typ.
+func tempDecoder(v any, typ reflect.Type) (*decoder, int, error) {
 	raw, err := encodeCompact(v)
 	if err != nil {
 		return nil, 0, err
 	}
-	t, err := jsontree.Parse(raw, jsontree.Limits{MaxDepth: DefaultMaxDepth})
+	t, err := jsontree.ParseShaped(raw, jsontree.Limits{MaxDepth: DefaultMaxDepth}, typeShape(typ))
 	if err != nil {
 		return nil, 0, err
 	}
 	src := &source{tape: t, cells: map[Cell]int32{}, outputs: map[Output]int32{}, order: map[reflect.Type][]string{}}
 	return &decoder{t: t, src: src}, jsontree.Root, nil
+}
+
+// decodeRaw returns x decoded when it is a json.RawMessage (nil when that
+// does not parse), else x itself.
+func decodeRaw(x any) any {
+	if r, ok := x.(json.RawMessage); ok {
+		g, err := Decode(r)
+		if err != nil {
+			return nil
+		}
+		return g
+	}
+	return x
 }

@@ -120,6 +120,13 @@ func (o HealOptions) Heal(nb *Notebook) ([]Repair, error) {
 		if len(found) == 0 {
 			return h.repairs, nil
 		}
+		if t.HasLazy() {
+			// Repairs read any value's interior: a full parse.
+			if t, err = t.Full(); err != nil {
+				return h.repairs, err
+			}
+			found = locateProblems(t)
+		}
 		h.round(t, found, round >= healWholeAfter)
 	}
 	err := Validate(nb)

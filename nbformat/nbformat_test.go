@@ -3,6 +3,7 @@ package nbformat_test
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -163,8 +164,17 @@ func TestEditsKeepStyle(t *testing.T) {
 			code := nb.Cells[1].(*nbformat.CodeCell)
 			code.Source.Set("print('edited')\n# é ☕\n")
 			nb.Cells = slices.Delete(nb.Cells, 2, 3)
-			if app, ok := nb.Metadata.AdditionalProperties["my_app"].(map[string]any); ok {
+			// Unknown metadata objects are kept as their JSON text.
+			if raw, ok := nb.Metadata.AdditionalProperties["my_app"].(json.RawMessage); ok {
+				g, err := nbformat.Decode(raw)
+				if err != nil {
+					t.Fatal(err)
+				}
+				app := g.(map[string]any)
 				app["version"] = 2
+				nb.Metadata.AdditionalProperties["my_app"] = app
+			} else if x, has := nb.Metadata.AdditionalProperties["my_app"]; has {
+				t.Fatalf("my_app is a %T, not json.RawMessage", x)
 			}
 			md := &nb.Cells[0].(*nbformat.MarkdownCell).Metadata
 			if md.AdditionalProperties == nil {

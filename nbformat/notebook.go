@@ -75,6 +75,7 @@ const (
 	DefaultMaxDepth  = 10000
 	DefaultMaxCells  = 100000
 	DefaultMaxString = 512 << 20 // 512 MiB
+	DefaultMaxValues = 1 << 26   // 67,108,864 JSON values
 )
 
 // UnmarshalOptions configures reading. The zero value uses the defaults.
@@ -90,8 +91,12 @@ type UnmarshalOptions struct {
 	// MaxString is the longest string accepted, in bytes as written
 	// (default DefaultMaxString).
 	MaxString int
-	// MaxValues bounds the number of JSON values in the file (default: no
-	// bound beyond MaxBytes).
+	// MaxValues is the most JSON values accepted, counting every value
+	// at every depth (default DefaultMaxValues, about 67 million: a 50 MB
+	// file of 25 million small values reads in a few hundred megabytes;
+	// the limit bounds the work and the memory of hostile input well below
+	// what MaxBytes alone allows). Exceeding it is a *SyntaxError at the
+	// first value past the limit.
 	MaxValues int
 }
 
@@ -140,7 +145,10 @@ func (o UnmarshalOptions) unmarshal(data []byte) (*Notebook, error) {
 	if lim.MaxString <= 0 {
 		lim.MaxString = DefaultMaxString
 	}
-	t, err := jsontree.Parse(data, lim)
+	if lim.MaxNodes <= 0 {
+		lim.MaxNodes = DefaultMaxValues
+	}
+	t, err := jsontree.ParseShaped(data, lim, notebookShape())
 	if err != nil {
 		return nil, syntaxError("", data, err)
 	}

@@ -2,7 +2,6 @@ package nbformat
 
 import (
 	"bytes"
-	"strings"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 )
@@ -61,7 +60,7 @@ func detectStyle(t *jsontree.Tape) *style {
 		n := &t.Nodes[i]
 		switch n.Kind {
 		case jsontree.Object:
-			if st.sorted && n.Len > 1 && !sortedKeys(t, i) {
+			if st.sorted && n.Len > 1 && !t.Lazy(i) && !sortedKeys(t, i) {
 				st.sorted = false
 			}
 		case jsontree.String:
@@ -71,11 +70,21 @@ func detectStyle(t *jsontree.Tape) *style {
 			if n.Flags&jsontree.FlagEscaped != 0 {
 				s := data[n.Start:n.End]
 				if bytes.Contains(s, []byte(`\u`)) {
-					scanEscapes(s, &st.esc, &sawEscaped)
+					jsontree.ScanEscapes(s, &st.esc, &sawEscaped)
 				}
 			}
 		}
 	}
+	// What lazy interiors hold counts as well.
+	ls := &t.LazyStyle
+	if ls.Unsorted {
+		st.sorted = false
+	}
+	sawRaw = sawRaw || ls.RawNonASCII
+	sawEscaped = sawEscaped || ls.EscapedNonASCII
+	st.esc.Upper = st.esc.Upper || ls.Escaping.Upper
+	st.esc.HTML = st.esc.HTML || ls.Escaping.HTML
+	st.esc.LineSep = st.esc.LineSep || ls.Escaping.LineSep
 	st.esc.ASCII = sawEscaped && !sawRaw
 
 	// Multiline text: arrays or strings, and the splitting rule.
@@ -123,35 +132,6 @@ func sortedKeys(t *jsontree.Tape, o int) bool {
 		return true
 	})
 	return ok
-}
-
-// scanEscapes notes what the \u escapes in the string token s tell about
-// the writer: escaped non-ASCII (ensure_ascii), hex digit case, HTML-safe
-// escapes.
-func scanEscapes(s []byte, esc *jsontree.Escaping, nonASCII *bool) {
-	for i := 0; i+5 < len(s); i++ {
-		if s[i] != '\\' {
-			continue
-		}
-		if s[i+1] != 'u' {
-			i++
-			continue
-		}
-		h := string(s[i+2 : i+6])
-		if strings.ContainsAny(h, "ABCDEF") {
-			esc.Upper = true
-		}
-		switch strings.ToLower(h) {
-		case "003c", "003e", "0026":
-			esc.HTML = true
-		case "2028", "2029":
-			esc.LineSep = true
-		}
-		if h[0] != '0' || h[1] != '0' || h[2] >= '8' {
-			*nonASCII = true
-		}
-		i += 5
-	}
 }
 
 // splitsOnlyNewline reports whether an array of lines shows a writer that

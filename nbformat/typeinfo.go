@@ -31,6 +31,7 @@ const (
 	kBundle
 	kCell
 	kOutput
+	kRaw // json.RawMessage: generic JSON kept as its text
 )
 
 type typeInfo struct {
@@ -61,6 +62,7 @@ var (
 	cellType       = reflect.TypeFor[Cell]()
 	outputType     = reflect.TypeFor[Output]()
 	numberType     = reflect.TypeFor[json.Number]()
+	rawType        = reflect.TypeFor[json.RawMessage]()
 	anyType        = reflect.TypeFor[any]()
 	genericMapType = reflect.TypeFor[map[string]any]()
 )
@@ -108,6 +110,8 @@ func build(t reflect.Type, building map[reflect.Type]*typeInfo) *typeInfo {
 		ti.kind = kOutput
 	case t == numberType:
 		ti.kind = kNumber
+	case t == rawType:
+		ti.kind = kRaw
 	default:
 		switch t.Kind() {
 		case reflect.String:

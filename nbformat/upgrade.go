@@ -98,7 +98,7 @@ func (o UpgradeOptions) fixIDs(nb *Notebook) {
 func (o UpgradeOptions) upgradeV3(nb *Notebook) error {
 	extra := nb.AdditionalProperties
 	var cells []any
-	if ws, ok := extra["worksheets"].([]any); ok {
+	if ws, ok := decodeRaw(extra["worksheets"]).([]any); ok {
 		for i, w := range ws {
 			wm, ok := w.(map[string]any)
 			if !ok {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/nbdialog/ipynb/internal/draft04"
 	"github.com/nbdialog/ipynb/internal/jsontree"
@@ -79,7 +80,7 @@ func (nb *Notebook) tape() (*jsontree.Tape, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := jsontree.Parse(data, jsontree.Limits{MaxDepth: DefaultMaxDepth})
+	t, err := jsontree.ParseShaped(data, jsontree.Limits{MaxDepth: DefaultMaxDepth}, notebookShape())
 	if err != nil {
 		return nil, syntaxError("", data, err)
 	}
@@ -138,9 +139,33 @@ func validateTape(t *jsontree.Tape) []*ValidationError {
 	return out
 }
 
+// lazyFallbacks counts validations that needed a full parse (tests).
+var lazyFallbacks atomic.Int64
+
 // locateProblems validates the notebook on t and returns each problem with
-// the tape node it is about, in document order.
-func locateProblems(t *jsontree.Tape) []located {
+// the tape node it is about, in document order. The tape's lazy nodes hold
+// nothing the schemas read (see notebookShape); should the validator need
+// one's interior all the same, it validates a full parse instead, and the
+// nodes returned are that parse's (only Heal reads them, and it reads a
+// full tape whenever there are problems).
+func locateProblems(t *jsontree.Tape) (found []located) {
+	if t.HasLazy() {
+		defer func() {
+			r := recover()
+			if r == nil {
+				return
+			}
+			if _, ok := r.(*jsontree.LazyError); !ok {
+				panic(r)
+			}
+			full, err := t.Full()
+			if err != nil {
+				panic(r)
+			}
+			lazyFallbacks.Add(1)
+			found = locateProblems(full)
+		}()
+	}
 	root := jsontree.Root
 	if t.Nodes[root].Kind != jsontree.Object {
 		return []located{{root, newValidationError("", "type", "", "a notebook is a JSON object")}}
@@ -164,7 +189,7 @@ func locateProblems(t *jsontree.Tape) []located {
 	if err != nil {
 		return []located{{root, newValidationError("/nbformat", "nbformat", "", fmt.Sprintf("no schema for validating v%d.%d notebooks", major, minor))}}
 	}
-	var found []located
+	found = nil
 	for _, p := range s.Validate(t, root) {
 		member := p.Member
 		if p.Keyword == "additionalProperties" {

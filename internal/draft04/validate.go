@@ -52,7 +52,7 @@ func pointers(t *jsontree.Tape) func(int) string {
 	index := make([]int32, len(t.Nodes))
 	parent[0] = -1
 	for i := range t.Nodes {
-		if k := t.Nodes[i].Kind; k != jsontree.Array && k != jsontree.Object {
+		if k := t.Nodes[i].Kind; k != jsontree.Array && k != jsontree.Object || t.Lazy(i) {
 			continue
 		}
 		x := int32(0)

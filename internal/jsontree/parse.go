@@ -1,6 +1,7 @@
 package jsontree
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -48,33 +49,62 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 
 // Parse scans data, which must hold exactly one JSON value surrounded by
 // optional whitespace (and an optional UTF-8 byte-order mark before it), and
-// returns its tape. The tape refers to data, which must not be modified
-// while the tape is in use.
-func Parse(data []byte, lim Limits) (*Tape, error) {
+// returns its tape, with a node for every value. The tape refers to data,
+// which must not be modified while the tape is in use.
+func Parse(data []byte, lim Limits) (*Tape, error) { return ParseShaped(data, lim, All) }
+
+// ParseShaped is Parse recording only the interiors shape asks for: a
+// container whose shape is nil becomes one lazy node (see [Shape]). The
+// whole input is checked all the same, limits included (MaxNodes counts
+// the values inside lazy nodes too). A nil shape makes the root itself
+// lazy when it is a container.
+func ParseShaped(data []byte, lim Limits, shape *Shape) (*Tape, error) {
 	if len(data) > maxOffset {
 		return nil, &SyntaxError{Offset: maxOffset, Msg: fmt.Sprintf("input of %d bytes is larger than %d bytes", len(data), maxOffset), Limit: true}
 	}
-	p := parser{data: data, lim: lim}
+	p := parser{data: data, lim: lim, shape: shape}
 	t := &Tape{Data: data}
 	if len(data) >= 3 && data[0] == bom[0] && data[1] == bom[1] && data[2] == bom[2] {
 		t.BOM = true
 		p.pos = 3
 	}
-	// A rough first guess at the number of values keeps appends cheap.
-	p.nodes = make([]Node, 0, 64+len(data)/256)
+	// A rough first guess at the number of values keeps appends cheap (a
+	// shaped parse records few of them: guess low).
+	guess := 64 + len(data)/256
+	if !shape.IsAll() {
+		guess = 64 + len(data)/4096
+	}
+	p.nodes = make([]Node, 0, guess)
 	if err := p.parse(); err != nil {
 		return nil, err
 	}
 	t.Nodes = p.nodes
+	t.lazy = p.lazy
+	t.LazyStyle = p.style
 	return t, nil
 }
 
 type parser struct {
-	data  []byte
-	pos   int
-	nodes []Node
-	stack []int32 // indices of open containers
-	lim   Limits
+	data   []byte
+	pos    int
+	nodes  []Node
+	stack  []frame // open containers
+	lim    Limits
+	shape  *Shape // of the root value
+	values int    // values seen, recorded or not
+	lazy   int    // lazy nodes recorded
+	style  LazyStyle
+}
+
+// A frame is an open container.
+type frame struct {
+	idx   int32  // its node, or -1 inside a lazy node
+	kind  Kind   // Array or Object
+	lazy  bool   // its children get no nodes
+	shape *Shape // of its recorded children's parent (nil when lazy)
+	// inside lazy nodes, for the style summary: the previous key
+	prevKey, prevKeyEnd int32
+	prevEsc             bool
 }
 
 func (p *parser) errorf(off int, format string, args ...any) error {
@@ -107,12 +137,42 @@ func (p *parser) skipSpace() {
 	}
 }
 
-func (p *parser) push(n Node) (int32, error) {
-	if p.lim.MaxNodes > 0 && len(p.nodes) >= p.lim.MaxNodes {
-		return 0, &SyntaxError{Offset: int64(n.Start), Msg: fmt.Sprintf("more than %d JSON values", p.lim.MaxNodes), Limit: true}
+// count counts one more value against MaxNodes.
+func (p *parser) count(start int) error {
+	p.values++
+	if p.lim.MaxNodes > 0 && p.values > p.lim.MaxNodes {
+		return &SyntaxError{Offset: int64(start), Msg: fmt.Sprintf("more than %d JSON values", p.lim.MaxNodes), Limit: true}
 	}
-	p.nodes = append(p.nodes, n)
-	return int32(len(p.nodes) - 1), nil
+	return nil
+}
+
+// childShape returns whether the value about to be parsed is recorded, and
+// its shape.
+func (p *parser) childShape(key, keyEnd int32, keyFlags uint8) (bool, *Shape) {
+	if len(p.stack) == 0 {
+		return true, p.shape
+	}
+	top := &p.stack[len(p.stack)-1]
+	if top.lazy || top.idx < 0 {
+		return false, nil
+	}
+	if top.shape.all {
+		return true, All
+	}
+	if top.kind == Array {
+		return true, top.shape.Elem
+	}
+	raw := p.data[key+1 : keyEnd-1]
+	if keyFlags&FlagKeyEscaped == 0 {
+		if m, ok := top.shape.Members[string(raw)]; ok {
+			return true, m
+		}
+		if top.shape.Other == nil {
+			return true, nil
+		}
+		return true, top.shape.Other(string(raw))
+	}
+	return true, top.shape.member(UnescapeString(raw))
 }
 
 // parse is an iterative recursive-descent parser: the stack holds the open
@@ -127,6 +187,10 @@ func (p *parser) parse() error {
 			return p.unexpected("a value")
 		}
 		start := p.pos
+		if err := p.count(start); err != nil {
+			return err
+		}
+		record, shape := p.childShape(key, keyEnd, keyFlags)
 		n := Node{Start: int32(start), Key: key, KeyEnd: keyEnd, Flags: keyFlags}
 		c := p.data[p.pos]
 		opened := false
@@ -149,6 +213,9 @@ func (p *parser) parse() error {
 			}
 			n.Kind = String
 			n.Flags |= flags
+			if !record {
+				p.lazyString(start, flags)
+			}
 		case 't':
 			if err := p.literal("true"); err != nil {
 				return err
@@ -189,15 +256,24 @@ func (p *parser) parse() error {
 			}
 		}
 		n.End = int32(p.pos)
-		idx, err := p.push(n)
-		if err != nil {
-			return err
+		idx := int32(-1)
+		if record {
+			if opened && shape == nil {
+				n.Flags |= FlagLazy
+				p.lazy++
+			}
+			p.nodes = append(p.nodes, n)
+			idx = int32(len(p.nodes) - 1)
 		}
 		if len(p.stack) > 0 {
-			p.nodes[p.stack[len(p.stack)-1]].Len++
+			if top := p.stack[len(p.stack)-1].idx; top >= 0 {
+				p.nodes[top].Len++
+			}
 		}
 		if opened {
-			p.stack = append(p.stack, idx)
+			f := frame{idx: idx, kind: n.Kind, shape: shape, prevKey: -1}
+			f.lazy = record && shape == nil
+			p.stack = append(p.stack, f)
 			p.skipSpace()
 			if p.pos < len(p.data) && ((n.Kind == Object && p.data[p.pos] == '}') || (n.Kind == Array && p.data[p.pos] == ']')) {
 				if err := p.close(); err != nil {
@@ -212,7 +288,7 @@ func (p *parser) parse() error {
 				key, keyEnd, keyFlags = -1, -1, 0
 				continue
 			}
-		} else {
+		} else if record {
 			p.nodes[idx].Skip = idx + 1
 		}
 		// After a value: a comma, a closing bracket, or the end.
@@ -228,12 +304,12 @@ func (p *parser) parse() error {
 			if p.pos >= len(p.data) {
 				return p.unexpected("',' or a closing bracket")
 			}
-			top := &p.nodes[p.stack[len(p.stack)-1]]
+			top := &p.stack[len(p.stack)-1]
 			c := p.data[p.pos]
 			if c == ',' {
 				p.pos++
 				p.skipSpace()
-				if top.Kind == Object {
+				if top.kind == Object {
 					if err := p.member(&key, &keyEnd, &keyFlags); err != nil {
 						return err
 					}
@@ -242,13 +318,13 @@ func (p *parser) parse() error {
 				}
 				break
 			}
-			if (c == '}' && top.Kind == Object) || (c == ']' && top.Kind == Array) {
+			if (c == '}' && top.kind == Object) || (c == ']' && top.kind == Array) {
 				if err := p.close(); err != nil {
 					return err
 				}
 				continue
 			}
-			if top.Kind == Object {
+			if top.kind == Object {
 				return p.unexpected("',' or '}' after an object member")
 			}
 			return p.unexpected("',' or ']' after an array element")
@@ -256,13 +332,29 @@ func (p *parser) parse() error {
 	}
 }
 
+// lazyString adds the string token at start (not recorded) to the style
+// summary of lazy interiors.
+func (p *parser) lazyString(start int, flags uint8) {
+	if flags&FlagASCII == 0 {
+		p.style.RawNonASCII = true
+	}
+	if flags&FlagEscaped != 0 {
+		s := p.data[start:p.pos]
+		if bytes.Contains(s, []byte(`\u`)) {
+			ScanEscapes(s, &p.style.Escaping, &p.style.EscapedNonASCII)
+		}
+	}
+}
+
 // close ends the innermost container at p.pos (its closing bracket).
 func (p *parser) close() error {
-	i := p.stack[len(p.stack)-1]
+	f := p.stack[len(p.stack)-1]
 	p.stack = p.stack[:len(p.stack)-1]
 	p.pos++
-	p.nodes[i].End = int32(p.pos)
-	p.nodes[i].Skip = int32(len(p.nodes))
+	if i := f.idx; i >= 0 {
+		p.nodes[i].End = int32(p.pos)
+		p.nodes[i].Skip = int32(len(p.nodes))
+	}
 	return nil
 }
 
@@ -280,6 +372,9 @@ func (p *parser) member(key, keyEnd *int32, keyFlags *uint8) error {
 	*keyFlags = 0
 	if flags&FlagEscaped != 0 {
 		*keyFlags = FlagKeyEscaped
+	}
+	if top := &p.stack[len(p.stack)-1]; (top.lazy || top.idx < 0) && !p.style.Unsorted {
+		p.lazyKey(top, *key, *keyEnd, flags&FlagEscaped != 0)
 	}
 	p.skipSpace()
 	if p.pos >= len(p.data) || p.data[p.pos] != ':' {
@@ -446,4 +541,19 @@ func unhex(c byte) int {
 		return int(c - 'A' + 10)
 	}
 	return -1
+}
+
+// lazyKey checks the order of the keys of an object inside a lazy node,
+// for the style summary.
+func (p *parser) lazyKey(f *frame, k, kEnd int32, esc bool) {
+	if f.prevKey >= 0 {
+		a, b := p.data[f.prevKey+1:f.prevKeyEnd-1], p.data[k+1:kEnd-1]
+		if f.prevEsc || esc {
+			a, b = AppendUnescaped(nil, a), AppendUnescaped(nil, b)
+		}
+		if bytes.Compare(a, b) > 0 {
+			p.style.Unsorted = true
+		}
+	}
+	f.prevKey, f.prevKeyEnd, f.prevEsc = k, kEnd, esc
 }

@@ -47,6 +47,9 @@ const (
 	FlagNonFinite
 	// FlagASCII marks a string whose bytes are all ASCII.
 	FlagASCII
+	// FlagLazy marks an array or object whose children have no nodes
+	// (see [Shape]); its Len still counts them.
+	FlagLazy
 )
 
 // A Node is one JSON value on the tape.
@@ -70,6 +73,9 @@ type Tape struct {
 	// node's Start and End delimit the value; Data[:Start] is the leading
 	// whitespace (after the mark) and Data[End:] the trailing whitespace.
 	BOM bool
+	// LazyStyle summarizes the interiors of lazy nodes.
+	LazyStyle LazyStyle
+	lazy      int // number of lazy nodes
 }
 
 // Root is the index of the root node.
@@ -108,8 +114,10 @@ func (t *Tape) KeyIs(i int, k string) bool {
 }
 
 // Children calls f with the index of each child of container i, in order,
-// until f returns false.
+// until f returns false. Like every accessor of children it panics with a
+// [*LazyError] for a lazy node.
 func (t *Tape) Children(i int, f func(j int) bool) {
+	t.mustExpanded(i)
 	n := t.Nodes[i]
 	j := i + 1
 	for c := int32(0); c < n.Len; c++ {
@@ -122,6 +130,7 @@ func (t *Tape) Children(i int, f func(j int) bool) {
 
 // ChildList returns the indices of the children of container i.
 func (t *Tape) ChildList(i int) []int {
+	t.mustExpanded(i)
 	n := t.Nodes[i]
 	out := make([]int, 0, n.Len)
 	j := i + 1

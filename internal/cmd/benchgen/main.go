@@ -5,7 +5,15 @@
 // markdown cells between them. It is written in Python nbformat's
 // canonical style, so Python nbformat reads and writes it unchanged.
 //
+// With -dense it writes instead a small notebook holding one dense value of
+// about the requested size, the worst case for memory per byte: "meta" puts
+// {"x":[0,0,…]} in the notebook metadata, "cell" in a cell's metadata,
+// "output" as application/json output data, and "objects" puts
+// {"x":[{"a":0},…]} in the notebook metadata.
+//
 // Usage: benchgen -mb 100 -o big.ipynb
+//
+//	benchgen -mb 50 -dense meta -o dense.ipynb
 package main
 
 import (
@@ -23,12 +31,19 @@ func main() {
 	mb := flag.Float64("mb", 10, "approximate size in megabytes (10^6 bytes)")
 	out := flag.String("o", "", "output file")
 	seed := flag.Uint64("seed", 1, "random seed")
+	dense := flag.String("dense", "", "write one dense value instead: meta, cell, output or objects")
 	flag.Parse()
 	if *out == "" {
 		fmt.Fprintln(os.Stderr, "usage: benchgen -mb N -o FILE")
 		os.Exit(2)
 	}
-	data, err := generate(int(*mb*1e6), *seed)
+	var data []byte
+	var err error
+	if *dense != "" {
+		data, err = generateDense(int(*mb*1e6), *dense)
+	} else {
+		data, err = generate(int(*mb*1e6), *seed)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchgen:", err)
 		os.Exit(1)
@@ -81,4 +96,39 @@ func generate(size int, seed uint64) ([]byte, error) {
 		estimate += 2000 + len(png)*4/3 + stream.Len() + html.Len()*2
 	}
 	return nbformat.MarshalOptions{Canonical: true}.Marshal(nb)
+}
+
+// generateDense writes a notebook whose bulk is one value of many small
+// values (see the package comment).
+func generateDense(size int, where string) ([]byte, error) {
+	item := "0"
+	if where == "objects" {
+		item = `{"a":0}`
+	}
+	n := max(1, size/(len(item)+1))
+	var b strings.Builder
+	b.Grow(size + 1024)
+	b.WriteString(`{"x":[`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(item)
+	}
+	b.WriteString("]}")
+	value := b.String()
+	nbMeta, cellMeta, data := "{}", "{}", `{"text/plain":"0"}`
+	switch where {
+	case "meta", "objects":
+		nbMeta = value
+	case "cell":
+		cellMeta = value
+	case "output":
+		data = `{"application/json":` + value + `,"text/plain":"0"}`
+	default:
+		return nil, fmt.Errorf("unknown -dense %q (meta, cell, output or objects)", where)
+	}
+	return []byte(`{"cells":[{"cell_type":"code","execution_count":1,"id":"c1","metadata":` + cellMeta +
+		`,"outputs":[{"data":` + data + `,"execution_count":1,"metadata":{},"output_type":"execute_result"}],"source":"x"}],` +
+		`"metadata":` + nbMeta + `,"nbformat":4,"nbformat_minor":5}` + "\n"), nil
 }

@@ -1,0 +1,495 @@
+package nbformat
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/schema"
+)
+
+// Reading records tape nodes only for the interiors someone reads: the
+// typed layer (every position a generated type gives structure to) and the
+// validator (every position where a schema of any version constrains what
+// is inside a container). Everything else (metadata the schema leaves
+// open, JSON output data, values of unknown keys) is one lazy node per
+// container, kept as its bytes (json.RawMessage in AdditionalProperties)
+// until a caller asks for more. notebookShape is the union of both needs,
+// built once from the Go types and the embedded schemas.
+//
+// The shape only decides memory, never results: a consumer that needs a
+// lazy interior anyway (the validator on a notebook the shape did not
+// foresee, canonical output, an edited value compared with its original)
+// parses that interior again.
+
+var (
+	shapeOnce sync.Once
+	nbShape   *jsontree.Shape
+)
+
+// notebookShape returns the shape notebooks are read with.
+func notebookShape() *jsontree.Shape {
+	shapeOnce.Do(func() {
+		b := shapeBuilder{memo: map[string]*jsontree.Shape{}, refs: map[string]*snode{}}
+		comps := []shapeComp{{ti: infoOf(reflect.TypeFor[Document]())}}
+		for _, root := range b.schemaRoots() {
+			comps = append(comps, shapeComp{s: root})
+		}
+		nbShape = b.build(comps)
+	})
+	return nbShape
+}
+
+// typeShape returns the shape the typed layer alone needs for values of
+// type t (FromMap and the like: nothing is validated there).
+func typeShape(t reflect.Type) *jsontree.Shape {
+	if s, ok := typeShapes.Load(t); ok {
+		return s.(*jsontree.Shape)
+	}
+	b := shapeBuilder{memo: map[string]*jsontree.Shape{}}
+	s := b.build([]shapeComp{{ti: infoOf(t)}})
+	if s == nil {
+		s = &jsontree.Shape{} // the root itself is recorded
+	}
+	typeShapes.Store(t, s)
+	return s
+}
+
+var typeShapes sync.Map // reflect.Type → *jsontree.Shape
+
+// snode is the part of a JSON schema that decides which interiors the
+// validator reads.
+type snode struct {
+	all      bool // reads everything below (enum of containers, uniqueItems)
+	needs    bool // reads the members or elements of a container here
+	props    map[string]*snode
+	pats     []spat
+	addl     *snode
+	items    []*snode
+	subs     []*snode // apply at the same place: $ref, allOf, anyOf, oneOf, not
+	id       int
+	ref      string
+	resolved bool
+}
+
+type spat struct {
+	re *regexp.Regexp
+	n  *snode
+}
+
+// shapeComp is one need at a place: a Go type or a schema node.
+type shapeComp struct {
+	ti *typeInfo
+	s  *snode
+}
+
+type shapeBuilder struct {
+	memo  map[string]*jsontree.Shape
+	refs  map[string]*snode
+	doc   any // the schema document being compiled
+	file  string
+	nodes int
+}
+
+// schemaRoots compiles every embedded schema nbformat validates with.
+func (b *shapeBuilder) schemaRoots() []*snode {
+	var roots []*snode
+	names, _ := fs.Glob(schema.FS, "nbformat.v*.schema.json")
+	for _, name := range names {
+		data, err := schema.FS.ReadFile(name)
+		if err != nil {
+			panic(fmt.Sprintf("nbformat: embedded schema %s: %v", name, err))
+		}
+		var doc any
+		if err := json.Unmarshal(data, &doc); err != nil {
+			panic(fmt.Sprintf("nbformat: embedded schema %s: %v", name, err))
+		}
+		b.doc, b.file = doc, name
+		roots = append(roots, b.compile(doc))
+		// Resolve references (resolving may add more).
+		for {
+			progress := false
+			for _, n := range b.allNodes(roots) {
+				if n.ref != "" && !n.resolved {
+					n.resolved = true
+					if t := b.resolve(n.ref); t != nil {
+						n.subs = append(n.subs, t)
+					}
+					progress = true
+				}
+			}
+			if !progress {
+				break
+			}
+		}
+	}
+	return roots
+}
+
+func (b *shapeBuilder) allNodes(roots []*snode) []*snode {
+	seen := map[*snode]bool{}
+	var out []*snode
+	var walk func(n *snode)
+	walk = func(n *snode) {
+		if n == nil || seen[n] {
+			return
+		}
+		seen[n] = true
+		out = append(out, n)
+		for _, x := range n.props {
+			walk(x)
+		}
+		for _, p := range n.pats {
+			walk(p.n)
+		}
+		walk(n.addl)
+		for _, x := range n.items {
+			walk(x)
+		}
+		for _, x := range n.subs {
+			walk(x)
+		}
+	}
+	for _, r := range roots {
+		walk(r)
+	}
+	return out
+}
+
+func (b *shapeBuilder) resolve(ref string) *snode {
+	key := b.file + ref
+	if n, ok := b.refs[key]; ok {
+		return n
+	}
+	cur := b.doc
+	for _, tok := range strings.Split(strings.TrimPrefix(strings.TrimPrefix(ref, "#"), "/"), "/") {
+		if tok == "" {
+			continue
+		}
+		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = m[tok]
+	}
+	n := b.compile(cur)
+	b.refs[key] = n
+	return n
+}
+
+func (b *shapeBuilder) next() int { b.nodes++; return b.nodes }
+
+func (b *shapeBuilder) compile(v any) *snode {
+	n := &snode{id: b.next()}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return n // true, false or malformed: no interior read
+	}
+	for k, x := range m {
+		switch k {
+		case "$ref":
+			n.ref, _ = x.(string)
+		case "properties":
+			props, _ := x.(map[string]any)
+			n.props = map[string]*snode{}
+			for name, s := range props {
+				n.props[name] = b.compile(s)
+			}
+			n.needs = true
+		case "patternProperties":
+			pats, _ := x.(map[string]any)
+			keys := make([]string, 0, len(pats))
+			for p := range pats {
+				keys = append(keys, p)
+			}
+			slices.Sort(keys)
+			for _, p := range keys {
+				q := p
+				if strings.HasSuffix(q, "$") && !strings.HasSuffix(q, `\$`) {
+					q = q[:len(q)-1] + `(?:\n?\z)`
+				}
+				re, err := regexp.Compile(q)
+				if err != nil {
+					n.all = true // cannot tell which members it reads
+					continue
+				}
+				n.pats = append(n.pats, spat{re, b.compile(pats[p])})
+			}
+			n.needs = true
+		case "additionalProperties":
+			if bv, isBool := x.(bool); isBool {
+				if !bv {
+					n.needs = true // member keys are read
+				}
+			} else {
+				n.addl = b.compile(x)
+				n.needs = true
+			}
+		case "required":
+			n.needs = true
+		case "items":
+			if list, isList := x.([]any); isList {
+				for _, s := range list {
+					n.items = append(n.items, b.compile(s))
+				}
+			} else {
+				n.items = append(n.items, b.compile(x))
+			}
+			n.needs = true
+		case "uniqueItems":
+			if u, _ := x.(bool); u {
+				n.all = true
+			}
+		case "enum":
+			list, _ := x.([]any)
+			for _, e := range list {
+				switch e.(type) {
+				case map[string]any, []any:
+					n.all = true
+				}
+			}
+		case "oneOf", "anyOf", "allOf":
+			list, _ := x.([]any)
+			for _, s := range list {
+				n.subs = append(n.subs, b.compile(s))
+			}
+		case "not":
+			n.subs = append(n.subs, b.compile(x))
+		}
+	}
+	return n
+}
+
+// flatten adds the components that apply at the same place (schema
+// branches and references, pointer and interface element types).
+func flatten(comps []shapeComp) []shapeComp {
+	var out []shapeComp
+	seenS := map[*snode]bool{}
+	seenT := map[*typeInfo]bool{}
+	var add func(c shapeComp)
+	add = func(c shapeComp) {
+		switch {
+		case c.s != nil:
+			if seenS[c.s] {
+				return
+			}
+			seenS[c.s] = true
+			out = append(out, c)
+			for _, x := range c.s.subs {
+				add(shapeComp{s: x})
+			}
+		case c.ti != nil:
+			if seenT[c.ti] {
+				return
+			}
+			seenT[c.ti] = true
+			switch c.ti.kind {
+			case kPtr:
+				add(shapeComp{ti: c.ti.elem})
+			case kCell:
+				for _, t := range []reflect.Type{reflect.TypeFor[CodeCell](), reflect.TypeFor[MarkdownCell](), reflect.TypeFor[RawCell]()} {
+					add(shapeComp{ti: infoOf(t)})
+				}
+			case kOutput:
+				for _, t := range []reflect.Type{reflect.TypeFor[ExecuteResult](), reflect.TypeFor[DisplayData](), reflect.TypeFor[Stream](), reflect.TypeFor[ErrorOutput]()} {
+					add(shapeComp{ti: infoOf(t)})
+				}
+			default:
+				out = append(out, c)
+			}
+		}
+	}
+	for _, c := range comps {
+		add(c)
+	}
+	return out
+}
+
+func compKey(comps []shapeComp) string {
+	ids := make([]string, len(comps))
+	for i, c := range comps {
+		if c.s != nil {
+			ids[i] = fmt.Sprintf("s%d", c.s.id)
+		} else {
+			ids[i] = fmt.Sprintf("t%p", c.ti)
+		}
+	}
+	slices.Sort(ids)
+	return strings.Join(ids, ",")
+}
+
+// build returns the shape for a place where comps apply (nil: lazy).
+func (b *shapeBuilder) build(comps []shapeComp) *jsontree.Shape {
+	comps = flatten(comps)
+	needs := false
+	for _, c := range comps {
+		if c.s != nil && c.s.all {
+			return jsontree.All
+		}
+		if c.s != nil && c.s.needs {
+			needs = true
+		}
+		if c.ti != nil {
+			switch c.ti.kind {
+			case kStruct, kSlice, kMap, kMultiline, kBundle:
+				needs = true
+			}
+		}
+	}
+	if !needs {
+		return nil
+	}
+	key := compKey(comps)
+	if s, ok := b.memo[key]; ok {
+		return s
+	}
+	s := &jsontree.Shape{}
+	b.memo[key] = s
+
+	// Named members.
+	names := map[string]bool{}
+	for _, c := range comps {
+		if c.s != nil {
+			for k := range c.s.props {
+				names[k] = true
+			}
+		}
+		if c.ti != nil && c.ti.kind == kStruct {
+			for _, f := range c.ti.plan.fields {
+				names[f.name] = true
+			}
+		}
+	}
+	for k := range names {
+		if m := b.build(memberComps(comps, k)); m != nil {
+			if s.Members == nil {
+				s.Members = map[string]*jsontree.Shape{}
+			}
+			s.Members[k] = m
+		}
+	}
+
+	// Other members: their shape depends on the patterns they match.
+	var preds []func(string) bool
+	for _, c := range comps {
+		if c.s != nil {
+			for _, p := range c.s.pats {
+				preds = append(preds, p.re.MatchString)
+			}
+		}
+		if c.ti != nil && c.ti.kind == kBundle {
+			preds = append(preds, IsJSONMime)
+		}
+	}
+	if len(preds) <= 8 {
+		table := make([]*jsontree.Shape, 1<<len(preds))
+		some := false
+		for mask := range table {
+			table[mask] = b.build(otherComps(comps, mask))
+			some = some || table[mask] != nil
+		}
+		if some {
+			s.Other = func(key string) *jsontree.Shape {
+				mask := 0
+				for i, p := range preds {
+					if p(key) {
+						mask |= 1 << i
+					}
+				}
+				return table[mask]
+			}
+		}
+	} else {
+		s.Other = func(string) *jsontree.Shape { return jsontree.All }
+	}
+
+	// Array elements.
+	var elems []shapeComp
+	for _, c := range comps {
+		if c.s != nil {
+			for _, x := range c.s.items {
+				elems = append(elems, shapeComp{s: x})
+			}
+		}
+		if c.ti != nil && c.ti.kind == kSlice {
+			elems = append(elems, shapeComp{ti: c.ti.elem})
+		}
+	}
+	s.Elem = b.build(elems)
+	return s
+}
+
+// memberComps returns what applies to member key of objects where comps
+// apply.
+func memberComps(comps []shapeComp, key string) []shapeComp {
+	var out []shapeComp
+	for _, c := range comps {
+		switch {
+		case c.s != nil:
+			matched := false
+			if x, ok := c.s.props[key]; ok {
+				out = append(out, shapeComp{s: x})
+				matched = true
+			}
+			for _, p := range c.s.pats {
+				if p.re.MatchString(key) {
+					out = append(out, shapeComp{s: p.n})
+					matched = true
+				}
+			}
+			if !matched && c.s.addl != nil {
+				out = append(out, shapeComp{s: c.s.addl})
+			}
+		case c.ti.kind == kStruct:
+			if i, ok := c.ti.plan.byName[key]; ok {
+				out = append(out, shapeComp{ti: c.ti.plan.fields[i].ti})
+			}
+		case c.ti.kind == kMap:
+			out = append(out, shapeComp{ti: c.ti.elem})
+		case c.ti.kind == kBundle:
+			if !IsJSONMime(key) {
+				out = append(out, shapeComp{ti: infoOf(multilineType)})
+			}
+		}
+	}
+	return out
+}
+
+// otherComps returns what applies to a member with no name in comps whose
+// key matches exactly the predicates in mask (in the order build lists
+// them).
+func otherComps(comps []shapeComp, mask int) []shapeComp {
+	var out []shapeComp
+	i := 0
+	for _, c := range comps {
+		switch {
+		case c.s != nil:
+			matched := false
+			for _, p := range c.s.pats {
+				if mask&(1<<i) != 0 {
+					out = append(out, shapeComp{s: p.n})
+					matched = true
+				}
+				i++
+			}
+			if !matched && c.s.addl != nil {
+				out = append(out, shapeComp{s: c.s.addl})
+			}
+		case c.ti.kind == kMap:
+			out = append(out, shapeComp{ti: c.ti.elem})
+		case c.ti.kind == kBundle:
+			if mask&(1<<i) == 0 {
+				out = append(out, shapeComp{ti: infoOf(multilineType)})
+			}
+			i++
+		}
+	}
+	return out
+}
