@@ -20,7 +20,10 @@ type Dialog struct {
 	Name string
 	// Messages are the messages in order.
 	Messages Msgs
-	// Meta is the notebook-level metadata, carried verbatim.
+	// Meta is the notebook-level metadata, carried verbatim: numbers,
+	// strings, booleans and null as Go values, arrays and objects as
+	// json.RawMessage (their bytes as read, decoded only on demand, e.g.
+	// by nbformat.Decode; never modify one, store a new value instead).
 	Meta map[string]any
 	// Path and ModTime are the file the dialog was read from and its
 	// modification time then (set by readers such as convert.ReadFile).

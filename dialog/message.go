@@ -24,7 +24,9 @@ func (k Kind) Valid() bool { return k == Note || k == Prompt || k == Code || k =
 // Output is one output of a code message, a standard Jupyter output as
 // generic JSON: {"output_type": "stream", "name": "stdout", "text": "…"}.
 // Values use the Go types of nbformat.Decode (string, int, float64, bool,
-// nil, []any, map[string]any).
+// nil, []any, map[string]any), except that arrays and objects inside
+// output metadata and JSON output data (application/json and the like)
+// are json.RawMessage, their bytes as read (see Meta).
 type Output map[string]any
 
 // Type returns the output_type.
@@ -66,10 +68,13 @@ type Message struct {
 	// Attachments are files embedded in a note or prompt.
 	Attachments []Attachment
 	// Meta is the cell metadata that no descriptor claims, carried
-	// verbatim.
+	// verbatim, with the types of Dialog.Meta (arrays and objects as
+	// json.RawMessage).
 	Meta map[string]any
 	// Attrs holds host attributes: the cell metadata keys a host declared
-	// (see package convert), under the host's attribute names.
+	// (see package convert), under the host's attribute names (arrays and
+	// objects as json.RawMessage, as in Meta, unless the descriptor
+	// converts them).
 	Attrs map[string]any
 }
 

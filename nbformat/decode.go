@@ -292,7 +292,7 @@ func (d *decoder) output(j int) Output {
 
 // generic returns node j as the value AdditionalProperties keeps: a
 // scalar decoded (see [Decode]), an array or object as json.RawMessage,
-// its bytes as read (sharing the input: see [RawJSON]).
+// its bytes as read, sharing the input (see the package documentation).
 func (d *decoder) generic(j int) any {
 	t := d.t
 	switch t.Nodes[j].Kind {
@@ -355,11 +355,12 @@ func numberValue(raw []byte, flags uint8) any {
 	return f
 }
 
-// Decode parses JSON text into generic Go values, the representation used
-// for metadata this package does not type: nil, bool, string, int (integers
-// that fit), json.Number (larger integers), float64 (other numbers,
-// including NaN and ±Inf), []any and map[string]any. Duplicate keys: the
-// last one wins.
+// Decode parses JSON text into generic Go values: nil, bool, string, int
+// (integers that fit), json.Number (larger integers), float64 (other
+// numbers, including NaN and ±Inf), []any and map[string]any, all the way
+// down. Duplicate keys: the last one wins. Use it to look inside the
+// json.RawMessage values in which metadata this package does not type
+// keeps its arrays and objects.
 func Decode(data []byte) (any, error) {
 	t, err := jsontree.Parse(data, jsontree.Limits{MaxDepth: DefaultMaxDepth})
 	if err != nil {

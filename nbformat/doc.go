@@ -18,8 +18,17 @@
 //   - Every generated struct has an AdditionalProperties map: unknown
 //     metadata keys live there (read and write them freely), and so do
 //     members whose JSON does not fit the schema's type, so nothing read is
-//     ever lost. Metadata the schema does not type is held as generic JSON
-//     (see [Decode] for the Go types).
+//     ever lost. Metadata the schema does not type is held as generic JSON,
+//     read lazily: a number, string, boolean or null decoded (see [Decode]
+//     for the Go types), an array or object as a json.RawMessage holding
+//     its bytes as read, decoded only when you ask (Decode(raw)). A file
+//     dense in small values therefore costs little memory. Such a
+//     RawMessage shares the notebook's memory: never modify it; to change a
+//     value, store a new one (any type Decode returns, a json.RawMessage
+//     of valid JSON, or anything encoding/json writes). The same holds for
+//     the other places that hold generic JSON: untyped fields such as
+//     Scrolled, output metadata, and what [ToMap] and [OutputToMap]
+//     return (JSON output data included).
 //
 // # Fidelity contracts
 //

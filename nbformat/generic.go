@@ -11,7 +11,7 @@ import (
 // ToMap returns a generated struct (or a pointer to one), such as a cell's
 // Metadata, as generic JSON: its typed fields and its AdditionalProperties
 // together, with the Go types of [Decode], except that arrays and objects
-// kept as json.RawMessage (see [RawJSON]) stay so.
+// kept as json.RawMessage (see the package documentation) stay so.
 func ToMap(v any) (map[string]any, error) {
 	rv := reflect.ValueOf(v)
 	for rv.Kind() == reflect.Pointer && !rv.IsNil() {

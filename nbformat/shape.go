@@ -36,7 +36,7 @@ var (
 // notebookShape returns the shape notebooks are read with.
 func notebookShape() *jsontree.Shape {
 	shapeOnce.Do(func() {
-		b := shapeBuilder{memo: map[string]*jsontree.Shape{}, refs: map[string]*snode{}}
+		b := shapeBuilder{memo: map[string]*jsontree.Shape{}, refs: map[string]*snode{}, regexps: map[string]*regexp.Regexp{}}
 		comps := []shapeComp{{ti: infoOf(reflect.TypeFor[Document]())}}
 		for _, root := range b.schemaRoots() {
 			comps = append(comps, shapeComp{s: root})
@@ -66,21 +66,21 @@ var typeShapes sync.Map // reflect.Type → *jsontree.Shape
 // snode is the part of a JSON schema that decides which interiors the
 // validator reads.
 type snode struct {
-	all      bool // reads everything below (enum of containers, uniqueItems)
-	needs    bool // reads the members or elements of a container here
-	props    map[string]*snode
-	pats     []spat
-	addl     *snode
-	items    []*snode
-	subs     []*snode // apply at the same place: $ref, allOf, anyOf, oneOf, not
-	id       int
-	ref      string
-	resolved bool
+	all   bool // reads everything below (enum of containers, uniqueItems)
+	needs bool // reads the members or elements of a container here
+	props map[string]*snode
+	pats  []spat
+	addl  *snode
+	items []*snode
+	subs  []*snode // apply at the same place: $ref, allOf, anyOf, oneOf, not
+	id    int
+	ref   string
 }
 
 type spat struct {
-	re *regexp.Regexp
-	n  *snode
+	src string // the pattern as written
+	re  *regexp.Regexp
+	n   *snode
 }
 
 // shapeComp is one need at a place: a Go type or a schema node.
@@ -90,11 +90,13 @@ type shapeComp struct {
 }
 
 type shapeBuilder struct {
-	memo  map[string]*jsontree.Shape
-	refs  map[string]*snode
-	doc   any // the schema document being compiled
-	file  string
-	nodes int
+	memo    map[string]*jsontree.Shape
+	refs    map[string]*snode
+	doc     any // the schema document being compiled
+	file    string
+	nodes   int
+	pending []*snode // references to resolve
+	regexps map[string]*regexp.Regexp
 }
 
 // schemaRoots compiles every embedded schema nbformat validates with.
@@ -113,53 +115,15 @@ func (b *shapeBuilder) schemaRoots() []*snode {
 		b.doc, b.file = doc, name
 		roots = append(roots, b.compile(doc))
 		// Resolve references (resolving may add more).
-		for {
-			progress := false
-			for _, n := range b.allNodes(roots) {
-				if n.ref != "" && !n.resolved {
-					n.resolved = true
-					if t := b.resolve(n.ref); t != nil {
-						n.subs = append(n.subs, t)
-					}
-					progress = true
-				}
-			}
-			if !progress {
-				break
+		for len(b.pending) > 0 {
+			n := b.pending[len(b.pending)-1]
+			b.pending = b.pending[:len(b.pending)-1]
+			if t := b.resolve(n.ref); t != nil {
+				n.subs = append(n.subs, t)
 			}
 		}
 	}
 	return roots
-}
-
-func (b *shapeBuilder) allNodes(roots []*snode) []*snode {
-	seen := map[*snode]bool{}
-	var out []*snode
-	var walk func(n *snode)
-	walk = func(n *snode) {
-		if n == nil || seen[n] {
-			return
-		}
-		seen[n] = true
-		out = append(out, n)
-		for _, x := range n.props {
-			walk(x)
-		}
-		for _, p := range n.pats {
-			walk(p.n)
-		}
-		walk(n.addl)
-		for _, x := range n.items {
-			walk(x)
-		}
-		for _, x := range n.subs {
-			walk(x)
-		}
-	}
-	for _, r := range roots {
-		walk(r)
-	}
-	return out
 }
 
 func (b *shapeBuilder) resolve(ref string) *snode {
@@ -196,6 +160,7 @@ func (b *shapeBuilder) compile(v any) *snode {
 		switch k {
 		case "$ref":
 			n.ref, _ = x.(string)
+			b.pending = append(b.pending, n)
 		case "properties":
 			props, _ := x.(map[string]any)
 			n.props = map[string]*snode{}
@@ -211,16 +176,20 @@ func (b *shapeBuilder) compile(v any) *snode {
 			}
 			slices.Sort(keys)
 			for _, p := range keys {
-				q := p
-				if strings.HasSuffix(q, "$") && !strings.HasSuffix(q, `\$`) {
-					q = q[:len(q)-1] + `(?:\n?\z)`
+				re := b.regexps[p]
+				if re == nil {
+					q := p
+					if strings.HasSuffix(q, "$") && !strings.HasSuffix(q, `\$`) {
+						q = q[:len(q)-1] + `(?:\n?\z)`
+					}
+					var err error
+					if re, err = regexp.Compile(q); err != nil {
+						n.all = true // cannot tell which members it reads
+						continue
+					}
+					b.regexps[p] = re
 				}
-				re, err := regexp.Compile(q)
-				if err != nil {
-					n.all = true // cannot tell which members it reads
-					continue
-				}
-				n.pats = append(n.pats, spat{re, b.compile(pats[p])})
+				n.pats = append(n.pats, spat{p, re, b.compile(pats[p])})
 			}
 			n.needs = true
 		case "additionalProperties":
@@ -376,23 +345,31 @@ func (b *shapeBuilder) build(comps []shapeComp) *jsontree.Shape {
 		}
 	}
 
-	// Other members: their shape depends on the patterns they match.
+	// Other members: their shape depends on the patterns they match (the
+	// same pattern in several schemas is one predicate).
 	var preds []func(string) bool
+	index := map[string]int{} // pattern source (or "" for JSON MIME types) → predicate
 	for _, c := range comps {
 		if c.s != nil {
 			for _, p := range c.s.pats {
-				preds = append(preds, p.re.MatchString)
+				if _, ok := index["p"+p.src]; !ok {
+					index["p"+p.src] = len(preds)
+					preds = append(preds, p.re.MatchString)
+				}
 			}
 		}
 		if c.ti != nil && c.ti.kind == kBundle {
-			preds = append(preds, IsJSONMime)
+			if _, ok := index["json"]; !ok {
+				index["json"] = len(preds)
+				preds = append(preds, IsJSONMime)
+			}
 		}
 	}
 	if len(preds) <= 8 {
 		table := make([]*jsontree.Shape, 1<<len(preds))
 		some := false
 		for mask := range table {
-			table[mask] = b.build(otherComps(comps, mask))
+			table[mask] = b.build(otherComps(comps, index, mask))
 			some = some || table[mask] != nil
 		}
 		if some {
@@ -463,21 +440,19 @@ func memberComps(comps []shapeComp, key string) []shapeComp {
 }
 
 // otherComps returns what applies to a member with no name in comps whose
-// key matches exactly the predicates in mask (in the order build lists
-// them).
-func otherComps(comps []shapeComp, mask int) []shapeComp {
+// key matches exactly the predicates in mask (index gives each pattern's
+// predicate, see build).
+func otherComps(comps []shapeComp, index map[string]int, mask int) []shapeComp {
 	var out []shapeComp
-	i := 0
 	for _, c := range comps {
 		switch {
 		case c.s != nil:
 			matched := false
 			for _, p := range c.s.pats {
-				if mask&(1<<i) != 0 {
+				if mask&(1<<index["p"+p.src]) != 0 {
 					out = append(out, shapeComp{s: p.n})
 					matched = true
 				}
-				i++
 			}
 			if !matched && c.s.addl != nil {
 				out = append(out, shapeComp{s: c.s.addl})
@@ -485,10 +460,9 @@ func otherComps(comps []shapeComp, mask int) []shapeComp {
 		case c.ti.kind == kMap:
 			out = append(out, shapeComp{ti: c.ti.elem})
 		case c.ti.kind == kBundle:
-			if mask&(1<<i) == 0 {
+			if mask&(1<<index["json"]) == 0 {
 				out = append(out, shapeComp{ti: infoOf(multilineType)})
 			}
-			i++
 		}
 	}
 	return out

@@ -1,0 +1,313 @@
+package nbformat_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+// denseNotebook returns a notebook whose bulk is one value made of n small
+// values (as internal/cmd/benchgen -dense writes them): in the notebook
+// metadata ("meta"), a cell's metadata ("cell"), JSON output data
+// ("output"), as small objects [{"a":0},…] ("objects"), as an object of n
+// keys ("wide"), or as n nested arrays ("deep").
+func denseNotebook(kind string, n int) []byte {
+	var b strings.Builder
+	switch kind {
+	case "objects":
+		b.WriteString(`{"x":[`)
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`{"a":0}`)
+		}
+		b.WriteString("]}")
+	case "wide":
+		b.WriteString(`{"x":{`)
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `"k%d":0`, i)
+		}
+		b.WriteString("}}")
+	case "deep":
+		b.WriteString(`{"x":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`)
+	default:
+		b.WriteString(`{"x":[`)
+		b.WriteString(strings.TrimSuffix(strings.Repeat("0,", n), ","))
+		b.WriteString("]}")
+	}
+	value := b.String()
+	nbMeta, cellMeta, data := "{}", "{}", `{"text/plain":"0"}`
+	switch kind {
+	case "cell":
+		cellMeta = value
+	case "output":
+		data = `{"application/json":` + value + `,"text/plain":"0"}`
+	default:
+		nbMeta = value
+	}
+	return []byte(`{"cells":[{"cell_type":"code","execution_count":1,"id":"c1","metadata":` + cellMeta +
+		`,"outputs":[{"data":` + data + `,"execution_count":1,"metadata":{},"output_type":"execute_result"}],"source":"x"}],` +
+		`"metadata":` + nbMeta + `,"nbformat":4,"nbformat_minor":5}` + "\n")
+}
+
+// allocations returns the bytes and the number of allocations f makes.
+func allocations(f func()) (bytes, count uint64) {
+	var a, b runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&a)
+	f()
+	runtime.ReadMemStats(&b)
+	return b.TotalAlloc - a.TotalAlloc, b.Mallocs - a.Mallocs
+}
+
+// Memory on files dense in small values: reading (Unmarshal + Validate) and
+// writing (Marshal, unedited and after editing a cell) allocate a small
+// multiple of the file, the same multiple at every size (linear), with a
+// number of allocations that does not grow with the values. Before lazy
+// generic JSON, reading {"x":[0,0,…]} allocated about 40 bytes per byte of
+// file (a 28-byte tape node and a 16-byte interface per 2-byte value).
+func TestDenseValuesScale(t *testing.T) {
+	sizes := []int{1 << 17, 1 << 18, 1 << 19, 1 << 20}
+	if testing.Short() {
+		sizes = sizes[:3]
+	}
+	// The first read of a process builds what every read shares.
+	if nb, err := nbformat.Unmarshal(denseNotebook("meta", 1)); err != nil || nbformat.Validate(nb) != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []string{"meta", "cell", "output", "objects", "wide", "deep"} {
+		t.Run(kind, func(t *testing.T) {
+			var prevRead, prevWrite uint64
+			for _, n := range sizes {
+				fixed := uint64(1 << 20)
+				if kind == "deep" {
+					// Nesting stays within MaxDepth; the parser's stack of open
+					// containers (tens of bytes a level) is then bounded by it.
+					n /= 128
+					fixed = 4 << 20
+				}
+				data := denseNotebook(kind, n)
+				var nb *nbformat.Notebook
+				var err error
+				readB, readN := allocations(func() {
+					if nb, err = nbformat.Unmarshal(data); err == nil {
+						err = nbformat.Validate(nb)
+					}
+				})
+				if err != nil {
+					t.Fatalf("%d values: %v", n, err)
+				}
+				var out []byte
+				writeB, writeN := allocations(func() {
+					nb.Cells[0].(*nbformat.CodeCell).Source.Set("edited")
+					out, err = nbformat.Marshal(nb)
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := strings.Replace(string(data), `"source":"x"`, `"source":"edited"`, 1); string(out) != want {
+					t.Fatalf("%d values: the edit changed more than the cell's source", n)
+				}
+				size := uint64(len(data))
+				t.Logf("%d values, %d bytes: read %.2f B/B (%d allocs), write %.2f B/B (%d allocs)",
+					n, size, float64(readB)/float64(size), readN, float64(writeB)/float64(size), writeN)
+				// Unmarshal copies the input once; the tape of a few nodes and
+				// the typed values add a constant.
+				if readB > 2*size+fixed || readN > 2000 {
+					t.Errorf("%d values: reading allocated %d bytes in %d allocations for a %d-byte file", n, readB, readN, size)
+				}
+				if writeB > 3*size+fixed || writeN > 2000 {
+					t.Errorf("%d values: writing allocated %d bytes in %d allocations for a %d-byte file", n, writeB, writeN, size)
+				}
+				if kind != "deep" && prevRead > 0 && (float64(readB)/float64(prevRead) > 2.6 || float64(writeB)/float64(prevWrite) > 2.6) {
+					t.Errorf("%d values: doubling the size multiplied reading by %.2f and writing by %.2f",
+						n, float64(readB)/float64(prevRead), float64(writeB)/float64(prevWrite))
+				}
+				prevRead, prevWrite = readB, writeB
+			}
+		})
+	}
+}
+
+// Time grows linearly with the depth of nesting and the length of arrays
+// (no interior is rescanned per level or per element): minimum of five
+// runs at n and 4n, where quadratic work would take 16 times as long.
+func TestDenseValuesLinearTime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing ratios")
+	}
+	run := func(data []byte) time.Duration {
+		best := time.Duration(1 << 62)
+		for i := 0; i < 5; i++ {
+			start := time.Now()
+			nb, err := nbformat.Unmarshal(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := nbformat.Validate(nb); err != nil {
+				t.Fatal(err)
+			}
+			nb.Cells[0].(*nbformat.CodeCell).Source.Set("edited")
+			if _, err := nbformat.Marshal(nb); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := nbformat.ToMap(&nb.Metadata); err != nil {
+				t.Fatal(err)
+			}
+			best = min(best, time.Since(start))
+		}
+		return best
+	}
+	for kind, n := range map[string]int{"deep": (nbformat.DefaultMaxDepth - 2) / 4, "meta": 1 << 19, "wide": 1 << 17} {
+		small, large := run(denseNotebook(kind, n)), run(denseNotebook(kind, 4*n))
+		ratio := float64(large) / float64(small)
+		t.Logf("%s: %v for %d, %v for %d: ×%.1f", kind, small, n, large, 4*n, ratio)
+		if ratio > 10 {
+			t.Errorf("%s: 4 times the size took %.1f times as long", kind, ratio)
+		}
+	}
+}
+
+// Metadata the schema leaves open is kept as its bytes: arrays and objects
+// are json.RawMessage (scalars decoded), written back as they were, and a
+// value replaced by an equal one (decoded, or respaced) changes nothing.
+func TestRawMetadata(t *testing.T) {
+	data := []byte("{\n \"cells\": [],\n \"metadata\": {\n  \"a\": [1, {\"b\": \"é\"}],\n  \"n\": 2,\n  \"o\": {\"z\": 1, \"y\": [NaN]}\n },\n \"nbformat\": 4,\n \"nbformat_minor\": 5\n}\n")
+	nb, err := nbformat.Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := nb.Metadata.AdditionalProperties
+	if raw, ok := md["a"].(json.RawMessage); !ok || string(raw) != `[1, {"b": "é"}]` {
+		t.Fatalf(`metadata "a" = %T %s, want the json.RawMessage of its bytes`, md["a"], md["a"])
+	}
+	if md["n"] != 2 {
+		t.Errorf(`metadata "n" = %T %v, want int 2`, md["n"], md["n"])
+	}
+	same := func(what string) {
+		t.Helper()
+		if !unchanged(nb, t, data) {
+			t.Errorf("%s: Marshal changed the notebook", what)
+		}
+	}
+	g, err := nbformat.Decode(md["o"].(json.RawMessage))
+	if err != nil {
+		t.Fatal(err)
+	}
+	md["o"] = g // a decoded, equal value
+	same("decoded value")
+	md["a"] = json.RawMessage(`[1,{"b":"\u00e9"}]`) // equal, spelled and spaced otherwise
+	same("respelled value")
+	md["a"] = []any{1, map[string]any{"b": "é"}, 3}
+	out, err := nbformat.Marshal(nb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(string(data), `[1, {"b": "é"}]`, `[1, {"b": "é"}, 3]`, 1)
+	if string(out) != want {
+		t.Errorf("edited metadata: got\n%s\nwant\n%s", out, want)
+	}
+	md["a"] = json.RawMessage(`[1, oops]`)
+	if _, err := nbformat.Marshal(nb); err == nil {
+		t.Error("Marshal of invalid raw JSON: no error")
+	}
+	// ToMap, FromMap and Encode keep raw values.
+	md["a"] = json.RawMessage(`[1, {"b": "é"}]`)
+	m, err := nbformat.ToMap(&nb.Metadata)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := m["o"].(map[string]any); !ok { // stored decoded above
+		t.Errorf("ToMap o: %T", m["o"])
+	}
+	if raw, ok := m["a"].(json.RawMessage); !ok || string(raw) != `[1, {"b": "é"}]` {
+		t.Errorf("ToMap a: %T %s", m["a"], m["a"])
+	}
+	var back nbformat.NotebookMetadata
+	if err := nbformat.FromMap(m, &back); err != nil {
+		t.Fatal(err)
+	}
+	if raw, ok := back.AdditionalProperties["a"].(json.RawMessage); !ok || string(raw) != `[1,{"b":"é"}]` {
+		t.Errorf("FromMap a: %T %s", back.AdditionalProperties["a"], back.AdditionalProperties["a"])
+	}
+	enc, err := nbformat.Encode(map[string]any{"a": json.RawMessage("[ 1 , \"x y\" ]")})
+	if err != nil || string(enc) != `{"a":[1,"x y"]}` {
+		t.Errorf("Encode: %s, %v", enc, err)
+	}
+}
+
+func unchanged(nb *nbformat.Notebook, t *testing.T, want []byte) bool {
+	t.Helper()
+	out, err := nbformat.Marshal(nb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out) == string(want) && !nb.Edited()
+}
+
+// MaxValues counts every value, those inside lazy metadata too, and
+// refuses the first one past the limit with its line and column.
+func TestMaxValues(t *testing.T) {
+	data := []byte("{\"nbformat\": 4, \"nbformat_minor\": 5, \"cells\": [],\n \"metadata\": {\"x\": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]}}")
+	// 1 root + 2 numbers + cells + metadata + x = 6 values before the zeros.
+	if _, err := (nbformat.UnmarshalOptions{MaxValues: 16}).Unmarshal(data); err != nil {
+		t.Errorf("16 values with MaxValues 16: %v", err)
+	}
+	_, err := nbformat.UnmarshalOptions{MaxValues: 15}.Unmarshal(data)
+	var se *nbformat.SyntaxError
+	if !errors.As(err, &se) || se.Line != 2 || se.Column != 48 || !strings.Contains(err.Error(), "more than 15 JSON values") {
+		t.Errorf("16 values with MaxValues 15: %v (%+v)", err, se)
+	}
+	if testing.Short() {
+		return
+	}
+	// The default applies without options.
+	big := denseNotebook("meta", nbformat.DefaultMaxValues)
+	if _, err := nbformat.Unmarshal(big); !errors.As(err, &se) || !strings.Contains(err.Error(), fmt.Sprintf("more than %d JSON values", nbformat.DefaultMaxValues)) {
+		t.Errorf("%d values: %v", nbformat.DefaultMaxValues+10, err)
+	}
+}
+
+// BenchmarkDense: reading and writing notebooks dense in small values.
+func BenchmarkDense(b *testing.B) {
+	for _, kind := range []string{"meta", "output", "objects"} {
+		data := denseNotebook(kind, 1<<20)
+		b.Run(kind+"/read", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				nb, err := nbformat.UnmarshalOptions{}.UnmarshalOwned(data)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := nbformat.Validate(nb); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		nb, err := nbformat.Unmarshal(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		nb.Cells[0].(*nbformat.CodeCell).Source.Set("edited")
+		b.Run(kind+"/write", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := nbformat.Marshal(nb); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
