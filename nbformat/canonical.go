@@ -17,15 +17,41 @@ import (
 // they would in Python), applying each rule only where Python's code would
 // apply it.
 
-func marshalCanonical(nb *Notebook) ([]byte, error) {
+func marshalCanonical(nb *Notebook) (out []byte, err error) {
 	t, err := nb.tape() // the bytes read, when unedited
 	if err != nil {
 		return nil, err
 	}
-	// Python's writer reads every value.
-	if t, err = t.Full(); err != nil {
+	if !t.HasLazy() {
+		return canonicalOf(nb, t)
+	}
+	// Python's writer reads every value: every container gets its nodes,
+	// except flat arrays (of numbers, strings, …), streamed from their
+	// bytes, so that a file dense in small values stays cheap. Should a
+	// rule read a flat array's elements as nodes all the same, the
+	// canonical bytes come from a full parse.
+	flat, err := jsontree.ParseFlat(t.Data, jsontree.Limits{}, notebookShape())
+	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		if _, ok := r.(*jsontree.LazyError); !ok {
+			panic(r)
+		}
+		full, ferr := t.Full()
+		if ferr != nil {
+			panic(r)
+		}
+		out, err = canonicalOf(nb, full)
+	}()
+	return canonicalOf(nb, flat)
+}
+
+func canonicalOf(nb *Notebook, t *jsontree.Tape) ([]byte, error) {
 	w := canon{t: t, buf: make([]byte, 0, len(t.Data)+len(t.Data)/32+64)}
 	switch nb.Nbformat {
 	case 4:
@@ -130,20 +156,62 @@ func (w *canon) value(j int, ind string) {
 	case jsontree.Object:
 		w.object(w.members(j, nil), ind)
 	case jsontree.Array:
+		if t.Lazy(j) {
+			w.flatArray(j, ind)
+			return
+		}
 		kids := t.ChildList(j)
 		w.array(len(kids), func(i int, ind string) { w.value(kids[i], ind) }, ind)
+	default:
+		w.scalar(n)
+	}
+}
+
+// scalar writes a number, string or literal node (of the tape's data).
+func (w *canon) scalar(n *jsontree.Node) {
+	raw := w.t.Data[n.Start:n.End]
+	switch n.Kind {
 	case jsontree.String:
-		raw := t.Raw(j)
 		if jsontree.IsPythonToken(raw, w.esc.ASCII, n.Flags) {
 			w.buf = append(w.buf, raw...)
+		} else if n.Flags&jsontree.FlagEscaped == 0 {
+			w.str(string(raw[1 : len(raw)-1]))
 		} else {
-			w.str(t.Str(j))
+			w.str(jsontree.UnescapeString(raw[1 : len(raw)-1]))
 		}
 	case jsontree.Number:
-		w.buf = jsontree.AppendPythonNumber(w.buf, t.Raw(j), n.Flags)
+		w.buf = jsontree.AppendPythonNumber(w.buf, raw, n.Flags)
 	default:
-		w.buf = append(w.buf, t.Raw(j)...)
+		w.buf = append(w.buf, raw...)
 	}
+}
+
+// flatArray writes lazy array j of scalars (see jsontree.ParseFlat),
+// streaming its elements.
+func (w *canon) flatArray(j int, ind string) {
+	n := int(w.t.Nodes[j].Len)
+	if n == 0 {
+		w.buf = append(w.buf, "[]"...)
+		return
+	}
+	inner := ind + " "
+	w.buf = append(w.buf, '[')
+	i := 0
+	if !w.t.Scalars(j, func(e jsontree.Node) bool {
+		if i > 0 {
+			w.buf = append(w.buf, ',')
+		}
+		w.buf = append(w.buf, '\n')
+		w.buf = append(w.buf, inner...)
+		w.scalar(&e)
+		i++
+		return true
+	}) {
+		panic(&jsontree.LazyError{Node: j})
+	}
+	w.buf = append(w.buf, '\n')
+	w.buf = append(w.buf, ind...)
+	w.buf = append(w.buf, ']')
 }
 
 // multilineText returns the text of a string or array of strings, and

@@ -24,15 +24,35 @@ func pythonFailure(t *jsontree.Tape, v3 bool) error {
 		c.fail("", "the file starts with a UTF-8 byte-order mark, which Python's json module refuses")
 		return c.err
 	}
-	for i := range t.Nodes {
-		n := &t.Nodes[i]
+	bigInt := func(n *jsontree.Node) bool {
 		if n.Kind == jsontree.Number && n.Flags&jsontree.FlagInt != 0 && n.End-n.Start > pyMaxIntDigits {
 			digits := n.End - n.Start
 			if t.Data[n.Start] == '-' {
 				digits--
 			}
 			if digits > pyMaxIntDigits {
-				c.fail(pointerOf(t, i), "an integer of %d digits, more than Python's limit of %d for reading integers", digits, pyMaxIntDigits)
+				c.fail("", "an integer of %d digits, more than Python's limit of %d for reading integers", digits, pyMaxIntDigits)
+				return true
+			}
+		}
+		return false
+	}
+	for i := range t.Nodes {
+		if bigInt(&t.Nodes[i]) {
+			c.err.(*FormatError).Pointer = pointerOf(t, i)
+			return c.err
+		}
+		if t.Lazy(i) {
+			k := 0
+			t.Scalars(i, func(n jsontree.Node) bool {
+				if bigInt(&n) {
+					c.err.(*FormatError).Pointer = pointerOf(t, i).AppendIndex(k)
+					return false
+				}
+				k++
+				return true
+			})
+			if c.err != nil {
 				return c.err
 			}
 		}
@@ -52,6 +72,20 @@ func pythonFailure(t *jsontree.Tape, v3 bool) error {
 			n.Flags&jsontree.FlagKeyEscaped != 0 && loneSurrogates(t.KeyRaw(i)) {
 			c.fail(pointerOf(t, i), "a string holds a lone UTF-16 surrogate, which UTF-8 cannot encode")
 			break
+		}
+		if t.Lazy(i) {
+			k := 0
+			t.Scalars(i, func(n jsontree.Node) bool {
+				if n.Kind == jsontree.String && n.Flags&jsontree.FlagEscaped != 0 && loneSurrogates(t.Data[n.Start:n.End]) {
+					c.fail(pointerOf(t, i).AppendIndex(k), "a string holds a lone UTF-16 surrogate, which UTF-8 cannot encode")
+					return false
+				}
+				k++
+				return true
+			})
+			if c.err != nil {
+				break
+			}
 		}
 	}
 	return c.err

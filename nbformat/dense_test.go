@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -309,5 +312,87 @@ func BenchmarkDense(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// Canonical output of notebooks with flat arrays in open places (streamed
+// from their bytes, see MarshalOptions) equals Python's bytes, numbers,
+// escapes and Python's refusals (big integers, lone surrogates) included,
+// and allocates a small multiple of the file on dense ones.
+func TestDenseCanonical(t *testing.T) {
+	cases := map[string]string{
+		"flat.ipynb":      `{"nbformat": 4, "nbformat_minor": 5, "metadata": {"x": [0, -0, 1.50, 1E5, 1e400, NaN, -Infinity, true, null, "a\u00e9\/\u2028", "é", "\ud83e\udd16", 123456789012345678901234567890], "y": [], "z": [[1, 2], {"b": [3], "a": "\u0041"}]}, "cells": [{"cell_type": "code", "id": "a", "metadata": {"m": [1, 2]}, "source": ["x\n", "y"], "outputs": [{"output_type": "display_data", "data": {"application/json": [1, "two"], "text/plain": ["a\n", "b"]}, "metadata": {"image/png": {"w": [1]}}}], "execution_count": null}]}`,
+		"bigint.ipynb":    `{"nbformat": 4, "nbformat_minor": 5, "metadata": {"x": [1, ` + strings.Repeat("9", 4301) + `]}, "cells": []}`,
+		"surrogate.ipynb": `{"nbformat": 4, "nbformat_minor": 5, "metadata": {"x": ["ok", "\ud800"]}, "cells": []}`,
+		"dense.ipynb":     string(denseNotebook("meta", 1000)),
+		"output.ipynb":    string(denseNotebook("output", 1000)),
+		"objects.ipynb":   string(denseNotebook("objects", 100)),
+	}
+	py := pythonNbformat(t)
+	dir, want := t.TempDir(), t.TempDir()
+	for name, s := range cases {
+		if err := writeFile(filepath.Join(dir, name), s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := exec.Command(py, referenceScript(t, "nbformat_canonical.py"), dir, want).CombinedOutput()
+	if err != nil {
+		t.Fatalf("reference: %v\n%s", err, out)
+	}
+	says := map[string]string{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if st, name, ok := strings.Cut(line, " "); ok {
+			says[name] = st
+		}
+	}
+	for name, s := range cases {
+		nb, err := nbformat.Unmarshal([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := nbformat.MarshalOptions{Canonical: true}.Marshal(nb)
+		switch says[name] {
+		case "same":
+			if err != nil || string(got) != s {
+				t.Errorf("%s: %v; Python writes it unchanged", name, err)
+			}
+		case "skip-error":
+			if !errors.Is(err, nbformat.ErrNotCanonical) {
+				t.Errorf("%s: %v; Python cannot write it", name, err)
+			}
+		default:
+			w, rerr := os.ReadFile(filepath.Join(want, name))
+			if rerr != nil {
+				t.Fatalf("%s: Python says %q: %v", name, says[name], rerr)
+			}
+			if err != nil || string(got) != string(w) {
+				t.Errorf("%s: %v, canonical bytes differ from Python's %s", name, err, firstDiff(w, got))
+			}
+		}
+	}
+	for _, p := range []struct{ name, ptr string }{{"bigint.ipynb", "/metadata/x/1"}, {"surrogate.ipynb", "/metadata/x/1"}} {
+		nb, _ := nbformat.Unmarshal([]byte(cases[p.name]))
+		_, err := nbformat.MarshalOptions{Canonical: true}.Marshal(nb)
+		var fe *nbformat.FormatError
+		if !errors.As(err, &fe) || string(fe.Pointer) != p.ptr {
+			t.Errorf("%s: %v, want the pointer %s", p.name, err, p.ptr)
+		}
+	}
+	// Memory: the dense value is streamed, never one node per value.
+	data := denseNotebook("meta", 1<<20)
+	nb, err := nbformat.Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []byte
+	b, _ := allocations(func() { got, err = nbformat.MarshalOptions{Canonical: true}.Marshal(nb) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("canonical: %d bytes written, %.2f bytes allocated per byte written", len(got), float64(b)/float64(len(got)))
+	// The output buffer grows by appends (about 5 times its final size in
+	// all); a node per value would add 28 bytes a value (4.5 a byte here).
+	if b > 6*uint64(len(got))+1<<20 {
+		t.Errorf("canonical output of %d bytes allocated %d bytes", len(got), b)
 	}
 }

@@ -59,10 +59,24 @@ func Parse(data []byte, lim Limits) (*Tape, error) { return ParseShaped(data, li
 // the values inside lazy nodes too). A nil shape makes the root itself
 // lazy when it is a container.
 func ParseShaped(data []byte, lim Limits, shape *Shape) (*Tape, error) {
+	return parseWith(parser{lim: lim, shape: shape}, data)
+}
+
+// ParseFlat is ParseShaped for writers that read every value but need no
+// node per element of a long flat array: a container the shape leaves out
+// is recorded all the same (and so are its children, by the same rule),
+// except an array whose elements are all numbers, strings, booleans or
+// nulls, which becomes one lazy node; [Tape.Scalars] reads its elements.
+func ParseFlat(data []byte, lim Limits, shape *Shape) (*Tape, error) {
+	return parseWith(parser{lim: lim, shape: shape, flat: true}, data)
+}
+
+func parseWith(p parser, data []byte) (*Tape, error) {
+	shape := p.shape
 	if len(data) > maxOffset {
 		return nil, &SyntaxError{Offset: maxOffset, Msg: fmt.Sprintf("input of %d bytes is larger than %d bytes", len(data), maxOffset), Limit: true}
 	}
-	p := parser{data: data, lim: lim, shape: shape}
+	p.data = data
 	t := &Tape{Data: data}
 	if len(data) >= 3 && data[0] == bom[0] && data[1] == bom[1] && data[2] == bom[2] {
 		t.BOM = true
@@ -71,7 +85,7 @@ func ParseShaped(data []byte, lim Limits, shape *Shape) (*Tape, error) {
 	// A rough first guess at the number of values keeps appends cheap (a
 	// shaped parse records few of them: guess low).
 	guess := 64 + len(data)/256
-	if !shape.IsAll() {
+	if !shape.IsAll() && !p.flat {
 		guess = 64 + len(data)/4096
 	}
 	p.nodes = make([]Node, 0, guess)
@@ -91,6 +105,7 @@ type parser struct {
 	stack  []frame // open containers
 	lim    Limits
 	shape  *Shape // of the root value
+	flat   bool   // see ParseFlat
 	values int    // values seen, recorded or not
 	lazy   int    // lazy nodes recorded
 	style  LazyStyle
@@ -257,6 +272,9 @@ func (p *parser) parse() error {
 		}
 		n.End = int32(p.pos)
 		idx := int32(-1)
+		if record && opened && shape == nil && p.flat && !(n.Kind == Array && p.flatArray()) {
+			shape = flatRest
+		}
 		if record {
 			if opened && shape == nil {
 				n.Flags |= FlagLazy
@@ -329,6 +347,48 @@ func (p *parser) parse() error {
 			}
 			return p.unexpected("',' or ']' after an array element")
 		}
+	}
+}
+
+// flatRest is the shape of what ParseFlat records outside the given shape:
+// its children get no shape, so the same rule applies to them.
+var flatRest = &Shape{}
+
+// flatArray reports whether the array whose '[' was just scanned holds only
+// scalars (by a quick look that checks nothing: the parse that follows
+// does).
+func (p *parser) flatArray() bool {
+	d := p.data
+	i := p.pos
+	for {
+		for i < len(d) && (d[i] == ' ' || d[i] == '\n' || d[i] == '\r' || d[i] == '\t') {
+			i++
+		}
+		if i >= len(d) {
+			return false
+		}
+		switch d[i] {
+		case ']':
+			return true
+		case '[', '{':
+			return false
+		case '"':
+			i = stringEnd(d, i)
+		default:
+			for i < len(d) && d[i] != ',' && d[i] != ']' && d[i] != ' ' && d[i] != '\n' && d[i] != '\r' && d[i] != '\t' {
+				i++
+			}
+		}
+		for i < len(d) && (d[i] == ' ' || d[i] == '\n' || d[i] == '\r' || d[i] == '\t') {
+			i++
+		}
+		if i >= len(d) || d[i] != ',' && d[i] != ']' {
+			return false
+		}
+		if d[i] == ']' {
+			return true
+		}
+		i++
 	}
 }
 
@@ -556,4 +616,78 @@ func (p *parser) lazyKey(f *frame, k, kEnd int32, esc bool) {
 		}
 	}
 	f.prevKey, f.prevKeyEnd, f.prevEsc = k, kEnd, esc
+}
+
+// Scalars calls f, in order, with a node for each element of lazy array i
+// made by ParseFlat (elements only numbers, strings, booleans and nulls),
+// with Start, End, Kind and Flags set, until f returns false. It reports
+// false if the array holds a container (then it was not made by
+// ParseFlat).
+func (t *Tape) Scalars(i int, f func(n Node) bool) bool {
+	d := t.Data[:t.Nodes[i].End]
+	pos := int(t.Nodes[i].Start) + 1
+	for {
+		pos = skipWS(d, pos)
+		if pos >= len(d) || d[pos] == ']' {
+			return true
+		}
+		n := Node{Start: int32(pos), Key: -1, KeyEnd: -1}
+		switch c := d[pos]; {
+		case c == '[' || c == '{':
+			return false
+		case c == '"':
+			end := stringEnd(d, pos)
+			n.Kind, n.Flags = String, stringFlags(d[pos+1:end-1])
+			pos = end
+		default:
+			end := pos
+			for end < len(d) && d[end] != ',' && d[end] != ']' && d[end] != ' ' && d[end] != '\n' && d[end] != '\r' && d[end] != '\t' {
+				end++
+			}
+			n.Kind, n.Flags = scalarKind(d[pos:end])
+			pos = end
+		}
+		n.End = int32(pos)
+		n.Skip = -1
+		if !f(n) {
+			return true
+		}
+		pos = skipWS(d, pos)
+		if pos < len(d) && d[pos] == ',' {
+			pos++
+		}
+	}
+}
+
+// stringFlags returns FlagEscaped and FlagASCII for valid string contents.
+func stringFlags(s []byte) uint8 {
+	flags := FlagASCII
+	for _, c := range s {
+		if c == '\\' {
+			flags |= FlagEscaped
+		} else if c >= utf8.RuneSelf {
+			flags &^= FlagASCII
+		}
+	}
+	return flags
+}
+
+// scalarKind classifies a valid number or literal token.
+func scalarKind(tok []byte) (Kind, uint8) {
+	switch string(tok) {
+	case "null":
+		return Null, 0
+	case "true":
+		return True, 0
+	case "false":
+		return False, 0
+	case "NaN", "Infinity", "-Infinity":
+		return Number, FlagNonFinite
+	}
+	for _, c := range tok {
+		if c == '.' || c == 'e' || c == 'E' {
+			return Number, 0
+		}
+	}
+	return Number, FlagInt
 }
