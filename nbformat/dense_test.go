@@ -268,7 +268,7 @@ func TestMaxValues(t *testing.T) {
 	}
 	_, err := nbformat.UnmarshalOptions{MaxValues: 15}.Unmarshal(data)
 	var se *nbformat.SyntaxError
-	if !errors.As(err, &se) || se.Line != 2 || se.Column != 48 || !strings.Contains(err.Error(), "more than 15 JSON values") {
+	if !errors.As(err, &se) || !errors.Is(err, nbformat.ErrLimit) || se.Line != 2 || se.Column != 48 || !strings.Contains(err.Error(), "more than 15 JSON values") {
 		t.Errorf("16 values with MaxValues 15: %v (%+v)", err, se)
 	}
 	if testing.Short() {

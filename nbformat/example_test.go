@@ -1,6 +1,7 @@
 package nbformat_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"log"
 
@@ -159,4 +160,30 @@ func ExampleUpgrade() {
 	// Output:
 	// {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
 	// 		{"cell_type": "markdown", "metadata": {}, "source": "hi", "id": "fresh001"}]}
+}
+
+// Metadata the schema does not type keeps its arrays and objects as their
+// JSON text, decoded only when asked; store a new value to change one.
+func ExampleDecode() {
+	nb, err := nbformat.Unmarshal([]byte(`{"nbformat": 4, "nbformat_minor": 5, "cells": [], "metadata": {"app": {"theme": "dark", "panels": [1, 2]}}}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	raw := nb.Metadata.AdditionalProperties["app"].(json.RawMessage)
+	fmt.Println(string(raw))
+	v, err := nbformat.Decode(raw)
+	if err != nil {
+		log.Fatal(err)
+	}
+	app := v.(map[string]any)
+	fmt.Println(app["theme"], app["panels"])
+
+	app["theme"] = "light"
+	nb.Metadata.AdditionalProperties["app"] = app
+	out, _ := nbformat.Marshal(nb)
+	fmt.Print(string(out))
+	// Output:
+	// {"theme": "dark", "panels": [1, 2]}
+	// dark [1 2]
+	// {"nbformat": 4, "nbformat_minor": 5, "cells": [], "metadata": {"app": {"theme": "light", "panels": [1, 2]}}}
 }
