@@ -190,6 +190,13 @@ func isMultiline(t *jsontree.Tape, j int) bool {
 	if n.Kind != jsontree.Array {
 		return false
 	}
+	if t.Lazy(j) {
+		if n.Flags&jsontree.FlagStrings != 0 {
+			return true
+		}
+		sub, err := t.Expand(j) // not lines of text after all
+		return err == nil && isMultiline(sub, jsontree.Root)
+	}
 	ok := true
 	t.Children(j, func(k int) bool {
 		ok = t.Nodes[k].Kind == jsontree.String

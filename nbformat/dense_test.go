@@ -19,7 +19,8 @@ import (
 // values (as internal/cmd/benchgen -dense writes them): in the notebook
 // metadata ("meta"), a cell's metadata ("cell"), JSON output data
 // ("output"), as small objects [{"a":0},…] ("objects"), as an object of n
-// keys ("wide"), or as n nested arrays ("deep").
+// keys ("wide"), as n nested arrays ("deep"), or as n one-character lines
+// of a cell's source ("source") and of text output data ("text").
 func denseNotebook(kind string, n int) []byte {
 	var b strings.Builder
 	switch kind {
@@ -43,23 +44,29 @@ func denseNotebook(kind string, n int) []byte {
 		b.WriteString("}}")
 	case "deep":
 		b.WriteString(`{"x":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`)
+	case "source", "text":
+		b.WriteString(`[` + strings.TrimSuffix(strings.Repeat(`"a",`, n), ",") + `]`)
 	default:
 		b.WriteString(`{"x":[`)
 		b.WriteString(strings.TrimSuffix(strings.Repeat("0,", n), ","))
 		b.WriteString("]}")
 	}
 	value := b.String()
-	nbMeta, cellMeta, data := "{}", "{}", `{"text/plain":"0"}`
+	nbMeta, cellMeta, data, source := "{}", "{}", `{"text/plain":"0"}`, `"x"`
 	switch kind {
 	case "cell":
 		cellMeta = value
 	case "output":
 		data = `{"application/json":` + value + `,"text/plain":"0"}`
+	case "source":
+		source = value
+	case "text":
+		data = `{"text/plain":` + value + `}`
 	default:
 		nbMeta = value
 	}
 	return []byte(`{"cells":[{"cell_type":"code","execution_count":1,"id":"c1","metadata":` + cellMeta +
-		`,"outputs":[{"data":` + data + `,"execution_count":1,"metadata":{},"output_type":"execute_result"}],"source":"x"}],` +
+		`,"outputs":[{"data":` + data + `,"execution_count":1,"metadata":{},"output_type":"execute_result"}],"source":` + source + `}],` +
 		`"metadata":` + nbMeta + `,"nbformat":4,"nbformat_minor":5}` + "\n")
 }
 
@@ -88,7 +95,7 @@ func TestDenseValuesScale(t *testing.T) {
 	if nb, err := nbformat.Unmarshal(denseNotebook("meta", 1)); err != nil || nbformat.Validate(nb) != nil {
 		t.Fatal(err)
 	}
-	for _, kind := range []string{"meta", "cell", "output", "objects", "wide", "deep"} {
+	for _, kind := range []string{"meta", "cell", "output", "objects", "wide", "deep", "source", "text"} {
 		t.Run(kind, func(t *testing.T) {
 			var prevRead, prevWrite uint64
 			for _, n := range sizes {
@@ -112,14 +119,22 @@ func TestDenseValuesScale(t *testing.T) {
 				}
 				var out []byte
 				writeB, writeN := allocations(func() {
-					nb.Cells[0].(*nbformat.CodeCell).Source.Set("edited")
+					if kind == "source" {
+						nb.Cells[0].(*nbformat.CodeCell).ExecutionCount = new(int)
+					} else {
+						nb.Cells[0].(*nbformat.CodeCell).Source.Set("edited")
+					}
 					out, err = nbformat.Marshal(nb)
 				})
 				if err != nil {
 					t.Fatal(err)
 				}
-				if want := strings.Replace(string(data), `"source":"x"`, `"source":"edited"`, 1); string(out) != want {
-					t.Fatalf("%d values: the edit changed more than the cell's source", n)
+				want := strings.Replace(string(data), `"source":"x"`, `"source":"edited"`, 1)
+				if kind == "source" {
+					want = strings.Replace(string(data), `"execution_count":1,"id"`, `"execution_count":0,"id"`, 1)
+				}
+				if string(out) != want {
+					t.Fatalf("%d values: the edit changed more than it should", n)
 				}
 				size := uint64(len(data))
 				t.Logf("%d values, %d bytes: read %.2f B/B (%d allocs), write %.2f B/B (%d allocs)",

@@ -156,8 +156,8 @@ func (e *encoder) equal(v reflect.Value, ti *typeInfo, o int) bool {
 // against an original reads the original's children.
 func readsChildren(k kind) bool {
 	switch k {
-	case kSlice, kMap, kStruct, kMultiline, kBundle, kCell, kOutput:
-		return true
+	case kSlice, kMap, kStruct, kBundle, kCell, kOutput:
+		return true // (MultilineString reads the bytes of lines)
 	}
 	return false
 }

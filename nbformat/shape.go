@@ -66,8 +66,10 @@ var typeShapes sync.Map // reflect.Type → *jsontree.Shape
 // snode is the part of a JSON schema that decides which interiors the
 // validator reads.
 type snode struct {
-	all   bool // reads everything below (enum of containers, uniqueItems)
-	needs bool // reads the members or elements of a container here
+	all    bool   // reads everything below (enum of containers, uniqueItems)
+	needs  bool   // reads the members or elements of a container here
+	checks bool   // checks scalar values beyond their type (pattern, enum, …)
+	types  string // the "type" keyword, as written
 	props map[string]*snode
 	pats  []spat
 	addl  *snode
@@ -161,6 +163,10 @@ func (b *shapeBuilder) compile(v any) *snode {
 		case "$ref":
 			n.ref, _ = x.(string)
 			b.pending = append(b.pending, n)
+		case "type":
+			n.types = fmt.Sprint(x)
+		case "pattern", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "format":
+			n.checks = true
 		case "properties":
 			props, _ := x.(map[string]any)
 			n.props = map[string]*snode{}
@@ -217,6 +223,7 @@ func (b *shapeBuilder) compile(v any) *snode {
 				n.all = true
 			}
 		case "enum":
+			n.checks = true
 			list, _ := x.([]any)
 			for _, e := range list {
 				switch e.(type) {
@@ -400,7 +407,26 @@ func (b *shapeBuilder) build(comps []shapeComp) *jsontree.Shape {
 		}
 	}
 	s.Elem = b.build(elems)
+	s.Flat = flatLines(comps, elems)
 	return s
+}
+
+// flatLines reports whether an array where comps apply is read only as
+// lines of text: by the typed layer as a MultilineString (from its bytes),
+// and by the schemas as an array of strings (from the lazy node's
+// FlagStrings), so that it may stay one lazy node.
+func flatLines(comps, elems []shapeComp) bool {
+	for _, c := range comps {
+		if c.ti != nil && c.ti.kind != kMultiline {
+			return false
+		}
+	}
+	for _, c := range flatten(elems) {
+		if c.ti != nil || c.s.all || c.s.needs || c.s.checks || c.s.types != "string" && c.s.types != "" || len(c.s.subs) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // memberComps returns what applies to member key of objects where comps

@@ -139,6 +139,17 @@ func sortedKeys(t *jsontree.Tape, o int) bool {
 // than "\n") anywhere but at its end.
 func splitsOnlyNewline(t *jsontree.Tape, a int) bool {
 	only := false
+	if t.Lazy(a) {
+		jsontree.EachString(t.Raw(a), func(s []byte) {
+			if only || ascii(s) {
+				return // plain ASCII pieces hold no other line boundary
+			}
+			if len(SplitLines(jsontree.UnescapeString(s))) > 1 {
+				only = true
+			}
+		})
+		return only
+	}
 	t.Children(a, func(k int) bool {
 		if t.Nodes[k].Kind != jsontree.String || t.Nodes[k].Flags&jsontree.FlagEscaped == 0 && t.Nodes[k].Flags&jsontree.FlagASCII != 0 {
 			return true
@@ -151,4 +162,14 @@ func splitsOnlyNewline(t *jsontree.Tape, a int) bool {
 		return true
 	})
 	return only
+}
+
+// ascii reports whether string contents are ASCII without escapes.
+func ascii(s []byte) bool {
+	for _, c := range s {
+		if c == '\\' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

@@ -84,6 +84,9 @@ func (v *validator) members(i int) []int {
 
 func (v *validator) object(n *node, i int) bool {
 	t := v.t
+	if t.Lazy(i) && n.props == nil && n.patProps == nil && n.addl == nil && !n.addlFalse && n.required == nil {
+		return true // nothing to check inside: a lazy node need not be expanded
+	}
 	ok := true
 	kids := v.members(i)
 	for _, r := range n.required {
@@ -157,8 +160,25 @@ func (v *validator) object(n *node, i int) bool {
 	return ok
 }
 
+// stringOnly reports whether schema n accepts exactly the strings.
+func stringOnly(n *node) bool {
+	for n.refNode != nil {
+		n = n.refNode
+	}
+	return n.types == tString && n.enum == nil && n.props == nil && n.patProps == nil && n.addl == nil &&
+		!n.addlFalse && n.required == nil && n.items == nil && n.itemsList == nil && n.min == nil && n.max == nil &&
+		n.minLen < 0 && n.maxLen < 0 && n.pattern == nil && !n.unique && n.oneOf == nil && n.anyOf == nil &&
+		n.allOf == nil && n.not == nil
+}
+
 func (v *validator) array(n *node, i int) bool {
 	t := v.t
+	if t.Lazy(i) && n.items == nil && n.itemsList == nil && !n.unique {
+		return true // nothing to check inside: a lazy node need not be expanded
+	}
+	if t.Lazy(i) && n.itemsList == nil && !n.unique && (n.items.trueSchema || stringOnly(n.items) && t.Nodes[i].Flags&jsontree.FlagStrings != 0) {
+		return true // a lazy array of strings (lines of text): every item fits
+	}
 	ok := true
 	x := 0
 	t.Children(i, func(k int) bool {

@@ -272,7 +272,16 @@ func (p *parser) parse() error {
 		}
 		n.End = int32(p.pos)
 		idx := int32(-1)
-		if record && opened && shape == nil && p.flat && !(n.Kind == Array && p.flatArray()) {
+		if record && opened && n.Kind == Array && (shape == nil && p.flat || shape != nil && shape.Flat) {
+			if flat, strs := p.flatArray(); flat {
+				shape = nil
+				if strs {
+					n.Flags |= FlagStrings
+				}
+			} else if shape == nil {
+				shape = flatRest
+			}
+		} else if record && opened && shape == nil && p.flat {
 			shape = flatRest
 		}
 		if record {
@@ -355,26 +364,28 @@ func (p *parser) parse() error {
 var flatRest = &Shape{}
 
 // flatArray reports whether the array whose '[' was just scanned holds only
-// scalars (by a quick look that checks nothing: the parse that follows
-// does).
-func (p *parser) flatArray() bool {
+// scalars, and whether they are all strings (by a quick look that checks
+// nothing: the parse that follows does).
+func (p *parser) flatArray() (flat, strs bool) {
 	d := p.data
 	i := p.pos
+	strs = true
 	for {
 		for i < len(d) && (d[i] == ' ' || d[i] == '\n' || d[i] == '\r' || d[i] == '\t') {
 			i++
 		}
 		if i >= len(d) {
-			return false
+			return false, false
 		}
 		switch d[i] {
 		case ']':
-			return true
+			return true, strs
 		case '[', '{':
-			return false
+			return false, false
 		case '"':
 			i = stringEnd(d, i)
 		default:
+			strs = false
 			for i < len(d) && d[i] != ',' && d[i] != ']' && d[i] != ' ' && d[i] != '\n' && d[i] != '\r' && d[i] != '\t' {
 				i++
 			}
@@ -383,10 +394,10 @@ func (p *parser) flatArray() bool {
 			i++
 		}
 		if i >= len(d) || d[i] != ',' && d[i] != ']' {
-			return false
+			return false, false
 		}
 		if d[i] == ']' {
-			return true
+			return true, strs
 		}
 		i++
 	}

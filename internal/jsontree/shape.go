@@ -19,6 +19,12 @@ type Shape struct {
 	Other func(key string) *Shape
 	// Elem is the shape of an array's elements (nil: lazy).
 	Elem *Shape
+	// Flat keeps an array here lazy when its elements are all numbers,
+	// strings, booleans or nulls (with FlagStrings when all are strings):
+	// for consumers that read such arrays from their bytes (lines of
+	// text). Objects, and arrays holding containers, follow the other
+	// fields.
+	Flat bool
 }
 
 // All records every node: the shape of a full parse.

@@ -50,6 +50,9 @@ const (
 	// FlagLazy marks an array or object whose children have no nodes
 	// (see [Shape]); its Len still counts them.
 	FlagLazy
+	// FlagStrings marks a lazy array of a Flat shape (or of ParseFlat)
+	// whose elements are all strings.
+	FlagStrings
 )
 
 // A Node is one JSON value on the tape.
