@@ -232,6 +232,80 @@ func (w *canon) multilineText(j int, joinRule func([]string) string) (string, bo
 
 func joinAll(lines []string) string { return strings.Join(lines, "") }
 
+// joinedLines returns, for a string or an array of strings j, the writer of
+// its text (the pieces joined) as str.splitlines(True) pieces. An array's
+// text is never built: pieces are joined and split as they are read, so
+// that a long array of short lines costs no more than its longest line.
+func (w *canon) joinedLines(j int) (func(ind string), bool) {
+	t := w.t
+	if !isMultiline(t, j) {
+		return nil, false
+	}
+	if t.Nodes[j].Kind == jsontree.String {
+		text := t.Str(j)
+		return func(ind string) { w.lines(text, ind) }, true
+	}
+	return func(ind string) {
+		inner := ind + " "
+		count := 0
+		emit := func(s string) {
+			if count == 0 {
+				w.buf = append(w.buf, '[')
+			} else {
+				w.buf = append(w.buf, ',')
+			}
+			w.buf = append(w.buf, '\n')
+			w.buf = append(w.buf, inner...)
+			w.str(s)
+			count++
+		}
+		// pending holds the text after the last line emitted; its last line
+		// is kept back, as the next piece may continue it ("\r" + "\n").
+		var pending []byte
+		jsontree.EachString(t.Raw(j), func(s []byte) {
+			n := len(pending)
+			cr := n > 0 && pending[n-1] == '\r'
+			pending = jsontree.AppendUnescaped(pending, s)
+			if !cr && !hasLineBoundary(pending[n:]) {
+				return // the same line goes on: nothing to split (no rescans)
+			}
+			parts := SplitLines(string(pending))
+			if len(parts) < 2 {
+				return
+			}
+			for _, p := range parts[:len(parts)-1] {
+				emit(p)
+			}
+			pending = append(pending[:0], parts[len(parts)-1]...)
+		})
+		for _, p := range SplitLines(string(pending)) {
+			emit(p)
+		}
+		if count == 0 {
+			w.buf = append(w.buf, "[]"...)
+			return
+		}
+		w.buf = append(w.buf, '\n')
+		w.buf = append(w.buf, ind...)
+		w.buf = append(w.buf, ']')
+	}, true
+}
+
+// hasLineBoundary reports whether text holds a str.splitlines boundary.
+func hasLineBoundary(b []byte) bool {
+	for i, c := range b {
+		switch {
+		case c == '\n' || c == '\r' || c == '\v' || c == '\f' || c >= 0x1c && c <= 0x1e:
+			return true
+		case c == 0xc2 && i+1 < len(b) && b[i+1] == 0x85: // U+0085
+			return true
+		case c == 0xe2 && i+2 < len(b) && b[i+1] == 0x80 && (b[i+2] == 0xa8 || b[i+2] == 0xa9): // U+2028, U+2029
+			return true
+		}
+	}
+	return false
+}
+
 // lines writes text as Python's str.splitlines(True) pieces.
 func (w *canon) lines(text, ind string) {
 	pieces := SplitLines(text)
@@ -291,8 +365,8 @@ func (w *canon) cell(j int, ind string) {
 	w.object(w.members(j, func(key string, k int) (func(string), bool) {
 		switch key {
 		case "source":
-			if text, ok := w.multilineText(k, joinAll); ok {
-				return func(ind string) { w.lines(text, ind) }, true
+			if f, ok := w.joinedLines(k); ok {
+				return f, true
 			}
 		case "attachments":
 			if t.Nodes[k].Kind == jsontree.Object {
@@ -329,12 +403,12 @@ func (w *canon) bundle(j int, ind string) {
 		if IsJSONMime(key) {
 			return nil, false
 		}
+		if splitsMime(key) {
+			return w.joinedLines(k)
+		}
 		text, ok := w.multilineText(k, joinAll)
 		if !ok {
 			return nil, false
-		}
-		if splitsMime(key) {
-			return func(ind string) { w.lines(text, ind) }, true
 		}
 		if t.Nodes[k].Kind == jsontree.String {
 			return nil, false
@@ -360,8 +434,8 @@ func (w *canon) output(j int, ind string) {
 				return func(ind string) { w.bundle(k, ind) }, true
 			}
 		case key == "text" && otype == "stream":
-			if text, ok := w.multilineText(k, joinAll); ok {
-				return func(ind string) { w.lines(text, ind) }, true
+			if f, ok := w.joinedLines(k); ok {
+				return f, true
 			}
 		case key == "text" && otype != "" && t.Nodes[k].Kind == jsontree.Array:
 			if text, ok := w.multilineText(k, joinAll); ok {

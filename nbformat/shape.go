@@ -70,13 +70,13 @@ type snode struct {
 	needs  bool   // reads the members or elements of a container here
 	checks bool   // checks scalar values beyond their type (pattern, enum, …)
 	types  string // the "type" keyword, as written
-	props map[string]*snode
-	pats  []spat
-	addl  *snode
-	items []*snode
-	subs  []*snode // apply at the same place: $ref, allOf, anyOf, oneOf, not
-	id    int
-	ref   string
+	props  map[string]*snode
+	pats   []spat
+	addl   *snode
+	items  []*snode
+	subs   []*snode // apply at the same place: $ref, allOf, anyOf, oneOf, not
+	id     int
+	ref    string
 }
 
 type spat struct {
