@@ -8,8 +8,9 @@
 // With -dense it writes instead a small notebook holding one dense value of
 // about the requested size, the worst case for memory per byte: "meta" puts
 // {"x":[0,0,…]} in the notebook metadata, "cell" in a cell's metadata,
-// "output" as application/json output data, and "objects" puts
-// {"x":[{"a":0},…]} in the notebook metadata.
+// "output" as application/json output data, "objects" puts
+// {"x":[{"a":0},…]} in the notebook metadata, and "source" makes a cell's
+// source a list of one-character lines ["a","a",…].
 //
 // Usage: benchgen -mb 100 -o big.ipynb
 //
@@ -31,7 +32,7 @@ func main() {
 	mb := flag.Float64("mb", 10, "approximate size in megabytes (10^6 bytes)")
 	out := flag.String("o", "", "output file")
 	seed := flag.Uint64("seed", 1, "random seed")
-	dense := flag.String("dense", "", "write one dense value instead: meta, cell, output or objects")
+	dense := flag.String("dense", "", "write one dense value instead: meta, cell, output, objects or source")
 	flag.Parse()
 	if *out == "" {
 		fmt.Fprintln(os.Stderr, "usage: benchgen -mb N -o FILE")
@@ -102,8 +103,11 @@ func generate(size int, seed uint64) ([]byte, error) {
 // values (see the package comment).
 func generateDense(size int, where string) ([]byte, error) {
 	item := "0"
-	if where == "objects" {
+	switch where {
+	case "objects":
 		item = `{"a":0}`
+	case "source":
+		item = `"a"`
 	}
 	n := max(1, size/(len(item)+1))
 	var b strings.Builder
@@ -117,8 +121,10 @@ func generateDense(size int, where string) ([]byte, error) {
 	}
 	b.WriteString("]}")
 	value := b.String()
-	nbMeta, cellMeta, data := "{}", "{}", `{"text/plain":"0"}`
+	nbMeta, cellMeta, data, source := "{}", "{}", `{"text/plain":"0"}`, `"x"`
 	switch where {
+	case "source":
+		source = strings.TrimSuffix(strings.TrimPrefix(value, `{"x":`), "}")
 	case "meta", "objects":
 		nbMeta = value
 	case "cell":
@@ -126,9 +132,9 @@ func generateDense(size int, where string) ([]byte, error) {
 	case "output":
 		data = `{"application/json":` + value + `,"text/plain":"0"}`
 	default:
-		return nil, fmt.Errorf("unknown -dense %q (meta, cell, output or objects)", where)
+		return nil, fmt.Errorf("unknown -dense %q (meta, cell, output, objects or source)", where)
 	}
 	return []byte(`{"cells":[{"cell_type":"code","execution_count":1,"id":"c1","metadata":` + cellMeta +
-		`,"outputs":[{"data":` + data + `,"execution_count":1,"metadata":{},"output_type":"execute_result"}],"source":"x"}],` +
+		`,"outputs":[{"data":` + data + `,"execution_count":1,"metadata":{},"output_type":"execute_result"}],"source":` + source + `}],` +
 		`"metadata":` + nbMeta + `,"nbformat":4,"nbformat_minor":5}` + "\n"), nil
 }
