@@ -150,3 +150,46 @@ func (m MultilineString) Equal(o MultilineString) bool {
 
 // GoString shows the text, for debugging and test failure messages.
 func (m MultilineString) GoString() string { return "nbformat.Text(" + strconv.Quote(m.String()) + ")" }
+
+// multiline writes text. splittable says whether new text may be stored as
+// lines in this place (false for binary MIME data such as image/png).
+func (e *encoder) multiline(m MultilineString, o int, ind string, splittable bool) {
+	var pieces []string
+	asList := false
+	switch {
+	case m.lines != nil:
+		pieces, asList = m.lines, true
+	case m.raw != nil:
+		pieces, asList = m.Lines(), m.form == formLines
+		if !asList {
+			e.str(m.String())
+			return
+		}
+	default:
+		f := m.form
+		if f == formAuto {
+			switch {
+			case o >= 0 && e.t.Nodes[o].Kind == jsontree.String:
+				f = formString
+			case o >= 0 && e.t.Nodes[o].Kind == jsontree.Array:
+				f = formLines
+			case e.st.lines && splittable:
+				f = formLines
+			default:
+				f = formString
+			}
+		}
+		if f == formString {
+			e.str(m.text)
+			return
+		}
+		asList = true
+		if e.st.splitNL {
+			pieces = splitNewlines(m.text)
+		} else {
+			pieces = SplitLines(m.text)
+		}
+	}
+	_ = asList
+	e.array(-1, ind, len(pieces), false, func(i int, _ string) { e.str(pieces[i]) })
+}

@@ -1,6 +1,9 @@
 package jsontree
 
-import "fmt"
+import (
+	"bytes"
+	"fmt"
+)
 
 // A Shape tells [ParseShaped] which containers' interiors to record on the
 // tape. A container whose shape is nil is recorded as one lazy node
@@ -132,4 +135,33 @@ func ScanEscapes(s []byte, esc *Escaping, nonASCII *bool) {
 		}
 		i += 5
 	}
+}
+
+// lazyString adds the string token at start (not recorded) to the style
+// summary of lazy interiors.
+func (p *parser) lazyString(start int, flags uint8) {
+	if flags&FlagASCII == 0 {
+		p.style.RawNonASCII = true
+	}
+	if flags&FlagEscaped != 0 {
+		s := p.data[start:p.pos]
+		if bytes.Contains(s, []byte(`\u`)) {
+			ScanEscapes(s, &p.style.Escaping, &p.style.EscapedNonASCII)
+		}
+	}
+}
+
+// lazyKey checks the order of the keys of an object inside a lazy node,
+// for the style summary.
+func (p *parser) lazyKey(f *frame, k, kEnd int32, esc bool) {
+	if f.prevKey >= 0 {
+		a, b := p.data[f.prevKey+1:f.prevKeyEnd-1], p.data[k+1:kEnd-1]
+		if f.prevEsc || esc {
+			a, b = AppendUnescaped(nil, a), AppendUnescaped(nil, b)
+		}
+		if bytes.Compare(a, b) > 0 {
+			p.style.Unsorted = true
+		}
+	}
+	f.prevKey, f.prevKeyEnd, f.prevEsc = k, kEnd, esc
 }

@@ -1,0 +1,472 @@
+package nbformat
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/nbdialog/ipynb/internal/jsontree"
+)
+
+// ---- equality with the original ----
+
+// equal reports whether v (of type ti) would be written as JSON equal to
+// node o.
+func (e *encoder) equal(v reflect.Value, ti *typeInfo, o int) bool {
+	if o < 0 || e.t == nil {
+		return false
+	}
+	if e.t.Lazy(o) && readsChildren(ti.kind) {
+		x, restore, ok := e.expandOrig(o)
+		if !ok {
+			return false
+		}
+		defer restore()
+		o = x
+	}
+	t := e.t
+	n := &t.Nodes[o]
+	switch ti.kind {
+	case kString:
+		return t.StrIs(o, v.String())
+	case kInt:
+		if n.Kind != jsontree.Number || n.Flags&jsontree.FlagInt == 0 {
+			return false
+		}
+		i, err := strconv.ParseInt(string(t.Raw(o)), 10, 64)
+		return err == nil && i == v.Int() // "-0" equals 0
+	case kUint:
+		if n.Kind != jsontree.Number || n.Flags&jsontree.FlagInt == 0 {
+			return false
+		}
+		i, err := strconv.ParseUint(strings.TrimPrefix(string(t.Raw(o)), "-"), 10, 64)
+		return err == nil && i == v.Uint() && (i == 0 || t.Raw(o)[0] != '-')
+	case kFloat:
+		if n.Kind != jsontree.Number || n.Flags&jsontree.FlagInt != 0 {
+			return false
+		}
+		f, _ := numberValue(t.Raw(o), n.Flags).(float64)
+		g := v.Float()
+		return f == g && math.Signbit(f) == math.Signbit(g) || math.IsNaN(f) && math.IsNaN(g)
+	case kBool:
+		return (n.Kind == jsontree.True && v.Bool()) || (n.Kind == jsontree.False && !v.Bool())
+	case kNumber:
+		return n.Kind == jsontree.Number && v.String() == string(t.Raw(o))
+	case kRaw:
+		raw := v.Bytes()
+		return sameBytes(raw, t.Raw(o)) || jsonEqual(raw, t.Raw(o))
+	case kPtr:
+		if v.IsNil() {
+			return n.Kind == jsontree.Null
+		}
+		return e.equal(v.Elem(), ti.elem, o)
+	case kAny:
+		if v.IsNil() {
+			return n.Kind == jsontree.Null
+		}
+		x, xi, ok := e.dynamic(v)
+		return ok && e.equal(x, xi, o)
+	case kSlice:
+		if n.Kind != jsontree.Array || int(n.Len) != v.Len() {
+			return false
+		}
+		eq := true
+		i := 0
+		t.Children(o, func(k int) bool {
+			eq = e.equal(v.Index(i), ti.elem, k)
+			i++
+			return eq
+		})
+		return eq
+	case kMap:
+		if n.Kind != jsontree.Object {
+			return false
+		}
+		ms := uniqueMembers(t, o)
+		if len(ms) != v.Len() {
+			return false
+		}
+		for _, j := range ms {
+			mv := v.MapIndex(reflect.ValueOf(t.KeyString(j)).Convert(ti.typ.Key()))
+			if !mv.IsValid() || !e.equal(mv, ti.elem, j) {
+				return false
+			}
+		}
+		return true
+	case kStruct:
+		return e.equalStruct(v, ti.plan, o)
+	case kMultiline:
+		return e.equalMultiline(v.Interface().(MultilineString), o)
+	case kBundle:
+		return e.equalBundle(v.Interface().(MimeBundle), o)
+	case kCell, kOutput:
+		if v.IsNil() {
+			return false
+		}
+		switch x := v.Interface().(type) {
+		case *UnknownCell:
+			return jsonEqual(x.Raw, t.Raw(o))
+		case *UnknownOutput:
+			return jsonEqual(x.Raw, t.Raw(o))
+		}
+		el := v.Elem().Elem()
+		if n.Kind != jsontree.Object {
+			return false
+		}
+		defer e.enter(v.Interface())()
+		return e.equalStruct(el, infoOf(el.Type()).plan, o)
+	}
+	return false
+}
+
+// readsChildren reports whether comparing or writing a value of kind k
+// against an original reads the original's children.
+func readsChildren(k kind) bool {
+	switch k {
+	case kSlice, kMap, kStruct, kBundle, kCell, kOutput:
+		return true // (MultilineString reads the bytes of lines)
+	}
+	return false
+}
+
+// expandOrig makes the expansion of lazy node o the original (its root,
+// node 0, standing for o) until restore is called. Inside it there are no
+// cells or outputs of the source to match.
+func (e *encoder) expandOrig(o int) (x int, restore func(), ok bool) {
+	sub, err := e.t.Expand(o)
+	if err != nil {
+		return -1, nil, false
+	}
+	savedT, savedSrc := e.t, e.src
+	e.t, e.src = sub, nil
+	return 0, func() { e.t, e.src = savedT, savedSrc }, true
+}
+
+// enter notes whether the cell or output x was decoded from the file, for
+// the values inside it; the returned function restores the previous state.
+func (e *encoder) enter(x any) func() {
+	saved := e.decoded
+	ok := false
+	if e.src != nil {
+		switch x := x.(type) {
+		case Cell:
+			_, ok = e.src.cells[x]
+		case Output:
+			_, ok = e.src.outputs[x]
+		}
+	}
+	e.decoded = ok
+	return func() { e.decoded = saved }
+}
+
+// field returns the value to write for struct field f and whether it is
+// written at all. origHas says whether the original object has the key
+// (hasOrig whether there is an original object).
+func (e *encoder) field(v reflect.Value, f *fieldInfo, hasOrig, origHas bool) (reflect.Value, bool) {
+	fv := v.Field(f.index)
+	if f.typeTag && fv.String() == "" && v.CanAddr() {
+		if c, ok := v.Addr().Interface().(interface{ Type() string }); ok {
+			return reflect.ValueOf(c.Type()), true
+		}
+	}
+	switch fv.Kind() {
+	case reflect.Pointer, reflect.Interface, reflect.Map, reflect.Slice:
+		if f.optional {
+			return fv, !fv.IsNil()
+		}
+	}
+	if f.optional {
+		return fv, !fv.IsZero()
+	}
+	// Required: always written, except that a required member missing from
+	// an invalid file stays missing while it holds its zero value (in
+	// values decoded from that file), and an empty cell id is not written
+	// before nbformat 4.5.
+	if fv.IsZero() {
+		if hasOrig && e.decoded && !e.complete {
+			return fv, origHas
+		}
+		if f.name == "id" && !e.ids && v.CanAddr() {
+			if _, isCell := v.Addr().Interface().(Cell); isCell {
+				return fv, false
+			}
+		}
+	}
+	return fv, true
+}
+
+func (e *encoder) equalStruct(v reflect.Value, plan *structPlan, o int) bool {
+	t := e.t
+	if t.Nodes[o].Kind != jsontree.Object {
+		return false
+	}
+	var extra map[string]any
+	if plan.extra >= 0 {
+		extra = v.Field(plan.extra).Interface().(map[string]any)
+	}
+	matched := 0
+	var has uint64 // fields whose key the original has (generated structs have few fields)
+	for _, j := range uniqueMembers(t, o) {
+		n := &t.Nodes[j]
+		var x any
+		var inExtra bool
+		var fi int
+		var isField bool
+		if n.Flags&jsontree.FlagKeyEscaped == 0 {
+			kb := t.Data[n.Key+1 : n.KeyEnd-1]
+			x, inExtra = extra[string(kb)]
+			fi, isField = plan.byName[string(kb)]
+		} else {
+			key := t.KeyString(j)
+			x, inExtra = extra[key]
+			fi, isField = plan.byName[key]
+		}
+		if isField && fi < 64 {
+			has |= 1 << fi
+		}
+		if inExtra && isField && !v.Field(plan.fields[fi].index).IsZero() {
+			inExtra = false // the field was set: it replaces the kept value
+		}
+		if inExtra {
+			if !e.equal(reflect.ValueOf(&x).Elem(), infoOf(anyType), j) {
+				return false
+			}
+			matched++
+			continue
+		}
+		if !isField {
+			return false
+		}
+		fv, present := e.field(v, &plan.fields[fi], true, true)
+		if !present || !e.equal(fv, plan.fields[fi].ti, j) {
+			return false
+		}
+		matched++
+	}
+	// Nothing new may be written.
+	count := 0
+	for k := range extra {
+		if !shadowed(v, plan, k) {
+			count++
+		}
+	}
+	for i := range plan.fields {
+		f := &plan.fields[i]
+		if _, inExtra := extra[f.name]; inExtra && !shadowed(v, plan, f.name) {
+			continue
+		}
+		origHas := i < 64 && has&(1<<i) != 0
+		if i >= 64 {
+			origHas = t.Lookup(o, f.name) >= 0
+		}
+		if _, present := e.field(v, f, true, origHas); present {
+			count++
+		}
+	}
+	return count == matched
+}
+
+func (e *encoder) equalMultiline(m MultilineString, o int) bool {
+	t := e.t
+	n := &t.Nodes[o]
+	if n.Kind != jsontree.String && n.Kind != jsontree.Array {
+		return false
+	}
+	raw := t.Raw(o)
+	switch {
+	case m.raw != nil:
+		if sameBytes(m.raw, raw) || bytes.Equal(m.raw, raw) {
+			return true
+		}
+		if (m.raw[0] == '"') != (n.Kind == jsontree.String) || !isMultiline(t, o) {
+			return false
+		}
+		return slices.Equal(m.Lines(), multilineFromRaw(raw).Lines())
+	case m.lines != nil:
+		if n.Kind != jsontree.Array || !isMultiline(t, o) {
+			return false
+		}
+		return slices.Equal(m.lines, multilineFromRaw(raw).Lines())
+	}
+	if !isMultiline(t, o) {
+		return false
+	}
+	switch m.form {
+	case formString:
+		if n.Kind != jsontree.String {
+			return false
+		}
+	case formLines:
+		if n.Kind != jsontree.Array {
+			return false
+		}
+	}
+	if n.Kind == jsontree.String {
+		return t.StrIs(o, m.text)
+	}
+	e.scratch = e.scratch[:0]
+	jsontree.EachString(raw, func(s []byte) { e.scratch = jsontree.AppendUnescaped(e.scratch, s) })
+	return string(e.scratch) == m.text
+}
+
+func (e *encoder) equalBundle(m MimeBundle, o int) bool {
+	t := e.t
+	if t.Nodes[o].Kind != jsontree.Object {
+		return false
+	}
+	if m.b == nil {
+		return t.Nodes[o].Len == 0
+	}
+	if !m.b.dirty && m.b.raw != nil && sameBytes(m.b.raw, t.Raw(o)) {
+		return true
+	}
+	ms := uniqueMembers(t, o)
+	if len(ms) != len(m.b.entries) {
+		return false
+	}
+	for _, j := range ms {
+		i := m.find(t.KeyString(j))
+		if i < 0 || !e.equalEntry(&m.b.entries[i], j) {
+			return false
+		}
+	}
+	return true
+}
+
+func (e *encoder) equalEntry(en *mimeEntry, j int) bool {
+	if en.isJSON {
+		return jsonEqual(en.json, e.t.Raw(j))
+	}
+	return e.equalMultiline(en.text, j)
+}
+
+// sameBytes reports whether a and b are the same memory.
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// jsonEqual reports whether two JSON texts hold equal values.
+func jsonEqual(a, b []byte) bool {
+	if bytes.Equal(a, b) || jsontree.EqualIgnoringSpace(a, b) {
+		return true
+	}
+	x, err1 := Decode(a)
+	y, err2 := Decode(b)
+	return err1 == nil && err2 == nil && genericEqual(x, y)
+}
+
+func genericEqual(x, y any) bool {
+	x, y = decodeRaw(x), decodeRaw(y)
+	switch x := x.(type) {
+	case map[string]any:
+		y, ok := y.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !genericEqual(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := y.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !genericEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case float64:
+		f, ok := y.(float64)
+		return ok && (x == f || math.IsNaN(x) && math.IsNaN(f))
+	}
+	return x == y
+}
+
+// uniqueMembers returns the members of object o, dropping any whose key
+// occurs again later (the last one wins, as in Python).
+func uniqueMembers(t *jsontree.Tape, o int) []int {
+	ms := t.ChildList(o)
+	if len(ms) < 2 {
+		return ms
+	}
+	dup := false
+	if len(ms) <= 16 {
+		for i := range ms {
+			for j := i + 1; j < len(ms); j++ {
+				if bytes.Equal(t.KeyRaw(ms[i]), t.KeyRaw(ms[j])) {
+					dup = true
+				}
+			}
+		}
+		if !dup && !anyEscapedKey(t, ms) {
+			return ms
+		}
+	}
+	last := make(map[string]int, len(ms))
+	for i, j := range ms {
+		last[t.KeyString(j)] = i
+	}
+	if len(last) == len(ms) {
+		return ms
+	}
+	out := ms[:0:0]
+	for i, j := range ms {
+		if last[t.KeyString(j)] == i {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+func anyEscapedKey(t *jsontree.Tape, ms []int) bool {
+	for _, j := range ms {
+		if t.Nodes[j].Flags&jsontree.FlagKeyEscaped != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// dynamic returns the concrete value inside an interface, as a type the
+// encoder writes natively; other Go types go through encoding/json.
+func (e *encoder) dynamic(v reflect.Value) (reflect.Value, *typeInfo, bool) {
+	x := v.Elem()
+	switch x.Interface().(type) {
+	case nil, bool, string, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64,
+		float32, float64, json.Number, json.RawMessage, map[string]any, []any, []string, map[string]string,
+		MultilineString, MimeBundle:
+		return x, infoOf(x.Type()), true
+	}
+	if ours(x.Type()) {
+		return x, infoOf(x.Type()), true
+	}
+	g, err := toGeneric(x.Interface())
+	if err != nil {
+		e.fail(err)
+		return x, nil, false
+	}
+	gv := reflect.ValueOf(&g).Elem()
+	if g == nil {
+		return gv, infoOf(anyType), true
+	}
+	return gv.Elem(), infoOf(gv.Elem().Type()), true
+}
+
+func toGeneric(v any) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("nbformat: cannot write a %T: %w", v, err)
+	}
+	return Decode(b)
+}

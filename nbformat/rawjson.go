@@ -1,0 +1,69 @@
+package nbformat
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/nbdialog/ipynb/internal/jsontree"
+)
+
+// Writing generic JSON text: raw JSON in a file's style, and compact JSON.
+
+// rawJSON writes JSON text in the file's style.
+func (e *encoder) rawJSON(raw []byte, ind string) {
+	if e.st.compact() && e.st.comma == "" && e.st.colon == ":" && !e.st.sorted && e.st.esc == (jsontree.Escaping{}) {
+		// Compact output (Encode, FromMap): the text without its spaces,
+		// checked without recording its values.
+		if _, err := jsontree.ParseShaped(raw, jsontree.Limits{MaxDepth: DefaultMaxDepth}, nil); err != nil {
+			e.fail(fmt.Errorf("nbformat: invalid raw JSON: %w", err))
+			e.buf = append(e.buf, "null"...)
+			return
+		}
+		e.buf = jsontree.AppendCompact(e.buf, raw)
+		return
+	}
+	t, err := jsontree.Parse(raw, jsontree.Limits{MaxDepth: DefaultMaxDepth})
+	if err != nil {
+		e.fail(fmt.Errorf("nbformat: invalid raw JSON: %w", err))
+		e.buf = append(e.buf, "null"...)
+		return
+	}
+	e.tapeValue(t, jsontree.Root, ind)
+}
+
+// tapeValue writes node j of another tape in the file's style.
+func (e *encoder) tapeValue(t *jsontree.Tape, j int, ind string) {
+	n := &t.Nodes[j]
+	switch n.Kind {
+	case jsontree.String:
+		e.str(t.Str(j))
+	case jsontree.Array:
+		kids := t.ChildList(j)
+		e.array(-1, ind, len(kids), false, func(i int, ind string) { e.tapeValue(t, kids[i], ind) })
+	case jsontree.Object:
+		var ms []member
+		for _, k := range uniqueMembers(t, j) {
+			k := k
+			ms = append(ms, member{key: t.KeyString(k), orig: -1, write: func(_ int, ind string) { e.tapeValue(t, k, ind) }})
+		}
+		if e.st.sorted {
+			slices.SortStableFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) })
+		}
+		e.object(-1, ind, ms, false)
+	default:
+		e.buf = append(e.buf, t.Raw(j)...)
+	}
+}
+
+// encodeCompact writes v (any Go value the encoder handles) as compact JSON.
+func encodeCompact(v any) ([]byte, error) {
+	e := encoder{st: &style{colon: ":"}}
+	x := reflect.ValueOf(&v).Elem()
+	e.value(x, infoOf(anyType), -1, "")
+	if e.err != nil {
+		return nil, e.err
+	}
+	return e.buf, nil
+}
