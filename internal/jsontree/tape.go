@@ -1,6 +1,10 @@
 // Package jsontree is the lossless JSON layer under package nbformat: a fast
-// validating scanner that records every value's byte span in a flat tape,
-// string and number helpers, and the writer used for new content.
+// validating scanner that records values' byte spans in a flat tape,
+// string and number helpers, and the writer used for new content. A shaped
+// parse (ParseShaped, ParseFlat) records only the interiors its caller
+// reads, one lazy node standing for each other container, so that memory
+// follows the structure read rather than the number of values; the whole
+// input is checked either way.
 //
 // The tape never copies the input: nodes are offsets into it, so the bytes of
 // any unchanged value can be written back exactly as they were read. The
