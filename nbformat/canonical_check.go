@@ -222,6 +222,18 @@ func tooDeepForPython(t *jsontree.Tape, v3 bool) int {
 		if need > pyRecursionLimit {
 			return i
 		}
+		if t.Lazy(i) && n.Len > 0 {
+			// A flat array streamed from its bytes (ParseFlat): its
+			// elements are scalars one array deeper.
+			e := jsontree.Node{Kind: jsontree.Number}
+			need := read.need(&e, objects, arrays+1, true)
+			if int32(i) >= strippedEnd {
+				need = max(need, write.need(&e, objects, arrays+1, true))
+			}
+			if need > pyRecursionLimit {
+				return i
+			}
+		}
 		if container {
 			stack = append(stack, open{n.Skip, n.Kind == jsontree.Array})
 			if n.Kind == jsontree.Array {

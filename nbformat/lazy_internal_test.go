@@ -161,3 +161,18 @@ func TestJoinedLines(t *testing.T) {
 		t.Errorf("a line of 4 times the pieces allocated %.1f times as much", float64(large)/float64(small))
 	}
 }
+
+// Containers where the schema wants a scalar of an enum (a stream's name,
+// a cell or output type) are refused without reading them.
+func TestLazyEnumPlaces(t *testing.T) {
+	big := `{"x": [` + strings.TrimSuffix(strings.Repeat("0, ", 1000), ", ") + `]}`
+	for _, s := range []string{
+		`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "code", "id": "a", "metadata": {}, "source": "", "execution_count": null, "outputs": [{"output_type": "stream", "name": ` + big + `, "text": ""}]}]}`,
+		`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": ` + big + `, "id": "a", "metadata": {}, "source": ""}]}`,
+		`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "code", "id": "a", "metadata": {}, "source": "", "execution_count": null, "outputs": [{"output_type": ` + big + `}]}]}`,
+	} {
+		if checkLazyVerdicts(t, s, []byte(s)) {
+			t.Errorf("validation read a lazy container: %.120s", s)
+		}
+	}
+}

@@ -28,6 +28,9 @@ func (v *validator) inEnum(i int, enum []any) bool {
 		}
 		return false
 	}
+	if t.Lazy(i) && !containerIn(enum) {
+		return false // a container equals no scalar (and a lazy one is not read)
+	}
 	x := pyValue(t, i)
 	for _, e := range enum {
 		if pyEqual(x, fromJSON(e)) {
@@ -231,4 +234,15 @@ func numberKey(raw []byte, flags uint8) string {
 		return n.String()
 	}
 	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// containerIn reports whether an enum lists an array or object.
+func containerIn(enum []any) bool {
+	for _, e := range enum {
+		switch e.(type) {
+		case []any, map[string]any:
+			return true
+		}
+	}
+	return false
 }
