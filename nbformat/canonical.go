@@ -34,6 +34,7 @@ func marshalCanonical(nb *Notebook) (out []byte, err error) {
 	if err != nil {
 		return nil, err
 	}
+	flat.BOM = t.BOM // cleared when Heal removed the mark
 	defer func() {
 		r := recover()
 		if r == nil {

@@ -411,3 +411,23 @@ func TestDenseCanonical(t *testing.T) {
 		t.Errorf("canonical output of %d bytes allocated %d bytes", len(got), b)
 	}
 }
+
+// A byte-order mark Heal removed stays removed on the lazily read path of
+// canonical output too.
+func TestDenseCanonicalAfterHealedBOM(t *testing.T) {
+	data := append([]byte("\xef\xbb\xbf"), denseNotebook("meta", 100)...)
+	nb, err := nbformat.Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (nbformat.MarshalOptions{Canonical: true}).Marshal(nb); !errors.Is(err, nbformat.ErrNotCanonical) {
+		t.Fatalf("with the mark: %v, want ErrNotCanonical", err)
+	}
+	if _, err := nbformat.Heal(nb); err != nil {
+		t.Fatal(err)
+	}
+	out, err := nbformat.MarshalOptions{Canonical: true}.Marshal(nb)
+	if err != nil || strings.HasPrefix(string(out), "\xef\xbb\xbf") || !strings.HasPrefix(string(out), "{\n") {
+		t.Fatalf("after Heal: %v, %.20q", err, out)
+	}
+}

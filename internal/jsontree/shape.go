@@ -86,12 +86,18 @@ func (t *Tape) Expand(i int) (*Tape, error) {
 	return &Tape{Data: t.Data, Nodes: p.nodes, BOM: t.BOM}, nil
 }
 
-// Full returns t if it has no lazy node, else a full parse of its data.
+// Full returns t if it has no lazy node, else a full parse of its data
+// (with t's BOM, which a caller may have cleared).
 func (t *Tape) Full() (*Tape, error) {
 	if t.lazy == 0 {
 		return t, nil
 	}
-	return Parse(t.Data, Limits{})
+	full, err := Parse(t.Data, Limits{})
+	if err != nil {
+		return nil, err
+	}
+	full.BOM = t.BOM
+	return full, nil
 }
 
 // LazyStyle summarizes, for the style detection of a writer, what lazy
