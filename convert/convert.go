@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/nbdialog/ipynb/internal/cellid"
+	"io"
 	"maps"
 	"slices"
 	"sort"
@@ -103,6 +104,20 @@ func (o Options) Marshal(d *dialog.Dialog) ([]byte, error) {
 		return nil, fmt.Errorf("convert: %w", err)
 	}
 	return out, nil
+}
+
+// MarshalTo writes to w what Marshal returns. A dialog read from a file
+// and not changed is written from the bytes read, without a second copy of
+// them in memory (see nbformat.MarshalOptions.MarshalTo).
+func (o Options) MarshalTo(w io.Writer, d *dialog.Dialog) error {
+	nb, err := o.ToNotebook(d)
+	if err != nil {
+		return err
+	}
+	if err := (nbformat.MarshalOptions{}).MarshalTo(w, nb); err != nil {
+		return fmt.Errorf("convert: %w", err)
+	}
+	return nil
 }
 
 // MarshalMessages writes only the given messages of d (in the order

@@ -1,6 +1,8 @@
 package nbformat
 
 import (
+	"fmt"
+	"io"
 	"reflect"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
@@ -40,14 +42,70 @@ func (o MarshalOptions) Marshal(nb *Notebook) ([]byte, error) {
 	return nb.marshal()
 }
 
+// MarshalTo writes to w what Marshal returns. An unedited notebook's
+// bytes go to w straight from the bytes it was read from, so no second
+// copy of the file is made (a caller comparing or hashing the output holds
+// only the notebook); an edited one is built in memory and written in one
+// Write. A failed write is returned as an error wrapping w's error.
+func (o MarshalOptions) MarshalTo(w io.Writer, nb *Notebook) error {
+	var err error
+	if o.Canonical {
+		var out []byte
+		if out, err = marshalCanonical(nb); err == nil {
+			err = writeAll(w, out)
+		}
+		return err
+	}
+	return nb.marshalTo(w)
+}
+
+// writeAll writes the pieces to w, wrapping its error.
+func writeAll(w io.Writer, pieces ...[]byte) error {
+	for _, p := range pieces {
+		if len(p) == 0 {
+			continue
+		}
+		if _, err := w.Write(p); err != nil {
+			return fmt.Errorf("nbformat: writing: %w", err)
+		}
+	}
+	return nil
+}
+
 func (nb *Notebook) marshal() ([]byte, error) {
+	var out []byte
+	err := nb.write(func(pieces ...[]byte) error {
+		if len(pieces) == 1 { // the encoder's own buffer
+			out = pieces[0]
+			return nil
+		}
+		n := 0
+		for _, p := range pieces {
+			n += len(p)
+		}
+		out = make([]byte, 0, n)
+		for _, p := range pieces {
+			out = append(out, p...)
+		}
+		return nil
+	})
+	return out, err
+}
+
+func (nb *Notebook) marshalTo(w io.Writer) error {
+	return nb.write(func(pieces ...[]byte) error { return writeAll(w, pieces...) })
+}
+
+// write hands the notebook's bytes to emit: the bytes read (in pieces)
+// when nb is unedited, else one buffer built by the encoder.
+func (nb *Notebook) write(emit func(pieces ...[]byte) error) error {
 	e := encoder{st: &pythonStyle, ids: nb.NbformatMinor >= 5 || nb.Nbformat > 4, complete: nb.complete}
 	v := reflect.ValueOf(&nb.Document).Elem()
 	ti := infoOf(v.Type())
 	if nb.src == nil {
 		e.value(v, ti, -1, "")
 		e.buf = append(e.buf, '\n')
-		return e.result()
+		return e.emit(emit)
 	}
 	t := nb.src.tape
 	root := &t.Nodes[jsontree.Root]
@@ -58,23 +116,22 @@ func (nb *Notebook) marshal() ([]byte, error) {
 	}
 	// Unchanged: the input itself.
 	if e.equal(v, ti, jsontree.Root) {
-		out := make([]byte, 0, len(t.Data))
-		out = append(out, lead...)
-		return append(out, t.Data[root.Start:]...), nil
+		return emit(lead, t.Data[root.Start:])
 	}
 	e.st = nb.src.styleOf()
 	e.buf = make([]byte, 0, len(t.Data)+len(t.Data)/8)
 	e.buf = append(e.buf, lead...)
 	e.value(v, ti, jsontree.Root, "")
 	e.buf = append(e.buf, t.Data[root.End:]...)
-	return e.result()
+	return e.emit(emit)
 }
 
-func (e *encoder) result() ([]byte, error) {
+// emit hands the encoder's buffer to emit, unless encoding failed.
+func (e *encoder) emit(emit func(pieces ...[]byte) error) error {
 	if e.err != nil {
-		return nil, e.err
+		return e.err
 	}
-	return e.buf, nil
+	return emit(e.buf)
 }
 
 func reflectDocument(nb *Notebook) reflect.Value { return reflect.ValueOf(&nb.Document).Elem() }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -201,41 +200,29 @@ func check(e *env, in input) checkResult {
 	// Marshal gives back exactly the bytes read unless the notebook was
 	// edited (Edited walks the typed values, not the text).
 	if nb.Edited() {
-		out, err := nbformat.Marshal(nb)
-		if err != nil {
+		out := &compareWriter{want: data}
+		if err := (nbformat.MarshalOptions{}).MarshalTo(out, nb); err != nil {
 			r.Status, r.Detail = "error", strings.TrimPrefix(err.Error(), "nbformat: ")
 			return r
 		}
-		r.Status, r.Line, r.Detail = "diff", firstLine(data, out), "the notebook round trip changes it"
+		r.Status, r.Line, r.Detail = "diff", out.line(), "the notebook round trip changes it"
 		return r
 	}
-	var out []byte
+	// The dialog's output is compared as it is written, never held (see
+	// compareWriter).
+	out := &compareWriter{want: data}
 	d, err := convert.Options{}.ToDialog(nb)
 	if err == nil {
-		out, err = convert.Marshal(d)
+		err = convert.Options{}.MarshalTo(out, d)
 	}
 	if err != nil {
 		r.Status, r.Detail = "error", strings.TrimPrefix(err.Error(), "convert: ")
 		return r
 	}
-	if !bytes.Equal(out, data) {
-		r.Status, r.Line, r.Detail = "diff", firstLine(data, out), "the dialog round trip changes it"
+	if !out.same() {
+		r.Status, r.Line, r.Detail = "diff", out.line(), "the dialog round trip changes it"
 		return r
 	}
 	r.Status = "same"
 	return r
-}
-
-// firstLine returns the first line (1-based) where two texts differ.
-func firstLine(a, b []byte) int {
-	line := 1
-	for i := 0; i < len(a) && i < len(b); i++ {
-		if a[i] != b[i] {
-			break
-		}
-		if a[i] == '\n' {
-			line++
-		}
-	}
-	return line
 }

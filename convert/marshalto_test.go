@@ -1,0 +1,43 @@
+package convert_test
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/internal/corpus"
+)
+
+// TestCorpusDialogMarshalTo: MarshalTo writes what Marshal returns for
+// every corpus dialog: a valid notebook's own bytes unedited, the healed
+// notebook for an invalid one, and the same bytes after an edit.
+func TestCorpusDialogMarshalTo(t *testing.T) {
+	n := 0
+	for e, data := range corpus.Files(t) {
+		d, err := convert.Unmarshal(data)
+		if err != nil {
+			continue
+		}
+		for step := range 2 {
+			if step == 1 {
+				if len(d.Messages) == 0 {
+					break
+				}
+				d.Messages[0].Content += "\nedited"
+			}
+			want, werr := convert.Marshal(d)
+			var got bytes.Buffer
+			gerr := convert.Options{}.MarshalTo(&got, d)
+			if (werr == nil) != (gerr == nil) || werr == nil && !bytes.Equal(got.Bytes(), want) {
+				t.Errorf("%s (step %d): MarshalTo (%v) differs from Marshal (%v)", e.Path, step, gerr, werr)
+			}
+			if step == 0 && e.Schema == "valid" && !bytes.Equal(got.Bytes(), data) {
+				t.Errorf("%s: unedited MarshalTo differs from the file %s", e.Path, firstDiff(data, got.Bytes()))
+			}
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no corpus dialogs")
+	}
+}
