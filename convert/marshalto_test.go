@@ -2,6 +2,10 @@ package convert_test
 
 import (
 	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/nbdialog/ipynb/convert"
@@ -39,5 +43,37 @@ func TestCorpusDialogMarshalTo(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no corpus dialogs")
+	}
+}
+
+// BenchmarkMarshalTo is convert.Unmarshal + MarshalTo (to a writer that
+// discards) of an unedited dialog: BenchmarkRoundTrip without the copy of
+// the file that Marshal returns.
+func BenchmarkMarshalTo(b *testing.B) {
+	paths, _ := filepath.Glob(filepath.Join("..", "testdata", "*.ipynb"))
+	if env := os.Getenv("IPYNB_BENCH_FILES"); env != "" {
+		paths = append(paths, filepath.SplitList(env)...)
+	}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := convert.Unmarshal(data); err != nil {
+			continue
+		}
+		b.Run(strings.TrimSuffix(filepath.Base(p), ".ipynb"), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				d, err := convert.Unmarshal(data)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := (convert.Options{}).MarshalTo(io.Discard, d); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

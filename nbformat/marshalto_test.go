@@ -159,3 +159,20 @@ func readTestdata(t testing.TB, name string) []byte {
 	}
 	return data
 }
+
+// BenchmarkMarshalTo writes an unedited notebook to a writer that
+// discards it: Marshal's work without the copy of the file.
+func BenchmarkMarshalTo(b *testing.B) {
+	benchEach(b, func(b *testing.B, data []byte) {
+		nb, err := nbformat.Unmarshal(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var w countWriter
+		for b.Loop() {
+			if err := (nbformat.MarshalOptions{}).MarshalTo(&w, nb); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
