@@ -98,36 +98,42 @@ type compiledSchema struct {
 }
 
 // schemaFor returns the compiled schema nbformat uses for major.minor.
+// Once compiled, finding it reads no schema file and allocates nothing.
 func schemaFor(major, minor int) (*draft04.Schema, error) {
-	data, future, err := schema.Official(major, minor)
+	_, future, err := schema.File(major, minor)
 	if err != nil {
 		return nil, err
 	}
 	key := schemaKey{major, minor}
-	if !future {
-		key.minor = minor
-	} else {
+	if future {
 		key.minor = -1 // all future minors share the relaxed schema
 	}
-	c, _ := compiled.LoadOrStore(key, &compiledSchema{})
+	c, ok := compiled.Load(key)
+	if !ok {
+		c, _ = compiled.LoadOrStore(key, &compiledSchema{})
+	}
 	cs := c.(*compiledSchema)
-	cs.once.Do(func() {
-		if future {
-			// nbformat's _relax_additional_properties and _allow_undefined.
-			var derr error
-			if major == 4 {
-				if data, derr = draft04.AppendOneOfRef(data, "cell", "#/definitions/unrecognized_cell"); derr == nil {
-					data, derr = draft04.AppendOneOfRef(data, "output", "#/definitions/unrecognized_output")
-				}
-			}
-			if derr != nil {
-				cs.err = derr
-				return
-			}
-		}
-		cs.s, cs.err = draft04.Compile(data, future)
-	})
+	cs.once.Do(func() { cs.s, cs.err = compileSchema(major, minor) })
 	return cs.s, cs.err
+}
+
+// compileSchema compiles the official schema for major.minor, relaxed as
+// nbformat relaxes it for a minor newer than the latest known.
+func compileSchema(major, minor int) (*draft04.Schema, error) {
+	data, future, err := schema.Official(major, minor)
+	if err != nil {
+		return nil, err
+	}
+	if future && major == 4 {
+		// nbformat's _relax_additional_properties and _allow_undefined.
+		if data, err = draft04.AppendOneOfRef(data, "cell", "#/definitions/unrecognized_cell"); err == nil {
+			data, err = draft04.AppendOneOfRef(data, "output", "#/definitions/unrecognized_output")
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return draft04.Compile(data, future)
 }
 
 func validateTape(t *jsontree.Tape) []*ValidationError {

@@ -29,7 +29,20 @@ const (
 // does). It fails for versions without a schema (1, 2, unknown older
 // minors).
 func Official(major, minor int) (data []byte, future bool, err error) {
-	var name string
+	name, future, err := File(major, minor)
+	if err != nil {
+		return nil, false, err
+	}
+	data, err = FS.ReadFile(name)
+	return data, future, err
+}
+
+// File names the schema file Official reads for nbformat major.minor (in
+// FS), and whether the version is newer than the latest known, without
+// reading it: callers that cache compiled schemas look them up by it
+// (reading the file copies it, 12–16 KB, more than validating a
+// small notebook).
+func File(major, minor int) (name string, future bool, err error) {
 	switch {
 	case major == 4 && minor >= 0 && minor <= LatestV4Minor:
 		name = fmt.Sprintf("nbformat.v4.%d.schema.json", minor)
@@ -40,8 +53,7 @@ func Official(major, minor int) (data []byte, future bool, err error) {
 	case major == 3 && minor > LatestV3Minor:
 		name, future = "nbformat.v3.schema.json", true
 	default:
-		return nil, false, fmt.Errorf("schema: no schema for nbformat %d.%d", major, minor)
+		return "", false, fmt.Errorf("schema: no schema for nbformat %d.%d", major, minor)
 	}
-	data, err = FS.ReadFile(name)
-	return data, future, err
+	return name, future, nil
 }
