@@ -23,10 +23,13 @@
 // # Regenerating the typed layer
 //
 // The schemas in schema/ are verbatim copies of the official ones;
-// nbformat/schema_gen.go is generated from them in two steps, the
+// nbformat/schema_gen.go is generated from them in three steps, the
 // //go:generate lines below: internal/cmd/flatten derives
-// schema/notebook.schema.json from the newest official schema, and
-// go-jsonschema (pinned in tools.go) generates the Go types from it. When a
+// schema/notebook.schema.json from the newest official schema (naming the
+// cell and output type enums CellType and OutputType through type hints),
+// go-jsonschema (pinned in tools.go) generates the Go types from it, and
+// internal/cmd/retag keeps only their json struct tags (go-jsonschema adds
+// a mapstructure tag whatever --tags says). When a
 // new nbformat release moves the schema:
 //
 //  1. Copy the new official files (nbformat/v4/nbformat.v4.N.schema.json
@@ -52,3 +55,4 @@ package ipynb
 
 //go:generate go run ./internal/cmd/flatten -in schema/nbformat.v4.5.schema.json -out schema/notebook.schema.json
 //go:generate go run github.com/atombender/go-jsonschema --only-models --tags=json --capitalization=ID -p nbformat -o nbformat/schema_gen.go schema/notebook.schema.json
+//go:generate go run ./internal/cmd/retag -keep json -hidden AdditionalProperties -in nbformat/schema_gen.go -out nbformat/schema_gen.go

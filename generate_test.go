@@ -48,8 +48,10 @@ func TestGeneratedCodeIsFresh(t *testing.T) {
 		for i := 2; i < len(fields); i++ {
 			if (fields[i] == "-o" || fields[i] == "-out") && i+1 < len(fields) {
 				committed := fields[i+1]
-				redirect[committed] = filepath.Join(tmp, filepath.Base(committed))
-				outputs = append(outputs, committed)
+				if _, again := redirect[committed]; !again {
+					redirect[committed] = filepath.Join(tmp, filepath.Base(committed))
+					outputs = append(outputs, committed)
+				}
 				fields[i+1] = redirect[committed]
 				i++
 			} else if r, ok := redirect[fields[i]]; ok {

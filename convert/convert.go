@@ -456,7 +456,7 @@ func (o Options) cell(m *dialog.Message, s *snapshot, ids bool) (nbformat.Cell, 
 	}
 	switch m.Kind {
 	case dialog.Note, dialog.Prompt:
-		c := &nbformat.MarkdownCell{CellType: nbformat.MarkdownCellCellTypeMarkdown, ID: id}
+		c := &nbformat.MarkdownCell{CellType: nbformat.CellTypeMarkdown, ID: id}
 		source := m.Content
 		if m.Kind == dialog.Prompt {
 			if r := m.Reply(); r != "" {
@@ -470,7 +470,7 @@ func (o Options) cell(m *dialog.Message, s *snapshot, ids bool) (nbformat.Cell, 
 		c.Attachments = o.attachments(m, s)
 		return c, nil
 	case dialog.Code:
-		c := &nbformat.CodeCell{CellType: nbformat.CodeCellCellTypeCode, ID: id, ExecutionCount: m.ExecutionCount}
+		c := &nbformat.CodeCell{CellType: nbformat.CellTypeCode, ID: id, ExecutionCount: m.ExecutionCount}
 		c.Source = sourceFor(orig, m.Content)
 		if err := nbformat.FromMap(meta, &c.Metadata); err != nil {
 			return nil, err
@@ -494,7 +494,7 @@ func (o Options) cell(m *dialog.Message, s *snapshot, ids bool) (nbformat.Cell, 
 		}
 		return c, nil
 	case dialog.Raw:
-		c := &nbformat.RawCell{CellType: nbformat.RawCellCellTypeRaw, ID: id}
+		c := &nbformat.RawCell{CellType: nbformat.CellTypeRaw, ID: id}
 		c.Source = sourceFor(orig, m.Content)
 		if err := nbformat.FromMap(meta, &c.Metadata); err != nil {
 			return nil, err

@@ -17,6 +17,17 @@ type Cell interface {
 	isCell()
 }
 
+// CellType is a cell's cell_type member, the schema's enum of cell types
+// (the generated structs' CellType fields; see internal/cmd/flatten).
+type CellType string
+
+// The cell types of nbformat 4.
+const (
+	CellTypeCode     CellType = "code"
+	CellTypeMarkdown CellType = "markdown"
+	CellTypeRaw      CellType = "raw"
+)
+
 var (
 	_ Cell = (*CodeCell)(nil)
 	_ Cell = (*MarkdownCell)(nil)
@@ -25,13 +36,13 @@ var (
 )
 
 // Type returns "code".
-func (*CodeCell) Type() string { return string(CodeCellCellTypeCode) }
+func (*CodeCell) Type() string { return string(CellTypeCode) }
 
 // Type returns "markdown".
-func (*MarkdownCell) Type() string { return string(MarkdownCellCellTypeMarkdown) }
+func (*MarkdownCell) Type() string { return string(CellTypeMarkdown) }
 
 // Type returns "raw".
-func (*RawCell) Type() string { return string(RawCellCellTypeRaw) }
+func (*RawCell) Type() string { return string(CellTypeRaw) }
 
 func (*CodeCell) isCell()     {}
 func (*MarkdownCell) isCell() {}
@@ -75,7 +86,7 @@ func NewID() CellID {
 // execution count.
 func NewCodeCell(source string) *CodeCell {
 	return &CodeCell{
-		CellType: CodeCellCellTypeCode,
+		CellType: CellTypeCode,
 		ID:       NewID(),
 		Source:   Text(source),
 		Outputs:  []Output{},
@@ -84,12 +95,12 @@ func NewCodeCell(source string) *CodeCell {
 
 // NewMarkdownCell returns a markdown cell with a fresh id.
 func NewMarkdownCell(source string) *MarkdownCell {
-	return &MarkdownCell{CellType: MarkdownCellCellTypeMarkdown, ID: NewID(), Source: Text(source)}
+	return &MarkdownCell{CellType: CellTypeMarkdown, ID: NewID(), Source: Text(source)}
 }
 
 // NewRawCell returns a raw cell with a fresh id.
 func NewRawCell(source string) *RawCell {
-	return &RawCell{CellType: RawCellCellTypeRaw, ID: NewID(), Source: Text(source)}
+	return &RawCell{CellType: CellTypeRaw, ID: NewID(), Source: Text(source)}
 }
 
 // CellIDOf returns the id of any cell ("" if it has none).

@@ -300,6 +300,6 @@ func (h *healer) wholeCell(i int, p *ValidationError) {
 	if !id.Valid() {
 		id = ""
 	}
-	h.nb.Cells[i] = &RawCell{CellType: RawCellCellTypeRaw, ID: id, Source: Text(string(raw))}
+	h.nb.Cells[i] = &RawCell{CellType: CellTypeRaw, ID: id, Source: Text(string(raw))}
 	h.note(Pointer("/cells").AppendIndex(i), "replaced a %s cell that could not be repaired (%s) by a raw cell holding its JSON", c.Type(), p.Msg)
 }

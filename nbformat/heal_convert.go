@@ -64,7 +64,7 @@ func (h *healer) flushCells() {
 		// Cannot happen: doc is made of values of a tape. Keep the JSON
 		// as text rather than lose it.
 		for _, pc := range h.newCells {
-			h.nb.Cells[pc.i] = &RawCell{CellType: RawCellCellTypeRaw, Source: Text(string(pc.json))}
+			h.nb.Cells[pc.i] = &RawCell{CellType: CellTypeRaw, Source: Text(string(pc.json))}
 		}
 		for _, po := range h.newOutputs {
 			h.putOutput(po, NewDisplayData(NewMimeBundle("text/plain", string(po.json))))

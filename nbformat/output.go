@@ -11,6 +11,19 @@ type Output interface {
 	isOutput()
 }
 
+// OutputType is an output's output_type member, the schema's enum of
+// output types (the generated structs' OutputType fields; see
+// internal/cmd/flatten).
+type OutputType string
+
+// The output types of nbformat 4.
+const (
+	OutputTypeExecuteResult OutputType = "execute_result"
+	OutputTypeDisplayData   OutputType = "display_data"
+	OutputTypeStream        OutputType = "stream"
+	OutputTypeError         OutputType = "error"
+)
+
 var (
 	_ Output = (*ExecuteResult)(nil)
 	_ Output = (*DisplayData)(nil)
@@ -20,16 +33,16 @@ var (
 )
 
 // Type returns "execute_result".
-func (*ExecuteResult) Type() string { return string(ExecuteResultOutputTypeExecuteResult) }
+func (*ExecuteResult) Type() string { return string(OutputTypeExecuteResult) }
 
 // Type returns "display_data".
-func (*DisplayData) Type() string { return string(DisplayDataOutputTypeDisplayData) }
+func (*DisplayData) Type() string { return string(OutputTypeDisplayData) }
 
 // Type returns "stream".
-func (*Stream) Type() string { return string(StreamOutputTypeStream) }
+func (*Stream) Type() string { return string(OutputTypeStream) }
 
 // Type returns "error".
-func (*ErrorOutput) Type() string { return string(ErrorOutputOutputTypeError) }
+func (*ErrorOutput) Type() string { return string(OutputTypeError) }
 
 func (*ExecuteResult) isOutput() {}
 func (*DisplayData) isOutput()   {}
@@ -49,7 +62,7 @@ func (o *UnknownOutput) Type() string { return rawMemberString(o.Raw, "output_ty
 
 // NewStream returns a stream output ("stdout" or "stderr") holding text.
 func NewStream(name, text string) *Stream {
-	return &Stream{Name: name, OutputType: StreamOutputTypeStream, Text: Text(text)}
+	return &Stream{Name: name, OutputType: OutputTypeStream, Text: Text(text)}
 }
 
 // NewExecuteResult returns an execute_result output with the given
@@ -59,13 +72,13 @@ func NewExecuteResult(count int, data MimeBundle) *ExecuteResult {
 		Data:           data,
 		ExecutionCount: &count,
 		Metadata:       OutputMetadata{},
-		OutputType:     ExecuteResultOutputTypeExecuteResult,
+		OutputType:     OutputTypeExecuteResult,
 	}
 }
 
 // NewDisplayData returns a display_data output holding data.
 func NewDisplayData(data MimeBundle) *DisplayData {
-	return &DisplayData{Data: data, Metadata: OutputMetadata{}, OutputType: DisplayDataOutputTypeDisplayData}
+	return &DisplayData{Data: data, Metadata: OutputMetadata{}, OutputType: OutputTypeDisplayData}
 }
 
 // NewError returns an error output.
@@ -73,5 +86,5 @@ func NewError(ename, evalue string, traceback ...string) *ErrorOutput {
 	if traceback == nil {
 		traceback = []string{}
 	}
-	return &ErrorOutput{Ename: ename, Evalue: evalue, OutputType: ErrorOutputOutputTypeError, Traceback: traceback}
+	return &ErrorOutput{Ename: ename, Evalue: evalue, OutputType: OutputTypeError, Traceback: traceback}
 }

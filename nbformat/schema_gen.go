@@ -9,7 +9,7 @@ type Author struct {
 	// Name corresponds to the JSON schema field "name".
 	Name *string `json:"name,omitempty,omitzero"`
 
-	AdditionalProperties map[string]interface{} `mapstructure:",remain"`
+	AdditionalProperties map[string]interface{} `json:"-"`
 }
 
 // A string field representing the identifier of this particular cell.
@@ -18,10 +18,10 @@ type CellID string
 // Notebook code cell.
 type CodeCell struct {
 	// String identifying the type of cell.
-	CellType CodeCellCellType `json:"cell_type"`
+	CellType CellType `json:"cell_type"`
 
 	// The code cell's prompt number. Will be null if the cell has not been run.
-	ExecutionCount CodeCellExecutionCount `json:"execution_count"`
+	ExecutionCount *int `json:"execution_count"`
 
 	// ID corresponds to the JSON schema field "id".
 	ID CellID `json:"id"`
@@ -35,15 +35,8 @@ type CodeCell struct {
 	// Contents of the cell, represented as an array of lines.
 	Source MultilineString `json:"source"`
 
-	AdditionalProperties map[string]interface{} `mapstructure:",remain"`
+	AdditionalProperties map[string]interface{} `json:"-"`
 }
-
-type CodeCellCellType string
-
-const CodeCellCellTypeCode CodeCellCellType = "code"
-
-// The code cell's prompt number. Will be null if the cell has not been run.
-type CodeCellExecutionCount *int
 
 // Cell-level metadata.
 type CodeCellMetadata struct {
@@ -66,7 +59,7 @@ type CodeCellMetadata struct {
 	// Tags corresponds to the JSON schema field "tags".
 	Tags MetadataTags `json:"tags,omitempty,omitzero"`
 
-	AdditionalProperties map[string]interface{} `mapstructure:",remain"`
+	AdditionalProperties map[string]interface{} `json:"-"`
 }
 
 // Execution time for the code in the cell. This tracks time at which messages are
@@ -90,7 +83,7 @@ type CodeCellMetadataExecution struct {
 	// It indicates the time at which the execute_reply message was created
 	ShellExecuteReply *string `json:"shell.execute_reply,omitempty,omitzero"`
 
-	AdditionalProperties map[string]interface{} `mapstructure:",remain"`
+	AdditionalProperties map[string]interface{} `json:"-"`
 }
 
 // Official Jupyter Metadata for Code Cells
@@ -101,7 +94,7 @@ type CodeCellMetadataJupyter struct {
 	// Whether the source is hidden.
 	SourceHidden *bool `json:"source_hidden,omitempty,omitzero"`
 
-	AdditionalProperties map[string]interface{} `mapstructure:",remain"`
+	AdditionalProperties map[string]interface{} `json:"-"`
 }
 
 // Data displayed as a result of code cell execution.
@@ -113,14 +106,10 @@ type DisplayData struct {
 	Metadata OutputMetadata `json:"metadata"`
 
 	// Type of cell output.
-	OutputType DisplayDataOutputType `json:"output_type"`
+	OutputType OutputType `json:"output_type"`
 
-	AdditionalProperties map[string]interface{} `mapstructure:",remain"`
+	AdditionalProperties map[string]interface{} `json:"-"`
 }
-
-type DisplayDataOutputType string
-
-const DisplayDataOutputTypeDisplayData DisplayDataOutputType = "display_data"
 
 // Jupyter Notebook v4.5 JSON schema.
 type Document struct {
@@ -138,7 +127,7 @@ type Document struct {
 	// the notebook format.
 	NbformatMinor int `json:"nbformat_minor"`
 
-	AdditionalProperties map[string]interface{} `mapstructure:",remain"`
+	AdditionalProperties map[string]interface{} `json:"-"`
 }
 
 // Output of an error that occurred during code cell execution.
@@ -150,17 +139,13 @@ type ErrorOutput struct {
 	Evalue string `json:"evalue"`
 
 	// Type of cell output.
-	OutputType ErrorOutputOutputType `json:"output_type"`
+	OutputType OutputType `json:"output_type"`
 
 	// The error's traceback, represented as an array of strings.
 	Traceback []string `json:"traceback"`
 
-	AdditionalProperties map[string]interface{} `mapstructure:",remain"`
+	AdditionalProperties map[string]interface{} `json:"-"`
 }
-
-type ErrorOutputOutputType string
-
-const ErrorOutputOutputTypeError ErrorOutputOutputType = "error"
 
 // Result of executing a code cell.
 type ExecuteResult struct {
@@ -168,23 +153,16 @@ type ExecuteResult struct {
 	Data MimeBundle `json:"data"`
 
 	// A result's prompt number.
-	ExecutionCount ExecuteResultExecutionCount `json:"execution_count"`
+	ExecutionCount *int `json:"execution_count"`
 
 	// Metadata corresponds to the JSON schema field "metadata".
 	Metadata OutputMetadata `json:"metadata"`
 
 	// Type of cell output.
-	OutputType ExecuteResultOutputType `json:"output_type"`
+	OutputType OutputType `json:"output_type"`
 
-	AdditionalProperties map[string]interface{} `mapstructure:",remain"`
+	AdditionalProperties map[string]interface{} `json:"-"`
 }
-
-// A result's prompt number.
-type ExecuteResultExecutionCount *int
-
-type ExecuteResultOutputType string
-
-const ExecuteResultOutputTypeExecuteResult ExecuteResultOutputType = "execute_result"
 
 // Kernel information.
 type Kernelspec struct {
@@ -194,7 +172,7 @@ type Kernelspec struct {
 	// Name of the kernel specification.
 	Name string `json:"name"`
 
-	AdditionalProperties map[string]interface{} `mapstructure:",remain"`
+	AdditionalProperties map[string]interface{} `json:"-"`
 }
 
 // Kernel information.
@@ -214,7 +192,7 @@ type LanguageInfo struct {
 	// The pygments lexer to use for code in this language.
 	PygmentsLexer *string `json:"pygments_lexer,omitempty,omitzero"`
 
-	AdditionalProperties map[string]interface{} `mapstructure:",remain"`
+	AdditionalProperties map[string]interface{} `json:"-"`
 }
 
 // Notebook markdown cell.
@@ -223,7 +201,7 @@ type MarkdownCell struct {
 	Attachments Attachments `json:"attachments,omitempty,omitzero"`
 
 	// String identifying the type of cell.
-	CellType MarkdownCellCellType `json:"cell_type"`
+	CellType CellType `json:"cell_type"`
 
 	// ID corresponds to the JSON schema field "id".
 	ID CellID `json:"id"`
@@ -234,12 +212,8 @@ type MarkdownCell struct {
 	// Contents of the cell, represented as an array of lines.
 	Source MultilineString `json:"source"`
 
-	AdditionalProperties map[string]interface{} `mapstructure:",remain"`
+	AdditionalProperties map[string]interface{} `json:"-"`
 }
-
-type MarkdownCellCellType string
-
-const MarkdownCellCellTypeMarkdown MarkdownCellCellType = "markdown"
 
 // Cell-level metadata.
 type MarkdownCellMetadata struct {
@@ -252,7 +226,7 @@ type MarkdownCellMetadata struct {
 	// Tags corresponds to the JSON schema field "tags".
 	Tags MetadataTags `json:"tags,omitempty,omitzero"`
 
-	AdditionalProperties map[string]interface{} `mapstructure:",remain"`
+	AdditionalProperties map[string]interface{} `json:"-"`
 }
 
 // Official Jupyter Metadata for Markdown Cells
@@ -260,7 +234,7 @@ type MarkdownCellMetadataJupyter struct {
 	// Whether the source is hidden.
 	SourceHidden *bool `json:"source_hidden,omitempty,omitzero"`
 
-	AdditionalProperties map[string]interface{} `mapstructure:",remain"`
+	AdditionalProperties map[string]interface{} `json:"-"`
 }
 
 // The cell's name. If present, must be a non-empty string. Cell names are expected
@@ -289,7 +263,7 @@ type NotebookMetadata struct {
 	// The title of the notebook document
 	Title *string `json:"title,omitempty,omitzero"`
 
-	AdditionalProperties map[string]interface{} `mapstructure:",remain"`
+	AdditionalProperties map[string]interface{} `json:"-"`
 }
 
 // Cell output metadata.
@@ -301,7 +275,7 @@ type RawCell struct {
 	Attachments Attachments `json:"attachments,omitempty,omitzero"`
 
 	// String identifying the type of cell.
-	CellType RawCellCellType `json:"cell_type"`
+	CellType CellType `json:"cell_type"`
 
 	// ID corresponds to the JSON schema field "id".
 	ID CellID `json:"id"`
@@ -312,12 +286,8 @@ type RawCell struct {
 	// Contents of the cell, represented as an array of lines.
 	Source MultilineString `json:"source"`
 
-	AdditionalProperties map[string]interface{} `mapstructure:",remain"`
+	AdditionalProperties map[string]interface{} `json:"-"`
 }
-
-type RawCellCellType string
-
-const RawCellCellTypeRaw RawCellCellType = "raw"
 
 // Cell-level metadata.
 type RawCellMetadata struct {
@@ -333,7 +303,7 @@ type RawCellMetadata struct {
 	// Tags corresponds to the JSON schema field "tags".
 	Tags MetadataTags `json:"tags,omitempty,omitzero"`
 
-	AdditionalProperties map[string]interface{} `mapstructure:",remain"`
+	AdditionalProperties map[string]interface{} `json:"-"`
 }
 
 // Official Jupyter Metadata for Raw Cells
@@ -341,7 +311,7 @@ type RawCellMetadataJupyter struct {
 	// Whether the source is hidden.
 	SourceHidden *bool `json:"source_hidden,omitempty,omitzero"`
 
-	AdditionalProperties map[string]interface{} `mapstructure:",remain"`
+	AdditionalProperties map[string]interface{} `json:"-"`
 }
 
 // Stream output from a code cell.
@@ -350,14 +320,10 @@ type Stream struct {
 	Name string `json:"name"`
 
 	// Type of cell output.
-	OutputType StreamOutputType `json:"output_type"`
+	OutputType OutputType `json:"output_type"`
 
 	// The stream's text output, represented as an array of strings.
 	Text MultilineString `json:"text"`
 
-	AdditionalProperties map[string]interface{} `mapstructure:",remain"`
+	AdditionalProperties map[string]interface{} `json:"-"`
 }
-
-type StreamOutputType string
-
-const StreamOutputTypeStream StreamOutputType = "stream"

@@ -28,7 +28,13 @@
 //     {"type": "object"}, which go-jsonschema renders as an
 //     AdditionalProperties map[string]interface{} field: the place where
 //     unknown metadata keys, and members the schema does not allow, are kept
-//     so that nothing read is ever lost.
+//     so that nothing read is ever lost;
+//  8. type hints name what go-jsonschema would otherwise name after the
+//     path to it: every cell_type member is the handwritten CellType and
+//     every output_type member the handwritten OutputType (instead of one
+//     generated one-value enum per variant, CodeCellCellType,
+//     StreamOutputType, …), and every execution_count is a plain *int
+//     (instead of CodeCellExecutionCount and ExecuteResultExecutionCount).
 //
 // Usage: flatten -in nbformat.v4.5.schema.json -out notebook.schema.json
 package main
@@ -55,6 +61,15 @@ var customTypes = map[string]string{
 	"multiline_string": "MultilineString",
 	"source":           "MultilineString",
 	"mimebundle":       "MimeBundle",
+}
+
+// typeHints maps a property name to the Go type every property of that
+// name is generated as (step 8). CellType and OutputType are handwritten
+// in package nbformat, with a constant per value of the schema's enums.
+var typeHints = map[string]string{
+	"cell_type":       "CellType",
+	"output_type":     "OutputType",
+	"execution_count": "*int",
 }
 
 // dropped definitions have a handwritten counterpart or no use in Go.
@@ -263,6 +278,21 @@ func reshape(root obj) error {
 				props[k] = obj{"description": p["description"]}
 			} else if enum, ok := p["enum"].([]any); ok && mixedTypes(enum) {
 				props[k] = obj{"description": p["description"]}
+			}
+		}
+	})
+	// 8. type hints.
+	walk(root, func(o obj) {
+		props, ok := o["properties"].(obj)
+		if !ok {
+			return
+		}
+		for name, goType := range typeHints {
+			if p, ok := props[name].(obj); ok {
+				// go-jsonschema reads a hint only on a value without an
+				// enum; the schema in schema/ keeps validating the values.
+				delete(p, "enum")
+				p["goJSONSchema"] = obj{"type": goType}
 			}
 		}
 	})

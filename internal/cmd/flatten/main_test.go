@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -60,6 +62,33 @@ func TestReshapeContract(t *testing.T) {
 	}
 	if strings.Contains(s, "#/definitions/misc/") {
 		t.Error("generation schema still refers to #/definitions/misc/")
+	}
+	// Type hints: every cell_type, output_type and execution_count member
+	// names its Go type and has no enum (go-jsonschema would generate a
+	// one-value enum type per variant, CodeCellCellType and so on).
+	var root map[string]any
+	if err := json.Unmarshal(data, &root); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for def, v := range root["definitions"].(map[string]any) {
+		props, _ := v.(map[string]any)["properties"].(map[string]any)
+		for name, goType := range map[string]string{"cell_type": "CellType", "output_type": "OutputType", "execution_count": "*int"} {
+			p, ok := props[name].(map[string]any)
+			if !ok {
+				continue
+			}
+			seen[name]++
+			if hint, _ := p["goJSONSchema"].(map[string]any); hint["type"] != goType {
+				t.Errorf("definitions/%s/properties/%s: hint %v, want type %s", def, name, p["goJSONSchema"], goType)
+			}
+			if _, ok := p["enum"]; ok {
+				t.Errorf("definitions/%s/properties/%s keeps its enum", def, name)
+			}
+		}
+	}
+	if want := map[string]int{"cell_type": 3, "output_type": 4, "execution_count": 2}; !reflect.DeepEqual(seen, want) {
+		t.Errorf("hinted members %v, want %v", seen, want)
 	}
 }
 

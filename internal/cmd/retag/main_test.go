@@ -1,0 +1,134 @@
+package main
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const sample = `package p
+
+// T is documented.
+type T struct {
+	// A is a field.
+	A string ` + "`json:\"a,omitempty\" yaml:\"a\" mapstructure:\"a\"`" + `
+	B int
+	AdditionalProperties map[string]interface{} ` + "`mapstructure:\",remain\"`" + `
+	C []string ` + "`yaml:\"c\"`" + `
+}
+`
+
+// Only the kept keys stay, in order; the hidden field gets json:"-"; a
+// field left with no key loses its tag; comments stay.
+func TestRetag(t *testing.T) {
+	got, err := retag("sample.go", []byte(sample), []string{"json"}, []string{"AdditionalProperties"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tags := fieldTags(t, got)
+	want := map[string]string{"A": `json:"a,omitempty"`, "B": "", "AdditionalProperties": `json:"-"`, "C": ""}
+	if !reflect.DeepEqual(tags, want) {
+		t.Errorf("tags %q, want %q", tags, want)
+	}
+	for _, c := range []string{"// T is documented.", "// A is a field."} {
+		if !strings.Contains(string(got), c) {
+			t.Errorf("comment %q lost:\n%s", c, got)
+		}
+	}
+	// Idempotent.
+	again, err := retag("sample.go", got, []string{"json"}, []string{"AdditionalProperties"})
+	if err != nil || string(again) != string(got) {
+		t.Errorf("second run changed the file (%v):\n%s", err, again)
+	}
+}
+
+// The committed generated layer carries json tags only (go-jsonschema's
+// mapstructure tags are removed by the retag step of generate.go).
+func TestSchemaGenHasJSONTagsOnly(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "..", "nbformat", "schema_gen.go"))
+	if err != nil {
+		t.Skipf("no generated file: %v", err)
+	}
+	for field, tag := range fieldTags(t, src) {
+		st := reflect.StructTag(tag)
+		if _, ok := st.Lookup("json"); !ok {
+			t.Errorf("field %s: tag %q has no json key", field, tag)
+		}
+		if rest := strings.TrimSpace(strings.Replace(tag, `json:"`+st.Get("json")+`"`, "", 1)); rest != "" {
+			t.Errorf("field %s: tag %q has keys besides json", field, tag)
+		}
+	}
+}
+
+// Bad input is an error naming the file (and the position of a bad tag);
+// nothing is written.
+func TestErrors(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.go")
+	for name, src := range map[string]string{
+		"syntax.go": "package p\ntype T struct {",
+		"tag.go":    "package p\ntype T struct {\n\tA int \"json:\\\"a\"\n}\n",
+	} {
+		in := filepath.Join(dir, name)
+		os.WriteFile(in, []byte(src), 0o644)
+		err := run(in, out, []string{"json"}, nil)
+		if err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s: %v, want an error naming the file", name, err)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: output written", name)
+		}
+	}
+	os.Remove(out)
+	target := filepath.Join(dir, "target.go")
+	os.WriteFile(target, []byte("keep"), 0o644)
+	in := filepath.Join(dir, "ok.go")
+	os.WriteFile(in, []byte(sample), 0o644)
+	if err := os.Symlink(target, out); err != nil {
+		t.Skipf("no symbolic links: %v", err)
+	}
+	if err := run(in, out, []string{"json"}, nil); err == nil {
+		t.Error("wrote through a symbolic link")
+	}
+	if b, _ := os.ReadFile(target); string(b) != "keep" {
+		t.Error("the link's target changed")
+	}
+}
+
+// fieldTags returns every struct field's tag ("" for none) by
+// StructName.Field (or Field alone for the sample's one struct).
+func fieldTags(t *testing.T, src []byte) map[string]string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "x.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tags := map[string]string{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		st, ok := n.(*ast.StructType)
+		if !ok {
+			return true
+		}
+		for _, fl := range st.Fields.List {
+			tag := ""
+			if fl.Tag != nil {
+				tag, _ = strconv.Unquote(fl.Tag.Value)
+			}
+			for _, n := range fl.Names {
+				key := n.Name
+				if _, dup := tags[key]; dup || len(tags) > 8 {
+					key = n.Name + "@" + strconv.Itoa(int(fl.Pos()))
+				}
+				tags[key] = tag
+			}
+		}
+		return true
+	})
+	return tags
+}
