@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/nbgeneric"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -167,7 +168,7 @@ func (o Options) ToDialog(nb *nbformat.Notebook) (*dialog.Dialog, error) {
 		return nil, fmt.Errorf("convert: nbformat %d notebooks are not supported: %w", nb.Nbformat, nbformat.ErrUnsupportedVersion)
 	}
 	d := &dialog.Dialog{}
-	meta, err := nbformat.ToMap(&work.Metadata)
+	meta, err := nbgeneric.ToMap(&work.Metadata)
 	if err != nil {
 		return nil, fmt.Errorf("convert: notebook metadata: %w", err)
 	}
@@ -221,7 +222,7 @@ func (o Options) ToMessage(c nbformat.Cell) (*dialog.Message, error) {
 		m.Content = c.Source.String()
 		m.ExecutionCount = c.ExecutionCount
 		for _, out := range c.Outputs {
-			g, err := nbformat.OutputToMap(out)
+			g, err := nbgeneric.OutputToMap(out)
 			if err != nil {
 				return nil, err
 			}
@@ -234,7 +235,7 @@ func (o Options) ToMessage(c nbformat.Cell) (*dialog.Message, error) {
 		m.Kind, md, atts = dialog.Raw, &c.Metadata, c.Attachments
 		m.Content = c.Source.String()
 	case *nbformat.UnknownCell:
-		g, err := nbformat.Decode(c.Raw)
+		g, err := nbgeneric.Decode(c.Raw)
 		if err != nil {
 			return nil, err
 		}
@@ -248,7 +249,7 @@ func (o Options) ToMessage(c nbformat.Cell) (*dialog.Message, error) {
 	default:
 		return nil, fmt.Errorf("unknown cell %T", c)
 	}
-	meta, err := nbformat.ToMap(md)
+	meta, err := nbgeneric.ToMap(md)
 	if err != nil {
 		return nil, err
 	}
@@ -321,7 +322,7 @@ func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat
 	metaChanged := org == nil || !deepEqual(d.Meta, org.meta)
 	if metaChanged {
 		nb.Metadata = nbformat.NotebookMetadata{}
-		if err := nbformat.FromMap(nonNil(d.Meta), &nb.Metadata); err != nil {
+		if err := nbgeneric.FromMap(nonNil(d.Meta), &nb.Metadata); err != nil {
 			return nil, fmt.Errorf("convert: notebook metadata: %w", err)
 		}
 	}
@@ -464,7 +465,7 @@ func (o Options) cell(m *dialog.Message, s *snapshot, ids bool) (nbformat.Cell, 
 			}
 		}
 		c.Source = sourceFor(orig, source)
-		if err := nbformat.FromMap(meta, &c.Metadata); err != nil {
+		if err := nbgeneric.FromMap(meta, &c.Metadata); err != nil {
 			return nil, err
 		}
 		c.Attachments = o.attachments(m, s)
@@ -472,7 +473,7 @@ func (o Options) cell(m *dialog.Message, s *snapshot, ids bool) (nbformat.Cell, 
 	case dialog.Code:
 		c := &nbformat.CodeCell{CellType: nbformat.CellTypeCode, ID: id, ExecutionCount: m.ExecutionCount}
 		c.Source = sourceFor(orig, m.Content)
-		if err := nbformat.FromMap(meta, &c.Metadata); err != nil {
+		if err := nbgeneric.FromMap(meta, &c.Metadata); err != nil {
 			return nil, err
 		}
 		c.Outputs = []nbformat.Output{}
@@ -486,17 +487,17 @@ func (o Options) cell(m *dialog.Message, s *snapshot, ids bool) (nbformat.Cell, 
 				c.Outputs = append(c.Outputs, origOuts[i])
 				continue
 			}
-			no, err := nbformat.OutputFromMap(clean)
+			no, err := nbgeneric.OutputFromMap(clean)
 			if err != nil {
 				return nil, fmt.Errorf("convert: message %s: output %d: %w", m.ID, i, err)
 			}
-			c.Outputs = append(c.Outputs, no)
+			c.Outputs = append(c.Outputs, no.(nbformat.Output))
 		}
 		return c, nil
 	case dialog.Raw:
 		c := &nbformat.RawCell{CellType: nbformat.CellTypeRaw, ID: id}
 		c.Source = sourceFor(orig, m.Content)
-		if err := nbformat.FromMap(meta, &c.Metadata); err != nil {
+		if err := nbgeneric.FromMap(meta, &c.Metadata); err != nil {
 			return nil, err
 		}
 		c.Attachments = o.attachments(m, s)
@@ -513,7 +514,7 @@ func (o Options) cell(m *dialog.Message, s *snapshot, ids bool) (nbformat.Cell, 
 // id (written where the format has ids, or where the cell had one); the
 // rest is kept.
 func unknownCell(u *nbformat.UnknownCell, m *dialog.Message, meta map[string]any, ids bool) (nbformat.Cell, error) {
-	g, err := nbformat.Decode(u.Raw)
+	g, err := nbgeneric.Decode(u.Raw)
 	if err != nil {
 		return nil, err
 	}
@@ -534,7 +535,7 @@ func unknownCell(u *nbformat.UnknownCell, m *dialog.Message, meta map[string]any
 	if !changed {
 		return u, nil
 	}
-	raw, err := nbformat.Encode(obj)
+	raw, err := nbgeneric.Encode(obj)
 	if err != nil {
 		return nil, fmt.Errorf("convert: message %s: %w", m.ID, err)
 	}

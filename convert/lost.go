@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/nbgeneric"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -132,14 +133,14 @@ func lostValue(r nbformat.Repair, built map[int]builtCell, newMeta, origMeta map
 // cellMap returns a cell as generic JSON.
 func cellMap(c nbformat.Cell) (map[string]any, error) {
 	if u, ok := c.(*nbformat.UnknownCell); ok {
-		g, err := nbformat.Decode(u.Raw)
+		g, err := nbgeneric.Decode(u.Raw)
 		if err != nil {
 			return nil, err
 		}
 		m, _ := g.(map[string]any)
 		return m, nil
 	}
-	return nbformat.ToMap(c)
+	return nbgeneric.ToMap(c)
 }
 
 // at resolves a JSON Pointer in generic JSON.

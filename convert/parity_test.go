@@ -19,6 +19,7 @@ import (
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/nbgeneric"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -319,7 +320,7 @@ func uneditedCells(t *testing.T, src []byte, ours map[string]any) map[int]bool {
 	if err != nil {
 		return nil // a file Python nbformat cannot write
 	}
-	g, err := nbformat.Decode(canon)
+	g, err := nbgeneric.Decode(canon)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -393,7 +394,7 @@ func canonicalDoc(t *testing.T, data []byte) ([]byte, map[string]any) {
 	if err != nil {
 		t.Fatalf("canonical: %v", err)
 	}
-	g, err := nbformat.Decode(out)
+	g, err := nbgeneric.Decode(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -402,7 +403,7 @@ func canonicalDoc(t *testing.T, data []byte) ([]byte, map[string]any) {
 
 func encoded(t *testing.T, v any) []byte {
 	t.Helper()
-	b, err := nbformat.Encode(v)
+	b, err := nbgeneric.Encode(v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -466,7 +467,7 @@ func TestOracleParity(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, err := nbformat.Decode(data)
+		g, err := nbgeneric.Decode(data)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/nbgeneric"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -39,7 +40,7 @@ func cellMeta(t *testing.T, c nbformat.Cell) map[string]any {
 	if md == nil {
 		t.Fatalf("cell %T", c)
 	}
-	m, err := nbformat.ToMap(md)
+	m, err := nbgeneric.ToMap(md)
 	if err != nil {
 		t.Fatal(err)
 	}

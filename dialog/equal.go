@@ -7,7 +7,7 @@ import (
 	"reflect"
 )
 
-// same compares generic JSON values (as nbformat.Decode gives them): maps
+// same compares generic JSON values (as nbformat reads them): maps
 // key by key (a nil map equals an empty one), lists element by element,
 // numbers by value within their kind (NaN equal to NaN).
 func same(a, b any) bool {

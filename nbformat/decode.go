@@ -375,8 +375,3 @@ func Decode(data []byte) (any, error) {
 	}
 	return genericValue(t, jsontree.Root), nil
 }
-
-// Encode writes generic JSON values (the Go types of [Decode], and any
-// value encoding/json writes) as compact JSON; unlike encoding/json it
-// writes NaN and ±Inf as Python does, and json.Number as it is.
-func Encode(v any) ([]byte, error) { return encodeCompact(v) }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nbdialog/ipynb/internal/nbgeneric"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -179,7 +180,7 @@ func TestDenseValuesLinearTime(t *testing.T) {
 			if _, err := nbformat.Marshal(nb); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := nbformat.ToMap(&nb.Metadata); err != nil {
+			if _, err := nbgeneric.ToMap(&nb.Metadata); err != nil {
 				t.Fatal(err)
 			}
 			best = min(best, time.Since(start))
@@ -241,7 +242,7 @@ func TestRawMetadata(t *testing.T) {
 	}
 	// ToMap, FromMap and Encode keep raw values.
 	md["a"] = json.RawMessage(`[1, {"b": "é"}]`)
-	m, err := nbformat.ToMap(&nb.Metadata)
+	m, err := nbgeneric.ToMap(&nb.Metadata)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,13 +253,13 @@ func TestRawMetadata(t *testing.T) {
 		t.Errorf("ToMap a: %T %s", m["a"], m["a"])
 	}
 	var back nbformat.NotebookMetadata
-	if err := nbformat.FromMap(m, &back); err != nil {
+	if err := nbgeneric.FromMap(m, &back); err != nil {
 		t.Fatal(err)
 	}
 	if raw, ok := back.AdditionalProperties["a"].(json.RawMessage); !ok || string(raw) != `[1,{"b":"é"}]` {
 		t.Errorf("FromMap a: %T %s", back.AdditionalProperties["a"], back.AdditionalProperties["a"])
 	}
-	enc, err := nbformat.Encode(map[string]any{"a": json.RawMessage("[ 1 , \"x y\" ]")})
+	enc, err := nbgeneric.Encode(map[string]any{"a": json.RawMessage("[ 1 , \"x y\" ]")})
 	if err != nil || string(enc) != `{"a":[1,"x y"]}` {
 		t.Errorf("Encode: %s, %v", enc, err)
 	}

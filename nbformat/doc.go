@@ -27,8 +27,7 @@
 //     value, store a new one (any type Decode returns, a json.RawMessage
 //     of valid JSON, or anything encoding/json writes). The same holds for
 //     the other places that hold generic JSON: untyped fields such as
-//     Scrolled, output metadata, and what [ToMap] and [OutputToMap]
-//     return (JSON output data included).
+//     Scrolled, and output metadata.
 //
 // # Fidelity contracts
 //

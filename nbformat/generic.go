@@ -6,19 +6,36 @@ import (
 	"reflect"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/nbgeneric"
 )
 
-// ToMap returns a generated struct (or a pointer to one), such as a cell's
+// The bridge to generic JSON for the module's other packages (convert).
+func init() {
+	nbgeneric.Decode = Decode
+	nbgeneric.Encode = encodeCompact
+	nbgeneric.ToMap = toMap
+	nbgeneric.FromMap = fromMap
+	nbgeneric.OutputToMap = func(o any) (map[string]any, error) {
+		out, ok := o.(Output)
+		if !ok {
+			return nil, fmt.Errorf("nbformat: to generic JSON: %T is not an Output", o)
+		}
+		return outputToMap(out)
+	}
+	nbgeneric.OutputFromMap = func(m map[string]any) (any, error) { return outputFromMap(m) }
+}
+
+// toMap returns a generated struct (or a pointer to one), such as a cell's
 // Metadata, as generic JSON: its typed fields and its AdditionalProperties
 // together, with the Go types of [Decode], except that arrays and objects
 // kept as json.RawMessage (see the package documentation) stay so.
-func ToMap(v any) (map[string]any, error) {
+func toMap(v any) (map[string]any, error) {
 	rv := reflect.ValueOf(v)
 	for rv.Kind() == reflect.Pointer && !rv.IsNil() {
 		rv = rv.Elem()
 	}
 	if rv.Kind() != reflect.Struct || !ours(rv.Type()) {
-		return nil, fmt.Errorf("nbformat: ToMap: %T is not a struct of this package", v)
+		return nil, fmt.Errorf("nbformat: to generic JSON: %T is not a struct of this package", v)
 	}
 	e := encoder{st: &pythonStyle, ids: true}
 	g, err := e.generic(rv, infoOf(rv.Type()))
@@ -186,28 +203,28 @@ func numberFlags(s string) uint8 {
 	return jsontree.FlagInt
 }
 
-// FromMap sets the generated struct ptr points to from generic JSON m, as
+// fromMap sets the generated struct ptr points to from generic JSON m, as
 // reading it from a file would: keys with a typed field fill it, the rest
 // (and values of the wrong type) go to AdditionalProperties.
-func FromMap(m map[string]any, ptr any) error {
+func fromMap(m map[string]any, ptr any) error {
 	v := reflect.ValueOf(ptr)
 	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
-		return fmt.Errorf("nbformat: FromMap: %T is not a pointer to a struct", ptr)
+		return fmt.Errorf("nbformat: from generic JSON: %T is not a pointer to a struct", ptr)
 	}
 	d, root, err := tempDecoder(m, v.Elem().Type())
 	if err != nil {
 		return err
 	}
 	if d.t.Nodes[root].Kind != jsontree.Object {
-		return fmt.Errorf("nbformat: FromMap: not an object")
+		return fmt.Errorf("nbformat: from generic JSON: not an object")
 	}
 	v.Elem().SetZero()
 	d.decodeStruct(v.Elem(), infoOf(v.Elem().Type()).plan, root)
 	return nil
 }
 
-// OutputToMap returns an output as generic JSON.
-func OutputToMap(o Output) (map[string]any, error) {
+// outputToMap returns an output as generic JSON.
+func outputToMap(o Output) (map[string]any, error) {
 	if u, ok := o.(*UnknownOutput); ok {
 		g, err := Decode(u.Raw)
 		if err != nil {
@@ -215,7 +232,7 @@ func OutputToMap(o Output) (map[string]any, error) {
 		}
 		m, ok := g.(map[string]any)
 		if !ok {
-			return nil, fmt.Errorf("nbformat: OutputToMap: output is not an object")
+			return nil, fmt.Errorf("nbformat: to generic JSON: output is not an object")
 		}
 		return m, nil
 	}
@@ -228,10 +245,10 @@ func OutputToMap(o Output) (map[string]any, error) {
 	return g.(map[string]any), nil
 }
 
-// OutputFromMap makes a typed output from generic JSON (an UnknownOutput
+// outputFromMap makes a typed output from generic JSON (an UnknownOutput
 // when its output_type is not one of the four). Its text takes the form of
 // the notebook it is written in (one string, or lines), as new text does.
-func OutputFromMap(m map[string]any) (Output, error) {
+func outputFromMap(m map[string]any) (Output, error) {
 	d, root, err := tempDecoder(m, outputType)
 	if err != nil {
 		return nil, err

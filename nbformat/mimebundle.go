@@ -115,8 +115,8 @@ func (m MimeBundle) Multiline(mime string) (MultilineString, bool) {
 	return m.b.entries[i].text, true
 }
 
-// JSON decodes the entry's value as generic JSON (see [Decode] for the Go
-// types used). Text entries decode to their stored form: a string or a
+// JSON decodes the entry's value as generic JSON (see the package
+// documentation for the Go types used). Text entries decode to their stored form: a string or a
 // []any of strings.
 func (m MimeBundle) JSON(mime string) (any, bool) {
 	raw, ok := m.RawJSON(mime)

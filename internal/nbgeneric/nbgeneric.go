@@ -1,0 +1,47 @@
+// Package nbgeneric converts between package nbformat's typed values and
+// generic JSON values, for the module's other packages (convert keeps a
+// dialog's metadata and outputs as generic JSON); it is not part of the
+// public API.
+//
+// Generic JSON values are nil, bool, string, int (integers that fit),
+// json.Number (larger integers), float64 (other numbers, including NaN and
+// ±Inf), []any and map[string]any; package nbformat documents exceptions
+// (values it keeps as json.RawMessage).
+//
+// The functions are package nbformat's own, which sets them when it is
+// initialized: every importer of this package also imports nbformat (they
+// convert its values), and Go initializes an imported package before its
+// importer, so they are never nil when used. Outputs are passed as any
+// because this package cannot import nbformat (nbformat imports it); To
+// and FromOutput take and return nbformat.Output values.
+package nbgeneric
+
+var (
+	// Decode parses JSON text into generic values. Duplicate keys: the
+	// last one wins. An error is an *nbformat.SyntaxError.
+	Decode func(data []byte) (any, error)
+
+	// Encode writes generic values (and any value encoding/json writes)
+	// as compact JSON; unlike encoding/json it writes NaN and ±Inf as
+	// Python does, and json.Number as it is.
+	Encode func(v any) ([]byte, error)
+
+	// ToMap returns a generated struct of package nbformat (or a pointer
+	// to one), such as a cell's Metadata, as a generic object: its typed
+	// fields and its AdditionalProperties together.
+	ToMap func(v any) (map[string]any, error)
+
+	// FromMap sets the generated struct ptr points to from a generic
+	// object, as reading it from a file would: keys with a typed field
+	// fill it, the rest (and values of the wrong type) go to
+	// AdditionalProperties.
+	FromMap func(m map[string]any, ptr any) error
+
+	// OutputToMap returns an nbformat.Output as a generic object.
+	OutputToMap func(o any) (map[string]any, error)
+
+	// OutputFromMap makes an nbformat.Output from a generic object (an
+	// *nbformat.UnknownOutput when its output_type is not one of the
+	// four). Its text takes the form of the notebook it is written in.
+	OutputFromMap func(m map[string]any) (any, error)
+)
