@@ -328,7 +328,7 @@ func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat
 	}
 	// Cells carry ids in 4.5 and later, and in an older file that already
 	// has them (Heal then keeps them by raising the minor version).
-	ids := nb.Nbformat > 4 || nb.NbformatMinor >= 5 || org != nil && hasCellIDs(org.work)
+	ids := cellid.Written(nb.Nbformat, nb.NbformatMinor) || org != nil && hasCellIDs(org.work)
 	seen := map[*dialog.Message]bool{}
 	nb.Cells = make([]nbformat.Cell, 0, len(msgs))
 	built := map[int]builtCell{} // cells made from new or changed messages

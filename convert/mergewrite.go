@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -28,7 +29,7 @@ func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 		mo.valid = false
 	}
 	theirsRaw := &rawCells{nb: orgT.nb, data: theirsData}
-	sameVersion := orgT.work.Nbformat == orgO.work.Nbformat && (orgT.work.NbformatMinor >= 5) == (orgO.work.NbformatMinor >= 5)
+	sameVersion := orgT.work.Nbformat == orgO.work.Nbformat && cellid.Written(orgT.work.Nbformat, orgT.work.NbformatMinor) == cellid.Written(orgO.work.Nbformat, orgO.work.NbformatMinor)
 	for _, m := range merged.Messages {
 		so, st := orgO.snaps[m], orgT.snaps[m]
 		var ours *snapshot
@@ -46,7 +47,7 @@ func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 			mo.snaps[m] = ours
 		case st != nil && sameVersion: // theirs' message as it was: its cell
 			mo.snaps[m] = st
-			if raw := theirsRaw.of(st.cell); raw != nil && !(st.generated && mo.work.NbformatMinor >= 5) {
+			if raw := theirsRaw.of(st.cell); raw != nil && !(st.generated && cellid.Written(mo.work.Nbformat, mo.work.NbformatMinor)) {
 				// Its very bytes, rewritten only where the styles differ.
 				mo.snaps[m] = &snapshot{msg: st.msg, cell: &nbformat.UnknownCell{Raw: raw}}
 			}

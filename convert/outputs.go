@@ -2,10 +2,10 @@ package convert
 
 import (
 	"maps"
-	"strings"
 
 	"github.com/nbdialog/ipynb/dialog"
-	"github.com/nbdialog/ipynb/nbformat"
+	"github.com/nbdialog/ipynb/internal/lines"
+	"github.com/nbdialog/ipynb/internal/mimetype"
 )
 
 // transientOutMeta are output metadata keys that hosts keep in memory only
@@ -40,25 +40,18 @@ func cleanOutMeta(out dialog.Output) (map[string]any, bool) {
 // stored as lists of lines are joined into strings.
 func rejoin(o map[string]any) dialog.Output {
 	join := func(v any) any {
-		list, ok := v.([]any)
-		if !ok {
-			return v
-		}
-		var b strings.Builder
-		for _, x := range list {
-			s, ok := x.(string)
-			if !ok {
-				return v
+		if list, ok := v.([]any); ok {
+			if text, ok := lines.Join(list); ok {
+				return text
 			}
-			b.WriteString(s)
 		}
-		return b.String()
+		return v
 	}
 	switch o["output_type"] {
 	case "execute_result", "display_data":
 		if data, ok := o["data"].(map[string]any); ok {
 			for k, v := range data {
-				if !nbformat.IsJSONMime(k) {
+				if !mimetype.IsJSON(k) {
 					data[k] = join(v)
 				}
 			}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/nbdialog/ipynb/internal/lines"
 )
 
 // Kind is the kind of a message.
@@ -128,12 +130,8 @@ func Text(v any) string {
 	case string:
 		return v
 	case []any:
-		var b strings.Builder
-		for _, x := range v {
-			s, _ := x.(string)
-			b.WriteString(s)
-		}
-		return b.String()
+		text, _ := lines.Join(v)
+		return text
 	}
 	return ""
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/lines"
+	"github.com/nbdialog/ipynb/internal/mimetype"
 )
 
 // Canonical output reproduces Python nbformat's writer exactly: the reader's
@@ -270,7 +272,7 @@ func (w *canon) joinedLines(j int) (func(ind string), bool) {
 			if !cr && !hasLineBoundary(pending[n:]) {
 				return // the same line goes on: nothing to split (no rescans)
 			}
-			parts := SplitLines(string(pending))
+			parts := lines.Split(string(pending))
 			if len(parts) < 2 {
 				return
 			}
@@ -279,7 +281,7 @@ func (w *canon) joinedLines(j int) (func(ind string), bool) {
 			}
 			pending = append(pending[:0], parts[len(parts)-1]...)
 		})
-		for _, p := range SplitLines(string(pending)) {
+		for _, p := range lines.Split(string(pending)) {
 			emit(p)
 		}
 		if count == 0 {
@@ -309,7 +311,7 @@ func hasLineBoundary(b []byte) bool {
 
 // lines writes text as Python's str.splitlines(True) pieces.
 func (w *canon) lines(text, ind string) {
-	pieces := SplitLines(text)
+	pieces := lines.Split(text)
 	w.array(len(pieces), func(i int, _ string) { w.str(pieces[i]) }, ind)
 }
 
@@ -401,7 +403,7 @@ func (w *canon) cell(j int, ind string) {
 func (w *canon) bundle(j int, ind string) {
 	t := w.t
 	w.object(w.members(j, func(key string, k int) (func(string), bool) {
-		if IsJSONMime(key) {
+		if mimetype.IsJSON(key) {
 			return nil, false
 		}
 		if splitsMime(key) {
@@ -448,15 +450,6 @@ func (w *canon) output(j int, ind string) {
 }
 
 // ---- nbformat 3 ----
-
-// joinV3 is v3's _join_lines: lists written by splitlines(True) are joined
-// as they are, older ones (plain splitlines) with "\n".
-func joinV3(lines []string) string {
-	if len(lines) > 0 && (strings.HasSuffix(lines[0], "\n") || strings.HasSuffix(lines[0], "\r")) {
-		return strings.Join(lines, "")
-	}
-	return strings.Join(lines, "\n")
-}
 
 var v3MultilineOutputs = []string{"text", "html", "svg", "latex", "javascript", "json"}
 
@@ -512,7 +505,7 @@ func (w *canon) cellV3(j int, ind string) {
 		case key == "metadata" && t.Nodes[k].Kind == jsontree.Object:
 			return w.strip(k, "trusted"), true
 		case code && key == "input", !code && (key == "source" || key == "rendered"):
-			if text, ok := w.multilineText(k, joinV3); ok {
+			if text, ok := w.multilineText(k, lines.JoinV3); ok {
 				return func(ind string) { w.lines(text, ind) }, true
 			}
 		case code && key == "outputs" && t.Nodes[k].Kind == jsontree.Array:
@@ -532,7 +525,7 @@ func (w *canon) outputV3(j int, ind string) {
 	}
 	w.object(w.members(j, func(key string, k int) (func(string), bool) {
 		if slices.Contains(v3MultilineOutputs, key) {
-			if text, ok := w.multilineText(k, joinV3); ok {
+			if text, ok := w.multilineText(k, lines.JoinV3); ok {
 				return func(ind string) { w.lines(text, ind) }, true
 			}
 		}

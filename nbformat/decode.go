@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/mimetype"
 )
 
 // decoder fills typed values from a tape. It never fails: a member whose
@@ -211,7 +212,7 @@ func (d *decoder) bundle(j int) MimeBundle {
 	var index map[string]int // for duplicate keys (the last wins), made when needed
 	t.Children(j, func(k int) bool {
 		e := mimeEntry{mime: t.KeyString(k)}
-		if !IsJSONMime(e.mime) && isMultiline(t, k) {
+		if !mimetype.IsJSON(e.mime) && isMultiline(t, k) {
 			e.text = multilineFromRaw(t.Raw(k))
 		} else {
 			e.json, e.isJSON = t.Raw(k), true

@@ -155,7 +155,7 @@ func FuzzValidate(f *testing.F) {
 	})
 }
 
-// FuzzSplitLines compares SplitLines with a direct transcription of
+// FuzzSplitLines compares Text(s).Lines() (Python's splitlines) with a direct transcription of
 // Python's str.splitlines(keepends=True) over runes, seeded with every
 // line boundary.
 func FuzzSplitLines(f *testing.F) {
@@ -164,14 +164,14 @@ func FuzzSplitLines(f *testing.F) {
 	}
 	f.Add("\r\r\n\n\xc2")
 	f.Fuzz(func(t *testing.T, s string) {
-		got := nbformat.SplitLines(s)
+		got := nbformat.Text(s).Lines()
 		want := pySplitLines(s)
 		if len(got) != len(want) {
-			t.Fatalf("SplitLines(%q) = %q, want %q", s, got, want)
+			t.Fatalf("Text(%q).Lines() = %q, want %q", s, got, want)
 		}
 		for i := range got {
 			if got[i] != want[i] {
-				t.Fatalf("SplitLines(%q) = %q, want %q", s, got, want)
+				t.Fatalf("Text(%q).Lines() = %q, want %q", s, got, want)
 			}
 		}
 	})

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 
+	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/jsontree"
 )
 
@@ -190,7 +191,7 @@ func (h *healer) version() {
 // when that keeps at least one id and makes nothing else invalid.
 func (h *healer) keepIDs() error {
 	nb := h.nb
-	if nb.NbformatMinor >= 5 {
+	if cellid.Written(nb.Nbformat, nb.NbformatMinor) {
 		return nil
 	}
 	kept := false

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/lines"
 )
 
 // A pendingCell is a cell Heal rebuilt as JSON, decoded at the end of the
@@ -159,7 +160,7 @@ func headingJSON(t *jsontree.Tape, n int, members map[string]int) []byte {
 		source = textOfNode(t, k)
 	}
 	var words []string
-	for _, l := range SplitLines(source) {
+	for _, l := range lines.Split(source) {
 		words = append(words, strings.TrimRight(l, "\r\n\v\f\x1c\x1d\x1e\u0085\u2028\u2029"))
 	}
 	out := []byte(`{"cell_type": "markdown"`)

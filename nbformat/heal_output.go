@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/mimetype"
 )
 
 // outputNodeOf returns the tape node of output j of cell i in this pass's
@@ -302,7 +303,7 @@ func bundleOfNode(t *jsontree.Tape, o int) MimeBundle {
 	t.Children(o, func(k int) bool {
 		mime := t.KeyString(k)
 		switch {
-		case IsJSONMime(mime):
+		case mimetype.IsJSON(mime):
 			b.setJSON(mime, compactNode(nil, t, k))
 		case isMultiline(t, k):
 			b.SetMultiline(mime, multilineOfNode(t, k))

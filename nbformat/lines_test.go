@@ -10,7 +10,7 @@ import (
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
-// SplitLines agrees with CPython's str.splitlines(True) on every line
+// Text(s).Lines() agrees with CPython's str.splitlines(True) on every line
 // boundary (testdata/splitlines.json, from scripts/reference/python_text.py).
 func TestSplitLinesMatchesPython(t *testing.T) {
 	data, err := os.ReadFile("testdata/splitlines.json")
@@ -30,15 +30,15 @@ func TestSplitLinesMatchesPython(t *testing.T) {
 		if err := json.Unmarshal(c[1], &want); err != nil {
 			t.Fatal(err)
 		}
-		got := nbformat.SplitLines(in)
+		got := nbformat.Text(in).Lines()
 		if len(want) == 0 {
 			want = nil
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("SplitLines(%q) (-python +go):\n%s", in, diff)
+			t.Errorf("Text(%q).Lines() (-python +go):\n%s", in, diff)
 		}
 		if strings.Join(got, "") != in {
-			t.Errorf("SplitLines(%q) does not join back", in)
+			t.Errorf("Text(%q).Lines() does not join back", in)
 		}
 	}
 	if len(cases) < 40 {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"reflect"
 
+	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/jsontree"
 )
 
@@ -99,7 +100,7 @@ func (nb *Notebook) marshalTo(w io.Writer) error {
 // write hands the notebook's bytes to emit: the bytes read (in pieces)
 // when nb is unedited, else one buffer built by the encoder.
 func (nb *Notebook) write(emit func(pieces ...[]byte) error) error {
-	e := encoder{st: &pythonStyle, ids: nb.NbformatMinor >= 5 || nb.Nbformat > 4, complete: nb.complete}
+	e := encoder{st: &pythonStyle, ids: cellid.Written(nb.Nbformat, nb.NbformatMinor), complete: nb.complete}
 	v := reflect.ValueOf(&nb.Document).Elem()
 	ti := infoOf(v.Type())
 	if nb.src == nil {
@@ -144,7 +145,7 @@ func (nb *Notebook) Edited() bool {
 	if nb.src == nil || nb.dropBOM && nb.src.tape.BOM {
 		return true
 	}
-	e := encoder{t: nb.src.tape, src: nb.src, st: &pythonStyle, ids: nb.NbformatMinor >= 5 || nb.Nbformat > 4, decoded: true, complete: nb.complete}
+	e := encoder{t: nb.src.tape, src: nb.src, st: &pythonStyle, ids: cellid.Written(nb.Nbformat, nb.NbformatMinor), decoded: true, complete: nb.complete}
 	v := reflectDocument(nb)
 	return !e.equal(v, infoOf(v.Type()), jsontree.Root)
 }

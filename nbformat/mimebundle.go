@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
+
+	"github.com/nbdialog/ipynb/internal/mimetype"
 )
 
 // MimeBundle is the schema's mimebundle: output data (or an attachment)
@@ -46,13 +47,6 @@ type mimeEntry struct {
 	text   MultilineString // the value, unless isJSON
 	json   []byte          // JSON MIME types (and non-string values): the JSON value
 	isJSON bool
-}
-
-// IsJSONMime reports whether values of this MIME type are stored as JSON
-// rather than as text: "application/json" and "application/<x>+json", as
-// in Python nbformat.
-func IsJSONMime(mime string) bool {
-	return mime == "application/json" || (strings.HasPrefix(mime, "application/") && strings.HasSuffix(mime, "+json"))
 }
 
 // Len returns the number of entries.
@@ -160,7 +154,7 @@ func (m *MimeBundle) mutable() *bundle {
 // SetText sets mime to the text s. For a JSON MIME type the value is the
 // JSON string s. Setting the text an entry already has changes nothing.
 func (m *MimeBundle) SetText(mime, s string) {
-	if IsJSONMime(mime) {
+	if mimetype.IsJSON(mime) {
 		b, _ := json.Marshal(s)
 		m.setJSON(mime, b)
 		return

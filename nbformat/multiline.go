@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/lines"
 )
 
 // MultilineString is the schema's multiline_string: text stored on disk
@@ -34,8 +35,8 @@ const (
 
 // Text returns a MultilineString holding s. When written, it takes the
 // form (one string, or lines split after each line boundary) that the
-// notebook's style uses; canonical output always uses lines split by
-// [SplitLines].
+// notebook's style uses; canonical output always uses lines split as
+// Python's str.splitlines(keepends=True) splits them (see [MultilineString.Lines]).
 func Text(s string) MultilineString { return MultilineString{text: s} }
 
 // TextLines returns a MultilineString stored as exactly these pieces (a
@@ -75,7 +76,10 @@ func (m MultilineString) String() string {
 
 // Lines returns the pieces as stored: the array's strings, or the one
 // string (no pieces for the empty string). For a value built with [Text]
-// it returns the text split by [SplitLines].
+// it returns the text split after every line boundary Python's
+// str.splitlines(keepends=True) recognises, keeping the boundaries: "\n",
+// "\r", "\r\n", "\v", "\f", "\x1c", "\x1d", "\x1e", U+0085, U+2028 and
+// U+2029 (how Python nbformat splits text into the lists stored on disk).
 func (m MultilineString) Lines() []string {
 	switch {
 	case m.raw != nil:
@@ -96,7 +100,7 @@ func (m MultilineString) Lines() []string {
 		}
 		return []string{m.text}
 	}
-	return SplitLines(m.text)
+	return lines.Split(m.text)
 }
 
 // IsList reports whether the value is (or, built with [TextLines], will
@@ -185,9 +189,9 @@ func (e *encoder) multiline(m MultilineString, o int, ind string, splittable boo
 		}
 		asList = true
 		if e.st.splitNL {
-			pieces = splitNewlines(m.text)
+			pieces = lines.SplitNewlines(m.text)
 		} else {
-			pieces = SplitLines(m.text)
+			pieces = lines.Split(m.text)
 		}
 	}
 	_ = asList

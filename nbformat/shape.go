@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/mimetype"
 	"github.com/nbdialog/ipynb/schema"
 )
 
@@ -368,7 +369,7 @@ func (b *shapeBuilder) build(comps []shapeComp) *jsontree.Shape {
 		if c.ti != nil && c.ti.kind == kBundle {
 			if _, ok := index["json"]; !ok {
 				index["json"] = len(preds)
-				preds = append(preds, IsJSONMime)
+				preds = append(preds, mimetype.IsJSON)
 			}
 		}
 	}
@@ -457,7 +458,7 @@ func memberComps(comps []shapeComp, key string) []shapeComp {
 		case c.ti.kind == kMap:
 			out = append(out, shapeComp{ti: c.ti.elem})
 		case c.ti.kind == kBundle:
-			if !IsJSONMime(key) {
+			if !mimetype.IsJSON(key) {
 				out = append(out, shapeComp{ti: infoOf(multilineType)})
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/lines"
 )
 
 // style is how a file is written, detected from the file itself so that new
@@ -144,7 +145,7 @@ func splitsOnlyNewline(t *jsontree.Tape, a int) bool {
 			if only || ascii(s) {
 				return // plain ASCII pieces hold no other line boundary
 			}
-			if len(SplitLines(jsontree.UnescapeString(s))) > 1 {
+			if len(lines.Split(jsontree.UnescapeString(s))) > 1 {
 				only = true
 			}
 		})
@@ -155,7 +156,7 @@ func splitsOnlyNewline(t *jsontree.Tape, a int) bool {
 			return true
 		}
 		s := t.Str(k)
-		if parts := SplitLines(s); len(parts) > 1 {
+		if parts := lines.Split(s); len(parts) > 1 {
 			only = true
 			return false
 		}

@@ -3,6 +3,7 @@ package nbformat
 import (
 	"fmt"
 	"github.com/nbdialog/ipynb/internal/cellid"
+	"github.com/nbdialog/ipynb/internal/lines"
 	"reflect"
 	"strings"
 )
@@ -171,30 +172,23 @@ var v3MimeAliases = []struct{ alias, mime string }{
 }
 
 // joinV3Value is the v3 reader's rejoin of a list of lines.
-func joinV3Value(v any) any { return joinLines(v, joinV3) }
+func joinV3Value(v any) any { return joinLines(v, lines.JoinV3) }
 
 // joinV2Value is the v2 reader's rejoin of a list of lines (stored
 // without their newlines).
 func joinV2Value(v any) any {
-	return joinLines(v, func(lines []string) string { return strings.Join(lines, "\n") })
+	return joinLines(v, func(ls []string) string { return strings.Join(ls, "\n") })
 }
 
-// joinLines applies join to a list of strings; other values are returned
-// as they are.
+// joinLines applies join to a list of strings; other values, and lists
+// holding anything else, are returned as they are.
 func joinLines(v any, join func([]string) string) any {
-	list, ok := v.([]any)
-	if !ok {
-		return v
-	}
-	lines := make([]string, len(list))
-	for i, x := range list {
-		s, ok := x.(string)
-		if !ok {
-			return v
+	if list, ok := v.([]any); ok {
+		if ls, ok := lines.Strings(list); ok {
+			return join(ls)
 		}
-		lines[i] = s
 	}
-	return join(lines)
+	return v
 }
 
 func upgradeCellV3(cell map[string]any, join func(any) any) map[string]any {
@@ -253,7 +247,7 @@ func upgradeCellV3(cell map[string]any, join func(any) any) map[string]any {
 		}
 		src, _ := cell["source"].(string)
 		var words []string
-		for _, l := range SplitLines(src) {
+		for _, l := range lines.Split(src) {
 			words = append(words, strings.TrimRight(l, "\r\n\v\f\x1c\x1d\x1e\u0085\u2028\u2029"))
 		}
 		cell["source"] = strings.Repeat("#", level) + " " + strings.Join(words, " ")

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/draft04"
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/schema"
@@ -64,7 +65,7 @@ func Problems(err error) []*ValidationError {
 // tape returns the notebook as it would be written, parsed.
 func (nb *Notebook) tape() (*jsontree.Tape, error) {
 	if nb.src != nil {
-		e := encoder{t: nb.src.tape, src: nb.src, st: &pythonStyle, ids: nb.NbformatMinor >= 5 || nb.Nbformat > 4, decoded: true, complete: nb.complete}
+		e := encoder{t: nb.src.tape, src: nb.src, st: &pythonStyle, ids: cellid.Written(nb.Nbformat, nb.NbformatMinor), decoded: true, complete: nb.complete}
 		v := reflectDocument(nb)
 		if e.equal(v, infoOf(v.Type()), jsontree.Root) {
 			if nb.dropBOM && nb.src.tape.BOM {
@@ -203,7 +204,7 @@ func locateProblems(t *jsontree.Tape) (found []located) {
 		}
 		found = append(found, located{p.Node, newValidationError(Pointer(p.Pointer), p.Keyword, member, p.Msg)})
 	}
-	if major > 4 || major == 4 && minor >= 5 {
+	if cellid.Written(major, minor) {
 		found = append(found, duplicateIDs(t)...)
 	}
 	// Document order.

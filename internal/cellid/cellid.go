@@ -45,3 +45,8 @@ func Derive(i int, kind, content string, taken func(string) bool) string {
 		sum = next[:]
 	}
 }
+
+// Written reports whether the cells of a notebook of version major.minor
+// carry an id member: from nbformat 4.5 on, where the schema requires one
+// (and Python nbformat writes one, empty or not).
+func Written(major, minor int) bool { return major > 4 || major == 4 && minor >= 5 }

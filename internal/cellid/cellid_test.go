@@ -3,7 +3,12 @@ package cellid
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -37,5 +42,39 @@ func TestDerive(t *testing.T) {
 	}
 	if !Valid(want) {
 		t.Errorf("derived id %q is not valid", want)
+	}
+}
+
+// Written agrees with the official schemas: cells require an id member
+// exactly in the versions whose schema says so (schema/nbformat.v4.N).
+func TestWrittenMatchesSchemas(t *testing.T) {
+	files, _ := filepath.Glob("../../schema/nbformat.v4.*.schema.json")
+	if len(files) == 0 {
+		t.Skip("no official schemas")
+	}
+	for _, f := range files {
+		var minor int
+		if _, err := fmt.Sscanf(filepath.Base(f), "nbformat.v4.%d.schema.json", &minor); err != nil {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s struct {
+			Definitions map[string]struct {
+				Required []string `json:"required"`
+			} `json:"definitions"`
+		}
+		if err := json.Unmarshal(data, &s); err != nil {
+			t.Fatal(err)
+		}
+		want := slices.Contains(s.Definitions["code_cell"].Required, "id")
+		if got := Written(4, minor); got != want {
+			t.Errorf("Written(4, %d) = %v; %s requires an id: %v", minor, got, filepath.Base(f), want)
+		}
+	}
+	if Written(3, 5) || !Written(5, 0) {
+		t.Error("Written wrong across major versions")
 	}
 }

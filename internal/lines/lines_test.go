@@ -1,0 +1,61 @@
+package lines
+
+import (
+	"reflect"
+	"testing"
+)
+
+// Join and Strings keep a list with a non-string element recognisable
+// (ok false), so callers keep it as it is; JoinV3 follows nbformat 3's
+// _join_lines (a list of lines ending in "\n" or "\r" joined as it is,
+// older lists with "\n"). Split's agreement with Python is tested in
+// package nbformat against CPython's output (TestSplitLinesMatchesPython,
+// FuzzSplitLines).
+func TestJoin(t *testing.T) {
+	for _, c := range []struct {
+		list []any
+		text string
+		ok   bool
+	}{
+		{nil, "", true},
+		{[]any{"a\n", "b"}, "a\nb", true},
+		{[]any{"a\n", 1, "b"}, "a\nb", false},
+		{[]any{nil}, "", false},
+	} {
+		text, ok := Join(c.list)
+		if text != c.text || ok != c.ok {
+			t.Errorf("Join(%q) = %q, %v; want %q, %v", c.list, text, ok, c.text, c.ok)
+		}
+		ls, ok := Strings(c.list)
+		if ok != c.ok || ok && len(ls) != len(c.list) {
+			t.Errorf("Strings(%q) = %q, %v", c.list, ls, ok)
+		}
+	}
+	for in, want := range map[string]string{"a\n|b": "a\nb", "a\r|b": "a\rb", "a|b": "a\nb", "": ""} {
+		var ls []string
+		if in != "" {
+			ls = splitBar(in)
+		}
+		if got := JoinV3(ls); got != want {
+			t.Errorf("JoinV3(%q) = %q, want %q", ls, got, want)
+		}
+	}
+	if got, want := SplitNewlines("a\r\nb\rc\n"), []string{"a\r\n", "b\rc\n"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("SplitNewlines = %q, want %q", got, want)
+	}
+	if got, want := Split("a\r\nb\rc\u2028d"), []string{"a\r\n", "b\r", "c\u2028", "d"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Split = %q, want %q", got, want)
+	}
+}
+
+func splitBar(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '|' {
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}

@@ -1,0 +1,14 @@
+// Package mimetype is the one home of the rule that tells JSON MIME types
+// from text ones in notebook output data and attachments, shared by
+// package nbformat (reading, writing, healing, canonical output) and
+// package convert (outputs as generic JSON).
+package mimetype
+
+import "strings"
+
+// IsJSON reports whether values of this MIME type are stored as JSON
+// rather than as text: "application/json" and "application/<x>+json", as
+// in Python nbformat (its reader rejoins the lines of every other type).
+func IsJSON(mime string) bool {
+	return mime == "application/json" || (strings.HasPrefix(mime, "application/") && strings.HasSuffix(mime, "+json"))
+}
