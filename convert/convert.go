@@ -3,7 +3,6 @@ package convert
 import (
 	"errors"
 	"fmt"
-	"github.com/nbdialog/ipynb/internal/cellid"
 	"io"
 	"maps"
 	"slices"
@@ -11,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/cellid"
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -173,7 +174,7 @@ func (o Options) ToDialog(nb *nbformat.Notebook) (*dialog.Dialog, error) {
 		return nil, fmt.Errorf("convert: notebook metadata: %w", err)
 	}
 	d.Meta = meta
-	org := &origin{nb: nb, work: work, meta: deepCopyMap(meta), snaps: map[*dialog.Message]*snapshot{}, reg: o.Registry}
+	org := &origin{nb: nb, work: work, meta: jsonvalue.CloneObject(meta), snaps: map[*dialog.Message]*snapshot{}, reg: o.Registry}
 	if nb.Nbformat < 4 {
 		org.valid = nbformat.Validate(nb) == nil
 	}
@@ -319,7 +320,7 @@ func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat
 	} else {
 		nb = nbformat.New()
 	}
-	metaChanged := org == nil || !deepEqual(d.Meta, org.meta)
+	metaChanged := org == nil || !jsonvalue.Equal(d.Meta, org.meta)
 	if metaChanged {
 		nb.Metadata = nbformat.NotebookMetadata{}
 		if err := nbgeneric.FromMap(nonNil(d.Meta), &nb.Metadata); err != nil {
@@ -421,7 +422,7 @@ func (o Options) carried(org *origin) Options {
 
 // unchanged reports whether d is exactly as it was read.
 func (o Options) unchanged(d *dialog.Dialog, org *origin) bool {
-	if !slices.Equal(d.Messages, org.msgs) || !deepEqual(d.Meta, org.meta) {
+	if !slices.Equal(d.Messages, org.msgs) || !jsonvalue.Equal(d.Meta, org.meta) {
 		return false
 	}
 	for _, m := range d.Messages {
@@ -483,7 +484,7 @@ func (o Options) cell(m *dialog.Message, s *snapshot, ids bool) (nbformat.Cell, 
 		}
 		for i, out := range m.Outputs {
 			clean, stripped := cleanOutMeta(out)
-			if !stripped && s != nil && i < len(s.msg.Outputs) && i < len(origOuts) && deepEqual(map[string]any(out), map[string]any(s.msg.Outputs[i])) {
+			if !stripped && s != nil && i < len(s.msg.Outputs) && i < len(origOuts) && jsonvalue.Equal(map[string]any(out), map[string]any(s.msg.Outputs[i])) {
 				c.Outputs = append(c.Outputs, origOuts[i])
 				continue
 			}
@@ -526,7 +527,7 @@ func unknownCell(u *nbformat.UnknownCell, m *dialog.Message, meta map[string]any
 	if dialog.Text(obj["source"]) != m.Content {
 		obj["source"], changed = m.Content, true
 	}
-	if old, _ := obj["metadata"].(map[string]any); !deepEqual(old, meta) {
+	if old, _ := obj["metadata"].(map[string]any); !jsonvalue.Equal(old, meta) {
 		obj["metadata"], changed = meta, true
 	}
 	if id, _ := obj["id"].(string); (ids || id != "") && id != m.ID {

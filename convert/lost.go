@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -80,7 +81,7 @@ func lostValue(r nbformat.Repair, built map[int]builtCell, newMeta, origMeta map
 			return nil // a missing member filled in: nothing lost
 		}
 		if origMeta != nil {
-			if w, ok := at(origMeta, sub); ok && deepEqual(v, w) {
+			if w, ok := at(origMeta, sub); ok && jsonvalue.Equal(v, w) {
 				return nil
 			}
 		}
@@ -120,7 +121,7 @@ func lostValue(r nbformat.Repair, built map[int]builtCell, newMeta, origMeta map
 		}
 		if b.snap != nil {
 			if was, err := cellMap(b.snap.cell); err == nil {
-				if w, ok := at(was, nbformat.Pointer(rest)); ok && deepEqual(v, w) {
+				if w, ok := at(was, nbformat.Pointer(rest)); ok && jsonvalue.Equal(v, w) {
 					return nil // the value was in the file as read
 				}
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -69,7 +70,7 @@ func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 	mo.valid4 = bothValid && mo.work == orgO.nb
 	// A version 3 ours is written back as it is only if the merge is ours
 	// (cells taken from theirs went into its upgrade, not into it).
-	mo.valid = mo.valid && slices.Equal(merged.Messages, orgO.msgs) && deepEqual(merged.Meta, orgO.meta)
+	mo.valid = mo.valid && slices.Equal(merged.Messages, orgO.msgs) && jsonvalue.Equal(merged.Meta, orgO.meta)
 	merged.Source = mo
 	defer func() { merged.Source = nil }()
 	nb, err := o.ToNotebook(merged)
@@ -166,13 +167,13 @@ func sameHidden(a, b nbformat.Cell) bool {
 	switch x := a.(type) {
 	case *nbformat.MarkdownCell:
 		y, ok := b.(*nbformat.MarkdownCell)
-		return !ok || (x.Attachments != nil) == (y.Attachments != nil) && deepEqual(x.AdditionalProperties, y.AdditionalProperties)
+		return !ok || (x.Attachments != nil) == (y.Attachments != nil) && jsonvalue.Equal(x.AdditionalProperties, y.AdditionalProperties)
 	case *nbformat.RawCell:
 		y, ok := b.(*nbformat.RawCell)
-		return !ok || (x.Attachments != nil) == (y.Attachments != nil) && deepEqual(x.AdditionalProperties, y.AdditionalProperties)
+		return !ok || (x.Attachments != nil) == (y.Attachments != nil) && jsonvalue.Equal(x.AdditionalProperties, y.AdditionalProperties)
 	case *nbformat.CodeCell:
 		y, ok := b.(*nbformat.CodeCell)
-		return !ok || deepEqual(x.AdditionalProperties, y.AdditionalProperties)
+		return !ok || jsonvalue.Equal(x.AdditionalProperties, y.AdditionalProperties)
 	case *nbformat.UnknownCell:
 		y, ok := b.(*nbformat.UnknownCell)
 		return !ok || bytes.Equal(x.Raw, y.Raw)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/textdiff"
 )
 
@@ -155,7 +156,7 @@ func (o DiffOptions) Diff(a, b *Dialog) []Change {
 		}
 	}
 	emitB(len(bm))
-	if !sameMap(nonNilMap(a.Meta), nonNilMap(b.Meta)) {
+	if !jsonvalue.EqualObjects(nonNilMap(a.Meta), nonNilMap(b.Meta)) {
 		out = append(out, Change{Kind: Changed, AIndex: -1, BIndex: -1, Parts: PartMeta, Keys: changedKeys(a.Meta, b.Meta, "")})
 	}
 	return out
@@ -205,7 +206,7 @@ func changedKeys(a, b map[string]any, prefix string) []string {
 	for _, k := range slices.Sorted(maps.Keys(all)) {
 		va, inA := a[k]
 		vb, inB := b[k]
-		if inA != inB || !same(va, vb) {
+		if inA != inB || !jsonvalue.Equal(va, vb) {
 			keys = append(keys, prefix+k)
 		}
 	}

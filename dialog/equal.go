@@ -2,84 +2,16 @@ package dialog
 
 import (
 	"bytes"
-	"encoding/json"
-	"math"
-	"reflect"
+
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
 )
-
-// same compares generic JSON values (as nbformat reads them): maps
-// key by key (a nil map equals an empty one), lists element by element,
-// numbers by value within their kind (NaN equal to NaN).
-func same(a, b any) bool {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := mapOf(b)
-		return ok && sameMap(x, y)
-	case Output:
-		y, ok := mapOf(b)
-		return ok && sameMap(x, y)
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !same(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	case float64:
-		y, ok := b.(float64)
-		return ok && (x == y || math.IsNaN(x) && math.IsNaN(y))
-	case int:
-		y, ok := b.(int)
-		return ok && x == y
-	case bool:
-		y, ok := b.(bool)
-		return ok && x == y
-	case json.Number:
-		y, ok := b.(json.Number)
-		return ok && x == y
-	case nil:
-		return b == nil
-	}
-	return reflect.DeepEqual(a, b)
-}
-
-func mapOf(v any) (map[string]any, bool) {
-	switch v := v.(type) {
-	case map[string]any:
-		return v, true
-	case Output:
-		return map[string]any(v), true
-	}
-	return nil, false
-}
-
-// sameMap compares maps key by key; nil equals empty.
-func sameMap(x, y map[string]any) bool {
-	if len(x) != len(y) {
-		return false
-	}
-	for k, v := range x {
-		w, ok := y[k]
-		if !ok || !same(v, w) {
-			return false
-		}
-	}
-	return true
-}
 
 func sameOutputs(a, b []Output) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
-		if !sameMap(a[i], b[i]) {
+		if !jsonvalue.EqualObjects(a[i], b[i]) {
 			return false
 		}
 	}
@@ -96,7 +28,7 @@ func sameOutputsButCounts(a, b []Output) bool {
 		if x.Type() == "execute_result" && y.Type() == "execute_result" {
 			x, y = withoutCount(x), withoutCount(y)
 		}
-		if !sameMap(x, y) {
+		if !jsonvalue.EqualObjects(x, y) {
 			return false
 		}
 	}
@@ -134,7 +66,7 @@ func sameAttachments(a, b []Attachment) bool {
 func sameMessage(a, b *Message) bool {
 	return a.Kind == b.Kind && a.Content == b.Content && sameCount(a.ExecutionCount, b.ExecutionCount) &&
 		sameOutputs(a.Outputs, b.Outputs) && sameAttachments(a.Attachments, b.Attachments) &&
-		sameMap(nonNilMap(a.Meta), nonNilMap(b.Meta)) && sameMap(nonNilMap(a.Attrs), nonNilMap(b.Attrs))
+		jsonvalue.EqualObjects(nonNilMap(a.Meta), nonNilMap(b.Meta)) && jsonvalue.EqualObjects(nonNilMap(a.Attrs), nonNilMap(b.Attrs))
 }
 
 func nonNilMap(m map[string]any) map[string]any {

@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"sort"
+
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
 )
 
 // Metadata, attributes and attachments in a merge: key by key.
@@ -41,9 +43,9 @@ func (mg *merger) mergeMap(b, o, t map[string]any, path string, conflict func(st
 		var v any
 		var in bool
 		switch {
-		case inO == inB && same(vo, vb):
+		case inO == inB && jsonvalue.Equal(vo, vb):
 			v, in = vt, inT
-		case inT == inB && same(vt, vb), inO == inT && same(vo, vt):
+		case inT == inB && jsonvalue.Equal(vt, vb), inO == inT && jsonvalue.Equal(vo, vt):
 			v, in = vo, inO
 		default:
 			mb, okB := vb.(map[string]any)

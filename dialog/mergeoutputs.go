@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/textdiff"
 )
 
@@ -101,9 +102,9 @@ func mergeOutputLists(b, o, t []Output) ([]Output, bool) {
 // element by element.
 func mergeValue(b, o, t any) (any, bool) {
 	switch {
-	case same(o, b):
+	case jsonvalue.Equal(o, b):
 		return t, true
-	case same(t, b), same(o, t):
+	case jsonvalue.Equal(t, b), jsonvalue.Equal(o, t):
 		return o, true
 	}
 	switch ov := o.(type) {
@@ -119,11 +120,11 @@ func mergeValue(b, o, t any) (any, bool) {
 			vo, inO := ov[k]
 			vt, inT := tv[k]
 			switch {
-			case inO == inB && same(vo, vb):
+			case inO == inB && jsonvalue.Equal(vo, vb):
 				if inT {
 					out[k] = vt
 				}
-			case inT == inB && same(vt, vb), inO == inT && same(vo, vt):
+			case inT == inB && jsonvalue.Equal(vt, vb), inO == inT && jsonvalue.Equal(vo, vt):
 				if inO {
 					out[k] = vo
 				}

@@ -3,6 +3,7 @@ package nbformat
 import (
 	"fmt"
 	"github.com/nbdialog/ipynb/internal/cellid"
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/lines"
 	"reflect"
 	"strings"
@@ -115,7 +116,7 @@ func (o UpgradeOptions) upgradeV3(nb *Notebook) error {
 				if nb.Nbformat == 2 {
 					join = joinV2Value
 				}
-				cells = append(cells, upgradeCellV3(cloneGeneric(cm).(map[string]any), join))
+				cells = append(cells, upgradeCellV3(jsonvalue.Clone(cm).(map[string]any), join))
 			}
 		}
 	}
@@ -309,24 +310,6 @@ func upgradeOutputV3(out map[string]any) map[string]any {
 		out["name"] = popOr(out, "stream", "stdout")
 	}
 	return out
-}
-
-func cloneGeneric(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(v))
-		for k, x := range v {
-			m[k] = cloneGeneric(x)
-		}
-		return m
-	case []any:
-		a := make([]any, len(v))
-		for i, x := range v {
-			a[i] = cloneGeneric(x)
-		}
-		return a
-	}
-	return v
 }
 
 // detach makes the text of a cell decoded from temporary JSON take the

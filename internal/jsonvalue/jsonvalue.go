@@ -1,0 +1,132 @@
+// Package jsonvalue is the one home of equality and deep copying for
+// generic JSON values, as the module's packages hold them: nil, bool,
+// string, int, float64, json.Number, []any, and objects as map[string]any
+// or a named map type with string keys and any values (such as
+// dialog.Output). Standard library only.
+package jsonvalue
+
+import (
+	"encoding/json"
+	"math"
+	"reflect"
+)
+
+// Equal reports whether a and b are equal generic JSON values: objects
+// member by member in any order (whatever their map type; a nil object
+// equals an empty one), arrays element by element, numbers by value
+// within their Go type (ints with ints, float64 with float64 and NaN equal
+// to NaN, json.Number by its text), and any other value with
+// reflect.DeepEqual (json.RawMessage by its bytes).
+func Equal(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := Object(b)
+		return ok && EqualObjects(x, y)
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !Equal(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case float64:
+		y, ok := b.(float64)
+		return ok && (x == y || math.IsNaN(x) && math.IsNaN(y))
+	case int:
+		y, ok := b.(int)
+		return ok && x == y
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case json.Number:
+		y, ok := b.(json.Number)
+		return ok && x == y
+	case nil:
+		return b == nil
+	}
+	if x, ok := Object(a); ok {
+		y, ok := Object(b)
+		return ok && EqualObjects(x, y)
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// EqualObjects reports whether two objects are equal, as Equal compares
+// them (a nil object equals an empty one).
+func EqualObjects(x, y map[string]any) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for k, v := range x {
+		w, ok := y[k]
+		if !ok || !Equal(v, w) {
+			return false
+		}
+	}
+	return true
+}
+
+var objectType = reflect.TypeFor[map[string]any]()
+
+// Object returns v as a map[string]any when it is an object: a
+// map[string]any or a value of a named map type with that underlying type
+// (the same map, not a copy).
+func Object(v any) (map[string]any, bool) {
+	if m, ok := v.(map[string]any); ok {
+		return m, true
+	}
+	if v == nil {
+		return nil, false
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Map || !rv.Type().ConvertibleTo(objectType) || rv.Type().Key() != objectType.Key() || rv.Type().Elem() != objectType.Elem() {
+		return nil, false
+	}
+	return rv.Convert(objectType).Interface().(map[string]any), true
+}
+
+// Clone returns a deep copy of v: objects (keeping their map type; nil
+// stays nil) and arrays are copied, json.RawMessage values too; scalars
+// are returned as they are.
+func Clone(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		return CloneObject(v)
+	case []any:
+		c := make([]any, len(v))
+		for i, x := range v {
+			c[i] = Clone(x)
+		}
+		return c
+	case json.RawMessage:
+		if v == nil {
+			return v
+		}
+		return append(json.RawMessage{}, v...)
+	case nil, string, float64, int, bool, json.Number:
+		return v
+	}
+	if m, ok := Object(v); ok {
+		return reflect.ValueOf(CloneObject(m)).Convert(reflect.TypeOf(v)).Interface()
+	}
+	return v
+}
+
+// CloneObject returns a deep copy of m (nil for nil).
+func CloneObject(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	c := make(map[string]any, len(m))
+	for k, v := range m {
+		c[k] = Clone(v)
+	}
+	return c
+}

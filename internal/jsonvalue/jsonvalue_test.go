@@ -1,0 +1,69 @@
+package jsonvalue
+
+import (
+	"encoding/json"
+	"math"
+	"reflect"
+	"testing"
+)
+
+type named map[string]any
+
+// Equal follows its documented rules: objects of any map type member by
+// member, nil equal to empty, numbers within their Go type, NaN equal to
+// NaN, other values by reflect.DeepEqual.
+func TestEqual(t *testing.T) {
+	nan := math.NaN()
+	for _, c := range []struct {
+		a, b any
+		want bool
+	}{
+		{map[string]any{"a": 1, "b": []any{"x", nan}}, map[string]any{"b": []any{"x", nan}, "a": 1}, true},
+		{map[string]any(nil), map[string]any{}, true},
+		{named{"a": 1}, map[string]any{"a": 1}, true},
+		{map[string]any{"a": named{"b": 2}}, map[string]any{"a": map[string]any{"b": 2}}, true},
+		{map[string]any{"a": 1}, map[string]any{"a": 1.0}, false},
+		{map[string]any{"a": 1}, map[string]any{"b": 1}, false},
+		{[]any{1, 2}, []any{2, 1}, false},
+		{[]any{}, []any(nil), true},
+		{json.Number("1e400"), json.Number("1e400"), true},
+		{json.Number("1"), 1, false},
+		{nil, nil, true},
+		{nil, map[string]any{}, false},
+		{"a", "a", true},
+		{true, false, false},
+		{json.RawMessage(`[1]`), json.RawMessage(`[1]`), true},
+		{named{"a": 1}, "a", false},
+	} {
+		if got := Equal(c.a, c.b); got != c.want {
+			t.Errorf("Equal(%#v, %#v) = %v, want %v", c.a, c.b, got, c.want)
+		}
+		if got := Equal(c.b, c.a); got != c.want {
+			t.Errorf("Equal(%#v, %#v) = %v, want %v (swapped)", c.b, c.a, got, c.want)
+		}
+	}
+}
+
+// Clone copies every object, array and raw JSON, keeping map types; a
+// change to the copy never reaches the original.
+func TestClone(t *testing.T) {
+	orig := map[string]any{"o": named{"k": []any{1, map[string]any{"x": "y"}}}, "r": json.RawMessage(`{"a":1}`), "n": nil, "f": 1.5}
+	c := Clone(orig).(map[string]any)
+	if !Equal(orig, c) {
+		t.Fatalf("clone differs: %#v", c)
+	}
+	if _, ok := c["o"].(named); !ok {
+		t.Errorf("named map became %T", c["o"])
+	}
+	c["o"].(named)["k"].([]any)[1].(map[string]any)["x"] = "changed"
+	c["r"].(json.RawMessage)[2] = 'b'
+	if orig["o"].(named)["k"].([]any)[1].(map[string]any)["x"] != "y" || string(orig["r"].(json.RawMessage)) != `{"a":1}` {
+		t.Errorf("original changed: %#v", orig)
+	}
+	if CloneObject(nil) != nil || Clone(named(nil)).(named) != nil {
+		t.Error("nil object cloned to non-nil")
+	}
+	if !reflect.DeepEqual(Clone([]any{}), []any{}) {
+		t.Error("empty array")
+	}
+}
