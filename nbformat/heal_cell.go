@@ -221,7 +221,7 @@ func (h *healer) tags(i int, c Cell) {
 	t := h.t
 	md := reflect.ValueOf(CellMetadataOf(c)).Elem()
 	n := h.memberNode(h.memberNode(h.cellNodeOf(i), "metadata"), "tags")
-	var tags MetadataTags
+	var tags []string
 	if n >= 0 && t.Nodes[n].Kind == jsontree.Array {
 		seen := map[string]bool{}
 		t.Children(n, func(k int) bool {

@@ -201,9 +201,9 @@ func setData(o Output, b MimeBundle) {
 func setOutputMetadata(o Output) {
 	switch o := o.(type) {
 	case *ExecuteResult:
-		o.Metadata = OutputMetadata{}
+		o.Metadata = map[string]any{}
 	case *DisplayData:
-		o.Metadata = OutputMetadata{}
+		o.Metadata = map[string]any{}
 	}
 }
 

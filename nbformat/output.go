@@ -71,14 +71,14 @@ func NewExecuteResult(count int, data MimeBundle) *ExecuteResult {
 	return &ExecuteResult{
 		Data:           data,
 		ExecutionCount: &count,
-		Metadata:       OutputMetadata{},
+		Metadata:       map[string]any{},
 		OutputType:     OutputTypeExecuteResult,
 	}
 }
 
 // NewDisplayData returns a display_data output holding data.
 func NewDisplayData(data MimeBundle) *DisplayData {
-	return &DisplayData{Data: data, Metadata: OutputMetadata{}, OutputType: OutputTypeDisplayData}
+	return &DisplayData{Data: data, Metadata: map[string]any{}, OutputType: OutputTypeDisplayData}
 }
 
 // NewError returns an error output.

@@ -50,14 +50,17 @@ type CodeCellMetadata struct {
 	// Official Jupyter Metadata for Code Cells
 	Jupyter *CodeCellMetadataJupyter `json:"jupyter,omitempty,omitzero"`
 
-	// Name corresponds to the JSON schema field "name".
-	Name *MetadataName `json:"name,omitempty,omitzero"`
+	// The cell's name. If present, must be a non-empty string. Cell names are
+	// expected to be unique across all the cells in a given notebook. This criterion
+	// cannot be checked by the json schema and must be established by an additional
+	// check.
+	Name *string `json:"name,omitempty,omitzero"`
 
 	// Whether the cell's output is scrolled, unscrolled, or autoscrolled.
 	Scrolled interface{} `json:"scrolled,omitempty,omitzero"`
 
-	// Tags corresponds to the JSON schema field "tags".
-	Tags MetadataTags `json:"tags,omitempty,omitzero"`
+	// The cell's tags. Tags must be unique, and must not contain commas.
+	Tags []string `json:"tags,omitempty,omitzero"`
 
 	AdditionalProperties map[string]interface{} `json:"-"`
 }
@@ -102,8 +105,8 @@ type DisplayData struct {
 	// A mime-type keyed dictionary of data
 	Data MimeBundle `json:"data"`
 
-	// Metadata corresponds to the JSON schema field "metadata".
-	Metadata OutputMetadata `json:"metadata"`
+	// Cell output metadata.
+	Metadata map[string]any `json:"metadata"`
 
 	// Type of cell output.
 	OutputType OutputType `json:"output_type"`
@@ -155,8 +158,8 @@ type ExecuteResult struct {
 	// A result's prompt number.
 	ExecutionCount *int `json:"execution_count"`
 
-	// Metadata corresponds to the JSON schema field "metadata".
-	Metadata OutputMetadata `json:"metadata"`
+	// Cell output metadata.
+	Metadata map[string]any `json:"metadata"`
 
 	// Type of cell output.
 	OutputType OutputType `json:"output_type"`
@@ -220,11 +223,14 @@ type MarkdownCellMetadata struct {
 	// Official Jupyter Metadata for Markdown Cells
 	Jupyter *MarkdownCellMetadataJupyter `json:"jupyter,omitempty,omitzero"`
 
-	// Name corresponds to the JSON schema field "name".
-	Name *MetadataName `json:"name,omitempty,omitzero"`
+	// The cell's name. If present, must be a non-empty string. Cell names are
+	// expected to be unique across all the cells in a given notebook. This criterion
+	// cannot be checked by the json schema and must be established by an additional
+	// check.
+	Name *string `json:"name,omitempty,omitzero"`
 
-	// Tags corresponds to the JSON schema field "tags".
-	Tags MetadataTags `json:"tags,omitempty,omitzero"`
+	// The cell's tags. Tags must be unique, and must not contain commas.
+	Tags []string `json:"tags,omitempty,omitzero"`
 
 	AdditionalProperties map[string]interface{} `json:"-"`
 }
@@ -236,14 +242,6 @@ type MarkdownCellMetadataJupyter struct {
 
 	AdditionalProperties map[string]interface{} `json:"-"`
 }
-
-// The cell's name. If present, must be a non-empty string. Cell names are expected
-// to be unique across all the cells in a given notebook. This criterion cannot be
-// checked by the json schema and must be established by an additional check.
-type MetadataName string
-
-// The cell's tags. Tags must be unique, and must not contain commas.
-type MetadataTags []string
 
 // Notebook root-level metadata.
 type NotebookMetadata struct {
@@ -265,9 +263,6 @@ type NotebookMetadata struct {
 
 	AdditionalProperties map[string]interface{} `json:"-"`
 }
-
-// Cell output metadata.
-type OutputMetadata map[string]interface{}
 
 // Notebook raw nbconvert cell.
 type RawCell struct {
@@ -297,11 +292,14 @@ type RawCellMetadata struct {
 	// Official Jupyter Metadata for Raw Cells
 	Jupyter *RawCellMetadataJupyter `json:"jupyter,omitempty,omitzero"`
 
-	// Name corresponds to the JSON schema field "name".
-	Name *MetadataName `json:"name,omitempty,omitzero"`
+	// The cell's name. If present, must be a non-empty string. Cell names are
+	// expected to be unique across all the cells in a given notebook. This criterion
+	// cannot be checked by the json schema and must be established by an additional
+	// check.
+	Name *string `json:"name,omitempty,omitzero"`
 
-	// Tags corresponds to the JSON schema field "tags".
-	Tags MetadataTags `json:"tags,omitempty,omitzero"`
+	// The cell's tags. Tags must be unique, and must not contain commas.
+	Tags []string `json:"tags,omitempty,omitzero"`
 
 	AdditionalProperties map[string]interface{} `json:"-"`
 }

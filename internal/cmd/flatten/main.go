@@ -34,7 +34,10 @@
 //     every output_type member the handwritten OutputType (instead of one
 //     generated one-value enum per variant, CodeCellCellType,
 //     StreamOutputType, …), and every execution_count is a plain *int
-//     (instead of CodeCellExecutionCount and ExecuteResultExecutionCount).
+//     (instead of CodeCellExecutionCount and ExecuteResultExecutionCount);
+//     the definitions metadata_name, metadata_tags and output_metadata
+//     become string, []string and map[string]any (through customTypes, as
+//     in step 2), not named types of their own.
 //
 // Usage: flatten -in nbformat.v4.5.schema.json -out notebook.schema.json
 package main
@@ -61,6 +64,10 @@ var customTypes = map[string]string{
 	"multiline_string": "MultilineString",
 	"source":           "MultilineString",
 	"mimebundle":       "MimeBundle",
+	// Plain Go types where a named one adds nothing (step 8).
+	"metadata_name":   "string",
+	"metadata_tags":   "[]string",
+	"output_metadata": "map[string]any",
 }
 
 // typeHints maps a property name to the Go type every property of that
@@ -229,7 +236,11 @@ func reshape(root obj) error {
 				}
 			}
 		}
-		o["goJSONSchema"] = obj{"type": goType}
+		hint := obj{"type": goType}
+		if strings.HasPrefix(goType, "[]") || strings.HasPrefix(goType, "map[") {
+			hint["nillable"] = true // nil is absent: no pointer to it
+		}
+		o["goJSONSchema"] = hint
 	})
 	for name := range customTypes {
 		delete(defs, name)

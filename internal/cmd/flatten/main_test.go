@@ -90,6 +90,17 @@ func TestReshapeContract(t *testing.T) {
 	if want := map[string]int{"cell_type": 3, "output_type": 4, "execution_count": 2}; !reflect.DeepEqual(seen, want) {
 		t.Errorf("hinted members %v, want %v", seen, want)
 	}
+	// Definitions that would only add a named type become plain Go types.
+	for _, def := range []string{"metadata_name", "metadata_tags", "output_metadata"} {
+		if _, ok := root["definitions"].(map[string]any)[def]; ok {
+			t.Errorf("definitions/%s kept (a named Go type)", def)
+		}
+	}
+	for _, hint := range []string{`"type": "string"`, `"type": "[]string"`, `"type": "map[string]any"`} {
+		if !strings.Contains(s, hint) {
+			t.Errorf("generation schema lacks the hint %s", hint)
+		}
+	}
 }
 
 // Bad input is an error naming the file, and the output is not written.
