@@ -36,13 +36,13 @@ func seedDialog() (d *dialog.Dialog, note, code, prompt, raw *dialog.Message) {
 
 func cellMeta(t *testing.T, c nbformat.Cell) map[string]any {
 	t.Helper()
-	md := nbformat.CellMetadataOf(c)
-	if md == nil {
-		t.Fatalf("cell %T", c)
-	}
-	m, err := nbgeneric.ToMap(md)
+	cell, err := nbgeneric.ToMap(c)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("cell %T: %v", c, err)
+	}
+	m, ok := cell["metadata"].(map[string]any)
+	if !ok {
+		t.Fatalf("cell %T: metadata %#v", c, cell["metadata"])
 	}
 	return m
 }

@@ -118,10 +118,10 @@ func CellIDOf(c Cell) CellID {
 	return ""
 }
 
-// CellMetadataOf returns a pointer to the typed metadata of a code,
+// cellMetadata returns a pointer to the typed metadata of a code,
 // markdown or raw cell (*CodeCellMetadata, *MarkdownCellMetadata,
 // *RawCellMetadata), to read or edit in place; nil for an UnknownCell.
-func CellMetadataOf(c Cell) any {
+func cellMetadata(c Cell) any {
 	switch c := c.(type) {
 	case *CodeCell:
 		return &c.Metadata

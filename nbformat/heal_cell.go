@@ -79,7 +79,7 @@ func (h *healer) cell(i int, probs []healProblem) {
 				h.tags(i, c)
 			}
 		case rest[0] == "metadata":
-			md := reflect.ValueOf(CellMetadataOf(c)).Elem()
+			md := reflect.ValueOf(cellMetadata(c)).Elem()
 			if gone := h.dropPath(at.AppendToken("metadata"), md, rest[1:]); gone != "" {
 				h.note(gone, "removed invalid cell metadata (%s)", p.err.Msg)
 			}
@@ -219,7 +219,7 @@ func (h *healer) outputsValue(i int, c Cell, v reflect.Value, p *ValidationError
 func (h *healer) tags(i int, c Cell) {
 	at := Pointer("/cells").AppendIndex(i).AppendToken("metadata").AppendToken("tags")
 	t := h.t
-	md := reflect.ValueOf(CellMetadataOf(c)).Elem()
+	md := reflect.ValueOf(cellMetadata(c)).Elem()
 	n := h.memberNode(h.memberNode(h.cellNodeOf(i), "metadata"), "tags")
 	var tags []string
 	if n >= 0 && t.Nodes[n].Kind == jsontree.Array {
@@ -239,7 +239,7 @@ func (h *healer) tags(i int, c Cell) {
 		h.note(at, "removed tags that held no valid tag")
 		return
 	}
-	switch md := CellMetadataOf(c).(type) {
+	switch md := cellMetadata(c).(type) {
 	case *CodeCellMetadata:
 		md.Tags = tags
 	case *MarkdownCellMetadata:

@@ -196,33 +196,3 @@ func TestEditsKeepStyle(t *testing.T) {
 		})
 	}
 }
-
-// CellMetadataOf gives the cell's own metadata (edits land in the cell),
-// and nil for a cell of an unknown type.
-func TestCellMetadataOf(t *testing.T) {
-	_, nb := readNotebook(t, filepath.Join("..", "testdata", "jupyter.ipynb"))
-	kinds := map[string]bool{}
-	for i, c := range nb.Cells {
-		md := nbformat.CellMetadataOf(c)
-		var want any
-		switch c := c.(type) {
-		case *nbformat.CodeCell:
-			want = &c.Metadata
-		case *nbformat.MarkdownCell:
-			want = &c.Metadata
-		case *nbformat.RawCell:
-			want = &c.Metadata
-		}
-		if md != want {
-			t.Errorf("cell %d (%s): CellMetadataOf = %p, want the cell's own %p", i, c.Type(), md, want)
-		}
-		kinds[c.Type()] = true
-	}
-	if !kinds["code"] || !kinds["markdown"] {
-		t.Fatalf("jupyter.ipynb has cells %v, want code and markdown", kinds)
-	}
-	unknown := &nbformat.UnknownCell{Raw: []byte(`{"cell_type":"heading","source":"x","metadata":{}}`)}
-	if md := nbformat.CellMetadataOf(unknown); md != nil {
-		t.Errorf("UnknownCell: CellMetadataOf = %v, want nil", md)
-	}
-}

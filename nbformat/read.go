@@ -23,7 +23,7 @@ func ReadFile(name string) (*Notebook, error) { return UnmarshalOptions{}.ReadFi
 // devices) as described at [UnmarshalOptions.ReadAll]. Errors name the
 // file.
 func (o UnmarshalOptions) ReadFile(name string) (*Notebook, error) {
-	data, err := o.ReadBytes(name)
+	data, err := o.readBytes(name)
 	if err != nil {
 		return nil, err
 	}
@@ -44,13 +44,12 @@ func (o UnmarshalOptions) Read(r io.Reader) (*Notebook, error) {
 	return o.unmarshal(data)
 }
 
-// ReadBytes reads the named file, for callers that read files themselves
-// and then use UnmarshalOwned. A regular file larger than MaxBytes is
+// readBytes reads the named file. A regular file larger than MaxBytes is
 // refused before reading it, and is read with one allocation of its size;
 // a file that grows while it is read, and files without a size (pipes,
 // character devices such as /dev/zero), are read as [UnmarshalOptions.ReadAll]
 // reads. Errors name the file.
-func (o UnmarshalOptions) ReadBytes(name string) ([]byte, error) {
+func (o UnmarshalOptions) readBytes(name string) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, fmt.Errorf("nbformat: %w", err)
