@@ -58,37 +58,35 @@ func exportedAPI(t *testing.T, dir string) []string {
 		}
 	}
 	var names []string
-	{
-		for _, f := range files {
-			for _, d := range f.Decls {
-				switch d := d.(type) {
-				case *ast.FuncDecl:
-					if !d.Name.IsExported() {
-						continue
-					}
-					if d.Recv == nil {
-						names = append(names, "func "+d.Name.Name)
-						continue
-					}
-					recv := d.Recv.List[0].Type
-					if s, ok := recv.(*ast.StarExpr); ok {
-						recv = s.X
-					}
-					if id, ok := recv.(*ast.Ident); ok && id.IsExported() {
-						names = append(names, "method "+id.Name+"."+d.Name.Name)
-					}
-				case *ast.GenDecl:
-					for _, s := range d.Specs {
-						switch s := s.(type) {
-						case *ast.TypeSpec:
-							if s.Name.IsExported() {
-								names = append(names, "type "+s.Name.Name)
-							}
-						case *ast.ValueSpec:
-							for _, n := range s.Names {
-								if n.IsExported() {
-									names = append(names, d.Tok.String()+" "+n.Name)
-								}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if !d.Name.IsExported() {
+					continue
+				}
+				if d.Recv == nil {
+					names = append(names, "func "+d.Name.Name)
+					continue
+				}
+				recv := d.Recv.List[0].Type
+				if s, ok := recv.(*ast.StarExpr); ok {
+					recv = s.X
+				}
+				if id, ok := recv.(*ast.Ident); ok && id.IsExported() {
+					names = append(names, "method "+id.Name+"."+d.Name.Name)
+				}
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					switch s := s.(type) {
+					case *ast.TypeSpec:
+						if s.Name.IsExported() {
+							names = append(names, "type "+s.Name.Name)
+						}
+					case *ast.ValueSpec:
+						for _, n := range s.Names {
+							if n.IsExported() {
+								names = append(names, d.Tok.String()+" "+n.Name)
 							}
 						}
 					}
