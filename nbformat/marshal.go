@@ -97,10 +97,23 @@ func (nb *Notebook) marshalTo(w io.Writer) error {
 	return nb.write(func(pieces ...[]byte) error { return writeAll(w, pieces...) })
 }
 
+// newEncoder returns the encoder that writes nb, or compares it with the
+// bytes it was read from: cell ids written from nbformat 4.5 on, every
+// required member written once Heal asked for it, values compared with
+// their originals when nb was read (new content in Python's style, until
+// the caller chooses the file's).
+func (nb *Notebook) newEncoder() encoder {
+	e := encoder{st: &pythonStyle, ids: cellid.Written(nb.Nbformat, nb.NbformatMinor), complete: nb.complete}
+	if nb.src != nil {
+		e.t, e.src, e.decoded = nb.src.tape, nb.src, true
+	}
+	return e
+}
+
 // write hands the notebook's bytes to emit: the bytes read (in pieces)
 // when nb is unedited, else one buffer built by the encoder.
 func (nb *Notebook) write(emit func(pieces ...[]byte) error) error {
-	e := encoder{st: &pythonStyle, ids: cellid.Written(nb.Nbformat, nb.NbformatMinor), complete: nb.complete}
+	e := nb.newEncoder()
 	v := reflect.ValueOf(&nb.Document).Elem()
 	ti := infoOf(v.Type())
 	if nb.src == nil {
@@ -110,7 +123,6 @@ func (nb *Notebook) write(emit func(pieces ...[]byte) error) error {
 	}
 	t := nb.src.tape
 	root := &t.Nodes[jsontree.Root]
-	e.t, e.src, e.decoded = t, nb.src, true
 	lead := t.Data[:root.Start]
 	if nb.dropBOM && t.BOM {
 		lead = lead[3:]
@@ -145,7 +157,7 @@ func (nb *Notebook) Edited() bool {
 	if nb.src == nil || nb.dropBOM && nb.src.tape.BOM {
 		return true
 	}
-	e := encoder{t: nb.src.tape, src: nb.src, st: &pythonStyle, ids: cellid.Written(nb.Nbformat, nb.NbformatMinor), decoded: true, complete: nb.complete}
+	e := nb.newEncoder()
 	v := reflectDocument(nb)
 	return !e.equal(v, infoOf(v.Type()), jsontree.Root)
 }

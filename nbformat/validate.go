@@ -65,7 +65,7 @@ func Problems(err error) []*ValidationError {
 // tape returns the notebook as it would be written, parsed.
 func (nb *Notebook) tape() (*jsontree.Tape, error) {
 	if nb.src != nil {
-		e := encoder{t: nb.src.tape, src: nb.src, st: &pythonStyle, ids: cellid.Written(nb.Nbformat, nb.NbformatMinor), decoded: true, complete: nb.complete}
+		e := nb.newEncoder()
 		v := reflectDocument(nb)
 		if e.equal(v, infoOf(v.Type()), jsontree.Root) {
 			if nb.dropBOM && nb.src.tape.BOM {
