@@ -177,8 +177,17 @@ func (v *validator) check(n *node, i int) bool {
 		// A $ref in draft-04 replaces its siblings.
 		return v.check(n.refNode, i)
 	}
+	ok := v.checkValue(n, i)
+	if !ok && !v.report {
+		return false
+	}
+	return v.checkCombined(n, i) && ok
+}
+
+// checkValue checks node i against the keywords of n about the value
+// itself: type, enum, and those of its kind.
+func (v *validator) checkValue(n *node, i int) bool {
 	t := v.t
-	nd := &t.Nodes[i]
 	ok := true
 	// bad notes a failure; it reports whether to go on looking.
 	bad := func() bool {
@@ -197,83 +206,94 @@ func (v *validator) check(n *node, i int) bool {
 			return false
 		}
 	}
-	switch nd.Kind {
+	var kindOK bool
+	switch t.Nodes[i].Kind {
 	case jsontree.Object:
-		if !v.object(n, i) && !bad() {
-			return false
-		}
+		kindOK = v.object(n, i)
 	case jsontree.Array:
-		if !v.array(n, i) && !bad() {
+		kindOK = v.array(n, i)
+	case jsontree.String:
+		kindOK = v.checkString(n, i)
+	case jsontree.Number:
+		kindOK = v.checkNumber(n, i)
+	default:
+		kindOK = true
+	}
+	return kindOK && ok
+}
+
+// checkString checks a string against minLength, maxLength and pattern.
+func (v *validator) checkString(n *node, i int) bool {
+	if n.minLen < 0 && n.maxLen < 0 && n.pattern == nil {
+		return true
+	}
+	t := v.t
+	s := t.Str(i)
+	l := utf8.RuneCountInString(s)
+	ok := true
+	if n.minLen >= 0 && l < n.minLen {
+		v.fail(i, "minLength", func() string { return fmt.Sprintf("%s is shorter than %d characters", short(t.Raw(i)), n.minLen) })
+		if ok = false; !v.report {
 			return false
 		}
-	case jsontree.String:
-		if n.minLen >= 0 || n.maxLen >= 0 || n.pattern != nil {
-			s := t.Str(i)
-			l := utf8.RuneCountInString(s)
-			if n.minLen >= 0 && l < n.minLen {
-				v.fail(i, "minLength", func() string { return fmt.Sprintf("%s is shorter than %d characters", short(t.Raw(i)), n.minLen) })
-				if !bad() {
-					return false
-				}
-			}
-			if n.maxLen >= 0 && l > n.maxLen {
-				v.fail(i, "maxLength", func() string { return fmt.Sprintf("%s is longer than %d characters", short(t.Raw(i)), n.maxLen) })
-				if !bad() {
-					return false
-				}
-			}
-			if n.pattern != nil && !n.pattern.MatchString(s) {
-				v.fail(i, "pattern", func() string { return short(t.Raw(i)) + " does not match " + n.patternSrc })
-				if !bad() {
-					return false
-				}
-			}
+	}
+	if n.maxLen >= 0 && l > n.maxLen {
+		v.fail(i, "maxLength", func() string { return fmt.Sprintf("%s is longer than %d characters", short(t.Raw(i)), n.maxLen) })
+		if ok = false; !v.report {
+			return false
 		}
-	case jsontree.Number:
-		if n.min != nil || n.max != nil {
-			f := v.number(i)
-			if n.min != nil && (f < *n.min || n.exclMin && f == *n.min) {
-				v.fail(i, "minimum", func() string { return fmt.Sprintf("%s is less than %v", t.Raw(i), *n.min) })
-				if !bad() {
-					return false
-				}
-			}
-			if n.max != nil && (f > *n.max || n.exclMax && f == *n.max) {
-				v.fail(i, "maximum", func() string { return fmt.Sprintf("%s is greater than %v", t.Raw(i), *n.max) })
-				if !bad() {
-					return false
-				}
-			}
+	}
+	if n.pattern != nil && !n.pattern.MatchString(s) {
+		v.fail(i, "pattern", func() string { return short(t.Raw(i)) + " does not match " + n.patternSrc })
+		ok = false
+	}
+	return ok
+}
+
+// checkNumber checks a number against minimum and maximum (and their
+// exclusive forms).
+func (v *validator) checkNumber(n *node, i int) bool {
+	if n.min == nil && n.max == nil {
+		return true
+	}
+	t := v.t
+	f := v.number(i)
+	ok := true
+	if n.min != nil && (f < *n.min || n.exclMin && f == *n.min) {
+		v.fail(i, "minimum", func() string { return fmt.Sprintf("%s is less than %v", t.Raw(i), *n.min) })
+		if ok = false; !v.report {
+			return false
 		}
+	}
+	if n.max != nil && (f > *n.max || n.exclMax && f == *n.max) {
+		v.fail(i, "maximum", func() string { return fmt.Sprintf("%s is greater than %v", t.Raw(i), *n.max) })
+		ok = false
+	}
+	return ok
+}
+
+// checkCombined checks node i against the schemas n combines: allOf,
+// anyOf, oneOf and not.
+func (v *validator) checkCombined(n *node, i int) bool {
+	ok := true
+	// bad notes a failure; it reports whether to go on looking.
+	bad := func() bool {
+		ok = false
+		return v.report
 	}
 	for _, s := range n.allOf {
 		if !v.check(s, i) && !bad() {
 			return false
 		}
 	}
-	if n.anyOf != nil {
-		matched := false
-		for _, s := range n.anyOf {
-			if good, _ := v.sub(s, i, false); good {
-				matched = true
-				break
-			}
-		}
-		if !matched {
-			v.explain(n.anyOf, i, "anyOf")
-			if !bad() {
-				return false
-			}
+	if n.anyOf != nil && !v.anyMatches(n.anyOf, i) {
+		v.explain(n.anyOf, i, "anyOf")
+		if !bad() {
+			return false
 		}
 	}
 	if n.oneOf != nil {
-		matches := 0
-		for _, s := range n.oneOf {
-			if good, _ := v.sub(s, i, false); good {
-				matches++
-			}
-		}
-		switch {
+		switch matches := v.matches(n.oneOf, i); {
 		case matches == 0:
 			v.explain(n.oneOf, i, "oneOf")
 			if !bad() {
@@ -292,14 +312,33 @@ func (v *validator) check(n *node, i int) bool {
 				if n.not.trueSchema {
 					return "is not allowed here"
 				}
-				return short(t.Raw(i)) + " is not allowed here"
+				return short(v.t.Raw(i)) + " is not allowed here"
 			})
-			if !bad() {
-				return false
-			}
+			bad()
 		}
 	}
 	return ok
+}
+
+// anyMatches reports whether node i is valid against one of schemas.
+func (v *validator) anyMatches(schemas []*node, i int) bool {
+	for _, s := range schemas {
+		if good, _ := v.sub(s, i, false); good {
+			return true
+		}
+	}
+	return false
+}
+
+// matches counts the schemas node i is valid against.
+func (v *validator) matches(schemas []*node, i int) int {
+	matches := 0
+	for _, s := range schemas {
+		if good, _ := v.sub(s, i, false); good {
+			matches++
+		}
+	}
+	return matches
 }
 
 func short(raw []byte) string {
