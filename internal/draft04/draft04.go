@@ -188,6 +188,8 @@ func num(v any) (*float64, error) {
 	return &f, err
 }
 
+// compile compiles schema v (a boolean, or an object of draft-04
+// keywords; others are ignored).
 func (c *compiler) compile(v any) (*node, error) {
 	n := &node{minLen: -1, maxLen: -1}
 	switch v := v.(type) {
@@ -199,128 +201,149 @@ func (c *compiler) compile(v any) (*node, error) {
 		}
 		return n, nil
 	case map[string]any:
-		var err error
 		for k, x := range v {
-			switch k {
-			case "$ref":
-				n.ref, _ = x.(string)
-				c.refs = append(c.refs, n)
-			case "type":
-				switch t := x.(type) {
-				case string:
-					n.types = typeBits[t]
-				case []any:
-					for _, e := range t {
-						s, _ := e.(string)
-						n.types |= typeBits[s]
-					}
-				}
-			case "enum":
-				n.enum, _ = x.([]any)
-			case "properties":
-				m, _ := x.(map[string]any)
-				n.props = map[string]*node{}
-				for name, s := range m {
-					if n.props[name], err = c.compile(s); err != nil {
-						return nil, err
-					}
-				}
-			case "patternProperties":
-				m, _ := x.(map[string]any)
-				keys := make([]string, 0, len(m))
-				for p := range m {
-					keys = append(keys, p)
-				}
-				sort.Strings(keys)
-				for _, p := range keys {
-					re, err := compilePatternProperty(p)
-					if err != nil {
-						return nil, err
-					}
-					s, err := c.compile(m[p])
-					if err != nil {
-						return nil, err
-					}
-					n.patProps = append(n.patProps, patProp{re, s})
-				}
-			case "additionalProperties":
-				if b, ok := x.(bool); ok {
-					n.addlFalse = !b
-				} else if n.addl, err = c.compile(x); err != nil {
-					return nil, err
-				}
-			case "required":
-				for _, r := range x.([]any) {
-					s, _ := r.(string)
-					n.required = append(n.required, s)
-				}
-			case "items":
-				if list, ok := x.([]any); ok {
-					for _, s := range list {
-						sn, err := c.compile(s)
-						if err != nil {
-							return nil, err
-						}
-						n.itemsList = append(n.itemsList, sn)
-					}
-				} else if n.items, err = c.compile(x); err != nil {
-					return nil, err
-				}
-			case "minimum":
-				if n.min, err = num(x); err != nil {
-					return nil, err
-				}
-			case "maximum":
-				if n.max, err = num(x); err != nil {
-					return nil, err
-				}
-			case "exclusiveMinimum":
-				n.exclMin, _ = x.(bool)
-			case "exclusiveMaximum":
-				n.exclMax, _ = x.(bool)
-			case "minLength":
-				f, err := num(x)
-				if err != nil {
-					return nil, err
-				}
-				n.minLen = int(*f)
-			case "maxLength":
-				f, err := num(x)
-				if err != nil {
-					return nil, err
-				}
-				n.maxLen = int(*f)
-			case "pattern":
-				n.patternSrc, _ = x.(string)
-				if n.pattern, err = compilePattern(n.patternSrc); err != nil {
-					return nil, err
-				}
-			case "uniqueItems":
-				n.unique, _ = x.(bool)
-			case "oneOf", "anyOf", "allOf":
-				var list []*node
-				for _, s := range x.([]any) {
-					sn, err := c.compile(s)
-					if err != nil {
-						return nil, err
-					}
-					list = append(list, sn)
-				}
-				switch k {
-				case "oneOf":
-					n.oneOf = list
-				case "anyOf":
-					n.anyOf = list
-				default:
-					n.allOf = list
-				}
-			case "not":
-				if n.not, err = c.compile(x); err != nil {
-					return nil, err
-				}
+			if err := c.keyword(n, k, x); err != nil {
+				return nil, err
 			}
 		}
 		return n, nil
 	}
 	return nil, fmt.Errorf("draft04: a schema must be an object or a boolean, not %T", v)
+}
+
+// keyword compiles keyword k of value x into n.
+func (c *compiler) keyword(n *node, k string, x any) error {
+	var err error
+	switch k {
+	case "$ref":
+		n.ref, _ = x.(string)
+		c.refs = append(c.refs, n)
+	case "type":
+		n.types = typesOf(x)
+	case "enum":
+		n.enum, _ = x.([]any)
+	case "properties", "patternProperties", "additionalProperties", "required":
+		return c.objectKeyword(n, k, x)
+	case "items":
+		if list, ok := x.([]any); ok {
+			n.itemsList, err = c.compileList(list)
+		} else {
+			n.items, err = c.compile(x)
+		}
+	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "uniqueItems":
+		return scalarKeyword(n, k, x)
+	case "oneOf":
+		n.oneOf, err = c.compileList(x.([]any))
+	case "anyOf":
+		n.anyOf, err = c.compileList(x.([]any))
+	case "allOf":
+		n.allOf, err = c.compileList(x.([]any))
+	case "not":
+		n.not, err = c.compile(x)
+	}
+	return err
+}
+
+// typesOf returns the type bits a "type" keyword names.
+func typesOf(x any) uint8 {
+	var bits uint8
+	switch t := x.(type) {
+	case string:
+		bits = typeBits[t]
+	case []any:
+		for _, e := range t {
+			s, _ := e.(string)
+			bits |= typeBits[s]
+		}
+	}
+	return bits
+}
+
+// compileList compiles a list of schemas.
+func (c *compiler) compileList(list []any) ([]*node, error) {
+	var out []*node
+	for _, s := range list {
+		sn, err := c.compile(s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sn)
+	}
+	return out, nil
+}
+
+// objectKeyword compiles a keyword about objects into n.
+func (c *compiler) objectKeyword(n *node, k string, x any) error {
+	var err error
+	switch k {
+	case "properties":
+		m, _ := x.(map[string]any)
+		n.props = map[string]*node{}
+		for name, s := range m {
+			if n.props[name], err = c.compile(s); err != nil {
+				return err
+			}
+		}
+	case "patternProperties":
+		m, _ := x.(map[string]any)
+		keys := make([]string, 0, len(m))
+		for p := range m {
+			keys = append(keys, p)
+		}
+		sort.Strings(keys)
+		for _, p := range keys {
+			re, err := compilePatternProperty(p)
+			if err != nil {
+				return err
+			}
+			s, err := c.compile(m[p])
+			if err != nil {
+				return err
+			}
+			n.patProps = append(n.patProps, patProp{re, s})
+		}
+	case "additionalProperties":
+		if b, ok := x.(bool); ok {
+			n.addlFalse = !b
+		} else {
+			n.addl, err = c.compile(x)
+		}
+	case "required":
+		for _, r := range x.([]any) {
+			s, _ := r.(string)
+			n.required = append(n.required, s)
+		}
+	}
+	return err
+}
+
+// scalarKeyword compiles a keyword about numbers, strings or array
+// uniqueness into n.
+func scalarKeyword(n *node, k string, x any) error {
+	var err error
+	switch k {
+	case "minimum":
+		n.min, err = num(x)
+	case "maximum":
+		n.max, err = num(x)
+	case "exclusiveMinimum":
+		n.exclMin, _ = x.(bool)
+	case "exclusiveMaximum":
+		n.exclMax, _ = x.(bool)
+	case "minLength", "maxLength":
+		var f *float64
+		if f, err = num(x); err == nil {
+			if k == "minLength" {
+				n.minLen = int(*f)
+			} else {
+				n.maxLen = int(*f)
+			}
+		}
+	case "pattern":
+		n.patternSrc, _ = x.(string)
+		n.pattern, err = compilePattern(n.patternSrc)
+	case "uniqueItems":
+		n.unique, _ = x.(bool)
+	}
+	return err
 }
