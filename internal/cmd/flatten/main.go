@@ -149,11 +149,28 @@ func writeAtomic(name string, data []byte) error {
 	return os.Rename(tmp, name)
 }
 
+// reshape applies the steps of the package documentation to root, in
+// the order they depend on each other.
 func reshape(root obj) error {
 	defs, ok := root["definitions"].(obj)
 	if !ok {
 		return errors.New("no definitions")
 	}
+	if err := flattenMisc(root, defs); err != nil {
+		return err
+	}
+	topLevelDocument(root, defs)
+	renameError(root, defs)
+	replaceCustomTypes(root, defs)
+	fixQuirks(root, defs)
+	addTypeHints(root, defs)
+	keepUnnamed(root, defs)
+	root["description"] = "Generation-only derivative of the official nbformat schema; see internal/cmd/flatten. Not for validation."
+	return nil
+}
+
+// flattenMisc moves definitions/misc/* up to definitions/* (step 1).
+func flattenMisc(root, defs obj) error {
 	// 1. flatten misc.
 	if misc, ok := defs["misc"].(obj); ok {
 		delete(defs, "misc")
@@ -169,7 +186,11 @@ func reshape(root obj) error {
 			o["$ref"] = strings.Replace(ref, "#/definitions/misc/", "#/definitions/", 1)
 		}
 	})
+	return nil
+}
 
+// topLevelDocument makes the top level the "document" definition, with definitions of their own for notebook metadata, kernelspec, language_info and an author (steps 3 and 5, authors).
+func topLevelDocument(root, defs obj) {
 	// 3. the top level becomes definitions/document.
 	doc := obj{"type": "object"}
 	for _, k := range []string{"description", "properties", "required", "additionalProperties"} {
@@ -205,7 +226,10 @@ func reshape(root obj) error {
 			}
 		}
 	}
+}
 
+// renameError renames the definition "error" to "error_output" (step 4).
+func renameError(root, defs obj) {
 	// 4. error → error_output.
 	if e, ok := defs["error"]; ok {
 		delete(defs, "error")
@@ -216,7 +240,10 @@ func reshape(root obj) error {
 			}
 		})
 	}
+}
 
+// replaceCustomTypes replaces the unions, the string-or-lines values and the plainly typed definitions by Go types (steps 2 and 8), and makes attachments a map.
+func replaceCustomTypes(root, defs obj) {
 	// 2. handwritten types replace the unions and string-or-lines values.
 	walk(root, func(o obj) {
 		ref, ok := o["$ref"].(string)
@@ -257,7 +284,10 @@ func reshape(root obj) error {
 			delete(att, "patternProperties")
 		}
 	}
+}
 
+// fixQuirks moves jupyter.source_hidden/outputs_hidden into properties (step 5) and drops the JSON types of values of several (step 6).
+func fixQuirks(root, defs obj) {
 	walk(root, func(o obj) {
 		props, ok := o["properties"].(obj)
 		if !ok {
@@ -292,6 +322,10 @@ func reshape(root obj) error {
 			}
 		}
 	})
+}
+
+// addTypeHints sets the type hints of step 8.
+func addTypeHints(root, defs obj) {
 	// 8. type hints.
 	walk(root, func(o obj) {
 		props, ok := o["properties"].(obj)
@@ -307,6 +341,10 @@ func reshape(root obj) error {
 			}
 		}
 	})
+}
+
+// keepUnnamed gives every object with properties an additionalProperties (step 7).
+func keepUnnamed(root, defs obj) {
 	// 7. every struct keeps what it does not name.
 	walk(root, func(o obj) {
 		if _, ok := o["properties"].(obj); ok {
@@ -314,8 +352,6 @@ func reshape(root obj) error {
 			o["additionalProperties"] = obj{"type": "object"}
 		}
 	})
-	root["description"] = "Generation-only derivative of the official nbformat schema; see internal/cmd/flatten. Not for validation."
-	return nil
 }
 
 func mixedTypes(enum []any) bool {
