@@ -172,14 +172,6 @@ func (o Options) makeParents(name string) error {
 	return nil
 }
 
-// WriteAtomic writes data to the file name the way WriteFile does
-// (atomically and durably, keeping permissions, following links), for
-// callers that produce the bytes themselves.
-func (o Options) WriteAtomic(name string, data []byte) error {
-	_, err := o.replace(name, data, nil)
-	return err
-}
-
 // WriteMessages writes only msgs of d, in the order given, to the file
 // name (creating missing parent folders); an empty or nil msgs writes a
 // notebook without cells. The file is not made d's file.

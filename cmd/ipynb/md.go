@@ -14,8 +14,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/atomicfile"
 )
 
 var mdCmd = &command{
@@ -103,7 +103,7 @@ func runMD(e *env, args []string) int {
 		}
 	}
 	if *out != "" {
-		if err := (convert.Options{}).WriteAtomic(*out, []byte(text)); err != nil {
+		if _, err := atomicfile.Replace(*out, []byte(text), atomicfile.Options{}); err != nil {
 			fmt.Fprintln(e.stderr, describe(*out, err))
 			return exitError
 		}
