@@ -236,7 +236,7 @@ func (o Options) ToMessage(c nbformat.Cell) (*dialog.Message, error) {
 		m.Kind, md, atts = dialog.Raw, &c.Metadata, c.Attachments
 		m.Content = c.Source.String()
 	case *nbformat.UnknownCell:
-		g, err := nbgeneric.Decode(c.Raw)
+		g, err := nbformat.Decode(c.Raw)
 		if err != nil {
 			return nil, err
 		}
@@ -515,7 +515,7 @@ func (o Options) cell(m *dialog.Message, s *snapshot, ids bool) (nbformat.Cell, 
 // id (written where the format has ids, or where the cell had one); the
 // rest is kept.
 func unknownCell(u *nbformat.UnknownCell, m *dialog.Message, meta map[string]any, ids bool) (nbformat.Cell, error) {
-	g, err := nbgeneric.Decode(u.Raw)
+	g, err := nbformat.Decode(u.Raw)
 	if err != nil {
 		return nil, err
 	}

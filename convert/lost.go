@@ -134,7 +134,7 @@ func lostValue(r nbformat.Repair, built map[int]builtCell, newMeta, origMeta map
 // cellMap returns a cell as generic JSON.
 func cellMap(c nbformat.Cell) (map[string]any, error) {
 	if u, ok := c.(*nbformat.UnknownCell); ok {
-		g, err := nbgeneric.Decode(u.Raw)
+		g, err := nbformat.Decode(u.Raw)
 		if err != nil {
 			return nil, err
 		}

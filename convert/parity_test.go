@@ -320,7 +320,7 @@ func uneditedCells(t *testing.T, src []byte, ours map[string]any) map[int]bool {
 	if err != nil {
 		return nil // a file Python nbformat cannot write
 	}
-	g, err := nbgeneric.Decode(canon)
+	g, err := nbformat.Decode(canon)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -394,7 +394,7 @@ func canonicalDoc(t *testing.T, data []byte) ([]byte, map[string]any) {
 	if err != nil {
 		t.Fatalf("canonical: %v", err)
 	}
-	g, err := nbgeneric.Decode(out)
+	g, err := nbformat.Decode(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -467,7 +467,7 @@ func TestOracleParity(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, err := nbgeneric.Decode(data)
+		g, err := nbformat.Decode(data)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -112,7 +112,7 @@ func decodeOutputs(text string) ([]Output, error) {
 }
 
 // numbers turns the json.Numbers of a decoded value into the types a
-// notebook read gives (nbformat): ints for integers that fit,
+// notebook read gives (nbformat.Decode): ints for integers that fit,
 // json.Number for larger integers (kept exactly), float64 for the rest.
 func numbers(v any) any {
 	switch v := v.(type) {

@@ -146,7 +146,7 @@ func TestReplyMarkedTruthy(t *testing.T) {
 			t.Fatal(err)
 		}
 		if f, ok := v.(float64); ok && f == float64(int(f)) && !strings.Contains(lit, ".") {
-			v = int(f) // nbformat reads ints for integers
+			v = int(f) // nbformat.Decode gives ints for integers
 		}
 		m := &dialog.Message{Kind: dialog.Prompt, Outputs: []dialog.Output{
 			{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": v}, "data": map[string]any{"text/markdown": "R"}}}}

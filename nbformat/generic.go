@@ -11,7 +11,6 @@ import (
 
 // The bridge to generic JSON for the module's other packages (convert).
 func init() {
-	nbgeneric.Decode = Decode
 	nbgeneric.Encode = encodeCompact
 	nbgeneric.ToMap = toMap
 	nbgeneric.FromMap = fromMap

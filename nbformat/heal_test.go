@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
-	"github.com/nbdialog/ipynb/internal/nbgeneric"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -112,7 +111,7 @@ func snapshotCells(nb *nbformat.Notebook) string {
 		b.WriteString(nbformat.SourceOf(c).String())
 		if u, ok := c.(*nbformat.UnknownCell); ok {
 			// Healing makes a cell of it: its words must survive.
-			g, _ := nbgeneric.Decode(u.Raw)
+			g, _ := nbformat.Decode(u.Raw)
 			if m, ok := g.(map[string]any); ok {
 				switch s := m["source"].(type) {
 				case string:

@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/nbdialog/ipynb/internal/corpus"
-	"github.com/nbdialog/ipynb/internal/nbgeneric"
+	"github.com/nbdialog/ipynb/nbformat"
 )
 
 // stripCase is one line of testdata/strip/cases.txt (made by
@@ -417,8 +417,8 @@ func TestStripCorpus(t *testing.T) {
 			}
 			continue
 		}
-		gv, err1 := nbgeneric.Decode(got)
-		wv, err2 := nbgeneric.Decode(want)
+		gv, err1 := nbformat.Decode(got)
+		wv, err2 := nbformat.Decode(want)
 		if err1 != nil || err2 != nil {
 			t.Errorf("%s: %v %v", e.Path, err1, err2)
 			continue

@@ -3,10 +3,8 @@
 // dialog's metadata and outputs as generic JSON); it is not part of the
 // public API.
 //
-// Generic JSON values are nil, bool, string, int (integers that fit),
-// json.Number (larger integers), float64 (other numbers, including NaN and
-// ±Inf), []any and map[string]any; package nbformat documents exceptions
-// (values it keeps as json.RawMessage).
+// Generic JSON values are those of nbformat.Decode, with the arrays and
+// objects of metadata kept as json.RawMessage (see package nbformat).
 //
 // The functions are package nbformat's own, which sets them when it is
 // initialized: every importer of this package also imports nbformat (they
@@ -17,10 +15,6 @@
 package nbgeneric
 
 var (
-	// Decode parses JSON text into generic values. Duplicate keys: the
-	// last one wins. An error is an *nbformat.SyntaxError.
-	Decode func(data []byte) (any, error)
-
 	// Encode writes generic values (and any value encoding/json writes)
 	// as compact JSON; unlike encoding/json it writes NaN and ±Inf as
 	// Python does, and json.Number as it is.
