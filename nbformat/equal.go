@@ -29,6 +29,36 @@ func (e *encoder) equal(v reflect.Value, ti *typeInfo, o int) bool {
 		defer restore()
 		o = x
 	}
+	switch ti.kind {
+	case kPtr:
+		if v.IsNil() {
+			return e.t.Nodes[o].Kind == jsontree.Null
+		}
+		return e.equal(v.Elem(), ti.elem, o)
+	case kAny:
+		if v.IsNil() {
+			return e.t.Nodes[o].Kind == jsontree.Null
+		}
+		x, xi, ok := e.dynamic(v)
+		return ok && e.equal(x, xi, o)
+	case kSlice:
+		return e.equalSlice(v, ti, o)
+	case kMap:
+		return e.equalMap(v, ti, o)
+	case kStruct:
+		return e.equalStruct(v, ti.plan, o)
+	case kMultiline:
+		return e.equalMultiline(v.Interface().(MultilineString), o)
+	case kBundle:
+		return e.equalBundle(v.Interface().(MimeBundle), o)
+	case kCell, kOutput:
+		return e.equalVariant(v, o)
+	}
+	return e.equalScalar(v, ti, o)
+}
+
+// equalScalar compares a string, number, boolean or raw JSON value.
+func (e *encoder) equalScalar(v reflect.Value, ti *typeInfo, o int) bool {
 	t := e.t
 	n := &t.Nodes[o]
 	switch ti.kind {
@@ -60,68 +90,66 @@ func (e *encoder) equal(v reflect.Value, ti *typeInfo, o int) bool {
 	case kRaw:
 		raw := v.Bytes()
 		return sameBytes(raw, t.Raw(o)) || jsonEqual(raw, t.Raw(o))
-	case kPtr:
-		if v.IsNil() {
-			return n.Kind == jsontree.Null
-		}
-		return e.equal(v.Elem(), ti.elem, o)
-	case kAny:
-		if v.IsNil() {
-			return n.Kind == jsontree.Null
-		}
-		x, xi, ok := e.dynamic(v)
-		return ok && e.equal(x, xi, o)
-	case kSlice:
-		if n.Kind != jsontree.Array || int(n.Len) != v.Len() {
-			return false
-		}
-		eq := true
-		i := 0
-		t.Children(o, func(k int) bool {
-			eq = e.equal(v.Index(i), ti.elem, k)
-			i++
-			return eq
-		})
-		return eq
-	case kMap:
-		if n.Kind != jsontree.Object {
-			return false
-		}
-		ms := uniqueMembers(t, o)
-		if len(ms) != v.Len() {
-			return false
-		}
-		for _, j := range ms {
-			mv := v.MapIndex(reflect.ValueOf(t.KeyString(j)).Convert(ti.typ.Key()))
-			if !mv.IsValid() || !e.equal(mv, ti.elem, j) {
-				return false
-			}
-		}
-		return true
-	case kStruct:
-		return e.equalStruct(v, ti.plan, o)
-	case kMultiline:
-		return e.equalMultiline(v.Interface().(MultilineString), o)
-	case kBundle:
-		return e.equalBundle(v.Interface().(MimeBundle), o)
-	case kCell, kOutput:
-		if v.IsNil() {
-			return false
-		}
-		switch x := v.Interface().(type) {
-		case *UnknownCell:
-			return jsonEqual(x.Raw, t.Raw(o))
-		case *UnknownOutput:
-			return jsonEqual(x.Raw, t.Raw(o))
-		}
-		el := v.Elem().Elem()
-		if n.Kind != jsontree.Object {
-			return false
-		}
-		defer e.enter(v.Interface())()
-		return e.equalStruct(el, infoOf(el.Type()).plan, o)
 	}
 	return false
+}
+
+// equalSlice compares a slice with an array, element by element.
+func (e *encoder) equalSlice(v reflect.Value, ti *typeInfo, o int) bool {
+	t := e.t
+	n := &t.Nodes[o]
+	if n.Kind != jsontree.Array || int(n.Len) != v.Len() {
+		return false
+	}
+	eq := true
+	i := 0
+	t.Children(o, func(k int) bool {
+		eq = e.equal(v.Index(i), ti.elem, k)
+		i++
+		return eq
+	})
+	return eq
+}
+
+// equalMap compares a map with an object, member by member (the last of
+// duplicate keys counting, as in Python).
+func (e *encoder) equalMap(v reflect.Value, ti *typeInfo, o int) bool {
+	t := e.t
+	if t.Nodes[o].Kind != jsontree.Object {
+		return false
+	}
+	ms := uniqueMembers(t, o)
+	if len(ms) != v.Len() {
+		return false
+	}
+	for _, j := range ms {
+		mv := v.MapIndex(reflect.ValueOf(t.KeyString(j)).Convert(ti.typ.Key()))
+		if !mv.IsValid() || !e.equal(mv, ti.elem, j) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalVariant compares a cell or an output: an unknown one by its JSON,
+// a typed one as its struct, inside the cell or output it was decoded as.
+func (e *encoder) equalVariant(v reflect.Value, o int) bool {
+	if v.IsNil() {
+		return false
+	}
+	t := e.t
+	switch x := v.Interface().(type) {
+	case *UnknownCell:
+		return jsonEqual(x.Raw, t.Raw(o))
+	case *UnknownOutput:
+		return jsonEqual(x.Raw, t.Raw(o))
+	}
+	el := v.Elem().Elem()
+	if t.Nodes[o].Kind != jsontree.Object {
+		return false
+	}
+	defer e.enter(v.Interface())()
+	return e.equalStruct(el, infoOf(el.Type()).plan, o)
 }
 
 // readsChildren reports whether comparing or writing a value of kind k
