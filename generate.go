@@ -29,8 +29,8 @@
 // cell and output type enums CellType and OutputType through type hints),
 // go-jsonschema (pinned in tools.go) generates the Go types from it, and
 // internal/cmd/retag keeps only their json struct tags (go-jsonschema adds
-// a mapstructure tag whatever --tags says). When a
-// new nbformat release moves the schema:
+// a mapstructure tag whatever --tags says). When a new nbformat release
+// moves the schema:
 //
 //  1. Copy the new official files (nbformat/v4/nbformat.v4.N.schema.json
 //     and nbformat.v4.schema.json) from jupyter/nbformat into schema/, byte
@@ -43,8 +43,8 @@
 //     members appear as fields of the generated structs, and reading and
 //     writing follow their json tags with no other change; a new cell or
 //     output type needs its variant added to Cell or Output
-//     (nbformat/cell.go, nbformat/output.go) and to the decoder's switch
-//     (nbformat/decode.go).
+//     (nbformat/cell.go, nbformat/output.go), a constant of CellType or
+//     OutputType, and the decoder's switch (nbformat/decode.go).
 //  5. Run go test ./...; with Debian's python3-nbformat at the new version,
 //     refresh the Python-made expectations with the scripts in
 //     scripts/reference (make_testdata.py, make_expectations.sh,
