@@ -187,3 +187,57 @@ func ExampleDecode() {
 	// dark [1 2]
 	// {"nbformat": 4, "nbformat_minor": 5, "cells": [], "metadata": {"app": {"theme": "light", "panels": [1, 2]}}}
 }
+
+// Cells built as struct literals name their type with the CellType
+// constants (outputs with the OutputType ones).
+func ExampleCellType() {
+	nb := nbformat.New()
+	nb.Cells = append(nb.Cells,
+		&nbformat.MarkdownCell{CellType: nbformat.CellTypeMarkdown, ID: "intro", Source: nbformat.Text("# Sums")},
+		&nbformat.CodeCell{CellType: nbformat.CellTypeCode, ID: "sum", Source: nbformat.Text("1 + 1"), Outputs: []nbformat.Output{
+			&nbformat.Stream{OutputType: nbformat.OutputTypeStream, Name: "stdout", Text: nbformat.Text("2\n")},
+		}},
+	)
+	if err := nbformat.Validate(nb); err != nil {
+		log.Fatal(err)
+	}
+	out, err := nbformat.Marshal(nb)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(string(out)) // Python nbformat's nbformat.writes of the same cells
+	// Output:
+	// {
+	//  "cells": [
+	//   {
+	//    "cell_type": "markdown",
+	//    "id": "intro",
+	//    "metadata": {},
+	//    "source": [
+	//     "# Sums"
+	//    ]
+	//   },
+	//   {
+	//    "cell_type": "code",
+	//    "execution_count": null,
+	//    "id": "sum",
+	//    "metadata": {},
+	//    "outputs": [
+	//     {
+	//      "name": "stdout",
+	//      "output_type": "stream",
+	//      "text": [
+	//       "2\n"
+	//      ]
+	//     }
+	//    ],
+	//    "source": [
+	//     "1 + 1"
+	//    ]
+	//   }
+	//  ],
+	//  "metadata": {},
+	//  "nbformat": 4,
+	//  "nbformat_minor": 5
+	// }
+}
