@@ -3,10 +3,10 @@ package nbformat
 import (
 	"errors"
 	"fmt"
-	"github.com/nbdialog/ipynb/internal/cellid"
 	"reflect"
 	"strings"
 
+	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/jsontree"
 )
 

@@ -2,11 +2,11 @@ package nbformat_test
 
 import (
 	"bytes"
-	"github.com/nbdialog/ipynb/internal/cellid"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/nbformat"
 )

@@ -2,11 +2,12 @@ package nbformat
 
 import (
 	"fmt"
+	"reflect"
+	"strings"
+
 	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/lines"
-	"reflect"
-	"strings"
 )
 
 // UpgradeOptions configures [UpgradeOptions.Upgrade]. The zero value uses
