@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"runtime"
+	"runtime/debug"
 	"sync"
 )
 
@@ -115,3 +116,25 @@ func forEach[R any](n, jobs int, budget int64, cost func(int) int64, work func(i
 		}
 	}
 }
+
+// batchGC sets the garbage collector up for a run over many files: the heap
+// may grow to 5× what is live between collections (GOGC 400, not 100), and
+// the memory budget becomes the runtime's soft limit, so collections come
+// sooner only as the heap nears it. Small notebooks allocate little but
+// often; at GOGC 100 their collections kept one core busy and two cores
+// checked the corpus only 1.26× faster than one (1.75× at 400). A user's
+// own GOGC or GOMEMLIMIT is left alone. It returns a function that
+// restores the previous settings.
+func batchGC(files, jobs int) (restore func()) {
+	if files < 2 || jobs < 2 || os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	percent := debug.SetGCPercent(batchGCPercent)
+	limit := debug.SetMemoryLimit(memoryBudget)
+	return func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	}
+}
+
+const batchGCPercent = 400

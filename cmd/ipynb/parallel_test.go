@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -166,5 +168,46 @@ func TestRewriteJobsSameResult(t *testing.T) {
 				t.Errorf("%v: %s differs between --jobs 1 and --jobs 8", cmd, n)
 			}
 		}
+	}
+}
+
+// A run over many files on several cores collects garbage less often,
+// within the memory budget as the runtime's limit, and puts the settings
+// back afterwards; one file, one core, or the user's own GOGC changes
+// nothing.
+func TestBatchGC(t *testing.T) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("GOGC or GOMEMLIMIT set in the environment")
+	}
+	percent := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(percent)
+	limit := debug.SetMemoryLimit(math.MaxInt64)
+	defer debug.SetMemoryLimit(limit)
+
+	restore := batchGC(10, 2)
+	if p := debug.SetGCPercent(-1); p != batchGCPercent {
+		t.Errorf("GC percent %d during a batch, want %d", p, batchGCPercent)
+	}
+	debug.SetGCPercent(batchGCPercent)
+	if l := debug.SetMemoryLimit(-1); l != memoryBudget {
+		t.Errorf("memory limit %d during a batch, want the budget %d", l, int64(memoryBudget))
+	}
+	restore()
+	if p := debug.SetGCPercent(100); p != 100 {
+		t.Errorf("GC percent %d after the batch, want 100 back", p)
+	}
+	if l := debug.SetMemoryLimit(-1); l != math.MaxInt64 {
+		t.Errorf("memory limit %d after the batch, want none", l)
+	}
+	for _, c := range [][2]int{{1, 2}, {10, 1}} {
+		batchGC(c[0], c[1])()
+		if p := debug.SetGCPercent(100); p != 100 {
+			t.Errorf("batchGC(%d, %d) changed the GC percent to %d", c[0], c[1], p)
+		}
+	}
+	t.Setenv("GOGC", "50")
+	batchGC(10, 2)
+	if p := debug.SetGCPercent(100); p != 100 {
+		t.Errorf("batchGC overrode the user's GOGC: %d", p)
 	}
 }
