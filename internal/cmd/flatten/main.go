@@ -48,8 +48,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/nbdialog/ipynb/internal/genfile"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -115,38 +115,7 @@ func run(in, out string) error {
 	if err := enc.Encode(root); err != nil {
 		return err
 	}
-	return writeAtomic(out, buf.Bytes())
-}
-
-// writeAtomic replaces the file name with data through a temporary file in
-// the same folder, renamed over it: readers see the old or the new schema,
-// whole. It refuses to write through a symbolic link.
-func writeAtomic(name string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // after a successful rename, there is nothing to remove
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if fi, err := os.Lstat(name); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-		return fmt.Errorf("%s is a symbolic link; not writing through it", name)
-	}
-	return os.Rename(tmp, name)
+	return genfile.Write(out, buf.Bytes())
 }
 
 // reshape applies the steps of the package documentation to root, in

@@ -19,12 +19,12 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/nbdialog/ipynb/internal/genfile"
 	"go/ast"
 	"go/format"
 	"go/parser"
 	"go/token"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -64,7 +64,7 @@ func run(in, out string, keep, hidden []string) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(out, res)
+	return genfile.Write(out, res)
 }
 
 // retag returns src (read from the file name) with its struct tags
@@ -179,35 +179,4 @@ func parseTag(tag string) ([][2]string, error) {
 		pairs = append(pairs, [2]string{key, value})
 		tag = tag[i+1:]
 	}
-}
-
-// writeAtomic replaces the file name with data through a temporary file in
-// the same folder, renamed over it, checked right before the rename; it
-// refuses to write through a symbolic link.
-func writeAtomic(name string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // after a successful rename, there is nothing to remove
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if fi, err := os.Lstat(name); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-		return fmt.Errorf("%s is a symbolic link; not writing through it", name)
-	}
-	return os.Rename(tmp, name)
 }
