@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -273,17 +274,8 @@ func runGitInstall(e *env, args []string) int {
 	if st := parse(e, fs, args); st >= 0 {
 		return st
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "ipynb git install: unexpected argument %q\n", fs.Arg(0))
-		return exitError
-	}
-	if *global && *shared {
-		fmt.Fprintln(e.stderr, "ipynb git install: --global and --attributes exclude each other")
-		return exitError
-	}
-	if !*global && !inRepo() {
-		fmt.Fprintln(e.stderr, "ipynb git install: not inside a git work tree (use --global to configure your user's git)")
-		return exitError
+	if st := gitScopeArgs(e, "install", fs, *global, *shared); st >= 0 {
+		return st
 	}
 	cmd, err := selfCommand(*override)
 	if err != nil {
@@ -344,17 +336,8 @@ func runGitUninstall(e *env, args []string) int {
 	if st := parse(e, fs, args); st >= 0 {
 		return st
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "ipynb git uninstall: unexpected argument %q\n", fs.Arg(0))
-		return exitError
-	}
-	if *global && *shared {
-		fmt.Fprintln(e.stderr, "ipynb git uninstall: --global and --attributes exclude each other")
-		return exitError
-	}
-	if !*global && !inRepo() {
-		fmt.Fprintln(e.stderr, "ipynb git uninstall: not inside a git work tree (use --global for your user's git)")
-		return exitError
+	if st := gitScopeArgs(e, "uninstall", fs, *global, *shared); st >= 0 {
+		return st
 	}
 	scope := scopeFlag(*global)
 	status := exitOK
@@ -419,4 +402,21 @@ func runGitUninstall(e *env, args []string) int {
 		}
 	}
 	return status
+}
+
+// gitScopeArgs checks what install and uninstall share: no arguments, one
+// scope (--global or --attributes), and a work tree unless --global. It
+// returns the exit status to stop with, or -1.
+func gitScopeArgs(e *env, sub string, fs *flag.FlagSet, global, shared bool) int {
+	switch {
+	case fs.NArg() > 0:
+		fmt.Fprintf(e.stderr, "ipynb git %s: unexpected argument %q\n", sub, fs.Arg(0))
+	case global && shared:
+		fmt.Fprintf(e.stderr, "ipynb git %s: --global and --attributes exclude each other\n", sub)
+	case !global && !inRepo():
+		fmt.Fprintf(e.stderr, "ipynb git %s: not inside a git work tree (use --global to configure your user's git)\n", sub)
+	default:
+		return -1
+	}
+	return exitError
 }
