@@ -18,7 +18,8 @@ func attachmentFrom(name, mime string, b nbformat.MimeBundle) dialog.Attachment 
 	a := dialog.Attachment{ID: name, MIME: mime}
 	text, ok := b.Text(mime)
 	if !ok { // a JSON type: base64 text is a JSON string
-		v, _ := b.JSON(mime)
+		raw, _ := b.RawJSON(mime)
+		v, _ := nbformat.Decode(raw)
 		text, ok = v.(string)
 	}
 	if ok {
@@ -49,11 +50,11 @@ func decodeBase64(text string) ([]byte, bool) {
 
 // attachments builds a cell's attachments, keeping original bundles whose
 // attachments did not change.
-func (o Options) attachments(m *dialog.Message, s *snapshot) nbformat.Attachments {
+func (o Options) attachments(m *dialog.Message, s *snapshot) map[string]nbformat.MimeBundle {
 	if len(m.Attachments) == 0 {
 		return nil
 	}
-	var orig nbformat.Attachments
+	var orig map[string]nbformat.MimeBundle
 	var before []dialog.Attachment
 	if s != nil {
 		switch c := s.cell.(type) {
@@ -72,7 +73,7 @@ func (o Options) attachments(m *dialog.Message, s *snapshot) nbformat.Attachment
 		}
 		byID[a.ID] = append(byID[a.ID], a)
 	}
-	out := nbformat.Attachments{}
+	out := map[string]nbformat.MimeBundle{}
 	for _, id := range order {
 		now := byID[id]
 		var was []dialog.Attachment

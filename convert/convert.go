@@ -213,7 +213,7 @@ func (o Options) ToDialog(nb *nbformat.Notebook) (*dialog.Dialog, error) {
 func (o Options) ToMessage(c nbformat.Cell) (*dialog.Message, error) {
 	m := &dialog.Message{ID: string(nbformat.CellIDOf(c))}
 	var md any
-	var atts nbformat.Attachments
+	var atts map[string]nbformat.MimeBundle
 	switch c := c.(type) {
 	case *nbformat.MarkdownCell:
 		m.Kind, md, atts = dialog.Note, &c.Metadata, c.Attachments
@@ -349,7 +349,7 @@ func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat
 			c := s.cell
 			if s.generated && ids && nbformat.CellIDOf(c) != nbformat.CellID(m.ID) {
 				// The cell had no usable id: write the one the message got.
-				c = nbformat.CloneCell(c)
+				c = cloneCell(c)
 				nbformat.SetCellID(c, nbformat.CellID(m.ID))
 			}
 			nb.Cells = append(nb.Cells, c)
@@ -382,7 +382,7 @@ func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat
 		if metaChanged {
 			newMeta = nonNil(d.Meta)
 		}
-		repairs, err := nbformat.HealOptions{KeepBOM: true}.Heal(nb)
+		repairs, err := healKeepingBOM(nb)
 		if err != nil {
 			return nil, fmt.Errorf("convert: %w", err)
 		}

@@ -62,7 +62,7 @@ func (o Options) ReadFile(file string, name ...string) (*dialog.Dialog, error) {
 	if err != nil {
 		return nil, err
 	}
-	nb, err := nbformat.UnmarshalOptions{}.UnmarshalOwned(data)
+	nb, err := unmarshalOwned(data)
 	if err != nil {
 		return nil, fmt.Errorf("convert: %s: %w", path, err)
 	}
@@ -289,7 +289,7 @@ func (o Options) replace(name string, data []byte, expect *atomicfile.Stamp) (*a
 
 // readStamped reads the file at path with nbformat's default size limit.
 func readStamped(path string) ([]byte, *atomicfile.Stamp, error) {
-	data, stamp, err := atomicfile.Read(path, atomicfile.ReadOptions{MaxBytes: nbformat.DefaultMaxBytes})
+	data, stamp, err := atomicfile.Read(path, atomicfile.ReadOptions{MaxBytes: defaultMaxBytes})
 	var tl *atomicfile.TooLargeError
 	switch {
 	case errors.As(err, &tl):
@@ -319,7 +319,7 @@ func (o Options) commit(d *dialog.Dialog, name string, data []byte, expect *atom
 	}
 	// The dialog now corresponds to the file written: messages map to its
 	// cells one to one.
-	nb, err := nbformat.UnmarshalOptions{}.UnmarshalOwned(data)
+	nb, err := unmarshalOwned(data)
 	if err != nil {
 		return fmt.Errorf("convert: %s: written notebook does not read back: %w", name, err)
 	}

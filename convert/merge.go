@@ -78,7 +78,7 @@ func (o Options) Merge(base, ours, theirs []byte, opt dialog.MergeOptions) (*Mer
 	var wg sync.WaitGroup
 	for i, in := range [3][]byte{base, ours, theirs} {
 		wg.Go(func() {
-			nb, err := nbformat.UnmarshalOptions{}.UnmarshalOwned(in)
+			nb, err := unmarshalOwned(in)
 			if err == nil {
 				ds[i], err = o.ToDialog(nb)
 			}

@@ -113,7 +113,7 @@ func (r *rawCells) of(c nbformat.Cell) []byte {
 		if r.data == nil || r.nb.Nbformat != 4 {
 			return nil
 		}
-		t, err := jsontree.Parse(r.data, jsontree.Limits{MaxDepth: nbformat.DefaultMaxDepth})
+		t, err := jsontree.Parse(r.data, jsontree.Limits{MaxDepth: defaultMaxDepth})
 		if err != nil {
 			return nil
 		}
@@ -184,11 +184,11 @@ func sameHidden(a, b nbformat.Cell) bool {
 // copyHidden gives dst the parts of src that messages do not show (see
 // sameHidden), when both are of one type.
 func copyHidden(dst, src nbformat.Cell) {
-	emptyAtts := func(a nbformat.Attachments) nbformat.Attachments {
+	emptyAtts := func(a map[string]nbformat.MimeBundle) map[string]nbformat.MimeBundle {
 		if a == nil {
 			return nil
 		}
-		return nbformat.Attachments{}
+		return map[string]nbformat.MimeBundle{}
 	}
 	switch d := dst.(type) {
 	case *nbformat.MarkdownCell:

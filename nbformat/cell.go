@@ -72,9 +72,9 @@ func rawMemberString(raw []byte, key string) string {
 	return s
 }
 
-// NewID returns a fresh random cell id: 8 lower-case hex digits, like
+// newID returns a fresh random cell id: 8 lower-case hex digits, like
 // Python nbformat's uuid4().hex[:8].
-func NewID() CellID {
+func newID() CellID {
 	var b [4]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		panic("nbformat: crypto/rand failed: " + err.Error())
@@ -82,25 +82,29 @@ func NewID() CellID {
 	return CellID(hex.EncodeToString(b[:]))
 }
 
-// NewCodeCell returns a code cell with a fresh id, no outputs and no
-// execution count.
+// NewCodeCell returns a code cell with a fresh random id (8 lower-case hex
+// digits, as Python nbformat's new_code_cell gives), no outputs and no
+// execution count. A cell built as a struct literal has no id until one
+// is set ([SetCellID]) or [Heal] derives one.
 func NewCodeCell(source string) *CodeCell {
 	return &CodeCell{
 		CellType: CellTypeCode,
-		ID:       NewID(),
+		ID:       newID(),
 		Source:   Text(source),
 		Outputs:  []Output{},
 	}
 }
 
-// NewMarkdownCell returns a markdown cell with a fresh id.
+// NewMarkdownCell returns a markdown cell with a fresh random id (see
+// [NewCodeCell]).
 func NewMarkdownCell(source string) *MarkdownCell {
-	return &MarkdownCell{CellType: CellTypeMarkdown, ID: NewID(), Source: Text(source)}
+	return &MarkdownCell{CellType: CellTypeMarkdown, ID: newID(), Source: Text(source)}
 }
 
-// NewRawCell returns a raw cell with a fresh id.
+// NewRawCell returns a raw cell with a fresh random id (see
+// [NewCodeCell]).
 func NewRawCell(source string) *RawCell {
-	return &RawCell{CellType: CellTypeRaw, ID: NewID(), Source: Text(source)}
+	return &RawCell{CellType: CellTypeRaw, ID: newID(), Source: Text(source)}
 }
 
 // CellIDOf returns the id of any cell ("" if it has none).
@@ -162,11 +166,11 @@ func SourceOf(c Cell) MultilineString {
 	return MultilineString{}
 }
 
-// CloneCell returns a copy of c that can be changed without changing c:
+// cloneCell returns a copy of c that can be changed without changing c:
 // the struct is copied, and its maps, slices and mime bundles are shared
 // until replaced (set a field to a new value rather than changing a shared
 // one in place).
-func CloneCell(c Cell) Cell {
+func cloneCell(c Cell) Cell {
 	switch c := c.(type) {
 	case *CodeCell:
 		x := *c

@@ -370,7 +370,7 @@ func numberValue(raw []byte, flags uint8) any {
 // json.RawMessage values in which metadata this package does not type
 // keeps its arrays and objects.
 func Decode(data []byte) (any, error) {
-	t, err := jsontree.Parse(data, jsontree.Limits{MaxDepth: DefaultMaxDepth})
+	t, err := jsontree.Parse(data, jsontree.Limits{MaxDepth: defaultMaxDepth})
 	if err != nil {
 		return nil, syntaxError("", data, err)
 	}

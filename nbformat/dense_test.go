@@ -13,7 +13,15 @@ import (
 	"time"
 
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
+	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/nbformat"
+)
+
+// The defaults UnmarshalOptions documents for MaxDepth and MaxValues ("0
+// means …").
+const (
+	documentedMaxDepth  = 10000
+	documentedMaxValues = 1 << 26
 )
 
 // denseNotebook returns a notebook whose bulk is one value made of n small
@@ -187,7 +195,7 @@ func TestDenseValuesLinearTime(t *testing.T) {
 		}
 		return best
 	}
-	for kind, n := range map[string]int{"deep": (nbformat.DefaultMaxDepth - 2) / 4, "meta": 1 << 19, "wide": 1 << 17} {
+	for kind, n := range map[string]int{"deep": (documentedMaxDepth - 2) / 4, "meta": 1 << 19, "wide": 1 << 17} {
 		small, large := run(denseNotebook(kind, n)), run(denseNotebook(kind, 4*n))
 		ratio := float64(large) / float64(small)
 		t.Logf("%s: %v for %d, %v for %d: ×%.1f", kind, small, n, large, 4*n, ratio)
@@ -291,9 +299,9 @@ func TestMaxValues(t *testing.T) {
 		return
 	}
 	// The default applies without options.
-	big := denseNotebook("meta", nbformat.DefaultMaxValues)
-	if _, err := nbformat.Unmarshal(big); !errors.As(err, &se) || !strings.Contains(err.Error(), fmt.Sprintf("more than %d JSON values", nbformat.DefaultMaxValues)) {
-		t.Errorf("%d values: %v", nbformat.DefaultMaxValues+10, err)
+	big := denseNotebook("meta", documentedMaxValues)
+	if _, err := nbformat.Unmarshal(big); !errors.As(err, &se) || !strings.Contains(err.Error(), fmt.Sprintf("more than %d JSON values", documentedMaxValues)) {
+		t.Errorf("%d values: %v", documentedMaxValues+10, err)
 	}
 }
 
@@ -305,10 +313,11 @@ func BenchmarkDense(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				nb, err := nbformat.UnmarshalOptions{}.UnmarshalOwned(data)
+				v, err := nbimpl.UnmarshalOwned(data)
 				if err != nil {
 					b.Fatal(err)
 				}
+				nb := v.(*nbformat.Notebook)
 				if err := nbformat.Validate(nb); err != nil {
 					b.Fatal(err)
 				}

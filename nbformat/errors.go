@@ -17,9 +17,6 @@ var (
 	ErrUnsupportedVersion = errors.New("unsupported nbformat version")
 	// ErrLimit: the input breaks a limit of UnmarshalOptions.
 	ErrLimit = errors.New("limit exceeded")
-	// ErrInvalid: Validate found problems; the returned error joins one
-	// *ValidationError per problem.
-	ErrInvalid = errors.New("notebook does not match its schema")
 )
 
 // A SyntaxError reports input that is not JSON (or breaks a size or depth
@@ -114,8 +111,9 @@ func withFile(name string, err error) error {
 	return err
 }
 
-// Causes of a [ValidationError], matched with errors.Is (every
-// ValidationError also matches [ErrInvalid]):
+// Causes of a [ValidationError], matched with errors.Is (whether an
+// error holds validation problems at all is [Problems] != nil, or
+// errors.As with a *ValidationError):
 //
 //	if errors.Is(err, nbformat.ErrMissingMember) { ... }
 var (
@@ -184,9 +182,6 @@ func (e *ValidationError) Error() string {
 	b.WriteString(e.Msg)
 	return b.String()
 }
-
-// Is makes errors.Is(err, ErrInvalid) hold.
-func (e *ValidationError) Is(target error) bool { return target == ErrInvalid }
 
 // Unwrap returns the cause, Err.
 func (e *ValidationError) Unwrap() error { return e.Err }

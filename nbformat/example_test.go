@@ -147,9 +147,9 @@ func ExampleUpgrade() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	ids := []nbformat.CellID{"fresh001"}
-	opts := nbformat.UpgradeOptions{NewID: func() nbformat.CellID { id := ids[0]; ids = ids[1:]; return id }}
-	if err := opts.Upgrade(nb); err != nil {
+	// The new id is derived from the cell's position, type and source:
+	// the first 8 hex digits of SHA-256("0\x00markdown\x00hi").
+	if err := nbformat.Upgrade(nb); err != nil {
 		log.Fatal(err)
 	}
 	out, err := nbformat.Marshal(nb)
@@ -159,7 +159,7 @@ func ExampleUpgrade() {
 	fmt.Println(string(out))
 	// Output:
 	// {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
-	// 		{"cell_type": "markdown", "metadata": {}, "source": "hi", "id": "fresh001"}]}
+	// 		{"cell_type": "markdown", "metadata": {}, "source": "hi", "id": "bdabf5df"}]}
 }
 
 // Metadata the schema does not type keeps its arrays and objects as their

@@ -127,7 +127,7 @@ func (e *encoder) generic(v reflect.Value, ti *typeInfo) (any, error) {
 		return out, nil
 	case kMultiline:
 		m := v.Interface().(MultilineString)
-		if m.IsList() || m.raw != nil && m.raw[0] == '[' {
+		if m.form == formLines || m.raw != nil && m.raw[0] == '[' {
 			lines := m.Lines()
 			out := make([]any, len(lines))
 			for i, l := range lines {
@@ -177,7 +177,7 @@ func (e *encoder) generic(v reflect.Value, ti *typeInfo) (any, error) {
 // as json.RawMessage (as AdditionalProperties keeps them), a scalar
 // decoded.
 func jsonEntry(raw []byte) (any, error) {
-	t, err := jsontree.ParseShaped(raw, jsontree.Limits{MaxDepth: DefaultMaxDepth}, nil)
+	t, err := jsontree.ParseShaped(raw, jsontree.Limits{MaxDepth: defaultMaxDepth}, nil)
 	if err != nil {
 		return nil, syntaxError("", raw, err)
 	}
@@ -263,7 +263,7 @@ func tempDecoder(v any, typ reflect.Type) (*decoder, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	t, err := jsontree.ParseShaped(raw, jsontree.Limits{MaxDepth: DefaultMaxDepth}, typeShape(typ))
+	t, err := jsontree.ParseShaped(raw, jsontree.Limits{MaxDepth: defaultMaxDepth}, typeShape(typ))
 	if err != nil {
 		return nil, 0, err
 	}

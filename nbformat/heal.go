@@ -8,6 +8,7 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/nbimpl"
 )
 
 // A Repair is one change [Heal] made.
@@ -18,32 +19,15 @@ type Repair struct {
 
 func (r Repair) String() string { return string(r.Pointer) + ": " + r.What }
 
-// HealOptions configures [HealOptions.Heal]. The zero value is ready to
-// use.
-type HealOptions struct {
-	// NewID returns candidate ids for cells that need one. By default a
-	// cell's id is derived from its position, type and source (8 hex
-	// digits of a SHA-256 hash), so the same notebook always heals to the
-	// same bytes.
-	NewID func() CellID
-	// KeepBOM leaves a UTF-8 byte-order mark before the JSON as it was
-	// read. By default Heal removes it (Python's json module refuses such
-	// a file); package convert keeps it, so that a dialog's file comes back
-	// exactly as it went in.
-	KeepBOM bool
-}
-
-// Heal makes an nbformat 4 notebook valid with default options. See
-// [HealOptions.Heal].
-func Heal(nb *Notebook) ([]Repair, error) { return HealOptions{}.Heal(nb) }
-
 // Heal makes an nbformat 4 notebook valid against the schema of its
 // version, changing only what is invalid, and reports each change. A valid
 // notebook is left exactly as it is.
 //
 // The contract: for every nbformat 4 notebook, Heal returns a nil error and
 // Validate(nb) is then nil; healing the result again changes nothing; the
-// same input (and the same ids from NewID) gives the same bytes; and every
+// same input gives the same bytes (fresh ids are derived from each cell's
+// position, type and source: 8 hex digits of a SHA-256 hash; set other ids
+// afterwards with [SetCellID] if you want them); and every
 // string and number of the input that has a valid place in the notebook is
 // still in it. Where something invalid holds content, the content is kept
 // in a valid place:
@@ -94,11 +78,17 @@ func Heal(nb *Notebook) ([]Repair, error) { return HealOptions{}.Heal(nb) }
 // their identity (so unedited cells are still written byte for byte). It
 // fails only for notebooks that are not nbformat 4 ([ErrUnsupportedVersion];
 // use [Upgrade] for older ones) or that cannot be written.
-func (o HealOptions) Heal(nb *Notebook) ([]Repair, error) {
+func Heal(nb *Notebook) ([]Repair, error) { return heal(nb, nbimpl.HealOptions{}) }
+
+// heal is Heal with the options only the module sets.
+func heal(nb *Notebook, o nbimpl.HealOptions) ([]Repair, error) {
 	if nb.Nbformat != 4 {
 		return nil, fmt.Errorf("nbformat: heal nbformat %d: %w", nb.Nbformat, ErrUnsupportedVersion)
 	}
-	h := healer{nb: nb, newID: o.NewID, owned: map[uintptr]bool{}}
+	h := healer{nb: nb, owned: map[uintptr]bool{}}
+	if o.NewID != nil {
+		h.newID = func() CellID { return CellID(o.NewID()) }
+	}
 	if nb.src != nil && nb.src.tape.BOM && !nb.dropBOM && !o.KeepBOM {
 		// Not a schema matter, but Python's json module refuses the file.
 		nb.dropBOM = true
@@ -222,7 +212,7 @@ func (h *healer) keepIDs() error {
 		return err
 	}
 	old := nb.NbformatMinor
-	nb.NbformatMinor = MinorVersion
+	nb.NbformatMinor = minorVersion
 	after, err := others()
 	if err != nil {
 		nb.NbformatMinor = old
@@ -234,7 +224,7 @@ func (h *healer) keepIDs() error {
 			return nil
 		}
 	}
-	h.note("/nbformat_minor", "raised nbformat_minor from %d to %d to keep the cell ids (nbformat 4.%d has none)", old, MinorVersion, old)
+	h.note("/nbformat_minor", "raised nbformat_minor from %d to %d to keep the cell ids (nbformat 4.%d has none)", old, minorVersion, old)
 	return nil
 }
 

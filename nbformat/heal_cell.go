@@ -29,7 +29,7 @@ func (h *healer) cell(i int, probs []healProblem) {
 		h.wholeCell(i, probs[0].err)
 		return
 	}
-	c := CloneCell(h.nb.Cells[i])
+	c := cloneCell(h.nb.Cells[i])
 	h.nb.Cells[i] = c
 	v := reflect.ValueOf(c).Elem()
 	var done struct{ attachments, tags, id, outputs, source bool }

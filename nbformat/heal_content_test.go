@@ -7,10 +7,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
-// counterIDs returns a NewID that yields h1, h2, … (deterministic heals).
+// healWith heals nb as Heal does, with candidate ids from newID (the
+// module's Heal with options, internal/nbimpl), so that expectations read
+// well.
+func healWith(nb *nbformat.Notebook, newID func() nbformat.CellID) ([]nbformat.Repair, error) {
+	r, err := nbimpl.Heal(nb, nbimpl.HealOptions{NewID: func() string { return string(newID()) }})
+	repairs, _ := r.([]nbformat.Repair)
+	return repairs, err
+}
+
+// counterIDs returns candidate ids h1, h2, … (deterministic heals).
 func counterIDs() func() nbformat.CellID {
 	n := 0
 	return func() nbformat.CellID { n++; return nbformat.CellID("h" + strconv.Itoa(n)) }
@@ -24,7 +34,7 @@ func healBytes(t testing.TB, in []byte) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := (nbformat.HealOptions{NewID: counterIDs()}).Heal(nb); err != nil {
+	if _, err := healWith(nb, counterIDs()); err != nil {
 		t.Fatalf("Heal: %v", err)
 	}
 	if err := nbformat.Validate(nb); err != nil {

@@ -59,7 +59,7 @@ func (h *healer) flushCells() {
 		doc = append(doc, "]}"...)
 	}
 	doc = append(doc, "]}"...)
-	opts := UnmarshalOptions{MaxBytes: int64(len(doc)) + 1, MaxCells: len(h.newCells) + 1, MaxDepth: 2 * DefaultMaxDepth}
+	opts := UnmarshalOptions{MaxBytes: int64(len(doc)) + 1, MaxCells: len(h.newCells) + 1, MaxDepth: 2 * defaultMaxDepth}
 	got, err := opts.unmarshal(doc)
 	if err != nil {
 		// Cannot happen: doc is made of values of a tape. Keep the JSON

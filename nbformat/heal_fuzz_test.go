@@ -68,7 +68,7 @@ func checkHeal(t *testing.T, data []byte) {
 	if err := nbformat.Validate(back); err != nil {
 		t.Fatalf("healed output invalid: %v\n%s", err, out)
 	}
-	repairs, err := (nbformat.HealOptions{NewID: counterIDs()}).Heal(back)
+	repairs, err := healWith(back, counterIDs())
 	if err != nil || len(repairs) > 0 {
 		t.Fatalf("second heal: %v %v\n%s", repairs, err, out)
 	}

@@ -115,7 +115,7 @@ func (h *healer) output(i int, code *CodeCell, at Pointer, jtok string, probs []
 					b = b.Clone()
 					dataCloned = true
 				}
-				b.SetMultiline("text/plain", multilineOfNode(t, x))
+				b.setMultiline("text/plain", multilineOfNode(t, x))
 				setData(o, b)
 				h.dropKey(v, "text")
 				h.note(at.AppendToken("text"), "moved text beside the data to the data's text/plain")
@@ -275,7 +275,7 @@ func (h *healer) attachments(i int, c Cell, v reflect.Value) {
 		h.note(at, "removed attachments that were not an object")
 		return
 	}
-	att := make(Attachments, t.Nodes[n].Len)
+	att := make(map[string]MimeBundle, t.Nodes[n].Len)
 	t.Children(n, func(k int) bool {
 		name := t.KeyString(k)
 		if t.Nodes[k].Kind != jsontree.Object {
@@ -306,7 +306,7 @@ func bundleOfNode(t *jsontree.Tape, o int) MimeBundle {
 		case mimetype.IsJSON(mime):
 			b.setJSON(mime, compactNode(nil, t, k))
 		case isMultiline(t, k):
-			b.SetMultiline(mime, multilineOfNode(t, k))
+			b.setMultiline(mime, multilineOfNode(t, k))
 		default:
 			b.SetText(mime, textOfNode(t, k))
 		}

@@ -88,12 +88,12 @@ func healCost(t testing.TB, in string, runs int) (alloc uint64, took time.Durati
 			t.Fatal(err)
 		}
 		n := 0
-		opts := nbformat.HealOptions{NewID: func() nbformat.CellID { n++; return nbformat.CellID("h" + strconv.Itoa(n)) }}
+		newID := func() nbformat.CellID { n++; return nbformat.CellID("h" + strconv.Itoa(n)) }
 		runtime.GC()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		start := cpuTime(t)
-		_, err = opts.Heal(nb)
+		_, err = healWith(nb, newID)
 		d := cpuTime(t) - start
 		runtime.ReadMemStats(&after)
 		if err != nil {

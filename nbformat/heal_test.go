@@ -32,7 +32,7 @@ func TestHealInvalid(t *testing.T) {
 	data, nb := readNotebook(t, filepath.Join("..", "testdata", "invalid.ipynb"))
 	n := 0
 	ids := []nbformat.CellID{"fresh001", "fresh002"}
-	repairs, err := nbformat.HealOptions{NewID: func() nbformat.CellID { n++; return ids[n-1] }}.Heal(nb)
+	repairs, err := healWith(nb, func() nbformat.CellID { n++; return ids[n-1] })
 	if err != nil {
 		t.Fatal(err)
 	}

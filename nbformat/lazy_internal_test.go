@@ -26,11 +26,11 @@ func verdicts(t *jsontree.Tape) string {
 // to fall back to a full parse.
 func checkLazyVerdicts(t *testing.T, name string, data []byte) (fellBack bool) {
 	t.Helper()
-	lazy, err := jsontree.ParseShaped(data, jsontree.Limits{MaxDepth: DefaultMaxDepth}, notebookShape())
+	lazy, err := jsontree.ParseShaped(data, jsontree.Limits{MaxDepth: defaultMaxDepth}, notebookShape())
 	if err != nil {
 		return false
 	}
-	full, err := jsontree.Parse(data, jsontree.Limits{MaxDepth: DefaultMaxDepth})
+	full, err := jsontree.Parse(data, jsontree.Limits{MaxDepth: defaultMaxDepth})
 	if err != nil {
 		t.Fatalf("%s: shaped parse accepted what Parse refuses: %v", name, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/mimetype"
 )
 
@@ -87,9 +88,6 @@ func (m MimeBundle) find(mime string) int {
 	return -1
 }
 
-// Has reports whether the bundle holds mime.
-func (m MimeBundle) Has(mime string) bool { return m.find(mime) >= 0 }
-
 // Text returns the text of a non-JSON entry (the joined lines; base64 for
 // binary types). It reports false if the entry is missing or holds JSON.
 func (m MimeBundle) Text(mime string) (string, bool) {
@@ -100,31 +98,9 @@ func (m MimeBundle) Text(mime string) (string, bool) {
 	return m.b.entries[i].text.String(), true
 }
 
-// Multiline returns a non-JSON entry as stored.
-func (m MimeBundle) Multiline(mime string) (MultilineString, bool) {
-	i := m.find(mime)
-	if i < 0 || m.b.entries[i].isJSON {
-		return MultilineString{}, false
-	}
-	return m.b.entries[i].text, true
-}
-
-// JSON decodes the entry's value as generic JSON (see the package
-// documentation for the Go types used). Text entries decode to their stored form: a string or a
-// []any of strings.
-func (m MimeBundle) JSON(mime string) (any, bool) {
-	raw, ok := m.RawJSON(mime)
-	if !ok {
-		return nil, false
-	}
-	v, err := Decode(raw)
-	if err != nil {
-		return nil, false
-	}
-	return v, true
-}
-
-// RawJSON returns the entry's value as JSON text.
+// RawJSON returns the entry's value as JSON text: for a text entry, the
+// string or the array of lines as stored. To decode it, use [Decode]; to
+// ask whether the bundle holds a type, use the ok result (or [MimeBundle.Keys]).
 func (m MimeBundle) RawJSON(mime string) (json.RawMessage, bool) {
 	i := m.find(mime)
 	if i < 0 {
@@ -171,13 +147,18 @@ func (m *MimeBundle) SetText(mime, s string) {
 	m.put(mimeEntry{mime: mime, text: Text(s)})
 }
 
-// SetMultiline sets mime to v exactly (keeping its form).
-func (m *MimeBundle) SetMultiline(mime string, v MultilineString) {
+// setMultiline sets mime to v exactly (keeping its form).
+func (m *MimeBundle) setMultiline(mime string, v MultilineString) {
 	m.put(mimeEntry{mime: mime, text: v})
 }
 
 // SetJSON sets mime to the JSON encoding of v (encoding/json rules for Go
-// values; json.RawMessage is used as is).
+// values; json.RawMessage is used as is). As when reading a file, the
+// value of a type that is not a JSON MIME type is text when it is a
+// string or an array of strings: [MimeBundle.Text] then returns its text,
+// and it is written in exactly that form (one string, or these lines),
+// whatever the notebook's style. Setting the value an entry already has
+// changes nothing.
 func (m *MimeBundle) SetJSON(mime string, v any) error {
 	var raw []byte
 	if r, ok := v.(json.RawMessage); ok {
@@ -191,8 +172,28 @@ func (m *MimeBundle) SetJSON(mime string, v any) error {
 			return fmt.Errorf("nbformat: SetJSON(%q): %w", mime, err)
 		}
 	}
+	if !mimetype.IsJSON(mime) {
+		if text, ok := multilineOfJSON(raw); ok {
+			if i := m.find(mime); i >= 0 && !m.b.entries[i].isJSON && bytes.Equal(m.b.entries[i].text.raw, text.raw) {
+				return nil
+			}
+			m.setMultiline(mime, text)
+			return nil
+		}
+	}
 	m.setJSON(mime, raw)
 	return nil
+}
+
+// multilineOfJSON returns the JSON text raw as a MultilineString of its
+// form, if it is a string or an array of strings.
+func multilineOfJSON(raw []byte) (MultilineString, bool) {
+	raw = bytes.TrimSpace(raw)
+	t, err := jsontree.Parse(raw, jsontree.Limits{MaxDepth: 2})
+	if err != nil || !isMultiline(t, jsontree.Root) {
+		return MultilineString{}, false
+	}
+	return multilineFromRaw(append([]byte(nil), raw...)), true
 }
 
 func (m *MimeBundle) setJSON(mime string, raw []byte) {

@@ -2,7 +2,6 @@ package nbformat
 
 import (
 	"bytes"
-	"strconv"
 	"strings"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
@@ -17,7 +16,9 @@ import (
 //
 // The zero value is the empty text. A MultilineString read from a file
 // decodes lazily: nothing is copied until String or Lines is called.
-// Values are immutable; Set replaces the value held in a variable.
+// Values are immutable; Set replaces the value held in a variable. Compare
+// values with Equal (go-cmp uses it), or their texts with String; an empty
+// text is String() == "".
 type MultilineString struct {
 	raw   []byte   // the JSON value as read; nil when built in memory
 	text  string   // built in memory: the text (when lines is nil)
@@ -45,7 +46,8 @@ func TextLines(lines ...string) MultilineString {
 	return MultilineString{lines: append([]string{}, lines...), form: formLines}
 }
 
-// TextString returns a MultilineString stored as one JSON string.
+// TextString returns a MultilineString stored as one JSON string, whatever
+// the notebook's style (the zero value and [Text] take the style's form).
 func TextString(s string) MultilineString { return MultilineString{text: s, form: formString} }
 
 // multilineFromRaw wraps a validated JSON string or array of strings.
@@ -103,32 +105,6 @@ func (m MultilineString) Lines() []string {
 	return lines.Split(m.text)
 }
 
-// IsList reports whether the value is (or, built with [TextLines], will
-// be) stored as an array of strings. Values built with [Text] report false
-// until written.
-func (m MultilineString) IsList() bool { return m.form == formLines }
-
-// IsEmpty reports whether the text is empty.
-func (m MultilineString) IsEmpty() bool {
-	switch {
-	case m.raw != nil:
-		if m.raw[0] == '"' {
-			return len(m.raw) == 2
-		}
-		empty := true
-		jsontree.EachString(m.raw, func(s []byte) { empty = empty && len(s) == 0 })
-		return empty
-	case m.lines != nil:
-		for _, l := range m.lines {
-			if l != "" {
-				return false
-			}
-		}
-		return true
-	}
-	return m.text == ""
-}
-
 // Set replaces the text with s. Setting the text it already has changes
 // nothing (the value is still written exactly as read); otherwise the value
 // keeps its form: a single string stays a single string, lines are split
@@ -151,9 +127,6 @@ func (m MultilineString) Equal(o MultilineString) bool {
 	}
 	return m.String() == o.String()
 }
-
-// GoString shows the text, for debugging and test failure messages.
-func (m MultilineString) GoString() string { return "nbformat.Text(" + strconv.Quote(m.String()) + ")" }
 
 // multiline writes text. splittable says whether new text may be stored as
 // lines in this place (false for binary MIME data such as image/png).

@@ -122,8 +122,9 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 	_, nb := readNotebook(t, filepath.Join("..", "testdata", "invalid.ipynb"))
 	before, _ := nbformat.Marshal(nb)
 	err := nbformat.Validate(nb)
-	if !errors.Is(err, nbformat.ErrInvalid) {
-		t.Fatalf("Validate = %v, want ErrInvalid", err)
+	var ve *nbformat.ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("Validate = %v, want *ValidationError problems", err)
 	}
 	type problem struct{ Pointer, Keyword string }
 	var got []problem

@@ -7,13 +7,19 @@ import (
 	"unicode/utf8"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/nbimpl"
 )
 
-// Format versions this package writes for new notebooks.
+// The format version this package writes for new notebooks, upgrades to
+// and heals to (4.5).
 const (
-	MajorVersion = 4
-	MinorVersion = 5
+	majorVersion = nbimpl.MajorVersion
+	minorVersion = nbimpl.MinorVersion
 )
+
+// defaultMaxDepth is the nesting limit of reading (UnmarshalOptions), also
+// applied to generic JSON values.
+const defaultMaxDepth = nbimpl.DefaultMaxDepth
 
 // Notebook is a Jupyter notebook. Its fields are the schema's top-level
 // fields (in the embedded, generated [Document]); its unexported part
@@ -33,8 +39,8 @@ type Notebook struct {
 func New() *Notebook {
 	return &Notebook{Document: Document{
 		Cells:         []Cell{},
-		Nbformat:      MajorVersion,
-		NbformatMinor: MinorVersion,
+		Nbformat:      majorVersion,
+		NbformatMinor: minorVersion,
 	}}
 }
 
@@ -67,36 +73,28 @@ func (s *source) styleOf() *style {
 	return s.style
 }
 
-// Default limits for [UnmarshalOptions]. They are far beyond real
-// notebooks (the largest seen are a few hundred megabytes, a few thousand
-// cells, nesting below 50) and keep hostile input cheap to refuse.
-const (
-	DefaultMaxBytes  = 1 << 30 // 1 GiB
-	DefaultMaxDepth  = 10000
-	DefaultMaxCells  = 100000
-	DefaultMaxString = 512 << 20 // 512 MiB
-	DefaultMaxValues = 1 << 26   // 67,108,864 JSON values
-)
-
-// UnmarshalOptions configures reading. The zero value uses the defaults.
+// UnmarshalOptions configures reading. The zero value uses the defaults,
+// which are far beyond real notebooks (the largest seen are a few hundred
+// megabytes, a few thousand cells, nesting below 50) and keep hostile
+// input cheap to refuse. A field 0 (or negative) means its default.
 type UnmarshalOptions struct {
-	// MaxBytes is the largest input accepted (default DefaultMaxBytes; at
-	// most 2 GiB - 1, the tape's offset range).
+	// MaxBytes is the largest input accepted: 0 means 1 GiB (1 << 30
+	// bytes); at most 2 GiB - 1, the tape's offset range.
 	MaxBytes int64
-	// MaxDepth is the deepest nesting of arrays and objects accepted
-	// (default DefaultMaxDepth).
+	// MaxDepth is the deepest nesting of arrays and objects accepted: 0
+	// means 10,000.
 	MaxDepth int
-	// MaxCells is the most cells accepted (default DefaultMaxCells).
+	// MaxCells is the most cells accepted: 0 means 100,000.
 	MaxCells int
-	// MaxString is the longest string accepted, in bytes as written
-	// (default DefaultMaxString).
+	// MaxString is the longest string accepted, in bytes as written: 0
+	// means 512 MiB (512 << 20 bytes).
 	MaxString int
 	// MaxValues is the most JSON values accepted, counting every value
-	// at every depth (default DefaultMaxValues, about 67 million: a 50 MB
-	// file of 25 million small values reads in a few hundred megabytes;
-	// the limit bounds the work and the memory of hostile input well below
-	// what MaxBytes alone allows). Exceeding it is a *SyntaxError at the
-	// first value past the limit.
+	// at every depth: 0 means 1 << 26 (67,108,864; a 50 MB file of 25
+	// million small values reads in a few hundred megabytes; the limit
+	// bounds the work and the memory of hostile input well below what
+	// MaxBytes alone allows). Exceeding it is a *SyntaxError at the first
+	// value past the limit.
 	MaxValues int
 }
 
@@ -121,16 +119,9 @@ func (o UnmarshalOptions) Unmarshal(data []byte) (*Notebook, error) {
 
 func (o UnmarshalOptions) maxBytes() int64 {
 	if o.MaxBytes <= 0 {
-		return DefaultMaxBytes
+		return nbimpl.DefaultMaxBytes
 	}
 	return o.MaxBytes
-}
-
-// UnmarshalOwned is Unmarshal without the copy: the notebook keeps data,
-// which the caller must never change afterwards. It saves one copy of the
-// file for callers that read it themselves.
-func (o UnmarshalOptions) UnmarshalOwned(data []byte) (*Notebook, error) {
-	return o.unmarshal(data)
 }
 
 func (o UnmarshalOptions) unmarshal(data []byte) (*Notebook, error) {
@@ -140,13 +131,13 @@ func (o UnmarshalOptions) unmarshal(data []byte) (*Notebook, error) {
 	}
 	lim := jsontree.Limits{MaxDepth: o.MaxDepth, MaxNodes: o.MaxValues, MaxString: o.MaxString}
 	if lim.MaxDepth <= 0 {
-		lim.MaxDepth = DefaultMaxDepth
+		lim.MaxDepth = nbimpl.DefaultMaxDepth
 	}
 	if lim.MaxString <= 0 {
-		lim.MaxString = DefaultMaxString
+		lim.MaxString = nbimpl.DefaultMaxString
 	}
 	if lim.MaxNodes <= 0 {
-		lim.MaxNodes = DefaultMaxValues
+		lim.MaxNodes = nbimpl.DefaultMaxValues
 	}
 	t, err := jsontree.ParseShaped(data, lim, notebookShape())
 	if err != nil {
@@ -165,12 +156,12 @@ func (o UnmarshalOptions) unmarshal(data []byte) (*Notebook, error) {
 		return nil, &FormatError{Pointer: "/nbformat", Msg: fmt.Sprintf("must be an integer, not %s", t.Raw(nbf))}
 	}
 	major, ok := numberValue(t.Raw(nbf), n.Flags).(int)
-	if !ok || major < 1 || major > MajorVersion {
-		return nil, &FormatError{Pointer: "/nbformat", Msg: fmt.Sprintf("unsupported major version %s (this package reads 1 to %d)", t.Raw(nbf), MajorVersion), Err: ErrUnsupportedVersion}
+	if !ok || major < 1 || major > majorVersion {
+		return nil, &FormatError{Pointer: "/nbformat", Msg: fmt.Sprintf("unsupported major version %s (this package reads 1 to %d)", t.Raw(nbf), majorVersion), Err: ErrUnsupportedVersion}
 	}
 	maxCells := o.MaxCells
 	if maxCells <= 0 {
-		maxCells = DefaultMaxCells
+		maxCells = nbimpl.DefaultMaxCells
 	}
 	if c := t.Lookup(jsontree.Root, "cells"); c >= 0 && t.Nodes[c].Kind == jsontree.Array && int(t.Nodes[c].Len) > maxCells {
 		return nil, &FormatError{Pointer: "/cells", Msg: fmt.Sprintf("%d cells, more than the limit of %d", t.Nodes[c].Len, maxCells), Err: ErrLimit}

@@ -16,7 +16,7 @@ func (e *encoder) rawJSON(raw []byte, ind string) {
 	if e.st.compact() && e.st.comma == "" && e.st.colon == ":" && !e.st.sorted && e.st.esc == (jsontree.Escaping{}) {
 		// Compact output (Encode, FromMap): the text without its spaces,
 		// checked without recording its values.
-		if _, err := jsontree.ParseShaped(raw, jsontree.Limits{MaxDepth: DefaultMaxDepth}, nil); err != nil {
+		if _, err := jsontree.ParseShaped(raw, jsontree.Limits{MaxDepth: defaultMaxDepth}, nil); err != nil {
 			e.fail(fmt.Errorf("nbformat: invalid raw JSON: %w", err))
 			e.buf = append(e.buf, "null"...)
 			return
@@ -24,7 +24,7 @@ func (e *encoder) rawJSON(raw []byte, ind string) {
 		e.buf = jsontree.AppendCompact(e.buf, raw)
 		return
 	}
-	t, err := jsontree.Parse(raw, jsontree.Limits{MaxDepth: DefaultMaxDepth})
+	t, err := jsontree.Parse(raw, jsontree.Limits{MaxDepth: defaultMaxDepth})
 	if err != nil {
 		e.fail(fmt.Errorf("nbformat: invalid raw JSON: %w", err))
 		e.buf = append(e.buf, "null"...)

@@ -20,7 +20,7 @@ func ReadFile(name string) (*Notebook, error) { return UnmarshalOptions{}.ReadFi
 
 // ReadFile reads the notebook in the named file. A regular file larger than
 // MaxBytes is refused before anything is read; other files (pipes,
-// devices) as described at [UnmarshalOptions.ReadAll]. Errors name the
+// devices) are read as [UnmarshalOptions.Read] reads. Errors name the
 // file.
 func (o UnmarshalOptions) ReadFile(name string) (*Notebook, error) {
 	data, err := o.readBytes(name)
@@ -34,10 +34,16 @@ func (o UnmarshalOptions) ReadFile(name string) (*Notebook, error) {
 	return nb, nil
 }
 
-// Read reads a notebook from r to its end. See [UnmarshalOptions.ReadAll]
-// for the limits applied while reading.
+// Read reads a notebook from r to its end. It enforces MaxBytes while
+// reading: at most MaxBytes+1 bytes are read, and more is refused with a
+// [*SyntaxError] for which errors.Is(err, ErrLimit) holds, the buffers
+// never holding more than MaxBytes+1 bytes. Input that can never be JSON
+// is refused as soon as it is read, with the [*SyntaxError] Unmarshal
+// would report: a control character (such as the NUL bytes of /dev/zero)
+// or a first value that no JSON value starts with; reading endless input
+// of that kind stops at once.
 func (o UnmarshalOptions) Read(r io.Reader) (*Notebook, error) {
-	data, err := o.ReadAll(r)
+	data, err := o.readAll(r, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +53,7 @@ func (o UnmarshalOptions) Read(r io.Reader) (*Notebook, error) {
 // readBytes reads the named file. A regular file larger than MaxBytes is
 // refused before reading it, and is read with one allocation of its size;
 // a file that grows while it is read, and files without a size (pipes,
-// character devices such as /dev/zero), are read as [UnmarshalOptions.ReadAll]
+// character devices such as /dev/zero), are read as [UnmarshalOptions.Read]
 // reads. Errors name the file.
 func (o UnmarshalOptions) readBytes(name string) ([]byte, error) {
 	f, err := os.Open(name)
@@ -68,18 +74,6 @@ func (o UnmarshalOptions) readBytes(name string) ([]byte, error) {
 		return nil, withFile(name, err)
 	}
 	return data, nil
-}
-
-// ReadAll reads r to its end, for callers that then use UnmarshalOwned.
-// It enforces MaxBytes while reading: at most MaxBytes+1 bytes are read,
-// and more is refused with a [*SyntaxError] for which errors.Is(err,
-// ErrLimit) holds, the buffers never holding more than MaxBytes+1 bytes.
-// Input that can never be JSON is refused as soon as it is read, with the
-// [*SyntaxError] Unmarshal would report: a control character (such as
-// the NUL bytes of /dev/zero) or a first value that no JSON value starts
-// with.
-func (o UnmarshalOptions) ReadAll(r io.Reader) ([]byte, error) {
-	return o.readAll(r, 0)
 }
 
 // Chunk sizes for input without a known size: the first chunk, and the

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -47,7 +48,7 @@ func TestReadAllRefusesEndlessInput(t *testing.T) {
 				var err error
 				alloc := allocated(func() {
 					if how == "ReadAll" {
-						_, err = o.ReadAll(in)
+						_, err = nbimpl.ReadAll(in, o.MaxBytes)
 					} else {
 						_, err = o.Read(in)
 					}
@@ -91,11 +92,11 @@ func TestReadAllLimitBoundary(t *testing.T) {
 			if name == "one-byte" && n > 64<<10 {
 				continue
 			}
-			got, err := nbformat.UnmarshalOptions{MaxBytes: n}.ReadAll(r())
+			got, err := nbimpl.ReadAll(r(), n)
 			if err != nil || !bytes.Equal(got, in) {
 				t.Errorf("%s, %d bytes at a limit of %d: err %v, same bytes %v", name, n, n, err, bytes.Equal(got, in))
 			}
-			if _, err := (nbformat.UnmarshalOptions{MaxBytes: n - 1}).ReadAll(r()); !errors.Is(err, nbformat.ErrLimit) {
+			if _, err := nbimpl.ReadAll(r(), n-1); !errors.Is(err, nbformat.ErrLimit) {
 				t.Errorf("%s, %d bytes at a limit of %d: %v, want ErrLimit", name, n, n-1, err)
 			}
 		}
@@ -131,7 +132,7 @@ func TestReadAllRefusesNonJSONAtOnce(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			in := &endless{head: []byte(tc.head), body: []byte(tc.body)}
-			_, err := nbformat.UnmarshalOptions{}.ReadAll(in)
+			_, err := nbimpl.ReadAll(in, 0)
 			var se *nbformat.SyntaxError
 			if !errors.As(err, &se) || errors.Is(err, nbformat.ErrLimit) {
 				t.Fatalf("ReadAll: %v, want a *SyntaxError that is not a limit", err)
@@ -156,7 +157,7 @@ func TestReadDevZero(t *testing.T) {
 	}
 	defer f.Close()
 	count := &countingReader{r: f}
-	_, err = nbformat.UnmarshalOptions{}.ReadAll(count)
+	_, err = nbimpl.ReadAll(count, 0)
 	var se *nbformat.SyntaxError
 	if !errors.As(err, &se) || se.Line != 1 || se.Column != 1 {
 		t.Errorf("ReadAll(/dev/zero): %v, want a syntax error at line 1, column 1", err)
@@ -195,7 +196,7 @@ func FuzzReadAll(f *testing.F) {
 	f.Add([]byte("NaN"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, r := range []io.Reader{bytes.NewReader(data), iotest.OneByteReader(bytes.NewReader(data)), iotest.HalfReader(bytes.NewReader(data))} {
-			got, err := nbformat.UnmarshalOptions{}.ReadAll(r)
+			got, err := nbimpl.ReadAll(r, 0)
 			if err == nil {
 				if !bytes.Equal(got, data) {
 					t.Fatalf("ReadAll changed the bytes")

@@ -2,9 +2,6 @@
 
 package nbformat
 
-// Media attachments (e.g. inline images), stored as mimebundle keyed by filename.
-type Attachments map[string]MimeBundle
-
 type Author struct {
 	// Name corresponds to the JSON schema field "name".
 	Name *string `json:"name,omitempty,omitzero"`
@@ -200,8 +197,8 @@ type LanguageInfo struct {
 
 // Notebook markdown cell.
 type MarkdownCell struct {
-	// Attachments corresponds to the JSON schema field "attachments".
-	Attachments Attachments `json:"attachments,omitempty,omitzero"`
+	// Media attachments (e.g. inline images), stored as mimebundle keyed by filename.
+	Attachments map[string]MimeBundle `json:"attachments,omitempty,omitzero"`
 
 	// String identifying the type of cell.
 	CellType CellType `json:"cell_type"`
@@ -266,8 +263,8 @@ type NotebookMetadata struct {
 
 // Notebook raw nbconvert cell.
 type RawCell struct {
-	// Attachments corresponds to the JSON schema field "attachments".
-	Attachments Attachments `json:"attachments,omitempty,omitzero"`
+	// Media attachments (e.g. inline images), stored as mimebundle keyed by filename.
+	Attachments map[string]MimeBundle `json:"attachments,omitempty,omitzero"`
 
 	// String identifying the type of cell.
 	CellType CellType `json:"cell_type"`

@@ -10,20 +10,6 @@ import (
 	"github.com/nbdialog/ipynb/internal/lines"
 )
 
-// UpgradeOptions configures [UpgradeOptions.Upgrade]. The zero value uses
-// random ids.
-type UpgradeOptions struct {
-	// NewID returns candidate cell ids; candidates already in use are
-	// skipped. By default a cell's id is derived from its position, type and
-	// source (8 hex digits of a SHA-256 hash), so the same notebook always
-	// upgrades to the same bytes.
-	NewID func() CellID
-}
-
-// Upgrade brings nb to nbformat 4.5 with default options. See
-// [UpgradeOptions.Upgrade].
-func Upgrade(nb *Notebook) error { return UpgradeOptions{}.Upgrade(nb) }
-
 // Valid reports whether id is a valid cell id: 1 to 64 ASCII letters,
 // digits, "-" or "_" (the schema's cell_id; nothing may follow, not even a
 // final newline).
@@ -32,9 +18,12 @@ func (id CellID) Valid() bool { return cellid.Valid(string(id)) }
 // Upgrade converts nb to nbformat 4.5 in place:
 //
 //   - nbformat 4.0–4.4: nbformat_minor becomes 5 and every cell gets an id.
-//     Unlike Python nbformat, which replaces every id, existing valid ids
-//     are kept; only missing, invalid or duplicate ones get fresh unique
-//     8-hex ids.
+//     Unlike Python nbformat, which replaces every id with a random one,
+//     existing valid ids are kept; only missing, invalid or duplicate ones
+//     get fresh unique ids, derived from the cell's position, type and
+//     source (8 hex digits of a SHA-256 hash), so the same notebook always
+//     upgrades to the same bytes (set other ids afterwards with
+//     [SetCellID] if you want them).
 //
 //   - nbformat 4.5 and later minors: missing, invalid and duplicate ids are
 //     replaced the same way; the version is left alone.
@@ -54,26 +43,26 @@ func (id CellID) Valid() bool { return cellid.Valid(string(id)) }
 // Version 1 is not supported (ErrUnsupportedVersion). Upgrade
 // changes only what it must: [Marshal] still writes untouched cells byte for
 // byte.
-func (o UpgradeOptions) Upgrade(nb *Notebook) error {
+func Upgrade(nb *Notebook) error {
 	switch {
 	case nb.Nbformat == 2 || nb.Nbformat == 3:
-		if err := o.upgradeV3(nb); err != nil {
+		if err := upgradeV3(nb); err != nil {
 			return err
 		}
 	case nb.Nbformat == 4:
 	default:
 		return fmt.Errorf("nbformat: upgrade from nbformat %d: %w", nb.Nbformat, ErrUnsupportedVersion)
 	}
-	if nb.NbformatMinor < MinorVersion {
-		nb.NbformatMinor = MinorVersion
+	if nb.NbformatMinor < minorVersion {
+		nb.NbformatMinor = minorVersion
 	}
-	o.fixIDs(nb)
+	fixIDs(nb)
 	return nil
 }
 
 // fixIDs gives fresh ids to cells whose id is missing, invalid or already
 // used by an earlier cell.
-func (o UpgradeOptions) fixIDs(nb *Notebook) {
+func fixIDs(nb *Notebook) {
 	used := map[CellID]bool{}
 	for _, c := range nb.Cells {
 		if id := CellIDOf(c); id.Valid() {
@@ -90,7 +79,7 @@ func (o UpgradeOptions) fixIDs(nb *Notebook) {
 		if _, unknown := c.(*UnknownCell); unknown {
 			continue
 		}
-		fresh := freshID(o.NewID, used, i, c)
+		fresh := freshID(nil, used, i, c)
 		seen[fresh] = true
 		SetCellID(c, fresh)
 	}
@@ -98,7 +87,7 @@ func (o UpgradeOptions) fixIDs(nb *Notebook) {
 
 // upgradeV3 converts the worksheets of a v3 notebook (kept as generic JSON
 // in AdditionalProperties) into typed v4 cells.
-func (o UpgradeOptions) upgradeV3(nb *Notebook) error {
+func upgradeV3(nb *Notebook) error {
 	extra := nb.AdditionalProperties
 	var cells []any
 	if ws, ok := decodeRaw(extra["worksheets"]).([]any); ok {
@@ -158,7 +147,7 @@ func (o UpgradeOptions) upgradeV3(nb *Notebook) error {
 		nb.Metadata.AdditionalProperties = map[string]any{}
 	}
 	nb.Cells = doc.Cells
-	nb.Nbformat, nb.NbformatMinor = 4, MinorVersion
+	nb.Nbformat, nb.NbformatMinor = 4, minorVersion
 	return nil
 }
 

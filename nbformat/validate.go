@@ -22,8 +22,11 @@ import (
 // also be unique.
 //
 // It returns nil, or an error joining one *[ValidationError] per problem,
-// in document order (use [Problems] to list them). The error pointers refer
-// to the notebook as [Marshal] writes it. Validate changes nothing.
+// in document order (use [Problems] to list them; errors.Is(err,
+// ErrMissingMember) and the other causes match through it). The error
+// pointers refer to the notebook as [Marshal] writes it. Any other error
+// means the notebook could not be checked (it cannot be written, say):
+// Problems returns nil for it. Validate changes nothing.
 func Validate(nb *Notebook) error {
 	t, err := nb.tape()
 	if err != nil {
@@ -81,7 +84,7 @@ func (nb *Notebook) tape() (*jsontree.Tape, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := jsontree.ParseShaped(data, jsontree.Limits{MaxDepth: DefaultMaxDepth}, notebookShape())
+	t, err := jsontree.ParseShaped(data, jsontree.Limits{MaxDepth: defaultMaxDepth}, notebookShape())
 	if err != nil {
 		return nil, syntaxError("", data, err)
 	}

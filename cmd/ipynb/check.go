@@ -166,7 +166,7 @@ func check(e *env, in input) checkResult {
 		r.Status, r.Detail, r.io = "error", pathError(err).Error(), true
 		return r
 	}
-	nb, err := nbformat.UnmarshalOptions{}.UnmarshalOwned(data)
+	nb, err := unmarshalOwned(data)
 	if err != nil {
 		r.Status = "error"
 		var se *nbformat.SyntaxError

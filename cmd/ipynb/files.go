@@ -61,9 +61,9 @@ func (e *env) readStamped(in input) ([]byte, *atomicfile.Stamp, error) {
 	case in.stdin():
 		// The limit is enforced while reading, and bytes no JSON holds
 		// (such as NUL) are refused as soon as they are read.
-		data, err = nbformat.UnmarshalOptions{}.ReadAll(e.stdin)
+		data, err = readAll(e.stdin)
 		if errors.Is(err, nbformat.ErrLimit) {
-			err = fmt.Errorf("standard input is more than the limit of %d bytes", nbformat.DefaultMaxBytes)
+			err = fmt.Errorf("standard input is more than the limit of %d bytes", maxBytes)
 		}
 		return data, nil, streamError(err)
 	case in.walked:
@@ -71,13 +71,13 @@ func (e *env) readStamped(in input) ([]byte, *atomicfile.Stamp, error) {
 		if in.real != "" {
 			name = in.real
 		}
-		data, stamp, err = atomicfile.Read(name, atomicfile.ReadOptions{MaxBytes: nbformat.DefaultMaxBytes, NoFollow: true, Folder: in.folder})
+		data, stamp, err = atomicfile.Read(name, atomicfile.ReadOptions{MaxBytes: maxBytes, NoFollow: true, Folder: in.folder})
 	case stream(in.path):
 		// As standard input (/dev/zero is refused at its first byte).
-		data, err = atomicfile.ReadStreamWith(in.path, nbformat.UnmarshalOptions{}.ReadAll)
+		data, err = atomicfile.ReadStreamWith(in.path, readAll)
 		err = streamError(err)
 	default:
-		data, stamp, err = atomicfile.Read(in.path, atomicfile.ReadOptions{MaxBytes: nbformat.DefaultMaxBytes})
+		data, stamp, err = atomicfile.Read(in.path, atomicfile.ReadOptions{MaxBytes: maxBytes})
 	}
 	if errors.Is(err, atomicfile.ErrSymlink) {
 		err = errors.New("it became a symbolic link after its folder was searched; left alone")

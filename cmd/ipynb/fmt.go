@@ -86,7 +86,7 @@ const (
 
 // format returns the formatted bytes of a notebook and the repairs made.
 func format(data []byte, mode fmtMode, upgrade bool) ([]byte, []nbformat.Repair, error) {
-	nb, err := nbformat.UnmarshalOptions{}.UnmarshalOwned(data)
+	nb, err := unmarshalOwned(data)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -41,7 +41,7 @@ func describe(path string, err error) string {
 // when data does not parse: errors about a notebook's structure (a
 // *nbformat.FormatError) then name a place editors can jump to.
 func locate(data []byte, ptr nbformat.Pointer) (line, col int) {
-	t, err := jsontree.Parse(data, jsontree.Limits{MaxDepth: nbformat.DefaultMaxDepth, MaxString: nbformat.DefaultMaxString})
+	t, err := jsontree.Parse(data, jsontree.Limits{MaxDepth: maxDepth, MaxString: maxString})
 	if err != nil {
 		return 0, 0
 	}

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
-	"github.com/nbdialog/ipynb/nbformat"
 )
 
 // stripOptions are nbstripout's switches (FACTS e.4): what strip keeps.
@@ -67,14 +66,14 @@ func stripNotebook(data []byte, opt stripOptions) ([]byte, []stripChange, error)
 }
 
 func (s *stripper) strip(data []byte) ([]byte, []stripChange, error) {
-	t, err := jsontree.Parse(data, jsontree.Limits{MaxDepth: nbformat.DefaultMaxDepth, MaxString: nbformat.DefaultMaxString})
+	t, err := jsontree.Parse(data, jsontree.Limits{MaxDepth: maxDepth, MaxString: maxString})
 	major := 0
 	if err == nil {
 		major = notebookMajor(t)
 	}
 	if err != nil || major == 0 {
 		// Let the notebook reader give the error, with its position.
-		if _, nerr := (nbformat.UnmarshalOptions{}).UnmarshalOwned(data); nerr != nil {
+		if _, nerr := unmarshalOwned(data); nerr != nil {
 			return nil, nil, nerr
 		}
 		if err == nil {
@@ -94,7 +93,7 @@ func (s *stripper) strip(data []byte) ([]byte, []stripChange, error) {
 
 // notebookMajor returns the nbformat major version of a parsed notebook,
 // or 0 when the root is not an object with an integer nbformat from 1 to
-// nbformat.MajorVersion.
+// majorVersion.
 func notebookMajor(t *jsontree.Tape) int {
 	if t.Nodes[jsontree.Root].Kind != jsontree.Object {
 		return 0
@@ -104,7 +103,7 @@ func notebookMajor(t *jsontree.Tape) int {
 		return 0
 	}
 	n, err := strconv.Atoi(string(t.Raw(v)))
-	if err != nil || n < 1 || n > nbformat.MajorVersion {
+	if err != nil || n < 1 || n > majorVersion {
 		return 0
 	}
 	return n

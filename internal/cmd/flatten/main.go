@@ -35,9 +35,10 @@
 //     generated one-value enum per variant, CodeCellCellType,
 //     StreamOutputType, …), and every execution_count is a plain *int
 //     (instead of CodeCellExecutionCount and ExecuteResultExecutionCount);
-//     the definitions metadata_name, metadata_tags and output_metadata
-//     become string, []string and map[string]any (through customTypes, as
-//     in step 2), not named types of their own.
+//     the definitions metadata_name, metadata_tags, output_metadata and
+//     attachments become string, []string, map[string]any and
+//     map[string]MimeBundle (through customTypes, as in step 2), not named
+//     types of their own.
 //
 // Usage: flatten -in nbformat.v4.5.schema.json -out notebook.schema.json
 package main
@@ -65,6 +66,7 @@ var customTypes = map[string]string{
 	"source":           "MultilineString",
 	"mimebundle":       "MimeBundle",
 	// Plain Go types where a named one adds nothing (step 8).
+	"attachments":     "map[string]MimeBundle",
 	"metadata_name":   "string",
 	"metadata_tags":   "[]string",
 	"output_metadata": "map[string]any",
@@ -211,7 +213,7 @@ func renameError(root, defs obj) {
 	}
 }
 
-// replaceCustomTypes replaces the unions, the string-or-lines values and the plainly typed definitions by Go types (steps 2 and 8), and makes attachments a map.
+// replaceCustomTypes replaces the unions, the string-or-lines values and the plainly typed definitions by Go types (steps 2 and 8).
 func replaceCustomTypes(root, defs obj) {
 	// 2. handwritten types replace the unions and string-or-lines values.
 	walk(root, func(o obj) {
@@ -243,15 +245,6 @@ func replaceCustomTypes(root, defs obj) {
 	}
 	for _, name := range dropped {
 		delete(defs, name)
-	}
-	// attachments: a map from file name to mime bundle.
-	if att, ok := defs["attachments"].(obj); ok {
-		if pp, ok := att["patternProperties"].(obj); ok && len(pp) == 1 {
-			for _, v := range pp {
-				att["additionalProperties"] = v
-			}
-			delete(att, "patternProperties")
-		}
 	}
 }
 

@@ -91,12 +91,12 @@ func TestReshapeContract(t *testing.T) {
 		t.Errorf("hinted members %v, want %v", seen, want)
 	}
 	// Definitions that would only add a named type become plain Go types.
-	for _, def := range []string{"metadata_name", "metadata_tags", "output_metadata"} {
+	for _, def := range []string{"metadata_name", "metadata_tags", "output_metadata", "attachments"} {
 		if _, ok := root["definitions"].(map[string]any)[def]; ok {
 			t.Errorf("definitions/%s kept (a named Go type)", def)
 		}
 	}
-	for _, hint := range []string{`"type": "string"`, `"type": "[]string"`, `"type": "map[string]any"`} {
+	for _, hint := range []string{`"type": "string"`, `"type": "[]string"`, `"type": "map[string]any"`, `"type": "map[string]MimeBundle"`} {
 		if !strings.Contains(s, hint) {
 			t.Errorf("generation schema lacks the hint %s", hint)
 		}

@@ -1,0 +1,37 @@
+package convert
+
+import (
+	"github.com/nbdialog/ipynb/internal/nbimpl"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+// Typed wrappers of the parts of nbformat that only the module uses
+// (internal/nbimpl).
+
+// unmarshalOwned reads a notebook from data without copying it: the
+// notebook keeps data, which must never change afterwards.
+func unmarshalOwned(data []byte) (*nbformat.Notebook, error) {
+	nb, err := nbimpl.UnmarshalOwned(data)
+	if err != nil {
+		return nil, err
+	}
+	return nb.(*nbformat.Notebook), nil
+}
+
+// healKeepingBOM is nbformat.Heal, except that a UTF-8 byte-order mark
+// read stays, so that a dialog's file comes back exactly as it went in.
+func healKeepingBOM(nb *nbformat.Notebook) ([]nbformat.Repair, error) {
+	repairs, err := nbimpl.Heal(nb, nbimpl.HealOptions{KeepBOM: true})
+	r, _ := repairs.([]nbformat.Repair)
+	return r, err
+}
+
+// cloneCell returns a copy of c that can be changed without changing c
+// (its maps, slices and bundles are shared until replaced).
+func cloneCell(c nbformat.Cell) nbformat.Cell { return nbimpl.CloneCell(c).(nbformat.Cell) }
+
+// nbformat's default limits of reading (a notebook's size, its nesting).
+const (
+	defaultMaxBytes = nbimpl.DefaultMaxBytes
+	defaultMaxDepth = nbimpl.DefaultMaxDepth
+)

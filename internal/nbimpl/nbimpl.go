@@ -1,0 +1,77 @@
+// Package nbimpl holds the parts of package nbformat that only the
+// module's own packages use (convert, the ipynb command, nbformat's tests):
+// its default limits and format version as constants, and a few entry
+// points that are not part of nbformat's public API. It is the pattern of
+// protobuf-go's protoimpl: nbformat sets the functions when it is
+// initialized, and every importer of this package also imports nbformat
+// (it handles nbformat's values), so they are never nil when used.
+//
+// This package cannot import nbformat (nbformat imports it), so values of
+// nbformat's types pass as any; each function documents the dynamic types.
+package nbimpl
+
+import "io"
+
+// The default limits of nbformat.UnmarshalOptions (a field left 0 means
+// the default). They are far beyond real notebooks (the largest seen are a
+// few hundred megabytes, a few thousand cells, nesting below 50) and keep
+// hostile input cheap to refuse.
+const (
+	DefaultMaxBytes  = 1 << 30 // 1 GiB
+	DefaultMaxDepth  = 10000
+	DefaultMaxCells  = 100000
+	DefaultMaxString = 512 << 20 // 512 MiB
+	DefaultMaxValues = 1 << 26   // 67,108,864 JSON values
+)
+
+// The format version nbformat writes for new notebooks, upgrades to and
+// gives cell ids from (4.5). MinorVersion follows the newest schema in
+// package schema (schema.LatestV4Minor), checked by a test.
+const (
+	MajorVersion = 4
+	MinorVersion = 5
+)
+
+// HealOptions are the options of nbformat.Heal that only the module sets.
+type HealOptions struct {
+	// NewID returns candidate cell ids (strings that are not valid ids,
+	// or ids in use, are skipped). Nil: ids derived from each cell's
+	// position, type and source, as nbformat.Heal gives them. Tests set it
+	// to get ids that read well in expectations.
+	NewID func() string
+	// KeepBOM leaves a UTF-8 byte-order mark before the JSON as it was
+	// read (nbformat.Heal removes it, as Python's json module refuses
+	// such a file); convert keeps it, so that a dialog's file comes back
+	// exactly as it went in.
+	KeepBOM bool
+}
+
+var (
+	// ReadAll reads r to its end as nbformat.UnmarshalOptions.Read does,
+	// with MaxBytes maxBytes (0: DefaultMaxBytes), for callers that then
+	// call UnmarshalOwned: at most maxBytes+1 bytes are read, and more is
+	// refused with an *nbformat.SyntaxError for which errors.Is(err,
+	// nbformat.ErrLimit) holds, the buffers never holding more than
+	// maxBytes+1 bytes. Input that can never be JSON is refused as soon as
+	// it is read, with the *nbformat.SyntaxError nbformat.Unmarshal would
+	// report: a control character (such as the NUL bytes of /dev/zero) or
+	// a first value that no JSON value starts with.
+	ReadAll func(r io.Reader, maxBytes int64) ([]byte, error)
+
+	// UnmarshalOwned is nbformat.Unmarshal (default limits) without its
+	// copy of data: the notebook, an *nbformat.Notebook, keeps data,
+	// which the caller must never change afterwards. It saves one copy of
+	// the file for callers that read it themselves (the ipynb command's
+	// memory budget depends on it).
+	UnmarshalOwned func(data []byte) (nb any, err error)
+
+	// CloneCell returns a copy of an nbformat.Cell that can be changed
+	// without changing the original: the struct is copied, and its maps,
+	// slices and mime bundles are shared until replaced (set a field to a
+	// new value rather than changing a shared one in place).
+	CloneCell func(c any) any
+
+	// Heal is nbformat.Heal with options: nb is an *nbformat.Notebook,
+	// repairs a []nbformat.Repair.
+	Heal func(nb any, o HealOptions) (repairs any, err error)
+)

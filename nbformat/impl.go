@@ -1,0 +1,38 @@
+package nbformat
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/nbdialog/ipynb/internal/nbimpl"
+)
+
+// The entry points only the module's own packages use (see
+// internal/nbimpl), set here so that they are never part of this
+// package's API.
+func init() {
+	nbimpl.ReadAll = func(r io.Reader, maxBytes int64) ([]byte, error) {
+		return UnmarshalOptions{MaxBytes: maxBytes}.readAll(r, 0)
+	}
+	nbimpl.UnmarshalOwned = func(data []byte) (any, error) {
+		nb, err := UnmarshalOptions{}.unmarshal(data)
+		if err != nil {
+			return nil, err
+		}
+		return nb, nil
+	}
+	nbimpl.CloneCell = func(c any) any {
+		cell, ok := c.(Cell)
+		if !ok {
+			panic(fmt.Sprintf("nbformat: CloneCell of %T, which is not a Cell", c))
+		}
+		return cloneCell(cell)
+	}
+	nbimpl.Heal = func(nb any, o nbimpl.HealOptions) (any, error) {
+		n, ok := nb.(*Notebook)
+		if !ok {
+			return nil, fmt.Errorf("nbformat: heal: %T is not a *Notebook", nb)
+		}
+		return heal(n, o)
+	}
+}
