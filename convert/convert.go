@@ -11,6 +11,7 @@ import (
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/cellid"
+	"github.com/nbdialog/ipynb/internal/jsonpointer"
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
 	"github.com/nbdialog/ipynb/nbformat"
@@ -364,7 +365,7 @@ func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat
 		}
 		if s != nil && o.Repaired != nil {
 			for _, k := range strayMembers(s.cell) {
-				o.Repaired(nbformat.Repair{Pointer: nbformat.Pointer("/cells").AppendIndex(len(nb.Cells)).AppendToken(k),
+				o.Repaired(nbformat.Repair{Pointer: nbformat.Pointer(jsonpointer.AppendToken(jsonpointer.AppendIndex("/cells", len(nb.Cells)), k)),
 					What: fmt.Sprintf("removed %q, which a %s cell does not have, as the cell was written anew from its changed message", k, s.cell.Type())})
 			}
 		}

@@ -46,7 +46,7 @@ func pythonFailure(t *jsontree.Tape, v3 bool) error {
 			k := 0
 			t.Scalars(i, func(n jsontree.Node) bool {
 				if bigInt(&n) {
-					c.err.(*FormatError).Pointer = pointerOf(t, i).AppendIndex(k)
+					c.err.(*FormatError).Pointer = pointerOf(t, i).appendIndex(k)
 					return false
 				}
 				k++
@@ -77,7 +77,7 @@ func pythonFailure(t *jsontree.Tape, v3 bool) error {
 			k := 0
 			t.Scalars(i, func(n jsontree.Node) bool {
 				if n.Kind == jsontree.String && n.Flags&jsontree.FlagEscaped != 0 && loneSurrogates(t.Data[n.Start:n.End]) {
-					c.fail(pointerOf(t, i).AppendIndex(k), "a string holds a lone UTF-16 surrogate, which UTF-8 cannot encode")
+					c.fail(pointerOf(t, i).appendIndex(k), "a string holds a lone UTF-16 surrogate, which UTF-8 cannot encode")
 					return false
 				}
 				k++
@@ -153,21 +153,21 @@ func (c *pyCheck) v4(root int) {
 		return
 	}
 	for i, cell := range c.elems(cells) {
-		at := Pointer("/cells").AppendIndex(i)
+		at := Pointer("/cells").appendIndex(i)
 		if c.kind(cell) != jsontree.Object {
 			c.fail(at, "a cell is not an object")
 			continue
 		}
 		if s := t.Lookup(cell, "source"); s >= 0 && c.kind(s) == jsontree.Array && !isMultiline(t, s) {
-			c.fail(at.AppendToken("source"), "a source list holds a value that is not a string")
+			c.fail(at.appendToken("source"), "a source list holds a value that is not a string")
 		}
 		if a := t.Lookup(cell, "attachments"); a >= 0 {
 			if c.kind(a) != jsontree.Object {
-				c.fail(at.AppendToken("attachments"), "attachments is not an object")
+				c.fail(at.appendToken("attachments"), "attachments is not an object")
 			} else {
 				t.Children(a, func(k int) bool {
 					if c.kind(k) != jsontree.Object {
-						c.fail(at.AppendToken("attachments").AppendToken(t.KeyString(k)), "an attachment is not an object")
+						c.fail(at.appendToken("attachments").appendToken(t.KeyString(k)), "an attachment is not an object")
 					}
 					return true
 				})
@@ -177,7 +177,7 @@ func (c *pyCheck) v4(root int) {
 		case m < 0:
 			c.fail(at, "a cell has no metadata (strip_transient reads cell.metadata)")
 		case c.kind(m) != jsontree.Object:
-			c.fail(at.AppendToken("metadata"), "cell metadata is not an object")
+			c.fail(at.appendToken("metadata"), "cell metadata is not an object")
 		}
 		ct := t.Lookup(cell, "cell_type")
 		if ct < 0 {
@@ -193,11 +193,11 @@ func (c *pyCheck) v4(root int) {
 			continue
 		}
 		if !c.iterable(outs) {
-			c.fail(at.AppendToken("outputs"), "outputs is not a list")
+			c.fail(at.appendToken("outputs"), "outputs is not a list")
 			continue
 		}
 		for k, out := range c.elems(outs) {
-			c.output(at.AppendToken("outputs").AppendIndex(k), out)
+			c.output(at.appendToken("outputs").appendIndex(k), out)
 		}
 	}
 }
@@ -214,17 +214,17 @@ func (c *pyCheck) output(at Pointer, out int) {
 		return
 	}
 	if k := c.kind(ot); k == jsontree.Array || k == jsontree.Object {
-		c.fail(at.AppendToken("output_type"), "output_type is not hashable")
+		c.fail(at.appendToken("output_type"), "output_type is not hashable")
 		return
 	}
 	switch {
 	case t.StrIs(ot, "execute_result") || t.StrIs(ot, "display_data"):
 		if d := t.Lookup(out, "data"); d >= 0 && c.kind(d) != jsontree.Object {
-			c.fail(at.AppendToken("data"), "data is not an object")
+			c.fail(at.appendToken("data"), "data is not an object")
 		}
 	default:
 		if x := t.Lookup(out, "text"); x >= 0 && c.kind(x) == jsontree.Array && !isMultiline(t, x) && pyTruthy(t, ot) {
-			c.fail(at.AppendToken("text"), "a text list holds a value that is not a string")
+			c.fail(at.appendToken("text"), "a text list holds a value that is not a string")
 		}
 		if t.StrIs(ot, "stream") && t.Lookup(out, "text") < 0 {
 			c.fail(at, "a stream output has no text (split_lines reads output.text)")
@@ -266,7 +266,7 @@ func (c *pyCheck) v3(root int) {
 		return
 	}
 	for i, w := range c.elems(ws) {
-		at := Pointer("/worksheets").AppendIndex(i)
+		at := Pointer("/worksheets").appendIndex(i)
 		if c.kind(w) != jsontree.Object {
 			c.fail(at, "a worksheet is not an object")
 			continue
@@ -277,17 +277,17 @@ func (c *pyCheck) v3(root int) {
 			continue
 		}
 		if !c.iterable(cells) {
-			c.fail(at.AppendToken("cells"), "cells is not a list")
+			c.fail(at.appendToken("cells"), "cells is not a list")
 			continue
 		}
 		for k, cell := range c.elems(cells) {
-			cat := at.AppendToken("cells").AppendIndex(k)
+			cat := at.appendToken("cells").appendIndex(k)
 			if c.kind(cell) != jsontree.Object {
 				c.fail(cat, "a cell is not an object")
 				continue
 			}
 			if m := t.Lookup(cell, "metadata"); m >= 0 && c.kind(m) != jsontree.Object {
-				c.fail(cat.AppendToken("metadata"), "cell metadata is not an object")
+				c.fail(cat.appendToken("metadata"), "cell metadata is not an object")
 			}
 			ct := t.Lookup(cell, "cell_type")
 			if ct < 0 {
@@ -303,25 +303,25 @@ func (c *pyCheck) v3(root int) {
 					continue
 				}
 				if !c.iterable(outs) {
-					c.fail(cat.AppendToken("outputs"), "outputs is not a list")
+					c.fail(cat.appendToken("outputs"), "outputs is not a list")
 					continue
 				}
 				for o, out := range c.elems(outs) {
-					oat := cat.AppendToken("outputs").AppendIndex(o)
+					oat := cat.appendToken("outputs").appendIndex(o)
 					if c.kind(out) != jsontree.Object {
 						c.fail(oat, "an output is not an object")
 						continue
 					}
 					for _, key := range v3MultilineOutputs {
 						if x := t.Lookup(out, key); x >= 0 && c.kind(x) == jsontree.Array && !isMultiline(t, x) {
-							c.fail(oat.AppendToken(key), "a list of lines holds a value that is not a string")
+							c.fail(oat.appendToken(key), "a list of lines holds a value that is not a string")
 						}
 					}
 				}
 			}
 			for _, key := range keys {
 				if x := t.Lookup(cell, key); x >= 0 && c.kind(x) == jsontree.Array && !isMultiline(t, x) {
-					c.fail(cat.AppendToken(key), "a list of lines holds a value that is not a string")
+					c.fail(cat.appendToken(key), "a list of lines holds a value that is not a string")
 				}
 			}
 		}
@@ -393,9 +393,9 @@ func pointerOf(t *jsontree.Tape, i int) Pointer {
 		var found Pointer
 		ok := false
 		t.Children(j, func(c int) bool {
-			cp := p.AppendIndex(k)
+			cp := p.appendIndex(k)
 			if n.Kind == jsontree.Object {
-				cp = p.AppendToken(t.KeyString(c))
+				cp = p.appendToken(t.KeyString(c))
 			}
 			k++
 			found, ok = walk(c, cp)

@@ -143,7 +143,8 @@ type ValidationError struct {
 	// Pointer locates the offending value (RFC 6901), e.g.
 	// "/cells/3/outputs/0/output_type". For a missing member ("required")
 	// it is the object that lacks it, as in Python's jsonschema; the
-	// member's own place is Pointer.AppendToken(Member). For a member not
+	// member's own place is Pointer + "/" + Member (with "~" and "/" in
+	// Member escaped as "~0" and "~1", RFC 6901). For a member not
 	// allowed ("additionalProperties") it is that member.
 	Pointer Pointer
 	// Keyword is the JSON Schema keyword that failed: "required", "type",

@@ -293,7 +293,7 @@ func (h *healer) top(p healProblem) {
 	switch {
 	case len(p.toks) == 0:
 		if errors.Is(p.err, ErrMissingMember) {
-			h.note(Pointer("").AppendToken(p.err.Member), "added the missing member with its empty value")
+			h.note(Pointer("").appendToken(p.err.Member), "added the missing member with its empty value")
 		}
 	case p.toks[0] == "metadata" && len(p.toks) >= 2:
 		if errors.Is(p.err, ErrMissingMember) && !h.whole {
@@ -302,7 +302,7 @@ func (h *healer) top(p healProblem) {
 		md := reflect.ValueOf(&nb.Metadata).Elem()
 		gone := h.dropPath("/metadata", md, p.toks[1:])
 		if h.whole && h.dropKey(md, p.toks[1]) {
-			gone = Pointer("/metadata").AppendToken(p.toks[1])
+			gone = Pointer("/metadata").appendToken(p.toks[1])
 		}
 		if gone != "" {
 			h.note(gone, "removed invalid notebook metadata (%s)", p.err.Msg)
@@ -311,7 +311,7 @@ func (h *healer) top(p healProblem) {
 		// Set by version; the schema has nothing else to say about them.
 	default:
 		if h.dropKey(reflect.ValueOf(&nb.Document).Elem(), p.toks[0]) {
-			h.note(Pointer("").AppendToken(p.toks[0]), "removed (%s)", p.err.Msg)
+			h.note(Pointer("").appendToken(p.toks[0]), "removed (%s)", p.err.Msg)
 		}
 	}
 }

@@ -20,7 +20,7 @@ func (h *healer) cellNodeOf(i int) int {
 
 // cell repairs every problem of cell i (probs, all under /cells/i) at once.
 func (h *healer) cell(i int, probs []healProblem) {
-	at := Pointer("/cells").AppendIndex(i)
+	at := Pointer("/cells").appendIndex(i)
 	if u, ok := h.nb.Cells[i].(*UnknownCell); ok {
 		h.unknownCell(i, u)
 		return
@@ -46,9 +46,9 @@ func (h *healer) cell(i int, probs []healProblem) {
 					code.Outputs = append([]Output(nil), code.Outputs...)
 					done.outputs = true
 				}
-				h.output(i, code, at.AppendToken("outputs"), rest[1], probs[k:k+n])
+				h.output(i, code, at.appendToken("outputs"), rest[1], probs[k:k+n])
 			} else if h.dropKey(v, "outputs") {
-				h.note(at.AppendToken("outputs"), "removed outputs from a %s cell", c.Type())
+				h.note(at.appendToken("outputs"), "removed outputs from a %s cell", c.Type())
 			}
 			k += n
 			continue
@@ -62,7 +62,7 @@ func (h *healer) cell(i int, probs []healProblem) {
 					h.wantID(i, v, p.err)
 				}
 			} else if errors.Is(p.err, ErrMissingMember) {
-				h.note(at.AppendToken(p.err.Member), "added the missing member with its empty value")
+				h.note(at.appendToken(p.err.Member), "added the missing member with its empty value")
 			}
 		case rest[0] == "id":
 			if !done.id {
@@ -71,7 +71,7 @@ func (h *healer) cell(i int, probs []healProblem) {
 			}
 		case rest[0] == "metadata" && len(rest) == 1:
 			if h.dropKey(v, "metadata") {
-				h.note(at.AppendToken("metadata"), "replaced invalid metadata with {} (%s)", p.err.Msg)
+				h.note(at.appendToken("metadata"), "replaced invalid metadata with {} (%s)", p.err.Msg)
 			}
 		case rest[0] == "metadata" && rest[1] == "tags":
 			if !done.tags {
@@ -80,7 +80,7 @@ func (h *healer) cell(i int, probs []healProblem) {
 			}
 		case rest[0] == "metadata":
 			md := reflect.ValueOf(cellMetadata(c)).Elem()
-			if gone := h.dropPath(at.AppendToken("metadata"), md, rest[1:]); gone != "" {
+			if gone := h.dropPath(at.appendToken("metadata"), md, rest[1:]); gone != "" {
 				h.note(gone, "removed invalid cell metadata (%s)", p.err.Msg)
 			}
 		case rest[0] == "source":
@@ -91,7 +91,7 @@ func (h *healer) cell(i int, probs []healProblem) {
 			n := h.memberNode(h.cellNodeOf(i), "source")
 			h.dropKey(v, "source")
 			setSource(c, Text(textOfNode(h.t, n)))
-			h.note(at.AppendToken("source"), "replaced a source that was not text by its text")
+			h.note(at.appendToken("source"), "replaced a source that was not text by its text")
 		case rest[0] == "outputs":
 			h.outputsValue(i, c, v, p.err)
 		case rest[0] == "attachments":
@@ -104,10 +104,10 @@ func (h *healer) cell(i int, probs []healProblem) {
 			n := h.memberNode(h.cellNodeOf(i), "execution_count")
 			h.dropKey(v, "execution_count")
 			code.ExecutionCount = countOf(h.t, n)
-			h.note(at.AppendToken("execution_count"), "replaced an invalid execution count by %s (%s)", countText(code.ExecutionCount), p.err.Msg)
+			h.note(at.appendToken("execution_count"), "replaced an invalid execution count by %s (%s)", countText(code.ExecutionCount), p.err.Msg)
 		default:
 			if h.dropKey(v, rest[0]) {
-				h.note(at.AppendToken(rest[0]), "removed (%s)", p.err.Msg)
+				h.note(at.appendToken(rest[0]), "removed (%s)", p.err.Msg)
 			}
 		}
 	}
@@ -124,7 +124,7 @@ func (h *healer) memberNode(o int, key string) int {
 // wantID removes the id of a cell of a notebook before 4.5, or schedules a
 // fresh one.
 func (h *healer) wantID(i int, v reflect.Value, p *ValidationError) {
-	at := Pointer("/cells").AppendIndex(i).AppendToken("id")
+	at := Pointer("/cells").appendIndex(i).appendToken("id")
 	if h.nb.NbformatMinor < 5 {
 		if h.dropKey(v, "id") {
 			h.note(at, "removed an id, which nbformat 4.%d does not have", h.nb.NbformatMinor)
@@ -194,7 +194,7 @@ func setSource(c Cell, s MultilineString) {
 // them (it cannot have any); a single output object becomes a list of one;
 // anything else is replaced by no outputs.
 func (h *healer) outputsValue(i int, c Cell, v reflect.Value, p *ValidationError) {
-	at := Pointer("/cells").AppendIndex(i).AppendToken("outputs")
+	at := Pointer("/cells").appendIndex(i).appendToken("outputs")
 	if _, ok := c.(*CodeCell); !ok {
 		if h.dropKey(v, "outputs") {
 			h.note(at, "removed outputs from a %s cell", c.Type())
@@ -217,7 +217,7 @@ func (h *healer) outputsValue(i int, c Cell, v reflect.Value, p *ValidationError
 // without commas; a tag with commas is split at them (as Jupyter would
 // have stored its parts), duplicates and empty parts are removed.
 func (h *healer) tags(i int, c Cell) {
-	at := Pointer("/cells").AppendIndex(i).AppendToken("metadata").AppendToken("tags")
+	at := Pointer("/cells").appendIndex(i).appendToken("metadata").appendToken("tags")
 	t := h.t
 	md := reflect.ValueOf(cellMetadata(c)).Elem()
 	n := h.memberNode(h.memberNode(h.cellNodeOf(i), "metadata"), "tags")
@@ -257,11 +257,11 @@ func (h *healer) tags(i int, c Cell) {
 func (h *healer) dropPath(base Pointer, v reflect.Value, toks []string) Pointer {
 	if len(toks) >= 2 {
 		if f := structField(v, toks[0]); f.IsValid() {
-			return h.dropPath(base.AppendToken(toks[0]), f, toks[1:])
+			return h.dropPath(base.appendToken(toks[0]), f, toks[1:])
 		}
 	}
 	if h.dropKey(v, toks[0]) {
-		return base.AppendToken(toks[0])
+		return base.appendToken(toks[0])
 	}
 	return ""
 }
@@ -301,5 +301,5 @@ func (h *healer) wholeCell(i int, p *ValidationError) {
 		id = ""
 	}
 	h.nb.Cells[i] = &RawCell{CellType: CellTypeRaw, ID: id, Source: Text(string(raw))}
-	h.note(Pointer("/cells").AppendIndex(i), "replaced a %s cell that could not be repaired (%s) by a raw cell holding its JSON", c.Type(), p.Msg)
+	h.note(Pointer("/cells").appendIndex(i), "replaced a %s cell that could not be repaired (%s) by a raw cell holding its JSON", c.Type(), p.Msg)
 }

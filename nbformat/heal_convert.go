@@ -29,7 +29,7 @@ type pendingOutput struct {
 func (h *healer) unknownCell(i int, u *UnknownCell) {
 	raw, typ := cellJSON(h.t, h.cellNodeOf(i))
 	h.newCells = append(h.newCells, pendingCell{i: i, json: raw})
-	h.note(Pointer("/cells").AppendIndex(i), "cell of unrecognized type %q made a %s cell", u.Type(), typ)
+	h.note(Pointer("/cells").appendIndex(i), "cell of unrecognized type %q made a %s cell", u.Type(), typ)
 }
 
 // flushCells decodes the cells and outputs rebuilt this pass, in one

@@ -25,7 +25,7 @@ func (h *healer) output(i int, code *CodeCell, at Pointer, jtok string, probs []
 	if err != nil || j < 0 || j >= len(code.Outputs) {
 		return
 	}
-	at = at.AppendIndex(j)
+	at = at.appendIndex(j)
 	t := h.t
 	node := h.outputNodeOf(i, j)
 	out := code.Outputs[j]
@@ -59,14 +59,14 @@ func (h *healer) output(i int, code *CodeCell, at Pointer, jtok string, probs []
 		switch {
 		case len(rest) == 0:
 			if errors.Is(p.err, ErrMissingMember) {
-				h.note(at.AppendToken(p.err.Member), "added the missing member with its empty value")
+				h.note(at.appendToken(p.err.Member), "added the missing member with its empty value")
 			}
 		case rest[0] == "data" && len(rest) == 1:
 			var b MimeBundle
 			b.SetText("text/plain", textOfNode(t, member("data")))
 			h.dropKey(v, "data")
 			setData(o, b)
-			h.note(at.AppendToken("data"), "made data that was not an object its text/plain entry")
+			h.note(at.appendToken("data"), "made data that was not an object its text/plain entry")
 		case rest[0] == "data":
 			d := member("data")
 			if dataMembers == nil {
@@ -83,28 +83,28 @@ func (h *healer) output(i int, code *CodeCell, at Pointer, jtok string, probs []
 			}
 			b.SetText(rest[1], textOfNode(t, n))
 			setData(o, b)
-			h.note(at.AppendToken("data").AppendToken(rest[1]), "replaced output data that was not text by its text")
+			h.note(at.appendToken("data").appendToken(rest[1]), "replaced output data that was not text by its text")
 		case rest[0] == "metadata" && len(rest) == 1:
 			h.dropKey(v, "metadata")
 			setOutputMetadata(o)
-			h.note(at.AppendToken("metadata"), "replaced invalid output metadata with {} (%s)", p.err.Msg)
+			h.note(at.appendToken("metadata"), "replaced invalid output metadata with {} (%s)", p.err.Msg)
 		case rest[0] == "execution_count":
 			if r, ok := o.(*ExecuteResult); ok {
 				h.dropKey(v, "execution_count")
 				r.ExecutionCount = countOf(t, member("execution_count"))
-				h.note(at.AppendToken("execution_count"), "replaced an invalid execution count by %s (%s)", countText(r.ExecutionCount), p.err.Msg)
+				h.note(at.appendToken("execution_count"), "replaced an invalid execution count by %s (%s)", countText(r.ExecutionCount), p.err.Msg)
 			}
 		case rest[0] == "traceback":
 			if e, ok := o.(*ErrorOutput); ok && !tracebackDone {
 				tracebackDone = true
 				h.dropKey(v, "traceback")
 				e.Traceback = tracebackOf(t, member("traceback"))
-				h.note(at.AppendToken("traceback"), "made the traceback a list of text lines (%s)", p.err.Msg)
+				h.note(at.appendToken("traceback"), "made the traceback a list of text lines (%s)", p.err.Msg)
 			}
 		case len(rest) == 1 && isTextMember(o, rest[0]):
 			h.dropKey(v, rest[0])
 			setTextMember(o, rest[0], textOfNode(t, member(rest[0])))
-			h.note(at.AppendToken(rest[0]), "replaced a value that was not text by its text")
+			h.note(at.appendToken(rest[0]), "replaced a value that was not text by its text")
 		case len(rest) == 1 && rest[0] == "text" && isDisplay(o):
 			// Text beside the data: its valid place is the data's
 			// text/plain, when that is free.
@@ -118,9 +118,9 @@ func (h *healer) output(i int, code *CodeCell, at Pointer, jtok string, probs []
 				b.setMultiline("text/plain", multilineOfNode(t, x))
 				setData(o, b)
 				h.dropKey(v, "text")
-				h.note(at.AppendToken("text"), "moved text beside the data to the data's text/plain")
+				h.note(at.appendToken("text"), "moved text beside the data to the data's text/plain")
 			} else if h.dropKey(v, "text") {
-				h.note(at.AppendToken("text"), "removed (%s)", p.err.Msg)
+				h.note(at.appendToken("text"), "removed (%s)", p.err.Msg)
 			}
 		case len(rest) == 2 && rest[0] == "text":
 			// A line of stream text that is not a string.
@@ -128,11 +128,11 @@ func (h *healer) output(i int, code *CodeCell, at Pointer, jtok string, probs []
 				textDone = true
 				h.dropKey(v, "text")
 				s.Text = Text(textOfNode(t, member("text")))
-				h.note(at.AppendToken("text"), "replaced stream text that was not text by its text")
+				h.note(at.appendToken("text"), "replaced stream text that was not text by its text")
 			}
 		default:
 			if h.dropKey(v, rest[0]) {
-				h.note(at.AppendToken(rest[0]), "removed (%s)", p.err.Msg)
+				h.note(at.appendToken(rest[0]), "removed (%s)", p.err.Msg)
 			}
 		}
 	}
@@ -259,7 +259,7 @@ func tracebackOf(t *jsontree.Tape, n int) []string {
 // text become their text, line lists stay as they are. An attachment that
 // is not a bundle has no MIME type and is removed.
 func (h *healer) attachments(i int, c Cell, v reflect.Value) {
-	at := Pointer("/cells").AppendIndex(i).AppendToken("attachments")
+	at := Pointer("/cells").appendIndex(i).appendToken("attachments")
 	t := h.t
 	switch c.(type) {
 	case *MarkdownCell, *RawCell:
@@ -280,7 +280,7 @@ func (h *healer) attachments(i int, c Cell, v reflect.Value) {
 		name := t.KeyString(k)
 		if t.Nodes[k].Kind != jsontree.Object {
 			delete(att, name)
-			h.note(at.AppendToken(name), "removed an attachment that is not a MIME bundle")
+			h.note(at.appendToken(name), "removed an attachment that is not a MIME bundle")
 			return true
 		}
 		att[name] = bundleOfNode(t, k)

@@ -269,7 +269,7 @@ func duplicateIDs(t *jsontree.Tape) []located {
 			key = "s" + t.Str(k)
 		}
 		if j, dup := seen[key]; dup {
-			out = append(out, located{k, newValidationError(Pointer("").AppendToken("cells").AppendIndex(i).AppendToken("id"), "unique", "",
+			out = append(out, located{k, newValidationError(Pointer("").appendToken("cells").appendIndex(i).appendToken("id"), "unique", "",
 				fmt.Sprintf("cell id %s is already the id of /cells/%d", t.Raw(k), j))})
 			continue
 		}
