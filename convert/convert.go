@@ -3,7 +3,6 @@ package convert
 import (
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 	"sort"
@@ -45,6 +44,15 @@ type Options struct {
 	// that a repair would remove are not repaired but refused (see
 	// LostValueError).
 	Repaired func(nbformat.Repair)
+	// Messages, if not nil, makes Marshal, ToNotebook, WriteFile and
+	// Write write only these messages of the dialog, in this order, with
+	// its notebook metadata: the seed's msgs= (get_ipynb, write_ipynb,
+	// Dialog.write; see also the function WriteSubset). An empty, non-nil
+	// slice writes a notebook without cells. A file written so is not made
+	// the dialog's file (its Path and ModTime stay as they were), and Save
+	// refuses to run with Messages set (it would drop the other messages
+	// from the dialog's file). Reading ignores Messages.
+	Messages []*dialog.Message
 }
 
 // Owner is a file's numeric user and group.
@@ -93,44 +101,15 @@ func (o Options) Unmarshal(data []byte) (*dialog.Dialog, error) {
 // Marshal writes a dialog as notebook JSON. See [Options.Marshal].
 func Marshal(d *dialog.Dialog) ([]byte, error) { return Options{}.Marshal(d) }
 
-// Marshal writes d as notebook JSON. A dialog read by Unmarshal (or
-// ReadFile) and not changed is written back byte for byte; a changed one
-// differs only in the cells of the changed messages, written in the file's
-// own style. An invalid notebook is written valid (see nbformat.Heal).
+// Marshal writes d as notebook JSON (only Options.Messages, if set). A
+// dialog read by Unmarshal (or ReadFile) and not changed is written back
+// byte for byte; a changed one differs only in the cells of the changed
+// messages, written in the file's own style. An invalid notebook is
+// written valid (see nbformat.Heal). To write to an io.Writer without a
+// second copy of an unchanged file's bytes, convert with ToNotebook and
+// write with nbformat.MarshalOptions.MarshalTo.
 func (o Options) Marshal(d *dialog.Dialog) ([]byte, error) {
 	nb, err := o.ToNotebook(d)
-	if err != nil {
-		return nil, err
-	}
-	out, err := nbformat.Marshal(nb)
-	if err != nil {
-		return nil, fmt.Errorf("convert: %w", err)
-	}
-	return out, nil
-}
-
-// MarshalTo writes to w what Marshal returns. A dialog read from a file
-// and not changed is written from the bytes read, without a second copy of
-// them in memory (see nbformat.MarshalOptions.MarshalTo).
-func (o Options) MarshalTo(w io.Writer, d *dialog.Dialog) error {
-	nb, err := o.ToNotebook(d)
-	if err != nil {
-		return err
-	}
-	if err := (nbformat.MarshalOptions{}).MarshalTo(w, nb); err != nil {
-		return fmt.Errorf("convert: %w", err)
-	}
-	return nil
-}
-
-// MarshalMessages writes only the given messages of d (in the order
-// given), with d's notebook metadata: the seed's write_ipynb(dlg,
-// msgs=…). An empty or nil msgs gives a notebook without cells.
-func (o Options) MarshalMessages(d *dialog.Dialog, msgs []*dialog.Message) ([]byte, error) {
-	if msgs == nil {
-		msgs = []*dialog.Message{}
-	}
-	nb, err := o.toNotebook(d, msgs)
 	if err != nil {
 		return nil, err
 	}
@@ -296,12 +275,12 @@ func (o Options) ToMessage(c nbformat.Cell) (*dialog.Message, error) {
 	return m, nil
 }
 
-// ToNotebook converts a dialog to a notebook: a dialog read from a notebook
-// becomes that notebook with the dialog's changes (version 3 ones become
-// 4.5 once changed), any other an nbformat 4.5 notebook. Invalid notebooks
-// are healed (nbformat.Heal).
+// ToNotebook converts a dialog (only Options.Messages, if set) to a
+// notebook: a dialog read from a notebook becomes that notebook with the
+// dialog's changes (version 3 ones become 4.5 once changed), any other an
+// nbformat 4.5 notebook. Invalid notebooks are healed (nbformat.Heal).
 func (o Options) ToNotebook(d *dialog.Dialog) (*nbformat.Notebook, error) {
-	return o.toNotebook(d, nil)
+	return o.toNotebook(d, o.Messages)
 }
 
 func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat.Notebook, error) {

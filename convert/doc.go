@@ -77,7 +77,9 @@
 // [ReadFile], [WriteFile], [Write], [WriteSubset] and [Save] read and
 // write files. Reading never blocks on a named pipe (it is refused).
 // ReadFile takes an optional name for the dialog; WriteSubset writes some
-// messages into a folder (the seed's dlg.write(dir, msgs=…)). Writes
+// messages into a folder (the seed's dlg.write(dir, msgs=…)), and
+// Options.Messages writes some messages through Marshal, ToNotebook,
+// WriteFile or Write (the seed's msgs= of get_ipynb and write_ipynb). Writes
 // create missing parent folders (given to Owner, if set), are atomic (a
 // temporary file in the same folder, unnamed on Linux until the rename,
 // synced and renamed, the folder synced), keep the file's mode (and owner
@@ -87,7 +89,9 @@
 // writes back only to the file that was read, never through a link that
 // appeared later, and refuses to overwrite a file that changed since it
 // was read ([ErrChanged], checked right before the rename) unless forced.
-// Each function has an [Options] method counterpart.
+// Each function has an [Options] method counterpart, except WriteSubset
+// (Options.Messages with Write) and [Cells] (which reads cells, and takes
+// no options).
 //
 // # Differences from the seed
 //

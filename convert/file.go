@@ -85,18 +85,19 @@ func WriteFile(d *dialog.Dialog, name string) error { return Options{}.WriteFile
 // WriteFile writes d to the file name, atomically (see Save for how),
 // creating missing parent folders, and makes it d's file: Path and ModTime
 // are set, the registry used is kept for later writes, and a later Save of
-// the unchanged dialog changes nothing.
+// the unchanged dialog changes nothing. With Options.Messages set, it
+// writes only those messages, and the file is not made d's file.
 func (o Options) WriteFile(d *dialog.Dialog, name string) error {
 	o = o.carried(originOf(d))
-	nb, err := o.ToNotebook(d)
+	data, err := o.Marshal(d)
 	if err != nil {
 		return err
 	}
-	data, err := nbformat.Marshal(nb)
-	if err != nil {
-		return fmt.Errorf("convert: %w", err)
-	}
 	if err := o.makeParents(name); err != nil {
+		return err
+	}
+	if o.Messages != nil {
+		_, err := o.replace(name, data, nil)
 		return err
 	}
 	return o.commit(d, name, data, nil)
@@ -117,22 +118,17 @@ func (o Options) Write(d *dialog.Dialog, dir string) error {
 	return o.WriteFile(d, path)
 }
 
-// WriteSubset writes only msgs of d to dir/<d.Name>.ipynb. See
-// [Options.WriteSubset].
-func WriteSubset(d *dialog.Dialog, dir string, msgs []*dialog.Message) error {
-	return Options{}.WriteSubset(d, dir, msgs)
-}
-
 // WriteSubset writes only msgs of d, in the order given, with d's notebook
 // metadata, to dir/<d.Name>.ipynb (the seed's dlg.write(dir, msgs=…)),
-// creating dir if missing. An empty or nil msgs writes a notebook without
-// cells. The file is not made d's file. Names are checked as by Write.
-func (o Options) WriteSubset(d *dialog.Dialog, dir string, msgs []*dialog.Message) error {
-	path, err := fileIn(d, dir)
-	if err != nil {
-		return err
+// creating dir if missing; an empty or nil msgs writes a notebook without
+// cells. The file is not made d's file. Names are checked as by Write. It
+// is Options{Messages: msgs}.Write(d, dir) (with nil made empty): set
+// Options.Messages to write a subset with other options or to a file.
+func WriteSubset(d *dialog.Dialog, dir string, msgs []*dialog.Message) error {
+	if msgs == nil {
+		msgs = []*dialog.Message{}
 	}
-	return o.WriteMessages(d, path, msgs)
+	return Options{Messages: msgs}.Write(d, dir)
 }
 
 // fileIn returns dir/<d.Name>.ipynb, refusing names that would leave dir.
@@ -170,21 +166,6 @@ func (o Options) makeParents(name string) error {
 		}
 	}
 	return nil
-}
-
-// WriteMessages writes only msgs of d, in the order given, to the file
-// name (creating missing parent folders); an empty or nil msgs writes a
-// notebook without cells. The file is not made d's file.
-func (o Options) WriteMessages(d *dialog.Dialog, name string, msgs []*dialog.Message) error {
-	data, err := o.MarshalMessages(d, msgs)
-	if err != nil {
-		return err
-	}
-	if err := o.makeParents(name); err != nil {
-		return err
-	}
-	_, err = o.replace(name, data, nil)
-	return err
 }
 
 // Save writes d back to its file. See [Options.Save].
@@ -231,6 +212,9 @@ func Save(d *dialog.Dialog) error { return Options{}.Save(d) }
 // the reading error (an *nbformat.SyntaxError naming the file, line and
 // column, say). Nothing on disk is lost either way.
 func (o Options) Save(d *dialog.Dialog) error {
+	if o.Messages != nil {
+		return errors.New("convert: save: Options.Messages is set, which would drop the other messages from the dialog's file (write a subset with WriteFile or Write)")
+	}
 	if d.Path == "" {
 		return fmt.Errorf("convert: save: %w", ErrNoPath)
 	}
@@ -350,14 +334,11 @@ func originOf(d *dialog.Dialog) *origin {
 }
 
 // Cells returns the cells of the notebook dir/<name>.ipynb between prefix
-// and suffix cells; a missing file has no cells (and no error). An invalid
-// notebook is healed (see nbformat.Heal).
+// and suffix cells (the seed's ipynb_cells); a missing file has no cells
+// (and no error). A version 3 notebook is upgraded, an invalid one healed
+// (see nbformat.Upgrade and nbformat.Heal): to see the repairs, read the
+// file with nbformat.ReadFile and call nbformat.Heal, which returns them.
 func Cells(dir, name string, prefix, suffix []nbformat.Cell) ([]nbformat.Cell, error) {
-	return Options{}.Cells(dir, name, prefix, suffix)
-}
-
-// Cells is the function Cells with these options.
-func (o Options) Cells(dir, name string, prefix, suffix []nbformat.Cell) ([]nbformat.Cell, error) {
 	path := filepath.Join(dir, ipynbName(name))
 	nb, err := nbformat.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -372,13 +353,7 @@ func (o Options) Cells(dir, name string, prefix, suffix []nbformat.Cell) ([]nbfo
 		}
 	}
 	if nb.Nbformat == 4 {
-		repairs, err := nbformat.Heal(nb)
-		if o.Repaired != nil {
-			for _, r := range repairs {
-				o.Repaired(r)
-			}
-		}
-		if err != nil {
+		if _, err := nbformat.Heal(nb); err != nil {
 			return nil, fmt.Errorf("convert: %s: %w", path, err)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -176,19 +178,74 @@ func TestWriteRefusesNamesOutsideTheFolder(t *testing.T) {
 	}
 }
 
-func TestWriteMessagesSubset(t *testing.T) {
+// Options.Messages writes a subset, in the order given, with the dialog's
+// metadata (the seed's msgs=): through Marshal, ToNotebook, WriteFile and
+// Write; nil is every message, empty none. A file written so is not made
+// the dialog's file, and Save refuses to drop the other messages.
+func TestOptionsMessages(t *testing.T) {
 	dir := t.TempDir()
 	d, _, code, prompt, _ := seedDialog()
-	path := filepath.Join(dir, "subset.ipynb")
-	if err := (convert.Options{}).WriteMessages(d, path, []*dialog.Message{prompt, code}); err != nil {
+	d.Meta = map[string]any{"kernelspec": map[string]any{"name": "python3", "display_name": "Python 3"}}
+	ids := func(d *dialog.Dialog) (out []string) {
+		for _, m := range d.Messages {
+			out = append(out, m.ID)
+		}
+		return out
+	}
+	subset := convert.Options{Messages: []*dialog.Message{prompt, code}}
+	path := filepath.Join(dir, "sub", "subset.ipynb")
+	if err := subset.WriteFile(d, path); err != nil {
 		t.Fatal(err)
+	}
+	if d.Path != "" {
+		t.Errorf("the subset's file became the dialog's file: Path %q", d.Path)
 	}
 	back, err := convert.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(back.Messages) != 2 || back.Messages[0].ID != prompt.ID || back.Messages[1].ID != code.ID {
-		t.Errorf("subset: %s", back)
+	if got, want := ids(back), []string{prompt.ID, code.ID}; !slices.Equal(got, want) {
+		t.Errorf("WriteFile subset: ids %v, want %v", got, want)
+	}
+	if !reflect.DeepEqual(back.Meta, d.Meta) {
+		t.Errorf("subset metadata %v, want %v", back.Meta, d.Meta)
+	}
+	data, _ := os.ReadFile(path)
+	if out, err := subset.Marshal(d); err != nil || !bytes.Equal(out, data) {
+		t.Errorf("Marshal differs from the file WriteFile wrote (%v)", err)
+	}
+	if nb, err := subset.ToNotebook(d); err != nil || len(nb.Cells) != 2 {
+		t.Errorf("ToNotebook: %v", err)
+	}
+	d.Name = "named"
+	if err := subset.Write(d, dir); err != nil {
+		t.Fatal(err)
+	}
+	if w, _ := os.ReadFile(filepath.Join(dir, "named.ipynb")); !bytes.Equal(w, data) {
+		t.Error("Write of the subset differs from WriteFile's")
+	}
+	none := convert.Options{Messages: []*dialog.Message{}}
+	if nb, err := none.ToNotebook(d); err != nil || len(nb.Cells) != 0 {
+		t.Errorf("empty Messages: %v", err)
+	}
+	if nb, err := (convert.Options{}).ToNotebook(d); err != nil || len(nb.Cells) != len(d.Messages) {
+		t.Errorf("nil Messages: %v", err)
+	}
+	// Save refuses to write a subset over the dialog's own file.
+	full := filepath.Join(dir, "full.ipynb")
+	if err := convert.WriteFile(d, full); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(full)
+	d.Messages[0].Content += " (edited)"
+	if err := subset.Save(d); err == nil || !strings.Contains(err.Error(), "Options.Messages") {
+		t.Errorf("Save with Messages: %v, want a refusal naming Options.Messages", err)
+	}
+	if after, _ := os.ReadFile(full); !bytes.Equal(after, before) {
+		t.Error("Save with Messages changed the file")
+	}
+	if err := convert.Save(d); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -9,11 +9,14 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/nbformat"
 )
 
-// TestCorpusDialogMarshalTo: MarshalTo writes what Marshal returns for
-// every corpus dialog: a valid notebook's own bytes unedited, the healed
+// TestCorpusDialogMarshalTo: ToNotebook and nbformat's MarshalTo (the way
+// to write a dialog to an io.Writer) write what Marshal returns for every
+// corpus dialog: a valid notebook's own bytes unedited, the healed
 // notebook for an invalid one, and the same bytes after an edit.
 func TestCorpusDialogMarshalTo(t *testing.T) {
 	n := 0
@@ -31,7 +34,7 @@ func TestCorpusDialogMarshalTo(t *testing.T) {
 			}
 			want, werr := convert.Marshal(d)
 			var got bytes.Buffer
-			gerr := convert.Options{}.MarshalTo(&got, d)
+			gerr := marshalTo(&got, d)
 			if (werr == nil) != (gerr == nil) || werr == nil && !bytes.Equal(got.Bytes(), want) {
 				t.Errorf("%s (step %d): MarshalTo (%v) differs from Marshal (%v)", e.Path, step, gerr, werr)
 			}
@@ -46,7 +49,16 @@ func TestCorpusDialogMarshalTo(t *testing.T) {
 	}
 }
 
-// BenchmarkMarshalTo is convert.Unmarshal + MarshalTo (to a writer that
+// marshalTo writes d to w: ToNotebook, then nbformat's MarshalTo.
+func marshalTo(w io.Writer, d *dialog.Dialog) error {
+	nb, err := convert.Options{}.ToNotebook(d)
+	if err != nil {
+		return err
+	}
+	return nbformat.MarshalOptions{}.MarshalTo(w, nb)
+}
+
+// BenchmarkMarshalTo is convert.Unmarshal + marshalTo (to a writer that
 // discards) of an unedited dialog: BenchmarkRoundTrip without the copy of
 // the file that Marshal returns.
 func BenchmarkMarshalTo(b *testing.B) {
@@ -70,7 +82,7 @@ func BenchmarkMarshalTo(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if err := (convert.Options{}).MarshalTo(io.Discard, d); err != nil {
+				if err := marshalTo(io.Discard, d); err != nil {
 					b.Fatal(err)
 				}
 			}

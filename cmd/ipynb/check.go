@@ -214,8 +214,12 @@ func check(e *env, in input) checkResult {
 	// compareWriter).
 	out := &compareWriter{want: data}
 	d, err := convert.Options{}.ToDialog(nb)
+	var back *nbformat.Notebook
 	if err == nil {
-		err = convert.Options{}.MarshalTo(out, d)
+		back, err = convert.Options{}.ToNotebook(d)
+	}
+	if err == nil {
+		err = (nbformat.MarshalOptions{}).MarshalTo(out, back)
 	}
 	if err != nil {
 		r.Status, r.Detail = "error", strings.TrimPrefix(err.Error(), "convert: ")
