@@ -96,7 +96,7 @@ func (h *healer) putOutput(po pendingOutput, o Output) {
 }
 
 // cellJSON rebuilds an unrecognized cell (node n) as the JSON of the cell
-// it resembles, keeping its members; see [HealOptions.Heal].
+// it resembles, keeping its members; see [Heal].
 func cellJSON(t *jsontree.Tape, n int) (raw []byte, typ string) {
 	if t.Nodes[n].Kind != jsontree.Object {
 		return rawCellJSON(textOfNode(t, n)), "raw"
@@ -178,7 +178,7 @@ func headingJSON(t *jsontree.Tape, n int, members map[string]int) []byte {
 }
 
 // outputJSON rebuilds an unrecognized output (node n) as the JSON of the
-// output it resembles, keeping its members; see [HealOptions.Heal].
+// output it resembles, keeping its members; see [Heal].
 func outputJSON(t *jsontree.Tape, n int) (raw []byte, typ string) {
 	asText := func(s string) []byte {
 		out := []byte(`{"output_type": "display_data", "metadata": {}, "data": {"text/plain": `)

@@ -131,18 +131,25 @@ func TestReadAllRefusesNonJSONAtOnce(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			in := &endless{head: []byte(tc.head), body: []byte(tc.body)}
-			_, err := nbimpl.ReadAll(in, 0)
-			var se *nbformat.SyntaxError
-			if !errors.As(err, &se) || errors.Is(err, nbformat.ErrLimit) {
-				t.Fatalf("ReadAll: %v, want a *SyntaxError that is not a limit", err)
-			}
-			if se.Offset != tc.off || se.Line != tc.line || se.Column != tc.col || !strings.Contains(se.Msg, tc.msg) {
-				t.Errorf("error at offset %d, line %d, column %d (%v); want %d, %d, %d, %q", se.Offset, se.Line, se.Column, err, tc.off, tc.line, tc.col, tc.msg)
-			}
-			// Read in chunks of at most 64 KiB, doubling up to 16 MiB.
-			if max := 2*tc.off + 64<<10; in.pos > max {
-				t.Errorf("read %d bytes before refusing (offending byte at %d)", in.pos, tc.off)
+			for _, how := range []string{"ReadAll", "Read"} {
+				in := &endless{head: []byte(tc.head), body: []byte(tc.body)}
+				var err error
+				if how == "ReadAll" {
+					_, err = nbimpl.ReadAll(in, 0)
+				} else {
+					_, err = nbformat.UnmarshalOptions{}.Read(in)
+				}
+				var se *nbformat.SyntaxError
+				if !errors.As(err, &se) || errors.Is(err, nbformat.ErrLimit) {
+					t.Fatalf("%s: %v, want a *SyntaxError that is not a limit", how, err)
+				}
+				if se.Offset != tc.off || se.Line != tc.line || se.Column != tc.col || !strings.Contains(se.Msg, tc.msg) {
+					t.Errorf("%s: error at offset %d, line %d, column %d (%v); want %d, %d, %d, %q", how, se.Offset, se.Line, se.Column, err, tc.off, tc.line, tc.col, tc.msg)
+				}
+				// Read in chunks of at most 64 KiB, doubling up to 16 MiB.
+				if max := 2*tc.off + 64<<10; in.pos > max {
+					t.Errorf("%s read %d bytes before refusing (offending byte at %d)", how, in.pos, tc.off)
+				}
 			}
 		})
 	}
