@@ -176,6 +176,28 @@ func ExampleWriteSubset() {
 	// > Because.
 }
 
+// Options.Messages writes some messages of a dialog, in the order given,
+// with its notebook metadata (the seed's get_ipynb(dlg, msgs=…)), through
+// Marshal, ToNotebook, WriteFile and Write; an empty, non-nil list writes
+// no cells.
+func ExampleOptions_messages() {
+	d := dialog.New("picked")
+	d.Make(dialog.Note, "# Notes", dialog.WithID("a1b2c3d4"))
+	q, _ := d.Make(dialog.Prompt, "Why?", dialog.WithReply("Because."), dialog.WithID("e5f60718"))
+	data, err := convert.Options{Messages: []*dialog.Message{q}}.Marshal(d)
+	if err != nil {
+		log.Fatal(err)
+	}
+	back, _ := convert.Unmarshal(data)
+	fmt.Print(back.Messages.Show(40, 0))
+	nb, _ := convert.Options{Messages: []*dialog.Message{}}.ToNotebook(d)
+	fmt.Println(len(nb.Cells), "cells")
+	// Output:
+	// e5f60718:p:Why? ⇒ reply(8)
+	// > Because.
+	// 0 cells
+}
+
 // Merge two edited copies of a notebook, as git's merge driver would: the
 // result is written in ours' style, and a cell both sides changed on the
 // same line holds both versions between markers.
