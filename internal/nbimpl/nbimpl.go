@@ -35,7 +35,8 @@ const (
 // HealOptions are the options of nbformat.Heal that only the module sets.
 type HealOptions struct {
 	// NewID returns candidate cell ids (strings that are not valid ids,
-	// or ids in use, are skipped). Nil: ids derived from each cell's
+	// or ids in use, are skipped, so it must eventually return a valid,
+	// unused one). Nil: ids derived from each cell's
 	// position, type and source, as nbformat.Heal gives them. Tests set it
 	// to get ids that read well in expectations.
 	NewID func() string
