@@ -47,11 +47,49 @@ var writeData = func(f *os.File, data []byte) error {
 // links in name are followed (a dangling link's target is created), and a
 // missing file is created with mode 0666 less the umask. The file is
 // unchanged whenever an error is returned.
+//
+// The steps, in this order: find the folder and name (place), open the
+// folder and check it is the one read (openTarget), check the file there
+// and learn what the new file keeps of it (inspect), sweep leftover
+// temporaries, write and sync the new bytes to a temporary file
+// (writeTemp), then check the file once more under its lock and rename the
+// temporary over it (publish).
 func Replace(name string, data []byte, o Options) (*Stamp, error) {
 	dir, base, err := o.place(name)
 	if err != nil {
 		return nil, err
 	}
+	d, err := o.openTarget(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer d.close()
+	keep, err := o.inspect(d, base)
+	if err != nil {
+		return nil, err
+	}
+	sweep(d.root, d.f)
+	t, err := d.writeTemp(base, data, keep)
+	if err != nil {
+		return nil, err
+	}
+	defer t.discard()
+	return o.publish(d, base, t, data)
+}
+
+// target is the folder Replace writes into, opened once when it starts:
+// every later step works through these descriptors, never through its
+// name.
+type target struct {
+	name string
+	root *os.Root
+	f    *os.File
+	info fs.FileInfo
+}
+
+// openTarget opens the folder dir and, with an Expect stamp, checks that
+// it is the folder read.
+func (o Options) openTarget(dir string) (*target, error) {
 	root, err := os.OpenRoot(dir)
 	if errors.Is(err, fs.ErrNotExist) && o.Expect != nil {
 		return nil, changed("its folder %s was removed", dir)
@@ -59,130 +97,204 @@ func Replace(name string, data []byte, o Options) (*Stamp, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w (the file is unchanged)", err)
 	}
-	defer root.Close()
-	dirf, err := root.Open(".")
-	if err != nil {
+	d := &target{name: dir, root: root}
+	if d.f, err = root.Open("."); err != nil {
+		d.close()
 		return nil, fmt.Errorf("%w (the file is unchanged)", err)
 	}
-	defer dirf.Close()
-	dirInfo, err := dirf.Stat()
-	if err != nil {
+	if d.info, err = d.f.Stat(); err != nil {
+		d.close()
 		return nil, err
 	}
-	if o.Expect != nil && idOf(dirInfo) != o.Expect.dirID {
+	if o.Expect != nil && idOf(d.info) != o.Expect.dirID {
+		d.close()
 		return nil, changed("its folder %s was moved or replaced", dir)
 	}
+	return d, nil
+}
 
-	perm, keepPerm, keepGroup := fs.FileMode(0o666), false, -1
-	var owner *Owner
-	cur, err := root.Lstat(base)
+func (d *target) close() {
+	if d.f != nil {
+		d.f.Close()
+	}
+	d.root.Close()
+}
+
+// kept is what the new file takes over from the one it replaces.
+type kept struct {
+	perm     fs.FileMode
+	keepPerm bool   // set perm exactly (the umask does not apply)
+	owner    *Owner // set owner and group
+	group    int    // if ≥ 0 (and owner is nil), try to set this group
+}
+
+// inspect checks the file base in the folder before anything is written:
+// with an Expect stamp (and no Force) that it is still the file read;
+// always that it may be replaced (a regular file the caller may write in
+// place, a symbolic link, or nothing). It returns what the new file keeps.
+func (o Options) inspect(d *target, base string) (kept, error) {
+	k := kept{perm: 0o666, group: -1}
+	check := o.Expect != nil && !o.Force
+	cur, err := d.root.Lstat(base)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		if o.Expect != nil && !o.Force {
-			return nil, changed("it was removed")
+		if check {
+			return k, changed("it was removed")
 		}
 	case err != nil:
-		return nil, pathErr(err)
+		return k, pathErr(err)
 	case cur.Mode()&fs.ModeSymlink != 0:
-		if o.Expect != nil && !o.Force {
-			return nil, changed("it was replaced by a symbolic link")
+		if check {
+			return k, changed("it was replaced by a symbolic link")
 		}
 		// The rename replaces the link itself; it is never followed.
 	case !cur.Mode().IsRegular():
-		if o.Expect != nil && !o.Force {
-			return nil, changed("it was replaced by %s", Kind(cur.Mode()))
+		if check {
+			return k, changed("it was replaced by %s", Kind(cur.Mode()))
 		}
-		return nil, fmt.Errorf("%w (%s)", ErrNotRegular, Kind(cur.Mode()))
+		return k, fmt.Errorf("%w (%s)", ErrNotRegular, Kind(cur.Mode()))
 	default:
-		if o.Expect != nil && !o.Force && !o.Expect.Unchanged(cur) {
-			return nil, changed("%s", difference(o.Expect, cur))
+		if check && !o.Expect.Unchanged(cur) {
+			return k, changed("%s", difference(o.Expect, cur))
 		}
-		if cur.Mode().Perm()&0o222 == 0 {
-			// Replacing it by rename would work, but its owner marked it
-			// read-only.
-			return nil, fmt.Errorf("the file is read-only (mode %v; it is unchanged): %w", cur.Mode().Perm(), fs.ErrPermission)
+		if err := o.writableInPlace(d, base, cur); err != nil {
+			return k, err
 		}
-		switch err := writable(dirf, dir, base); {
-		case err == nil:
-		case errors.Is(err, fs.ErrPermission):
-			return nil, fmt.Errorf("permission denied: you may not write the file in place (%s, mode %v; it is unchanged): %w", ownerText(cur), cur.Mode().Perm(), fs.ErrPermission)
-		case errors.Is(err, syscall.EROFS):
-			return nil, fmt.Errorf("the file is on a read-only file system (it is unchanged): %w", err)
-		case errors.Is(err, fs.ErrNotExist) && o.Expect != nil:
-			return nil, changed("it was removed")
-		default:
-			return nil, fmt.Errorf("%w (the file is unchanged)", err)
-		}
-		perm, keepPerm = cur.Mode().Perm(), true
-		if st, ok := cur.Sys().(*syscall.Stat_t); ok {
-			if os.Geteuid() == 0 {
-				owner = &Owner{UID: int(st.Uid), GID: int(st.Gid)}
-			} else if int(st.Gid) != os.Getegid() {
-				keepGroup = int(st.Gid) // kept where the user belongs to it
-			}
-		}
+		k = keptOf(cur)
 	}
 	if o.Owner != nil {
-		owner = o.Owner
+		k.owner = o.Owner
 	}
-	sweep(root, dirf)
+	return k, nil
+}
 
-	f, tmp, err := createTemp(root, dirf, base, perm)
+// writableInPlace refuses the regular file cur (base in the folder) if
+// the caller could not write it in place: its mode has no write bit, or
+// access(2) with the effective ids says no.
+func (o Options) writableInPlace(d *target, base string, cur fs.FileInfo) error {
+	if cur.Mode().Perm()&0o222 == 0 {
+		// Replacing it by rename would work, but its owner marked it
+		// read-only.
+		return fmt.Errorf("the file is read-only (mode %v; it is unchanged): %w", cur.Mode().Perm(), fs.ErrPermission)
+	}
+	switch err := writable(d.f, d.name, base); {
+	case err == nil:
+		return nil
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("permission denied: you may not write the file in place (%s, mode %v; it is unchanged): %w", ownerText(cur), cur.Mode().Perm(), fs.ErrPermission)
+	case errors.Is(err, syscall.EROFS):
+		return fmt.Errorf("the file is on a read-only file system (it is unchanged): %w", err)
+	case errors.Is(err, fs.ErrNotExist) && o.Expect != nil:
+		return changed("it was removed")
+	default:
+		return fmt.Errorf("%w (the file is unchanged)", err)
+	}
+}
+
+// keptOf is what a new file keeps of the regular file cur: its permission
+// bits, and its owner and group when the process may set them (root), or
+// else its group, which the process may set where it belongs to it.
+func keptOf(cur fs.FileInfo) kept {
+	k := kept{perm: cur.Mode().Perm(), keepPerm: true, group: -1}
+	if st, ok := cur.Sys().(*syscall.Stat_t); ok {
+		if os.Geteuid() == 0 {
+			k.owner = &Owner{UID: int(st.Uid), GID: int(st.Gid)}
+		} else if int(st.Gid) != os.Getegid() {
+			k.group = int(st.Gid) // kept where the user belongs to it
+		}
+	}
+	return k
+}
+
+// temp is the temporary file holding the new bytes.
+type temp struct {
+	root      *os.Root
+	f         *os.File
+	name      string // "" while unnamed
+	published bool   // renamed over the file
+}
+
+// writeTemp writes data to a new temporary file in the folder, gives it
+// the kept mode and owner, syncs it and, if unnamed, names it.
+func (d *target) writeTemp(base string, data []byte, k kept) (*temp, error) {
+	f, tmp, err := createTemp(d.root, d.f, base, k.perm)
 	if err != nil {
-		return nil, saveError(dir, err)
+		return nil, saveError(d.name, err)
 	}
-	published := false
-	defer func() {
-		if !published {
-			f.Close()
-			if tmp != "" {
-				root.Remove(tmp)
-			}
+	t := &temp{root: d.root, f: f, name: tmp}
+	if err := t.fill(d, base, data, k); err != nil {
+		t.discard()
+		return nil, saveError(d.name, err)
+	}
+	return t, nil
+}
+
+// fill writes, chmods, chowns, syncs and names the temporary file.
+func (t *temp) fill(d *target, base string, data []byte, k kept) error {
+	if err := writeData(t.f, data); err != nil {
+		return err
+	}
+	if k.keepPerm {
+		if err := t.f.Chmod(k.perm); err != nil {
+			return err
 		}
-	}()
-	if err := writeData(f, data); err != nil {
-		return nil, saveError(dir, err)
 	}
-	if keepPerm {
-		if err := f.Chmod(perm); err != nil {
-			return nil, saveError(dir, err)
+	if k.owner != nil {
+		if err := t.f.Chown(k.owner.UID, k.owner.GID); err != nil {
+			return err
 		}
+	} else if k.group >= 0 {
+		t.f.Chown(-1, k.group) // fails, harmlessly, if the user is not in the group
 	}
-	if owner != nil {
-		if err := f.Chown(owner.UID, owner.GID); err != nil {
-			return nil, saveError(dir, err)
-		}
-	} else if keepGroup >= 0 {
-		f.Chown(-1, keepGroup) // fails, harmlessly, if the user is not in the group
+	if err := t.f.Sync(); err != nil {
+		return err
 	}
-	if err := f.Sync(); err != nil {
-		return nil, saveError(dir, err)
-	}
-	if tmp == "" {
+	if t.name == "" {
 		// An unnamed file: it gets a name just before the rename.
-		if tmp, err = link(f, dirf, base); err != nil {
-			return nil, saveError(dir, err)
+		name, err := link(t.f, d.f, base)
+		if err != nil {
+			return err
 		}
+		t.name = name
 	}
-	release, err := o.finalCheck(root, base)
+	return nil
+}
+
+// discard closes and removes the temporary file unless it was published.
+func (t *temp) discard() {
+	if t.published {
+		return
+	}
+	t.published = true // once
+	t.f.Close()
+	if t.name != "" {
+		t.root.Remove(t.name)
+	}
+}
+
+// publish checks the file a last time (finalCheck, under its lock),
+// renames the temporary over it, syncs the folder and returns the new
+// file's Stamp.
+func (o Options) publish(d *target, base string, t *temp, data []byte) (*Stamp, error) {
+	release, err := o.finalCheck(d.root, base)
 	if err != nil {
 		return nil, err
 	}
-	err = root.Rename(tmp, base)
+	err = d.root.Rename(t.name, base)
 	release()
 	if err != nil {
-		return nil, saveError(dir, err)
+		return nil, saveError(d.name, err)
 	}
-	published = true
-	fi, err := f.Stat()
-	f.Close()
+	t.published = true
+	fi, err := t.f.Stat()
+	t.f.Close()
 	if err != nil {
 		return nil, err
 	}
-	if err := dirf.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+	if err := d.f.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
 		return nil, fmt.Errorf("the file was replaced, but syncing its folder failed: %w", err)
 	}
-	return &Stamp{dir: dir, base: base, dirID: idOf(dirInfo), id: idOf(fi), size: fi.Size(),
+	return &Stamp{dir: d.name, base: base, dirID: idOf(d.info), id: idOf(fi), size: fi.Size(),
 		mtime: fi.ModTime(), ctime: ctimeOf(fi), readAt: time.Now(), data: data}, nil
 }
 
