@@ -20,7 +20,6 @@ func (h *healer) cellNodeOf(i int) int {
 
 // cell repairs every problem of cell i (probs, all under /cells/i) at once.
 func (h *healer) cell(i int, probs []healProblem) {
-	at := Pointer("/cells").appendIndex(i)
 	if u, ok := h.nb.Cells[i].(*UnknownCell); ok {
 		h.unknownCell(i, u)
 		return
@@ -31,86 +30,139 @@ func (h *healer) cell(i int, probs []healProblem) {
 	}
 	c := cloneCell(h.nb.Cells[i])
 	h.nb.Cells[i] = c
-	v := reflect.ValueOf(c).Elem()
-	var done struct{ attachments, tags, id, outputs, source bool }
+	r := &cellRepair{h: h, i: i, at: Pointer("/cells").appendIndex(i), c: c, v: reflect.ValueOf(c).Elem()}
 	for k := 0; k < len(probs); {
-		p := probs[k]
-		rest := p.toks[2:]
-		if len(rest) >= 2 && rest[0] == "outputs" {
-			n := 1
-			for k+n < len(probs) && len(probs[k+n].toks) >= 4 && probs[k+n].toks[2] == "outputs" && probs[k+n].toks[3] == rest[1] {
-				n++
-			}
-			if code, ok := c.(*CodeCell); ok {
-				if !done.outputs {
-					code.Outputs = append([]Output(nil), code.Outputs...)
-					done.outputs = true
-				}
-				h.output(i, code, at.appendToken("outputs"), rest[1], probs[k:k+n])
-			} else if h.dropKey(v, "outputs") {
-				h.note(at.appendToken("outputs"), "removed outputs from a %s cell", c.Type())
-			}
-			k += n
+		if rest := probs[k].toks[2:]; len(rest) >= 2 && rest[0] == "outputs" {
+			k += r.fixOutput(probs[k:])
 			continue
 		}
+		r.fix(probs[k])
 		k++
-		switch {
-		case len(rest) == 0:
-			if errors.Is(p.err, ErrMissingMember) && p.err.Member == "id" {
-				if !done.id {
-					done.id = true
-					h.wantID(i, v, p.err)
-				}
-			} else if errors.Is(p.err, ErrMissingMember) {
-				h.note(at.appendToken(p.err.Member), "added the missing member with its empty value")
-			}
-		case rest[0] == "id":
-			if !done.id {
-				done.id = true
-				h.wantID(i, v, p.err)
-			}
-		case rest[0] == "metadata" && len(rest) == 1:
-			if h.dropKey(v, "metadata") {
-				h.note(at.appendToken("metadata"), "replaced invalid metadata with {} (%s)", p.err.Msg)
-			}
-		case rest[0] == "metadata" && rest[1] == "tags":
-			if !done.tags {
-				done.tags = true
-				h.tags(i, c)
-			}
-		case rest[0] == "metadata":
-			md := reflect.ValueOf(cellMetadata(c)).Elem()
-			if gone := h.dropPath(at.appendToken("metadata"), md, rest[1:]); gone != "" {
-				h.note(gone, "removed invalid cell metadata (%s)", p.err.Msg)
-			}
-		case rest[0] == "source":
-			if done.source {
-				continue
-			}
-			done.source = true
-			n := h.memberNode(h.cellNodeOf(i), "source")
-			h.dropKey(v, "source")
-			setSource(c, Text(textOfNode(h.t, n)))
-			h.note(at.appendToken("source"), "replaced a source that was not text by its text")
-		case rest[0] == "outputs":
-			h.outputsValue(i, c, v, p.err)
-		case rest[0] == "attachments":
-			if !done.attachments {
-				done.attachments = true
-				h.attachments(i, c, v)
-			}
-		case rest[0] == "execution_count" && c.Type() == "code":
-			code := c.(*CodeCell)
-			n := h.memberNode(h.cellNodeOf(i), "execution_count")
-			h.dropKey(v, "execution_count")
-			code.ExecutionCount = countOf(h.t, n)
-			h.note(at.appendToken("execution_count"), "replaced an invalid execution count by %s (%s)", countText(code.ExecutionCount), p.err.Msg)
-		default:
-			if h.dropKey(v, rest[0]) {
-				h.note(at.appendToken(rest[0]), "removed (%s)", p.err.Msg)
-			}
+	}
+}
+
+// cellRepair repairs the problems of one cell (a copy of the cell read,
+// cell i of the notebook), one problem at a time.
+type cellRepair struct {
+	h  *healer
+	i  int
+	at Pointer // /cells/i
+	c  Cell
+	v  reflect.Value // *c
+	// Repairs done once per cell.
+	done struct{ attachments, tags, id, outputs, source bool }
+}
+
+// fixOutput repairs the problems of the output the first of probs is in
+// (they come first in probs, in a row) and returns how many they are.
+func (r *cellRepair) fixOutput(probs []healProblem) int {
+	j := probs[0].toks[3]
+	n := 1
+	for n < len(probs) && len(probs[n].toks) >= 4 && probs[n].toks[2] == "outputs" && probs[n].toks[3] == j {
+		n++
+	}
+	code, ok := r.c.(*CodeCell)
+	if !ok {
+		if r.h.dropKey(r.v, "outputs") {
+			r.h.note(r.at.appendToken("outputs"), "removed outputs from a %s cell", r.c.Type())
+		}
+		return n
+	}
+	if !r.done.outputs {
+		code.Outputs = append([]Output(nil), code.Outputs...)
+		r.done.outputs = true
+	}
+	r.h.output(r.i, code, r.at.appendToken("outputs"), j, probs[:n])
+	return n
+}
+
+// fix repairs problem p, which is not inside one output.
+func (r *cellRepair) fix(p healProblem) {
+	h := r.h
+	rest := p.toks[2:]
+	switch {
+	case len(rest) == 0 && errors.Is(p.err, ErrMissingMember) && p.err.Member == "id":
+		r.wantID(p)
+	case len(rest) == 0:
+		if errors.Is(p.err, ErrMissingMember) {
+			h.note(r.at.appendToken(p.err.Member), "added the missing member with its empty value")
+		}
+	case rest[0] == "id":
+		r.wantID(p)
+	case rest[0] == "metadata":
+		r.fixMetadata(rest[1:], p)
+	case rest[0] == "source":
+		r.fixSource()
+	case rest[0] == "outputs":
+		h.outputsValue(r.i, r.c, r.v, p.err)
+	case rest[0] == "attachments":
+		if !r.done.attachments {
+			r.done.attachments = true
+			h.attachments(r.i, r.c, r.v)
+		}
+	case rest[0] == "execution_count" && r.c.Type() == "code":
+		r.fixCount(p)
+	default:
+		if h.dropKey(r.v, rest[0]) {
+			h.note(r.at.appendToken(rest[0]), "removed (%s)", p.err.Msg)
 		}
 	}
+}
+
+// wantID removes or schedules a fresh id for the cell (once).
+func (r *cellRepair) wantID(p healProblem) {
+	if !r.done.id {
+		r.done.id = true
+		r.h.wantID(r.i, r.v, p.err)
+	}
+}
+
+// fixMetadata repairs the cell's metadata (rest: the tokens after
+// "metadata"): invalid metadata becomes {}, the tag list keeps its valid
+// tags, any other invalid member is removed.
+func (r *cellRepair) fixMetadata(rest []string, p healProblem) {
+	h := r.h
+	at := r.at.appendToken("metadata")
+	switch {
+	case len(rest) == 0:
+		if h.dropKey(r.v, "metadata") {
+			h.note(at, "replaced invalid metadata with {} (%s)", p.err.Msg)
+		}
+	case rest[0] == "tags":
+		if !r.done.tags {
+			r.done.tags = true
+			h.tags(r.i, r.c)
+		}
+	default:
+		md := reflect.ValueOf(cellMetadata(r.c)).Elem()
+		if gone := h.dropPath(at, md, rest); gone != "" {
+			h.note(gone, "removed invalid cell metadata (%s)", p.err.Msg)
+		}
+	}
+}
+
+// fixSource replaces a source that is not text by its text (once).
+func (r *cellRepair) fixSource() {
+	if r.done.source {
+		return
+	}
+	r.done.source = true
+	h := r.h
+	n := h.memberNode(h.cellNodeOf(r.i), "source")
+	h.dropKey(r.v, "source")
+	setSource(r.c, Text(textOfNode(h.t, n)))
+	h.note(r.at.appendToken("source"), "replaced a source that was not text by its text")
+}
+
+// fixCount replaces a code cell's invalid execution count by the integer
+// it spells, or null.
+func (r *cellRepair) fixCount(p healProblem) {
+	h := r.h
+	code := r.c.(*CodeCell)
+	n := h.memberNode(h.cellNodeOf(r.i), "execution_count")
+	h.dropKey(r.v, "execution_count")
+	code.ExecutionCount = countOf(h.t, n)
+	h.note(r.at.appendToken("execution_count"), "replaced an invalid execution count by %s (%s)", countText(code.ExecutionCount), p.err.Msg)
 }
 
 // memberNode returns member key of object node o of this pass's tape, or -1.

@@ -102,10 +102,7 @@ func cellJSON(t *jsontree.Tape, n int) (raw []byte, typ string) {
 		return rawCellJSON(textOfNode(t, n)), "raw"
 	}
 	members := memberIndex(t, n)
-	has := func(key string) bool {
-		k, ok := members[key]
-		return ok && t.Nodes[k].Kind != jsontree.Null
-	}
+	has := func(key string) bool { return present(t, members, key) }
 	given := ""
 	if k, ok := members["cell_type"]; ok && t.Nodes[k].Kind == jsontree.String {
 		given = t.Str(k)
@@ -180,81 +177,120 @@ func headingJSON(t *jsontree.Tape, n int, members map[string]int) []byte {
 // outputJSON rebuilds an unrecognized output (node n) as the JSON of the
 // output it resembles, keeping its members; see [Heal].
 func outputJSON(t *jsontree.Tape, n int) (raw []byte, typ string) {
-	asText := func(s string) []byte {
-		out := []byte(`{"output_type": "display_data", "metadata": {}, "data": {"text/plain": `)
-		out = appendJSONString(out, s)
-		return append(out, "}}"...)
-	}
 	if t.Nodes[n].Kind != jsontree.Object {
-		return asText(textOfNode(t, n)), "display_data"
+		return textOutputJSON(textOfNode(t, n)), "display_data"
 	}
 	members := memberIndex(t, n)
-	has := func(key string) bool {
-		k, ok := members[key]
-		return ok && t.Nodes[k].Kind != jsontree.Null
+	typ = resembledOutputType(t, members)
+	if typ == "" {
+		return textOutputJSON(string(compactNode(nil, t, n))), "display_data"
 	}
+	r := outputRebuild{t: t, members: members, fold: -1}
+	// nbformat 3's name for the execution count.
+	r.renameCount = typ == "execute_result" && !present(t, members, "execution_count") && present(t, members, "prompt_number")
+	if typ == "execute_result" || typ == "display_data" {
+		r.fold = textBesideData(t, members)
+	}
+	out := []byte(`{"output_type": `)
+	out = strconv.AppendQuote(out, typ)
+	out = r.appendMembers(out, n)
+	if typ == "stream" && !present(t, members, "name") {
+		out = append(out, `, "name": "stdout"`...)
+	}
+	return append(out, '}'), typ
+}
+
+// textOutputJSON is the JSON of a display_data output showing s as
+// text/plain.
+func textOutputJSON(s string) []byte {
+	out := []byte(`{"output_type": "display_data", "metadata": {}, "data": {"text/plain": `)
+	out = appendJSONString(out, s)
+	return append(out, "}}"...)
+}
+
+// present reports whether members (of an object of t) has key, not null.
+func present(t *jsontree.Tape, members map[string]int, key string) bool {
+	k, ok := members[key]
+	return ok && t.Nodes[k].Kind != jsontree.Null
+}
+
+// resembledOutputType is the type of output an output object of
+// unrecognized type (its members) resembles: a case variant of a valid
+// type, nbformat 3's pyout and pyerr, else the type its members suggest;
+// "" if none.
+func resembledOutputType(t *jsontree.Tape, members map[string]int) string {
+	has := func(key string) bool { return present(t, members, key) }
 	given := ""
 	if k, ok := members["output_type"]; ok && t.Nodes[k].Kind == jsontree.String {
 		given = t.Str(k)
 	}
-	rename := map[string]string{}
 	switch norm := strings.ToLower(strings.TrimSpace(given)); {
 	case norm == "execute_result" || norm == "display_data" || norm == "stream" || norm == "error":
-		typ = norm
+		return norm
 	case norm == "pyout":
-		typ = "execute_result"
+		return "execute_result"
 	case norm == "pyerr":
-		typ = "error"
+		return "error"
 	case has("data") && (has("execution_count") || has("prompt_number")):
-		typ = "execute_result"
+		return "execute_result"
 	case has("data"):
-		typ = "display_data"
+		return "display_data"
 	case has("text"):
-		typ = "stream"
+		return "stream"
 	case has("traceback") || has("ename") || has("evalue"):
-		typ = "error"
-	default:
-		return asText(string(compactNode(nil, t, n))), "display_data"
+		return "error"
 	}
-	if typ == "execute_result" && !has("execution_count") && has("prompt_number") {
-		rename["prompt_number"] = "execution_count" // nbformat 3's name
-	}
-	fold := -1 // text beside the data, to become its text/plain
-	if typ == "execute_result" || typ == "display_data" {
-		fold = textBesideData(t, members)
-	}
-	out := []byte(`{"output_type": `)
-	out = strconv.AppendQuote(out, typ)
+	return ""
+}
+
+// outputRebuild writes the members of an output object as those of the
+// output type it becomes.
+type outputRebuild struct {
+	t       *jsontree.Tape
+	members map[string]int
+	// renameCount: prompt_number becomes execution_count (which, null,
+	// is dropped).
+	renameCount bool
+	fold        int // text beside the data, to become its text/plain; or -1
+}
+
+// appendMembers appends every member of object n but output_type, each
+// after ", ".
+func (r outputRebuild) appendMembers(out []byte, n int) []byte {
+	t := r.t
 	t.Children(n, func(k int) bool {
 		key := t.KeyString(k)
-		if key == "output_type" || key == "execution_count" && rename["prompt_number"] != "" || key == "text" && fold >= 0 {
+		if key == "output_type" || key == "execution_count" && r.renameCount || key == "text" && r.fold >= 0 {
 			return true
 		}
 		out = append(out, ", "...)
-		if r, ok := rename[key]; ok {
-			out = appendJSONString(out, r)
+		if key == "prompt_number" && r.renameCount {
+			out = appendJSONString(out, "execution_count")
 		} else {
 			out = append(out, t.KeyRaw(k)...)
 		}
 		out = append(out, ": "...)
-		if fold >= 0 && k == members["data"] {
+		if r.fold >= 0 && k == r.members["data"] {
+			out = appendDataWithText(out, t, k, r.fold)
+		} else {
 			out = compactNode(out, t, k)
-			out = out[:len(out)-1] // the data's closing brace
-			if t.Nodes[k].Len > 0 {
-				out = append(out, ", "...)
-			}
-			out = append(out, `"text/plain": `...)
-			out = compactNode(out, t, fold)
-			out = append(out, '}')
-			return true
 		}
-		out = compactNode(out, t, k)
 		return true
 	})
-	if typ == "stream" && !has("name") {
-		out = append(out, `, "name": "stdout"`...)
+	return out
+}
+
+// appendDataWithText appends data object d with text node x as its
+// text/plain entry, last.
+func appendDataWithText(out []byte, t *jsontree.Tape, d, x int) []byte {
+	out = compactNode(out, t, d)
+	out = out[:len(out)-1] // the data's closing brace
+	if t.Nodes[d].Len > 0 {
+		out = append(out, ", "...)
 	}
-	return append(out, '}'), typ
+	out = append(out, `"text/plain": `...)
+	out = compactNode(out, t, x)
+	return append(out, '}')
 }
 
 // textBesideData returns the node of an output's text member when it is

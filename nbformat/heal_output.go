@@ -26,116 +26,194 @@ func (h *healer) output(i int, code *CodeCell, at Pointer, jtok string, probs []
 		return
 	}
 	at = at.appendIndex(j)
-	t := h.t
 	node := h.outputNodeOf(i, j)
 	out := code.Outputs[j]
 	if u, ok := out.(*UnknownOutput); ok {
-		raw, typ := outputJSON(t, node)
+		raw, typ := outputJSON(h.t, node)
 		h.newOutputs = append(h.newOutputs, pendingOutput{cell: i, index: j, json: raw})
 		h.note(at, "output of unrecognized type %q made a %s output", u.Type(), typ)
 		return
 	}
 	if h.whole {
-		code.Outputs[j] = NewDisplayData(NewMimeBundle("text/plain", string(compactNode(nil, t, node))))
+		code.Outputs[j] = NewDisplayData(NewMimeBundle("text/plain", string(compactNode(nil, h.t, node))))
 		h.note(at, "replaced a %s output that could not be repaired (%s) by display_data showing its JSON", out.Type(), probs[0].err.Msg)
 		return
 	}
-	o := cloneOutput(out)
-	code.Outputs[j] = o
-	v := reflect.ValueOf(o).Elem()
-	var members, dataMembers map[string]int
-	member := func(key string) int {
-		if members == nil {
-			members = memberIndex(t, node)
-		}
-		if n, ok := members[key]; ok {
-			return n
-		}
-		return -1
-	}
-	dataCloned, tracebackDone, textDone := false, false, false
+	r := &outputRepair{h: h, t: h.t, node: node, at: at, o: cloneOutput(out)}
+	r.v = reflect.ValueOf(r.o).Elem()
+	code.Outputs[j] = r.o
 	for _, p := range probs {
-		rest := p.toks[4:]
-		switch {
-		case len(rest) == 0:
-			if errors.Is(p.err, ErrMissingMember) {
-				h.note(at.appendToken(p.err.Member), "added the missing member with its empty value")
-			}
-		case rest[0] == "data" && len(rest) == 1:
-			var b MimeBundle
-			b.SetText("text/plain", textOfNode(t, member("data")))
-			h.dropKey(v, "data")
-			setData(o, b)
-			h.note(at.appendToken("data"), "made data that was not an object its text/plain entry")
-		case rest[0] == "data":
-			d := member("data")
-			if dataMembers == nil {
-				dataMembers = memberIndex(t, d)
-			}
-			n, ok := dataMembers[rest[1]]
-			if !ok || d < 0 {
-				continue
-			}
-			b := dataOf(o)
-			if !dataCloned {
-				b = b.Clone()
-				dataCloned = true
-			}
-			b.SetText(rest[1], textOfNode(t, n))
-			setData(o, b)
-			h.note(at.appendToken("data").appendToken(rest[1]), "replaced output data that was not text by its text")
-		case rest[0] == "metadata" && len(rest) == 1:
-			h.dropKey(v, "metadata")
-			setOutputMetadata(o)
-			h.note(at.appendToken("metadata"), "replaced invalid output metadata with {} (%s)", p.err.Msg)
-		case rest[0] == "execution_count":
-			if r, ok := o.(*ExecuteResult); ok {
-				h.dropKey(v, "execution_count")
-				r.ExecutionCount = countOf(t, member("execution_count"))
-				h.note(at.appendToken("execution_count"), "replaced an invalid execution count by %s (%s)", countText(r.ExecutionCount), p.err.Msg)
-			}
-		case rest[0] == "traceback":
-			if e, ok := o.(*ErrorOutput); ok && !tracebackDone {
-				tracebackDone = true
-				h.dropKey(v, "traceback")
-				e.Traceback = tracebackOf(t, member("traceback"))
-				h.note(at.appendToken("traceback"), "made the traceback a list of text lines (%s)", p.err.Msg)
-			}
-		case len(rest) == 1 && isTextMember(o, rest[0]):
-			h.dropKey(v, rest[0])
-			setTextMember(o, rest[0], textOfNode(t, member(rest[0])))
-			h.note(at.appendToken(rest[0]), "replaced a value that was not text by its text")
-		case len(rest) == 1 && rest[0] == "text" && isDisplay(o):
-			// Text beside the data: its valid place is the data's
-			// text/plain, when that is free.
-			member("") // builds members
-			if x := textBesideData(t, members); x >= 0 {
-				b := dataOf(o)
-				if !dataCloned {
-					b = b.Clone()
-					dataCloned = true
-				}
-				b.setMultiline("text/plain", multilineOfNode(t, x))
-				setData(o, b)
-				h.dropKey(v, "text")
-				h.note(at.appendToken("text"), "moved text beside the data to the data's text/plain")
-			} else if h.dropKey(v, "text") {
-				h.note(at.appendToken("text"), "removed (%s)", p.err.Msg)
-			}
-		case len(rest) == 2 && rest[0] == "text":
-			// A line of stream text that is not a string.
-			if s, ok := o.(*Stream); ok && !textDone {
-				textDone = true
-				h.dropKey(v, "text")
-				s.Text = Text(textOfNode(t, member("text")))
-				h.note(at.appendToken("text"), "replaced stream text that was not text by its text")
-			}
-		default:
-			if h.dropKey(v, rest[0]) {
-				h.note(at.appendToken(rest[0]), "removed (%s)", p.err.Msg)
-			}
-		}
+		r.fix(p)
 	}
+}
+
+// outputRepair repairs the problems of one output (a copy of the output
+// read, node in the tape), one problem at a time.
+type outputRepair struct {
+	h    *healer
+	t    *jsontree.Tape
+	node int
+	at   Pointer
+	o    Output
+	v    reflect.Value // *o
+
+	members, dataMembers map[string]int // built when first needed
+	// Done once per output: its data cloned, its traceback or stream text
+	// rebuilt.
+	dataCloned, tracebackDone, textDone bool
+}
+
+// member is the node of member key of the output, or -1.
+func (r *outputRepair) member(key string) int {
+	if r.members == nil {
+		r.members = memberIndex(r.t, r.node)
+	}
+	if n, ok := r.members[key]; ok {
+		return n
+	}
+	return -1
+}
+
+// data is the output's data, cloned the first time it is changed.
+func (r *outputRepair) data() MimeBundle {
+	b := dataOf(r.o)
+	if !r.dataCloned {
+		b = b.Clone()
+		r.dataCloned = true
+	}
+	return b
+}
+
+// fix repairs problem p, whose tokens after /cells/i/outputs/j are rest.
+func (r *outputRepair) fix(p healProblem) {
+	rest := p.toks[4:]
+	switch {
+	case len(rest) == 0:
+		if errors.Is(p.err, ErrMissingMember) {
+			r.h.note(r.at.appendToken(p.err.Member), "added the missing member with its empty value")
+		}
+	case rest[0] == "data":
+		r.fixData(rest[1:])
+	case rest[0] == "metadata" && len(rest) == 1:
+		r.h.dropKey(r.v, "metadata")
+		setOutputMetadata(r.o)
+		r.h.note(r.at.appendToken("metadata"), "replaced invalid output metadata with {} (%s)", p.err.Msg)
+	case rest[0] == "execution_count":
+		r.fixCount(p)
+	case rest[0] == "traceback":
+		r.fixTraceback(p)
+	case rest[0] == "text":
+		r.fixText(rest[1:], p)
+	case len(rest) == 1 && isTextMember(r.o, rest[0]):
+		r.textMember(rest[0])
+	default:
+		r.drop(rest[0], p)
+	}
+}
+
+// drop removes member key of the output.
+func (r *outputRepair) drop(key string, p healProblem) {
+	if r.h.dropKey(r.v, key) {
+		r.h.note(r.at.appendToken(key), "removed (%s)", p.err.Msg)
+	}
+}
+
+// fixData repairs the data (rest: the tokens after "data"): data that is
+// not an object becomes its text/plain entry, an entry that is not text
+// its text.
+func (r *outputRepair) fixData(rest []string) {
+	t := r.t
+	if len(rest) == 0 {
+		var b MimeBundle
+		b.SetText("text/plain", textOfNode(t, r.member("data")))
+		r.h.dropKey(r.v, "data")
+		setData(r.o, b)
+		r.h.note(r.at.appendToken("data"), "made data that was not an object its text/plain entry")
+		return
+	}
+	d := r.member("data")
+	if r.dataMembers == nil {
+		r.dataMembers = memberIndex(t, d)
+	}
+	n, ok := r.dataMembers[rest[0]]
+	if !ok || d < 0 {
+		return
+	}
+	b := r.data()
+	b.SetText(rest[0], textOfNode(t, n))
+	setData(r.o, b)
+	r.h.note(r.at.appendToken("data").appendToken(rest[0]), "replaced output data that was not text by its text")
+}
+
+// fixCount replaces an execute_result's invalid execution count by the
+// integer it spells, or null.
+func (r *outputRepair) fixCount(p healProblem) {
+	res, ok := r.o.(*ExecuteResult)
+	if !ok {
+		return
+	}
+	r.h.dropKey(r.v, "execution_count")
+	res.ExecutionCount = countOf(r.t, r.member("execution_count"))
+	r.h.note(r.at.appendToken("execution_count"), "replaced an invalid execution count by %s (%s)", countText(res.ExecutionCount), p.err.Msg)
+}
+
+// fixTraceback makes an error's traceback a list of text lines (once).
+func (r *outputRepair) fixTraceback(p healProblem) {
+	e, ok := r.o.(*ErrorOutput)
+	if !ok || r.tracebackDone {
+		return
+	}
+	r.tracebackDone = true
+	r.h.dropKey(r.v, "traceback")
+	e.Traceback = tracebackOf(r.t, r.member("traceback"))
+	r.h.note(r.at.appendToken("traceback"), "made the traceback a list of text lines (%s)", p.err.Msg)
+}
+
+// fixText repairs member "text" (rest: the tokens after it): a stream's
+// text, or a line of it, that is not text becomes its text; text beside
+// the data of a display output moves to the data's text/plain when that
+// is free; elsewhere it is removed.
+func (r *outputRepair) fixText(rest []string, p healProblem) {
+	switch {
+	case len(rest) == 0 && isTextMember(r.o, "text"):
+		r.textMember("text")
+	case len(rest) == 0 && isDisplay(r.o):
+		r.textBesideData(p)
+	case len(rest) == 1:
+		// A line of stream text that is not a string.
+		if s, ok := r.o.(*Stream); ok && !r.textDone {
+			r.textDone = true
+			r.h.dropKey(r.v, "text")
+			s.Text = Text(textOfNode(r.t, r.member("text")))
+			r.h.note(r.at.appendToken("text"), "replaced stream text that was not text by its text")
+		}
+	default:
+		r.drop("text", p)
+	}
+}
+
+// textMember replaces member key, a string the schema allows any text in,
+// by the text of its value.
+func (r *outputRepair) textMember(key string) {
+	r.h.dropKey(r.v, key)
+	setTextMember(r.o, key, textOfNode(r.t, r.member(key)))
+	r.h.note(r.at.appendToken(key), "replaced a value that was not text by its text")
+}
+
+// textBesideData moves text beside a display output's data to its valid
+// place, the data's text/plain, when that is free; otherwise it removes it.
+func (r *outputRepair) textBesideData(p healProblem) {
+	r.member("") // builds members
+	x := textBesideData(r.t, r.members)
+	if x < 0 {
+		r.drop("text", p)
+		return
+	}
+	b := r.data()
+	b.setMultiline("text/plain", multilineOfNode(r.t, x))
+	setData(r.o, b)
+	r.h.dropKey(r.v, "text")
+	r.h.note(r.at.appendToken("text"), "moved text beside the data to the data's text/plain")
 }
 
 // memberIndex maps the keys of object node o to their nodes (the last of

@@ -28,34 +28,50 @@ var pythonStyle = style{indent: " ", newline: "\n", colon: ": ", sorted: true, l
 
 func (s *style) compact() bool { return s.newline == "" }
 
+// detectStyle detects the style of the notebook file read into t.
 func detectStyle(t *jsontree.Tape) *style {
 	st := pythonStyle
+	st.final = string(t.Data[t.Nodes[jsontree.Root].End:])
+	st.detectLayout(t)
+	st.detectKeysAndEscaping(t)
+	st.detectMultiline(t)
+	return &st
+}
+
+// detectLayout reads the indentation, newline, colon and comma from the
+// space around the top-level object's first member (and, in a one-line
+// file, after it).
+func (st *style) detectLayout(t *jsontree.Tape) {
 	data := t.Data
 	root := &t.Nodes[jsontree.Root]
-	st.final = string(data[root.End:])
-	if root.Len > 0 {
-		first := jsontree.Root + 1
-		n := &t.Nodes[first]
-		lead := data[root.Start+1 : n.Key]
-		if i := bytes.LastIndexByte(lead, '\n'); i >= 0 {
-			st.newline = "\n"
-			if i > 0 && lead[i-1] == '\r' {
-				st.newline = "\r\n"
-			}
-			st.indent = string(lead[i+1:])
-		} else {
-			st.newline, st.indent = "", ""
-			if root.Len > 1 {
-				sep := data[n.End:t.Nodes[n.Skip].Key]
-				if i := bytes.IndexByte(sep, ','); i >= 0 {
-					st.comma = string(sep[i+1:])
-				}
+	if root.Len == 0 {
+		return
+	}
+	first := jsontree.Root + 1
+	n := &t.Nodes[first]
+	lead := data[root.Start+1 : n.Key]
+	if i := bytes.LastIndexByte(lead, '\n'); i >= 0 {
+		st.newline = "\n"
+		if i > 0 && lead[i-1] == '\r' {
+			st.newline = "\r\n"
+		}
+		st.indent = string(lead[i+1:])
+	} else {
+		st.newline, st.indent = "", ""
+		if root.Len > 1 {
+			sep := data[n.End:t.Nodes[n.Skip].Key]
+			if i := bytes.IndexByte(sep, ','); i >= 0 {
+				st.comma = string(sep[i+1:])
 			}
 		}
-		st.colon = string(data[n.KeyEnd:n.Start])
 	}
+	st.colon = string(data[n.KeyEnd:n.Start])
+}
 
-	// Key order, escaping.
+// detectKeysAndEscaping reads whether every object's keys are sorted and
+// how strings are escaped, from the parsed nodes and from what the lazy
+// interiors hold.
+func (st *style) detectKeysAndEscaping(t *jsontree.Tape) {
 	sawRaw, sawEscaped := false, false
 	for i := range t.Nodes {
 		n := &t.Nodes[i]
@@ -69,14 +85,13 @@ func detectStyle(t *jsontree.Tape) *style {
 				sawRaw = true
 			}
 			if n.Flags&jsontree.FlagEscaped != 0 {
-				s := data[n.Start:n.End]
+				s := t.Data[n.Start:n.End]
 				if bytes.Contains(s, []byte(`\u`)) {
 					jsontree.ScanEscapes(s, &st.esc, &sawEscaped)
 				}
 			}
 		}
 	}
-	// What lazy interiors hold counts as well.
 	ls := &t.LazyStyle
 	if ls.Unsorted {
 		st.sorted = false
@@ -87,32 +102,32 @@ func detectStyle(t *jsontree.Tape) *style {
 	st.esc.HTML = st.esc.HTML || ls.Escaping.HTML
 	st.esc.LineSep = st.esc.LineSep || ls.Escaping.LineSep
 	st.esc.ASCII = sawEscaped && !sawRaw
+}
 
-	// Multiline text: arrays or strings, and the splitting rule.
+// detectMultiline reads how cell sources store multiline text (arrays of
+// lines or strings, whichever more cells use) and, for arrays, the
+// splitting rule.
+func (st *style) detectMultiline(t *jsontree.Tape) {
 	arrays, strs := 0, 0
-	if c := t.Lookup(jsontree.Root, "cells"); c >= 0 && t.Nodes[c].Kind == jsontree.Array {
+	c := t.Lookup(jsontree.Root, "cells")
+	if c >= 0 && t.Nodes[c].Kind == jsontree.Array {
 		t.Children(c, func(k int) bool {
-			if t.Nodes[k].Kind != jsontree.Object {
-				return true
+			s := -1
+			if t.Nodes[k].Kind == jsontree.Object {
+				s = t.Lookup(k, "source")
 			}
-			if s := t.Lookup(k, "source"); s >= 0 {
-				switch t.Nodes[s].Kind {
-				case jsontree.Array:
-					arrays++
-					if !st.splitNL && splitsOnlyNewline(t, s) {
-						st.splitNL = true
-					}
-				case jsontree.String:
-					if t.Nodes[s].End-t.Nodes[s].Start > 2 {
-						strs++
-					}
-				}
+			switch {
+			case s < 0:
+			case t.Nodes[s].Kind == jsontree.Array:
+				arrays++
+				st.splitNL = st.splitNL || splitsOnlyNewline(t, s)
+			case t.Nodes[s].Kind == jsontree.String && t.Nodes[s].End-t.Nodes[s].Start > 2:
+				strs++
 			}
 			return true
 		})
 	}
 	st.lines = arrays >= strs
-	return &st
 }
 
 func sortedKeys(t *jsontree.Tape, o int) bool {
