@@ -25,128 +25,165 @@ const pairBudget = 1 << 22
 const maxPairTries = 1 << 14
 
 // match pairs the messages of b with those of a: it returns, for each
-// message of b, the index of its counterpart in a, or -1.
+// message of b, the index of its counterpart in a, or -1. Messages are
+// paired by id first; unless every message is keyed, the rest by content:
+// equal messages in their common order, equal messages moved, then
+// similar messages of the same kind in the runs between those paired.
 func match(a, b []*Message, unkeyed func(*Message) bool) []int {
-	out := make([]int, len(b))
-	for i := range out {
-		out[i] = -1
+	m := &matcher{a: a, b: b, unkeyed: unkeyed, out: make([]int, len(b)), taken: make([]bool, len(a))}
+	for i := range m.out {
+		m.out[i] = -1
 	}
-	keyed := func(m *Message) bool { return unkeyed == nil || !unkeyed(m) }
-	byID := make(map[string]int, len(a))
-	anyUnkeyed := false
-	for i, m := range a {
-		if keyed(m) {
-			if _, dup := byID[m.ID]; !dup {
-				byID[m.ID] = i
-			}
-		} else {
-			anyUnkeyed = true
-		}
+	if allKeyed := m.byID(); allKeyed {
+		return m.out
 	}
-	taken := make([]bool, len(a))
-	for j, m := range b {
-		if !keyed(m) {
-			anyUnkeyed = true
+	m.unmatched()
+	m.equalInOrder()
+	m.equalMoved()
+	m.similarInRuns()
+	return m.out
+}
+
+// matcher holds one match under way.
+type matcher struct {
+	a, b    []*Message
+	unkeyed func(*Message) bool
+	out     []int  // for each message of b, its counterpart in a or -1
+	taken   []bool // for each message of a, whether it is paired
+	// The messages left unmatched by id (indexes into a and b) and their
+	// content keys.
+	ra, rb []int
+	ka, kb []string
+}
+
+// keyed reports whether x's id is an identity.
+func (m *matcher) keyed(x *Message) bool { return m.unkeyed == nil || !m.unkeyed(x) }
+
+// pairable reports whether a[i] and b[j] may be paired by content: not
+// both keyed (two different ids are two messages).
+func (m *matcher) pairable(i, j int) bool { return !m.keyed(m.a[i]) || !m.keyed(m.b[j]) }
+
+func (m *matcher) pair(j, i int) { m.out[j], m.taken[i] = i, true }
+
+// byID pairs keyed messages with the same id (the first of a repeated id
+// in a) and reports whether every message is keyed.
+func (m *matcher) byID() (allKeyed bool) {
+	byID := make(map[string]int, len(m.a))
+	allKeyed = true
+	for i, x := range m.a {
+		if !m.keyed(x) {
+			allKeyed = false
 			continue
 		}
-		if i, ok := byID[m.ID]; ok && !taken[i] {
-			out[j], taken[i] = i, true
+		if _, dup := byID[x.ID]; !dup {
+			byID[x.ID] = i
 		}
 	}
-	if !anyUnkeyed {
-		return out
-	}
-	// Content alignment of the messages still unmatched.
-	var ra, rb []int
-	for i := range a {
-		if !taken[i] {
-			ra = append(ra, i)
+	for j, x := range m.b {
+		if !m.keyed(x) {
+			allKeyed = false
+			continue
+		}
+		if i, ok := byID[x.ID]; ok && !m.taken[i] {
+			m.pair(j, i)
 		}
 	}
-	for j := range b {
-		if out[j] < 0 {
-			rb = append(rb, j)
+	return allKeyed
+}
+
+// unmatched lists the messages still unmatched and their content keys.
+func (m *matcher) unmatched() {
+	for i := range m.a {
+		if !m.taken[i] {
+			m.ra = append(m.ra, i)
+			m.ka = append(m.ka, contentKey(m.a[i]))
 		}
 	}
-	ka := make([]string, len(ra))
-	for x, i := range ra {
-		ka[x] = contentKey(a[i])
-	}
-	kb := make([]string, len(rb))
-	for y, j := range rb {
-		kb[y] = contentKey(b[j])
-	}
-	pairable := func(i, j int) bool { return !keyed(a[i]) || !keyed(b[j]) }
-	m := textdiff.MatchAnchored(ka, kb)
-	for x, y := range m {
-		if y >= 0 && pairable(ra[x], rb[y]) {
-			out[rb[y]], taken[ra[x]] = ra[x], true
+	for j := range m.b {
+		if m.out[j] < 0 {
+			m.rb = append(m.rb, j)
+			m.kb = append(m.kb, contentKey(m.b[j]))
 		}
 	}
-	// Equal messages out of the common order: moved. Each content's
-	// candidates are queues (those with made-up ids, and the others), so
-	// that many equal messages cost no more than few.
+}
+
+// equalInOrder pairs equal messages in their common order.
+func (m *matcher) equalInOrder() {
+	for x, y := range textdiff.MatchAnchored(m.ka, m.kb) {
+		if y >= 0 && m.pairable(m.ra[x], m.rb[y]) {
+			m.pair(m.rb[y], m.ra[x])
+		}
+	}
+}
+
+// equalMoved pairs equal messages out of the common order: moved. Each
+// content's candidates are queues (those with made-up ids, and the
+// others), so that many equal messages cost no more than few.
+func (m *matcher) equalMoved() {
 	type queues struct{ unkeyed, keyed []int }
 	free := map[string]*queues{}
-	for x, i := range ra {
-		if taken[i] {
+	for x, i := range m.ra {
+		if m.taken[i] {
 			continue
 		}
-		q := free[ka[x]]
+		q := free[m.ka[x]]
 		if q == nil {
 			q = &queues{}
-			free[ka[x]] = q
+			free[m.ka[x]] = q
 		}
-		if keyed(a[i]) {
+		if m.keyed(m.a[i]) {
 			q.keyed = append(q.keyed, i)
 		} else {
 			q.unkeyed = append(q.unkeyed, i)
 		}
 	}
-	for y, j := range rb {
-		q := free[kb[y]]
-		if out[j] >= 0 || q == nil {
+	for y, j := range m.rb {
+		q := free[m.kb[y]]
+		if m.out[j] >= 0 || q == nil {
 			continue
 		}
 		switch {
 		case len(q.unkeyed) > 0:
-			out[j], taken[q.unkeyed[0]] = q.unkeyed[0], true
+			m.pair(j, q.unkeyed[0])
 			q.unkeyed = q.unkeyed[1:]
-		case len(q.keyed) > 0 && !keyed(b[j]):
-			out[j], taken[q.keyed[0]] = q.keyed[0], true
+		case len(q.keyed) > 0 && !m.keyed(m.b[j]):
+			m.pair(j, q.keyed[0])
 			q.keyed = q.keyed[1:]
 		}
 	}
-	// Similar ones, in the runs between paired messages.
+}
+
+// similarInRuns pairs similar messages in the runs between paired
+// messages (see pairSimilar), within pairBudget.
+func (m *matcher) similarInRuns() {
 	var runA, runB []int
 	budget := pairBudget
 	next := 0 // in a
+	// collect adds the unpaired messages of a before i to runA.
+	collect := func(i int) {
+		for ; next < i; next++ {
+			if !m.taken[next] {
+				runA = append(runA, next)
+			}
+		}
+	}
 	flush := func() {
-		pairSimilar(a, b, runA, runB, out, pairable, &budget)
+		pairSimilar(m.a, m.b, runA, runB, m.out, m.pairable, &budget)
 		runA, runB = runA[:0], runB[:0]
 	}
-	for j := range b {
-		if i := out[j]; i >= 0 {
-			if i >= next {
-				for ; next < i; next++ {
-					if !taken[next] {
-						runA = append(runA, next)
-					}
-				}
-				flush()
-				next = i + 1
-			}
-			continue
-		}
-		runB = append(runB, j)
-	}
-	for ; next < len(a); next++ {
-		if !taken[next] {
-			runA = append(runA, next)
+	for j := range m.b {
+		i := m.out[j]
+		switch {
+		case i < 0:
+			runB = append(runB, j)
+		case i >= next:
+			collect(i)
+			flush()
+			next = i + 1
 		}
 	}
+	collect(len(m.a))
 	flush()
-	return out
 }
 
 // contentKey identifies a message by kind and content.

@@ -179,33 +179,51 @@ func (mg *merger) survives(e *entry) bool {
 // order merges the key sequences: each key once, where the side that
 // moved it put it (ours when both did).
 func (mg *merger) order(es []*entry, kb, ko, kt []int, mo, mt []int) []int {
-	const (
-		fromBoth = iota
-		fromOurs
-		fromTheirs
-	)
-	type slot struct{ key, from int }
+	slots := mergedSlots(kb, ko, kt, mo, mt)
+	order, placed := mg.placeInSlots(es, slots)
+	return mg.placeUnslotted(es, order, placed, ko, kt)
+}
+
+// slotSide says which side's sequence a slot comes from.
+type slotSide int
+
+const (
+	fromBoth slotSide = iota
+	fromOurs
+	fromTheirs
+)
+
+// slot is one place of the merged key sequence; a key may have one slot
+// per side.
+type slot struct {
+	key  int
+	from slotSide
+}
+
+// mergedSlots merges the key sequences with diff3: stable and equal
+// chunks once, a conflicting chunk as ours then those keys of theirs that
+// ours lacks.
+func mergedSlots(kb, ko, kt []int, mo, mt []int) []slot {
 	var slots []slot
+	add := func(keys []int, from slotSide) {
+		for _, k := range keys {
+			slots = append(slots, slot{k, from})
+		}
+	}
 	for _, c := range textdiff.Merge3Matched(kb, ko, kt, mo, mt) {
 		switch {
 		case c.Stable, c.Same:
-			for _, k := range c.Ours {
-				slots = append(slots, slot{k, fromBoth})
-			}
+			add(c.Ours, fromBoth)
 		case c.OursOnly:
-			for _, k := range c.Ours {
-				slots = append(slots, slot{k, fromOurs})
-			}
+			add(c.Ours, fromOurs)
 		case c.TheirsOnly:
-			for _, k := range c.Theirs {
-				slots = append(slots, slot{k, fromTheirs})
-			}
+			add(c.Theirs, fromTheirs)
 		default:
-			in := map[int]bool{}
+			in := make(map[int]bool, len(c.Ours))
 			for _, k := range c.Ours {
-				slots = append(slots, slot{k, fromOurs})
 				in[k] = true
 			}
+			add(c.Ours, fromOurs)
 			for _, k := range c.Theirs {
 				if !in[k] {
 					slots = append(slots, slot{k, fromTheirs})
@@ -213,8 +231,13 @@ func (mg *merger) order(es []*entry, kb, ko, kt []int, mo, mt []int) []int {
 			}
 		}
 	}
-	// Where each key goes: the slot from the side that moved it.
-	want := make([]int, len(es))
+	return slots
+}
+
+// wantedSide is, for each entry, the side whose slot places it: the side
+// that moved or added it (ours when both did), or -1 for any.
+func wantedSide(es []*entry) []slotSide {
+	want := make([]slotSide, len(es))
 	for k, e := range es {
 		switch {
 		case e.movedO || e.b == nil && e.o != nil:
@@ -225,28 +248,41 @@ func (mg *merger) order(es []*entry, kb, ko, kt []int, mo, mt []int) []int {
 			want[k] = -1 // any
 		}
 	}
-	placed := make([]bool, len(es))
+	return want
+}
+
+// placeInSlots chooses one slot for each surviving key (its first, unless
+// a later one is from the side it wants and the first is not) and returns
+// the keys in the order of their chosen slots.
+func (mg *merger) placeInSlots(es []*entry, slots []slot) (order []int, placed []bool) {
+	want := wantedSide(es)
 	chosen := make([]int, len(es))
 	for k := range chosen {
 		chosen[k] = -1
 	}
+	better := func(s slot) bool {
+		w := want[s.key]
+		return w >= 0 && slots[chosen[s.key]].from != w && (s.from == w || s.from == fromBoth)
+	}
 	for x, s := range slots {
-		if !mg.survives(es[s.key]) {
-			continue
-		}
-		if chosen[s.key] < 0 || want[s.key] >= 0 && slots[chosen[s.key]].from != want[s.key] && (s.from == want[s.key] || s.from == fromBoth) {
+		if mg.survives(es[s.key]) && (chosen[s.key] < 0 || better(s)) {
 			chosen[s.key] = x
 		}
 	}
-	var order []int
+	placed = make([]bool, len(es))
 	for x, s := range slots {
 		if chosen[s.key] == x && !placed[s.key] {
 			order = append(order, s.key)
 			placed[s.key] = true
 		}
 	}
-	// Survivors no slot placed (deleted by one side, edited by the other):
-	// after the message that precedes them on the side that kept them.
+	return order, placed
+}
+
+// placeUnslotted adds the survivors no slot placed (deleted by one side,
+// edited by the other) to order: after the message that precedes them on
+// the side that kept them.
+func (mg *merger) placeUnslotted(es []*entry, order []int, placed []bool, ko, kt []int) []int {
 	after := map[int][]int{}                 // placed key (-1: the start) → survivors
 	anchors := func(seq []int) map[int]int { // key → last placed key before it
 		m := make(map[int]int, len(seq))
