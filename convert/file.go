@@ -218,25 +218,13 @@ func (o Options) Save(d *dialog.Dialog) error {
 	if d.Path == "" {
 		return fmt.Errorf("convert: save: %w", ErrNoPath)
 	}
-	org, _ := d.Source.(*origin)
-	var stamp *atomicfile.Stamp
-	if org != nil && org.file != nil && org.file.path == d.Path {
-		stamp = org.file.stamp
-	}
+	stamp := savedStamp(d)
 	// An early look, to spare the marshalling when the file has already
 	// changed; the check that counts runs right before the rename.
-	fi, err := os.Stat(d.Path)
-	switch {
-	case err == nil && stamp != nil && !stamp.Unchanged(fi) && !o.Force && o.MergeOnChange != nil:
+	if merge, err := o.changedBeforeSave(d, stamp); merge {
 		return o.saveMerging(d, stamp)
-	case err == nil && stamp != nil && !stamp.Unchanged(fi) && !o.Force:
-		return fmt.Errorf("convert: save %s: %w", d.Path, ErrChanged)
-	case err == nil && stamp == nil && !d.ModTime.IsZero() && !fi.ModTime().Equal(d.ModTime) && !o.Force:
-		return fmt.Errorf("convert: save %s: %w", d.Path, ErrChanged)
-	case errors.Is(err, fs.ErrNotExist) && (stamp != nil || !d.ModTime.IsZero()) && !o.Force:
-		return fmt.Errorf("convert: save %s: the file was removed since it was read: %w", d.Path, ErrChanged)
-	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("convert: save: %w", err)
+	} else if err != nil {
+		return err
 	}
 	nb, err := o.ToNotebook(d)
 	if err != nil {
@@ -247,7 +235,7 @@ func (o Options) Save(d *dialog.Dialog) error {
 		return fmt.Errorf("convert: %w", err)
 	}
 	if stamp != nil && bytes.Equal(data, stamp.Data()) {
-		if fi2, err := os.Stat(d.Path); err == nil && stamp.Unchanged(fi2) {
+		if fi, err := os.Stat(d.Path); err == nil && stamp.Unchanged(fi) {
 			return nil // nothing to write
 		}
 	}
@@ -256,6 +244,42 @@ func (o Options) Save(d *dialog.Dialog) error {
 		return o.saveMerging(d, stamp) // changed while marshalling
 	}
 	return err
+}
+
+// savedStamp is the stamp of the file d was read from or last saved to,
+// if that is d's path; else nil.
+func savedStamp(d *dialog.Dialog) *atomicfile.Stamp {
+	if org, _ := d.Source.(*origin); org != nil && org.file != nil && org.file.path == d.Path {
+		return org.file.stamp
+	}
+	return nil
+}
+
+// changedBeforeSave is Save's early look at the file (unless Force): it
+// reports ErrChanged if the file changed or was removed since it was read
+// (by its stamp, or, without one, by d's ModTime), or merge if it changed
+// and changes are to be merged.
+func (o Options) changedBeforeSave(d *dialog.Dialog, stamp *atomicfile.Stamp) (merge bool, err error) {
+	fi, err := os.Stat(d.Path)
+	missing := errors.Is(err, fs.ErrNotExist)
+	switch {
+	case err != nil && !missing:
+		return false, fmt.Errorf("convert: save: %w", err)
+	case o.Force:
+		return false, nil
+	case missing:
+		if stamp != nil || !d.ModTime.IsZero() {
+			return false, fmt.Errorf("convert: save %s: the file was removed since it was read: %w", d.Path, ErrChanged)
+		}
+	case stamp != nil && !stamp.Unchanged(fi):
+		if o.MergeOnChange != nil {
+			return true, nil
+		}
+		return false, fmt.Errorf("convert: save %s: %w", d.Path, ErrChanged)
+	case stamp == nil && !d.ModTime.IsZero() && !fi.ModTime().Equal(d.ModTime):
+		return false, fmt.Errorf("convert: save %s: %w", d.Path, ErrChanged)
+	}
+	return false, nil
 }
 
 // replace writes data over name (over the file of expect, if set).

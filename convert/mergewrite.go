@@ -19,48 +19,16 @@ import (
 // theirs' messages as theirs' cells when the two notebooks are of one
 // version.
 func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Message][3]*dialog.Message, orgB, orgO, orgT *origin, theirsData []byte, bothValid bool) ([]byte, error) {
-	mo := &origin{nb: orgO.nb, work: orgO.work, meta: orgO.meta, valid: orgO.valid, inPlace: true,
-		snaps: make(map[*dialog.Message]*snapshot, len(merged.Messages))}
-	if w := orgO.work; w.Nbformat == 4 && orgT.work.Nbformat == 4 && orgB.work.Nbformat == 4 &&
-		w.NbformatMinor == orgB.work.NbformatMinor && orgT.work.NbformatMinor != w.NbformatMinor {
-		// Theirs changed the minor version (ours did not): so does the merge.
-		cp := *w
-		cp.NbformatMinor = orgT.work.NbformatMinor
-		mo.work = &cp
-		mo.valid = false
-	}
-	theirsRaw := &rawCells{nb: orgT.nb, data: theirsData}
-	sameVersion := orgT.work.Nbformat == orgO.work.Nbformat && cellid.Written(orgT.work.Nbformat, orgT.work.NbformatMinor) == cellid.Written(orgO.work.Nbformat, orgO.work.NbformatMinor)
+	mo := mergedOrigin(orgB, orgO, orgT, len(merged.Messages))
+	pick := &cellPicker{versions: versions, ours: orgO, theirs: orgT,
+		theirsRaw:   &rawCells{nb: orgT.nb, data: theirsData},
+		sameVersion: orgT.work.Nbformat == orgO.work.Nbformat && cellid.Written(orgT.work.Nbformat, orgT.work.NbformatMinor) == cellid.Written(orgO.work.Nbformat, orgO.work.NbformatMinor),
+		idsWritten:  cellid.Written(mo.work.Nbformat, mo.work.NbformatMinor)}
 	for _, m := range merged.Messages {
-		so, st := orgO.snaps[m], orgT.snaps[m]
-		var ours *snapshot
-		if v := versions[m][1]; v != nil {
-			ours = orgO.snaps[v]
+		if s := pick.snapshot(m); s != nil {
+			mo.snaps[m] = s
+			mo.msgs = append(mo.msgs, m)
 		}
-		switch {
-		case so != nil: // ours' message as it was: its cell
-			mo.snaps[m] = so
-		case ours != nil && st != nil && sameVersion && takeCell(ours.cell, st.cell):
-			// Theirs' message as it was, over ours' cell: the cell keeps
-			// its place in ours' file, with theirs' content.
-			mo.snaps[m] = &snapshot{msg: st.msg, cell: ours.cell, generated: st.generated}
-		case ours != nil: // changed: written into ours' cell
-			mo.snaps[m] = ours
-		case st != nil && sameVersion: // theirs' message as it was: its cell
-			mo.snaps[m] = st
-			if raw := theirsRaw.of(st.cell); raw != nil && !(st.generated && cellid.Written(mo.work.Nbformat, mo.work.NbformatMinor)) {
-				// Its very bytes, rewritten only where the styles differ.
-				mo.snaps[m] = &snapshot{msg: st.msg, cell: &nbformat.UnknownCell{Raw: raw}}
-			}
-		case versions[m][2] != nil && orgT.snaps[versions[m][2]] != nil:
-			// Theirs' message changed (its text marked, say): built from
-			// theirs' cell, as a message of a kind only the cell knows
-			// must be.
-			mo.snaps[m] = orgT.snaps[versions[m][2]]
-		default:
-			continue
-		}
-		mo.msgs = append(mo.msgs, m)
 	}
 	// A merge of two valid notebooks of the same version (bothValid) is
 	// valid: its cells are theirs or ours, or built from their messages
@@ -77,9 +45,78 @@ func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 	if err != nil {
 		return nil, err
 	}
-	// What only theirs changed in the parts of a cell its message does not
-	// show survives a merge of the message.
-	for i, m := range merged.Messages {
+	keepTheirsHidden(nb, merged.Messages, versions, orgB, orgO, orgT)
+	out, err := nbformat.Marshal(nb)
+	if err != nil {
+		return nil, fmt.Errorf("convert: merge: %w", err)
+	}
+	return out, nil
+}
+
+// mergedOrigin is the origin a merge is written over: ours' notebook
+// (written in place), at theirs' minor version if only theirs changed it.
+func mergedOrigin(orgB, orgO, orgT *origin, n int) *origin {
+	mo := &origin{nb: orgO.nb, work: orgO.work, meta: orgO.meta, valid: orgO.valid, inPlace: true,
+		snaps: make(map[*dialog.Message]*snapshot, n)}
+	if w := orgO.work; w.Nbformat == 4 && orgT.work.Nbformat == 4 && orgB.work.Nbformat == 4 &&
+		w.NbformatMinor == orgB.work.NbformatMinor && orgT.work.NbformatMinor != w.NbformatMinor {
+		// Theirs changed the minor version (ours did not): so does the merge.
+		cp := *w
+		cp.NbformatMinor = orgT.work.NbformatMinor
+		mo.work = &cp
+		mo.valid = false
+	}
+	return mo
+}
+
+// cellPicker chooses the cell each merged message is written from.
+type cellPicker struct {
+	versions    map[*dialog.Message][3]*dialog.Message // merged → base, ours, theirs
+	ours        *origin
+	theirs      *origin
+	theirsRaw   *rawCells
+	sameVersion bool // ours and theirs are of one version (cells alike, ids or none)
+	idsWritten  bool // the merge's version writes cell ids
+}
+
+// snapshot is the snapshot merged message m is written from, or nil for a
+// message new to both (built from scratch).
+func (p *cellPicker) snapshot(m *dialog.Message) *snapshot {
+	so, st := p.ours.snaps[m], p.theirs.snaps[m]
+	var ours *snapshot
+	if v := p.versions[m][1]; v != nil {
+		ours = p.ours.snaps[v]
+	}
+	switch {
+	case so != nil: // ours' message as it was: its cell
+		return so
+	case ours != nil && st != nil && p.sameVersion && takeCell(ours.cell, st.cell):
+		// Theirs' message as it was, over ours' cell: the cell keeps
+		// its place in ours' file, with theirs' content.
+		return &snapshot{msg: st.msg, cell: ours.cell, generated: st.generated}
+	case ours != nil: // changed: written into ours' cell
+		return ours
+	case st != nil && p.sameVersion: // theirs' message as it was: its cell
+		if raw := p.theirsRaw.of(st.cell); raw != nil && !(st.generated && p.idsWritten) {
+			// Its very bytes, rewritten only where the styles differ.
+			return &snapshot{msg: st.msg, cell: &nbformat.UnknownCell{Raw: raw}}
+		}
+		return st
+	}
+	if t := p.versions[m][2]; t != nil {
+		// Theirs' message changed (its text marked, say): built from
+		// theirs' cell, as a message of a kind only the cell knows must
+		// be. (Nil if theirs' cell is unknown.)
+		return p.theirs.snaps[t]
+	}
+	return nil
+}
+
+// keepTheirsHidden gives the cells of merged messages (nb's cells, one per
+// message) what only theirs changed in the parts of a cell its message
+// does not show, so that it survives a merge of the message.
+func keepTheirsHidden(nb *nbformat.Notebook, msgs []*dialog.Message, versions map[*dialog.Message][3]*dialog.Message, orgB, orgO, orgT *origin) {
+	for i, m := range msgs {
 		v := versions[m]
 		if v[0] == nil || v[1] == nil || v[2] == nil || i >= len(nb.Cells) {
 			continue
@@ -89,11 +126,6 @@ func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 			copyHidden(nb.Cells[i], st.cell)
 		}
 	}
-	out, err := nbformat.Marshal(nb)
-	if err != nil {
-		return nil, fmt.Errorf("convert: merge: %w", err)
-	}
-	return out, nil
 }
 
 // rawCells finds the bytes of a notebook's cells in what it was read from
