@@ -23,49 +23,84 @@ func runGitStatus(e *env, args []string) int {
 	}
 	repo := inRepo()
 	var problems []string
-	fmt.Fprintln(e.stdout, "config:")
-	for _, s := range settings {
-		args := []string{"config", "--show-scope", "--show-origin", "--get", s.key}
-		if !repo {
-			args = []string{"config", "--global", "--show-scope", "--show-origin", "--get", s.key}
-		}
-		out, err := git(args...)
-		var ge *gitError
-		if errors.As(err, &ge) && ge.status == 1 {
-			fmt.Fprintf(e.stdout, "  %-22s not set\n", s.key)
-			if !s.strip && s.suffix != "" {
-				problems = append(problems, s.key+" is not set")
-			}
-			continue
-		}
+	for _, section := range []func(e *env, repo bool) ([]string, error){statusConfig, statusAttributes, statusInEffect} {
+		p, err := section(e, repo)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ipynb git status: %v\n", err)
 			return exitError
 		}
-		// scope TAB origin TAB value
-		parts := strings.SplitN(strings.TrimSuffix(out, "\n"), "\t", 3)
-		if len(parts) != 3 {
-			fmt.Fprintf(e.stderr, "ipynb git status: unexpected output of git config: %q\n", out)
-			return exitError
-		}
-		scope, origin, value := parts[0], strings.TrimPrefix(parts[1], "file:"), parts[2]
-		note := ""
-		if !s.ours(value) {
-			note = " (not ipynb's)"
-			if !s.strip {
-				problems = append(problems, s.key+" is not ipynb's")
-			}
-		} else if s.suffix != "" {
-			if w := commandWord(value); w != "" {
-				if _, err := exec.LookPath(w); err != nil {
-					note = " (the command is missing)"
-					problems = append(problems, fmt.Sprintf("%s: %s does not exist or cannot run (reinstall with ipynb git install)", s.key, w))
-				}
-			}
-		}
-		fmt.Fprintf(e.stdout, "  %-22s %s  [%s: %s]%s\n", s.key, value, scope, origin, note)
+		problems = append(problems, p...)
 	}
+	if len(problems) > 0 {
+		fmt.Fprintln(e.stdout, "not in effect:")
+		for _, p := range problems {
+			fmt.Fprintf(e.stdout, "  %s\n", p)
+		}
+		return exitFindings
+	}
+	fmt.Fprintln(e.stdout, "ipynb merges and diffs notebooks here")
+	return exitOK
+}
 
+// statusConfig prints each setting install makes, with its scope and
+// file (outside a repository, the global ones), and returns what keeps
+// the drivers from working.
+func statusConfig(e *env, repo bool) ([]string, error) {
+	var problems []string
+	fmt.Fprintln(e.stdout, "config:")
+	for _, s := range settings {
+		line, p, err := settingStatus(s, repo)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(e.stdout, "  %s\n", line)
+		problems = append(problems, p...)
+	}
+	return problems, nil
+}
+
+// settingStatus is the status line of setting s and its problems: not
+// set, not ipynb's, or naming a command that cannot run.
+func settingStatus(s setting, repo bool) (line string, problems []string, err error) {
+	args := []string{"config", "--show-scope", "--show-origin", "--get", s.key}
+	if !repo {
+		args = []string{"config", "--global", "--show-scope", "--show-origin", "--get", s.key}
+	}
+	out, err := git(args...)
+	var ge *gitError
+	if errors.As(err, &ge) && ge.status == 1 {
+		if !s.strip && s.suffix != "" {
+			problems = append(problems, s.key+" is not set")
+		}
+		return fmt.Sprintf("%-22s not set", s.key), problems, nil
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	// scope TAB origin TAB value
+	parts := strings.SplitN(strings.TrimSuffix(out, "\n"), "\t", 3)
+	if len(parts) != 3 {
+		return "", nil, fmt.Errorf("unexpected output of git config: %q", out)
+	}
+	scope, origin, value := parts[0], strings.TrimPrefix(parts[1], "file:"), parts[2]
+	note := ""
+	if !s.ours(value) {
+		note = " (not ipynb's)"
+		if !s.strip {
+			problems = append(problems, s.key+" is not ipynb's")
+		}
+	} else if w := commandWord(value); s.suffix != "" && w != "" {
+		if _, err := exec.LookPath(w); err != nil {
+			note = " (the command is missing)"
+			problems = append(problems, fmt.Sprintf("%s: %s does not exist or cannot run (reinstall with ipynb git install)", s.key, w))
+		}
+	}
+	return fmt.Sprintf("%-22s %s  [%s: %s]%s", s.key, value, scope, origin, note), problems, nil
+}
+
+// statusAttributes prints ipynb's lines in the global attributes file
+// and, in a repository, in its local and shared ones.
+func statusAttributes(e *env, repo bool) ([]string, error) {
 	fmt.Fprintln(e.stdout, "attributes:")
 	type attrFile struct {
 		label          string
@@ -78,8 +113,7 @@ func runGitStatus(e *env, args []string) int {
 	for _, f := range files {
 		file, err := attributesFile(f.global, f.shared)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "ipynb git status: %v\n", err)
-			return exitError
+			return nil, err
 		}
 		lines, err := ourAttributeLines(file)
 		switch {
@@ -91,39 +125,35 @@ func runGitStatus(e *env, args []string) int {
 			fmt.Fprintf(e.stdout, "  %-7s %s: %s\n", f.label, file, strings.Join(lines, " | "))
 		}
 	}
+	return nil, nil
+}
 
-	if repo {
-		out, err := git("check-attr", "merge", "diff", "filter", "--", "notebook.ipynb")
-		if err != nil {
-			fmt.Fprintf(e.stderr, "ipynb git status: %v\n", err)
-			return exitError
-		}
-		got := map[string]string{}
-		var shown []string
-		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
-			// notebook.ipynb: merge: ipynb
-			f := strings.SplitN(l, ": ", 3)
-			if len(f) == 3 {
-				got[f[1]] = f[2]
-				shown = append(shown, f[1]+"="+f[2])
-			}
-		}
-		fmt.Fprintf(e.stdout, "in effect for *.ipynb: %s\n", strings.Join(shown, " "))
-		for _, a := range []string{"merge", "diff"} {
-			if got[a] != driver {
-				problems = append(problems, fmt.Sprintf("git applies %s=%s to notebooks, not %s=%s", a, got[a], a, driver))
-			}
-		}
-	} else {
+// statusInEffect prints the attributes git applies to a notebook in the
+// repository and returns a problem for each driver not ipynb's.
+func statusInEffect(e *env, repo bool) ([]string, error) {
+	if !repo {
 		fmt.Fprintln(e.stdout, "(not inside a git work tree: only the global configuration is shown)")
+		return nil, nil
 	}
-	if len(problems) > 0 {
-		fmt.Fprintln(e.stdout, "not in effect:")
-		for _, p := range problems {
-			fmt.Fprintf(e.stdout, "  %s\n", p)
+	out, err := git("check-attr", "merge", "diff", "filter", "--", "notebook.ipynb")
+	if err != nil {
+		return nil, err
+	}
+	got := map[string]string{}
+	var shown, problems []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		// notebook.ipynb: merge: ipynb
+		f := strings.SplitN(l, ": ", 3)
+		if len(f) == 3 {
+			got[f[1]] = f[2]
+			shown = append(shown, f[1]+"="+f[2])
 		}
-		return exitFindings
 	}
-	fmt.Fprintln(e.stdout, "ipynb merges and diffs notebooks here")
-	return exitOK
+	fmt.Fprintf(e.stdout, "in effect for *.ipynb: %s\n", strings.Join(shown, " "))
+	for _, a := range []string{"merge", "diff"} {
+		if got[a] != driver {
+			problems = append(problems, fmt.Sprintf("git applies %s=%s to notebooks, not %s=%s", a, got[a], a, driver))
+		}
+	}
+	return problems, nil
 }

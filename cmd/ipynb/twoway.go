@@ -92,74 +92,8 @@ func pairCells(ours, theirs []byte) (o, t []byte, made map[string]bool, err erro
 	if len(rawO) != len(nbO.Cells) || len(rawT) != len(nbT.Cells) {
 		return ours, theirs, nil, nil
 	}
-	taken := map[string]bool{}
-	for _, nb := range []*nbformat.Notebook{nbO, nbT} {
-		for _, c := range nb.Cells {
-			taken[string(nbformat.CellIDOf(c))] = true
-		}
-	}
-	made = map[string]bool{}
-	var r [4]byte
-	rand.Read(r[:])
-	stem := madeUpPrefix + hex.EncodeToString(r[:]) + "-"
-	n := 0
-	newID := func() nbformat.CellID {
-		for {
-			n++
-			id := fmt.Sprintf("%s%d", stem, n)
-			if !taken[id] {
-				made[id] = true
-				return nbformat.CellID(id)
-			}
-		}
-	}
-	// give gives the cells that have no id the id of the one that has,
-	// or a made-up one.
-	give := func(cs ...nbformat.Cell) {
-		var id nbformat.CellID
-		for _, c := range cs {
-			if id = nbformat.CellIDOf(c); id != "" {
-				break
-			}
-		}
-		if id == "" {
-			id = newID()
-		}
-		for _, c := range cs {
-			if nbformat.CellIDOf(c) == "" {
-				nbformat.SetCellID(c, id)
-			}
-		}
-	}
-	m := textdiff.Match(rawO, rawT)
-	i, j := 0, 0
-	for i <= len(rawO) {
-		// The next anchor: ours' cell i2 equal to theirs' cell m[i2].
-		i2 := i
-		for i2 < len(rawO) && m[i2] < 0 {
-			i2++
-		}
-		j2 := len(rawT)
-		if i2 < len(rawO) {
-			j2 = m[i2]
-		}
-		// Pair the cells in between in order.
-		for k := 0; i+k < i2 || j+k < j2; k++ {
-			switch {
-			case i+k < i2 && j+k < j2:
-				give(nbO.Cells[i+k], nbT.Cells[j+k])
-			case i+k < i2:
-				give(nbO.Cells[i+k])
-			default:
-				give(nbT.Cells[j+k])
-			}
-		}
-		if i2 == len(rawO) {
-			break
-		}
-		give(nbO.Cells[i2], nbT.Cells[j2])
-		i, j = i2+1, j2+1
-	}
+	ids := newIDMaker(nbO, nbT)
+	pairInOrder(textdiff.Match(rawO, rawT), nbO.Cells, nbT.Cells, ids.give)
 	nbO.NbformatMinor, nbT.NbformatMinor = 5, 5
 	if o, err = nbformat.Marshal(nbO); err != nil {
 		return nil, nil, nil, err
@@ -167,7 +101,94 @@ func pairCells(ours, theirs []byte) (o, t []byte, made map[string]bool, err erro
 	if t, err = nbformat.Marshal(nbT); err != nil {
 		return nil, nil, nil, err
 	}
-	return o, t, made, nil
+	return o, t, ids.made, nil
+}
+
+// idMaker makes up cell ids for a two-way merge: madeUpPrefix, a random
+// stem and a count, none an id the notebooks have.
+type idMaker struct {
+	taken map[string]bool // the ids of the notebooks' cells
+	made  map[string]bool
+	stem  string
+	n     int
+}
+
+func newIDMaker(nbs ...*nbformat.Notebook) *idMaker {
+	taken := map[string]bool{}
+	for _, nb := range nbs {
+		for _, c := range nb.Cells {
+			taken[string(nbformat.CellIDOf(c))] = true
+		}
+	}
+	var r [4]byte
+	rand.Read(r[:])
+	return &idMaker{taken: taken, made: map[string]bool{}, stem: madeUpPrefix + hex.EncodeToString(r[:]) + "-"}
+}
+
+// newID returns a fresh made-up id.
+func (m *idMaker) newID() nbformat.CellID {
+	for {
+		m.n++
+		id := fmt.Sprintf("%s%d", m.stem, m.n)
+		if !m.taken[id] {
+			m.made[id] = true
+			return nbformat.CellID(id)
+		}
+	}
+}
+
+// give gives the cells that have no id the id of the first one that has,
+// or a made-up one.
+func (m *idMaker) give(cs ...nbformat.Cell) {
+	var id nbformat.CellID
+	for _, c := range cs {
+		if id = nbformat.CellIDOf(c); id != "" {
+			break
+		}
+	}
+	if id == "" {
+		id = m.newID()
+	}
+	for _, c := range cs {
+		if nbformat.CellIDOf(c) == "" {
+			nbformat.SetCellID(c, id)
+		}
+	}
+}
+
+// pairInOrder calls give for each pair of cells of ours and theirs: the
+// anchors (ours' cell i equal to theirs' cell m[i]), and, between two
+// anchors, the remaining cells of each side in order (alone where one
+// side has more).
+func pairInOrder(m []int, ours, theirs []nbformat.Cell, give func(...nbformat.Cell)) {
+	i, j := 0, 0
+	for {
+		// The next anchor: ours' cell i2 equal to theirs' cell m[i2].
+		i2 := i
+		for i2 < len(ours) && m[i2] < 0 {
+			i2++
+		}
+		j2 := len(theirs)
+		if i2 < len(ours) {
+			j2 = m[i2]
+		}
+		// Pair the cells in between in order.
+		for k := 0; i+k < i2 || j+k < j2; k++ {
+			switch {
+			case i+k < i2 && j+k < j2:
+				give(ours[i+k], theirs[j+k])
+			case i+k < i2:
+				give(ours[i+k])
+			default:
+				give(theirs[j+k])
+			}
+		}
+		if i2 == len(ours) {
+			return
+		}
+		give(ours[i2], theirs[j2])
+		i, j = i2+1, j2+1
+	}
 }
 
 func allIDs(nb *nbformat.Notebook) bool {
