@@ -57,82 +57,118 @@ func compilePython(orig, q string) (*regexp.Regexp, error) {
 	fail := func(format string, args ...any) (*regexp.Regexp, error) {
 		return nil, fmt.Errorf("draft04: pattern %q: %s", orig, fmt.Sprintf(format, args...))
 	}
-	var b strings.Builder
-	inClass := false
-	classStart := 0 // index in q just past "[" or "[^"
-	for i := 0; i < len(q); i++ {
-		c := q[i]
-		switch {
-		case c == '\\':
-			if i+1 == len(q) {
-				return fail("ends with a backslash")
-			}
-			i++
-			switch e := q[i]; e {
-			case 'Z':
-				if inClass {
-					return fail(`bad escape \Z in a character class (Python refuses it)`)
-				}
-				b.WriteString(`\z`)
-			case 'A':
-				if inClass {
-					return fail(`bad escape \A in a character class (Python refuses it)`)
-				}
-				b.WriteString(`\A`)
-			case 'd':
-				b.WriteString(`\p{Nd}`)
-			case 'D':
-				b.WriteString(`\P{Nd}`)
-			case 'w', 'W', 's', 'S', 'b', 'B':
-				return fail(`\%c is Unicode-aware in Python; not supported`, e)
-			default:
-				b.WriteByte('\\')
-				b.WriteByte(e)
-			}
-		case inClass:
-			if c == ']' && i > classStart {
-				inClass = false
-			}
-			b.WriteByte(c)
-		case c == '[':
-			inClass = true
-			b.WriteByte(c)
-			classStart = i + 1
-			if classStart < len(q) && q[classStart] == '^' {
-				classStart++
-				b.WriteByte('^')
-				i++
-			}
-		case c == '$':
-			j := i + 1
-			for j < len(q) && q[j] == ')' {
-				j++
-			}
-			if j < len(q) && q[j] != '|' {
-				return fail(`"$" followed by more pattern; not supported`)
-			}
-			b.WriteString(`(?:\n?\z)`)
-		case c == '{' && i+1 < len(q) && q[i+1] == ',':
-			// Python reads {,n} as {0,n}; Go would read it literally.
-			j := i + 2
-			for j < len(q) && q[j] >= '0' && q[j] <= '9' {
-				j++
-			}
-			if j > i+2 && j < len(q) && q[j] == '}' {
-				b.WriteString("{0")
-			} else {
-				b.WriteByte(c)
-			}
-		default:
-			b.WriteByte(c)
+	tr := translator{q: q}
+	for tr.i = 0; tr.i < len(q); tr.i++ {
+		if msg := tr.step(); msg != "" {
+			return fail("%s", msg)
 		}
 	}
-	if inClass {
+	if tr.inClass {
 		return fail("unterminated character class")
 	}
-	re, err := regexp.Compile(b.String())
+	re, err := regexp.Compile(tr.b.String())
 	if err != nil {
 		return fail("%v", err)
 	}
 	return re, nil
+}
+
+// translator translates a Python pattern to Go's syntax, one construct
+// at a time.
+type translator struct {
+	q          string
+	i          int // the byte of q being translated
+	b          strings.Builder
+	inClass    bool
+	classStart int // index in q just past "[" or "[^"
+}
+
+// step translates the construct at q[i] (advancing i past all of it but
+// its last byte); it returns why the pattern is refused, or "".
+func (tr *translator) step() string {
+	q, c := tr.q, tr.q[tr.i]
+	switch {
+	case c == '\\':
+		return tr.escape()
+	case tr.inClass:
+		if c == ']' && tr.i > tr.classStart {
+			tr.inClass = false
+		}
+		tr.b.WriteByte(c)
+	case c == '[':
+		tr.inClass = true
+		tr.b.WriteByte(c)
+		tr.classStart = tr.i + 1
+		if tr.classStart < len(q) && q[tr.classStart] == '^' {
+			tr.classStart++
+			tr.b.WriteByte('^')
+			tr.i++
+		}
+	case c == '$':
+		return tr.dollar()
+	case c == '{' && tr.i+1 < len(q) && q[tr.i+1] == ',':
+		tr.braceComma()
+	default:
+		tr.b.WriteByte(c)
+	}
+	return ""
+}
+
+// escape translates the escape at q[i], a backslash.
+func (tr *translator) escape() string {
+	if tr.i+1 == len(tr.q) {
+		return "ends with a backslash"
+	}
+	tr.i++
+	switch e := tr.q[tr.i]; e {
+	case 'Z', 'A':
+		if tr.inClass {
+			return fmt.Sprintf(`bad escape \%c in a character class (Python refuses it)`, e)
+		}
+		if e == 'Z' {
+			tr.b.WriteString(`\z`)
+		} else {
+			tr.b.WriteString(`\A`)
+		}
+	case 'd':
+		tr.b.WriteString(`\p{Nd}`)
+	case 'D':
+		tr.b.WriteString(`\P{Nd}`)
+	case 'w', 'W', 's', 'S', 'b', 'B':
+		return fmt.Sprintf(`\%c is Unicode-aware in Python; not supported`, e)
+	default:
+		tr.b.WriteByte('\\')
+		tr.b.WriteByte(e)
+	}
+	return ""
+}
+
+// dollar translates Python's "$" at q[i] (outside a class): the end, or
+// before a final newline; allowed only where nothing but closing
+// parentheses come before the end of the pattern or the next alternative.
+func (tr *translator) dollar() string {
+	j := tr.i + 1
+	for j < len(tr.q) && tr.q[j] == ')' {
+		j++
+	}
+	if j < len(tr.q) && tr.q[j] != '|' {
+		return `"$" followed by more pattern; not supported`
+	}
+	tr.b.WriteString(`(?:\n?\z)`)
+	return ""
+}
+
+// braceComma translates "{," at q[i]: Python reads {,n} as {0,n}; Go
+// would read it literally.
+func (tr *translator) braceComma() {
+	q, i := tr.q, tr.i
+	j := i + 2
+	for j < len(q) && q[j] >= '0' && q[j] <= '9' {
+		j++
+	}
+	if j > i+2 && j < len(q) && q[j] == '}' {
+		tr.b.WriteString("{0")
+	} else {
+		tr.b.WriteByte('{')
+	}
 }
