@@ -143,9 +143,6 @@ func AppendQuoted(dst []byte, s string, e Escaping) ([]byte, bool) {
 	if e.Upper {
 		digits = hexUpper
 	}
-	u := func(dst []byte, r rune) []byte {
-		return append(dst, '\\', 'u', digits[r>>12&15], digits[r>>8&15], digits[r>>4&15], digits[r&15])
-	}
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -156,67 +153,52 @@ func AppendQuoted(dst []byte, s string, e Escaping) ([]byte, bool) {
 			continue
 		}
 		if c < utf8.RuneSelf {
+			// An ASCII character to escape: by its short escape where
+			// JSON has one, else as \u00xx (DEL only with e.ASCII).
 			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '/':
-				dst = append(dst, '\\', '/')
-			case 0x7f:
-				if e.ASCII {
-					dst = u(dst, rune(c))
-				} else {
-					dst = append(dst, c)
-				}
-			default:
-				dst = u(dst, rune(c))
+			if x := shortEscape[c]; x != 0 {
+				dst = append(dst, '\\', x)
+			} else if c == 0x7f && !e.ASCII {
+				dst = append(dst, c)
+			} else {
+				dst = appendU(dst, rune(c), digits)
 			}
 			i++
 			start = i
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
+		switch {
+		case r == utf8.RuneError && size == 1:
 			ok = false
 			dst = append(dst, s[start:i]...)
 			if e.ASCII {
-				dst = u(dst, utf8.RuneError)
+				dst = appendU(dst, utf8.RuneError, digits)
 			} else {
 				dst = append(dst, "\uFFFD"...)
 			}
-			i++
-			start = i
-			continue
-		}
-		switch {
-		case e.ASCII:
-			dst = append(dst, s[start:i]...)
-			if r > 0xFFFF {
-				r1, r2 := utf16.EncodeRune(r)
-				dst = u(u(dst, r1), r2)
-			} else {
-				dst = u(dst, r)
-			}
 			start = i + size
-		case e.LineSep && (r == '\u2028' || r == '\u2029'):
-			dst = append(dst, s[start:i]...)
-			dst = u(dst, r)
+		case r > 0xFFFF && e.ASCII:
+			r1, r2 := utf16.EncodeRune(r)
+			dst = appendU(appendU(append(dst, s[start:i]...), r1, digits), r2, digits)
+			start = i + size
+		case e.ASCII || e.LineSep && (r == '\u2028' || r == '\u2029'):
+			dst = appendU(append(dst, s[start:i]...), r, digits)
 			start = i + size
 		}
 		i += size
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"'), ok
+}
+
+// shortEscape is the letter of the two-character escape of each ASCII
+// character JSON has one for, else 0.
+var shortEscape = [utf8.RuneSelf]byte{'"': '"', '\\': '\\', '/': '/', '\n': 'n', '\r': 'r', '\t': 't', '\b': 'b', '\f': 'f'}
+
+// appendU appends \uXXXX for r (at most 0xFFFF) with the hex digits given.
+func appendU(dst []byte, r rune, digits string) []byte {
+	return append(dst, '\\', 'u', digits[r>>12&15], digits[r>>8&15], digits[r>>4&15], digits[r&15])
 }
 
 // EachString calls f with the contents (between the quotes, still escaped)
