@@ -206,55 +206,9 @@ func (d *Dialog) Make(kind Kind, content string, opts ...Option) (*Message, erro
 			o(&s)
 		}
 	}
-	fail := func(format string, args ...any) (*Message, error) {
-		return nil, fmt.Errorf("dialog: make %s message: "+format, append([]any{kind}, args...)...)
-	}
-	if !kind.Valid() {
-		return fail("unknown kind")
-	}
-	if len(s.errs) > 0 {
-		return fail("%w", errors.Join(s.errs...))
-	}
-	if s.placed > 1 {
-		return fail("%d placements given (At, After, Before): give one", s.placed)
-	}
-	n := len(d.Messages)
-	i := s.idx
-	var err error
-	switch {
-	case s.after != nil:
-		if i, err = d.Messages.find(*s.after); err != nil {
-			return fail("after %w", err)
-		}
-		i++
-	case s.before != nil:
-		if i, err = d.Messages.find(*s.before); err != nil {
-			return fail("before %w", err)
-		}
-	case i < 0:
-		if i += n + 1; i < 0 {
-			return fail("position %d: the dialog has %d messages", s.idx, n)
-		}
-	case i > n:
-		return fail("position %d: the dialog has %d messages", s.idx, n)
-	}
-	if s.id != "" && !validID(s.id) {
-		return fail("id %q: an id is 1 to 64 letters, digits, - and _ (a notebook cell id)", s.id)
-	}
-	if s.id != "" && d.Messages.Index(s.id) >= 0 {
-		return fail("id %q: %w", s.id, ErrDuplicateID)
-	}
-	if s.hasOutputs && kind != Code {
-		return fail("outputs given: only code messages have outputs (a prompt's reply: WithReply)")
-	}
-	if s.reply != nil && kind != Prompt {
-		return fail("a reply given: only prompts have replies")
-	}
-	if s.count != nil && kind != Code {
-		return fail("an execution count given: only code messages have one")
-	}
-	if len(s.attachments)+len(s.newAtts) > 0 && kind == Code {
-		return fail("attachments given: code cells have none")
+	i, err := s.check(kind, d.Messages)
+	if err != nil {
+		return nil, fmt.Errorf("dialog: make %s message: %w", kind, err)
 	}
 	m := &Message{ID: s.id, Kind: kind, Content: content, Meta: s.meta, Attrs: s.attrs, ExecutionCount: s.count}
 	if kind == Code {
@@ -276,6 +230,70 @@ func (d *Dialog) Make(kind Kind, content string, opts ...Option) (*Message, erro
 	}
 	d.Insert(i, m)
 	return m, nil
+}
+
+// check checks the options given for a message of this kind to go into
+// msgs and returns where it goes.
+func (s *spec) check(kind Kind, msgs Msgs) (int, error) {
+	if !kind.Valid() {
+		return 0, errors.New("unknown kind")
+	}
+	if len(s.errs) > 0 {
+		return 0, errors.Join(s.errs...)
+	}
+	if s.placed > 1 {
+		return 0, fmt.Errorf("%d placements given (At, After, Before): give one", s.placed)
+	}
+	i, err := s.place(msgs)
+	if err != nil {
+		return 0, err
+	}
+	if s.id != "" && !validID(s.id) {
+		return 0, fmt.Errorf("id %q: an id is 1 to 64 letters, digits, - and _ (a notebook cell id)", s.id)
+	}
+	if s.id != "" && msgs.Index(s.id) >= 0 {
+		return 0, fmt.Errorf("id %q: %w", s.id, ErrDuplicateID)
+	}
+	return i, s.checkParts(kind)
+}
+
+// place is the index in msgs the message goes to.
+func (s *spec) place(msgs Msgs) (int, error) {
+	n, i := len(msgs), s.idx
+	switch {
+	case s.after != nil:
+		i, err := msgs.find(*s.after)
+		if err != nil {
+			return 0, fmt.Errorf("after %w", err)
+		}
+		return i + 1, nil
+	case s.before != nil:
+		i, err := msgs.find(*s.before)
+		if err != nil {
+			return 0, fmt.Errorf("before %w", err)
+		}
+		return i, nil
+	case i < 0 && i+n+1 >= 0:
+		return i + n + 1, nil
+	case i < 0 || i > n:
+		return 0, fmt.Errorf("position %d: the dialog has %d messages", s.idx, n)
+	}
+	return i, nil
+}
+
+// checkParts checks that a message of this kind may have the parts given.
+func (s *spec) checkParts(kind Kind) error {
+	switch {
+	case s.hasOutputs && kind != Code:
+		return errors.New("outputs given: only code messages have outputs (a prompt's reply: WithReply)")
+	case s.reply != nil && kind != Prompt:
+		return errors.New("a reply given: only prompts have replies")
+	case s.count != nil && kind != Code:
+		return errors.New("an execution count given: only code messages have one")
+	case len(s.attachments)+len(s.newAtts) > 0 && kind == Code:
+		return errors.New("attachments given: code cells have none")
+	}
+	return nil
 }
 
 // validID reports whether id can be a notebook cell id.
