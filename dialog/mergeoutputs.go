@@ -111,59 +111,71 @@ func mergeValue(b, o, t any) (any, bool) {
 	case map[string]any:
 		bv, okB := b.(map[string]any)
 		tv, okT := t.(map[string]any)
-		if !okB || !okT {
-			return nil, false
+		if okB && okT {
+			return mergeObject(bv, ov, tv)
 		}
-		out := make(map[string]any, len(ov)+len(tv))
-		for _, k := range unionKeys(bv, ov, tv) {
-			vb, inB := bv[k]
-			vo, inO := ov[k]
-			vt, inT := tv[k]
-			switch {
-			case inO == inB && jsonvalue.Equal(vo, vb):
-				if inT {
-					out[k] = vt
-				}
-			case inT == inB && jsonvalue.Equal(vt, vb), inO == inT && jsonvalue.Equal(vo, vt):
-				if inO {
-					out[k] = vo
-				}
-			case inB && inO && inT:
-				v, ok := mergeValue(vb, vo, vt)
-				if !ok {
-					return nil, false
-				}
-				out[k] = v
-			default:
-				return nil, false
-			}
-		}
-		return out, true
 	case string:
 		bv, okB := b.(string)
 		tv, okT := t.(string)
-		if !okB || !okT {
-			return nil, false
+		if okB && okT {
+			text, n := textdiff.MergeText(bv, ov, tv, textdiff.Markers{})
+			return text, n == 0
 		}
-		text, n := textdiff.MergeText(bv, ov, tv, textdiff.Markers{})
-		return text, n == 0
 	case []any:
 		bv, okB := b.([]any)
 		tv, okT := t.([]any)
-		if !okB || !okT || len(bv) != len(ov) || len(bv) != len(tv) {
-			return nil, false
+		if okB && okT {
+			return mergeList(bv, ov, tv)
 		}
-		out := make([]any, len(ov))
-		for i := range ov {
-			v, ok := mergeValue(bv[i], ov[i], tv[i])
+	}
+	return nil, false
+}
+
+// mergeObject merges objects key by key: a key changed (or added or
+// removed) on one side takes that side's value, one changed on both
+// sides merges its values.
+func mergeObject(b, o, t map[string]any) (any, bool) {
+	out := make(map[string]any, len(o)+len(t))
+	for _, k := range unionKeys(b, o, t) {
+		vb, inB := b[k]
+		vo, inO := o[k]
+		vt, inT := t[k]
+		switch {
+		case inO == inB && jsonvalue.Equal(vo, vb):
+			if inT {
+				out[k] = vt
+			}
+		case inT == inB && jsonvalue.Equal(vt, vb), inO == inT && jsonvalue.Equal(vo, vt):
+			if inO {
+				out[k] = vo
+			}
+		case inB && inO && inT:
+			v, ok := mergeValue(vb, vo, vt)
 			if !ok {
 				return nil, false
 			}
-			out[i] = v
+			out[k] = v
+		default:
+			return nil, false
 		}
-		return out, true
 	}
-	return nil, false
+	return out, true
+}
+
+// mergeList merges lists of one length element by element.
+func mergeList(b, o, t []any) (any, bool) {
+	if len(b) != len(o) || len(b) != len(t) {
+		return nil, false
+	}
+	out := make([]any, len(o))
+	for i := range o {
+		v, ok := mergeValue(b[i], o[i], t[i])
+		if !ok {
+			return nil, false
+		}
+		out[i] = v
+	}
+	return out, true
 }
 
 func unionKeys(ms ...map[string]any) []string {
