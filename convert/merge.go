@@ -1,6 +1,8 @@
 package convert
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"sync"
 
@@ -66,6 +68,8 @@ func trimPrefix(err error) string {
 // (an invalid ours is healed, as Marshal heals). A version 3 ours that the
 // merge changes is written as its upgrade to 4.5, as Marshal writes a
 // changed version 3 dialog. The inputs are read, never changed or kept.
+// Ids the merge has to give are drawn from a seed derived from the three
+// inputs, so the same merge always writes the same bytes.
 //
 // An input that is not a readable notebook fails with a
 // *MergeInputError; nothing is merged then.
@@ -91,6 +95,10 @@ func (o Options) Merge(base, ours, theirs []byte, opt dialog.MergeOptions) (*Mer
 			return nil, &MergeInputError{Input: [3]string{"base", "ours", "theirs"}[i], Err: err}
 		}
 	}
+	// The ids the merge gives (a message both sides added under one id, a
+	// kept message whose id is taken) come from the three inputs, so the
+	// same merge always writes the same bytes (git may run it again).
+	ds[1].Random = dialog.Seeded(mergeSeed(base, ours, theirs))
 	return o.mergeDialogs(ds[0], ds[1], ds[2], theirs, opt)
 }
 
@@ -158,4 +166,16 @@ func (o Options) mergeDialogs(base, ours, theirs *dialog.Dialog, theirsData []by
 		return nil, err
 	}
 	return &MergeResult{Data: data, Conflicts: conflicts}, nil
+}
+
+// mergeSeed is the seed of the ids a merge of these three inputs gives:
+// the first 8 bytes of a SHA-256 hash of the three, each prefixed by its
+// length.
+func mergeSeed(base, ours, theirs []byte) uint64 {
+	h := sha256.New()
+	for _, in := range [3][]byte{base, ours, theirs} {
+		h.Write(binary.LittleEndian.AppendUint64(nil, uint64(len(in))))
+		h.Write(in)
+	}
+	return binary.LittleEndian.Uint64(h.Sum(nil))
 }
