@@ -2,6 +2,7 @@ package convert
 
 import (
 	"bytes"
+	"slices"
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
@@ -15,12 +16,8 @@ func copyMessage(m *dialog.Message) dialog.Message {
 	c := *m
 	c.Meta = jsonvalue.CloneObject(m.Meta)
 	c.Attrs = jsonvalue.CloneObject(m.Attrs)
-	if m.Outputs != nil {
-		c.Outputs = make([]dialog.Output, len(m.Outputs))
-		for i, o := range m.Outputs {
-			c.Outputs[i] = jsonvalue.CloneObject(o)
-		}
-	}
+	// Outputs never change: a copy of the list is a copy of them.
+	c.Outputs = slices.Clone(m.Outputs)
 	if m.ExecutionCount != nil {
 		n := *m.ExecutionCount
 		c.ExecutionCount = &n
@@ -47,7 +44,7 @@ func (o Options) sameMessage(m, s *dialog.Message) bool {
 		return false
 	}
 	for i := range m.Outputs {
-		if !jsonvalue.Equal(map[string]any(m.Outputs[i]), map[string]any(s.Outputs[i])) {
+		if !m.Outputs[i].Equal(s.Outputs[i]) {
 			return false
 		}
 	}

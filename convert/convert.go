@@ -170,7 +170,7 @@ func (o Options) ToDialog(nb *nbformat.Notebook) (*dialog.Dialog, error) {
 	}
 	seen := make(map[string]bool, len(work.Cells))
 	for i, c := range work.Cells {
-		m, err := o.ToMessage(c)
+		m, err := o.toMessage(c, work)
 		if err != nil {
 			return nil, fmt.Errorf("convert: /cells/%d: %w", i, err)
 		}
@@ -190,7 +190,10 @@ func (o Options) ToDialog(nb *nbformat.Notebook) (*dialog.Dialog, error) {
 }
 
 // ToMessage converts one cell to a message (see ToDialog).
-func (o Options) ToMessage(c nbformat.Cell) (*dialog.Message, error) {
+func (o Options) ToMessage(c nbformat.Cell) (*dialog.Message, error) { return o.toMessage(c, nil) }
+
+// toMessage converts cell c of notebook nb (nil: unknown) to a message.
+func (o Options) toMessage(c nbformat.Cell, nb *nbformat.Notebook) (*dialog.Message, error) {
 	m := &dialog.Message{ID: string(nbformat.CellIDOf(c))}
 	var md any
 	var atts map[string]nbformat.MimeBundle
@@ -202,15 +205,9 @@ func (o Options) ToMessage(c nbformat.Cell) (*dialog.Message, error) {
 		m.Kind, md = dialog.Code, &c.Metadata
 		m.Content = c.Source.String()
 		m.ExecutionCount = c.ExecutionCount
-		for _, out := range c.Outputs {
-			g, err := nbgeneric.OutputToMap(out)
-			if err != nil {
-				return nil, err
-			}
-			m.Outputs = append(m.Outputs, rejoin(g))
-		}
-		if m.Outputs == nil {
-			m.Outputs = []dialog.Output{}
+		m.Outputs = make([]dialog.Output, len(c.Outputs))
+		for i, out := range c.Outputs {
+			m.Outputs[i] = sourced(out, nb)
 		}
 	case *nbformat.RawCell:
 		m.Kind, md, atts = dialog.Raw, &c.Metadata, c.Attachments
@@ -338,7 +335,11 @@ func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat
 		if err := unwritable(m); err != nil {
 			return nil, err
 		}
-		c, err := o.cell(m, s, ids)
+		var from *nbformat.Notebook
+		if org != nil {
+			from = org.work
+		}
+		c, err := o.cell(m, s, ids, from)
 		if err != nil {
 			return nil, err
 		}
@@ -418,12 +419,13 @@ func (o Options) ToCell(m *dialog.Message) (nbformat.Cell, error) {
 	if err := unwritable(m); err != nil {
 		return nil, err
 	}
-	return o.cell(m, nil, true)
+	return o.cell(m, nil, true, nil)
 }
 
 // cell builds the cell of a changed or new message, reusing the parts of
-// its original cell (s, if any) that did not change.
-func (o Options) cell(m *dialog.Message, s *snapshot, ids bool) (nbformat.Cell, error) {
+// its original cell (s, if any) that did not change and the outputs read
+// from the notebook it is written over (from, if any).
+func (o Options) cell(m *dialog.Message, s *snapshot, ids bool, from *nbformat.Notebook) (nbformat.Cell, error) {
 	id := nbformat.CellID(m.ID)
 	if !ids {
 		id = ""
@@ -457,22 +459,13 @@ func (o Options) cell(m *dialog.Message, s *snapshot, ids bool) (nbformat.Cell, 
 		if err := nbgeneric.FromMap(meta, &c.Metadata); err != nil {
 			return nil, err
 		}
-		c.Outputs = []nbformat.Output{}
-		var origOuts []nbformat.Output
-		if oc, ok := orig.(*nbformat.CodeCell); ok {
-			origOuts = oc.Outputs
-		}
+		c.Outputs = make([]nbformat.Output, len(m.Outputs))
 		for i, out := range m.Outputs {
-			clean, stripped := cleanOutMeta(out)
-			if !stripped && s != nil && i < len(s.msg.Outputs) && i < len(origOuts) && jsonvalue.Equal(map[string]any(out), map[string]any(s.msg.Outputs[i])) {
-				c.Outputs = append(c.Outputs, origOuts[i])
-				continue
-			}
-			no, err := nbgeneric.OutputFromMap(clean)
+			no, err := outputFor(out, from)
 			if err != nil {
 				return nil, fmt.Errorf("convert: message %s: output %d: %w", m.ID, i, err)
 			}
-			c.Outputs = append(c.Outputs, no.(nbformat.Output))
+			c.Outputs[i] = no
 		}
 		return c, nil
 	case dialog.Raw:

@@ -171,14 +171,14 @@ func TestLostValuesAreErrors(t *testing.T) {
 		{ID: "c0", Kind: dialog.Code, Attachments: []dialog.Attachment{{ID: "a", MIME: "image/png"}}},
 		{ID: "p0", Kind: dialog.Prompt, Outputs: dialog.CodeOutput("1")},
 		{ID: "p1", Kind: dialog.Prompt, Outputs: []dialog.Output{
-			{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": true}, "data": map[string]any{"text/markdown": "a"}},
-			{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": 1}, "data": map[string]any{"text/markdown": "b"}}}},
+			dialog.NewOutput(map[string]any{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": true}, "data": map[string]any{"text/markdown": "a"}}),
+			dialog.NewOutput(map[string]any{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": 1}, "data": map[string]any{"text/markdown": "b"}})}},
 		{ID: "p2", Kind: dialog.Prompt, Outputs: []dialog.Output{
-			{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": true}, "data": map[string]any{"text/markdown": "a", "text/plain": "a"}}}},
+			dialog.NewOutput(map[string]any{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": true}, "data": map[string]any{"text/markdown": "a", "text/plain": "a"}})}},
 		{ID: "p3", Kind: dialog.Prompt, Outputs: []dialog.Output{
-			{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": true, "model": "x"}, "data": map[string]any{"text/markdown": "a"}}}},
+			dialog.NewOutput(map[string]any{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": true, "model": "x"}, "data": map[string]any{"text/markdown": "a"}})}},
 		{ID: "p4", Kind: dialog.Prompt, Outputs: []dialog.Output{
-			{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": 1}, "data": map[string]any{"text/markdown": "a"}, "transient": map[string]any{}}}},
+			dialog.NewOutput(map[string]any{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": 1}, "data": map[string]any{"text/markdown": "a"}, "transient": map[string]any{}})}},
 	} {
 		nd := dialog.New("x")
 		nd.Messages = dialog.Msgs{bad}
@@ -333,8 +333,8 @@ m = dlg.mk_message('1+1', msg_type='code', id='0e700001', output=[
 `)
 	d := dialog.New("out")
 	m, _ := d.Make(dialog.Code, "1+1", dialog.WithID("0e700001"), dialog.WithOutputs([]dialog.Output{
-		{"output_type": "execute_result", "execution_count": 1, "data": map[string]any{"text/plain": "2"}, "metadata": map[string]any{"__type": "int"}},
-		{"output_type": "display_data", "data": map[string]any{"text/plain": "x"}, "metadata": map[string]any{"__type": "X", "keep": 1}},
+		dialog.NewOutput(map[string]any{"output_type": "execute_result", "execution_count": 1, "data": map[string]any{"text/plain": "2"}, "metadata": map[string]any{"__type": "int"}}),
+		dialog.NewOutput(map[string]any{"output_type": "display_data", "data": map[string]any{"text/plain": "x"}, "metadata": map[string]any{"__type": "X", "keep": 1}}),
 	}))
 	got, err := convert.Marshal(d)
 	if err != nil {
@@ -343,7 +343,7 @@ m = dlg.mk_message('1+1', msg_type='code', id='0e700001', output=[
 	if !bytes.Equal(got, want) {
 		t.Errorf("differs from the seed's bytes %s", firstDiff(want, got))
 	}
-	if md := m.Outputs[1]["metadata"].(map[string]any); md["__type"] != "X" {
+	if g, _ := m.Outputs[1].Map(); g["metadata"].(map[string]any)["__type"] != "X" {
 		t.Error("Marshal changed the message's outputs")
 	}
 	// An unedited cell keeps it: the file is written back byte for byte.

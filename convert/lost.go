@@ -153,11 +153,6 @@ func at(v any, p nbformat.Pointer) (any, bool) {
 			if v, ok = x[tok]; !ok {
 				return nil, false
 			}
-		case dialog.Output:
-			var ok bool
-			if v, ok = x[tok]; !ok {
-				return nil, false
-			}
 		case []any:
 			i, err := strconv.Atoi(tok)
 			if err != nil || i < 0 || i >= len(x) {
@@ -196,9 +191,13 @@ func unwritable(m *dialog.Message) error {
 			}
 			// A reply is written as its text: anything else it carries
 			// would be lost.
-			data, _ := o["data"].(map[string]any)
-			md, _ := o["metadata"].(map[string]any)
-			for _, k := range slices.Sorted(maps.Keys(o)) {
+			g, err := o.Map()
+			if err != nil {
+				return fmt.Errorf("convert: message %s: output %d: %w", m.ID, i, err)
+			}
+			data, _ := g["data"].(map[string]any)
+			md, _ := g["metadata"].(map[string]any)
+			for _, k := range slices.Sorted(maps.Keys(g)) {
 				if k != "output_type" && k != "data" && k != "metadata" {
 					return fail("the reply output's %q (a reply is written as its text/markdown only)", k)
 				}

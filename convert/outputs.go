@@ -1,44 +1,191 @@
 package convert
 
 import (
-	"maps"
+	"slices"
 
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/lines"
 	"github.com/nbdialog/ipynb/internal/mimetype"
+	"github.com/nbdialog/ipynb/internal/nbgeneric"
+	"github.com/nbdialog/ipynb/nbformat"
 )
+
+// Outputs are kept as the nbformat outputs read (which hold their bytes as
+// read) and decoded to generic JSON only when a caller looks inside: a
+// dialog's outputs are dialog.SourcedOutput values over readOutput.
+
+// readOutput is an output of a notebook read: the dialog.OutputSource of
+// the outputs of the dialogs this package reads.
+type readOutput struct {
+	out nbformat.Output
+	nb  *nbformat.Notebook // the notebook out belongs to; nil if unknown
+}
+
+// sourced returns the dialog output of out, an output of nb (nil: of a
+// cell not known to belong to a notebook).
+func sourced(out nbformat.Output, nb *nbformat.Notebook) dialog.Output {
+	return dialog.SourcedOutput(&readOutput{out: out, nb: nb})
+}
+
+// Type returns the output_type.
+func (r *readOutput) Type() string { return r.out.Type() }
+
+// Decode returns the output as generic JSON, as Python nbformat holds it
+// in memory (see rejoin).
+func (r *readOutput) Decode() (map[string]any, error) {
+	g, err := nbgeneric.OutputToMap(r.out)
+	if err != nil {
+		return nil, err
+	}
+	return rejoin(g), nil
+}
+
+// Same reports whether other is an output read that is sure to decode to
+// the same generic JSON (see sameOutput).
+func (r *readOutput) Same(other dialog.OutputSource) bool {
+	s, ok := other.(*readOutput)
+	return ok && (r.out == s.out || sameOutput(r.out, s.out))
+}
+
+// sameOutput reports whether two nbformat outputs are sure to decode to
+// equal generic JSON: their members equal one by one, texts by their
+// bytes as read (else by their text), JSON data by its bytes. It is false
+// when unsure (JSON data spelled differently, MIME types in another
+// order, outputs of different Go types): callers then compare the decoded
+// outputs. The generic form of an output is a function of its typed value
+// alone (nbgeneric.OutputToMap, rejoin), so members equal one by one give
+// equal generic forms.
+func sameOutput(a, b nbformat.Output) bool {
+	switch x := a.(type) {
+	case *nbformat.Stream:
+		y, ok := b.(*nbformat.Stream)
+		return ok && x.Name == y.Name && x.OutputType == y.OutputType && x.Text.Equal(y.Text) &&
+			jsonvalue.EqualObjects(x.AdditionalProperties, y.AdditionalProperties)
+	case *nbformat.DisplayData:
+		y, ok := b.(*nbformat.DisplayData)
+		return ok && x.OutputType == y.OutputType && sameBundle(x.Data, y.Data) &&
+			jsonvalue.EqualObjects(x.Metadata, y.Metadata) && jsonvalue.EqualObjects(x.AdditionalProperties, y.AdditionalProperties)
+	case *nbformat.ExecuteResult:
+		y, ok := b.(*nbformat.ExecuteResult)
+		return ok && x.OutputType == y.OutputType && sameCount(x.ExecutionCount, y.ExecutionCount) && sameBundle(x.Data, y.Data) &&
+			jsonvalue.EqualObjects(x.Metadata, y.Metadata) && jsonvalue.EqualObjects(x.AdditionalProperties, y.AdditionalProperties)
+	case *nbformat.ErrorOutput:
+		y, ok := b.(*nbformat.ErrorOutput)
+		return ok && x.OutputType == y.OutputType && x.Ename == y.Ename && x.Evalue == y.Evalue &&
+			slices.Equal(x.Traceback, y.Traceback) && (x.Traceback == nil) == (y.Traceback == nil) &&
+			jsonvalue.EqualObjects(x.AdditionalProperties, y.AdditionalProperties)
+	case *nbformat.UnknownOutput:
+		y, ok := b.(*nbformat.UnknownOutput)
+		return ok && string(x.Raw) == string(y.Raw)
+	}
+	return false
+}
+
+// sameBundle reports whether two MIME bundles are sure to decode equal:
+// the same MIME types in the same order, each once, texts equal and JSON
+// values of the same bytes.
+func sameBundle(a, b nbformat.MimeBundle) bool {
+	ka, kb := a.Keys(), b.Keys()
+	if !slices.Equal(ka, kb) {
+		return false
+	}
+	for i, k := range ka {
+		if i > 0 && slices.Contains(ka[:i], k) {
+			return false // a type given twice: unsure which entry decodes
+		}
+		ta, textA := a.Multiline(k)
+		tb, textB := b.Multiline(k)
+		switch {
+		case textA != textB:
+			return false
+		case textA:
+			if !ta.Equal(tb) {
+				return false
+			}
+		default:
+			ra, _ := a.RawJSON(k)
+			rb, _ := b.RawJSON(k)
+			if string(ra) != string(rb) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func sameCount(a, b *int) bool {
+	return a == nil && b == nil || a != nil && b != nil && *a == *b
+}
 
 // transientOutMeta are output metadata keys that hosts keep in memory only
 // (the seed's _out_meta_skip): they are left out of the outputs of cells
 // written from new or changed messages.
 var transientOutMeta = []string{"__type"}
 
-// cleanOutMeta returns out without transient output metadata, and whether
-// there was any; out itself is not changed.
-func cleanOutMeta(out dialog.Output) (map[string]any, bool) {
-	md, _ := out["metadata"].(map[string]any)
-	found := false
+// hasTransientMeta reports whether an nbformat output's metadata holds a
+// transient key.
+func hasTransientMeta(out nbformat.Output) bool {
+	var md map[string]any
+	switch x := out.(type) {
+	case *nbformat.DisplayData:
+		md = x.Metadata
+	case *nbformat.ExecuteResult:
+		md = x.Metadata
+	case *nbformat.Stream, *nbformat.ErrorOutput:
+		return false // no metadata object: members of other types are kept as json.RawMessage
+	default:
+		g, err := nbgeneric.OutputToMap(out)
+		if err != nil {
+			return true // the caller fails decoding it
+		}
+		md, _ = g["metadata"].(map[string]any)
+	}
 	for _, k := range transientOutMeta {
 		if _, ok := md[k]; ok {
-			found = true
+			return true
 		}
 	}
-	if !found {
-		return out, false
+	return false
+}
+
+// cleanOutMeta removes transient output metadata from a generic output
+// (its own copy, from Output.Map).
+func cleanOutMeta(out map[string]any) {
+	md, ok := out["metadata"].(map[string]any)
+	if !ok {
+		return
 	}
-	clean := maps.Clone(map[string]any(out))
-	md = maps.Clone(md)
 	for _, k := range transientOutMeta {
 		delete(md, k)
 	}
-	clean["metadata"] = md
-	return clean, true
+}
+
+// outputFor returns the nbformat output to write for a message's output in
+// notebook nb: the output read itself when it was read from nb and holds
+// no transient metadata (written back as its bytes where it is unedited),
+// else one made from its generic JSON without transient metadata, its
+// text in nb's style.
+func outputFor(out dialog.Output, nb *nbformat.Notebook) (nbformat.Output, error) {
+	if r, ok := out.Source().(*readOutput); ok && r.nb != nil && r.nb == nb && !hasTransientMeta(r.out) {
+		return r.out, nil
+	}
+	g, err := out.Map()
+	if err != nil {
+		return nil, err
+	}
+	cleanOutMeta(g)
+	no, err := nbgeneric.OutputFromMap(g)
+	if err != nil {
+		return nil, err
+	}
+	return no.(nbformat.Output), nil
 }
 
 // rejoin presents an output's text as Python nbformat holds it in memory:
 // stream text and the non-JSON data of display_data and execute_result
 // stored as lists of lines are joined into strings.
-func rejoin(o map[string]any) dialog.Output {
+func rejoin(o map[string]any) map[string]any {
 	join := func(v any) any {
 		if list, ok := v.([]any); ok {
 			if text, ok := lines.Join(list); ok {

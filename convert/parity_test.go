@@ -69,7 +69,7 @@ var seedEdits = []struct {
 			return false, nil
 		}
 		_, err := d.Make(dialog.Code, "print(1)", dialog.Before(d.Messages[len(d.Messages)-1].ID),
-			dialog.WithOutputs([]dialog.Output{{"output_type": "stream", "name": "stdout", "text": "1\n"}}), dialog.WithID("c0ffee00"))
+			dialog.WithOutputs([]dialog.Output{dialog.StreamOutput("stdout", "1\n")}), dialog.WithID("c0ffee00"))
 		return true, err
 	}},
 	{"delete", func(d *dialog.Dialog) (bool, error) {

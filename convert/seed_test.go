@@ -231,7 +231,7 @@ func TestSeedWriteReadSave(t *testing.T) {
 	if diff := cmp.Diff(summaryRows(d), summaryRows(back)); diff != "" {
 		t.Errorf("read back (-written +read):\n%s", diff)
 	}
-	if back.Messages[1].Outputs[0]["data"].(map[string]any)["text/plain"] != "2" {
+	if g, _ := back.Messages[1].Outputs[0].Map(); g["data"].(map[string]any)["text/plain"] != "2" {
 		t.Errorf("code output %v", back.Messages[1].Outputs)
 	}
 	if got := back.Messages[0].Attachments; len(got) != 1 || string(got[0].Data) != "not really a png" || got[0].MIME != "image/png" {

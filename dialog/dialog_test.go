@@ -142,8 +142,8 @@ func TestReply(t *testing.T) {
 		t.Errorf("removing the reply: %v", m.Outputs)
 	}
 	// A reply stored as lines.
-	m.Outputs = []dialog.Output{{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": true},
-		"data": map[string]any{"text/markdown": []any{"a\n", "b"}}}}
+	m.Outputs = []dialog.Output{dialog.NewOutput(map[string]any{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": true},
+		"data": map[string]any{"text/markdown": []any{"a\n", "b"}}})}
 	if m.Reply() != "a\nb" {
 		t.Errorf("lines reply %q", m.Reply())
 	}
@@ -196,7 +196,7 @@ func TestValidate(t *testing.T) {
 	}
 	d.Messages = append(d.Messages, &dialog.Message{ID: d.Messages[0].ID, Kind: "chart"},
 		&dialog.Message{ID: "x", Kind: dialog.Note, Outputs: dialog.CodeOutput("1")},
-		&dialog.Message{ID: "y", Kind: dialog.Code, Outputs: []dialog.Output{{"output_type": "weird"}}},
+		&dialog.Message{ID: "y", Kind: dialog.Code, Outputs: []dialog.Output{dialog.NewOutput(map[string]any{"output_type": "weird"})}},
 		&dialog.Message{Kind: dialog.Code},
 		&dialog.Message{ID: "z", Kind: dialog.Code, Meta: map[string]any{"f": func() {}}})
 	err := d.Validate()

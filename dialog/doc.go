@@ -4,8 +4,8 @@
 //   - [Note]: markdown text.
 //   - [Prompt]: a question to the AI; its reply is carried as an output
 //     (see [Message.Reply] and [Message.SetReply]).
-//   - [Code]: source code with its outputs (standard Jupyter outputs, as
-//     generic JSON objects).
+//   - [Code]: source code with its outputs (standard Jupyter outputs; see
+//     [Output]).
 //   - [Raw]: raw text.
 //
 // The package uses the standard library and github.com/google/uuid, and
@@ -25,6 +25,26 @@
 //	d.Make(dialog.Note, "new note", dialog.After(first.ID), dialog.WithID("deadbeef"))
 //
 // [Dialog.Add] appends a bare message and cannot fail.
+//
+// # Outputs
+//
+// An [Output] is an immutable value. One read from a file is kept in the
+// reader's form (an [OutputSource]: package convert keeps the nbformat
+// output, which holds the bytes read) and decoded only when a caller
+// looks inside with [Output.Map]; its [Output.Type] needs no decoding. So
+// reading a dialog, comparing, merging or diffing its messages and
+// writing it back cost little more than the bytes of its outputs: outputs
+// read unedited compare by their bytes ([OutputSource.Same]), and only
+// outputs that differ are decoded, to compare them as JSON values. The
+// decoded form is produced by the reader (convert uses nbformat's decoder,
+// which reads NaN, infinities and integers too large for an int as a
+// notebook holds them); outputs made here from JSON text ([ParseOutputs],
+// [WithOutputsJSON], [Output.UnmarshalJSON]) are decoded by encoding/json
+// into the same Go types. To edit an output, make a new one:
+//
+//	g, err := m.Outputs[0].Map()
+//	g["name"] = "stderr"
+//	m.Outputs[0] = dialog.NewOutput(g)
 //
 // # Ids
 //

@@ -36,7 +36,7 @@ func ExampleDialog_Make() {
 	last, _ := d.Make(dialog.Raw, "plain text")
 	d.Make(dialog.Note, "new note", dialog.After(note.ID), dialog.WithID("deadbeef"))
 	d.Make(dialog.Code, "print(1)", dialog.Before(last.ID), dialog.WithID("c0ffee00"),
-		dialog.WithOutputs([]dialog.Output{{"output_type": "stream", "name": "stdout", "text": "1\n"}}))
+		dialog.WithOutputs([]dialog.Output{dialog.StreamOutput("stdout", "1\n")}))
 	d.Make(dialog.Note, "# Pinned", dialog.At(0), dialog.WithAttr("pinned", 1), dialog.WithMeta(map[string]any{"my_app": 3}))
 	_, err := d.Make(dialog.Note, "lost?", dialog.After("nope"))
 	fmt.Print(d)
@@ -73,12 +73,9 @@ func ExampleMsgs_Get() {
 // Notebooks store multiline text as a list of lines that keep their "\n";
 // Text joins them back (Python nbformat: "".join(lines)).
 func ExampleText() {
-	out := dialog.Output{
-		"output_type": "stream",
-		"name":        "stdout",
-		"text":        []any{"loss 0.31\n", "loss 0.27\n"},
-	}
-	fmt.Printf("%q\n", dialog.Text(out["text"]))
+	out, _ := dialog.ParseOutputs(`[{"output_type": "stream", "name": "stdout", "text": ["loss 0.31\n", "loss 0.27\n"]}]`)
+	m, _ := out[0].Map()
+	fmt.Printf("%q\n", dialog.Text(m["text"]))
 	fmt.Printf("%q\n", dialog.Text("one string"))
 	fmt.Printf("%q\n", dialog.Text(42))
 	// Output:

@@ -1,12 +1,9 @@
 package dialog
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
-	"strconv"
-	"strings"
 )
 
 // An Option sets one part of a message made by [Dialog.Make]: where it
@@ -65,78 +62,29 @@ func Before(ref string) Option {
 // WithID gives the message this id instead of a fresh one.
 func WithID(id string) Option { return func(s *spec) { s.id = id } }
 
-// WithOutputs gives a code message its outputs (Jupyter outputs as generic
-// JSON, as [CodeOutput] makes them).
+// WithOutputs gives a code message its outputs (as [CodeOutput],
+// [StreamOutput] or [NewOutput] make them).
 func WithOutputs(outs []Output) Option {
 	return func(s *spec) { s.outputs, s.hasOutputs = append(s.outputs, outs...), true }
 }
 
 // WithOutputsJSON gives a code message its outputs as a JSON array, the
-// seed's mk_message(…, output='[…]'); "" means none. Integers become ints,
-// other numbers float64, as in outputs read from a file. Make fails on text
-// that is not a JSON array of objects.
+// seed's mk_message(…, output='[…]'); "" means none. The text is read as
+// ParseOutputs reads it; Make fails on text that is not a JSON array of
+// objects.
 func WithOutputsJSON(text string) Option {
 	return func(s *spec) {
 		s.hasOutputs = true
 		if text == "" {
 			return
 		}
-		outs, err := decodeOutputs(text)
+		outs, err := parseOutputs(text)
 		if err != nil {
 			s.errs = append(s.errs, err)
 			return
 		}
 		s.outputs = append(s.outputs, outs...)
 	}
-}
-
-// decodeOutputs parses a JSON array of outputs.
-func decodeOutputs(text string) ([]Output, error) {
-	dec := json.NewDecoder(strings.NewReader(text))
-	dec.UseNumber()
-	var raw []map[string]any
-	if err := dec.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("outputs JSON: %w", err)
-	}
-	if dec.More() {
-		return nil, errors.New("outputs JSON: text after the array")
-	}
-	outs := make([]Output, len(raw))
-	for i, o := range raw {
-		if o == nil {
-			return nil, fmt.Errorf("outputs JSON: item %d is not an object", i)
-		}
-		outs[i] = Output(numbers(o).(map[string]any))
-	}
-	return outs, nil
-}
-
-// numbers turns the json.Numbers of a decoded value into the types a
-// notebook read gives (nbformat.Decode): ints for integers that fit,
-// json.Number for larger integers (kept exactly), float64 for the rest.
-func numbers(v any) any {
-	switch v := v.(type) {
-	case json.Number:
-		if !strings.ContainsAny(string(v), ".eE") {
-			if i, err := strconv.Atoi(string(v)); err == nil {
-				return i
-			}
-			return v
-		}
-		if f, err := v.Float64(); err == nil {
-			return f
-		}
-		return v
-	case map[string]any:
-		for k, x := range v {
-			v[k] = numbers(x)
-		}
-	case []any:
-		for i, x := range v {
-			v[i] = numbers(x)
-		}
-	}
-	return v
 }
 
 // WithReply gives a prompt its AI reply ("" for none); see

@@ -28,7 +28,7 @@ func TestMakePlacement(t *testing.T) {
 	if diff := cmp.Diff([]string{first.ID, "aaaa0001", mid.ID, b.ID, "cccc0003", last.ID}, ids(d)); diff != "" {
 		t.Errorf("order (-want +got):\n%s", diff)
 	}
-	if c.Outputs[0]["data"].(map[string]any)["text/plain"] != "3" || *c.ExecutionCount != 4 {
+	if out, _ := c.Outputs[0].Map(); out["data"].(map[string]any)["text/plain"] != "3" || *c.ExecutionCount != 4 {
 		t.Errorf("code message %+v", c)
 	}
 	if b.Reply() != "B!" || b.Meta["k"] != 1 || b.Attrs["pinned"] != 1 {
@@ -61,8 +61,8 @@ func TestMakeOutputsJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []dialog.Output{{"output_type": "execute_result", "execution_count": 3, "data": map[string]any{"text/plain": "2.5"},
-		"metadata": map[string]any{"f": 1.5, "big": json.Number("123456789012345678901234567890")}}}
+	want := []dialog.Output{dialog.NewOutput(map[string]any{"output_type": "execute_result", "execution_count": 3, "data": map[string]any{"text/plain": "2.5"},
+		"metadata": map[string]any{"f": 1.5, "big": json.Number("123456789012345678901234567890")}})}
 	if diff := cmp.Diff(want, m.Outputs); diff != "" {
 		t.Errorf("outputs (-want +got):\n%s", diff)
 	}
@@ -92,7 +92,7 @@ func TestMakeRefuses(t *testing.T) {
 		{dialog.Code, []dialog.Option{dialog.WithReply("r")}, "only prompts have replies", nil},
 		{dialog.Note, []dialog.Option{dialog.WithExecutionCount(1)}, "execution count", nil},
 		{dialog.Code, []dialog.Option{dialog.WithAttachment([]byte("x"), "image/png")}, "attachments", nil},
-		{dialog.Code, []dialog.Option{dialog.WithOutputs([]dialog.Output{{"output_type": "bogus"}})}, `output_type "bogus"`, nil},
+		{dialog.Code, []dialog.Option{dialog.WithOutputs([]dialog.Output{dialog.NewOutput(map[string]any{"output_type": "bogus"})})}, `output_type "bogus"`, nil},
 		{dialog.Note, []dialog.Option{dialog.WithMeta(map[string]any{"f": func() {}})}, "metadata is not JSON", nil},
 		{"chart", nil, "unknown kind", nil},
 		{dialog.Code, []dialog.Option{dialog.WithOutputsJSON(`[{"output_type": "stream"`)}, "outputs JSON", nil},
@@ -149,7 +149,7 @@ func TestReplyMarkedTruthy(t *testing.T) {
 			v = int(f) // nbformat.Decode gives ints for integers
 		}
 		m := &dialog.Message{Kind: dialog.Prompt, Outputs: []dialog.Output{
-			{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": v}, "data": map[string]any{"text/markdown": "R"}}}}
+			dialog.NewOutput(map[string]any{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": v}, "data": map[string]any{"text/markdown": "R"}})}}
 		if got := m.Reply() == "R"; got != want[i] {
 			t.Errorf("is_ai_res %s: reply %v, Python says %v", lit, got, want[i])
 		}

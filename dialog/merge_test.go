@@ -182,9 +182,7 @@ func TestMergeReply(t *testing.T) {
 	}
 }
 
-func stream(text string) dialog.Output {
-	return dialog.Output{"output_type": "stream", "name": "stdout", "text": text}
-}
+func stream(text string) dialog.Output { return dialog.StreamOutput("stdout", text) }
 
 func count(n int) *int { return &n }
 

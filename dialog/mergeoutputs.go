@@ -74,7 +74,7 @@ func markerOutput(size int, c byte, label string) Output {
 	if label != "" {
 		line += " " + label
 	}
-	return Output{"output_type": "stream", "name": "stdout", "text": line + "\n"}
+	return StreamOutput("stdout", line+"\n")
 }
 
 // mergeOutputLists merges output lists both sides changed when that is
@@ -87,12 +87,26 @@ func mergeOutputLists(b, o, t []Output) ([]Output, bool) {
 	}
 	out := make([]Output, len(o))
 	for i := range o {
-		v, ok := mergeValue(map[string]any(b[i]), map[string]any(o[i]), map[string]any(t[i]))
+		if o[i].Equal(b[i]) {
+			out[i] = t[i]
+			continue
+		}
+		if t[i].Equal(b[i]) || o[i].Equal(t[i]) {
+			out[i] = o[i]
+			continue
+		}
+		gb, errB := b[i].view()
+		gO, errO := o[i].view()
+		gt, errT := t[i].view()
+		if errB != nil || errO != nil || errT != nil {
+			return nil, false
+		}
+		v, ok := mergeValue(gb, gO, gt)
 		m, isMap := v.(map[string]any)
 		if !ok || !isMap {
 			return nil, false
 		}
-		out[i] = Output(m)
+		out[i] = NewOutput(m)
 	}
 	return out, true
 }

@@ -23,37 +23,6 @@ const (
 // Valid reports whether k is one of the four kinds.
 func (k Kind) Valid() bool { return k == Note || k == Prompt || k == Code || k == Raw }
 
-// Output is one output of a code message, a standard Jupyter output as
-// generic JSON: {"output_type": "stream", "name": "stdout", "text": "…"}.
-// Values use the Go types of nbformat.Decode (string, int, float64, bool,
-// nil, []any, map[string]any), except that arrays and objects inside
-// output metadata and JSON output data (application/json and the like)
-// are json.RawMessage, their bytes as read (see Meta).
-type Output map[string]any
-
-// Type returns the output_type.
-func (o Output) Type() string { s, _ := o["output_type"].(string); return s }
-
-// CodeOutput returns the outputs of a code message whose result is text:
-// one execute_result with text/plain data and execution count 1.
-func CodeOutput(text string) []Output {
-	return []Output{{
-		"output_type":     "execute_result",
-		"metadata":        map[string]any{},
-		"data":            map[string]any{"text/plain": text},
-		"execution_count": 1,
-	}}
-}
-
-// replyOutput returns the output carrying a prompt's reply.
-func replyOutput(reply string) Output {
-	return Output{
-		"output_type": "display_data",
-		"metadata":    map[string]any{"is_ai_res": true},
-		"data":        map[string]any{"text/markdown": reply},
-	}
-}
-
 // Message is one message of a dialog.
 type Message struct {
 	// ID is 8 hex digits for messages made here; messages read from a
@@ -80,13 +49,6 @@ type Message struct {
 	Attrs map[string]any
 }
 
-// IsReply reports whether o carries a prompt's reply: its metadata marks
-// it with a truthy is_ai_res (true, 1, …; see [Truthy]).
-func (o Output) IsReply() bool {
-	md, _ := o["metadata"].(map[string]any)
-	return Truthy(md["is_ai_res"])
-}
-
 // Reply returns a prompt's reply: the text/markdown of its first output
 // marked as a reply (see [Output.IsReply]); "" for other kinds or no reply.
 func (m *Message) Reply() string {
@@ -95,7 +57,11 @@ func (m *Message) Reply() string {
 	}
 	for _, o := range m.Outputs {
 		if o.IsReply() {
-			data, _ := o["data"].(map[string]any)
+			g, err := o.view()
+			if err != nil {
+				return ""
+			}
+			data, _ := g["data"].(map[string]any)
 			return Text(data["text/markdown"])
 		}
 	}
@@ -121,7 +87,7 @@ func (m *Message) SetReply(reply string) {
 }
 
 // Text returns a notebook text value held in generic form, as in
-// [Output] maps and cell sources: a string, or a list of strings joined
+// [Output.Map] and cell sources: a string, or a list of strings joined
 // without separators (notebooks split text into lines that keep their
 // "\n"). Items of a list that are not strings are skipped; any other
 // value gives "".
@@ -167,12 +133,21 @@ func (m *Message) Preview(width int) string {
 // String returns Preview(120).
 func (m *Message) String() string { return m.Preview(120) }
 
+// outputSize is the size of the outputs as encoding/json writes the list
+// (0 when it cannot), each output decoded and encoded in turn.
 func outputSize(outs []Output) int {
-	b, err := json.Marshal(outs)
-	if err != nil {
-		return 0
+	n := 1 + len(outs) // the brackets and commas
+	if len(outs) == 0 {
+		n++
 	}
-	return len(b)
+	for _, o := range outs {
+		b, err := o.MarshalJSON()
+		if err != nil {
+			return 0
+		}
+		n += len(b)
+	}
+	return n
 }
 
 // truncate shortens s to width characters, ending in "…" when cut.

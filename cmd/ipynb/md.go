@@ -263,8 +263,12 @@ var imageTypes = []struct{ mime, ext, alt string }{
 // output renders output j of message i: text in a fenced block, markdown
 // as it is, an error as its traceback, an image as a file link (or a
 // reference by type and size).
-func (r *mdRenderer) output(i, j int, o dialog.Output) string {
-	switch o.Type() {
+func (r *mdRenderer) output(i, j int, out dialog.Output) string {
+	o, err := out.Map()
+	if err != nil {
+		return fence("("+out.Type()+" output unreadable: "+err.Error()+")", "text")
+	}
+	switch out.Type() {
 	case "stream":
 		return fence(plainText(dialog.Text(o["text"])), "text")
 	case "error":
@@ -280,7 +284,7 @@ func (r *mdRenderer) output(i, j int, o dialog.Output) string {
 	case "execute_result", "display_data":
 		data, _ := o["data"].(map[string]any)
 		if md, ok := data["text/markdown"]; ok {
-			if o.IsReply() {
+			if meta, _ := o["metadata"].(map[string]any); dialog.Truthy(meta["is_ai_res"]) { // out.IsReply, decoded once
 				return "" // shown after the prompt
 			}
 			return strings.TrimRight(dialog.Text(md), "\n")

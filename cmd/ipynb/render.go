@@ -136,10 +136,14 @@ func digest(b []byte) string {
 
 // outputSummary is one line about an output: its type, what it holds and
 // how much, and a digest of its content.
-func outputSummary(o dialog.Output) string {
+func outputSummary(out dialog.Output) string {
+	o, err := out.Map()
+	if err != nil {
+		return out.Type() + " (unreadable: " + err.Error() + ")"
+	}
 	b, _ := json.Marshal(o)
 	var s string
-	switch t := o.Type(); t {
+	switch t := out.Type(); t {
 	case "stream":
 		name, _ := o["name"].(string)
 		s = fmt.Sprintf("stream %s, %s", name, linesText(dialog.Text(o["text"])))
