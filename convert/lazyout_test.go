@@ -1,0 +1,212 @@
+package convert_test
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+// outputHeavy returns a deterministic notebook of n code cells, each with
+// output-heavy content as Jupyter stores it (as internal/cmd/benchgen
+// writes, smaller): a stream of text lines, an execute_result with text and
+// an HTML table, and a base64 PNG stored as lines.
+func outputHeavy(t testing.TB, n int) []byte {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(uint64(n), 7))
+	nb := nbformat.New()
+	for i := range n {
+		code := nbformat.NewCodeCell(fmt.Sprintf("for epoch in range(%d):\n    train(epoch)\n", i))
+		var stream strings.Builder
+		for j := range 40 {
+			fmt.Fprintf(&stream, "epoch %d step %d loss %.6f\n", i, j, rng.Float64())
+		}
+		var html strings.Builder
+		html.WriteString("<table>\n")
+		for j := range 30 {
+			fmt.Fprintf(&html, "<tr><td>%d</td><td>%.4f</td></tr>\n", j, rng.Float64())
+		}
+		html.WriteString("</table>\n")
+		png := make([]byte, 6000)
+		for j := range png {
+			png[j] = byte(rng.Uint32())
+		}
+		b64 := base64.StdEncoding.EncodeToString(png)
+		var b64lines []string
+		for len(b64) > 76 {
+			b64lines = append(b64lines, b64[:76]+"\n")
+			b64 = b64[76:]
+		}
+		b64lines = append(b64lines, b64)
+		count := i + 1
+		code.ExecutionCount = &count
+		image := nbformat.NewDisplayData(nbformat.MimeBundle{})
+		image.Data.SetMultiline("image/png", nbformat.TextLines(b64lines...))
+		image.Data.SetText("text/plain", "<Figure size 640x480 with 1 Axes>")
+		code.Outputs = []nbformat.Output{
+			nbformat.NewStream("stdout", stream.String()),
+			nbformat.NewExecuteResult(count, nbformat.NewMimeBundle("text/plain", "table", "text/html", html.String())),
+			image,
+		}
+		nb.Cells = append(nb.Cells, code, nbformat.NewMarkdownCell(fmt.Sprintf("## Cell %d\nNotes.", i)))
+	}
+	data, err := nbformat.Marshal(nb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// The dialog layer of a round trip (ToDialog and MarshalTo over a
+// notebook read, what ipynb check does after reading) keeps outputs as
+// they were read: beyond what nbformat itself allocates to heal and write
+// the notebook (Heal, MarshalTo), it allocates a few bytes per cell, not
+// per byte of output, at every size. Before, it decoded every output into
+// generic maps and copied them into its snapshot: 5.4 bytes allocated per
+// byte of file (33–36 KB per cell); now 0.11 (750 bytes per cell).
+func TestDialogOutputsLazyScale(t *testing.T) {
+	sizes := []int{50, 100, 200, 400}
+	if testing.Short() {
+		sizes = sizes[:3]
+	}
+	if nb, err := nbformat.Unmarshal(outputHeavy(t, 2)); err == nil { // warm up
+		d, _ := convert.Options{}.ToDialog(nb)
+		convert.Options{}.MarshalTo(io.Discard, d)
+	}
+	var prevAlloc, prevSize uint64
+	for _, n := range sizes {
+		data := outputHeavy(t, n)
+		nb, err := nbformat.Unmarshal(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		out.Grow(len(data))
+		nbAlloc := allocatedBytes(func() {
+			cp := *nb
+			if _, err = (nbformat.HealOptions{KeepBOM: true}).Heal(&cp); err == nil {
+				err = nbformat.MarshalOptions{}.MarshalTo(&out, &cp)
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.Reset()
+		alloc := allocatedBytes(func() {
+			d, e := convert.Options{}.ToDialog(nb)
+			if err = e; err == nil {
+				err = convert.Options{}.MarshalTo(&out, d)
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(out.Bytes(), data) {
+			t.Fatalf("%d cells: the dialog round trip changed the notebook", n)
+		}
+		own := uint64(0)
+		if alloc > nbAlloc {
+			own = alloc - nbAlloc
+		}
+		size := uint64(len(data))
+		perByte := float64(own) / float64(size)
+		t.Logf("%d cells, %d bytes: nbformat's heal and write allocated %d bytes, the dialog layer %d more (%.3f per byte of file, %d per cell)",
+			n, size, nbAlloc, own, perByte, own/uint64(2*n))
+		if perByte > 0.15 {
+			t.Errorf("%d cells: the dialog layer allocated %.3f bytes per byte of file (at most 0.15: outputs are not decoded)", n, perByte)
+		}
+		if prevAlloc > 0 {
+			ratio := float64(own) / float64(prevAlloc)
+			if growth := float64(size) / float64(prevSize); ratio > 1.25*growth {
+				t.Errorf("%d cells: the file grew %.2fx, the dialog layer's allocations %.2fx", n, growth, ratio)
+			}
+		}
+		prevAlloc, prevSize = own, size
+	}
+}
+
+// Looking inside an output read decodes it then, as it was read: the
+// generic JSON is what the notebook holds (texts joined), equal to the
+// output made from that JSON, and a second look gets a map of its own.
+func TestOutputDecodedWhenLookedAt(t *testing.T) {
+	data := outputHeavy(t, 2)
+	d, err := convert.Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := d.Messages[0]
+	if m.Kind != dialog.Code || len(m.Outputs) != 3 {
+		t.Fatalf("message %v", m)
+	}
+	for i, want := range []string{"stream", "execute_result", "display_data"} {
+		if m.Outputs[i].Type() != want {
+			t.Errorf("output %d: type %q, want %q", i, m.Outputs[i].Type(), want)
+		}
+		if m.Outputs[i].Source() == nil {
+			t.Errorf("output %d read from a file has no source", i)
+		}
+	}
+	g, err := m.Outputs[2].Map()
+	if err != nil {
+		t.Fatal(err)
+	}
+	png, _ := g["data"].(map[string]any)["image/png"].(string)
+	if _, err := base64.StdEncoding.DecodeString(strings.ReplaceAll(png, "\n", "")); err != nil || len(png) < 8000 {
+		t.Errorf("image/png decoded as %d bytes of text (%v), want the joined lines", len(png), err)
+	}
+	if !m.Outputs[2].Equal(dialog.NewOutput(g)) || !dialog.NewOutput(g).Equal(m.Outputs[2]) {
+		t.Error("an output read differs from the output made from its Map")
+	}
+	g["output_type"] = "changed"
+	if again, _ := m.Outputs[2].Map(); again["output_type"] != "display_data" {
+		t.Error("changing a Map changed the output")
+	}
+	if m.Outputs[0].Equal(m.Outputs[1]) {
+		t.Error("a stream equals an execute_result")
+	}
+	// The same notebook read twice: its outputs compare equal without
+	// being the same values; a changed one differs.
+	d2, err := convert.Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, o := range d2.Messages[0].Outputs {
+		if !o.Equal(m.Outputs[i]) {
+			t.Errorf("output %d read twice differs", i)
+		}
+	}
+	if d2.Messages[0].Outputs[0].Equal(d.Messages[2].Outputs[0]) {
+		t.Error("two different streams compare equal")
+	}
+}
+
+// BenchmarkDialogLayer is ToDialog + MarshalTo over a notebook read, the
+// dialog layer of ipynb check, on an output-heavy notebook.
+func BenchmarkDialogLayer(b *testing.B) {
+	data := outputHeavy(b, 200)
+	nb, err := nbformat.Unmarshal(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	var out bytes.Buffer
+	out.Grow(len(data))
+	for b.Loop() {
+		out.Reset()
+		d, err := convert.Options{}.ToDialog(nb)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := (convert.Options{}).MarshalTo(&out, d); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
