@@ -6,11 +6,17 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -208,5 +214,73 @@ func BenchmarkDialogLayer(b *testing.B) {
 		if err := (convert.Options{}).MarshalTo(&out, d); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// Output.Equal agrees with comparing the decoded outputs (go-cmp, NaN
+// equal to NaN, nil equal to empty) on every pair it is asked about: each
+// corpus output against itself read again (where OutputSource.Same must
+// answer without decoding), against Python nbformat's rewrite of the file
+// (other spelling, same values), and against the next output of the file.
+// Same is never true where the decoded outputs differ.
+func TestOutputEqualityMatchesDecoded(t *testing.T) {
+	canon := corpus.CanonicalDir(t)
+	ref := func(a, b dialog.Output) bool {
+		x, errX := a.Map()
+		y, errY := b.Map()
+		return errX == nil && errY == nil && cmp.Equal(x, y, cmpopts.EquateNaNs(), cmpopts.EquateEmpty())
+	}
+	pairs, fast, canonPairs := 0, 0, 0
+	check := func(where string, a, b dialog.Output) {
+		t.Helper()
+		want := ref(a, b)
+		if got := a.Equal(b); got != want {
+			t.Errorf("%s: Equal %v, the decoded outputs compare %v\n%v\n%v", where, got, want, a, b)
+		}
+		if sa, sb := a.Source(), b.Source(); sa != nil && sb != nil && sa.Same(sb) {
+			fast++
+			if !want {
+				t.Errorf("%s: Same, but the decoded outputs differ", where)
+			}
+		}
+		pairs++
+	}
+	for e, data := range corpus.Files(t) {
+		d1, err := convert.Unmarshal(data)
+		if err != nil {
+			continue
+		}
+		d2, err := convert.Unmarshal(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var dc *dialog.Dialog
+		if c, err := os.ReadFile(filepath.Join(canon, e.Path)); err == nil {
+			dc, _ = convert.Unmarshal(c)
+		}
+		var prev dialog.Output
+		for i, m := range d1.Messages {
+			for j, o := range m.Outputs {
+				where := fmt.Sprintf("%s /cells/%d/outputs/%d", e.Path, i, j)
+				twin := d2.Messages[i].Outputs[j]
+				before := fast
+				check(where+" (read twice)", o, twin)
+				if fast == before && o.Source() != nil { // (a prompt's reply is made, not read)
+					t.Errorf("%s: read twice, Same does not know the output equal", where)
+				}
+				if dc != nil && i < len(dc.Messages) && j < len(dc.Messages[i].Outputs) {
+					check(where+" (Python's rewrite)", o, dc.Messages[i].Outputs[j])
+					canonPairs++
+				}
+				if prev.Source() != nil {
+					check(where+" (the previous output)", prev, o)
+				}
+				prev = o
+			}
+		}
+	}
+	t.Logf("%d pairs compared (%d against Python's rewrites), %d known equal without decoding", pairs, canonPairs, fast)
+	if canonPairs == 0 {
+		t.Error("no output compared with Python's rewrite")
 	}
 }

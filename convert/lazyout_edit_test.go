@@ -1,0 +1,150 @@
+package convert_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+// outputEdits applies, with Python nbformat, the edits of
+// TestReadOutputEditsMatchPython to the corpus files named, writing
+// OUT/EDIT/PATH as nbformat.writes does (plus a final newline).
+const outputEdits = `
+import sys, os, nbformat
+src, out = sys.argv[1], sys.argv[2]
+for rel in sys.argv[3:]:
+    with open(os.path.join(src, rel), encoding='utf-8', newline='') as f:
+        text = f.read()
+    for edit in ('move', 'edit', 'delete'):
+        nb = nbformat.reads(text, as_version=nbformat.NO_CONVERT)
+        withouts = [c for c in nb.cells if c.cell_type == 'code' and c.get('outputs')]
+        a, b = withouts[0], withouts[-1]
+        if edit == 'move':
+            b.outputs.append(a.outputs.pop())
+        elif edit == 'edit':
+            s = next(o for c in withouts for o in c.outputs if o.output_type == 'stream')
+            s.text = s.text + 'edited\n'
+        else:
+            a.outputs.pop(0)
+        p = os.path.join(out, edit, rel)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, 'w', encoding='utf-8', newline='') as f:
+            f.write(nbformat.writes(nb) + '\n')
+`
+
+// Edits of outputs read from a file, made through the dialog, write what
+// Python nbformat writes for the same edits of the notebook, on every
+// corpus file Python writes back unchanged: an output moved to another
+// cell (written as it was read), a stream's text edited through Map and
+// NewOutput, an output deleted. Only the edited cells change.
+func TestReadOutputEditsMatchPython(t *testing.T) {
+	py := nbformatPython()
+	if py == "" {
+		t.Skip("Python nbformat not found")
+	}
+	dir, entries := corpus.Entries(t)
+	var paths []string
+	for _, e := range entries {
+		if e.Ref != "same" || e.Schema != "valid" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		nb, err := nbformat.Unmarshal(data)
+		if err != nil || nb.Nbformat != 4 {
+			continue // Python's edits are of version 4's cells
+		}
+		d, err := convert.Options{}.ToDialog(nb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b, s := editTargets(d); a != nil && a != b && s != nil {
+			paths = append(paths, e.Path)
+		}
+	}
+	if testing.Short() && len(paths) > 20 {
+		paths = paths[:20]
+	}
+	if len(paths) == 0 {
+		t.Skip("no corpus file with outputs in two code cells and a stream")
+	}
+	out := t.TempDir()
+	cmd := exec.Command(py, append([]string{"-c", outputEdits, dir, out}, paths...)...)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("Python: %v\n%s", err, msg)
+	}
+	for _, p := range paths {
+		data, err := os.ReadFile(filepath.Join(dir, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, edit := range []string{"move", "edit", "delete"} {
+			want, err := os.ReadFile(filepath.Join(out, edit, p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := convert.Unmarshal(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, b, s := editTargets(d)
+			switch edit {
+			case "move":
+				last := len(a.Outputs) - 1
+				b.Outputs = append(b.Outputs, a.Outputs[last])
+				a.Outputs = a.Outputs[:last]
+			case "edit":
+				g, err := s.msg.Outputs[s.i].Map()
+				if err != nil {
+					t.Fatal(err)
+				}
+				g["text"] = g["text"].(string) + "edited\n"
+				s.msg.Outputs[s.i] = dialog.NewOutput(g)
+			case "delete":
+				a.Outputs = a.Outputs[1:]
+			}
+			got, err := convert.Marshal(d)
+			if err != nil {
+				t.Fatalf("%s, %s: %v", p, edit, err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s, %s: differs from Python nbformat's bytes %s", p, edit, firstDiff(want, got))
+			}
+		}
+	}
+	t.Logf("%d files, 3 edits each", len(paths))
+}
+
+type outputAt struct {
+	msg *dialog.Message
+	i   int
+}
+
+// editTargets returns the first and last code messages with outputs and
+// the first stream output.
+func editTargets(d *dialog.Dialog) (first, last *dialog.Message, stream *outputAt) {
+	for _, m := range d.Messages {
+		if m.Kind != dialog.Code || len(m.Outputs) == 0 {
+			continue
+		}
+		if first == nil {
+			first = m
+		}
+		last = m
+		for i, o := range m.Outputs {
+			if stream == nil && o.Type() == "stream" {
+				stream = &outputAt{m, i}
+			}
+		}
+	}
+	return first, last, stream
+}

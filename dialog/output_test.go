@@ -1,0 +1,169 @@
+package dialog_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/nbdialog/ipynb/dialog"
+)
+
+// countingSource is an output kept as JSON text, counting its decodes; two
+// of them are Same when their texts are.
+type countingSource struct {
+	typ     string
+	text    string
+	decodes *atomic.Int64
+}
+
+func (s *countingSource) Type() string { return s.typ }
+
+func (s *countingSource) Decode() (map[string]any, error) {
+	s.decodes.Add(1)
+	var m map[string]any
+	err := json.Unmarshal([]byte(s.text), &m)
+	return m, err
+}
+
+func (s *countingSource) Same(other dialog.OutputSource) bool {
+	o, ok := other.(*countingSource)
+	return ok && o.text == s.text
+}
+
+func sourced(n *atomic.Int64, text string) dialog.Output {
+	var m map[string]any
+	if err := json.Unmarshal([]byte(text), &m); err != nil {
+		panic(err)
+	}
+	typ, _ := m["output_type"].(string)
+	return dialog.SourcedOutput(&countingSource{typ: typ, text: text, decodes: n})
+}
+
+// readDialog is a dialog as a reader makes it: each call gives new output
+// values over the same texts, as reading one file twice does.
+func readDialog(n *atomic.Int64, streams ...string) *dialog.Dialog {
+	d := dialog.New("read")
+	for i, s := range streams {
+		m := &dialog.Message{ID: fmt.Sprintf("c%03d", i), Kind: dialog.Code, Content: "print()"}
+		m.Outputs = []dialog.Output{sourced(n, `{"output_type": "stream", "name": "stdout", "text": "`+s+`\n"}`),
+			sourced(n, `{"output_type": "display_data", "metadata": {}, "data": {"image/png": "`+strings.Repeat("iVBO", 100)+`"}}`)}
+		d.Insert(-1, m)
+	}
+	return d
+}
+
+// Merging and diffing dialogs whose outputs are read and not edited never
+// decodes an output: they compare by OutputSource.Same. An output one side
+// changed costs the decoding of the pairs Same cannot tell (it is unsure,
+// not sure they differ), whatever the number of outputs unchanged.
+func TestMergeComparesReadOutputsUndecoded(t *testing.T) {
+	var n atomic.Int64
+	texts := make([]string, 60)
+	for i := range texts {
+		texts[i] = strings.Repeat("x", i)
+	}
+	base, ours, theirs := readDialog(&n, texts...), readDialog(&n, texts...), readDialog(&n, texts...)
+	ours.Messages[0].Content = "print(1)"
+	theirs.Messages[2].Content = "print(3)"
+	merged, conflicts := dialog.Merge(base, ours, theirs, dialog.MergeOptions{})
+	if len(conflicts) != 0 || merged.Messages[0].Content != "print(1)" || merged.Messages[2].Content != "print(3)" {
+		t.Fatalf("merge: %v conflicts, %v", conflicts, merged)
+	}
+	if changes := dialog.Diff(base, ours); len(changes) != 1 {
+		t.Errorf("diff: %v", changes)
+	}
+	if got := n.Load(); got != 0 {
+		t.Errorf("merging and diffing unedited outputs decoded %d of them", got)
+	}
+	// Theirs ran a cell again: its new output is taken as it is.
+	texts[1] = "new"
+	theirs = readDialog(&n, texts...)
+	merged, conflicts = dialog.Merge(base, ours, theirs, dialog.MergeOptions{})
+	if len(conflicts) != 0 || !merged.Messages[1].Outputs[0].Equal(theirs.Messages[1].Outputs[0]) {
+		t.Fatalf("merge: %v conflicts, outputs %v", conflicts, merged.Messages[1].Outputs)
+	}
+	if got := n.Load(); got > 4 {
+		// Two pairs Same is unsure of (base or ours against theirs' new
+		// output), decoded to compare: nothing else.
+		t.Errorf("merging one changed output among %d decoded %d outputs", 2*len(texts), got)
+	}
+}
+
+// Outputs are values: NewOutput copies the map given, Map returns a copy,
+// and an edit is a new output.
+func TestOutputIsAValue(t *testing.T) {
+	data := map[string]any{"text/plain": "1"}
+	src := map[string]any{"output_type": "execute_result", "execution_count": 1, "metadata": map[string]any{}, "data": data}
+	o := dialog.NewOutput(src)
+	data["text/plain"] = "changed"
+	g, err := o.Map()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g["data"].(map[string]any)["text/plain"] != "1" {
+		t.Error("a change to the map given reached the output")
+	}
+	g["data"].(map[string]any)["text/plain"] = "2"
+	if again, _ := o.Map(); again["data"].(map[string]any)["text/plain"] != "1" {
+		t.Error("a change to the map returned reached the output")
+	}
+	edited := dialog.NewOutput(g)
+	if edited.Equal(o) || !edited.Equal(dialog.NewOutput(g)) {
+		t.Error("an edited output compares as the original")
+	}
+	var zero dialog.Output
+	if zero.Type() != "" || zero.IsReply() || !zero.Equal(dialog.Output{}) || zero.String() != "{}" {
+		t.Errorf("zero output: type %q, %s", zero.Type(), zero)
+	}
+}
+
+// Outputs as JSON: MarshalJSON writes what encoding/json writes of the
+// map, UnmarshalJSON and ParseOutputs read numbers as a notebook read
+// gives them, and text that is not an array of objects is refused.
+func TestOutputJSON(t *testing.T) {
+	outs, err := dialog.ParseOutputs(`[{"output_type": "stream", "name": "stdout", "text": "hi\n"},
+		{"output_type": "execute_result", "execution_count": 2, "metadata": {"x": 1.5, "big": 123456789012345678901234567890}, "data": {"text/plain": "<b>"}}]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !outs[0].Equal(dialog.StreamOutput("stdout", "hi\n")) {
+		t.Errorf("stream %v", outs[0])
+	}
+	g, _ := outs[1].Map()
+	md := g["metadata"].(map[string]any)
+	if g["execution_count"] != 2 || md["x"] != 1.5 || md["big"] != json.Number("123456789012345678901234567890") {
+		t.Errorf("numbers %#v", g)
+	}
+	b, err := json.Marshal(outs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal([]map[string]any{mustMap(t, outs[0]), g})
+	if string(b) != string(want) {
+		t.Errorf("MarshalJSON %s, want %s", b, want)
+	}
+	var back []dialog.Output
+	if err := json.Unmarshal(b, &back); err != nil || len(back) != 2 || !back[0].Equal(outs[0]) || !back[1].Equal(outs[1]) {
+		t.Errorf("UnmarshalJSON: %v %v", back, err)
+	}
+	for _, bad := range []string{`{}`, `[1]`, `[{}] x`, `[{"a": }]`, ``} {
+		if _, err := dialog.ParseOutputs(bad); err == nil || !strings.HasPrefix(err.Error(), "dialog: outputs JSON") {
+			t.Errorf("ParseOutputs(%q): %v", bad, err)
+		}
+	}
+	var o dialog.Output
+	if err := json.Unmarshal([]byte(`[1]`), &o); err == nil {
+		t.Error("an array read as an output")
+	}
+}
+
+func mustMap(t *testing.T, o dialog.Output) map[string]any {
+	t.Helper()
+	m, err := o.Map()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
