@@ -40,7 +40,8 @@
 // which reads NaN, infinities and integers too large for an int as a
 // notebook holds them); outputs made here from JSON text ([ParseOutputs],
 // [WithOutputsJSON], [Output.UnmarshalJSON]) are decoded by encoding/json
-// into the same Go types. To edit an output, make a new one:
+// into the same Go types (NaN and infinities, which JSON lacks, are
+// refused there). To edit an output, make a new one:
 //
 //	g, err := m.Outputs[0].Map()
 //	g["name"] = "stderr"

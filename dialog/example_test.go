@@ -108,3 +108,21 @@ func ExampleMerge() {
 	// c3:n:Their note.
 	// 0 conflicts
 }
+
+// An output is a value: look inside with Map (your own copy), and edit it
+// by making a new one. Outputs read from a notebook (package convert) are
+// decoded only then.
+func ExampleOutput_Map() {
+	d := dialog.New("demo")
+	d.Random = dialog.Seeded(1)
+	code, _ := d.Make(dialog.Code, "print('hi')", dialog.WithOutputs([]dialog.Output{dialog.StreamOutput("stdout", "hi\n")}))
+	g, err := code.Outputs[0].Map()
+	if err != nil {
+		log.Fatal(err)
+	}
+	g["text"] = "cleaned\n"
+	code.Outputs[0] = dialog.NewOutput(g)
+	fmt.Println(code.Outputs[0].Type(), code.Outputs[0])
+	// Output:
+	// stream {"name":"stdout","output_type":"stream","text":"cleaned\n"}
+}

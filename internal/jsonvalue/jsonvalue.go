@@ -1,8 +1,8 @@
 // Package jsonvalue is the one home of equality and deep copying for
 // generic JSON values, as the module's packages hold them: nil, bool,
 // string, int, float64, json.Number, []any, and objects as map[string]any
-// or a named map type with string keys and any values (such as
-// dialog.Output). Standard library only.
+// or a named map type with string keys and any values. Standard library
+// only.
 package jsonvalue
 
 import (
