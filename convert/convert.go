@@ -154,7 +154,7 @@ func (o Options) ToDialog(nb *nbformat.Notebook) (*dialog.Dialog, error) {
 		return nil, fmt.Errorf("convert: notebook metadata: %w", err)
 	}
 	d.Meta = meta
-	org := &origin{nb: nb, work: work, meta: jsonvalue.CloneObject(meta), snaps: map[*dialog.Message]*snapshot{}, reg: o.Registry}
+	org := &origin{nb: nb, work: work, meta: jsonvalue.CloneObject(meta), reg: o.Registry}
 	if nb.Nbformat < 4 {
 		org.valid = nbformat.Validate(nb) == nil
 	}
@@ -162,13 +162,13 @@ func (o Options) ToDialog(nb *nbformat.Notebook) (*dialog.Dialog, error) {
 	// upgrade made up random ones) are derived from the cell's position
 	// and content, so that reading the same file gives the same ids.
 	fileIDs := nb.Nbformat >= 4
-	taken := make(map[string]bool, len(work.Cells))
-	if fileIDs {
-		for _, c := range work.Cells {
-			taken[string(nbformat.CellIDOf(c))] = true
-		}
-	}
+	var taken map[string]bool // the ids in use, made when an id is first derived
 	seen := make(map[string]bool, len(work.Cells))
+	n := len(work.Cells)
+	d.Messages = make(dialog.Msgs, 0, n)
+	org.msgs = make([]*dialog.Message, 0, n)
+	org.snaps = make(map[*dialog.Message]*snapshot, n)
+	snaps := make([]snapshot, n) // one allocation for all
 	for i, c := range work.Cells {
 		m, err := o.toMessage(c, work)
 		if err != nil {
@@ -176,6 +176,17 @@ func (o Options) ToDialog(nb *nbformat.Notebook) (*dialog.Dialog, error) {
 		}
 		generated := false
 		if !fileIDs || !cellid.Valid(m.ID) || seen[m.ID] {
+			if taken == nil {
+				taken = make(map[string]bool, n)
+				if fileIDs {
+					for _, c := range work.Cells {
+						taken[string(nbformat.CellIDOf(c))] = true
+					}
+				}
+				for id := range seen {
+					taken[id] = true
+				}
+			}
 			m.ID = cellid.Derive(i, string(m.Kind), m.Content, func(id string) bool { return taken[id] })
 			taken[m.ID] = true
 			generated = true
@@ -183,7 +194,8 @@ func (o Options) ToDialog(nb *nbformat.Notebook) (*dialog.Dialog, error) {
 		seen[m.ID] = true
 		d.Messages = append(d.Messages, m)
 		org.msgs = append(org.msgs, m)
-		org.snaps[m] = &snapshot{msg: copyMessage(m), cell: c, generated: generated}
+		snaps[i] = snapshot{msg: copyMessage(m), cell: c, generated: generated}
+		org.snaps[m] = &snaps[i]
 	}
 	d.Source = org
 	return d, nil
@@ -205,10 +217,7 @@ func (o Options) toMessage(c nbformat.Cell, nb *nbformat.Notebook) (*dialog.Mess
 		m.Kind, md = dialog.Code, &c.Metadata
 		m.Content = c.Source.String()
 		m.ExecutionCount = c.ExecutionCount
-		m.Outputs = make([]dialog.Output, len(c.Outputs))
-		for i, out := range c.Outputs {
-			m.Outputs[i] = sourced(out, nb)
-		}
+		m.Outputs = sourcedOutputs(c.Outputs, nb)
 	case *nbformat.RawCell:
 		m.Kind, md, atts = dialog.Raw, &c.Metadata, c.Attachments
 		m.Content = c.Source.String()
@@ -227,7 +236,7 @@ func (o Options) toMessage(c nbformat.Cell, nb *nbformat.Notebook) (*dialog.Mess
 	default:
 		return nil, fmt.Errorf("unknown cell %T", c)
 	}
-	meta, err := nbgeneric.ToMap(md)
+	meta, err := metaMap(md)
 	if err != nil {
 		return nil, err
 	}

@@ -22,10 +22,16 @@ type readOutput struct {
 	nb  *nbformat.Notebook // the notebook out belongs to; nil if unknown
 }
 
-// sourced returns the dialog output of out, an output of nb (nil: of a
-// cell not known to belong to a notebook).
-func sourced(out nbformat.Output, nb *nbformat.Notebook) dialog.Output {
-	return dialog.SourcedOutput(&readOutput{out: out, nb: nb})
+// sourcedOutputs returns the dialog outputs of outs, outputs of a cell of
+// nb (nil: of a cell not known to belong to a notebook).
+func sourcedOutputs(outs []nbformat.Output, nb *nbformat.Notebook) []dialog.Output {
+	rs := make([]readOutput, len(outs)) // one allocation for the cell
+	d := make([]dialog.Output, len(outs))
+	for i, out := range outs {
+		rs[i] = readOutput{out: out, nb: nb}
+		d[i] = dialog.SourcedOutput(&rs[i])
+	}
+	return d
 }
 
 // Type returns the output_type.
