@@ -38,6 +38,11 @@ func attachmentFrom(name, mime string, b nbformat.MimeBundle) dialog.Attachment 
 // decodeBase64 decodes standard base64 with padding, ignoring the line
 // breaks and spaces that encoders insert (as Python's b64decode does).
 func decodeBase64(text string) ([]byte, bool) {
+	if !strings.ContainsAny(text, " \t") {
+		// encoding/base64 skips line breaks itself: no copy to clean.
+		data, err := base64.StdEncoding.DecodeString(text)
+		return data, err == nil
+	}
 	clean := strings.Map(func(r rune) rune {
 		if r == '\n' || r == '\r' || r == ' ' || r == '\t' {
 			return -1
