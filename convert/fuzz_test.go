@@ -7,13 +7,15 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
 // FuzzDialog checks that reading any notebook as a dialog and writing it
 // back never panics; that an unedited valid notebook comes back byte for
-// byte; that what is written is a valid notebook; and that an edit to one
-// message reads back.
+// byte; that what is written is a valid notebook; that an edit to one
+// message reads back; and that outputs read decode (Output.Map) to values
+// that equal them and survive being written from those values.
 func FuzzDialog(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.ipynb"))
 	for _, p := range files {
@@ -21,7 +23,61 @@ func FuzzDialog(f *testing.F) {
 		f.Add(data)
 	}
 	f.Add([]byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "markdown", "id": "a", "metadata": {"solveit_ai": 1}, "source": "q` + convert.ReplySeparator + `r` + convert.ReplySeparator + `s"}]}`))
-	f.Fuzz(dialogOne)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dialogOne(t, data)
+		outputsOne(t, data)
+	})
+}
+
+// outputsOne looks inside every output of a valid version 4 notebook read
+// as a dialog, remakes each from its Map, and writes the dialog: the
+// outputs read back equal the ones read first.
+func outputsOne(t *testing.T, data []byte) {
+	nb, err := nbformat.UnmarshalOptions{MaxDepth: 100}.Unmarshal(data)
+	if err != nil || nb.Nbformat != 4 || nbformat.Validate(nb) != nil {
+		return
+	}
+	d, err := convert.Unmarshal(data)
+	if err != nil {
+		return
+	}
+	var read [][]dialog.Output
+	for _, m := range d.Messages {
+		read = append(read, m.Outputs)
+		remade := make([]dialog.Output, len(m.Outputs))
+		for j, o := range m.Outputs {
+			g, err := o.Map()
+			if err != nil {
+				t.Fatalf("message %s output %d: Map: %v", m.ID, j, err)
+			}
+			if md, _ := g["metadata"].(map[string]any); md["__type"] != nil {
+				return // transient metadata is left out of what is written
+			}
+			remade[j] = dialog.NewOutput(g)
+			if !o.Equal(remade[j]) || !remade[j].Equal(o) {
+				t.Fatalf("message %s output %d differs from the output made from its Map", m.ID, j)
+			}
+		}
+		m.Outputs = remade
+	}
+	out, err := convert.Marshal(d)
+	if err != nil {
+		t.Fatalf("Marshal of remade outputs: %v", err)
+	}
+	back, err := convert.Unmarshal(out)
+	if err != nil {
+		t.Fatalf("written notebook does not read: %v", err)
+	}
+	for i, m := range back.Messages {
+		if i >= len(read) || len(m.Outputs) != len(read[i]) {
+			t.Fatalf("message %d: %d outputs written, %d read", i, len(m.Outputs), len(read[i]))
+		}
+		for j, o := range m.Outputs {
+			if !o.Equal(read[i][j]) {
+				t.Fatalf("message %d output %d changed through Map and NewOutput:\n%v\n%v", i, j, read[i][j], o)
+			}
+		}
+	}
 }
 
 func dialogOne(t *testing.T, data []byte) {
