@@ -2,12 +2,10 @@ package convert
 
 import (
 	"bytes"
-	"reflect"
 	"slices"
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
-	"github.com/nbdialog/ipynb/internal/nbgeneric"
 )
 
 // Snapshots let Marshal tell an unchanged message (written as its original
@@ -16,14 +14,7 @@ import (
 
 func copyMessage(m *dialog.Message) dialog.Message {
 	c := *m
-	// Empty maps are kept as nil, which compares equal to empty.
-	c.Meta, c.Attrs = nil, nil
-	if len(m.Meta) > 0 {
-		c.Meta = jsonvalue.CloneObject(m.Meta)
-	}
-	if len(m.Attrs) > 0 {
-		c.Attrs = jsonvalue.CloneObject(m.Attrs)
-	}
+	c.Meta, c.Attrs = cloneMeta(m.Meta), cloneMeta(m.Attrs)
 	// Outputs never change: a copy of the list is a copy of them.
 	c.Outputs = slices.Clone(m.Outputs)
 	if m.ExecutionCount != nil {
@@ -76,44 +67,4 @@ func nonNil(m map[string]any) map[string]any {
 		return map[string]any{}
 	}
 	return m
-}
-
-// metaMap returns a cell's metadata (a pointer to a generated metadata
-// struct) as a generic object: a new empty map, without reflection's
-// conversion, when the struct holds nothing (every typed member optional
-// and nil, no other key), as most cells' metadata does.
-func metaMap(md any) (map[string]any, error) {
-	if emptyStruct(md) {
-		return map[string]any{}, nil
-	}
-	return nbgeneric.ToMap(md)
-}
-
-// emptyStruct reports whether ptr points to a struct whose fields are all
-// nil pointers, slices, maps or interfaces, or empty maps: one that
-// nbgeneric.ToMap gives as {} (such fields are optional members in the
-// generated structs, written only when not nil). A field of another kind
-// gives false.
-func emptyStruct(ptr any) bool {
-	v := reflect.ValueOf(ptr)
-	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
-		return false
-	}
-	v = v.Elem()
-	for i := range v.NumField() {
-		f := v.Field(i)
-		switch f.Kind() {
-		case reflect.Map:
-			if f.Len() > 0 {
-				return false
-			}
-		case reflect.Pointer, reflect.Slice, reflect.Interface:
-			if !f.IsNil() {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return true
 }

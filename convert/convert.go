@@ -95,7 +95,7 @@ func (o Options) Unmarshal(data []byte) (*dialog.Dialog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("convert: %w", err)
 	}
-	return o.ToDialog(nb)
+	return o.toDialog(nb, data)
 }
 
 // Marshal writes a dialog as notebook JSON. See [Options.Marshal].
@@ -130,15 +130,23 @@ func (o Options) Marshal(d *dialog.Dialog) ([]byte, error) {
 // except keys the Registry declares, which go to Message.Attrs. Cells
 // without a valid id, or with the id of an earlier cell, get fresh ids.
 // A version 3 notebook is read through its upgrade to 4.5.
-func (o Options) ToDialog(nb *nbformat.Notebook) (*dialog.Dialog, error) {
+func (o Options) ToDialog(nb *nbformat.Notebook) (*dialog.Dialog, error) { return o.toDialog(nb, nil) }
+
+// toDialog is ToDialog of nb, read from data (nil: not known).
+func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, error) {
 	work := nb
 	switch nb.Nbformat {
 	case 4:
 	case 2, 3:
-		data, err := nbformat.Marshal(nb)
-		if err != nil {
-			return nil, fmt.Errorf("convert: %w", err)
+		// The upgrade is made on a copy of the notebook: the bytes read,
+		// read again.
+		if data == nil {
+			var err error
+			if data, err = nbformat.Marshal(nb); err != nil {
+				return nil, fmt.Errorf("convert: %w", err)
+			}
 		}
+		var err error
 		if work, err = nbformat.Unmarshal(data); err != nil {
 			return nil, fmt.Errorf("convert: %w", err)
 		}

@@ -66,7 +66,7 @@ func (o Options) ReadFile(file string, name ...string) (*dialog.Dialog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("convert: %s: %w", path, err)
 	}
-	d, err := o.ToDialog(nb)
+	d, err := o.toDialog(nb, data)
 	if err != nil {
 		return nil, fmt.Errorf("convert: %s: %w", path, err)
 	}

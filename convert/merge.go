@@ -84,7 +84,7 @@ func (o Options) Merge(base, ours, theirs []byte, opt dialog.MergeOptions) (*Mer
 		wg.Go(func() {
 			nb, err := unmarshalOwned(in)
 			if err == nil {
-				ds[i], err = o.ToDialog(nb)
+				ds[i], err = o.toDialog(nb, in)
 			}
 			errs[i] = err
 		})

@@ -35,7 +35,12 @@ func Derive(i int, kind, content string, taken func(string) bool) string {
 	h.Write([]byte{0})
 	h.Write([]byte(kind))
 	h.Write([]byte{0})
-	h.Write([]byte(content))
+	var buf [512]byte // the content in pieces, not copied whole
+	for len(content) > 0 {
+		n := copy(buf[:], content)
+		h.Write(buf[:n])
+		content = content[n:]
+	}
 	sum := h.Sum(nil)
 	for {
 		if id := hex.EncodeToString(sum[:4]); !taken(id) {

@@ -1,0 +1,102 @@
+package convert
+
+import (
+	"encoding/json"
+	"reflect"
+
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
+	"github.com/nbdialog/ipynb/internal/nbgeneric"
+)
+
+// Cell metadata as generic JSON, read cheaply, and copied for snapshots.
+
+// metaMap returns a cell's metadata (a pointer to a generated metadata
+// struct) as a generic object, as nbgeneric.ToMap does, but without
+// reflection's conversion when only keys the schema does not type are set
+// and they hold values ToMap returns as they are (numbers that are ints
+// or float64, strings, booleans, null, arrays and objects as
+// json.RawMessage), as most cells' metadata does: a copy of those keys.
+func metaMap(md any) (map[string]any, error) {
+	extra, ok := onlyExtra(md)
+	if !ok {
+		return nbgeneric.ToMap(md)
+	}
+	out := make(map[string]any, len(extra))
+	for k, v := range extra {
+		switch v.(type) {
+		case nil, bool, string, int, float64, json.RawMessage:
+			out[k] = v
+		default:
+			return nbgeneric.ToMap(md)
+		}
+	}
+	return out, nil
+}
+
+// onlyExtra returns the AdditionalProperties of the struct ptr points to
+// when its other fields are all nil pointers, slices, maps or interfaces
+// (optional members in the generated structs, written only when not nil,
+// so that ToMap gives the extra keys alone); ok is false otherwise, and
+// for a field of another kind.
+func onlyExtra(ptr any) (extra map[string]any, ok bool) {
+	v := reflect.ValueOf(ptr)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return nil, false
+	}
+	v = v.Elem()
+	t := v.Type()
+	for i := range v.NumField() {
+		f := v.Field(i)
+		if t.Field(i).Name == "AdditionalProperties" {
+			extra, ok = f.Interface().(map[string]any)
+			if !ok {
+				return nil, false
+			}
+			continue
+		}
+		switch f.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+			if !f.IsNil() {
+				return nil, false
+			}
+		default:
+			return nil, false
+		}
+	}
+	return extra, true
+}
+
+// cloneMeta copies metadata for a snapshot: objects and arrays are copied,
+// everything else is shared (json.RawMessage values are never modified,
+// only replaced: see dialog.Dialog.Meta). Empty objects become nil, which
+// compares equal to them.
+func cloneMeta(m map[string]any) map[string]any {
+	if len(m) == 0 {
+		return nil
+	}
+	c := make(map[string]any, len(m))
+	for k, v := range m {
+		c[k] = cloneShared(v)
+	}
+	return c
+}
+
+func cloneShared(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		c := make(map[string]any, len(v))
+		for k, x := range v {
+			c[k] = cloneShared(x)
+		}
+		return c
+	case []any:
+		c := make([]any, len(v))
+		for i, x := range v {
+			c[i] = cloneShared(x)
+		}
+		return c
+	case nil, bool, string, int, float64, json.Number, json.RawMessage:
+		return v
+	}
+	return jsonvalue.Clone(v)
+}
