@@ -17,6 +17,7 @@ import (
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -54,7 +55,9 @@ func outputHeavy(t testing.TB, n int) []byte {
 		count := i + 1
 		code.ExecutionCount = &count
 		image := nbformat.NewDisplayData(nbformat.MimeBundle{})
-		image.Data.SetMultiline("image/png", nbformat.TextLines(b64lines...))
+		if err := image.Data.SetJSON("image/png", b64lines); err != nil {
+			t.Fatal(err)
+		}
 		image.Data.SetText("text/plain", "<Figure size 640x480 with 1 Axes>")
 		code.Outputs = []nbformat.Output{
 			nbformat.NewStream("stdout", stream.String()),
@@ -68,6 +71,16 @@ func outputHeavy(t testing.TB, n int) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// dialogMarshalTo writes d to w as ipynb check does: ToNotebook, then
+// nbformat's MarshalTo.
+func dialogMarshalTo(w io.Writer, d *dialog.Dialog) error {
+	nb, err := convert.Options{}.ToNotebook(d)
+	if err != nil {
+		return err
+	}
+	return nbformat.MarshalOptions{}.MarshalTo(w, nb)
 }
 
 // The dialog layer of a round trip (ToDialog and MarshalTo over a
@@ -84,7 +97,7 @@ func TestDialogOutputsLazyScale(t *testing.T) {
 	}
 	if nb, err := nbformat.Unmarshal(outputHeavy(t, 2)); err == nil { // warm up
 		d, _ := convert.Options{}.ToDialog(nb)
-		convert.Options{}.MarshalTo(io.Discard, d)
+		dialogMarshalTo(io.Discard, d)
 	}
 	var prevAlloc, prevSize uint64
 	for _, n := range sizes {
@@ -97,7 +110,7 @@ func TestDialogOutputsLazyScale(t *testing.T) {
 		out.Grow(len(data))
 		nbAlloc := allocatedBytes(func() {
 			cp := *nb
-			if _, err = (nbformat.HealOptions{KeepBOM: true}).Heal(&cp); err == nil {
+			if _, err = nbimpl.Heal(&cp, nbimpl.HealOptions{KeepBOM: true}); err == nil {
 				err = nbformat.MarshalOptions{}.MarshalTo(&out, &cp)
 			}
 		})
@@ -108,7 +121,7 @@ func TestDialogOutputsLazyScale(t *testing.T) {
 		alloc := allocatedBytes(func() {
 			d, e := convert.Options{}.ToDialog(nb)
 			if err = e; err == nil {
-				err = convert.Options{}.MarshalTo(&out, d)
+				err = dialogMarshalTo(&out, d)
 			}
 		})
 		if err != nil {
@@ -211,7 +224,7 @@ func BenchmarkDialogLayer(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := (convert.Options{}).MarshalTo(&out, d); err != nil {
+		if err := dialogMarshalTo(&out, d); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -89,9 +89,13 @@ func sameOutput(a, b nbformat.Output) bool {
 }
 
 // sameBundle reports whether two MIME bundles are sure to decode equal:
-// the same MIME types in the same order, each once, texts equal and JSON
-// values of the same bytes.
+// the same MIME types in the same order, each once, each value of the
+// same JSON text as stored (a text's string or lines, JSON data). The
+// values are compared one at a time (RawJSON copies each).
 func sameBundle(a, b nbformat.MimeBundle) bool {
+	if a.Len() != b.Len() {
+		return false
+	}
 	ka, kb := a.Keys(), b.Keys()
 	if !slices.Equal(ka, kb) {
 		return false
@@ -100,21 +104,10 @@ func sameBundle(a, b nbformat.MimeBundle) bool {
 		if i > 0 && slices.Contains(ka[:i], k) {
 			return false // a type given twice: unsure which entry decodes
 		}
-		ta, textA := a.Multiline(k)
-		tb, textB := b.Multiline(k)
-		switch {
-		case textA != textB:
+		ra, okA := a.RawJSON(k)
+		rb, okB := b.RawJSON(k)
+		if !okA || !okB || string(ra) != string(rb) {
 			return false
-		case textA:
-			if !ta.Equal(tb) {
-				return false
-			}
-		default:
-			ra, _ := a.RawJSON(k)
-			rb, _ := b.RawJSON(k)
-			if string(ra) != string(rb) {
-				return false
-			}
 		}
 	}
 	return true

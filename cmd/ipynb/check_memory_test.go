@@ -43,7 +43,9 @@ func outputHeavyFile(t *testing.T, dir string, n int) (string, int64) {
 		}
 		lines = append(lines, b64)
 		image := nbformat.NewDisplayData(nbformat.MimeBundle{})
-		image.Data.SetMultiline("image/png", nbformat.TextLines(lines...))
+		if err := image.Data.SetJSON("image/png", lines); err != nil {
+			t.Fatal(err)
+		}
 		count := i + 1
 		code.ExecutionCount = &count
 		code.Outputs = []nbformat.Output{
