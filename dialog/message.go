@@ -134,21 +134,33 @@ func (m *Message) Preview(width int) string {
 func (m *Message) String() string { return m.Preview(120) }
 
 // outputSize is the size of the outputs as encoding/json writes the list
-// (0 when it cannot), each output decoded and encoded in turn.
+// (0 when it cannot), each output decoded and encoded in turn into a
+// counter: an Encoder reuses its buffer, where Marshal copies out each
+// encoding.
 func outputSize(outs []Output) int {
-	n := 1 + len(outs) // the brackets and commas
-	if len(outs) == 0 {
-		n++
-	}
+	var c counter
+	enc := json.NewEncoder(&c)
 	for _, o := range outs {
-		b, err := o.MarshalJSON()
+		m, err := o.view()
 		if err != nil {
 			return 0
 		}
-		n += len(b)
+		if err := enc.Encode(m); err != nil {
+			return 0
+		}
 	}
-	return n
+	if len(outs) == 0 {
+		return len("[]")
+	}
+	// Encode ends each with a newline: n of them for the brackets and
+	// n-1 commas.
+	return c.n + 1
 }
+
+// counter counts the bytes written to it.
+type counter struct{ n int }
+
+func (c *counter) Write(p []byte) (int, error) { c.n += len(p); return len(p), nil }
 
 // truncate shortens s to width characters, ending in "…" when cut.
 func truncate(s string, width int) string {

@@ -46,7 +46,13 @@ func readDialog(e *env, cmd string, args []string) (*dialog.Dialog, string, int)
 		fmt.Fprintf(e.stderr, "%s: %s\n", quoteName(in.path), readError(in.path, err))
 		return nil, "", exitError
 	}
-	d, err := convert.Unmarshal(data)
+	// The notebook keeps the bytes read (no second copy of the file);
+	// the dialog's outputs stay in it until looked at.
+	nb, err := unmarshalOwned(data)
+	var d *dialog.Dialog
+	if err == nil {
+		d, err = convert.Options{}.ToDialog(nb)
+	}
 	if err != nil {
 		fmt.Fprintln(e.stderr, describe(in.path, err))
 		return nil, "", exitFindings
