@@ -62,6 +62,15 @@
 // has a valid place survives, the invalidity does not, and each repair is
 // reported to Options.Repaired.
 //
+// A code message's outputs read from a notebook stay the notebook's own
+// outputs (dialog.SourcedOutput), decoded to generic JSON only when a
+// caller looks inside (dialog.Output.Map): reading a dialog costs a few
+// bytes per cell beyond the notebook itself, whatever its outputs weigh.
+// Outputs read unedited compare by their bytes as read, and are written
+// back as read, also when moved to another message of the same dialog;
+// an output made anew, or one from another notebook (a merge's theirs),
+// is written in the file's own style.
+//
 // Writing never drops a value silently: a value the caller gave (to a new
 // or changed message, or to changed notebook metadata) that has no valid
 // place in a notebook, such as "collapsed": 1 on a code cell without a
