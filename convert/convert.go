@@ -176,10 +176,11 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 	d.Messages = make(dialog.Msgs, 0, n)
 	org.msgs = make([]*dialog.Message, 0, n)
 	org.snaps = make(map[*dialog.Message]*snapshot, n)
-	snaps := make([]snapshot, n) // one allocation for all
+	msgs := make([]dialog.Message, n) // one allocation for all
+	snaps := make([]snapshot, n)
 	for i, c := range work.Cells {
-		m, err := o.toMessage(c, work)
-		if err != nil {
+		m := &msgs[i]
+		if err := o.toMessage(m, c, work); err != nil {
 			return nil, fmt.Errorf("convert: /cells/%d: %w", i, err)
 		}
 		generated := false
@@ -210,11 +211,18 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 }
 
 // ToMessage converts one cell to a message (see ToDialog).
-func (o Options) ToMessage(c nbformat.Cell) (*dialog.Message, error) { return o.toMessage(c, nil) }
+func (o Options) ToMessage(c nbformat.Cell) (*dialog.Message, error) {
+	m := &dialog.Message{}
+	if err := o.toMessage(m, c, nil); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
 
-// toMessage converts cell c of notebook nb (nil: unknown) to a message.
-func (o Options) toMessage(c nbformat.Cell, nb *nbformat.Notebook) (*dialog.Message, error) {
-	m := &dialog.Message{ID: string(nbformat.CellIDOf(c))}
+// toMessage converts cell c of notebook nb (nil: unknown) to a message,
+// set in *m (a zero message).
+func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Notebook) error {
+	m.ID = string(nbformat.CellIDOf(c))
 	var md any
 	var atts map[string]nbformat.MimeBundle
 	switch c := c.(type) {
@@ -232,7 +240,7 @@ func (o Options) toMessage(c nbformat.Cell, nb *nbformat.Notebook) (*dialog.Mess
 	case *nbformat.UnknownCell:
 		g, err := nbformat.Decode(c.Raw)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		obj, _ := g.(map[string]any)
 		m.Kind = dialog.Kind(c.Type())
@@ -240,13 +248,13 @@ func (o Options) toMessage(c nbformat.Cell, nb *nbformat.Notebook) (*dialog.Mess
 		if meta, ok := obj["metadata"].(map[string]any); ok {
 			m.Meta = meta
 		}
-		return m, nil
+		return nil
 	default:
-		return nil, fmt.Errorf("unknown cell %T", c)
+		return fmt.Errorf("unknown cell %T", c)
 	}
 	meta, err := metaMap(md)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for d := range o.Registry.All() {
 		v, ok := meta[d.Key]
@@ -286,7 +294,7 @@ func (o Options) toMessage(c nbformat.Cell, nb *nbformat.Notebook) (*dialog.Mess
 			m.Attachments = append(m.Attachments, attachmentFrom(name, mime, b))
 		}
 	}
-	return m, nil
+	return nil
 }
 
 // ToNotebook converts a dialog (only Options.Messages, if set) to a

@@ -3,6 +3,7 @@ package convert
 import (
 	"encoding/json"
 	"reflect"
+	"sync"
 
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
@@ -44,10 +45,10 @@ func onlyExtra(ptr any) (extra map[string]any, ok bool) {
 		return nil, false
 	}
 	v = v.Elem()
-	t := v.Type()
+	at := extraField(v.Type())
 	for i := range v.NumField() {
 		f := v.Field(i)
-		if t.Field(i).Name == "AdditionalProperties" {
+		if i == at {
 			extra, ok = f.Interface().(map[string]any)
 			if !ok {
 				return nil, false
@@ -64,6 +65,22 @@ func onlyExtra(ptr any) (extra map[string]any, ok bool) {
 		}
 	}
 	return extra, true
+}
+
+var extraFields sync.Map // reflect.Type → int
+
+// extraField returns the index of a struct type's AdditionalProperties
+// field, or -1 (looked up once per type: reflect's Field is slow).
+func extraField(t reflect.Type) int {
+	if i, ok := extraFields.Load(t); ok {
+		return i.(int)
+	}
+	at := -1
+	if f, ok := t.FieldByName("AdditionalProperties"); ok && len(f.Index) == 1 {
+		at = f.Index[0]
+	}
+	extraFields.Store(t, at)
+	return at
 }
 
 // cloneMeta copies metadata for a snapshot: objects and arrays are copied,
