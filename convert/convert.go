@@ -171,7 +171,12 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 	// and content, so that reading the same file gives the same ids.
 	fileIDs := nb.Nbformat >= 4
 	var taken map[string]bool // the ids in use, made when an id is first derived
-	seen := make(map[string]bool, len(work.Cells))
+	// The ids given so far: looked up in the messages made, or in a map
+	// for long notebooks.
+	var seenMap map[string]bool
+	if len(work.Cells) > seenScan {
+		seenMap = make(map[string]bool, len(work.Cells))
+	}
 	n := len(work.Cells)
 	d.Messages = make(dialog.Msgs, 0, n)
 	org.msgs = make([]*dialog.Message, 0, n)
@@ -184,7 +189,7 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 			return nil, fmt.Errorf("convert: /cells/%d: %w", i, err)
 		}
 		generated := false
-		if !fileIDs || !cellid.Valid(m.ID) || seen[m.ID] {
+		if !fileIDs || !cellid.Valid(m.ID) || seen(msgs[:i], seenMap, m.ID) {
 			if taken == nil {
 				taken = make(map[string]bool, n)
 				if fileIDs {
@@ -192,15 +197,17 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 						taken[string(nbformat.CellIDOf(c))] = true
 					}
 				}
-				for id := range seen {
-					taken[id] = true
+				for j := range i {
+					taken[msgs[j].ID] = true
 				}
 			}
 			m.ID = cellid.Derive(i, string(m.Kind), m.Content, func(id string) bool { return taken[id] })
 			taken[m.ID] = true
 			generated = true
 		}
-		seen[m.ID] = true
+		if seenMap != nil {
+			seenMap[m.ID] = true
+		}
 		d.Messages = append(d.Messages, m)
 		org.msgs = append(org.msgs, m)
 		snaps[i] = snapshot{msg: copyMessage(m), cell: c, generated: generated}
@@ -208,6 +215,24 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 	}
 	d.Source = org
 	return d, nil
+}
+
+// seenScan is the number of cells up to which ToDialog finds repeated ids
+// by scanning the messages made rather than through a map.
+const seenScan = 32
+
+// seen reports whether a message before has the id: in seenMap when there
+// is one, else in prev.
+func seen(prev []dialog.Message, seenMap map[string]bool, id string) bool {
+	if seenMap != nil {
+		return seenMap[id]
+	}
+	for i := range prev {
+		if prev[i].ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // ToMessage converts one cell to a message (see ToDialog).

@@ -2,9 +2,13 @@ package convert_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/nbdialog/ipynb/convert"
@@ -147,4 +151,36 @@ func editTargets(d *dialog.Dialog) (first, last *dialog.Message, stream *outputA
 		}
 	}
 	return first, last, stream
+}
+
+// Repeated cell ids are found in short notebooks (by scanning) as in long
+// ones (through a map): the first cell keeps its id, each later one gets
+// the id derived from its position, kind and content (the first 8 hex
+// digits of SHA-256 of "position NUL kind NUL content").
+func TestRepeatedIDsShortAndLong(t *testing.T) {
+	for _, n := range []int{10, 31, 32, 33, 100} {
+		var b strings.Builder
+		b.WriteString(`{"cells": [`)
+		for i := range n {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, `{"cell_type": "markdown", "id": "id%d", "metadata": {}, "source": "cell %d"}`, i%7, i)
+		}
+		b.WriteString(`], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`)
+		d, err := convert.Unmarshal([]byte(b.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range d.Messages {
+			want := fmt.Sprintf("id%d", i%7)
+			if i >= 7 {
+				sum := sha256.Sum256([]byte(fmt.Sprintf("%d\x00note\x00cell %d", i, i)))
+				want = hex.EncodeToString(sum[:4])
+			}
+			if m.ID != want {
+				t.Errorf("%d cells: message %d has id %s, want %s", n, i, m.ID, want)
+			}
+		}
+	}
 }
