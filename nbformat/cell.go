@@ -4,6 +4,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
 )
 
 // Cell is one entry of a notebook's cells: a *[CodeCell], *[MarkdownCell] or
@@ -59,16 +61,11 @@ type UnknownCell struct {
 // Type returns the cell_type member of the raw cell, or "".
 func (c *UnknownCell) Type() string { return rawMemberString(c.Raw, "cell_type") }
 
-// rawMemberString returns the string member key of the JSON object raw, or "".
+// rawMemberString returns the string member key of the JSON object raw,
+// or "" (one pass over raw, decoding nothing else: Heal asks an unknown
+// output's type of outputs of megabytes).
 func rawMemberString(raw []byte, key string) string {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil {
-		return ""
-	}
-	var s string
-	if json.Unmarshal(m[key], &s) != nil {
-		return ""
-	}
+	s, _ := jsonvalue.MemberString(raw, key)
 	return s
 }
 
