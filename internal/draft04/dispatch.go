@@ -112,6 +112,7 @@ func finish(n *node, done map[*node]bool) {
 	}
 	done[n] = true
 	n.readsMembers = !n.props.none() || n.patProps != nil || n.addl != nil || n.addlFalse || n.required != nil
+	n.combines = n.allOf != nil || n.anyOf != nil || n.oneOf != nil || n.not != nil
 	if len(n.props.names) > maxDispatchProps {
 		n.reqIdx = nil
 	} else {

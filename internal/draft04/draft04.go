@@ -69,6 +69,7 @@ type node struct {
 	// Set once references are resolved (see finish in dispatch.go).
 	reqIdx       []int // the property index of each required name, -1 if none
 	readsMembers bool  // a keyword about an object's members applies
+	combines     bool  // allOf, anyOf, oneOf or not applies
 }
 
 type patProp struct {

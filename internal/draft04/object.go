@@ -26,8 +26,9 @@ func (v *validator) object(n *node, i int) bool {
 	if !n.readsMembers {
 		return true // nothing to check inside (a lazy node need not be expanded)
 	}
-	if seen, ok := v.scanMembers(n, i); ok {
-		return v.checkMembers(n, i, seen)
+	var props memberProps
+	if seen, ok := v.scanMembers(n, i, &props); ok {
+		return v.checkMembers(n, i, seen, &props)
 	}
 	return v.checkMemberList(n, i, v.lastMembers(i))
 }
@@ -63,11 +64,15 @@ func (v *validator) keysEqual(a, b int) bool {
 	return v.t.KeyIs(b, string(v.key(a, buf[:0])))
 }
 
+// memberProps notes the property index (or -1) of an object's first
+// members, so that checking them need not look their keys up again.
+type memberProps [16]int8
+
 // scanMembers returns the set of n's properties (by index) that object i
-// has. It reports false when the object needs the general path: a key
-// that n checks occurs twice, or n has too many properties (or i too many
-// other members) to track this way.
-func (v *validator) scanMembers(n *node, i int) (seen uint64, ok bool) {
+// has, and notes them in props. It reports false when the object needs
+// the general path: a key that n checks occurs twice, or n has too many
+// properties (or i too many other members) to track this way.
+func (v *validator) scanMembers(n *node, i int, props *memberProps) (seen uint64, ok bool) {
 	t := v.t
 	if len(n.props.names) > maxDispatchProps {
 		return 0, false
@@ -79,7 +84,11 @@ func (v *validator) scanMembers(n *node, i int) (seen uint64, ok bool) {
 	var buf [64]byte
 	j := t.FirstChild(i)
 	for c := int32(0); c < t.Nodes[i].Len; c, j = c+1, t.Next(j) {
-		if x := n.props.index(v.key(j, buf[:0])); x >= 0 {
+		x := n.props.index(v.key(j, buf[:0]))
+		if c < int32(len(props)) {
+			props[c] = int8(x)
+		}
+		if x >= 0 {
 			if seen&(1<<x) != 0 {
 				return 0, false
 			}
@@ -102,8 +111,9 @@ func (v *validator) scanMembers(n *node, i int) (seen uint64, ok bool) {
 }
 
 // checkMembers checks object i, whose keys are all distinct (or repeated
-// only where nothing checks them) and which has the properties seen.
-func (v *validator) checkMembers(n *node, i int, seen uint64) bool {
+// only where nothing checks them), which has the properties seen, and
+// whose first members have the properties props.
+func (v *validator) checkMembers(n *node, i int, seen uint64, props *memberProps) bool {
 	t := v.t
 	ok := true
 	for x, r := range n.required {
@@ -122,7 +132,11 @@ func (v *validator) checkMembers(n *node, i int, seen uint64) bool {
 	}
 	j := t.FirstChild(i)
 	for c := int32(0); c < t.Nodes[i].Len; c, j = c+1, t.Next(j) {
-		if !v.member(n, j) {
+		x := -2
+		if c < int32(len(props)) {
+			x = int(props[c])
+		}
+		if !v.member(n, j, x) {
 			if ok = false; !v.report {
 				return false
 			}
@@ -152,7 +166,7 @@ func (v *validator) checkMemberList(n *node, i int, kids []int) bool {
 		}
 	}
 	for _, k := range kids {
-		if !v.member(n, k) {
+		if !v.member(n, k, -2) {
 			if ok = false; !v.report {
 				return false
 			}
@@ -162,12 +176,19 @@ func (v *validator) checkMemberList(n *node, i int, kids []int) bool {
 }
 
 // member checks member k against n's properties, patternProperties and
-// additionalProperties.
-func (v *validator) member(n *node, k int) bool {
-	key := v.key(k, nil) // (a buffer here would escape through Match)
+// additionalProperties, given the index x of its property (-1: none; -2:
+// not looked up yet).
+func (v *validator) member(n *node, k int, x int) bool {
+	var key []byte
+	if x == -2 || n.patProps != nil {
+		key = v.key(k, nil) // (a buffer here would escape through Match)
+	}
+	if x == -2 {
+		x = n.props.index(key)
+	}
 	ok := true
 	matched := false
-	if x := n.props.index(key); x >= 0 {
+	if x >= 0 {
 		matched = true
 		if !v.check(n.props.nodes[x], k) {
 			if ok = false; !v.report {

@@ -186,8 +186,8 @@ func (v *validator) check(n *node, i int) bool {
 		return v.check(n.refNode, i)
 	}
 	ok := v.checkValue(n, i)
-	if !ok && !v.report {
-		return false
+	if !n.combines || !ok && !v.report {
+		return ok
 	}
 	return v.checkCombined(n, i) && ok
 }
