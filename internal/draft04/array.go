@@ -60,7 +60,7 @@ const maxPairwiseItems = 32
 func (v *validator) unique(i int) bool {
 	t := v.t
 	length := int(t.Nodes[i].Len)
-	strs := length <= maxPairwiseItems
+	strs := length <= maxPairwiseItems && !v.exhaustive
 	for x, k := 0, t.FirstChild(i); x < length && strs; x, k = x+1, t.Next(k) {
 		strs = t.Nodes[k].Kind == jsontree.String
 	}

@@ -214,6 +214,9 @@ func discriminator(branches []*node, types []uint8) (string, []*node) {
 // excludes that member's value (the member is checked against the
 // branch's property schema, which holds that enum, and fails).
 func (v *validator) candidate(c *choice, b int, bits uint8, k int) bool {
+	if v.exhaustive {
+		return true
+	}
 	if ty := c.types[b]; ty != 0 && ty&bits == 0 {
 		return false
 	}

@@ -27,7 +27,7 @@ func (v *validator) object(n *node, i int) bool {
 		return true // nothing to check inside (a lazy node need not be expanded)
 	}
 	var props memberProps
-	if seen, ok := v.scanMembers(n, i, &props); ok {
+	if seen, ok := v.scanMembers(n, i, &props); ok && !v.exhaustive {
 		return v.checkMembers(n, i, seen, &props)
 	}
 	return v.checkMemberList(n, i, v.lastMembers(i))

@@ -25,7 +25,12 @@ type Problem struct {
 // Validate checks node i of t (normally jsontree.Root) and returns every
 // problem, in document order.
 func (s *Schema) Validate(t *jsontree.Tape, i int) []Problem {
-	v := validator{t: t, report: true}
+	return s.validate(validator{t: t, report: true}, i)
+}
+
+// validate runs v (reporting) on node i and places its problems.
+func (s *Schema) validate(v validator, i int) []Problem {
+	t := v.t
 	v.check(s.root, i)
 	if len(v.problems) > 1 {
 		sort.SliceStable(v.problems, func(a, b int) bool {
@@ -88,6 +93,9 @@ type validator struct {
 	report   bool // collect every problem (else stop at the first)
 	problems []Problem
 	checks   int // calls of check: the work done (tests)
+	// exhaustive turns the shortcuts off (tests): every branch of a oneOf
+	// or anyOf is tried, every object takes the general path.
+	exhaustive bool
 }
 
 // fail records a problem at node i; the message is built only when
