@@ -79,6 +79,8 @@ func parseWith(p parser, data []byte) (*Tape, error) {
 		guess = 64 + len(data)/4096
 	}
 	p.nodes = make([]Node, 0, guess)
+	// Notebooks nest a handful of levels: one allocation holds the stack.
+	p.stack = make([]frame, 0, 16)
 	if err := p.parse(); err != nil {
 		return nil, err
 	}
