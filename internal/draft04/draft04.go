@@ -118,6 +118,16 @@ func Compile(data []byte, relax bool) (*Schema, error) {
 		}
 		c.refs[i].refNode = target
 	}
+	// A reference that leads only to references would never be checked.
+	for _, r := range c.refs {
+		n := r
+		for steps := 0; n.refNode != nil; steps++ {
+			if steps > len(c.refs) {
+				return nil, fmt.Errorf("draft04: the reference %q leads back to itself", r.ref)
+			}
+			n = n.refNode
+		}
+	}
 	finish(root, map[*node]bool{})
 	return &Schema{root: root}, nil
 }
