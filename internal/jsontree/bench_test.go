@@ -30,3 +30,37 @@ func BenchmarkParse(b *testing.B) {
 		})
 	}
 }
+
+// A parse of a small notebook allocates the tape, its nodes and the stack
+// of open containers once each: the node slice is sized for the values a
+// notebook of that size records (about one per 50 bytes when its text
+// is recorded) and the stack for a handful of levels, so neither grows.
+func TestParseAllocatesOnce(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("..", "..", "testdata", "*.ipynb"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no testdata notebooks: %v", err)
+	}
+	// The cells recorded, their outputs lazy: what a reader of text keeps.
+	cells := &Shape{Members: map[string]*Shape{"cells": {Elem: &Shape{Other: func(k string) *Shape {
+		if k == "outputs" {
+			return nil
+		}
+		return All
+	}}}}}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, shape := range map[string]*Shape{"Parse": All, "ParseShaped": cells} {
+			n := testing.AllocsPerRun(10, func() {
+				if _, err := ParseShaped(data, Limits{}, shape); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if n > 3 {
+				t.Errorf("%s of %s: %v allocations, want 3", name, filepath.Base(p), n)
+			}
+		}
+	}
+}
