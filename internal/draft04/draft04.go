@@ -13,6 +13,14 @@
 // property (cell_type, output_type) the value matches, else the one whose
 // type it has.
 //
+// Compiling prepares the schema so that validating costs little more than
+// visiting the values (see dispatch.go): properties are found without
+// hashing, a oneOf or anyOf tries only the branches of the value's type
+// and, for an object, of its discriminating member's value, and the
+// patterns the nbformat schemas use are decided in one pass (fastmatch.go).
+// Validating a valid document allocates nothing. The shortcuts are exact:
+// verdicts, problems and messages are those of trying every branch.
+//
 // It supports the keywords the nbformat schemas use: $ref (local), type,
 // enum, properties, patternProperties, additionalProperties, required,
 // items, minimum, maximum (and their exclusive forms), minLength,
@@ -22,7 +30,6 @@ package draft04
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 )
@@ -35,7 +42,8 @@ type Schema struct {
 type node struct {
 	types      uint8 // bit set of jsonType; 0 = any
 	enum       []any
-	props      map[string]*node
+	enumPy     []any // enum in Python's terms (fromJSON), for comparing scalars
+	props      propTable
 	patProps   []patProp
 	addl       *node // nil: anything allowed
 	addlFalse  bool
@@ -47,20 +55,25 @@ type node struct {
 	exclMax    bool
 	minLen     int // -1: none
 	maxLen     int
-	pattern    *regexp.Regexp
+	pattern    *matcher
 	patternSrc string
 	unique     bool
-	oneOf      []*node
-	anyOf      []*node
+	oneOf      *choice
+	anyOf      *choice
 	allOf      []*node
 	not        *node
 	ref        string
 	refNode    *node
 	trueSchema bool // {}: nothing to check
+
+	// Set once references are resolved (see finish in dispatch.go).
+	reqIdx       []int // the property index of each required name, -1 if none
+	readsMembers bool  // a keyword about an object's members applies
+	combines     bool  // allOf, anyOf, oneOf or not applies
 }
 
 type patProp struct {
-	re *regexp.Regexp
+	re *matcher
 	n  *node
 }
 
@@ -105,6 +118,17 @@ func Compile(data []byte, relax bool) (*Schema, error) {
 		}
 		c.refs[i].refNode = target
 	}
+	// A reference that leads only to references would never be checked.
+	for _, r := range c.refs {
+		n := r
+		for steps := 0; n.refNode != nil; steps++ {
+			if steps > len(c.refs) {
+				return nil, fmt.Errorf("draft04: the reference %q leads back to itself", r.ref)
+			}
+			n = n.refNode
+		}
+	}
+	finish(root, map[*node]bool{})
 	return &Schema{root: root}, nil
 }
 
@@ -222,6 +246,12 @@ func (c *compiler) keyword(n *node, k string, x any) error {
 		n.types = typesOf(x)
 	case "enum":
 		n.enum, _ = x.([]any)
+		if n.enum != nil {
+			n.enumPy = make([]any, len(n.enum))
+			for i, e := range n.enum {
+				n.enumPy[i] = fromJSON(e)
+			}
+		}
 	case "properties", "patternProperties", "additionalProperties", "required":
 		return c.objectKeyword(n, k, x)
 	case "items":
@@ -233,9 +263,9 @@ func (c *compiler) keyword(n *node, k string, x any) error {
 	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "uniqueItems":
 		return scalarKeyword(n, k, x)
 	case "oneOf":
-		n.oneOf, err = c.compileList(x.([]any))
+		n.oneOf, err = c.compileChoice(x)
 	case "anyOf":
-		n.anyOf, err = c.compileList(x.([]any))
+		n.anyOf, err = c.compileChoice(x)
 	case "allOf":
 		n.allOf, err = c.compileList(x.([]any))
 	case "not":
@@ -259,6 +289,20 @@ func typesOf(x any) uint8 {
 	return bits
 }
 
+// compileChoice compiles the branches of a oneOf or anyOf (nil for an
+// empty list, which constrains nothing).
+func (c *compiler) compileChoice(x any) (*choice, error) {
+	list, ok := x.([]any)
+	if !ok {
+		return nil, fmt.Errorf("draft04: oneOf and anyOf take an array of schemas, not %T", x)
+	}
+	branches, err := c.compileList(list)
+	if err != nil || len(branches) == 0 {
+		return nil, err
+	}
+	return &choice{branches: branches}, nil
+}
+
 // compileList compiles a list of schemas.
 func (c *compiler) compileList(list []any) ([]*node, error) {
 	var out []*node
@@ -278,12 +322,13 @@ func (c *compiler) objectKeyword(n *node, k string, x any) error {
 	switch k {
 	case "properties":
 		m, _ := x.(map[string]any)
-		n.props = map[string]*node{}
+		props := make(map[string]*node, len(m))
 		for name, s := range m {
-			if n.props[name], err = c.compile(s); err != nil {
+			if props[name], err = c.compile(s); err != nil {
 				return err
 			}
 		}
+		n.props = newPropTable(props)
 	case "patternProperties":
 		m, _ := x.(map[string]any)
 		keys := make([]string, 0, len(m))

@@ -142,6 +142,10 @@ func TestCompileErrors(t *testing.T) {
 		{"UnterminatedClass", `{"pattern": "[a"}`, "unterminated character class"},
 		{"TrailingBackslash", `{"pattern": "a\\"}`, "ends with a backslash"},
 		{"MissingRef", `{"$ref": "#/definitions/none"}`, "draft04: "},
+		{"RefCycle", `{"definitions": {"a": {"$ref": "#/definitions/b"}, "b": {"$ref": "#/definitions/a"}}, "items": {"$ref": "#/definitions/a"}}`, "leads back to itself"},
+		{"RefSelf", `{"$ref": "#"}`, "leads back to itself"},
+		{"OneOfNotArray", `{"oneOf": {"type": "string"}}`, "take an array of schemas"},
+		{"AnyOfNotArray", `{"anyOf": "x"}`, "take an array of schemas"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,28 +2,35 @@ package draft04
 
 import (
 	"fmt"
-	"math"
-	"sort"
-	"strconv"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 )
 
-// Checks of objects and arrays, and the explanation of oneOf/anyOf failures.
+// Checks of objects' members: required, properties, patternProperties and
+// additionalProperties.
+//
+// A key may occur more than once; Python's json keeps the last occurrence,
+// so only that one is checked. The usual object has no repeated key, and
+// one pass over its members, finding each key's property by index, tells
+// so while noting which properties are present (for "required"); the
+// general path, which keeps the last occurrence of each key, serves the
+// rest.
 
-func (v *validator) number(i int) float64 {
-	f, err := strconv.ParseFloat(string(v.t.Raw(i)), 64)
-	if err != nil {
-		switch string(v.t.Raw(i)) {
-		case "NaN":
-			return math.NaN()
-		case "-Infinity":
-			return math.Inf(-1)
-		case "Infinity":
-			return math.Inf(1)
-		}
+// maxPairwise is the most members without a property that the quick pass
+// compares with each other for repeats (where their repetition matters);
+// objects with more take the general path.
+const maxPairwise = 32
+
+// object checks the members of object i against n.
+func (v *validator) object(n *node, i int) bool {
+	if !n.readsMembers {
+		return true // nothing to check inside (a lazy node need not be expanded)
 	}
-	return f
+	var props memberProps
+	if seen, ok := v.scanMembers(n, i, &props); ok && !v.exhaustive {
+		return v.checkMembers(n, i, seen, &props)
+	}
+	return v.checkMemberList(n, i, v.lastMembers(i))
 }
 
 // keyBytes returns the key of member j as written (for unescaped keys,
@@ -36,36 +43,186 @@ func keyBytes(t *jsontree.Tape, j int) ([]byte, bool) {
 	return t.Data[n.Key+1 : n.KeyEnd-1], true
 }
 
-// members returns the members of object i to check: all of them, or, when
-// a key occurs more than once, only its last occurrence (as Python keeps).
-func (v *validator) members(i int) []int {
+// key returns the decoded key of member j: its bytes in the document, or,
+// when it has escapes, its decoding appended to buf.
+func (v *validator) key(j int, buf []byte) []byte {
+	if kb, plain := keyBytes(v.t, j); plain {
+		return kb
+	}
+	n := &v.t.Nodes[j]
+	return jsontree.AppendUnescaped(buf, v.t.Data[n.Key+1:n.KeyEnd-1])
+}
+
+// keysEqual reports whether members a and b have the same decoded key.
+func (v *validator) keysEqual(a, b int) bool {
+	ka, pa := keyBytes(v.t, a)
+	kb, pb := keyBytes(v.t, b)
+	if pa && pb {
+		return string(ka) == string(kb)
+	}
+	var buf [64]byte
+	return v.t.KeyIs(b, string(v.key(a, buf[:0])))
+}
+
+// memberProps notes the property index (or -1) of an object's first
+// members, so that checking them need not look their keys up again.
+type memberProps [16]int8
+
+// scanMembers returns the set of n's properties (by index) that object i
+// has, and notes them in props. It reports false when the object needs
+// the general path: a key that n checks occurs twice, or n has too many
+// properties (or i too many other members) to track this way.
+func (v *validator) scanMembers(n *node, i int, props *memberProps) (seen uint64, ok bool) {
 	t := v.t
-	kids := make([]int, 0, t.Nodes[i].Len)
-	t.Children(i, func(j int) bool {
-		kids = append(kids, j)
-		return true
-	})
-	dup := false
-	escaped := false
-	for _, j := range kids {
-		if t.Nodes[j].Flags&jsontree.FlagKeyEscaped != 0 {
-			escaped = true
+	if len(n.props.names) > maxDispatchProps {
+		return 0, false
+	}
+	// Members without a property are checked (so their repetition
+	// matters) only under these keywords.
+	others := n.patProps != nil || n.addl != nil || n.addlFalse
+	unmatched := 0
+	var buf [64]byte
+	j := t.FirstChild(i)
+	for c := int32(0); c < t.Nodes[i].Len; c, j = c+1, t.Next(j) {
+		x := n.props.index(v.key(j, buf[:0]))
+		if c < int32(len(props)) {
+			props[c] = int8(x)
+		}
+		if x >= 0 {
+			if seen&(1<<x) != 0 {
+				return 0, false
+			}
+			seen |= 1 << x
+			continue
+		}
+		if !others {
+			continue
+		}
+		if unmatched++; unmatched > maxPairwise {
+			return 0, false
+		}
+		for e := t.FirstChild(i); e != j; e = t.Next(e) {
+			if v.keysEqual(e, j) {
+				return 0, false
+			}
 		}
 	}
-	if !escaped && len(kids) <= 32 {
-		for a := 0; a < len(kids) && !dup; a++ {
-			ka, _ := keyBytes(t, kids[a])
-			for b := a + 1; b < len(kids); b++ {
-				if kb, _ := keyBytes(t, kids[b]); string(ka) == string(kb) {
-					dup = true
-					break
+	return seen, true
+}
+
+// checkMembers checks object i, whose keys are all distinct (or repeated
+// only where nothing checks them), which has the properties seen, and
+// whose first members have the properties props.
+func (v *validator) checkMembers(n *node, i int, seen uint64, props *memberProps) bool {
+	t := v.t
+	ok := true
+	for x, r := range n.required {
+		found := false
+		if y := n.reqIdx[x]; y >= 0 {
+			found = seen&(1<<y) != 0
+		} else {
+			found = t.Lookup(i, r) >= 0
+		}
+		if !found {
+			v.missing(i, r)
+			if ok = false; !v.report {
+				return false
+			}
+		}
+	}
+	j := t.FirstChild(i)
+	for c := int32(0); c < t.Nodes[i].Len; c, j = c+1, t.Next(j) {
+		x := -2
+		if c < int32(len(props)) {
+			x = int(props[c])
+		}
+		if !v.member(n, j, x) {
+			if ok = false; !v.report {
+				return false
+			}
+		}
+	}
+	return ok
+}
+
+// checkMemberList checks object i through its members kids, the last
+// occurrence of each key.
+func (v *validator) checkMemberList(n *node, i int, kids []int) bool {
+	t := v.t
+	ok := true
+	for _, r := range n.required {
+		found := false
+		for _, j := range kids {
+			if t.KeyIs(j, r) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			v.missing(i, r)
+			if ok = false; !v.report {
+				return false
+			}
+		}
+	}
+	for _, k := range kids {
+		if !v.member(n, k, -2) {
+			if ok = false; !v.report {
+				return false
+			}
+		}
+	}
+	return ok
+}
+
+// member checks member k against n's properties, patternProperties and
+// additionalProperties, given the index x of its property (-1: none; -2:
+// not looked up yet).
+func (v *validator) member(n *node, k int, x int) bool {
+	var key []byte
+	if x == -2 || n.patProps != nil {
+		key = v.key(k, nil) // (a buffer here would escape through Match)
+	}
+	if x == -2 {
+		x = n.props.index(key)
+	}
+	ok := true
+	matched := false
+	if x >= 0 {
+		matched = true
+		if !v.check(n.props.nodes[x], k) {
+			if ok = false; !v.report {
+				return false
+			}
+		}
+	}
+	for _, pp := range n.patProps {
+		if pp.re.Match(key) {
+			matched = true
+			if !v.check(pp.n, k) {
+				if ok = false; !v.report {
+					return false
 				}
 			}
 		}
-		if !dup {
-			return kids
-		}
 	}
+	switch {
+	case matched:
+	case n.addlFalse:
+		t := v.t
+		v.fail(k, "additionalProperties", func() string { return fmt.Sprintf("property %q is not allowed here", t.KeyString(k)) })
+		ok = false
+	case n.addl != nil:
+		ok = v.check(n.addl, k) && ok
+	}
+	return ok
+}
+
+// lastMembers returns the members of object i, keeping of a key that
+// occurs more than once only its last occurrence (as Python does).
+func (v *validator) lastMembers(i int) []int {
+	t := v.t
+	kids := t.ChildList(i)
 	last := make(map[string]int, len(kids))
 	for x, j := range kids {
 		last[t.KeyString(j)] = x
@@ -80,256 +237,4 @@ func (v *validator) members(i int) []int {
 		}
 	}
 	return out
-}
-
-func (v *validator) object(n *node, i int) bool {
-	t := v.t
-	if t.Lazy(i) && n.props == nil && n.patProps == nil && n.addl == nil && !n.addlFalse && n.required == nil {
-		return true // nothing to check inside: a lazy node need not be expanded
-	}
-	ok := true
-	kids := v.members(i)
-	for _, r := range n.required {
-		found := false
-		for _, j := range kids {
-			if t.KeyIs(j, r) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			v.missing(i, r)
-			ok = false
-			if !v.report {
-				return false
-			}
-		}
-	}
-	for _, k := range kids {
-		var s *node
-		var has bool
-		var key string
-		if kb, plain := keyBytes(t, k); plain {
-			s, has = n.props[string(kb)]
-		} else {
-			key = t.KeyString(k)
-			s, has = n.props[key]
-		}
-		matched := false
-		if has {
-			matched = true
-			if !v.check(s, k) {
-				ok = false
-				if !v.report {
-					return false
-				}
-			}
-		}
-		if len(n.patProps) > 0 {
-			if key == "" {
-				key = t.KeyString(k)
-			}
-			for _, pp := range n.patProps {
-				if pp.re.MatchString(key) {
-					matched = true
-					if !v.check(pp.n, k) {
-						ok = false
-						if !v.report {
-							return false
-						}
-					}
-				}
-			}
-		}
-		if matched {
-			continue
-		}
-		if n.addlFalse {
-			v.fail(k, "additionalProperties", func() string { return fmt.Sprintf("property %q is not allowed here", t.KeyString(k)) })
-			ok = false
-			if !v.report {
-				return false
-			}
-		} else if n.addl != nil && !v.check(n.addl, k) {
-			ok = false
-			if !v.report {
-				return false
-			}
-		}
-	}
-	return ok
-}
-
-// stringOnly reports whether schema n accepts exactly the strings.
-func stringOnly(n *node) bool {
-	for n.refNode != nil {
-		n = n.refNode
-	}
-	return n.types == tString && n.enum == nil && n.props == nil && n.patProps == nil && n.addl == nil &&
-		!n.addlFalse && n.required == nil && n.items == nil && n.itemsList == nil && n.min == nil && n.max == nil &&
-		n.minLen < 0 && n.maxLen < 0 && n.pattern == nil && !n.unique && n.oneOf == nil && n.anyOf == nil &&
-		n.allOf == nil && n.not == nil
-}
-
-func (v *validator) array(n *node, i int) bool {
-	t := v.t
-	if t.Lazy(i) && n.items == nil && n.itemsList == nil && !n.unique {
-		return true // nothing to check inside: a lazy node need not be expanded
-	}
-	if t.Lazy(i) && n.itemsList == nil && !n.unique && (n.items.trueSchema || stringOnly(n.items) && t.Nodes[i].Flags&jsontree.FlagStrings != 0) {
-		return true // a lazy array of strings (lines of text): every item fits
-	}
-	ok := true
-	x := 0
-	t.Children(i, func(k int) bool {
-		var s *node
-		switch {
-		case n.items != nil:
-			s = n.items
-		case x < len(n.itemsList):
-			s = n.itemsList[x]
-		}
-		x++
-		if s != nil && !v.check(s, k) {
-			ok = false
-			return v.report
-		}
-		return true
-	})
-	if !ok && !v.report {
-		return false
-	}
-	if n.unique && t.Nodes[i].Len > 1 {
-		seen := make(map[string]int, t.Nodes[i].Len)
-		x := 0
-		t.Children(i, func(k int) bool {
-			key := canonicalKey(t, k)
-			if y, dup := seen[key]; dup {
-				xx := x
-				v.fail(k, "uniqueItems", func() string { return fmt.Sprintf("item %d equals item %d", xx, y) })
-				ok = false
-				if !v.report {
-					return false
-				}
-			} else {
-				seen[key] = x
-			}
-			x++
-			return true
-		})
-	}
-	return ok
-}
-
-// explain reports why no branch of a oneOf/anyOf matched node i, through
-// the branch the value was meant for.
-func (v *validator) explain(branches []*node, i int, keyword string) {
-	t := v.t
-	if !v.report {
-		return
-	}
-	if t.Nodes[i].Kind == jsontree.Object {
-		// A discriminating property: one that the branches constrain with
-		// an enum (cell_type, output_type).
-		if key, enums := discriminator(branches); key != "" {
-			k := t.Lookup(i, key)
-			if k < 0 {
-				v.missing(i, key)
-				return
-			}
-			for b, e := range enums {
-				if e != nil && v.inEnum(k, e) {
-					_, probs := v.sub(branches[b], i, true)
-					v.absorb(probs, i, keyword)
-					return
-				}
-			}
-			// A branch that takes the other values (unrecognized_cell).
-			for b, e := range enums {
-				if e == nil {
-					_, probs := v.sub(branches[b], i, true)
-					v.absorb(probs, i, keyword)
-					return
-				}
-			}
-			var all []any
-			for _, e := range enums {
-				all = append(all, e...)
-			}
-			v.fail(k, "enum", func() string { return short(t.Raw(k)) + " is not one of " + enumList(all) })
-			return
-		}
-	}
-	// Otherwise the branch of the value's type, if exactly one has it.
-	bits := v.kindBits(i)
-	var cands []int
-	var types uint8
-	for b, s := range branches {
-		s = deref(s)
-		types |= s.types
-		if s.types == 0 || s.types&bits != 0 {
-			cands = append(cands, b)
-		}
-	}
-	if len(cands) == 1 {
-		_, probs := v.sub(branches[cands[0]], i, true)
-		v.absorb(probs, i, keyword)
-		return
-	}
-	if len(cands) == 0 && types != 0 {
-		v.fail(i, "type", func() string { return "is " + v.kindName(i) + ", expected " + typeNames(types) })
-		return
-	}
-	v.fail(i, keyword, func() string { return short(t.Raw(i)) + " matches none of the allowed schemas" })
-}
-
-// absorb adds a branch's problems (there is at least one: the branch
-// failed).
-func (v *validator) absorb(probs []Problem, i int, keyword string) {
-	if len(probs) == 0 {
-		v.fail(i, keyword, func() string { return "matches none of the allowed schemas" })
-		return
-	}
-	v.problems = append(v.problems, probs...)
-}
-
-func deref(s *node) *node {
-	for s.refNode != nil {
-		s = s.refNode
-	}
-	return s
-}
-
-// discriminator finds a property that every branch constrains with an enum
-// (directly or through a $ref); it returns the property and each branch's
-// enum (nil for branches that constrain it otherwise, such as
-// unrecognized_cell's "not").
-func discriminator(branches []*node) (string, [][]any) {
-	first := deref(branches[0])
-	keys := make([]string, 0, len(first.props))
-	for key := range first.props {
-		keys = append(keys, key)
-	}
-	sort.Strings(keys)
-	for _, key := range keys {
-		enums := make([][]any, len(branches))
-		found := 0
-		for b, s := range branches {
-			s = deref(s)
-			ps, has := s.props[key]
-			if !has {
-				found = -1
-				break
-			}
-			ps = deref(ps)
-			if ps.enum != nil {
-				enums[b] = ps.enum
-				found++
-			}
-		}
-		if found >= 2 {
-			return key, enums
-		}
-	}
-	return "", nil
 }

@@ -28,12 +28,12 @@ import (
 // a different meaning. "." and "^" mean the same in both.
 
 // compilePattern compiles the pattern of a "pattern" keyword.
-func compilePattern(p string) (*regexp.Regexp, error) {
+func compilePattern(p string) (*matcher, error) {
 	return compilePython(p, fastjsonschemaDollars(p))
 }
 
 // compilePatternProperty compiles a "patternProperties" key.
-func compilePatternProperty(p string) (*regexp.Regexp, error) {
+func compilePatternProperty(p string) (*matcher, error) {
 	return compilePython(p, p)
 }
 
@@ -53,8 +53,8 @@ func fastjsonschemaDollars(p string) string {
 
 // compilePython translates the Python pattern q (from the schema's
 // pattern orig) to Go's syntax and compiles it.
-func compilePython(orig, q string) (*regexp.Regexp, error) {
-	fail := func(format string, args ...any) (*regexp.Regexp, error) {
+func compilePython(orig, q string) (*matcher, error) {
+	fail := func(format string, args ...any) (*matcher, error) {
 		return nil, fmt.Errorf("draft04: pattern %q: %s", orig, fmt.Sprintf(format, args...))
 	}
 	tr := translator{q: q}
@@ -70,7 +70,7 @@ func compilePython(orig, q string) (*regexp.Regexp, error) {
 	if err != nil {
 		return fail("%v", err)
 	}
-	return re, nil
+	return newMatcher(re, tr.b.String()), nil
 }
 
 // translator translates a Python pattern to Go's syntax, one construct

@@ -15,29 +15,71 @@ import (
 // Python value semantics: enum membership as Python's ==, uniqueItems as
 // fastjsonschema's hashing.
 
-// inEnum compares as Python's == does: numbers by value (true == 1, false
-// == 0), strings, null, arrays and objects structurally.
-func (v *validator) inEnum(i int, enum []any) bool {
+// inEnum reports whether node i is in n's enum, comparing as Python's ==
+// does: numbers by value (true == 1, false == 0), strings, null, arrays
+// and objects structurally.
+func (v *validator) inEnum(i int, n *node) bool {
 	t := v.t
-	if t.Nodes[i].Kind == jsontree.String {
+	switch t.Nodes[i].Kind {
+	case jsontree.String:
 		// The common case, without decoding: string enums.
-		for _, e := range enum {
+		for _, e := range n.enum {
 			if s, ok := e.(string); ok && t.StrIs(i, s) {
 				return true
 			}
 		}
 		return false
+	case jsontree.Null:
+		for _, e := range n.enumPy {
+			if e == nil {
+				return true
+			}
+		}
+		return false
+	case jsontree.True, jsontree.False, jsontree.Number:
+		// Without boxing the value: compare it with the enum's numbers.
+		f := pyNumber(t, i)
+		for _, e := range n.enumPy {
+			if g, ok := e.(float64); ok && g == f {
+				return true
+			}
+		}
+		return false
 	}
-	if t.Lazy(i) && !containerIn(enum) {
+	if t.Lazy(i) && !containerIn(n.enum) {
 		return false // a container equals no scalar (and a lazy one is not read)
 	}
 	x := pyValue(t, i)
-	for _, e := range enum {
-		if pyEqual(x, fromJSON(e)) {
+	for _, e := range n.enumPy {
+		if pyEqual(x, e) {
 			return true
 		}
 	}
 	return false
+}
+
+// pyNumber is the value of a number or boolean node as Python compares
+// it.
+func pyNumber(t *jsontree.Tape, i int) float64 {
+	nd := &t.Nodes[i]
+	switch nd.Kind {
+	case jsontree.True:
+		return 1
+	case jsontree.False:
+		return 0
+	}
+	f, err := strconv.ParseFloat(string(t.Raw(i)), 64)
+	if err != nil && nd.Flags&jsontree.FlagNonFinite != 0 {
+		switch string(t.Raw(i)) {
+		case "NaN":
+			return math.NaN()
+		case "Infinity":
+			return math.Inf(1)
+		default:
+			return math.Inf(-1)
+		}
+	}
+	return f
 }
 
 // pyValue converts node i for Python-style comparison: numbers (and
@@ -47,25 +89,10 @@ func pyValue(t *jsontree.Tape, i int) any {
 	switch nd.Kind {
 	case jsontree.Null:
 		return nil
-	case jsontree.True:
-		return 1.0
-	case jsontree.False:
-		return 0.0
 	case jsontree.String:
 		return t.Str(i)
-	case jsontree.Number:
-		f, err := strconv.ParseFloat(string(t.Raw(i)), 64)
-		if err != nil && nd.Flags&jsontree.FlagNonFinite != 0 {
-			switch string(t.Raw(i)) {
-			case "NaN":
-				return math.NaN()
-			case "Infinity":
-				return math.Inf(1)
-			default:
-				return math.Inf(-1)
-			}
-		}
-		return f
+	case jsontree.True, jsontree.False, jsontree.Number:
+		return pyNumber(t, i)
 	case jsontree.Array:
 		var a []any
 		t.Children(i, func(k int) bool {

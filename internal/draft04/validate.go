@@ -25,11 +25,18 @@ type Problem struct {
 // Validate checks node i of t (normally jsontree.Root) and returns every
 // problem, in document order.
 func (s *Schema) Validate(t *jsontree.Tape, i int) []Problem {
-	v := validator{t: t, report: true}
+	return s.validate(validator{t: t, report: true}, i)
+}
+
+// validate runs v (reporting) on node i and places its problems.
+func (s *Schema) validate(v validator, i int) []Problem {
+	t := v.t
 	v.check(s.root, i)
-	sort.SliceStable(v.problems, func(a, b int) bool {
-		return t.Nodes[v.problems[a].Node].Start < t.Nodes[v.problems[b].Node].Start
-	})
+	if len(v.problems) > 1 {
+		sort.SliceStable(v.problems, func(a, b int) bool {
+			return t.Nodes[v.problems[a].Node].Start < t.Nodes[v.problems[b].Node].Start
+		})
+	}
 	if len(v.problems) > 0 {
 		ptr := pointers(t)
 		for k := range v.problems {
@@ -85,6 +92,10 @@ type validator struct {
 	t        *jsontree.Tape
 	report   bool // collect every problem (else stop at the first)
 	problems []Problem
+	checks   int // calls of check: the work done (tests)
+	// exhaustive turns the shortcuts off (tests): every branch of a oneOf
+	// or anyOf is tried, every object takes the general path.
+	exhaustive bool
 }
 
 // fail records a problem at node i; the message is built only when
@@ -102,11 +113,15 @@ func (v *validator) missing(i int, name string) {
 	}
 }
 
-// sub runs a check in a fresh validator and reports whether it passed.
-func (v *validator) sub(n *node, i int, report bool) (bool, []Problem) {
-	w := validator{t: v.t, report: report}
-	ok := w.check(n, i)
-	return ok, w.problems
+// quietly reports whether node i is valid against n, recording nothing.
+func (v *validator) quietly(n *node, i int) bool {
+	if !v.report {
+		return v.check(n, i)
+	}
+	v.report = false
+	ok := v.check(n, i)
+	v.report = true
+	return ok
 }
 
 func (v *validator) kindBits(i int) uint8 {
@@ -170,6 +185,7 @@ func (v *validator) kindName(i int) string {
 // check validates node i against schema n; it returns false on the first
 // problem unless reporting.
 func (v *validator) check(n *node, i int) bool {
+	v.checks++
 	if n.trueSchema {
 		return true
 	}
@@ -178,8 +194,8 @@ func (v *validator) check(n *node, i int) bool {
 		return v.check(n.refNode, i)
 	}
 	ok := v.checkValue(n, i)
-	if !ok && !v.report {
-		return false
+	if !n.combines || !ok && !v.report {
+		return ok
 	}
 	return v.checkCombined(n, i) && ok
 }
@@ -200,7 +216,7 @@ func (v *validator) checkValue(n *node, i int) bool {
 			return false
 		}
 	}
-	if n.enum != nil && !v.inEnum(i, n.enum) {
+	if n.enum != nil && !v.inEnum(i, n) {
 		v.fail(i, "enum", func() string { return short(t.Raw(i)) + " is not one of " + enumList(n.enum) })
 		if !bad() {
 			return false
@@ -228,8 +244,8 @@ func (v *validator) checkString(n *node, i int) bool {
 		return true
 	}
 	t := v.t
-	s := t.Str(i)
-	l := utf8.RuneCountInString(s)
+	s := t.StrBytes(i)
+	l := utf8.RuneCount(s)
 	ok := true
 	if n.minLen >= 0 && l < n.minLen {
 		v.fail(i, "minLength", func() string { return fmt.Sprintf("%s is shorter than %d characters", short(t.Raw(i)), n.minLen) })
@@ -243,7 +259,7 @@ func (v *validator) checkString(n *node, i int) bool {
 			return false
 		}
 	}
-	if n.pattern != nil && !n.pattern.MatchString(s) {
+	if n.pattern != nil && !n.pattern.Match(s) {
 		v.fail(i, "pattern", func() string { return short(t.Raw(i)) + " does not match " + n.patternSrc })
 		ok = false
 	}
@@ -257,7 +273,7 @@ func (v *validator) checkNumber(n *node, i int) bool {
 		return true
 	}
 	t := v.t
-	f := v.number(i)
+	f := pyNumber(t, i)
 	ok := true
 	if n.min != nil && (f < *n.min || n.exclMin && f == *n.min) {
 		v.fail(i, "minimum", func() string { return fmt.Sprintf("%s is less than %v", t.Raw(i), *n.min) })
@@ -286,14 +302,14 @@ func (v *validator) checkCombined(n *node, i int) bool {
 			return false
 		}
 	}
-	if n.anyOf != nil && !v.anyMatches(n.anyOf, i) {
+	if n.anyOf != nil && v.matches(n.anyOf, i, 1) == 0 {
 		v.explain(n.anyOf, i, "anyOf")
 		if !bad() {
 			return false
 		}
 	}
 	if n.oneOf != nil {
-		switch matches := v.matches(n.oneOf, i); {
+		switch matches := v.matches(n.oneOf, i, 0); {
 		case matches == 0:
 			v.explain(n.oneOf, i, "oneOf")
 			if !bad() {
@@ -307,7 +323,7 @@ func (v *validator) checkCombined(n *node, i int) bool {
 		}
 	}
 	if n.not != nil {
-		if good, _ := v.sub(n.not, i, false); good {
+		if v.quietly(n.not, i) {
 			v.fail(i, "not", func() string {
 				if n.not.trueSchema {
 					return "is not allowed here"
@@ -318,27 +334,6 @@ func (v *validator) checkCombined(n *node, i int) bool {
 		}
 	}
 	return ok
-}
-
-// anyMatches reports whether node i is valid against one of schemas.
-func (v *validator) anyMatches(schemas []*node, i int) bool {
-	for _, s := range schemas {
-		if good, _ := v.sub(s, i, false); good {
-			return true
-		}
-	}
-	return false
-}
-
-// matches counts the schemas node i is valid against.
-func (v *validator) matches(schemas []*node, i int) int {
-	matches := 0
-	for _, s := range schemas {
-		if good, _ := v.sub(s, i, false); good {
-			matches++
-		}
-	}
-	return matches
 }
 
 func short(raw []byte) string {

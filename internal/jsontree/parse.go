@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Limits bound the work Parse does on hostile input. Zero fields mean no
@@ -44,6 +45,10 @@ func Position(data []byte, off int64) (line, col int) {
 
 const maxOffset = math.MaxInt32
 
+// smallInput is the size up to which a parse guesses the number of nodes
+// it records from a notebook's usual density of values.
+const smallInput = 64 << 10
+
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
 // Parse scans data, which must hold exactly one JSON value surrounded by
@@ -74,11 +79,20 @@ func parseWith(p parser, data []byte) (*Tape, error) {
 	}
 	// A rough first guess at the number of values keeps appends cheap (a
 	// shaped parse records few of them: guess low).
+	// Small notebooks are mostly text, whose values are recorded: about
+	// one per 30–50 bytes in the corpus's notebooks under 64 KB.
 	guess := 64 + len(data)/256
-	if !shape.IsAll() && !p.flat {
+	switch {
+	case !shape.IsAll() && !p.flat && len(data) <= smallInput:
+		guess = 64 + len(data)/48
+	case !shape.IsAll() && !p.flat:
 		guess = 64 + len(data)/4096
+	case len(data) <= smallInput:
+		guess = 64 + len(data)/32
 	}
 	p.nodes = make([]Node, 0, guess)
+	// Notebooks nest a handful of levels: one allocation holds the stack.
+	p.stack = make([]frame, 0, 16)
 	if err := p.parse(); err != nil {
 		return nil, err
 	}
@@ -99,6 +113,9 @@ type parser struct {
 	values int    // values seen, recorded or not
 	lazy   int    // lazy nodes recorded
 	style  LazyStyle
+	// the member key of the value about to be read (Key -1 for none)
+	key, keyEnd int32
+	keyFlags    uint8
 }
 
 // A frame is an open container.
@@ -175,176 +192,216 @@ func (p *parser) childShape(key, keyEnd int32, keyFlags uint8) (bool, *Shape) {
 		if top.shape.Other == nil {
 			return true, nil
 		}
-		return true, top.shape.Other(string(raw))
+		return true, top.shape.Other(transient(raw))
 	}
 	return true, top.shape.member(UnescapeString(raw))
 }
 
+// transient returns the bytes b as a string without copying them, for a
+// callee that does not keep it (see [Shape] Other): b must not change
+// while the string is in use.
+func transient(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
 // parse is an iterative recursive-descent parser: the stack holds the open
-// containers, so hostile nesting cannot exhaust the goroutine stack.
+// containers, so hostile nesting cannot exhaust the goroutine stack. Each
+// turn reads one value; a container's values follow its opening, and the
+// punctuation after a value (commas, closing brackets) is read by next.
 func (p *parser) parse() error {
 	p.skipSpace()
-	key, keyEnd := int32(-1), int32(-1)
-	var keyFlags uint8
+	p.key, p.keyEnd, p.keyFlags = -1, -1, 0
 	for {
-		// Parse one value at p.pos.
-		if p.pos >= len(p.data) {
-			return p.unexpected("a value")
-		}
-		start := p.pos
-		if err := p.count(start); err != nil {
+		opened, err := p.value()
+		if err != nil {
 			return err
 		}
-		record, shape := p.childShape(key, keyEnd, keyFlags)
-		n := Node{Start: int32(start), Key: key, KeyEnd: keyEnd, Flags: keyFlags}
-		c := p.data[p.pos]
-		opened := false
-		switch c {
-		case '{', '[':
-			if p.lim.MaxDepth > 0 && len(p.stack) >= p.lim.MaxDepth {
-				return &SyntaxError{Offset: int64(start), Msg: fmt.Sprintf("nesting deeper than %d levels", p.lim.MaxDepth), Limit: true}
-			}
-			if c == '{' {
-				n.Kind = Object
-			} else {
-				n.Kind = Array
-			}
-			p.pos++
-			opened = true
-		case '"':
-			flags, err := p.scanString()
-			if err != nil {
-				return err
-			}
-			n.Kind = String
-			n.Flags |= flags
-			if !record {
-				p.lazyString(start, flags)
-			}
-		case 't':
-			if err := p.literal("true"); err != nil {
-				return err
-			}
-			n.Kind = True
-		case 'f':
-			if err := p.literal("false"); err != nil {
-				return err
-			}
-			n.Kind = False
-		case 'n':
-			if err := p.literal("null"); err != nil {
-				return err
-			}
-			n.Kind = Null
-		case 'N':
-			if err := p.literal("NaN"); err != nil {
-				return err
-			}
-			n.Kind = Number
-			n.Flags |= FlagNonFinite
-		case 'I':
-			if err := p.literal("Infinity"); err != nil {
-				return err
-			}
-			n.Kind = Number
-			n.Flags |= FlagNonFinite
-		default:
-			if c == '-' || (c >= '0' && c <= '9') {
-				flags, err := p.scanNumber()
-				if err != nil {
-					return err
-				}
-				n.Kind = Number
-				n.Flags |= flags
-			} else {
-				return p.unexpected("a value")
-			}
-		}
-		n.End = int32(p.pos)
-		idx := int32(-1)
-		if record && opened && n.Kind == Array && (shape == nil && p.flat || shape != nil && shape.Flat) {
-			if flat, strs := p.flatArray(); flat {
-				shape = nil
-				if strs {
-					n.Flags |= FlagStrings
-				}
-			} else if shape == nil {
-				shape = flatRest
-			}
-		} else if record && opened && shape == nil && p.flat {
-			shape = flatRest
-		}
-		if record {
-			if opened && shape == nil {
-				n.Flags |= FlagLazy
-				p.lazy++
-			}
-			p.nodes = append(p.nodes, n)
-			idx = int32(len(p.nodes) - 1)
-		}
-		if len(p.stack) > 0 {
-			if top := p.stack[len(p.stack)-1].idx; top >= 0 {
-				p.nodes[top].Len++
-			}
-		}
 		if opened {
-			f := frame{idx: idx, kind: n.Kind, shape: shape, prevKey: -1}
-			f.lazy = record && shape == nil
-			p.stack = append(p.stack, f)
-			p.skipSpace()
-			if p.pos < len(p.data) && ((n.Kind == Object && p.data[p.pos] == '}') || (n.Kind == Array && p.data[p.pos] == ']')) {
-				if err := p.close(); err != nil {
-					return err
-				}
-			} else if n.Kind == Object {
-				if err := p.member(&key, &keyEnd, &keyFlags); err != nil {
-					return err
-				}
-				continue
-			} else {
-				key, keyEnd, keyFlags = -1, -1, 0
-				continue
-			}
-		} else if record {
-			p.nodes[idx].Skip = idx + 1
+			continue // the container's first value is next
 		}
-		// After a value: a comma, a closing bracket, or the end.
-		for {
-			if len(p.stack) == 0 {
-				p.skipSpace()
-				if p.pos != len(p.data) {
-					return p.errorf(p.pos, "invalid character %q after the top-level value", p.data[p.pos])
-				}
-				return nil
+		if done, err := p.next(); done || err != nil {
+			return err
+		}
+	}
+}
+
+// value reads the value at p.pos (a member's, if p.key is set): a scalar
+// whole, a container's opening bracket. It reports whether it opened a
+// container whose values follow (an empty one is read whole).
+func (p *parser) value() (opened bool, err error) {
+	if p.pos >= len(p.data) {
+		return false, p.unexpected("a value")
+	}
+	start := p.pos
+	if err := p.count(start); err != nil {
+		return false, err
+	}
+	record, shape := p.childShape(p.key, p.keyEnd, p.keyFlags)
+	n := Node{Start: int32(start), Key: p.key, KeyEnd: p.keyEnd, Flags: p.keyFlags}
+	switch c := p.data[p.pos]; c {
+	case '{', '[':
+		if p.lim.MaxDepth > 0 && len(p.stack) >= p.lim.MaxDepth {
+			return false, &SyntaxError{Offset: int64(start), Msg: fmt.Sprintf("nesting deeper than %d levels", p.lim.MaxDepth), Limit: true}
+		}
+		n.Kind = Array
+		if c == '{' {
+			n.Kind = Object
+		}
+		p.pos++
+		n.End = int32(p.pos)
+		return p.open(n, record, shape)
+	case '"':
+		flags, err := p.scanString()
+		if err != nil {
+			return false, err
+		}
+		n.Kind = String
+		n.Flags |= flags
+		if !record {
+			p.lazyString(start, flags)
+		}
+	default:
+		kind, flags, err := p.scalar(c)
+		if err != nil {
+			return false, err
+		}
+		n.Kind = kind
+		n.Flags |= flags
+	}
+	n.End = int32(p.pos)
+	p.childAdded()
+	if record {
+		n.Skip = int32(len(p.nodes) + 1)
+		p.nodes = append(p.nodes, n)
+	}
+	return false, nil
+}
+
+// scalar scans the literal or number at p.pos, which starts with c.
+func (p *parser) scalar(c byte) (Kind, uint8, error) {
+	switch c {
+	case 't':
+		return True, 0, p.literal("true")
+	case 'f':
+		return False, 0, p.literal("false")
+	case 'n':
+		return Null, 0, p.literal("null")
+	case 'N':
+		return Number, FlagNonFinite, p.literal("NaN")
+	case 'I':
+		return Number, FlagNonFinite, p.literal("Infinity")
+	}
+	if c == '-' || isDigit(c) {
+		flags, err := p.scanNumber()
+		return Number, flags, err
+	}
+	return Invalid, 0, p.unexpected("a value")
+}
+
+// childAdded counts a value in the innermost container's Len.
+func (p *parser) childAdded() {
+	if len(p.stack) > 0 {
+		if top := p.stack[len(p.stack)-1].idx; top >= 0 {
+			p.nodes[top].Len++
+		}
+	}
+}
+
+// open records container n (its opening bracket just read) as its shape
+// says, and enters it: an empty one is closed at once, else p.pos is left
+// at its first value (after the key, for an object).
+func (p *parser) open(n Node, record bool, shape *Shape) (opened bool, err error) {
+	if record {
+		shape = p.flatShape(&n, shape)
+		if shape == nil {
+			n.Flags |= FlagLazy
+			p.lazy++
+		}
+	}
+	p.childAdded()
+	idx := int32(-1)
+	if record {
+		p.nodes = append(p.nodes, n)
+		idx = int32(len(p.nodes) - 1)
+	}
+	p.stack = append(p.stack, frame{idx: idx, kind: n.Kind, shape: shape, prevKey: -1, lazy: record && shape == nil})
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == closer(n.Kind) {
+		return false, p.close()
+	}
+	if n.Kind == Object {
+		return true, p.member()
+	}
+	p.key, p.keyEnd, p.keyFlags = -1, -1, 0
+	return true, nil
+}
+
+// closer returns the closing bracket of a container kind.
+func closer(k Kind) byte {
+	if k == Object {
+		return '}'
+	}
+	return ']'
+}
+
+// flatShape applies the rules of a Flat shape (and of ParseFlat) to the
+// recorded container n: it returns the shape its children get, nil to
+// keep it lazy, and marks a lazy array of strings.
+func (p *parser) flatShape(n *Node, shape *Shape) *Shape {
+	flat := shape == nil && p.flat || shape != nil && shape.Flat
+	switch {
+	case n.Kind == Array && flat:
+		if isFlat, strs := p.flatArray(); isFlat {
+			if strs {
+				n.Flags |= FlagStrings
 			}
+			return nil
+		}
+		if shape == nil {
+			return flatRest
+		}
+	case shape == nil && p.flat:
+		return flatRest
+	}
+	return shape
+}
+
+// next reads what follows a complete value: a comma (and, in an object,
+// the next key), closing brackets, or the end of the input. It reports
+// whether the top-level value is complete.
+func (p *parser) next() (done bool, err error) {
+	for {
+		p.skipSpace()
+		if len(p.stack) == 0 {
+			if p.pos != len(p.data) {
+				return true, p.errorf(p.pos, "invalid character %q after the top-level value", p.data[p.pos])
+			}
+			return true, nil
+		}
+		if p.pos >= len(p.data) {
+			return true, p.unexpected("',' or a closing bracket")
+		}
+		top := &p.stack[len(p.stack)-1]
+		switch c := p.data[p.pos]; {
+		case c == ',':
+			p.pos++
 			p.skipSpace()
-			if p.pos >= len(p.data) {
-				return p.unexpected("',' or a closing bracket")
-			}
-			top := &p.stack[len(p.stack)-1]
-			c := p.data[p.pos]
-			if c == ',' {
-				p.pos++
-				p.skipSpace()
-				if top.kind == Object {
-					if err := p.member(&key, &keyEnd, &keyFlags); err != nil {
-						return err
-					}
-				} else {
-					key, keyEnd, keyFlags = -1, -1, 0
-				}
-				break
-			}
-			if (c == '}' && top.kind == Object) || (c == ']' && top.kind == Array) {
-				if err := p.close(); err != nil {
-					return err
-				}
-				continue
-			}
 			if top.kind == Object {
-				return p.unexpected("',' or '}' after an object member")
+				return false, p.member()
 			}
-			return p.unexpected("',' or ']' after an array element")
+			p.key, p.keyEnd, p.keyFlags = -1, -1, 0
+			return false, nil
+		case c == closer(top.kind):
+			if err := p.close(); err != nil {
+				return true, err
+			}
+		case top.kind == Object:
+			return true, p.unexpected("',' or '}' after an object member")
+		default:
+			return true, p.unexpected("',' or ']' after an array element")
 		}
 	}
 }
@@ -361,8 +418,9 @@ func (p *parser) close() error {
 	return nil
 }
 
-// member scans an object key and its colon, leaving p.pos at the value.
-func (p *parser) member(key, keyEnd *int32, keyFlags *uint8) error {
+// member scans an object key and its colon into p.key, leaving p.pos at
+// the value.
+func (p *parser) member() error {
 	if p.pos >= len(p.data) || p.data[p.pos] != '"' {
 		return p.unexpected("a string key")
 	}
@@ -371,13 +429,13 @@ func (p *parser) member(key, keyEnd *int32, keyFlags *uint8) error {
 	if err != nil {
 		return err
 	}
-	*key, *keyEnd = int32(k), int32(p.pos)
-	*keyFlags = 0
+	p.key, p.keyEnd = int32(k), int32(p.pos)
+	p.keyFlags = 0
 	if flags&FlagEscaped != 0 {
-		*keyFlags = FlagKeyEscaped
+		p.keyFlags = FlagKeyEscaped
 	}
 	if top := &p.stack[len(p.stack)-1]; (top.lazy || top.idx < 0) && !p.style.Unsorted {
-		p.lazyKey(top, *key, *keyEnd, flags&FlagEscaped != 0)
+		p.lazyKey(top, p.key, p.keyEnd, flags&FlagEscaped != 0)
 	}
 	p.skipSpace()
 	if p.pos >= len(p.data) || p.data[p.pos] != ':' {

@@ -18,7 +18,10 @@ type Shape struct {
 	all bool
 	// Members gives the shapes of an object's members by key.
 	Members map[string]*Shape
-	// Other gives the shape of a member not in Members (nil: lazy).
+	// Other gives the shape of a member not in Members (nil: lazy). The
+	// key it is given may share memory with the input being parsed: it is
+	// valid only during the call, and Other must not keep it (nor
+	// anything holding it) — copy it to keep it.
 	Other func(key string) *Shape
 	// Elem is the shape of an array's elements (nil: lazy).
 	Elem *Shape

@@ -135,6 +135,18 @@ func (t *Tape) Children(i int, f func(j int) bool) {
 	}
 }
 
+// FirstChild returns the index of the first child of container i (which
+// is meaningful only when its Len is not 0); [Tape.Next] steps to the
+// following ones. It panics with a [*LazyError] for a lazy node.
+func (t *Tape) FirstChild(i int) int {
+	t.mustExpanded(i)
+	return i + 1
+}
+
+// Next returns the index of the node after child j's subtree: the next
+// child of j's parent, if j is not its last.
+func (t *Tape) Next(j int) int { return int(t.Nodes[j].Skip) }
+
 // ChildList returns the indices of the children of container i.
 func (t *Tape) ChildList(i int) []int {
 	t.mustExpanded(i)
@@ -169,6 +181,18 @@ func (t *Tape) Str(i int) string {
 		return string(raw)
 	}
 	return UnescapeString(raw)
+}
+
+// StrBytes returns the decoded string of string node i as bytes: its
+// bytes in Data (not to be modified) when it has no escapes, else a
+// decoded copy.
+func (t *Tape) StrBytes(i int) []byte {
+	n := &t.Nodes[i]
+	raw := t.Data[n.Start+1 : n.End-1]
+	if n.Flags&FlagEscaped == 0 {
+		return raw
+	}
+	return AppendUnescaped(nil, raw)
 }
 
 // StrIs reports whether string node i decodes to s, without allocating.
