@@ -261,7 +261,7 @@ func (e *encoder) equalStruct(v reflect.Value, plan *structPlan, o int) bool {
 			inExtra = false // the field was set: it replaces the kept value
 		}
 		if inExtra {
-			if !e.equal(reflect.ValueOf(&x).Elem(), infoOf(anyType), j) {
+			if !e.equalAny(x, j) {
 				return false
 			}
 			matched++
@@ -297,6 +297,13 @@ func (e *encoder) equalStruct(v reflect.Value, plan *structPlan, o int) bool {
 		}
 	}
 	return count == matched
+}
+
+// equalAny compares a value kept in AdditionalProperties. (Its own
+// function so that only kept values, not every member compared, move to
+// the heap for reflection.)
+func (e *encoder) equalAny(x any, j int) bool {
+	return e.equal(reflect.ValueOf(&x).Elem(), anyInfo(), j)
 }
 
 func (e *encoder) equalMultiline(m MultilineString, o int) bool {

@@ -175,3 +175,6 @@ func planOf(t reflect.Type, building map[reflect.Type]*typeInfo) *structPlan {
 	}
 	return p
 }
+
+// anyInfo is infoOf(anyType), looked up once.
+var anyInfo = sync.OnceValue(func() *typeInfo { return infoOf(anyType) })
