@@ -32,6 +32,7 @@ type encoder struct {
 	complete bool
 	err      error
 	scratch  []byte
+	stack    []int // lists of members being compared (see members)
 }
 
 func (e *encoder) fail(err error) {
@@ -103,9 +104,9 @@ func (e *encoder) value(v reflect.Value, ti *typeInfo, o int, ind string) {
 	case kStruct:
 		e.structValue(v, ti.plan, o, ind)
 	case kMultiline:
-		e.multiline(v.Interface().(MultilineString), o, ind, true)
+		e.multiline(mustAssert[MultilineString](v), o, ind, true)
 	case kBundle:
-		e.bundle(v.Interface().(MimeBundle), o, ind)
+		e.bundle(mustAssert[MimeBundle](v), o, ind)
 	case kCell, kOutput:
 		if v.IsNil() {
 			e.fail(fmt.Errorf("nbformat: nil %s in a notebook", strings.ToLower(ti.typ.Name())))

@@ -126,7 +126,7 @@ func (e *encoder) generic(v reflect.Value, ti *typeInfo) (any, error) {
 		}
 		return out, nil
 	case kMultiline:
-		m := v.Interface().(MultilineString)
+		m := mustAssert[MultilineString](v)
 		if m.form == formLines || m.raw != nil && m.raw[0] == '[' {
 			lines := m.Lines()
 			out := make([]any, len(lines))
@@ -137,7 +137,7 @@ func (e *encoder) generic(v reflect.Value, ti *typeInfo) (any, error) {
 		}
 		return m.String(), nil
 	case kBundle:
-		b := v.Interface().(MimeBundle)
+		b := mustAssert[MimeBundle](v)
 		out := make(map[string]any, b.Len())
 		if b.b != nil {
 			for _, en := range b.b.entries {

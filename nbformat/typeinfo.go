@@ -178,3 +178,13 @@ func planOf(t reflect.Type, building map[reflect.Type]*typeInfo) *structPlan {
 
 // anyInfo is infoOf(anyType), looked up once.
 var anyInfo = sync.OnceValue(func() *typeInfo { return infoOf(anyType) })
+
+// mustAssert is v.Interface().(T) without the copy Interface makes of an
+// addressable value (v must hold a T).
+func mustAssert[T any](v reflect.Value) T {
+	x, ok := reflect.TypeAssert[T](v)
+	if !ok {
+		panic("nbformat: internal error: " + v.Type().String() + " is not " + reflect.TypeFor[T]().String())
+	}
+	return x
+}
