@@ -203,7 +203,7 @@ func (e *encoder) place(ms, added []member, typ reflect.Type) []member {
 	}
 	slices.SortFunc(added, func(a, b member) int { return strings.Compare(a.key, b.key) })
 	if !e.st.sorted && e.src != nil && typ != nil {
-		if order, ok := e.src.order[typ]; ok {
+		if order, ok := e.src.orderOf(infoOf(typ)); ok {
 			rank := func(k string) int {
 				if i := slices.Index(order, k); i >= 0 {
 					return i

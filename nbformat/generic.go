@@ -267,7 +267,7 @@ func tempDecoder(v any, typ reflect.Type) (*decoder, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	src := &source{tape: t, cells: map[Cell]int32{}, outputs: map[Output]int32{}, order: map[reflect.Type][]string{}}
+	src := &source{tape: t, cells: map[Cell]int32{}, outputs: map[Output]int32{}}
 	return &decoder{t: t, src: src}, jsontree.Root, nil
 }
 

@@ -35,6 +35,7 @@ const (
 )
 
 type typeInfo struct {
+	id   int32 // distinct for each type described, from 0 up
 	typ  reflect.Type
 	kind kind
 	elem *typeInfo // kPtr, kSlice, kMap
@@ -88,7 +89,10 @@ func infoOf(t reflect.Type) *typeInfo {
 	return ti
 }
 
-var buildMu sync.Mutex
+var (
+	buildMu sync.Mutex
+	nextID  int32 // the next typeInfo.id (guarded by buildMu)
+)
 
 func build(t reflect.Type, building map[reflect.Type]*typeInfo) *typeInfo {
 	if ti, ok := typeInfos.Load(t); ok {
@@ -97,7 +101,8 @@ func build(t reflect.Type, building map[reflect.Type]*typeInfo) *typeInfo {
 	if ti, ok := building[t]; ok {
 		return ti // a recursive type: completed by the caller up the stack
 	}
-	ti := &typeInfo{typ: t}
+	ti := &typeInfo{typ: t, id: nextID}
+	nextID++
 	building[t] = ti
 	switch {
 	case t == multilineType:
@@ -175,9 +180,6 @@ func planOf(t reflect.Type, building map[reflect.Type]*typeInfo) *structPlan {
 	}
 	return p
 }
-
-// anyInfo is infoOf(anyType), looked up once.
-var anyInfo = sync.OnceValue(func() *typeInfo { return infoOf(anyType) })
 
 // mustAssert is v.Interface().(T) without the copy Interface makes of an
 // addressable value (v must hold a T).
