@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 )
@@ -26,13 +27,13 @@ type encoder struct {
 	ids bool // write empty cell ids (nbformat 4.5 and later)
 	// decoded says whether the struct being written was decoded from the
 	// original it is compared with (then a required member the original
-	// lacks stays out while it is zero); complete turns that off for the
-	// whole notebook (see Heal).
-	decoded  bool
-	complete bool
-	err      error
-	scratch  []byte
-	stack    []int // lists of members being compared (see members)
+	// lacks stays out while it is zero, unless the struct is in filled:
+	// see fillMissing).
+	decoded bool
+	filled  map[unsafe.Pointer]bool
+	err     error
+	scratch []byte
+	stack   []int // lists of members being compared (see members)
 }
 
 func (e *encoder) fail(err error) {

@@ -233,7 +233,7 @@ func (e *encoder) field(v reflect.Value, f *fieldInfo, hasOrig, origHas bool) (r
 	// values decoded from that file), and an empty cell id is not written
 	// before nbformat 4.5.
 	if fv.IsZero() {
-		if hasOrig && e.decoded && !e.complete {
+		if hasOrig && e.decoded && !e.fills(v) {
 			return fv, origHas
 		}
 		if f.name == "id" && !e.ids && v.CanAddr() {

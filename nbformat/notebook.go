@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/nbimpl"
@@ -30,9 +31,9 @@ const defaultMaxDepth = nbimpl.DefaultMaxDepth
 // changed while anything else reads or writes it.
 type Notebook struct {
 	Document
-	src      *source
-	complete bool // write every required member (set by Heal)
-	dropBOM  bool // leave out the byte-order mark read (set by Heal)
+	src     *source
+	filled  map[unsafe.Pointer]bool // structs whose missing required members are written (see fillMissing)
+	dropBOM bool                    // leave out the byte-order mark read (set by Heal)
 }
 
 // New returns an empty notebook of the current format (4.5).
