@@ -6,6 +6,7 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/draft04"
@@ -254,9 +255,14 @@ func duplicateIDs(t *jsontree.Tape) []located {
 	if cells < 0 || t.Nodes[cells].Kind != jsontree.Array {
 		return nil
 	}
+	if t.Lazy(cells) {
+		t.ChildList(cells) // panics with the tape's *LazyError, as every reader of children does
+	}
 	var out []located
-	seen := map[string]int{}
-	for i, c := range t.ChildList(cells) {
+	seen := make(map[string]int, t.Nodes[cells].Len)
+	i := -1
+	for c := cells + 1; i+1 < int(t.Nodes[cells].Len); c = int(t.Nodes[c].Skip) {
+		i++
 		if t.Nodes[c].Kind != jsontree.Object {
 			continue
 		}
@@ -264,9 +270,13 @@ func duplicateIDs(t *jsontree.Tape) []located {
 		if k < 0 {
 			continue
 		}
-		key := "j" + string(t.Raw(k))
-		if t.Nodes[k].Kind == jsontree.String {
-			key = "s" + t.Str(k)
+		// The key: the JSON text of the id, sharing the tape's bytes, for
+		// strings without escapes and for other values; an escaped string
+		// is unescaped (and quoted), so that equal strings meet.
+		raw := t.Raw(k)
+		key := unsafe.String(&raw[0], len(raw))
+		if n := &t.Nodes[k]; n.Kind == jsontree.String && n.Flags&jsontree.FlagEscaped != 0 {
+			key = `"` + t.Str(k) + `"`
 		}
 		if j, dup := seen[key]; dup {
 			out = append(out, located{k, newValidationError(Pointer("").appendToken("cells").appendIndex(i).appendToken("id"), "unique", "",
