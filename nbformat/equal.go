@@ -252,9 +252,9 @@ func (e *encoder) equalStruct(v reflect.Value, plan *structPlan, o int) bool {
 	}
 	var extra map[string]any
 	if plan.extra >= 0 {
-		extra = v.Field(plan.extra).Interface().(map[string]any)
+		extra = mustAssert[map[string]any](v.Field(plan.extra))
 	}
-	matched := 0
+	extrasMatched := 0
 	var has uint64 // fields whose key the original has (generated structs have few fields)
 	ms, base := e.members(o)
 	defer func() { e.stack = e.stack[:base] }()
@@ -266,7 +266,9 @@ func (e *encoder) equalStruct(v reflect.Value, plan *structPlan, o int) bool {
 		var isField bool
 		if n.Flags&jsontree.FlagKeyEscaped == 0 {
 			kb := t.Data[n.Key+1 : n.KeyEnd-1]
-			x, inExtra = extra[string(kb)]
+			if extra != nil {
+				x, inExtra = extra[string(kb)]
+			}
 			fi, isField = plan.byName[string(kb)]
 		} else {
 			key := t.KeyString(j)
@@ -283,7 +285,7 @@ func (e *encoder) equalStruct(v reflect.Value, plan *structPlan, o int) bool {
 			if !e.equalAny(x, j) {
 				return false
 			}
-			matched++
+			extrasMatched++
 			continue
 		}
 		if !isField {
@@ -293,29 +295,43 @@ func (e *encoder) equalStruct(v reflect.Value, plan *structPlan, o int) bool {
 		if !present || !e.equal(fv, plan.fields[fi].ti, j) {
 			return false
 		}
-		matched++
 	}
-	// Nothing new may be written.
-	count := 0
-	for k := range extra {
-		if !shadowed(v, plan, k) {
-			count++
+	// Every member of the original matched a field written or a kept
+	// value: nothing else may be written, neither a field the original
+	// lacks nor a kept value it lacks.
+	if len(extra) > 0 {
+		kept := 0
+		for k := range extra {
+			if !shadowed(v, plan, k) {
+				kept++
+			}
+		}
+		if kept != extrasMatched {
+			return false
 		}
 	}
 	for i := range plan.fields {
+		if i < 64 && has&(1<<i) != 0 {
+			continue // matched above
+		}
 		f := &plan.fields[i]
-		if _, inExtra := extra[f.name]; inExtra && !shadowed(v, plan, f.name) {
-			continue
+		if len(extra) > 0 {
+			if _, inExtra := extra[f.name]; inExtra && !shadowed(v, plan, f.name) {
+				continue // written as the kept value, counted above
+			}
 		}
 		origHas := i < 64 && has&(1<<i) != 0
 		if i >= 64 {
 			origHas = t.Lookup(o, f.name) >= 0
+			if origHas {
+				continue // matched above
+			}
 		}
 		if _, present := e.field(v, f, true, origHas); present {
-			count++
+			return false
 		}
 	}
-	return count == matched
+	return true
 }
 
 // equalAny compares a value kept in AdditionalProperties. (Its own
