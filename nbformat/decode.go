@@ -53,7 +53,7 @@ func (d *decoder) decodeStruct(v reflect.Value, plan *structPlan, o int) {
 		n := &t.Nodes[j]
 		var key string
 		if n.Flags&jsontree.FlagKeyEscaped == 0 {
-			if fi, ok := plan.byName[string(t.Data[n.Key+1:n.KeyEnd-1])]; ok {
+			if fi, ok := plan.fieldNamed(t.Data[n.Key+1 : n.KeyEnd-1]); ok {
 				f := &plan.fields[fi]
 				fv := v.Field(f.index)
 				if d.decodeValue(fv, f.ti, j, !f.optional) {

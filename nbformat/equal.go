@@ -269,7 +269,7 @@ func (e *encoder) equalStruct(v reflect.Value, plan *structPlan, o int) bool {
 			if extra != nil {
 				x, inExtra = extra[string(kb)]
 			}
-			fi, isField = plan.byName[string(kb)]
+			fi, isField = plan.fieldNamed(kb)
 		} else {
 			key := t.KeyString(j)
 			x, inExtra = extra[key]

@@ -50,6 +50,22 @@ type fieldInfo struct {
 	typeTag  bool // cell_type / output_type: written as the variant's type when empty
 }
 
+// fieldNamed returns the index in fields of the field with JSON key
+// name: a scan, faster than byName's hashing for the few fields generated
+// structs have.
+func (p *structPlan) fieldNamed(name []byte) (int, bool) {
+	if len(p.fields) > 12 {
+		i, ok := p.byName[string(name)]
+		return i, ok
+	}
+	for i := range p.fields {
+		if p.fields[i].name == string(name) {
+			return i, true
+		}
+	}
+	return -1, false
+}
+
 type structPlan struct {
 	fields []fieldInfo
 	byName map[string]int // JSON key → index in fields
