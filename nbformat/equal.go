@@ -231,7 +231,11 @@ func (e *encoder) field(v reflect.Value, f *fieldInfo, hasOrig, origHas bool) (r
 	// Required: always written, except that a required member missing from
 	// an invalid file stays missing while it holds its zero value (in
 	// values decoded from that file), and an empty cell id is not written
-	// before nbformat 4.5.
+	// before nbformat 4.5. (A member the original has is written whatever
+	// its value, but for the id: no need to test a struct for zero.)
+	if origHas && f.name != "id" {
+		return fv, true
+	}
 	if fv.IsZero() {
 		if hasOrig && e.decoded && !e.fills(v) {
 			return fv, origHas
