@@ -103,7 +103,7 @@ func heal(nb *Notebook, o nbimpl.HealOptions) ([]Repair, error) {
 		if err != nil {
 			return h.repairs, err
 		}
-		found := locateProblems(t)
+		found := nb.problems(t)
 		if len(found) == 0 {
 			return h.repairs, nil
 		}

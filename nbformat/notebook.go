@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 	"unsafe"
 
@@ -53,6 +54,9 @@ type source struct {
 	order   []int32          // typeInfo.id → 1 + the node of the first object of that type
 	style   *style
 	once    sync.Once
+	// problems: the validation of these bytes, once done (see
+	// Notebook.problems); an empty list for valid bytes.
+	problems atomic.Pointer[[]located]
 }
 
 // learnOrder records the first object (node j of the source's tape) of

@@ -33,9 +33,13 @@ func Validate(nb *Notebook) error {
 	if err != nil {
 		return err
 	}
-	probs := validateTape(t)
-	if len(probs) == 0 {
+	found := nb.problems(t)
+	if len(found) == 0 {
 		return nil
+	}
+	probs := make([]*ValidationError, len(found))
+	for i, f := range found {
+		probs[i] = f.err
 	}
 	if nb.src != nil && t == nb.src.tape {
 		placeProblems(t.Data, probs)
@@ -153,6 +157,41 @@ func validateTape(t *jsontree.Tape) []*ValidationError {
 // lazyFallbacks counts validations that needed a full parse (tests).
 var lazyFallbacks atomic.Int64
 
+// schemaRuns counts validations against a schema (tests).
+var schemaRuns atomic.Int64
+
+// problems is locateProblems(t) for the notebook nb on tape t, the same
+// answer for the same bytes: the problems of the bytes nb was read from
+// (t is its source's tape: nb is unedited) are found once and remembered,
+// and each call gets its own copies (callers set their lines and columns).
+// Validating an unedited notebook again (Validate twice, Validate then
+// Heal) then costs only the check that it is unedited.
+func (nb *Notebook) problems(t *jsontree.Tape) []located {
+	if nb.src == nil || t != nb.src.tape {
+		return locateProblems(t)
+	}
+	if p := nb.src.problems.Load(); p != nil {
+		return copyLocated(*p)
+	}
+	found := locateProblems(t)
+	kept := copyLocated(found)
+	nb.src.problems.Store(&kept)
+	return found
+}
+
+// copyLocated copies found and the problems it points to.
+func copyLocated(found []located) []located {
+	if len(found) == 0 {
+		return nil
+	}
+	out := make([]located, len(found))
+	for i, f := range found {
+		e := *f.err
+		out[i] = located{f.node, &e}
+	}
+	return out
+}
+
 // locateProblems validates the notebook on t and returns each problem with
 // the tape node it is about, in document order. The tape's lazy nodes hold
 // nothing the schemas read (see notebookShape); should the validator need
@@ -197,6 +236,7 @@ func locateProblems(t *jsontree.Tape) (found []located) {
 		minor = v
 	}
 	s, err := schemaFor(major, minor)
+	schemaRuns.Add(1)
 	if err != nil {
 		return []located{{root, newValidationError("/nbformat", "nbformat", "", fmt.Sprintf("no schema for validating v%d.%d notebooks", major, minor))}}
 	}
