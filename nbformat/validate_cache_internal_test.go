@@ -83,3 +83,37 @@ func TestValidateOnceForTheBytesRead(t *testing.T) {
 		t.Errorf("Validate after removing the cells: %d problems, as many as before (%d)", n, len(want))
 	}
 }
+
+// Goroutines validating a notebook just read at once (run with -race) all
+// get the problems one alone gets.
+func TestValidateOnceConcurrently(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "invalid.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, err := Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Validate(alone).Error()
+	nb, err := Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]string, 8)
+	done := make(chan int)
+	for i := range got {
+		go func() {
+			got[i] = Validate(nb).Error()
+			done <- i
+		}()
+	}
+	for range got {
+		<-done
+	}
+	for i, g := range got {
+		if g != want {
+			t.Errorf("goroutine %d: %s\nalone: %s", i, g, want)
+		}
+	}
+}
