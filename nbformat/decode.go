@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"unsafe"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/mimetype"
@@ -15,9 +16,33 @@ import (
 // AdditionalProperties, and a cell or output that fits no variant becomes an
 // UnknownCell or UnknownOutput. What the file holds is therefore always
 // reachable and is written back as it was.
+//
+// The tape's bytes belong to the notebook being read and never change (see
+// [UnmarshalOptions.Unmarshal]), so the strings decoded share them: a
+// string without escapes costs no copy.
 type decoder struct {
 	t   *jsontree.Tape
 	src *source
+}
+
+// str returns string node j, sharing the tape's bytes when it has no
+// escapes.
+func (d *decoder) str(j int) string {
+	n := &d.t.Nodes[j]
+	if n.Flags&jsontree.FlagEscaped != 0 || n.End-n.Start <= 2 {
+		return d.t.Str(j)
+	}
+	return unsafe.String(&d.t.Data[n.Start+1], n.End-n.Start-2)
+}
+
+// key returns the key of member node j, sharing the tape's bytes when it
+// has no escapes.
+func (d *decoder) key(j int) string {
+	n := &d.t.Nodes[j]
+	if n.Flags&jsontree.FlagKeyEscaped != 0 || n.KeyEnd-n.Key <= 2 {
+		return d.t.KeyString(j)
+	}
+	return unsafe.String(&d.t.Data[n.Key+1], n.KeyEnd-n.Key-2)
 }
 
 // decodeStruct fills the struct v from object node o.
@@ -28,7 +53,7 @@ func (d *decoder) decodeStruct(v reflect.Value, plan *structPlan, o int) {
 		n := &t.Nodes[j]
 		var key string
 		if n.Flags&jsontree.FlagKeyEscaped == 0 {
-			if fi, ok := plan.byName[string(t.Data[n.Key+1:n.KeyEnd-1])]; ok {
+			if fi, ok := plan.fieldNamed(t.Data[n.Key+1 : n.KeyEnd-1]); ok {
 				f := &plan.fields[fi]
 				fv := v.Field(f.index)
 				if d.decodeValue(fv, f.ti, j, !f.optional) {
@@ -42,7 +67,7 @@ func (d *decoder) decodeStruct(v reflect.Value, plan *structPlan, o int) {
 			}
 		}
 		if key == "" {
-			key = t.KeyString(j)
+			key = d.key(j)
 			if fi, ok := plan.byName[key]; ok { // an escaped spelling of a known key
 				f := &plan.fields[fi]
 				fv := v.Field(f.index)
@@ -78,7 +103,7 @@ func (d *decoder) decodeValue(v reflect.Value, ti *typeInfo, j int, required boo
 		if n.Kind != jsontree.String {
 			return false
 		}
-		v.SetString(t.Str(j))
+		v.SetString(d.str(j))
 	case kInt:
 		if n.Kind != jsontree.Number || n.Flags&jsontree.FlagInt == 0 {
 			return false
@@ -135,7 +160,7 @@ func (d *decoder) decodeValue(v reflect.Value, ti *typeInfo, j int, required boo
 		t.Children(j, func(k int) bool {
 			ev := reflect.New(ti.elem.typ).Elem()
 			if ok = d.decodeValue(ev, ti.elem, k, true); ok {
-				m.SetMapIndex(reflect.ValueOf(t.KeyString(k)).Convert(ti.typ.Key()), ev)
+				m.SetMapIndex(reflect.ValueOf(d.key(k)).Convert(ti.typ.Key()), ev)
 			}
 			return ok
 		})
@@ -149,7 +174,7 @@ func (d *decoder) decodeValue(v reflect.Value, ti *typeInfo, j int, required boo
 		}
 		v.SetZero() // a repeated key replaces, it does not merge
 		d.decodeStruct(v, ti.plan, j)
-		d.src.learnOrder(ti.typ, t, j)
+		d.src.learnOrder(ti, j)
 	case kAny:
 		g := d.generic(j)
 		if g == nil {
@@ -164,23 +189,34 @@ func (d *decoder) decodeValue(v reflect.Value, ti *typeInfo, j int, required boo
 		if !isMultiline(t, j) {
 			return false
 		}
-		v.Set(reflect.ValueOf(multilineFromRaw(t.Raw(j))))
+		setValue(v, multilineFromRaw(t.Raw(j)))
 	case kBundle:
 		if n.Kind != jsontree.Object {
 			return false
 		}
-		v.Set(reflect.ValueOf(d.bundle(j)))
+		setValue(v, d.bundle(j))
 	case kCell:
-		c := d.cell(j)
-		v.Set(reflect.ValueOf(&c).Elem())
+		setValue(v, d.cell(j))
 	case kOutput:
-		o := d.output(j)
-		v.Set(reflect.ValueOf(&o).Elem())
+		setValue(v, d.output(j))
 	default:
 		return false
 	}
 	return true
 }
+
+// setValue stores x in v (of type T): through v's address when it has one,
+// so that x is not copied to the heap as reflect.Value.Set's argument.
+func setValue[T any](v reflect.Value, x T) {
+	if v.CanAddr() {
+		*(*T)(v.Addr().UnsafePointer()) = x
+		return
+	}
+	setCopy(v, x)
+}
+
+// setCopy is setValue for a v without an address (x moves to the heap).
+func setCopy[T any](v reflect.Value, x T) { v.Set(reflect.ValueOf(&x).Elem()) }
 
 // isMultiline reports whether node j is a string or an array of strings.
 func isMultiline(t *jsontree.Tape, j int) bool {
@@ -211,7 +247,7 @@ func (d *decoder) bundle(j int) MimeBundle {
 	b := &bundle{raw: t.Raw(j), entries: make([]mimeEntry, 0, t.Nodes[j].Len)}
 	var index map[string]int // for duplicate keys (the last wins), made when needed
 	t.Children(j, func(k int) bool {
-		e := mimeEntry{mime: t.KeyString(k)}
+		e := mimeEntry{mime: d.key(k)}
 		if !mimetype.IsJSON(e.mime) && isMultiline(t, k) {
 			e.text = multilineFromRaw(t.Raw(k))
 		} else {
@@ -263,8 +299,9 @@ func (d *decoder) cell(j int) Cell {
 		c = &UnknownCell{Raw: append(json.RawMessage{}, t.Raw(j)...)}
 	} else {
 		v := reflect.ValueOf(c).Elem()
-		d.decodeStruct(v, infoOf(v.Type()).plan, j)
-		d.src.learnOrder(v.Type(), t, j)
+		ti := infoOf(v.Type())
+		d.decodeStruct(v, ti.plan, j)
+		d.src.learnOrder(ti, j)
 	}
 	d.src.cells[c] = int32(j)
 	return c
@@ -291,8 +328,9 @@ func (d *decoder) output(j int) Output {
 		o = &UnknownOutput{Raw: append(json.RawMessage{}, t.Raw(j)...)}
 	} else {
 		v := reflect.ValueOf(o).Elem()
-		d.decodeStruct(v, infoOf(v.Type()).plan, j)
-		d.src.learnOrder(v.Type(), t, j)
+		ti := infoOf(v.Type())
+		d.decodeStruct(v, ti.plan, j)
+		d.src.learnOrder(ti, j)
 	}
 	d.src.outputs[o] = int32(j)
 	return o
@@ -307,6 +345,8 @@ func (d *decoder) generic(j int) any {
 	case jsontree.Array, jsontree.Object:
 		n := &t.Nodes[j]
 		return json.RawMessage(t.Data[n.Start:n.End:n.End])
+	case jsontree.String:
+		return d.str(j)
 	}
 	return genericValue(t, j)
 }

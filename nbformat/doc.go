@@ -27,7 +27,9 @@
 //     value, store a new one (any type Decode returns, a json.RawMessage
 //     of valid JSON, or anything encoding/json writes). The same holds for
 //     the other places that hold generic JSON: untyped fields such as
-//     Scrolled, and output metadata.
+//     Scrolled, and output metadata. Strings read (ids, names, keys) share
+//     that memory too, so a string kept from a notebook keeps the bytes
+//     the notebook was read from alive.
 //
 // # Fidelity contracts
 //

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 )
@@ -26,12 +27,13 @@ type encoder struct {
 	ids bool // write empty cell ids (nbformat 4.5 and later)
 	// decoded says whether the struct being written was decoded from the
 	// original it is compared with (then a required member the original
-	// lacks stays out while it is zero); complete turns that off for the
-	// whole notebook (see Heal).
-	decoded  bool
-	complete bool
-	err      error
-	scratch  []byte
+	// lacks stays out while it is zero, unless the struct is in filled:
+	// see fillMissing).
+	decoded bool
+	filled  map[unsafe.Pointer]bool
+	err     error
+	scratch []byte
+	stack   []int // lists of members being compared (see members)
 }
 
 func (e *encoder) fail(err error) {
@@ -103,9 +105,9 @@ func (e *encoder) value(v reflect.Value, ti *typeInfo, o int, ind string) {
 	case kStruct:
 		e.structValue(v, ti.plan, o, ind)
 	case kMultiline:
-		e.multiline(v.Interface().(MultilineString), o, ind, true)
+		e.multiline(mustAssert[MultilineString](v), o, ind, true)
 	case kBundle:
-		e.bundle(v.Interface().(MimeBundle), o, ind)
+		e.bundle(mustAssert[MimeBundle](v), o, ind)
 	case kCell, kOutput:
 		if v.IsNil() {
 			e.fail(fmt.Errorf("nbformat: nil %s in a notebook", strings.ToLower(ti.typ.Name())))
@@ -202,7 +204,7 @@ func (e *encoder) place(ms, added []member, typ reflect.Type) []member {
 	}
 	slices.SortFunc(added, func(a, b member) int { return strings.Compare(a.key, b.key) })
 	if !e.st.sorted && e.src != nil && typ != nil {
-		if order, ok := e.src.order[typ]; ok {
+		if order, ok := e.src.orderOf(infoOf(typ)); ok {
 			rank := func(k string) int {
 				if i := slices.Index(order, k); i >= 0 {
 					return i

@@ -39,7 +39,7 @@ func (e *encoder) equal(v reflect.Value, ti *typeInfo, o int) bool {
 		if v.IsNil() {
 			return e.t.Nodes[o].Kind == jsontree.Null
 		}
-		x, xi, ok := e.dynamic(v)
+		x, xi, ok := e.dynamicOf(v.Elem())
 		return ok && e.equal(x, xi, o)
 	case kSlice:
 		return e.equalSlice(v, ti, o)
@@ -48,9 +48,9 @@ func (e *encoder) equal(v reflect.Value, ti *typeInfo, o int) bool {
 	case kStruct:
 		return e.equalStruct(v, ti.plan, o)
 	case kMultiline:
-		return e.equalMultiline(v.Interface().(MultilineString), o)
+		return e.equalMultiline(mustAssert[MultilineString](v), o)
 	case kBundle:
-		return e.equalBundle(v.Interface().(MimeBundle), o)
+		return e.equalBundle(mustAssert[MimeBundle](v), o)
 	case kCell, kOutput:
 		return e.equalVariant(v, o)
 	}
@@ -118,9 +118,26 @@ func (e *encoder) equalMap(v reflect.Value, ti *typeInfo, o int) bool {
 	if t.Nodes[o].Kind != jsontree.Object {
 		return false
 	}
-	ms := uniqueMembers(t, o)
+	ms, base := e.members(o)
+	defer func() { e.stack = e.stack[:base] }()
 	if len(ms) != v.Len() {
 		return false
+	}
+	if m, ok := v.Interface().(map[string]any); ok { // outputs' metadata
+		for _, j := range ms {
+			n := &t.Nodes[j]
+			var x any
+			var in bool
+			if n.Flags&jsontree.FlagKeyEscaped == 0 {
+				x, in = m[string(t.Data[n.Key+1:n.KeyEnd-1])]
+			} else {
+				x, in = m[t.KeyString(j)]
+			}
+			if !in || !e.equalAny(x, j) {
+				return false
+			}
+		}
+		return true
 	}
 	for _, j := range ms {
 		mv := v.MapIndex(reflect.ValueOf(t.KeyString(j)).Convert(ti.typ.Key()))
@@ -214,9 +231,13 @@ func (e *encoder) field(v reflect.Value, f *fieldInfo, hasOrig, origHas bool) (r
 	// Required: always written, except that a required member missing from
 	// an invalid file stays missing while it holds its zero value (in
 	// values decoded from that file), and an empty cell id is not written
-	// before nbformat 4.5.
+	// before nbformat 4.5. (A member the original has is written whatever
+	// its value, but for the id: no need to test a struct for zero.)
+	if origHas && f.name != "id" {
+		return fv, true
+	}
 	if fv.IsZero() {
-		if hasOrig && e.decoded && !e.complete {
+		if hasOrig && e.decoded && !e.fills(v) {
 			return fv, origHas
 		}
 		if f.name == "id" && !e.ids && v.CanAddr() {
@@ -235,11 +256,13 @@ func (e *encoder) equalStruct(v reflect.Value, plan *structPlan, o int) bool {
 	}
 	var extra map[string]any
 	if plan.extra >= 0 {
-		extra = v.Field(plan.extra).Interface().(map[string]any)
+		extra = mustAssert[map[string]any](v.Field(plan.extra))
 	}
-	matched := 0
+	extrasMatched := 0
 	var has uint64 // fields whose key the original has (generated structs have few fields)
-	for _, j := range uniqueMembers(t, o) {
+	ms, base := e.members(o)
+	defer func() { e.stack = e.stack[:base] }()
+	for _, j := range ms {
 		n := &t.Nodes[j]
 		var x any
 		var inExtra bool
@@ -247,8 +270,10 @@ func (e *encoder) equalStruct(v reflect.Value, plan *structPlan, o int) bool {
 		var isField bool
 		if n.Flags&jsontree.FlagKeyEscaped == 0 {
 			kb := t.Data[n.Key+1 : n.KeyEnd-1]
-			x, inExtra = extra[string(kb)]
-			fi, isField = plan.byName[string(kb)]
+			if extra != nil {
+				x, inExtra = extra[string(kb)]
+			}
+			fi, isField = plan.fieldNamed(kb)
 		} else {
 			key := t.KeyString(j)
 			x, inExtra = extra[key]
@@ -261,10 +286,10 @@ func (e *encoder) equalStruct(v reflect.Value, plan *structPlan, o int) bool {
 			inExtra = false // the field was set: it replaces the kept value
 		}
 		if inExtra {
-			if !e.equal(reflect.ValueOf(&x).Elem(), infoOf(anyType), j) {
+			if !e.equalAny(x, j) {
 				return false
 			}
-			matched++
+			extrasMatched++
 			continue
 		}
 		if !isField {
@@ -274,29 +299,54 @@ func (e *encoder) equalStruct(v reflect.Value, plan *structPlan, o int) bool {
 		if !present || !e.equal(fv, plan.fields[fi].ti, j) {
 			return false
 		}
-		matched++
 	}
-	// Nothing new may be written.
-	count := 0
-	for k := range extra {
-		if !shadowed(v, plan, k) {
-			count++
+	// Every member of the original matched a field written or a kept
+	// value: nothing else may be written, neither a field the original
+	// lacks nor a kept value it lacks.
+	if len(extra) > 0 {
+		kept := 0
+		for k := range extra {
+			if !shadowed(v, plan, k) {
+				kept++
+			}
+		}
+		if kept != extrasMatched {
+			return false
 		}
 	}
 	for i := range plan.fields {
+		if i < 64 && has&(1<<i) != 0 {
+			continue // matched above
+		}
 		f := &plan.fields[i]
-		if _, inExtra := extra[f.name]; inExtra && !shadowed(v, plan, f.name) {
-			continue
+		if len(extra) > 0 {
+			if _, inExtra := extra[f.name]; inExtra && !shadowed(v, plan, f.name) {
+				continue // written as the kept value, counted above
+			}
 		}
 		origHas := i < 64 && has&(1<<i) != 0
 		if i >= 64 {
 			origHas = t.Lookup(o, f.name) >= 0
+			if origHas {
+				continue // matched above
+			}
 		}
 		if _, present := e.field(v, f, true, origHas); present {
-			count++
+			return false
 		}
 	}
-	return count == matched
+	return true
+}
+
+// equalAny compares a value kept in AdditionalProperties. (Its own
+// function so that only kept values, not every member compared, move to
+// the heap for reflection.)
+func (e *encoder) equalAny(x any, j int) bool {
+	if x == nil {
+		return e.t.Nodes[j].Kind == jsontree.Null
+	}
+	xv, xi, ok := e.dynamicOf(reflect.ValueOf(x))
+	return ok && e.equal(xv, xi, j)
 }
 
 func (e *encoder) equalMultiline(m MultilineString, o int) bool {
@@ -353,7 +403,8 @@ func (e *encoder) equalBundle(m MimeBundle, o int) bool {
 	if !m.b.dirty && m.b.raw != nil && sameBytes(m.b.raw, t.Raw(o)) {
 		return true
 	}
-	ms := uniqueMembers(t, o)
+	ms, base := e.members(o)
+	defer func() { e.stack = e.stack[:base] }()
 	if len(ms) != len(m.b.entries) {
 		return false
 	}
@@ -424,21 +475,48 @@ func genericEqual(x, y any) bool {
 // uniqueMembers returns the members of object o, dropping any whose key
 // occurs again later (the last one wins, as in Python).
 func uniqueMembers(t *jsontree.Tape, o int) []int {
-	ms := t.ChildList(o)
-	if len(ms) < 2 {
-		return ms
+	return appendUniqueMembers(make([]int, 0, t.Nodes[o].Len), t, o)
+}
+
+// members is uniqueMembers on the encoder's stack of node lists, so that
+// the comparison walk allocates nothing: the list stays valid until
+// e.stack is cut back to base (which the caller does when done with it).
+func (e *encoder) members(o int) (ms []int, base int) {
+	if e.stack == nil {
+		e.stack = make([]int, 0, 64)
 	}
-	dup := false
+	base = len(e.stack)
+	e.stack = appendUniqueMembers(e.stack, e.t, o)
+	return e.stack[base:len(e.stack):len(e.stack)], base
+}
+
+// appendUniqueMembers appends uniqueMembers(t, o) to dst.
+func appendUniqueMembers(dst []int, t *jsontree.Tape, o int) []int {
+	if t.Lazy(o) {
+		t.ChildList(o) // panics with the tape's *LazyError, as every reader of children does
+	}
+	base := len(dst)
+	n := t.Nodes[o]
+	for j, c := o+1, int32(0); c < n.Len; c++ {
+		dst = append(dst, j)
+		j = int(t.Nodes[j].Skip)
+	}
+	ms := dst[base:]
+	if len(ms) < 2 {
+		return dst
+	}
 	if len(ms) <= 16 {
+		dup := false
 		for i := range ms {
+			ki := t.KeyRaw(ms[i])
 			for j := i + 1; j < len(ms); j++ {
-				if bytes.Equal(t.KeyRaw(ms[i]), t.KeyRaw(ms[j])) {
+				if bytes.Equal(ki, t.KeyRaw(ms[j])) {
 					dup = true
 				}
 			}
 		}
 		if !dup && !anyEscapedKey(t, ms) {
-			return ms
+			return dst
 		}
 	}
 	last := make(map[string]int, len(ms))
@@ -446,9 +524,9 @@ func uniqueMembers(t *jsontree.Tape, o int) []int {
 		last[t.KeyString(j)] = i
 	}
 	if len(last) == len(ms) {
-		return ms
+		return dst
 	}
-	out := ms[:0:0]
+	out := dst[:base]
 	for i, j := range ms {
 		if last[t.KeyString(j)] == i {
 			out = append(out, j)
@@ -469,7 +547,11 @@ func anyEscapedKey(t *jsontree.Tape, ms []int) bool {
 // dynamic returns the concrete value inside an interface, as a type the
 // encoder writes natively; other Go types go through encoding/json.
 func (e *encoder) dynamic(v reflect.Value) (reflect.Value, *typeInfo, bool) {
-	x := v.Elem()
+	return e.dynamicOf(v.Elem())
+}
+
+// dynamicOf is dynamic for the concrete value x held by an interface.
+func (e *encoder) dynamicOf(x reflect.Value) (reflect.Value, *typeInfo, bool) {
 	switch x.Interface().(type) {
 	case nil, bool, string, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64,
 		float32, float64, json.Number, json.RawMessage, map[string]any, []any, []string, map[string]string,

@@ -62,115 +62,136 @@ func (e *encoder) generic(v reflect.Value, ti *typeInfo) (any, error) {
 		return numberValue([]byte(v.String()), numberFlags(v.String())), nil
 	case kRaw:
 		return v.Interface(), nil
+	case kPtr, kAny, kCell, kOutput:
+		return e.genericIndirect(v, ti)
+	case kSlice:
+		return e.genericSlice(v, ti)
+	case kMap:
+		return e.genericMap(v, ti)
+	case kStruct:
+		return e.genericStruct(v, ti.plan)
+	case kMultiline:
+		return genericMultiline(mustAssert[MultilineString](v)), nil
+	case kBundle:
+		return genericBundle(mustAssert[MimeBundle](v))
+	}
+	return nil, fmt.Errorf("nbformat: cannot convert a %s", ti.typ)
+}
+
+// genericIndirect converts what a pointer, an interface, a cell or an
+// output holds (null for nil).
+func (e *encoder) genericIndirect(v reflect.Value, ti *typeInfo) (any, error) {
+	if v.IsNil() {
+		return nil, nil
+	}
+	switch ti.kind {
 	case kPtr:
-		if v.IsNil() {
-			return nil, nil
-		}
 		return e.generic(v.Elem(), ti.elem)
 	case kAny:
-		if v.IsNil() {
-			return nil, nil
-		}
 		x, xi, ok := e.dynamic(v)
 		if !ok {
 			return nil, e.err
 		}
 		return e.generic(x, xi)
-	case kSlice:
-		out := make([]any, v.Len())
-		for i := range out {
-			g, err := e.generic(v.Index(i), ti.elem)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = g
+	}
+	switch x := v.Interface().(type) {
+	case *UnknownCell:
+		return Decode(x.Raw)
+	case *UnknownOutput:
+		return Decode(x.Raw)
+	}
+	el := v.Elem().Elem()
+	return e.generic(el, infoOf(el.Type()))
+}
+
+func (e *encoder) genericSlice(v reflect.Value, ti *typeInfo) (any, error) {
+	out := make([]any, v.Len())
+	for i := range out {
+		g, err := e.generic(v.Index(i), ti.elem)
+		if err != nil {
+			return nil, err
 		}
-		return out, nil
-	case kMap:
-		out := make(map[string]any, v.Len())
-		it := v.MapRange()
-		for it.Next() {
-			g, err := e.generic(it.Value(), ti.elem)
-			if err != nil {
-				return nil, err
-			}
-			out[it.Key().String()] = g
+		out[i] = g
+	}
+	return out, nil
+}
+
+func (e *encoder) genericMap(v reflect.Value, ti *typeInfo) (any, error) {
+	out := make(map[string]any, v.Len())
+	it := v.MapRange()
+	for it.Next() {
+		g, err := e.generic(it.Value(), ti.elem)
+		if err != nil {
+			return nil, err
 		}
-		return out, nil
-	case kStruct:
-		plan := ti.plan
-		out := map[string]any{}
-		for i := range plan.fields {
-			f := &plan.fields[i]
-			fv, present := e.field(v, f, false, false)
-			if !present {
+		out[it.Key().String()] = g
+	}
+	return out, nil
+}
+
+// genericStruct converts a generated struct: its present fields and the
+// values its AdditionalProperties keeps (unless a set field shadows them).
+func (e *encoder) genericStruct(v reflect.Value, plan *structPlan) (any, error) {
+	out := map[string]any{}
+	for i := range plan.fields {
+		f := &plan.fields[i]
+		fv, present := e.field(v, f, false, false)
+		if !present {
+			continue
+		}
+		g, err := e.generic(fv, infoOf(fv.Type()))
+		if err != nil {
+			return nil, err
+		}
+		out[f.name] = g
+	}
+	if plan.extra >= 0 {
+		for k, x := range mustAssert[map[string]any](v.Field(plan.extra)) {
+			if shadowed(v, plan, k) {
 				continue
 			}
-			g, err := e.generic(fv, infoOf(fv.Type()))
+			g, err := e.generic(reflect.ValueOf(&x).Elem(), infoOf(anyType))
 			if err != nil {
 				return nil, err
 			}
-			out[f.name] = g
+			out[k] = g
 		}
-		if plan.extra >= 0 {
-			for k, x := range v.Field(plan.extra).Interface().(map[string]any) {
-				if shadowed(v, plan, k) {
-					continue
-				}
-				g, err := e.generic(reflect.ValueOf(&x).Elem(), infoOf(anyType))
-				if err != nil {
-					return nil, err
-				}
-				out[k] = g
-			}
-		}
-		return out, nil
-	case kMultiline:
-		m := v.Interface().(MultilineString)
-		if m.form == formLines || m.raw != nil && m.raw[0] == '[' {
-			lines := m.Lines()
-			out := make([]any, len(lines))
-			for i, l := range lines {
-				out[i] = l
-			}
-			return out, nil
-		}
-		return m.String(), nil
-	case kBundle:
-		b := v.Interface().(MimeBundle)
-		out := make(map[string]any, b.Len())
-		if b.b != nil {
-			for _, en := range b.b.entries {
-				if en.isJSON {
-					g, err := jsonEntry(en.json)
-					if err != nil {
-						return nil, err
-					}
-					out[en.mime] = g
-					continue
-				}
-				g, err := e.generic(reflect.ValueOf(en.text), infoOf(multilineType))
-				if err != nil {
-					return nil, err
-				}
-				out[en.mime] = g
-			}
-		}
-		return out, nil
-	case kCell, kOutput:
-		if v.IsNil() {
-			return nil, nil
-		}
-		switch x := v.Interface().(type) {
-		case *UnknownCell:
-			return Decode(x.Raw)
-		case *UnknownOutput:
-			return Decode(x.Raw)
-		}
-		el := v.Elem().Elem()
-		return e.generic(el, infoOf(el.Type()))
 	}
-	return nil, fmt.Errorf("nbformat: cannot convert a %s", ti.typ)
+	return out, nil
+}
+
+// genericMultiline is text as written: a list of lines, or one string.
+func genericMultiline(m MultilineString) any {
+	if m.form == formLines || m.raw != nil && m.raw[0] == '[' {
+		lines := m.Lines()
+		out := make([]any, len(lines))
+		for i, l := range lines {
+			out[i] = l
+		}
+		return out
+	}
+	return m.String()
+}
+
+// genericBundle is output data: text entries as genericMultiline, JSON
+// entries as jsonEntry.
+func genericBundle(b MimeBundle) (any, error) {
+	out := make(map[string]any, b.Len())
+	if b.b == nil {
+		return out, nil
+	}
+	for _, en := range b.b.entries {
+		if en.isJSON {
+			g, err := jsonEntry(en.json)
+			if err != nil {
+				return nil, err
+			}
+			out[en.mime] = g
+			continue
+		}
+		out[en.mime] = genericMultiline(en.text)
+	}
+	return out, nil
 }
 
 // jsonEntry returns JSON output data as generic JSON: an array or object
@@ -267,7 +288,7 @@ func tempDecoder(v any, typ reflect.Type) (*decoder, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	src := &source{tape: t, cells: map[Cell]int32{}, outputs: map[Output]int32{}, order: map[reflect.Type][]string{}}
+	src := &source{tape: t, cells: map[Cell]int32{}, outputs: map[Output]int32{}}
 	return &decoder{t: t, src: src}, jsontree.Root, nil
 }
 

@@ -99,15 +99,11 @@ func heal(nb *Notebook, o nbimpl.HealOptions) ([]Repair, error) {
 		return h.repairs, err
 	}
 	for round := 0; round < healRounds; round++ {
-		// The first pass validates the notebook as it is (as read, when
-		// unedited); from then on every required member is written (a
-		// missing one with its empty value).
 		t, err := nb.tape()
-		nb.complete = true
 		if err != nil {
 			return h.repairs, err
 		}
-		found := locateProblems(t)
+		found := nb.problems(t)
 		if len(found) == 0 {
 			return h.repairs, nil
 		}
@@ -119,6 +115,9 @@ func heal(nb *Notebook, o nbimpl.HealOptions) ([]Repair, error) {
 			found = locateProblems(t)
 		}
 		h.round(t, found, round >= healWholeAfter)
+		// Missing required members: written, with their empty values,
+		// from the next pass on.
+		nb.fillMissing(found)
 	}
 	err := Validate(nb)
 	if err == nil {
@@ -297,7 +296,7 @@ func (h *healer) top(p healProblem) {
 		}
 	case p.toks[0] == "metadata" && len(p.toks) >= 2:
 		if errors.Is(p.err, ErrMissingMember) && !h.whole {
-			return // written now (complete)
+			return // written from now on (fillMissing)
 		}
 		md := reflect.ValueOf(&nb.Metadata).Elem()
 		gone := h.dropPath("/metadata", md, p.toks[1:])

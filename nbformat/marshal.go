@@ -98,12 +98,12 @@ func (nb *Notebook) marshalTo(w io.Writer) error {
 }
 
 // newEncoder returns the encoder that writes nb, or compares it with the
-// bytes it was read from: cell ids written from nbformat 4.5 on, every
-// required member written once Heal asked for it, values compared with
-// their originals when nb was read (new content in Python's style, until
-// the caller chooses the file's).
+// bytes it was read from: cell ids written from nbformat 4.5 on, the
+// required members of the structs Heal filled written (see fillMissing),
+// values compared with their originals when nb was read (new content in
+// Python's style, until the caller chooses the file's).
 func (nb *Notebook) newEncoder() encoder {
-	e := encoder{st: &pythonStyle, ids: cellid.Written(nb.Nbformat, nb.NbformatMinor), complete: nb.complete}
+	e := encoder{st: &pythonStyle, ids: cellid.Written(nb.Nbformat, nb.NbformatMinor), filled: nb.filled}
 	if nb.src != nil {
 		e.t, e.src, e.decoded = nb.src.tape, nb.src, true
 	}

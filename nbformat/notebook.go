@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/nbimpl"
@@ -30,9 +32,9 @@ const defaultMaxDepth = nbimpl.DefaultMaxDepth
 // changed while anything else reads or writes it.
 type Notebook struct {
 	Document
-	src      *source
-	complete bool // write every required member (set by Heal)
-	dropBOM  bool // leave out the byte-order mark read (set by Heal)
+	src     *source
+	filled  map[unsafe.Pointer]bool // structs whose missing required members are written (see fillMissing)
+	dropBOM bool                    // leave out the byte-order mark read (set by Heal)
 }
 
 // New returns an empty notebook of the current format (4.5).
@@ -49,23 +51,39 @@ type source struct {
 	tape    *jsontree.Tape
 	cells   map[Cell]int32   // cell → its node
 	outputs map[Output]int32 // output → its node
-	order   map[reflect.Type][]string
+	order   []int32          // typeInfo.id → 1 + the node of the first object of that type
 	style   *style
 	once    sync.Once
+	// problems: the validation of these bytes, once done (see
+	// Notebook.problems); an empty list for valid bytes.
+	problems atomic.Pointer[[]located]
 }
 
-// learnOrder records, for unsorted files, the key order of the first object
-// of each struct type: the order new objects of that type are written in.
-func (s *source) learnOrder(typ reflect.Type, t *jsontree.Tape, j int) {
-	if _, ok := s.order[typ]; ok {
-		return
+// learnOrder records the first object (node j of the source's tape) of
+// each struct type: for unsorted files, the order of its keys is the order
+// new members of that type are written in (see orderOf).
+func (s *source) learnOrder(ti *typeInfo, j int) {
+	if int(ti.id) >= len(s.order) {
+		s.order = append(s.order, make([]int32, int(ti.id)+1-len(s.order))...)
 	}
-	keys := make([]string, 0, t.Nodes[j].Len)
+	if s.order[ti.id] == 0 {
+		s.order[ti.id] = int32(j) + 1
+	}
+}
+
+// orderOf returns the keys of the first object of type ti read, in file
+// order (ok false when none was read).
+func (s *source) orderOf(ti *typeInfo) (keys []string, ok bool) {
+	if int(ti.id) >= len(s.order) || s.order[ti.id] == 0 {
+		return nil, false
+	}
+	t, j := s.tape, int(s.order[ti.id]-1)
+	keys = make([]string, 0, t.Nodes[j].Len)
 	t.Children(j, func(k int) bool {
 		keys = append(keys, t.KeyString(k))
 		return true
 	})
-	s.order[typ] = keys
+	return keys, true
 }
 
 func (s *source) styleOf() *style {
@@ -170,13 +188,13 @@ func (o UnmarshalOptions) unmarshal(data []byte) (*Notebook, error) {
 		tape:    t,
 		cells:   map[Cell]int32{},
 		outputs: map[Output]int32{},
-		order:   map[reflect.Type][]string{},
 	}
 	nb := &Notebook{src: src}
 	d := decoder{t: t, src: src}
 	v := reflect.ValueOf(&nb.Document).Elem()
-	d.decodeStruct(v, infoOf(v.Type()).plan, jsontree.Root)
-	src.learnOrder(v.Type(), t, jsontree.Root)
+	ti := infoOf(v.Type())
+	d.decodeStruct(v, ti.plan, jsontree.Root)
+	src.learnOrder(ti, jsontree.Root)
 	return nb, nil
 }
 

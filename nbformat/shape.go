@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/mimetype"
@@ -362,7 +363,7 @@ func (b *shapeBuilder) build(comps []shapeComp) *jsontree.Shape {
 			for _, p := range c.s.pats {
 				if _, ok := index["p"+p.src]; !ok {
 					index["p"+p.src] = len(preds)
-					preds = append(preds, p.re.MatchString)
+					preds = append(preds, memoMatch(p.re))
 				}
 			}
 		}
@@ -411,6 +412,29 @@ func (b *shapeBuilder) build(comps []shapeComp) *jsontree.Shape {
 	s.Flat = flatLines(comps, elems)
 	return s
 }
+
+// memoMatch returns re.MatchString remembering its answers for the first
+// memoKeys keys it is asked about: the same member names (MIME types,
+// metadata keys) recur in every notebook, and a lookup costs a fraction of
+// a match. Past that many keys (hostile input) it matches.
+func memoMatch(re *regexp.Regexp) func(string) bool {
+	var (
+		memo sync.Map // string → bool
+		n    atomic.Int32
+	)
+	return func(key string) bool {
+		if m, ok := memo.Load(key); ok {
+			return m.(bool)
+		}
+		m := re.MatchString(key)
+		if n.Add(1) <= memoKeys {
+			memo.Store(strings.Clone(key), m)
+		}
+		return m
+	}
+}
+
+const memoKeys = 4096
 
 // flatLines reports whether an array where comps apply is read only as
 // lines of text: by the typed layer as a MultilineString (from its bytes),

@@ -35,6 +35,7 @@ const (
 )
 
 type typeInfo struct {
+	id   int32 // distinct for each type described, from 0 up
 	typ  reflect.Type
 	kind kind
 	elem *typeInfo // kPtr, kSlice, kMap
@@ -47,6 +48,22 @@ type fieldInfo struct {
 	optional bool // omitempty: absent when nil
 	ti       *typeInfo
 	typeTag  bool // cell_type / output_type: written as the variant's type when empty
+}
+
+// fieldNamed returns the index in fields of the field with JSON key
+// name: a scan, faster than byName's hashing for the few fields generated
+// structs have.
+func (p *structPlan) fieldNamed(name []byte) (int, bool) {
+	if len(p.fields) > 12 {
+		i, ok := p.byName[string(name)]
+		return i, ok
+	}
+	for i := range p.fields {
+		if p.fields[i].name == string(name) {
+			return i, true
+		}
+	}
+	return -1, false
 }
 
 type structPlan struct {
@@ -88,7 +105,10 @@ func infoOf(t reflect.Type) *typeInfo {
 	return ti
 }
 
-var buildMu sync.Mutex
+var (
+	buildMu sync.Mutex
+	nextID  int32 // the next typeInfo.id (guarded by buildMu)
+)
 
 func build(t reflect.Type, building map[reflect.Type]*typeInfo) *typeInfo {
 	if ti, ok := typeInfos.Load(t); ok {
@@ -97,7 +117,8 @@ func build(t reflect.Type, building map[reflect.Type]*typeInfo) *typeInfo {
 	if ti, ok := building[t]; ok {
 		return ti // a recursive type: completed by the caller up the stack
 	}
-	ti := &typeInfo{typ: t}
+	ti := &typeInfo{typ: t, id: nextID}
+	nextID++
 	building[t] = ti
 	switch {
 	case t == multilineType:
@@ -174,4 +195,14 @@ func planOf(t reflect.Type, building map[reflect.Type]*typeInfo) *structPlan {
 		p.fields = append(p.fields, fi)
 	}
 	return p
+}
+
+// mustAssert is v.Interface().(T) without the copy Interface makes of an
+// addressable value (v must hold a T).
+func mustAssert[T any](v reflect.Value) T {
+	x, ok := reflect.TypeAssert[T](v)
+	if !ok {
+		panic("nbformat: internal error: " + v.Type().String() + " is not " + reflect.TypeFor[T]().String())
+	}
+	return x
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/draft04"
@@ -32,9 +33,13 @@ func Validate(nb *Notebook) error {
 	if err != nil {
 		return err
 	}
-	probs := validateTape(t)
-	if len(probs) == 0 {
+	found := nb.problems(t)
+	if len(found) == 0 {
 		return nil
+	}
+	probs := make([]*ValidationError, len(found))
+	for i, f := range found {
+		probs[i] = f.err
 	}
 	if nb.src != nil && t == nb.src.tape {
 		placeProblems(t.Data, probs)
@@ -152,6 +157,41 @@ func validateTape(t *jsontree.Tape) []*ValidationError {
 // lazyFallbacks counts validations that needed a full parse (tests).
 var lazyFallbacks atomic.Int64
 
+// schemaRuns counts validations against a schema (tests).
+var schemaRuns atomic.Int64
+
+// problems is locateProblems(t) for the notebook nb on tape t, the same
+// answer for the same bytes: the problems of the bytes nb was read from
+// (t is its source's tape: nb is unedited) are found once and remembered,
+// and each call gets its own copies (callers set their lines and columns).
+// Validating an unedited notebook again (Validate twice, Validate then
+// Heal) then costs only the check that it is unedited.
+func (nb *Notebook) problems(t *jsontree.Tape) []located {
+	if nb.src == nil || t != nb.src.tape {
+		return locateProblems(t)
+	}
+	if p := nb.src.problems.Load(); p != nil {
+		return copyLocated(*p)
+	}
+	found := locateProblems(t)
+	kept := copyLocated(found)
+	nb.src.problems.Store(&kept)
+	return found
+}
+
+// copyLocated copies found and the problems it points to.
+func copyLocated(found []located) []located {
+	if len(found) == 0 {
+		return nil
+	}
+	out := make([]located, len(found))
+	for i, f := range found {
+		e := *f.err
+		out[i] = located{f.node, &e}
+	}
+	return out
+}
+
 // locateProblems validates the notebook on t and returns each problem with
 // the tape node it is about, in document order. The tape's lazy nodes hold
 // nothing the schemas read (see notebookShape); should the validator need
@@ -196,6 +236,7 @@ func locateProblems(t *jsontree.Tape) (found []located) {
 		minor = v
 	}
 	s, err := schemaFor(major, minor)
+	schemaRuns.Add(1)
 	if err != nil {
 		return []located{{root, newValidationError("/nbformat", "nbformat", "", fmt.Sprintf("no schema for validating v%d.%d notebooks", major, minor))}}
 	}
@@ -254,9 +295,14 @@ func duplicateIDs(t *jsontree.Tape) []located {
 	if cells < 0 || t.Nodes[cells].Kind != jsontree.Array {
 		return nil
 	}
+	if t.Lazy(cells) {
+		t.ChildList(cells) // panics with the tape's *LazyError, as every reader of children does
+	}
 	var out []located
-	seen := map[string]int{}
-	for i, c := range t.ChildList(cells) {
+	seen := make(map[string]int, t.Nodes[cells].Len)
+	i := -1
+	for c := cells + 1; i+1 < int(t.Nodes[cells].Len); c = int(t.Nodes[c].Skip) {
+		i++
 		if t.Nodes[c].Kind != jsontree.Object {
 			continue
 		}
@@ -264,9 +310,13 @@ func duplicateIDs(t *jsontree.Tape) []located {
 		if k < 0 {
 			continue
 		}
-		key := "j" + string(t.Raw(k))
-		if t.Nodes[k].Kind == jsontree.String {
-			key = "s" + t.Str(k)
+		// The key: the JSON text of the id, sharing the tape's bytes, for
+		// strings without escapes and for other values; an escaped string
+		// is unescaped (and quoted), so that equal strings meet.
+		raw := t.Raw(k)
+		key := unsafe.String(&raw[0], len(raw))
+		if n := &t.Nodes[k]; n.Kind == jsontree.String && n.Flags&jsontree.FlagEscaped != 0 {
+			key = `"` + t.Str(k) + `"`
 		}
 		if j, dup := seen[key]; dup {
 			out = append(out, located{k, newValidationError(Pointer("").appendToken("cells").appendIndex(i).appendToken("id"), "unique", "",

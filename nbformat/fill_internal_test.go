@@ -1,0 +1,125 @@
+package nbformat
+
+import (
+	"testing"
+	"unsafe"
+)
+
+// Heal's repair of a missing required member is an explicit step that
+// names the place: the struct lacking the member is recorded (fillMissing)
+// and only it gains the member when written; the document and the other
+// structs read from the file keep being compared member by member.
+func TestHealFillsOnlyThePlacesLackingMembers(t *testing.T) {
+	in := `{
+ "cells": [
+  {
+   "cell_type": "markdown",
+   "id": "a",
+   "metadata": {},
+   "source": "x"
+  }
+ ],
+ "metadata": {
+  "kernelspec": {
+   "name": "python3"
+  },
+  "language_info": {
+   "name": "python"
+  }
+ },
+ "nbformat": 4,
+ "nbformat_minor": 5
+}
+`
+	// The file with the member added at its sorted place, as Python
+	// nbformat's writer (sorted keys, indent 1) would place it.
+	want := `{
+ "cells": [
+  {
+   "cell_type": "markdown",
+   "id": "a",
+   "metadata": {},
+   "source": "x"
+  }
+ ],
+ "metadata": {
+  "kernelspec": {
+   "display_name": "",
+   "name": "python3"
+  },
+  "language_info": {
+   "name": "python"
+  }
+ },
+ "nbformat": 4,
+ "nbformat_minor": 5
+}
+`
+	nb, err := Unmarshal([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nb.filled != nil {
+		t.Fatalf("Unmarshal recorded places to fill: %v", nb.filled)
+	}
+	if _, err := Heal(nb); err != nil {
+		t.Fatal(err)
+	}
+	if err := Validate(nb); err != nil {
+		t.Fatalf("healed notebook invalid: %v", err)
+	}
+	ks := unsafe.Pointer(nb.Metadata.Kernelspec)
+	if len(nb.filled) != 1 || !nb.filled[ks] {
+		t.Errorf("filled = %v, want only the kernelspec (%p)", nb.filled, ks)
+	}
+	if nb.filled[unsafe.Pointer(&nb.Document)] || nb.filled[unsafe.Pointer(nb.Metadata.LanguageInfo)] {
+		t.Error("a struct that lacks no member was recorded")
+	}
+	out, err := Marshal(nb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != want {
+		t.Errorf("Marshal after Heal:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+// structAt finds the struct a problem's pointer names, through cells,
+// outputs and pointers, and the nearest struct above a place that is not
+// one; a place outside the typed values is not found.
+func TestStructAt(t *testing.T) {
+	nb, err := Unmarshal([]byte(`{"cells": [{"cell_type": "code", "id": "c", "metadata": {"jupyter": {}}, "source": "", "execution_count": 1,
+ "outputs": [{"output_type": "stream", "name": "stdout", "text": "hi"}]}],
+ "metadata": {"kernelspec": {"name": "k", "display_name": "K"}, "x": {"y": 1}}, "nbformat": 4, "nbformat_minor": 5}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := nb.Cells[0].(*CodeCell)
+	doc := reflectDocument(nb)
+	for _, c := range []struct {
+		p    Pointer
+		want unsafe.Pointer // nil: not found
+	}{
+		{"", unsafe.Pointer(&nb.Document)},
+		{"/metadata", unsafe.Pointer(&nb.Metadata)},
+		{"/metadata/kernelspec", unsafe.Pointer(nb.Metadata.Kernelspec)},
+		{"/metadata/kernelspec/name", unsafe.Pointer(nb.Metadata.Kernelspec)},
+		{"/metadata/x/y", unsafe.Pointer(&nb.Metadata)},
+		{"/cells/0", unsafe.Pointer(code)},
+		{"/cells/0/metadata/jupyter", unsafe.Pointer(code.Metadata.Jupyter)},
+		{"/cells/0/outputs/0", unsafe.Pointer(code.Outputs[0].(*Stream))},
+		{"/cells/0/outputs/0/text", unsafe.Pointer(code.Outputs[0].(*Stream))},
+		{"/cells/1", nil},
+		{"/cells/0/outputs/7", nil},
+		{"/cells/x", nil},
+	} {
+		v, ok := structAt(doc, c.p)
+		var got unsafe.Pointer
+		if ok {
+			got = v.Addr().UnsafePointer()
+		}
+		if got != c.want {
+			t.Errorf("structAt(%q) = %p, want %p", c.p, got, c.want)
+		}
+	}
+}
