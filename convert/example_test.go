@@ -128,11 +128,19 @@ func ExampleWrite() {
 // Solveit's attributes, opted into: int flags in memory, booleans in the
 // file. The dialog keeps the registry, so a plain Save writes it back.
 func ExampleSolveit() {
-	dir, _ := os.MkdirTemp("", "example")
+	dir, err := os.MkdirTemp("", "example")
+	if err != nil {
+		log.Fatal(err)
+	}
 	defer os.RemoveAll(dir)
-	data, _ := os.ReadFile(filepath.Join("..", "testdata", "dialog.ipynb"))
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "dialog.ipynb"))
+	if err != nil {
+		log.Fatal(err)
+	}
 	path := filepath.Join(dir, "dialog.ipynb")
-	os.WriteFile(path, data, 0o644)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		log.Fatal(err)
+	}
 
 	d, err := convert.Options{Registry: convert.Solveit()}.ReadFile(path)
 	if err != nil {
@@ -143,13 +151,21 @@ func ExampleSolveit() {
 			fmt.Println(m.ID, m.Attrs)
 		}
 	}
-	m, _ := d.Messages.Get("1c2d")
+	m, err := d.Messages.Get("1c2d")
+	if err != nil {
+		log.Fatal(err)
+	}
 	m.Attrs["skipped"] = 0 // unskip: the key leaves the file
-	d.Make(dialog.Note, "Checked.", dialog.After(m.ID), dialog.WithAttr("o_collapsed", 1), dialog.WithID("0c0ffee0"))
+	if _, err := d.Make(dialog.Note, "Checked.", dialog.After(m.ID), dialog.WithAttr("o_collapsed", 1), dialog.WithID("0c0ffee0")); err != nil {
+		log.Fatal(err)
+	}
 	if err := convert.Save(d); err != nil { // Solveit's registry, carried
 		log.Fatal(err)
 	}
-	out, _ := os.ReadFile(path)
+	out, err := os.ReadFile(path)
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println(strings.Count(string(out), `"skipped"`), strings.Count(string(out), `"collapsed": true`))
 	// Output:
 	// 5f1e2d3c map[pinned:1]
@@ -160,15 +176,26 @@ func ExampleSolveit() {
 // Some messages of a dialog, written into a folder that does not exist
 // yet, in one call (the seed's dlg.write(dir, msgs=…)).
 func ExampleWriteSubset() {
-	dir, _ := os.MkdirTemp("", "example")
+	dir, err := os.MkdirTemp("", "example")
+	if err != nil {
+		log.Fatal(err)
+	}
 	defer os.RemoveAll(dir)
 	d := dialog.New("picked")
-	d.Make(dialog.Note, "# Notes", dialog.WithID("a1b2c3d4"))
-	q, _ := d.Make(dialog.Prompt, "Why?", dialog.WithReply("Because."), dialog.WithID("e5f60718"))
+	if _, err := d.Make(dialog.Note, "# Notes", dialog.WithID("a1b2c3d4")); err != nil {
+		log.Fatal(err)
+	}
+	q, err := d.Make(dialog.Prompt, "Why?", dialog.WithReply("Because."), dialog.WithID("e5f60718"))
+	if err != nil {
+		log.Fatal(err)
+	}
 	if err := convert.WriteSubset(d, filepath.Join(dir, "out", "today"), []*dialog.Message{q}); err != nil {
 		log.Fatal(err)
 	}
-	back, _ := convert.ReadFile(filepath.Join(dir, "out", "today", "picked"))
+	back, err := convert.ReadFile(filepath.Join(dir, "out", "today", "picked"))
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Print(back)
 	// Output:
 	// picked
@@ -182,15 +209,26 @@ func ExampleWriteSubset() {
 // no cells.
 func ExampleOptions_messages() {
 	d := dialog.New("picked")
-	d.Make(dialog.Note, "# Notes", dialog.WithID("a1b2c3d4"))
-	q, _ := d.Make(dialog.Prompt, "Why?", dialog.WithReply("Because."), dialog.WithID("e5f60718"))
+	if _, err := d.Make(dialog.Note, "# Notes", dialog.WithID("a1b2c3d4")); err != nil {
+		log.Fatal(err)
+	}
+	q, err := d.Make(dialog.Prompt, "Why?", dialog.WithReply("Because."), dialog.WithID("e5f60718"))
+	if err != nil {
+		log.Fatal(err)
+	}
 	data, err := convert.Options{Messages: []*dialog.Message{q}}.Marshal(d)
 	if err != nil {
 		log.Fatal(err)
 	}
-	back, _ := convert.Unmarshal(data)
+	back, err := convert.Unmarshal(data)
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Print(back.Messages.Show(40, 0))
-	nb, _ := convert.Options{Messages: []*dialog.Message{}}.ToNotebook(d)
+	nb, err := convert.Options{Messages: []*dialog.Message{}}.ToNotebook(d)
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println(len(nb.Cells), "cells")
 	// Output:
 	// e5f60718:p:Why? ⇒ reply(8)
@@ -202,11 +240,20 @@ func ExampleOptions_messages() {
 // result is written in ours' style, and a cell both sides changed on the
 // same line holds both versions between markers.
 func ExampleMerge() {
-	base, _ := os.ReadFile(filepath.Join("..", "testdata", "dialog.ipynb"))
+	base, err := os.ReadFile(filepath.Join("..", "testdata", "dialog.ipynb"))
+	if err != nil {
+		log.Fatal(err)
+	}
 	edit := func(f func(d *dialog.Dialog)) []byte {
-		d, _ := convert.Unmarshal(base)
+		d, err := convert.Unmarshal(base)
+		if err != nil {
+			log.Fatal(err)
+		}
 		f(d)
-		out, _ := convert.Marshal(d)
+		out, err := convert.Marshal(d)
+		if err != nil {
+			log.Fatal(err)
+		}
 		return out
 	}
 	ours := edit(func(d *dialog.Dialog) { d.Messages[0].Content = "A *merged* dialog" })
@@ -218,13 +265,20 @@ func ExampleMerge() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	d, _ := convert.Unmarshal(res.Data)
+	d, err := convert.Unmarshal(res.Data)
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Print(d.Messages.Show(40, 0))
 	fmt.Println(res.Clean())
 
 	mine := edit(func(d *dialog.Dialog) { d.Messages[3].Content = "my text" })
-	res, _ = convert.Merge(base, mine, theirs, dialog.MergeOptions{})
-	d, _ = convert.Unmarshal(res.Data)
+	if res, err = convert.Merge(base, mine, theirs, dialog.MergeOptions{}); err != nil {
+		log.Fatal(err)
+	}
+	if d, err = convert.Unmarshal(res.Data); err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println(res.Conflicts[0])
 	fmt.Print(d.Messages[3].Content)
 	// Output:

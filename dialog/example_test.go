@@ -30,15 +30,31 @@ func Example() {
 func ExampleDialog_Make() {
 	d := dialog.New("dlg")
 	d.Random = dialog.Seeded(7) // reproducible ids
-	note, _ := d.Make(dialog.Note, "A *test* dialog", dialog.WithAttachment([]byte("not really a png"), "image/png"))
-	d.Make(dialog.Code, "1+1", dialog.WithOutputs(dialog.CodeOutput("2")))
-	d.Make(dialog.Prompt, "Add them.", dialog.WithReply("The answer is **2**."))
-	last, _ := d.Make(dialog.Raw, "plain text")
-	d.Make(dialog.Note, "new note", dialog.After(note.ID), dialog.WithID("deadbeef"))
-	d.Make(dialog.Code, "print(1)", dialog.Before(last.ID), dialog.WithID("c0ffee00"),
-		dialog.WithOutputs([]dialog.Output{dialog.StreamOutput("stdout", "1\n")}))
-	d.Make(dialog.Note, "# Pinned", dialog.At(0), dialog.WithAttr("pinned", 1), dialog.WithMeta(map[string]any{"my_app": 3}))
-	_, err := d.Make(dialog.Note, "lost?", dialog.After("nope"))
+	note, err := d.Make(dialog.Note, "A *test* dialog", dialog.WithAttachment([]byte("not really a png"), "image/png"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := d.Make(dialog.Code, "1+1", dialog.WithOutputs(dialog.CodeOutput("2"))); err != nil {
+		log.Fatal(err)
+	}
+	if _, err := d.Make(dialog.Prompt, "Add them.", dialog.WithReply("The answer is **2**.")); err != nil {
+		log.Fatal(err)
+	}
+	last, err := d.Make(dialog.Raw, "plain text")
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := d.Make(dialog.Note, "new note", dialog.After(note.ID), dialog.WithID("deadbeef")); err != nil {
+		log.Fatal(err)
+	}
+	if _, err := d.Make(dialog.Code, "print(1)", dialog.Before(last.ID), dialog.WithID("c0ffee00"),
+		dialog.WithOutputs([]dialog.Output{dialog.StreamOutput("stdout", "1\n")})); err != nil {
+		log.Fatal(err)
+	}
+	if _, err := d.Make(dialog.Note, "# Pinned", dialog.At(0), dialog.WithAttr("pinned", 1), dialog.WithMeta(map[string]any{"my_app": 3})); err != nil {
+		log.Fatal(err)
+	}
+	_, err = d.Make(dialog.Note, "lost?", dialog.After("nope")) // refused: nothing is added
 	fmt.Print(d)
 	fmt.Println(err)
 	// Output:
@@ -73,8 +89,14 @@ func ExampleMsgs_Get() {
 // Notebooks store multiline text as a list of lines that keep their "\n";
 // Text joins them back (Python nbformat: "".join(lines)).
 func ExampleText() {
-	out, _ := dialog.ParseOutputs(`[{"output_type": "stream", "name": "stdout", "text": ["loss 0.31\n", "loss 0.27\n"]}]`)
-	m, _ := out[0].Map()
+	out, err := dialog.ParseOutputs(`[{"output_type": "stream", "name": "stdout", "text": ["loss 0.31\n", "loss 0.27\n"]}]`)
+	if err != nil {
+		log.Fatal(err)
+	}
+	m, err := out[0].Map()
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Printf("%q\n", dialog.Text(m["text"]))
 	fmt.Printf("%q\n", dialog.Text("one string"))
 	fmt.Printf("%q\n", dialog.Text(42))
@@ -115,7 +137,10 @@ func ExampleMerge() {
 func ExampleOutput_Map() {
 	d := dialog.New("demo")
 	d.Random = dialog.Seeded(1)
-	code, _ := d.Make(dialog.Code, "print('hi')", dialog.WithOutputs([]dialog.Output{dialog.StreamOutput("stdout", "hi\n")}))
+	code, err := d.Make(dialog.Code, "print('hi')", dialog.WithOutputs([]dialog.Output{dialog.StreamOutput("stdout", "hi\n")}))
+	if err != nil {
+		log.Fatal(err)
+	}
 	g, err := code.Outputs[0].Map()
 	if err != nil {
 		log.Fatal(err)

@@ -180,7 +180,10 @@ func ExampleDecode() {
 
 	app["theme"] = "light"
 	nb.Metadata.AdditionalProperties["app"] = app
-	out, _ := nbformat.Marshal(nb)
+	out, err := nbformat.Marshal(nb)
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Print(string(out))
 	// Output:
 	// {"theme": "dark", "panels": [1, 2]}
