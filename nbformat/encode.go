@@ -410,13 +410,22 @@ func afterComma(sep []byte) []byte {
 	return sep
 }
 
-// lineIndent returns the indentation a separator leaves: what follows its
-// last newline, or def when it has none.
+// lineIndent returns the indentation a separator leaves: the spaces and
+// tabs that follow its last newline, or def when it has none. What follows
+// them (the comma of a comma-first separator, "\n  , ") is not
+// indentation: nested content written on new lines is indented by
+// whitespace only.
 func lineIndent(sep []byte, def string) string {
-	if i := bytes.LastIndexByte(sep, '\n'); i >= 0 {
-		return string(sep[i+1:])
+	i := bytes.LastIndexByte(sep, '\n')
+	if i < 0 {
+		return def
 	}
-	return def
+	line := sep[i+1:]
+	n := 0
+	for n < len(line) && (line[n] == ' ' || line[n] == '\t') {
+		n++
+	}
+	return string(line[:n])
 }
 
 // slice writes an array, keeping the original's layout and matching each
