@@ -1,0 +1,315 @@
+package nbformat_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+// FuzzEditLayout checks the writer on edits of notebooks with odd layouts
+// (see editprop_gen_test.go): for any notebook the input generates and
+// any edits it chooses (set a cell's source, replace a cell by a new one,
+// insert or remove cells and outputs, set or delete metadata keys of the
+// notebook and of cells, empty the outputs or the cells), the bytes
+// written are JSON, read back (by encoding/json) as the model edited the
+// same way, read and write again unchanged, and keep byte for byte every
+// cell, output and notebook metadata the edits did not touch. Interesting
+// inputs are kept in testdata/fuzz/FuzzEditLayout.
+func FuzzEditLayout(f *testing.F) {
+	r := rand.New(rand.NewPCG(7, 11))
+	for range 16 {
+		f.Add(randomBytes(r, 1000))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { checkEditLayout(t, data) })
+}
+
+// TestEditLayoutProperty runs the checks of FuzzEditLayout on generated
+// inputs (fewer with -short).
+func TestEditLayoutProperty(t *testing.T) {
+	n := 4000
+	if testing.Short() {
+		n = 400
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range n {
+		data := randomBytes(r, 1000)
+		checkEditLayout(t, data)
+		if t.Failed() {
+			t.Fatalf("input %d: %q (add it to testdata/fuzz/FuzzEditLayout)", i, data)
+		}
+	}
+}
+
+func randomBytes(r *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
+}
+
+// editRun is one notebook being edited, read by the package (nb) and held
+// as a model (m), with the dice that choose the edits.
+type editRun struct {
+	t     testing.TB
+	d     *dice
+	nb    *nbformat.Notebook
+	m     *obj
+	ids   bool     // nbformat 4.5: new cells have ids
+	edits []string // what was done, for failure messages
+}
+
+func checkEditLayout(t testing.TB, data []byte) {
+	m, in, used := genFile(data)
+	if !json.Valid(in) {
+		t.Fatalf("the generator wrote invalid JSON:\n%s", in)
+	}
+	nb, err := nbformat.Unmarshal(in)
+	if err != nil {
+		t.Fatalf("Unmarshal: %v\n%s", err, in)
+	}
+	if out, err := nbformat.Marshal(nb); err != nil || !bytes.Equal(out, in) {
+		t.Fatalf("unedited round trip: %v\n%q\n%q", err, in, out)
+	}
+	d := &dice{data: data, i: used}
+	r := &editRun{t: t, d: d, nb: nb, m: m, ids: m.get("nbformat_minor") == 5.0}
+	for range 1 + d.n(4) {
+		r.edit()
+	}
+	out, err := nbformat.Marshal(nb)
+	if err != nil {
+		t.Fatalf("Marshal after %q: %v\n%s", r.edits, err, in)
+	}
+	if !json.Valid(out) {
+		t.Fatalf("after %q the output is not JSON:\n%s\nfrom\n%s", r.edits, out, in)
+	}
+	var got any
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(joinMultiline(plain(m), ""), joinMultiline(got, "")); diff != "" {
+		t.Fatalf("after %q the output reads differently (-want +got):\n%s\noutput:\n%s\ninput:\n%s", r.edits, diff, out, in)
+	}
+	r.checkKept(in, out)
+	back, err := nbformat.Unmarshal(out)
+	if err != nil {
+		t.Fatalf("after %q the output does not read: %v\n%s", r.edits, err, out)
+	}
+	if again, err := nbformat.Marshal(back); err != nil || !bytes.Equal(again, out) {
+		t.Fatalf("after %q the output does not round-trip: %v", r.edits, err)
+	}
+}
+
+// checkKept checks that what the edits did not touch is written as read.
+func (r *editRun) checkKept(in, out []byte) {
+	t := r.t
+	var doc struct {
+		Cells    []json.RawMessage `json:"cells"`
+		Metadata json.RawMessage   `json:"metadata"`
+	}
+	if err := json.Unmarshal(out, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if meta := r.m.get("metadata").(*obj); !meta.touched && !bytes.Equal(meta.raw, doc.Metadata) {
+		t.Fatalf("after %q the notebook metadata changed: %s → %s\ninput:\n%s", r.edits, meta.raw, doc.Metadata, in)
+	}
+	for i, c := range r.cells() {
+		c := c.(*obj)
+		if c.raw == nil {
+			continue // new
+		}
+		if !c.touched {
+			if !bytes.Equal(c.raw, doc.Cells[i]) {
+				t.Fatalf("after %q the unedited cell %d changed:\n%s\n→\n%s\ninput:\n%s", r.edits, i, c.raw, doc.Cells[i], in)
+			}
+			continue
+		}
+		var cell struct {
+			Outputs []json.RawMessage `json:"outputs"`
+		}
+		if err := json.Unmarshal(doc.Cells[i], &cell); err != nil {
+			t.Fatal(err)
+		}
+		outs, _ := c.get("outputs").([]any)
+		for j, o := range outs {
+			if o := o.(*obj); o.raw != nil && !bytes.Equal(o.raw, cell.Outputs[j]) {
+				t.Fatalf("after %q the unedited output %d of cell %d changed:\n%s\n→\n%s\ninput:\n%s", r.edits, j, i, o.raw, cell.Outputs[j], in)
+			}
+		}
+	}
+}
+
+func (r *editRun) cells() []any { return r.m.get("cells").([]any) }
+
+// edit applies one edit, chosen by the dice, to the notebook and the model.
+func (r *editRun) edit() {
+	cells := r.cells()
+	n := len(cells)
+	d := r.d
+	i := d.n(max(n, 1))
+	switch op := d.n(12); {
+	case op == 0 && n > 0:
+		text := d.text()
+		r.note("set the source of cell %d to %q", i, text)
+		c := r.nb.Cells[i]
+		s := nbformat.SourceOf(c)
+		s.Set(text)
+		switch c := c.(type) {
+		case *nbformat.CodeCell:
+			c.Source = s
+		case *nbformat.MarkdownCell:
+			c.Source = s
+		case *nbformat.RawCell:
+			c.Source = s
+		}
+		r.touch(cells[i]).set("source", text)
+	case op == 1 && n > 0:
+		c, mc := r.newCell()
+		r.note("replace cell %d by a new %s cell", i, c.Type())
+		r.nb.Cells[i] = c
+		cells[i] = mc
+	case op == 2:
+		i = d.n(n + 1)
+		c, mc := r.newCell()
+		r.note("insert a new %s cell at %d", c.Type(), i)
+		r.nb.Cells = slices.Insert(slices.Clone(r.nb.Cells), i, c)
+		r.m.set("cells", slices.Insert(cells, i, any(mc)))
+	case op == 3 && n > 0:
+		r.note("remove cell %d", i)
+		r.nb.Cells = slices.Delete(slices.Clone(r.nb.Cells), i, i+1)
+		r.m.set("cells", slices.Delete(cells, i, i+1))
+	case op == 4 || op == 5:
+		c, mc, ok := r.codeCell(i)
+		if !ok {
+			return
+		}
+		outs := mc.get("outputs").([]any)
+		if op == 5 && len(outs) > 0 {
+			j := d.n(len(outs))
+			r.note("remove output %d of cell %d", j, i)
+			c.Outputs = slices.Delete(slices.Clone(c.Outputs), j, j+1)
+			r.touch(mc).set("outputs", slices.Delete(outs, j, j+1))
+			return
+		}
+		name, text := []string{"stdout", "stderr"}[d.n(2)], d.text()
+		r.note("add a %s output %q to cell %d", name, text, i)
+		c.Outputs = append(slices.Clone(c.Outputs), nbformat.NewStream(name, text))
+		o := newObj()
+		o.set("name", name)
+		o.set("output_type", "stream")
+		o.set("text", text)
+		r.touch(mc).set("outputs", append(outs, o))
+	case op == 6:
+		c, mc, ok := r.codeCell(i)
+		if !ok {
+			return
+		}
+		r.note("empty the outputs of cell %d", i)
+		c.Outputs = []nbformat.Output{}
+		r.touch(mc).set("outputs", []any{})
+	case op == 7 || op == 8:
+		key, v := d.pick(metaKeys), d.value(2)
+		r.note("set notebook metadata %q to %v", key, plain(v))
+		if r.nb.Metadata.AdditionalProperties == nil {
+			r.nb.Metadata.AdditionalProperties = map[string]any{}
+		}
+		r.nb.Metadata.AdditionalProperties[key] = plain(v)
+		r.touch(r.m.get("metadata")).set(key, v)
+	case op == 9 && n > 0:
+		key, v := d.pick(metaKeys), d.value(2)
+		r.note("set metadata %q of cell %d to %v", key, i, plain(v))
+		extra := cellExtra(r.nb.Cells[i])
+		if *extra == nil {
+			*extra = map[string]any{}
+		}
+		(*extra)[key] = plain(v)
+		mc := r.touch(cells[i])
+		mc.get("metadata").(*obj).set(key, v)
+	case op == 10:
+		key := d.pick(metaKeys)
+		if n > 0 && d.n(2) == 0 {
+			r.note("delete metadata %q of cell %d", key, i)
+			delete(*cellExtra(r.nb.Cells[i]), key)
+			r.touch(cells[i]).get("metadata").(*obj).del(key)
+			return
+		}
+		r.note("delete notebook metadata %q", key)
+		delete(r.nb.Metadata.AdditionalProperties, key)
+		r.touch(r.m.get("metadata")).del(key)
+	case op == 11 && d.n(4) == 0:
+		r.note("empty the cells")
+		r.nb.Cells = []nbformat.Cell{}
+		r.m.set("cells", []any{})
+	}
+}
+
+func (r *editRun) note(format string, args ...any) {
+	r.edits = append(r.edits, fmt.Sprintf(format, args...))
+}
+
+// touch marks a model object edited and returns it.
+func (r *editRun) touch(v any) *obj {
+	o := v.(*obj)
+	o.touched = true
+	return o
+}
+
+// codeCell returns code cell i (or the first code cell after it).
+func (r *editRun) codeCell(i int) (*nbformat.CodeCell, *obj, bool) {
+	for k := range r.nb.Cells {
+		j := (i + k) % len(r.nb.Cells)
+		if c, ok := r.nb.Cells[j].(*nbformat.CodeCell); ok {
+			return c, r.cells()[j].(*obj), true
+		}
+	}
+	return nil, nil, false
+}
+
+// newCell returns a new cell made by the package's constructor, and the
+// model of what it must be written as.
+func (r *editRun) newCell() (nbformat.Cell, *obj) {
+	kind, text := []string{"markdown", "code", "raw"}[r.d.n(3)], r.d.text()
+	var c nbformat.Cell
+	switch kind {
+	case "code":
+		c = nbformat.NewCodeCell(text)
+	case "markdown":
+		c = nbformat.NewMarkdownCell(text)
+	default:
+		c = nbformat.NewRawCell(text)
+	}
+	m := newObj()
+	m.set("cell_type", kind)
+	if kind == "code" {
+		m.set("execution_count", nil)
+		m.set("outputs", []any{})
+	}
+	if r.ids {
+		m.set("id", string(nbformat.CellIDOf(c)))
+	} else {
+		nbformat.SetCellID(c, "")
+	}
+	m.set("metadata", newObj())
+	m.set("source", text)
+	m.touched = true
+	return c, m
+}
+
+// cellExtra returns the AdditionalProperties of a cell's metadata.
+func cellExtra(c nbformat.Cell) *map[string]any {
+	switch c := c.(type) {
+	case *nbformat.CodeCell:
+		return &c.Metadata.AdditionalProperties
+	case *nbformat.MarkdownCell:
+		return &c.Metadata.AdditionalProperties
+	case *nbformat.RawCell:
+		return &c.Metadata.AdditionalProperties
+	}
+	panic(fmt.Sprintf("a generated notebook holds a %T", c))
+}
