@@ -77,6 +77,9 @@ func checkEditLayout(t testing.TB, data []byte) {
 	if out, err := nbformat.Marshal(nb); err != nil || !bytes.Equal(out, in) {
 		t.Fatalf("unedited round trip: %v\n%q\n%q", err, in, out)
 	}
+	if err := nbformat.Validate(nb); err != nil {
+		t.Fatalf("the generator wrote an invalid notebook: %v\n%s", err, in)
+	}
 	d := &dice{data: data, i: used}
 	r := &editRun{t: t, d: d, nb: nb, m: m, ids: m.get("nbformat_minor") == 5.0}
 	for range 1 + d.n(4) {
@@ -103,6 +106,9 @@ func checkEditLayout(t testing.TB, data []byte) {
 	}
 	if again, err := nbformat.Marshal(back); err != nil || !bytes.Equal(again, out) {
 		t.Fatalf("after %q the output does not round-trip: %v", r.edits, err)
+	}
+	if err := nbformat.Validate(back); err != nil {
+		t.Fatalf("after %q the output is not a valid notebook: %v\n%s", r.edits, err, out)
 	}
 }
 
@@ -131,14 +137,18 @@ func (r *editRun) checkKept(in, out []byte) {
 			continue
 		}
 		var cell struct {
-			Outputs []json.RawMessage `json:"outputs"`
+			Metadata json.RawMessage   `json:"metadata"`
+			Outputs  []json.RawMessage `json:"outputs"`
 		}
 		if err := json.Unmarshal(doc.Cells[i], &cell); err != nil {
 			t.Fatal(err)
 		}
+		if meta := c.get("metadata").(*obj); meta.raw != nil && !meta.touched && !bytes.Equal(meta.raw, cell.Metadata) {
+			t.Fatalf("after %q the unedited metadata of cell %d changed: %s → %s\ninput:\n%s", r.edits, i, meta.raw, cell.Metadata, in)
+		}
 		outs, _ := c.get("outputs").([]any)
 		for j, o := range outs {
-			if o := o.(*obj); o.raw != nil && !bytes.Equal(o.raw, cell.Outputs[j]) {
+			if o := o.(*obj); o.raw != nil && !o.touched && !bytes.Equal(o.raw, cell.Outputs[j]) {
 				t.Fatalf("after %q the unedited output %d of cell %d changed:\n%s\n→\n%s\ninput:\n%s", r.edits, j, i, o.raw, cell.Outputs[j], in)
 			}
 		}
@@ -153,7 +163,7 @@ func (r *editRun) edit() {
 	n := len(cells)
 	d := r.d
 	i := d.n(max(n, 1))
-	switch op := d.n(12); {
+	switch op := d.n(15); {
 	case op == 0 && n > 0:
 		text := d.text()
 		r.note("set the source of cell %d to %q", i, text)
@@ -229,23 +239,107 @@ func (r *editRun) edit() {
 			*extra = map[string]any{}
 		}
 		(*extra)[key] = plain(v)
-		mc := r.touch(cells[i])
-		mc.get("metadata").(*obj).set(key, v)
+		r.touch(cells[i])
+		r.touch(cells[i].(*obj).get("metadata")).set(key, v)
 	case op == 10:
 		key := d.pick(metaKeys)
 		if n > 0 && d.n(2) == 0 {
 			r.note("delete metadata %q of cell %d", key, i)
 			delete(*cellExtra(r.nb.Cells[i]), key)
-			r.touch(cells[i]).get("metadata").(*obj).del(key)
+			r.touch(cells[i])
+			r.touch(cells[i].(*obj).get("metadata")).del(key)
 			return
 		}
 		r.note("delete notebook metadata %q", key)
 		delete(r.nb.Metadata.AdditionalProperties, key)
 		r.touch(r.m.get("metadata")).del(key)
+	case op == 12:
+		r.editOutput(i)
+	case op == 13 && n > 0:
+		tags := []string{"a", "b", "c"}[:d.n(3)]
+		r.note("set the tags of cell %d to %q", i, tags)
+		list := []any{}
+		for _, tag := range tags {
+			list = append(list, tag)
+		}
+		switch c := r.nb.Cells[i].(type) {
+		case *nbformat.CodeCell:
+			c.Metadata.Tags = slices.Clone(tags)
+		case *nbformat.MarkdownCell:
+			c.Metadata.Tags = slices.Clone(tags)
+		case *nbformat.RawCell:
+			c.Metadata.Tags = slices.Clone(tags)
+		}
+		r.touch(cells[i])
+		r.touch(cells[i].(*obj).get("metadata")).set("tags", list)
+	case op == 14:
+		title := d.text()
+		r.note("set the notebook title to %q", title)
+		r.nb.Metadata.Title = &title
+		r.touch(r.m.get("metadata")).set("title", title)
 	case op == 11 && d.n(4) == 0:
 		r.note("empty the cells")
 		r.nb.Cells = []nbformat.Cell{}
 		r.m.set("cells", []any{})
+	}
+}
+
+// editOutput changes an output of code cell i (or a later one) in place:
+// a stream's text, an entry of a mime bundle, an error's value.
+func (r *editRun) editOutput(i int) {
+	c, mc, ok := r.codeCell(i)
+	if !ok || len(c.Outputs) == 0 {
+		return
+	}
+	d := r.d
+	j := d.n(len(c.Outputs))
+	r.touch(mc)
+	mo := r.touch(mc.get("outputs").([]any)[j])
+	text := d.text()
+	switch o := c.Outputs[j].(type) {
+	case *nbformat.Stream:
+		r.note("set the text of output %d of cell %d to %q", j, i, text)
+		o.Text.Set(text)
+		mo.set("text", text)
+	case *nbformat.ErrorOutput:
+		r.note("set the evalue of output %d of cell %d to %q", j, i, text)
+		o.Evalue = text
+		mo.set("evalue", text)
+	case *nbformat.ExecuteResult:
+		r.editBundle(&o.Data, r.touch(mo.get("data")), i, j, text)
+	case *nbformat.DisplayData:
+		r.editBundle(&o.Data, r.touch(mo.get("data")), i, j, text)
+	default:
+		r.t.Fatalf("a generated notebook holds a %T", o)
+	}
+}
+
+func (r *editRun) editBundle(b *nbformat.MimeBundle, mb *obj, i, j int, text string) {
+	mime := r.d.pick([]string{"text/plain", "text/html", "application/json", "text/markdown"})
+	switch r.d.n(3) {
+	case 0:
+		r.note("delete %s of output %d of cell %d", mime, j, i)
+		b.Delete(mime)
+		mb.del(mime)
+	case 1:
+		if mime == "application/json" {
+			v := newObj()
+			v.set(r.d.pick(metaKeys), r.d.value(2))
+			r.note("set %s of output %d of cell %d to %v", mime, j, i, plain(v))
+			if err := b.SetJSON(mime, plain(v)); err != nil {
+				r.t.Fatal(err)
+			}
+			mb.set(mime, v)
+			return
+		}
+		fallthrough
+	default:
+		if mime == "application/json" {
+			mime = "text/plain"
+		}
+		r.note("set %s of output %d of cell %d to %q", mime, j, i, text)
+		b.SetText(mime, text)
+		mb.set(mime, text)
 	}
 }
 
