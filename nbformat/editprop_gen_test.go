@@ -133,11 +133,7 @@ func (d *dice) value(depth int) any {
 	case 3:
 		return float64(d.n(1000)) / 8
 	case 4:
-		o := newObj()
-		for range d.n(4) {
-			o.set(d.pick(metaKeys), d.value(depth-1))
-		}
-		return o
+		return d.object(depth - 1)
 	default:
 		list := []any{}
 		for range d.n(4) {
@@ -145,6 +141,15 @@ func (d *dice) value(depth int) any {
 		}
 		return list
 	}
+}
+
+// object returns an object of arbitrary values (possibly empty).
+func (d *dice) object(depth int) *obj {
+	o := newObj()
+	for range d.n(4) {
+		o.set(d.pick(metaKeys), d.value(depth))
+	}
+	return o
 }
 
 // genNotebook returns a valid nbformat 4 notebook (nbformat_minor 5 gives
@@ -163,6 +168,9 @@ func (d *dice) genNotebook() *obj {
 		li := newObj()
 		li.set("name", "python")
 		meta.set("language_info", li)
+	}
+	if d.n(2) == 0 {
+		meta.set("nested", d.object(2))
 	}
 	for range d.n(3) {
 		meta.set(d.pick(metaKeys), d.value(2))
@@ -204,6 +212,9 @@ func (d *dice) cellMeta(kind string) *obj {
 	}
 	if kind == "raw" && d.n(3) == 0 {
 		m.set("format", "text/plain")
+	}
+	if d.n(3) == 0 {
+		m.set("nested", d.object(2))
 	}
 	for range d.n(3) {
 		m.set(d.pick(metaKeys), d.value(2))
@@ -247,11 +258,7 @@ func (d *dice) bundle() *obj {
 		case 1:
 			b.set("text/html", d.multiline())
 		default:
-			j := newObj()
-			for range d.n(3) {
-				j.set(d.pick(metaKeys), d.value(1))
-			}
-			b.set("application/json", j)
+			b.set("application/json", d.object(1))
 		}
 	}
 	return b

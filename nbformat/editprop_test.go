@@ -163,7 +163,7 @@ func (r *editRun) edit() {
 	n := len(cells)
 	d := r.d
 	i := d.n(max(n, 1))
-	switch op := d.n(15); {
+	switch op := d.n(16); {
 	case op == 0 && n > 0:
 		text := d.text()
 		r.note("set the source of cell %d to %q", i, text)
@@ -277,11 +277,61 @@ func (r *editRun) edit() {
 		r.note("set the notebook title to %q", title)
 		r.nb.Metadata.Title = &title
 		r.touch(r.m.get("metadata")).set("title", title)
+	case op == 15:
+		r.editNested(i)
 	case op == 11 && d.n(4) == 0:
 		r.note("empty the cells")
 		r.nb.Cells = []nbformat.Cell{}
 		r.m.set("cells", []any{})
 	}
+}
+
+// editNested sets or deletes a key inside an object that is the value of
+// a metadata key (of the notebook, or of cell i), the way a caller edits
+// metadata the package keeps as JSON text: decode, change, set back.
+func (r *editRun) editNested(i int) {
+	d := r.d
+	meta, extra, where := r.m.get("metadata").(*obj), &r.nb.Metadata.AdditionalProperties, "the notebook"
+	if cells := r.cells(); len(cells) > 0 && d.n(2) == 0 {
+		meta, extra, where = cells[i].(*obj).get("metadata").(*obj), cellExtra(r.nb.Cells[i]), fmt.Sprintf("cell %d", i)
+	}
+	var key string
+	for _, k := range meta.keys {
+		if _, isObj := meta.get(k).(*obj); isObj && k != "kernelspec" && k != "language_info" {
+			key = k
+		}
+	}
+	if key == "" {
+		return
+	}
+	var m map[string]any
+	switch x := (*extra)[key].(type) {
+	case json.RawMessage: // as read
+		if err := json.Unmarshal(x, &m); err != nil {
+			r.t.Fatal(err)
+		}
+	case map[string]any: // set by an earlier edit
+		m = x
+	default:
+		r.t.Fatalf("metadata %q of %s is kept as %T", key, where, x)
+	}
+	if where != "the notebook" {
+		r.touch(r.cells()[i])
+	}
+	r.touch(meta)
+	nested := r.touch(meta.get(key))
+	inner := d.pick(metaKeys)
+	if d.n(3) == 0 {
+		r.note("delete %q inside metadata %q of %s", inner, key, where)
+		delete(m, inner)
+		nested.del(inner)
+	} else {
+		v := d.value(2)
+		r.note("set %q inside metadata %q of %s to %v", inner, key, where, plain(v))
+		m[inner] = plain(v)
+		nested.set(inner, v)
+	}
+	(*extra)[key] = m
 }
 
 // editOutput changes an output of code cell i (or a later one) in place:
