@@ -1,0 +1,359 @@
+package convert
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/cellid"
+	"github.com/nbdialog/ipynb/internal/jsonpointer"
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
+	"github.com/nbdialog/ipynb/internal/nbgeneric"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+// ToNotebook converts a dialog (only Options.Messages, if set) to a
+// notebook: a dialog read from a notebook becomes that notebook with the
+// dialog's changes (version 3 ones become 4.5 once changed), any other an
+// nbformat 4.5 notebook. Invalid notebooks are healed (nbformat.Heal).
+func (o Options) ToNotebook(d *dialog.Dialog) (*nbformat.Notebook, error) {
+	return o.toNotebook(d, o.Messages)
+}
+
+// toNotebook is ToNotebook writing the messages only (nil: all of d's).
+func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat.Notebook, error) {
+	msgs := d.Messages
+	if only != nil {
+		msgs = only
+	}
+	org, _ := d.Source.(*origin)
+	o = o.carried(org)
+	if org != nil && org.nb.Nbformat < 4 && org.valid && only == nil && o.unchanged(d, org) {
+		return org.nb, nil
+	}
+	nb, metaChanged, err := startNotebook(d, org)
+	if err != nil {
+		return nil, err
+	}
+	// Cells carry ids in 4.5 and later, and in an older file that already
+	// has them (Heal then keeps them by raising the minor version).
+	ids := cellid.Written(nb.Nbformat, nb.NbformatMinor) || org != nil && hasCellIDs(org.work)
+	built, err := o.writeCells(nb, msgs, org, ids)
+	if err != nil {
+		return nil, err
+	}
+	if nb.Nbformat == 4 && (org == nil || !org.valid4) {
+		var origMeta, newMeta map[string]any
+		if org != nil {
+			origMeta = org.meta
+		}
+		if metaChanged {
+			newMeta = nonNil(d.Meta)
+		}
+		if err := o.heal(nb, built, newMeta, origMeta); err != nil {
+			return nil, err
+		}
+	}
+	return nb, nil
+}
+
+// startNotebook returns the notebook d is written as, before its cells: a
+// copy of the one it was read from (org, if any; version 3 upgraded) or a
+// new nbformat 4.5 one, with d's metadata if it changed since it was read
+// (metaChanged).
+func startNotebook(d *dialog.Dialog, org *origin) (nb *nbformat.Notebook, metaChanged bool, err error) {
+	if org != nil {
+		cp := *org.work
+		nb = &cp
+	} else {
+		nb = nbformat.New()
+	}
+	metaChanged = org == nil || !jsonvalue.Equal(d.Meta, org.meta)
+	if metaChanged {
+		nb.Metadata = nbformat.NotebookMetadata{}
+		if err := nbgeneric.FromMap(nonNil(d.Meta), &nb.Metadata); err != nil {
+			return nil, false, fmt.Errorf("convert: notebook metadata: %w", err)
+		}
+	}
+	return nb, metaChanged, nil
+}
+
+// writeCells sets nb's cells to those of msgs (read from org, if not nil;
+// ids: whether cells carry ids): a message unchanged since it was read
+// keeps its cell, any other gets a cell built anew. It returns the cells
+// built, by index.
+func (o Options) writeCells(nb *nbformat.Notebook, msgs []*dialog.Message, org *origin, ids bool) (map[int]builtCell, error) {
+	seen := map[*dialog.Message]bool{}
+	nb.Cells = make([]nbformat.Cell, 0, len(msgs))
+	built := map[int]builtCell{} // cells made from new or changed messages
+	for _, m := range msgs {
+		if m == nil {
+			return nil, errors.New("convert: nil message")
+		}
+		if seen[m] {
+			return nil, fmt.Errorf("convert: message %s appears twice", m.ID)
+		}
+		seen[m] = true
+		var s *snapshot
+		if org != nil {
+			s = org.snaps[m]
+		}
+		if s != nil && o.sameMessage(m, &s.msg) {
+			nb.Cells = append(nb.Cells, keptCell(s, m, ids))
+			continue
+		}
+		c, err := o.changedCell(m, s, org, ids, len(nb.Cells))
+		if err != nil {
+			return nil, err
+		}
+		built[len(nb.Cells)] = builtCell{msg: m, cell: c, snap: s}
+		nb.Cells = append(nb.Cells, c)
+	}
+	return built, nil
+}
+
+// keptCell is the cell message m was read from (s), m unchanged since: as
+// read, but for the id m got when the cell had no usable one, written
+// where cells carry ids.
+func keptCell(s *snapshot, m *dialog.Message, ids bool) nbformat.Cell {
+	c := s.cell
+	if s.generated && ids && nbformat.CellIDOf(c) != nbformat.CellID(m.ID) {
+		c = cloneCell(c)
+		nbformat.SetCellID(c, nbformat.CellID(m.ID))
+	}
+	return c
+}
+
+// changedCell builds the cell, at index i of the notebook, of a message
+// that is new or changed since it was read (s: as read, nil if new) from
+// org (nil: not read).
+func (o Options) changedCell(m *dialog.Message, s *snapshot, org *origin, ids bool, i int) (nbformat.Cell, error) {
+	if err := unwritable(m); err != nil {
+		return nil, err
+	}
+	var from *nbformat.Notebook
+	if org != nil {
+		from = org.work
+	}
+	c, err := o.cell(m, s, ids, from)
+	if err != nil {
+		return nil, err
+	}
+	if s == nil {
+		return c, nil
+	}
+	if o.Repaired != nil {
+		for _, k := range strayMembers(s.cell) {
+			o.Repaired(nbformat.Repair{Pointer: nbformat.Pointer(jsonpointer.AppendToken(jsonpointer.AppendIndex("/cells", i), k)),
+				What: fmt.Sprintf("removed %q, which a %s cell does not have, as the cell was written anew from its changed message", k, s.cell.Type())})
+		}
+	}
+	if org.inPlace {
+		c = adopt(s.cell, c)
+	}
+	return c, nil
+}
+
+// heal heals nb (see nbformat.Heal), telling o.Repaired of the repairs,
+// but refuses, with a LostValueError for each, repairs that would remove
+// a value the caller gave: in the cells built, or in the notebook metadata
+// written (newMeta, nil if unchanged from origMeta, as read).
+func (o Options) heal(nb *nbformat.Notebook, built map[int]builtCell, newMeta, origMeta map[string]any) error {
+	repairs, err := healKeepingBOM(nb)
+	if err != nil {
+		return fmt.Errorf("convert: %w", err)
+	}
+	var lost []error
+	for _, r := range repairs {
+		if e := lostValue(r, built, newMeta, origMeta); e != nil {
+			lost = append(lost, e)
+		} else if o.Repaired != nil {
+			o.Repaired(r)
+		}
+	}
+	return errors.Join(lost...)
+}
+
+// hasCellIDs reports whether a cell of nb has a valid id.
+func hasCellIDs(nb *nbformat.Notebook) bool {
+	for _, c := range nb.Cells {
+		if nbformat.CellIDOf(c).Valid() {
+			return true
+		}
+	}
+	return false
+}
+
+// carried returns o with the registry d was read or last written with,
+// when o names none.
+func (o Options) carried(org *origin) Options {
+	if o.Registry == nil && org != nil {
+		o.Registry = org.reg
+	}
+	return o
+}
+
+// unchanged reports whether d is exactly as it was read.
+func (o Options) unchanged(d *dialog.Dialog, org *origin) bool {
+	if !slices.Equal(d.Messages, org.msgs) || !jsonvalue.Equal(d.Meta, org.meta) {
+		return false
+	}
+	for _, m := range d.Messages {
+		if !o.sameMessage(m, &org.snaps[m].msg) {
+			return false
+		}
+	}
+	return true
+}
+
+// ToCell converts one message to a new cell (nbformat 4.5).
+func (o Options) ToCell(m *dialog.Message) (nbformat.Cell, error) {
+	if err := unwritable(m); err != nil {
+		return nil, err
+	}
+	return o.cell(m, nil, true, nil)
+}
+
+// cell builds the cell of a changed or new message, reusing the parts of
+// its original cell (s, if any) that did not change and the outputs read
+// from the notebook it is written over (from, if any).
+func (o Options) cell(m *dialog.Message, s *snapshot, ids bool, from *nbformat.Notebook) (nbformat.Cell, error) {
+	id := nbformat.CellID(m.ID)
+	if !ids {
+		id = ""
+	}
+	meta, err := o.cellMeta(m)
+	if err != nil {
+		return nil, err
+	}
+	var orig nbformat.Cell
+	if s != nil {
+		orig = s.cell
+	}
+	switch m.Kind {
+	case dialog.Note, dialog.Prompt:
+		c := &nbformat.MarkdownCell{CellType: nbformat.CellTypeMarkdown, ID: id}
+		source := m.Content
+		if m.Kind == dialog.Prompt {
+			if r := m.Reply(); r != "" {
+				source += ReplySeparator + r
+			}
+		}
+		c.Source = sourceFor(orig, source)
+		if err := nbgeneric.FromMap(meta, &c.Metadata); err != nil {
+			return nil, err
+		}
+		c.Attachments = o.attachments(m, s)
+		return c, nil
+	case dialog.Code:
+		c := &nbformat.CodeCell{CellType: nbformat.CellTypeCode, ID: id, ExecutionCount: m.ExecutionCount}
+		c.Source = sourceFor(orig, m.Content)
+		if err := nbgeneric.FromMap(meta, &c.Metadata); err != nil {
+			return nil, err
+		}
+		c.Outputs = make([]nbformat.Output, len(m.Outputs))
+		for i, out := range m.Outputs {
+			no, err := outputFor(out, from)
+			if err != nil {
+				return nil, fmt.Errorf("convert: message %s: output %d: %w", m.ID, i, err)
+			}
+			c.Outputs[i] = no
+		}
+		return c, nil
+	case dialog.Raw:
+		c := &nbformat.RawCell{CellType: nbformat.CellTypeRaw, ID: id}
+		c.Source = sourceFor(orig, m.Content)
+		if err := nbgeneric.FromMap(meta, &c.Metadata); err != nil {
+			return nil, err
+		}
+		c.Attachments = o.attachments(m, s)
+		return c, nil
+	}
+	if u, ok := orig.(*nbformat.UnknownCell); ok && m.Kind == s.msg.Kind {
+		return unknownCell(u, m, meta, ids)
+	}
+	return nil, fmt.Errorf("convert: message %s: unknown kind %q", m.ID, m.Kind)
+}
+
+// unknownCell writes the changes of a message read from a cell of an
+// unrecognized type back into that cell's JSON: its source, metadata and
+// id (written where the format has ids, or where the cell had one); the
+// rest is kept.
+func unknownCell(u *nbformat.UnknownCell, m *dialog.Message, meta map[string]any, ids bool) (nbformat.Cell, error) {
+	g, err := nbformat.Decode(u.Raw)
+	if err != nil {
+		return nil, err
+	}
+	obj, ok := g.(map[string]any)
+	if !ok {
+		obj = map[string]any{"value": g}
+	}
+	changed := !ok
+	if dialog.Text(obj["source"]) != m.Content {
+		obj["source"], changed = m.Content, true
+	}
+	if old, _ := obj["metadata"].(map[string]any); !jsonvalue.Equal(old, meta) {
+		obj["metadata"], changed = meta, true
+	}
+	if id, _ := obj["id"].(string); (ids || id != "") && id != m.ID {
+		obj["id"], changed = m.ID, true
+	}
+	if !changed {
+		return u, nil
+	}
+	raw, err := nbgeneric.Encode(obj)
+	if err != nil {
+		return nil, fmt.Errorf("convert: message %s: %w", m.ID, err)
+	}
+	return &nbformat.UnknownCell{Raw: raw}, nil
+}
+
+// sourceFor keeps the original source value (its bytes and its form) when
+// the text is unchanged.
+func sourceFor(orig nbformat.Cell, text string) nbformat.MultilineString {
+	if orig == nil {
+		return nbformat.Text(text)
+	}
+	ms := nbformat.SourceOf(orig)
+	ms.Set(text)
+	return ms
+}
+
+// cellMeta is the cell metadata to write for m: Meta plus the demoted
+// attributes, plus the prompt marker. A declared attribute is taken from
+// Attrs, or else from a key of Meta that the registry declares (as the
+// seed promotes declared keys wherever they come from); it is converted
+// (Descriptor.ToFile) and written only when truthy.
+func (o Options) cellMeta(m *dialog.Message) (map[string]any, error) {
+	meta := make(map[string]any, len(m.Meta)+len(m.Attrs)+1)
+	for k, v := range m.Meta {
+		meta[k] = v
+	}
+	for _, attr := range slices.Sorted(maps.Keys(m.Attrs)) {
+		if _, ok := o.Registry.ByAttr(attr); !ok {
+			return nil, fmt.Errorf("convert: message %s: attribute %q has no descriptor in the registry: %w", m.ID, attr, ErrNoDescriptor)
+		}
+	}
+	for d := range o.Registry.All() {
+		v, ok := m.Attrs[d.Attr]
+		if !ok {
+			if v, ok = m.Meta[d.Key]; !ok {
+				continue
+			}
+		}
+		if d.ToFile != nil {
+			v = d.ToFile(v)
+		}
+		if dialog.Truthy(v) {
+			meta[d.Key] = v
+		} else {
+			delete(meta, d.Key)
+		}
+	}
+	if m.Kind == dialog.Prompt {
+		meta[promptKey] = true
+	}
+	return meta, nil
+}
