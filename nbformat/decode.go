@@ -105,14 +105,7 @@ func (d *decoder) decodeValue(v reflect.Value, ti *typeInfo, j int, required boo
 		}
 		v.SetString(d.str(j))
 	case kInt:
-		if n.Kind != jsontree.Number || n.Flags&jsontree.FlagInt == 0 {
-			return false
-		}
-		i, err := strconv.ParseInt(string(t.Raw(j)), 10, 64)
-		if err != nil || v.OverflowInt(i) {
-			return false
-		}
-		v.SetInt(i)
+		return d.decodeInt(v, j)
 	case kBool:
 		switch n.Kind {
 		case jsontree.True:
@@ -124,11 +117,7 @@ func (d *decoder) decodeValue(v reflect.Value, ti *typeInfo, j int, required boo
 		}
 	case kPtr:
 		if n.Kind == jsontree.Null {
-			if !required {
-				return false
-			}
-			v.SetZero()
-			return true
+			return null(v, required)
 		}
 		p := reflect.New(ti.elem.typ)
 		if !d.decodeValue(p.Elem(), ti.elem, j, true) {
@@ -136,38 +125,9 @@ func (d *decoder) decodeValue(v reflect.Value, ti *typeInfo, j int, required boo
 		}
 		v.Set(p)
 	case kSlice:
-		if n.Kind != jsontree.Array {
-			return false
-		}
-		s := reflect.MakeSlice(ti.typ, int(n.Len), int(n.Len))
-		ok := true
-		i := 0
-		t.Children(j, func(k int) bool {
-			ok = d.decodeValue(s.Index(i), ti.elem, k, true)
-			i++
-			return ok
-		})
-		if !ok {
-			return false
-		}
-		v.Set(s)
+		return n.Kind == jsontree.Array && d.decodeSlice(v, ti, j)
 	case kMap:
-		if n.Kind != jsontree.Object {
-			return false
-		}
-		m := reflect.MakeMapWithSize(ti.typ, int(n.Len))
-		ok := true
-		t.Children(j, func(k int) bool {
-			ev := reflect.New(ti.elem.typ).Elem()
-			if ok = d.decodeValue(ev, ti.elem, k, true); ok {
-				m.SetMapIndex(reflect.ValueOf(d.key(k)).Convert(ti.typ.Key()), ev)
-			}
-			return ok
-		})
-		if !ok {
-			return false
-		}
-		v.Set(m)
+		return n.Kind == jsontree.Object && d.decodeMap(v, ti, j)
 	case kStruct:
 		if n.Kind != jsontree.Object {
 			return false
@@ -178,11 +138,7 @@ func (d *decoder) decodeValue(v reflect.Value, ti *typeInfo, j int, required boo
 	case kAny:
 		g := d.generic(j)
 		if g == nil {
-			if !required {
-				return false
-			}
-			v.SetZero()
-			return true
+			return null(v, required)
 		}
 		v.Set(reflect.ValueOf(g))
 	case kMultiline:
@@ -202,6 +158,68 @@ func (d *decoder) decodeValue(v reflect.Value, ti *typeInfo, j int, required boo
 	default:
 		return false
 	}
+	return true
+}
+
+// decodeInt decodes node j into v, an integer (see decodeValue).
+func (d *decoder) decodeInt(v reflect.Value, j int) bool {
+	n := &d.t.Nodes[j]
+	if n.Kind != jsontree.Number || n.Flags&jsontree.FlagInt == 0 {
+		return false
+	}
+	i, err := strconv.ParseInt(string(d.t.Raw(j)), 10, 64)
+	if err != nil || v.OverflowInt(i) {
+		return false
+	}
+	v.SetInt(i)
+	return true
+}
+
+// null decodes a JSON null into v, a pointer or interface, as nil where
+// required allows it, and otherwise reports that the null does not fit
+// (see decodeValue).
+func null(v reflect.Value, required bool) bool {
+	if required {
+		v.SetZero()
+	}
+	return required
+}
+
+// decodeSlice decodes array node j into v, a slice of type ti.typ (see
+// decodeValue).
+func (d *decoder) decodeSlice(v reflect.Value, ti *typeInfo, j int) bool {
+	n := int(d.t.Nodes[j].Len)
+	s := reflect.MakeSlice(ti.typ, n, n)
+	ok := true
+	i := 0
+	d.t.Children(j, func(k int) bool {
+		ok = d.decodeValue(s.Index(i), ti.elem, k, true)
+		i++
+		return ok
+	})
+	if !ok {
+		return false
+	}
+	v.Set(s)
+	return true
+}
+
+// decodeMap decodes object node j into v, a map of type ti.typ (see
+// decodeValue).
+func (d *decoder) decodeMap(v reflect.Value, ti *typeInfo, j int) bool {
+	m := reflect.MakeMapWithSize(ti.typ, int(d.t.Nodes[j].Len))
+	ok := true
+	d.t.Children(j, func(k int) bool {
+		ev := reflect.New(ti.elem.typ).Elem()
+		if ok = d.decodeValue(ev, ti.elem, k, true); ok {
+			m.SetMapIndex(reflect.ValueOf(d.key(k)).Convert(ti.typ.Key()), ev)
+		}
+		return ok
+	})
+	if !ok {
+		return false
+	}
+	v.Set(m)
 	return true
 }
 

@@ -154,6 +154,7 @@ func (b *shapeBuilder) resolve(ref string) *snode {
 
 func (b *shapeBuilder) next() int { b.nodes++; return b.nodes }
 
+// compile compiles schema v, noting what its keywords read.
 func (b *shapeBuilder) compile(v any) *snode {
 	n := &snode{id: b.next()}
 	m, ok := v.(map[string]any)
@@ -161,88 +162,100 @@ func (b *shapeBuilder) compile(v any) *snode {
 		return n // true, false or malformed: no interior read
 	}
 	for k, x := range m {
-		switch k {
-		case "$ref":
-			n.ref, _ = x.(string)
-			b.pending = append(b.pending, n)
-		case "type":
-			n.types = fmt.Sprint(x)
-		case "pattern", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "format":
-			n.checks = true
-		case "properties":
-			props, _ := x.(map[string]any)
-			n.props = map[string]*snode{}
-			for name, s := range props {
-				n.props[name] = b.compile(s)
-			}
-			n.needs = true
-		case "patternProperties":
-			pats, _ := x.(map[string]any)
-			keys := make([]string, 0, len(pats))
-			for p := range pats {
-				keys = append(keys, p)
-			}
-			slices.Sort(keys)
-			for _, p := range keys {
-				re := b.regexps[p]
-				if re == nil {
-					q := p
-					if strings.HasSuffix(q, "$") && !strings.HasSuffix(q, `\$`) {
-						q = q[:len(q)-1] + `(?:\n?\z)`
-					}
-					var err error
-					if re, err = regexp.Compile(q); err != nil {
-						n.all = true // cannot tell which members it reads
-						continue
-					}
-					b.regexps[p] = re
-				}
-				n.pats = append(n.pats, spat{p, re, b.compile(pats[p])})
-			}
-			n.needs = true
-		case "additionalProperties":
-			if bv, isBool := x.(bool); isBool {
-				if !bv {
-					n.needs = true // member keys are read
-				}
-			} else {
-				n.addl = b.compile(x)
-				n.needs = true
-			}
-		case "required":
-			n.needs = true
-		case "items":
-			if list, isList := x.([]any); isList {
-				for _, s := range list {
-					n.items = append(n.items, b.compile(s))
-				}
-			} else {
-				n.items = append(n.items, b.compile(x))
-			}
-			n.needs = true
-		case "uniqueItems":
-			if u, _ := x.(bool); u {
-				n.all = true
-			}
-		case "enum":
-			n.checks = true
-			list, _ := x.([]any)
-			for _, e := range list {
-				switch e.(type) {
-				case map[string]any, []any:
-					n.all = true
-				}
-			}
-		case "oneOf", "anyOf", "allOf":
-			list, _ := x.([]any)
-			for _, s := range list {
-				n.subs = append(n.subs, b.compile(s))
-			}
-		case "not":
-			n.subs = append(n.subs, b.compile(x))
-		}
+		b.keyword(n, k, x)
 	}
 	return n
+}
+
+// keyword notes in n what schema keyword k, of value x, reads.
+func (b *shapeBuilder) keyword(n *snode, k string, x any) {
+	switch k {
+	case "$ref":
+		n.ref, _ = x.(string)
+		b.pending = append(b.pending, n)
+	case "type":
+		n.types = fmt.Sprint(x)
+	case "pattern", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "format":
+		n.checks = true
+	case "properties":
+		props, _ := x.(map[string]any)
+		n.props = map[string]*snode{}
+		for name, s := range props {
+			n.props[name] = b.compile(s)
+		}
+		n.needs = true
+	case "patternProperties":
+		pats, _ := x.(map[string]any)
+		b.patterns(n, pats)
+		n.needs = true
+	case "additionalProperties":
+		if bv, isBool := x.(bool); isBool {
+			if !bv {
+				n.needs = true // member keys are read
+			}
+		} else {
+			n.addl = b.compile(x)
+			n.needs = true
+		}
+	case "required":
+		n.needs = true
+	case "items":
+		if list, isList := x.([]any); isList {
+			for _, s := range list {
+				n.items = append(n.items, b.compile(s))
+			}
+		} else {
+			n.items = append(n.items, b.compile(x))
+		}
+		n.needs = true
+	case "uniqueItems":
+		if u, _ := x.(bool); u {
+			n.all = true
+		}
+	case "enum":
+		n.checks = true
+		list, _ := x.([]any)
+		for _, e := range list {
+			switch e.(type) {
+			case map[string]any, []any:
+				n.all = true
+			}
+		}
+	case "oneOf", "anyOf", "allOf":
+		list, _ := x.([]any)
+		for _, s := range list {
+			n.subs = append(n.subs, b.compile(s))
+		}
+	case "not":
+		n.subs = append(n.subs, b.compile(x))
+	}
+}
+
+// patterns compiles the patternProperties pats of n, in the order of
+// their sources. A pattern Go cannot compile makes n read everything (it
+// cannot tell which members the pattern reads).
+func (b *shapeBuilder) patterns(n *snode, pats map[string]any) {
+	keys := make([]string, 0, len(pats))
+	for p := range pats {
+		keys = append(keys, p)
+	}
+	slices.Sort(keys)
+	for _, p := range keys {
+		re := b.regexps[p]
+		if re == nil {
+			q := p
+			if strings.HasSuffix(q, "$") && !strings.HasSuffix(q, `\$`) {
+				q = q[:len(q)-1] + `(?:\n?\z)`
+			}
+			var err error
+			if re, err = regexp.Compile(q); err != nil {
+				n.all = true
+				continue
+			}
+			b.regexps[p] = re
+		}
+		n.pats = append(n.pats, spat{p, re, b.compile(pats[p])})
+	}
 }
 
 // flatten adds the components that apply at the same place (schema
@@ -306,10 +319,33 @@ func compKey(comps []shapeComp) string {
 // build returns the shape for a place where comps apply (nil: lazy).
 func (b *shapeBuilder) build(comps []shapeComp) *jsontree.Shape {
 	comps = flatten(comps)
-	needs := false
+	all, needs := interior(comps)
+	if all {
+		return jsontree.All
+	}
+	if !needs {
+		return nil
+	}
+	key := compKey(comps)
+	if s, ok := b.memo[key]; ok {
+		return s
+	}
+	s := &jsontree.Shape{}
+	b.memo[key] = s
+	b.members(s, comps)
+	b.others(s, comps)
+	elems := elemComps(comps)
+	s.Elem = b.build(elems)
+	s.Flat = flatLines(comps, elems)
+	return s
+}
+
+// interior reports whether the interior of a container where comps (as
+// flattened) apply is read whole (all), or read at all (needs).
+func interior(comps []shapeComp) (all, needs bool) {
 	for _, c := range comps {
 		if c.s != nil && c.s.all {
-			return jsontree.All
+			return true, true
 		}
 		if c.s != nil && c.s.needs {
 			needs = true
@@ -321,17 +357,11 @@ func (b *shapeBuilder) build(comps []shapeComp) *jsontree.Shape {
 			}
 		}
 	}
-	if !needs {
-		return nil
-	}
-	key := compKey(comps)
-	if s, ok := b.memo[key]; ok {
-		return s
-	}
-	s := &jsontree.Shape{}
-	b.memo[key] = s
+	return false, needs
+}
 
-	// Named members.
+// members sets the shapes of the members comps name (s.Members).
+func (b *shapeBuilder) members(s *jsontree.Shape, comps []shapeComp) {
 	names := map[string]bool{}
 	for _, c := range comps {
 		if c.s != nil {
@@ -353,11 +383,14 @@ func (b *shapeBuilder) build(comps []shapeComp) *jsontree.Shape {
 			s.Members[k] = m
 		}
 	}
+}
 
-	// Other members: their shape depends on the patterns they match (the
-	// same pattern in several schemas is one predicate).
+// others sets the shapes of the members comps do not name (s.Other): they
+// depend on the patterns the key matches (the same pattern in several
+// schemas is one predicate), worked out for every combination up front.
+func (b *shapeBuilder) others(s *jsontree.Shape, comps []shapeComp) {
 	var preds []func(string) bool
-	index := map[string]int{} // pattern source (or "" for JSON MIME types) → predicate
+	index := map[string]int{} // "p" + pattern source (or "json" for JSON MIME types) → predicate
 	for _, c := range comps {
 		if c.s != nil {
 			for _, p := range c.s.pats {
@@ -374,29 +407,33 @@ func (b *shapeBuilder) build(comps []shapeComp) *jsontree.Shape {
 			}
 		}
 	}
-	if len(preds) <= 8 {
-		table := make([]*jsontree.Shape, 1<<len(preds))
-		some := false
-		for mask := range table {
-			table[mask] = b.build(otherComps(comps, index, mask))
-			some = some || table[mask] != nil
-		}
-		if some {
-			s.Other = func(key string) *jsontree.Shape {
-				mask := 0
-				for i, p := range preds {
-					if p(key) {
-						mask |= 1 << i
-					}
-				}
-				return table[mask]
+	if len(preds) > 8 {
+		s.Other = func(string) *jsontree.Shape { return jsontree.All }
+		return
+	}
+	table := make([]*jsontree.Shape, 1<<len(preds))
+	some := false
+	for mask := range table {
+		table[mask] = b.build(otherComps(comps, index, mask))
+		some = some || table[mask] != nil
+	}
+	if !some {
+		return
+	}
+	s.Other = func(key string) *jsontree.Shape {
+		mask := 0
+		for i, p := range preds {
+			if p(key) {
+				mask |= 1 << i
 			}
 		}
-	} else {
-		s.Other = func(string) *jsontree.Shape { return jsontree.All }
+		return table[mask]
 	}
+}
 
-	// Array elements.
+// elemComps returns what applies to the elements of arrays where comps
+// apply.
+func elemComps(comps []shapeComp) []shapeComp {
 	var elems []shapeComp
 	for _, c := range comps {
 		if c.s != nil {
@@ -408,9 +445,7 @@ func (b *shapeBuilder) build(comps []shapeComp) *jsontree.Shape {
 			elems = append(elems, shapeComp{ti: c.ti.elem})
 		}
 	}
-	s.Elem = b.build(elems)
-	s.Flat = flatLines(comps, elems)
-	return s
+	return elems
 }
 
 // memoMatch returns re.MatchString remembering its answers for the first
