@@ -249,6 +249,9 @@ func (e *encoder) field(v reflect.Value, f *fieldInfo, hasOrig, origHas bool) (r
 	return fv, true
 }
 
+// equalStruct compares struct v (of plan) with object node o: every
+// member of the original must be written, as a field or a value kept in
+// AdditionalProperties, with an equal value, and nothing else.
 func (e *encoder) equalStruct(v reflect.Value, plan *structPlan, o int) bool {
 	t := e.t
 	if t.Nodes[o].Kind != jsontree.Object {
@@ -263,22 +266,7 @@ func (e *encoder) equalStruct(v reflect.Value, plan *structPlan, o int) bool {
 	ms, base := e.members(o)
 	defer func() { e.stack = e.stack[:base] }()
 	for _, j := range ms {
-		n := &t.Nodes[j]
-		var x any
-		var inExtra bool
-		var fi int
-		var isField bool
-		if n.Flags&jsontree.FlagKeyEscaped == 0 {
-			kb := t.Data[n.Key+1 : n.KeyEnd-1]
-			if extra != nil {
-				x, inExtra = extra[string(kb)]
-			}
-			fi, isField = plan.fieldNamed(kb)
-		} else {
-			key := t.KeyString(j)
-			x, inExtra = extra[key]
-			fi, isField = plan.byName[key]
-		}
+		x, inExtra, fi, isField := memberOf(t, j, plan, extra)
 		if isField && fi < 64 {
 			has |= 1 << fi
 		}
@@ -300,9 +288,33 @@ func (e *encoder) equalStruct(v reflect.Value, plan *structPlan, o int) bool {
 			return false
 		}
 	}
-	// Every member of the original matched a field written or a kept
-	// value: nothing else may be written, neither a field the original
-	// lacks nor a kept value it lacks.
+	return e.nothingElse(v, plan, o, extra, extrasMatched, has)
+}
+
+// memberOf returns what member node j of an object is in a struct of plan
+// whose kept values are extra: its kept value x (inExtra), its field fi
+// (isField), or neither.
+func memberOf(t *jsontree.Tape, j int, plan *structPlan, extra map[string]any) (x any, inExtra bool, fi int, isField bool) {
+	n := &t.Nodes[j]
+	if n.Flags&jsontree.FlagKeyEscaped == 0 {
+		kb := t.Data[n.Key+1 : n.KeyEnd-1]
+		if extra != nil {
+			x, inExtra = extra[string(kb)]
+		}
+		fi, isField = plan.fieldNamed(kb)
+		return x, inExtra, fi, isField
+	}
+	key := t.KeyString(j)
+	x, inExtra = extra[key]
+	fi, isField = plan.byName[key]
+	return x, inExtra, fi, isField
+}
+
+// nothingElse reports, every member of original object o having matched
+// a field of v written or one of its kept values (extrasMatched of them;
+// has: the fields matched, by bit), whether nothing else is written:
+// neither a field the original lacks nor a kept value it lacks.
+func (e *encoder) nothingElse(v reflect.Value, plan *structPlan, o int, extra map[string]any, extrasMatched int, has uint64) bool {
 	if len(extra) > 0 {
 		kept := 0
 		for k := range extra {
@@ -316,19 +328,19 @@ func (e *encoder) equalStruct(v reflect.Value, plan *structPlan, o int) bool {
 	}
 	for i := range plan.fields {
 		if i < 64 && has&(1<<i) != 0 {
-			continue // matched above
+			continue // matched by a member
 		}
 		f := &plan.fields[i]
 		if len(extra) > 0 {
 			if _, inExtra := extra[f.name]; inExtra && !shadowed(v, plan, f.name) {
-				continue // written as the kept value, counted above
+				continue // written as the kept value, counted in extrasMatched
 			}
 		}
 		origHas := i < 64 && has&(1<<i) != 0
 		if i >= 64 {
-			origHas = t.Lookup(o, f.name) >= 0
+			origHas = e.t.Lookup(o, f.name) >= 0
 			if origHas {
-				continue // matched above
+				continue // matched by a member
 			}
 		}
 		if _, present := e.field(v, f, true, origHas); present {
