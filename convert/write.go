@@ -40,8 +40,10 @@ func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat
 	// Cells carry ids in 4.5 and later, and in an older file that already
 	// has them (Heal then keeps them by raising the minor version).
 	ids := cellid.Written(nb.Nbformat, nb.NbformatMinor) || org != nil && hasCellIDs(org.work)
-	built, err := o.writeCells(nb, msgs, org, ids)
-	if err != nil {
+	// The cells made from new or changed messages, by index: kept on
+	// the stack, which writeCells returning it would prevent.
+	built := map[int]builtCell{}
+	if err := o.writeCells(nb, msgs, org, ids, built); err != nil {
 		return nil, err
 	}
 	if nb.Nbformat == 4 && (org == nil || !org.valid4) {
@@ -82,18 +84,17 @@ func startNotebook(d *dialog.Dialog, org *origin) (nb *nbformat.Notebook, metaCh
 
 // writeCells sets nb's cells to those of msgs (read from org, if not nil;
 // ids: whether cells carry ids): a message unchanged since it was read
-// keeps its cell, any other gets a cell built anew. It returns the cells
-// built, by index.
-func (o Options) writeCells(nb *nbformat.Notebook, msgs []*dialog.Message, org *origin, ids bool) (map[int]builtCell, error) {
+// keeps its cell, any other gets a cell built anew, recorded in built by
+// index.
+func (o Options) writeCells(nb *nbformat.Notebook, msgs []*dialog.Message, org *origin, ids bool, built map[int]builtCell) error {
 	seen := map[*dialog.Message]bool{}
 	nb.Cells = make([]nbformat.Cell, 0, len(msgs))
-	built := map[int]builtCell{} // cells made from new or changed messages
 	for _, m := range msgs {
 		if m == nil {
-			return nil, errors.New("convert: nil message")
+			return errors.New("convert: nil message")
 		}
 		if seen[m] {
-			return nil, fmt.Errorf("convert: message %s appears twice", m.ID)
+			return fmt.Errorf("convert: message %s appears twice", m.ID)
 		}
 		seen[m] = true
 		var s *snapshot
@@ -106,12 +107,12 @@ func (o Options) writeCells(nb *nbformat.Notebook, msgs []*dialog.Message, org *
 		}
 		c, err := o.changedCell(m, s, org, ids, len(nb.Cells))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		built[len(nb.Cells)] = builtCell{msg: m, cell: c, snap: s}
 		nb.Cells = append(nb.Cells, c)
 	}
-	return built, nil
+	return nil
 }
 
 // keptCell is the cell message m was read from (s), m unchanged since: as

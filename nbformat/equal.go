@@ -266,7 +266,25 @@ func (e *encoder) equalStruct(v reflect.Value, plan *structPlan, o int) bool {
 	ms, base := e.members(o)
 	defer func() { e.stack = e.stack[:base] }()
 	for _, j := range ms {
-		x, inExtra, fi, isField := memberOf(t, j, plan, extra)
+		// The member's kept value (x, inExtra) and field (fi, isField), if
+		// any. (Found here, not by a function, as this runs for every
+		// member compared.)
+		n := &t.Nodes[j]
+		var x any
+		var inExtra bool
+		var fi int
+		var isField bool
+		if n.Flags&jsontree.FlagKeyEscaped == 0 {
+			kb := t.Data[n.Key+1 : n.KeyEnd-1]
+			if extra != nil {
+				x, inExtra = extra[string(kb)]
+			}
+			fi, isField = plan.fieldNamed(kb)
+		} else {
+			key := t.KeyString(j)
+			x, inExtra = extra[key]
+			fi, isField = plan.byName[key]
+		}
 		if isField && fi < 64 {
 			has |= 1 << fi
 		}
@@ -289,25 +307,6 @@ func (e *encoder) equalStruct(v reflect.Value, plan *structPlan, o int) bool {
 		}
 	}
 	return e.nothingElse(v, plan, o, extra, extrasMatched, has)
-}
-
-// memberOf returns what member node j of an object is in a struct of plan
-// whose kept values are extra: its kept value x (inExtra), its field fi
-// (isField), or neither.
-func memberOf(t *jsontree.Tape, j int, plan *structPlan, extra map[string]any) (x any, inExtra bool, fi int, isField bool) {
-	n := &t.Nodes[j]
-	if n.Flags&jsontree.FlagKeyEscaped == 0 {
-		kb := t.Data[n.Key+1 : n.KeyEnd-1]
-		if extra != nil {
-			x, inExtra = extra[string(kb)]
-		}
-		fi, isField = plan.fieldNamed(kb)
-		return x, inExtra, fi, isField
-	}
-	key := t.KeyString(j)
-	x, inExtra = extra[key]
-	fi, isField = plan.byName[key]
-	return x, inExtra, fi, isField
 }
 
 // nothingElse reports, every member of original object o having matched
