@@ -105,7 +105,16 @@ func (d *decoder) decodeValue(v reflect.Value, ti *typeInfo, j int, required boo
 		}
 		v.SetString(d.str(j))
 	case kInt:
-		return d.decodeInt(v, j)
+		// Scalars are decoded here, not by functions of their own: they
+		// are most of the values decoded.
+		if n.Kind != jsontree.Number || n.Flags&jsontree.FlagInt == 0 {
+			return false
+		}
+		i, err := strconv.ParseInt(string(t.Raw(j)), 10, 64)
+		if err != nil || v.OverflowInt(i) {
+			return false
+		}
+		v.SetInt(i)
 	case kBool:
 		switch n.Kind {
 		case jsontree.True:
@@ -158,20 +167,6 @@ func (d *decoder) decodeValue(v reflect.Value, ti *typeInfo, j int, required boo
 	default:
 		return false
 	}
-	return true
-}
-
-// decodeInt decodes node j into v, an integer (see decodeValue).
-func (d *decoder) decodeInt(v reflect.Value, j int) bool {
-	n := &d.t.Nodes[j]
-	if n.Kind != jsontree.Number || n.Flags&jsontree.FlagInt == 0 {
-		return false
-	}
-	i, err := strconv.ParseInt(string(d.t.Raw(j)), 10, 64)
-	if err != nil || v.OverflowInt(i) {
-		return false
-	}
-	v.SetInt(i)
 	return true
 }
 
