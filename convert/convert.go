@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"maps"
@@ -76,6 +77,11 @@ type origin struct {
 	// valid4: the notebook written is known valid without healing (a
 	// merge of valid notebooks of one version), so Heal's check is spared.
 	valid4 bool
+	// pristine: nb was parsed here (Unmarshal, ReadFile, a file written)
+	// and no one else holds it, so it is exactly as read (see asRead).
+	pristine bool
+	// generated: a message's id was made here (see snapshot.generated).
+	generated bool
 }
 
 // snapshot is a message as read and the cell it came from.
@@ -109,6 +115,9 @@ func Marshal(d *dialog.Dialog) ([]byte, error) { return Options{}.Marshal(d) }
 // second copy of an unchanged file's bytes, convert with ToNotebook and
 // write with nbformat.MarshalOptions.MarshalTo.
 func (o Options) Marshal(d *dialog.Dialog) ([]byte, error) {
+	if _, data := o.asRead(d, o.Messages); data != nil {
+		return bytes.Clone(data), nil
+	}
 	nb, err := o.ToNotebook(d)
 	if err != nil {
 		return nil, err
@@ -134,6 +143,7 @@ func (o Options) ToDialog(nb *nbformat.Notebook) (*dialog.Dialog, error) { retur
 
 // toDialog is ToDialog of nb, read from data (nil: not known).
 func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, error) {
+	pristine := data != nil // nb was parsed from data by this package
 	work := nb
 	switch nb.Nbformat {
 	case 4:
@@ -162,7 +172,7 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 		return nil, fmt.Errorf("convert: notebook metadata: %w", err)
 	}
 	d.Meta = meta
-	org := &origin{nb: nb, work: work, meta: jsonvalue.CloneObject(meta), reg: o.Registry}
+	org := &origin{nb: nb, work: work, meta: jsonvalue.CloneObject(meta), reg: o.Registry, pristine: pristine}
 	if nb.Nbformat < 4 {
 		org.valid = nbformat.Validate(nb) == nil
 	}
@@ -204,6 +214,7 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 			m.ID = cellid.Derive(i, string(m.Kind), m.Content, func(id string) bool { return taken[id] })
 			taken[m.ID] = true
 			generated = true
+			org.generated = true
 		}
 		if seenMap != nil {
 			seenMap[m.ID] = true
@@ -334,6 +345,9 @@ func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat
 	msgs := d.Messages
 	if only != nil {
 		msgs = only
+	}
+	if nb, _ := o.asRead(d, only); nb != nil {
+		return readCopy(nb), nil
 	}
 	org, _ := d.Source.(*origin)
 	o = o.carried(org)

@@ -35,4 +35,12 @@ func init() {
 		}
 		return heal(n, o)
 	}
+	nbimpl.ReadBytes = func(nb any) ([]byte, bool) {
+		n, ok := nb.(*Notebook)
+		if !ok || n.src == nil {
+			return nil, false
+		}
+		t := n.src.tape
+		return t.Data, len(n.problems(t)) == 0
+	}
 }
