@@ -1,6 +1,7 @@
 package nbformat
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -90,6 +91,9 @@ func fixIDs(nb *Notebook) {
 func upgradeV3(nb *Notebook) error {
 	extra := nb.AdditionalProperties
 	var cells []any
+	// Worksheets read from the file are decoded here, into values no one
+	// else has: their cells are upgraded in place. Others are copied first.
+	_, fresh := extra["worksheets"].(json.RawMessage)
 	if ws, ok := decodeRaw(extra["worksheets"]).([]any); ok {
 		for i, w := range ws {
 			wm, ok := w.(map[string]any)
@@ -106,7 +110,10 @@ func upgradeV3(nb *Notebook) error {
 				if nb.Nbformat == 2 {
 					join = joinV2Value
 				}
-				cells = append(cells, upgradeCellV3(jsonvalue.Clone(cm).(map[string]any), join))
+				if !fresh {
+					cm = jsonvalue.Clone(cm).(map[string]any)
+				}
+				cells = append(cells, upgradeCellV3(cm, join))
 			}
 		}
 	}
