@@ -148,8 +148,15 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 	switch nb.Nbformat {
 	case 4:
 	case 2, 3:
-		// The upgrade is made on a copy of the notebook: the bytes read,
-		// read again.
+		// The upgrade is made on a copy of the notebook: for one parsed
+		// here, a copy in memory; else the bytes read, read again.
+		if pristine {
+			var err error
+			if work, err = upgradedCopy(nb); err != nil {
+				return nil, fmt.Errorf("convert: %w", err)
+			}
+			break
+		}
 		if data == nil {
 			var err error
 			if data, err = nbformat.Marshal(nb); err != nil {

@@ -3,6 +3,7 @@ package nbformat
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"strings"
 
@@ -59,6 +60,23 @@ func Upgrade(nb *Notebook) error {
 	}
 	fixIDs(nb)
 	return nil
+}
+
+// upgradedCopy returns a version 2 or 3 notebook upgraded as Upgrade
+// upgrades it, leaving nb as it is, without reading its bytes again: the
+// copy shares what Upgrade replaces (the cells, the members kept in
+// AdditionalProperties) and has its own notebook metadata map, the one
+// thing Upgrade changes in place.
+func upgradedCopy(nb *Notebook) (*Notebook, error) {
+	if nb.Nbformat != 2 && nb.Nbformat != 3 {
+		return nil, fmt.Errorf("nbformat: upgrade a copy of nbformat %d: %w", nb.Nbformat, ErrUnsupportedVersion)
+	}
+	cp := *nb
+	cp.Metadata.AdditionalProperties = maps.Clone(nb.Metadata.AdditionalProperties)
+	if err := Upgrade(&cp); err != nil {
+		return nil, err
+	}
+	return &cp, nil
 }
 
 // fixIDs gives fresh ids to cells whose id is missing, invalid or already

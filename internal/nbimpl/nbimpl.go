@@ -84,4 +84,14 @@ var (
 	// what nbformat.Marshal writes only for a notebook the caller knows to
 	// be exactly as read. The bytes must not be changed.
 	ReadBytes func(nb any) (data []byte, valid bool)
+
+	// UpgradedCopy returns a version 2 or 3 *nbformat.Notebook upgraded as
+	// nbformat.Upgrade upgrades it (an *nbformat.Notebook), leaving nb as
+	// it is, without parsing its bytes again.
+	UpgradedCopy func(nb any) (any, error)
+
+	// Unmarshals returns the number of notebooks nbformat has parsed from
+	// bytes so far in the process (its reader, and the parses Upgrade
+	// makes), for tests that count them.
+	Unmarshals func() int64
 )
