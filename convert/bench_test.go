@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/corpus"
 )
 
 // BenchmarkRoundTrip is convert.Unmarshal + Marshal of an unedited dialog,
@@ -38,4 +40,61 @@ func BenchmarkRoundTrip(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkSmallCorpus is the dialog round trip of every unedited corpus
+// notebook under 20 KB, one op being all of them: the per-file fixed cost
+// of the dialog layer (issue 13). RoundTrip is convert.Unmarshal +
+// Marshal, Unmarshal and Marshal each alone (Marshal of the dialogs read
+// once). It is skipped without the shared corpus.
+func BenchmarkSmallCorpus(b *testing.B) {
+	var files [][]byte
+	var dialogs []*dialog.Dialog
+	total := 0
+	for _, data := range corpus.Files(b) {
+		if len(data) >= 20<<10 {
+			continue
+		}
+		d, err := convert.Unmarshal(data)
+		if err != nil {
+			continue
+		}
+		files = append(files, data)
+		dialogs = append(dialogs, d)
+		total += len(data)
+	}
+	if len(files) == 0 {
+		b.Skip("no small dialog in the corpus")
+	}
+	run := func(name string, f func(i int)) {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(total))
+			b.ReportAllocs()
+			for b.Loop() {
+				for i := range files {
+					f(i)
+				}
+			}
+			b.ReportMetric(float64(len(files)), "files")
+		})
+	}
+	run("RoundTrip", func(i int) {
+		d, err := convert.Unmarshal(files[i])
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := convert.Marshal(d); err != nil {
+			b.Fatal(err)
+		}
+	})
+	run("Unmarshal", func(i int) {
+		if _, err := convert.Unmarshal(files[i]); err != nil {
+			b.Fatal(err)
+		}
+	})
+	run("Marshal", func(i int) {
+		if _, err := convert.Marshal(dialogs[i]); err != nil {
+			b.Fatal(err)
+		}
+	})
 }

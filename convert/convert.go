@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/nbdialog/ipynb/dialog"
@@ -67,6 +68,11 @@ type origin struct {
 	// valid4: the notebook written is known valid without healing (a
 	// merge of valid notebooks of one version), so Heal's check is spared.
 	valid4 bool
+	// pristine: nb was parsed here (Unmarshal, ReadFile, a file written)
+	// and no one else holds it, so it is exactly as read (see asRead).
+	pristine bool
+	// generated: a message's id was made here (see snapshot.generated).
+	generated bool
 }
 
 // snapshot is a message as read and the cell it came from.
@@ -100,6 +106,9 @@ func Marshal(d *dialog.Dialog) ([]byte, error) { return Options{}.Marshal(d) }
 // second copy of an unchanged file's bytes, convert with ToNotebook and
 // write with nbformat.MarshalOptions.MarshalTo.
 func (o Options) Marshal(d *dialog.Dialog) ([]byte, error) {
+	if _, data := o.asRead(d, o.Messages); data != nil {
+		return bytes.Clone(data), nil
+	}
 	nb, err := o.ToNotebook(d)
 	if err != nil {
 		return nil, err

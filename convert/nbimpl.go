@@ -26,6 +26,16 @@ func healKeepingBOM(nb *nbformat.Notebook) ([]nbformat.Repair, error) {
 	return r, err
 }
 
+// upgradedCopy is nbformat.Upgrade of a copy of a version 2 or 3
+// notebook, nb left as it is.
+func upgradedCopy(nb *nbformat.Notebook) (*nbformat.Notebook, error) {
+	up, err := nbimpl.UpgradedCopy(nb)
+	if err != nil {
+		return nil, err
+	}
+	return up.(*nbformat.Notebook), nil
+}
+
 // cloneCell returns a copy of c that can be changed without changing c
 // (its maps, slices and bundles are shared until replaced).
 func cloneCell(c nbformat.Cell) nbformat.Cell { return nbimpl.CloneCell(c).(nbformat.Cell) }

@@ -26,12 +26,20 @@ func (o Options) ToDialog(nb *nbformat.Notebook) (*dialog.Dialog, error) { retur
 
 // toDialog is ToDialog of nb, read from data (nil: not known).
 func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, error) {
+	pristine := data != nil // nb was parsed from data by this package
 	work := nb
 	switch nb.Nbformat {
 	case 4:
 	case 2, 3:
-		// The upgrade is made on a copy of the notebook: the bytes read,
-		// read again.
+		// The upgrade is made on a copy of the notebook: for one parsed
+		// here, a copy in memory; else the bytes read, read again.
+		if pristine {
+			var err error
+			if work, err = upgradedCopy(nb); err != nil {
+				return nil, fmt.Errorf("convert: %w", err)
+			}
+			break
+		}
 		if data == nil {
 			var err error
 			if data, err = nbformat.Marshal(nb); err != nil {
@@ -54,7 +62,7 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 		return nil, fmt.Errorf("convert: notebook metadata: %w", err)
 	}
 	d.Meta = meta
-	org := &origin{nb: nb, work: work, meta: jsonvalue.CloneObject(meta), reg: o.Registry}
+	org := &origin{nb: nb, work: work, meta: jsonvalue.CloneObject(meta), reg: o.Registry, pristine: pristine}
 	if nb.Nbformat < 4 {
 		org.valid = nbformat.Validate(nb) == nil
 	}
@@ -96,6 +104,7 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 			m.ID = cellid.Derive(i, string(m.Kind), m.Content, func(id string) bool { return taken[id] })
 			taken[m.ID] = true
 			generated = true
+			org.generated = true
 		}
 		if seenMap != nil {
 			seenMap[m.ID] = true

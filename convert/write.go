@@ -28,6 +28,9 @@ func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat
 	if only != nil {
 		msgs = only
 	}
+	if nb, _ := o.asRead(d, only); nb != nil {
+		return readCopy(nb), nil
+	}
 	org, _ := d.Source.(*origin)
 	o = o.carried(org)
 	if org != nil && org.nb.Nbformat < 4 && org.valid && only == nil && o.unchanged(d, org) {

@@ -35,4 +35,20 @@ func init() {
 		}
 		return heal(n, o)
 	}
+	nbimpl.UpgradedCopy = func(nb any) (any, error) {
+		n, ok := nb.(*Notebook)
+		if !ok {
+			return nil, fmt.Errorf("nbformat: upgrade: %T is not a *Notebook", nb)
+		}
+		return upgradedCopy(n)
+	}
+	nbimpl.Unmarshals = unmarshals.Load
+	nbimpl.ReadBytes = func(nb any) ([]byte, bool) {
+		n, ok := nb.(*Notebook)
+		if !ok || n.src == nil {
+			return nil, false
+		}
+		t := n.src.tape
+		return t.Data, len(n.problems(t)) == 0
+	}
 }

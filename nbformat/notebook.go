@@ -142,7 +142,12 @@ func (o UnmarshalOptions) maxBytes() int64 {
 	return o.MaxBytes
 }
 
+// unmarshals counts the notebooks parsed from bytes (the module's tests
+// read it through nbimpl.Unmarshals).
+var unmarshals atomic.Int64
+
 func (o UnmarshalOptions) unmarshal(data []byte) (*Notebook, error) {
+	unmarshals.Add(1)
 	maxBytes := o.maxBytes()
 	if int64(len(data)) > maxBytes {
 		return nil, &SyntaxError{Offset: maxBytes, Line: 0, Msg: fmt.Sprintf("input is %d bytes, more than the limit of %d", len(data), maxBytes), Limit: true}

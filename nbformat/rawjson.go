@@ -58,7 +58,11 @@ func (e *encoder) tapeValue(t *jsontree.Tape, j int, ind string) {
 }
 
 // encodeCompact writes v (any Go value the encoder handles) as compact JSON.
+// Generic JSON values are written by appendGeneric, without reflection.
 func encodeCompact(v any) ([]byte, error) {
+	if out, ok := appendGeneric(nil, v, 0); ok {
+		return out, nil
+	}
 	e := encoder{st: &style{colon: ":"}}
 	x := reflect.ValueOf(&v).Elem()
 	e.value(x, infoOf(anyType), -1, "")

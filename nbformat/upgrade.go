@@ -1,7 +1,9 @@
 package nbformat
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"strings"
 
@@ -60,6 +62,23 @@ func Upgrade(nb *Notebook) error {
 	return nil
 }
 
+// upgradedCopy returns a version 2 or 3 notebook upgraded as Upgrade
+// upgrades it, leaving nb as it is, without reading its bytes again: the
+// copy shares what Upgrade replaces (the cells, the members kept in
+// AdditionalProperties) and has its own notebook metadata map, the one
+// thing Upgrade changes in place.
+func upgradedCopy(nb *Notebook) (*Notebook, error) {
+	if nb.Nbformat != 2 && nb.Nbformat != 3 {
+		return nil, fmt.Errorf("nbformat: upgrade a copy of nbformat %d: %w", nb.Nbformat, ErrUnsupportedVersion)
+	}
+	cp := *nb
+	cp.Metadata.AdditionalProperties = maps.Clone(nb.Metadata.AdditionalProperties)
+	if err := Upgrade(&cp); err != nil {
+		return nil, err
+	}
+	return &cp, nil
+}
+
 // fixIDs gives fresh ids to cells whose id is missing, invalid or already
 // used by an earlier cell.
 func fixIDs(nb *Notebook) {
@@ -90,6 +109,9 @@ func fixIDs(nb *Notebook) {
 func upgradeV3(nb *Notebook) error {
 	extra := nb.AdditionalProperties
 	var cells []any
+	// Worksheets read from the file are decoded here, into values no one
+	// else has: their cells are upgraded in place. Others are copied first.
+	_, fresh := extra["worksheets"].(json.RawMessage)
 	if ws, ok := decodeRaw(extra["worksheets"]).([]any); ok {
 		for i, w := range ws {
 			wm, ok := w.(map[string]any)
@@ -106,7 +128,10 @@ func upgradeV3(nb *Notebook) error {
 				if nb.Nbformat == 2 {
 					join = joinV2Value
 				}
-				cells = append(cells, upgradeCellV3(jsonvalue.Clone(cm).(map[string]any), join))
+				if !fresh {
+					cm = jsonvalue.Clone(cm).(map[string]any)
+				}
+				cells = append(cells, upgradeCellV3(cm, join))
 			}
 		}
 	}

@@ -30,24 +30,39 @@ func Valid(id string) bool {
 // taken reports the id as used. The same cell at the same place always
 // gets the same id.
 func Derive(i int, kind, content string, taken func(string) bool) string {
-	h := sha256.New()
-	h.Write([]byte(strconv.Itoa(i)))
-	h.Write([]byte{0})
-	h.Write([]byte(kind))
-	h.Write([]byte{0})
-	var buf [512]byte // the content in pieces, not copied whole
-	for len(content) > 0 {
-		n := copy(buf[:], content)
-		h.Write(buf[:n])
-		content = content[n:]
+	var sum [sha256.Size]byte
+	// The bytes hashed: "<i>\x00<kind>\x00<content>". Short ones are
+	// hashed from a buffer on the stack (most cells), longer ones in
+	// pieces, never copied whole.
+	var buf [512]byte
+	head := strconv.AppendInt(buf[:0], int64(i), 10)
+	head = append(head, 0)
+	if len(head)+len(kind)+1+len(content) <= len(buf) {
+		b := append(head, kind...)
+		b = append(b, 0)
+		b = append(b, content...)
+		sum = sha256.Sum256(b)
+	} else {
+		h := sha256.New()
+		h.Write(head)
+		for len(kind) > 0 { // (a kind is a short word; any length is hashed)
+			n := copy(buf[:], kind)
+			h.Write(buf[:n])
+			kind = kind[n:]
+		}
+		h.Write([]byte{0})
+		for len(content) > 0 {
+			n := copy(buf[:], content)
+			h.Write(buf[:n])
+			content = content[n:]
+		}
+		h.Sum(sum[:0])
 	}
-	sum := h.Sum(nil)
 	for {
 		if id := hex.EncodeToString(sum[:4]); !taken(id) {
 			return id
 		}
-		next := sha256.Sum256(sum)
-		sum = next[:]
+		sum = sha256.Sum256(sum[:])
 	}
 }
 

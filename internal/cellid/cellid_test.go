@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -76,5 +77,28 @@ func TestWrittenMatchesSchemas(t *testing.T) {
 	}
 	if Written(3, 5) || !Written(5, 0) {
 		t.Error("Written wrong across major versions")
+	}
+}
+
+// Derive hashes the same bytes however long the content (short ones from
+// a buffer, long ones in pieces: checked against SHA-256 of the whole at
+// every length around the buffer's size), and allocates only the id it
+// returns for a cell of ordinary length.
+func TestDeriveLengthsAndAllocs(t *testing.T) {
+	none := func(string) bool { return false }
+	for _, n := range []int{0, 1, 490, 499, 500, 501, 502, 503, 504, 510, 511, 512, 513, 1023, 1024, 1025, 5000} {
+		content := strings.Repeat("é", n/2) + strings.Repeat("x", n%2)
+		for _, kind := range []string{"code", "", strings.Repeat("k", 600)} {
+			for _, i := range []int{0, 7, 12345} {
+				whole := sha256.Sum256([]byte(strconv.Itoa(i) + "\x00" + kind + "\x00" + content))
+				if got, want := Derive(i, kind, content, none), hex.EncodeToString(whole[:4]); got != want {
+					t.Fatalf("Derive(%d, %d-byte kind, %d-byte content) = %s, want %s", i, len(kind), len(content), got, want)
+				}
+			}
+		}
+	}
+	src := strings.Repeat("print(1)\n", 40) // 360 bytes
+	if a := testing.AllocsPerRun(10, func() { Derive(12, "code", src, none) }); a > 1 {
+		t.Errorf("Derive of a %d-byte cell: %.0f allocations, want 1 (the id)", len(src), a)
 	}
 }

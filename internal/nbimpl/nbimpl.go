@@ -75,4 +75,23 @@ var (
 	// Heal is nbformat.Heal with options: nb is an *nbformat.Notebook,
 	// repairs a []nbformat.Repair.
 	Heal func(nb any, o HealOptions) (repairs any, err error)
+
+	// ReadBytes returns the bytes an *nbformat.Notebook was read from (nil
+	// for one built in memory; a byte-order mark read is included) and
+	// whether they are valid against the schema of their version (the
+	// validation is done once per notebook read and kept, as for
+	// nbformat.Validate). It does not check that nb is unedited: they are
+	// what nbformat.Marshal writes only for a notebook the caller knows to
+	// be exactly as read. The bytes must not be changed.
+	ReadBytes func(nb any) (data []byte, valid bool)
+
+	// UpgradedCopy returns a version 2 or 3 *nbformat.Notebook upgraded as
+	// nbformat.Upgrade upgrades it (an *nbformat.Notebook), leaving nb as
+	// it is, without parsing its bytes again.
+	UpgradedCopy func(nb any) (any, error)
+
+	// Unmarshals returns the number of notebooks nbformat has parsed from
+	// bytes so far in the process (its reader, and the parses Upgrade
+	// makes), for tests that count them.
+	Unmarshals func() int64
 )

@@ -1,0 +1,54 @@
+package nbformat_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+// BenchmarkSmallCorpus runs over every corpus notebook under 20 KB, one op
+// being all of them: the per-file fixed cost (issue 13). RoundTrip is
+// Unmarshal + Validate + Marshal, JSONValid the floor (encoding/json
+// scanning the same bytes). It is skipped without the shared corpus.
+func BenchmarkSmallCorpus(b *testing.B) {
+	var files [][]byte
+	total := 0
+	for _, data := range corpus.Files(b) {
+		if len(data) >= 20<<10 {
+			continue
+		}
+		if _, err := nbformat.Unmarshal(data); err != nil {
+			continue
+		}
+		files = append(files, data)
+		total += len(data)
+	}
+	if len(files) == 0 {
+		b.Skip("no small notebook in the corpus")
+	}
+	run := func(name string, f func(data []byte)) {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(total))
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, data := range files {
+					f(data)
+				}
+			}
+			b.ReportMetric(float64(len(files)), "files")
+		})
+	}
+	run("RoundTrip", func(data []byte) {
+		nb, err := nbformat.Unmarshal(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = nbformat.Validate(nb)
+		if _, err := nbformat.Marshal(nb); err != nil {
+			b.Fatal(err)
+		}
+	})
+	run("JSONValid", func(data []byte) { json.Valid(data) })
+}
