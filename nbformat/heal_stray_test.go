@@ -217,3 +217,70 @@ func splitMembers(s string) []string {
 	}
 	return append(parts, s[start:])
 }
+
+// Two members of an output at once, over valid and unrecognized types:
+// the output is repaired in place (never the whole cell replaced), the
+// result validates, and healing again changes nothing.
+func TestHealTwoBadOutputMembersRepairedInPlace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("6,750 notebooks")
+	}
+	bases := []string{
+		`"output_type": "stream", "name": "stdout", "text": "t"`,
+		`"output_type": "display_data", "metadata": {}, "data": {"text/plain": "d"}`,
+		`"output_type": "execute_result", "execution_count": 2, "metadata": {}, "data": {"text/plain": "r"}`,
+		`"output_type": "error", "ename": "E", "evalue": "v", "traceback": ["tb"]`,
+		`"output_type": "Weird"`,
+		`"output_type": "Stream"`,
+	}
+	members := []string{"name", "text", "data", "metadata", "execution_count", "ename", "evalue", "traceback", "prompt_number", "output_type"}
+	values := []string{`7`, `"s"`, `null`, `["a", 1]`, `{"text/plain": 5, "x": "y"}`}
+	n := 0
+	for _, base := range bases {
+		for i, m1 := range members {
+			for _, m2 := range members[i+1:] {
+				for _, v1 := range values {
+					for _, v2 := range values {
+						rest := dropMember(dropMember(base, m1), m2)
+						if strings.TrimSpace(rest) != "" {
+							rest += ", "
+						}
+						in := nb45(`{"cell_type": "code", "id": "c1", "metadata": {}, "source": "src", "execution_count": 2, "outputs": [{` +
+							rest + `"` + m1 + `": ` + v1 + `, "` + m2 + `": ` + v2 + `}]}`)
+						nb, err := nbformat.Unmarshal([]byte(in))
+						if err != nil {
+							t.Fatal(err)
+						}
+						repairs, err := nbformat.Heal(nb)
+						if err != nil {
+							t.Fatal(err)
+						}
+						n++
+						if err := nbformat.Validate(nb); err != nil {
+							t.Fatalf("%s: still invalid: %v", in, err)
+						}
+						for _, r := range repairs {
+							if strings.Contains(r.What, "could not be repaired") {
+								t.Fatalf("%s: %v", in, r)
+							}
+						}
+						out, err := nbformat.Marshal(nb)
+						if err != nil {
+							t.Fatal(err)
+						}
+						again, err := nbformat.Unmarshal(out)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if r, _ := nbformat.Heal(again); len(r) > 0 {
+							t.Fatalf("%s: healing again: %v", in, r)
+						}
+					}
+				}
+			}
+		}
+	}
+	if n != 6750 {
+		t.Errorf("%d notebooks, want 6750", n)
+	}
+}
