@@ -54,9 +54,13 @@ const (
 	PartAttachments
 	PartMeta  // metadata; Change.Keys says which keys
 	PartAttrs // host attributes; Change.Keys names them "attr:NAME"
+	// PartID: the id, when messages matched by content (DiffOptions.Unkeyed)
+	// have different ids and one of them is not unkeyed: an id removed,
+	// added, or replaced by one made up.
+	PartID
 )
 
-var partNames = []string{"kind", "content", "reply", "outputs", "count", "attachments", "metadata", "attributes"}
+var partNames = []string{"kind", "content", "reply", "outputs", "count", "attachments", "metadata", "attributes", "id"}
 
 // String lists the parts: "content, outputs".
 func (p Part) String() string {
@@ -137,12 +141,12 @@ func (o DiffOptions) Diff(a, b *Dialog) []Change {
 				continue
 			}
 			if common[i] >= 0 && common[i] == j {
-				if parts, keys := messageParts(am[i], bm[j]); parts != 0 {
+				if parts, keys := o.messageParts(am[i], bm[j]); parts != 0 {
 					out = append(out, Change{Kind: Changed, ID: bm[j].ID, A: am[i], B: bm[j], AIndex: i, BIndex: j, Parts: parts, Keys: keys})
 				}
 				continue
 			}
-			parts, keys := messageParts(am[i], bm[j])
+			parts, keys := o.messageParts(am[i], bm[j])
 			out = append(out, Change{Kind: Moved, ID: bm[j].ID, A: am[i], B: bm[j], AIndex: i, BIndex: j, Parts: parts, Keys: keys})
 		}
 	}
@@ -163,8 +167,11 @@ func (o DiffOptions) Diff(a, b *Dialog) []Change {
 }
 
 // messageParts compares two versions of a message.
-func messageParts(a, b *Message) (Part, []string) {
+func (o DiffOptions) messageParts(a, b *Message) (Part, []string) {
 	var p Part
+	if a.ID != b.ID && (o.Unkeyed == nil || !o.Unkeyed(a) || !o.Unkeyed(b)) {
+		p |= PartID
+	}
 	if a.Kind != b.Kind {
 		p |= PartKind
 	}

@@ -48,8 +48,13 @@ func (r Repair) String() string { return string(r.Pointer) + ": " + r.What }
 //     (a case variant of a valid type; pyout and pyerr; execute_result when
 //     it has data and an execution count, display_data when it has data,
 //     stream when it has text, error when it has a traceback, else
-//     display_data showing its JSON as text/plain); text beside an output's
-//     data becomes the data's text/plain when that is free;
+//     display_data showing its JSON as text/plain); an output whose
+//     members are another type's and not those of the type it names (a
+//     "stream" or "Stream" holding data and no text) becomes the type of
+//     its members; a display_data with an execution count becomes an
+//     execute_result; text beside an output's data becomes the data's
+//     text/plain when that is free; members an output's type does not
+//     have (an execution count on a stream) are removed;
 //   - nbformat 4.0–4.4 notebooks whose cells carry ids (Colab writes 4.0
 //     with ids) are raised to 4.5, cells lacking an id get one, when that
 //     keeps an id and makes nothing else invalid; otherwise the ids, which

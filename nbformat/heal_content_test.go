@@ -228,15 +228,24 @@ func outputContent(om map[string]any) []string {
 		display = append(display, "text") // its place: the data's text/plain
 	}
 	typ, _ := om["output_type"].(string)
+	has := func(k string) bool { return om[k] != nil }
+	// The type named (or a case variant) holds the content, unless the
+	// output has none of that type's content and another type's.
+	others := has("data") || has("text") || has("traceback") || has("ename") || has("evalue")
 	switch strings.ToLower(strings.TrimSpace(typ)) {
 	case "stream":
-		return []string{"text"}
+		if has("text") || !others {
+			return []string{"text"}
+		}
 	case "display_data", "execute_result", "pyout":
-		return display
+		if has("data") || !others {
+			return display
+		}
 	case "error", "pyerr":
-		return []string{"ename", "evalue", "traceback"}
+		if has("traceback") || has("ename") || has("evalue") || !others {
+			return []string{"ename", "evalue", "traceback"}
+		}
 	}
-	has := func(k string) bool { return om[k] != nil }
 	switch {
 	case has("data"):
 		return display

@@ -214,23 +214,41 @@ func present(t *jsontree.Tape, members map[string]int, key string) bool {
 	return ok && t.Nodes[k].Kind != jsontree.Null
 }
 
-// resembledOutputType is the type of output an output object of
-// unrecognized type (its members) resembles: a case variant of a valid
-// type, nbformat 3's pyout and pyerr, else the type its members suggest;
-// "" if none.
+// resembledOutputType is the type of output an output object (its
+// members) resembles: the type it names, or a case variant of a valid one
+// (nbformat 3's pyout and pyerr included), unless its members are those of
+// another type and not of that one ("Stream" holding data and no text is a
+// display_data); else the type its members suggest; "" if none.
 func resembledOutputType(t *jsontree.Tape, members map[string]int) string {
 	has := func(key string) bool { return present(t, members, key) }
 	given := ""
 	if k, ok := members["output_type"]; ok && t.Nodes[k].Kind == jsontree.String {
 		given = t.Str(k)
 	}
-	switch norm := strings.ToLower(strings.TrimSpace(given)); {
-	case norm == "execute_result" || norm == "display_data" || norm == "stream" || norm == "error":
-		return norm
-	case norm == "pyout":
-		return "execute_result"
-	case norm == "pyerr":
-		return "error"
+	byMembers := outputTypeOfMembers(has)
+	norm := strings.ToLower(strings.TrimSpace(given))
+	if v3, ok := v3OutputTypes[norm]; ok {
+		norm = v3
+	}
+	switch norm {
+	case "execute_result", "display_data", "stream", "error":
+		if byMembers == "" || outputFits(norm, has) {
+			return norm
+		}
+	}
+	return byMembers
+}
+
+// v3OutputTypes are nbformat 3's names of output types that version 4
+// renamed.
+var v3OutputTypes = map[string]string{"pyout": "execute_result", "pyerr": "error"}
+
+// outputTypeOfMembers is the output type an output's members suggest:
+// execute_result when it has data and an execution count, display_data
+// when it has data, stream when it has text, error when it has a
+// traceback, ename or evalue; "" if none.
+func outputTypeOfMembers(has func(string) bool) string {
+	switch {
 	case has("data") && (has("execution_count") || has("prompt_number")):
 		return "execute_result"
 	case has("data"):
@@ -241,6 +259,21 @@ func resembledOutputType(t *jsontree.Tape, members map[string]int) string {
 		return "error"
 	}
 	return ""
+}
+
+// outputFits reports whether an output has a member holding the content
+// of output type typ: data for execute_result and display_data, text for
+// a stream, a traceback, ename or evalue for an error.
+func outputFits(typ string, has func(string) bool) bool {
+	switch typ {
+	case "execute_result", "display_data":
+		return has("data")
+	case "stream":
+		return has("text")
+	case "error":
+		return has("traceback") || has("ename") || has("evalue")
+	}
+	return false
 }
 
 // outputRebuild writes the members of an output object as those of the

@@ -37,6 +37,7 @@ func FuzzHeal(f *testing.F) {
 		`{"cell_type": "raw", "id": "a b", "metadata": {"jupyter": {"source_hidden": 1}}, "source": ["a", 1], "attachments": []}`,
 		`{"output_type": "execute_result", "data": "x", "metadata": 1, "execution_count": 1.5}, {"output_type": "stream", "name": 1, "text": ["a", null]}`,
 		`{"output_type": "pyout", "prompt_number": 2, "data": {"text/plain": "2"}}, {"output_type": "display_data"}, 3`,
+		`{"output_type": "Stream", "metadata": {}, "data": {"text/plain": "fig", "image/png": "iVBO"}}, {"output_type": "stream", "name": "stdout", "text": "t", "execution_count": 1}, {"output_type": "display_data", "metadata": {}, "data": {}, "traceback": ["t"]}`,
 	} {
 		f.Add([]byte(s))
 	}

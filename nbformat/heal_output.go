@@ -34,14 +34,25 @@ func (h *healer) output(i int, code *CodeCell, at Pointer, jtok string, probs []
 		h.note(at, "output of unrecognized type %q made a %s output", u.Type(), typ)
 		return
 	}
+	if typ := resembledOutputType(h.t, memberIndex(h.t, node)); typ != out.Type() && typ != "" {
+		// Another type's content under this type's name (a stream holding
+		// data and no text): the output becomes the type its members are.
+		raw, _ := outputJSON(h.t, node)
+		h.newOutputs = append(h.newOutputs, pendingOutput{cell: i, index: j, json: raw})
+		h.note(at, "%s output holding the members of a %s output made a %s output", out.Type(), typ, typ)
+		return
+	}
 	if h.whole {
 		code.Outputs[j] = NewDisplayData(NewMimeBundle("text/plain", string(compactNode(nil, h.t, node))))
 		h.note(at, "replaced a %s output that could not be repaired (%s) by display_data showing its JSON", out.Type(), probs[0].err.Msg)
 		return
 	}
-	r := &outputRepair{h: h, t: h.t, node: node, at: at, o: cloneOutput(out)}
-	r.v = reflect.ValueOf(r.o).Elem()
-	code.Outputs[j] = r.o
+	r := &outputRepair{h: h, t: h.t, node: node, at: at}
+	r.set = func(o Output) {
+		r.o, r.v = o, reflect.ValueOf(o).Elem()
+		code.Outputs[j] = o
+	}
+	r.set(cloneOutput(out))
 	for _, p := range probs {
 		r.fix(p)
 	}
@@ -56,6 +67,7 @@ type outputRepair struct {
 	at   Pointer
 	o    Output
 	v    reflect.Value // *o
+	set  func(Output)  // replaces the output (o, v and the cell's)
 
 	members, dataMembers map[string]int // built when first needed
 	// Done once per output: its data cloned, its traceback or stream text
@@ -92,6 +104,8 @@ func (r *outputRepair) fix(p healProblem) {
 		if errors.Is(p.err, ErrMissingMember) {
 			r.h.note(r.at.appendToken(p.err.Member), "added the missing member with its empty value")
 		}
+	case (rest[0] == "data" || rest[0] == "metadata") && !isDisplay(r.o):
+		r.drop(rest[0], p) // a stream or error has no place for them
 	case rest[0] == "data":
 		r.fixData(rest[1:])
 	case rest[0] == "metadata" && len(rest) == 1:
@@ -146,10 +160,22 @@ func (r *outputRepair) fixData(rest []string) {
 }
 
 // fixCount replaces an execute_result's invalid execution count by the
-// integer it spells, or null.
+// integer it spells, or null. A display_data with a count that spells an
+// integer has the shape of an execute_result and becomes one, keeping the
+// count; other outputs have no place for a count, which is removed.
 func (r *outputRepair) fixCount(p healProblem) {
 	res, ok := r.o.(*ExecuteResult)
+	if d, isDisplay := r.o.(*DisplayData); isDisplay {
+		if n := countOf(r.t, r.member("execution_count")); n != nil {
+			r.h.dropKey(r.v, "execution_count")
+			r.set(&ExecuteResult{Data: d.Data, Metadata: d.Metadata, OutputType: OutputTypeExecuteResult,
+				ExecutionCount: n, AdditionalProperties: d.AdditionalProperties})
+			r.h.note(r.at, "made a display_data output with an execution count (%s) an execute_result", countText(n))
+			return
+		}
+	}
 	if !ok {
+		r.drop("execution_count", p)
 		return
 	}
 	r.h.dropKey(r.v, "execution_count")
@@ -160,7 +186,11 @@ func (r *outputRepair) fixCount(p healProblem) {
 // fixTraceback makes an error's traceback a list of text lines (once).
 func (r *outputRepair) fixTraceback(p healProblem) {
 	e, ok := r.o.(*ErrorOutput)
-	if !ok || r.tracebackDone {
+	if !ok {
+		r.drop("traceback", p)
+		return
+	}
+	if r.tracebackDone {
 		return
 	}
 	r.tracebackDone = true
@@ -181,7 +211,12 @@ func (r *outputRepair) fixText(rest []string, p healProblem) {
 		r.textBesideData(p)
 	case len(rest) == 1:
 		// A line of stream text that is not a string.
-		if s, ok := r.o.(*Stream); ok && !r.textDone {
+		s, ok := r.o.(*Stream)
+		if !ok {
+			r.drop("text", p)
+			return
+		}
+		if !r.textDone {
 			r.textDone = true
 			r.h.dropKey(r.v, "text")
 			s.Text = Text(textOfNode(r.t, r.member("text")))

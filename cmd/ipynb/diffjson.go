@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/nbformat"
 )
 
 // jsonChange is a change in --json output.
@@ -19,6 +20,7 @@ type jsonChange struct {
 	Keys        []string       `json:"keys,omitempty"`
 	Content     string         `json:"content_diff,omitempty"`
 	Reply       string         `json:"reply_diff,omitempty"`
+	IDs         []*string      `json:"ids,omitempty"`             // [a, b], null for none
 	Count       []*int         `json:"execution_count,omitempty"` // [a, b]
 	Outputs     [][]string     `json:"outputs,omitempty"`         // [a, b] summaries
 	Meta        map[string]any `json:"metadata,omitempty"`        // key → [a, b]
@@ -56,6 +58,17 @@ func (d *differ) writeJSON(w io.Writer, aName, bName string, changes []dialog.Ch
 			}
 			if c.Parts&dialog.PartReply != 0 {
 				jc.Reply = d.hunks(c.A.Reply(), c.B.Reply())
+			}
+			if c.Parts&dialog.PartID != 0 {
+				ia, ib := d.fileIDs(c)
+				for _, id := range []nbformat.CellID{ia, ib} {
+					var p *string
+					if id != "" {
+						s := string(id)
+						p = &s
+					}
+					jc.IDs = append(jc.IDs, p)
+				}
 			}
 			if c.Parts&dialog.PartCount != 0 {
 				jc.Count = []*int{c.A.ExecutionCount, c.B.ExecutionCount}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/nbdialog/ipynb/convert"
@@ -21,6 +22,8 @@ type differ struct {
 	ids     map[string]bool // ids the files hold (others were made up)
 	// The notebooks' metadata (a Change of it carries only the keys).
 	metaA, metaB map[string]any
+	// The cell ids the files hold, by cell (read when an id changed).
+	cellIDs [2][]nbformat.CellID
 }
 
 // changes compares two notebook texts; nil stands for no notebook (all
@@ -45,12 +48,24 @@ func (d *differ) changes(a, b []byte) ([]dialog.Change, error) {
 		return nil, err
 	}
 	ids := make([]string, 0, len(cs))
-	meta := false
+	meta, idChanged := false, false
 	for _, c := range cs {
 		ids = append(ids, c.ID)
 		meta = meta || c.A == nil && c.B == nil
+		idChanged = idChanged || c.Parts&dialog.PartID != 0
 	}
 	d.ids = realIDs(ids, a, b)
+	if idChanged {
+		// The ids as the files hold them (a repeated one is made up
+		// when read, but it is what the file says).
+		for i, data := range [2][]byte{a, b} {
+			if nb, err := nbformat.Unmarshal(data); err == nil {
+				for _, c := range nb.Cells {
+					d.cellIDs[i] = append(d.cellIDs[i], nbformat.CellIDOf(c))
+				}
+			}
+		}
+	}
 	if meta {
 		// The notebooks' metadata, which a Change of it does not carry.
 		if da, err := convert.Unmarshal(a); err == nil {
@@ -198,6 +213,10 @@ func (d *differ) hunks(a, b string) string {
 func (d *differ) partsDiff(c dialog.Change) string {
 	a, b := c.A, c.B
 	var s strings.Builder
+	if c.Parts&dialog.PartID != 0 {
+		ia, ib := d.fileIDs(c)
+		fmt.Fprintf(&s, " id: %s → %s\n", idText(ia), idText(ib))
+	}
 	if c.Parts&dialog.PartKind != 0 {
 		fmt.Fprintf(&s, " kind: %s → %s\n", a.Kind, b.Kind)
 	}
@@ -221,6 +240,30 @@ func (d *differ) partsDiff(c dialog.Change) string {
 		s.WriteString(d.metaDiff(c.Keys, a, b))
 	}
 	return s.String()
+}
+
+// fileIDs returns the ids the files hold for the cells of a change
+// ("" for none).
+func (d *differ) fileIDs(c dialog.Change) (a, b nbformat.CellID) {
+	if ids := d.cellIDs[0]; c.AIndex >= 0 && c.AIndex < len(ids) {
+		a = ids[c.AIndex]
+	}
+	if ids := d.cellIDs[1]; c.BIndex >= 0 && c.BIndex < len(ids) {
+		b = ids[c.BIndex]
+	}
+	return a, b
+}
+
+// idText shows a cell id as the file holds it: "none" when it has none,
+// quoted when it is not a valid id.
+func idText(id nbformat.CellID) string {
+	switch {
+	case id == "":
+		return "none"
+	case !id.Valid():
+		return strconv.Quote(string(id))
+	}
+	return string(id)
 }
 
 func countText(n *int) string {
