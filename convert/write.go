@@ -212,22 +212,44 @@ func (o Options) unchanged(d *dialog.Dialog, org *origin) bool {
 	return true
 }
 
-// ToCell converts one message to a new cell (nbformat 4.5).
+// ToCell converts one message to a new cell (nbformat 4.5). A message
+// without an id gives a cell with the id Heal would derive for it at the
+// top of a notebook (from its cell type and text), so the cell is valid.
 func (o Options) ToCell(m *dialog.Message) (nbformat.Cell, error) {
 	if err := unwritable(m); err != nil {
 		return nil, err
 	}
-	return o.cell(m, nil, true, nil)
+	c, err := o.cell(m, nil, true, nil)
+	if err == nil && m.ID == "" {
+		// A cell of its own must be valid: an id as Heal would give the
+		// cell at the top of a notebook.
+		nbformat.SetCellID(c, nbformat.CellID(cellid.Derive(0, c.Type(), m.Content, func(string) bool { return false })))
+	}
+	return c, err
+}
+
+// cellIDFor is the id of the cell of message m (s: as read, if it was),
+// "" when ids are not written. A message without an id (one made as a
+// struct literal) keeps the id its cell was read or written with, so that
+// editing it does not change the cell's id; a new one gets its id from
+// Heal (derived from the cell's place and content, clear of the others).
+func cellIDFor(m *dialog.Message, s *snapshot, ids bool) nbformat.CellID {
+	switch {
+	case !ids:
+		return ""
+	case m.ID != "":
+		return nbformat.CellID(m.ID)
+	case s != nil && cellid.Valid(string(nbformat.CellIDOf(s.cell))):
+		return nbformat.CellIDOf(s.cell)
+	}
+	return "" // Heal derives it from the cell's place and content
 }
 
 // cell builds the cell of a changed or new message, reusing the parts of
 // its original cell (s, if any) that did not change and the outputs read
 // from the notebook it is written over (from, if any).
 func (o Options) cell(m *dialog.Message, s *snapshot, ids bool, from *nbformat.Notebook) (nbformat.Cell, error) {
-	id := nbformat.CellID(m.ID)
-	if !ids {
-		id = ""
-	}
+	id := cellIDFor(m, s, ids)
 	meta, err := o.cellMeta(m)
 	if err != nil {
 		return nil, err
