@@ -66,24 +66,10 @@ func (e *encoder) value(v reflect.Value, ti *typeInfo, o int, ind string) {
 		}
 	}
 	switch ti.kind {
-	case kString:
-		e.str(v.String())
-	case kInt:
-		e.buf = strconv.AppendInt(e.buf, v.Int(), 10)
-	case kUint:
-		e.buf = strconv.AppendUint(e.buf, v.Uint(), 10)
-	case kFloat:
-		e.buf = jsontree.AppendPythonFloat(e.buf, v.Float())
-	case kBool:
-		e.buf = strconv.AppendBool(e.buf, v.Bool())
+	case kString, kInt, kUint, kFloat, kBool, kNumber:
+		e.scalar(v, ti.kind)
 	case kRaw:
 		e.rawJSON(v.Bytes(), ind)
-	case kNumber:
-		s := v.String()
-		if !json.Valid([]byte(s)) && s != "NaN" && s != "Infinity" && s != "-Infinity" {
-			e.fail(fmt.Errorf("nbformat: invalid json.Number %q", s))
-		}
-		e.buf = append(e.buf, s...)
 	case kPtr:
 		if v.IsNil() {
 			e.buf = append(e.buf, "null"...)
@@ -109,26 +95,54 @@ func (e *encoder) value(v reflect.Value, ti *typeInfo, o int, ind string) {
 	case kBundle:
 		e.bundle(mustAssert[MimeBundle](v), o, ind)
 	case kCell, kOutput:
-		if v.IsNil() {
-			e.fail(fmt.Errorf("nbformat: nil %s in a notebook", strings.ToLower(ti.typ.Name())))
-			e.buf = append(e.buf, "null"...)
-			return
-		}
-		switch x := v.Interface().(type) {
-		case *UnknownCell:
-			e.rawJSON(x.Raw, ind)
-			return
-		case *UnknownOutput:
-			e.rawJSON(x.Raw, ind)
-			return
-		}
-		el := v.Elem().Elem()
-		defer e.enter(v.Interface())()
-		e.structValue(el, infoOf(el.Type()).plan, o, ind)
+		e.variant(v, ti, o, ind)
 	default:
 		e.fail(fmt.Errorf("nbformat: cannot write a %s", ti.typ))
 		e.buf = append(e.buf, "null"...)
 	}
+}
+
+// scalar writes a string, number or boolean.
+func (e *encoder) scalar(v reflect.Value, k kind) {
+	switch k {
+	case kString:
+		e.str(v.String())
+	case kInt:
+		e.buf = strconv.AppendInt(e.buf, v.Int(), 10)
+	case kUint:
+		e.buf = strconv.AppendUint(e.buf, v.Uint(), 10)
+	case kFloat:
+		e.buf = jsontree.AppendPythonFloat(e.buf, v.Float())
+	case kBool:
+		e.buf = strconv.AppendBool(e.buf, v.Bool())
+	case kNumber:
+		s := v.String()
+		if !json.Valid([]byte(s)) && s != "NaN" && s != "Infinity" && s != "-Infinity" {
+			e.fail(fmt.Errorf("nbformat: invalid json.Number %q", s))
+		}
+		e.buf = append(e.buf, s...)
+	}
+}
+
+// variant writes a Cell or an Output: an unknown one as its bytes, a
+// typed one as its struct.
+func (e *encoder) variant(v reflect.Value, ti *typeInfo, o int, ind string) {
+	if v.IsNil() {
+		e.fail(fmt.Errorf("nbformat: nil %s in a notebook", strings.ToLower(ti.typ.Name())))
+		e.buf = append(e.buf, "null"...)
+		return
+	}
+	switch x := v.Interface().(type) {
+	case *UnknownCell:
+		e.rawJSON(x.Raw, ind)
+		return
+	case *UnknownOutput:
+		e.rawJSON(x.Raw, ind)
+		return
+	}
+	el := v.Elem().Elem()
+	defer e.enter(v.Interface())()
+	e.structValue(el, infoOf(el.Type()).plan, o, ind)
 }
 
 func (e *encoder) str(s string) {
@@ -432,66 +446,22 @@ func lineIndent(sep []byte, def string) string {
 // element to its original: cells and outputs by identity (then cells by
 // id), everything else by position.
 func (e *encoder) slice(v reflect.Value, ti *typeInfo, o int, ind string) {
-	t := e.t
 	n := v.Len()
-	hasOrig := o >= 0 && t.Nodes[o].Kind == jsontree.Array
+	hasOrig := o >= 0 && e.t.Nodes[o].Kind == jsontree.Array
 	var kids []int
 	if hasOrig {
-		kids = t.ChildList(o)
+		kids = e.t.ChildList(o)
 	}
-	origs := make([]int, n)
-	for i := range origs {
-		origs[i] = -1
-	}
+	var origs []int
 	if e.src != nil && (ti.elem.kind == kCell || ti.elem.kind == kOutput) {
-		claimed := map[int]bool{}
-		for i := 0; i < n; i++ {
-			var j int32
-			var ok bool
-			switch x := v.Index(i).Interface().(type) {
-			case Cell:
-				j, ok = e.src.cells[x]
-			case Output:
-				j, ok = e.src.outputs[x]
-			}
-			if ok && !claimed[int(j)] {
-				origs[i] = int(j)
-				claimed[int(j)] = true
-			}
-		}
-		if ti.elem.kind == kCell && hasOrig {
-			byID := map[string]int{}
-			for _, k := range kids {
-				if t.Nodes[k].Kind == jsontree.Object {
-					if id := t.Lookup(k, "id"); id >= 0 && t.Nodes[id].Kind == jsontree.String {
-						byID[t.Str(id)] = k
-					}
-				}
-			}
-			for i := 0; i < n; i++ {
-				if origs[i] >= 0 {
-					continue
-				}
-				c, _ := v.Index(i).Interface().(Cell)
-				if id := string(CellIDOf(c)); id != "" {
-					if k, ok := byID[id]; ok && !claimed[k] {
-						origs[i] = k
-						claimed[k] = true
-					}
-				}
-			}
-		}
-		// Positional fallback, for values rebuilt without identity or id
-		// (only onto an original of the same type, whose layout fits).
-		for i := 0; i < n && i < len(kids); i++ {
-			if origs[i] < 0 && !claimed[kids[i]] && sameType(t, kids[i], v.Index(i).Interface()) {
-				origs[i] = kids[i]
-				claimed[kids[i]] = true
-			}
-		}
+		origs = e.matchOriginals(v, ti.elem.kind == kCell && hasOrig, kids)
 	} else {
-		for i := 0; i < n && i < len(kids); i++ {
-			origs[i] = kids[i]
+		origs = make([]int, n)
+		for i := range origs {
+			origs[i] = -1
+			if i < len(kids) {
+				origs[i] = kids[i]
+			}
 		}
 	}
 	elem := func(i int, ind string) { e.value(v.Index(i), ti.elem, origs[i], ind) }
