@@ -123,6 +123,13 @@ func healCost(t testing.TB, in string, runs int) (alloc uint64, took time.Durati
 // 8× over the range within a generous bound, 24× (quadratic: 64×); each
 // measure is the least of two runs.
 func TestHealScalesLinearly(t *testing.T) {
+	if raceBuild {
+		// The instrumented regexp allocates heavily, so the step where the
+		// reading shape stops remembering member names' matches (4096)
+		// looks like growth at these sizes; without -race the bytes
+		// double with the problems.
+		t.Skip("the race detector's instrumentation allocates")
+	}
 	sizes := []int{12500, 25000, 50000, 100000}
 	if testing.Short() {
 		sizes = []int{3125, 6250, 12500, 25000}

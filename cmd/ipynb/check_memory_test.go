@@ -74,6 +74,9 @@ func outputHeavyFile(t *testing.T, dir string, n int) (string, int64) {
 // outputs were kept as read, the dialog round trip decoded every output:
 // 7.4 bytes per byte.
 func TestCheckMemoryScales(t *testing.T) {
+	if raceBuild {
+		t.Skip("the race detector's instrumentation allocates")
+	}
 	sizes := []int{100, 200, 400, 800}
 	if testing.Short() {
 		sizes = sizes[:3]
@@ -113,6 +116,9 @@ func TestCheckMemoryScales(t *testing.T) {
 // at once. Before: 9.0 bytes per byte (peak RSS on the 98 MB benchgen
 // notebook 3.44× the file; now 2.08×).
 func TestShowMemoryScales(t *testing.T) {
+	if raceBuild {
+		t.Skip("the race detector's instrumentation allocates")
+	}
 	sizes := []int{100, 200, 400, 800}
 	if testing.Short() {
 		sizes = sizes[:3]
