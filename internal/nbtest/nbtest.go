@@ -1,6 +1,7 @@
 // Package nbtest holds helpers shared by the module's tests. They look at
-// notebook files with encoding/json, independently of the code under
-// test.
+// notebook files with encoding/json, and write the synthetic notebooks of
+// scale tests and benchmarks ([Heavy]) byte by byte, independently of the
+// code under test.
 package nbtest
 
 import (
