@@ -8,6 +8,8 @@ import (
 
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/nbimpl"
+	"github.com/nbdialog/ipynb/nbformat"
 )
 
 var showCmd = &command{
@@ -26,25 +28,26 @@ as \uXXXX.`,
 func init() { showCmd.run = runShow }
 
 // readDialog reads the one FILE argument of show and md (command cmd) as
-// a dialog.
-func readDialog(e *env, cmd string, args []string) (*dialog.Dialog, string, int) {
+// a dialog, and returns it with the notebook read (which holds the bytes
+// read: nbimpl.ReadBytes).
+func readDialog(e *env, cmd string, args []string) (*dialog.Dialog, *nbformat.Notebook, int) {
 	if len(args) != 1 {
 		what := "no FILE given"
 		if len(args) > 1 {
 			what = fmt.Sprintf("%d FILEs given", len(args))
 		}
 		fmt.Fprintf(e.stderr, "ipynb %s: %s; it takes exactly one notebook (or - for standard input)\nRun 'ipynb %s --help' for usage.\n", cmd, what, cmd)
-		return nil, "", exitError
+		return nil, nil, exitError
 	}
 	in := input{path: args[0]}
 	if fi, err := os.Stat(in.path); err == nil && fi.IsDir() {
 		fmt.Fprintf(e.stderr, "%s: is a folder; ipynb %s takes one notebook\n", quoteName(in.path), cmd)
-		return nil, "", exitError
+		return nil, nil, exitError
 	}
 	data, err := e.read(in)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "%s: %s\n", quoteName(in.path), readError(in.path, err))
-		return nil, "", exitError
+		return nil, nil, exitError
 	}
 	// The notebook keeps the bytes read (no second copy of the file);
 	// the dialog's outputs stay in it until looked at.
@@ -55,14 +58,14 @@ func readDialog(e *env, cmd string, args []string) (*dialog.Dialog, string, int)
 	}
 	if err != nil {
 		fmt.Fprintln(e.stderr, describe(in.path, err))
-		return nil, "", exitFindings
+		return nil, nil, exitFindings
 	}
 	name := in.path
 	if !in.stdin() {
 		name = strings.TrimSuffix(baseName(in.path), ".ipynb")
 	}
 	d.Name = quoteName(name) // one line, as every name printed
-	return d, in.path, -1
+	return d, nb, -1
 }
 
 // readError is the message of an error reading path, without the
@@ -96,7 +99,7 @@ func runShow(e *env, args []string) int {
 	if st := nonNegative(e, fs, "rows", *rows); st >= 0 {
 		return st
 	}
-	d, _, st := readDialog(e, "show", fs.Args())
+	d, nb, st := readDialog(e, "show", fs.Args())
 	if st >= 0 {
 		return st
 	}
@@ -126,6 +129,9 @@ func runShow(e *env, args []string) int {
 		}
 		fmt.Fprint(e.stdout, s)
 		return exitOK
+	}
+	if data, _ := nbimpl.ReadBytes(nb); nb.Nbformat == 4 && data != nil {
+		d = sizedForShow(d, data) // outputs sized from their bytes, not decoded
 	}
 	fmt.Fprint(e.stdout, e.forTerminal(d.Summary(*width, *rows)))
 	return exitOK
