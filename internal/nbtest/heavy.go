@@ -53,11 +53,12 @@ type Heavy struct {
 	Bytes int
 	// Seed seeds the random numbers (the notebook's text and images).
 	Seed uint64
-	// Kinds are the kinds of the outputs of each code cell, taken in
-	// turn (nil: Stream, Table, Image).
+	// Kinds are the kinds of the outputs of each code cell, in order
+	// (nil: Stream, Table, Image).
 	Kinds []OutputKind
-	// Outputs is the number of outputs of each code cell: the first
-	// Outputs of Kinds repeated (0: len(Kinds), each kind once).
+	// Outputs is the number of outputs of each code cell, their kinds
+	// taken from Kinds in turn, starting again at its first when it runs
+	// out (0: len(Kinds), each kind once).
 	Outputs int
 	// StreamLines is the number of lines of a Stream output (0: 40).
 	StreamLines int
