@@ -5,30 +5,68 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nbdialog/ipynb/internal/corpus"
 )
 
 // BenchmarkParse is a full parse (a node for every value) of the module's
-// testdata notebooks.
+// testdata notebooks and, when the shared corpus is present, of all its
+// notebooks under 20 KB and from 20 to 200 KB (one op parsing each of
+// them once: the per-file cost of small files, issue 13).
 func BenchmarkParse(b *testing.B) {
 	paths, err := filepath.Glob(filepath.Join("..", "..", "testdata", "*.ipynb"))
 	if err != nil || len(paths) == 0 {
 		b.Fatalf("no testdata notebooks: %v", err)
+	}
+	bench := func(name string, files [][]byte) {
+		total := 0
+		for _, data := range files {
+			total += len(data)
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(total))
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, data := range files {
+					if _, err := Parse(data, Limits{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
 	}
 	for _, p := range paths {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run(strings.TrimSuffix(filepath.Base(p), ".ipynb"), func(b *testing.B) {
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := Parse(data, Limits{}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		bench(strings.TrimSuffix(filepath.Base(p), ".ipynb"), [][]byte{data})
 	}
+	small, medium := corpusFiles(b)
+	if len(small) > 0 {
+		bench("corpus<20KB", small)
+		bench("corpus20-200KB", medium)
+	}
+}
+
+// corpusFiles returns the shared corpus's valid JSON files under 20 KB and
+// from 20 to 200 KB (none when the corpus is absent).
+func corpusFiles(tb testing.TB) (small, medium [][]byte) {
+	if corpus.Shared() == "" {
+		return nil, nil
+	}
+	for _, data := range corpus.Files(tb) {
+		if _, err := Parse(data, Limits{}); err != nil {
+			continue
+		}
+		switch {
+		case len(data) < 20<<10:
+			small = append(small, data)
+		case len(data) < 200<<10:
+			medium = append(medium, data)
+		}
+	}
+	return small, medium
 }
 
 // A parse of a small notebook allocates the tape, its nodes and the stack
