@@ -15,44 +15,73 @@ func ParseFlat(data []byte, lim Limits, shape *Shape) (*Tape, error) {
 // its children get no shape, so the same rule applies to them.
 var flatRest = &Shape{}
 
-// flatArray reports whether the array whose '[' was just scanned holds only
-// scalars, and whether they are all strings (by a quick look that checks
-// nothing: the parse that follows does).
-func (p *parser) flatArray() (flat, strs bool) {
+// flatElems reads the elements of the array whose '[' was just read, n,
+// in one pass when they are all numbers, strings, booleans or nulls: it
+// leaves p.pos past the ']' and makes n the lazy node of a flat array
+// (End, Len, FlagLazy, FlagStrings when all are strings). At the first
+// element that is a container it reports false, with p.pos, the count of
+// values and the style summary back as they were, for the array to be
+// parsed as any other. The elements are checked and counted as the
+// values of a lazy node are, so the errors are those of any parse.
+func (p *parser) flatElems(n *Node) (bool, error) {
 	d := p.data
-	i := p.pos
-	strs = true
-	for {
-		for i < len(d) && (d[i] == ' ' || d[i] == '\n' || d[i] == '\r' || d[i] == '\t') {
-			i++
-		}
-		if i >= len(d) {
-			return false, false
-		}
-		switch d[i] {
-		case ']':
-			return true, strs
-		case '[', '{':
-			return false, false
-		case '"':
-			i = stringEnd(d, i)
-		default:
-			strs = false
-			for i < len(d) && d[i] != ',' && d[i] != ']' && d[i] != ' ' && d[i] != '\n' && d[i] != '\r' && d[i] != '\t' {
-				i++
+	start, values, style := p.pos, p.values, p.style
+	strs := true
+	var count int32
+	p.skipSpace()
+	if p.pos < len(d) && d[p.pos] == ']' {
+		p.pos++
+	} else {
+	elems:
+		for {
+			if p.pos >= len(d) {
+				return false, p.unexpected("a value")
+			}
+			at := p.pos
+			c := d[at]
+			if c == '[' || c == '{' {
+				p.pos, p.values, p.style = start, values, style
+				return false, nil
+			}
+			if err := p.count(at); err != nil {
+				return false, err
+			}
+			if c == '"' {
+				flags, err := p.scanString()
+				if err != nil {
+					return false, err
+				}
+				p.lazyString(at, flags)
+			} else {
+				strs = false
+				if _, _, err := p.scalar(c); err != nil {
+					return false, err
+				}
+			}
+			count++
+			p.skipSpace()
+			if p.pos >= len(d) {
+				return false, p.unexpected("',' or a closing bracket")
+			}
+			switch d[p.pos] {
+			case ',':
+				p.pos++
+				p.skipSpace()
+			case ']':
+				p.pos++
+				break elems
+			default:
+				return false, p.unexpected("',' or ']' after an array element")
 			}
 		}
-		for i < len(d) && (d[i] == ' ' || d[i] == '\n' || d[i] == '\r' || d[i] == '\t') {
-			i++
-		}
-		if i >= len(d) || d[i] != ',' && d[i] != ']' {
-			return false, false
-		}
-		if d[i] == ']' {
-			return true, strs
-		}
-		i++
 	}
+	n.End = int32(p.pos)
+	n.Len = count
+	n.Flags |= FlagLazy
+	if strs {
+		n.Flags |= FlagStrings
+	}
+	return true, nil
 }
 
 // Scalars calls f, in order, with a node for each element of lazy array i

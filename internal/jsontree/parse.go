@@ -258,7 +258,7 @@ func (p *parser) value() (opened bool, err error) {
 			return false, err
 		}
 		n.Kind = String
-		n.Flags |= flags
+		n.Flags |= flags &^ flagUEscape
 		if !record {
 			p.lazyString(start, flags)
 		}
@@ -290,10 +290,30 @@ func (p *parser) childAdded() {
 
 // open records container n (its opening bracket just read) as its shape
 // says, and enters it: an empty one is closed at once, else p.pos is left
-// at its first value (after the key, for an object).
+// at its first value (after the key, for an object). A flat array (see
+// [Shape] Flat and ParseFlat) of scalars is read whole.
 func (p *parser) open(n Node, record bool, shape *Shape) (opened bool, err error) {
 	if record {
-		shape = p.flatShape(&n, shape)
+		flat := shape == nil && p.flat || shape != nil && shape.Flat
+		switch {
+		case n.Kind == Array && flat:
+			isFlat, err := p.flatElems(&n)
+			if err != nil {
+				return false, err
+			}
+			if isFlat {
+				p.childAdded()
+				p.lazy++
+				n.Skip = int32(len(p.nodes) + 1)
+				p.nodes = append(p.nodes, n)
+				return false, nil
+			}
+			if shape == nil {
+				shape = flatRest
+			}
+		case shape == nil && p.flat:
+			shape = flatRest
+		}
 		if shape == nil {
 			n.Flags |= FlagLazy
 			p.lazy++
@@ -323,28 +343,6 @@ func closer(k Kind) byte {
 		return '}'
 	}
 	return ']'
-}
-
-// flatShape applies the rules of a Flat shape (and of ParseFlat) to the
-// recorded container n: it returns the shape its children get, nil to
-// keep it lazy, and marks a lazy array of strings.
-func (p *parser) flatShape(n *Node, shape *Shape) *Shape {
-	flat := shape == nil && p.flat || shape != nil && shape.Flat
-	switch {
-	case n.Kind == Array && flat:
-		if isFlat, strs := p.flatArray(); isFlat {
-			if strs {
-				n.Flags |= FlagStrings
-			}
-			return nil
-		}
-		if shape == nil {
-			return flatRest
-		}
-	case shape == nil && p.flat:
-		return flatRest
-	}
-	return shape
 }
 
 // next reads what follows a complete value: a comma (and, in an object,

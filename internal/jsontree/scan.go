@@ -3,6 +3,7 @@ package jsontree
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -117,23 +118,36 @@ const (
 	msb = 0x8080808080808080
 )
 
-// special reports, for 8 bytes, whether any is a quote, a backslash, a
-// control character or a non-ASCII byte (the bytes the string scanner must
-// look at one by one).
-func special(x uint64) bool {
+// specialMask returns, for 8 bytes (the first in the low byte), a mask
+// whose lowest set bit is the high bit of the first byte that is a quote,
+// a backslash, a control character or non-ASCII: the bytes the string
+// scanner must look at one by one. (Bits above the lowest may be set for
+// ordinary bytes, by borrows; only the lowest is used.) It is 0 when all
+// 8 bytes are ordinary.
+func specialMask(x uint64) uint64 {
 	quote := x ^ (lsb * '"')
 	bslash := x ^ (lsb * '\\')
-	return ((quote-lsb)&^quote|(bslash-lsb)&^bslash|(x-lsb*0x20)|x)&msb != 0
+	return ((quote-lsb)&^quote | (bslash-lsb)&^bslash | (x - lsb*0x20) | x) & msb
 }
 
+// flagUEscape is a scanString result beside the node flags (never stored
+// in a node): the string has a \u escape.
+const flagUEscape uint8 = 1 << 7
+
 // scanString scans the string starting at p.pos (an opening quote) and
-// leaves p.pos just past its closing quote.
+// leaves p.pos just past its closing quote. It returns the string's node
+// flags (FlagASCII, FlagEscaped) and flagUEscape.
 func (p *parser) scanString() (uint8, error) {
 	d := p.data
 	i := p.pos + 1
 	flags := FlagASCII
 	for {
-		for i+8 <= len(d) && !special(binary.LittleEndian.Uint64(d[i:])) {
+		// Ordinary bytes 8 at a time, up to the first that is not.
+		for i+8 <= len(d) {
+			if m := specialMask(binary.LittleEndian.Uint64(d[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
 			i += 8
 		}
 		if i >= len(d) {
@@ -164,6 +178,7 @@ func (p *parser) scanString() (uint8, error) {
 						return 0, p.errorf(i, "invalid \\u escape %q", d[i:i+6])
 					}
 				}
+				flags |= flagUEscape
 				i += 6
 			default:
 				return 0, p.errorf(i, "invalid escape %q in string", d[i:i+2])
@@ -171,7 +186,7 @@ func (p *parser) scanString() (uint8, error) {
 		case c < 0x20:
 			return 0, p.errorf(i, "invalid control character 0x%02x in string", c)
 		case c < utf8.RuneSelf:
-			i++
+			i++ // in the last 7 bytes of the input
 		default:
 			flags &^= FlagASCII
 			r, size := utf8.DecodeRune(d[i:])

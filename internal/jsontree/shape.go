@@ -146,17 +146,14 @@ func ScanEscapes(s []byte, esc *Escaping, nonASCII *bool) {
 	}
 }
 
-// lazyString adds the string token at start (not recorded) to the style
-// summary of lazy interiors.
+// lazyString adds the string token at start (not recorded), with the
+// flags scanString gave it, to the style summary of lazy interiors.
 func (p *parser) lazyString(start int, flags uint8) {
 	if flags&FlagASCII == 0 {
 		p.style.RawNonASCII = true
 	}
-	if flags&FlagEscaped != 0 {
-		s := p.data[start:p.pos]
-		if bytes.Contains(s, []byte(`\u`)) {
-			ScanEscapes(s, &p.style.Escaping, &p.style.EscapedNonASCII)
-		}
+	if flags&flagUEscape != 0 {
+		ScanEscapes(p.data[start:p.pos], &p.style.Escaping, &p.style.EscapedNonASCII)
 	}
 }
 
