@@ -1,10 +1,13 @@
 package jsontree
 
 import (
+	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
 )
@@ -69,15 +72,29 @@ func corpusFiles(tb testing.TB) (small, medium [][]byte) {
 	return small, medium
 }
 
-// A parse of a small notebook allocates the tape, its nodes and the stack
-// of open containers once each: the node slice is sized for the values a
-// notebook of that size records (about one per 50 bytes when its text
-// is recorded) and the stack for a handful of levels, so neither grows.
-func TestParseAllocatesOnce(t *testing.T) {
+// A parse allocates its tape and the tape's nodes, at their exact size:
+// the nodes are recorded in a reused scratch slice and copied (before, a
+// guess at their number allocated twice what the corpus's small
+// notebooks need). Full and shaped parses, of the module's testdata
+// notebooks and of the corpus's small ones when present.
+func TestParseAllocatesExactly(t *testing.T) {
+	if raceBuild {
+		t.Skip("-race: sync.Pool drops items at random")
+	}
 	paths, err := filepath.Glob(filepath.Join("..", "..", "testdata", "*.ipynb"))
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no testdata notebooks: %v", err)
 	}
+	var inputs [][]byte
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, data)
+	}
+	small, _ := corpusFiles(t)
+	inputs = append(inputs, small...)
 	// The cells recorded, their outputs lazy: what a reader of text keeps.
 	cells := &Shape{Members: map[string]*Shape{"cells": {Elem: &Shape{Other: func(k string) *Shape {
 		if k == "outputs" {
@@ -85,20 +102,42 @@ func TestParseAllocatesOnce(t *testing.T) {
 		}
 		return All
 	}}}}}
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+	tapeSize := int(unsafe.Sizeof(Tape{}))
+	nodeSize := int(unsafe.Sizeof(Node{}))
+	for _, data := range inputs {
 		for name, shape := range map[string]*Shape{"Parse": All, "ParseShaped": cells} {
-			n := testing.AllocsPerRun(10, func() {
-				if _, err := ParseShaped(data, Limits{}, shape); err != nil {
-					t.Fatal(err)
+			tp, err := ParseShaped(data, Limits{}, shape)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := roundUp(tapeSize) + roundUp(len(tp.Nodes)*nodeSize)
+			// The least of three measures: a collection empties the pool.
+			allocs, bytes := math.Inf(1), math.Inf(1)
+			for range 3 {
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				const runs = 10
+				for range runs {
+					if _, err := ParseShaped(data, Limits{}, shape); err != nil {
+						t.Fatal(err)
+					}
 				}
-			})
-			if n > 3 {
-				t.Errorf("%s of %s: %v allocations, want 3", name, filepath.Base(p), n)
+				runtime.ReadMemStats(&after)
+				allocs = min(allocs, float64(after.Mallocs-before.Mallocs)/runs)
+				bytes = min(bytes, float64(after.TotalAlloc-before.TotalAlloc)/runs)
+			}
+			if allocs > 2 || bytes > float64(want) {
+				t.Errorf("%s of %d bytes (%d nodes): %v allocations of %v bytes, want 2 of at most %d", name, len(data), len(tp.Nodes), allocs, bytes, want)
 			}
 		}
 	}
+}
+
+// roundUp bounds what the allocator hands out for n bytes: a size class
+// (at most a quarter more) up to 32 KiB, whole 8 KiB pages above.
+func roundUp(n int) int {
+	if n > 32<<10 {
+		return (n + 8<<10 - 1) &^ (8<<10 - 1)
+	}
+	return n + n/4 + 16
 }

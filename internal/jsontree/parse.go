@@ -1,8 +1,11 @@
 package jsontree
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -44,10 +47,6 @@ func Position(data []byte, off int64) (line, col int) {
 
 const maxOffset = math.MaxInt32
 
-// smallInput is the size up to which a parse guesses the number of nodes
-// it records from a notebook's usual density of values.
-const smallInput = 64 << 10
-
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
 // Parse scans data, which must hold exactly one JSON value surrounded by
@@ -66,7 +65,6 @@ func ParseShaped(data []byte, lim Limits, shape *Shape) (*Tape, error) {
 }
 
 func parseWith(p parser, data []byte) (*Tape, error) {
-	shape := p.shape
 	if len(data) > maxOffset {
 		return nil, &SyntaxError{Offset: maxOffset, Msg: fmt.Sprintf("input of %d bytes is larger than %d bytes", len(data), maxOffset), Limit: true}
 	}
@@ -76,30 +74,55 @@ func parseWith(p parser, data []byte) (*Tape, error) {
 		t.BOM = true
 		p.pos = 3
 	}
-	// A rough first guess at the number of values keeps appends cheap (a
-	// shaped parse records few of them: guess low).
-	// Small notebooks are mostly text, whose values are recorded: about
-	// one per 30–50 bytes in the corpus's notebooks under 64 KB.
-	guess := 64 + len(data)/256
+	s := scratchPool.Get().(*scratch)
+	p.nodes, p.stack = s.nodes[:0], s.stack[:0]
+	err := p.parse()
 	switch {
-	case !shape.IsAll() && !p.flat && len(data) <= smallInput:
-		guess = 64 + len(data)/48
-	case !shape.IsAll() && !p.flat:
-		guess = 64 + len(data)/4096
-	case len(data) <= smallInput:
-		guess = 64 + len(data)/32
+	case err == nil && len(p.nodes) <= maxScratch:
+		t.Nodes = make([]Node, len(p.nodes))
+		copy(t.Nodes, p.nodes)
+	case err == nil:
+		t.Nodes = p.nodes // too many to copy: the tape's own
+		p.nodes = nil
 	}
-	p.nodes = make([]Node, 0, guess)
-	// Notebooks nest a handful of levels: one allocation holds the stack.
-	p.stack = make([]frame, 0, 16)
-	if err := p.parse(); err != nil {
+	s.nodes, s.stack = nil, nil
+	if cap(p.nodes) <= 2*maxScratch {
+		s.nodes = p.nodes
+	}
+	if cap(p.stack) <= maxScratchDepth {
+		s.stack = p.stack
+		clear(s.stack[:cap(s.stack)]) // for the collector: no shapes held
+	}
+	scratchPool.Put(s)
+	if err != nil {
 		return nil, err
 	}
-	t.Nodes = p.nodes
 	t.lazy = p.lazy
 	t.LazyStyle = p.style
 	return t, nil
 }
+
+// A scratch holds the nodes and stack of a parse under way. The nodes
+// are copied to a slice of their exact size at the end and the scratch is
+// reused, so that a parse allocates the bytes its tape keeps and no more
+// (the number of nodes an input records cannot be known before: guesses
+// were twice the need on the corpus's small notebooks, a bound on them
+// far more). A parse recording more than maxScratch nodes gives its tape
+// the scratch's nodes instead, so that a large input is never held twice.
+type scratch struct {
+	nodes []Node
+	stack []frame
+}
+
+const (
+	maxScratch      = 1 << 16 // nodes (1.75 MiB)
+	maxScratchDepth = 1 << 10 // frames
+)
+
+var scratchPool = sync.Pool{New: func() any {
+	// Notebooks nest a handful of levels: the stack rarely grows.
+	return &scratch{nodes: make([]Node, 0, 1024), stack: make([]frame, 0, 16)}
+}}
 
 type parser struct {
 	data   []byte
@@ -147,15 +170,30 @@ func (p *parser) unexpected(what string) error {
 	return p.errorf(p.pos, "invalid character %U, expecting %s", r, what)
 }
 
-func (p *parser) skipSpace() {
-	for p.pos < len(p.data) {
-		switch p.data[p.pos] {
-		case ' ', '\n', '\r', '\t':
-			p.pos++
+func (p *parser) skipSpace() { p.pos = skipSpace(p.data, p.pos) }
+
+// skipSpace returns the offset of the first byte from i on that is not
+// JSON whitespace. The indentation after a newline is skipped 8 bytes at
+// a time.
+func skipSpace(d []byte, i int) int {
+	for i < len(d) {
+		switch d[i] {
+		case ' ', '\r', '\t':
+			i++
+		case '\n':
+			i++
+			for rest := d[i:]; len(rest) >= 8; rest = rest[8:] {
+				if x := binary.LittleEndian.Uint64(rest) ^ lsb*' '; x != 0 {
+					i += bits.TrailingZeros64(x) >> 3
+					break
+				}
+				i += 8
+			}
 		default:
-			return
+			return i
 		}
 	}
+	return i
 }
 
 // count counts one more value against MaxNodes.

@@ -142,10 +142,11 @@ func (p *parser) scanString() (uint8, error) {
 	i := p.pos + 1
 	flags := FlagASCII
 	for {
-		// Ordinary bytes 8 at a time, up to the first that is not.
-		for i+8 <= len(d) {
-			if m := specialMask(binary.LittleEndian.Uint64(d[i:])); m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
+		// Ordinary bytes 8 at a time, up to the first that is not (a
+		// shrinking slice, for the compiler to see every load in bounds).
+		for rest := d[i:]; len(rest) >= 8; rest = rest[8:] {
+			if m := specialMask(binary.LittleEndian.Uint64(rest)); m != 0 {
+				i = len(d) - len(rest) + bits.TrailingZeros64(m)>>3
 				break
 			}
 			i += 8
