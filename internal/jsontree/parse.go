@@ -223,7 +223,7 @@ func (p *parser) childShape(key, keyEnd int32, keyFlags uint8) (bool, *Shape) {
 	}
 	raw := p.data[key+1 : keyEnd-1]
 	if keyFlags&FlagKeyEscaped == 0 {
-		if m, ok := top.shape.Members[string(raw)]; ok {
+		if m, ok := top.shape.lookup(transient(raw)); ok {
 			return true, m
 		}
 		if top.shape.Other == nil {

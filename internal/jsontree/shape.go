@@ -3,6 +3,7 @@ package jsontree
 import (
 	"bytes"
 	"fmt"
+	"sync/atomic"
 )
 
 // A Shape tells [ParseShaped] which containers' interiors to record on the
@@ -13,7 +14,8 @@ import (
 // interiors nobody reads lazy is what bounds memory on files dense in small
 // values (a tape node is 28 bytes; a value can be 2).
 //
-// A Shape is read-only once built and may be shared by concurrent parses.
+// A Shape is read-only once built (its Members must not change once it
+// has been used) and may be shared by concurrent parses.
 type Shape struct {
 	all bool
 	// Members gives the shapes of an object's members by key.
@@ -31,6 +33,8 @@ type Shape struct {
 	// text). Objects, and arrays holding containers, follow the other
 	// fields.
 	Flat bool
+
+	index atomic.Pointer[memberIndex] // of Members, built at first use
 }
 
 // All records every node: the shape of a full parse.
@@ -45,7 +49,7 @@ func (s *Shape) member(k string) *Shape {
 	if s.all {
 		return s
 	}
-	if m, ok := s.Members[k]; ok {
+	if m, ok := s.lookup(k); ok {
 		return m
 	}
 	if s.Other != nil {
