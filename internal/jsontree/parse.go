@@ -182,12 +182,11 @@ func skipSpace(d []byte, i int) int {
 			i++
 		case '\n':
 			i++
-			for rest := d[i:]; len(rest) >= 8; rest = rest[8:] {
-				if x := binary.LittleEndian.Uint64(rest) ^ lsb*' '; x != 0 {
+			for ; i < len(d)-7; i += 8 {
+				if x := binary.LittleEndian.Uint64(d[i:]) ^ lsb*' '; x != 0 {
 					i += bits.TrailingZeros64(x) >> 3
 					break
 				}
-				i += 8
 			}
 		default:
 			return i

@@ -138,65 +138,88 @@ const flagUEscape uint8 = 1 << 7
 // leaves p.pos just past its closing quote. It returns the string's node
 // flags (FlagASCII, FlagEscaped) and flagUEscape.
 func (p *parser) scanString() (uint8, error) {
-	d := p.data
-	i := p.pos + 1
-	flags := FlagASCII
+	end, flags, bad := scanStr(p.data, p.pos)
+	if end < 0 {
+		return 0, p.stringError(bad)
+	}
+	if n := end - p.pos - 2; p.lim.MaxString > 0 && n > p.lim.MaxString {
+		return 0, &SyntaxError{Offset: int64(p.pos), Msg: fmt.Sprintf("a string of %d bytes, more than the limit of %d", n, p.lim.MaxString), Limit: true}
+	}
+	p.pos = end
+	return flags, nil
+}
+
+// scanStr scans the string token at d[start] (an opening quote): it
+// returns the offset just past its closing quote and its flags, or -1
+// and the offset of the first byte that breaks the grammar (len(d) when
+// the input ends first), which [parser.stringError] describes. Ordinary
+// bytes are skipped 8 at a time, up to the first that is not.
+func scanStr(d []byte, start int) (end int, flags uint8, bad int) {
+	i := start + 1
+	flags = FlagASCII
 	for {
-		// Ordinary bytes 8 at a time, up to the first that is not (a
-		// shrinking slice, for the compiler to see every load in bounds).
-		for rest := d[i:]; len(rest) >= 8; rest = rest[8:] {
-			if m := specialMask(binary.LittleEndian.Uint64(rest)); m != 0 {
-				i = len(d) - len(rest) + bits.TrailingZeros64(m)>>3
+		for ; i < len(d)-7; i += 8 {
+			if m := specialMask(binary.LittleEndian.Uint64(d[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
-			i += 8
 		}
 		if i >= len(d) {
-			return 0, p.errorf(p.pos, "unterminated string")
+			return -1, 0, len(d)
 		}
 		c := d[i]
 		switch {
 		case c == '"':
-			if p.lim.MaxString > 0 && i-p.pos-1 > p.lim.MaxString {
-				return 0, &SyntaxError{Offset: int64(p.pos), Msg: fmt.Sprintf("a string of %d bytes, more than the limit of %d", i-p.pos-1, p.lim.MaxString), Limit: true}
-			}
-			p.pos = i + 1
-			return flags, nil
+			return i + 1, flags, 0
 		case c == '\\':
 			flags |= FlagEscaped
 			if i+1 >= len(d) {
-				return 0, p.errorf(p.pos, "unterminated string")
+				return -1, 0, i
 			}
 			switch d[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
 			case 'u':
-				if i+6 > len(d) {
-					return 0, p.errorf(i, "unterminated \\u escape")
-				}
-				for _, h := range d[i+2 : i+6] {
-					if unhex(h) < 0 {
-						return 0, p.errorf(i, "invalid \\u escape %q", d[i:i+6])
-					}
+				if i+6 > len(d) || unhex(d[i+2])|unhex(d[i+3])|unhex(d[i+4])|unhex(d[i+5]) < 0 {
+					return -1, 0, i
 				}
 				flags |= flagUEscape
 				i += 6
 			default:
-				return 0, p.errorf(i, "invalid escape %q in string", d[i:i+2])
+				return -1, 0, i
 			}
 		case c < 0x20:
-			return 0, p.errorf(i, "invalid control character 0x%02x in string", c)
+			return -1, 0, i
 		case c < utf8.RuneSelf:
 			i++ // in the last 7 bytes of the input
 		default:
 			flags &^= FlagASCII
 			r, size := utf8.DecodeRune(d[i:])
 			if r == utf8.RuneError && size <= 1 {
-				return 0, p.errorf(i, "invalid UTF-8 in string")
+				return -1, 0, i
 			}
 			i += size
 		}
 	}
+}
+
+// stringError describes the byte at bad that scanStr found breaking the
+// grammar of the string at p.pos.
+func (p *parser) stringError(bad int) error {
+	d := p.data
+	switch {
+	case bad >= len(d) || d[bad] == '\\' && bad+1 >= len(d):
+		return p.errorf(p.pos, "unterminated string")
+	case d[bad] == '\\' && d[bad+1] == 'u' && bad+6 > len(d):
+		return p.errorf(bad, "unterminated \\u escape")
+	case d[bad] == '\\' && d[bad+1] == 'u':
+		return p.errorf(bad, "invalid \\u escape %q", d[bad:bad+6])
+	case d[bad] == '\\':
+		return p.errorf(bad, "invalid escape %q in string", d[bad:bad+2])
+	case d[bad] < 0x20:
+		return p.errorf(bad, "invalid control character 0x%02x in string", d[bad])
+	}
+	return p.errorf(bad, "invalid UTF-8 in string")
 }
 
 // unhex returns the value of hex digit c, -1 if c is not one.
