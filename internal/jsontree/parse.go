@@ -142,10 +142,9 @@ type parser struct {
 
 // A frame is an open container.
 type frame struct {
-	idx   int32  // its node, or -1 inside a lazy node
-	kind  Kind   // Array or Object
-	lazy  bool   // its children get no nodes
-	shape *Shape // of its recorded children's parent (nil when lazy)
+	idx  int32 // its node, or -1 inside a lazy node
+	kind Kind  // Array or Object
+	lazy bool  // its children get no nodes
 	// inside lazy nodes, for the style summary: the previous key
 	prevKey, prevKeyEnd int32
 	prevEsc             bool
@@ -205,8 +204,8 @@ func (p *parser) count(start int) error {
 }
 
 // childShape returns whether the value about to be parsed is recorded, and
-// its shape.
-func (p *parser) childShape(key, keyEnd int32, keyFlags uint8) (bool, *Shape) {
+// its shape, in the innermost open container, whose shape is in.
+func (p *parser) childShape(in *Shape, key, keyEnd int32, keyFlags uint8) (bool, *Shape) {
 	if len(p.stack) == 0 {
 		return true, p.shape
 	}
@@ -214,23 +213,23 @@ func (p *parser) childShape(key, keyEnd int32, keyFlags uint8) (bool, *Shape) {
 	if top.lazy || top.idx < 0 {
 		return false, nil
 	}
-	if top.shape.all {
+	if in.all {
 		return true, All
 	}
 	if top.kind == Array {
-		return true, top.shape.Elem
+		return true, in.Elem
 	}
 	raw := p.data[key+1 : keyEnd-1]
 	if keyFlags&FlagKeyEscaped == 0 {
-		if m, ok := top.shape.lookup(transient(raw)); ok {
+		if m, ok := in.lookup(transient(raw)); ok {
 			return true, m
 		}
-		if top.shape.Other == nil {
+		if in.Other == nil {
 			return true, nil
 		}
-		return true, top.shape.Other(transient(raw))
+		return true, in.Other(transient(raw))
 	}
-	return true, top.shape.member(UnescapeString(raw))
+	return true, in.member(UnescapeString(raw))
 }
 
 // transient returns the bytes b as a string without copying them, for a
@@ -247,40 +246,57 @@ func transient(b []byte) string {
 // containers, so hostile nesting cannot exhaust the goroutine stack. Each
 // turn reads one value; a container's values follow its opening, and the
 // punctuation after a value (commas, closing brackets) is read by next.
+//
+// The shapes of the open containers are a stack of their own, beside
+// p.stack, held here: on the goroutine's stack (while notebooks' handful
+// of levels fit), where pointers are written without the collector's
+// write barriers (they were a twentieth of a parse, in append's copies of
+// frames holding them).
 func (p *parser) parse() error {
+	var buf [16]*Shape
+	shapes := buf[:0]
 	p.skipSpace()
 	p.key, p.keyEnd, p.keyFlags = -1, -1, 0
 	for {
-		opened, err := p.value()
+		var in *Shape
+		if len(shapes) > 0 {
+			in = shapes[len(shapes)-1]
+		}
+		opened, shape, err := p.value(in)
 		if err != nil {
 			return err
 		}
 		if opened {
+			shapes = append(shapes, shape)
 			continue // the container's first value is next
 		}
-		if done, err := p.next(); done || err != nil {
+		done, err := p.next()
+		if done || err != nil {
 			return err
 		}
+		shapes = shapes[:len(p.stack)]
 	}
 }
 
-// value reads the value at p.pos (a member's, if p.key is set): a scalar
-// whole, a container's opening bracket. It reports whether it opened a
-// container whose values follow (an empty one is read whole).
-func (p *parser) value() (opened bool, err error) {
+// value reads the value at p.pos (a member's, if p.key is set) in the
+// innermost open container, whose shape is in: a scalar whole, a
+// container's opening bracket. It reports whether it opened a container
+// whose values follow (an empty one, or a flat array, is read whole), and
+// the shape of that container's recorded children.
+func (p *parser) value(in *Shape) (opened bool, shape *Shape, err error) {
 	if p.pos >= len(p.data) {
-		return false, p.unexpected("a value")
+		return false, nil, p.unexpected("a value")
 	}
 	start := p.pos
 	if err := p.count(start); err != nil {
-		return false, err
+		return false, nil, err
 	}
-	record, shape := p.childShape(p.key, p.keyEnd, p.keyFlags)
+	record, shape := p.childShape(in, p.key, p.keyEnd, p.keyFlags)
 	n := Node{Start: int32(start), Key: p.key, KeyEnd: p.keyEnd, Flags: p.keyFlags}
 	switch c := p.data[p.pos]; c {
 	case '{', '[':
 		if p.lim.MaxDepth > 0 && len(p.stack) >= p.lim.MaxDepth {
-			return false, &SyntaxError{Offset: int64(start), Msg: fmt.Sprintf("nesting deeper than %d levels", p.lim.MaxDepth), Limit: true}
+			return false, nil, &SyntaxError{Offset: int64(start), Msg: fmt.Sprintf("nesting deeper than %d levels", p.lim.MaxDepth), Limit: true}
 		}
 		n.Kind = Array
 		if c == '{' {
@@ -292,7 +308,7 @@ func (p *parser) value() (opened bool, err error) {
 	case '"':
 		flags, err := p.scanString()
 		if err != nil {
-			return false, err
+			return false, nil, err
 		}
 		n.Kind = String
 		n.Flags |= flags &^ flagUEscape
@@ -302,7 +318,7 @@ func (p *parser) value() (opened bool, err error) {
 	default:
 		kind, flags, err := p.scalar(c)
 		if err != nil {
-			return false, err
+			return false, nil, err
 		}
 		n.Kind = kind
 		n.Flags |= flags
@@ -313,7 +329,7 @@ func (p *parser) value() (opened bool, err error) {
 		n.Skip = int32(len(p.nodes) + 1)
 		p.nodes = append(p.nodes, n)
 	}
-	return false, nil
+	return false, nil, nil
 }
 
 // childAdded counts a value in the innermost container's Len.
@@ -327,23 +343,24 @@ func (p *parser) childAdded() {
 
 // open records container n (its opening bracket just read) as its shape
 // says, and enters it: an empty one is closed at once, else p.pos is left
-// at its first value (after the key, for an object). A flat array (see
+// at its first value (after the key, for an object) and inner is the
+// shape of its recorded children (nil when lazy). A flat array (see
 // [Shape] Flat and ParseFlat) of scalars is read whole.
-func (p *parser) open(n Node, record bool, shape *Shape) (opened bool, err error) {
+func (p *parser) open(n Node, record bool, shape *Shape) (opened bool, inner *Shape, err error) {
 	if record {
 		flat := shape == nil && p.flat || shape != nil && shape.Flat
 		switch {
 		case n.Kind == Array && flat:
 			isFlat, err := p.flatElems(&n)
 			if err != nil {
-				return false, err
+				return false, nil, err
 			}
 			if isFlat {
 				p.childAdded()
 				p.lazy++
 				n.Skip = int32(len(p.nodes) + 1)
 				p.nodes = append(p.nodes, n)
-				return false, nil
+				return false, nil, nil
 			}
 			if shape == nil {
 				shape = flatRest
@@ -362,16 +379,16 @@ func (p *parser) open(n Node, record bool, shape *Shape) (opened bool, err error
 		p.nodes = append(p.nodes, n)
 		idx = int32(len(p.nodes) - 1)
 	}
-	p.stack = append(p.stack, frame{idx: idx, kind: n.Kind, shape: shape, prevKey: -1, lazy: record && shape == nil})
+	p.stack = append(p.stack, frame{idx: idx, kind: n.Kind, prevKey: -1, lazy: record && shape == nil})
 	p.skipSpace()
 	if p.pos < len(p.data) && p.data[p.pos] == closer(n.Kind) {
-		return false, p.close()
+		return false, nil, p.close()
 	}
 	if n.Kind == Object {
-		return true, p.member()
+		return true, shape, p.member()
 	}
 	p.key, p.keyEnd, p.keyFlags = -1, -1, 0
-	return true, nil
+	return true, shape, nil
 }
 
 // closer returns the closing bracket of a container kind.
