@@ -121,13 +121,17 @@ const (
 // specialMask returns, for 8 bytes (the first in the low byte), a mask
 // whose lowest set bit is the high bit of the first byte that is a quote,
 // a backslash, a control character or non-ASCII: the bytes the string
-// scanner must look at one by one. (Bits above the lowest may be set for
-// ordinary bytes, by borrows; only the lowest is used.) It is 0 when all
-// 8 bytes are ordinary.
+// scanner must look at one by one. It is 0 when all 8 bytes are ordinary.
+//
+// A byte b is flagged by b^'"'-1 (a borrow out of 0: b is '"'), b^'\\'-1
+// (b is '\\'), b-0x20 (b < 0x20) or b itself (b >= 0x80), each at its
+// high bit. The first two and the third also flag bytes from 0x80 up (b is
+// flagged then anyway), and a borrow out of a flagged byte may flag the
+// byte above it (only above the first): the lowest flag is always exact.
 func specialMask(x uint64) uint64 {
 	quote := x ^ (lsb * '"')
 	bslash := x ^ (lsb * '\\')
-	return ((quote-lsb)&^quote | (bslash-lsb)&^bslash | (x - lsb*0x20) | x) & msb
+	return ((quote - lsb) | (bslash - lsb) | (x - lsb*0x20) | x) & msb
 }
 
 // flagUEscape is a scanString result beside the node flags (never stored
