@@ -145,6 +145,7 @@ type frame struct {
 	idx  int32 // its node, or -1 inside a lazy node
 	kind Kind  // Array or Object
 	lazy bool  // its children get no nodes
+	len  int32 // its children so far
 	// inside lazy nodes, for the style summary: the previous key
 	prevKey, prevKeyEnd int32
 	prevEsc             bool
@@ -332,12 +333,11 @@ func (p *parser) value(in *Shape) (opened bool, shape *Shape, err error) {
 	return false, nil, nil
 }
 
-// childAdded counts a value in the innermost container's Len.
+// childAdded counts a value in the innermost container (its node's Len,
+// written when it closes).
 func (p *parser) childAdded() {
-	if len(p.stack) > 0 {
-		if top := p.stack[len(p.stack)-1].idx; top >= 0 {
-			p.nodes[top].Len++
-		}
+	if n := len(p.stack); n > 0 {
+		p.stack[n-1].len++
 	}
 }
 
@@ -442,6 +442,7 @@ func (p *parser) close() error {
 	p.stack = p.stack[:len(p.stack)-1]
 	p.pos++
 	if i := f.idx; i >= 0 {
+		p.nodes[i].Len = f.len
 		p.nodes[i].End = int32(p.pos)
 		p.nodes[i].Skip = int32(len(p.nodes))
 	}
