@@ -43,14 +43,15 @@ func (p *parser) flatElems(n *Node) (bool, error) {
 				p.pos, p.values, p.style = start, values, style
 				return false, nil
 			}
-			if err := p.count(at); err != nil {
-				return false, err
+			if p.over() {
+				return false, p.tooMany(at)
 			}
 			if c == '"' {
-				flags, err := p.scanString()
-				if err != nil {
-					return false, err
+				end, flags, bad := scanStr(d, at)
+				if p.badString(end) {
+					return false, p.stringError(end, bad)
 				}
+				p.pos = end
 				p.lazyString(at, flags)
 			} else {
 				strs = false

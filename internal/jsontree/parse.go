@@ -195,13 +195,15 @@ func skipSpace(d []byte, i int) int {
 	return i
 }
 
-// count counts one more value against MaxNodes.
-func (p *parser) count(start int) error {
+// over counts one more value, and reports whether it breaks MaxNodes
+// ([parser.tooMany] is the error).
+func (p *parser) over() bool {
 	p.values++
-	if p.lim.MaxNodes > 0 && p.values > p.lim.MaxNodes {
-		return &SyntaxError{Offset: int64(start), Msg: fmt.Sprintf("more than %d JSON values", p.lim.MaxNodes), Limit: true}
-	}
-	return nil
+	return p.lim.MaxNodes > 0 && p.values > p.lim.MaxNodes
+}
+
+func (p *parser) tooMany(start int) error {
+	return &SyntaxError{Offset: int64(start), Msg: fmt.Sprintf("more than %d JSON values", p.lim.MaxNodes), Limit: true}
 }
 
 // childShape returns whether the value about to be parsed is recorded, and
@@ -289,8 +291,8 @@ func (p *parser) value(in *Shape) (opened bool, shape *Shape, err error) {
 		return false, nil, p.unexpected("a value")
 	}
 	start := p.pos
-	if err := p.count(start); err != nil {
-		return false, nil, err
+	if p.over() {
+		return false, nil, p.tooMany(start)
 	}
 	record, shape := p.childShape(in, p.key, p.keyEnd, p.keyFlags)
 	n := Node{Start: int32(start), Key: p.key, KeyEnd: p.keyEnd, Flags: p.keyFlags}
@@ -307,10 +309,11 @@ func (p *parser) value(in *Shape) (opened bool, shape *Shape, err error) {
 		n.End = int32(p.pos)
 		return p.open(n, record, shape)
 	case '"':
-		flags, err := p.scanString()
-		if err != nil {
-			return false, nil, err
+		end, flags, bad := scanStr(p.data, start)
+		if p.badString(end) {
+			return false, nil, p.stringError(end, bad)
 		}
+		p.pos = end
 		n.Kind = String
 		n.Flags |= flags &^ flagUEscape
 		if !record {
@@ -456,11 +459,12 @@ func (p *parser) member() error {
 		return p.unexpected("a string key")
 	}
 	k := p.pos
-	flags, err := p.scanString()
-	if err != nil {
-		return err
+	end, flags, bad := scanStr(p.data, k)
+	if p.badString(end) {
+		return p.stringError(end, bad)
 	}
-	p.key, p.keyEnd = int32(k), int32(p.pos)
+	p.pos = end
+	p.key, p.keyEnd = int32(k), int32(end)
 	p.keyFlags = 0
 	if flags&FlagEscaped != 0 {
 		p.keyFlags = FlagKeyEscaped

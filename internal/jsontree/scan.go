@@ -134,23 +134,15 @@ func specialMask(x uint64) uint64 {
 	return ((quote - lsb) | (bslash - lsb) | (x - lsb*0x20) | x) & msb
 }
 
-// flagUEscape is a scanString result beside the node flags (never stored
-// in a node): the string has a \u escape.
+// flagUEscape is a scanStr result beside the node flags (never stored in
+// a node): the string has a \u escape.
 const flagUEscape uint8 = 1 << 7
 
-// scanString scans the string starting at p.pos (an opening quote) and
-// leaves p.pos just past its closing quote. It returns the string's node
-// flags (FlagASCII, FlagEscaped) and flagUEscape.
-func (p *parser) scanString() (uint8, error) {
-	end, flags, bad := scanStr(p.data, p.pos)
-	if end < 0 {
-		return 0, p.stringError(bad)
-	}
-	if n := end - p.pos - 2; p.lim.MaxString > 0 && n > p.lim.MaxString {
-		return 0, &SyntaxError{Offset: int64(p.pos), Msg: fmt.Sprintf("a string of %d bytes, more than the limit of %d", n, p.lim.MaxString), Limit: true}
-	}
-	p.pos = end
-	return flags, nil
+// badString reports whether the string at p.pos, which scanStr scanned
+// to end, is an error ([parser.stringError]): it breaks the grammar (end
+// is -1) or MaxString.
+func (p *parser) badString(end int) bool {
+	return end < 0 || p.lim.MaxString > 0 && end-p.pos-2 > p.lim.MaxString
 }
 
 // scanStr scans the string token at d[start] (an opening quote): it
@@ -207,11 +199,15 @@ func scanStr(d []byte, start int) (end int, flags uint8, bad int) {
 	}
 }
 
-// stringError describes the byte at bad that scanStr found breaking the
-// grammar of the string at p.pos.
-func (p *parser) stringError(bad int) error {
+// stringError describes what is wrong with the string at p.pos, which
+// scanStr scanned to end, or, when end is -1, to a byte at bad that
+// breaks the grammar.
+func (p *parser) stringError(end, bad int) error {
 	d := p.data
 	switch {
+	case end >= 0:
+		n := end - p.pos - 2
+		return &SyntaxError{Offset: int64(p.pos), Msg: fmt.Sprintf("a string of %d bytes, more than the limit of %d", n, p.lim.MaxString), Limit: true}
 	case bad >= len(d) || d[bad] == '\\' && bad+1 >= len(d):
 		return p.errorf(p.pos, "unterminated string")
 	case d[bad] == '\\' && d[bad+1] == 'u' && bad+6 > len(d):

@@ -151,7 +151,7 @@ func ScanEscapes(s []byte, esc *Escaping, nonASCII *bool) {
 }
 
 // lazyString adds the string token at start (not recorded), with the
-// flags scanString gave it, to the style summary of lazy interiors.
+// flags scanStr gave it, to the style summary of lazy interiors.
 func (p *parser) lazyString(start int, flags uint8) {
 	if flags&FlagASCII == 0 {
 		p.style.RawNonASCII = true
