@@ -91,7 +91,6 @@ func parseWith(p parser, data []byte) (*Tape, error) {
 	}
 	if cap(p.stack) <= maxScratchDepth {
 		s.stack = p.stack
-		clear(s.stack[:cap(s.stack)]) // for the collector: no shapes held
 	}
 	scratchPool.Put(s)
 	if err != nil {
@@ -102,13 +101,15 @@ func parseWith(p parser, data []byte) (*Tape, error) {
 	return t, nil
 }
 
-// A scratch holds the nodes and stack of a parse under way. The nodes
-// are copied to a slice of their exact size at the end and the scratch is
-// reused, so that a parse allocates the bytes its tape keeps and no more
-// (the number of nodes an input records cannot be known before: guesses
-// were twice the need on the corpus's small notebooks, a bound on them
-// far more). A parse recording more than maxScratch nodes gives its tape
-// the scratch's nodes instead, so that a large input is never held twice.
+// A scratch holds the nodes and the stack of a parse under way. The
+// nodes are copied to a slice of their exact size at the end and the
+// scratch is reused, so that a parse allocates the bytes its tape keeps
+// and no more (the number of nodes an input records cannot be known
+// before: guesses were twice the need on the corpus's small notebooks, a
+// bound on them far more). A parse recording more than maxScratch nodes
+// gives its tape the scratch's nodes instead, so that a large input is
+// never held twice. (Frames hold no pointers: a pooled stack keeps nothing
+// alive.)
 type scratch struct {
 	nodes []Node
 	stack []frame
