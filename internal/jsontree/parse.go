@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"sync"
 	"unicode/utf8"
 	"unsafe"
@@ -296,45 +297,56 @@ func (p *parser) value(in *Shape) (opened bool, shape *Shape, err error) {
 		return false, nil, p.tooMany(start)
 	}
 	record, shape := p.childShape(in, p.key, p.keyEnd, p.keyFlags)
-	n := Node{Start: int32(start), Key: p.key, KeyEnd: p.keyEnd, Flags: p.keyFlags}
+	var kind Kind
+	var flags uint8
 	switch c := p.data[p.pos]; c {
 	case '{', '[':
 		if p.lim.MaxDepth > 0 && len(p.stack) >= p.lim.MaxDepth {
 			return false, nil, &SyntaxError{Offset: int64(start), Msg: fmt.Sprintf("nesting deeper than %d levels", p.lim.MaxDepth), Limit: true}
 		}
-		n.Kind = Array
+		n := Node{Start: int32(start), End: int32(start + 1), Key: p.key, KeyEnd: p.keyEnd, Kind: Array, Flags: p.keyFlags}
 		if c == '{' {
 			n.Kind = Object
 		}
 		p.pos++
-		n.End = int32(p.pos)
 		return p.open(n, record, shape)
 	case '"':
-		end, flags, bad := scanStr(p.data, start)
+		end, sflags, bad := scanStr(p.data, start)
 		if p.badString(end) {
 			return false, nil, p.stringError(end, bad)
 		}
 		p.pos = end
-		n.Kind = String
-		n.Flags |= flags &^ flagUEscape
+		kind, flags = String, sflags&^flagUEscape
 		if !record {
-			p.lazyString(start, flags)
+			p.lazyString(start, sflags)
 		}
 	default:
-		kind, flags, err := p.scalar(c)
+		kind, flags, err = p.scalar(c)
 		if err != nil {
 			return false, nil, err
 		}
-		n.Kind = kind
-		n.Flags |= flags
 	}
-	n.End = int32(p.pos)
 	p.childAdded()
 	if record {
-		n.Skip = int32(len(p.nodes) + 1)
-		p.nodes = append(p.nodes, n)
+		p.push(int32(start), int32(p.pos), p.key, p.keyEnd, kind, p.keyFlags|flags)
 	}
 	return false, nil, nil
+}
+
+// push records a node (Len 0, Skip past itself) and returns its index.
+// Its fields are written in place, not built aside and copied whole (the
+// copy's wide loads can wait on the narrow stores that built it).
+func (p *parser) push(start, end, key, keyEnd int32, kind Kind, flags uint8) int32 {
+	i := len(p.nodes)
+	if i == cap(p.nodes) {
+		p.nodes = slices.Grow(p.nodes, 1)
+	}
+	p.nodes = p.nodes[:i+1]
+	n := &p.nodes[i]
+	n.Start, n.End, n.Key, n.KeyEnd = start, end, key, keyEnd
+	n.Skip, n.Len = int32(i+1), 0
+	n.Kind, n.Flags = kind, flags
+	return int32(i)
 }
 
 // childAdded counts a value in the innermost container (its node's Len,
@@ -362,8 +374,8 @@ func (p *parser) open(n Node, record bool, shape *Shape) (opened bool, inner *Sh
 			if isFlat {
 				p.childAdded()
 				p.lazy++
-				n.Skip = int32(len(p.nodes) + 1)
-				p.nodes = append(p.nodes, n)
+				i := p.push(n.Start, n.End, n.Key, n.KeyEnd, n.Kind, n.Flags)
+				p.nodes[i].Len = n.Len
 				return false, nil, nil
 			}
 			if shape == nil {
@@ -380,10 +392,17 @@ func (p *parser) open(n Node, record bool, shape *Shape) (opened bool, inner *Sh
 	p.childAdded()
 	idx := int32(-1)
 	if record {
-		p.nodes = append(p.nodes, n)
-		idx = int32(len(p.nodes) - 1)
+		idx = p.push(n.Start, n.End, n.Key, n.KeyEnd, n.Kind, n.Flags)
 	}
-	p.stack = append(p.stack, frame{idx: idx, kind: n.Kind, prevKey: -1, lazy: record && shape == nil})
+	// The frame too is written in place (see push).
+	k := len(p.stack)
+	if k == cap(p.stack) {
+		p.stack = slices.Grow(p.stack, 1)
+	}
+	p.stack = p.stack[:k+1]
+	f := &p.stack[k]
+	f.idx, f.kind, f.lazy, f.len = idx, n.Kind, record && shape == nil, 0
+	f.prevKey, f.prevKeyEnd, f.prevEsc = -1, 0, false
 	p.skipSpace()
 	if p.pos < len(p.data) && p.data[p.pos] == closer(n.Kind) {
 		return false, nil, p.close()
@@ -442,14 +461,15 @@ func (p *parser) next() (done bool, err error) {
 
 // close ends the innermost container at p.pos (its closing bracket).
 func (p *parser) close() error {
-	f := p.stack[len(p.stack)-1]
-	p.stack = p.stack[:len(p.stack)-1]
+	f := &p.stack[len(p.stack)-1]
 	p.pos++
 	if i := f.idx; i >= 0 {
-		p.nodes[i].Len = f.len
-		p.nodes[i].End = int32(p.pos)
-		p.nodes[i].Skip = int32(len(p.nodes))
+		n := &p.nodes[i]
+		n.Len = f.len
+		n.End = int32(p.pos)
+		n.Skip = int32(len(p.nodes))
 	}
+	p.stack = p.stack[:len(p.stack)-1]
 	return nil
 }
 
