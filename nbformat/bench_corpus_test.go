@@ -10,7 +10,7 @@ import (
 
 // BenchmarkSmallCorpus runs over every corpus notebook under 20 KB, one op
 // being all of them: the per-file fixed cost (issue 13). RoundTrip is
-// Unmarshal + Validate + Marshal, JSONValid the floor (encoding/json
+// Unmarshal + Validate + Marshal, Unmarshal its first step, JSONValid the floor (encoding/json
 // scanning the same bytes). It is skipped without the shared corpus.
 func BenchmarkSmallCorpus(b *testing.B) {
 	var files [][]byte
@@ -47,6 +47,11 @@ func BenchmarkSmallCorpus(b *testing.B) {
 		}
 		_ = nbformat.Validate(nb)
 		if _, err := nbformat.Marshal(nb); err != nil {
+			b.Fatal(err)
+		}
+	})
+	run("Unmarshal", func(data []byte) {
+		if _, err := nbformat.Unmarshal(data); err != nil {
 			b.Fatal(err)
 		}
 	})

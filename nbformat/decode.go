@@ -20,9 +20,18 @@ import (
 // The tape's bytes belong to the notebook being read and never change (see
 // [UnmarshalOptions.Unmarshal]), so the strings decoded share them: a
 // string without escapes costs no copy.
+//
+// It follows the plans typeinfo.go derives from the generated structs
+// (field offsets and kinds; see decodeAt), so a field added to the schema
+// is decoded with no change here, and it allocates the values of a
+// notebook in few blocks (see slabs).
 type decoder struct {
 	t   *jsontree.Tape
 	src *source
+	slabs
+	// variants is a stack of the variants of the elements of the arrays
+	// of cells or outputs being decoded (see decodeCells).
+	variants []variant
 }
 
 // str returns string node j, sharing the tape's bytes when it has no
@@ -45,57 +54,88 @@ func (d *decoder) key(j int) string {
 	return unsafe.String(&d.t.Data[n.Key+1], n.KeyEnd-n.Key-2)
 }
 
-// decodeStruct fills the struct v from object node o.
-func (d *decoder) decodeStruct(v reflect.Value, plan *structPlan, o int) {
+// decodeStruct fills the struct at p, described by plan, from object node
+// o. The struct must be zero: every caller passes a new value, a field of
+// one, or one it cleared.
+//
+// p is the address of a value of the plan's type, and each field is
+// written at p + its offset as its own Go type (see decodeAt): the same
+// store the compiler emits for a field assignment, write barriers
+// included, so the garbage collector sees every pointer written.
+func (d *decoder) decodeStruct(p unsafe.Pointer, plan *structPlan, o int) {
 	t := d.t
+	n := int(t.Nodes[o].Len)
+	if n == 0 {
+		return
+	}
 	var extra map[string]any
-	t.Children(o, func(j int) bool {
-		n := &t.Nodes[j]
-		var key string
-		if n.Flags&jsontree.FlagKeyEscaped == 0 {
-			if fi, ok := plan.fieldNamed(t.Data[n.Key+1 : n.KeyEnd-1]); ok {
-				f := &plan.fields[fi]
-				fv := v.Field(f.index)
-				if d.decodeValue(fv, f.ti, j, !f.optional) {
-					if extra != nil {
-						delete(extra, f.name)
-					}
-					return true
-				}
-				fv.SetZero()
-				key = f.name
+	var seen uint64 // bit i: fields[i] was decoded (i < 64)
+	next := 0       // the field of the member expected next (files list members in the fields' order)
+	j := t.FirstChild(o)
+	for c := 0; c < n; c, j = c+1, t.Next(j) {
+		nd := &t.Nodes[j]
+		fi := -1
+		var key string // the member's key, when escaped
+		if nd.Flags&jsontree.FlagKeyEscaped == 0 {
+			name := t.Data[nd.Key+1 : nd.KeyEnd-1]
+			if next < len(plan.fields) && plan.fields[next].name == string(name) {
+				fi = next
+			} else {
+				fi, _ = plan.fieldNamed(name)
+			}
+		} else {
+			key = d.key(j)
+			if i, ok := plan.byName[key]; ok { // an escaped spelling of a known key
+				fi = i
 			}
 		}
-		if key == "" {
-			key = d.key(j)
-			if fi, ok := plan.byName[key]; ok { // an escaped spelling of a known key
-				f := &plan.fields[fi]
-				fv := v.Field(f.index)
-				if d.decodeValue(fv, f.ti, j, !f.optional) {
-					delete(extra, key)
-					return true
-				}
-				fv.SetZero()
+		if fi >= 0 {
+			f := &plan.fields[fi]
+			fp := unsafe.Add(p, f.offset)
+			if fi >= 64 || seen&(1<<fi) != 0 {
+				clearAt(fp, f.ti) // a repeated key replaces, it does not merge
 			}
+			seen |= 1 << (fi & 63)
+			next = fi + 1
+			if d.decodeAt(fp, f.ti, j, !f.optional) {
+				if extra != nil {
+					delete(extra, f.name)
+				}
+				continue
+			}
+			key = f.name // decodeAt left the field zero
+		} else if key == "" {
+			key = d.key(j)
 		}
 		if plan.extra < 0 {
-			return true // cannot happen for generated structs
+			continue // cannot happen for generated structs
 		}
 		if extra == nil {
-			extra = map[string]any{}
+			extra = make(map[string]any, n-c)
 		}
 		extra[key] = d.generic(j)
-		return true
-	})
+	}
 	if len(extra) > 0 {
-		v.Field(plan.extra).Set(reflect.ValueOf(extra))
+		*(*map[string]any)(unsafe.Add(p, plan.extraOffset)) = extra
 	}
 }
 
-// decodeValue decodes node j into v (settable, of type ti.typ). required
+// clearAt sets the value of type ti at p to its zero value (a typed
+// clear, with the write barriers a pointer store needs).
+func clearAt(p unsafe.Pointer, ti *typeInfo) { reflect.NewAt(ti.typ, p).Elem().SetZero() }
+
+// decodeAt decodes node j into the value of type ti.typ at p. required
 // says whether a JSON null may be represented by a nil pointer. It reports
-// false, leaving v unspecified, if the JSON does not fit the Go type.
-func (d *decoder) decodeValue(v reflect.Value, ti *typeInfo, j int, required bool) bool {
+// false, leaving the value as it was, if the JSON does not fit the Go
+// type.
+//
+// Every store goes through a pointer of the field's own Go type (or of one
+// with the same layout: a string kind through *string, a pointer through
+// *unsafe.Pointer), so it is the store the compiler emits for the field.
+// The plans' kinds come from reflect (see build), which is what makes
+// those pointer types right; TestDecodeSyntheticStruct checks every kind
+// at odd offsets against the reflective decoder.
+func (d *decoder) decodeAt(p unsafe.Pointer, ti *typeInfo, j int, required bool) bool {
 	t := d.t
 	n := &t.Nodes[j]
 	switch ti.kind {
@@ -103,133 +143,243 @@ func (d *decoder) decodeValue(v reflect.Value, ti *typeInfo, j int, required boo
 		if n.Kind != jsontree.String {
 			return false
 		}
-		v.SetString(d.str(j))
+		*(*string)(p) = d.str(j)
 	case kInt:
-		// Scalars are decoded here, not by functions of their own: they
-		// are most of the values decoded.
-		if n.Kind != jsontree.Number || n.Flags&jsontree.FlagInt == 0 {
+		i, ok := d.int(j)
+		if !ok || !storeInt(p, ti.size, i) {
 			return false
 		}
-		i, err := strconv.ParseInt(string(t.Raw(j)), 10, 64)
-		if err != nil || v.OverflowInt(i) {
-			return false
-		}
-		v.SetInt(i)
 	case kBool:
 		switch n.Kind {
 		case jsontree.True:
-			v.SetBool(true)
+			*(*bool)(p) = true
 		case jsontree.False:
-			v.SetBool(false)
+			*(*bool)(p) = false
 		default:
 			return false
 		}
 	case kPtr:
 		if n.Kind == jsontree.Null {
-			return null(v, required)
+			if required {
+				*(*unsafe.Pointer)(p) = nil
+			}
+			return required
 		}
-		p := reflect.New(ti.elem.typ)
-		if !d.decodeValue(p.Elem(), ti.elem, j, true) {
-			return false
-		}
-		v.Set(p)
+		return d.pointer(p, ti, j)
 	case kSlice:
-		return n.Kind == jsontree.Array && d.decodeSlice(v, ti, j)
+		return n.Kind == jsontree.Array && d.slice(p, ti, j)
 	case kMap:
-		return n.Kind == jsontree.Object && d.decodeMap(v, ti, j)
+		return n.Kind == jsontree.Object && d.mapAt(p, ti, j)
 	case kStruct:
 		if n.Kind != jsontree.Object {
 			return false
 		}
-		v.SetZero() // a repeated key replaces, it does not merge
-		d.decodeStruct(v, ti.plan, j)
+		d.decodeStruct(p, ti.plan, j)
 		d.src.learnOrder(ti, j)
 	case kAny:
 		g := d.generic(j)
 		if g == nil {
-			return null(v, required)
+			if required {
+				*(*any)(p) = nil
+			}
+			return required
 		}
-		v.Set(reflect.ValueOf(g))
+		*(*any)(p) = g
 	case kMultiline:
 		if !isMultiline(t, j) {
 			return false
 		}
-		setValue(v, multilineFromRaw(t.Raw(j)))
+		*(*MultilineString)(p) = multilineFromRaw(t.Raw(j))
 	case kBundle:
 		if n.Kind != jsontree.Object {
 			return false
 		}
-		setValue(v, d.bundle(j))
+		*(*MimeBundle)(p) = d.bundle(j)
 	case kCell:
-		setValue(v, d.cell(j))
+		*(*Cell)(p) = d.cell(j, d.cellVariant(j))
 	case kOutput:
-		setValue(v, d.output(j))
+		*(*Output)(p) = d.output(j, d.outputVariant(j))
 	default:
 		return false
 	}
 	return true
 }
 
-// null decodes a JSON null into v, a pointer or interface, as nil where
-// required allows it, and otherwise reports that the null does not fit
-// (see decodeValue).
-func null(v reflect.Value, required bool) bool {
-	if required {
-		v.SetZero()
+// int returns integer node j, if it is one that fits an int64.
+func (d *decoder) int(j int) (int64, bool) {
+	n := &d.t.Nodes[j]
+	if n.Kind != jsontree.Number || n.Flags&jsontree.FlagInt == 0 {
+		return 0, false
 	}
-	return required
+	return parseInt(d.t.Data[n.Start:n.End])
 }
 
-// decodeSlice decodes array node j into v, a slice of type ti.typ (see
-// decodeValue).
-func (d *decoder) decodeSlice(v reflect.Value, ti *typeInfo, j int) bool {
-	n := int(d.t.Nodes[j].Len)
-	s := reflect.MakeSlice(ti.typ, n, n)
-	ok := true
-	i := 0
-	d.t.Children(j, func(k int) bool {
-		ok = d.decodeValue(s.Index(i), ti.elem, k, true)
-		i++
-		return ok
-	})
-	if !ok {
-		return false
+// parseInt parses a JSON integer (an optional minus sign and digits, as
+// the tape checked), reporting false when it does not fit an int64.
+func parseInt(raw []byte) (int64, bool) {
+	neg := raw[0] == '-'
+	if neg {
+		raw = raw[1:]
 	}
-	v.Set(s)
-	return true
-}
-
-// decodeMap decodes object node j into v, a map of type ti.typ (see
-// decodeValue).
-func (d *decoder) decodeMap(v reflect.Value, ti *typeInfo, j int) bool {
-	m := reflect.MakeMapWithSize(ti.typ, int(d.t.Nodes[j].Len))
-	ok := true
-	d.t.Children(j, func(k int) bool {
-		ev := reflect.New(ti.elem.typ).Elem()
-		if ok = d.decodeValue(ev, ti.elem, k, true); ok {
-			m.SetMapIndex(reflect.ValueOf(d.key(k)).Convert(ti.typ.Key()), ev)
+	if len(raw) > 18 { // may not fit: let strconv decide
+		s := string(raw)
+		if neg {
+			s = "-" + s
 		}
-		return ok
-	})
-	if !ok {
-		return false
+		i, err := strconv.ParseInt(s, 10, 64)
+		return i, err == nil
 	}
-	v.Set(m)
+	var u int64
+	for _, c := range raw {
+		u = u*10 + int64(c-'0')
+	}
+	if neg {
+		u = -u
+	}
+	return u, true
+}
+
+// storeInt stores i at p, an integer of size bytes, reporting false when
+// it does not fit.
+func storeInt(p unsafe.Pointer, size uintptr, i int64) bool {
+	switch size {
+	case 1:
+		if int64(int8(i)) != i {
+			return false
+		}
+		*(*int8)(p) = int8(i)
+	case 2:
+		if int64(int16(i)) != i {
+			return false
+		}
+		*(*int16)(p) = int16(i)
+	case 4:
+		if int64(int32(i)) != i {
+			return false
+		}
+		*(*int32)(p) = int32(i)
+	default:
+		*(*int64)(p) = i
+	}
 	return true
 }
 
-// setValue stores x in v (of type T): through v's address when it has one,
-// so that x is not copied to the heap as reflect.Value.Set's argument.
-func setValue[T any](v reflect.Value, x T) {
-	if v.CanAddr() {
-		*(*T)(v.Addr().UnsafePointer()) = x
-		return
+// pointer decodes node j (not null) into the pointer of type ti at p.
+func (d *decoder) pointer(p unsafe.Pointer, ti *typeInfo, j int) bool {
+	t := d.t
+	switch ti.direct {
+	case directString:
+		if t.Nodes[j].Kind != jsontree.String {
+			return false
+		}
+		s := d.strs.next()
+		*s = d.str(j)
+		*(**string)(p) = s
+	case directInt:
+		i, ok := d.int(j)
+		if !ok || int64(int(i)) != i {
+			return false
+		}
+		x := d.ints.next()
+		*x = int(i)
+		*(**int)(p) = x
+	case directBool:
+		k := t.Nodes[j].Kind
+		if k != jsontree.True && k != jsontree.False {
+			return false
+		}
+		b := d.bools.next()
+		*b = k == jsontree.True
+		*(**bool)(p) = b
+	default:
+		e := reflect.New(ti.elem.typ).UnsafePointer()
+		if !d.decodeAt(e, ti.elem, j, true) {
+			return false
+		}
+		*(*unsafe.Pointer)(p) = e
 	}
-	setCopy(v, x)
+	return true
 }
 
-// setCopy is setValue for a v without an address (x moves to the heap).
-func setCopy[T any](v reflect.Value, x T) { v.Set(reflect.ValueOf(&x).Elem()) }
+// slice decodes array node j into the slice of type ti at p, its length
+// the array's.
+func (d *decoder) slice(p unsafe.Pointer, ti *typeInfo, j int) bool {
+	t := d.t
+	n := int(t.Nodes[j].Len)
+	switch ti.direct {
+	case directStrings:
+		s := make([]string, n)
+		k := t.FirstChild(j)
+		for i := range s {
+			if t.Nodes[k].Kind != jsontree.String {
+				return false
+			}
+			s[i] = d.str(k)
+			k = t.Next(k)
+		}
+		*(*[]string)(p) = s
+	case directCells:
+		s := make([]Cell, n)
+		d.decodeCells(s, j)
+		*(*[]Cell)(p) = s
+	case directOutputs:
+		s := make([]Output, n)
+		d.decodeOutputs(s, j)
+		*(*[]Output)(p) = s
+	default:
+		s := reflect.MakeSlice(ti.typ, n, n)
+		base, size := s.UnsafePointer(), ti.elem.size
+		k := t.FirstChild(j)
+		for i := range n {
+			if !d.decodeAt(unsafe.Add(base, uintptr(i)*size), ti.elem, k, true) {
+				return false
+			}
+			k = t.Next(k)
+		}
+		reflect.NewAt(ti.typ, p).Elem().Set(s)
+	}
+	return true
+}
+
+// mapAt decodes object node j into the string-keyed map of type ti at p.
+// Of repeated keys the last wins.
+func (d *decoder) mapAt(p unsafe.Pointer, ti *typeInfo, j int) bool {
+	t := d.t
+	n := int(t.Nodes[j].Len)
+	k := t.FirstChild(j)
+	switch ti.direct {
+	case directAnyMap:
+		m := make(map[string]any, n)
+		for range n {
+			m[d.key(k)] = d.generic(k)
+			k = t.Next(k)
+		}
+		*(*map[string]any)(p) = m
+	case directBundles:
+		m := make(map[string]MimeBundle, n)
+		for range n {
+			if t.Nodes[k].Kind != jsontree.Object {
+				return false
+			}
+			m[d.key(k)] = d.bundle(k)
+			k = t.Next(k)
+		}
+		*(*map[string]MimeBundle)(p) = m
+	default:
+		m := reflect.MakeMapWithSize(ti.typ, n)
+		keyType := ti.typ.Key()
+		for range n {
+			e := reflect.New(ti.elem.typ)
+			if !d.decodeAt(e.UnsafePointer(), ti.elem, k, true) {
+				return false
+			}
+			m.SetMapIndex(reflect.ValueOf(d.key(k)).Convert(keyType), e.Elem())
+			k = t.Next(k)
+		}
+		reflect.NewAt(ti.typ, p).Elem().Set(m)
+	}
+	return true
+}
 
 // isMultiline reports whether node j is a string or an array of strings.
 func isMultiline(t *jsontree.Tape, j int) bool {
@@ -247,31 +397,33 @@ func isMultiline(t *jsontree.Tape, j int) bool {
 		sub, err := t.Expand(j) // not lines of text after all
 		return err == nil && isMultiline(sub, jsontree.Root)
 	}
-	ok := true
-	t.Children(j, func(k int) bool {
-		ok = t.Nodes[k].Kind == jsontree.String
-		return ok
-	})
-	return ok
+	k := j + 1
+	for range n.Len {
+		if t.Nodes[k].Kind != jsontree.String {
+			return false
+		}
+		k = t.Next(k)
+	}
+	return true
 }
 
 func (d *decoder) bundle(j int) MimeBundle {
 	t := d.t
 	b := &bundle{raw: t.Raw(j), entries: make([]mimeEntry, 0, t.Nodes[j].Len)}
 	var index map[string]int // for duplicate keys (the last wins), made when needed
-	t.Children(j, func(k int) bool {
+	k := t.FirstChild(j)
+	for range t.Nodes[j].Len {
 		e := mimeEntry{mime: d.key(k)}
 		if !mimetype.IsJSON(e.mime) && isMultiline(t, k) {
 			e.text = multilineFromRaw(t.Raw(k))
 		} else {
 			e.json, e.isJSON = t.Raw(k), true
 		}
+		k = t.Next(k)
 		if len(b.entries) < 8 {
-			for i := range b.entries {
-				if b.entries[i].mime == e.mime {
-					b.entries[i] = e
-					return true
-				}
+			if i := b.indexOf(e.mime); i >= 0 {
+				b.entries[i] = e
+				continue
 			}
 		} else {
 			if index == nil {
@@ -282,71 +434,24 @@ func (d *decoder) bundle(j int) MimeBundle {
 			}
 			if i, dup := index[e.mime]; dup {
 				b.entries[i] = e
-				return true
+				continue
 			}
 			index[e.mime] = len(b.entries)
 		}
 		b.entries = append(b.entries, e)
-		return true
-	})
+	}
 	b.reindex()
 	return MimeBundle{b: b}
 }
 
-func (d *decoder) cell(j int) Cell {
-	t := d.t
-	var c Cell
-	if t.Nodes[j].Kind == jsontree.Object {
-		if k := t.Lookup(j, "cell_type"); k >= 0 {
-			switch {
-			case t.StrIs(k, "code"):
-				c = &CodeCell{}
-			case t.StrIs(k, "markdown"):
-				c = &MarkdownCell{}
-			case t.StrIs(k, "raw"):
-				c = &RawCell{}
-			}
+// indexOf returns the index of the entry for mime by a scan, or -1.
+func (b *bundle) indexOf(mime string) int {
+	for i := range b.entries {
+		if b.entries[i].mime == mime {
+			return i
 		}
 	}
-	if c == nil {
-		c = &UnknownCell{Raw: append(json.RawMessage{}, t.Raw(j)...)}
-	} else {
-		v := reflect.ValueOf(c).Elem()
-		ti := infoOf(v.Type())
-		d.decodeStruct(v, ti.plan, j)
-		d.src.learnOrder(ti, j)
-	}
-	d.src.cells[c] = int32(j)
-	return c
-}
-
-func (d *decoder) output(j int) Output {
-	t := d.t
-	var o Output
-	if t.Nodes[j].Kind == jsontree.Object {
-		if k := t.Lookup(j, "output_type"); k >= 0 {
-			switch {
-			case t.StrIs(k, "execute_result"):
-				o = &ExecuteResult{}
-			case t.StrIs(k, "display_data"):
-				o = &DisplayData{}
-			case t.StrIs(k, "stream"):
-				o = &Stream{}
-			case t.StrIs(k, "error"):
-				o = &ErrorOutput{}
-			}
-		}
-	}
-	if o == nil {
-		o = &UnknownOutput{Raw: append(json.RawMessage{}, t.Raw(j)...)}
-	} else {
-		v := reflect.ValueOf(o).Elem()
-		ti := infoOf(v.Type())
-		d.decodeStruct(v, ti.plan, j)
-		d.src.learnOrder(ti, j)
-	}
-	d.src.outputs[o] = int32(j)
-	return o
+	return -1
 }
 
 // generic returns node j as the value AdditionalProperties keeps: a

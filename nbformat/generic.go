@@ -239,7 +239,7 @@ func fromMap(m map[string]any, ptr any) error {
 		return fmt.Errorf("nbformat: from generic JSON: not an object")
 	}
 	v.Elem().SetZero()
-	d.decodeStruct(v.Elem(), infoOf(v.Elem().Type()).plan, root)
+	d.decodeStruct(v.UnsafePointer(), infoOf(v.Elem().Type()).plan, root)
 	return nil
 }
 
@@ -273,7 +273,7 @@ func outputFromMap(m map[string]any) (Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := d.output(root)
+	o := d.output(root, d.outputVariant(root))
 	detachOutput(o)
 	return o, nil
 }
@@ -288,7 +288,7 @@ func tempDecoder(v any, typ reflect.Type) (*decoder, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	src := &source{tape: t, cells: map[Cell]int32{}, outputs: map[Output]int32{}}
+	src := &source{tape: t}
 	return &decoder{t: t, src: src}, jsontree.Root, nil
 }
 

@@ -2,7 +2,6 @@ package nbformat
 
 import (
 	"fmt"
-	"reflect"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
@@ -63,6 +62,9 @@ type source struct {
 // each struct type: for unsorted files, the order of its keys is the order
 // new members of that type are written in (see orderOf).
 func (s *source) learnOrder(ti *typeInfo, j int) {
+	if s.order == nil {
+		s.order = make([]int32, max(typeCount(), int(ti.id)+1))
+	}
 	if int(ti.id) >= len(s.order) {
 		s.order = append(s.order, make([]int32, int(ti.id)+1-len(s.order))...)
 	}
@@ -189,16 +191,11 @@ func (o UnmarshalOptions) unmarshal(data []byte) (*Notebook, error) {
 	if c := t.Lookup(jsontree.Root, "cells"); c >= 0 && t.Nodes[c].Kind == jsontree.Array && int(t.Nodes[c].Len) > maxCells {
 		return nil, &FormatError{Pointer: "/cells", Msg: fmt.Sprintf("%d cells, more than the limit of %d", t.Nodes[c].Len, maxCells), Err: ErrLimit}
 	}
-	src := &source{
-		tape:    t,
-		cells:   map[Cell]int32{},
-		outputs: map[Output]int32{},
-	}
+	src := &source{tape: t}
 	nb := &Notebook{src: src}
 	d := decoder{t: t, src: src}
-	v := reflect.ValueOf(&nb.Document).Elem()
-	ti := infoOf(v.Type())
-	d.decodeStruct(v, ti.plan, jsontree.Root)
+	ti := documentInfo()
+	d.decodeStruct(unsafe.Pointer(&nb.Document), ti.plan, jsontree.Root)
 	src.learnOrder(ti, jsontree.Root)
 	return nb, nil
 }

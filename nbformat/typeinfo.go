@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // The reading and writing code is driven by the generated structs' json
@@ -40,12 +41,35 @@ type typeInfo struct {
 	kind kind
 	elem *typeInfo // kPtr, kSlice, kMap
 	plan *structPlan
+	// size is typ.Size(): the width of a kInt, the stride of the
+	// elements of a slice whose elem this is.
+	size uintptr
+	// direct names the types the decoder writes without reflection
+	// (see decodeAt); directNone for the others.
+	direct direct
 }
+
+// direct identifies the slice, map and pointer types the decoder builds
+// with ordinary Go code rather than through reflect.
+type direct uint8
+
+const (
+	directNone    direct = iota
+	directStrings        // []string
+	directCells          // []Cell
+	directOutputs        // []Output
+	directAnyMap         // map[string]any
+	directBundles        // map[string]MimeBundle
+	directString         // *string
+	directInt            // *int
+	directBool           // *bool
+)
 
 type fieldInfo struct {
 	name     string // JSON key
 	index    int
-	optional bool // omitempty: absent when nil
+	offset   uintptr // the field's offset in its struct (for decodeAt)
+	optional bool    // omitempty: absent when nil
 	ti       *typeInfo
 	typeTag  bool // cell_type / output_type: written as the variant's type when empty
 }
@@ -67,9 +91,10 @@ func (p *structPlan) fieldNamed(name []byte) (int, bool) {
 }
 
 type structPlan struct {
-	fields []fieldInfo
-	byName map[string]int // JSON key → index in fields
-	extra  int            // index of the AdditionalProperties field, or -1
+	fields      []fieldInfo
+	byName      map[string]int // JSON key → index in fields
+	extra       int            // index of the AdditionalProperties field, or -1
+	extraOffset uintptr        // its offset in the struct
 }
 
 var (
@@ -107,7 +132,7 @@ func infoOf(t reflect.Type) *typeInfo {
 
 var (
 	buildMu sync.Mutex
-	nextID  int32 // the next typeInfo.id (guarded by buildMu)
+	nextID  atomic.Int32 // the next typeInfo.id (changed under buildMu)
 )
 
 func build(t reflect.Type, building map[reflect.Type]*typeInfo) *typeInfo {
@@ -117,8 +142,7 @@ func build(t reflect.Type, building map[reflect.Type]*typeInfo) *typeInfo {
 	if ti, ok := building[t]; ok {
 		return ti // a recursive type: completed by the caller up the stack
 	}
-	ti := &typeInfo{typ: t, id: nextID}
-	nextID++
+	ti := &typeInfo{typ: t, id: nextID.Add(1) - 1, size: t.Size(), direct: directOf(t)}
 	building[t] = ti
 	switch {
 	case t == multilineType:
@@ -168,6 +192,36 @@ func build(t reflect.Type, building map[reflect.Type]*typeInfo) *typeInfo {
 	return ti
 }
 
+// directOf returns how the decoder builds values of type t.
+func directOf(t reflect.Type) direct {
+	switch t {
+	case reflect.TypeFor[[]string]():
+		return directStrings
+	case reflect.TypeFor[[]Cell]():
+		return directCells
+	case reflect.TypeFor[[]Output]():
+		return directOutputs
+	case genericMapType:
+		return directAnyMap
+	case reflect.TypeFor[map[string]MimeBundle]():
+		return directBundles
+	case reflect.TypeFor[*string]():
+		return directString
+	case reflect.TypeFor[*int]():
+		return directInt
+	case reflect.TypeFor[*bool]():
+		return directBool
+	}
+	return directNone
+}
+
+// documentInfo describes Document, the top level of a notebook.
+var documentInfo = sync.OnceValue(func() *typeInfo { return infoOf(reflect.TypeFor[Document]()) })
+
+// typeCount returns how many types have a description (an upper bound
+// of typeInfo.id, for sizing tables indexed by it).
+func typeCount() int { return int(nextID.Load()) }
+
 func planOf(t reflect.Type, building map[reflect.Type]*typeInfo) *structPlan {
 	p := &structPlan{byName: map[string]int{}, extra: -1}
 	for i := 0; i < t.NumField(); i++ {
@@ -176,7 +230,7 @@ func planOf(t reflect.Type, building map[reflect.Type]*typeInfo) *structPlan {
 			continue
 		}
 		if f.Name == extraField && f.Type == genericMapType {
-			p.extra = i
+			p.extra, p.extraOffset = i, f.Offset
 			continue
 		}
 		tag, ok := f.Tag.Lookup("json")
@@ -187,6 +241,7 @@ func planOf(t reflect.Type, building map[reflect.Type]*typeInfo) *structPlan {
 		fi := fieldInfo{
 			name:     name,
 			index:    i,
+			offset:   f.Offset,
 			optional: strings.Contains(","+opts+",", ",omitempty,"),
 			ti:       build(f.Type, building),
 			typeTag:  name == "cell_type" || name == "output_type",

@@ -1,0 +1,303 @@
+package nbformat
+
+import (
+	"encoding/json"
+	"reflect"
+	"sync"
+	"unsafe"
+
+	"github.com/nbdialog/ipynb/internal/jsontree"
+)
+
+// Decoding cells and outputs: choosing the variant of each (by its
+// cell_type or output_type), and allocating the variants of one notebook
+// in blocks.
+
+// variant is the Go type a cell or output is decoded as.
+type variant uint8
+
+const (
+	unknownVariant variant = iota
+	codeVariant
+	markdownVariant
+	rawVariant
+	executeResultVariant
+	displayDataVariant
+	streamVariant
+	errorVariant
+	variantCount
+)
+
+// variantInfos describes the struct of each variant (nil for unknown).
+var variantInfos = sync.OnceValue(func() [variantCount]*typeInfo {
+	return [variantCount]*typeInfo{
+		codeVariant:          infoOf(reflect.TypeFor[CodeCell]()),
+		markdownVariant:      infoOf(reflect.TypeFor[MarkdownCell]()),
+		rawVariant:           infoOf(reflect.TypeFor[RawCell]()),
+		executeResultVariant: infoOf(reflect.TypeFor[ExecuteResult]()),
+		displayDataVariant:   infoOf(reflect.TypeFor[DisplayData]()),
+		streamVariant:        infoOf(reflect.TypeFor[Stream]()),
+		errorVariant:         infoOf(reflect.TypeFor[ErrorOutput]()),
+	}
+})
+
+// lastMember returns the member of object node j with key k (the last
+// one, as Python's json module reads repeated keys), or -1.
+func lastMember(t *jsontree.Tape, j int, k string) int {
+	found := -1
+	c := t.FirstChild(j)
+	for range t.Nodes[j].Len {
+		if t.KeyIs(c, k) {
+			found = c
+		}
+		c = t.Next(c)
+	}
+	return found
+}
+
+// cellVariant returns the variant node j is decoded as, a cell.
+func (d *decoder) cellVariant(j int) variant {
+	t := d.t
+	if t.Nodes[j].Kind != jsontree.Object {
+		return unknownVariant
+	}
+	k := lastMember(t, j, "cell_type")
+	switch {
+	case k < 0:
+	case t.StrIs(k, "code"):
+		return codeVariant
+	case t.StrIs(k, "markdown"):
+		return markdownVariant
+	case t.StrIs(k, "raw"):
+		return rawVariant
+	}
+	return unknownVariant
+}
+
+// outputVariant returns the variant node j is decoded as, an output.
+func (d *decoder) outputVariant(j int) variant {
+	t := d.t
+	if t.Nodes[j].Kind != jsontree.Object {
+		return unknownVariant
+	}
+	k := lastMember(t, j, "output_type")
+	switch {
+	case k < 0:
+	case t.StrIs(k, "execute_result"):
+		return executeResultVariant
+	case t.StrIs(k, "display_data"):
+		return displayDataVariant
+	case t.StrIs(k, "stream"):
+		return streamVariant
+	case t.StrIs(k, "error"):
+		return errorVariant
+	}
+	return unknownVariant
+}
+
+// decodeCells decodes the elements of array node j into s (of its
+// length). It counts the cells of each variant, and the outputs of the
+// code cells, first, so that they are allocated in one block per variant.
+func (d *decoder) decodeCells(s []Cell, j int) {
+	t := d.t
+	base := len(d.variants)
+	var counts [variantCount]int
+	k := t.FirstChild(j)
+	for range s {
+		v := d.cellVariant(k)
+		d.variants = append(d.variants, v)
+		counts[v]++
+		if v == codeVariant {
+			d.countOutputs(k, &counts)
+		}
+		k = t.Next(k)
+	}
+	d.reserve(&counts)
+	d.src.reserve(len(s), counts[executeResultVariant]+counts[displayDataVariant]+counts[streamVariant]+counts[errorVariant]+counts[unknownVariant])
+	k = t.FirstChild(j)
+	for i := range s {
+		s[i] = d.cell(k, d.variants[base+i])
+		k = t.Next(k)
+	}
+	d.variants = d.variants[:base]
+}
+
+// countOutputs adds the variants of the outputs of code cell j to counts.
+func (d *decoder) countOutputs(j int, counts *[variantCount]int) {
+	t := d.t
+	o := lastMember(t, j, "outputs")
+	if o < 0 || t.Nodes[o].Kind != jsontree.Array || t.Lazy(o) {
+		return
+	}
+	k := t.FirstChild(o)
+	for range t.Nodes[o].Len {
+		counts[d.outputVariant(k)]++
+		k = t.Next(k)
+	}
+}
+
+// decodeOutputs decodes the elements of array node j into s (of its
+// length).
+func (d *decoder) decodeOutputs(s []Output, j int) {
+	t := d.t
+	base := len(d.variants)
+	var counts [variantCount]int
+	k := t.FirstChild(j)
+	for range s {
+		v := d.outputVariant(k)
+		d.variants = append(d.variants, v)
+		counts[v]++
+		k = t.Next(k)
+	}
+	d.reserve(&counts)
+	k = t.FirstChild(j)
+	for i := range s {
+		s[i] = d.output(k, d.variants[base+i])
+		k = t.Next(k)
+	}
+	d.variants = d.variants[:base]
+}
+
+// cell decodes node j as a cell of variant v.
+func (d *decoder) cell(j int, v variant) Cell {
+	var c Cell
+	var p unsafe.Pointer
+	switch v {
+	case codeVariant:
+		x := d.code.next()
+		c, p = x, unsafe.Pointer(x)
+	case markdownVariant:
+		x := d.markdown.next()
+		c, p = x, unsafe.Pointer(x)
+	case rawVariant:
+		x := d.raw.next()
+		c, p = x, unsafe.Pointer(x)
+	default:
+		c = &UnknownCell{Raw: append(json.RawMessage{}, d.t.Raw(j)...)}
+	}
+	if p != nil {
+		ti := variantInfos()[v]
+		d.decodeStruct(p, ti.plan, j)
+		d.src.learnOrder(ti, j)
+	}
+	d.src.addCell(c, j)
+	return c
+}
+
+// output decodes node j as an output of variant v.
+func (d *decoder) output(j int, v variant) Output {
+	var o Output
+	var p unsafe.Pointer
+	switch v {
+	case executeResultVariant:
+		x := d.executeResult.next()
+		o, p = x, unsafe.Pointer(x)
+	case displayDataVariant:
+		x := d.displayData.next()
+		o, p = x, unsafe.Pointer(x)
+	case streamVariant:
+		x := d.stream.next()
+		o, p = x, unsafe.Pointer(x)
+	case errorVariant:
+		x := d.errorOutput.next()
+		o, p = x, unsafe.Pointer(x)
+	default:
+		o = &UnknownOutput{Raw: append(json.RawMessage{}, d.t.Raw(j)...)}
+	}
+	if p != nil {
+		ti := variantInfos()[v]
+		d.decodeStruct(p, ti.plan, j)
+		d.src.learnOrder(ti, j)
+	}
+	d.src.addOutput(o, j)
+	return o
+}
+
+// slabs hands out the values a decoder allocates most, from blocks: the
+// cells and outputs of a notebook (a block per variant, sized by counting
+// first), and the targets of the optional scalar fields (*string, *int,
+// *bool). A value handed out keeps its whole block alive; the blocks hold
+// what one notebook read, as its tape does.
+type slabs struct {
+	code          slab[CodeCell]
+	markdown      slab[MarkdownCell]
+	raw           slab[RawCell]
+	executeResult slab[ExecuteResult]
+	displayData   slab[DisplayData]
+	stream        slab[Stream]
+	errorOutput   slab[ErrorOutput]
+	strs          slab[string]
+	ints          slab[int]
+	bools         slab[bool]
+}
+
+// reserve makes room for counts[v] more values of each variant v, and for
+// the execution counts of the code cells and execute results among them.
+func (s *slabs) reserve(counts *[variantCount]int) {
+	s.code.reserve(counts[codeVariant])
+	s.markdown.reserve(counts[markdownVariant])
+	s.raw.reserve(counts[rawVariant])
+	s.executeResult.reserve(counts[executeResultVariant])
+	s.displayData.reserve(counts[displayDataVariant])
+	s.stream.reserve(counts[streamVariant])
+	s.errorOutput.reserve(counts[errorVariant])
+	s.ints.reserve(counts[codeVariant] + counts[executeResultVariant])
+}
+
+// slab hands out zero Ts from blocks.
+type slab[T any] struct {
+	free []T
+	last int // the size of the last block
+}
+
+// reserve makes room for n more values (counted) in the current block.
+func (s *slab[T]) reserve(n int) {
+	if n > len(s.free) {
+		s.alloc(n)
+	}
+}
+
+// alloc starts a block of at least n values: more when blocks were used
+// up before, so that a notebook of many values not counted ahead needs
+// few blocks.
+func (s *slab[T]) alloc(n int) {
+	s.last = max(n, min(2*s.last, 256))
+	s.free = make([]T, s.last)
+}
+
+// next returns a new zero T.
+func (s *slab[T]) next() *T {
+	if len(s.free) == 0 {
+		s.alloc(4)
+	}
+	p := &s.free[0]
+	s.free = s.free[1:]
+	return p
+}
+
+// reserve sizes the source's maps of cells and outputs, when they are
+// still to be made, for the numbers about to be decoded.
+func (s *source) reserve(cells, outputs int) {
+	if s.cells == nil {
+		s.cells = make(map[Cell]int32, cells)
+	}
+	if s.outputs == nil {
+		s.outputs = make(map[Output]int32, outputs)
+	}
+}
+
+// addCell records that cell c was decoded from node j.
+func (s *source) addCell(c Cell, j int) {
+	if s.cells == nil {
+		s.cells = map[Cell]int32{}
+	}
+	s.cells[c] = int32(j)
+}
+
+// addOutput records that output o was decoded from node j.
+func (s *source) addOutput(o Output, j int) {
+	if s.outputs == nil {
+		s.outputs = map[Output]int32{}
+	}
+	s.outputs[o] = int32(j)
+}
