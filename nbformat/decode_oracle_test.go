@@ -396,4 +396,3 @@ func (d *reflectDecoder) generic(j int) any {
 	}
 	return genericValue(t, j)
 }
-
