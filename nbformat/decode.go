@@ -32,6 +32,32 @@ type decoder struct {
 	// variants is a stack of the variants of the elements of the arrays
 	// of cells or outputs being decoded (see decodeCells).
 	variants []variant
+	infos    *[variantCount]*typeInfo // the variants' structs
+}
+
+// decodeNotebook decodes the notebook whose root object is t's root.
+func decodeNotebook(t *jsontree.Tape) *Notebook {
+	// The notebook, its source and the source's order, in one block.
+	b := &struct {
+		nb    Notebook
+		src   source
+		order [64]int32
+	}{}
+	b.src.tape = t
+	if n := typeCount(); n <= len(b.order) {
+		b.src.order = b.order[:n]
+	}
+	b.nb.src = &b.src
+	d := newDecoder(t, &b.src)
+	ti := documentInfo()
+	d.decodeStruct(unsafe.Pointer(&b.nb.Document), ti.plan, jsontree.Root)
+	b.src.learnOrder(ti, jsontree.Root)
+	return &b.nb
+}
+
+// newDecoder returns a decoder of t's values, recording in src.
+func newDecoder(t *jsontree.Tape, src *source) *decoder {
+	return &decoder{t: t, src: src, infos: variantInfos()}
 }
 
 // str returns string node j, sharing the tape's bytes when it has no
@@ -111,7 +137,7 @@ func (d *decoder) decodeStruct(p unsafe.Pointer, plan *structPlan, o int) {
 			continue // cannot happen for generated structs
 		}
 		if extra == nil {
-			extra = make(map[string]any, n-c)
+			extra = make(map[string]any, min(n-c, 8))
 		}
 		extra[key] = d.generic(j)
 	}
@@ -308,7 +334,7 @@ func (d *decoder) slice(p unsafe.Pointer, ti *typeInfo, j int) bool {
 	n := int(t.Nodes[j].Len)
 	switch ti.direct {
 	case directStrings:
-		s := make([]string, n)
+		s := d.strs.take(n)
 		k := t.FirstChild(j)
 		for i := range s {
 			if t.Nodes[k].Kind != jsontree.String {
@@ -323,7 +349,7 @@ func (d *decoder) slice(p unsafe.Pointer, ti *typeInfo, j int) bool {
 		d.decodeCells(s, j)
 		*(*[]Cell)(p) = s
 	case directOutputs:
-		s := make([]Output, n)
+		s := d.outputSlices.take(n)
 		d.decodeOutputs(s, j)
 		*(*[]Output)(p) = s
 	default:
@@ -409,7 +435,8 @@ func isMultiline(t *jsontree.Tape, j int) bool {
 
 func (d *decoder) bundle(j int) MimeBundle {
 	t := d.t
-	b := &bundle{raw: t.Raw(j), entries: make([]mimeEntry, 0, t.Nodes[j].Len)}
+	b := d.bundles.next()
+	b.raw, b.entries = t.Raw(j), d.entries.take(int(t.Nodes[j].Len))[:0]
 	var index map[string]int // for duplicate keys (the last wins), made when needed
 	k := t.FirstChild(j)
 	for range t.Nodes[j].Len {
@@ -457,14 +484,15 @@ func (b *bundle) indexOf(mime string) int {
 // generic returns node j as the value AdditionalProperties keeps: a
 // scalar decoded (see [Decode]), an array or object as json.RawMessage,
 // its bytes as read, sharing the input (see the package documentation).
+// Strings and raw values, most of them, are boxed from blocks (see box).
 func (d *decoder) generic(j int) any {
 	t := d.t
 	switch t.Nodes[j].Kind {
 	case jsontree.Array, jsontree.Object:
 		n := &t.Nodes[j]
-		return json.RawMessage(t.Data[n.Start:n.End:n.End])
+		return box(&d.raws, json.RawMessage(t.Data[n.Start:n.End:n.End]))
 	case jsontree.String:
-		return d.str(j)
+		return box(&d.boxedStrs, d.str(j))
 	}
 	return genericValue(t, j)
 }

@@ -29,8 +29,8 @@ const (
 )
 
 // variantInfos describes the struct of each variant (nil for unknown).
-var variantInfos = sync.OnceValue(func() [variantCount]*typeInfo {
-	return [variantCount]*typeInfo{
+var variantInfos = sync.OnceValue(func() *[variantCount]*typeInfo {
+	return &[variantCount]*typeInfo{
 		codeVariant:          infoOf(reflect.TypeFor[CodeCell]()),
 		markdownVariant:      infoOf(reflect.TypeFor[MarkdownCell]()),
 		rawVariant:           infoOf(reflect.TypeFor[RawCell]()),
@@ -47,7 +47,12 @@ func lastMember(t *jsontree.Tape, j int, k string) int {
 	found := -1
 	c := t.FirstChild(j)
 	for range t.Nodes[j].Len {
-		if t.KeyIs(c, k) {
+		n := &t.Nodes[c]
+		if n.Flags&jsontree.FlagKeyEscaped == 0 {
+			if string(t.Data[n.Key+1:n.KeyEnd-1]) == k {
+				found = c
+			}
+		} else if t.KeyIs(c, k) {
 			found = c
 		}
 		c = t.Next(c)
@@ -100,20 +105,30 @@ func (d *decoder) outputVariant(j int) variant {
 // code cells, first, so that they are allocated in one block per variant.
 func (d *decoder) decodeCells(s []Cell, j int) {
 	t := d.t
+	if d.variants == nil {
+		d.variants = make([]variant, 0, len(s)+16)
+	}
 	base := len(d.variants)
 	var counts [variantCount]int
+	outputs := 0
 	k := t.FirstChild(j)
 	for range s {
-		v := d.cellVariant(k)
+		v, o := d.cellFacts(k)
 		d.variants = append(d.variants, v)
 		counts[v]++
-		if v == codeVariant {
-			d.countOutputs(k, &counts)
+		if v == codeVariant && o >= 0 && t.Nodes[o].Kind == jsontree.Array && !t.Lazy(o) {
+			outputs += int(t.Nodes[o].Len)
+			c := t.FirstChild(o)
+			for range t.Nodes[o].Len {
+				counts[d.outputVariant(c)]++
+				c = t.Next(c)
+			}
 		}
 		k = t.Next(k)
 	}
 	d.reserve(&counts)
-	d.src.reserve(len(s), counts[executeResultVariant]+counts[displayDataVariant]+counts[streamVariant]+counts[errorVariant]+counts[unknownVariant])
+	d.outputSlices.reserve(outputs)
+	d.src.reserve(len(s), outputs)
 	k = t.FirstChild(j)
 	for i := range s {
 		s[i] = d.cell(k, d.variants[base+i])
@@ -122,18 +137,41 @@ func (d *decoder) decodeCells(s []Cell, j int) {
 	d.variants = d.variants[:base]
 }
 
-// countOutputs adds the variants of the outputs of code cell j to counts.
-func (d *decoder) countOutputs(j int, counts *[variantCount]int) {
+// cellFacts returns the variant of cell node j and its outputs member (or
+// -1), in one pass over its members.
+func (d *decoder) cellFacts(j int) (v variant, outputs int) {
 	t := d.t
-	o := lastMember(t, j, "outputs")
-	if o < 0 || t.Nodes[o].Kind != jsontree.Array || t.Lazy(o) {
-		return
+	if t.Nodes[j].Kind != jsontree.Object {
+		return unknownVariant, -1
 	}
-	k := t.FirstChild(o)
-	for range t.Nodes[o].Len {
-		counts[d.outputVariant(k)]++
+	typ, outputs := -1, -1
+	k := t.FirstChild(j)
+	for range t.Nodes[j].Len {
+		n := &t.Nodes[k]
+		if n.Flags&jsontree.FlagKeyEscaped == 0 {
+			switch string(t.Data[n.Key+1 : n.KeyEnd-1]) {
+			case "cell_type":
+				typ = k
+			case "outputs":
+				outputs = k
+			}
+		} else if t.KeyIs(k, "cell_type") {
+			typ = k
+		} else if t.KeyIs(k, "outputs") {
+			outputs = k
+		}
 		k = t.Next(k)
 	}
+	switch {
+	case typ < 0:
+	case t.StrIs(typ, "code"):
+		v = codeVariant
+	case t.StrIs(typ, "markdown"):
+		v = markdownVariant
+	case t.StrIs(typ, "raw"):
+		v = rawVariant
+	}
+	return v, outputs
 }
 
 // decodeOutputs decodes the elements of array node j into s (of its
@@ -176,7 +214,7 @@ func (d *decoder) cell(j int, v variant) Cell {
 		c = &UnknownCell{Raw: append(json.RawMessage{}, d.t.Raw(j)...)}
 	}
 	if p != nil {
-		ti := variantInfos()[v]
+		ti := d.infos[v]
 		d.decodeStruct(p, ti.plan, j)
 		d.src.learnOrder(ti, j)
 	}
@@ -205,7 +243,7 @@ func (d *decoder) output(j int, v variant) Output {
 		o = &UnknownOutput{Raw: append(json.RawMessage{}, d.t.Raw(j)...)}
 	}
 	if p != nil {
-		ti := variantInfos()[v]
+		ti := d.infos[v]
 		d.decodeStruct(p, ti.plan, j)
 		d.src.learnOrder(ti, j)
 	}
@@ -229,6 +267,11 @@ type slabs struct {
 	strs          slab[string]
 	ints          slab[int]
 	bools         slab[bool]
+	outputSlices  slab[Output] // the elements of the code cells' outputs
+	bundles       slab[bundle]
+	entries       slab[mimeEntry]
+	boxedStrs     slab[string]          // strings in interfaces (see box)
+	raws          slab[json.RawMessage] // likewise
 }
 
 // reserve makes room for counts[v] more values of each variant v, and for
@@ -242,6 +285,7 @@ func (s *slabs) reserve(counts *[variantCount]int) {
 	s.stream.reserve(counts[streamVariant])
 	s.errorOutput.reserve(counts[errorVariant])
 	s.ints.reserve(counts[codeVariant] + counts[executeResultVariant])
+	s.bundles.reserve(counts[executeResultVariant] + counts[displayDataVariant])
 }
 
 // slab hands out zero Ts from blocks.
@@ -263,6 +307,18 @@ func (s *slab[T]) reserve(n int) {
 func (s *slab[T]) alloc(n int) {
 	s.last = max(n, min(2*s.last, 256))
 	s.free = make([]T, s.last)
+}
+
+// take returns n new zero Ts, as a slice whose capacity is n (appending
+// to it copies it, never reaching into the block's other values).
+func (s *slab[T]) take(n int) []T {
+	if n == 0 {
+		return []T{}
+	}
+	s.reserve(n)
+	x := s.free[:n:n]
+	s.free = s.free[n:]
+	return x
 }
 
 // next returns a new zero T.

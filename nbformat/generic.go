@@ -289,7 +289,7 @@ func tempDecoder(v any, typ reflect.Type) (*decoder, int, error) {
 		return nil, 0, err
 	}
 	src := &source{tape: t}
-	return &decoder{t: t, src: src}, jsontree.Root, nil
+	return newDecoder(t, src), jsontree.Root, nil
 }
 
 // decodeRaw returns x decoded when it is a json.RawMessage (nil when that

@@ -191,13 +191,7 @@ func (o UnmarshalOptions) unmarshal(data []byte) (*Notebook, error) {
 	if c := t.Lookup(jsontree.Root, "cells"); c >= 0 && t.Nodes[c].Kind == jsontree.Array && int(t.Nodes[c].Len) > maxCells {
 		return nil, &FormatError{Pointer: "/cells", Msg: fmt.Sprintf("%d cells, more than the limit of %d", t.Nodes[c].Len, maxCells), Err: ErrLimit}
 	}
-	src := &source{tape: t}
-	nb := &Notebook{src: src}
-	d := decoder{t: t, src: src}
-	ti := documentInfo()
-	d.decodeStruct(unsafe.Pointer(&nb.Document), ti.plan, jsontree.Root)
-	src.learnOrder(ti, jsontree.Root)
-	return nb, nil
+	return decodeNotebook(t), nil
 }
 
 // kindPhrase names a JSON kind with its article: "an array", "a string",
