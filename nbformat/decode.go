@@ -106,8 +106,8 @@ func (d *decoder) decodeStruct(p unsafe.Pointer, plan *structPlan, o int) {
 			name := t.Data[nd.Key+1 : nd.KeyEnd-1]
 			if next < len(plan.fields) && plan.fields[next].name == string(name) {
 				fi = next
-			} else {
-				fi, _ = plan.fieldNamed(name)
+			} else if i, ok := plan.fieldNamed(name); ok {
+				fi = i
 			}
 		} else {
 			key = d.key(j)
