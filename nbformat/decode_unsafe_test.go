@@ -23,8 +23,8 @@ import (
 // generate: every kind of field the plans know, at offsets a misplaced
 // store would hit (small fields between larger ones).
 type synthInner struct {
-	Flag                 bool    `json:"flag"`
-	Name                 *string `json:"name,omitempty"`
+	Flag                 bool                   `json:"flag"`
+	Name                 *string                `json:"name,omitempty"`
 	AdditionalProperties map[string]interface{} `json:"-"`
 }
 
