@@ -37,11 +37,13 @@ type decoder struct {
 
 // decodeNotebook decodes the notebook whose root object is t's root.
 func decodeNotebook(t *jsontree.Tape) *Notebook {
-	// The notebook, its source and the source's order, in one block.
+	// The notebook, its source and the source's order in one block, with
+	// room for the decoder's first variants.
 	b := &struct {
-		nb    Notebook
-		src   source
-		order [64]int32
+		nb       Notebook
+		src      source
+		order    [64]int32
+		variants [64]variant
 	}{}
 	b.src.tape = t
 	if n := typeCount(); n <= len(b.order) {
@@ -49,6 +51,7 @@ func decodeNotebook(t *jsontree.Tape) *Notebook {
 	}
 	b.nb.src = &b.src
 	d := newDecoder(t, &b.src)
+	d.variants = b.variants[:0]
 	ti := documentInfo()
 	d.decodeStruct(unsafe.Pointer(&b.nb.Document), ti.plan, jsontree.Root)
 	b.src.learnOrder(ti, jsontree.Root)

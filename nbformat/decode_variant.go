@@ -105,9 +105,6 @@ func (d *decoder) outputVariant(j int) variant {
 // code cells, first, so that they are allocated in one block per variant.
 func (d *decoder) decodeCells(s []Cell, j int) {
 	t := d.t
-	if d.variants == nil {
-		d.variants = make([]variant, 0, len(s)+16)
-	}
 	base := len(d.variants)
 	var counts [variantCount]int
 	outputs := 0
