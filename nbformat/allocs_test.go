@@ -88,3 +88,54 @@ func replicateCells(t *testing.T, data []byte, copies int) []byte {
 	b.WriteString(s[end:])
 	return []byte(b.String())
 }
+
+// Unmarshal alone allocates a bounded number of times per cell: the cells
+// and outputs of a notebook, and the targets of their optional fields,
+// are allocated in blocks (see decode_variant.go), so what grows with the
+// cells is what they hold of their own (maps of metadata, mime bundles).
+// Measured as TestRoundTripAllocsPerCell is.
+func TestUnmarshalAllocsPerCell(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures allocations over several sizes")
+	}
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "jupyter.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb, err := nbformat.Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	per := len(nb.Cells)
+	allocs := func(copies int) float64 {
+		big := replicateCells(t, data, copies)
+		return testing.AllocsPerRun(20, func() {
+			if _, err := nbformat.Unmarshal(big); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	const (
+		// testdata/jupyter's cells (8 cells, 5 outputs) cost 0.9 per
+		// cell, what they hold of their own (mime bundles' maps, output
+		// metadata, members of no field), and about 50 more (6.5 and 40
+		// with the reflective decoder, which allocated every cell, output
+		// and optional scalar apart).
+		maxPerCell = 1.5
+		maxFixed   = 80.0
+	)
+	prev := allocs(4)
+	for copies := 8; copies <= 32; copies *= 2 {
+		cur := allocs(copies)
+		perCell := (cur - prev) / float64(per*copies/2)
+		fixed := cur - perCell*float64(per*copies)
+		t.Logf("%d cells: %.0f allocations, %.2f per cell, %.0f fixed", per*copies, cur, perCell, fixed)
+		if perCell > maxPerCell {
+			t.Errorf("%d → %d cells: %.2f allocations per cell, want at most %.1f", per*copies/2, per*copies, perCell, maxPerCell)
+		}
+		if fixed > maxFixed {
+			t.Errorf("%d cells: %.0f allocations besides the cells', want at most %.0f", per*copies, fixed, maxFixed)
+		}
+		prev = cur
+	}
+}
