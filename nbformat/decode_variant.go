@@ -49,13 +49,13 @@ func lastMember(t *jsontree.Tape, j int, k string) int {
 	for range t.Nodes[j].Len {
 		n := &t.Nodes[c]
 		if n.Flags&jsontree.FlagKeyEscaped == 0 {
-			if string(t.Data[n.Key+1:n.KeyEnd-1]) == k {
+			if int(n.KeyEnd-n.Key) == len(k)+2 && string(t.Data[n.Key+1:n.KeyEnd-1]) == k {
 				found = c
 			}
 		} else if t.KeyIs(c, k) {
 			found = c
 		}
-		c = t.Next(c)
+		c = int(n.Skip)
 	}
 	return found
 }
@@ -145,19 +145,23 @@ func (d *decoder) cellFacts(j int) (v variant, outputs int) {
 	k := t.FirstChild(j)
 	for range t.Nodes[j].Len {
 		n := &t.Nodes[k]
-		if n.Flags&jsontree.FlagKeyEscaped == 0 {
-			switch string(t.Data[n.Key+1 : n.KeyEnd-1]) {
-			case "cell_type":
+		switch {
+		case n.Flags&jsontree.FlagKeyEscaped != 0:
+			if t.KeyIs(k, "cell_type") {
 				typ = k
-			case "outputs":
+			} else if t.KeyIs(k, "outputs") {
 				outputs = k
 			}
-		} else if t.KeyIs(k, "cell_type") {
-			typ = k
-		} else if t.KeyIs(k, "outputs") {
-			outputs = k
+		case n.KeyEnd-n.Key == int32(len(`"cell_type"`)):
+			if string(t.Data[n.Key+1:n.KeyEnd-1]) == "cell_type" {
+				typ = k
+			}
+		case n.KeyEnd-n.Key == int32(len(`"outputs"`)):
+			if string(t.Data[n.Key+1:n.KeyEnd-1]) == "outputs" {
+				outputs = k
+			}
 		}
-		k = t.Next(k)
+		k = int(n.Skip)
 	}
 	switch {
 	case typ < 0:
