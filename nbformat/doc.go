@@ -29,7 +29,10 @@
 //     the other places that hold generic JSON: untyped fields such as
 //     Scrolled, and output metadata. Strings read (ids, names, keys) share
 //     that memory too, so a string kept from a notebook keeps the bytes
-//     the notebook was read from alive.
+//     the notebook was read from alive. Likewise the cells and outputs of
+//     a notebook read are allocated together, a block per type: a cell
+//     kept after the notebook is dropped keeps the cells of its type
+//     alive.
 //
 // # Fidelity contracts
 //
