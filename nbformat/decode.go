@@ -45,6 +45,7 @@ func decodeNotebook(t *jsontree.Tape) *Notebook {
 		order    [64]int32
 		variants [64]variant
 	}{}
+	ti := documentInfo() // first: it describes the types typeCount counts
 	b.src.tape = t
 	if n := typeCount(); n <= len(b.order) {
 		b.src.order = b.order[:n]
@@ -52,7 +53,6 @@ func decodeNotebook(t *jsontree.Tape) *Notebook {
 	b.nb.src = &b.src
 	d := newDecoder(t, &b.src)
 	d.variants = b.variants[:0]
-	ti := documentInfo()
 	d.decodeStruct(unsafe.Pointer(&b.nb.Document), ti.plan, jsontree.Root)
 	b.src.learnOrder(ti, jsontree.Root)
 	return &b.nb
