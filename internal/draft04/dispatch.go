@@ -102,17 +102,34 @@ type choice struct {
 	// objKey member is outside a branch's enum fails that branch.
 	objKey   string
 	objEnums []*node
+	// byString lists, for each string in an objEnums enum, the branches
+	// whose enum holds it: for a string member, the branches with an
+	// enum that remain candidates (see stringDispatch).
+	byString []stringBranches
+	// onlyTypes of each branch: its type alone decides it.
+	onlyTypes []bool
+}
+
+// stringBranches is a string and a set of branches (bit b: branch b).
+type stringBranches struct {
+	s        string
+	branches uint64
 }
 
 // finish completes n and every node below it once references are
-// resolved.
+// resolved. A schema reached through a $ref is put in the reference's
+// place (in draft-04 a $ref replaces its siblings, so the two are the same
+// schema): validating then takes no step through references.
 func finish(n *node, done map[*node]bool) {
 	if n == nil || done[n] {
 		return
 	}
 	done[n] = true
+	derefAll(n)
 	n.readsMembers = !n.props.none() || n.patProps != nil || n.addl != nil || n.addlFalse || n.required != nil
 	n.combines = n.allOf != nil || n.anyOf != nil || n.oneOf != nil || n.not != nil
+	n.itemsStrings = n.items != nil && stringOnly(n.items)
+	n.onlyTypes = n.types != 0 && n.refNode == nil && !n.trueSchema && onlyTypes(n)
 	if len(n.props.names) > maxDispatchProps {
 		n.reqIdx = nil
 	} else {
@@ -131,6 +148,7 @@ func finish(n *node, done map[*node]bool) {
 		}
 		c.key, c.enums = discriminator(c.branches, nil)
 		c.objKey, c.objEnums = discriminator(c.branches, c.types)
+		c.byString = stringDispatch(c.objEnums)
 	}
 	for _, s := range n.props.nodes {
 		finish(s, done)
@@ -155,6 +173,85 @@ func finish(n *node, done map[*node]bool) {
 	finish(n.items, done)
 	finish(n.not, done)
 	finish(n.refNode, done)
+	// (Flags of the schemas below are set now.)
+	for _, c := range []*choice{n.oneOf, n.anyOf} {
+		if c != nil {
+			c.onlyTypes = make([]bool, len(c.branches))
+			for b, s := range c.branches {
+				c.onlyTypes[b] = s.onlyTypes
+			}
+		}
+	}
+}
+
+// derefAll puts in place of every schema below n that is a $ref the
+// schema it leads to.
+func derefAll(n *node) {
+	for x, s := range n.props.nodes {
+		n.props.nodes[x] = deref(s)
+	}
+	for k := range n.patProps {
+		n.patProps[k].n = deref(n.patProps[k].n)
+	}
+	for _, list := range [][]*node{n.itemsList, n.allOf} {
+		for x, s := range list {
+			list[x] = deref(s)
+		}
+	}
+	for _, c := range []*choice{n.oneOf, n.anyOf} {
+		if c != nil {
+			for x, s := range c.branches {
+				c.branches[x] = deref(s)
+			}
+		}
+	}
+	for _, p := range []**node{&n.addl, &n.items, &n.not} {
+		if *p != nil {
+			*p = deref(*p)
+		}
+	}
+}
+
+// onlyTypes reports whether "type" is the only keyword of n that checks
+// anything: a value is valid against n exactly when it has one of n's
+// types.
+func onlyTypes(n *node) bool {
+	return n.enum == nil && n.props.none() && n.patProps == nil && n.addl == nil &&
+		!n.addlFalse && n.required == nil && n.items == nil && n.itemsList == nil && n.min == nil && n.max == nil &&
+		n.minLen < 0 && n.maxLen < 0 && n.pattern == nil && !n.unique && n.oneOf == nil && n.anyOf == nil &&
+		n.allOf == nil && n.not == nil
+}
+
+// stringDispatch returns, for each string some branch's enum for the
+// discriminating member holds, the set of those branches (nil when there
+// are too many branches for a bit set, or none has such an enum).
+func stringDispatch(enums []*node) []stringBranches {
+	if len(enums) > 64 {
+		return nil
+	}
+	var out []stringBranches
+	for b, e := range enums {
+		if e == nil {
+			continue
+		}
+		for _, x := range e.enum {
+			s, ok := x.(string)
+			if !ok {
+				continue
+			}
+			found := false
+			for k := range out {
+				if out[k].s == s {
+					out[k].branches |= 1 << b
+					found = true
+				}
+			}
+			if !found {
+				out = append(out, stringBranches{s, 1 << b})
+			}
+		}
+	}
+	return out
 }
 
 func deref(s *node) *node {
@@ -209,40 +306,85 @@ func discriminator(branches []*node, types []uint8) (string, []*node) {
 
 // candidate reports whether branch b of c may match node i, whose type
 // bits are bits and whose member c.objKey (for an object) is node k (-1 when
-// absent or not looked up). A branch that cannot match is one whose type
-// excludes the value, or one whose enum for the discriminating member
-// excludes that member's value (the member is checked against the
+// absent or not looked up), and for which byString gave the branches
+// strs (when k is a string: all else). A branch that cannot match is one
+// whose type excludes the value, or one whose enum for the discriminating
+// member excludes that member's value (the member is checked against the
 // branch's property schema, which holds that enum, and fails).
-func (v *validator) candidate(c *choice, b int, bits uint8, k int) bool {
+func (v *validator) candidate(c *choice, b int, bits uint8, k int, strs uint64) bool {
 	if v.exhaustive {
 		return true
 	}
 	if ty := c.types[b]; ty != 0 && ty&bits == 0 {
 		return false
 	}
-	if k >= 0 && c.objEnums[b] != nil && !v.inEnum(k, c.objEnums[b]) {
-		return false
+	if k >= 0 && c.objEnums[b] != nil {
+		if b < 64 && strs&(1<<b) == 0 {
+			return false // a string member: byString lists every branch whose enum holds it
+		}
+		if strs == allBranches && !v.inEnum(k, c.objEnums[b]) {
+			return false
+		}
 	}
 	return true
 }
 
+const allBranches = ^uint64(0)
+
 // discriminant returns the member of object i that decides between the
-// branches of c, or -1.
-func (v *validator) discriminant(c *choice, i int) int {
-	if c.objKey == "" || v.t.Nodes[i].Kind != jsontree.Object || v.t.Lazy(i) {
-		return -1 // (a lazy object's branches are tried in full, as before)
+// branches of c, or -1, and the branches whose enum for it holds its
+// value when it is a string (allBranches otherwise).
+func (v *validator) discriminant(c *choice, i int) (int, uint64) {
+	t := v.t
+	if c.objKey == "" || t.Nodes[i].Kind != jsontree.Object || t.Lazy(i) {
+		return -1, allBranches // (a lazy object's branches are tried in full, as before)
 	}
-	return v.t.Lookup(i, c.objKey)
+	k := v.lookup(i, c.objKey)
+	if k < 0 || t.Nodes[k].Kind != jsontree.String || c.byString == nil {
+		return k, allBranches
+	}
+	strs := uint64(0)
+	for _, e := range c.byString {
+		if t.StrIs(k, e.s) {
+			strs |= e.branches
+		}
+	}
+	return k, strs
+}
+
+// lookup returns the member of object i (not lazy) with key, or -1; when a
+// key occurs more than once the last occurrence wins (as t.Lookup).
+func (v *validator) lookup(i int, key string) int {
+	t := v.t
+	found := -1
+	j := i + 1
+	for c := t.Nodes[i].Len; c > 0; c-- {
+		nd := &t.Nodes[j]
+		if nd.Flags&jsontree.FlagKeyEscaped != 0 {
+			if t.KeyIs(j, key) {
+				found = j
+			}
+		} else if int(nd.KeyEnd-nd.Key-2) == len(key) && string(t.Data[nd.Key+1:nd.KeyEnd-1]) == key {
+			found = j
+		}
+		j = int(nd.Skip)
+	}
+	return found
 }
 
 // matches counts the branches of c node i is valid against, stopping at
 // limit (0: counting them all).
 func (v *validator) matches(c *choice, i int, limit int) int {
 	bits := v.kindBits(i)
-	k := v.discriminant(c, i)
+	k, strs := v.discriminant(c, i)
 	n := 0
 	for b, s := range c.branches {
-		if v.candidate(c, b, bits, k) && v.quietly(s, i) {
+		if !v.candidate(c, b, bits, k, strs) {
+			continue
+		}
+		// A branch whose type alone decides it matches: candidate
+		// checked the type.
+		if c.onlyTypes[b] && !v.exhaustive || v.quietly(s, i) {
 			if n++; n == limit {
 				break
 			}

@@ -70,6 +70,8 @@ type node struct {
 	reqIdx       []int // the property index of each required name, -1 if none
 	readsMembers bool  // a keyword about an object's members applies
 	combines     bool  // allOf, anyOf, oneOf or not applies
+	itemsStrings bool  // items accepts exactly the strings
+	onlyTypes    bool  // type is the only keyword that checks anything
 }
 
 type patProp struct {
@@ -129,7 +131,7 @@ func Compile(data []byte, relax bool) (*Schema, error) {
 		}
 	}
 	finish(root, map[*node]bool{})
-	return &Schema{root: root}, nil
+	return &Schema{root: deref(root)}, nil
 }
 
 // AppendOneOfRef adds a branch {"$ref": ref} to the oneOf of the definition
