@@ -106,9 +106,19 @@ type compiledSchema struct {
 	err  error
 }
 
+// knownSchemas holds the compiled schemas of versions 3.0–3.7 and 4.0–4.7
+// once compiled, found by version alone (without naming the file).
+var knownSchemas [2][8]atomic.Pointer[compiledSchema]
+
 // schemaFor returns the compiled schema nbformat uses for major.minor.
 // Once compiled, finding it reads no schema file and allocates nothing.
 func schemaFor(major, minor int) (*draft04.Schema, error) {
+	known := major >= 3 && major <= 4 && minor >= 0 && minor < len(knownSchemas[0])
+	if known {
+		if cs := knownSchemas[major-3][minor].Load(); cs != nil {
+			return cs.s, cs.err
+		}
+	}
 	_, future, err := schema.File(major, minor)
 	if err != nil {
 		return nil, err
@@ -123,6 +133,9 @@ func schemaFor(major, minor int) (*draft04.Schema, error) {
 	}
 	cs := c.(*compiledSchema)
 	cs.once.Do(func() { cs.s, cs.err = compileSchema(major, minor) })
+	if known {
+		knownSchemas[major-3][minor].Store(cs) // (compiled: once.Do has returned)
+	}
 	return cs.s, cs.err
 }
 
@@ -252,7 +265,9 @@ func locateProblems(t *jsontree.Tape) (found []located) {
 		found = append(found, duplicateIDs(t)...)
 	}
 	// Document order.
-	sort.SliceStable(found, func(a, b int) bool { return t.Nodes[found[a].node].Start < t.Nodes[found[b].node].Start })
+	if len(found) > 1 {
+		sort.SliceStable(found, func(a, b int) bool { return t.Nodes[found[a].node].Start < t.Nodes[found[b].node].Start })
+	}
 	for _, f := range found {
 		f.err.at(t, f.node)
 	}

@@ -22,7 +22,7 @@ func (v *validator) array(n *node, i int) bool {
 	if t.Lazy(i) && n.items == nil && n.itemsList == nil && !n.unique {
 		return true // nothing to check inside: a lazy node need not be expanded
 	}
-	if t.Lazy(i) && n.itemsList == nil && !n.unique && (n.items.trueSchema || n.itemsStrings && t.Nodes[i].Flags&jsontree.FlagStrings != 0) {
+	if t.Lazy(i) && n.itemsList == nil && !n.unique && (n.items.accepts || n.itemsStrings && t.Nodes[i].Flags&jsontree.FlagStrings != 0) {
 		return true // a lazy array of strings (lines of text): every item fits
 	}
 	ok := true

@@ -1,6 +1,7 @@
 package draft04
 
 import (
+	"encoding/binary"
 	"sort"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
@@ -21,6 +22,7 @@ type propTable struct {
 	names []string // nil: no "properties" keyword
 	nodes []*node
 	byLen []propRange
+	words [][2]uint64 // of each name of at most 16 bytes (see keyWords)
 }
 
 type propRange struct{ lo, hi uint16 }
@@ -45,7 +47,11 @@ func newPropTable(m map[string]*node) propTable {
 	if len(m) > 0 {
 		p.byLen = make([]propRange, maxLen+1)
 	}
+	p.words = make([][2]uint64, len(p.names))
 	for x, name := range p.names {
+		if len(name) <= maxWordKey {
+			p.words[x] = keyWords([]byte(name))
+		}
 		r := &p.byLen[len(name)]
 		if r.hi == 0 {
 			r.lo = uint16(x)
@@ -64,12 +70,42 @@ func (p *propTable) index(key []byte) int {
 		return -1
 	}
 	r := p.byLen[len(key)]
+	if len(key) <= maxWordKey {
+		w := keyWords(key)
+		for x := int(r.lo); x < int(r.hi); x++ {
+			if p.words[x] == w {
+				return x
+			}
+		}
+		return -1
+	}
 	for x := int(r.lo); x < int(r.hi); x++ {
 		if p.names[x] == string(key) {
 			return x
 		}
 	}
 	return -1
+}
+
+// maxWordKey is the longest key keyWords holds whole.
+const maxWordKey = 16
+
+// keyWords packs a key of at most 16 bytes into two words such that two
+// keys of the same length are equal exactly when their words are: the
+// first and the last 8 bytes (which overlap or meet, so cover every byte)
+// for 8 to 16 bytes, the first and last 4 for 4 to 7, and the bytes at 0,
+// n/2 and n-1 (every byte) for 1 to 3. Comparing them takes two word
+// loads instead of a call to compare memory.
+func keyWords(b []byte) [2]uint64 {
+	switch n := len(b); {
+	case n >= 8:
+		return [2]uint64{binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[n-8:])}
+	case n >= 4:
+		return [2]uint64{uint64(binary.LittleEndian.Uint32(b)), uint64(binary.LittleEndian.Uint32(b[n-4:]))}
+	case n > 0:
+		return [2]uint64{uint64(b[0]) | uint64(b[n/2])<<8 | uint64(b[n-1])<<16, 0}
+	}
+	return [2]uint64{}
 }
 
 // lookup returns the schema of property name, or nil.
@@ -130,6 +166,7 @@ func finish(n *node, done map[*node]bool) {
 	n.combines = n.allOf != nil || n.anyOf != nil || n.oneOf != nil || n.not != nil
 	n.itemsStrings = n.items != nil && stringOnly(n.items)
 	n.onlyTypes = n.types != 0 && n.refNode == nil && !n.trueSchema && onlyTypes(n)
+	n.accepts = n.trueSchema || n.types == 0 && n.refNode == nil && onlyTypes(n)
 	if len(n.props.names) > maxDispatchProps {
 		n.reqIdx = nil
 	} else {

@@ -72,6 +72,7 @@ type node struct {
 	combines     bool  // allOf, anyOf, oneOf or not applies
 	itemsStrings bool  // items accepts exactly the strings
 	onlyTypes    bool  // type is the only keyword that checks anything
+	accepts      bool  // no keyword checks anything: every value is valid
 }
 
 type patProp struct {

@@ -10,11 +10,12 @@ import (
 // additionalProperties.
 //
 // A key may occur more than once; Python's json keeps the last occurrence,
-// so only that one is checked. The usual object has no repeated key, and
-// one pass over its members, finding each key's property by index, tells
-// so while noting which properties are present (for "required"); the
-// general path, which keeps the last occurrence of each key, serves the
-// rest.
+// so only that one is checked. The usual object has no repeated key: one
+// pass over its members finds each key's property by index, checks the
+// member, and tells so, noting which properties are present (for
+// "required"). Should a key that matters repeat, what the pass reported is
+// undone and the general path, which keeps the last occurrence of each
+// key, serves the object.
 
 // maxPairwise is the most members without a property that the quick pass
 // compares with each other for repeats (where their repetition matters);
@@ -26,9 +27,10 @@ func (v *validator) object(n *node, i int) bool {
 	if !n.readsMembers {
 		return true // nothing to check inside (a lazy node need not be expanded)
 	}
-	var props memberProps
-	if seen, ok := v.scanMembers(n, i, &props); ok && !v.exhaustive {
-		return v.checkMembers(n, i, seen, &props)
+	if !v.exhaustive && len(n.props.names) <= maxDispatchProps {
+		if ok, done := v.onePass(n, i); done {
+			return ok
+		}
 	}
 	return v.checkMemberList(n, i, v.lastMembers(i))
 }
@@ -64,85 +66,71 @@ func (v *validator) keysEqual(a, b int) bool {
 	return v.t.KeyIs(b, string(v.key(a, buf[:0])))
 }
 
-// memberProps notes the property index (or -1) of an object's first
-// members, so that checking them need not look their keys up again.
-type memberProps [16]int8
-
-// scanMembers returns the set of n's properties (by index) that object i
-// has, and notes them in props. It reports false when the object needs
-// the general path: a key that n checks occurs twice, or n has too many
-// properties (or i too many other members) to track this way.
-func (v *validator) scanMembers(n *node, i int, props *memberProps) (seen uint64, ok bool) {
+// onePass checks object i against n in one pass over its members, each
+// checked as its key's property is found. It reports done = false, having
+// undone what it reported, when the object needs the general path: a key
+// that n checks occurs twice, or i has too many members without a
+// property to compare for that. (Not reporting, it stops checking at the
+// first problem but goes on looking for such keys: a later occurrence
+// could make the object valid.)
+func (v *validator) onePass(n *node, i int) (ok, done bool) {
 	t := v.t
-	if len(n.props.names) > maxDispatchProps {
-		return 0, false
-	}
+	mark := len(v.problems)
 	// Members without a property are checked (so their repetition
 	// matters) only under these keywords.
 	others := n.patProps != nil || n.addl != nil || n.addlFalse
 	unmatched := 0
-	var buf [64]byte
+	var seen uint64
+	ok = true
 	j := t.FirstChild(i)
-	for c := int32(0); c < t.Nodes[i].Len; c, j = c+1, t.Next(j) {
-		x := n.props.index(v.key(j, buf[:0]))
-		if c < int32(len(props)) {
-			props[c] = int8(x)
+	for c := t.Nodes[i].Len; c > 0; c, j = c-1, t.Next(j) {
+		key, plain := keyBytes(t, j)
+		if !plain {
+			key = v.key(j, nil) // (a buffer here would escape through Match)
 		}
+		x := n.props.index(key)
 		if x >= 0 {
 			if seen&(1<<x) != 0 {
-				return 0, false
+				v.problems = v.problems[:mark]
+				return false, false
 			}
 			seen |= 1 << x
-			continue
-		}
-		if !others {
-			continue
-		}
-		if unmatched++; unmatched > maxPairwise {
-			return 0, false
-		}
-		for e := t.FirstChild(i); e != j; e = t.Next(e) {
-			if v.keysEqual(e, j) {
-				return 0, false
+		} else if others {
+			if unmatched++; unmatched > maxPairwise {
+				v.problems = v.problems[:mark]
+				return false, false
+			}
+			for e := t.FirstChild(i); e != j; e = t.Next(e) {
+				if v.keysEqual(e, j) {
+					v.problems = v.problems[:mark]
+					return false, false
+				}
 			}
 		}
+		if (ok || v.report) && !v.member(n, j, x, key) {
+			ok = false
+		}
 	}
-	return seen, true
-}
-
-// checkMembers checks object i, whose keys are all distinct (or repeated
-// only where nothing checks them), which has the properties seen, and
-// whose first members have the properties props.
-func (v *validator) checkMembers(n *node, i int, seen uint64, props *memberProps) bool {
-	t := v.t
-	ok := true
+	if !ok && !v.report {
+		return false, true
+	}
+	// "required" (its problems, at node i, sort before those of the
+	// members).
 	for x, r := range n.required {
 		found := false
 		if y := n.reqIdx[x]; y >= 0 {
 			found = seen&(1<<y) != 0
 		} else {
-			found = t.Lookup(i, r) >= 0
+			found = v.lookup(i, r) >= 0
 		}
 		if !found {
 			v.missing(i, r)
 			if ok = false; !v.report {
-				return false
+				return false, true
 			}
 		}
 	}
-	j := t.FirstChild(i)
-	for c := int32(0); c < t.Nodes[i].Len; c, j = c+1, t.Next(j) {
-		x := -2
-		if c < int32(len(props)) {
-			x = int(props[c])
-		}
-		if !v.member(n, j, x) {
-			if ok = false; !v.report {
-				return false
-			}
-		}
-	}
-	return ok
+	return ok, true
 }
 
 // checkMemberList checks object i through its members kids, the last
@@ -166,7 +154,7 @@ func (v *validator) checkMemberList(n *node, i int, kids []int) bool {
 		}
 	}
 	for _, k := range kids {
-		if !v.member(n, k, -2) {
+		if !v.member(n, k, -2, v.key(k, nil)) {
 			if ok = false; !v.report {
 				return false
 			}
@@ -175,14 +163,10 @@ func (v *validator) checkMemberList(n *node, i int, kids []int) bool {
 	return ok
 }
 
-// member checks member k against n's properties, patternProperties and
-// additionalProperties, given the index x of its property (-1: none; -2:
-// not looked up yet).
-func (v *validator) member(n *node, k int, x int) bool {
-	var key []byte
-	if x == -2 || n.patProps != nil {
-		key = v.key(k, nil) // (a buffer here would escape through Match)
-	}
+// member checks member k, whose decoded key is key, against n's
+// properties, patternProperties and additionalProperties, given the index
+// x of its property (-1: none; -2: not looked up yet).
+func (v *validator) member(n *node, k int, x int, key []byte) bool {
 	if x == -2 {
 		x = n.props.index(key)
 	}

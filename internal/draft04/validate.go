@@ -186,7 +186,7 @@ func (v *validator) kindName(i int) string {
 // problem unless reporting.
 func (v *validator) check(n *node, i int) bool {
 	v.checks++
-	if n.trueSchema {
+	if n.accepts || n.onlyTypes && v.kindBits(i)&n.types != 0 {
 		return true
 	}
 	if n.refNode != nil {
