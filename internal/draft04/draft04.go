@@ -73,6 +73,8 @@ type node struct {
 	itemsStrings bool  // items accepts exactly the strings
 	onlyTypes    bool  // type is the only keyword that checks anything
 	accepts      bool  // no keyword checks anything: every value is valid
+	// verdicts on each class of values (see verdict.go).
+	verdicts [nClasses]verdict
 }
 
 type patProp struct {
@@ -132,6 +134,7 @@ func Compile(data []byte, relax bool) (*Schema, error) {
 		}
 	}
 	finish(root, map[*node]bool{})
+	setVerdicts(root, map[*node]bool{})
 	return &Schema{root: deref(root)}, nil
 }
 

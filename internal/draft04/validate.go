@@ -186,7 +186,18 @@ func (v *validator) kindName(i int) string {
 // problem unless reporting.
 func (v *validator) check(n *node, i int) bool {
 	v.checks++
-	if n.accepts || n.onlyTypes && v.kindBits(i)&n.types != 0 {
+	if !v.exhaustive {
+		// What compiling found out about values of i's class.
+		switch n.verdicts[v.classOf(i)] {
+		case yes:
+			return true
+		case no:
+			if !v.report {
+				return false
+			}
+		}
+	}
+	if n.trueSchema {
 		return true
 	}
 	if n.refNode != nil {
