@@ -144,6 +144,9 @@ type choice struct {
 	byString []stringBranches
 	// onlyTypes of each branch: its type alone decides it.
 	onlyTypes []bool
+	// objEnumOnly of each branch: its objEnums schema, given a string,
+	// checks only that the string is in its enum.
+	objEnumOnly []bool
 }
 
 // stringBranches is a string and a set of branches (bit b: branch b).
@@ -186,6 +189,10 @@ func finish(n *node, done map[*node]bool) {
 		c.key, c.enums = discriminator(c.branches, nil)
 		c.objKey, c.objEnums = discriminator(c.branches, c.types)
 		c.byString = stringDispatch(c.objEnums)
+		c.objEnumOnly = make([]bool, len(c.branches))
+		for b, e := range c.objEnums {
+			c.objEnumOnly[b] = e != nil && enumOnlyForStrings(e)
+		}
 	}
 	for _, s := range n.props.nodes {
 		finish(s, done)
@@ -247,6 +254,15 @@ func derefAll(n *node) {
 			*p = deref(*p)
 		}
 	}
+}
+
+// enumOnlyForStrings reports whether enum is the only keyword of n that
+// checks a string: a string is valid against n exactly when it is in n's
+// enum.
+func enumOnlyForStrings(n *node) bool {
+	return n.enum != nil && (n.types == 0 || n.types&tString != 0) && n.refNode == nil && !n.trueSchema &&
+		n.minLen < 0 && n.maxLen < 0 && n.pattern == nil &&
+		n.oneOf == nil && n.anyOf == nil && n.allOf == nil && n.not == nil
 }
 
 // onlyTypes reports whether "type" is the only keyword of n that checks
@@ -418,6 +434,11 @@ func (v *validator) matches(c *choice, i int, limit int) int {
 	for b, s := range c.branches {
 		if !v.candidate(c, b, bits, k, strs) {
 			continue
+		}
+		if k >= 0 && b < 64 && strs&(1<<b) != 0 && strs != allBranches && c.objEnumOnly[b] && !v.exhaustive {
+			// byString found k's string in the enum of the branch's
+			// schema for it, which checks nothing else of a string.
+			v.known, v.knownSchema = k, c.objEnums[b]
 		}
 		// A branch whose type alone decides it matches: candidate
 		// checked the type.

@@ -174,7 +174,7 @@ func (v *validator) member(n *node, k int, x int, key []byte) bool {
 	matched := false
 	if x >= 0 {
 		matched = true
-		if !v.check(n.props.nodes[x], k) {
+		if s := n.props.nodes[x]; (k != v.known || s != v.knownSchema) && !v.check(s, k) {
 			if ok = false; !v.report {
 				return false
 			}

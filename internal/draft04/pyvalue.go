@@ -68,6 +68,9 @@ func pyNumber(t *jsontree.Tape, i int) float64 {
 	case jsontree.False:
 		return 0
 	}
+	if raw := t.Raw(i); nd.Flags&jsontree.FlagInt != 0 && len(raw) <= maxExactDigits {
+		return smallInt(raw)
+	}
 	f, err := strconv.ParseFloat(string(t.Raw(i)), 64)
 	if err != nil && nd.Flags&jsontree.FlagNonFinite != 0 {
 		switch string(t.Raw(i)) {
@@ -80,6 +83,28 @@ func pyNumber(t *jsontree.Tape, i int) float64 {
 		}
 	}
 	return f
+}
+
+// maxExactDigits is the most characters of an integer smallInt reads: up
+// to 15 digits (and a sign), every value is below 2^53, so exact in a
+// float64 and equal to what ParseFloat gives.
+const maxExactDigits = 15
+
+// smallInt is the value of a JSON integer of at most maxExactDigits
+// characters (an optional minus, then digits).
+func smallInt(raw []byte) float64 {
+	neg := raw[0] == '-'
+	if neg {
+		raw = raw[1:]
+	}
+	var n int64
+	for _, c := range raw {
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		return -float64(n)
+	}
+	return float64(n)
 }
 
 // pyValue converts node i for Python-style comparison: numbers (and

@@ -96,6 +96,11 @@ type validator struct {
 	// exhaustive turns the shortcuts off (tests): every branch of a oneOf
 	// or anyOf is tried, every object takes the general path.
 	exhaustive bool
+	// known is a member found valid against knownSchema while choosing
+	// a oneOf/anyOf branch by it (see matches): checking it again is
+	// skipped.
+	known       int
+	knownSchema *node
 }
 
 // fail records a problem at node i; the message is built only when
@@ -256,7 +261,10 @@ func (v *validator) checkString(n *node, i int) bool {
 	}
 	t := v.t
 	s := t.StrBytes(i)
-	l := utf8.RuneCount(s)
+	l := len(s) // (an ASCII string without escapes has a character per byte)
+	if t.Nodes[i].Flags&(jsontree.FlagASCII|jsontree.FlagEscaped) != jsontree.FlagASCII {
+		l = utf8.RuneCount(s)
+	}
 	ok := true
 	if n.minLen >= 0 && l < n.minLen {
 		v.fail(i, "minLength", func() string { return fmt.Sprintf("%s is shorter than %d characters", short(t.Raw(i)), n.minLen) })
