@@ -184,3 +184,35 @@ func FuzzShortcutsExact(f *testing.F) {
 		sameWithoutShortcuts(t, s, "fuzz input", doc)
 	})
 }
+
+// A member that chose a oneOf/anyOf branch through its enum is taken as
+// valid against that branch's schema for it only where the schema checks
+// nothing else of a string: a minLength, pattern or not beside the enum
+// is still checked, and escaped or repeated discriminating members are
+// looked at as written.
+func TestDiscriminantShortcutExact(t *testing.T) {
+	schemas := []string{
+		`{"oneOf": [{"properties": {"kind": {"enum": ["aa", "b"], "minLength": 2}}, "required": ["kind"]}, {"properties": {"kind": {"enum": ["c"]}}, "required": ["kind"]}]}`,
+		`{"anyOf": [{"properties": {"kind": {"enum": ["a", "b"], "pattern": "^a$"}}}, {"properties": {"kind": {"enum": ["c", 1]}}}]}`,
+		`{"oneOf": [{"properties": {"kind": {"enum": ["a", "b"], "not": {"enum": ["b"]}}}}, {"properties": {"kind": {"enum": ["b"]}}}]}`,
+		`{"oneOf": [{"properties": {"kind": {"enum": ["a"], "type": "integer"}}}, {"properties": {"kind": {"enum": ["b"]}}}]}`,
+		`{"oneOf": [{"type": "object", "properties": {"kind": {"enum": ["a", "b"]}, "v": {"type": "integer"}}}, {"properties": {"kind": {"enum": ["b"]}, "v": {"type": "string"}}}]}`,
+	}
+	docs := []string{`{"kind": "aa"}`, `{"kind": "b"}`, `{"kind": "c"}`, `{"kind": "a"}`, `{"kind": 1}`, `{"kind": "\u0062"}`,
+		`{"kind": "b", "kind": "a"}`, `{"kind": "b", "v": 1}`, `{"kind": "b", "v": "x"}`, `{}`, `[]`}
+	invalid := 0
+	for _, src := range schemas {
+		s, err := Compile([]byte(src), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, doc := range docs {
+			if sameWithoutShortcuts(t, s, src+" on "+doc, []byte(doc)) > 0 {
+				invalid++
+			}
+		}
+	}
+	if invalid < 10 {
+		t.Errorf("only %d invalid cases", invalid)
+	}
+}
