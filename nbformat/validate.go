@@ -3,6 +3,7 @@ package nbformat
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -313,6 +314,24 @@ func duplicateIDs(t *jsontree.Tape) []located {
 	if t.Lazy(cells) {
 		t.ChildList(cells) // panics with the tape's *LazyError, as every reader of children does
 	}
+	if t.Nodes[cells].Len <= maxTableIDs {
+		if out, ok := duplicateIDsTable(t, cells); ok {
+			return out
+		}
+	}
+	return duplicateIDsMap(t, cells)
+}
+
+// duplicateID is the problem of cell i, whose id (member k) is the id of
+// cell first.
+func duplicateID(t *jsontree.Tape, k, i, first int) located {
+	return located{k, newValidationError(Pointer("").appendToken("cells").appendIndex(i).appendToken("id"), "unique", "",
+		fmt.Sprintf("cell id %s is already the id of /cells/%d", t.Raw(k), first))}
+}
+
+// duplicateIDsMap is duplicateIDs for any cells: ids are compared through
+// a map of their JSON texts.
+func duplicateIDsMap(t *jsontree.Tape, cells int) []located {
 	var out []located
 	seen := make(map[string]int, t.Nodes[cells].Len)
 	i := -1
@@ -334,11 +353,81 @@ func duplicateIDs(t *jsontree.Tape) []located {
 			key = `"` + t.Str(k) + `"`
 		}
 		if j, dup := seen[key]; dup {
-			out = append(out, located{k, newValidationError(Pointer("").appendToken("cells").appendIndex(i).appendToken("id"), "unique", "",
-				fmt.Sprintf("cell id %s is already the id of /cells/%d", t.Raw(k), j))})
+			out = append(out, duplicateID(t, k, i, j))
 			continue
 		}
 		seen[key] = i
 	}
 	return out
+}
+
+// maxTableIDs is the most cells duplicateIDsTable takes; idSlots (a power
+// of two, at least twice as many) is the size of its table.
+const (
+	maxTableIDs = 128
+	idSlots     = 256
+)
+
+// idSeed seeds the hashes of duplicateIDsTable (which decide only where
+// in the table an id goes, never the result).
+var idSeed = maphash.MakeSeed()
+
+// duplicateIDsTable is duplicateIDs for at most maxTableIDs cells whose
+// ids are all strings without escapes (it reports false otherwise): equal
+// ids are then equal texts, found through a table on the stack, so that
+// checking allocates nothing when no id repeats.
+func duplicateIDsTable(t *jsontree.Tape, cells int) ([]located, bool) {
+	var (
+		slots  [idSlots]int32 // the id member of a cell, plus one (0: empty)
+		cellOf [idSlots]int32 // and the cell's index
+		out    []located
+	)
+	c := cells + 1
+	for i := 0; i < int(t.Nodes[cells].Len); i, c = i+1, int(t.Nodes[c].Skip) {
+		if t.Nodes[c].Kind != jsontree.Object {
+			continue
+		}
+		k := memberOf(t, c, "id")
+		if k < 0 {
+			continue
+		}
+		if n := &t.Nodes[k]; n.Kind != jsontree.String || n.Flags&jsontree.FlagEscaped != 0 {
+			return nil, false
+		}
+		raw := t.Raw(k)
+		h := maphash.Bytes(idSeed, raw) & (idSlots - 1)
+		for ; slots[h] != 0; h = (h + 1) & (idSlots - 1) {
+			if string(t.Raw(int(slots[h]-1))) == string(raw) {
+				out = append(out, duplicateID(t, k, i, int(cellOf[h])))
+				break
+			}
+		}
+		if slots[h] == 0 {
+			slots[h], cellOf[h] = int32(k+1), int32(i)
+		}
+	}
+	return out, true
+}
+
+// memberOf returns the member of object i (not lazy) with key, or -1, as
+// t.Lookup does (the last of repeated keys), comparing keys' lengths
+// before their bytes.
+func memberOf(t *jsontree.Tape, i int, key string) int {
+	if t.Lazy(i) {
+		return t.Lookup(i, key) // (panics with the tape's *LazyError)
+	}
+	found := -1
+	j := i + 1
+	for c := t.Nodes[i].Len; c > 0; c-- {
+		nd := &t.Nodes[j]
+		if nd.Flags&jsontree.FlagKeyEscaped != 0 {
+			if t.KeyIs(j, key) {
+				found = j
+			}
+		} else if int(nd.KeyEnd-nd.Key-2) == len(key) && string(t.Data[nd.Key+1:nd.KeyEnd-1]) == key {
+			found = j
+		}
+		j = int(nd.Skip)
+	}
+	return found
 }
