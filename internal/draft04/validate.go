@@ -69,7 +69,7 @@ func pointers(t *jsontree.Tape) func(int) string {
 			return true
 		})
 	}
-	esc := strings.NewReplacer("~", "~0", "/", "~1")
+	esc := pointerEscaper
 	return func(i int) string {
 		var toks []string
 		for j := i; parent[j] >= 0; j = int(parent[j]) {
@@ -87,6 +87,9 @@ func pointers(t *jsontree.Tape) func(int) string {
 		return b.String()
 	}
 }
+
+// pointerEscaper escapes a JSON Pointer token (safe for concurrent use).
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 type validator struct {
 	t        *jsontree.Tape
