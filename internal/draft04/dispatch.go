@@ -411,14 +411,22 @@ func (v *validator) lookup(i int, key string) int {
 	t := v.t
 	found := -1
 	j := i + 1
+	short := len(key) <= maxWordKey
+	var w [2]uint64
+	if short {
+		w = keyWords([]byte(key))
+	}
 	for c := t.Nodes[i].Len; c > 0; c-- {
 		nd := &t.Nodes[j]
 		if nd.Flags&jsontree.FlagKeyEscaped != 0 {
 			if t.KeyIs(j, key) {
 				found = j
 			}
-		} else if int(nd.KeyEnd-nd.Key-2) == len(key) && string(t.Data[nd.Key+1:nd.KeyEnd-1]) == key {
-			found = j
+		} else if int(nd.KeyEnd-nd.Key-2) == len(key) {
+			kb := t.Data[nd.Key+1 : nd.KeyEnd-1]
+			if short && keyWords(kb) == w || !short && string(kb) == key {
+				found = j
+			}
 		}
 		j = int(nd.Skip)
 	}
