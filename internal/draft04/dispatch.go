@@ -22,7 +22,7 @@ type propTable struct {
 	names []string // nil: no "properties" keyword
 	nodes []*node
 	byLen []propRange
-	words [][2]uint64 // of each name of at most 16 bytes (see keyWords)
+	words []keyWord // of each name of at most 16 bytes (see keyWords)
 }
 
 type propRange struct{ lo, hi uint16 }
@@ -47,10 +47,11 @@ func newPropTable(m map[string]*node) propTable {
 	if len(m) > 0 {
 		p.byLen = make([]propRange, maxLen+1)
 	}
-	p.words = make([][2]uint64, len(p.names))
+	p.words = make([]keyWord, len(p.names))
 	for x, name := range p.names {
 		if len(name) <= maxWordKey {
-			p.words[x] = keyWords([]byte(name))
+			a, b := keyWords([]byte(name))
+			p.words[x] = keyWord{a, b}
 		}
 		r := &p.byLen[len(name)]
 		if r.hi == 0 {
@@ -71,9 +72,9 @@ func (p *propTable) index(key []byte) int {
 	}
 	r := p.byLen[len(key)]
 	if len(key) <= maxWordKey {
-		w := keyWords(key)
+		a, b := keyWords(key)
 		for x := int(r.lo); x < int(r.hi); x++ {
-			if p.words[x] == w {
+			if w := &p.words[x]; w.a == a && w.b == b {
 				return x
 			}
 		}
@@ -87,6 +88,9 @@ func (p *propTable) index(key []byte) int {
 	return -1
 }
 
+// A keyWord is what keyWords gives a name.
+type keyWord struct{ a, b uint64 }
+
 // maxWordKey is the longest key keyWords holds whole.
 const maxWordKey = 16
 
@@ -95,17 +99,19 @@ const maxWordKey = 16
 // first and the last 8 bytes (which overlap or meet, so cover every byte)
 // for 8 to 16 bytes, the first and last 4 for 4 to 7, and the bytes at 0,
 // n/2 and n-1 (every byte) for 1 to 3. Comparing them takes two word
-// loads instead of a call to compare memory.
-func keyWords(b []byte) [2]uint64 {
+// loads instead of a call to compare memory. (Two results rather than an
+// array: an array is stored word by word and read back whole, which
+// stalls the processor.)
+func keyWords(b []byte) (uint64, uint64) {
 	switch n := len(b); {
 	case n >= 8:
-		return [2]uint64{binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[n-8:])}
+		return binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[n-8:])
 	case n >= 4:
-		return [2]uint64{uint64(binary.LittleEndian.Uint32(b)), uint64(binary.LittleEndian.Uint32(b[n-4:]))}
+		return uint64(binary.LittleEndian.Uint32(b)), uint64(binary.LittleEndian.Uint32(b[n-4:]))
 	case n > 0:
-		return [2]uint64{uint64(b[0]) | uint64(b[n/2])<<8 | uint64(b[n-1])<<16, 0}
+		return uint64(b[0]) | uint64(b[n/2])<<8 | uint64(b[n-1])<<16, 0
 	}
-	return [2]uint64{}
+	return 0, 0
 }
 
 // lookup returns the schema of property name, or nil.
@@ -412,9 +418,9 @@ func (v *validator) lookup(i int, key string) int {
 	found := -1
 	j := i + 1
 	short := len(key) <= maxWordKey
-	var w [2]uint64
+	var wa, wb uint64
 	if short {
-		w = keyWords([]byte(key))
+		wa, wb = keyWords([]byte(key))
 	}
 	for c := t.Nodes[i].Len; c > 0; c-- {
 		nd := &t.Nodes[j]
@@ -424,7 +430,11 @@ func (v *validator) lookup(i int, key string) int {
 			}
 		} else if int(nd.KeyEnd-nd.Key-2) == len(key) {
 			kb := t.Data[nd.Key+1 : nd.KeyEnd-1]
-			if short && keyWords(kb) == w || !short && string(kb) == key {
+			if short {
+				if a, b := keyWords(kb); a == wa && b == wb {
+					found = j
+				}
+			} else if string(kb) == key {
 				found = j
 			}
 		}

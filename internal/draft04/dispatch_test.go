@@ -17,13 +17,14 @@ func TestKeyWordsExact(t *testing.T) {
 			for k := range a {
 				a[k] = byte(rng.IntN(256))
 			}
-			if keyWords(a) != keyWords(append([]byte(nil), a...)) {
+			x1, y1 := keyWords(a)
+			if x2, y2 := keyWords(append([]byte(nil), a...)); x1 != x2 || y1 != y2 {
 				t.Fatalf("%q: equal keys, different words", a)
 			}
 			for pos := range n {
 				b := append([]byte(nil), a...)
 				b[pos] ^= byte(1 + rng.IntN(255))
-				if keyWords(a) == keyWords(b) {
+				if x2, y2 := keyWords(b); x1 == x2 && y1 == y2 {
 					t.Fatalf("%q and %q (differing at %d): same words", a, b, pos)
 				}
 			}
