@@ -155,10 +155,12 @@ type choice struct {
 	objEnumOnly []bool
 }
 
-// stringBranches is a string and a set of branches (bit b: branch b).
+// stringBranches is a string and a set of branches (bit b: branch b),
+// with the string's keyWords when it has at most maxWordKey bytes.
 type stringBranches struct {
 	s        string
 	branches uint64
+	a, b     uint64
 }
 
 // finish completes n and every node below it once references are
@@ -306,7 +308,11 @@ func stringDispatch(enums []*node) []stringBranches {
 				}
 			}
 			if !found {
-				out = append(out, stringBranches{s, 1 << b})
+				e := stringBranches{s: s, branches: 1 << b}
+				if len(s) <= maxWordKey {
+					e.a, e.b = keyWords([]byte(s))
+				}
+				out = append(out, e)
 			}
 		}
 	}
@@ -403,6 +409,17 @@ func (v *validator) discriminant(c *choice, i int) (int, uint64) {
 		return k, allBranches
 	}
 	strs := uint64(0)
+	if nd := &t.Nodes[k]; nd.Flags&jsontree.FlagEscaped == 0 && nd.End-nd.Start-2 <= maxWordKey {
+		// Its text is its bytes: compare words.
+		raw := t.Data[nd.Start+1 : nd.End-1]
+		a, b := keyWords(raw)
+		for x := range c.byString {
+			if e := &c.byString[x]; len(e.s) == len(raw) && e.a == a && e.b == b {
+				strs |= e.branches
+			}
+		}
+		return k, strs
+	}
 	for _, e := range c.byString {
 		if t.StrIs(k, e.s) {
 			strs |= e.branches

@@ -107,7 +107,18 @@ func (v *validator) onePass(n *node, i int) (ok, done bool) {
 				}
 			}
 		}
-		if (ok || v.report) && !v.member(n, j, x, key) {
+		if !ok && !v.report {
+			continue
+		}
+		if x >= 0 && n.patProps == nil {
+			// The member's property alone applies; a member whose class
+			// its schema accepts whole needs no call (see check).
+			if ps := n.props.nodes[x]; ps.verdicts[v.classOf(j)] != yes && (j != v.known || ps != v.knownSchema) && !v.check(ps, j) {
+				ok = false
+			}
+			continue
+		}
+		if !v.member(n, j, x, key) {
 			ok = false
 		}
 	}
