@@ -132,27 +132,8 @@ func (v *validator) quietly(n *node, i int) bool {
 	return ok
 }
 
-func (v *validator) kindBits(i int) uint8 {
-	nd := &v.t.Nodes[i]
-	switch nd.Kind {
-	case jsontree.Null:
-		return tNull
-	case jsontree.True, jsontree.False:
-		return tBoolean
-	case jsontree.Object:
-		return tObject
-	case jsontree.Array:
-		return tArray
-	case jsontree.String:
-		return tString
-	case jsontree.Number:
-		if nd.Flags&jsontree.FlagInt != 0 {
-			return tNumber | tInteger
-		}
-		return tNumber
-	}
-	return 0
-}
+// kindBits returns the type bits of node i's value.
+func (v *validator) kindBits(i int) uint8 { return classBits[v.classOf(i)] }
 
 var typeOrder = []string{"null", "boolean", "object", "array", "number", "integer", "string"}
 

@@ -52,13 +52,30 @@ const (
 // classOf returns the class of node i.
 func (v *validator) classOf(i int) class {
 	nd := &v.t.Nodes[i]
-	switch nd.Kind {
+	return classTable[nd.Kind&7][nd.Flags]
+}
+
+// classTable holds the class of every node kind and flags (a table
+// rather than branches, which the kinds of a notebook's values, changing
+// from one node to the next, would mispredict).
+var classTable = func() (tab [8][256]class) {
+	for k := range tab {
+		for f := range tab[k] {
+			tab[k][f] = classOfNode(jsontree.Kind(k), uint8(f))
+		}
+	}
+	return tab
+}()
+
+// classOfNode returns the class of a node of kind k with flags f.
+func classOfNode(k jsontree.Kind, f uint8) class {
+	switch k {
 	case jsontree.Null:
 		return cNull
 	case jsontree.True, jsontree.False:
 		return cBool
 	case jsontree.Number:
-		if nd.Flags&jsontree.FlagInt != 0 {
+		if f&jsontree.FlagInt != 0 {
 			return cInt
 		}
 		return cNum
@@ -67,7 +84,7 @@ func (v *validator) classOf(i int) class {
 	case jsontree.Object:
 		return cObj
 	}
-	if nd.Flags&(jsontree.FlagLazy|jsontree.FlagStrings) == jsontree.FlagLazy|jsontree.FlagStrings {
+	if f&(jsontree.FlagLazy|jsontree.FlagStrings) == jsontree.FlagLazy|jsontree.FlagStrings {
 		return cStrings
 	}
 	return cArr

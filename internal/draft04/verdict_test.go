@@ -189,3 +189,30 @@ func TestVerdictsDecideNotebookValues(t *testing.T) {
 		}
 	}
 }
+
+// The class table gives every node kind and flags the class classOfNode
+// gives, for every kind the tape has (all below 8, as the table needs),
+// and kindBits the type bits of each kind.
+func TestClassTable(t *testing.T) {
+	kinds := []jsontree.Kind{jsontree.Null, jsontree.False, jsontree.True, jsontree.Number, jsontree.String, jsontree.Array, jsontree.Object}
+	for _, k := range kinds {
+		if k >= 8 {
+			t.Fatalf("kind %v is %d: the class table holds kinds below 8", k, k)
+		}
+		for f := range 256 {
+			if got, want := classTable[k&7][f], classOfNode(k, uint8(f)); got != want {
+				t.Errorf("kind %v flags %#x: class %d, want %d", k, f, got, want)
+			}
+		}
+	}
+	for doc, want := range map[string]uint8{`null`: tNull, `true`: tBoolean, `false`: tBoolean, `1`: tNumber | tInteger,
+		`1.0`: tNumber, `1e2`: tNumber, `"a"`: tString, `{}`: tObject, `[]`: tArray} {
+		tape, err := jsontree.Parse([]byte(doc), jsontree.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := (&validator{t: tape}).kindBits(jsontree.Root); got != want {
+			t.Errorf("%s: type bits %b, want %b", doc, got, want)
+		}
+	}
+}
