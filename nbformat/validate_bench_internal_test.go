@@ -14,7 +14,9 @@ import (
 // so it is measured that way: ParseValidate parses (as Unmarshal does)
 // and validates, Parse only parses; validating costs the difference.
 // Validate alone validates tapes parsed beforehand (from memory, not
-// cache). It is skipped without the shared corpus.
+// cache), ValidateTwice validates each twice in a row (the second time
+// from cache: it costs the difference). It is skipped without the shared
+// corpus.
 func BenchmarkSmallCorpusValidateTape(b *testing.B) {
 	var files [][]byte
 	var tapes []*jsontree.Tape
@@ -56,4 +58,5 @@ func BenchmarkSmallCorpusValidateTape(b *testing.B) {
 	run("Parse", func(k int) { parse(files[k]) })
 	run("ParseValidate", func(k int) { locateProblems(parse(files[k])) })
 	run("Validate", func(k int) { locateProblems(tapes[k]) })
+	run("ValidateTwice", func(k int) { locateProblems(tapes[k]); locateProblems(tapes[k]) })
 }
