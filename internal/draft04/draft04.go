@@ -39,42 +39,45 @@ type Schema struct {
 	root *node
 }
 
+// A node is a compiled schema. Its fields are ordered by use: those every
+// check reads first share the first cache line, those of scalars the
+// second; a check reads few of the rest.
 type node struct {
-	types      uint8 // bit set of jsonType; 0 = any
-	enum       []any
-	enumPy     []any // enum in Python's terms (fromJSON), for comparing scalars
-	props      propTable
-	patProps   []patProp
-	addl       *node // nil: anything allowed
-	addlFalse  bool
-	required   []string
-	items      *node
-	itemsList  []*node
-	min, max   *float64
-	exclMin    bool
-	exclMax    bool
-	minLen     int // -1: none
-	maxLen     int
-	pattern    *matcher
-	patternSrc string
-	unique     bool
-	oneOf      *choice
-	anyOf      *choice
-	allOf      []*node
-	not        *node
-	ref        string
-	refNode    *node
-	trueSchema bool // {}: nothing to check
-
-	// Set once references are resolved (see finish in dispatch.go).
-	reqIdx       []int // the property index of each required name, -1 if none
+	// Set once references are resolved (see finish in dispatch.go and
+	// verdict.go): the verdicts on each class of values.
+	verdicts     [nClasses]verdict
+	types        uint8 // bit set of jsonType; 0 = any
+	trueSchema   bool  // {}: nothing to check
 	readsMembers bool  // a keyword about an object's members applies
 	combines     bool  // allOf, anyOf, oneOf or not applies
 	itemsStrings bool  // items accepts exactly the strings
 	onlyTypes    bool  // type is the only keyword that checks anything
 	accepts      bool  // no keyword checks anything: every value is valid
-	// verdicts on each class of values (see verdict.go).
-	verdicts [nClasses]verdict
+	addlFalse    bool
+	unique       bool
+	exclMin      bool
+	exclMax      bool
+	refNode      *node
+	oneOf        *choice
+	anyOf        *choice
+	not          *node
+	items        *node
+
+	enum       []any
+	pattern    *matcher
+	minLen     int // -1: none
+	maxLen     int
+	min, max   *float64
+	props      propTable
+	patProps   []patProp
+	addl       *node // nil: anything allowed
+	required   []string
+	reqIdx     []int // the property index of each required name, -1 if none
+	itemsList  []*node
+	allOf      []*node
+	enumPy     []any // enum in Python's terms (fromJSON), for comparing scalars
+	patternSrc string
+	ref        string
 }
 
 type patProp struct {
