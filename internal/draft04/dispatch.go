@@ -71,6 +71,9 @@ func (p *propTable) index(key []byte) int {
 		return -1
 	}
 	r := p.byLen[len(key)]
+	if r.lo == r.hi {
+		return -1 // no name of its length
+	}
 	if len(key) <= maxWordKey {
 		a, b := keyWords(key)
 		for x := int(r.lo); x < int(r.hi); x++ {
