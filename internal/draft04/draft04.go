@@ -14,12 +14,16 @@
 // type it has.
 //
 // Compiling prepares the schema so that validating costs little more than
-// visiting the values (see dispatch.go): properties are found without
-// hashing, a oneOf or anyOf tries only the branches of the value's type
-// and, for an object, of its discriminating member's value, and the
-// patterns the nbformat schemas use are decided in one pass (fastmatch.go).
-// Validating a valid document allocates nothing. The shortcuts are exact:
-// verdicts, problems and messages are those of trying every branch.
+// visiting the values (see dispatch.go): references are resolved, each
+// schema knows which classes of values it accepts or rejects whole
+// (verdict.go: every string and array of strings for multiline_string),
+// properties are found without hashing and an object's members are found
+// and checked in one pass (object.go), a oneOf or anyOf tries only the
+// branches of the value's type and, for an object, of its discriminating
+// member's value, and the patterns the nbformat schemas use are decided in
+// one pass (fastmatch.go). Validating a valid document allocates nothing.
+// The shortcuts are exact: verdicts, problems and messages are those of
+// trying every branch of every schema (the tests compare both).
 //
 // It supports the keywords the nbformat schemas use: $ref (local), type,
 // enum, properties, patternProperties, additionalProperties, required,
