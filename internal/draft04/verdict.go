@@ -91,18 +91,55 @@ func classOfNode(k jsontree.Kind, f uint8) class {
 }
 
 // setVerdicts sets the verdicts of n and every schema below it (once
-// finish has run).
-func setVerdicts(n *node, done map[*node]bool) {
+// finish has run); it returns how many it worked out.
+func setVerdicts(n *node, done map[*node]bool) int {
 	if n == nil || done[n] {
-		return
+		return 0
 	}
 	done[n] = true
-	for c := range class(nClasses) {
-		n.verdicts[c] = verdictOf(n, c, map[*node]bool{})
+	w := verdictWork{busy: map[*node]bool{}, memo: map[verdictKey]verdict{}}
+	var walk func(n *node)
+	walk = func(n *node) {
+		for c := range class(nClasses) {
+			n.verdicts[c] = w.of(n, c)
+		}
+		for _, s := range children(n) {
+			if !done[s] {
+				done[s] = true
+				walk(s)
+			}
+		}
 	}
-	for _, s := range children(n) {
-		setVerdicts(s, done)
+	walk(n)
+	return w.computed
+}
+
+// verdictWork is the state of working out verdicts: the schemas being
+// worked out (a schema that reaches itself must look), and the verdicts
+// found, each worked out once (so that schemas sharing subschemas cost
+// no more than their number: a verdict found while another was being
+// worked out is sound all the same, look standing for what was not
+// known).
+type verdictWork struct {
+	busy     map[*node]bool
+	memo     map[verdictKey]verdict
+	computed int // verdicts worked out (tests)
+}
+
+type verdictKey struct {
+	n *node
+	c class
+}
+
+func (w *verdictWork) of(n *node, c class) verdict {
+	n = deref(n)
+	if v, ok := w.memo[verdictKey{n, c}]; ok {
+		return v
 	}
+	w.computed++
+	v := verdictOf(n, c, w)
+	w.memo[verdictKey{n, c}] = v
+	return v
 }
 
 // children returns the schemas directly below n.
@@ -126,56 +163,55 @@ func children(n *node) []*node {
 	return out
 }
 
-// verdictOf works out n's verdict on class c; busy holds the schemas whose
-// verdict is being worked out (a schema that reaches itself must look).
-func verdictOf(n *node, c class, busy map[*node]bool) verdict {
+// verdictOf works out n's verdict on class c.
+func verdictOf(n *node, c class, w *verdictWork) verdict {
 	n = deref(n)
 	if n.accepts {
 		return yes
 	}
-	if busy[n] {
+	if w.busy[n] {
 		return look
 	}
-	busy[n] = true
-	defer delete(busy, n)
+	w.busy[n] = true
+	defer delete(w.busy, n)
 	if n.types != 0 && classBits[c]&n.types == 0 {
 		return no
 	}
 	// Every keyword must accept: the verdict is no if one says no, yes if
 	// all say yes.
 	out := yes
-	and := func(w verdict) {
-		if w == no || out == no {
+	and := func(x verdict) {
+		if x == no || out == no {
 			out = no
-		} else if w == look {
+		} else if x == look {
 			out = look
 		}
 	}
 	if n.enum != nil {
 		and(look)
 	}
-	and(kindVerdict(n, c, busy))
+	and(kindVerdict(n, c, w))
 	for _, s := range n.allOf {
-		and(verdictOf(s, c, busy))
+		and(w.of(s, c))
 	}
 	if n.anyOf != nil {
-		w := no
+		some := no
 		for _, s := range n.anyOf.branches {
-			switch verdictOf(s, c, busy) {
+			switch w.of(s, c) {
 			case yes:
-				w = yes
+				some = yes
 			case look:
-				if w == no {
-					w = look
+				if some == no {
+					some = look
 				}
 			}
 		}
-		and(w)
+		and(some)
 	}
 	if n.oneOf != nil {
 		yeses, looks := 0, 0
 		for _, s := range n.oneOf.branches {
-			switch verdictOf(s, c, busy) {
+			switch w.of(s, c) {
 			case yes:
 				yeses++
 			case look:
@@ -192,7 +228,7 @@ func verdictOf(n *node, c class, busy map[*node]bool) verdict {
 		}
 	}
 	if n.not != nil {
-		switch verdictOf(n.not, c, busy) {
+		switch w.of(n.not, c) {
 		case yes:
 			and(no)
 		case no:
@@ -206,7 +242,7 @@ func verdictOf(n *node, c class, busy map[*node]bool) verdict {
 
 // kindVerdict is the verdict of n's keywords about values of a kind
 // (strings, numbers, objects, arrays) on class c.
-func kindVerdict(n *node, c class, busy map[*node]bool) verdict {
+func kindVerdict(n *node, c class, w *verdictWork) verdict {
 	switch c {
 	case cStr:
 		if n.minLen >= 0 || n.maxLen >= 0 || n.pattern != nil {
@@ -227,7 +263,7 @@ func kindVerdict(n *node, c class, busy map[*node]bool) verdict {
 	case cStrings:
 		// Its items are strings (it may have none): items takes them all
 		// when it takes every string.
-		if n.itemsList != nil || n.unique || n.items != nil && verdictOf(n.items, cStr, busy) != yes {
+		if n.itemsList != nil || n.unique || n.items != nil && w.of(n.items, cStr) != yes {
 			return look
 		}
 	}

@@ -2,6 +2,7 @@ package draft04
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -214,5 +215,28 @@ func TestClassTable(t *testing.T) {
 		if got := (&validator{t: tape}).kindBits(jsontree.Root); got != want {
 			t.Errorf("%s: type bits %b, want %b", doc, got, want)
 		}
+	}
+}
+
+// Working out verdicts costs a few per schema and class, however the
+// schemas share subschemas: 40 definitions each the allOf of two
+// references to the one before (2^40 paths) take a handful per node.
+func TestVerdictsWorkedOutOnce(t *testing.T) {
+	defs := []string{`"d0": {"type": "object", "required": ["a"]}`}
+	for k := 1; k <= 40; k++ {
+		defs = append(defs, fmt.Sprintf(`"d%d": {"allOf": [{"$ref": "#/definitions/d%d"}, {"not": {"$ref": "#/definitions/d%d"}}], "anyOf": [{"$ref": "#/definitions/d%d"}, {"type": "string"}]}`, k, k-1, k-1, k-1))
+	}
+	src := `{"definitions": {` + strings.Join(defs, ", ") + `}, "oneOf": [{"$ref": "#/definitions/d40"}, {"$ref": "#/definitions/d39"}]}`
+	s, err := Compile([]byte(src), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := len(schemaNodes(s))
+	n := setVerdicts(s.root, map[*node]bool{})
+	if n > 2*nodes*int(nClasses) {
+		t.Errorf("%d verdicts worked out for %d schemas", n, nodes)
+	}
+	if got := s.root.verdicts[cArr]; got != no {
+		t.Errorf("verdict on arrays %d, want no", got)
 	}
 }
