@@ -128,7 +128,7 @@ func (nb *Notebook) write(emit func(pieces ...[]byte) error) error {
 		lead = lead[3:]
 	}
 	// Unchanged: the input itself.
-	if e.equal(v, ti, jsontree.Root) {
+	if nb.unedited() {
 		return emit(lead, t.Data[root.Start:])
 	}
 	e.st = nb.src.styleOf()
@@ -151,13 +151,30 @@ func reflectDocument(nb *Notebook) reflect.Value { return reflect.ValueOf(&nb.Do
 
 // Edited reports whether Marshal would write anything other than the
 // bytes nb was read from: true for a notebook built in memory or changed
-// since it was read. It costs a walk over the typed values (not over the
-// text), so checking it is cheaper than marshalling and comparing.
+// since it was read. For a notebook unchanged since it was read it costs
+// a comparison of the notebook's memory with a copy taken when it was read
+// (no walk over the text or the values); for a changed one a walk over the
+// typed values (not over the text). Either is cheaper than marshalling and
+// comparing.
 func (nb *Notebook) Edited() bool {
 	if nb.src == nil || nb.dropBOM && nb.src.tape.BOM {
 		return true
 	}
+	return !nb.unedited()
+}
+
+// unedited reports whether nb, read from bytes, would be written as
+// exactly those bytes (whatever its byte-order mark): when its memory is
+// as decoded (see snapshot.go), without a walk over its values; else when
+// the reflective walk finds every value equal to what was read.
+func (nb *Notebook) unedited() bool {
+	if nb.src == nil {
+		return false
+	}
+	if s := nb.src.snap; s != nil && len(nb.filled) == 0 && s.matches(&nb.Document) {
+		return true
+	}
 	e := nb.newEncoder()
 	v := reflectDocument(nb)
-	return !e.equal(v, infoOf(v.Type()), jsontree.Root)
+	return e.equal(v, infoOf(v.Type()), jsontree.Root)
 }

@@ -52,6 +52,7 @@ type source struct {
 	outputs map[Output]int32 // output → its node
 	order   []int32          // typeInfo.id → 1 + the node of the first object of that type
 	style   *style
+	snap    *snapshot // the typed values as decoded (see snapshot.go); nil if they could not be recorded
 	once    sync.Once
 	// problems: the validation of these bytes, once done (see
 	// Notebook.problems); an empty list for valid bytes.
@@ -191,7 +192,9 @@ func (o UnmarshalOptions) unmarshal(data []byte) (*Notebook, error) {
 	if c := t.Lookup(jsontree.Root, "cells"); c >= 0 && t.Nodes[c].Kind == jsontree.Array && int(t.Nodes[c].Len) > maxCells {
 		return nil, &FormatError{Pointer: "/cells", Msg: fmt.Sprintf("%d cells, more than the limit of %d", t.Nodes[c].Len, maxCells), Err: ErrLimit}
 	}
-	return decodeNotebook(t), nil
+	nb := decodeNotebook(t)
+	nb.src.snap = takeSnapshot(&nb.Document, t.Data)
+	return nb, nil
 }
 
 // kindPhrase names a JSON kind with its article: "an array", "a string",

@@ -74,9 +74,7 @@ func Problems(err error) []*ValidationError {
 // tape returns the notebook as it would be written, parsed.
 func (nb *Notebook) tape() (*jsontree.Tape, error) {
 	if nb.src != nil {
-		e := nb.newEncoder()
-		v := reflectDocument(nb)
-		if e.equal(v, infoOf(v.Type()), jsontree.Root) {
+		if nb.unedited() {
 			if nb.dropBOM && nb.src.tape.BOM {
 				// Heal removed the byte-order mark: the bytes written have none.
 				t := *nb.src.tape
