@@ -171,7 +171,7 @@ func (nb *Notebook) unedited() bool {
 	if nb.src == nil {
 		return false
 	}
-	if s := nb.src.snap; s != nil && len(nb.filled) == 0 && s.matches(&nb.Document) {
+	if len(nb.filled) == 0 && nb.src.snap.matches(&nb.Document) {
 		return true
 	}
 	e := nb.newEncoder()

@@ -52,7 +52,7 @@ type source struct {
 	outputs map[Output]int32 // output → its node
 	order   []int32          // typeInfo.id → 1 + the node of the first object of that type
 	style   *style
-	snap    *snapshot // the typed values as decoded (see snapshot.go); nil if they could not be recorded
+	snap    snapshot // the typed values as decoded (see snapshot.go)
 	once    sync.Once
 	// problems: the validation of these bytes, once done (see
 	// Notebook.problems); an empty list for valid bytes.
@@ -193,7 +193,7 @@ func (o UnmarshalOptions) unmarshal(data []byte) (*Notebook, error) {
 		return nil, &FormatError{Pointer: "/cells", Msg: fmt.Sprintf("%d cells, more than the limit of %d", t.Nodes[c].Len, maxCells), Err: ErrLimit}
 	}
 	nb := decodeNotebook(t)
-	nb.src.snap = takeSnapshot(&nb.Document, t.Data)
+	nb.src.snap.take(&nb.Document, t.Data)
 	return nb, nil
 }
 

@@ -22,23 +22,19 @@ type snapLayout struct {
 	strs  []uintptr   // offsets of string headers (their bytes are immutable; see snapWalker.strings)
 	masks []snapMask  // words compared loosely (see sameMasked), in offset order
 	elem  *snapLayout // for a pointer type: the pointee
-	// words, for a layout recorded sparsely (see snapWalker.sparse): how
-	// each 8-byte word of a value counts; nil for one recorded as bytes.
-	words []wordClass
+	// For a layout recorded sparsely (see snapWalker.sparse; words > 0):
+	// the number of 8-byte words of a value, and by bit, those that
+	// count by value (plain) and those that count at all (care: plain,
+	// and the words of which only whether they are zero counts; see
+	// snapMask).
+	words       int
+	plain, care uint64
 }
 
-// wordClass says how a word of a sparsely recorded value counts.
-type wordClass uint8
-
-const (
-	wordPlain   wordClass = iota // its value
-	wordNilOnly                  // whether it is zero (see snapMask)
-	wordIgnored                  // not at all (see snapMask)
-)
-
-// sparseMin is the smallest value recorded sparsely: structs, most of
-// whose words are zero (nil pointers, empty maps and strings, unset
-// optional members), not interface words, strings, pointers, numbers.
+// sparseMin is the smallest value recorded sparsely: structs (of at most
+// 64 words), most of whose words are zero (nil pointers, empty maps and
+// strings, unset optional members); not interface words, strings,
+// pointers, numbers.
 const sparseMin = 32
 
 // snapMask is a word of a value compared loosely: only whether it is zero
@@ -110,13 +106,14 @@ func buildSnapLayout(t reflect.Type, building map[reflect.Type]*snapLayout) *sna
 	l := &snapLayout{size: t.Size(), ok: true}
 	building[t] = l
 	l.add(t, 0, building)
-	if ptrSize == 8 && l.size >= sparseMin && l.size%8 == 0 && l.ok {
-		l.words = make([]wordClass, l.size/8)
+	if ptrSize == 8 && l.size >= sparseMin && l.size <= 64*8 && l.size%8 == 0 && l.ok {
+		l.words = int(l.size / 8)
+		l.care = ^uint64(0) >> (64 - l.words)
+		l.plain = l.care
 		for _, m := range l.masks {
-			if m.nilOnly {
-				l.words[m.off/8] = wordNilOnly
-			} else {
-				l.words[m.off/8] = wordIgnored
+			l.plain &^= 1 << (m.off / 8)
+			if !m.nilOnly {
+				l.care &^= 1 << (m.off / 8)
 			}
 		}
 	}

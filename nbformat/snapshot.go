@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"reflect"
 	"sync"
 	"unsafe"
@@ -64,11 +65,15 @@ import (
 // the structs Heal fills (a notebook with any is always walked).
 
 // snapshot is the memory of a notebook's values as decoded (see above).
+// It lives in the notebook's source (no allocation of its own).
 type snapshot struct {
-	chunks [][]byte         // the bytes recorded, in walk order (no pointers for the collector to scan)
-	keep   []unsafe.Pointer // the bytes of recorded strings that are not the input's, kept alive
-	size   int              // bytes recorded
-	input  []byte           // the bytes read (the source's, kept alive by it too)
+	ok    bool             // recorded: doc holds nothing the walk cannot follow
+	first []byte           // the bytes recorded, in walk order, in chunks (no pointers for the collector to scan)
+	more  [][]byte         // the chunks after the first (large notebooks)
+	size  int              // bytes recorded
+	input []byte           // the bytes read (the source's, kept alive by it too)
+	keep  []unsafe.Pointer // the bytes of recorded strings that are not the input's, kept alive
+	keep0 [4]unsafe.Pointer
 }
 
 // A snapshot is recorded into a scratch buffer (snapScratch, reused),
@@ -86,19 +91,20 @@ var snapScratch = sync.Pool{New: func() any {
 	return &b
 }}
 
-// takeSnapshot records doc, decoded from input, or returns nil when doc
-// holds a value the walk cannot follow.
-func takeSnapshot(doc *Document, input []byte) *snapshot {
-	w := snapWalker{lay: snapCommonLayouts()}
+// take records doc, decoded from input (s.ok false when doc holds a value
+// the walk cannot follow).
+func (s *snapshot) take(doc *Document, input []byte) {
+	w := snapWalker{snap: s, lay: snapCommonLayouts(), keep: s.keep0[:0]}
 	w.setInput(input)
 	scratch := snapScratch.Get().(*[]byte)
 	defer snapScratch.Put(scratch)
 	w.cur, w.scratch = (*scratch)[:0], true
 	if !w.obj(unsafe.Pointer(doc), w.lay.doc) {
-		return nil
+		*s = snapshot{}
+		return
 	}
 	w.endChunk()
-	return &snapshot{chunks: w.chunks, keep: w.keep, size: w.size, input: input}
+	s.ok, s.size, s.input, s.keep = true, w.size, input, w.keep
 }
 
 // endChunk adds the chunk being filled to the record: a copy of the
@@ -111,21 +117,29 @@ func (w *snapWalker) endChunk() {
 	if w.scratch || cap(c)-len(c) > len(c)/4 {
 		c = bytes.Clone(c)
 	}
-	w.chunks = append(w.chunks, c)
+	if w.snap.first == nil {
+		w.snap.first = c
+	} else {
+		w.snap.more = append(w.snap.more, c)
+	}
 	w.scratch = false
 }
 
 // setInput notes where the input is.
 func (w *snapWalker) setInput(input []byte) {
 	if len(input) > 0 {
-		w.lo = uintptr(unsafe.Pointer(unsafe.SliceData(input)))
+		w.base = unsafe.Pointer(unsafe.SliceData(input))
+		w.lo = uintptr(w.base)
 		w.hi = w.lo + uintptr(len(input))
 	}
 }
 
 // matches reports whether doc's memory is the memory recorded.
 func (s *snapshot) matches(doc *Document) bool {
-	w := snapWalker{check: true, chunks: s.chunks, lay: snapCommonLayouts()}
+	if !s.ok {
+		return false
+	}
+	w := snapWalker{check: true, cur: s.first, rest: s.more, keep: s.keep, lay: snapCommonLayouts()}
 	w.setInput(s.input)
 	if !w.obj(unsafe.Pointer(doc), w.lay.doc) {
 		return false
@@ -139,13 +153,14 @@ func (s *snapshot) matches(doc *Document) bool {
 // calls in the same order, so each reads what the other wrote.
 type snapWalker struct {
 	check   bool
-	chunks  [][]byte
-	cur     []byte // recording: the chunk being filled
-	scratch bool   // recording: cur is the scratch buffer
-	ci      int    // checking: the chunk read
-	pos     int    // checking: the offset read in it
-	size    int    // bytes recorded or compared
-	lo, hi  uintptr
+	snap    *snapshot      // recording: the snapshot recorded into
+	cur     []byte         // the chunk being filled (recording) or read (checking)
+	scratch bool           // recording: cur is the scratch buffer
+	rest    [][]byte       // checking: the chunks after cur
+	pos     int            // checking: the offset read in cur
+	size    int            // bytes recorded or compared
+	base    unsafe.Pointer // the input
+	lo, hi  uintptr        // where the input is
 	keep    []unsafe.Pointer
 	lay     *snapCommon
 }
@@ -166,17 +181,13 @@ func (w *snapWalker) span(n int) []byte {
 		w.cur = w.cur[:len(w.cur)+n]
 		return s
 	}
-	if w.ci >= len(w.chunks) {
-		return nil
-	}
-	if w.pos+n > len(w.chunks[w.ci]) {
-		w.ci++
-		w.pos = 0
-		if w.ci >= len(w.chunks) || n > len(w.chunks[w.ci]) {
+	if w.pos+n > len(w.cur) {
+		if len(w.rest) == 0 || n > len(w.rest[0]) {
 			return nil
 		}
+		w.cur, w.rest, w.pos = w.rest[0], w.rest[1:], 0
 	}
-	s := w.chunks[w.ci][w.pos : w.pos+n]
+	s := w.cur[w.pos : w.pos+n]
 	w.pos += n
 	return s
 }
@@ -211,7 +222,7 @@ func (w *snapWalker) array(p unsafe.Pointer, n int, l *snapLayout) bool {
 	}
 	if size := int(l.size) * n; size > 0 {
 		switch {
-		case l.words != nil:
+		case l.words > 0:
 			if !w.sparse(p, n, l) {
 				return false
 			}
@@ -239,85 +250,76 @@ func (w *snapWalker) array(p unsafe.Pointer, n int, l *snapLayout) bool {
 }
 
 // sparse records or compares the n values at p, of a layout recorded
-// sparsely: the number of words kept (4 bytes), a bitmap of the words
-// that are not zero (but those not counted), then the words kept: those
-// that are not zero and count by value. (Most of a struct's words are
-// zero; this takes a third of the bytes of a copy.)
+// sparsely: for each value a bitmap (8 bytes) of its words that count and
+// are not zero, then the words among those that count by value. (Most of
+// a struct's words are zero: this takes half the bytes of a copy.)
 func (w *snapWalker) sparse(p unsafe.Pointer, n int, l *snapLayout) bool {
-	per := len(l.words)
+	per := l.words
 	live := unsafe.Slice((*uint64)(p), per*n)
+	heads := w.span(8 * n)
+	if heads == nil {
+		return false
+	}
+	kept := 0
 	if !w.check {
-		// The head is filled before the words are asked for (a span may
-		// start a chunk, leaving the scratch buffer behind).
-		head := w.span(4 + (len(live)+7)/8)
-		bits := head[4:]
-		clear(bits)
-		kept := 0
+		// The bitmaps are filled before the words are asked for (a span
+		// may start a chunk, leaving the scratch buffer behind).
 		for i := range n {
-			for k, v := range live[i*per : (i+1)*per] {
-				if v == 0 || l.words[k] == wordIgnored {
-					continue
-				}
-				b := i*per + k
-				bits[b>>3] |= 1 << (b & 7)
-				if l.words[k] == wordPlain {
-					kept++
-				}
-			}
+			nz := nonZero(live[i*per : (i+1)*per])
+			binary.NativeEndian.PutUint64(heads[8*i:], nz&l.care)
+			kept += bits.OnesCount64(nz & l.plain)
 		}
-		binary.NativeEndian.PutUint32(head, uint32(kept))
 		if kept == 0 {
 			return true
 		}
 		vals := w.span(8 * kept)
 		j := 0
 		for i := range n {
-			for k, v := range live[i*per : (i+1)*per] {
-				if v != 0 && l.words[k] == wordPlain {
-					binary.NativeEndian.PutUint64(vals[8*j:], v)
-					j++
-				}
+			row := live[i*per : (i+1)*per]
+			for m := binary.NativeEndian.Uint64(heads[8*i:]) & l.plain; m != 0; m &= m - 1 {
+				binary.NativeEndian.PutUint64(vals[8*j:], row[bits.TrailingZeros64(m)])
+				j++
 			}
 		}
 		return true
 	}
-	head := w.span(4 + (len(live)+7)/8)
-	if head == nil {
-		return false
-	}
-	kept := int(binary.NativeEndian.Uint32(head))
-	bits := head[4:]
-	var vals []byte
-	if kept > 0 {
-		if vals = w.span(8 * kept); vals == nil {
+	for i := range n {
+		nz := nonZero(live[i*per:(i+1)*per]) & l.care
+		if nz != binary.NativeEndian.Uint64(heads[8*i:]) {
 			return false
 		}
+		kept += bits.OnesCount64(nz & l.plain)
+	}
+	if kept == 0 {
+		return true
+	}
+	vals := w.span(8 * kept)
+	if vals == nil {
+		return false
 	}
 	j := 0
 	for i := range n {
-		for k, v := range live[i*per : (i+1)*per] {
-			b := i*per + k
-			set := bits[b>>3]&(1<<(b&7)) != 0
-			switch l.words[k] {
-			case wordPlain:
-				if v == 0 {
-					if set {
-						return false
-					}
-					continue
-				}
-				if !set || j == kept || binary.NativeEndian.Uint64(vals[8*j:]) != v {
-					return false
-				}
-				j++
-			case wordNilOnly:
-				if set != (v != 0) {
-					return false
-				}
+		row := live[i*per : (i+1)*per]
+		for m := binary.NativeEndian.Uint64(heads[8*i:]) & l.plain; m != 0; m &= m - 1 {
+			if row[bits.TrailingZeros64(m)] != binary.NativeEndian.Uint64(vals[8*j:]) {
+				return false
 			}
+			j++
 		}
 	}
-	return j == kept
+	return true
+}
+
+// nonZero returns the bitmap of the words of row (at most 64) that are
+// not zero.
+func nonZero(row []uint64) uint64 {
+	var nz uint64
+	for k, v := range row {
+		if v != 0 {
+			nz |= 1 << k
+		}
+	}
+	return nz
 }
 
 // strings keeps alive the bytes of the strings recorded in the n values
@@ -520,12 +522,12 @@ func walkMap[V any](w *snapWalker, m map[string]V, vl *snapLayout) bool {
 	if !w.word(uint64(len(m))) {
 		return false
 	}
+	if len(m) == 0 {
+		return true
+	}
 	if !w.check {
 		for k, v := range m {
-			w.word(uint64(len(k)))
-			if len(k) > 0 {
-				copy(w.span(len(k)), k)
-			}
+			w.putKey(k)
 			if !w.obj(unsafe.Pointer(&v), vl) {
 				return false
 			}
@@ -545,21 +547,49 @@ func walkMap[V any](w *snapWalker, m map[string]V, vl *snapLayout) bool {
 	return true
 }
 
-// key returns the next key recorded (sharing the record's bytes).
+// putKey records a map's key: its length and where its bytes are, in
+// the input or kept alive by the snapshot (see snapWalker.strings).
+func (w *snapWalker) putKey(k string) {
+	w.word(uint64(len(k)))
+	if len(k) == 0 {
+		return
+	}
+	d := unsafe.Pointer(unsafe.StringData(k))
+	if w.inInput(d, len(k)) {
+		w.word(uint64(uintptr(d)-w.lo) << 1)
+		return
+	}
+	w.keep = append(w.keep, d)
+	w.word(uint64(len(w.keep)-1)<<1 | 1)
+}
+
+// key returns the next key recorded: the very string recorded (so that
+// finding it in the map compares no bytes), its bytes being the input's
+// or kept alive by the snapshot.
 func (w *snapWalker) key() (string, bool) {
 	s := w.span(8)
 	if s == nil {
 		return "", false
 	}
-	n := int(binary.NativeEndian.Uint64(s))
+	n := binary.NativeEndian.Uint64(s)
 	if n == 0 {
 		return "", true
 	}
-	b := w.span(n)
-	if b == nil {
+	if s = w.span(8); s == nil {
 		return "", false
 	}
-	return unsafe.String(&b[0], n), true
+	ref := binary.NativeEndian.Uint64(s)
+	if ref&1 == 0 {
+		off := uintptr(ref >> 1)
+		if off > w.hi-w.lo || uintptr(n) > w.hi-w.lo-off {
+			return "", false
+		}
+		return unsafe.String((*byte)(unsafe.Add(w.base, off)), int(n)), true
+	}
+	if i := ref >> 1; i < uint64(len(w.keep)) {
+		return unsafe.String((*byte)(w.keep[i]), int(n)), true
+	}
+	return "", false
 }
 
 // reflectMap is walkMap for other string-keyed map types (values the
@@ -573,11 +603,7 @@ func (w *snapWalker) reflectMap(m reflect.Value, vl *snapLayout) bool {
 	if !w.check {
 		it := m.MapRange()
 		for it.Next() {
-			k := it.Key().String()
-			w.word(uint64(len(k)))
-			if len(k) > 0 {
-				copy(w.span(len(k)), k)
-			}
+			w.putKey(it.Key().String())
 			s.Elem().SetIterValue(it)
 			if !w.obj(p, vl) {
 				return false
