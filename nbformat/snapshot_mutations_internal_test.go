@@ -329,4 +329,3 @@ func textKeys(b MimeBundle) []string {
 	}
 	return out
 }
-
