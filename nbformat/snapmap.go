@@ -2,6 +2,7 @@ package nbformat
 
 import (
 	"encoding/binary"
+	"math"
 	"reflect"
 	"unsafe"
 )
@@ -39,8 +40,7 @@ func walkMap[V any](w *snapWalker, m map[string]V, vl *snapLayout) bool {
 	}
 	if !w.check {
 		for k, v := range m {
-			w.putKey(k)
-			if !w.obj(unsafe.Pointer(&v), vl) {
+			if !w.putKey(k) || !w.obj(unsafe.Pointer(&v), vl) {
 				return false
 			}
 		}
@@ -59,20 +59,26 @@ func walkMap[V any](w *snapWalker, m map[string]V, vl *snapLayout) bool {
 	return true
 }
 
-// putKey records a map's key: its length and where its bytes are, in
-// the input or kept alive by the snapshot (see snapWalker.strings).
-func (w *snapWalker) putKey(k string) {
-	w.word(uint64(len(k)))
-	if len(k) == 0 {
-		return
+// putKey records a map's key in one word: its length (high half), and
+// where its bytes are (low half): in the input (its offset, times 2) or
+// kept alive by the snapshot (see snapWalker.strings; its index in
+// snapshot.keep, times 2, plus 1). It reports false for a key too long or
+// too far for that (never, within the input limits).
+func (w *snapWalker) putKey(k string) bool {
+	var ref uint64
+	if len(k) > 0 {
+		d := unsafe.Pointer(unsafe.StringData(k))
+		if w.inInput(d, len(k)) {
+			ref = uint64(uintptr(d)-w.lo) << 1
+		} else {
+			w.keep = append(w.keep, d)
+			ref = uint64(len(w.keep)-1)<<1 | 1
+		}
 	}
-	d := unsafe.Pointer(unsafe.StringData(k))
-	if w.inInput(d, len(k)) {
-		w.word(uint64(uintptr(d)-w.lo) << 1)
-		return
+	if uint64(len(k)) > math.MaxUint32 || ref > math.MaxUint32 {
+		return false
 	}
-	w.keep = append(w.keep, d)
-	w.word(uint64(len(w.keep)-1)<<1 | 1)
+	return w.word(uint64(len(k))<<32 | ref)
 }
 
 // key returns the next key recorded: the very string recorded (so that
@@ -83,23 +89,19 @@ func (w *snapWalker) key() (string, bool) {
 	if s == nil {
 		return "", false
 	}
-	n := binary.NativeEndian.Uint64(s)
-	if n == 0 {
+	x := binary.NativeEndian.Uint64(s)
+	n, ref := uintptr(x>>32), x&math.MaxUint32
+	switch {
+	case n == 0:
 		return "", true
-	}
-	if s = w.span(8); s == nil {
-		return "", false
-	}
-	ref := binary.NativeEndian.Uint64(s)
-	if ref&1 == 0 {
+	case ref&1 == 0:
 		off := uintptr(ref >> 1)
-		if off > w.hi-w.lo || uintptr(n) > w.hi-w.lo-off {
+		if off > w.hi-w.lo || n > w.hi-w.lo-off {
 			return "", false
 		}
-		return unsafe.String((*byte)(unsafe.Add(w.base, off)), int(n)), true
-	}
-	if i := ref >> 1; i < uint64(len(w.keep)) {
-		return unsafe.String((*byte)(w.keep[i]), int(n)), true
+		return unsafe.String((*byte)(unsafe.Add(w.base, off)), n), true
+	case ref>>1 < uint64(len(w.keep)):
+		return unsafe.String((*byte)(w.keep[ref>>1]), n), true
 	}
 	return "", false
 }
@@ -115,9 +117,8 @@ func (w *snapWalker) reflectMap(m reflect.Value, vl *snapLayout) bool {
 	if !w.check {
 		it := m.MapRange()
 		for it.Next() {
-			w.putKey(it.Key().String())
 			s.Elem().SetIterValue(it)
-			if !w.obj(p, vl) {
+			if !w.putKey(it.Key().String()) || !w.obj(p, vl) {
 				return false
 			}
 		}

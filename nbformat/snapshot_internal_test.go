@@ -343,3 +343,32 @@ func inInputOf(nb *Notebook, a uintptr) bool {
 	lo := uintptr(unsafe.Pointer(unsafe.SliceData(in)))
 	return a >= lo && a < lo+uintptr(len(in))
 }
+
+// TestSnapshotNotUsedWhenFilled checks a notebook whose memory is as read
+// but that Heal has made write differently: a struct lacking a required
+// member is filled (see fillMissing), so the notebook is edited though
+// its memory matches the snapshot, and the walk decides.
+func TestSnapshotNotUsedWhenFilled(t *testing.T) {
+	data := []byte(`{"nbformat": 4, "nbformat_minor": 4, "metadata": {}, "cells": [{"cell_type": "code", "metadata": {}, "source": "x", "execution_count": null}]}`)
+	nb, err := Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nb.Edited() || !nb.src.snap.matches(&nb.Document) {
+		t.Fatal("the notebook just read is edited")
+	}
+	nb.fillMissing(locateProblems(nb.src.tape))
+	if len(nb.filled) == 0 {
+		t.Fatal("nothing to fill")
+	}
+	if !nb.src.snap.matches(&nb.Document) {
+		t.Fatal("filling changed the notebook's memory")
+	}
+	if !nb.Edited() || walkSaysUnedited(nb) {
+		t.Errorf("a filled notebook: Edited %v, the walk says unedited %v", nb.Edited(), walkSaysUnedited(nb))
+	}
+	out, err := Marshal(nb)
+	if err != nil || !bytes.Contains(out, []byte(`"outputs": []`)) {
+		t.Errorf("the missing outputs are not written: %v\n%s", err, out)
+	}
+}
