@@ -2,6 +2,7 @@ package nbformat
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -370,5 +371,53 @@ func TestSnapshotNotUsedWhenFilled(t *testing.T) {
 	out, err := Marshal(nb)
 	if err != nil || !bytes.Contains(out, []byte(`"outputs": []`)) {
 		t.Errorf("the missing outputs are not written: %v\n%s", err, out)
+	}
+}
+
+// TestSnapshotOfLargeNotebook checks a snapshot past the scratch buffer:
+// in several chunks, one of them holding an array larger than a chunk
+// (the cells' interface words), whose end a change is found in.
+func TestSnapshotOfLargeNotebook(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [`)
+	n := snapChunk/16 + 1000
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"cell_type": "markdown", "id": "c%d", "metadata": {"k": %d}, "source": "%d"}`, i, i, i)
+	}
+	b.WriteString("]}")
+	data := []byte(b.String())
+	nb, err := Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &nb.src.snap
+	if !s.ok || len(s.more) < 2 || s.size < 2*snapChunk {
+		t.Fatalf("a snapshot of %d bytes in %d chunks", s.size, 1+len(s.more))
+	}
+	if !snapSaysUnedited(nb) || nb.Edited() {
+		t.Fatal("the notebook just read is edited")
+	}
+	for _, i := range []int{0, n / 2, n - 1} {
+		m := nb.Cells[i].(*MarkdownCell).Metadata.AdditionalProperties
+		v := m["k"]
+		m["k"] = -1
+		if snapSaysUnedited(nb) || !nb.Edited() {
+			t.Errorf("cell %d changed: not seen", i)
+		}
+		m["k"] = i // an equal value in a box of its own: the walk decides
+		if nb.Edited() {
+			t.Errorf("cell %d set to the value it had: edited", i)
+		}
+		m["k"] = v
+		if !snapSaysUnedited(nb) {
+			t.Errorf("cell %d changed back: the snapshot does not match", i)
+		}
+	}
+	nb.Cells = nb.Cells[:n-1]
+	if snapSaysUnedited(nb) || !nb.Edited() {
+		t.Error("the last cell removed: not seen")
 	}
 }
