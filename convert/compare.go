@@ -12,9 +12,19 @@ import (
 // cell, byte for byte) from a changed one. Copies share strings and byte
 // slices are copied, so comparing an unchanged message costs little.
 
-func copyMessage(m *dialog.Message) dialog.Message {
+// sameMeta, if not nil, is a map equal to m.Meta that no one changes (see
+// metaMap): the copy shares it rather than copy m.Meta.
+func copyMessage(m *dialog.Message, sameMeta map[string]any) dialog.Message {
 	c := *m
-	c.Meta, c.Attrs = cloneMeta(m.Meta), cloneMeta(m.Attrs)
+	switch {
+	case sameMeta == nil:
+		c.Meta = cloneMeta(m.Meta)
+	case len(sameMeta) == 0:
+		c.Meta = nil // as cloneMeta gives it
+	default:
+		c.Meta = sameMeta
+	}
+	c.Attrs = cloneMeta(m.Attrs)
 	// Outputs never change: a copy of the list is a copy of them.
 	c.Outputs = slices.Clone(m.Outputs)
 	if m.ExecutionCount != nil {

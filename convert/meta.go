@@ -17,10 +17,17 @@ import (
 // and they hold values ToMap returns as they are (numbers that are ints
 // or float64, strings, booleans, null, arrays and objects as
 // json.RawMessage), as most cells' metadata does: a copy of those keys.
-func metaMap(md any) (map[string]any, error) {
+//
+// same is, in that case, the cell's own map of those keys, which holds
+// what the map returned holds and which no one changes (a notebook's
+// values are replaced, never changed in place: see nbformat.Heal), so
+// that a snapshot of the metadata can share it rather than copy it; nil
+// otherwise.
+func metaMap(md any) (meta, same map[string]any, err error) {
 	extra, ok := onlyExtra(md)
 	if !ok {
-		return nbgeneric.ToMap(md)
+		meta, err = nbgeneric.ToMap(md)
+		return meta, nil, err
 	}
 	out := make(map[string]any, len(extra))
 	for k, v := range extra {
@@ -28,10 +35,11 @@ func metaMap(md any) (map[string]any, error) {
 		case nil, bool, string, int, float64, json.RawMessage:
 			out[k] = v
 		default:
-			return nbgeneric.ToMap(md)
+			meta, err = nbgeneric.ToMap(md)
+			return meta, nil, err
 		}
 	}
-	return out, nil
+	return out, extra, nil
 }
 
 // onlyExtra returns the AdditionalProperties of the struct ptr points to

@@ -85,7 +85,8 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 	snaps := make([]snapshot, n)
 	for i, c := range work.Cells {
 		m := &msgs[i]
-		if err := o.toMessage(m, c, work); err != nil {
+		sameMeta, err := o.toMessage(m, c, work)
+		if err != nil {
 			return nil, fmt.Errorf("convert: /cells/%d: %w", i, err)
 		}
 		generated := false
@@ -105,13 +106,20 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 			taken[m.ID] = true
 			generated = true
 			org.generated = true
+			if work != nb {
+				// The upgrade's own cell (see upgradedCopy): it takes the
+				// message's id, which writing it would give it anyway.
+				if _, unknown := c.(*nbformat.UnknownCell); !unknown {
+					nbformat.SetCellID(c, nbformat.CellID(m.ID))
+				}
+			}
 		}
 		if seenMap != nil {
 			seenMap[m.ID] = true
 		}
 		d.Messages = append(d.Messages, m)
 		org.msgs = append(org.msgs, m)
-		snaps[i] = snapshot{msg: copyMessage(m), cell: c, generated: generated}
+		snaps[i] = snapshot{msg: copyMessage(m, sameMeta), cell: c, generated: generated}
 		org.snaps[m] = &snaps[i]
 	}
 	d.Source = org
@@ -139,15 +147,17 @@ func seen(prev []dialog.Message, seenMap map[string]bool, id string) bool {
 // ToMessage converts one cell to a message (see ToDialog).
 func (o Options) ToMessage(c nbformat.Cell) (*dialog.Message, error) {
 	m := &dialog.Message{}
-	if err := o.toMessage(m, c, nil); err != nil {
+	if _, err := o.toMessage(m, c, nil); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
 // toMessage converts cell c of notebook nb (nil: unknown) to a message,
-// set in *m (a zero message).
-func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Notebook) error {
+// set in *m (a zero message). sameMeta is, when not nil, a map of the
+// cell's equal to m.Meta that no one changes (see metaMap), which a
+// snapshot of m can share.
+func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Notebook) (sameMeta map[string]any, err error) {
 	m.ID = string(nbformat.CellIDOf(c))
 	var md any
 	var atts map[string]nbformat.MimeBundle
@@ -166,7 +176,7 @@ func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Note
 	case *nbformat.UnknownCell:
 		g, err := nbformat.Decode(c.Raw)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		obj, _ := g.(map[string]any)
 		m.Kind = dialog.Kind(c.Type())
@@ -174,13 +184,13 @@ func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Note
 		if meta, ok := obj["metadata"].(map[string]any); ok {
 			m.Meta = meta
 		}
-		return nil
+		return nil, nil
 	default:
-		return fmt.Errorf("unknown cell %T", c)
+		return nil, fmt.Errorf("unknown cell %T", c)
 	}
-	meta, err := metaMap(md)
+	meta, sameMeta, err := metaMap(md)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for d := range o.Registry.All() {
 		v, ok := meta[d.Key]
@@ -188,6 +198,7 @@ func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Note
 			continue
 		}
 		delete(meta, d.Key)
+		sameMeta = nil
 		if d.FromFile != nil {
 			v = d.FromFile(v)
 		}
@@ -200,9 +211,11 @@ func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Note
 		// A falsy marker says nothing: dropped, as the seed drops it (an
 		// unedited cell keeps it in the file).
 		delete(meta, promptKey)
+		sameMeta = nil
 	} else if ok && m.Kind == dialog.Note {
 		m.Kind = dialog.Prompt
 		delete(meta, promptKey)
+		sameMeta = nil
 		if q, reply, ok := strings.Cut(m.Content, ReplySeparator); ok {
 			m.Content = q
 			m.SetReply(reply)
@@ -220,5 +233,5 @@ func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Note
 			m.Attachments = append(m.Attachments, attachmentFrom(name, mime, b))
 		}
 	}
-	return nil
+	return sameMeta, nil
 }

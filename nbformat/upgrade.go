@@ -45,7 +45,12 @@ func (id CellID) Valid() bool { return cellid.Valid(string(id)) }
 // Version 1 is not supported (ErrUnsupportedVersion). Upgrade
 // changes only what it must: [Marshal] still writes untouched cells byte for
 // byte.
-func Upgrade(nb *Notebook) error {
+func Upgrade(nb *Notebook) error { return upgrade(nb, true) }
+
+// upgrade is Upgrade; with ids false, cells are left without the ids
+// Upgrade gives them (the empty id version 3 cells upgrade to, or the
+// ids they had), for a caller that sets every id itself.
+func upgrade(nb *Notebook, ids bool) error {
 	switch {
 	case nb.Nbformat == 2 || nb.Nbformat == 3:
 		if err := upgradeV3(nb); err != nil {
@@ -58,22 +63,24 @@ func Upgrade(nb *Notebook) error {
 	if nb.NbformatMinor < minorVersion {
 		nb.NbformatMinor = minorVersion
 	}
-	fixIDs(nb)
+	if ids {
+		fixIDs(nb)
+	}
 	return nil
 }
 
 // upgradedCopy returns a version 2 or 3 notebook upgraded as Upgrade
-// upgrades it, leaving nb as it is, without reading its bytes again: the
-// copy shares what Upgrade replaces (the cells, the members kept in
-// AdditionalProperties) and has its own notebook metadata map, the one
-// thing Upgrade changes in place.
-func upgradedCopy(nb *Notebook) (*Notebook, error) {
+// upgrades it (ids false: its cells without ids, see upgrade), leaving nb
+// as it is, without reading its bytes again: the copy shares what Upgrade
+// replaces (the cells, the members kept in AdditionalProperties) and has
+// its own notebook metadata map, the one thing Upgrade changes in place.
+func upgradedCopy(nb *Notebook, ids bool) (*Notebook, error) {
 	if nb.Nbformat != 2 && nb.Nbformat != 3 {
 		return nil, fmt.Errorf("nbformat: upgrade a copy of nbformat %d: %w", nb.Nbformat, ErrUnsupportedVersion)
 	}
 	cp := *nb
 	cp.Metadata.AdditionalProperties = maps.Clone(nb.Metadata.AdditionalProperties)
-	if err := Upgrade(&cp); err != nil {
+	if err := upgrade(&cp, ids); err != nil {
 		return nil, err
 	}
 	return &cp, nil
