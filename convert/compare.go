@@ -12,8 +12,9 @@ import (
 // cell, byte for byte) from a changed one. Copies share strings and byte
 // slices are copied, so comparing an unchanged message costs little.
 
-// sameMeta, if not nil, is a map equal to m.Meta that no one changes (see
-// metaMap): the copy shares it rather than copy m.Meta.
+// copyMessage returns a snapshot of m. sameMeta, if not nil, is a map
+// equal to m.Meta that no one changes (see metaMap): the copy shares it
+// rather than copy m.Meta.
 func copyMessage(m *dialog.Message, sameMeta map[string]any) dialog.Message {
 	c := *m
 	switch {
