@@ -115,37 +115,20 @@ func fixIDs(nb *Notebook) {
 // in AdditionalProperties) into typed v4 cells.
 func upgradeV3(nb *Notebook) error {
 	extra := nb.AdditionalProperties
-	var cells []any
-	// Worksheets read from the file are decoded here, into values no one
-	// else has: their cells are upgraded in place. Others are copied first.
-	_, fresh := extra["worksheets"].(json.RawMessage)
-	if ws, ok := decodeRaw(extra["worksheets"]).([]any); ok {
-		for i, w := range ws {
-			wm, ok := w.(map[string]any)
-			if !ok {
-				return fmt.Errorf("nbformat: upgrade: /worksheets/%d is not an object", i)
-			}
-			cs, _ := wm["cells"].([]any) // a worksheet without cells has none
-			for j, c := range cs {
-				cm, ok := c.(map[string]any)
-				if !ok {
-					return fmt.Errorf("nbformat: upgrade: /worksheets/%d/cells/%d is not an object", i, j)
-				}
-				join := joinV3Value
-				if nb.Nbformat == 2 {
-					join = joinV2Value
-				}
-				if !fresh {
-					cm = jsonvalue.Clone(cm).(map[string]any)
-				}
-				cells = append(cells, upgradeCellV3(cm, join))
-			}
+	var raw []byte
+	if ws, ok := extra["worksheets"].(json.RawMessage); ok {
+		// Most notebooks: written from the worksheets' bytes (see
+		// v3CellsCompact).
+		raw, ok = v3CellsCompact(ws, nb.Nbformat == 2)
+		if !ok {
+			raw = nil
 		}
 	}
-	// Cells go through JSON into the typed layer.
-	raw, err := encodeCompact(cells)
-	if err != nil {
-		return fmt.Errorf("nbformat: upgrade: %w", err)
+	if raw == nil {
+		var err error
+		if raw, err = v3CellsGeneric(nb); err != nil {
+			return err
+		}
 	}
 	doc, err := UnmarshalOptions{}.unmarshal(append(append([]byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": `), raw...), '}'))
 	if err != nil {
@@ -181,6 +164,46 @@ func upgradeV3(nb *Notebook) error {
 	nb.Cells = doc.Cells
 	nb.Nbformat, nb.NbformatMinor = 4, minorVersion
 	return nil
+}
+
+// v3CellsGeneric returns the compact JSON of the version 4 cells of a
+// version 2 or 3 notebook's worksheets, made by upgradeCellV3 from their
+// generic JSON (the general way; see v3CellsCompact).
+func v3CellsGeneric(nb *Notebook) ([]byte, error) {
+	extra := nb.AdditionalProperties
+	var cells []any
+	// Worksheets read from the file are decoded here, into values no one
+	// else has: their cells are upgraded in place. Others are copied first.
+	_, fresh := extra["worksheets"].(json.RawMessage)
+	if ws, ok := decodeRaw(extra["worksheets"]).([]any); ok {
+		for i, w := range ws {
+			wm, ok := w.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("nbformat: upgrade: /worksheets/%d is not an object", i)
+			}
+			cs, _ := wm["cells"].([]any) // a worksheet without cells has none
+			for j, c := range cs {
+				cm, ok := c.(map[string]any)
+				if !ok {
+					return nil, fmt.Errorf("nbformat: upgrade: /worksheets/%d/cells/%d is not an object", i, j)
+				}
+				join := joinV3Value
+				if nb.Nbformat == 2 {
+					join = joinV2Value
+				}
+				if !fresh {
+					cm = jsonvalue.Clone(cm).(map[string]any)
+				}
+				cells = append(cells, upgradeCellV3(cm, join))
+			}
+		}
+	}
+	// Cells go through JSON into the typed layer.
+	raw, err := encodeCompact(cells)
+	if err != nil {
+		return nil, fmt.Errorf("nbformat: upgrade: %w", err)
+	}
+	return raw, nil
 }
 
 var v3MimeAliases = []struct{ alias, mime string }{
@@ -266,7 +289,7 @@ func upgradeCellV3(cell map[string]any, join func(any) any) map[string]any {
 		cell["cell_type"] = "markdown"
 		level := 1
 		if l, ok := popOr(cell, "level", 1).(int); ok {
-			level = l
+			level = max(l, 0) // Python: "#" * -1 == ""
 		}
 		src, _ := cell["source"].(string)
 		var words []string
