@@ -41,7 +41,8 @@ type joinedLines struct {
 type tobj struct{ ms []tmember }
 
 type tmember struct {
-	key string
+	key []byte // decoded
+	tok []byte // the key's token as appendGeneric writes it, when read so (else nil)
 	val tval
 }
 
@@ -51,7 +52,7 @@ func tobject(o *tobj) tval { return tval{node: -1, obj: o} }
 
 func (o *tobj) index(k string) int {
 	for i := range o.ms {
-		if o.ms[i].key == k {
+		if string(o.ms[i].key) == k {
 			return i
 		}
 	}
@@ -70,7 +71,7 @@ func (o *tobj) set(k string, v tval) {
 		o.ms[i].val = v
 		return
 	}
-	o.ms = append(o.ms, tmember{k, v})
+	o.ms = append(o.ms, tmember{key: []byte(k), val: v})
 }
 
 func (o *tobj) del(k string) {
@@ -143,23 +144,36 @@ func v3CellsCompact(raw []byte, v2 bool) (out []byte, ok bool) {
 // members returns object j's members, a key given twice once, with its
 // last value (as generic JSON has it).
 func (u *v3Upgrader) members(j int) *tobj {
-	n := int(u.t.Nodes[j].Len)
+	t := u.t
+	n := int(t.Nodes[j].Len)
 	o := &tobj{ms: make([]tmember, 0, n+3)} // room for what the upgrade adds
-	if n <= 16 {
-		u.t.Children(j, func(k int) bool {
-			o.set(u.t.KeyString(k), tnode(k))
-			return true
-		})
-		return o
+	var at map[string]int                   // many members: found by key
+	if n > 16 {
+		at = make(map[string]int, n)
 	}
-	at := make(map[string]int, n) // many members: found by key
-	u.t.Children(j, func(k int) bool {
-		key := u.t.KeyString(k)
-		if i, ok := at[key]; ok {
-			o.ms[i].val = tnode(k)
+	t.Children(j, func(k int) bool {
+		m := tmember{val: tnode(k)}
+		nd := &t.Nodes[k]
+		if nd.Flags&jsontree.FlagKeyEscaped == 0 {
+			m.tok = t.Data[nd.Key:nd.KeyEnd]
+			m.key = m.tok[1 : len(m.tok)-1]
 		} else {
-			at[key] = len(o.ms)
-			o.ms = append(o.ms, tmember{key, tnode(k)})
+			m.key = jsontree.AppendUnescaped(nil, t.Data[nd.Key+1:nd.KeyEnd-1])
+		}
+		i := -1
+		if at != nil {
+			if x, ok := at[string(m.key)]; ok {
+				i = x
+			} else {
+				at[string(m.key)] = len(o.ms)
+			}
+		} else {
+			i = o.index(string(m.key))
+		}
+		if i >= 0 {
+			o.ms[i] = m // the last value of a key given twice
+		} else {
+			o.ms = append(o.ms, m)
 		}
 		return true
 	})
@@ -171,8 +185,8 @@ func (u *v3Upgrader) cell(c int) (*tobj, bool) {
 	t := u.t
 	cell := u.members(c)
 	var typ string
-	if v, ok := cell.get("cell_type"); ok && t.Nodes[v.node].Kind == jsontree.String {
-		typ = t.Str(v.node)
+	if v, ok := cell.get("cell_type"); ok {
+		typ = u.oneOf(v, "code", "heading", "html")
 	}
 	// The reader: rejoin_lines and strip_transient.
 	if typ == "code" {
@@ -257,6 +271,20 @@ func (u *v3Upgrader) cell(c int) (*tobj, bool) {
 	return cell, true
 }
 
+// oneOf returns the one of names that v, a value read, is the string of;
+// "" for other values.
+func (u *v3Upgrader) oneOf(v tval, names ...string) string {
+	if v.node < 0 {
+		return ""
+	}
+	for _, n := range names {
+		if u.t.StrIs(v.node, n) {
+			return n
+		}
+	}
+	return ""
+}
+
 // maxTapeHeading is the largest heading level the tape upgrade writes
 // (headings go from 1 to 6; others are left to the generic path).
 const maxTapeHeading = 64
@@ -266,8 +294,8 @@ const maxTapeHeading = 64
 func (u *v3Upgrader) output(out *tobj) bool {
 	t := u.t
 	var typ string
-	if v, ok := out.get("output_type"); ok && v.node >= 0 && t.Nodes[v.node].Kind == jsontree.String {
-		typ = t.Str(v.node)
+	if v, ok := out.get("output_type"); ok {
+		typ = u.oneOf(v, "pyout", "display_data", "pyerr", "stream")
 	}
 	switch typ {
 	case "pyout", "display_data":
@@ -281,7 +309,7 @@ func (u *v3Upgrader) output(out *tobj) bool {
 		data := &tobj{}
 		kept := out.ms[:0]
 		for _, m := range out.ms {
-			switch m.key {
+			switch string(m.key) {
 			case "output_type", "execution_count", "metadata":
 				kept = append(kept, m)
 			default:
@@ -428,15 +456,17 @@ func (u *v3Upgrader) appendObject(dst []byte, ms []tmember, depth int) ([]byte, 
 	if len(ms) == 0 {
 		return append(dst, "{}"...), true
 	}
-	ms = slices.Clone(ms)
-	slices.SortFunc(ms, func(a, b tmember) int { return strings.Compare(a.key, b.key) })
+	// (Sorted in place: an object is written once.)
+	slices.SortFunc(ms, func(a, b tmember) int { return bytes.Compare(a.key, b.key) })
 	dst = append(dst, '{')
 	for i, m := range ms {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
 		var ok bool
-		if dst, ok = jsontree.AppendQuoted(dst, m.key, jsontree.Escaping{}); !ok {
+		if m.tok != nil && jsontree.IsPythonToken(m.tok, false, 0) {
+			dst = append(dst, m.tok...)
+		} else if dst, ok = jsontree.AppendQuoted(dst, string(m.key), jsontree.Escaping{}); !ok {
 			return dst, false
 		}
 		dst = append(dst, ':')

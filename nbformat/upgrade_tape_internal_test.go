@@ -195,3 +195,46 @@ func FuzzV3TapeUpgrade(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkV3Cells is the upgrade of the cells of every version 2 and 3
+// corpus notebook, one op being all of them: from the tape (Tape) and
+// through generic JSON (Generic).
+func BenchmarkV3Cells(b *testing.B) {
+	var nbs []*Notebook
+	total := 0
+	for _, data := range corpus.Files(b) {
+		nb, err := Unmarshal(data)
+		if err != nil || nb.Nbformat != 2 && nb.Nbformat != 3 {
+			continue
+		}
+		if _, ok := nb.AdditionalProperties["worksheets"].(json.RawMessage); ok {
+			nbs = append(nbs, nb)
+			total += len(data)
+		}
+	}
+	if len(nbs) == 0 {
+		b.Skip("no version 3 notebook in the corpus")
+	}
+	b.Run("Tape", func(b *testing.B) {
+		b.SetBytes(int64(total))
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, nb := range nbs {
+				if _, ok := v3CellsCompact(nb.AdditionalProperties["worksheets"].(json.RawMessage), nb.Nbformat == 2); !ok {
+					b.Fatal("declined")
+				}
+			}
+		}
+	})
+	b.Run("Generic", func(b *testing.B) {
+		b.SetBytes(int64(total))
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, nb := range nbs {
+				if _, err := v3CellsGeneric(nb); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+}
