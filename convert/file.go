@@ -340,7 +340,7 @@ func (o Options) commit(d *dialog.Dialog, name string, data []byte, expect *atom
 			if old != nil && old.snaps[m] != nil {
 				generated = old.snaps[m].generated
 			}
-			org.snaps[m] = &snapshot{msg: copyMessage(m, nil), cell: nb.Cells[i], generated: generated}
+			org.snaps[m] = &snapshot{msg: copyMessage(m, nil, nil), cell: nb.Cells[i], generated: generated}
 		}
 		org.file = &fileStamp{path: name, stamp: stamp}
 		d.Source = org

@@ -83,9 +83,10 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 	org.snaps = make(map[*dialog.Message]*snapshot, n)
 	msgs := make([]dialog.Message, n) // one allocation for all
 	snaps := make([]snapshot, n)
+	bufs := newReadBufs(work)
 	for i, c := range work.Cells {
 		m := &msgs[i]
-		sameMeta, err := o.toMessage(m, c, work)
+		sameMeta, err := o.toMessage(m, c, work, bufs)
 		if err != nil {
 			return nil, fmt.Errorf("convert: /cells/%d: %w", i, err)
 		}
@@ -119,7 +120,7 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 		}
 		d.Messages = append(d.Messages, m)
 		org.msgs = append(org.msgs, m)
-		snaps[i] = snapshot{msg: copyMessage(m, sameMeta), cell: c, generated: generated}
+		snaps[i] = snapshot{msg: copyMessage(m, sameMeta, bufs), cell: c, generated: generated}
 		org.snaps[m] = &snaps[i]
 	}
 	d.Source = org
@@ -147,17 +148,17 @@ func seen(prev []dialog.Message, seenMap map[string]bool, id string) bool {
 // ToMessage converts one cell to a message (see ToDialog).
 func (o Options) ToMessage(c nbformat.Cell) (*dialog.Message, error) {
 	m := &dialog.Message{}
-	if _, err := o.toMessage(m, c, nil); err != nil {
+	if _, err := o.toMessage(m, c, nil, nil); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
 // toMessage converts cell c of notebook nb (nil: unknown) to a message,
-// set in *m (a zero message). sameMeta is, when not nil, a map of the
-// cell's equal to m.Meta that no one changes (see metaMap), which a
-// snapshot of m can share.
-func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Notebook) (sameMeta map[string]any, err error) {
+// set in *m (a zero message), its pieces taken from b (nil: allocated one
+// by one). sameMeta is, when not nil, a map of the cell's equal to m.Meta
+// that no one changes (see metaMap), which a snapshot of m can share.
+func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Notebook, b *readBufs) (sameMeta map[string]any, err error) {
 	m.ID = string(nbformat.CellIDOf(c))
 	var md any
 	var atts map[string]nbformat.MimeBundle
@@ -168,8 +169,11 @@ func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Note
 	case *nbformat.CodeCell:
 		m.Kind, md = dialog.Code, &c.Metadata
 		m.Content = c.Source.String()
-		m.ExecutionCount = c.ExecutionCount
-		m.Outputs = sourcedOutputs(c.Outputs, nb)
+		if c.ExecutionCount != nil {
+			// The message's own: changing it leaves the cell as read.
+			m.ExecutionCount = b.count(*c.ExecutionCount)
+		}
+		m.Outputs = b.sourcedOutputs(c.Outputs, nb)
 	case *nbformat.RawCell:
 		m.Kind, md, atts = dialog.Raw, &c.Metadata, c.Attachments
 		m.Content = c.Source.String()
