@@ -238,3 +238,32 @@ func BenchmarkV3Cells(b *testing.B) {
 		}
 	})
 }
+
+// The tape upgrade allocates at most half what the generic one does, over
+// the corpus's version 2 and 3 notebooks (it makes no generic value per
+// JSON value, and copies texts once).
+func TestV3TapeUpgradeAllocatesLess(t *testing.T) {
+	if raceInternal {
+		t.Skip("the race detector's instrumentation allocates")
+	}
+	var tape, generic float64
+	for _, data := range corpus.Files(t) {
+		nb, err := Unmarshal(data)
+		if err != nil || nb.Nbformat != 2 && nb.Nbformat != 3 {
+			continue
+		}
+		ws, ok := nb.AdditionalProperties["worksheets"].(json.RawMessage)
+		if !ok {
+			continue
+		}
+		tape += testing.AllocsPerRun(2, func() { v3CellsCompact(ws, nb.Nbformat == 2) })
+		generic += testing.AllocsPerRun(2, func() { _, _ = v3CellsGeneric(nb) })
+	}
+	if generic == 0 {
+		t.Skip("no version 3 notebook in the corpus")
+	}
+	t.Logf("allocations: tape %.0f, generic %.0f", tape, generic)
+	if tape > generic/2 {
+		t.Errorf("the tape upgrade allocates %.0f, the generic one %.0f: want at most half", tape, generic)
+	}
+}
