@@ -44,11 +44,10 @@ func (o Options) asRead(d *dialog.Dialog, only []*dialog.Message) (*nbformat.Not
 	default:
 		return nil, nil
 	}
-	if !o.carried(org).unchanged(d, org) {
-		return nil, nil
-	}
+	// Validity first: known once per notebook read, it spares an invalid
+	// one (written healed) the comparison of every message.
 	data, valid := nbimpl.ReadBytes(nb)
-	if !valid || data == nil {
+	if !valid || data == nil || !o.carried(org).unchanged(d, org) {
 		return nil, nil
 	}
 	return nb, data
