@@ -44,10 +44,11 @@ func (o Options) asRead(d *dialog.Dialog, only []*dialog.Message) (*nbformat.Not
 	default:
 		return nil, nil
 	}
-	// Validity first: known once per notebook read, it spares an invalid
-	// one (written healed) the comparison of every message.
+	if !o.carried(org).unchanged(d, org) {
+		return nil, nil
+	}
 	data, valid := nbimpl.ReadBytes(nb)
-	if !valid || data == nil || !o.carried(org).unchanged(d, org) {
+	if !valid || data == nil {
 		return nil, nil
 	}
 	return nb, data
