@@ -106,6 +106,16 @@ func cloneMeta(m map[string]any) map[string]any {
 	return c
 }
 
+// cloneObject copies an object as cloneShared does (nil for nil).
+func cloneObject(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	return cloneShared(m).(map[string]any)
+}
+
+// cloneShared copies v for a snapshot: objects and arrays are copied,
+// everything else is shared, json.RawMessage included (see cloneMeta).
 func cloneShared(v any) any {
 	switch v := v.(type) {
 	case map[string]any:

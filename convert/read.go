@@ -7,7 +7,6 @@ import (
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/cellid"
-	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -62,7 +61,7 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 		return nil, fmt.Errorf("convert: notebook metadata: %w", err)
 	}
 	d.Meta = meta
-	org := &origin{nb: nb, work: work, meta: jsonvalue.CloneObject(meta), reg: o.Registry, pristine: pristine}
+	org := &origin{nb: nb, work: work, meta: cloneObject(meta), reg: o.Registry, pristine: pristine}
 	if nb.Nbformat < 4 {
 		org.valid = nbformat.Validate(nb) == nil
 	}

@@ -225,3 +225,32 @@ func sameDialog(a, b *dialog.Dialog) bool {
 	}
 	return true
 }
+
+// The snapshot of a dialog's metadata shares the bytes of its arrays and
+// objects kept as read (json.RawMessage, never changed in place) instead
+// of copying them: a notebook's large metadata (widget state) is not
+// copied to read it; replacing a value is still seen.
+func TestMetadataSnapshotSharesRawValues(t *testing.T) {
+	data := []byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {"widgets": {"state": {"a": [1, 2, 3]}}, "k": 1}, "cells": []}` + "\n")
+	d, err := Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	org := d.Source.(*origin)
+	raw, ok := d.Meta["widgets"].(json.RawMessage)
+	if !ok {
+		t.Skipf("widgets read as %T", d.Meta["widgets"])
+	}
+	snap := org.meta["widgets"].(json.RawMessage)
+	if &raw[0] != &snap[0] {
+		t.Error("the snapshot copies the metadata's raw values")
+	}
+	d.Meta["widgets"] = json.RawMessage(`{"state": {}}`)
+	out, err := Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(out, data) || !bytes.Contains(out, []byte(`"state": {}`)) {
+		t.Errorf("the replaced value was not written:\n%s", out)
+	}
+}
