@@ -7,6 +7,7 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
+	"github.com/nbdialog/ipynb/nbformat"
 )
 
 // Cell metadata as generic JSON, read cheaply, and copied for snapshots.
@@ -77,18 +78,43 @@ func onlyExtra(ptr any) (extra map[string]any, ok bool) {
 
 var extraFields sync.Map // reflect.Type → int
 
+// The AdditionalProperties fields of the cells' metadata types, found
+// once: extraField takes them without a lookup in extraFields.
+var (
+	codeMetaType     = reflect.TypeFor[nbformat.CodeCellMetadata]()
+	markdownMetaType = reflect.TypeFor[nbformat.MarkdownCellMetadata]()
+	rawMetaType      = reflect.TypeFor[nbformat.RawCellMetadata]()
+	codeMetaExtra    = findExtraField(codeMetaType)
+	markdownExtra    = findExtraField(markdownMetaType)
+	rawMetaExtra     = findExtraField(rawMetaType)
+)
+
 // extraField returns the index of a struct type's AdditionalProperties
 // field, or -1 (looked up once per type: reflect's Field is slow).
 func extraField(t reflect.Type) int {
+	switch t {
+	case codeMetaType:
+		return codeMetaExtra
+	case markdownMetaType:
+		return markdownExtra
+	case rawMetaType:
+		return rawMetaExtra
+	}
 	if i, ok := extraFields.Load(t); ok {
 		return i.(int)
 	}
-	at := -1
-	if f, ok := t.FieldByName("AdditionalProperties"); ok && len(f.Index) == 1 {
-		at = f.Index[0]
-	}
+	at := findExtraField(t)
 	extraFields.Store(t, at)
 	return at
+}
+
+// findExtraField returns the index of a struct type's
+// AdditionalProperties field, or -1.
+func findExtraField(t reflect.Type) int {
+	if f, ok := t.FieldByName("AdditionalProperties"); ok && len(f.Index) == 1 {
+		return f.Index[0]
+	}
+	return -1
 }
 
 // cloneMeta copies metadata for a snapshot: objects and arrays are copied,
