@@ -28,12 +28,12 @@ type tval struct {
 	raw   string  // node < 0, nothing else set: compact JSON
 	obj   *tobj   // an object made here
 	arr   *[]tval // an array made here
-	lines *joinedLines
+	lines joinedLines
 }
 
 // joinedLines is a string joined from the string nodes of an array.
 type joinedLines struct {
-	arr   int  // the array node
+	arr   int  // > 0: the array node (the root, node 0, never is one)
 	nl    bool // joined with "\n" (else as they are)
 	plain bool // every part spelled as appendGeneric spells it
 }
@@ -93,6 +93,52 @@ func (o *tobj) pop(k string, def tval) tval {
 type v3Upgrader struct {
 	t  *jsontree.Tape
 	v2 bool // version 2: lines are joined with "\n"
+	// Objects and arrays made for a cell, reused for the next once it is
+	// written (cells are written one at a time).
+	freeObjs, usedObjs   []*tobj
+	freeLists, usedLists []*[]tval
+}
+
+// newObj returns an empty object with room for n members.
+func (u *v3Upgrader) newObj(n int) *tobj {
+	var o *tobj
+	if k := len(u.freeObjs); k > 0 {
+		o, u.freeObjs = u.freeObjs[k-1], u.freeObjs[:k-1]
+		clear(o.ms)
+		o.ms = o.ms[:0]
+	} else {
+		o = &tobj{}
+	}
+	if cap(o.ms) < n {
+		o.ms = make([]tmember, 0, n)
+	}
+	u.usedObjs = append(u.usedObjs, o)
+	return o
+}
+
+// newList returns an empty array with room for n values.
+func (u *v3Upgrader) newList(n int) *[]tval {
+	var l *[]tval
+	if k := len(u.freeLists); k > 0 {
+		l, u.freeLists = u.freeLists[k-1], u.freeLists[:k-1]
+		clear(*l)
+		*l = (*l)[:0]
+	} else {
+		l = new([]tval)
+	}
+	if cap(*l) < n {
+		*l = make([]tval, 0, n)
+	}
+	u.usedLists = append(u.usedLists, l)
+	return l
+}
+
+// recycle makes what the last cell used free for the next.
+func (u *v3Upgrader) recycle() {
+	u.freeObjs = append(u.freeObjs, u.usedObjs...)
+	u.usedObjs = u.usedObjs[:0]
+	u.freeLists = append(u.freeLists, u.usedLists...)
+	u.usedLists = u.usedLists[:0]
 }
 
 // v3CellsCompact returns, for the worksheets of a version 2 or 3
@@ -108,7 +154,8 @@ func v3CellsCompact(raw []byte, v2 bool) (out []byte, ok bool) {
 		return nil, false
 	}
 	u := v3Upgrader{t: t, v2: v2}
-	var cells []tval
+	out = append(make([]byte, 0, len(raw)), '[')
+	n := 0
 	ok = true
 	t.Children(jsontree.Root, func(w int) bool {
 		if t.Nodes[w].Kind != jsontree.Object {
@@ -129,16 +176,22 @@ func v3CellsCompact(raw []byte, v2 bool) (out []byte, ok bool) {
 				ok = false
 				return false
 			}
-			cells = append(cells, tobject(cell))
-			return true
+			// Written at once (depth 1, in the array of cells), and what
+			// it used reused.
+			if n > 0 {
+				out = append(out, ',')
+			}
+			n++
+			out, ok = u.appendValue(out, tobject(cell), 1)
+			u.recycle()
+			return ok
 		})
 		return ok
 	})
 	if !ok {
 		return nil, false
 	}
-	out = make([]byte, 0, len(raw))
-	return u.appendValue(out, tval{node: -1, arr: &cells}, 0)
+	return append(out, ']'), true
 }
 
 // members returns object j's members, a key given twice once, with its
@@ -146,8 +199,8 @@ func v3CellsCompact(raw []byte, v2 bool) (out []byte, ok bool) {
 func (u *v3Upgrader) members(j int) *tobj {
 	t := u.t
 	n := int(t.Nodes[j].Len)
-	o := &tobj{ms: make([]tmember, 0, n+3)} // room for what the upgrade adds
-	var at map[string]int                   // many members: found by key
+	o := u.newObj(n + 3)  // room for what the upgrade adds
+	var at map[string]int // many members: found by key
 	if n > 16 {
 		at = make(map[string]int, n)
 	}
@@ -192,11 +245,11 @@ func (u *v3Upgrader) cell(c int) (*tobj, bool) {
 	if typ == "code" {
 		u.join(cell, "input")
 		if outs, ok := cell.get("outputs"); ok && t.Nodes[outs.node].Kind == jsontree.Array {
-			list := make([]tval, 0, t.Nodes[outs.node].Len)
+			list := u.newList(int(t.Nodes[outs.node].Len))
 			ok := true
 			t.Children(outs.node, func(o int) bool {
 				if t.Nodes[o].Kind != jsontree.Object {
-					list = append(list, tnode(o))
+					*list = append(*list, tnode(o))
 					return true
 				}
 				out := u.members(o)
@@ -206,20 +259,20 @@ func (u *v3Upgrader) cell(c int) (*tobj, bool) {
 				if ok = u.output(out); !ok {
 					return false
 				}
-				list = append(list, tobject(out))
+				*list = append(*list, tobject(out))
 				return true
 			})
 			if !ok {
 				return nil, false
 			}
-			cell.set("outputs", tval{node: -1, arr: &list})
+			cell.set("outputs", tval{node: -1, arr: list})
 		}
 	} else {
 		u.join(cell, "source")
 		u.join(cell, "rendered")
 	}
 	cell.del("trusted")
-	md := &tobj{}
+	md := u.newObj(1)
 	if v, ok := cell.get("metadata"); ok && v.node >= 0 && t.Nodes[v.node].Kind == jsontree.Object {
 		md = u.members(v.node)
 	}
@@ -255,7 +308,7 @@ func (u *v3Upgrader) cell(c int) (*tobj, bool) {
 			switch {
 			case v.node >= 0 && t.Nodes[v.node].Kind == jsontree.String:
 				src = t.Str(v.node)
-			case v.lines != nil:
+			case v.lines.arr > 0:
 				src = u.text(v.lines)
 			}
 		}
@@ -300,13 +353,13 @@ func (u *v3Upgrader) output(out *tobj) bool {
 	switch typ {
 	case "pyout", "display_data":
 		if _, ok := out.get("metadata"); !ok {
-			out.set("metadata", tobject(&tobj{}))
+			out.set("metadata", tobject(u.newObj(0)))
 		}
 		if typ == "pyout" {
 			out.set("output_type", traw(`"execute_result"`))
 			out.set("execution_count", out.pop("prompt_number", traw("null")))
 		}
-		data := &tobj{}
+		data := u.newObj(len(out.ms))
 		kept := out.ms[:0]
 		for _, m := range out.ms {
 			switch string(m.key) {
@@ -373,11 +426,11 @@ func (u *v3Upgrader) join(o *tobj, k string) {
 		return
 	}
 	nl := u.v2 || first >= 0 && !endsLine(t.StrBytes(first))
-	o.set(k, tval{node: -1, lines: &joinedLines{arr: j, nl: nl, plain: plain}})
+	o.set(k, tval{node: -1, lines: joinedLines{arr: j, nl: nl, plain: plain}})
 }
 
 // text is the joined string.
-func (u *v3Upgrader) text(l *joinedLines) string {
+func (u *v3Upgrader) text(l joinedLines) string {
 	var b strings.Builder
 	i := 0
 	u.t.Children(l.arr, func(s int) bool {
@@ -394,7 +447,7 @@ func (u *v3Upgrader) text(l *joinedLines) string {
 // appendLines appends the joined string as appendGeneric writes it: from
 // the parts' bytes when they are spelled so (escaping is character by
 // character, so the joined bytes are the joined string's).
-func (u *v3Upgrader) appendLines(dst []byte, l *joinedLines) []byte {
+func (u *v3Upgrader) appendLines(dst []byte, l joinedLines) []byte {
 	if !l.plain {
 		dst, _ = jsontree.AppendQuoted(dst, u.text(l), jsontree.Escaping{})
 		return dst
@@ -430,7 +483,7 @@ func (u *v3Upgrader) appendValue(dst []byte, v tval, depth int) ([]byte, bool) {
 		return u.appendNode(dst, v.node, depth)
 	case v.obj != nil:
 		return u.appendObject(dst, v.obj.ms, depth)
-	case v.lines != nil:
+	case v.lines.arr > 0:
 		return u.appendLines(dst, v.lines), true
 	case v.arr != nil:
 		if len(*v.arr) == 0 {
