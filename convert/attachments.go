@@ -38,10 +38,14 @@ func attachmentFrom(name, mime string, b nbformat.MimeBundle) dialog.Attachment 
 // decodeBase64 decodes standard base64 with padding, ignoring the line
 // breaks and spaces that encoders insert (as Python's b64decode does).
 func decodeBase64(text string) ([]byte, bool) {
+	// encoding/base64 skips line breaks itself, and fails on spaces and
+	// tabs, which are never base64: text is decoded as it is first (most
+	// is clean), and only a failure looks for what to clean.
+	if data, err := base64.StdEncoding.DecodeString(text); err == nil {
+		return data, true
+	}
 	if !strings.ContainsAny(text, " \t") {
-		// encoding/base64 skips line breaks itself: no copy to clean.
-		data, err := base64.StdEncoding.DecodeString(text)
-		return data, err == nil
+		return nil, false
 	}
 	clean := strings.Map(func(r rune) rune {
 		if r == '\n' || r == '\r' || r == ' ' || r == '\t' {

@@ -1,6 +1,7 @@
 package convert_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/nbformat"
 )
 
 // BenchmarkRoundTrip is convert.Unmarshal + Marshal of an unedited dialog,
@@ -97,4 +99,73 @@ func BenchmarkSmallCorpus(b *testing.B) {
 			b.Fatal(err)
 		}
 	})
+}
+
+// BenchmarkCorpusBucket is the dialog round trip (convert.Unmarshal +
+// Marshal) of the unedited corpus notebooks of each size class of issue
+// 13 (benchrun -buckets), one op being all the files of the class, beside
+// the nbformat round trip (Unmarshal + Validate + Marshal) and the floor,
+// encoding/json scanning the same bytes. It is skipped without the
+// shared corpus.
+func BenchmarkCorpusBucket(b *testing.B) {
+	type bucket struct {
+		name     string
+		from, to int
+		files    [][]byte
+		total    int
+	}
+	buckets := []*bucket{
+		{name: "Under20KB", from: 0, to: 20e3},
+		{name: "20KBto200KB", from: 20e3, to: 200e3},
+		{name: "200KBto2MB", from: 200e3, to: 2e6},
+		{name: "Over2MB", from: 2e6, to: 1 << 62},
+	}
+	for _, data := range corpus.Files(b) {
+		if _, err := convert.Unmarshal(data); err != nil {
+			continue
+		}
+		for _, k := range buckets {
+			if len(data) >= k.from && len(data) < k.to {
+				k.files = append(k.files, data)
+				k.total += len(data)
+			}
+		}
+	}
+	for _, k := range buckets {
+		if len(k.files) == 0 {
+			continue
+		}
+		run := func(name string, f func(data []byte)) {
+			b.Run(k.name+"/"+name, func(b *testing.B) {
+				b.SetBytes(int64(k.total))
+				b.ReportAllocs()
+				for b.Loop() {
+					for _, data := range k.files {
+						f(data)
+					}
+				}
+				b.ReportMetric(float64(len(k.files)), "files")
+			})
+		}
+		run("Dialog", func(data []byte) {
+			d, err := convert.Unmarshal(data)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := convert.Marshal(d); err != nil {
+				b.Fatal(err)
+			}
+		})
+		run("Nbformat", func(data []byte) {
+			nb, err := nbformat.Unmarshal(data)
+			if err != nil {
+				b.Fatal(err)
+			}
+			_ = nbformat.Validate(nb)
+			if _, err := nbformat.Marshal(nb); err != nil {
+				b.Fatal(err)
+			}
+		})
+		run("JSONValid", func(data []byte) { json.Valid(data) })
+	}
 }

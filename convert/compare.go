@@ -2,7 +2,6 @@ package convert
 
 import (
 	"bytes"
-	"slices"
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
@@ -12,14 +11,25 @@ import (
 // cell, byte for byte) from a changed one. Copies share strings and byte
 // slices are copied, so comparing an unchanged message costs little.
 
-func copyMessage(m *dialog.Message) dialog.Message {
+// copyMessage returns a snapshot of m, its pieces taken from b (nil:
+// allocated one by one). sameMeta, if not nil, is a map equal to m.Meta
+// that no one changes (see metaMap): the copy shares it rather than copy
+// m.Meta.
+func copyMessage(m *dialog.Message, sameMeta map[string]any, b *readBufs) dialog.Message {
 	c := *m
-	c.Meta, c.Attrs = cloneMeta(m.Meta), cloneMeta(m.Attrs)
+	switch {
+	case sameMeta == nil:
+		c.Meta = cloneMeta(m.Meta)
+	case len(sameMeta) == 0:
+		c.Meta = nil // as cloneMeta gives it
+	default:
+		c.Meta = sameMeta
+	}
+	c.Attrs = cloneMeta(m.Attrs)
 	// Outputs never change: a copy of the list is a copy of them.
-	c.Outputs = slices.Clone(m.Outputs)
+	c.Outputs = b.snapshotOutputs(m.Outputs)
 	if m.ExecutionCount != nil {
-		n := *m.ExecutionCount
-		c.ExecutionCount = &n
+		c.ExecutionCount = b.count(*m.ExecutionCount)
 	}
 	if m.Attachments != nil {
 		c.Attachments = make([]dialog.Attachment, len(m.Attachments))

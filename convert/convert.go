@@ -109,7 +109,7 @@ func (o Options) Marshal(d *dialog.Dialog) ([]byte, error) {
 	if _, data := o.asRead(d, o.Messages); data != nil {
 		return bytes.Clone(data), nil
 	}
-	nb, err := o.ToNotebook(d)
+	nb, err := o.convert(d, o.Messages) // (asRead declined: not asked again)
 	if err != nil {
 		return nil, err
 	}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/atomicfile"
-	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -331,7 +330,7 @@ func (o Options) commit(d *dialog.Dialog, name string, data []byte, expect *atom
 	if err != nil {
 		return fmt.Errorf("convert: %s: written notebook does not read back: %w", name, err)
 	}
-	org := &origin{nb: nb, work: nb, meta: jsonvalue.CloneObject(d.Meta), snaps: map[*dialog.Message]*snapshot{}, reg: o.carried(originOf(d)).Registry}
+	org := &origin{nb: nb, work: nb, meta: cloneObject(d.Meta), snaps: map[*dialog.Message]*snapshot{}, reg: o.carried(originOf(d)).Registry}
 	if nb.Nbformat == 4 && len(nb.Cells) == len(d.Messages) {
 		for i, m := range d.Messages {
 			org.msgs = append(org.msgs, m)
@@ -340,7 +339,7 @@ func (o Options) commit(d *dialog.Dialog, name string, data []byte, expect *atom
 			if old != nil && old.snaps[m] != nil {
 				generated = old.snaps[m].generated
 			}
-			org.snaps[m] = &snapshot{msg: copyMessage(m), cell: nb.Cells[i], generated: generated}
+			org.snaps[m] = &snapshot{msg: copyMessage(m, nil, nil), cell: nb.Cells[i], generated: generated}
 		}
 		org.file = &fileStamp{path: name, stamp: stamp}
 		d.Source = org

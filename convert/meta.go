@@ -7,6 +7,7 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
+	"github.com/nbdialog/ipynb/nbformat"
 )
 
 // Cell metadata as generic JSON, read cheaply, and copied for snapshots.
@@ -17,10 +18,17 @@ import (
 // and they hold values ToMap returns as they are (numbers that are ints
 // or float64, strings, booleans, null, arrays and objects as
 // json.RawMessage), as most cells' metadata does: a copy of those keys.
-func metaMap(md any) (map[string]any, error) {
+//
+// same is, in that case, the cell's own map of those keys, which holds
+// what the map returned holds and which no one changes (a notebook's
+// values are replaced, never changed in place: see nbformat.Heal), so
+// that a snapshot of the metadata can share it rather than copy it; nil
+// otherwise.
+func metaMap(md any) (meta, same map[string]any, err error) {
 	extra, ok := onlyExtra(md)
 	if !ok {
-		return nbgeneric.ToMap(md)
+		meta, err = nbgeneric.ToMap(md)
+		return meta, nil, err
 	}
 	out := make(map[string]any, len(extra))
 	for k, v := range extra {
@@ -28,10 +36,11 @@ func metaMap(md any) (map[string]any, error) {
 		case nil, bool, string, int, float64, json.RawMessage:
 			out[k] = v
 		default:
-			return nbgeneric.ToMap(md)
+			meta, err = nbgeneric.ToMap(md)
+			return meta, nil, err
 		}
 	}
-	return out, nil
+	return out, extra, nil
 }
 
 // onlyExtra returns the AdditionalProperties of the struct ptr points to
@@ -69,18 +78,43 @@ func onlyExtra(ptr any) (extra map[string]any, ok bool) {
 
 var extraFields sync.Map // reflect.Type → int
 
+// The AdditionalProperties fields of the cells' metadata types, found
+// once: extraField takes them without a lookup in extraFields.
+var (
+	codeMetaType     = reflect.TypeFor[nbformat.CodeCellMetadata]()
+	markdownMetaType = reflect.TypeFor[nbformat.MarkdownCellMetadata]()
+	rawMetaType      = reflect.TypeFor[nbformat.RawCellMetadata]()
+	codeMetaExtra    = findExtraField(codeMetaType)
+	markdownExtra    = findExtraField(markdownMetaType)
+	rawMetaExtra     = findExtraField(rawMetaType)
+)
+
 // extraField returns the index of a struct type's AdditionalProperties
 // field, or -1 (looked up once per type: reflect's Field is slow).
 func extraField(t reflect.Type) int {
+	switch t {
+	case codeMetaType:
+		return codeMetaExtra
+	case markdownMetaType:
+		return markdownExtra
+	case rawMetaType:
+		return rawMetaExtra
+	}
 	if i, ok := extraFields.Load(t); ok {
 		return i.(int)
 	}
-	at := -1
-	if f, ok := t.FieldByName("AdditionalProperties"); ok && len(f.Index) == 1 {
-		at = f.Index[0]
-	}
+	at := findExtraField(t)
 	extraFields.Store(t, at)
 	return at
+}
+
+// findExtraField returns the index of a struct type's
+// AdditionalProperties field, or -1.
+func findExtraField(t reflect.Type) int {
+	if f, ok := t.FieldByName("AdditionalProperties"); ok && len(f.Index) == 1 {
+		return f.Index[0]
+	}
+	return -1
 }
 
 // cloneMeta copies metadata for a snapshot: objects and arrays are copied,
@@ -98,6 +132,16 @@ func cloneMeta(m map[string]any) map[string]any {
 	return c
 }
 
+// cloneObject copies an object as cloneShared does (nil for nil).
+func cloneObject(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	return cloneShared(m).(map[string]any)
+}
+
+// cloneShared copies v for a snapshot: objects and arrays are copied,
+// everything else is shared, json.RawMessage included (see cloneMeta).
 func cloneShared(v any) any {
 	switch v := v.(type) {
 	case map[string]any:

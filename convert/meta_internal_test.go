@@ -23,7 +23,7 @@ func TestMetaMapMatchesToMap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := metaMap(md)
+		got, _, err := metaMap(md)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -27,9 +27,10 @@ func healKeepingBOM(nb *nbformat.Notebook) ([]nbformat.Repair, error) {
 }
 
 // upgradedCopy is nbformat.Upgrade of a copy of a version 2 or 3
-// notebook, nb left as it is.
+// notebook, nb left as it is, except that its cells are left without ids
+// (the caller gives each the id of its message).
 func upgradedCopy(nb *nbformat.Notebook) (*nbformat.Notebook, error) {
-	up, err := nbimpl.UpgradedCopy(nb)
+	up, err := nbimpl.UpgradedCopy(nb, false)
 	if err != nil {
 		return nil, err
 	}

@@ -22,18 +22,6 @@ type readOutput struct {
 	nb  *nbformat.Notebook // the notebook out belongs to; nil if unknown
 }
 
-// sourcedOutputs returns the dialog outputs of outs, outputs of a cell of
-// nb (nil: of a cell not known to belong to a notebook).
-func sourcedOutputs(outs []nbformat.Output, nb *nbformat.Notebook) []dialog.Output {
-	rs := make([]readOutput, len(outs)) // one allocation for the cell
-	d := make([]dialog.Output, len(outs))
-	for i, out := range outs {
-		rs[i] = readOutput{out: out, nb: nb}
-		d[i] = dialog.SourcedOutput(&rs[i])
-	}
-	return d
-}
-
 // Type returns the output_type.
 func (r *readOutput) Type() string { return r.out.Type() }
 

@@ -7,7 +7,6 @@ import (
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/cellid"
-	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -62,7 +61,7 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 		return nil, fmt.Errorf("convert: notebook metadata: %w", err)
 	}
 	d.Meta = meta
-	org := &origin{nb: nb, work: work, meta: jsonvalue.CloneObject(meta), reg: o.Registry, pristine: pristine}
+	org := &origin{nb: nb, work: work, meta: cloneObject(meta), reg: o.Registry, pristine: pristine}
 	if nb.Nbformat < 4 {
 		org.valid = nbformat.Validate(nb) == nil
 	}
@@ -83,9 +82,11 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 	org.snaps = make(map[*dialog.Message]*snapshot, n)
 	msgs := make([]dialog.Message, n) // one allocation for all
 	snaps := make([]snapshot, n)
+	bufs := newReadBufs(work)
 	for i, c := range work.Cells {
 		m := &msgs[i]
-		if err := o.toMessage(m, c, work); err != nil {
+		sameMeta, err := o.toMessage(m, c, work, bufs)
+		if err != nil {
 			return nil, fmt.Errorf("convert: /cells/%d: %w", i, err)
 		}
 		generated := false
@@ -105,13 +106,20 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 			taken[m.ID] = true
 			generated = true
 			org.generated = true
+			if work != nb {
+				// The upgrade's own cell (see upgradedCopy): it takes the
+				// message's id, which writing it would give it anyway.
+				if _, unknown := c.(*nbformat.UnknownCell); !unknown {
+					nbformat.SetCellID(c, nbformat.CellID(m.ID))
+				}
+			}
 		}
 		if seenMap != nil {
 			seenMap[m.ID] = true
 		}
 		d.Messages = append(d.Messages, m)
 		org.msgs = append(org.msgs, m)
-		snaps[i] = snapshot{msg: copyMessage(m), cell: c, generated: generated}
+		snaps[i] = snapshot{msg: copyMessage(m, sameMeta, bufs), cell: c, generated: generated}
 		org.snaps[m] = &snaps[i]
 	}
 	d.Source = org
@@ -139,15 +147,17 @@ func seen(prev []dialog.Message, seenMap map[string]bool, id string) bool {
 // ToMessage converts one cell to a message (see ToDialog).
 func (o Options) ToMessage(c nbformat.Cell) (*dialog.Message, error) {
 	m := &dialog.Message{}
-	if err := o.toMessage(m, c, nil); err != nil {
+	if _, err := o.toMessage(m, c, nil, nil); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
 // toMessage converts cell c of notebook nb (nil: unknown) to a message,
-// set in *m (a zero message).
-func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Notebook) error {
+// set in *m (a zero message), its pieces taken from b (nil: allocated one
+// by one). sameMeta is, when not nil, a map of the cell's equal to m.Meta
+// that no one changes (see metaMap), which a snapshot of m can share.
+func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Notebook, b *readBufs) (sameMeta map[string]any, err error) {
 	m.ID = string(nbformat.CellIDOf(c))
 	var md any
 	var atts map[string]nbformat.MimeBundle
@@ -158,15 +168,18 @@ func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Note
 	case *nbformat.CodeCell:
 		m.Kind, md = dialog.Code, &c.Metadata
 		m.Content = c.Source.String()
-		m.ExecutionCount = c.ExecutionCount
-		m.Outputs = sourcedOutputs(c.Outputs, nb)
+		if c.ExecutionCount != nil {
+			// The message's own: changing it leaves the cell as read.
+			m.ExecutionCount = b.count(*c.ExecutionCount)
+		}
+		m.Outputs = b.sourcedOutputs(c.Outputs, nb)
 	case *nbformat.RawCell:
 		m.Kind, md, atts = dialog.Raw, &c.Metadata, c.Attachments
 		m.Content = c.Source.String()
 	case *nbformat.UnknownCell:
 		g, err := nbformat.Decode(c.Raw)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		obj, _ := g.(map[string]any)
 		m.Kind = dialog.Kind(c.Type())
@@ -174,13 +187,13 @@ func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Note
 		if meta, ok := obj["metadata"].(map[string]any); ok {
 			m.Meta = meta
 		}
-		return nil
+		return nil, nil
 	default:
-		return fmt.Errorf("unknown cell %T", c)
+		return nil, fmt.Errorf("unknown cell %T", c)
 	}
-	meta, err := metaMap(md)
+	meta, sameMeta, err := metaMap(md)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for d := range o.Registry.All() {
 		v, ok := meta[d.Key]
@@ -188,6 +201,7 @@ func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Note
 			continue
 		}
 		delete(meta, d.Key)
+		sameMeta = nil
 		if d.FromFile != nil {
 			v = d.FromFile(v)
 		}
@@ -200,9 +214,11 @@ func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Note
 		// A falsy marker says nothing: dropped, as the seed drops it (an
 		// unedited cell keeps it in the file).
 		delete(meta, promptKey)
+		sameMeta = nil
 	} else if ok && m.Kind == dialog.Note {
 		m.Kind = dialog.Prompt
 		delete(meta, promptKey)
+		sameMeta = nil
 		if q, reply, ok := strings.Cut(m.Content, ReplySeparator); ok {
 			m.Content = q
 			m.SetReply(reply)
@@ -220,5 +236,5 @@ func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Note
 			m.Attachments = append(m.Attachments, attachmentFrom(name, mime, b))
 		}
 	}
-	return nil
+	return sameMeta, nil
 }

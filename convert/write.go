@@ -24,12 +24,17 @@ func (o Options) ToNotebook(d *dialog.Dialog) (*nbformat.Notebook, error) {
 
 // toNotebook is ToNotebook writing the messages only (nil: all of d's).
 func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat.Notebook, error) {
+	if nb, _ := o.asRead(d, only); nb != nil {
+		return readCopy(nb), nil
+	}
+	return o.convert(d, only)
+}
+
+// convert is toNotebook once asRead has declined.
+func (o Options) convert(d *dialog.Dialog, only []*dialog.Message) (*nbformat.Notebook, error) {
 	msgs := d.Messages
 	if only != nil {
 		msgs = only
-	}
-	if nb, _ := o.asRead(d, only); nb != nil {
-		return readCopy(nb), nil
 	}
 	org, _ := d.Source.(*origin)
 	o = o.carried(org)

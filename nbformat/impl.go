@@ -35,12 +35,12 @@ func init() {
 		}
 		return heal(n, o)
 	}
-	nbimpl.UpgradedCopy = func(nb any) (any, error) {
+	nbimpl.UpgradedCopy = func(nb any, ids bool) (any, error) {
 		n, ok := nb.(*Notebook)
 		if !ok {
 			return nil, fmt.Errorf("nbformat: upgrade: %T is not a *Notebook", nb)
 		}
-		return upgradedCopy(n)
+		return upgradedCopy(n, ids)
 	}
 	nbimpl.Unmarshals = unmarshals.Load
 	nbimpl.ReadBytes = func(nb any) ([]byte, bool) {

@@ -45,7 +45,12 @@ func (id CellID) Valid() bool { return cellid.Valid(string(id)) }
 // Version 1 is not supported (ErrUnsupportedVersion). Upgrade
 // changes only what it must: [Marshal] still writes untouched cells byte for
 // byte.
-func Upgrade(nb *Notebook) error {
+func Upgrade(nb *Notebook) error { return upgrade(nb, true) }
+
+// upgrade is Upgrade; with ids false, cells are left without the ids
+// Upgrade gives them (the empty id version 3 cells upgrade to, or the
+// ids they had), for a caller that sets every id itself.
+func upgrade(nb *Notebook, ids bool) error {
 	switch {
 	case nb.Nbformat == 2 || nb.Nbformat == 3:
 		if err := upgradeV3(nb); err != nil {
@@ -58,22 +63,24 @@ func Upgrade(nb *Notebook) error {
 	if nb.NbformatMinor < minorVersion {
 		nb.NbformatMinor = minorVersion
 	}
-	fixIDs(nb)
+	if ids {
+		fixIDs(nb)
+	}
 	return nil
 }
 
 // upgradedCopy returns a version 2 or 3 notebook upgraded as Upgrade
-// upgrades it, leaving nb as it is, without reading its bytes again: the
-// copy shares what Upgrade replaces (the cells, the members kept in
-// AdditionalProperties) and has its own notebook metadata map, the one
-// thing Upgrade changes in place.
-func upgradedCopy(nb *Notebook) (*Notebook, error) {
+// upgrades it (ids false: its cells without ids, see upgrade), leaving nb
+// as it is, without reading its bytes again: the copy shares what Upgrade
+// replaces (the cells, the members kept in AdditionalProperties) and has
+// its own notebook metadata map, the one thing Upgrade changes in place.
+func upgradedCopy(nb *Notebook, ids bool) (*Notebook, error) {
 	if nb.Nbformat != 2 && nb.Nbformat != 3 {
 		return nil, fmt.Errorf("nbformat: upgrade a copy of nbformat %d: %w", nb.Nbformat, ErrUnsupportedVersion)
 	}
 	cp := *nb
 	cp.Metadata.AdditionalProperties = maps.Clone(nb.Metadata.AdditionalProperties)
-	if err := Upgrade(&cp); err != nil {
+	if err := upgrade(&cp, ids); err != nil {
 		return nil, err
 	}
 	return &cp, nil
@@ -108,37 +115,20 @@ func fixIDs(nb *Notebook) {
 // in AdditionalProperties) into typed v4 cells.
 func upgradeV3(nb *Notebook) error {
 	extra := nb.AdditionalProperties
-	var cells []any
-	// Worksheets read from the file are decoded here, into values no one
-	// else has: their cells are upgraded in place. Others are copied first.
-	_, fresh := extra["worksheets"].(json.RawMessage)
-	if ws, ok := decodeRaw(extra["worksheets"]).([]any); ok {
-		for i, w := range ws {
-			wm, ok := w.(map[string]any)
-			if !ok {
-				return fmt.Errorf("nbformat: upgrade: /worksheets/%d is not an object", i)
-			}
-			cs, _ := wm["cells"].([]any) // a worksheet without cells has none
-			for j, c := range cs {
-				cm, ok := c.(map[string]any)
-				if !ok {
-					return fmt.Errorf("nbformat: upgrade: /worksheets/%d/cells/%d is not an object", i, j)
-				}
-				join := joinV3Value
-				if nb.Nbformat == 2 {
-					join = joinV2Value
-				}
-				if !fresh {
-					cm = jsonvalue.Clone(cm).(map[string]any)
-				}
-				cells = append(cells, upgradeCellV3(cm, join))
-			}
+	var raw []byte
+	if ws, ok := extra["worksheets"].(json.RawMessage); ok {
+		// Most notebooks: written from the worksheets' bytes (see
+		// v3CellsCompact).
+		raw, ok = v3CellsCompact(ws, nb.Nbformat == 2)
+		if !ok {
+			raw = nil
 		}
 	}
-	// Cells go through JSON into the typed layer.
-	raw, err := encodeCompact(cells)
-	if err != nil {
-		return fmt.Errorf("nbformat: upgrade: %w", err)
+	if raw == nil {
+		var err error
+		if raw, err = v3CellsGeneric(nb); err != nil {
+			return err
+		}
 	}
 	doc, err := UnmarshalOptions{}.unmarshal(append(append([]byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": `), raw...), '}'))
 	if err != nil {
@@ -174,6 +164,46 @@ func upgradeV3(nb *Notebook) error {
 	nb.Cells = doc.Cells
 	nb.Nbformat, nb.NbformatMinor = 4, minorVersion
 	return nil
+}
+
+// v3CellsGeneric returns the compact JSON of the version 4 cells of a
+// version 2 or 3 notebook's worksheets, made by upgradeCellV3 from their
+// generic JSON (the general way; see v3CellsCompact).
+func v3CellsGeneric(nb *Notebook) ([]byte, error) {
+	extra := nb.AdditionalProperties
+	var cells []any
+	// Worksheets read from the file are decoded here, into values no one
+	// else has: their cells are upgraded in place. Others are copied first.
+	_, fresh := extra["worksheets"].(json.RawMessage)
+	if ws, ok := decodeRaw(extra["worksheets"]).([]any); ok {
+		for i, w := range ws {
+			wm, ok := w.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("nbformat: upgrade: /worksheets/%d is not an object", i)
+			}
+			cs, _ := wm["cells"].([]any) // a worksheet without cells has none
+			for j, c := range cs {
+				cm, ok := c.(map[string]any)
+				if !ok {
+					return nil, fmt.Errorf("nbformat: upgrade: /worksheets/%d/cells/%d is not an object", i, j)
+				}
+				join := joinV3Value
+				if nb.Nbformat == 2 {
+					join = joinV2Value
+				}
+				if !fresh {
+					cm = jsonvalue.Clone(cm).(map[string]any)
+				}
+				cells = append(cells, upgradeCellV3(cm, join))
+			}
+		}
+	}
+	// Cells go through JSON into the typed layer.
+	raw, err := encodeCompact(cells)
+	if err != nil {
+		return nil, fmt.Errorf("nbformat: upgrade: %w", err)
+	}
+	return raw, nil
 }
 
 var v3MimeAliases = []struct{ alias, mime string }{
@@ -259,7 +289,7 @@ func upgradeCellV3(cell map[string]any, join func(any) any) map[string]any {
 		cell["cell_type"] = "markdown"
 		level := 1
 		if l, ok := popOr(cell, "level", 1).(int); ok {
-			level = l
+			level = max(l, 0) // Python: "#" * -1 == ""
 		}
 		src, _ := cell["source"].(string)
 		var words []string

@@ -17,7 +17,7 @@ func TestUpgradedCopyIsUpgradeOfARereading(t *testing.T) {
 		if err != nil || nb.Nbformat != 3 {
 			continue
 		}
-		up, err := upgradedCopy(nb)
+		up, err := upgradedCopy(nb, true)
 		if err != nil {
 			t.Errorf("%s: %v", e.Path, err)
 			continue
@@ -40,7 +40,7 @@ func TestUpgradedCopyIsUpgradeOfARereading(t *testing.T) {
 		n++
 	}
 	t.Logf("%d version 3 notebooks", n)
-	if _, err := upgradedCopy(New()); err == nil {
+	if _, err := upgradedCopy(New(), true); err == nil {
 		t.Error("upgradedCopy of a version 4 notebook: no error")
 	}
 }

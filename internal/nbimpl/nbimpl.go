@@ -87,8 +87,11 @@ var (
 
 	// UpgradedCopy returns a version 2 or 3 *nbformat.Notebook upgraded as
 	// nbformat.Upgrade upgrades it (an *nbformat.Notebook), leaving nb as
-	// it is, without parsing its bytes again.
-	UpgradedCopy func(nb any) (any, error)
+	// it is, without parsing its bytes again. With ids false its cells are
+	// left with the empty ids the upgrade gives them, for a caller that
+	// gives every cell an id of its own (convert, which derives them from
+	// the messages): Upgrade's own derivation of ids is spared.
+	UpgradedCopy func(nb any, ids bool) (any, error)
 
 	// Unmarshals returns the number of notebooks nbformat has parsed from
 	// bytes so far in the process (its reader, and the parses Upgrade

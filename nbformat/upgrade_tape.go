@@ -1,0 +1,567 @@
+package nbformat
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+
+	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/lines"
+)
+
+// Upgrading version 2 and 3 cells from the tape of their worksheets: the
+// compact JSON of the version 4 cells is written straight from the bytes
+// read, where the general way (upgradeV3's generic path) decodes the
+// worksheets to generic JSON, changes the maps and encodes them again.
+// Texts, which are most of a notebook, are then copied as they are
+// spelled (when they are spelled as the encoder spells them) or joined
+// from their lines' bytes, never decoded. The output is, byte for byte,
+// what the generic path gives (encodeCompact of upgradeCellV3's cells:
+// keys sorted, a key given twice taking its last value, strings and
+// numbers as appendGeneric writes them); what this does not follow it
+// declines, and the caller takes the generic path.
+
+// tval is a value of an upgraded cell: a node of the tape, or one made by
+// the upgrade (compact JSON text, an object or an array).
+type tval struct {
+	node  int     // >= 0: the tape's node
+	raw   string  // node < 0, nothing else set: compact JSON
+	obj   *tobj   // an object made here
+	arr   *[]tval // an array made here
+	lines joinedLines
+}
+
+// joinedLines is a string joined from the string nodes of an array.
+type joinedLines struct {
+	arr   int  // > 0: the array node (the root, node 0, never is one)
+	nl    bool // joined with "\n" (else as they are)
+	plain bool // every part spelled as appendGeneric spells it
+}
+
+type tobj struct{ ms []tmember }
+
+type tmember struct {
+	key []byte // decoded
+	tok []byte // the key's token as appendGeneric writes it, when read so (else nil)
+	val tval
+}
+
+func tnode(j int) tval     { return tval{node: j} }
+func traw(s string) tval   { return tval{node: -1, raw: s} }
+func tobject(o *tobj) tval { return tval{node: -1, obj: o} }
+
+func (o *tobj) index(k string) int {
+	for i := range o.ms {
+		if string(o.ms[i].key) == k {
+			return i
+		}
+	}
+	return -1
+}
+
+func (o *tobj) get(k string) (tval, bool) {
+	if i := o.index(k); i >= 0 {
+		return o.ms[i].val, true
+	}
+	return tval{}, false
+}
+
+func (o *tobj) set(k string, v tval) {
+	if i := o.index(k); i >= 0 {
+		o.ms[i].val = v
+		return
+	}
+	o.ms = append(o.ms, tmember{key: []byte(k), val: v})
+}
+
+func (o *tobj) del(k string) {
+	if i := o.index(k); i >= 0 {
+		o.ms = slices.Delete(o.ms, i, i+1)
+	}
+}
+
+// pop removes k and returns its value, or def.
+func (o *tobj) pop(k string, def tval) tval {
+	if v, ok := o.get(k); ok {
+		o.del(k)
+		return v
+	}
+	return def
+}
+
+// v3Upgrader writes the version 4 cells of version 2 or 3 worksheets.
+type v3Upgrader struct {
+	t  *jsontree.Tape
+	v2 bool // version 2: lines are joined with "\n"
+	// Objects and arrays made for a cell, reused for the next once it is
+	// written (cells are written one at a time).
+	freeObjs, usedObjs   []*tobj
+	freeLists, usedLists []*[]tval
+}
+
+// newObj returns an empty object with room for n members.
+func (u *v3Upgrader) newObj(n int) *tobj {
+	var o *tobj
+	if k := len(u.freeObjs); k > 0 {
+		o, u.freeObjs = u.freeObjs[k-1], u.freeObjs[:k-1]
+		clear(o.ms)
+		o.ms = o.ms[:0]
+	} else {
+		o = &tobj{}
+	}
+	if cap(o.ms) < n {
+		o.ms = make([]tmember, 0, n)
+	}
+	u.usedObjs = append(u.usedObjs, o)
+	return o
+}
+
+// newList returns an empty array with room for n values.
+func (u *v3Upgrader) newList(n int) *[]tval {
+	var l *[]tval
+	if k := len(u.freeLists); k > 0 {
+		l, u.freeLists = u.freeLists[k-1], u.freeLists[:k-1]
+		clear(*l)
+		*l = (*l)[:0]
+	} else {
+		l = new([]tval)
+	}
+	if cap(*l) < n {
+		*l = make([]tval, 0, n)
+	}
+	u.usedLists = append(u.usedLists, l)
+	return l
+}
+
+// recycle makes what the last cell used free for the next.
+func (u *v3Upgrader) recycle() {
+	u.freeObjs = append(u.freeObjs, u.usedObjs...)
+	u.usedObjs = u.usedObjs[:0]
+	u.freeLists = append(u.freeLists, u.usedLists...)
+	u.usedLists = u.usedLists[:0]
+}
+
+// v3CellsCompact returns, for the worksheets of a version 2 or 3
+// notebook (raw: their JSON as read), the compact JSON array of the
+// version 4 cells upgradeV3 makes of them, exactly as encodeCompact
+// writes them; ok is false for what it does not follow (worksheets or
+// cells that are not objects, JSON output data, headings of unusual
+// levels, nesting deeper than appendGeneric writes), left to the generic
+// path.
+func v3CellsCompact(raw []byte, v2 bool) (out []byte, ok bool) {
+	t, err := jsontree.Parse(raw, jsontree.Limits{MaxDepth: defaultMaxDepth})
+	if err != nil || t.Nodes[jsontree.Root].Kind != jsontree.Array {
+		return nil, false
+	}
+	u := v3Upgrader{t: t, v2: v2}
+	out = append(make([]byte, 0, len(raw)), '[')
+	n := 0
+	ok = true
+	t.Children(jsontree.Root, func(w int) bool {
+		if t.Nodes[w].Kind != jsontree.Object {
+			ok = false // an error of the generic path
+			return false
+		}
+		cs := t.Lookup(w, "cells")
+		if cs < 0 || t.Nodes[cs].Kind != jsontree.Array {
+			return true
+		}
+		t.Children(cs, func(c int) bool {
+			if t.Nodes[c].Kind != jsontree.Object {
+				ok = false
+				return false
+			}
+			cell, cok := u.cell(c)
+			if !cok {
+				ok = false
+				return false
+			}
+			// Written at once (depth 1, in the array of cells), and what
+			// it used reused.
+			if n > 0 {
+				out = append(out, ',')
+			}
+			n++
+			out, ok = u.appendValue(out, tobject(cell), 1)
+			u.recycle()
+			return ok
+		})
+		return ok
+	})
+	if !ok {
+		return nil, false
+	}
+	return append(out, ']'), true
+}
+
+// members returns object j's members, a key given twice once, with its
+// last value (as generic JSON has it).
+func (u *v3Upgrader) members(j int) *tobj {
+	t := u.t
+	n := int(t.Nodes[j].Len)
+	o := u.newObj(n + 3)  // room for what the upgrade adds
+	var at map[string]int // many members: found by key
+	if n > 16 {
+		at = make(map[string]int, n)
+	}
+	t.Children(j, func(k int) bool {
+		m := tmember{val: tnode(k)}
+		nd := &t.Nodes[k]
+		if nd.Flags&jsontree.FlagKeyEscaped == 0 {
+			m.tok = t.Data[nd.Key:nd.KeyEnd]
+			m.key = m.tok[1 : len(m.tok)-1]
+		} else {
+			m.key = jsontree.AppendUnescaped(nil, t.Data[nd.Key+1:nd.KeyEnd-1])
+		}
+		i := -1
+		if at != nil {
+			if x, ok := at[string(m.key)]; ok {
+				i = x
+			} else {
+				at[string(m.key)] = len(o.ms)
+			}
+		} else {
+			i = o.index(string(m.key))
+		}
+		if i >= 0 {
+			o.ms[i] = m // the last value of a key given twice
+		} else {
+			o.ms = append(o.ms, m)
+		}
+		return true
+	})
+	return o
+}
+
+// cell is upgradeCellV3 of cell object c.
+func (u *v3Upgrader) cell(c int) (*tobj, bool) {
+	t := u.t
+	cell := u.members(c)
+	var typ string
+	if v, ok := cell.get("cell_type"); ok {
+		typ = u.oneOf(v, "code", "heading", "html")
+	}
+	// The reader: rejoin_lines and strip_transient.
+	if typ == "code" {
+		u.join(cell, "input")
+		if outs, ok := cell.get("outputs"); ok && t.Nodes[outs.node].Kind == jsontree.Array {
+			list := u.newList(int(t.Nodes[outs.node].Len))
+			ok := true
+			t.Children(outs.node, func(o int) bool {
+				if t.Nodes[o].Kind != jsontree.Object {
+					*list = append(*list, tnode(o))
+					return true
+				}
+				out := u.members(o)
+				for _, k := range v3MultilineOutputs {
+					u.join(out, k)
+				}
+				if ok = u.output(out); !ok {
+					return false
+				}
+				*list = append(*list, tobject(out))
+				return true
+			})
+			if !ok {
+				return nil, false
+			}
+			cell.set("outputs", tval{node: -1, arr: list})
+		}
+	} else {
+		u.join(cell, "source")
+		u.join(cell, "rendered")
+	}
+	cell.del("trusted")
+	md := u.newObj(1)
+	if v, ok := cell.get("metadata"); ok && v.node >= 0 && t.Nodes[v.node].Kind == jsontree.Object {
+		md = u.members(v.node)
+	}
+	md.del("trusted")
+	cell.set("metadata", tobject(md))
+	cell.set("id", traw(`""`))
+	switch typ {
+	case "code":
+		cell.del("language")
+		if v, ok := cell.get("collapsed"); ok {
+			md.set("collapsed", v)
+			cell.del("collapsed")
+		}
+		cell.set("source", cell.pop("input", traw(`""`)))
+		cell.set("execution_count", cell.pop("prompt_number", traw("null")))
+	case "heading":
+		cell.set("cell_type", traw(`"markdown"`))
+		level := 1
+		if v, ok := cell.get("level"); ok {
+			cell.del("level")
+			if v.node >= 0 && t.Nodes[v.node].Kind == jsontree.Number {
+				n, isInt := numberValue(t.Raw(v.node), t.Nodes[v.node].Flags).(int)
+				if isInt && n > maxTapeHeading {
+					return nil, false
+				}
+				if isInt {
+					level = max(n, 0) // as upgradeCellV3
+				}
+			}
+		}
+		var src string
+		if v, ok := cell.get("source"); ok {
+			switch {
+			case v.node >= 0 && t.Nodes[v.node].Kind == jsontree.String:
+				src = t.Str(v.node)
+			case v.lines.arr > 0:
+				src = u.text(v.lines)
+			}
+		}
+		var words []string
+		for _, l := range lines.Split(src) {
+			words = append(words, strings.TrimRight(l, "\r\n\v\f\x1c\x1d\x1e\u0085\u2028\u2029"))
+		}
+		q, _ := jsontree.AppendQuoted(nil, strings.Repeat("#", level)+" "+strings.Join(words, " "), jsontree.Escaping{})
+		cell.set("source", tval{node: -1, raw: string(q)})
+	case "html":
+		cell.set("cell_type", traw(`"markdown"`))
+	}
+	return cell, true
+}
+
+// oneOf returns the one of names that v, a value read, is the string of;
+// "" for other values.
+func (u *v3Upgrader) oneOf(v tval, names ...string) string {
+	if v.node < 0 {
+		return ""
+	}
+	for _, n := range names {
+		if u.t.StrIs(v.node, n) {
+			return n
+		}
+	}
+	return ""
+}
+
+// maxTapeHeading is the largest heading level the tape upgrade writes
+// (headings go from 1 to 6; others are left to the generic path).
+const maxTapeHeading = 64
+
+// output is upgradeOutputV3 of an output's members; false for JSON data,
+// left to the generic path (which parses it).
+func (u *v3Upgrader) output(out *tobj) bool {
+	t := u.t
+	var typ string
+	if v, ok := out.get("output_type"); ok {
+		typ = u.oneOf(v, "pyout", "display_data", "pyerr", "stream")
+	}
+	switch typ {
+	case "pyout", "display_data":
+		if _, ok := out.get("metadata"); !ok {
+			out.set("metadata", tobject(u.newObj(0)))
+		}
+		if typ == "pyout" {
+			out.set("output_type", traw(`"execute_result"`))
+			out.set("execution_count", out.pop("prompt_number", traw("null")))
+		}
+		data := u.newObj(len(out.ms))
+		kept := out.ms[:0]
+		for _, m := range out.ms {
+			switch string(m.key) {
+			case "output_type", "execution_count", "metadata":
+				kept = append(kept, m)
+			default:
+				data.ms = append(data.ms, m)
+			}
+		}
+		out.ms = kept
+		toMimeKeysTape(data)
+		if _, ok := data.get("application/json"); ok {
+			return false
+		}
+		out.set("data", tobject(data))
+		if v, _ := out.get("metadata"); v.node >= 0 && t.Nodes[v.node].Kind == jsontree.Object {
+			md := u.members(v.node)
+			toMimeKeysTape(md)
+			out.set("metadata", tobject(md))
+		}
+	case "pyerr":
+		out.set("output_type", traw(`"error"`))
+	case "stream":
+		out.set("name", out.pop("stream", traw(`"stdout"`)))
+	}
+	return true
+}
+
+func toMimeKeysTape(d *tobj) {
+	for _, a := range v3MimeAliases {
+		if v, ok := d.get(a.alias); ok {
+			d.del(a.alias)
+			d.set(a.mime, v)
+		}
+	}
+}
+
+// join replaces member k, when it is an array of strings, by the string
+// the version 3 reader (or version 2's) joins them into, written from the
+// strings' bytes where they are spelled as appendGeneric spells them.
+func (u *v3Upgrader) join(o *tobj, k string) {
+	t := u.t
+	v, ok := o.get(k)
+	if !ok || v.node < 0 || t.Nodes[v.node].Kind != jsontree.Array {
+		return
+	}
+	j := v.node
+	plain := true // every part spelled as appendGeneric spells it
+	allStrings := true
+	first := -1
+	t.Children(j, func(s int) bool {
+		sn := &t.Nodes[s]
+		if sn.Kind != jsontree.String {
+			allStrings = false
+			return false
+		}
+		if first < 0 {
+			first = s
+		}
+		plain = plain && jsontree.IsPythonToken(t.Raw(s), false, sn.Flags)
+		return true
+	})
+	if !allStrings {
+		return
+	}
+	nl := u.v2 || first >= 0 && !endsLine(t.StrBytes(first))
+	o.set(k, tval{node: -1, lines: joinedLines{arr: j, nl: nl, plain: plain}})
+}
+
+// text is the joined string.
+func (u *v3Upgrader) text(l joinedLines) string {
+	var b strings.Builder
+	i := 0
+	u.t.Children(l.arr, func(s int) bool {
+		if i > 0 && l.nl {
+			b.WriteByte('\n')
+		}
+		i++
+		b.Write(u.t.StrBytes(s))
+		return true
+	})
+	return b.String()
+}
+
+// appendLines appends the joined string as appendGeneric writes it: from
+// the parts' bytes when they are spelled so (escaping is character by
+// character, so the joined bytes are the joined string's).
+func (u *v3Upgrader) appendLines(dst []byte, l joinedLines) []byte {
+	if !l.plain {
+		dst, _ = jsontree.AppendQuoted(dst, u.text(l), jsontree.Escaping{})
+		return dst
+	}
+	dst = append(dst, '"')
+	i := 0
+	u.t.Children(l.arr, func(s int) bool {
+		if i > 0 && l.nl {
+			dst = append(dst, `\n`...)
+		}
+		i++
+		raw := u.t.Raw(s)
+		dst = append(dst, raw[1:len(raw)-1]...)
+		return true
+	})
+	return append(dst, '"')
+}
+
+// endsLine reports whether a line ends with "\n" or "\r" (JoinV3: lines
+// written by splitlines(True) are joined as they are).
+func endsLine(s []byte) bool {
+	return bytes.HasSuffix(s, []byte("\n")) || bytes.HasSuffix(s, []byte("\r"))
+}
+
+// appendValue appends v as appendGeneric writes its generic JSON; false
+// past appendGeneric's depth (it then declines too).
+func (u *v3Upgrader) appendValue(dst []byte, v tval, depth int) ([]byte, bool) {
+	if depth > maxGenericDepth {
+		return dst, false
+	}
+	switch {
+	case v.node >= 0:
+		return u.appendNode(dst, v.node, depth)
+	case v.obj != nil:
+		return u.appendObject(dst, v.obj.ms, depth)
+	case v.lines.arr > 0:
+		return u.appendLines(dst, v.lines), true
+	case v.arr != nil:
+		if len(*v.arr) == 0 {
+			return append(dst, "[]"...), true
+		}
+		dst = append(dst, '[')
+		for i, x := range *v.arr {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var ok bool
+			if dst, ok = u.appendValue(dst, x, depth+1); !ok {
+				return dst, false
+			}
+		}
+		return append(dst, ']'), true
+	}
+	return append(dst, v.raw...), true
+}
+
+// appendObject writes members (each key once) sorted by key.
+func (u *v3Upgrader) appendObject(dst []byte, ms []tmember, depth int) ([]byte, bool) {
+	if len(ms) == 0 {
+		return append(dst, "{}"...), true
+	}
+	// (Sorted in place: an object is written once.)
+	slices.SortFunc(ms, func(a, b tmember) int { return bytes.Compare(a.key, b.key) })
+	dst = append(dst, '{')
+	for i, m := range ms {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		var ok bool
+		if m.tok != nil && jsontree.IsPythonToken(m.tok, false, 0) {
+			dst = append(dst, m.tok...)
+		} else if dst, ok = jsontree.AppendQuoted(dst, string(m.key), jsontree.Escaping{}); !ok {
+			return dst, false
+		}
+		dst = append(dst, ':')
+		if dst, ok = u.appendValue(dst, m.val, depth+1); !ok {
+			return dst, false
+		}
+	}
+	return append(dst, '}'), true
+}
+
+// appendNode appends node j of the tape as appendGeneric writes
+// genericValue of it.
+func (u *v3Upgrader) appendNode(dst []byte, j int, depth int) ([]byte, bool) {
+	if depth > maxGenericDepth {
+		return dst, false
+	}
+	t := u.t
+	n := &t.Nodes[j]
+	switch n.Kind {
+	case jsontree.String:
+		raw := t.Raw(j)
+		if jsontree.IsPythonToken(raw, false, n.Flags) {
+			return append(dst, raw...), true
+		}
+		return jsontree.AppendQuoted(dst, t.Str(j), jsontree.Escaping{})
+	case jsontree.Number:
+		return appendGeneric(dst, numberValue(t.Raw(j), n.Flags), depth)
+	case jsontree.Array:
+		dst = append(dst, '[')
+		i := 0
+		ok := true
+		t.Children(j, func(k int) bool {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			i++
+			dst, ok = u.appendNode(dst, k, depth+1)
+			return ok
+		})
+		return append(dst, ']'), ok
+	case jsontree.Object:
+		return u.appendObject(dst, u.members(j).ms, depth)
+	}
+	return append(dst, t.Raw(j)...), true // null, true, false
+}
