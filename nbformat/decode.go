@@ -44,12 +44,14 @@ func decodeNotebook(t *jsontree.Tape) *Notebook {
 		src      source
 		order    [64]int32
 		variants [64]variant
+		blocks   [8]origin
 	}{}
 	ti := documentInfo() // first: it describes the types typeCount counts
 	b.src.tape = t
 	if n := typeCount(); n <= len(b.order) {
 		b.src.order = b.order[:n]
 	}
+	b.src.blocks = b.blocks[:0]
 	b.nb.src = &b.src
 	d := newDecoder(t, &b.src)
 	d.variants = b.variants[:0]

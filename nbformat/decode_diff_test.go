@@ -108,12 +108,12 @@ func diffDecoders(data []byte) string {
 // diffSources compares what the two decoders recorded of the cells
 // (ocells and ncells, decoded from the same nodes) and their outputs.
 func diffSources(o *oracleSource, n *source, ocells, ncells []Cell) string {
-	if len(o.cells) != len(n.cells) || len(o.outputs) != len(n.outputs) {
-		return fmt.Sprintf("recorded %d cells, %d outputs; the oracle %d, %d", len(n.cells), len(n.outputs), len(o.cells), len(o.outputs))
+	if cells, outputs := n.recorded(); len(o.cells) != cells || len(o.outputs) != outputs {
+		return fmt.Sprintf("recorded %d cells, %d outputs; the oracle %d, %d", cells, outputs, len(o.cells), len(o.outputs))
 	}
 	for i := range ocells {
 		oj, ok1 := o.cells[ocells[i]]
-		nj, ok2 := n.cells[ncells[i]]
+		nj, ok2 := n.originOf(ncells[i])
 		if oj != nj || ok1 != ok2 {
 			return fmt.Sprintf("cell %d: node %d %v, the oracle's %d %v", i, nj, ok2, oj, ok1)
 		}
@@ -124,7 +124,7 @@ func diffSources(o *oracleSource, n *source, ocells, ncells []Cell) string {
 		}
 		for k := range oc.Outputs {
 			oj, ok1 := o.outputs[oc.Outputs[k]]
-			nj, ok2 := n.outputs[nc.Outputs[k]]
+			nj, ok2 := n.originOf(nc.Outputs[k])
 			if oj != nj || ok1 != ok2 {
 				return fmt.Sprintf("cell %d output %d: node %d %v, the oracle's %d %v", i, k, nj, ok2, oj, ok1)
 			}

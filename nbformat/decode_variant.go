@@ -123,9 +123,8 @@ func (d *decoder) decodeCells(s []Cell, j int) {
 		}
 		k = t.Next(k)
 	}
-	d.reserve(&counts)
+	d.reserve(&counts, d.src)
 	d.outputSlices.reserve(outputs)
-	d.src.reserve(len(s), outputs)
 	k = t.FirstChild(j)
 	for i := range s {
 		s[i] = d.cell(k, d.variants[base+i])
@@ -188,7 +187,7 @@ func (d *decoder) decodeOutputs(s []Output, j int) {
 		counts[v]++
 		k = t.Next(k)
 	}
-	d.reserve(&counts)
+	d.reserve(&counts, d.src)
 	k = t.FirstChild(j)
 	for i := range s {
 		s[i] = d.output(k, d.variants[base+i])
@@ -203,23 +202,24 @@ func (d *decoder) cell(j int, v variant) Cell {
 	var p unsafe.Pointer
 	switch v {
 	case codeVariant:
-		x := d.code.next()
+		x := d.code.next(d.src, codeVariant, j)
 		c, p = x, unsafe.Pointer(x)
 	case markdownVariant:
-		x := d.markdown.next()
+		x := d.markdown.next(d.src, markdownVariant, j)
 		c, p = x, unsafe.Pointer(x)
 	case rawVariant:
-		x := d.raw.next()
+		x := d.raw.next(d.src, rawVariant, j)
 		c, p = x, unsafe.Pointer(x)
 	default:
-		c = &UnknownCell{Raw: append(json.RawMessage{}, d.t.Raw(j)...)}
+		x := d.unknownCell.next(d.src, unknownVariant, j)
+		x.Raw = append(json.RawMessage{}, d.t.Raw(j)...)
+		c = x
 	}
 	if p != nil {
 		ti := d.infos[v]
 		d.decodeStruct(p, ti.plan, j)
 		d.src.learnOrder(ti, j)
 	}
-	d.src.addCell(c, j)
 	return c
 }
 
@@ -229,42 +229,45 @@ func (d *decoder) output(j int, v variant) Output {
 	var p unsafe.Pointer
 	switch v {
 	case executeResultVariant:
-		x := d.executeResult.next()
+		x := d.executeResult.next(d.src, executeResultVariant, j)
 		o, p = x, unsafe.Pointer(x)
 	case displayDataVariant:
-		x := d.displayData.next()
+		x := d.displayData.next(d.src, displayDataVariant, j)
 		o, p = x, unsafe.Pointer(x)
 	case streamVariant:
-		x := d.stream.next()
+		x := d.stream.next(d.src, streamVariant, j)
 		o, p = x, unsafe.Pointer(x)
 	case errorVariant:
-		x := d.errorOutput.next()
+		x := d.errorOutput.next(d.src, errorVariant, j)
 		o, p = x, unsafe.Pointer(x)
 	default:
-		o = &UnknownOutput{Raw: append(json.RawMessage{}, d.t.Raw(j)...)}
+		x := d.unknownOutput.next(d.src, unknownOutputKind, j)
+		x.Raw = append(json.RawMessage{}, d.t.Raw(j)...)
+		o = x
 	}
 	if p != nil {
 		ti := d.infos[v]
 		d.decodeStruct(p, ti.plan, j)
 		d.src.learnOrder(ti, j)
 	}
-	d.src.addOutput(o, j)
 	return o
 }
 
 // slabs hands out the values a decoder allocates most, from blocks: the
 // cells and outputs of a notebook (a block per variant, sized by counting
-// first), and the targets of the optional scalar fields (*string, *int,
+// first, each value with its node; see origin.go), and the targets of the optional scalar fields (*string, *int,
 // *bool). A value handed out keeps its whole block alive; the blocks hold
 // what one notebook read, as its tape does.
 type slabs struct {
-	code          slab[CodeCell]
-	markdown      slab[MarkdownCell]
-	raw           slab[RawCell]
-	executeResult slab[ExecuteResult]
-	displayData   slab[DisplayData]
-	stream        slab[Stream]
-	errorOutput   slab[ErrorOutput]
+	code          variantSlab[CodeCell]
+	markdown      variantSlab[MarkdownCell]
+	raw           variantSlab[RawCell]
+	unknownCell   variantSlab[UnknownCell]
+	executeResult variantSlab[ExecuteResult]
+	displayData   variantSlab[DisplayData]
+	stream        variantSlab[Stream]
+	errorOutput   variantSlab[ErrorOutput]
+	unknownOutput variantSlab[UnknownOutput]
 	strs          slab[string]
 	ints          slab[int]
 	bools         slab[bool]
@@ -276,15 +279,17 @@ type slabs struct {
 }
 
 // reserve makes room for counts[v] more values of each variant v, and for
-// the execution counts of the code cells and execute results among them.
-func (s *slabs) reserve(counts *[variantCount]int) {
-	s.code.reserve(counts[codeVariant])
-	s.markdown.reserve(counts[markdownVariant])
-	s.raw.reserve(counts[rawVariant])
-	s.executeResult.reserve(counts[executeResultVariant])
-	s.displayData.reserve(counts[displayDataVariant])
-	s.stream.reserve(counts[streamVariant])
-	s.errorOutput.reserve(counts[errorVariant])
+// the execution counts of the code cells and execute results among them,
+// recording new blocks of cells and outputs in src. (Unknown cells and
+// outputs, rare, are not counted ahead.)
+func (s *slabs) reserve(counts *[variantCount]int, src *source) {
+	s.code.reserve(counts[codeVariant], src, codeVariant)
+	s.markdown.reserve(counts[markdownVariant], src, markdownVariant)
+	s.raw.reserve(counts[rawVariant], src, rawVariant)
+	s.executeResult.reserve(counts[executeResultVariant], src, executeResultVariant)
+	s.displayData.reserve(counts[displayDataVariant], src, displayDataVariant)
+	s.stream.reserve(counts[streamVariant], src, streamVariant)
+	s.errorOutput.reserve(counts[errorVariant], src, errorVariant)
 	s.ints.reserve(counts[codeVariant] + counts[executeResultVariant])
 	s.bundles.reserve(counts[executeResultVariant] + counts[displayDataVariant])
 }
@@ -330,31 +335,4 @@ func (s *slab[T]) next() *T {
 	p := &s.free[0]
 	s.free = s.free[1:]
 	return p
-}
-
-// reserve sizes the source's maps of cells and outputs, when they are
-// still to be made, for the numbers about to be decoded.
-func (s *source) reserve(cells, outputs int) {
-	if s.cells == nil {
-		s.cells = make(map[Cell]int32, cells)
-	}
-	if s.outputs == nil {
-		s.outputs = make(map[Output]int32, outputs)
-	}
-}
-
-// addCell records that cell c was decoded from node j.
-func (s *source) addCell(c Cell, j int) {
-	if s.cells == nil {
-		s.cells = map[Cell]int32{}
-	}
-	s.cells[c] = int32(j)
-}
-
-// addOutput records that output o was decoded from node j.
-func (s *source) addOutput(o Output, j int) {
-	if s.outputs == nil {
-		s.outputs = map[Output]int32{}
-	}
-	s.outputs[o] = int32(j)
 }

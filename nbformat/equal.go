@@ -196,15 +196,7 @@ func (e *encoder) expandOrig(o int) (x int, restore func(), ok bool) {
 // the values inside it; the returned function restores the previous state.
 func (e *encoder) enter(x any) func() {
 	saved := e.decoded
-	ok := false
-	if e.src != nil {
-		switch x := x.(type) {
-		case Cell:
-			_, ok = e.src.cells[x]
-		case Output:
-			_, ok = e.src.outputs[x]
-		}
-	}
+	_, ok := e.src.originOf(x)
 	e.decoded = ok
 	return func() { e.decoded = saved }
 }

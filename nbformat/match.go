@@ -25,14 +25,7 @@ func (e *encoder) matchOriginals(v reflect.Value, byID bool, kids []int) []int {
 	}
 	for i := range n {
 		origs[i] = -1
-		var j int32
-		var ok bool
-		switch x := v.Index(i).Interface().(type) {
-		case Cell:
-			j, ok = e.src.cells[x]
-		case Output:
-			j, ok = e.src.outputs[x]
-		}
+		j, ok := e.src.originOf(v.Index(i).Interface())
 		if ok && !claimed[int(j)] {
 			claim(i, int(j))
 		}

@@ -47,13 +47,12 @@ func New() *Notebook {
 
 // source is what a notebook was read from.
 type source struct {
-	tape    *jsontree.Tape
-	cells   map[Cell]int32   // cell → its node
-	outputs map[Output]int32 // output → its node
-	order   []int32          // typeInfo.id → 1 + the node of the first object of that type
-	style   *style
-	snap    snapshot // the typed values as decoded (see snapshot.go)
-	once    sync.Once
+	tape   *jsontree.Tape
+	blocks []origin // the blocks of the cells and outputs read, by address (see origin.go)
+	order  []int32  // typeInfo.id → 1 + the node of the first object of that type
+	style  *style
+	snap   snapshot // the typed values as decoded (see snapshot.go)
+	once   sync.Once
 	// problems: the validation of these bytes, once done (see
 	// Notebook.problems); an empty list for valid bytes.
 	problems atomic.Pointer[[]located]

@@ -62,9 +62,9 @@ import (
 // bytes read (the unedited round trip the package promises; see
 // TestSnapshotAgreesWithWalk), and the walk's answer depends only on the
 // values, the identity of cells and outputs (the interface words compared
-// exactly; the source's maps keep the cells and outputs read alive, so no
-// other can take their place) and the structs Heal fills (a notebook with
-// any is always walked). The snapshot is written once, while reading, and
+// exactly; the source's record of the blocks they were read into keeps
+// them alive, so no other can take their place; see origin.go) and the
+// structs Heal fills (a notebook with any is always walked). The snapshot is written once, while reading, and
 // only read after: notebooks may be checked from several goroutines.
 
 // snapshot is the memory of a notebook's values as decoded (see above).
