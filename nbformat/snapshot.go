@@ -64,8 +64,9 @@ import (
 // values, the identity of cells and outputs (the interface words compared
 // exactly; the source's record of the blocks they were read into keeps
 // them alive, so no other can take their place; see origin.go) and the
-// structs Heal fills (a notebook with any is always walked). The snapshot is written once, while reading, and
-// only read after: notebooks may be checked from several goroutines.
+// structs Heal fills (a notebook with any is always walked). The
+// snapshot is written once, while reading, and only read after:
+// notebooks may be checked from several goroutines.
 
 // snapshot is the memory of a notebook's values as decoded (see above).
 // It lives in the notebook's source (no allocation of its own).
