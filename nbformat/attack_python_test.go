@@ -1,0 +1,150 @@
+package nbformat_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+// hostileVariants returns variants of attackNB, each one replacement of
+// its bytes: duplicate keys, numbers at limits, escapes at word
+// boundaries (in values and keys), invalid UTF-8, BOMs, huge strings.
+func hostileVariants() (names []string, docs [][]byte) {
+	add := func(name, old, new string) {
+		if !strings.Contains(attackNB, old) {
+			panic("variant " + name + ": no " + old)
+		}
+		names = append(names, name)
+		docs = append(docs, []byte(strings.Replace(attackNB, old, new, 1)))
+	}
+	ec := `"execution_count": 3,`
+	add("dup-ec-last-valid", ec, `"execution_count": "bad", "execution_count": 3,`)
+	add("dup-ec-last-invalid", ec, `"execution_count": 3, "execution_count": "bad",`)
+	add("dup-celltype", `"cell_type": "markdown",`, `"cell_type": "code", "cell_type": "markdown",`)
+	add("dup-celltype2", `"cell_type": "markdown",`, `"cell_type": "markdown", "cell_type": "code",`)
+	add("dup-source", `"source": ["# Title\n", "text"]`, `"source": 5, "source": ["# Title\n", "text"]`)
+	add("dup-source2", `"source": ["# Title\n", "text"]`, `"source": ["# Title\n", "text"], "source": 5`)
+	add("dup-nbformat", `"nbformat": 4,`, `"nbformat": 3, "nbformat": 4,`)
+	add("dup-id", `"id": "b2",`, `"id": "b 2", "id": "b2",`)
+	add("dup-id2", `"id": "b2",`, `"id": "b2", "id": "b 2",`)
+	add("dup-metadata", `"metadata": {},
+   "source": ["# Title`, `"metadata": 1, "metadata": {},
+   "source": ["# Title`)
+	for _, n := range []string{"3.0", "1e2", "-0", "0", "1e400", "9223372036854775807", "9223372036854775808",
+		"-1", "18446744073709551616", "3.5", "1E+0", "0.0e5", "-0.0", "1e-400", "123456789012345678901234567890"} {
+		add("ec="+n, ec, `"execution_count": `+n+`,`)
+	}
+	for _, n := range []string{"5.0", "1e0", "4", "6", "-1", "5e0", "50e-1"} {
+		add("minor="+n, `"nbformat_minor": 5`, `"nbformat_minor": `+n)
+	}
+	for _, n := range []string{"4.0", "4e0", "40e-1", "3"} {
+		add("major="+n, `"nbformat": 4,`, `"nbformat": `+n+`,`)
+	}
+	names = append(names, "bom")
+	docs = append(docs, append([]byte("\xef\xbb\xbf"), attackNB...))
+	add("invalid-utf8-source", `"x = 1\n"`, "\"x = \xff\\n\"")
+	add("invalid-utf8-key", `"tags": ["x"]`, "\"t\xc3ags\": [\"x\"]")
+	add("lone-surrogate", `"x = 1\n"`, `"x = \ud800\n"`)
+	add("surrogate-pair", `"x = 1\n"`, `"x = \ud83d\ude00\n"`)
+	add("raw-tab-in-string", `"x = 1\n"`, "\"x =\t1\\n\"")
+	add("raw-nul-in-string", `"x = 1\n"`, "\"x =\x001\\n\"")
+	add("escaped-key-celltype", `"cell_type": "markdown",`, `"cell\u005ftype": "markdown",`)
+	add("escaped-key-id", `"id": "b2",`, `"\u0069d": "b2",`)
+	add("escaped-key-outputs", `"outputs": [],`, `"output\u0073": [],`)
+	add("escaped-key-otype", `"output_type": "stream"`, `"output\u005Ftype": "stream"`)
+	add("escaped-value-otype", `"output_type": "stream"`, `"output_type": "stre\u0061m"`)
+	add("escaped-value-ctype", `"cell_type": "markdown",`, `"cell_type": "mark\u0064own",`)
+	add("escaped-value-ctype-bad", `"cell_type": "markdown",`, `"cell_type": "mark\u0064own\u0000",`)
+	add("escaped-id-bad", `"id": "b2",`, `"id": "b2\n",`)
+	add("escaped-id-ok", `"id": "b2",`, `"id": "\u0062\u0032",`)
+	add("id-empty", `"id": "b2",`, `"id": "",`)
+	add("id-65", `"id": "b2",`, `"id": "`+strings.Repeat("a", 65)+`",`)
+	add("id-64", `"id": "b2",`, `"id": "`+strings.Repeat("a", 64)+`",`)
+	add("id-dup", `"id": "b2",`, `"id": "a1",`)
+	add("id-dup-escaped", `"id": "b2",`, `"id": "a\u0031",`)
+	// Escapes at every position around the 8-byte word boundaries.
+	for pos := 5; pos <= 18; pos++ {
+		for _, esc := range []string{`\"`, `\\`, `\n`, `\u00e9`, `\/`, `\ud83d\ude00`} {
+			s := strings.Repeat("a", pos) + esc + strings.Repeat("b", 9)
+			add(fmt.Sprintf("esc%d%s", pos, esc), `"# Title\n"`, `"`+s+`"`)
+		}
+		add(fmt.Sprintf("idesc%d", pos), `"id": "b2",`, `"id": "`+strings.Repeat("c", pos)+`\u002d`+`",`)
+		add(fmt.Sprintf("idbad%d", pos), `"id": "b2",`, `"id": "`+strings.Repeat("c", pos)+`\u0020`+`",`)
+		add(fmt.Sprintf("keyesc%d", pos), `"tags": ["x"]`, `"`+strings.Repeat("k", pos)+`\u0041": ["x"]`)
+	}
+	add("huge-source", `"x = 1\n"`, `"`+strings.Repeat(`x\"y\\z\u00e9 `, 200000)+`"`)
+	add("deep-metadata-200", `"custom": {"a": {"b": [1, 2, 3]}}`, `"custom": `+strings.Repeat("[", 200)+strings.Repeat("]", 200))
+	add("deep-metadata-obj", `"custom": {"a": {"b": [1, 2, 3]}}`, `"custom": `+strings.Repeat(`{"a":`, 300)+"1"+strings.Repeat("}", 300))
+	add("tags-not-unique", `"tags": ["x"]`, `"tags": ["x", "x"]`)
+	add("tags-escaped-dup", `"tags": ["x"]`, `"tags": ["x", "\u0078"]`)
+	add("stream-name-escaped", `"name": "stdout"`, `"name": "std\u006Fut"`)
+	add("mime-bad", `"text/plain": ["3"]`, `"text/plain": 3`)
+	add("mime-json", `"text/plain": ["3"]`, `"application/json": 3`)
+	add("mime-json-str", `"text/plain": ["3"]`, `"application/vnd.x+json": "s"`)
+	add("mime-dup", `"text/plain": ["3"]`, `"text/plain": 3, "text/plain": ["3"]`)
+	add("kernelspec-missing-name", `"name": "python3"`, `"nam\u0065x": "python3"`)
+	add("trailing-ws", "\"nbformat_minor\": 5\n}\n", "\"nbformat_minor\": 5\n}\n \t\r\n")
+	add("trailing-garbage", "\"nbformat_minor\": 5\n}\n", "\"nbformat_minor\": 5\n}\n}")
+	return names, docs
+}
+
+// TestAttackHostileVerdicts compares Validate's verdict on hostile
+// variants with Python nbformat's strict verdict
+// (scripts/reference/nbformat_verdict.py), and checks that every variant
+// read writes back its bytes unedited.
+func TestAttackHostileVerdicts(t *testing.T) {
+	py := pythonNbformat(t)
+	names, docs := hostileVariants()
+	dir := t.TempDir()
+	var paths []string
+	for i, d := range docs {
+		p := filepath.Join(dir, fmt.Sprintf("%04d.ipynb", i))
+		if err := os.WriteFile(p, d, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	out, err := exec.Command(py, append([]string{referenceScript(t, "nbformat_verdict.py")}, paths...)...).Output()
+	if err != nil {
+		t.Fatalf("nbformat_verdict.py: %v", err)
+	}
+	verdict := map[string]string{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && strings.HasPrefix(f[1], dir) {
+			verdict[f[1]] = f[0]
+		}
+	}
+	for i, d := range docs {
+		py := verdict[paths[i]]
+		nb, err := nbformat.Unmarshal(d)
+		if err != nil {
+			if py == "valid" || py == "invalid" {
+				t.Logf("%s: Python reads it (%s), Unmarshal: %v", names[i], py, err)
+			}
+			continue
+		}
+		if out, err := nbformat.Marshal(nb); err != nil || !bytes.Equal(out, d) {
+			t.Errorf("%s: unedited Marshal did not return the bytes read (err %v)", names[i], err)
+		}
+		if nb.Edited() {
+			t.Errorf("%s: Edited() = true right after Unmarshal", names[i])
+		}
+		got := "valid"
+		if err := nbformat.Validate(nb); err != nil {
+			got = "invalid"
+		}
+		if py == "error" {
+			t.Logf("%s: Python cannot read it; Go reads it, verdict %s", names[i], got)
+			continue
+		}
+		if got != py {
+			t.Errorf("%s: Validate says %s, Python nbformat %s", names[i], got, py)
+		}
+	}
+}
