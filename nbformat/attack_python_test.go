@@ -148,3 +148,75 @@ func TestAttackHostileVerdicts(t *testing.T) {
 		}
 	}
 }
+
+// TestAttackEditAfterValidate validates a notebook (its verdict is then
+// remembered), edits it through the API (pointers decoding gave, ids,
+// metadata), validates again and compares with Python nbformat's verdict
+// on what Marshal writes.
+func TestAttackEditAfterValidate(t *testing.T) {
+	py := pythonNbformat(t)
+	edits := []struct {
+		name string
+		f    func(nb *nbformat.Notebook)
+	}{
+		{"ec-negative-through-pointer", func(nb *nbformat.Notebook) { *nb.Cells[0].(*nbformat.CodeCell).ExecutionCount = -1 }},
+		{"id-invalid", func(nb *nbformat.Notebook) { nbformat.SetCellID(nb.Cells[1], "b 2") }},
+		{"id-duplicate", func(nb *nbformat.Notebook) { nbformat.SetCellID(nb.Cells[2], "a1") }},
+		{"id-empty", func(nb *nbformat.Notebook) { nbformat.SetCellID(nb.Cells[2], "") }},
+		{"celltype-field", func(nb *nbformat.Notebook) { nb.Cells[1].(*nbformat.MarkdownCell).CellType = "code" }},
+		{"tags-dup-in-place", func(nb *nbformat.Notebook) {
+			tags := nb.Cells[0].(*nbformat.CodeCell).Metadata.Tags
+			nb.Cells[0].(*nbformat.CodeCell).Metadata.Tags = append(tags, tags[0])
+		}},
+		{"kernelspec-nil-field", func(nb *nbformat.Notebook) { nb.Metadata.Kernelspec.Name = "" }},
+		{"minor-4-with-ids", func(nb *nbformat.Notebook) { nb.NbformatMinor = 4 }},
+		{"output-nil-stream-name", func(nb *nbformat.Notebook) {
+			nb.Cells[0].(*nbformat.CodeCell).Outputs[0].(*nbformat.Stream).Name = "stdwhat"
+		}},
+		{"swap-cells", func(nb *nbformat.Notebook) { nb.Cells[0], nb.Cells[1] = nb.Cells[1], nb.Cells[0] }},
+		{"same-cell-twice", func(nb *nbformat.Notebook) { nb.Cells[2] = nb.Cells[0] }},
+		{"extra-member", func(nb *nbformat.Notebook) {
+			nb.Cells[1].(*nbformat.MarkdownCell).AdditionalProperties = map[string]any{"outputs": []any{}}
+		}},
+	}
+	dir := t.TempDir()
+	var paths []string
+	var gots []string
+	for i, e := range edits {
+		nb := mustRead(t, []byte(attackNB))
+		if err := nbformat.Validate(nb); err != nil {
+			t.Fatalf("attackNB invalid: %v", err)
+		}
+		e.f(nb)
+		got := "valid"
+		if err := nbformat.Validate(nb); err != nil {
+			got = "invalid"
+		}
+		out, err := nbformat.Marshal(nb)
+		if err != nil {
+			t.Logf("%s: Marshal: %v", e.name, err)
+			out = nil
+		}
+		p := filepath.Join(dir, fmt.Sprintf("%02d.ipynb", i))
+		if err := os.WriteFile(p, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+		gots = append(gots, got)
+	}
+	out, err := exec.Command(py, append([]string{referenceScript(t, "nbformat_verdict.py")}, paths...)...).Output()
+	if err != nil {
+		t.Fatalf("nbformat_verdict.py: %v", err)
+	}
+	verdict := map[string]string{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) == 2 {
+			verdict[f[1]] = f[0]
+		}
+	}
+	for i, e := range edits {
+		if v := verdict[paths[i]]; v != gots[i] {
+			t.Errorf("%s: Validate after the edit says %s, Python on Marshal's output %s", e.name, gots[i], v)
+		}
+	}
+}
