@@ -91,6 +91,92 @@ func hostileVariants() (names []string, docs [][]byte) {
 	add("kernelspec-missing-name", `"name": "python3"`, `"nam\u0065x": "python3"`)
 	add("trailing-ws", "\"nbformat_minor\": 5\n}\n", "\"nbformat_minor\": 5\n}\n \t\r\n")
 	add("trailing-garbage", "\"nbformat_minor\": 5\n}\n", "\"nbformat_minor\": 5\n}\n}")
+	// Schema edges of the discriminated unions (cells by cell_type,
+	// outputs by output_type) and of metadata.
+	so := `{"name": "stdout", "output_type": "stream", "text": ["one\n", "two\n"]}`
+	er := `{"data": {"text/plain": ["3"]}, "execution_count": 3, "metadata": {}, "output_type": "execute_result"}`
+	for name, o := range map[string]string{
+		"err-no-traceback":  `{"output_type": "error", "ename": "E", "evalue": "v"}`,
+		"err-ok":            `{"output_type": "error", "ename": "E", "evalue": "v", "traceback": []}`,
+		"err-tb-ints":       `{"output_type": "error", "ename": "E", "evalue": "v", "traceback": [1]}`,
+		"er-ec-null":        `{"data": {}, "execution_count": null, "metadata": {}, "output_type": "execute_result"}`,
+		"er-no-ec":          `{"data": {}, "metadata": {}, "output_type": "execute_result"}`,
+		"dd-with-ec":        `{"data": {}, "execution_count": 1, "metadata": {}, "output_type": "display_data"}`,
+		"dd-no-metadata":    `{"data": {}, "output_type": "display_data"}`,
+		"stream-stdin":      `{"name": "stdin", "output_type": "stream", "text": ""}`,
+		"stream-text-int":   `{"name": "stdout", "output_type": "stream", "text": 1}`,
+		"otype-unknown":     `{"output_type": "nope"}`,
+		"otype-int":         `{"output_type": 1, "name": "stdout", "text": ""}`,
+		"otype-missing":     `{"name": "stdout", "text": ""}`,
+		"otype-dup":         `{"output_type": "error", "output_type": "stream", "name": "stdout", "text": ""}`,
+		"otype-dup2":        `{"output_type": "stream", "output_type": "error", "name": "stdout", "text": ""}`,
+		"output-array":      `[]`,
+		"output-null":       `null`,
+		"er-metadata-array": `{"data": {}, "execution_count": 3, "metadata": [], "output_type": "execute_result"}`,
+		"mime-nested-obj":   `{"data": {"text/plain": {"a": 1}}, "metadata": {}, "output_type": "display_data"}`,
+		"mime-key-bad":      `{"data": {"notmime": "x"}, "metadata": {}, "output_type": "display_data"}`,
+		"mime-key-empty":    `{"data": {"": "x"}, "metadata": {}, "output_type": "display_data"}`,
+	} {
+		add("out-"+name, so, o)
+	}
+	_ = er
+	cellMeta := `"metadata": {"tags": ["x"], "deep": {"k": [1, 2, {"z": "w"}]}},`
+	for name, m := range map[string]string{
+		"collapsed-str":      `"metadata": {"collapsed": "true"},`,
+		"collapsed-bool":     `"metadata": {"collapsed": true},`,
+		"scrolled-auto":      `"metadata": {"scrolled": "auto"},`,
+		"scrolled-x":         `"metadata": {"scrolled": "x"},`,
+		"jupyter-hidden-str": `"metadata": {"jupyter": {"source_hidden": "yes"}},`,
+		"jupyter-extra":      `"metadata": {"jupyter": {"x": 1}},`,
+		"execution-bad":      `"metadata": {"execution": {"iopub.status.busy": 1}},`,
+		"name-int":           `"metadata": {"name": 1},`,
+		"tags-int":           `"metadata": {"tags": [1]},`,
+		"tags-comma":         `"metadata": {"tags": ["a,b"]},`,
+		"tags-empty-str":     `"metadata": {"tags": [""]},`,
+		"metadata-null":      `"metadata": null,`,
+		"attachments-code":   `"attachments": {}, "metadata": {},`,
+		"format-in-code":     `"metadata": {"format": "text/x"},`,
+	} {
+		add("cellmeta-"+name, cellMeta, m)
+	}
+	for name, m := range map[string]string{
+		"md-attachments":     `"attachments": {"a.png": {"image/png": "AAAA"}},`,
+		"md-attachments-bad": `"attachments": {"a.png": 1},`,
+		"md-outputs":         `"outputs": [],`,
+		"md-ec":              `"execution_count": null,`,
+		"md-type-raw":        `"cell_type": "raw",`,
+		"md-type-code":       `"cell_type": "code",`,
+		"md-type-unknown":    `"cell_type": "heading",`,
+		"md-type-int":        `"cell_type": 1,`,
+	} {
+		old := `"cell_type": "markdown",`
+		if strings.HasPrefix(m, `"cell_type"`) {
+			add(name, old, m)
+		} else {
+			add(name, old, old+" "+m)
+		}
+	}
+	nbMeta := `"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},`
+	for name, m := range map[string]string{
+		"ks-no-name":      `"kernelspec": {"display_name": "Python 3"},`,
+		"ks-extra":        `"kernelspec": {"display_name": "P", "name": "p", "x": [1]},`,
+		"ks-null":         `"kernelspec": null,`,
+		"li-no-name":      `"language_info": {"version": "3"},`,
+		"li-cm-int":       `"language_info": {"name": "p", "codemirror_mode": 1},`,
+		"li-cm-obj":       `"language_info": {"name": "p", "codemirror_mode": {"name": "ipython", "version": 3}},`,
+		"orig-0":          `"orig_nbformat": 0,`,
+		"orig-1":          `"orig_nbformat": 1,`,
+		"orig-float":      `"orig_nbformat": 1.5,`,
+		"authors-obj":     `"authors": {},`,
+		"authors-ok":      `"authors": [{"name": "x"}],`,
+		"authors-noname":  `"authors": [{}],`,
+		"title-int":       `"title": 1,`,
+		"title-escaped-k": `"titl\u0065": 1,`,
+	} {
+		add("nbmeta-"+name, nbMeta, m)
+	}
+	add("top-extra", `"nbformat": 4,`, `"nbformat": 4, "extra": 1,`)
+	add("top-cells-obj", `"cells": [`, `"cells2": [`)
 	return names, docs
 }
 
