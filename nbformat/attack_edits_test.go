@@ -1,0 +1,167 @@
+package nbformat_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+// TestAttackInputCopied changes the caller's buffer after Unmarshal (which
+// documents that it copies data): the notebook must not see it.
+func TestAttackInputCopied(t *testing.T) {
+	data := []byte(attackNB)
+	orig := bytes.Clone(data)
+	nb := mustRead(t, data)
+	for i := range data {
+		if data[i] >= 'a' && data[i] <= 'z' {
+			data[i] = 'Q'
+		}
+	}
+	if id := nbformat.CellIDOf(nb.Cells[0]); id != "a1" {
+		t.Errorf("cell id %q after the caller's buffer changed, want a1", id)
+	}
+	if out := mustMarshal(t, nb); !bytes.Equal(out, orig) {
+		t.Errorf("Marshal after the caller's buffer changed is not the bytes read")
+	}
+}
+
+// TestAttackMimeBundleDuplicateKeys reads output data with a repeated MIME
+// type, in a small bundle and in one large enough to be indexed: the value
+// read must be the last, as Python's json (and encoding/json) keep.
+func TestAttackMimeBundleDuplicateKeys(t *testing.T) {
+	for _, extra := range []int{0, 5, 16, 20, 40} {
+		var members []string
+		for i := range extra {
+			members = append(members, fmt.Sprintf(`"text/x-%d": "v%d"`, i, i))
+		}
+		members = append(members, `"text/plain": "first"`, `"text/y": "y"`, `"text/plain": "last"`)
+		data := strings.Replace(attackNB, `"data": {"text/plain": ["3"]}`, `"data": {`+strings.Join(members, ", ")+`}`, 1)
+		var ref struct {
+			Cells []struct {
+				Outputs []struct {
+					Data map[string]any `json:"data"`
+				} `json:"outputs"`
+			} `json:"cells"`
+		}
+		if err := json.Unmarshal([]byte(data), &ref); err != nil {
+			t.Fatal(err)
+		}
+		want := ref.Cells[0].Outputs[1].Data["text/plain"].(string)
+		nb := mustRead(t, []byte(data))
+		er := nb.Cells[0].(*nbformat.CodeCell).Outputs[1].(*nbformat.ExecuteResult)
+		if got, _ := er.Data.Text("text/plain"); got != want {
+			t.Errorf("%d other entries: Text(text/plain) = %q, encoding/json reads %q", extra, got, want)
+		}
+		if out := mustMarshal(t, nb); !bytes.Equal(out, []byte(data)) {
+			t.Errorf("%d other entries: unedited Marshal changed the bytes", extra)
+		}
+	}
+}
+
+// TestAttackMimeBundleSharedCopy changes output data through a copy of the
+// bundle (copies share storage, as documented): the notebook is edited.
+func TestAttackMimeBundleSharedCopy(t *testing.T) {
+	nb := mustRead(t, []byte(attackNB))
+	er := nb.Cells[0].(*nbformat.CodeCell).Outputs[1].(*nbformat.ExecuteResult)
+	b := er.Data
+	b.SetText("text/plain", "4")
+	if !nb.Edited() {
+		t.Errorf("bundle changed through a copy: Edited() = false")
+	}
+	out := mustMarshal(t, nb)
+	var ref struct {
+		Cells []struct {
+			Outputs []struct {
+				Data map[string]json.RawMessage `json:"data"`
+			} `json:"outputs"`
+		} `json:"cells"`
+	}
+	if err := json.Unmarshal(out, &ref); err != nil {
+		t.Fatal(err)
+	}
+	if got := refMultiline(t, ref.Cells[0].Outputs[1].Data["text/plain"]); got != "4" {
+		t.Errorf("text/plain written %q, want 4", got)
+	}
+}
+
+// TestAttackMapDeleteReAdd deletes a metadata member and stores it back,
+// and stores a member then deletes it: the notebook's values are those
+// read, so Marshal must write the bytes read.
+func TestAttackMapDeleteReAdd(t *testing.T) {
+	data := []byte(attackNB)
+	nb := mustRead(t, data)
+	ap := nb.Metadata.AdditionalProperties
+	v := ap["custom"]
+	delete(ap, "custom")
+	ap["zzz"] = 1
+	delete(ap, "zzz")
+	ap["custom"] = v
+	if out := mustMarshal(t, nb); !bytes.Equal(out, data) {
+		t.Errorf("metadata deleted and restored: Marshal changed the bytes:\n%s", out)
+	}
+	cm := nb.Cells[0].(*nbformat.CodeCell).Metadata.AdditionalProperties
+	deep := cm["deep"]
+	cm["deep"] = "changed"
+	if got := mustMarshal(t, nb); !bytes.Contains(got, []byte(`"deep": "changed"`)) {
+		t.Errorf("cell metadata member changed: not written:\n%s", got)
+	}
+	cm["deep"] = deep
+	if out := mustMarshal(t, nb); !bytes.Equal(out, data) {
+		t.Errorf("cell metadata member restored: Marshal changed the bytes")
+	}
+}
+
+// TestAttackSetEqualSource sets every cell's source to the text it has:
+// nothing changed in value, so by contract 2 no byte may change.
+func TestAttackSetEqualSource(t *testing.T) {
+	data := []byte(attackNB)
+	nb := mustRead(t, data)
+	for _, c := range nb.Cells {
+		setSource(c, nbformat.SourceOf(c).String())
+	}
+	if out := mustMarshal(t, nb); !bytes.Equal(out, data) {
+		t.Errorf("sources set to their own text: Marshal changed the bytes:\n%s", out)
+	}
+}
+
+// TestAttackHealThenEdit heals a notebook, then edits it: the edit is
+// written, and the healed notebook validates as Python says.
+func TestAttackHealThenEdit(t *testing.T) {
+	data := []byte(strings.Replace(attackNB, `"execution_count": 4,`, `"execution_count": -4,`, 1))
+	nb := mustRead(t, data)
+	if nbformat.Validate(nb) == nil {
+		t.Fatal("execution_count -4 validates")
+	}
+	if _, err := nbformat.Heal(nb); err != nil {
+		t.Fatal(err)
+	}
+	if err := nbformat.Validate(nb); err != nil {
+		t.Fatalf("after Heal: %v", err)
+	}
+	healed := mustMarshal(t, nb)
+	nb.Cells[0].(*nbformat.CodeCell).Source.Set("after heal\n")
+	seven := 7 // Heal may have cleared the count (it was -4)
+	nb.Cells[2].(*nbformat.CodeCell).ExecutionCount = &seven
+	out := mustMarshal(t, nb)
+	if got := refSource(t, out, 0); got != "after heal\n" {
+		t.Errorf("source written %q", got)
+	}
+	var ref struct {
+		Cells []struct {
+			EC *int `json:"execution_count"`
+		} `json:"cells"`
+	}
+	if err := json.Unmarshal(out, &ref); err != nil {
+		t.Fatal(err)
+	}
+	if ref.Cells[2].EC == nil || *ref.Cells[2].EC != 7 {
+		t.Errorf("execution count after heal+edit: %v, want 7", ref.Cells[2].EC)
+	}
+	if bytes.Equal(out, healed) {
+		t.Errorf("edit after Heal not written")
+	}
+}
