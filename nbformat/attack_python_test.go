@@ -177,6 +177,19 @@ func hostileVariants() (names []string, docs [][]byte) {
 	}
 	add("top-extra", `"nbformat": 4,`, `"nbformat": 4, "extra": 1,`)
 	add("top-cells-obj", `"cells": [`, `"cells2": [`)
+	// Keys near the word-compared keys of the schema: one byte short or
+	// long, the last byte escaped, a NUL appended, the case changed.
+	for _, k := range []string{"cell_type", "execution_count", "id", "metadata", "outputs", "source", "name",
+		"output_type", "text", "data", "tags", "kernelspec", "display_name", "language", "nbformat",
+		"nbformat_minor", "cells", "deep", "custom", "k", "a"} {
+		old := `"` + k + `":`
+		last := k[len(k)-1]
+		for i, nk := range []string{k[:len(k)-1], k + "x", k[:len(k)-1] + fmt.Sprintf(`\u%04x`, last),
+			k + `\u0000`, strings.ToUpper(k[:1]) + k[1:], k + k, strings.Repeat("k", len(k))} {
+			add(fmt.Sprintf("key-%s-%d", k, i), old, `"`+nk+`":`)
+			add(fmt.Sprintf("key2-%s-%d", k, i), old, `"`+nk+`": 1, `+old)
+		}
+	}
 	return names, docs
 }
 
