@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -163,5 +166,68 @@ func TestAttackHealThenEdit(t *testing.T) {
 	}
 	if bytes.Equal(out, healed) {
 		t.Errorf("edit after Heal not written")
+	}
+}
+
+// TestAttackUpgradeThenEdit upgrades a version 3 notebook, then edits the
+// upgraded cells in place: every edit is written, and the result
+// validates as Python nbformat says.
+func TestAttackUpgradeThenEdit(t *testing.T) {
+	py := pythonNbformat(t)
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "v3.ipynb"))
+	if err != nil {
+		t.Skip(err)
+	}
+	nb := mustRead(t, data)
+	if err := nbformat.Upgrade(nb); err != nil {
+		t.Fatal(err)
+	}
+	up := mustMarshal(t, nb)
+	if nb.Edited() && bytes.Equal(up, data) {
+		t.Errorf("upgraded notebook writes the version 3 bytes")
+	}
+	if len(nb.Cells) == 0 {
+		t.Fatal("no cells after Upgrade")
+	}
+	var want []string
+	for i, c := range nb.Cells {
+		s := fmt.Sprintf("cell %d edited after upgrade\n", i)
+		setSource(c, s)
+		want = append(want, s)
+		if cc, ok := c.(*nbformat.CodeCell); ok && cc.ExecutionCount != nil {
+			*cc.ExecutionCount = 40 + i
+		}
+	}
+	out := mustMarshal(t, nb)
+	for i, s := range want {
+		if _, ok := nb.Cells[i].(*nbformat.UnknownCell); ok {
+			continue
+		}
+		if got := refSource(t, out, i); got != s {
+			t.Errorf("cell %d: source written %q, want %q", i, got, s)
+		}
+	}
+	cells, _ := refCells(out)
+	for i, c := range nb.Cells {
+		if cc, ok := c.(*nbformat.CodeCell); ok && cc.ExecutionCount != nil {
+			if n, err := cells[i].EC.Int64(); err != nil || n != int64(40+i) {
+				t.Errorf("cell %d: execution count written %v, want %d", i, cells[i].EC, 40+i)
+			}
+		}
+	}
+	p := filepath.Join(t.TempDir(), "up.ipynb")
+	if err := os.WriteFile(p, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v, err := exec.Command(py, referenceScript(t, "nbformat_verdict.py"), p).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := "valid"
+	if err := nbformat.Validate(nb); err != nil {
+		got = "invalid"
+	}
+	if !strings.HasPrefix(string(v), got+" ") {
+		t.Errorf("Validate after upgrade+edit: %s; Python: %s", got, strings.Fields(string(v))[0])
 	}
 }
