@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -358,5 +359,72 @@ func setSource(c nbformat.Cell, s string) {
 		c.Source.Set(s)
 	case *nbformat.RawCell:
 		c.Source.Set(s)
+	}
+}
+
+// TestAttackConcurrentReadersAllFiles reads each testdata notebook (every
+// version, valid or not), and from several goroutines at once calls
+// everything that only reads it (run with -race): the package documents
+// that as safe. The bytes written must be the same in every goroutine.
+func TestAttackConcurrentReadersAllFiles(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.ipynb"))
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nb, err := nbformat.Unmarshal(data)
+		if err != nil {
+			continue
+		}
+		for _, edit := range []bool{false, true} {
+			if edit && len(nb.Cells) > 0 {
+				setSource(nb.Cells[0], "edited\n")
+			}
+			var wg sync.WaitGroup
+			outs := make([][]byte, 6)
+			for g := range 6 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for range 5 {
+						_ = nb.Edited()
+						_ = nbformat.Validate(nb)
+						outs[g], _ = nbformat.Marshal(nb)
+						for _, c := range nb.Cells {
+							_ = nbformat.SourceOf(c).Lines()
+							_ = nbformat.CellIDOf(c)
+							if cc, ok := c.(*nbformat.CodeCell); ok {
+								for _, o := range cc.Outputs {
+									switch o := o.(type) {
+									case *nbformat.ExecuteResult:
+										for _, k := range o.Data.Keys() {
+											_, _ = o.Data.Text(k)
+											_, _ = o.Data.RawJSON(k)
+										}
+									case *nbformat.DisplayData:
+										for _, k := range o.Data.Keys() {
+											_, _ = o.Data.Text(k)
+											_, _ = o.Data.RawJSON(k)
+										}
+									}
+								}
+							}
+						}
+						for _, v := range nb.Metadata.AdditionalProperties {
+							if raw, ok := v.(json.RawMessage); ok {
+								_, _ = nbformat.Decode(raw)
+							}
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			for g := range outs {
+				if !bytes.Equal(outs[g], outs[0]) {
+					t.Errorf("%s (edited %v): goroutine %d wrote different bytes", p, edit, g)
+				}
+			}
+		}
 	}
 }
