@@ -231,3 +231,50 @@ func TestAttackUpgradeThenEdit(t *testing.T) {
 		t.Errorf("Validate after upgrade+edit: %s; Python: %s", got, strings.Fields(string(v))[0])
 	}
 }
+
+// TestAttackDeepValues reads notebooks nested just within the default
+// depth limit (10,000) in metadata, in JSON output data and in an unknown
+// cell, then validates, heals, edits and writes them (plain and canonical):
+// each must answer (no stack overflow), and an edit elsewhere must keep the
+// deep value's bytes.
+func TestAttackDeepValues(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large inputs")
+	}
+	const depth = 9990
+	deep := strings.Repeat(`{"a": [`, depth/2) + "1" + strings.Repeat("]}", depth/2)
+	for name, old := range map[string]string{
+		"metadata":    `"custom": {"a": {"b": [1, 2, 3]}}`,
+		"cellmeta":    `"deep": {"k": [1, 2, {"z": "w"}]}`,
+		"mime":        `"text/plain": ["3"]`,
+		"unknowncell": `"cell_type": "markdown",`,
+	} {
+		repl := map[string]string{
+			"metadata":    `"custom": ` + deep,
+			"cellmeta":    `"deep": ` + deep,
+			"mime":        `"application/json": ` + deep,
+			"unknowncell": `"cell_type": "weird", "x": ` + deep + `,`,
+		}[name]
+		data := []byte(strings.Replace(attackNB, old, repl, 1))
+		nb, err := nbformat.Unmarshal(data)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		_ = nbformat.Validate(nb)
+		if out := mustMarshal(t, nb); !bytes.Equal(out, data) {
+			t.Errorf("%s: unedited Marshal changed the bytes", name)
+		}
+		_, _ = nbformat.MarshalOptions{Canonical: true}.Marshal(nb)
+		nb.Cells[2].(*nbformat.CodeCell).Source.Set("edited")
+		out := mustMarshal(t, nb)
+		if !bytes.Contains(out, []byte(repl)) {
+			t.Errorf("%s: an edit elsewhere changed the deep value's bytes", name)
+		}
+		_ = nbformat.Validate(nb)
+		if _, err := nbformat.Heal(nb); err != nil {
+			t.Logf("%s: Heal: %v", name, err)
+		}
+		_ = mustMarshal(t, nb)
+	}
+}
