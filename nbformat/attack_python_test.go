@@ -190,6 +190,22 @@ func hostileVariants() (names []string, docs [][]byte) {
 			add(fmt.Sprintf("key2-%s-%d", k, i), old, `"`+nk+`": 1, `+old)
 		}
 	}
+	// Every variant again as nbformat 4.0, 4.2 and 4.4 (each minor has its
+	// own schema; ids are not allowed before 4.5).
+	n := len(docs)
+	for i := range n {
+		d := string(docs[i])
+		if !strings.Contains(d, `"nbformat_minor": 5`) || len(d) > 1<<16 {
+			continue
+		}
+		for _, id := range []string{`"id": "a1",`, `"id": "b2",`, `"id": "c3",`} {
+			d = strings.Replace(d, id, "", 1)
+		}
+		for _, minor := range []string{"0", "2", "4"} {
+			names = append(names, names[i]+"@4."+minor)
+			docs = append(docs, []byte(strings.Replace(d, `"nbformat_minor": 5`, `"nbformat_minor": `+minor, 1)))
+		}
+	}
 	return names, docs
 }
 
