@@ -7,8 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/nbdialog/ipynb/internal/corpus"
 
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -277,4 +280,113 @@ func TestAttackDeepValues(t *testing.T) {
 		}
 		_ = mustMarshal(t, nb)
 	}
+}
+
+// TestAttackAppendToEverySlice finds every slice reachable through the
+// exported fields, maps and interfaces of decoded notebooks (testdata and
+// corpus) and of Decode's values, and appends to each within its
+// capacity: that must never write into another value (the notebook still
+// writes the bytes read; the decoded value still encodes as before).
+func TestAttackAppendToEverySlice(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.ipynb"))
+	var inputs [][]byte
+	inputs = append(inputs, []byte(attackNB))
+	for _, p := range files {
+		if b, err := os.ReadFile(p); err == nil {
+			inputs = append(inputs, b)
+		}
+	}
+	if corpus.Shared() != "" {
+		k := 0
+		for _, data := range corpus.Files(t) {
+			if k++; k%3 == 0 || !testing.Short() {
+				inputs = append(inputs, data)
+			}
+		}
+	}
+	spare := 0
+	for _, data := range inputs {
+		nb, err := nbformat.Unmarshal(data)
+		if err != nil {
+			continue
+		}
+		before := mustMarshal(t, nb)
+		spare += appendEverywhere(reflect.ValueOf(&nb.Document), 0)
+		if after := mustMarshal(t, nb); !bytes.Equal(after, before) {
+			t.Errorf("appending within capacity to a slice of a notebook changed another value:\n%s", nbtestDiff(before, after))
+		}
+		for _, v := range nb.Metadata.AdditionalProperties {
+			raw, ok := v.(json.RawMessage)
+			if !ok {
+				continue
+			}
+			dv, err := nbformat.Decode(raw)
+			if err != nil {
+				continue
+			}
+			want, _ := json.Marshal(dv)
+			spare += appendEverywhere(reflect.ValueOf(&dv), 0)
+			if got, _ := json.Marshal(dv); !bytes.Equal(got, want) {
+				t.Errorf("appending within capacity to a slice Decode made changed another value:\n%s\n%s", want, got)
+			}
+		}
+	}
+	t.Logf("%d slices had spare capacity", spare)
+}
+
+func nbtestDiff(a, b []byte) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	lo := max(0, i-80)
+	return fmt.Sprintf("at byte %d: %q vs %q", i, a[lo:min(len(a), i+80)], b[lo:min(len(b), i+80)])
+}
+
+// appendEverywhere appends a non-zero element to every slice it reaches
+// whose capacity exceeds its length (a copy of the header: the value
+// itself is unchanged) and returns how many it found.
+func appendEverywhere(v reflect.Value, depth int) int {
+	if depth > 200 || !v.IsValid() {
+		return 0
+	}
+	n := 0
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			n += appendEverywhere(v.Elem(), depth+1)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				n += appendEverywhere(v.Field(i), depth+1)
+			}
+		}
+	case reflect.Map:
+		it := v.MapRange()
+		for it.Next() {
+			n += appendEverywhere(it.Value(), depth+1)
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			n += appendEverywhere(v.Index(i), depth+1)
+		}
+		if v.Cap() > v.Len() {
+			n++
+			junk := reflect.New(v.Type().Elem()).Elem()
+			switch junk.Kind() {
+			case reflect.String:
+				junk.SetString("JUNK")
+			case reflect.Uint8:
+				junk.SetUint('!')
+			case reflect.Interface:
+				junk.Set(reflect.ValueOf("JUNK"))
+			}
+			grown := v.Slice3(0, v.Len(), v.Cap())
+			for grown.Len() < grown.Cap() {
+				grown = reflect.Append(grown, junk)
+			}
+		}
+	}
+	return n
 }
