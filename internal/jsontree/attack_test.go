@@ -127,3 +127,70 @@ func TestAttackAcceptanceAsPython(t *testing.T) {
 	}
 	t.Logf("%d inputs judged", len(inputs))
 }
+
+// TestAttackTapesIndependent keeps tapes from every parse function, then
+// parses other documents (valid and failing, from several goroutines, so
+// that pooled scratch memory is reused): the tapes kept must not change.
+func TestAttackTapesIndependent(t *testing.T) {
+	docs := [][]byte{
+		[]byte(`{"cells": [1, 2, "three", {"a": [4, 5]}], "x": "y\n"}`),
+		[]byte(`[` + strings.Repeat(`"s", 1, `, 500) + `2]`),
+		[]byte(`{"k": {"n": [` + strings.Repeat("[1, 2, 3], ", 300) + `[]]}}`),
+	}
+	parsers := []func([]byte) (*jsontree.Tape, error){
+		func(d []byte) (*jsontree.Tape, error) { return jsontree.Parse(d, jsontree.Limits{}) },
+		func(d []byte) (*jsontree.Tape, error) { return jsontree.ParseFlat(d, jsontree.Limits{}, jsontree.All) },
+		func(d []byte) (*jsontree.Tape, error) { return jsontree.ParseShaped(d, jsontree.Limits{}, jsontree.All) },
+	}
+	type kept struct {
+		tp    *jsontree.Tape
+		nodes []jsontree.Node
+	}
+	var all []kept
+	for _, p := range parsers {
+		for _, d := range docs {
+			tp, err := p(bytes.Clone(d))
+			if err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, kept{tp, append([]jsontree.Node(nil), tp.Nodes...)})
+		}
+	}
+	others := [][]byte{
+		[]byte(`[` + strings.Repeat(`{"a": 1, "b": [true, null]}, `, 2000) + `0]`),
+		[]byte(`[` + strings.Repeat(`1, `, 5000) + `x]`),
+		[]byte(`{"a": [1, 2, 3, ` + strings.Repeat(`"q", `, 3000) + `}`),
+		[]byte(strings.Repeat(`[`, 3000) + strings.Repeat(`]`, 3000)),
+	}
+	done := make(chan bool)
+	for g := range 4 {
+		go func() {
+			for i := range 60 {
+				_, _ = parsers[(g+i)%3](others[i%len(others)])
+			}
+			done <- true
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+	for i, k := range all {
+		if len(k.tp.Nodes) != len(k.nodes) {
+			t.Fatalf("tape %d: %d nodes, had %d", i, len(k.tp.Nodes), len(k.nodes))
+		}
+		for j := range k.nodes {
+			if k.tp.Nodes[j] != k.nodes[j] {
+				t.Fatalf("tape %d node %d changed after other parses: %+v, was %+v", i, j, k.tp.Nodes[j], k.nodes[j])
+			}
+		}
+		// Appending to a tape's nodes must not write into another's.
+		_ = append(k.tp.Nodes, jsontree.Node{Start: -7})
+	}
+	for i, k := range all {
+		for j := range k.nodes {
+			if k.tp.Nodes[j] != k.nodes[j] {
+				t.Fatalf("tape %d node %d changed after appends to other tapes", i, j)
+			}
+		}
+	}
+}
