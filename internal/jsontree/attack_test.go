@@ -140,7 +140,9 @@ func TestAttackTapesIndependent(t *testing.T) {
 	parsers := []func([]byte) (*jsontree.Tape, error){
 		func(d []byte) (*jsontree.Tape, error) { return jsontree.Parse(d, jsontree.Limits{}) },
 		func(d []byte) (*jsontree.Tape, error) { return jsontree.ParseFlat(d, jsontree.Limits{}, jsontree.All) },
-		func(d []byte) (*jsontree.Tape, error) { return jsontree.ParseShaped(d, jsontree.Limits{}, jsontree.All) },
+		func(d []byte) (*jsontree.Tape, error) {
+			return jsontree.ParseShaped(d, jsontree.Limits{}, jsontree.All)
+		},
 	}
 	type kept struct {
 		tp    *jsontree.Tape
