@@ -335,3 +335,67 @@ func TestAttackEditAfterValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestAttackVerdictSequence edits one notebook back and forth between
+// valid and invalid states (through pointers decoding gave, ids, new
+// values equal to the originals), validating after each step: every
+// verdict must be Python nbformat's on what Marshal writes at that step.
+func TestAttackVerdictSequence(t *testing.T) {
+	py := pythonNbformat(t)
+	nb := mustRead(t, []byte(attackNB))
+	c0 := nb.Cells[0].(*nbformat.CodeCell)
+	orig := c0.ExecutionCount
+	three := 3
+	steps := []struct {
+		name string
+		f    func()
+	}{
+		{"as read", func() {}},
+		{"ec -1 in place", func() { *c0.ExecutionCount = -1 }},
+		{"ec 5 in place", func() { *c0.ExecutionCount = 5 }},
+		{"ec -2 in place", func() { *c0.ExecutionCount = -2 }},
+		{"ec back to 3 in place", func() { *c0.ExecutionCount = 3 }},
+		{"ec new pointer to 3", func() { c0.ExecutionCount = &three }},
+		{"ec new pointer to -3", func() { three = -3 }},
+		{"ec original pointer", func() { c0.ExecutionCount = orig }},
+		{"id bad", func() { nbformat.SetCellID(c0, "a 1") }},
+		{"id back", func() { nbformat.SetCellID(c0, "a1") }},
+		{"id dup", func() { nbformat.SetCellID(nb.Cells[1], "a1") }},
+		{"id undup", func() { nbformat.SetCellID(nb.Cells[1], "b2") }},
+		{"cells swapped", func() { nb.Cells[0], nb.Cells[1] = nb.Cells[1], nb.Cells[0] }},
+		{"cells swapped back", func() { nb.Cells[0], nb.Cells[1] = nb.Cells[1], nb.Cells[0] }},
+		{"minor 4", func() { nb.NbformatMinor = 4 }},
+		{"minor 5", func() { nb.NbformatMinor = 5 }},
+	}
+	dir := t.TempDir()
+	var paths, gots []string
+	for i, s := range steps {
+		s.f()
+		got := "valid"
+		if err := nbformat.Validate(nb); err != nil {
+			got = "invalid"
+		}
+		out := mustMarshal(t, nb)
+		p := filepath.Join(dir, fmt.Sprintf("%02d.ipynb", i))
+		if err := os.WriteFile(p, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+		gots = append(gots, got)
+	}
+	out, err := exec.Command(py, append([]string{referenceScript(t, "nbformat_verdict.py")}, paths...)...).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	verdict := map[string]string{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) == 2 {
+			verdict[f[1]] = f[0]
+		}
+	}
+	for i, s := range steps {
+		if v := verdict[paths[i]]; v != gots[i] {
+			t.Errorf("step %d (%s): Validate says %s, Python on Marshal's output %s", i, s.name, gots[i], v)
+		}
+	}
+}
