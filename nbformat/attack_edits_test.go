@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -389,4 +390,120 @@ func appendEverywhere(v reflect.Value, depth int) int {
 		}
 	}
 	return n
+}
+
+type marshalerValue struct{ s string }
+
+func (m marshalerValue) MarshalJSON() ([]byte, error) { return []byte(`{"custom":"` + m.s + `"}`), nil }
+
+type textValue int
+
+func (v textValue) MarshalText() ([]byte, error) { return []byte(fmt.Sprintf("t%d", int(v))), nil }
+
+// TestAttackStrangeStoredValues stores in metadata values of every kind
+// encoding/json knows (and some it refuses) and writes the notebook: no
+// call may panic, and what Marshal writes for the member is what
+// encoding/json writes for it (compared as JSON values).
+func TestAttackStrangeStoredValues(t *testing.T) {
+	ch := make(chan int)
+	n := 5
+	values := map[string]any{
+		"int-keys":  map[int]string{1: "a", -2: "b"},
+		"text-keys": map[textValue]int{3: 1},
+		"bytes":     []byte("hello"),
+		"struct": struct {
+			A int
+			B string `json:"b,omitempty"`
+			c int
+		}{A: 1},
+		"ptr-struct":  &struct{ X *int }{X: &n},
+		"marshaler":   marshalerValue{"m"},
+		"marshalerp":  &marshalerValue{"p"},
+		"textvalue":   textValue(7),
+		"array":       [3]int{1, 2, 3},
+		"nil-slice":   []string(nil),
+		"nil-map":     map[string]any(nil),
+		"nil-ptr":     (*int)(nil),
+		"float32":     float32(0.1),
+		"big-uint":    uint64(1<<64 - 1),
+		"neg-zero":    math.Copysign(0, -1),
+		"tiny":        5e-324,
+		"rawmsg":      json.RawMessage(`{"a" : [1,2] }`),
+		"number":      json.Number("1e400"),
+		"nested-any":  []any{map[string]any{"x": []any{1, "2", nil, true}}},
+		"html":        "<script>&</script>\u2028",
+		"invalid-utf": "a\xffb",
+		"chan":        ch,
+		"func":        func() {},
+		"nan":         math.NaN(),
+		"inf":         math.Inf(1),
+		"bad-rawmsg":  json.RawMessage(`{"a":`),
+		"bad-number":  json.Number("12abc"),
+	}
+	for name, v := range values {
+		t.Run(name, func(t *testing.T) {
+			ref, refErr := json.Marshal(v)
+			nb := mustRead(t, []byte(attackNB))
+			nb.Metadata.AdditionalProperties["strange"] = v
+			var out []byte
+			var err error
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("panic: %v", r)
+					}
+				}()
+				_ = nb.Edited()
+				_ = nbformat.Validate(nb)
+				out, err = nbformat.Marshal(nb)
+				_, _ = nbformat.MarshalOptions{Canonical: true}.Marshal(nb)
+			}()
+			if err != nil || refErr != nil {
+				if err == nil && name != "nan" && name != "inf" {
+					t.Errorf("encoding/json refuses it (%v), Marshal writes it", refErr)
+				}
+				return
+			}
+			var doc struct {
+				Metadata map[string]any `json:"metadata"`
+			}
+			dec := json.NewDecoder(bytes.NewReader(out))
+			dec.UseNumber()
+			if e := dec.Decode(&doc); e != nil {
+				t.Fatalf("Marshal wrote JSON encoding/json cannot read: %v", e)
+			}
+			var want any
+			dec = json.NewDecoder(bytes.NewReader(ref))
+			dec.UseNumber()
+			_ = dec.Decode(&want)
+			if !reflect.DeepEqual(numbersAsFloats(doc.Metadata["strange"]), numbersAsFloats(want)) {
+				t.Errorf("written %#v, encoding/json writes %s", doc.Metadata["strange"], ref)
+			}
+		})
+	}
+}
+
+// numbersAsFloats replaces the numbers of a value decoded with UseNumber
+// by their float64 values where finite (spelling aside: -0.0 is -0).
+func numbersAsFloats(v any) any {
+	switch v := v.(type) {
+	case json.Number:
+		if f, err := v.Float64(); err == nil {
+			return f
+		}
+		return v
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = numbersAsFloats(x)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = numbersAsFloats(x)
+		}
+		return out
+	}
+	return v
 }
