@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -506,4 +507,100 @@ func numbersAsFloats(v any) any {
 		return out
 	}
 	return v
+}
+
+// TestAttackTypedNils stores typed nil cells and outputs and nil pointers
+// where decoding puts values: every call must answer, none may panic.
+func TestAttackTypedNils(t *testing.T) {
+	edits := map[string]func(nb *nbformat.Notebook){
+		"nil-code-cell":     func(nb *nbformat.Notebook) { nb.Cells[0] = (*nbformat.CodeCell)(nil) },
+		"nil-markdown-cell": func(nb *nbformat.Notebook) { nb.Cells[1] = (*nbformat.MarkdownCell)(nil) },
+		"nil-unknown-cell":  func(nb *nbformat.Notebook) { nb.Cells[1] = (*nbformat.UnknownCell)(nil) },
+		"nil-cell":          func(nb *nbformat.Notebook) { nb.Cells[1] = nil },
+		"nil-stream":        func(nb *nbformat.Notebook) { nb.Cells[0].(*nbformat.CodeCell).Outputs[0] = (*nbformat.Stream)(nil) },
+		"nil-result": func(nb *nbformat.Notebook) {
+			nb.Cells[0].(*nbformat.CodeCell).Outputs[1] = (*nbformat.ExecuteResult)(nil)
+		},
+		"nil-unknown-output": func(nb *nbformat.Notebook) {
+			nb.Cells[0].(*nbformat.CodeCell).Outputs[1] = (*nbformat.UnknownOutput)(nil)
+		},
+		"nil-kernelspec": func(nb *nbformat.Notebook) { nb.Metadata.Kernelspec = nil },
+		"nil-cells":      func(nb *nbformat.Notebook) { nb.Cells = nil },
+		"nil-ap":         func(nb *nbformat.Notebook) { nb.Metadata.AdditionalProperties = nil },
+		"nil-ap-cell":    func(nb *nbformat.Notebook) { nb.Cells[0].(*nbformat.CodeCell).AdditionalProperties = nil },
+		"nil-output-meta": func(nb *nbformat.Notebook) {
+			nb.Cells[0].(*nbformat.CodeCell).Outputs[1].(*nbformat.ExecuteResult).Metadata = nil
+		},
+		"zero-bundle": func(nb *nbformat.Notebook) {
+			nb.Cells[0].(*nbformat.CodeCell).Outputs[1].(*nbformat.ExecuteResult).Data = nbformat.MimeBundle{}
+		},
+		"zero-multiline": func(nb *nbformat.Notebook) {
+			nb.Cells[0].(*nbformat.CodeCell).Source = nbformat.MultilineString{}
+		},
+	}
+	for name, f := range edits {
+		t.Run(name, func(t *testing.T) {
+			nb := mustRead(t, []byte(attackNB))
+			f(nb)
+			call := func(what string, g func()) {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("%s panics: %v (at %s)", what, r, panicSite())
+					}
+				}()
+				g()
+			}
+			call("Edited", func() { _ = nb.Edited() })
+			call("Validate", func() { _ = nbformat.Validate(nb) })
+			call("Marshal", func() {
+				out, err := nbformat.Marshal(nb)
+				if err == nil {
+					if _, ok := refCells(out); !ok && !strings.HasPrefix(name, "nil-cells") {
+						t.Errorf("Marshal wrote JSON encoding/json cannot read")
+					}
+				} else if !strings.HasPrefix(err.Error(), "nbformat: ") {
+					t.Errorf("error without the package prefix: %v", err)
+				}
+			})
+			call("Marshal canonical", func() { _, _ = nbformat.MarshalOptions{Canonical: true}.Marshal(nb) })
+			call("Heal", func() { _, _ = nbformat.Heal(nb) })
+			call("Upgrade", func() { _ = nbformat.Upgrade(nb) })
+			call("Marshal after Heal", func() { _, _ = nbformat.Marshal(nb) })
+		})
+	}
+}
+
+// TestAttackLimitsExact reads notebooks at and one past the documented
+// limits: at the limit they read, one past fails.
+func TestAttackLimitsExact(t *testing.T) {
+	opts := nbformat.UnmarshalOptions{MaxCells: 3}
+	if _, err := opts.Unmarshal([]byte(attackNB)); err != nil {
+		t.Errorf("3 cells with MaxCells 3: %v", err)
+	}
+	opts.MaxCells = 2
+	if _, err := opts.Unmarshal([]byte(attackNB)); err == nil {
+		t.Errorf("3 cells with MaxCells 2: read")
+	}
+	// attackNB's deepest value: cells[0].metadata.deep.k[2] object holds "z": 6 levels
+	// (root, cells, cell, metadata, deep, k, {z}) = 7 containers.
+	for _, d := range []struct {
+		max int
+		ok  bool
+	}{{7, true}, {6, false}} {
+		_, err := nbformat.UnmarshalOptions{MaxDepth: d.max}.Unmarshal([]byte(attackNB))
+		if (err == nil) != d.ok {
+			t.Errorf("MaxDepth %d: err %v, want ok=%v", d.max, err, d.ok)
+		}
+	}
+}
+
+// panicSite returns the innermost frame of package nbformat on the
+// panicking goroutine's stack.
+func panicSite() string {
+	for _, line := range strings.Split(string(debug.Stack()), "\n") {
+		if strings.Contains(line, "/nbformat/") && !strings.Contains(line, "_test.go") {
+			return strings.TrimSpace(line)
+		}
+	}
+	return "?"
 }
