@@ -604,3 +604,42 @@ func panicSite() string {
 	}
 	return "?"
 }
+
+// TestAttackForeignCells moves cells and outputs of one notebook into
+// another read from different bytes (same ids, other values): Marshal
+// must write the values the receiving notebook now holds, as encoding/json
+// reads them back.
+func TestAttackForeignCells(t *testing.T) {
+	other := strings.NewReplacer(`"x = 1\n"`, `"x = 100\n"`, `"one\n"`, `"uno\n"`, `"# Title\n"`, `"# Other\n"`,
+		`print(\"\u00e9\\t\")`, `print(2)`, `"execution_count": 4,`, `"execution_count": 44,`).Replace(attackNB)
+	for i := range 3 {
+		for j := range 3 {
+			a, b := mustRead(t, []byte(other)), mustRead(t, []byte(attackNB))
+			b.Cells[i] = a.Cells[j]
+			if msg := sameAsRef(t, b, mustMarshal(t, b)); msg != "" {
+				t.Errorf("cell %d of the other notebook put at %d: %s", j, i, msg)
+			}
+		}
+	}
+	a, b := mustRead(t, []byte(other)), mustRead(t, []byte(attackNB))
+	ac, bc := a.Cells[0].(*nbformat.CodeCell), b.Cells[0].(*nbformat.CodeCell)
+	bc.Outputs[0] = ac.Outputs[0]
+	if msg := sameAsRef(t, b, mustMarshal(t, b)); msg != "" {
+		t.Errorf("an output of the other notebook: %s", msg)
+	}
+	b = mustRead(t, []byte(attackNB))
+	b.Cells[0].(*nbformat.CodeCell).Outputs = ac.Outputs
+	if msg := sameAsRef(t, b, mustMarshal(t, b)); msg != "" {
+		t.Errorf("the outputs of the other notebook: %s", msg)
+	}
+	b = mustRead(t, []byte(attackNB))
+	b.Cells = a.Cells
+	if msg := sameAsRef(t, b, mustMarshal(t, b)); msg != "" {
+		t.Errorf("all the cells of the other notebook: %s", msg)
+	}
+	b = mustRead(t, []byte(attackNB))
+	b.Document = a.Document
+	if msg := sameAsRef(t, b, mustMarshal(t, b)); msg != "" {
+		t.Errorf("the other notebook's Document: %s", msg)
+	}
+}
