@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -398,4 +399,85 @@ func TestAttackVerdictSequence(t *testing.T) {
 			t.Errorf("step %d (%s): Validate says %s, Python on Marshal's output %s", i, s.name, gots[i], v)
 		}
 	}
+}
+
+// TestAttackCorpusByteMutations applies byte-level mutations to corpus
+// notebooks (a repeated key whose first value is invalid or whose last
+// is, escaped keys, another minor version) and compares Validate's
+// verdict with Python nbformat's on each.
+func TestAttackCorpusByteMutations(t *testing.T) {
+	py := pythonNbformat(t)
+	muts := []struct {
+		name     string
+		old, new string
+		all      bool
+	}{
+		{"dup-ec-first-bad", `"execution_count": `, `"execution_count": "bad", "execution_count": `, false},
+		{"dup-ec-last-bad", `"execution_count": `, `"execution_count": -5, "execution_count": `, false},
+		{"escaped-celltype", `"cell_type"`, `"cell\u005ftype"`, true},
+		{"escaped-source", `"source"`, `"sourc\u0065"`, true},
+		{"escaped-otype", `"output_type"`, `"output\u005ftype"`, true},
+		{"escaped-code", `"code"`, `"\u0063ode"`, true},
+		{"minor4", `"nbformat_minor": 5`, `"nbformat_minor": 4`, false},
+		{"minor5", `"nbformat_minor": 4`, `"nbformat_minor": 5`, false},
+		{"dup-metadata", `"metadata": {`, `"metadata": [], "metadata": {`, false},
+		{"dup-outputs", `"outputs": [`, `"outputs": {}, "outputs": [`, false},
+	}
+	dir := t.TempDir()
+	var paths, what []string
+	k := 0
+	for e, data := range corpus.Files(t) {
+		if len(data) > 256<<10 {
+			continue
+		}
+		for _, m := range muts {
+			k++
+			if testing.Short() && k%4 != 0 {
+				continue
+			}
+			s := string(data)
+			if !strings.Contains(s, m.old) {
+				continue
+			}
+			if m.all {
+				s = strings.ReplaceAll(s, m.old, m.new)
+			} else {
+				s = strings.Replace(s, m.old, m.new, 1)
+			}
+			p := filepath.Join(dir, fmt.Sprintf("%05d.ipynb", len(paths)))
+			if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			paths = append(paths, p)
+			what = append(what, e.Path+" "+m.name)
+		}
+	}
+	verdict := map[string]string{}
+	for start := 0; start < len(paths); start += 1000 {
+		out, err := exec.Command(py, append([]string{referenceScript(t, "nbformat_verdict.py")}, paths[start:min(start+1000, len(paths))]...)...).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(out), "\n") {
+			if f := strings.Fields(line); len(f) == 2 {
+				verdict[f[1]] = f[0]
+			}
+		}
+	}
+	for i, p := range paths {
+		v := verdict[p]
+		data, _ := os.ReadFile(p)
+		nb, err := nbformat.Unmarshal(data)
+		if err != nil || v == "error" {
+			continue
+		}
+		got := "valid"
+		if nbformat.Validate(nb) != nil {
+			got = "invalid"
+		}
+		if got != v {
+			t.Errorf("%s: Validate says %s, Python nbformat %s", what[i], got, v)
+		}
+	}
+	t.Logf("%d mutated corpus notebooks compared", len(paths))
 }
