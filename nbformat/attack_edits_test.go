@@ -3,6 +3,7 @@ package nbformat_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -641,5 +642,39 @@ func TestAttackForeignCells(t *testing.T) {
 	b.Document = a.Document
 	if msg := sameAsRef(t, b, mustMarshal(t, b)); msg != "" {
 		t.Errorf("the other notebook's Document: %s", msg)
+	}
+}
+
+// TestNilVariantNamed: a nil cell or output (nil, or a typed nil pointer)
+// makes Marshal, Heal and Upgrade fail with a *FormatError whose pointer
+// names it, and leaves the notebook as it was.
+func TestNilVariantNamed(t *testing.T) {
+	cases := map[string]struct {
+		edit func(nb *nbformat.Notebook)
+		ptr  nbformat.Pointer
+	}{
+		"nil-cell":       {func(nb *nbformat.Notebook) { nb.Cells[1] = nil }, "/cells/1"},
+		"typed-nil-cell": {func(nb *nbformat.Notebook) { nb.Cells[2] = (*nbformat.RawCell)(nil) }, "/cells/2"},
+		"typed-nil-output": {func(nb *nbformat.Notebook) {
+			nb.Cells[0].(*nbformat.CodeCell).Outputs[1] = (*nbformat.ExecuteResult)(nil)
+		}, "/cells/0/outputs/1"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			nb := mustRead(t, []byte(attackNB))
+			c.edit(nb)
+			check := func(what string, err error) {
+				var fe *nbformat.FormatError
+				if !errors.As(err, &fe) || fe.Pointer != c.ptr {
+					t.Errorf("%s: %v, want a FormatError at %s", what, err, c.ptr)
+				}
+			}
+			_, err := nbformat.Marshal(nb)
+			check("Marshal", err)
+			_, err = nbformat.Heal(nb)
+			check("Heal", err)
+			check("Upgrade", nbformat.Upgrade(nb))
+			check("Validate", nbformat.Validate(nb))
+		})
 	}
 }

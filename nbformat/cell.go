@@ -104,8 +104,11 @@ func NewRawCell(source string) *RawCell {
 	return &RawCell{CellType: CellTypeRaw, ID: newID(), Source: Text(source)}
 }
 
-// CellIDOf returns the id of any cell ("" if it has none).
+// CellIDOf returns the id of any cell ("" if it has none, or is nil).
 func CellIDOf(c Cell) CellID {
+	if isNilVariant(c) {
+		return ""
+	}
 	switch c := c.(type) {
 	case *CodeCell:
 		return c.ID

@@ -34,6 +34,7 @@ type encoder struct {
 	err     error
 	scratch []byte
 	stack   []int // lists of members being compared (see members)
+	cycles  cycleGuard
 }
 
 func (e *encoder) fail(err error) {
@@ -84,10 +85,18 @@ func (e *encoder) value(v reflect.Value, ti *typeInfo, o int, ind string) {
 		if x, xi, ok := e.dynamic(v); ok {
 			e.value(x, xi, o, ind)
 		}
-	case kSlice:
-		e.slice(v, ti, o, ind)
-	case kMap:
-		e.mapValue(v, ti, o, ind)
+	case kSlice, kMap:
+		if err := e.cycles.enter(v); err != nil {
+			e.fail(err)
+			e.buf = append(e.buf, "null"...)
+			return
+		}
+		if ti.kind == kSlice {
+			e.slice(v, ti, o, ind)
+		} else {
+			e.mapValue(v, ti, o, ind)
+		}
+		e.cycles.leave(v)
 	case kStruct:
 		e.structValue(v, ti.plan, o, ind)
 	case kMultiline:
@@ -127,7 +136,7 @@ func (e *encoder) scalar(v reflect.Value, k kind) {
 // variant writes a Cell or an Output: an unknown one as its bytes, a
 // typed one as its struct.
 func (e *encoder) variant(v reflect.Value, ti *typeInfo, o int, ind string) {
-	if v.IsNil() {
+	if v.IsNil() || v.Elem().IsNil() {
 		e.fail(fmt.Errorf("nbformat: nil %s in a notebook", strings.ToLower(ti.typ.Name())))
 		e.buf = append(e.buf, "null"...)
 		return

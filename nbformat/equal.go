@@ -151,7 +151,7 @@ func (e *encoder) equalMap(v reflect.Value, ti *typeInfo, o int) bool {
 // equalVariant compares a cell or an output: an unknown one by its JSON,
 // a typed one as its struct, inside the cell or output it was decoded as.
 func (e *encoder) equalVariant(v reflect.Value, o int) bool {
-	if v.IsNil() {
+	if v.IsNil() || v.Elem().IsNil() {
 		return false
 	}
 	t := e.t
@@ -556,9 +556,16 @@ func (e *encoder) dynamic(v reflect.Value) (reflect.Value, *typeInfo, bool) {
 // dynamicOf is dynamic for the concrete value x held by an interface.
 func (e *encoder) dynamicOf(x reflect.Value) (reflect.Value, *typeInfo, bool) {
 	switch x.Interface().(type) {
+	case json.RawMessage, map[string]any, []any, []string, map[string]string:
+		if x.IsNil() { // null, as encoding/json writes it
+			var null any
+			return reflect.ValueOf(&null).Elem(), infoOf(anyType), true
+		}
+		return x, infoOf(x.Type()), true
 	case nil, bool, string, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64,
-		float32, float64, json.Number, json.RawMessage, map[string]any, []any, []string, map[string]string,
-		MultilineString, MimeBundle:
+		float64, json.Number, MultilineString, MimeBundle:
+		// float32 goes through encoding/json, which writes it with the
+		// shortest digits of its own precision.
 		return x, infoOf(x.Type()), true
 	}
 	if ours(x.Type()) {

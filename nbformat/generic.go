@@ -64,9 +64,14 @@ func (e *encoder) generic(v reflect.Value, ti *typeInfo) (any, error) {
 		return v.Interface(), nil
 	case kPtr, kAny, kCell, kOutput:
 		return e.genericIndirect(v, ti)
-	case kSlice:
-		return e.genericSlice(v, ti)
-	case kMap:
+	case kSlice, kMap:
+		if err := e.cycles.enter(v); err != nil {
+			return nil, err
+		}
+		defer e.cycles.leave(v)
+		if ti.kind == kSlice {
+			return e.genericSlice(v, ti)
+		}
 		return e.genericMap(v, ti)
 	case kStruct:
 		return e.genericStruct(v, ti.plan)

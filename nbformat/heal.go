@@ -90,6 +90,9 @@ func heal(nb *Notebook, o nbimpl.HealOptions) ([]Repair, error) {
 	if nb.Nbformat != 4 {
 		return nil, fmt.Errorf("nbformat: heal nbformat %d: %w", nb.Nbformat, ErrUnsupportedVersion)
 	}
+	if err := nilVariantError(nb); err != nil {
+		return nil, err
+	}
 	h := healer{nb: nb, owned: map[uintptr]bool{}}
 	if o.NewID != nil {
 		h.newID = func() CellID { return CellID(o.NewID()) }

@@ -113,6 +113,9 @@ func (nb *Notebook) newEncoder() encoder {
 // write hands the notebook's bytes to emit: the bytes read (in pieces)
 // when nb is unedited, else one buffer built by the encoder.
 func (nb *Notebook) write(emit func(pieces ...[]byte) error) error {
+	if err := nilVariantError(nb); err != nil {
+		return err
+	}
 	e := nb.newEncoder()
 	v := reflect.ValueOf(&nb.Document).Elem()
 	ti := infoOf(v.Type())

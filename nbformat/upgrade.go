@@ -51,6 +51,9 @@ func Upgrade(nb *Notebook) error { return upgrade(nb, true) }
 // Upgrade gives them (the empty id version 3 cells upgrade to, or the
 // ids they had), for a caller that sets every id itself.
 func upgrade(nb *Notebook, ids bool) error {
+	if err := nilVariantError(nb); err != nil {
+		return err
+	}
 	switch {
 	case nb.Nbformat == 2 || nb.Nbformat == 3:
 		if err := upgradeV3(nb); err != nil {
