@@ -134,27 +134,37 @@ func (m *Message) Preview(width int) string {
 func (m *Message) String() string { return m.Preview(120) }
 
 // outputSize is the size of the outputs as encoding/json writes the list
-// (0 when it cannot), each output decoded and encoded in turn into a
-// counter: an Encoder reuses its buffer, where Marshal copies out each
-// encoding.
+// (0 when it cannot): the size an output read from a file tells
+// (OutputSizer), else the output decoded and encoded into a counter (an
+// Encoder reuses its buffer, where Marshal copies out each encoding).
 func outputSize(outs []Output) int {
+	if len(outs) == 0 {
+		return len("[]")
+	}
+	total := 1 // "[", then each output and a comma or "]"
 	var c counter
-	enc := json.NewEncoder(&c)
+	var enc *json.Encoder
 	for _, o := range outs {
+		if s, ok := o.Source().(OutputSizer); ok {
+			if n, ok := s.Size(); ok {
+				total += n + 1
+				continue
+			}
+		}
 		m, err := o.view()
 		if err != nil {
 			return 0
 		}
+		if enc == nil {
+			enc = json.NewEncoder(&c)
+		}
+		c.n = 0
 		if err := enc.Encode(m); err != nil {
 			return 0
 		}
+		total += c.n // the output and a newline, for the comma or "]"
 	}
-	if len(outs) == 0 {
-		return len("[]")
-	}
-	// Encode ends each with a newline: n of them for the brackets and
-	// n-1 commas.
-	return c.n + 1
+	return total
 }
 
 // counter counts the bytes written to it.

@@ -43,7 +43,8 @@ type output struct {
 // An OutputSource is an output kept in a reader's own form, decoded only
 // when asked. Package convert makes the outputs it reads from the
 // nbformat outputs of the notebook; other readers may implement it too.
-// Its methods must be safe to call from several goroutines at once.
+// Its methods must be safe to call from several goroutines at once. A
+// source may also implement [OutputSizer].
 type OutputSource interface {
 	// Type returns the output_type ("" when it is missing or not a
 	// string), without decoding the output.
@@ -56,6 +57,18 @@ type OutputSource interface {
 	// it is sure. Outputs read unedited from two files compare so by their
 	// bytes as read.
 	Same(other OutputSource) bool
+}
+
+// An OutputSizer is an OutputSource that can tell the size of its
+// output without decoding it; [Message.Preview] sizes outputs with it.
+// Package convert's outputs implement it.
+type OutputSizer interface {
+	OutputSource
+	// Size returns the number of bytes json.Marshal writes the map Decode
+	// returns in, when it can tell it exactly without decoding; ok is
+	// false otherwise (the caller then decodes), and where json.Marshal
+	// would fail.
+	Size() (n int, ok bool)
 }
 
 // NewOutput returns an output holding a deep copy of m: later changes to

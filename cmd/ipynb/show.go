@@ -8,7 +8,6 @@ import (
 
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
-	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -99,7 +98,7 @@ func runShow(e *env, args []string) int {
 	if st := nonNegative(e, fs, "rows", *rows); st >= 0 {
 		return st
 	}
-	d, nb, st := readDialog(e, "show", fs.Args())
+	d, _, st := readDialog(e, "show", fs.Args())
 	if st >= 0 {
 		return st
 	}
@@ -130,9 +129,7 @@ func runShow(e *env, args []string) int {
 		fmt.Fprint(e.stdout, s)
 		return exitOK
 	}
-	if data, _ := nbimpl.ReadBytes(nb); nb.Nbformat == 4 && data != nil {
-		d = sizedForShow(d, data) // outputs sized from their bytes, not decoded
-	}
+	// Outputs are sized without being decoded (dialog.OutputSizer).
 	fmt.Fprint(e.stdout, e.forTerminal(d.Summary(*width, *rows)))
 	return exitOK
 }

@@ -93,6 +93,16 @@ var (
 	// the messages): Upgrade's own derivation of ids is spared.
 	UpgradedCopy func(nb any, ids bool) (any, error)
 
+	// TextSize returns the size encoding/json writes the text of an
+	// nbformat.MultilineString in (its lines joined into one string),
+	// computed from the JSON read without decoding it.
+	TextSize func(m any) int
+
+	// BundleTextSize is TextSize for the text entry of mime in an
+	// nbformat.MimeBundle; ok is false if the bundle has no such entry or
+	// holds JSON for it.
+	BundleTextSize func(b any, mime string) (n int, ok bool)
+
 	// Unmarshals returns the number of notebooks nbformat has parsed from
 	// bytes so far in the process (its reader, and the parses Upgrade
 	// makes), for tests that count them.
