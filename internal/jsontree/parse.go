@@ -75,61 +75,84 @@ func parseWith(p parser, data []byte) (*Tape, error) {
 		t.BOM = true
 		p.pos = 3
 	}
-	s := scratchPool.Get().(*scratch)
-	p.nodes, p.stack = s.nodes[:0], s.stack[:0]
-	err := p.parse()
-	switch {
-	case err == nil && len(p.nodes) <= maxScratch:
-		t.Nodes = make([]Node, len(p.nodes))
-		copy(t.Nodes, p.nodes)
-	case err == nil:
-		t.Nodes = p.nodes // too many to copy: the tape's own
-		p.nodes = nil
-	}
-	s.nodes, s.stack = nil, nil
-	if cap(p.nodes) <= 2*maxScratch {
-		s.nodes = p.nodes
-	}
-	if cap(p.stack) <= maxScratchDepth {
-		s.stack = p.stack
-	}
-	scratchPool.Put(s)
+	nodes, err := p.run()
 	if err != nil {
 		return nil, err
 	}
+	t.Nodes = nodes
 	t.lazy = p.lazy
 	t.LazyStyle = p.style
 	return t, nil
 }
 
-// A scratch holds the nodes and the stack of a parse under way. The
-// nodes are copied to a slice of their exact size at the end and the
-// scratch is reused, so that a parse allocates the bytes its tape keeps
-// and no more (the number of nodes an input records cannot be known
-// before: guesses were twice the need on the corpus's small notebooks, a
-// bound on them far more). A parse recording more than maxScratch nodes
-// gives its tape the scratch's nodes instead, so that a large input is
-// never held twice. (Frames hold no pointers: a pooled stack keeps nothing
-// alive.)
+// run parses the value at p.pos and returns its nodes, in a slice of
+// their exact size. They are recorded in chunks of a pooled scratch,
+// then copied.
+func (p *parser) run() ([]Node, error) {
+	s := scratchPool.Get().(*scratch)
+	p.chunks, p.stack = s.chunks, s.stack[:0]
+	if len(p.chunks) == 0 {
+		p.chunks = append(p.chunks, make([]Node, chunkLen))
+	}
+	p.nodes, p.base, p.cur = p.chunks[0][:0], 0, 0
+	err := p.parse()
+	var nodes []Node
+	if err == nil {
+		nodes = make([]Node, p.base+len(p.nodes))
+		for i := range p.cur {
+			copy(nodes[i*chunkLen:], p.chunks[i])
+		}
+		copy(nodes[p.base:], p.nodes)
+	}
+	s.chunks, s.stack = p.chunks, nil
+	if len(p.chunks) > maxScratch/chunkLen {
+		s.chunks = slices.Clone(p.chunks[:maxScratch/chunkLen])
+	}
+	if cap(p.stack) <= maxScratchDepth {
+		s.stack = p.stack
+	}
+	p.chunks, p.nodes, p.stack = nil, nil, nil
+	scratchPool.Put(s)
+	return nodes, err
+}
+
+// A scratch holds the nodes and the stack of a parse under way, reused
+// from parse to parse. The nodes are recorded in chunks of chunkLen and
+// copied to a slice of their exact size at the end, so that a parse
+// allocates the bytes its tape keeps and, when the scratch is new (the
+// first parse, or one that sync.Pool could not serve: the goroutine moved
+// to another processor, or collections emptied the pool), one set of
+// chunks as large as those nodes: never a slice regrown by copying (its
+// successive sizes add up to 4-6 times the last), so that what a parse
+// allocates barely depends on the pool's luck. (The number of nodes an
+// input records cannot be known before: guesses were twice the need on
+// the corpus's small notebooks, a bound on them far more.) The pool keeps
+// the first maxScratch nodes' chunks. (Frames hold no pointers: a pooled
+// stack keeps nothing alive.)
 type scratch struct {
-	nodes []Node
-	stack []frame
+	chunks [][]Node // each of chunkLen nodes
+	stack  []frame
 }
 
 const (
-	maxScratch      = 1 << 16 // nodes (1.75 MiB)
-	maxScratchDepth = 1 << 10 // frames
+	chunkBits       = 10
+	chunkLen        = 1 << chunkBits // nodes (28 KiB, a size class)
+	maxScratch      = 1 << 16        // nodes (1.75 MiB)
+	maxScratchDepth = 1 << 10        // frames
 )
 
 var scratchPool = sync.Pool{New: func() any {
 	// Notebooks nest a handful of levels: the stack rarely grows.
-	return &scratch{nodes: make([]Node, 0, 1024), stack: make([]frame, 0, 16)}
+	return &scratch{stack: make([]frame, 0, 16)}
 }}
 
 type parser struct {
 	data   []byte
 	pos    int
-	nodes  []Node
+	nodes  []Node   // the chunk being filled, from node base on
+	chunks [][]Node // chunks[cur] holds nodes; the earlier ones are full
+	base   int      // cur * chunkLen
+	cur    int
 	stack  []frame // open containers
 	lim    Limits
 	shape  *Shape // of the root value
@@ -338,16 +361,35 @@ func (p *parser) value(in *Shape) (opened bool, shape *Shape, err error) {
 // copy's wide loads can wait on the narrow stores that built it).
 func (p *parser) push(start, end, key, keyEnd int32, kind Kind, flags uint8) int32 {
 	i := len(p.nodes)
-	if i == cap(p.nodes) {
-		p.nodes = slices.Grow(p.nodes, 1)
+	if i == chunkLen {
+		p.nextChunk()
+		i = 0
 	}
 	p.nodes = p.nodes[:i+1]
 	n := &p.nodes[i]
+	g := p.base + i
 	n.Start, n.End, n.Key, n.KeyEnd = start, end, key, keyEnd
-	n.Skip, n.Len = int32(i+1), 0
+	n.Skip, n.Len = int32(g+1), 0
 	n.Kind, n.Flags = kind, flags
-	return int32(i)
+	return int32(g)
 }
+
+// nextChunk moves the recording of nodes to the next chunk, the pooled
+// one or a new one. (Once per chunkLen nodes: kept out of push.)
+//
+//go:noinline
+func (p *parser) nextChunk() {
+	p.cur++
+	p.base += chunkLen
+	if p.cur == len(p.chunks) {
+		p.chunks = append(p.chunks, make([]Node, chunkLen))
+	}
+	p.nodes = p.chunks[p.cur][:0]
+}
+
+// node returns recorded node i (in the chunk being filled, p.nodes shares
+// its array).
+func (p *parser) node(i int32) *Node { return &p.chunks[i>>chunkBits][i&(chunkLen-1)] }
 
 // childAdded counts a value in the innermost container (its node's Len,
 // written when it closes).
@@ -375,7 +417,7 @@ func (p *parser) open(n Node, record bool, shape *Shape) (opened bool, inner *Sh
 				p.childAdded()
 				p.lazy++
 				i := p.push(n.Start, n.End, n.Key, n.KeyEnd, n.Kind, n.Flags)
-				p.nodes[i].Len = n.Len
+				p.node(i).Len = n.Len
 				return false, nil, nil
 			}
 			if shape == nil {
@@ -464,10 +506,10 @@ func (p *parser) close() error {
 	f := &p.stack[len(p.stack)-1]
 	p.pos++
 	if i := f.idx; i >= 0 {
-		n := &p.nodes[i]
+		n := p.node(i)
 		n.Len = f.len
 		n.End = int32(p.pos)
-		n.Skip = int32(len(p.nodes))
+		n.Skip = int32(p.base + len(p.nodes))
 	}
 	p.stack = p.stack[:len(p.stack)-1]
 	return nil

@@ -86,11 +86,11 @@ func (t *Tape) HasLazy() bool { return t.lazy > 0 }
 func (t *Tape) Expand(i int) (*Tape, error) {
 	n := &t.Nodes[i]
 	p := parser{data: t.Data[:n.End], pos: int(n.Start), shape: All}
-	p.nodes = make([]Node, 0, 16+int(n.Len))
-	if err := p.parse(); err != nil {
+	nodes, err := p.run()
+	if err != nil {
 		return nil, err
 	}
-	return &Tape{Data: t.Data, Nodes: p.nodes, BOM: t.BOM}, nil
+	return &Tape{Data: t.Data, Nodes: nodes, BOM: t.BOM}, nil
 }
 
 // Full returns t if it has no lazy node, else a full parse of its data
