@@ -1,6 +1,7 @@
 package jsontree
 
 import (
+	"bytes"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -14,10 +15,7 @@ func AppendUnescaped(dst, raw []byte) []byte {
 	for i := 0; i < len(raw); {
 		c := raw[i]
 		if c != '\\' {
-			j := i + 1
-			for j < len(raw) && raw[j] != '\\' {
-				j++
-			}
+			j := nextBackslash(raw, i+1)
 			dst = append(dst, raw[i:j]...)
 			i = j
 			continue
@@ -82,10 +80,7 @@ func WriteUnescaped(b *strings.Builder, raw []byte) {
 	for i := 0; i < len(raw); {
 		c := raw[i]
 		if c != '\\' {
-			j := i + 1
-			for j < len(raw) && raw[j] != '\\' {
-				j++
-			}
+			j := nextBackslash(raw, i+1)
 			b.Write(raw[i:j])
 			i = j
 			continue
@@ -205,19 +200,35 @@ func appendU(dst []byte, r rune, digits string) []byte {
 // of each string in raw, a validated JSON array of strings.
 func EachString(raw []byte, f func(contents []byte)) {
 	for i := 0; i < len(raw); i++ {
-		if raw[i] != '"' {
-			continue
+		q := bytes.IndexByte(raw[i:], '"')
+		if q < 0 {
+			return
 		}
+		i += q
 		j := i + 1
-		for raw[j] != '"' {
-			if raw[j] == '\\' {
-				j++
+		for {
+			// The next quote ends the string unless a backslash before
+			// it starts an escape (which may be \").
+			q := j + bytes.IndexByte(raw[j:], '"')
+			e := bytes.IndexByte(raw[j:q], '\\')
+			if e < 0 {
+				j = q
+				break
 			}
-			j++
+			j += e + 2
 		}
 		f(raw[i+1 : j])
 		i = j
 	}
+}
+
+// nextBackslash is the index of the first backslash in raw from i, or
+// len(raw).
+func nextBackslash(raw []byte, i int) int {
+	if k := bytes.IndexByte(raw[i:], '\\'); k >= 0 {
+		return i + k
+	}
+	return len(raw)
 }
 
 // IsPythonToken reports whether the string token raw (with its quotes and
