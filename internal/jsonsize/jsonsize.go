@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
@@ -248,7 +247,7 @@ func Escaped(raw []byte) int {
 		if j == len(raw) {
 			break
 		}
-		r, w := unescape(raw[j:])
+		r, w := jsontree.Unescape(raw[j:])
 		if r < utf8.RuneSelf {
 			n += int(asciiSize[r])
 		} else {
@@ -257,53 +256,6 @@ func Escaped(raw []byte) int {
 		i = j + w
 	}
 	return n
-}
-
-// unescape decodes the escape at the start of s, returning the rune and
-// the number of bytes used, as jsontree decodes it.
-func unescape(s []byte) (rune, int) {
-	switch s[1] {
-	case 'b':
-		return '\b', 2
-	case 'f':
-		return '\f', 2
-	case 'n':
-		return '\n', 2
-	case 'r':
-		return '\r', 2
-	case 't':
-		return '\t', 2
-	case 'u':
-		r := hex4(s[2:6])
-		if utf16.IsSurrogate(r) {
-			if len(s) >= 12 && s[6] == '\\' && s[7] == 'u' {
-				if r2 := utf16.DecodeRune(r, hex4(s[8:12])); r2 != utf8.RuneError {
-					return r2, 12
-				}
-			}
-			return utf8.RuneError, 6
-		}
-		return r, 6
-	default: // '"', '\\', '/'
-		return rune(s[1]), 2
-	}
-}
-
-// hex4 is the value of four hexadecimal digits.
-func hex4(s []byte) rune {
-	var r rune
-	for _, c := range s[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c -= 'a' - 10
-		default:
-			c -= 'A' - 10
-		}
-		r = r<<4 | rune(c)
-	}
-	return r
 }
 
 // Decoded is the size encoding/json writes raw (one validated JSON value)

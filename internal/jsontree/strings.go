@@ -20,16 +20,17 @@ func AppendUnescaped(dst, raw []byte) []byte {
 			i = j
 			continue
 		}
-		r, n := unescape(raw[i:])
+		r, n := Unescape(raw[i:])
 		dst = utf8.AppendRune(dst, r)
 		i += n
 	}
 	return dst
 }
 
-// unescape decodes the escape at the start of s, returning the rune and the
-// number of bytes used.
-func unescape(s []byte) (rune, int) {
+// Unescape decodes the escape at the start of s (validated JSON string
+// contents starting with a backslash), returning the rune and the number
+// of bytes used. A \u escape naming a lone UTF-16 surrogate is U+FFFD.
+func Unescape(s []byte) (rune, int) {
 	switch s[1] {
 	case 'b':
 		return '\b', 2
@@ -85,7 +86,7 @@ func WriteUnescaped(b *strings.Builder, raw []byte) {
 			i = j
 			continue
 		}
-		r, n := unescape(raw[i:])
+		r, n := Unescape(raw[i:])
 		b.WriteRune(r)
 		i += n
 	}
@@ -105,7 +106,7 @@ func EqualUnescaped(raw []byte, s string) bool {
 			i++
 			continue
 		}
-		r, n := unescape(raw[i:])
+		r, n := Unescape(raw[i:])
 		i += n
 		w := utf8.EncodeRune(buf[:], r)
 		if len(s) < w || s[:w] != string(buf[:w]) {
