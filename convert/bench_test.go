@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -105,8 +106,11 @@ func BenchmarkSmallCorpus(b *testing.B) {
 // Marshal) of the unedited corpus notebooks of each size class of issue
 // 13 (benchrun -buckets), one op being all the files of the class, beside
 // the nbformat round trip (Unmarshal + Validate + Marshal) and the floor,
-// encoding/json scanning the same bytes. It is skipped without the
-// shared corpus.
+// encoding/json scanning the same bytes. The Cold variants collect garbage
+// before each file (timer stopped), as benchrun -buckets and
+// scripts/bench-compare do, so that the costs of a heap just collected
+// (span caches emptied, pools halved, stacks shrunk) are in every file's
+// time. It is skipped without the shared corpus.
 func BenchmarkCorpusBucket(b *testing.B) {
 	type bucket struct {
 		name     string
@@ -141,6 +145,19 @@ func BenchmarkCorpusBucket(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
 					for _, data := range k.files {
+						f(data)
+					}
+				}
+				b.ReportMetric(float64(len(k.files)), "files")
+			})
+			b.Run(k.name+"/Cold"+name, func(b *testing.B) {
+				b.SetBytes(int64(k.total))
+				b.ReportAllocs()
+				for b.Loop() {
+					for _, data := range k.files {
+						b.StopTimer()
+						runtime.GC()
+						b.StartTimer()
 						f(data)
 					}
 				}

@@ -2,6 +2,7 @@ package nbformat_test
 
 import (
 	"encoding/json"
+	"runtime"
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
@@ -11,7 +12,11 @@ import (
 // BenchmarkSmallCorpus runs over every corpus notebook under 20 KB, one op
 // being all of them: the per-file fixed cost (issue 13). RoundTrip is
 // Unmarshal + Validate + Marshal, Unmarshal its first step, JSONValid the floor (encoding/json
-// scanning the same bytes). It is skipped without the shared corpus.
+// scanning the same bytes). The Cold variants collect garbage before each
+// file (timer stopped), as scripts/bench-compare's size buckets do: the
+// per-file costs of a heap just collected (caches of spans emptied, pools
+// halved, goroutine stacks shrunk) are then part of every file's time.
+// It is skipped without the shared corpus.
 func BenchmarkSmallCorpus(b *testing.B) {
 	var files [][]byte
 	total := 0
@@ -40,7 +45,22 @@ func BenchmarkSmallCorpus(b *testing.B) {
 			b.ReportMetric(float64(len(files)), "files")
 		})
 	}
-	run("RoundTrip", func(data []byte) {
+	cold := func(name string, f func(data []byte)) {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(total))
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, data := range files {
+					b.StopTimer()
+					runtime.GC()
+					b.StartTimer()
+					f(data)
+				}
+			}
+			b.ReportMetric(float64(len(files)), "files")
+		})
+	}
+	roundTrip := func(data []byte) {
 		nb, err := nbformat.Unmarshal(data)
 		if err != nil {
 			b.Fatal(err)
@@ -49,7 +69,10 @@ func BenchmarkSmallCorpus(b *testing.B) {
 		if _, err := nbformat.Marshal(nb); err != nil {
 			b.Fatal(err)
 		}
-	})
+	}
+	run("RoundTrip", roundTrip)
+	cold("ColdRoundTrip", roundTrip)
+	cold("ColdJSONValid", func(data []byte) { json.Valid(data) })
 	run("Unmarshal", func(data []byte) {
 		if _, err := nbformat.Unmarshal(data); err != nil {
 			b.Fatal(err)
