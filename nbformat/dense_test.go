@@ -14,6 +14,7 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
 	"github.com/nbdialog/ipynb/internal/nbimpl"
+	"github.com/nbdialog/ipynb/internal/nbtest"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -24,60 +25,9 @@ const (
 	documentedMaxValues = 1 << 26
 )
 
-// denseNotebook returns a notebook whose bulk is one value made of n small
-// values (as internal/cmd/benchgen -dense writes them): in the notebook
-// metadata ("meta"), a cell's metadata ("cell"), JSON output data
-// ("output"), as small objects [{"a":0},…] ("objects"), as an object of n
-// keys ("wide"), as n nested arrays ("deep"), or as n one-character lines
-// of a cell's source ("source") and of text output data ("text").
-func denseNotebook(kind string, n int) []byte {
-	var b strings.Builder
-	switch kind {
-	case "objects":
-		b.WriteString(`{"x":[`)
-		for i := 0; i < n; i++ {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(`{"a":0}`)
-		}
-		b.WriteString("]}")
-	case "wide":
-		b.WriteString(`{"x":{`)
-		for i := 0; i < n; i++ {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			fmt.Fprintf(&b, `"k%d":0`, i)
-		}
-		b.WriteString("}}")
-	case "deep":
-		b.WriteString(`{"x":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`)
-	case "source", "text":
-		b.WriteString(`[` + strings.TrimSuffix(strings.Repeat(`"a",`, n), ",") + `]`)
-	default:
-		b.WriteString(`{"x":[`)
-		b.WriteString(strings.TrimSuffix(strings.Repeat("0,", n), ","))
-		b.WriteString("]}")
-	}
-	value := b.String()
-	nbMeta, cellMeta, data, source := "{}", "{}", `{"text/plain":"0"}`, `"x"`
-	switch kind {
-	case "cell":
-		cellMeta = value
-	case "output":
-		data = `{"application/json":` + value + `,"text/plain":"0"}`
-	case "source":
-		source = value
-	case "text":
-		data = `{"text/plain":` + value + `}`
-	default:
-		nbMeta = value
-	}
-	return []byte(`{"cells":[{"cell_type":"code","execution_count":1,"id":"c1","metadata":` + cellMeta +
-		`,"outputs":[{"data":` + data + `,"execution_count":1,"metadata":{},"output_type":"execute_result"}],"source":` + source + `}],` +
-		`"metadata":` + nbMeta + `,"nbformat":4,"nbformat_minor":5}` + "\n")
-}
+// denseNotebook returns a notebook whose bulk is one value made of n
+// small values (nbtest.Dense, as internal/cmd/benchgen -dense writes them).
+func denseNotebook(kind string, n int) []byte { return nbtest.Dense(kind, n) }
 
 // allocations returns the bytes and the number of allocations f makes.
 func allocations(f func()) (bytes, count uint64) {
