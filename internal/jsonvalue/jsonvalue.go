@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"unsafe"
 )
 
 // Equal reports whether a and b are equal generic JSON values: objects
@@ -94,17 +95,75 @@ func Object(v any) (map[string]any, bool) {
 
 // Clone returns a deep copy of v: objects (keeping their map type; nil
 // stays nil) and arrays are copied, json.RawMessage values too; scalars
-// are returned as they are.
+// are returned as they are. A value that contains itself (a map or slice
+// stored inside itself, which has no JSON: writing it fails with an
+// error naming the place) is copied as a value that contains its copy at
+// the same places, never followed forever. As in encoding/json, the path
+// is tracked only past a nesting no real value reaches (trackDepth), so
+// copying costs nothing more up to there.
 func Clone(v any) any {
+	c := cloner{track: trackDepth}
+	out := c.clone(v)
+	if c.cyclic { // again, the copy made to the same shape
+		c = cloner{}
+		out = c.clone(v)
+	}
+	return out
+}
+
+// CloneObject returns a deep copy of m (nil for nil), as Clone copies.
+func CloneObject(m map[string]any) map[string]any {
+	c := cloner{track: trackDepth}
+	out := c.object(m)
+	if c.cyclic {
+		c = cloner{}
+		out = c.object(m)
+	}
+	return out
+}
+
+// trackDepth is the nesting of maps and slices from which Clone remembers
+// those on its path.
+const trackDepth = 1000
+
+// A cloner copies a value, remembering past nesting track the copies of
+// the maps and slices it is inside of. A copy of a value that contains
+// itself made with track > 0 holds track levels of it before its cycle:
+// Clone copies such a value again with track 0.
+type cloner struct {
+	depth, track int
+	cyclic       bool            // a value met inside itself
+	onPath       map[pathKey]any // original → its copy, being made
+}
+
+// pathKey identifies a map, or a slice by its first element and length.
+type pathKey struct {
+	p unsafe.Pointer
+	n int
+}
+
+func (c *cloner) clone(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
-		return CloneObject(v)
+		return c.object(v)
 	case []any:
-		c := make([]any, len(v))
-		for i, x := range v {
-			c[i] = Clone(x)
+		out := make([]any, len(v))
+		c.depth++
+		if c.depth > c.track && len(v) > 0 {
+			k := pathKey{unsafe.Pointer(unsafe.SliceData(v)), len(v)}
+			if cp, ok := c.onPath[k]; ok {
+				c.depth--
+				c.cyclic = true
+				return cp
+			}
+			c.enter(k, out)
+			defer delete(c.onPath, k)
 		}
-		return c
+		for i, x := range v {
+			out[i] = c.clone(x)
+		}
+		c.depth--
+		return out
 	case json.RawMessage:
 		if v == nil {
 			return v
@@ -114,19 +173,39 @@ func Clone(v any) any {
 		return v
 	}
 	if m, ok := Object(v); ok {
-		return reflect.ValueOf(CloneObject(m)).Convert(reflect.TypeOf(v)).Interface()
+		return reflect.ValueOf(c.object(m)).Convert(reflect.TypeOf(v)).Interface()
 	}
 	return v
 }
 
-// CloneObject returns a deep copy of m (nil for nil).
-func CloneObject(m map[string]any) map[string]any {
+// object copies m.
+func (c *cloner) object(m map[string]any) map[string]any {
 	if m == nil {
 		return nil
 	}
-	c := make(map[string]any, len(m))
-	for k, v := range m {
-		c[k] = Clone(v)
+	out := make(map[string]any, len(m))
+	c.depth++
+	if c.depth > c.track {
+		k := pathKey{p: reflect.ValueOf(m).UnsafePointer()}
+		if cp, ok := c.onPath[k]; ok {
+			c.depth--
+			c.cyclic = true
+			return cp.(map[string]any)
+		}
+		c.enter(k, out)
+		defer delete(c.onPath, k)
 	}
-	return c
+	for k, v := range m {
+		out[k] = c.clone(v)
+	}
+	c.depth--
+	return out
+}
+
+// enter records cp as the copy being made of the value k.
+func (c *cloner) enter(k pathKey, cp any) {
+	if c.onPath == nil {
+		c.onPath = map[pathKey]any{}
+	}
+	c.onPath[k] = cp
 }
