@@ -17,23 +17,59 @@ import (
 // equals an empty one), arrays element by element, numbers by value
 // within their Go type (ints with ints, float64 with float64 and NaN equal
 // to NaN, json.Number by its text), and any other value with
-// reflect.DeepEqual (json.RawMessage by its bytes).
+// reflect.DeepEqual (json.RawMessage by its bytes). Values that contain
+// themselves (see Clone) are equal when they unfold to the same values: a
+// pair of maps or slices met again inside itself is taken as equal (as
+// reflect.DeepEqual does), the path tracked only past trackDepth.
 func Equal(a, b any) bool {
+	var c comparer
+	return c.equal(a, b)
+}
+
+// EqualObjects reports whether two objects are equal, as Equal compares
+// them (a nil object equals an empty one).
+func EqualObjects(x, y map[string]any) bool {
+	var c comparer
+	return c.objects(x, y)
+}
+
+// A comparer compares values, remembering past trackDepth the pairs of
+// maps and slices it is inside of.
+type comparer struct {
+	depth  int
+	onPath map[[2]pathKey]bool
+}
+
+func (c *comparer) equal(a, b any) bool {
 	switch x := a.(type) {
 	case map[string]any:
 		y, ok := Object(b)
-		return ok && EqualObjects(x, y)
+		return ok && c.objects(x, y)
 	case []any:
 		y, ok := b.([]any)
 		if !ok || len(x) != len(y) {
 			return false
 		}
-		for i := range x {
-			if !Equal(x[i], y[i]) {
-				return false
+		if len(x) == 0 {
+			return true
+		}
+		c.depth++
+		var k [2]pathKey
+		if c.depth > trackDepth {
+			k = [2]pathKey{{unsafe.Pointer(unsafe.SliceData(x)), len(x)}, {unsafe.Pointer(unsafe.SliceData(y)), len(y)}}
+			if !c.enter(k) {
+				return true // met again inside itself: equal if all else is
 			}
 		}
-		return true
+		eq := true
+		for i := range x {
+			if !c.equal(x[i], y[i]) {
+				eq = false
+				break
+			}
+		}
+		c.leave(k)
+		return eq
 	case string:
 		y, ok := b.(string)
 		return ok && x == y
@@ -54,24 +90,60 @@ func Equal(a, b any) bool {
 	}
 	if x, ok := Object(a); ok {
 		y, ok := Object(b)
-		return ok && EqualObjects(x, y)
+		return ok && c.objects(x, y)
 	}
 	return reflect.DeepEqual(a, b)
 }
 
-// EqualObjects reports whether two objects are equal, as Equal compares
-// them (a nil object equals an empty one).
-func EqualObjects(x, y map[string]any) bool {
+func (c *comparer) objects(x, y map[string]any) bool {
 	if len(x) != len(y) {
 		return false
 	}
-	for k, v := range x {
-		w, ok := y[k]
-		if !ok || !Equal(v, w) {
-			return false
+	if len(x) == 0 {
+		return true
+	}
+	c.depth++
+	var k [2]pathKey
+	if c.depth > trackDepth {
+		k = [2]pathKey{{p: reflect.ValueOf(x).UnsafePointer()}, {p: reflect.ValueOf(y).UnsafePointer()}}
+		if !c.enter(k) {
+			return true
 		}
 	}
+	eq := true
+	for key, v := range x {
+		w, ok := y[key]
+		if !ok || !c.equal(v, w) {
+			eq = false
+			break
+		}
+	}
+	c.leave(k)
+	return eq
+}
+
+// enter records, past trackDepth, that the pair k is being compared; it
+// returns false, and leaves the depth as it was, if it already is
+// further up the path.
+func (c *comparer) enter(k [2]pathKey) bool {
+	if c.onPath[k] {
+		c.depth--
+		return false
+	}
+	if c.onPath == nil {
+		c.onPath = map[[2]pathKey]bool{}
+	}
+	c.onPath[k] = true
 	return true
+}
+
+// leave ends the comparison of a pair of maps or slices (k, recorded
+// past trackDepth).
+func (c *comparer) leave(k [2]pathKey) {
+	if c.depth > trackDepth {
+		delete(c.onPath, k)
+	}
+	c.depth--
 }
 
 var objectType = reflect.TypeFor[map[string]any]()

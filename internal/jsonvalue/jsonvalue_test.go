@@ -113,3 +113,39 @@ func TestCloneCycles(t *testing.T) {
 		t.Error("Clone of a named map type in itself: not the same shape")
 	}
 }
+
+// Values that contain themselves compare without end: equal when they
+// unfold to the same values (a map in itself and its copy, cycles of
+// different lengths over the same values), unequal when a value differs
+// anywhere; before, comparing them overflowed the stack (fatal), as
+// dialog.Diff did on two dialogs holding such a value.
+func TestEqualCycles(t *testing.T) {
+	m := map[string]any{"a": 1.0}
+	m["self"] = m
+	two := map[string]any{"a": 1.0}
+	two["self"] = map[string]any{"a": 1.0, "self": two}
+	other := map[string]any{"a": 2.0}
+	other["self"] = other
+	s := []any{1.0, nil}
+	s[1] = s
+	for _, c := range []struct {
+		name string
+		a, b any
+		want bool
+	}{
+		{"itself", m, m, true},
+		{"its copy", m, Clone(m), true},
+		{"a cycle twice as long", m, two, true},
+		{"another value", m, other, false},
+		{"a finite value", m, map[string]any{"a": 1.0, "self": map[string]any{"a": 1.0}}, false},
+		{"slices", s, Clone(s), true},
+		{"a slice and a map", map[string]any{"s": s}, map[string]any{"s": m}, false},
+	} {
+		if got := Equal(c.a, c.b); got != c.want {
+			t.Errorf("%s: Equal = %v, want %v", c.name, got, c.want)
+		}
+		if got := Equal(c.b, c.a); got != c.want {
+			t.Errorf("%s, swapped: Equal = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
