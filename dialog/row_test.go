@@ -137,3 +137,35 @@ func TestPreviewLooksAtTheRowOnly(t *testing.T) {
 		t.Errorf("Show(120) = %q, want %q", s, want)
 	}
 }
+
+// FuzzPreviewRow: Preview and Show cut any text, id and width as
+// converting the whole row to runes cuts it.
+func FuzzPreviewRow(f *testing.F) {
+	f.Add("a\nb", "id", uint8(3), "")
+	f.Add("\xff\xe2\x82語\n", "\n", uint8(2), "r\n\xff")
+	f.Add("🤖🤖🤖", "x", uint8(1), "é")
+	f.Fuzz(func(t *testing.T, content, id string, width uint8, reply string) {
+		d := &dialog.Dialog{Name: "d"}
+		kind := dialog.Note
+		var opts []dialog.Option
+		if reply != "" {
+			kind, opts = dialog.Prompt, []dialog.Option{dialog.WithReply(reply)}
+		}
+		m, err := d.Make(kind, content, opts...)
+		if err != nil {
+			t.Skip()
+		}
+		m.ID = id
+		w := int(width) % 64
+		if got, want := m.Preview(w), previewAsRunes(m, w, ""); got != want {
+			t.Fatalf("Preview(%d) = %q, want %q", w, got, want)
+		}
+		want := previewAsRunes(m, w, "") + "\n"
+		if r := m.Reply(); r != "" {
+			want += cutAsRunes("> "+strings.ReplaceAll(r, "\n", `\n`), w) + "\n"
+		}
+		if got := d.Messages.Show(w, 0); got != want {
+			t.Fatalf("Show(%d) = %q, want %q", w, got, want)
+		}
+	})
+}
