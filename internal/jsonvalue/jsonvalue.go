@@ -221,20 +221,20 @@ func (c *cloner) clone(v any) any {
 	case []any:
 		out := make([]any, len(v))
 		c.depth++
+		var k pathKey
 		if c.depth > c.track && len(v) > 0 {
-			k := pathKey{unsafe.Pointer(unsafe.SliceData(v)), len(v)}
+			k = pathKey{unsafe.Pointer(unsafe.SliceData(v)), len(v)}
 			if cp, ok := c.onPath[k]; ok {
 				c.depth--
 				c.cyclic = true
 				return cp
 			}
 			c.enter(k, out)
-			defer delete(c.onPath, k)
 		}
 		for i, x := range v {
 			out[i] = c.clone(x)
 		}
-		c.depth--
+		c.leave(k)
 		return out
 	case json.RawMessage:
 		if v == nil {
@@ -257,21 +257,29 @@ func (c *cloner) object(m map[string]any) map[string]any {
 	}
 	out := make(map[string]any, len(m))
 	c.depth++
+	var k pathKey
 	if c.depth > c.track {
-		k := pathKey{p: reflect.ValueOf(m).UnsafePointer()}
+		k = pathKey{p: reflect.ValueOf(m).UnsafePointer()}
 		if cp, ok := c.onPath[k]; ok {
 			c.depth--
 			c.cyclic = true
 			return cp.(map[string]any)
 		}
 		c.enter(k, out)
-		defer delete(c.onPath, k)
 	}
-	for k, v := range m {
-		out[k] = c.clone(v)
+	for key, v := range m {
+		out[key] = c.clone(v)
+	}
+	c.leave(k)
+	return out
+}
+
+// leave ends the copy of a map or slice (k, recorded past track).
+func (c *cloner) leave(k pathKey) {
+	if c.depth > c.track && k.p != nil {
+		delete(c.onPath, k)
 	}
 	c.depth--
-	return out
 }
 
 // enter records cp as the copy being made of the value k.
