@@ -80,16 +80,16 @@ func TestCheckMemoryScales(t *testing.T) {
 }
 
 // ipynb show of an output-heavy notebook allocates, in all (reading the
-// file, parsing, the dialog, the summary), 1.78–2.04 bytes per byte of
-// file at every size from 1.4 to 11.5 MB (60 runs under load): each
-// message's outputs are sized from their bytes (outsize.go), never
-// decoded. The bound, 2.75, is the largest measured + 30%. (Show parses
-// the file twice; when the second parse missed the first's pooled node
-// scratch, on another processor, it regrew one by copying and the same
-// size took 0.2–0.3 more bytes per byte, failing the linearity check at
-// times: see jsontree's TestParseWithoutPooledScratch.) When each output is decoded and encoded to
-// size it (dialog.Message.Preview, as show did before), show allocates
-// 6.9 bytes per byte: the test fails.
+// file, parsing, the dialog, the summary), 1.60–1.80 bytes per byte of
+// file at every size from 1.4 to 11.5 MB (1.78–2.04 under load before
+// summary rows stopped copying whole messages; when a parse missed the
+// pooled node scratch, 0.2–0.3 more: see jsontree's
+// TestParseWithoutPooledScratch): each message's outputs are sized from
+// their bytes (outsize.go), never decoded. The bound, 2.75, is the
+// largest measured under load + 30%. When each output is decoded and
+// encoded to size it (dialog.Message.Preview, as show did before), show
+// allocates 6.9 bytes per byte: the test fails. Notebooks of one dense
+// value: TestShowMemoryScalesDense.
 func TestShowMemoryScales(t *testing.T) {
 	var out strings.Builder
 	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: io.Discard}
