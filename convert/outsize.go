@@ -21,8 +21,9 @@ func (r *readOutput) Size() (n int, ok bool) { return outputSize(r.out) }
 // every typed member is written (output members are all required), a
 // value AdditionalProperties keeps for a member's key replaces the
 // member's zero value, text stored as lines is joined, JSON data arrays
-// and objects are kept as their bytes. The only copies it makes are of
-// one text or JSON data value at a time (nbformat's accessors copy). It
+// and objects are kept as their bytes. Texts and JSON data are sized
+// from the bytes read, never copied (nbimpl.TextSize, BundleTextSize,
+// BundleJSON). It
 // is not sure, and reports ok false, for values AdditionalProperties
 // holds that rejoin might change (an output_type, lists and objects for
 // text or data), MIME types given twice, text held for a JSON MIME type,
@@ -167,7 +168,7 @@ func bundleSize(b nbformat.MimeBundle) (int, bool) {
 			n += size
 			continue
 		}
-		raw, ok := b.RawJSON(k)
+		raw, ok := nbimpl.BundleJSON(b, k) // not copied: MimeBundle.RawJSON copies
 		i := firstByte(raw)
 		if !ok || i < 0 {
 			return 0, false

@@ -196,7 +196,7 @@ func (d *Dialog) Summary(width, rows int) string {
 	var b strings.Builder
 	b.WriteString(d.Name)
 	b.WriteString("\n")
-	b.WriteString(d.Messages.Show(width, rows))
+	d.Messages.show(&b, width, rows)
 	return b.String()
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/nbdialog/ipynb/internal/lines"
 )
@@ -117,17 +118,32 @@ func (m *Message) HasError() bool {
 // " ⇒ reply(N)" for a prompt's reply of N characters or " ⇒ out(N)" for N
 // bytes of outputs.
 func (m *Message) Preview(width int) string {
+	var b strings.Builder
+	var r row
+	m.preview(&b, &r, width, m.Reply())
+	return b.String()
+}
+
+// preview writes the Preview of m to b through r, reply being m.Reply().
+// The content is looked at up to width characters only, and the size of
+// the outputs is not computed for a row cut before it.
+func (m *Message) preview(b *strings.Builder, r *row, width int, reply string) {
 	k := "?"
 	if m.Kind != "" {
 		k = string(m.Kind[:1])
 	}
-	s := m.ID + ":" + k + ":" + m.Content
-	if r := m.Reply(); r != "" {
-		s += fmt.Sprintf(" ⇒ reply(%d)", len([]rune(r)))
-	} else if len(m.Outputs) > 0 {
-		s += fmt.Sprintf(" ⇒ out(%d)", outputSize(m.Outputs))
+	r.reset(b, width, true)
+	r.add(m.ID)
+	r.add(":" + k + ":")
+	r.add(m.Content)
+	switch {
+	case r.over():
+	case reply != "":
+		r.add(fmt.Sprintf(" ⇒ reply(%d)", utf8.RuneCountInString(reply)))
+	case len(m.Outputs) > 0:
+		r.add(fmt.Sprintf(" ⇒ out(%d)", outputSize(m.Outputs)))
 	}
-	return truncate(strings.ReplaceAll(s, "\n", `\n`), width)
+	r.end()
 }
 
 // String returns Preview(120).
@@ -177,14 +193,12 @@ func truncate(s string, width int) string {
 	if width <= 0 {
 		return s
 	}
-	r := []rune(s)
-	if len(r) <= width {
-		return s
-	}
-	if width == 1 {
-		return "…"
-	}
-	return string(r[:width-1]) + "…"
+	var b strings.Builder
+	var r row
+	r.reset(&b, width, false)
+	r.add(s)
+	r.end()
+	return b.String()
 }
 
 // Validate reports problems that would make the message unwritable or

@@ -95,17 +95,27 @@ func positions(ms Msgs, match func(*Message) bool) string {
 // most rows messages (0: all) followed by "…(N more)".
 func (ms Msgs) Show(width, rows int) string {
 	var b strings.Builder
+	ms.show(&b, width, rows)
+	return b.String()
+}
+
+// show writes Show's lines to b.
+func (ms Msgs) show(b *strings.Builder, width, rows int) {
+	var r row
 	for i, m := range ms {
 		if rows > 0 && i == rows {
-			fmt.Fprintf(&b, "…(%d more)\n", len(ms)-rows)
+			fmt.Fprintf(b, "…(%d more)\n", len(ms)-rows)
 			break
 		}
-		b.WriteString(m.Preview(width))
+		reply := m.Reply()
+		m.preview(b, &r, width, reply)
 		b.WriteByte('\n')
-		if r := m.Reply(); r != "" {
-			b.WriteString(truncate("> "+strings.ReplaceAll(r, "\n", `\n`), width))
+		if reply != "" {
+			r.reset(b, width, true)
+			r.add("> ")
+			r.add(reply)
+			r.end()
 			b.WriteByte('\n')
 		}
 	}
-	return b.String()
 }

@@ -10,10 +10,11 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
 	"github.com/nbdialog/ipynb/internal/nbimpl"
+	"github.com/nbdialog/ipynb/internal/nbtest"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -24,60 +25,9 @@ const (
 	documentedMaxValues = 1 << 26
 )
 
-// denseNotebook returns a notebook whose bulk is one value made of n small
-// values (as internal/cmd/benchgen -dense writes them): in the notebook
-// metadata ("meta"), a cell's metadata ("cell"), JSON output data
-// ("output"), as small objects [{"a":0},…] ("objects"), as an object of n
-// keys ("wide"), as n nested arrays ("deep"), or as n one-character lines
-// of a cell's source ("source") and of text output data ("text").
-func denseNotebook(kind string, n int) []byte {
-	var b strings.Builder
-	switch kind {
-	case "objects":
-		b.WriteString(`{"x":[`)
-		for i := 0; i < n; i++ {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(`{"a":0}`)
-		}
-		b.WriteString("]}")
-	case "wide":
-		b.WriteString(`{"x":{`)
-		for i := 0; i < n; i++ {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			fmt.Fprintf(&b, `"k%d":0`, i)
-		}
-		b.WriteString("}}")
-	case "deep":
-		b.WriteString(`{"x":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`)
-	case "source", "text":
-		b.WriteString(`[` + strings.TrimSuffix(strings.Repeat(`"a",`, n), ",") + `]`)
-	default:
-		b.WriteString(`{"x":[`)
-		b.WriteString(strings.TrimSuffix(strings.Repeat("0,", n), ","))
-		b.WriteString("]}")
-	}
-	value := b.String()
-	nbMeta, cellMeta, data, source := "{}", "{}", `{"text/plain":"0"}`, `"x"`
-	switch kind {
-	case "cell":
-		cellMeta = value
-	case "output":
-		data = `{"application/json":` + value + `,"text/plain":"0"}`
-	case "source":
-		source = value
-	case "text":
-		data = `{"text/plain":` + value + `}`
-	default:
-		nbMeta = value
-	}
-	return []byte(`{"cells":[{"cell_type":"code","execution_count":1,"id":"c1","metadata":` + cellMeta +
-		`,"outputs":[{"data":` + data + `,"execution_count":1,"metadata":{},"output_type":"execute_result"}],"source":` + source + `}],` +
-		`"metadata":` + nbMeta + `,"nbformat":4,"nbformat_minor":5}` + "\n")
-}
+// denseNotebook returns a notebook whose bulk is one value made of n
+// small values (nbtest.Dense, as internal/cmd/benchgen -dense writes them).
+func denseNotebook(kind string, n int) []byte { return nbtest.Dense(kind, n) }
 
 // allocations returns the bytes and the number of allocations f makes.
 func allocations(f func()) (bytes, count uint64) {
@@ -166,61 +116,63 @@ func TestDenseValuesScale(t *testing.T) {
 	}
 }
 
-// Time grows linearly with the depth of nesting and the length of arrays
-// and objects (no interior is rescanned per level or per element): the
-// processor time of reading, validating, editing and writing at n and kn
-// values (k = 8, nesting 4 as it is bounded), where quadratic work would
-// take k² times as long; the bound is halfway. Each is the least of 7
-// runs, the two sizes taking turns, in processor time of the test's
-// thread (threadCPU): measured 1.8–6.8 (deep, k = 4, bound 10) and
-// 6.3–8.6 (meta, wide, k = 8, bound 36) under load. The wall clock, which
-// other work on the machine stretches, gave ratios from 0.8 to 15 for 4
-// times the values under load, and the test (bound 10) failed up to 12
-// runs in 20.
-func TestDenseValuesLinearTime(t *testing.T) {
+// Work grows linearly with the depth of nesting and the length of arrays
+// and objects (no interior is parsed again or copied per level or per
+// element): reading, validating, editing a cell, writing and converting
+// the metadata to generic JSON at n and k·n values (k = 8; k = 4 for
+// nesting, bounded by MaxDepth) allocate, in bytes and in number of
+// allocations, and hand the parser (jsontree.Scanned: every Parse and
+// Expand) at most halfway between k and k² times as much, all counted
+// exactly (no clock: other work on the machine cannot stretch them; the
+// test it replaces compared processor times). Measured: bytes ×3.8–8.2,
+// allocations ×1.0–1.1, bytes parsed ×3.9–8.7 (the wide object's keys grow
+// longer). A variant of Validate that parses each lazy value's
+// containers again at every level and the whole value every 4,096
+// elements gave ×58–62 parsed, ×69–97 allocated and failed. Work that
+// neither parses nor allocates (a rescan inside one parse, say) is not
+// counted here.
+func TestDenseValuesLinearWork(t *testing.T) {
 	if testing.Short() {
-		t.Skip("timing ratios")
+		t.Skip("dense values of up to 16 MB")
 	}
-	if _, ok := threadCPU(); !ok {
-		t.Skip("no processor time per thread on this system")
+	if raceBuild {
+		t.Skip("the race detector's instrumentation allocates")
 	}
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	once := func(data []byte) time.Duration {
-		start, _ := threadCPU()
-		nb, err := nbformat.Unmarshal(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := nbformat.Validate(nb); err != nil {
-			t.Fatal(err)
-		}
-		nb.Cells[0].(*nbformat.CodeCell).Source.Set("edited")
-		if _, err := nbformat.Marshal(nb); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := nbgeneric.ToMap(&nb.Metadata); err != nil {
-			t.Fatal(err)
-		}
-		end, _ := threadCPU()
-		return end - start
+	once := func(data []byte) (bytes, count, scanned uint64) {
+		before := jsontree.Scanned()
+		bytes, count = allocations(func() {
+			nb, err := nbformat.Unmarshal(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := nbformat.Validate(nb); err != nil {
+				t.Fatal(err)
+			}
+			nb.Cells[0].(*nbformat.CodeCell).Source.Set("edited")
+			if _, err := nbformat.Marshal(nb); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := nbgeneric.ToMap(&nb.Metadata); err != nil {
+				t.Fatal(err)
+			}
+		})
+		return bytes, count, uint64(jsontree.Scanned() - before)
 	}
+	once(denseNotebook("meta", 1)) // what every read shares, built once
 	for _, c := range []struct {
 		kind string
 		n, k int
-	}{{"deep", (documentedMaxDepth - 2) / 4, 4}, {"meta", 1 << 18, 8}, {"wide", 1 << 16, 8}} {
-		smallData, largeData := denseNotebook(c.kind, c.n), denseNotebook(c.kind, c.k*c.n)
-		small, large := time.Duration(1<<62), time.Duration(1<<62)
-		for range 7 {
-			small = min(small, once(smallData))
-			large = min(large, once(largeData))
-		}
-		ratio := float64(large) / float64(small)
+	}{{"deep", (documentedMaxDepth - 2) / 4, 4}, {"meta", 1 << 18, 8}, {"wide", 1 << 16, 8}, {"objects", 1 << 16, 8}, {"cell", 1 << 18, 8}, {"output", 1 << 18, 8}} {
+		smallB, smallN, smallS := once(denseNotebook(c.kind, c.n))
+		largeB, largeN, largeS := once(denseNotebook(c.kind, c.k*c.n))
 		linear, quadratic := float64(c.k), float64(c.k*c.k)
-		t.Logf("%s: %v for %d, %v for %d: ×%.1f", c.kind, small, c.n, large, c.k*c.n, ratio)
-		// Halfway between linear and quadratic.
-		if bound := (linear + quadratic) / 2; ratio > bound {
-			t.Errorf("%s: %d times the values took %.1f times as long (linear: %.0f, quadratic: %.0f; at most %.1f)", c.kind, c.k, ratio, linear, quadratic, bound)
+		bound := (linear + quadratic) / 2
+		rb, rn, rs := float64(largeB)/float64(smallB), float64(largeN)/float64(smallN), float64(largeS)/float64(smallS)
+		t.Logf("%s: %d values: %d bytes in %d allocations, %d parsed; %d values: %d bytes in %d allocations, %d parsed (×%.1f, ×%.1f, ×%.1f)",
+			c.kind, c.n, smallB, smallN, smallS, c.k*c.n, largeB, largeN, largeS, rb, rn, rs)
+		if rb > bound || rn > bound || rs > bound {
+			t.Errorf("%s: %d times the values allocated %.1f times the bytes in %.1f times the allocations and parsed %.1f times the bytes (linear: %.0f, quadratic: %.0f; at most %.1f)",
+				c.kind, c.k, rb, rn, rs, linear, quadratic, bound)
 		}
 	}
 }

@@ -68,13 +68,15 @@ func syntaxError(file string, data []byte, err error) error {
 // A FormatError reports JSON that is not a notebook this package can read:
 // a top level that is not an object (Pointer ""), no integer nbformat, an
 // unsupported version, too many cells; also a notebook that has no
-// canonical form ([ErrNotCanonical]). Pointer locates the problem
-// (RFC 6901).
+// canonical form ([ErrNotCanonical]), and a value that cannot be written:
+// a nil cell or output, a value that contains itself (Err is then the
+// *json.UnsupportedValueError encoding/json gives for it).
+// Pointer locates the problem (RFC 6901).
 type FormatError struct {
 	File    string
 	Pointer Pointer
 	Msg     string
-	Err     error // a sentinel such as ErrUnsupportedVersion, or nil
+	Err     error // a sentinel such as ErrUnsupportedVersion, a *json.UnsupportedValueError, or nil
 }
 
 func (e *FormatError) Error() string {

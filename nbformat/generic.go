@@ -39,7 +39,7 @@ func toMap(v any) (map[string]any, error) {
 	e := encoder{st: &pythonStyle, ids: true}
 	g, err := e.generic(rv, infoOf(rv.Type()))
 	if err != nil {
-		return nil, err
+		return nil, cycleAt(err, rv)
 	}
 	return g.(map[string]any), nil
 }
@@ -265,7 +265,7 @@ func outputToMap(o Output) (map[string]any, error) {
 	e := encoder{st: &pythonStyle, ids: true}
 	g, err := e.generic(v, infoOf(v.Type()))
 	if err != nil {
-		return nil, err
+		return nil, cycleAt(err, v)
 	}
 	return g.(map[string]any), nil
 }

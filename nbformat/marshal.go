@@ -112,12 +112,17 @@ func (nb *Notebook) newEncoder() encoder {
 
 // write hands the notebook's bytes to emit: the bytes read (in pieces)
 // when nb is unedited, else one buffer built by the encoder.
-func (nb *Notebook) write(emit func(pieces ...[]byte) error) error {
+func (nb *Notebook) write(emit func(pieces ...[]byte) error) (err error) {
 	if err := nilVariantError(nb); err != nil {
 		return err
 	}
 	e := nb.newEncoder()
 	v := reflect.ValueOf(&nb.Document).Elem()
+	defer func() {
+		if err != nil {
+			err = cycleAt(err, v) // the place of a cycle, looked for only now
+		}
+	}()
 	ti := infoOf(v.Type())
 	if nb.src == nil {
 		e.value(v, ti, -1, "")

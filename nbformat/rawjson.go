@@ -67,7 +67,7 @@ func encodeCompact(v any) ([]byte, error) {
 	x := reflect.ValueOf(&v).Elem()
 	e.value(x, infoOf(anyType), -1, "")
 	if e.err != nil {
-		return nil, e.err
+		return nil, cycleAt(e.err, x)
 	}
 	return e.buf, nil
 }

@@ -29,6 +29,17 @@ func init() {
 		}
 		return mb.b.entries[i].text.jsonSize(), true
 	}
+	nbimpl.BundleJSON = func(b any, mime string) ([]byte, bool) {
+		mb, ok := b.(MimeBundle)
+		if !ok {
+			panic(fmt.Sprintf("nbformat: BundleJSON of %T, which is not a MimeBundle", b))
+		}
+		i := mb.find(mime)
+		if i < 0 || !mb.b.entries[i].isJSON {
+			return nil, false
+		}
+		return mb.b.entries[i].json, true
+	}
 }
 
 // jsonSize is jsonsize.String(m.String()): from the JSON read, the one

@@ -18,37 +18,44 @@ func heavyFile(t *testing.T, dir string, n int) (string, int64) {
 }
 
 // allocScales runs cmd (which fails t when it does not do its work) on
-// output-heavy notebooks of doubling sizes, and fails t when it allocates
-// more than bound bytes per byte of file at any size, or 15% more per
-// byte than at half the size (not linear). Allocations are counted by
-// runtime.MemStats.TotalAlloc, after a first run on a small notebook.
+// output-heavy notebooks of doubling sizes (heavyFile: 100 to 800 cells),
+// and fails t when it allocates more than bound bytes per byte of file at
+// any size, or 15% more per byte than at half the size (not linear).
 func allocScales(t *testing.T, cmd string, bound float64, run func(path string, n int)) {
+	t.Helper()
+	allocScalesOf(t, cmd, bound, func(dir string, n int) (string, int64) { return heavyFile(t, dir, n) }, []int{100, 200, 400, 800}, run)
+}
+
+// allocScalesOf is allocScales on the files file writes in dir for each
+// of sizes (the last left out with -short), each doubling the one
+// before. Allocations are counted by runtime.MemStats.TotalAlloc, after a
+// first run on a small file (file(dir, 2)).
+func allocScalesOf(t *testing.T, cmd string, bound float64, file func(dir string, n int) (string, int64), sizes []int, run func(path string, n int)) {
 	t.Helper()
 	if raceBuild {
 		t.Skip("the race detector's instrumentation allocates")
 	}
-	sizes := []int{100, 200, 400, 800}
 	if testing.Short() {
-		sizes = sizes[:3]
+		sizes = sizes[:len(sizes)-1]
 	}
 	dir := t.TempDir()
-	warm, _ := heavyFile(t, dir, 2)
+	warm, _ := file(dir, 2)
 	run(warm, 2)
 	var prev float64
 	for _, n := range sizes {
-		p, size := heavyFile(t, dir, n)
+		p, size := file(dir, n)
 		runtime.GC()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		run(p, n)
 		runtime.ReadMemStats(&after)
 		perByte := float64(after.TotalAlloc-before.TotalAlloc) / float64(size)
-		t.Logf("%d cells, %d bytes: %s allocated %.2f bytes per byte of file", n, size, cmd, perByte)
+		t.Logf("n = %d, %d bytes: %s allocated %.2f bytes per byte of file", n, size, cmd, perByte)
 		if perByte > bound {
-			t.Errorf("%d cells: %s allocated %.2f bytes per byte of file (at most %.2f)", n, cmd, perByte, bound)
+			t.Errorf("n = %d: %s allocated %.2f bytes per byte of file (at most %.2f)", n, cmd, perByte, bound)
 		}
 		if prev > 0 && perByte > 1.15*prev {
-			t.Errorf("%d cells: %.2f bytes per byte, %.2f at half the size: not linear", n, perByte, prev)
+			t.Errorf("n = %d: %.2f bytes per byte, %.2f at half the size: not linear", n, perByte, prev)
 		}
 		prev = perByte
 	}
@@ -73,16 +80,16 @@ func TestCheckMemoryScales(t *testing.T) {
 }
 
 // ipynb show of an output-heavy notebook allocates, in all (reading the
-// file, parsing, the dialog, the summary), 1.78–2.04 bytes per byte of
-// file at every size from 1.4 to 11.5 MB (60 runs under load): each
-// message's outputs are sized from their bytes (outsize.go), never
-// decoded. The bound, 2.75, is the largest measured + 30%. (Show parses
-// the file twice; when the second parse missed the first's pooled node
-// scratch, on another processor, it regrew one by copying and the same
-// size took 0.2–0.3 more bytes per byte, failing the linearity check at
-// times: see jsontree's TestParseWithoutPooledScratch.) When each output is decoded and encoded to
-// size it (dialog.Message.Preview, as show did before), show allocates
-// 6.9 bytes per byte: the test fails.
+// file, parsing, the dialog, the summary), 1.60–1.80 bytes per byte of
+// file at every size from 1.4 to 11.5 MB (1.78–2.04 under load before
+// summary rows stopped copying whole messages; when a parse missed the
+// pooled node scratch, 0.2–0.3 more: see jsontree's
+// TestParseWithoutPooledScratch): each message's outputs are sized from
+// their bytes (outsize.go), never decoded. The bound, 2.75, is the
+// largest measured under load + 30%. When each output is decoded and
+// encoded to size it (dialog.Message.Preview, as show did before), show
+// allocates 6.9 bytes per byte: the test fails. Notebooks of one dense
+// value: TestShowMemoryScalesDense.
 func TestShowMemoryScales(t *testing.T) {
 	var out strings.Builder
 	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: io.Discard}

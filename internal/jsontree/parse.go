@@ -89,6 +89,7 @@ func parseWith(p parser, data []byte) (*Tape, error) {
 // their exact size. They are recorded in chunks of a pooled scratch,
 // then copied.
 func (p *parser) run() ([]Node, error) {
+	scanned.Add(int64(len(p.data) - p.pos))
 	s := scratchPool.Get().(*scratch)
 	p.chunks, p.stack = s.chunks, s.stack[:0]
 	if len(p.chunks) == 0 {

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"unsafe"
 )
 
 // Equal reports whether a and b are equal generic JSON values: objects
@@ -16,23 +17,59 @@ import (
 // equals an empty one), arrays element by element, numbers by value
 // within their Go type (ints with ints, float64 with float64 and NaN equal
 // to NaN, json.Number by its text), and any other value with
-// reflect.DeepEqual (json.RawMessage by its bytes).
+// reflect.DeepEqual (json.RawMessage by its bytes). Values that contain
+// themselves (see Clone) are equal when they unfold to the same values: a
+// pair of maps or slices met again inside itself is taken as equal (as
+// reflect.DeepEqual does), the path tracked only past trackDepth.
 func Equal(a, b any) bool {
+	var c comparer
+	return c.equal(a, b)
+}
+
+// EqualObjects reports whether two objects are equal, as Equal compares
+// them (a nil object equals an empty one).
+func EqualObjects(x, y map[string]any) bool {
+	var c comparer
+	return c.objects(x, y)
+}
+
+// A comparer compares values, remembering past trackDepth the pairs of
+// maps and slices it is inside of.
+type comparer struct {
+	depth  int
+	onPath map[[2]pathKey]bool
+}
+
+func (c *comparer) equal(a, b any) bool {
 	switch x := a.(type) {
 	case map[string]any:
 		y, ok := Object(b)
-		return ok && EqualObjects(x, y)
+		return ok && c.objects(x, y)
 	case []any:
 		y, ok := b.([]any)
 		if !ok || len(x) != len(y) {
 			return false
 		}
-		for i := range x {
-			if !Equal(x[i], y[i]) {
-				return false
+		if len(x) == 0 {
+			return true
+		}
+		c.depth++
+		var k [2]pathKey
+		if c.depth > trackDepth {
+			k = [2]pathKey{{unsafe.Pointer(unsafe.SliceData(x)), len(x)}, {unsafe.Pointer(unsafe.SliceData(y)), len(y)}}
+			if !c.enter(k) {
+				return true // met again inside itself: equal if all else is
 			}
 		}
-		return true
+		eq := true
+		for i := range x {
+			if !c.equal(x[i], y[i]) {
+				eq = false
+				break
+			}
+		}
+		c.leave(k)
+		return eq
 	case string:
 		y, ok := b.(string)
 		return ok && x == y
@@ -53,24 +90,60 @@ func Equal(a, b any) bool {
 	}
 	if x, ok := Object(a); ok {
 		y, ok := Object(b)
-		return ok && EqualObjects(x, y)
+		return ok && c.objects(x, y)
 	}
 	return reflect.DeepEqual(a, b)
 }
 
-// EqualObjects reports whether two objects are equal, as Equal compares
-// them (a nil object equals an empty one).
-func EqualObjects(x, y map[string]any) bool {
+func (c *comparer) objects(x, y map[string]any) bool {
 	if len(x) != len(y) {
 		return false
 	}
-	for k, v := range x {
-		w, ok := y[k]
-		if !ok || !Equal(v, w) {
-			return false
+	if len(x) == 0 {
+		return true
+	}
+	c.depth++
+	var k [2]pathKey
+	if c.depth > trackDepth {
+		k = [2]pathKey{{p: reflect.ValueOf(x).UnsafePointer()}, {p: reflect.ValueOf(y).UnsafePointer()}}
+		if !c.enter(k) {
+			return true
 		}
 	}
+	eq := true
+	for key, v := range x {
+		w, ok := y[key]
+		if !ok || !c.equal(v, w) {
+			eq = false
+			break
+		}
+	}
+	c.leave(k)
+	return eq
+}
+
+// enter records, past trackDepth, that the pair k is being compared; it
+// returns false, and leaves the depth as it was, if it already is
+// further up the path.
+func (c *comparer) enter(k [2]pathKey) bool {
+	if c.onPath[k] {
+		c.depth--
+		return false
+	}
+	if c.onPath == nil {
+		c.onPath = map[[2]pathKey]bool{}
+	}
+	c.onPath[k] = true
 	return true
+}
+
+// leave ends the comparison of a pair of maps or slices (k, recorded
+// past trackDepth).
+func (c *comparer) leave(k [2]pathKey) {
+	if c.depth > trackDepth {
+		delete(c.onPath, k)
+	}
+	c.depth--
 }
 
 var objectType = reflect.TypeFor[map[string]any]()
@@ -94,17 +167,75 @@ func Object(v any) (map[string]any, bool) {
 
 // Clone returns a deep copy of v: objects (keeping their map type; nil
 // stays nil) and arrays are copied, json.RawMessage values too; scalars
-// are returned as they are.
+// are returned as they are. A value that contains itself (a map or slice
+// stored inside itself, which has no JSON: writing it fails with an
+// error naming the place) is copied as a value that contains its copy at
+// the same places, never followed forever. As in encoding/json, the path
+// is tracked only past a nesting no real value reaches (trackDepth), so
+// copying costs nothing more up to there.
 func Clone(v any) any {
+	c := cloner{track: trackDepth}
+	out := c.clone(v)
+	if c.cyclic { // again, the copy made to the same shape
+		c = cloner{}
+		out = c.clone(v)
+	}
+	return out
+}
+
+// CloneObject returns a deep copy of m (nil for nil), as Clone copies.
+func CloneObject(m map[string]any) map[string]any {
+	c := cloner{track: trackDepth}
+	out := c.object(m)
+	if c.cyclic {
+		c = cloner{}
+		out = c.object(m)
+	}
+	return out
+}
+
+// trackDepth is the nesting of maps and slices from which Clone remembers
+// those on its path.
+const trackDepth = 1000
+
+// A cloner copies a value, remembering past nesting track the copies of
+// the maps and slices it is inside of. A copy of a value that contains
+// itself made with track > 0 holds track levels of it before its cycle:
+// Clone copies such a value again with track 0.
+type cloner struct {
+	depth, track int
+	cyclic       bool            // a value met inside itself
+	onPath       map[pathKey]any // original → its copy, being made
+}
+
+// pathKey identifies a map, or a slice by its first element and length.
+type pathKey struct {
+	p unsafe.Pointer
+	n int
+}
+
+func (c *cloner) clone(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
-		return CloneObject(v)
+		return c.object(v)
 	case []any:
-		c := make([]any, len(v))
-		for i, x := range v {
-			c[i] = Clone(x)
+		out := make([]any, len(v))
+		c.depth++
+		var k pathKey
+		if c.depth > c.track && len(v) > 0 {
+			k = pathKey{unsafe.Pointer(unsafe.SliceData(v)), len(v)}
+			if cp, ok := c.onPath[k]; ok {
+				c.depth--
+				c.cyclic = true
+				return cp
+			}
+			c.enter(k, out)
 		}
-		return c
+		for i, x := range v {
+			out[i] = c.clone(x)
+		}
+		c.leave(k)
+		return out
 	case json.RawMessage:
 		if v == nil {
 			return v
@@ -114,19 +245,47 @@ func Clone(v any) any {
 		return v
 	}
 	if m, ok := Object(v); ok {
-		return reflect.ValueOf(CloneObject(m)).Convert(reflect.TypeOf(v)).Interface()
+		return reflect.ValueOf(c.object(m)).Convert(reflect.TypeOf(v)).Interface()
 	}
 	return v
 }
 
-// CloneObject returns a deep copy of m (nil for nil).
-func CloneObject(m map[string]any) map[string]any {
+// object copies m.
+func (c *cloner) object(m map[string]any) map[string]any {
 	if m == nil {
 		return nil
 	}
-	c := make(map[string]any, len(m))
-	for k, v := range m {
-		c[k] = Clone(v)
+	out := make(map[string]any, len(m))
+	c.depth++
+	var k pathKey
+	if c.depth > c.track {
+		k = pathKey{p: reflect.ValueOf(m).UnsafePointer()}
+		if cp, ok := c.onPath[k]; ok {
+			c.depth--
+			c.cyclic = true
+			return cp.(map[string]any)
+		}
+		c.enter(k, out)
 	}
-	return c
+	for key, v := range m {
+		out[key] = c.clone(v)
+	}
+	c.leave(k)
+	return out
+}
+
+// leave ends the copy of a map or slice (k, recorded past track).
+func (c *cloner) leave(k pathKey) {
+	if c.depth > c.track && k.p != nil {
+		delete(c.onPath, k)
+	}
+	c.depth--
+}
+
+// enter records cp as the copy being made of the value k.
+func (c *cloner) enter(k pathKey, cp any) {
+	if c.onPath == nil {
+		c.onPath = map[pathKey]any{}
+	}
+	c.onPath[k] = cp
 }

@@ -103,6 +103,14 @@ var (
 	// holds JSON for it.
 	BundleTextSize func(b any, mime string) (n int, ok bool)
 
+	// BundleJSON returns the JSON value of mime in an nbformat.MimeBundle
+	// as stored (the bytes read, or those set), without copying them, for
+	// reading only: the caller must not change them. ok is false if the
+	// bundle has no such entry or holds text for it. It is
+	// MimeBundle.RawJSON without the copy, which the dialog layer's
+	// output sizes cannot afford on outputs of many megabytes.
+	BundleJSON func(b any, mime string) (raw []byte, ok bool)
+
 	// Unmarshals returns the number of notebooks nbformat has parsed from
 	// bytes so far in the process (its reader, and the parses Upgrade
 	// makes), for tests that count them.

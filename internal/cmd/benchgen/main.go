@@ -22,7 +22,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/nbdialog/ipynb/internal/nbtest"
 )
@@ -66,41 +65,17 @@ func generate(size int, seed uint64) []byte {
 }
 
 // generateDense writes a notebook whose bulk is one value of many small
-// values (see the package comment).
+// values (see the package comment): nbtest.Dense of about size bytes.
 func generateDense(size int, where string) ([]byte, error) {
 	item := "0"
 	switch where {
+	case "meta", "cell", "output":
 	case "objects":
 		item = `{"a":0}`
 	case "source":
 		item = `"a"`
-	}
-	n := max(1, size/(len(item)+1))
-	var b strings.Builder
-	b.Grow(size + 1024)
-	b.WriteString(`{"x":[`)
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(item)
-	}
-	b.WriteString("]}")
-	value := b.String()
-	nbMeta, cellMeta, data, source := "{}", "{}", `{"text/plain":"0"}`, `"x"`
-	switch where {
-	case "source":
-		source = strings.TrimSuffix(strings.TrimPrefix(value, `{"x":`), "}")
-	case "meta", "objects":
-		nbMeta = value
-	case "cell":
-		cellMeta = value
-	case "output":
-		data = `{"application/json":` + value + `,"text/plain":"0"}`
 	default:
 		return nil, fmt.Errorf("unknown -dense %q (meta, cell, output, objects or source)", where)
 	}
-	return []byte(`{"cells":[{"cell_type":"code","execution_count":1,"id":"c1","metadata":` + cellMeta +
-		`,"outputs":[{"data":` + data + `,"execution_count":1,"metadata":{},"output_type":"execute_result"}],"source":` + source + `}],` +
-		`"metadata":` + nbMeta + `,"nbformat":4,"nbformat_minor":5}` + "\n"), nil
+	return nbtest.Dense(where, max(1, size/(len(item)+1))), nil
 }
