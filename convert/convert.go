@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/stackroom"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -88,6 +89,7 @@ func Unmarshal(data []byte) (*dialog.Dialog, error) { return Options{}.Unmarshal
 // Unmarshal reads a dialog from notebook JSON (any version nbformat reads
 // from 3 on; version 3 is upgraded in memory).
 func (o Options) Unmarshal(data []byte) (*dialog.Dialog, error) {
+	stackroom.Ensure(stackroom.Notebook)
 	nb, err := nbformat.Unmarshal(data)
 	if err != nil {
 		return nil, fmt.Errorf("convert: %w", err)
@@ -106,6 +108,7 @@ func Marshal(d *dialog.Dialog) ([]byte, error) { return Options{}.Marshal(d) }
 // second copy of an unchanged file's bytes, convert with ToNotebook and
 // write with nbformat.MarshalOptions.MarshalTo.
 func (o Options) Marshal(d *dialog.Dialog) ([]byte, error) {
+	stackroom.Ensure(stackroom.Notebook)
 	if _, data := o.asRead(d, o.Messages); data != nil {
 		return bytes.Clone(data), nil
 	}

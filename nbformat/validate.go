@@ -12,6 +12,7 @@ import (
 	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/draft04"
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/stackroom"
 	"github.com/nbdialog/ipynb/schema"
 )
 
@@ -30,6 +31,7 @@ import (
 // means the notebook could not be checked (it cannot be written, say):
 // Problems returns nil for it. Validate changes nothing.
 func Validate(nb *Notebook) error {
+	stackroom.Ensure(stackroom.Notebook)
 	t, err := nb.tape()
 	if err != nil {
 		return err

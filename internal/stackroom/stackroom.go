@@ -1,0 +1,110 @@
+// Package stackroom grows the calling goroutine's stack while the call
+// chain is still shallow, so that work known to go deep does not grow it
+// at its deepest point.
+//
+// A goroutine's stack grows by copying: the runtime allocates one twice as
+// large (or more, to fit the frame that did not fit), copies the frames
+// and adjusts every pointer into the stack, frame by frame, so a growth
+// costs in proportion to the number of frames then on the stack. A garbage
+// collection halves the stack of a goroutine that uses less than a quarter
+// of it, so code that runs after a collection (a program reading one
+// notebook, then another, collecting in between) grows the stack again,
+// each time. A validation of a notebook reaches ~7 KB below its caller,
+// ~5 frames per JSON level: growing there adjusts ~60 frames. [Ensure],
+// called at the entry points, makes room for the whole of the work while
+// the stack holds only the caller's few frames.
+//
+// Ensure is only an optimization: without it the stack grows where it must,
+// as always; with it the same growth happens earlier and cheaper. Where
+// the stack already has the room, Ensure costs a call and a comparison
+// (the prologue of a function with a large frame that is never used).
+package stackroom
+
+// Sizes of the work of the entry points, measured as the most stack they
+// use below their caller over the corpus of real notebooks (every one of
+// its 576 files), rounded up: see TestRoomCoversTheCorpus. Deeper inputs
+// (values nested deeper than the schemas go) grow the stack where they
+// must.
+const (
+	// Notebook is the room of nbformat's Unmarshal, Validate, Marshal
+	// and Heal and of convert's Unmarshal and Marshal.
+	Notebook = 12 << 10
+)
+
+// Ensure makes sure the calling goroutine's stack has at least n bytes
+// free below the caller's frame (up to 64 KiB; larger n get 64 KiB),
+// growing it now if it has not.
+func Ensure(n int) {
+	// Each function has a frame of its size, checked by its prologue
+	// (the runtime grows the stack to fit the frame); the frame is never
+	// written: the array lives in a branch never taken, so nothing is
+	// zeroed.
+	switch {
+	case n <= 4<<10:
+		room4K(false)
+	case n <= 8<<10:
+		room8K(false)
+	case n <= 12<<10:
+		room12K(false)
+	case n <= 16<<10:
+		room16K(false)
+	case n <= 32<<10:
+		room32K(false)
+	default:
+		room64K(false)
+	}
+}
+
+// keep takes the address of a room's array, so that the array stays in
+// its frame (keep does not let it escape: it stays on the stack).
+//
+//go:noinline
+func keep(p *byte) {}
+
+//go:noinline
+func room4K(use bool) {
+	if use {
+		var b [4<<10 - 64]byte
+		keep(&b[0])
+	}
+}
+
+//go:noinline
+func room8K(use bool) {
+	if use {
+		var b [8<<10 - 64]byte
+		keep(&b[0])
+	}
+}
+
+//go:noinline
+func room12K(use bool) {
+	if use {
+		var b [12<<10 - 64]byte
+		keep(&b[0])
+	}
+}
+
+//go:noinline
+func room16K(use bool) {
+	if use {
+		var b [16<<10 - 64]byte
+		keep(&b[0])
+	}
+}
+
+//go:noinline
+func room32K(use bool) {
+	if use {
+		var b [32<<10 - 64]byte
+		keep(&b[0])
+	}
+}
+
+//go:noinline
+func room64K(use bool) {
+	if use {
+		var b [64<<10 - 64]byte
+		keep(&b[0])
+	}
+}
