@@ -53,6 +53,7 @@ type node struct {
 	types        uint8 // bit set of jsonType; 0 = any
 	trueSchema   bool  // {}: nothing to check
 	readsMembers bool  // a keyword about an object's members applies
+	readsStrings bool  // minLength, maxLength or pattern applies
 	combines     bool  // allOf, anyOf, oneOf or not applies
 	itemsStrings bool  // items accepts exactly the strings
 	onlyTypes    bool  // type is the only keyword that checks anything

@@ -20,6 +20,8 @@
 // (the prologue of a function with a large frame that is never used).
 package stackroom
 
+import "unsafe"
+
 // Sizes of the work of the entry points, measured as the most stack they
 // use below their caller over the corpus of real notebooks (every one of
 // its 576 files), rounded up: see TestRoomCoversTheCorpus. Deeper inputs
@@ -53,6 +55,19 @@ func Ensure(n int) {
 	default:
 		room64K(false)
 	}
+}
+
+// Grew calls Ensure(n) and reports whether that grew the stack: whether
+// the stack had less than n bytes free below the caller's frame (for
+// tests: a growth moves the stack, and with it this frame's variable,
+// whose address, kept as a number, the runtime does not adjust). A
+// collection may shrink a stack, so tests that need a stack to keep its
+// room turn collections off.
+func Grew(n int) bool {
+	var here byte
+	before := uintptr(unsafe.Pointer(&here))
+	Ensure(n)
+	return uintptr(unsafe.Pointer(&here)) != before
 }
 
 // keep takes the address of a room's array, so that the array stays in
