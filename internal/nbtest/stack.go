@@ -1,0 +1,38 @@
+package nbtest
+
+import (
+	"runtime"
+	"runtime/debug"
+	"testing"
+
+	"github.com/nbdialog/ipynb/internal/stackroom"
+)
+
+// StackRoomAfter runs f on a new goroutine whose stack collections have
+// first shrunk to its least (a collection halves the stack of a
+// goroutine using little of it), with collections then off until it
+// returns (they would shrink it again), and reports whether, once f has
+// returned, the goroutine's stack has n bytes free below the frame that
+// called f without growing (see stackroom.Grew). A stack grown only as
+// far as f's work needed has less room than one f made room in up front
+// (stackroom.Ensure). It fails t when the goroutine's stack had the room
+// before f ran (the test could not tell).
+func StackRoomAfter(t testing.TB, n int, f func()) bool {
+	t.Helper()
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	run := func(f func()) bool {
+		room := make(chan bool)
+		go func() {
+			for range 8 {
+				runtime.GC() // (forced: it runs with collections off)
+			}
+			f()
+			room <- !stackroom.Grew(n)
+		}()
+		return <-room
+	}
+	if run(func() {}) {
+		t.Fatalf("a new goroutine's shrunk stack already has %d bytes free: the test cannot tell whether the work made room", n)
+	}
+	return run(f)
+}
