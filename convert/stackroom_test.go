@@ -14,8 +14,13 @@ import (
 // point; see the test of the same name in package nbformat.
 func TestEntryPointsMakeStackRoom(t *testing.T) {
 	data := []byte(`{"cells": [{"cell_type": "markdown", "id": "a", "metadata": {}, "source": ["hi"]}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`)
-	d, err := convert.Unmarshal(data) // (read beforehand: reading makes the room)
+	// Read beforehand (reading makes the room), and written once (the
+	// first validation compiles the schema, which goes deep).
+	d, err := convert.Unmarshal(data)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := convert.Marshal(d); err != nil {
 		t.Fatal(err)
 	}
 	room := stackroom.Notebook - 2<<10

@@ -33,8 +33,12 @@ func TestEntryPointsMakeStackRoom(t *testing.T) {
 		}
 		return nb
 	}
-	// The notebooks are read beforehand: reading would make the room.
+	// The notebooks are read beforehand (reading would make the room), and
+	// the schema compiled (compiling goes deep).
 	forValidate, forMarshal, forMarshalTo, forHeal := read(), read(), read(), read()
+	if err := nbformat.Validate(read()); err != nil {
+		t.Fatal(err)
+	}
 	// The room below the entry point's caller, less the frames of the
 	// closure and of the entry point above the room it makes.
 	room := stackroom.Notebook - 2<<10
