@@ -348,7 +348,11 @@ func (v *validator) checkCombined(n *node, i int) bool {
 	}
 	if n.oneOf != nil {
 		if matches := v.matches(n.oneOf, i, 0); matches != 1 {
-			v.oneOfFailed(n.oneOf, i, matches)
+			if matches == 0 {
+				v.explain(n.oneOf, i, "oneOf")
+			} else {
+				v.oneOfCount(i, matches)
+			}
 			if ok = false; !v.report {
 				return false
 			}
@@ -361,14 +365,11 @@ func (v *validator) checkCombined(n *node, i int) bool {
 	return ok
 }
 
-// oneOfFailed records that node i matches matches branches of c, not one.
+// oneOfCount records that node i matches matches branches of its oneOf,
+// not one.
 //
 //go:noinline
-func (v *validator) oneOfFailed(c *choice, i, matches int) {
-	if matches == 0 {
-		v.explain(c, i, "oneOf")
-		return
-	}
+func (v *validator) oneOfCount(i, matches int) {
 	v.fail(i, "oneOf", func() string { return fmt.Sprintf("matches %d of the schemas in oneOf, expected exactly one", matches) })
 }
 

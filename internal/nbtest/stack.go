@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"testing"
+	"unsafe"
 
 	"github.com/nbdialog/ipynb/internal/stackroom"
 )
@@ -35,4 +36,28 @@ func StackRoomAfter(t testing.TB, n int, f func()) bool {
 		t.Fatalf("a new goroutine's shrunk stack already has %d bytes free: the test cannot tell whether the work made room", n)
 	}
 	return run(f)
+}
+
+// StackGrewDuring runs f on a new goroutine whose stack collections have
+// first shrunk to its least, then grown to have n bytes free
+// (stackroom.Ensure), with collections off until it returns, and reports
+// whether f grew the stack: whether f's work went deeper than the room
+// (up to twice n: a stack grows by doubling). A growth moves the stack,
+// and with it the goroutine's variables, whose addresses (kept as numbers,
+// which the runtime does not adjust) tell.
+func StackGrewDuring(t testing.TB, n int, f func()) bool {
+	t.Helper()
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	grew := make(chan bool)
+	go func() {
+		for range 8 {
+			runtime.GC() // (forced: it runs with collections off)
+		}
+		stackroom.Ensure(n)
+		var here byte
+		before := uintptr(unsafe.Pointer(&here))
+		f()
+		grew <- uintptr(unsafe.Pointer(&here)) != before
+	}()
+	return <-grew
 }
