@@ -47,17 +47,31 @@ func StackRoomAfter(t testing.TB, n int, f func()) bool {
 // which the runtime does not adjust) tell.
 func StackGrewDuring(t testing.TB, n int, f func()) bool {
 	t.Helper()
+	return len(StackGrowths(t, n, []func(){f})) > 0
+}
+
+// StackGrowths is StackGrewDuring for each work of fs in turn, on the same
+// goroutine: it returns the indexes of those that grew the stack (each
+// growth doubles it or more, so the work after one has more room).
+func StackGrowths(t testing.TB, n int, fs []func()) []int {
+	t.Helper()
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	grew := make(chan bool)
+	grew := make(chan []int)
 	go func() {
 		for range 8 {
 			runtime.GC() // (forced: it runs with collections off)
 		}
 		stackroom.Ensure(n)
 		var here byte
-		before := uintptr(unsafe.Pointer(&here))
-		f()
-		grew <- uintptr(unsafe.Pointer(&here)) != before
+		var out []int
+		for k, f := range fs {
+			before := uintptr(unsafe.Pointer(&here))
+			f()
+			if uintptr(unsafe.Pointer(&here)) != before {
+				out = append(out, k)
+			}
+		}
+		grew <- out
 	}()
 	return <-grew
 }

@@ -10,7 +10,7 @@
 // of it, so code that runs after a collection (a program reading one
 // notebook, then another, collecting in between) grows the stack again,
 // each time. A validation of a notebook reaches ~7 KB below its caller,
-// ~5 frames per JSON level: growing there adjusts ~60 frames. [Ensure],
+// ~2-3 frames per JSON level: growing there adjusts dozens of frames. [Ensure],
 // called at the entry points, makes room for the whole of the work while
 // the stack holds only the caller's few frames.
 //
@@ -22,16 +22,20 @@ package stackroom
 
 import "unsafe"
 
-// Sizes of the work of the entry points, measured as the most stack they
-// use below their caller over the corpus of real notebooks (every one of
-// its 576 files), rounded up: see TestRoomCoversTheCorpus. Deeper inputs
-// (values nested deeper than the schemas go) grow the stack where they
-// must.
-const (
-	// Notebook is the room of nbformat's Unmarshal, Validate, Marshal
-	// and Heal and of convert's Unmarshal and Marshal.
-	Notebook = 12 << 10
-)
+// Notebook is the room nbformat's Unmarshal, Validate, Marshal, MarshalTo
+// and Heal and convert's Marshal make (convert's Unmarshal makes it
+// through nbformat's). Measured over the corpus of real notebooks (576
+// files), below the entry point: the nbformat round trip
+// (Unmarshal+Validate+Marshal) needs at most ~5 KB (~9.5 KB before the
+// validator's frames were cut); the dialog round trip (convert's
+// Unmarshal+Marshal) under ~7 KB for 531 files, up to ~14 KB for the
+// others (the deepest: the version 3 upgrade and the heal of invalid
+// files, whose frames are large). Called
+// shallow, Ensure(Notebook) makes a stack of 16 KiB, ~15 KiB of it free,
+// which holds all of them (TestStackRoomCoversTheCorpus in package
+// convert; it fails at 4 KiB). Deeper input (values nested deeper than
+// the schemas go) grows the stack where it must.
+const Notebook = 12 << 10
 
 // Ensure makes sure the calling goroutine's stack has at least n bytes
 // free below the caller's frame (up to 64 KiB; larger n get 64 KiB),
