@@ -44,7 +44,8 @@ func StackRoomAfter(t testing.TB, n int, f func()) bool {
 // whether f grew the stack: whether f's work went deeper than the room
 // (up to twice n: a stack grows by doubling). A growth moves the stack,
 // and with it the goroutine's variables, whose addresses (kept as numbers,
-// which the runtime does not adjust) tell.
+// which the runtime does not adjust, and only compared: never made
+// pointers again) tell.
 func StackGrewDuring(t testing.TB, n int, f func()) bool {
 	t.Helper()
 	return len(StackGrowths(t, n, []func(){f})) > 0

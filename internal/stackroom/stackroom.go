@@ -64,9 +64,10 @@ func Ensure(n int) {
 // Grew calls Ensure(n) and reports whether that grew the stack: whether
 // the stack had less than n bytes free below the caller's frame (for
 // tests: a growth moves the stack, and with it this frame's variable,
-// whose address, kept as a number, the runtime does not adjust). A
-// collection may shrink a stack, so tests that need a stack to keep its
-// room turn collections off.
+// whose address, kept as a number, the runtime does not adjust; the
+// number is only compared, never made a pointer again, so nothing can
+// reach through it into a stack that moved). A collection may shrink a
+// stack, so tests that need a stack to keep its room turn collections off.
 func Grew(n int) bool {
 	var here byte
 	before := uintptr(unsafe.Pointer(&here))
