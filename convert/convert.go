@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/stackroom"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -106,6 +107,7 @@ func Marshal(d *dialog.Dialog) ([]byte, error) { return Options{}.Marshal(d) }
 // second copy of an unchanged file's bytes, convert with ToNotebook and
 // write with nbformat.MarshalOptions.MarshalTo.
 func (o Options) Marshal(d *dialog.Dialog) ([]byte, error) {
+	stackroom.Ensure(stackroom.Notebook)
 	if _, data := o.asRead(d, o.Messages); data != nil {
 		return bytes.Clone(data), nil
 	}

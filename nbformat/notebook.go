@@ -9,6 +9,7 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/nbimpl"
+	"github.com/nbdialog/ipynb/internal/stackroom"
 )
 
 // The format version this package writes for new notebooks, upgrades to
@@ -149,6 +150,7 @@ func (o UnmarshalOptions) maxBytes() int64 {
 var unmarshals atomic.Int64
 
 func (o UnmarshalOptions) unmarshal(data []byte) (*Notebook, error) {
+	stackroom.Ensure(stackroom.Notebook)
 	unmarshals.Add(1)
 	maxBytes := o.maxBytes()
 	if int64(len(data)) > maxBytes {

@@ -12,6 +12,7 @@ import (
 	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/draft04"
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/stackroom"
 	"github.com/nbdialog/ipynb/schema"
 )
 
@@ -30,6 +31,7 @@ import (
 // means the notebook could not be checked (it cannot be written, say):
 // Problems returns nil for it. Validate changes nothing.
 func Validate(nb *Notebook) error {
+	stackroom.Ensure(stackroom.Notebook)
 	t, err := nb.tape()
 	if err != nil {
 		return err
@@ -373,13 +375,20 @@ var idSeed = maphash.MakeSeed()
 // duplicateIDsTable is duplicateIDs for at most maxTableIDs cells whose
 // ids are all strings without escapes (it reports false otherwise): equal
 // ids are then equal texts, found through a table on the stack, so that
-// checking allocates nothing when no id repeats.
+// checking allocates nothing when no id repeats. The table is small (~900
+// bytes: entries of a byte, pointing into the list of the ids seen), as
+// it is zeroed on every call.
 func duplicateIDsTable(t *jsontree.Tape, cells int) ([]located, bool) {
 	var (
-		slots  [idSlots]int32 // the id member of a cell, plus one (0: empty)
-		cellOf [idSlots]int32 // and the cell's index
+		slots  [idSlots]uint8     // an id seen, plus one (0: empty)
+		idNode [maxTableIDs]int32 // of each id seen: its member
+		cellOf [maxTableIDs]uint8 // and its cell's index
+		seen   int                // ids seen
 		out    []located
 	)
+	if t.Nodes[cells].Len > maxTableIDs {
+		return nil, false
+	}
 	c := cells + 1
 	for i := 0; i < int(t.Nodes[cells].Len); i, c = i+1, int(t.Nodes[c].Skip) {
 		if t.Nodes[c].Kind != jsontree.Object {
@@ -395,13 +404,15 @@ func duplicateIDsTable(t *jsontree.Tape, cells int) ([]located, bool) {
 		raw := t.Raw(k)
 		h := maphash.Bytes(idSeed, raw) & (idSlots - 1)
 		for ; slots[h] != 0; h = (h + 1) & (idSlots - 1) {
-			if string(t.Raw(int(slots[h]-1))) == string(raw) {
-				out = append(out, duplicateID(t, k, i, int(cellOf[h])))
+			if e := slots[h] - 1; string(t.Raw(int(idNode[e]))) == string(raw) {
+				out = append(out, duplicateID(t, k, i, int(cellOf[e])))
 				break
 			}
 		}
 		if slots[h] == 0 {
-			slots[h], cellOf[h] = int32(k+1), int32(i)
+			idNode[seen], cellOf[seen] = int32(k), uint8(i)
+			seen++
+			slots[h] = uint8(seen)
 		}
 	}
 	return out, true

@@ -55,7 +55,7 @@ func TestDuplicateIDsTableExact(t *testing.T) {
 		got, ok := duplicateIDsTable(tp, c)
 		if !ok {
 			declined++
-			if strings.Contains(doc, `"\u0061"`) || strings.Contains(doc, `"id": 7`) {
+			if n > maxTableIDs || strings.Contains(doc, `"\u0061"`) || strings.Contains(doc, `"id": 7`) {
 				continue
 			}
 			t.Fatalf("declined ids it can compare: %s", doc)

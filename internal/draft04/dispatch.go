@@ -177,6 +177,7 @@ func finish(n *node, done map[*node]bool) {
 	done[n] = true
 	derefAll(n)
 	n.readsMembers = !n.props.none() || n.patProps != nil || n.addl != nil || n.addlFalse || n.required != nil
+	n.readsStrings = n.minLen >= 0 || n.maxLen >= 0 || n.pattern != nil
 	n.combines = n.allOf != nil || n.anyOf != nil || n.oneOf != nil || n.not != nil
 	n.itemsStrings = n.items != nil && stringOnly(n.items)
 	n.onlyTypes = n.types != 0 && n.refNode == nil && !n.trueSchema && onlyTypes(n)
@@ -469,6 +470,10 @@ func (v *validator) matches(c *choice, i int, limit int) int {
 	bits := v.kindBits(i)
 	k, strs := v.discriminant(c, i)
 	n := 0
+	// Branches are tried quietly (see quietly, written out here: one frame
+	// fewer per level of the recursion).
+	report := v.report
+	v.report = false
 	for b, s := range c.branches {
 		if !v.candidate(c, b, bits, k, strs) {
 			continue
@@ -480,11 +485,12 @@ func (v *validator) matches(c *choice, i int, limit int) int {
 		}
 		// A branch whose type alone decides it matches: candidate
 		// checked the type.
-		if c.onlyTypes[b] && !v.exhaustive || v.quietly(s, i) {
+		if c.onlyTypes[b] && !v.exhaustive || v.check(s, i) {
 			if n++; n == limit {
 				break
 			}
 		}
 	}
+	v.report = report
 	return n
 }

@@ -35,13 +35,7 @@ func (v *validator) explain(c *choice, i int, keyword string) {
 					return
 				}
 			}
-			var all []any
-			for _, e := range c.enums {
-				if e != nil {
-					all = append(all, e.enum...)
-				}
-			}
-			v.fail(k, "enum", func() string { return short(t.Raw(k)) + " is not one of " + enumList(all) })
+			v.discriminantFailed(c, k)
 			return
 		}
 	}
@@ -60,10 +54,32 @@ func (v *validator) explain(c *choice, i int, keyword string) {
 		return
 	}
 	if len(cands) == 0 && types != 0 {
-		v.fail(i, "type", func() string { return "is " + v.kindName(i) + ", expected " + typeNames(types) })
+		v.typeFailed(types, i)
 		return
 	}
-	v.fail(i, keyword, func() string { return short(t.Raw(i)) + " matches none of the allowed schemas" })
+	v.noneMatched(i, keyword)
+}
+
+// discriminantFailed records that the discriminating member k of c is in
+// none of its branches' enums.
+//
+//go:noinline
+func (v *validator) discriminantFailed(c *choice, k int) {
+	var all []any
+	for _, e := range c.enums {
+		if e != nil {
+			all = append(all, e.enum...)
+		}
+	}
+	v.fail(k, "enum", func() string { return short(v.t.Raw(k)) + " is not one of " + enumList(all) })
+}
+
+// noneMatched records that node i matches none of the branches of its
+// oneOf or anyOf (keyword).
+//
+//go:noinline
+func (v *validator) noneMatched(i int, keyword string) {
+	v.fail(i, keyword, func() string { return short(v.t.Raw(i)) + " matches none of the allowed schemas" })
 }
 
 // explainBy reports the problems of node i against branch s, which it
@@ -72,6 +88,15 @@ func (v *validator) explainBy(s *node, i int, keyword string) {
 	before := len(v.problems)
 	v.check(s, i)
 	if len(v.problems) == before {
-		v.fail(i, keyword, func() string { return "matches none of the allowed schemas" })
+		v.matchesNone(i, keyword)
 	}
+}
+
+// matchesNone records that node i matches none of the branches of its
+// oneOf or anyOf (keyword), though the branch it was meant for reports
+// nothing.
+//
+//go:noinline
+func (v *validator) matchesNone(i int, keyword string) {
+	v.fail(i, keyword, func() string { return "matches none of the allowed schemas" })
 }

@@ -22,16 +22,9 @@ import (
 // objects with more take the general path.
 const maxPairwise = 32
 
-// object checks the members of object i against n.
-func (v *validator) object(n *node, i int) bool {
-	if !n.readsMembers {
-		return true // nothing to check inside (a lazy node need not be expanded)
-	}
-	if !v.exhaustive && len(n.props.names) <= maxDispatchProps {
-		if ok, done := v.onePass(n, i); done {
-			return ok
-		}
-	}
+// general checks object i against n through its members, the last
+// occurrence of each key.
+func (v *validator) general(n *node, i int) bool {
 	return v.checkMemberList(n, i, v.lastMembers(i))
 }
 
@@ -67,13 +60,13 @@ func (v *validator) keysEqual(a, b int) bool {
 }
 
 // onePass checks object i against n in one pass over its members, each
-// checked as its key's property is found. It reports done = false, having
-// undone what it reported, when the object needs the general path: a key
-// that n checks occurs twice, or i has too many members without a
-// property to compare for that. (Not reporting, it stops checking at the
-// first problem but goes on looking for such keys: a later occurrence
-// could make the object valid.)
-func (v *validator) onePass(n *node, i int) (ok, done bool) {
+// checked as its key's property is found. When the object needs the
+// general path (a key that n checks occurs twice, or i has too many
+// members without a property to compare for that), it undoes what it
+// reported and takes it. (Not reporting, it stops checking at the first
+// problem but goes on looking for such keys: a later occurrence could make
+// the object valid.)
+func (v *validator) onePass(n *node, i int) bool {
 	t := v.t
 	mark := len(v.problems)
 	// Members without a property are checked (so their repetition
@@ -81,7 +74,7 @@ func (v *validator) onePass(n *node, i int) (ok, done bool) {
 	others := n.patProps != nil || n.addl != nil || n.addlFalse
 	unmatched := 0
 	var seen uint64
-	ok = true
+	ok := true
 	j := t.FirstChild(i)
 	for c := t.Nodes[i].Len; c > 0; c, j = c-1, t.Next(j) {
 		key, plain := keyBytes(t, j)
@@ -92,18 +85,18 @@ func (v *validator) onePass(n *node, i int) (ok, done bool) {
 		if x >= 0 {
 			if seen&(1<<x) != 0 {
 				v.problems = v.problems[:mark]
-				return false, false
+				return v.general(n, i)
 			}
 			seen |= 1 << x
 		} else if others {
 			if unmatched++; unmatched > maxPairwise {
 				v.problems = v.problems[:mark]
-				return false, false
+				return v.general(n, i)
 			}
 			for e := t.FirstChild(i); e != j; e = t.Next(e) {
 				if v.keysEqual(e, j) {
 					v.problems = v.problems[:mark]
-					return false, false
+					return v.general(n, i)
 				}
 			}
 		}
@@ -123,7 +116,7 @@ func (v *validator) onePass(n *node, i int) (ok, done bool) {
 		}
 	}
 	if !ok && !v.report {
-		return false, true
+		return false
 	}
 	// "required" (its problems, at node i, sort before those of the
 	// members).
@@ -137,11 +130,11 @@ func (v *validator) onePass(n *node, i int) (ok, done bool) {
 		if !found {
 			v.missing(i, r)
 			if ok = false; !v.report {
-				return false, true
+				return false
 			}
 		}
 	}
-	return ok, true
+	return ok
 }
 
 // checkMemberList checks object i through its members kids, the last

@@ -107,14 +107,22 @@ type validator struct {
 }
 
 // fail records a problem at node i; the message is built only when
-// problems are being collected.
+// problems are being collected (by record, out of line: the code that
+// builds messages stays out of the frames of the checks, which recurse).
 func (v *validator) fail(i int, keyword string, msg func() string) {
 	if v.report {
-		v.problems = append(v.problems, Problem{Node: i, Keyword: keyword, Msg: msg()})
+		v.record(i, keyword, msg)
 	}
 }
 
+//go:noinline
+func (v *validator) record(i int, keyword string, msg func() string) {
+	v.problems = append(v.problems, Problem{Node: i, Keyword: keyword, Msg: msg()})
+}
+
 // missing records that object node i lacks the required member name.
+//
+//go:noinline
 func (v *validator) missing(i int, name string) {
 	if v.report {
 		v.problems = append(v.problems, Problem{Node: i, Keyword: "required", Msg: fmt.Sprintf("missing property %q", name), Member: name})
@@ -123,12 +131,10 @@ func (v *validator) missing(i int, name string) {
 
 // quietly reports whether node i is valid against n, recording nothing.
 func (v *validator) quietly(n *node, i int) bool {
-	if !v.report {
-		return v.check(n, i)
-	}
+	report := v.report
 	v.report = false
 	ok := v.check(n, i)
-	v.report = true
+	v.report = report
 	return ok
 }
 
@@ -173,6 +179,13 @@ func (v *validator) kindName(i int) string {
 
 // check validates node i against schema n; it returns false on the first
 // problem unless reporting.
+//
+// It is the one step of the recursion per value: the checks of a value's
+// members or items (onePass, array) call it back, as does a oneOf or anyOf
+// (matches) for each branch tried. It keeps a small frame: what fails
+// is explained by functions out of line, and the checks of strings and
+// numbers are called only for schemas with such keywords. (A deep stack
+// then costs ~2-3 frames of ~100-200 bytes per level of the document.)
 func (v *validator) check(n *node, i int) bool {
 	v.checks++
 	if !v.exhaustive {
@@ -193,150 +206,183 @@ func (v *validator) check(n *node, i int) bool {
 		// A $ref in draft-04 replaces its siblings.
 		return v.check(n.refNode, i)
 	}
-	ok := v.checkValue(n, i)
+	// The keywords about the value itself: type, enum, and those of its
+	// kind.
+	ok := true
+	if n.types != 0 && v.kindBits(i)&n.types == 0 {
+		v.typeFailed(n.types, i)
+		if !v.report {
+			return false
+		}
+		ok = false
+	}
+	if n.enum != nil && !v.inEnum(i, n) {
+		v.enumFailed(n, i)
+		if !v.report {
+			return false
+		}
+		ok = false
+	}
+	switch v.t.Nodes[i].Kind {
+	case jsontree.Object:
+		// (object written out: one frame fewer per level.)
+		if n.readsMembers {
+			if v.exhaustive || len(n.props.names) > maxDispatchProps {
+				ok = v.general(n, i) && ok
+			} else {
+				ok = v.onePass(n, i) && ok
+			}
+		}
+	case jsontree.Array:
+		if !v.array(n, i) {
+			ok = false
+		}
+	case jsontree.String:
+		if n.readsStrings && !v.checkString(n, i) {
+			ok = false
+		}
+	case jsontree.Number:
+		if (n.min != nil || n.max != nil) && !v.checkNumber(n, i) {
+			ok = false
+		}
+	}
 	if !n.combines || !ok && !v.report {
 		return ok
 	}
 	return v.checkCombined(n, i) && ok
 }
 
-// checkValue checks node i against the keywords of n about the value
-// itself: type, enum, and those of its kind.
-func (v *validator) checkValue(n *node, i int) bool {
-	t := v.t
-	ok := true
-	// bad notes a failure; it reports whether to go on looking.
-	bad := func() bool {
-		ok = false
-		return v.report
-	}
-	if n.types != 0 && v.kindBits(i)&n.types == 0 {
-		v.fail(i, "type", func() string { return "is " + v.kindName(i) + ", expected " + typeNames(n.types) })
-		if !bad() {
-			return false
-		}
-	}
-	if n.enum != nil && !v.inEnum(i, n) {
-		v.fail(i, "enum", func() string { return short(t.Raw(i)) + " is not one of " + enumList(n.enum) })
-		if !bad() {
-			return false
-		}
-	}
-	var kindOK bool
-	switch t.Nodes[i].Kind {
-	case jsontree.Object:
-		kindOK = v.object(n, i)
-	case jsontree.Array:
-		kindOK = v.array(n, i)
-	case jsontree.String:
-		kindOK = v.checkString(n, i)
-	case jsontree.Number:
-		kindOK = v.checkNumber(n, i)
-	default:
-		kindOK = true
-	}
-	return kindOK && ok
+// typeFailed records that node i has none of the types.
+//
+//go:noinline
+func (v *validator) typeFailed(types uint8, i int) {
+	v.fail(i, "type", func() string { return "is " + v.kindName(i) + ", expected " + typeNames(types) })
+}
+
+// enumFailed records that node i is not in n's enum.
+//
+//go:noinline
+func (v *validator) enumFailed(n *node, i int) {
+	v.fail(i, "enum", func() string { return short(v.t.Raw(i)) + " is not one of " + enumList(n.enum) })
 }
 
 // checkString checks a string against minLength, maxLength and pattern.
 func (v *validator) checkString(n *node, i int) bool {
-	if n.minLen < 0 && n.maxLen < 0 && n.pattern == nil {
-		return true
-	}
-	t := v.t
-	s := t.StrBytes(i)
+	s := v.t.StrBytes(i)
 	l := len(s) // (an ASCII string without escapes has a character per byte)
-	if t.Nodes[i].Flags&(jsontree.FlagASCII|jsontree.FlagEscaped) != jsontree.FlagASCII {
+	if v.t.Nodes[i].Flags&(jsontree.FlagASCII|jsontree.FlagEscaped) != jsontree.FlagASCII {
 		l = utf8.RuneCount(s)
 	}
-	ok := true
+	if (n.minLen < 0 || l >= n.minLen) && (n.maxLen < 0 || l <= n.maxLen) && (n.pattern == nil || n.pattern.Match(s)) {
+		return true
+	}
+	v.stringFailed(n, i, s, l)
+	return false
+}
+
+// stringFailed records the problems of string i, whose text s has l
+// characters, which fails n.
+//
+//go:noinline
+func (v *validator) stringFailed(n *node, i int, s []byte, l int) {
+	if !v.report {
+		return
+	}
+	t := v.t
 	if n.minLen >= 0 && l < n.minLen {
 		v.fail(i, "minLength", func() string { return fmt.Sprintf("%s is shorter than %d characters", short(t.Raw(i)), n.minLen) })
-		if ok = false; !v.report {
-			return false
-		}
 	}
 	if n.maxLen >= 0 && l > n.maxLen {
 		v.fail(i, "maxLength", func() string { return fmt.Sprintf("%s is longer than %d characters", short(t.Raw(i)), n.maxLen) })
-		if ok = false; !v.report {
-			return false
-		}
 	}
 	if n.pattern != nil && !n.pattern.Match(s) {
 		v.fail(i, "pattern", func() string { return short(t.Raw(i)) + " does not match " + n.patternSrc })
-		ok = false
 	}
-	return ok
 }
 
 // checkNumber checks a number against minimum and maximum (and their
 // exclusive forms).
 func (v *validator) checkNumber(n *node, i int) bool {
-	if n.min == nil && n.max == nil {
+	f := pyNumber(v.t, i)
+	if (n.min == nil || !(f < *n.min || n.exclMin && f == *n.min)) &&
+		(n.max == nil || !(f > *n.max || n.exclMax && f == *n.max)) {
 		return true
 	}
+	v.numberFailed(n, i, f)
+	return false
+}
+
+// numberFailed records the problems of number i, of value f, which fails
+// n.
+//
+//go:noinline
+func (v *validator) numberFailed(n *node, i int, f float64) {
+	if !v.report {
+		return
+	}
 	t := v.t
-	f := pyNumber(t, i)
-	ok := true
 	if n.min != nil && (f < *n.min || n.exclMin && f == *n.min) {
 		v.fail(i, "minimum", func() string { return fmt.Sprintf("%s is less than %v", t.Raw(i), *n.min) })
-		if ok = false; !v.report {
-			return false
-		}
 	}
 	if n.max != nil && (f > *n.max || n.exclMax && f == *n.max) {
 		v.fail(i, "maximum", func() string { return fmt.Sprintf("%s is greater than %v", t.Raw(i), *n.max) })
-		ok = false
 	}
-	return ok
 }
 
 // checkCombined checks node i against the schemas n combines: allOf,
 // anyOf, oneOf and not.
 func (v *validator) checkCombined(n *node, i int) bool {
 	ok := true
-	// bad notes a failure; it reports whether to go on looking.
-	bad := func() bool {
-		ok = false
-		return v.report
-	}
 	for _, s := range n.allOf {
-		if !v.check(s, i) && !bad() {
-			return false
+		if !v.check(s, i) {
+			if ok = false; !v.report {
+				return false
+			}
 		}
 	}
 	if n.anyOf != nil && v.matches(n.anyOf, i, 1) == 0 {
 		v.explain(n.anyOf, i, "anyOf")
-		if !bad() {
+		if ok = false; !v.report {
 			return false
 		}
 	}
 	if n.oneOf != nil {
-		switch matches := v.matches(n.oneOf, i, 0); {
-		case matches == 0:
-			v.explain(n.oneOf, i, "oneOf")
-			if !bad() {
-				return false
+		if matches := v.matches(n.oneOf, i, 0); matches != 1 {
+			if matches == 0 {
+				v.explain(n.oneOf, i, "oneOf")
+			} else {
+				v.oneOfCount(i, matches)
 			}
-		case matches > 1:
-			v.fail(i, "oneOf", func() string { return fmt.Sprintf("matches %d of the schemas in oneOf, expected exactly one", matches) })
-			if !bad() {
+			if ok = false; !v.report {
 				return false
 			}
 		}
 	}
-	if n.not != nil {
-		if v.quietly(n.not, i) {
-			v.fail(i, "not", func() string {
-				if n.not.trueSchema {
-					return "is not allowed here"
-				}
-				return short(v.t.Raw(i)) + " is not allowed here"
-			})
-			bad()
-		}
+	if n.not != nil && v.quietly(n.not, i) {
+		v.notFailed(n.not, i)
+		ok = false
 	}
 	return ok
+}
+
+// oneOfCount records that node i matches matches branches of its oneOf,
+// not one.
+//
+//go:noinline
+func (v *validator) oneOfCount(i, matches int) {
+	v.fail(i, "oneOf", func() string { return fmt.Sprintf("matches %d of the schemas in oneOf, expected exactly one", matches) })
+}
+
+// notFailed records that node i matches not, which it must not.
+//
+//go:noinline
+func (v *validator) notFailed(not *node, i int) {
+	v.fail(i, "not", func() string {
+		if not.trueSchema {
+			return "is not allowed here"
+		}
+		return short(v.t.Raw(i)) + " is not allowed here"
+	})
 }
 
 func short(raw []byte) string {
