@@ -27,11 +27,15 @@ func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat
 	if nb, _ := o.asRead(d, only); nb != nil {
 		return readCopy(nb), nil
 	}
-	return o.convert(d, only)
+	return o.convert(d, only, nil)
 }
 
-// convert is toNotebook once asRead has declined.
-func (o Options) convert(d *dialog.Dialog, only []*dialog.Message) (*nbformat.Notebook, error) {
+// convert is toNotebook once asRead has declined. If written is not nil,
+// it is set to the bytes nbformat.Marshal writes for the notebook returned
+// when healing it wrote them (nil otherwise; see
+// nbimpl.HealOptions.Written), which stay so until the notebook is
+// changed.
+func (o Options) convert(d *dialog.Dialog, only []*dialog.Message, written *[]byte) (*nbformat.Notebook, error) {
 	msgs := d.Messages
 	if only != nil {
 		msgs = only
@@ -62,7 +66,7 @@ func (o Options) convert(d *dialog.Dialog, only []*dialog.Message) (*nbformat.No
 		if metaChanged {
 			newMeta = nonNil(d.Meta)
 		}
-		if err := o.heal(nb, built, newMeta, origMeta); err != nil {
+		if err := o.heal(nb, built, newMeta, origMeta, written); err != nil {
 			return nil, err
 		}
 	}
@@ -168,9 +172,10 @@ func (o Options) changedCell(m *dialog.Message, s *snapshot, org *origin, ids bo
 // heal heals nb (see nbformat.Heal), telling o.Repaired of the repairs,
 // but refuses, with a LostValueError for each, repairs that would remove
 // a value the caller gave: in the cells built, or in the notebook metadata
-// written (newMeta, nil if unchanged from origMeta, as read).
-func (o Options) heal(nb *nbformat.Notebook, built map[int]builtCell, newMeta, origMeta map[string]any) error {
-	repairs, err := healKeepingBOM(nb)
+// written (newMeta, nil if unchanged from origMeta, as read). written, if
+// not nil, gets the bytes Heal wrote, as nbimpl.HealOptions.Written.
+func (o Options) heal(nb *nbformat.Notebook, built map[int]builtCell, newMeta, origMeta map[string]any, written *[]byte) error {
+	repairs, err := healKeepingBOM(nb, written)
 	if err != nil {
 		return fmt.Errorf("convert: %w", err)
 	}

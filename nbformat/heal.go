@@ -108,6 +108,9 @@ func heal(nb *Notebook, o nbimpl.HealOptions) ([]Repair, error) {
 	if err := h.keepIDs(); err != nil {
 		return h.repairs, err
 	}
+	if o.Written != nil {
+		*o.Written = nil
+	}
 	for round := 0; round < healRounds; round++ {
 		t, err := nb.tape()
 		if err != nil {
@@ -115,6 +118,11 @@ func heal(nb *Notebook, o nbimpl.HealOptions) ([]Repair, error) {
 		}
 		found := nb.problems(t)
 		if len(found) == 0 {
+			if o.Written != nil && !nb.isSourceTape(t) {
+				// t was parsed from what Marshal writes for nb now (see
+				// tape), which nothing has changed since.
+				*o.Written = t.Data
+			}
 			return h.repairs, nil
 		}
 		if t.HasLazy() {
@@ -134,6 +142,17 @@ func heal(nb *Notebook, o nbimpl.HealOptions) ([]Repair, error) {
 		return h.repairs, nil
 	}
 	return h.repairs, fmt.Errorf("nbformat: cannot heal: %w", err)
+}
+
+// isSourceTape reports whether t is (a copy of) the tape nb was read
+// from, rather than a tape tape() parsed from a new write of nb: its bytes
+// are then the bytes read, held by nb.
+func (nb *Notebook) isSourceTape(t *jsontree.Tape) bool {
+	if nb.src == nil {
+		return false
+	}
+	src := nb.src.tape.Data
+	return len(t.Data) > 0 && len(src) > 0 && &t.Data[0] == &src[0]
 }
 
 // Passes of Heal: after healWholeAfter passes, a cell or output that still

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/lines"
@@ -29,7 +30,24 @@ type pendingOutput struct {
 func (h *healer) unknownCell(i int, u *UnknownCell) {
 	raw, typ := cellJSON(h.t, h.cellNodeOf(i))
 	h.newCells = append(h.newCells, pendingCell{i: i, json: raw})
-	h.note(Pointer("/cells").appendIndex(i), "cell of unrecognized type %q made a %s cell", u.Type(), typ)
+	h.note(Pointer("/cells").appendIndex(i), "cell of unrecognized type %q made a %s cell", givenType(h.t, h.cellNodeOf(i), "cell_type", u.Type), typ)
+}
+
+// givenType is the string member key of object node n, as
+// UnknownCell.Type and UnknownOutput.Type (typ) read it from the value's
+// JSON; found in the tape, where typ would read the JSON up to its end
+// (through every value of an output's data) to find its last occurrence.
+// Only a plain string (valid UTF-8, no escapes) is taken from the tape;
+// others are typ's.
+func givenType(t *jsontree.Tape, n int, key string, typ func() string) string {
+	if t.Nodes[n].Kind == jsontree.Object {
+		if k := t.Lookup(n, key); k >= 0 && t.Nodes[k].Kind == jsontree.String && t.Nodes[k].Flags&jsontree.FlagEscaped == 0 {
+			if raw := t.Raw(k); utf8.Valid(raw) {
+				return string(raw[1 : len(raw)-1])
+			}
+		}
+	}
+	return typ()
 }
 
 // flushCells decodes the cells and outputs rebuilt this pass, in one

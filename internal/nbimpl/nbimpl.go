@@ -45,6 +45,14 @@ type HealOptions struct {
 	// such a file); convert keeps it, so that a dialog's file comes back
 	// exactly as it went in.
 	KeepBOM bool
+	// Written, if not nil, is set to the bytes nbformat.Marshal writes for
+	// the healed notebook when Heal wrote them itself to check its result
+	// (it repaired something, or the notebook was not as read), and to nil
+	// otherwise (Marshal then writes the bytes read, with no encoding).
+	// They are what Marshal writes as long as the notebook is not changed,
+	// and no one else holds them: a caller that writes the notebook right
+	// after healing it is spared a second encoding of the whole notebook.
+	Written *[]byte
 }
 
 var (
