@@ -112,11 +112,18 @@ func heal(nb *Notebook, o nbimpl.HealOptions) ([]Repair, error) {
 		*o.Written = nil
 	}
 	for round := 0; round < healRounds; round++ {
-		t, err := nb.tape()
-		if err != nil {
-			return h.repairs, err
+		var t *jsontree.Tape
+		var found []located
+		if c := h.checked; c != nil {
+			// Written and checked by keepIDs; nothing changed since.
+			t, found, h.checked = c.t, c.found, nil
+		} else {
+			var err error
+			if t, err = nb.tape(); err != nil {
+				return h.repairs, err
+			}
+			found = nb.problems(t)
 		}
-		found := nb.problems(t)
 		if len(found) == 0 {
 			if o.Written != nil && !nb.isSourceTape(t) {
 				// t was parsed from what Marshal writes for nb now (see
@@ -127,10 +134,11 @@ func heal(nb *Notebook, o nbimpl.HealOptions) ([]Repair, error) {
 		}
 		if t.HasLazy() {
 			// Repairs read any value's interior: a full parse.
-			if t, err = t.Full(); err != nil {
+			full, err := t.Full()
+			if err != nil {
 				return h.repairs, err
 			}
-			found = locateProblems(t)
+			t, found = full, locateProblems(full)
 		}
 		h.round(t, found, round >= healWholeAfter)
 		// Missing required members: written, with their empty values,
@@ -169,6 +177,9 @@ type healer struct {
 	repairs []Repair
 	owned   map[uintptr]bool // maps copied by Heal, changed in place
 	used    map[CellID]bool  // ids in use (built once, when first needed)
+	// checked: the notebook's tape and problems, found by keepIDs, for
+	// the first pass (nil: the pass writes and checks the notebook).
+	checked *checkedTape
 
 	// per pass
 	t          *jsontree.Tape
@@ -222,26 +233,27 @@ func (h *healer) keepIDs() error {
 	if !kept {
 		return nil
 	}
-	others := func() (map[Pointer]bool, error) {
+	others := func() (map[Pointer]bool, *jsontree.Tape, []located, error) {
 		t, err := nb.tape()
 		if err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
+		found := nb.problems(t)
 		out := map[Pointer]bool{}
-		for _, f := range locateProblems(t) {
+		for _, f := range found {
 			if !isIDProblem(f.err) {
 				out[f.err.Pointer] = true
 			}
 		}
-		return out, nil
+		return out, t, found, nil
 	}
-	before, err := others()
+	before, _, _, err := others()
 	if err != nil {
 		return err
 	}
 	old := nb.NbformatMinor
 	nb.NbformatMinor = minorVersion
-	after, err := others()
+	after, t, found, err := others()
 	if err != nil {
 		nb.NbformatMinor = old
 		return err
@@ -253,7 +265,17 @@ func (h *healer) keepIDs() error {
 		}
 	}
 	h.note("/nbformat_minor", "raised nbformat_minor from %d to %d to keep the cell ids (nbformat 4.%d has none)", old, minorVersion, old)
+	// The first pass checks the notebook as it is now: what was just
+	// found.
+	h.checked = &checkedTape{t, found}
 	return nil
+}
+
+// A checkedTape is a tape of the notebook as it is and the problems found
+// on it.
+type checkedTape struct {
+	t     *jsontree.Tape
+	found []located
 }
 
 // isIDProblem reports whether p is about a cell's id.
