@@ -133,12 +133,15 @@ func heal(nb *Notebook, o nbimpl.HealOptions) ([]Repair, error) {
 			return h.repairs, nil
 		}
 		if t.HasLazy() {
-			// Repairs read any value's interior: a full parse.
+			// Repairs read any value's interior: a full parse. The
+			// problems are those found (the schemas read no lazy value's
+			// interior, see locateProblems); repairs find their places
+			// by pointer, never by the nodes of the tape they were found on.
 			full, err := t.Full()
 			if err != nil {
 				return h.repairs, err
 			}
-			t, found = full, locateProblems(full)
+			t = full
 		}
 		h.round(t, found, round >= healWholeAfter)
 		// Missing required members: written, with their empty values,

@@ -94,3 +94,48 @@ func TestHealRaisingMinorValidatesOnce(t *testing.T) {
 		}
 	}
 }
+
+// Heal repairs, in its first pass, the problems found on the tape the
+// notebook was read into: when that tape leaves values unparsed (output
+// data, metadata), it parses them for the repairs but does not validate
+// the notebook a second time (the schemas read nothing inside them). A
+// notebook one pass repairs then costs Heal, after Validate, a single
+// schema validation (of what it wrote); it cost two. The one repair is
+// the execution count's.
+func TestHealValidatesEachPassOnce(t *testing.T) {
+	data := []byte(`{"cells": [
+  {"cell_type": "code", "execution_count": "7", "id": "c1", "metadata": {"tags": ["a"]}, "outputs": [
+    {"output_type": "display_data", "data": {"text/html": ["<b>x</b>"], "image/png": "iVBORw0KGgo="}, "metadata": {"image/png": {"width": 3}}},
+    {"output_type": "stream", "name": "stdout", "text": ["hi\n"]}
+   ], "source": ["x"]}
+ ],
+ "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+ "nbformat": 4,
+ "nbformat_minor": 5
+}
+`)
+	nb, err := Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !nb.src.tape.HasLazy() {
+		t.Fatal("the tape read has no lazy value: the test needs one")
+	}
+	if Validate(nb) == nil {
+		t.Fatal("valid")
+	}
+	before := schemaRuns.Load()
+	repairs, err := Heal(nb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := schemaRuns.Load() - before; got != 1 {
+		t.Errorf("Heal made %d schema validations after Validate, want 1", got)
+	}
+	if len(repairs) != 1 || repairs[0].Pointer != "/cells/0/execution_count" {
+		t.Errorf("repairs %v, want the execution count's", repairs)
+	}
+	if err := Validate(nb); err != nil {
+		t.Error(err)
+	}
+}
