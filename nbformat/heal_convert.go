@@ -56,7 +56,19 @@ func (h *healer) flushCells() {
 	if len(h.newCells) == 0 && len(h.newOutputs) == 0 {
 		return
 	}
-	doc := []byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [`)
+	const head = `{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [`
+	const outputsCell = `{"cell_type": "code", "metadata": {}, "source": "", "execution_count": null, "outputs": [`
+	// The document is made in a buffer of its size (the values rebuilt
+	// are as large as the file's outputs: growing it would copy them over
+	// and over).
+	size := len(head) + len(outputsCell) + 8
+	for _, pc := range h.newCells {
+		size += len(pc.json) + 1
+	}
+	for _, po := range h.newOutputs {
+		size += len(po.json) + 1
+	}
+	doc := append(make([]byte, 0, size), head...)
 	for k, pc := range h.newCells {
 		if k > 0 {
 			doc = append(doc, ',')
@@ -67,7 +79,7 @@ func (h *healer) flushCells() {
 		if len(h.newCells) > 0 {
 			doc = append(doc, ',')
 		}
-		doc = append(doc, `{"cell_type": "code", "metadata": {}, "source": "", "execution_count": null, "outputs": [`...)
+		doc = append(doc, outputsCell...)
 		for k, po := range h.newOutputs {
 			if k > 0 {
 				doc = append(doc, ',')
@@ -135,7 +147,7 @@ func cellJSON(t *jsontree.Tape, n int) (raw []byte, typ string) {
 	default:
 		typ = "raw"
 	}
-	out := []byte(`{"cell_type": `)
+	out := append(rebuildBuffer(t, n), `{"cell_type": `...)
 	out = strconv.AppendQuote(out, typ)
 	t.Children(n, func(k int) bool {
 		if t.KeyIs(k, "cell_type") {
@@ -209,7 +221,7 @@ func outputJSON(t *jsontree.Tape, n int) (raw []byte, typ string) {
 	if typ == "execute_result" || typ == "display_data" {
 		r.fold = textBesideData(t, members)
 	}
-	out := []byte(`{"output_type": `)
+	out := append(rebuildBuffer(t, n), `{"output_type": `...)
 	out = strconv.AppendQuote(out, typ)
 	out = r.appendMembers(out, n)
 	if typ == "stream" && !present(t, members, "name") {
@@ -354,6 +366,15 @@ func textBesideData(t *jsontree.Tape, members map[string]int) int {
 		return -1
 	}
 	return x
+}
+
+// rebuildBuffer returns an empty buffer with room for the compact JSON of
+// node n as Heal rebuilds it: its bytes read (compact JSON is no longer)
+// and the few members a rebuild adds, so that copying a large value into
+// it does not grow it step by step.
+func rebuildBuffer(t *jsontree.Tape, n int) []byte {
+	nd := &t.Nodes[n]
+	return make([]byte, 0, int(nd.End-nd.Start)+64)
 }
 
 // compactNode appends node n of t as compact JSON, keeping every string,
