@@ -563,8 +563,7 @@ func (u *v3Upgrader) appendObject(dst []byte, ms []tmember, depth int) ([]byte, 
 	if len(ms) == 0 {
 		return append(dst, "{}"...), true
 	}
-	// (Sorted in place: an object is written once.)
-	slices.SortFunc(ms, func(a, b tmember) int { return bytes.Compare(a.key, b.key) })
+	sortMembers(ms) // (in place: an object is written once)
 	dst = append(dst, '{')
 	for i, m := range ms {
 		if i > 0 {
@@ -618,4 +617,19 @@ func (u *v3Upgrader) appendNode(dst []byte, j int, depth int) ([]byte, bool) {
 		return u.appendObject(dst, u.members(j).ms, depth)
 	}
 	return append(dst, t.Raw(j)...), true // null, true, false
+}
+
+// sortMembers sorts members (each key once) by key: by insertion for the
+// few members of cells, outputs and metadata, which come mostly in order
+// (files written with sorted keys; the members an upgrade adds go last).
+func sortMembers(ms []tmember) {
+	if len(ms) > 16 {
+		slices.SortFunc(ms, func(a, b tmember) int { return bytes.Compare(a.key, b.key) })
+		return
+	}
+	for i := 1; i < len(ms); i++ {
+		for j := i; j > 0 && string(ms[j].key) < string(ms[j-1].key); j-- {
+			ms[j], ms[j-1] = ms[j-1], ms[j]
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -365,5 +366,43 @@ func TestStrEndsLineAsDecoded(t *testing.T) {
 	}
 	if checked < 300 {
 		t.Errorf("only %d strings checked", checked)
+	}
+}
+
+// sortMembers orders members as bytes.Compare orders their keys, at every
+// size (by insertion up to 16, by the library sort above), whatever the
+// order given: keys that are prefixes of others, non-ASCII, empty.
+func TestSortMembersAsBytesCompare(t *testing.T) {
+	pool := []string{"", "a", "ab", "abc", "b", "id", "source", "metadata", "execution_count", "outputs", "cell_type",
+		"é", "\u00ff", "z", "A", "Z", "a\x00", "text/plain", "text/html", "image/png", "\U0001F600", "output_type", "name", "data"}
+	rng := uint64(1)
+	next := func(n int) int {
+		rng = rng*6364136223846793005 + 1442695040888963407
+		return int(rng>>33) % n
+	}
+	for n := 0; n <= 40; n++ {
+		for trial := 0; trial < 20; trial++ {
+			seen := map[string]bool{}
+			var ms []tmember
+			for len(ms) < n {
+				k := pool[next(len(pool))]
+				if len(ms) >= len(pool)-2 {
+					k = fmt.Sprintf("k%03d", next(1000))
+				}
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+				ms = append(ms, tmember{key: []byte(k), val: tval{node: len(ms)}})
+			}
+			want := slices.Clone(ms)
+			slices.SortFunc(want, func(a, b tmember) int { return bytes.Compare(a.key, b.key) })
+			sortMembers(ms)
+			for i := range ms {
+				if string(ms[i].key) != string(want[i].key) || ms[i].val.node != want[i].val.node {
+					t.Fatalf("%d members: at %d %q, want %q", n, i, ms[i].key, want[i].key)
+				}
+			}
+		}
 	}
 }
