@@ -11,6 +11,7 @@ import (
 	"github.com/nbdialog/ipynb/internal/jsonpointer"
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
+	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -58,7 +59,7 @@ func (o Options) convert(d *dialog.Dialog, only []*dialog.Message, written *[]by
 	if err := o.writeCells(nb, msgs, org, ids, built); err != nil {
 		return nil, err
 	}
-	if nb.Nbformat == 4 && (org == nil || !org.valid4) {
+	if nb.Nbformat == 4 && (org == nil || !org.valid4) && !o.idsMadeValid(d, nb, org, only, built, metaChanged) {
 		var origMeta, newMeta map[string]any
 		if org != nil {
 			origMeta = org.meta
@@ -72,6 +73,61 @@ func (o Options) convert(d *dialog.Dialog, only []*dialog.Message, written *[]by
 	}
 	return nb, nil
 }
+
+// idsMadeValid reports whether nb, written for the unchanged dialog d
+// read from org's notebook, is valid without healing (Heal would find it
+// valid and leave it as it is), though the notebook read was not: every
+// problem of the bytes read is about the id of a cell (a cell without one,
+// with an invalid one or with an earlier cell's, as .NET Interactive and
+// older writers leave them), and writing gave each of those cells its
+// message's id, valid and unique (see toDialog); nothing else changed (the
+// messages, their order and the metadata are as read). The cells whose id
+// was given are validated, alone in a notebook of their own, so that the
+// answer does not depend on the validator reporting every problem of a
+// cell it found one in; which pays only when they are a small part of the
+// file: healing's check of the whole notebook written (a parse and a
+// validation of the file) is then spared. Otherwise it answers false.
+func (o Options) idsMadeValid(d *dialog.Dialog, nb *nbformat.Notebook, org *origin, only []*dialog.Message, built map[int]builtCell, metaChanged bool) bool {
+	if org == nil || !org.pristine || org.inPlace || only != nil || org.work != org.nb || len(built) != 0 || metaChanged ||
+		!cellid.Written(nb.Nbformat, nb.NbformatMinor) || nb.NbformatMinor != org.nb.NbformatMinor ||
+		!slices.Equal(d.Messages, org.msgs) || len(nb.Cells) != len(org.nb.Cells) {
+		return false
+	}
+	cells, cellBytes, fileBytes, ok := nbimpl.ReadIDProblems(org.nb)
+	if !ok || cellBytes > fileBytes/idCheckShare {
+		return false
+	}
+	if len(cells) == 0 {
+		return true
+	}
+	// The ids written are unique (as toDialog makes them: checked).
+	seen := make(map[nbformat.CellID]bool, len(nb.Cells))
+	for _, c := range nb.Cells {
+		id := nbformat.CellIDOf(c)
+		if seen[id] {
+			return false
+		}
+		seen[id] = true
+	}
+	alone := nbformat.New()
+	alone.NbformatMinor = nb.NbformatMinor
+	alone.Cells = make([]nbformat.Cell, 0, len(cells))
+	for _, i := range cells {
+		if i >= len(nb.Cells) || nb.Cells[i] == org.nb.Cells[i] {
+			return false // the cell's id was not written anew
+		}
+		if id := nbformat.CellIDOf(nb.Cells[i]); !id.Valid() || string(id) != d.Messages[i].ID {
+			return false
+		}
+		alone.Cells = append(alone.Cells, nb.Cells[i])
+	}
+	return nbformat.Validate(alone) == nil
+}
+
+// idCheckShare: idsMadeValid validates the cells whose ids were given
+// when their JSON is at most this fraction of the file (else healing's
+// check of the whole file costs little more).
+const idCheckShare = 4
 
 // startNotebook returns the notebook d is written as, before its cells: a
 // copy of the one it was read from (org, if any; version 3 upgraded) or a

@@ -296,6 +296,24 @@ func isIDProblem(p *ValidationError) bool {
 	return false
 }
 
+// idProblemCells returns the indices of the cells the problems found are
+// about, in order, when every one is about a cell's id (isIDProblem); ok
+// is false otherwise.
+func idProblemCells(found []located) (cells []int, ok bool) {
+	for _, f := range found {
+		if !isIDProblem(f.err) {
+			return nil, false
+		}
+		toks := tokens(f.err.Pointer)
+		i, err := strconv.Atoi(toks[1])
+		if err != nil || i < 0 {
+			return nil, false
+		}
+		cells = append(cells, i)
+	}
+	return cells, true
+}
+
 func tokens(p Pointer) []string {
 	var toks []string
 	for t := range p.Tokens() {

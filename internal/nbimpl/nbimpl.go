@@ -93,6 +93,15 @@ var (
 	// be exactly as read. The bytes must not be changed.
 	ReadBytes func(nb any) (data []byte, valid bool)
 
+	// ReadIDProblems reports, for an *nbformat.Notebook read from bytes,
+	// whether every problem of those bytes (validated once, as for
+	// ReadBytes) is about the id of a cell (missing, invalid, or the id of
+	// an earlier cell), and returns the indices of those cells in document
+	// order (none for valid bytes), with the size of their JSON and of
+	// the whole file, in bytes; ok is false for a notebook not read from
+	// bytes and for bytes with other problems.
+	ReadIDProblems func(nb any) (cells []int, cellBytes, fileBytes int, ok bool)
+
 	// UpgradedCopy returns a version 2 or 3 *nbformat.Notebook upgraded as
 	// nbformat.Upgrade upgrades it (an *nbformat.Notebook), leaving nb as
 	// it is, without parsing its bytes again. With ids false its cells are
