@@ -563,9 +563,14 @@ func (u *v3Upgrader) appendObject(dst []byte, ms []tmember, depth int) ([]byte, 
 	if len(ms) == 0 {
 		return append(dst, "{}"...), true
 	}
-	sortMembers(ms) // (in place: an object is written once)
+	var buf [16]uint8
+	order := sortedOrder(ms, buf[:0])
 	dst = append(dst, '{')
-	for i, m := range ms {
+	for i := range ms {
+		m := &ms[i]
+		if order != nil {
+			m = &ms[order[i]]
+		}
 		if i > 0 {
 			dst = append(dst, ',')
 		}
@@ -619,17 +624,25 @@ func (u *v3Upgrader) appendNode(dst []byte, j int, depth int) ([]byte, bool) {
 	return append(dst, t.Raw(j)...), true // null, true, false
 }
 
-// sortMembers sorts members (each key once) by key: by insertion for the
-// few members of cells, outputs and metadata, which come mostly in order
-// (files written with sorted keys; the members an upgrade adds go last).
-func sortMembers(ms []tmember) {
-	if len(ms) > 16 {
+// sortedOrder returns the order of members (each key once) by key, in
+// buf when they fit (the few members of cells, outputs and metadata,
+// which come mostly in order: files written with sorted keys, the members
+// an upgrade adds last), sorted by insertion of their indices, which
+// moves no member; else it sorts members in place (an object is written
+// once) and returns nil.
+func sortedOrder(ms []tmember, buf []uint8) []uint8 {
+	if len(ms) > cap(buf) {
 		slices.SortFunc(ms, func(a, b tmember) int { return bytes.Compare(a.key, b.key) })
-		return
+		return nil
 	}
-	for i := 1; i < len(ms); i++ {
-		for j := i; j > 0 && string(ms[j].key) < string(ms[j-1].key); j-- {
-			ms[j], ms[j-1] = ms[j-1], ms[j]
+	order := buf[:len(ms)]
+	for i := range order {
+		order[i] = uint8(i)
+	}
+	for i := 1; i < len(order); i++ {
+		for j := i; j > 0 && string(ms[order[j]].key) < string(ms[order[j-1]].key); j-- {
+			order[j], order[j-1] = order[j-1], order[j]
 		}
 	}
+	return order
 }

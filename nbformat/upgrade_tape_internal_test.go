@@ -369,10 +369,11 @@ func TestStrEndsLineAsDecoded(t *testing.T) {
 	}
 }
 
-// sortMembers orders members as bytes.Compare orders their keys, at every
-// size (by insertion up to 16, by the library sort above), whatever the
-// order given: keys that are prefixes of others, non-ASCII, empty.
-func TestSortMembersAsBytesCompare(t *testing.T) {
+// sortedOrder orders members as bytes.Compare orders their keys, at
+// every size (by insertion of indices up to the buffer's 16, by the
+// library sort of the members above), whatever the order given: keys that
+// are prefixes of others, non-ASCII, empty.
+func TestSortedOrderAsBytesCompare(t *testing.T) {
 	pool := []string{"", "a", "ab", "abc", "b", "id", "source", "metadata", "execution_count", "outputs", "cell_type",
 		"é", "\u00ff", "z", "A", "Z", "a\x00", "text/plain", "text/html", "image/png", "\U0001F600", "output_type", "name", "data"}
 	rng := uint64(1)
@@ -397,10 +398,18 @@ func TestSortMembersAsBytesCompare(t *testing.T) {
 			}
 			want := slices.Clone(ms)
 			slices.SortFunc(want, func(a, b tmember) int { return bytes.Compare(a.key, b.key) })
-			sortMembers(ms)
+			var buf [16]uint8
+			order := sortedOrder(ms, buf[:0])
+			if (order == nil) != (n > 16) {
+				t.Fatalf("%d members: order %v", n, order)
+			}
 			for i := range ms {
-				if string(ms[i].key) != string(want[i].key) || ms[i].val.node != want[i].val.node {
-					t.Fatalf("%d members: at %d %q, want %q", n, i, ms[i].key, want[i].key)
+				m := ms[i]
+				if order != nil {
+					m = ms[order[i]]
+				}
+				if string(m.key) != string(want[i].key) || m.val.node != want[i].val.node {
+					t.Fatalf("%d members: at %d %q, want %q", n, i, m.key, want[i].key)
 				}
 			}
 		}
