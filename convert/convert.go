@@ -106,14 +106,24 @@ func Marshal(d *dialog.Dialog) ([]byte, error) { return Options{}.Marshal(d) }
 // written valid (see nbformat.Heal). To write to an io.Writer without a
 // second copy of an unchanged file's bytes, convert with ToNotebook and
 // write with nbformat.MarshalOptions.MarshalTo.
-func (o Options) Marshal(d *dialog.Dialog) ([]byte, error) {
+func (o Options) Marshal(d *dialog.Dialog) ([]byte, error) { return o.marshal(d, o.Messages) }
+
+// marshal is Marshal writing the messages only (nil: all of d's): the
+// bytes read for a dialog unchanged (see asRead), else the notebook
+// converted, written once: when healing it wrote the healed notebook to
+// check it, those bytes (see nbimpl.HealOptions.Written).
+func (o Options) marshal(d *dialog.Dialog, only []*dialog.Message) ([]byte, error) {
 	stackroom.Ensure(stackroom.Notebook)
-	if _, data := o.asRead(d, o.Messages); data != nil {
+	if _, data := o.asRead(d, only); data != nil {
 		return bytes.Clone(data), nil
 	}
-	nb, err := o.convert(d, o.Messages) // (asRead declined: not asked again)
+	var written []byte
+	nb, err := o.convert(d, only, &written) // (asRead declined: not asked again)
 	if err != nil {
 		return nil, err
+	}
+	if written != nil {
+		return written, nil
 	}
 	out, err := nbformat.Marshal(nb)
 	if err != nil {

@@ -225,13 +225,9 @@ func (o Options) Save(d *dialog.Dialog) error {
 	} else if err != nil {
 		return err
 	}
-	nb, err := o.ToNotebook(d)
+	data, err := o.marshal(d, nil)
 	if err != nil {
 		return err
-	}
-	data, err := nbformat.Marshal(nb)
-	if err != nil {
-		return fmt.Errorf("convert: %w", err)
 	}
 	if stamp != nil && bytes.Equal(data, stamp.Data()) {
 		if fi, err := os.Stat(d.Path); err == nil && stamp.Unchanged(fi) {

@@ -20,8 +20,8 @@ func unmarshalOwned(data []byte) (*nbformat.Notebook, error) {
 
 // healKeepingBOM is nbformat.Heal, except that a UTF-8 byte-order mark
 // read stays, so that a dialog's file comes back exactly as it went in.
-func healKeepingBOM(nb *nbformat.Notebook) ([]nbformat.Repair, error) {
-	repairs, err := nbimpl.Heal(nb, nbimpl.HealOptions{KeepBOM: true})
+func healKeepingBOM(nb *nbformat.Notebook, written *[]byte) ([]nbformat.Repair, error) {
+	repairs, err := nbimpl.Heal(nb, nbimpl.HealOptions{KeepBOM: true, Written: written})
 	r, _ := repairs.([]nbformat.Repair)
 	return r, err
 }

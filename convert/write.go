@@ -11,6 +11,7 @@ import (
 	"github.com/nbdialog/ipynb/internal/jsonpointer"
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
+	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -27,11 +28,15 @@ func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat
 	if nb, _ := o.asRead(d, only); nb != nil {
 		return readCopy(nb), nil
 	}
-	return o.convert(d, only)
+	return o.convert(d, only, nil)
 }
 
-// convert is toNotebook once asRead has declined.
-func (o Options) convert(d *dialog.Dialog, only []*dialog.Message) (*nbformat.Notebook, error) {
+// convert is toNotebook once asRead has declined. If written is not nil,
+// it is set to the bytes nbformat.Marshal writes for the notebook returned
+// when healing it wrote them (nil otherwise; see
+// nbimpl.HealOptions.Written), which stay so until the notebook is
+// changed.
+func (o Options) convert(d *dialog.Dialog, only []*dialog.Message, written *[]byte) (*nbformat.Notebook, error) {
 	msgs := d.Messages
 	if only != nil {
 		msgs = only
@@ -54,7 +59,7 @@ func (o Options) convert(d *dialog.Dialog, only []*dialog.Message) (*nbformat.No
 	if err := o.writeCells(nb, msgs, org, ids, built); err != nil {
 		return nil, err
 	}
-	if nb.Nbformat == 4 && (org == nil || !org.valid4) {
+	if nb.Nbformat == 4 && (org == nil || !org.valid4) && !o.idsMadeValid(d, nb, org, only, built, metaChanged) {
 		var origMeta, newMeta map[string]any
 		if org != nil {
 			origMeta = org.meta
@@ -62,12 +67,67 @@ func (o Options) convert(d *dialog.Dialog, only []*dialog.Message) (*nbformat.No
 		if metaChanged {
 			newMeta = nonNil(d.Meta)
 		}
-		if err := o.heal(nb, built, newMeta, origMeta); err != nil {
+		if err := o.heal(nb, built, newMeta, origMeta, written); err != nil {
 			return nil, err
 		}
 	}
 	return nb, nil
 }
+
+// idsMadeValid reports whether nb, written for the unchanged dialog d
+// read from org's notebook, is valid without healing (Heal would find it
+// valid and leave it as it is), though the notebook read was not: every
+// problem of the bytes read is about the id of a cell (a cell without one,
+// with an invalid one or with an earlier cell's, as .NET Interactive and
+// older writers leave them), and writing gave each of those cells its
+// message's id, valid and unique (see toDialog); nothing else changed (the
+// messages, their order and the metadata are as read). The cells whose id
+// was given are validated, alone in a notebook of their own, so that the
+// answer does not depend on the validator reporting every problem of a
+// cell it found one in; which pays only when they are a small part of the
+// file: healing's check of the whole notebook written (a parse and a
+// validation of the file) is then spared. Otherwise it answers false.
+func (o Options) idsMadeValid(d *dialog.Dialog, nb *nbformat.Notebook, org *origin, only []*dialog.Message, built map[int]builtCell, metaChanged bool) bool {
+	if org == nil || !org.pristine || org.inPlace || only != nil || org.work != org.nb || len(built) != 0 || metaChanged ||
+		!cellid.Written(nb.Nbformat, nb.NbformatMinor) || nb.NbformatMinor != org.nb.NbformatMinor ||
+		!slices.Equal(d.Messages, org.msgs) || len(nb.Cells) != len(org.nb.Cells) {
+		return false
+	}
+	cells, cellBytes, fileBytes, ok := nbimpl.ReadIDProblems(org.nb)
+	if !ok || cellBytes > fileBytes/idCheckShare {
+		return false
+	}
+	if len(cells) == 0 {
+		return true
+	}
+	// The ids written are unique (as toDialog makes them: checked).
+	seen := make(map[nbformat.CellID]bool, len(nb.Cells))
+	for _, c := range nb.Cells {
+		id := nbformat.CellIDOf(c)
+		if seen[id] {
+			return false
+		}
+		seen[id] = true
+	}
+	alone := nbformat.New()
+	alone.NbformatMinor = nb.NbformatMinor
+	alone.Cells = make([]nbformat.Cell, 0, len(cells))
+	for _, i := range cells {
+		if i >= len(nb.Cells) || nb.Cells[i] == org.nb.Cells[i] {
+			return false // the cell's id was not written anew
+		}
+		if id := nbformat.CellIDOf(nb.Cells[i]); !id.Valid() || string(id) != d.Messages[i].ID {
+			return false
+		}
+		alone.Cells = append(alone.Cells, nb.Cells[i])
+	}
+	return nbformat.Validate(alone) == nil
+}
+
+// idCheckShare: idsMadeValid validates the cells whose ids were given
+// when their JSON is at most this fraction of the file (else healing's
+// check of the whole file costs little more).
+const idCheckShare = 4
 
 // startNotebook returns the notebook d is written as, before its cells: a
 // copy of the one it was read from (org, if any; version 3 upgraded) or a
@@ -168,9 +228,10 @@ func (o Options) changedCell(m *dialog.Message, s *snapshot, org *origin, ids bo
 // heal heals nb (see nbformat.Heal), telling o.Repaired of the repairs,
 // but refuses, with a LostValueError for each, repairs that would remove
 // a value the caller gave: in the cells built, or in the notebook metadata
-// written (newMeta, nil if unchanged from origMeta, as read).
-func (o Options) heal(nb *nbformat.Notebook, built map[int]builtCell, newMeta, origMeta map[string]any) error {
-	repairs, err := healKeepingBOM(nb)
+// written (newMeta, nil if unchanged from origMeta, as read). written, if
+// not nil, gets the bytes Heal wrote, as nbimpl.HealOptions.Written.
+func (o Options) heal(nb *nbformat.Notebook, built map[int]builtCell, newMeta, origMeta map[string]any, written *[]byte) error {
+	repairs, err := healKeepingBOM(nb, written)
 	if err != nil {
 		return fmt.Errorf("convert: %w", err)
 	}

@@ -108,21 +108,40 @@ func heal(nb *Notebook, o nbimpl.HealOptions) ([]Repair, error) {
 	if err := h.keepIDs(); err != nil {
 		return h.repairs, err
 	}
+	if o.Written != nil {
+		*o.Written = nil
+	}
 	for round := 0; round < healRounds; round++ {
-		t, err := nb.tape()
-		if err != nil {
-			return h.repairs, err
+		var t *jsontree.Tape
+		var found []located
+		if c := h.checked; c != nil {
+			// Written and checked by keepIDs; nothing changed since.
+			t, found, h.checked = c.t, c.found, nil
+		} else {
+			var err error
+			if t, err = nb.tape(); err != nil {
+				return h.repairs, err
+			}
+			found = nb.problems(t)
 		}
-		found := nb.problems(t)
 		if len(found) == 0 {
+			if o.Written != nil && !nb.isSourceTape(t) {
+				// t was parsed from what Marshal writes for nb now (see
+				// tape), which nothing has changed since.
+				*o.Written = t.Data
+			}
 			return h.repairs, nil
 		}
 		if t.HasLazy() {
-			// Repairs read any value's interior: a full parse.
-			if t, err = t.Full(); err != nil {
+			// Repairs read any value's interior: a full parse. The
+			// problems are those found (the schemas read no lazy value's
+			// interior, see locateProblems); repairs find their places
+			// by pointer, never by the nodes of the tape they were found on.
+			full, err := t.Full()
+			if err != nil {
 				return h.repairs, err
 			}
-			found = locateProblems(t)
+			t = full
 		}
 		h.round(t, found, round >= healWholeAfter)
 		// Missing required members: written, with their empty values,
@@ -134,6 +153,17 @@ func heal(nb *Notebook, o nbimpl.HealOptions) ([]Repair, error) {
 		return h.repairs, nil
 	}
 	return h.repairs, fmt.Errorf("nbformat: cannot heal: %w", err)
+}
+
+// isSourceTape reports whether t is (a copy of) the tape nb was read
+// from, rather than a tape tape() parsed from a new write of nb: its bytes
+// are then the bytes read, held by nb.
+func (nb *Notebook) isSourceTape(t *jsontree.Tape) bool {
+	if nb.src == nil {
+		return false
+	}
+	src := nb.src.tape.Data
+	return len(t.Data) > 0 && len(src) > 0 && &t.Data[0] == &src[0]
 }
 
 // Passes of Heal: after healWholeAfter passes, a cell or output that still
@@ -150,6 +180,9 @@ type healer struct {
 	repairs []Repair
 	owned   map[uintptr]bool // maps copied by Heal, changed in place
 	used    map[CellID]bool  // ids in use (built once, when first needed)
+	// checked: the notebook's tape and problems, found by keepIDs, for
+	// the first pass (nil: the pass writes and checks the notebook).
+	checked *checkedTape
 
 	// per pass
 	t          *jsontree.Tape
@@ -203,26 +236,27 @@ func (h *healer) keepIDs() error {
 	if !kept {
 		return nil
 	}
-	others := func() (map[Pointer]bool, error) {
+	others := func() (map[Pointer]bool, *jsontree.Tape, []located, error) {
 		t, err := nb.tape()
 		if err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
+		found := nb.problems(t)
 		out := map[Pointer]bool{}
-		for _, f := range locateProblems(t) {
+		for _, f := range found {
 			if !isIDProblem(f.err) {
 				out[f.err.Pointer] = true
 			}
 		}
-		return out, nil
+		return out, t, found, nil
 	}
-	before, err := others()
+	before, _, _, err := others()
 	if err != nil {
 		return err
 	}
 	old := nb.NbformatMinor
 	nb.NbformatMinor = minorVersion
-	after, err := others()
+	after, t, found, err := others()
 	if err != nil {
 		nb.NbformatMinor = old
 		return err
@@ -234,7 +268,17 @@ func (h *healer) keepIDs() error {
 		}
 	}
 	h.note("/nbformat_minor", "raised nbformat_minor from %d to %d to keep the cell ids (nbformat 4.%d has none)", old, minorVersion, old)
+	// The first pass checks the notebook as it is now: what was just
+	// found.
+	h.checked = &checkedTape{t, found}
 	return nil
+}
+
+// A checkedTape is a tape of the notebook as it is and the problems found
+// on it.
+type checkedTape struct {
+	t     *jsontree.Tape
+	found []located
 }
 
 // isIDProblem reports whether p is about a cell's id.
@@ -250,6 +294,24 @@ func isIDProblem(p *ValidationError) bool {
 		return toks[2] == "id"
 	}
 	return false
+}
+
+// idProblemCells returns the indices of the cells the problems found are
+// about, in order, when every one is about a cell's id (isIDProblem); ok
+// is false otherwise.
+func idProblemCells(found []located) (cells []int, ok bool) {
+	for _, f := range found {
+		if !isIDProblem(f.err) {
+			return nil, false
+		}
+		toks := tokens(f.err.Pointer)
+		i, err := strconv.Atoi(toks[1])
+		if err != nil || i < 0 {
+			return nil, false
+		}
+		cells = append(cells, i)
+	}
+	return cells, true
 }
 
 func tokens(p Pointer) []string {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/lines"
@@ -29,7 +30,24 @@ type pendingOutput struct {
 func (h *healer) unknownCell(i int, u *UnknownCell) {
 	raw, typ := cellJSON(h.t, h.cellNodeOf(i))
 	h.newCells = append(h.newCells, pendingCell{i: i, json: raw})
-	h.note(Pointer("/cells").appendIndex(i), "cell of unrecognized type %q made a %s cell", u.Type(), typ)
+	h.note(Pointer("/cells").appendIndex(i), "cell of unrecognized type %q made a %s cell", givenType(h.t, h.cellNodeOf(i), "cell_type", u.Type), typ)
+}
+
+// givenType is the string member key of object node n, as
+// UnknownCell.Type and UnknownOutput.Type (typ) read it from the value's
+// JSON; found in the tape, where typ would read the JSON up to its end
+// (through every value of an output's data) to find its last occurrence.
+// Only a plain string (valid UTF-8, no escapes) is taken from the tape;
+// others are typ's.
+func givenType(t *jsontree.Tape, n int, key string, typ func() string) string {
+	if t.Nodes[n].Kind == jsontree.Object {
+		if k := t.Lookup(n, key); k >= 0 && t.Nodes[k].Kind == jsontree.String && t.Nodes[k].Flags&jsontree.FlagEscaped == 0 {
+			if raw := t.Raw(k); utf8.Valid(raw) {
+				return string(raw[1 : len(raw)-1])
+			}
+		}
+	}
+	return typ()
 }
 
 // flushCells decodes the cells and outputs rebuilt this pass, in one
@@ -38,7 +56,19 @@ func (h *healer) flushCells() {
 	if len(h.newCells) == 0 && len(h.newOutputs) == 0 {
 		return
 	}
-	doc := []byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [`)
+	const head = `{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [`
+	const outputsCell = `{"cell_type": "code", "metadata": {}, "source": "", "execution_count": null, "outputs": [`
+	// The document is made in a buffer of its size (the values rebuilt
+	// are as large as the file's outputs: growing it would copy them over
+	// and over).
+	size := len(head) + len(outputsCell) + 8
+	for _, pc := range h.newCells {
+		size += len(pc.json) + 1
+	}
+	for _, po := range h.newOutputs {
+		size += len(po.json) + 1
+	}
+	doc := append(make([]byte, 0, size), head...)
 	for k, pc := range h.newCells {
 		if k > 0 {
 			doc = append(doc, ',')
@@ -49,7 +79,7 @@ func (h *healer) flushCells() {
 		if len(h.newCells) > 0 {
 			doc = append(doc, ',')
 		}
-		doc = append(doc, `{"cell_type": "code", "metadata": {}, "source": "", "execution_count": null, "outputs": [`...)
+		doc = append(doc, outputsCell...)
 		for k, po := range h.newOutputs {
 			if k > 0 {
 				doc = append(doc, ',')
@@ -117,7 +147,7 @@ func cellJSON(t *jsontree.Tape, n int) (raw []byte, typ string) {
 	default:
 		typ = "raw"
 	}
-	out := []byte(`{"cell_type": `)
+	out := append(rebuildBuffer(t, n), `{"cell_type": `...)
 	out = strconv.AppendQuote(out, typ)
 	t.Children(n, func(k int) bool {
 		if t.KeyIs(k, "cell_type") {
@@ -191,7 +221,7 @@ func outputJSON(t *jsontree.Tape, n int) (raw []byte, typ string) {
 	if typ == "execute_result" || typ == "display_data" {
 		r.fold = textBesideData(t, members)
 	}
-	out := []byte(`{"output_type": `)
+	out := append(rebuildBuffer(t, n), `{"output_type": `...)
 	out = strconv.AppendQuote(out, typ)
 	out = r.appendMembers(out, n)
 	if typ == "stream" && !present(t, members, "name") {
@@ -336,6 +366,15 @@ func textBesideData(t *jsontree.Tape, members map[string]int) int {
 		return -1
 	}
 	return x
+}
+
+// rebuildBuffer returns an empty buffer with room for the compact JSON of
+// node n as Heal rebuilds it: its bytes read (compact JSON is no longer)
+// and the few members a rebuild adds, so that copying a large value into
+// it does not grow it step by step.
+func rebuildBuffer(t *jsontree.Tape, n int) []byte {
+	nd := &t.Nodes[n]
+	return make([]byte, 0, int(nd.End-nd.Start)+64)
 }
 
 // compactNode appends node n of t as compact JSON, keeping every string,

@@ -31,7 +31,7 @@ func (h *healer) output(i int, code *CodeCell, at Pointer, jtok string, probs []
 	if u, ok := out.(*UnknownOutput); ok {
 		raw, typ := outputJSON(h.t, node)
 		h.newOutputs = append(h.newOutputs, pendingOutput{cell: i, index: j, json: raw})
-		h.note(at, "output of unrecognized type %q made a %s output", u.Type(), typ)
+		h.note(at, "output of unrecognized type %q made a %s output", givenType(h.t, node, "output_type", u.Type), typ)
 		return
 	}
 	if typ := resembledOutputType(h.t, memberIndex(h.t, node)); typ != out.Type() && typ != "" {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/nbimpl"
 )
 
@@ -43,6 +44,28 @@ func init() {
 		return upgradedCopy(n, ids)
 	}
 	nbimpl.Unmarshals = unmarshals.Load
+	nbimpl.ReadIDProblems = func(nb any) ([]int, int, int, bool) {
+		n, ok := nb.(*Notebook)
+		if !ok || n.src == nil {
+			return nil, 0, 0, false
+		}
+		t := n.src.tape
+		cells, ok := idProblemCells(n.problems(t))
+		if !ok {
+			return nil, 0, 0, false
+		}
+		size := 0
+		if len(cells) > 0 {
+			nodes := t.ChildList(t.Lookup(jsontree.Root, "cells"))
+			for _, i := range cells {
+				if i >= len(nodes) {
+					return nil, 0, 0, false
+				}
+				size += int(t.Nodes[nodes[i]].End - t.Nodes[nodes[i]].Start)
+			}
+		}
+		return cells, size, len(t.Data), true
+	}
 	nbimpl.ReadBytes = func(nb any) ([]byte, bool) {
 		n, ok := nb.(*Notebook)
 		if !ok || n.src == nil {

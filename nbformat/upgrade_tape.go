@@ -71,7 +71,28 @@ func (o *tobj) set(k string, v tval) {
 		o.ms[i].val = v
 		return
 	}
-	o.ms = append(o.ms, tmember{key: []byte(k), val: v})
+	o.ms = append(o.ms, tmember{key: keyBytes(k), val: v})
+}
+
+// setKeys holds the bytes of the keys the upgrade sets, shared (they are
+// only read), so that setting a member allocates nothing.
+var setKeys = func() map[string][]byte {
+	m := map[string][]byte{}
+	for _, k := range []string{"cell_type", "collapsed", "data", "execution_count", "id", "metadata", "name", "output_type", "outputs", "source"} {
+		m[k] = []byte(k)
+	}
+	for _, a := range v3MimeAliases {
+		m[a.mime] = []byte(a.mime)
+	}
+	return m
+}()
+
+// keyBytes returns k as bytes not to be changed.
+func keyBytes(k string) []byte {
+	if b, ok := setKeys[k]; ok {
+		return b
+	}
+	return []byte(k)
 }
 
 func (o *tobj) del(k string) {
@@ -425,7 +446,7 @@ func (u *v3Upgrader) join(o *tobj, k string) {
 	if !allStrings {
 		return
 	}
-	nl := u.v2 || first >= 0 && !endsLine(t.StrBytes(first))
+	nl := u.v2 || first >= 0 && !strEndsLine(t, first)
 	o.set(k, tval{node: -1, lines: joinedLines{arr: j, nl: nl, plain: plain}})
 }
 
@@ -472,6 +493,39 @@ func endsLine(s []byte) bool {
 	return bytes.HasSuffix(s, []byte("\n")) || bytes.HasSuffix(s, []byte("\r"))
 }
 
+// strEndsLine is endsLine of the decoded string node s, read from its
+// JSON where the last character is spelled plainly or as \n, \r or
+// another two-character escape (the string is then not decoded), else
+// decoded.
+func strEndsLine(t *jsontree.Tape, s int) bool {
+	if t.Nodes[s].Flags&jsontree.FlagEscaped == 0 {
+		return endsLine(t.StrBytes(s)) // the bytes read: no copy
+	}
+	raw := t.Raw(s)
+	body := raw[1 : len(raw)-1]
+	n := len(body)
+	if n >= 6 && body[n-6] == '\\' && body[n-5] == 'u' {
+		// Perhaps a \u escape (or a backslash escaped before "u" and
+		// four characters): decoded.
+		return endsLine(t.StrBytes(s))
+	}
+	if n < 2 || body[n-2] != '\\' {
+		// The last character is spelled as itself (a line break never
+		// is: JSON escapes control characters).
+		return n > 0 && (body[n-1] == '\n' || body[n-1] == '\r')
+	}
+	// body ends with a backslash and one character: an escape if the run
+	// of backslashes before that character is odd.
+	k := 0
+	for k < n-1 && body[n-2-k] == '\\' {
+		k++
+	}
+	if k%2 == 0 {
+		return false // an escaped backslash, then the character itself
+	}
+	return body[n-1] == 'n' || body[n-1] == 'r'
+}
+
 // appendValue appends v as appendGeneric writes its generic JSON; false
 // past appendGeneric's depth (it then declines too).
 func (u *v3Upgrader) appendValue(dst []byte, v tval, depth int) ([]byte, bool) {
@@ -509,10 +563,14 @@ func (u *v3Upgrader) appendObject(dst []byte, ms []tmember, depth int) ([]byte, 
 	if len(ms) == 0 {
 		return append(dst, "{}"...), true
 	}
-	// (Sorted in place: an object is written once.)
-	slices.SortFunc(ms, func(a, b tmember) int { return bytes.Compare(a.key, b.key) })
+	var buf [16]uint8
+	order := sortedOrder(ms, buf[:0])
 	dst = append(dst, '{')
-	for i, m := range ms {
+	for i := range ms {
+		m := &ms[i]
+		if order != nil {
+			m = &ms[order[i]]
+		}
 		if i > 0 {
 			dst = append(dst, ',')
 		}
@@ -564,4 +622,27 @@ func (u *v3Upgrader) appendNode(dst []byte, j int, depth int) ([]byte, bool) {
 		return u.appendObject(dst, u.members(j).ms, depth)
 	}
 	return append(dst, t.Raw(j)...), true // null, true, false
+}
+
+// sortedOrder returns the order of members (each key once) by key, in
+// buf when they fit (the few members of cells, outputs and metadata,
+// which come mostly in order: files written with sorted keys, the members
+// an upgrade adds last), sorted by insertion of their indices, which
+// moves no member; else it sorts members in place (an object is written
+// once) and returns nil.
+func sortedOrder(ms []tmember, buf []uint8) []uint8 {
+	if len(ms) > cap(buf) {
+		slices.SortFunc(ms, func(a, b tmember) int { return bytes.Compare(a.key, b.key) })
+		return nil
+	}
+	order := buf[:len(ms)]
+	for i := range order {
+		order[i] = uint8(i)
+	}
+	for i := 1; i < len(order); i++ {
+		for j := i; j > 0 && string(ms[order[j]].key) < string(ms[order[j-1]].key); j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	return order
 }

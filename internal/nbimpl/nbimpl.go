@@ -45,6 +45,14 @@ type HealOptions struct {
 	// such a file); convert keeps it, so that a dialog's file comes back
 	// exactly as it went in.
 	KeepBOM bool
+	// Written, if not nil, is set to the bytes nbformat.Marshal writes for
+	// the healed notebook when Heal wrote them itself to check its result
+	// (it repaired something, or the notebook was not as read), and to nil
+	// otherwise (Marshal then writes the bytes read, with no encoding).
+	// They are what Marshal writes as long as the notebook is not changed,
+	// and no one else holds them: a caller that writes the notebook right
+	// after healing it is spared a second encoding of the whole notebook.
+	Written *[]byte
 }
 
 var (
@@ -84,6 +92,15 @@ var (
 	// what nbformat.Marshal writes only for a notebook the caller knows to
 	// be exactly as read. The bytes must not be changed.
 	ReadBytes func(nb any) (data []byte, valid bool)
+
+	// ReadIDProblems reports, for an *nbformat.Notebook read from bytes,
+	// whether every problem of those bytes (validated once, as for
+	// ReadBytes) is about the id of a cell (missing, invalid, or the id of
+	// an earlier cell), and returns the indices of those cells in document
+	// order (none for valid bytes), with the size of their JSON and of
+	// the whole file, in bytes; ok is false for a notebook not read from
+	// bytes and for bytes with other problems.
+	ReadIDProblems func(nb any) (cells []int, cellBytes, fileBytes int, ok bool)
 
 	// UpgradedCopy returns a version 2 or 3 *nbformat.Notebook upgraded as
 	// nbformat.Upgrade upgrades it (an *nbformat.Notebook), leaving nb as
