@@ -66,44 +66,63 @@ func ParseShaped(data []byte, lim Limits, shape *Shape) (*Tape, error) {
 }
 
 func parseWith(p parser, data []byte) (*Tape, error) {
-	if len(data) > maxOffset {
-		return nil, &SyntaxError{Offset: maxOffset, Msg: fmt.Sprintf("input of %d bytes is larger than %d bytes", len(data), maxOffset), Limit: true}
-	}
-	p.data = data
-	t := &Tape{Data: data}
-	if len(data) >= 3 && data[0] == bom[0] && data[1] == bom[1] && data[2] == bom[2] {
-		t.BOM = true
-		p.pos = 3
+	if err := p.begin(data); err != nil {
+		return nil, err
 	}
 	nodes, err := p.run()
 	if err != nil {
 		return nil, err
 	}
-	t.Nodes = nodes
-	t.lazy = p.lazy
-	t.LazyStyle = p.style
-	return t, nil
+	return p.tape(nodes), nil
+}
+
+// begin readies p to parse data: it checks its size and skips a
+// byte-order mark.
+func (p *parser) begin(data []byte) error {
+	if len(data) > maxOffset {
+		return &SyntaxError{Offset: maxOffset, Msg: fmt.Sprintf("input of %d bytes is larger than %d bytes", len(data), maxOffset), Limit: true}
+	}
+	p.data = data
+	if len(data) >= 3 && data[0] == bom[0] && data[1] == bom[1] && data[2] == bom[2] {
+		p.bom = true
+		p.pos = 3
+	}
+	return nil
+}
+
+// tape returns the tape of p's parse, done, with the given nodes.
+func (p *parser) tape(nodes []Node) *Tape {
+	return &Tape{Data: p.data, Nodes: nodes, BOM: p.bom, lazy: p.lazy, LazyStyle: p.style}
 }
 
 // run parses the value at p.pos and returns its nodes, in a slice of
 // their exact size. They are recorded in chunks of a pooled scratch,
 // then copied.
 func (p *parser) run() ([]Node, error) {
+	var nodes []Node
+	err := p.record(func(n int) {
+		nodes = make([]Node, n)
+		p.copyNodes(nodes)
+	})
+	return nodes, err
+}
+
+// record parses the value at p.pos into the chunks of a pooled scratch,
+// and on success calls out with the number of nodes recorded, for it to
+// copy them (copyNodes) before the scratch goes back to the pool.
+func (p *parser) record(out func(n int)) error {
 	scanned.Add(int64(len(p.data) - p.pos))
 	s := scratchPool.Get().(*scratch)
 	p.chunks, p.stack = s.chunks, s.stack[:0]
 	if len(p.chunks) == 0 {
-		p.chunks = append(p.chunks, make([]Node, chunkLen))
+		// A new scratch (the pool had none: see scratch) starts with
+		// a first chunk sized to the input, grown if it fills.
+		p.chunks = append(p.chunks, make([]Node, firstChunkLen(len(p.data)-p.pos)))
 	}
 	p.nodes, p.base, p.cur = p.chunks[0][:0], 0, 0
 	err := p.parse()
-	var nodes []Node
 	if err == nil {
-		nodes = make([]Node, p.base+len(p.nodes))
-		for i := range p.cur {
-			copy(nodes[i*chunkLen:], p.chunks[i])
-		}
-		copy(nodes[p.base:], p.nodes)
+		out(p.base + len(p.nodes))
 	}
 	s.chunks, s.stack = p.chunks, nil
 	if len(p.chunks) > maxScratch/chunkLen {
@@ -114,24 +133,45 @@ func (p *parser) run() ([]Node, error) {
 	}
 	p.chunks, p.nodes, p.stack = nil, nil, nil
 	scratchPool.Put(s)
-	return nodes, err
+	return err
+}
+
+// copyNodes copies the nodes recorded to dst (of their number).
+func (p *parser) copyNodes(dst []Node) {
+	for i := range p.cur {
+		copy(dst[i*chunkLen:], p.chunks[i])
+	}
+	copy(dst[p.base:], p.nodes)
+}
+
+// firstChunkLen is the length of the first chunk of a new scratch for an
+// input of n bytes: about twice the nodes of a notebook of that size (the
+// corpus's notebooks under 20 KB have one node per 25 to 160 bytes, 52
+// the median; the chunk doubles when it fills), at most a whole chunk.
+func firstChunkLen(n int) int {
+	return min(chunkLen, 64+n/32)
 }
 
 // A scratch holds the nodes and the stack of a parse under way, reused
 // from parse to parse. The nodes are recorded in chunks of chunkLen and
-// copied to a slice of their exact size at the end, so that a parse
-// allocates the bytes its tape keeps and, when the scratch is new (the
-// first parse, or one that sync.Pool could not serve: the goroutine moved
-// to another processor, or collections emptied the pool), one set of
-// chunks as large as those nodes: never a slice regrown by copying (its
-// successive sizes add up to 4-6 times the last), so that what a parse
-// allocates barely depends on the pool's luck. (The number of nodes an
-// input records cannot be known before: guesses were twice the need on
-// the corpus's small notebooks, a bound on them far more.) The pool keeps
-// the first maxScratch nodes' chunks. (Frames hold no pointers: a pooled
-// stack keeps nothing alive.)
+// copied to their exact place at the end, so that a parse allocates the
+// bytes its tape keeps and, when the scratch is new (the first parse, or
+// one that sync.Pool could not serve: the goroutine moved to another
+// processor, or collections emptied the pool), one set of chunks about as
+// large as those nodes: never a slice regrown by copying past a chunk
+// (its successive sizes add up to 4-6 times the last), so that what a
+// parse allocates barely depends on the pool's luck. (The number of nodes
+// an input records cannot be known before: guesses were twice the need
+// on the corpus's small notebooks, a bound on them far more.) The first
+// chunk of a new scratch is sized to the input (firstChunkLen) and
+// doubled, by copying, while it is the only one and full, up to chunkLen:
+// a small notebook read on a heap just collected (the pool then misses
+// most of the time) allocates about its own nodes, not a whole chunk
+// (28 KiB for a 2 KB notebook). The pool keeps the first maxScratch
+// nodes' chunks. (Frames hold no pointers: a pooled stack keeps nothing
+// alive.)
 type scratch struct {
-	chunks [][]Node // each of chunkLen nodes
+	chunks [][]Node // each of chunkLen nodes, but a first one that is the only one
 	stack  []frame
 }
 
@@ -150,14 +190,15 @@ var scratchPool = sync.Pool{New: func() any {
 type parser struct {
 	data   []byte
 	pos    int
-	nodes  []Node   // the chunk being filled, from node base on
-	chunks [][]Node // chunks[cur] holds nodes; the earlier ones are full
+	nodes  []Node   // the chunk being filled, from node base on (its capacity the chunk's)
+	chunks [][]Node // chunks[cur] holds nodes; the earlier ones are full, of chunkLen
 	base   int      // cur * chunkLen
 	cur    int
 	stack  []frame // open containers
 	lim    Limits
 	shape  *Shape // of the root value
 	flat   bool   // see ParseFlat
+	bom    bool   // data starts with a byte-order mark (skipped)
 	values int    // values seen, recorded or not
 	lazy   int    // lazy nodes recorded
 	style  LazyStyle
@@ -362,9 +403,8 @@ func (p *parser) value(in *Shape) (opened bool, shape *Shape, err error) {
 // copy's wide loads can wait on the narrow stores that built it).
 func (p *parser) push(start, end, key, keyEnd int32, kind Kind, flags uint8) int32 {
 	i := len(p.nodes)
-	if i == chunkLen {
-		p.nextChunk()
-		i = 0
+	if i == cap(p.nodes) {
+		i = p.nextChunk()
 	}
 	p.nodes = p.nodes[:i+1]
 	n := &p.nodes[i]
@@ -376,16 +416,26 @@ func (p *parser) push(start, end, key, keyEnd int32, kind Kind, flags uint8) int
 }
 
 // nextChunk moves the recording of nodes to the next chunk, the pooled
-// one or a new one. (Once per chunkLen nodes: kept out of push.)
+// one or a new one, or grows a first chunk shorter than chunkLen (see
+// scratch), and returns the index in p.nodes of the next node. (Once per
+// chunk: kept out of push.)
 //
 //go:noinline
-func (p *parser) nextChunk() {
+func (p *parser) nextChunk() int {
+	if p.cur == 0 && len(p.nodes) < chunkLen {
+		grown := make([]Node, min(chunkLen, 2*len(p.nodes)))
+		copy(grown, p.nodes)
+		p.chunks[0] = grown
+		p.nodes = grown[:len(p.nodes)]
+		return len(p.nodes)
+	}
 	p.cur++
 	p.base += chunkLen
 	if p.cur == len(p.chunks) {
 		p.chunks = append(p.chunks, make([]Node, chunkLen))
 	}
 	p.nodes = p.chunks[p.cur][:0]
+	return 0
 }
 
 // node returns recorded node i (in the chunk being filled, p.nodes shares
