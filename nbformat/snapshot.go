@@ -164,18 +164,18 @@ func (s *snapshot) matches(doc *Document) bool {
 // comparing it with the record (check true). Both walks make the same
 // calls in the same order, so each reads what the other wrote.
 type snapWalker struct {
-	check   bool
-	snap    *snapshot      // recording: the snapshot recorded into
-	cur     []byte         // the chunk being filled (recording) or read (checking)
-	kept    bool           // recording: cur is the room given, kept as it is
-	grow    int            // recording: the size of the next chunk
-	rest    [][]byte       // checking: the chunks after cur
-	pos     int            // checking: the offset read in cur
-	size    int            // bytes recorded or compared
-	base    unsafe.Pointer // the input
-	lo, hi  uintptr        // where the input is
-	keep    []unsafe.Pointer
-	lay     *snapCommon
+	check  bool
+	snap   *snapshot      // recording: the snapshot recorded into
+	cur    []byte         // the chunk being filled (recording) or read (checking)
+	kept   bool           // recording: cur is the room given, kept as it is
+	grow   int            // recording: the size of the next chunk
+	rest   [][]byte       // checking: the chunks after cur
+	pos    int            // checking: the offset read in cur
+	size   int            // bytes recorded or compared
+	base   unsafe.Pointer // the input
+	lo, hi uintptr        // where the input is
+	keep   []unsafe.Pointer
+	lay    *snapCommon
 }
 
 // span returns the next n (> 0) bytes of the record: to be filled when
