@@ -120,6 +120,7 @@ func (p *parser) record(out func(n int)) error {
 		p.chunks = append(p.chunks, make([]Node, firstChunkLen(len(p.data)-p.pos)))
 	}
 	p.nodes, p.base, p.cur = p.chunks[0][:0], 0, 0
+	p.start = p.pos
 	err := p.parse()
 	if err == nil {
 		out(p.base + len(p.nodes))
@@ -164,7 +165,8 @@ func firstChunkLen(n int) int {
 // an input records cannot be known before: guesses were twice the need
 // on the corpus's small notebooks, a bound on them far more.) The first
 // chunk of a new scratch is sized to the input (firstChunkLen) and
-// doubled, by copying, while it is the only one and full, up to chunkLen:
+// grown, by copying, while it is the only one and full, up to chunkLen (to
+// the nodes the input would record at the density read so far):
 // a small notebook read on a heap just collected (the pool then misses
 // most of the time) allocates about its own nodes, not a whole chunk
 // (28 KiB for a 2 KB notebook). The pool keeps the first maxScratch
@@ -190,6 +192,7 @@ var scratchPool = sync.Pool{New: func() any {
 type parser struct {
 	data   []byte
 	pos    int
+	start  int      // where the value parsed starts
 	nodes  []Node   // the chunk being filled, from node base on (its capacity the chunk's)
 	chunks [][]Node // chunks[cur] holds nodes; the earlier ones are full, of chunkLen
 	base   int      // cur * chunkLen
@@ -422,8 +425,15 @@ func (p *parser) push(start, end, key, keyEnd int32, kind Kind, flags uint8) int
 //
 //go:noinline
 func (p *parser) nextChunk() int {
-	if p.cur == 0 && len(p.nodes) < chunkLen {
-		grown := make([]Node, min(chunkLen, 2*len(p.nodes)))
+	if n := len(p.nodes); p.cur == 0 && n < chunkLen {
+		// To the nodes the whole input would record at the density
+		// read so far, and a quarter more, or half as many again as
+		// now, whichever is more.
+		proj := n
+		if read := p.pos - p.start; read > 0 {
+			proj = int(int64(n) * int64(len(p.data)-p.start) / int64(read))
+		}
+		grown := make([]Node, min(chunkLen, max(n+n/2, proj+proj/4+16)))
 		copy(grown, p.nodes)
 		p.chunks[0] = grown
 		p.nodes = grown[:len(p.nodes)]
