@@ -201,7 +201,7 @@ func TestParseBlockOutlivesCollections(t *testing.T) {
 }
 
 // A parse of a small input that finds no pooled scratch (collections
-// emptied the pool) allocates about what the input needs: its tape, and a
+// emptied the pool, and another parse holds lastScratch) allocates about what the input needs: its tape, and a
 // first chunk of nodes sized to the input, grown by doubling, not a whole
 // chunk of 1024 nodes (28 KiB: 27 times the nodes of a 1 KB notebook).
 // Inputs from 1 KB to 32 KB, doubling, of about 40 bytes per node.
@@ -226,6 +226,7 @@ func TestParseWithoutPooledScratchSmall(t *testing.T) {
 		for range 3 {
 			runtime.GC()
 			runtime.GC()
+			lastScratch.Store(nil) // as when another parse holds it
 			cold = min(cold, parseAlloc(t, data, nodes))
 			warm = min(warm, parseAlloc(t, data, nodes))
 		}
@@ -233,6 +234,69 @@ func TestParseWithoutPooledScratchSmall(t *testing.T) {
 		t.Logf("%d bytes, %d nodes: %d bytes without the pooled scratch, %d with it", len(data), nodes, cold, warm)
 		if cold-warm > bound {
 			t.Errorf("%d bytes, %d nodes: a parse without the pooled scratch allocated %d bytes more than with it, want at most %d", len(data), nodes, cold-warm, bound)
+		}
+	}
+}
+
+// A parse of a small input on a heap just collected finds the scratch
+// the last one left (lastScratch), and allocates only what it keeps: its
+// tape, as when sync.Pool serves it.
+func TestScratchKeptAcrossCollections(t *testing.T) {
+	if raceBuild {
+		t.Skip("-race: instrumentation allocates")
+	}
+	for _, cells := range []int{1, 10, 100, 250} {
+		data, nodes := cellsDoc(cells)
+		tape := roundUp(int(unsafe.Sizeof(Tape{}))) + roundUp(nodes*nodeSize)
+		cold := ^uint64(0)
+		for range 3 {
+			parseAlloc(t, data, nodes)
+			runtime.GC()
+			runtime.GC()
+			cold = min(cold, parseAlloc(t, data, nodes))
+		}
+		if cold > uint64(tape) {
+			t.Errorf("%d nodes: a parse after two collections allocated %d bytes, want its tape's %d", nodes, cold, tape)
+		}
+	}
+}
+
+// Parses at the same time never share a scratch: each tape is the one a
+// parse alone gives, whichever of them holds lastScratch or the pool's.
+func TestScratchesOfConcurrentParses(t *testing.T) {
+	var docs [][]byte
+	var want []*Tape
+	for _, cells := range []int{0, 1, 7, 60, 130, 300} {
+		data, _ := cellsDoc(cells)
+		tp, err := Parse(data, Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs, want = append(docs, data), append(want, tp)
+	}
+	errs := make(chan error, 8)
+	for g := range 8 {
+		go func() {
+			for i := range 300 {
+				k := (g + i) % len(docs)
+				tp, err := Parse(docs[k], Limits{})
+				if err == nil && !equalNodes(tp.Nodes, want[k].Nodes) {
+					err = fmt.Errorf("goroutine %d, parse %d: the tape of document %d differs", g, i, k)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+				if i%50 == 0 {
+					runtime.GC()
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
 		}
 	}
 }

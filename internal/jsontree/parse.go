@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -112,7 +113,7 @@ func (p *parser) run() ([]Node, error) {
 // copy them (copyNodes) before the scratch goes back to the pool.
 func (p *parser) record(out func(n int)) error {
 	scanned.Add(int64(len(p.data) - p.pos))
-	s := scratchPool.Get().(*scratch)
+	s := getScratch()
 	p.chunks, p.stack = s.chunks, s.stack[:0]
 	if len(p.chunks) == 0 {
 		// A new scratch (the pool had none: see scratch) starts with
@@ -133,7 +134,7 @@ func (p *parser) record(out func(n int)) error {
 		s.stack = p.stack
 	}
 	p.chunks, p.nodes, p.stack = nil, nil, nil
-	scratchPool.Put(s)
+	putScratch(s)
 	return err
 }
 
@@ -188,6 +189,38 @@ var scratchPool = sync.Pool{New: func() any {
 	// Notebooks nest a handful of levels: the stack rarely grows.
 	return &scratch{stack: make([]frame, 0, 16)}
 }}
+
+// lastScratch holds one scratch of at most keptChunks chunks across
+// collections. sync.Pool drops its items at every collection, and its
+// first use after one takes a global lock and allocates its slots for
+// each processor: a parse on a heap just collected paid that (2% of the
+// cold round trip of a small notebook) and a first chunk of its own. The
+// slot serves a program reading one notebook at a time whatever the
+// collections in between; parses at the same time find it empty (one of
+// them holds its scratch) and take the pool's. It keeps at most
+// keptChunks*chunkLen nodes (56 KiB) alive for good.
+var lastScratch atomic.Pointer[scratch]
+
+const keptChunks = 2
+
+// getScratch returns the scratch in lastScratch, or one from the pool.
+func getScratch() *scratch {
+	if lastScratch.Load() != nil {
+		if s := lastScratch.Swap(nil); s != nil {
+			return s
+		}
+	}
+	return scratchPool.Get().(*scratch)
+}
+
+// putScratch puts s (no longer used) in lastScratch if it is empty and s
+// small enough, else in the pool.
+func putScratch(s *scratch) {
+	if len(s.chunks) <= keptChunks && lastScratch.Load() == nil && lastScratch.CompareAndSwap(nil, s) {
+		return
+	}
+	scratchPool.Put(s)
+}
 
 type parser struct {
 	data   []byte
