@@ -147,9 +147,10 @@ func (p *parser) copyNodes(dst []Node) {
 }
 
 // firstChunkLen is the length of the first chunk of a new scratch for an
-// input of n bytes: about twice the nodes of a notebook of that size (the
-// corpus's notebooks under 20 KB have one node per 25 to 160 bytes, 52
-// the median; the chunk doubles when it fills), at most a whole chunk.
+// input of n bytes: more than the nodes of most notebooks of that size
+// (the corpus's notebooks under 20 KB have one node per 25 to 160 bytes,
+// 52 the median; the chunk grows when it fills, see nextChunk), at most a
+// whole chunk.
 func firstChunkLen(n int) int {
 	return min(chunkLen, 64+n/32)
 }
