@@ -23,9 +23,10 @@ type Block struct {
 
 // blockCopyMax is the largest input whose copy ParseBlock puts in the
 // nodes' block. The block is zeroed when allocated (as any make is); a
-// copy of its own (append) is not, which saves a pass over the bytes of
-// a large input, while for a small one the saved allocation counts more.
-const blockCopyMax = 64 << 10
+// copy of its own (append) is not: zeroing the bytes of the copy costs
+// about what a span costs at 32 KiB (where the allocator's size classes
+// end and each object takes a span of its own anyway).
+const blockCopyMax = 32 << 10
 
 // nodeSize is the size of a Node (28 bytes: six int32 and two bytes,
 // padded to a multiple of 4).
@@ -34,7 +35,7 @@ const nodeSize = int(unsafe.Sizeof(Node{}))
 // ParseBlock is [ParseShaped] with the nodes of the tape allocated in one
 // block with the spare bytes b asks for (returned, of that length and
 // capacity) and, with b.Copy, the copy of data the tape refers to
-// (inputs up to 64 KiB; a larger one is copied on its own). The spare
+// (inputs up to 32 KiB; a larger one is copied on its own). The spare
 // bytes are zero. The tape and the spare bytes keep each other's memory
 // alive: a caller keeping only the spare bytes (or only a string sharing
 // the copy) keeps the whole block.
