@@ -125,9 +125,10 @@ func Unmarshal(data []byte) (*Notebook, error) { return UnmarshalOptions{}.Unmar
 
 // Unmarshal reads a notebook of any nbformat version from 1 to 4 (version
 // 1 and 2 notebooks are kept, untyped, in AdditionalProperties; version 3
-// ones likewise until [Upgrade]). It copies data, and never changes or
-// repairs what it reads: invalid content is kept where it was found (see
-// [Validate]), and cells without ids stay without ids.
+// ones likewise until [Upgrade]). It copies data (which must not change
+// during the call, and may after it), and never changes or repairs what
+// it reads: invalid content is kept where it was found (see [Validate]),
+// and cells without ids stay without ids.
 //
 // It fails with a [*SyntaxError] (line, column) on input that is not JSON
 // or breaks a size, depth, string or value limit while being scanned, and
