@@ -3,6 +3,7 @@ package nbformat_test
 import (
 	"math"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
@@ -67,6 +68,48 @@ func TestUnmarshalColdAllocation(t *testing.T) {
 		}
 		if i++; i%8 == 0 {
 			check("corpus notebook", data)
+		}
+	}
+}
+
+// Unmarshal parses the caller's bytes where they are and copies them
+// after: the notebook never refers to them, so changing them once
+// Unmarshal returns changes nothing read (values, validation, Marshal's
+// bytes), for notebooks whose copy goes in the tape's block (up to
+// 32 KiB) and larger ones.
+func TestUnmarshalKeepsNothingOfTheInput(t *testing.T) {
+	for _, size := range []int{1 << 10, 8 << 10, 40 << 10, 300 << 10} {
+		want := nbtest.Heavy{Bytes: size, Kinds: []nbtest.OutputKind{nbtest.Stream, nbtest.Error}, StreamLines: 3}.Notebook()
+		data := append([]byte(nil), want...)
+		nb, err := nbformat.Unmarshal(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range data {
+			data[i] = ' '
+		}
+		runtime.GC()
+		if err := nbformat.Validate(nb); err != nil {
+			t.Errorf("%d bytes: invalid after the input changed: %v", len(want), err)
+		}
+		if nb.Edited() {
+			t.Errorf("%d bytes: edited after the input changed", len(want))
+		}
+		out, err := nbformat.Marshal(nb)
+		if err != nil || string(out) != string(want) {
+			t.Errorf("%d bytes: Marshal after the input changed: %v, %d bytes differ from the input read", len(want), err, len(out))
+		}
+		for i, c := range nb.Cells {
+			var src string
+			switch c := c.(type) {
+			case *nbformat.CodeCell:
+				src = c.Source.String()
+			case *nbformat.MarkdownCell:
+				src = c.Source.String()
+			}
+			if line, _, _ := strings.Cut(src, "\n"); strings.TrimSpace(line) == "" || !strings.Contains(string(want), line) {
+				t.Fatalf("%d bytes: cell %d's source %q is not the one read", len(want), i, src)
+			}
 		}
 	}
 }
