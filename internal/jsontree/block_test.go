@@ -300,3 +300,27 @@ func TestScratchesOfConcurrentParses(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseBlock: on any input, ParseBlock is ParseShaped (see
+// TestParseBlockIsParseShaped), with and without a copy, spare bytes of
+// any size.
+func FuzzParseBlock(f *testing.F) {
+	for _, s := range []string{`{"keep": [1, {"keep": [2]}], "x": {"a": [1]}}`, "\xEF\xBB\xBF[[1], {\"keep\": 2}] ", `{"a": [1, 2,]}`, `"x"`, ``} {
+		f.Add([]byte(s), true, uint16(40))
+	}
+	f.Fuzz(func(t *testing.T, input []byte, copyData bool, perNode uint16) {
+		lim := Limits{MaxDepth: 50, MaxNodes: 1000}
+		spare := func(n int) int { return int(perNode)*n + int(perNode%7) }
+		for _, shape := range []*Shape{All, nil, testShape()} {
+			want, werr := ParseShaped(input, lim, shape)
+			data := bytes.Clone(input)
+			tp, room, err := ParseBlock(data, lim, shape, Block{Copy: copyData, Spare: spare})
+			if fmt.Sprintf("%#v", err) != fmt.Sprintf("%#v", werr) {
+				t.Fatalf("error %#v, ParseShaped's %#v", err, werr)
+			}
+			if err == nil {
+				checkBlock(t, "fuzz", tp, want, room, data, input, copyData, spare)
+			}
+		}
+	})
+}
