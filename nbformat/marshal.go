@@ -83,14 +83,7 @@ func (nb *Notebook) marshal() ([]byte, error) {
 			out = pieces[0]
 			return nil
 		}
-		n := 0
-		for _, p := range pieces {
-			n += len(p)
-		}
-		out = make([]byte, 0, n)
-		for _, p := range pieces {
-			out = append(out, p...)
-		}
+		out = join(pieces)
 		return nil
 	})
 	return out, err
@@ -188,4 +181,44 @@ func (nb *Notebook) unedited() bool {
 	e := nb.newEncoder()
 	v := reflectDocument(nb)
 	return e.equal(v, infoOf(v.Type()), jsontree.Root)
+}
+
+// join returns the pieces as one new slice of their total length. The
+// bytes read are written in two pieces (the white space before the root
+// value, mostly none, and the rest): one non-empty piece, or a short one
+// before a longer one, is copied by append into a new slice of the total
+// length, which allocates it without zeroing the bytes copied (make
+// zeroes all of them first: a second pass over the file's size).
+func join(pieces [][]byte) []byte {
+	n := 0
+	var first, second []byte // the first two non-empty pieces
+	nonEmpty := 0
+	for _, p := range pieces {
+		if len(p) == 0 {
+			continue
+		}
+		n += len(p)
+		switch nonEmpty {
+		case 0:
+			first = p
+		case 1:
+			second = p
+		}
+		nonEmpty++
+	}
+	switch {
+	case nonEmpty == 0:
+		return []byte{}
+	case nonEmpty == 1:
+		return append([]byte(nil), first...)
+	case nonEmpty == 2 && 2*len(first) < n:
+		// From a full slice of the first piece, append grows to
+		// exactly the total (more than twice the first's length).
+		return append(first[:len(first):len(first)], second...)
+	}
+	out := make([]byte, 0, n)
+	for _, p := range pieces {
+		out = append(out, p...)
+	}
+	return out
 }

@@ -125,9 +125,10 @@ func Unmarshal(data []byte) (*Notebook, error) { return UnmarshalOptions{}.Unmar
 
 // Unmarshal reads a notebook of any nbformat version from 1 to 4 (version
 // 1 and 2 notebooks are kept, untyped, in AdditionalProperties; version 3
-// ones likewise until [Upgrade]). It copies data, and never changes or
-// repairs what it reads: invalid content is kept where it was found (see
-// [Validate]), and cells without ids stay without ids.
+// ones likewise until [Upgrade]). It copies data (which must not change
+// during the call, and may after it), and never changes or repairs what
+// it reads: invalid content is kept where it was found (see [Validate]),
+// and cells without ids stay without ids.
 //
 // It fails with a [*SyntaxError] (line, column) on input that is not JSON
 // or breaks a size, depth, string or value limit while being scanned, and
@@ -135,7 +136,7 @@ func Unmarshal(data []byte) (*Notebook, error) { return UnmarshalOptions{}.Unmar
 // top level that is not an object (pointer ""), no integer nbformat, an
 // nbformat above 4, or more cells than MaxCells.
 func (o UnmarshalOptions) Unmarshal(data []byte) (*Notebook, error) {
-	return o.unmarshal(append([]byte(nil), data...))
+	return o.read(data, true)
 }
 
 func (o UnmarshalOptions) maxBytes() int64 {
@@ -149,7 +150,15 @@ func (o UnmarshalOptions) maxBytes() int64 {
 // read it through nbimpl.Unmarshals).
 var unmarshals atomic.Int64
 
-func (o UnmarshalOptions) unmarshal(data []byte) (*Notebook, error) {
+// unmarshal reads a notebook from data, which it keeps: the caller never
+// changes it after.
+func (o UnmarshalOptions) unmarshal(data []byte) (*Notebook, error) { return o.read(data, false) }
+
+// read reads a notebook from data, which it copies (copyData) or keeps.
+// The tape's nodes, the room for the snapshot and the copy are one
+// allocation (see jsontree.ParseBlock): data is parsed where it is and
+// copied after.
+func (o UnmarshalOptions) read(data []byte, copyData bool) (*Notebook, error) {
 	stackroom.Ensure(stackroom.Notebook)
 	unmarshals.Add(1)
 	maxBytes := o.maxBytes()
@@ -166,7 +175,7 @@ func (o UnmarshalOptions) unmarshal(data []byte) (*Notebook, error) {
 	if lim.MaxNodes <= 0 {
 		lim.MaxNodes = nbimpl.DefaultMaxValues
 	}
-	t, err := jsontree.ParseShaped(data, lim, notebookShape())
+	t, room, err := jsontree.ParseBlock(data, lim, notebookShape(), jsontree.Block{Copy: copyData, Spare: snapRoom})
 	if err != nil {
 		return nil, syntaxError("", data, err)
 	}
@@ -194,7 +203,7 @@ func (o UnmarshalOptions) unmarshal(data []byte) (*Notebook, error) {
 		return nil, &FormatError{Pointer: "/cells", Msg: fmt.Sprintf("%d cells, more than the limit of %d", t.Nodes[c].Len, maxCells), Err: ErrLimit}
 	}
 	nb := decodeNotebook(t)
-	nb.src.snap.take(&nb.Document, t.Data)
+	nb.src.snap.take(&nb.Document, t.Data, room)
 	return nb, nil
 }
 

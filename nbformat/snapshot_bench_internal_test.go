@@ -43,7 +43,7 @@ func BenchmarkUneditedCheck(b *testing.B) {
 	}
 	run("Take", func(nb *Notebook) {
 		var s snapshot
-		s.take(&nb.Document, nb.src.tape.Data)
+		s.take(&nb.Document, nb.src.tape.Data, nil)
 	})
 	run("Match", func(nb *Notebook) {
 		if !nb.src.snap.matches(&nb.Document) {

@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"sync"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -66,98 +65,48 @@ func ParseShaped(data []byte, lim Limits, shape *Shape) (*Tape, error) {
 }
 
 func parseWith(p parser, data []byte) (*Tape, error) {
-	if len(data) > maxOffset {
-		return nil, &SyntaxError{Offset: maxOffset, Msg: fmt.Sprintf("input of %d bytes is larger than %d bytes", len(data), maxOffset), Limit: true}
-	}
-	p.data = data
-	t := &Tape{Data: data}
-	if len(data) >= 3 && data[0] == bom[0] && data[1] == bom[1] && data[2] == bom[2] {
-		t.BOM = true
-		p.pos = 3
+	if err := p.begin(data); err != nil {
+		return nil, err
 	}
 	nodes, err := p.run()
 	if err != nil {
 		return nil, err
 	}
-	t.Nodes = nodes
-	t.lazy = p.lazy
-	t.LazyStyle = p.style
-	return t, nil
+	return p.tape(nodes), nil
 }
 
-// run parses the value at p.pos and returns its nodes, in a slice of
-// their exact size. They are recorded in chunks of a pooled scratch,
-// then copied.
-func (p *parser) run() ([]Node, error) {
-	scanned.Add(int64(len(p.data) - p.pos))
-	s := scratchPool.Get().(*scratch)
-	p.chunks, p.stack = s.chunks, s.stack[:0]
-	if len(p.chunks) == 0 {
-		p.chunks = append(p.chunks, make([]Node, chunkLen))
+// begin readies p to parse data: it checks its size and skips a
+// byte-order mark.
+func (p *parser) begin(data []byte) error {
+	if len(data) > maxOffset {
+		return &SyntaxError{Offset: maxOffset, Msg: fmt.Sprintf("input of %d bytes is larger than %d bytes", len(data), maxOffset), Limit: true}
 	}
-	p.nodes, p.base, p.cur = p.chunks[0][:0], 0, 0
-	err := p.parse()
-	var nodes []Node
-	if err == nil {
-		nodes = make([]Node, p.base+len(p.nodes))
-		for i := range p.cur {
-			copy(nodes[i*chunkLen:], p.chunks[i])
-		}
-		copy(nodes[p.base:], p.nodes)
+	p.data = data
+	if len(data) >= 3 && data[0] == bom[0] && data[1] == bom[1] && data[2] == bom[2] {
+		p.bom = true
+		p.pos = 3
 	}
-	s.chunks, s.stack = p.chunks, nil
-	if len(p.chunks) > maxScratch/chunkLen {
-		s.chunks = slices.Clone(p.chunks[:maxScratch/chunkLen])
-	}
-	if cap(p.stack) <= maxScratchDepth {
-		s.stack = p.stack
-	}
-	p.chunks, p.nodes, p.stack = nil, nil, nil
-	scratchPool.Put(s)
-	return nodes, err
+	return nil
 }
 
-// A scratch holds the nodes and the stack of a parse under way, reused
-// from parse to parse. The nodes are recorded in chunks of chunkLen and
-// copied to a slice of their exact size at the end, so that a parse
-// allocates the bytes its tape keeps and, when the scratch is new (the
-// first parse, or one that sync.Pool could not serve: the goroutine moved
-// to another processor, or collections emptied the pool), one set of
-// chunks as large as those nodes: never a slice regrown by copying (its
-// successive sizes add up to 4-6 times the last), so that what a parse
-// allocates barely depends on the pool's luck. (The number of nodes an
-// input records cannot be known before: guesses were twice the need on
-// the corpus's small notebooks, a bound on them far more.) The pool keeps
-// the first maxScratch nodes' chunks. (Frames hold no pointers: a pooled
-// stack keeps nothing alive.)
-type scratch struct {
-	chunks [][]Node // each of chunkLen nodes
-	stack  []frame
+// tape returns the tape of p's parse, done, with the given nodes.
+func (p *parser) tape(nodes []Node) *Tape {
+	return &Tape{Data: p.data, Nodes: nodes, BOM: p.bom, lazy: p.lazy, LazyStyle: p.style}
 }
-
-const (
-	chunkBits       = 10
-	chunkLen        = 1 << chunkBits // nodes (28 KiB, a size class)
-	maxScratch      = 1 << 16        // nodes (1.75 MiB)
-	maxScratchDepth = 1 << 10        // frames
-)
-
-var scratchPool = sync.Pool{New: func() any {
-	// Notebooks nest a handful of levels: the stack rarely grows.
-	return &scratch{stack: make([]frame, 0, 16)}
-}}
 
 type parser struct {
 	data   []byte
 	pos    int
-	nodes  []Node   // the chunk being filled, from node base on
-	chunks [][]Node // chunks[cur] holds nodes; the earlier ones are full
+	start  int      // where the value parsed starts
+	nodes  []Node   // the chunk being filled, from node base on (its capacity the chunk's)
+	chunks [][]Node // chunks[cur] holds nodes; the earlier ones are full, of chunkLen
 	base   int      // cur * chunkLen
 	cur    int
 	stack  []frame // open containers
 	lim    Limits
 	shape  *Shape // of the root value
 	flat   bool   // see ParseFlat
+	bom    bool   // data starts with a byte-order mark (skipped)
 	values int    // values seen, recorded or not
 	lazy   int    // lazy nodes recorded
 	style  LazyStyle
@@ -362,9 +311,8 @@ func (p *parser) value(in *Shape) (opened bool, shape *Shape, err error) {
 // copy's wide loads can wait on the narrow stores that built it).
 func (p *parser) push(start, end, key, keyEnd int32, kind Kind, flags uint8) int32 {
 	i := len(p.nodes)
-	if i == chunkLen {
-		p.nextChunk()
-		i = 0
+	if i == cap(p.nodes) {
+		i = p.nextChunk()
 	}
 	p.nodes = p.nodes[:i+1]
 	n := &p.nodes[i]
@@ -373,19 +321,6 @@ func (p *parser) push(start, end, key, keyEnd int32, kind Kind, flags uint8) int
 	n.Skip, n.Len = int32(g+1), 0
 	n.Kind, n.Flags = kind, flags
 	return int32(g)
-}
-
-// nextChunk moves the recording of nodes to the next chunk, the pooled
-// one or a new one. (Once per chunkLen nodes: kept out of push.)
-//
-//go:noinline
-func (p *parser) nextChunk() {
-	p.cur++
-	p.base += chunkLen
-	if p.cur == len(p.chunks) {
-		p.chunks = append(p.chunks, make([]Node, chunkLen))
-	}
-	p.nodes = p.chunks[p.cur][:0]
 }
 
 // node returns recorded node i (in the chunk being filled, p.nodes shares
