@@ -35,9 +35,9 @@ func TestMarshalCyclicValues(t *testing.T) {
 		ptr   string
 		where string // in the message, as well as the pointer
 	}{
-		{"message metadata", func(d *dialog.Dialog, m *dialog.Message) { m.Meta = map[string]any{"c": self()} }, "/c/self", ""},
+		{"message metadata", func(d *dialog.Dialog, m *dialog.Message) { m.Meta = map[string]any{"c": self()} }, "/c/self", ": metadata: "},
 		{"notebook metadata", func(d *dialog.Dialog, m *dialog.Message) { d.Meta = map[string]any{"c": self()} }, "/c/self", "convert: notebook metadata: "},
-		{"nested slices", func(d *dialog.Dialog, m *dialog.Message) { m.Meta = map[string]any{"s": nested()} }, "/s/1/1", ""},
+		{"nested slices", func(d *dialog.Dialog, m *dialog.Message) { m.Meta = map[string]any{"s": nested()} }, "/s/1/1", ": metadata: "},
 		{"output", func(d *dialog.Dialog, m *dialog.Message) {
 			o := map[string]any{"output_type": "display_data", "data": map[string]any{"text/plain": "x"}, "metadata": map[string]any{"c": self()}}
 			m.Outputs = []dialog.Output{dialog.NewOutput(o)}

@@ -311,6 +311,11 @@ func cellIDFor(m *dialog.Message, s *snapshot, ids bool) nbformat.CellID {
 	return "" // Heal derives it from the cell's place and content
 }
 
+// metadataError names the message whose metadata could not be written.
+func metadataError(m *dialog.Message, err error) error {
+	return fmt.Errorf("convert: message %s: metadata: %w", m.ID, err)
+}
+
 // cell builds the cell of a changed or new message, reusing the parts of
 // its original cell (s, if any) that did not change and the outputs read
 // from the notebook it is written over (from, if any).
@@ -335,7 +340,7 @@ func (o Options) cell(m *dialog.Message, s *snapshot, ids bool, from *nbformat.N
 		}
 		c.Source = sourceFor(orig, source)
 		if err := nbgeneric.FromMap(meta, &c.Metadata); err != nil {
-			return nil, err
+			return nil, metadataError(m, err)
 		}
 		c.Attachments = o.attachments(m, s)
 		return c, nil
@@ -343,7 +348,7 @@ func (o Options) cell(m *dialog.Message, s *snapshot, ids bool, from *nbformat.N
 		c := &nbformat.CodeCell{CellType: nbformat.CellTypeCode, ID: id, ExecutionCount: m.ExecutionCount}
 		c.Source = sourceFor(orig, m.Content)
 		if err := nbgeneric.FromMap(meta, &c.Metadata); err != nil {
-			return nil, err
+			return nil, metadataError(m, err)
 		}
 		c.Outputs = make([]nbformat.Output, len(m.Outputs))
 		for i, out := range m.Outputs {
@@ -358,7 +363,7 @@ func (o Options) cell(m *dialog.Message, s *snapshot, ids bool, from *nbformat.N
 		c := &nbformat.RawCell{CellType: nbformat.CellTypeRaw, ID: id}
 		c.Source = sourceFor(orig, m.Content)
 		if err := nbgeneric.FromMap(meta, &c.Metadata); err != nil {
-			return nil, err
+			return nil, metadataError(m, err)
 		}
 		c.Attachments = o.attachments(m, s)
 		return c, nil
