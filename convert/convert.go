@@ -54,10 +54,13 @@ type Owner struct{ UID, GID int }
 // origin is what a dialog was read from: kept in Dialog.Source so that
 // writing it back is byte-exact where nothing changed.
 type origin struct {
-	nb    *nbformat.Notebook // as read
-	work  *nbformat.Notebook // nb, or its upgrade to 4.5 for version 3
-	meta  map[string]any     // Dialog.Meta as read
-	msgs  []*dialog.Message  // messages in order as read
+	nb   *nbformat.Notebook // as read
+	work *nbformat.Notebook // nb, or its upgrade to 4.5 for version 3
+	meta map[string]any     // Dialog.Meta as read
+	msgs []*dialog.Message  // messages in order as read
+	// The messages' snapshots: beside the messages read, in cells, or
+	// recorded in snaps (see origin.snap).
+	cells []readCell
 	snaps map[*dialog.Message]*snapshot
 	file  *fileStamp // the file read, for Save
 	valid bool       // nb is valid (a version 3 notebook is then written back as read)

@@ -1,38 +1,70 @@
 package convert
 
 import (
+	"strings"
+
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/cellid"
+	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
 // readBufs holds what reading a notebook gives its messages and their
-// snapshots piece by piece (outputs, execution counts), allocated once
-// for the whole notebook: sized by a first look at its cells, then cut
-// into capped pieces, so that appending to one never writes into another.
+// snapshots piece by piece (texts and ids, outputs, execution counts),
+// allocated once for the whole notebook: sized by a first look at its
+// cells, then cut into capped pieces, so that appending to one never
+// writes into another.
 type readBufs struct {
 	reads    []readOutput
 	outs     []dialog.Output // the messages'
 	snapOuts []dialog.Output // the snapshots'
 	counts   []int           // execution counts, a message's and its snapshot's
+	// texts holds the messages' texts that are not the bytes read
+	// themselves (see nbimpl.TextInto) and the ids derived, each a part
+	// of its string (never changed: a strings.Builder only appends).
+	texts strings.Builder
 }
 
-// newReadBufs sizes the buffers for the cells of nb.
-func newReadBufs(nb *nbformat.Notebook) *readBufs {
-	outs, counts := 0, 0
+// size sizes the buffers for the cells of nb, whose cells carry ids of
+// their own if fileIDs (else each message's id is derived).
+func (b *readBufs) size(nb *nbformat.Notebook, fileIDs bool) {
+	outs, counts, texts := 0, 0, 0
 	for _, c := range nb.Cells {
-		if c, ok := c.(*nbformat.CodeCell); ok {
+		var src *nbformat.MultilineString
+		switch c := c.(type) {
+		case *nbformat.CodeCell:
 			outs += len(c.Outputs)
 			if c.ExecutionCount != nil {
 				counts += 2
 			}
+			src = &c.Source
+		case *nbformat.MarkdownCell:
+			src = &c.Source
+		case *nbformat.RawCell:
+			src = &c.Source
+		}
+		if src != nil {
+			texts += nbimpl.TextBound(src)
+		}
+		if !fileIDs || !cellid.Valid(string(nbformat.CellIDOf(c))) {
+			texts += 8 // a derived id
 		}
 	}
-	return &readBufs{
-		reads:    make([]readOutput, 0, outs),
-		outs:     make([]dialog.Output, 0, outs),
-		snapOuts: make([]dialog.Output, 0, outs),
-		counts:   make([]int, 0, counts),
+	// The messages' and the snapshots' output lists in one allocation,
+	// capped apart.
+	both := make([]dialog.Output, 2*outs)
+	b.reads = make([]readOutput, 0, outs)
+	b.outs, b.snapOuts = both[:0:outs], both[outs:outs:2*outs]
+	b.counts = make([]int, 0, counts)
+	b.texts.Grow(texts)
+}
+
+// text returns the text of m (nil b: its String).
+func (b *readBufs) text(m *nbformat.MultilineString) string {
+	if b == nil {
+		return m.String()
 	}
+	return nbimpl.TextInto(m, &b.texts)
 }
 
 // take returns the next n elements of buf (allocated anew when buf has
