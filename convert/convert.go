@@ -92,7 +92,7 @@ func Unmarshal(data []byte) (*dialog.Dialog, error) { return Options{}.Unmarshal
 // Unmarshal reads a dialog from notebook JSON (any version nbformat reads
 // from 3 on; version 3 is upgraded in memory).
 func (o Options) Unmarshal(data []byte) (*dialog.Dialog, error) {
-	nb, err := nbformat.Unmarshal(data)
+	nb, err := unmarshalUnwatched(data, false)
 	if err != nil {
 		return nil, fmt.Errorf("convert: %w", err)
 	}

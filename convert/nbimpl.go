@@ -18,6 +18,20 @@ func unmarshalOwned(data []byte) (*nbformat.Notebook, error) {
 	return nb.(*nbformat.Notebook), nil
 }
 
+// unmarshalUnwatched reads a notebook from data (kept without a copy when
+// owned: data must then never change afterwards) without nbformat's
+// snapshot for its unedited check: a dialog tells an unchanged dialog by
+// its own snapshots (asRead), and a changed one makes nbformat compare its
+// notebook's values with the bytes read anyway, so the snapshot would be
+// taken for nothing (see nbimpl.UnmarshalUnwatched).
+func unmarshalUnwatched(data []byte, owned bool) (*nbformat.Notebook, error) {
+	nb, err := nbimpl.UnmarshalUnwatched(data, owned)
+	if err != nil {
+		return nil, err
+	}
+	return nb.(*nbformat.Notebook), nil
+}
+
 // healKeepingBOM is nbformat.Heal, except that a UTF-8 byte-order mark
 // read stays, so that a dialog's file comes back exactly as it went in.
 func healKeepingBOM(nb *nbformat.Notebook, written *[]byte) ([]nbformat.Repair, error) {

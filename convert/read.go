@@ -8,6 +8,7 @@ import (
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
+	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -64,7 +65,13 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 	d.Meta = meta
 	*org = origin{nb: nb, work: work, meta: cloneObject(meta), reg: o.Registry, pristine: pristine}
 	if nb.Nbformat < 4 {
-		org.valid = nbformat.Validate(nb) == nil
+		if pristine {
+			// Exactly as read: the verdict on the bytes read (no
+			// unedited check, which has no snapshot to go by).
+			_, org.valid = nbimpl.ReadBytes(nb)
+		} else {
+			org.valid = nbformat.Validate(nb) == nil
+		}
 	}
 	// Ids the file does not give (all of them in version 2 and 3, whose
 	// upgrade made up random ones) are derived from the cell's position

@@ -22,6 +22,13 @@ func init() {
 		}
 		return nb, nil
 	}
+	nbimpl.UnmarshalUnwatched = func(data []byte, owned bool) (any, error) {
+		nb, err := UnmarshalOptions{}.read(data, !owned)
+		if err != nil {
+			return nil, err
+		}
+		return nb, nil
+	}
 	nbimpl.CloneCell = func(c any) any {
 		cell, ok := c.(Cell)
 		if !ok {
