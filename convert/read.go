@@ -83,8 +83,8 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 	ptrs := make([]*dialog.Message, 2*n) // d.Messages and org.msgs, capped apart
 	d.Messages, org.msgs = ptrs[:0:n], ptrs[n:n:2*n]
 	bufs := &r.bufs
-	bufs.size(work, fileIDs)
-	ids := idsOf{cells: work.Cells, fileIDs: fileIDs, msgs: cells}
+	withIDs := bufs.size(work, fileIDs)
+	ids := idsOf{cells: work.Cells, fileIDs: fileIDs && withIDs > 0, msgs: cells}
 	for i, c := range work.Cells {
 		m := &cells[i].msg
 		sameMeta, err := o.toMessage(m, c, work, bufs)
@@ -278,6 +278,9 @@ func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Note
 		}
 	}
 	m.Meta = meta
+	if len(atts) == 0 {
+		return sameMeta, nil
+	}
 	names := make([]string, 0, len(atts))
 	for name := range atts {
 		names = append(names, name)

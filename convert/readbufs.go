@@ -26,8 +26,9 @@ type readBufs struct {
 }
 
 // size sizes the buffers for the cells of nb, whose cells carry ids of
-// their own if fileIDs (else each message's id is derived).
-func (b *readBufs) size(nb *nbformat.Notebook, fileIDs bool) {
+// their own if fileIDs (else each message's id is derived), and returns
+// the number of cells with an id (not empty) in the file.
+func (b *readBufs) size(nb *nbformat.Notebook, fileIDs bool) (withIDs int) {
 	outs, counts, texts := 0, 0, 0
 	for _, c := range nb.Cells {
 		var src *nbformat.MultilineString
@@ -46,7 +47,11 @@ func (b *readBufs) size(nb *nbformat.Notebook, fileIDs bool) {
 		if src != nil {
 			texts += nbimpl.TextBound(src)
 		}
-		if !fileIDs || !cellid.Valid(string(nbformat.CellIDOf(c))) {
+		id := nbformat.CellIDOf(c)
+		if id != "" {
+			withIDs++
+		}
+		if !fileIDs || !cellid.Valid(string(id)) {
 			texts += 8 // a derived id
 		}
 	}
@@ -57,6 +62,7 @@ func (b *readBufs) size(nb *nbformat.Notebook, fileIDs bool) {
 	b.outs, b.snapOuts = both[:0:outs], both[outs:outs:2*outs]
 	b.counts = make([]int, 0, counts)
 	b.texts.Grow(texts)
+	return withIDs
 }
 
 // text returns the text of m (nil b: its String).
