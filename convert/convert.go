@@ -90,7 +90,10 @@ type snapshot struct {
 func Unmarshal(data []byte) (*dialog.Dialog, error) { return Options{}.Unmarshal(data) }
 
 // Unmarshal reads a dialog from notebook JSON (any version nbformat reads
-// from 3 on; version 3 is upgraded in memory).
+// from 3 on; version 3 is upgraded in memory). The dialog does not depend
+// on data afterwards (it keeps a copy of its own). Its messages' texts are
+// cut from that copy or from one buffer per dialog rather than allocated
+// one by one, so a message kept after its dialog keeps them alive.
 func (o Options) Unmarshal(data []byte) (*dialog.Dialog, error) {
 	nb, err := unmarshalUnwatched(data, false)
 	if err != nil {
