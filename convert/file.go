@@ -322,7 +322,7 @@ func (o Options) commit(d *dialog.Dialog, name string, data []byte, expect *atom
 	}
 	// The dialog now corresponds to the file written: messages map to its
 	// cells one to one.
-	nb, err := unmarshalUnwatched(data, true)
+	nb, err := unmarshalOwned(data)
 	if err != nil {
 		return fmt.Errorf("convert: %s: written notebook does not read back: %w", name, err)
 	}
