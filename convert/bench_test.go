@@ -49,7 +49,8 @@ func BenchmarkRoundTrip(b *testing.B) {
 // notebook under 20 KB, one op being all of them: the per-file fixed cost
 // of the dialog layer (issue 13). RoundTrip is convert.Unmarshal +
 // Marshal, Unmarshal and Marshal each alone (Marshal of the dialogs read
-// once), EditedMarshal Marshal of the dialogs with their first message
+// once), ToNotebookMarshal ToNotebook + nbformat.Marshal of the dialogs
+// read, EditedMarshal Marshal of the dialogs with their first message
 // changed. It is skipped without the shared corpus.
 func BenchmarkSmallCorpus(b *testing.B) {
 	var files [][]byte
@@ -98,6 +99,18 @@ func BenchmarkSmallCorpus(b *testing.B) {
 	})
 	run("Marshal", func(i int) {
 		if _, err := convert.Marshal(dialogs[i]); err != nil {
+			b.Fatal(err)
+		}
+	})
+	// The unchanged dialogs written as Options.Marshal advises for an
+	// io.Writer: ToNotebook, then nbformat's writer (which finds the
+	// notebook unedited).
+	run("ToNotebookMarshal", func(i int) {
+		nb, err := convert.Options{}.ToNotebook(dialogs[i])
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := nbformat.Marshal(nb); err != nil {
 			b.Fatal(err)
 		}
 	})
