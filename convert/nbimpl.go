@@ -24,12 +24,23 @@ func unmarshalOwned(data []byte) (*nbformat.Notebook, error) {
 // its own snapshots (asRead), and a changed one makes nbformat compare its
 // notebook's values with the bytes read anyway, so the snapshot would be
 // taken for nothing (see nbimpl.UnmarshalUnwatched).
+//
+// An invalid notebook is given the snapshot all the same: writing its
+// dialog heals it, which asks nbformat's unedited check, and a walk over
+// the notebook's values would cost that more (time, and stack: the walk
+// recurses with large frames) than the snapshot costs the read. The
+// verdict is the validation of the bytes read, done once per notebook
+// (and asked by Marshal anyway).
 func unmarshalUnwatched(data []byte, owned bool) (*nbformat.Notebook, error) {
-	nb, err := nbimpl.UnmarshalUnwatched(data, owned)
+	x, err := nbimpl.UnmarshalUnwatched(data, owned)
 	if err != nil {
 		return nil, err
 	}
-	return nb.(*nbformat.Notebook), nil
+	nb := x.(*nbformat.Notebook)
+	if _, valid := nbimpl.ReadBytes(nb); !valid {
+		nbimpl.Watch(nb)
+	}
+	return nb, nil
 }
 
 // healKeepingBOM is nbformat.Heal, except that a UTF-8 byte-order mark

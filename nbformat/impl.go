@@ -29,6 +29,11 @@ func init() {
 		}
 		return nb, nil
 	}
+	nbimpl.Watch = func(nb any) {
+		if n, ok := nb.(*Notebook); ok && n.src != nil && !n.src.snap.ok {
+			n.src.snap.take(&n.Document, n.src.tape.Data)
+		}
+	}
 	nbimpl.CloneCell = func(c any) any {
 		cell, ok := c.(Cell)
 		if !ok {

@@ -89,6 +89,14 @@ var (
 	// taking the snapshot is a cost without use.
 	UnmarshalUnwatched func(data []byte, owned bool) (nb any, err error)
 
+	// Watch takes, for an *nbformat.Notebook read by UnmarshalUnwatched
+	// and neither changed nor shared since, the snapshot nbformat.Unmarshal
+	// would have taken (nothing for a notebook that has one, or was not
+	// read from bytes): for a reader that finds out after reading that
+	// nbformat's unedited check will be asked (convert: an invalid
+	// notebook, which writing heals).
+	Watch func(nb any)
+
 	// CloneCell returns a copy of an nbformat.Cell that can be changed
 	// without changing the original: the struct is copied, and its maps,
 	// slices and mime bundles are shared until replaced (set a field to a
