@@ -95,7 +95,7 @@ func Unmarshal(data []byte) (*dialog.Dialog, error) { return Options{}.Unmarshal
 // cut from that copy or from one buffer per dialog rather than allocated
 // one by one, so a message kept after its dialog keeps them alive.
 func (o Options) Unmarshal(data []byte) (*dialog.Dialog, error) {
-	nb, err := unmarshalUnwatched(data, false)
+	nb, err := nbformat.Unmarshal(data)
 	if err != nil {
 		return nil, fmt.Errorf("convert: %w", err)
 	}

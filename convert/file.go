@@ -61,7 +61,7 @@ func (o Options) ReadFile(file string, name ...string) (*dialog.Dialog, error) {
 	if err != nil {
 		return nil, err
 	}
-	nb, err := unmarshalUnwatched(data, true)
+	nb, err := unmarshalOwned(data)
 	if err != nil {
 		return nil, fmt.Errorf("convert: %s: %w", path, err)
 	}

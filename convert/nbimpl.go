@@ -18,31 +18,6 @@ func unmarshalOwned(data []byte) (*nbformat.Notebook, error) {
 	return nb.(*nbformat.Notebook), nil
 }
 
-// unmarshalUnwatched reads a notebook from data (kept without a copy when
-// owned: data must then never change afterwards) without nbformat's
-// snapshot for its unedited check: a dialog tells an unchanged dialog by
-// its own snapshots (asRead), and a changed one makes nbformat compare its
-// notebook's values with the bytes read anyway, so the snapshot would be
-// taken for nothing (see nbimpl.UnmarshalUnwatched).
-//
-// An invalid notebook is given the snapshot all the same: writing its
-// dialog heals it, which asks nbformat's unedited check, and a walk over
-// the notebook's values would cost that more (time, and stack: the walk
-// recurses with large frames) than the snapshot costs the read. The
-// verdict is the validation of the bytes read, done once per notebook
-// (and asked by Marshal anyway).
-func unmarshalUnwatched(data []byte, owned bool) (*nbformat.Notebook, error) {
-	x, err := nbimpl.UnmarshalUnwatched(data, owned)
-	if err != nil {
-		return nil, err
-	}
-	nb := x.(*nbformat.Notebook)
-	if _, valid := nbimpl.ReadBytes(nb); !valid {
-		nbimpl.Watch(nb)
-	}
-	return nb, nil
-}
-
 // healKeepingBOM is nbformat.Heal, except that a UTF-8 byte-order mark
 // read stays, so that a dialog's file comes back exactly as it went in.
 func healKeepingBOM(nb *nbformat.Notebook, written *[]byte) ([]nbformat.Repair, error) {

@@ -66,8 +66,8 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 	*org = origin{nb: nb, work: work, meta: cloneObject(meta), reg: o.Registry, pristine: pristine}
 	if nb.Nbformat < 4 {
 		if pristine {
-			// Exactly as read: the verdict on the bytes read (no
-			// unedited check, which has no snapshot to go by).
+			// Exactly as read: the verdict on the bytes read, without
+			// the unedited check.
 			_, org.valid = nbimpl.ReadBytes(nb)
 		} else {
 			org.valid = nbformat.Validate(nb) == nil

@@ -22,18 +22,6 @@ func init() {
 		}
 		return nb, nil
 	}
-	nbimpl.UnmarshalUnwatched = func(data []byte, owned bool) (any, error) {
-		nb, err := UnmarshalOptions{}.read(data, !owned)
-		if err != nil {
-			return nil, err
-		}
-		return nb, nil
-	}
-	nbimpl.Watch = func(nb any) {
-		if n, ok := nb.(*Notebook); ok && n.src != nil && !n.src.snap.ok {
-			n.src.snap.take(&n.Document, n.src.tape.Data)
-		}
-	}
 	nbimpl.CloneCell = func(c any) any {
 		cell, ok := c.(Cell)
 		if !ok {

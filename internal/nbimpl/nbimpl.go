@@ -77,26 +77,6 @@ var (
 	// memory budget depends on it).
 	UnmarshalOwned func(data []byte) (nb any, err error)
 
-	// UnmarshalUnwatched is nbformat.Unmarshal (default limits), without
-	// the copy of data when owned (as UnmarshalOwned), that does not
-	// record the notebook's values as read for the unedited check (see
-	// nbformat's snapshot.go): Edited, Validate and Marshal of the
-	// notebook, or of a copy, then tell an unedited notebook by comparing
-	// its values with the bytes read (the walk a snapshot spares), and
-	// answer as for one read by Unmarshal. For readers that know by
-	// other means when a notebook is as read (convert, whose dialogs
-	// compare their messages with their own snapshots), to whom
-	// taking the snapshot is a cost without use.
-	UnmarshalUnwatched func(data []byte, owned bool) (nb any, err error)
-
-	// Watch takes, for an *nbformat.Notebook read by UnmarshalUnwatched
-	// and neither changed nor shared since, the snapshot nbformat.Unmarshal
-	// would have taken (nothing for a notebook that has one, or was not
-	// read from bytes): for a reader that finds out after reading that
-	// nbformat's unedited check will be asked (convert: an invalid
-	// notebook, which writing heals).
-	Watch func(nb any)
-
 	// CloneCell returns a copy of an nbformat.Cell that can be changed
 	// without changing the original: the struct is copied, and its maps,
 	// slices and mime bundles are shared until replaced (set a field to a
