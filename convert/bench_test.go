@@ -49,7 +49,9 @@ func BenchmarkRoundTrip(b *testing.B) {
 // notebook under 20 KB, one op being all of them: the per-file fixed cost
 // of the dialog layer (issue 13). RoundTrip is convert.Unmarshal +
 // Marshal, Unmarshal and Marshal each alone (Marshal of the dialogs read
-// once). It is skipped without the shared corpus.
+// once), ToNotebookMarshal ToNotebook + nbformat.Marshal of the dialogs
+// read, EditedMarshal Marshal of the dialogs with their first message
+// changed. It is skipped without the shared corpus.
 func BenchmarkSmallCorpus(b *testing.B) {
 	var files [][]byte
 	var dialogs []*dialog.Dialog
@@ -97,6 +99,37 @@ func BenchmarkSmallCorpus(b *testing.B) {
 	})
 	run("Marshal", func(i int) {
 		if _, err := convert.Marshal(dialogs[i]); err != nil {
+			b.Fatal(err)
+		}
+	})
+	// The unchanged dialogs written as Options.Marshal advises for an
+	// io.Writer: ToNotebook, then nbformat's writer (which finds the
+	// notebook unedited).
+	run("ToNotebookMarshal", func(i int) {
+		nb, err := convert.Options{}.ToNotebook(dialogs[i])
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := nbformat.Marshal(nb); err != nil {
+			b.Fatal(err)
+		}
+	})
+	// Marshal of each dialog with its first message changed (read again
+	// for it): written through nbformat.Marshal, which finds the cells
+	// left unedited.
+	edited := make([]*dialog.Dialog, len(files))
+	for i, data := range files {
+		d, err := convert.Unmarshal(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(d.Messages) > 0 {
+			d.Messages[0].Content += "\nedited"
+		}
+		edited[i] = d
+	}
+	run("EditedMarshal", func(i int) {
+		if _, err := convert.Marshal(edited[i]); err != nil {
 			b.Fatal(err)
 		}
 	})

@@ -54,10 +54,13 @@ type Owner struct{ UID, GID int }
 // origin is what a dialog was read from: kept in Dialog.Source so that
 // writing it back is byte-exact where nothing changed.
 type origin struct {
-	nb    *nbformat.Notebook // as read
-	work  *nbformat.Notebook // nb, or its upgrade to 4.5 for version 3
-	meta  map[string]any     // Dialog.Meta as read
-	msgs  []*dialog.Message  // messages in order as read
+	nb   *nbformat.Notebook // as read
+	work *nbformat.Notebook // nb, or its upgrade to 4.5 for version 3
+	meta map[string]any     // Dialog.Meta as read
+	msgs []*dialog.Message  // messages in order as read
+	// The messages' snapshots: beside the messages read, in cells, or
+	// recorded in snaps (see origin.snap).
+	cells []readCell
 	snaps map[*dialog.Message]*snapshot
 	file  *fileStamp // the file read, for Save
 	valid bool       // nb is valid (a version 3 notebook is then written back as read)
@@ -87,7 +90,10 @@ type snapshot struct {
 func Unmarshal(data []byte) (*dialog.Dialog, error) { return Options{}.Unmarshal(data) }
 
 // Unmarshal reads a dialog from notebook JSON (any version nbformat reads
-// from 3 on; version 3 is upgraded in memory).
+// from 3 on; version 3 is upgraded in memory). The dialog does not depend
+// on data afterwards (it keeps a copy of its own). Its messages' texts are
+// cut from that copy or from one buffer per dialog rather than allocated
+// one by one, so a message kept after its dialog keeps them alive.
 func (o Options) Unmarshal(data []byte) (*dialog.Dialog, error) {
 	nb, err := nbformat.Unmarshal(data)
 	if err != nil {

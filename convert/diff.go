@@ -22,10 +22,10 @@ func (o Options) Diff(a, b []byte) ([]dialog.Change, error) {
 	}
 	orgA, orgB := da.Source.(*origin), db.Source.(*origin)
 	unkeyed := func(m *dialog.Message) bool {
-		if s := orgA.snaps[m]; s != nil && s.generated {
+		if s := orgA.snap(m); s != nil && s.generated {
 			return true
 		}
-		s := orgB.snaps[m]
+		s := orgB.snap(m)
 		return s != nil && s.generated
 	}
 	return dialog.DiffOptions{Unkeyed: unkeyed}.Diff(da, db), nil

@@ -332,8 +332,8 @@ func (o Options) commit(d *dialog.Dialog, name string, data []byte, expect *atom
 			org.msgs = append(org.msgs, m)
 			old, _ := d.Source.(*origin)
 			generated := false
-			if old != nil && old.snaps[m] != nil {
-				generated = old.snaps[m].generated
+			if old != nil && old.snap(m) != nil {
+				generated = old.snap(m).generated
 			}
 			org.snaps[m] = &snapshot{msg: copyMessage(m, nil, nil), cell: nb.Cells[i], generated: generated}
 		}

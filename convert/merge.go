@@ -117,7 +117,7 @@ func (o Options) mergeDialogs(base, ours, theirs *dialog.Dialog, theirsData []by
 	}
 	snapOf := func(m *dialog.Message) *snapshot {
 		for _, org := range orgs {
-			if s := org.snaps[m]; s != nil {
+			if s := org.snap(m); s != nil {
 				return s
 			}
 		}

@@ -82,10 +82,10 @@ type cellPicker struct {
 // snapshot is the snapshot merged message m is written from, or nil for a
 // message new to both (built from scratch).
 func (p *cellPicker) snapshot(m *dialog.Message) *snapshot {
-	so, st := p.ours.snaps[m], p.theirs.snaps[m]
+	so, st := p.ours.snap(m), p.theirs.snap(m)
 	var ours *snapshot
 	if v := p.versions[m][1]; v != nil {
-		ours = p.ours.snaps[v]
+		ours = p.ours.snap(v)
 	}
 	switch {
 	case so != nil: // ours' message as it was: its cell
@@ -107,7 +107,7 @@ func (p *cellPicker) snapshot(m *dialog.Message) *snapshot {
 		// Theirs' message changed (its text marked, say): built from
 		// theirs' cell, as a message of a kind only the cell knows must
 		// be. (Nil if theirs' cell is unknown.)
-		return p.theirs.snaps[t]
+		return p.theirs.snap(t)
 	}
 	return nil
 }
@@ -121,7 +121,7 @@ func keepTheirsHidden(nb *nbformat.Notebook, msgs []*dialog.Message, versions ma
 		if v[0] == nil || v[1] == nil || v[2] == nil || i >= len(nb.Cells) {
 			continue
 		}
-		sb, so, st := orgB.snaps[v[0]], orgO.snaps[v[1]], orgT.snaps[v[2]]
+		sb, so, st := orgB.snap(v[0]), orgO.snap(v[1]), orgT.snap(v[2])
 		if sb != nil && so != nil && st != nil && sameHidden(sb.cell, so.cell) && !sameHidden(sb.cell, st.cell) {
 			copyHidden(nb.Cells[i], st.cell)
 		}

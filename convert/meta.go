@@ -3,6 +3,7 @@ package convert
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"sync"
 
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
@@ -14,107 +15,204 @@ import (
 
 // metaMap returns a cell's metadata (a pointer to a generated metadata
 // struct) as a generic object, as nbgeneric.ToMap does, but without
-// reflection's conversion when only keys the schema does not type are set
-// and they hold values ToMap returns as they are (numbers that are ints
-// or float64, strings, booleans, null, arrays and objects as
-// json.RawMessage), as most cells' metadata does: a copy of those keys.
+// reflection's conversion when the typed members set hold scalars
+// (collapsed, name, scrolled, …) and the keys the schema does not type
+// hold values ToMap returns as they are (numbers that are ints or
+// float64, strings, booleans, null, arrays and objects as
+// json.RawMessage), as most cells' metadata does: a copy of those keys
+// and the typed scalars (see metaPlan).
 //
-// same is, in that case, the cell's own map of those keys, which holds
-// what the map returned holds and which no one changes (a notebook's
-// values are replaced, never changed in place: see nbformat.Heal), so
-// that a snapshot of the metadata can share it rather than copy it; nil
-// otherwise.
+// same is, when no typed member is set, the cell's own map of the other
+// keys, which holds what the map returned holds and which no one changes
+// (a notebook's values are replaced, never changed in place: see
+// nbformat.Heal), so that a snapshot of the metadata can share it rather
+// than copy it; nil otherwise.
 func metaMap(md any) (meta, same map[string]any, err error) {
-	extra, ok := onlyExtra(md)
-	if !ok {
-		meta, err = nbgeneric.ToMap(md)
-		return meta, nil, err
+	if meta, same, ok := fastMeta(md); ok {
+		return meta, same, nil
 	}
-	out := make(map[string]any, len(extra))
-	for k, v := range extra {
-		switch v.(type) {
-		case nil, bool, string, int, float64, json.RawMessage:
-			out[k] = v
-		default:
-			meta, err = nbgeneric.ToMap(md)
-			return meta, nil, err
-		}
-	}
-	return out, extra, nil
+	meta, err = nbgeneric.ToMap(md)
+	return meta, nil, err
 }
 
-// onlyExtra returns the AdditionalProperties of the struct ptr points to
-// when its other fields are all nil pointers, slices, maps or interfaces
-// (optional members in the generated structs, written only when not nil,
-// so that ToMap gives the extra keys alone); ok is false otherwise, and
-// for a field of another kind.
-func onlyExtra(ptr any) (extra map[string]any, ok bool) {
-	v := reflect.ValueOf(ptr)
+// fastMeta is metaMap without ToMap: ok is false when md holds what only
+// ToMap converts.
+func fastMeta(md any) (meta, same map[string]any, ok bool) {
+	v := reflect.ValueOf(md)
 	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
-		return nil, false
+		return nil, nil, false
 	}
 	v = v.Elem()
-	at := extraField(v.Type())
-	for i := range v.NumField() {
-		f := v.Field(i)
-		if i == at {
-			extra, ok = f.Interface().(map[string]any)
-			if !ok {
-				return nil, false
-			}
+	p := planOf(v.Type())
+	if p == nil {
+		return nil, nil, false
+	}
+	typed := 0 // typed members set
+	for i := range p.fields {
+		f := &p.fields[i]
+		fv := v.Field(f.index)
+		if fv.IsNil() {
 			continue
 		}
-		switch f.Kind() {
-		case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
-			if !f.IsNil() {
-				return nil, false
-			}
-		default:
-			return nil, false
+		if f.kind == metaOther || f.kind == metaAny && !keptValue(fv.Elem().Interface()) {
+			return nil, nil, false
+		}
+		typed++
+	}
+	extra, _ := v.Field(p.extra).Interface().(map[string]any)
+	for _, x := range extra {
+		if !keptValue(x) {
+			return nil, nil, false
 		}
 	}
-	return extra, true
+	out := make(map[string]any, len(extra)+typed)
+	for k, x := range extra {
+		out[k] = x
+	}
+	if typed == 0 {
+		return out, extra, true
+	}
+	// A typed member set shadows an extra key of its name, as in ToMap.
+	for i := range p.fields {
+		f := &p.fields[i]
+		fv := v.Field(f.index)
+		if fv.IsNil() {
+			continue
+		}
+		e := fv.Elem()
+		switch f.kind {
+		case metaAny:
+			out[f.name] = e.Interface()
+		case metaBool:
+			out[f.name] = e.Bool()
+		case metaString:
+			out[f.name] = e.String()
+		case metaInt:
+			out[f.name] = int(e.Int())
+		case metaFloat:
+			out[f.name] = e.Float()
+		}
+	}
+	return out, nil, true
 }
 
-var extraFields sync.Map // reflect.Type → int
+// keptValue reports whether ToMap returns x, a value of a generated
+// struct's AdditionalProperties or interface member, as it is.
+func keptValue(x any) bool {
+	switch x := x.(type) {
+	case nil, bool, string, int, float64:
+		return true
+	case json.RawMessage:
+		return x != nil // (ToMap gives null for a nil one)
+	}
+	return false
+}
 
-// The AdditionalProperties fields of the cells' metadata types, found
-// once: extraField takes them without a lookup in extraFields.
+// metaPlan is how metaMap reads a generated metadata struct type: its
+// AdditionalProperties field, and its other fields, each optional (left
+// out of ToMap's object while nil) and of a kind metaMap converts, or
+// metaOther, which it leaves to ToMap.
+type metaPlan struct {
+	extra  int
+	fields []metaField
+}
+
+type metaField struct {
+	index int
+	name  string // the JSON member
+	kind  metaKind
+}
+
+type metaKind uint8
+
+const (
+	metaOther  metaKind = iota // a struct, slice or map: ToMap converts it
+	metaAny                    // interface{}: kept when a scalar (keptValue)
+	metaBool                   // *bool
+	metaString                 // *string
+	metaInt                    // *int
+	metaFloat                  // *float64
+)
+
+var metaPlans sync.Map // reflect.Type → *metaPlan (nil: no plan)
+
+// The plans of the cells' metadata types, made once: planOf takes them
+// without a lookup in metaPlans.
 var (
 	codeMetaType     = reflect.TypeFor[nbformat.CodeCellMetadata]()
 	markdownMetaType = reflect.TypeFor[nbformat.MarkdownCellMetadata]()
 	rawMetaType      = reflect.TypeFor[nbformat.RawCellMetadata]()
-	codeMetaExtra    = findExtraField(codeMetaType)
-	markdownExtra    = findExtraField(markdownMetaType)
-	rawMetaExtra     = findExtraField(rawMetaType)
+	codeMetaPlan     = makeMetaPlan(codeMetaType)
+	markdownMetaPlan = makeMetaPlan(markdownMetaType)
+	rawMetaPlan      = makeMetaPlan(rawMetaType)
 )
 
-// extraField returns the index of a struct type's AdditionalProperties
-// field, or -1 (looked up once per type: reflect's Field is slow).
-func extraField(t reflect.Type) int {
+// planOf returns the plan of a struct type (nil: none, ToMap converts
+// its values).
+func planOf(t reflect.Type) *metaPlan {
 	switch t {
 	case codeMetaType:
-		return codeMetaExtra
+		return codeMetaPlan
 	case markdownMetaType:
-		return markdownExtra
+		return markdownMetaPlan
 	case rawMetaType:
-		return rawMetaExtra
+		return rawMetaPlan
 	}
-	if i, ok := extraFields.Load(t); ok {
-		return i.(int)
+	if p, ok := metaPlans.Load(t); ok {
+		return p.(*metaPlan)
 	}
-	at := findExtraField(t)
-	extraFields.Store(t, at)
-	return at
+	p := makeMetaPlan(t)
+	metaPlans.Store(t, p)
+	return p
 }
 
-// findExtraField returns the index of a struct type's
-// AdditionalProperties field, or -1.
-func findExtraField(t reflect.Type) int {
-	if f, ok := t.FieldByName("AdditionalProperties"); ok && len(f.Index) == 1 {
-		return f.Index[0]
+// makeMetaPlan makes the plan of a struct type: nil unless it has an
+// AdditionalProperties map[string]any and every other field is a
+// pointer, slice, map or interface written only when not nil (a json tag
+// with a name and omitempty), as the generated metadata structs are.
+func makeMetaPlan(t reflect.Type) *metaPlan {
+	p := &metaPlan{extra: -1}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Name == "AdditionalProperties" {
+			if f.Type != reflect.TypeFor[map[string]any]() {
+				return nil
+			}
+			p.extra = i
+			continue
+		}
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if !f.IsExported() || name == "" || name == "-" || !strings.Contains(","+opts+",", ",omitempty,") {
+			return nil
+		}
+		mf := metaField{index: i, name: name}
+		switch f.Type.Kind() {
+		case reflect.Interface:
+			if f.Type.NumMethod() != 0 {
+				return nil
+			}
+			mf.kind = metaAny
+		case reflect.Pointer:
+			switch e := f.Type.Elem(); {
+			case e == reflect.TypeFor[bool]():
+				mf.kind = metaBool
+			case e == reflect.TypeFor[string]():
+				mf.kind = metaString
+			case e == reflect.TypeFor[int]():
+				mf.kind = metaInt
+			case e == reflect.TypeFor[float64]():
+				mf.kind = metaFloat
+			}
+		case reflect.Slice, reflect.Map:
+		default:
+			return nil
+		}
+		p.fields = append(p.fields, mf)
 	}
-	return -1
+	if p.extra < 0 {
+		return nil
+	}
+	return p
 }
 
 // cloneMeta copies metadata for a snapshot: objects and arrays are copied,

@@ -8,6 +8,7 @@ import (
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
+	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -55,55 +56,45 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 	default:
 		return nil, fmt.Errorf("convert: nbformat %d notebooks are not supported: %w", nb.Nbformat, nbformat.ErrUnsupportedVersion)
 	}
-	d := &dialog.Dialog{}
+	r := &readDialog{}
+	d, org := &r.d, &r.org
 	meta, err := nbgeneric.ToMap(&work.Metadata)
 	if err != nil {
 		return nil, fmt.Errorf("convert: notebook metadata: %w", err)
 	}
 	d.Meta = meta
-	org := &origin{nb: nb, work: work, meta: cloneObject(meta), reg: o.Registry, pristine: pristine}
+	*org = origin{nb: nb, work: work, meta: cloneObject(meta), reg: o.Registry, pristine: pristine}
 	if nb.Nbformat < 4 {
-		org.valid = nbformat.Validate(nb) == nil
+		if pristine {
+			// Exactly as read: the verdict on the bytes read, without
+			// the unedited check.
+			_, org.valid = nbimpl.ReadBytes(nb)
+		} else {
+			org.valid = nbformat.Validate(nb) == nil
+		}
 	}
 	// Ids the file does not give (all of them in version 2 and 3, whose
 	// upgrade made up random ones) are derived from the cell's position
 	// and content, so that reading the same file gives the same ids.
 	fileIDs := nb.Nbformat >= 4
-	var taken map[string]bool // the ids in use, made when an id is first derived
-	// The ids given so far: looked up in the messages made, or in a map
-	// for long notebooks.
-	var seenMap map[string]bool
-	if len(work.Cells) > seenScan {
-		seenMap = make(map[string]bool, len(work.Cells))
-	}
 	n := len(work.Cells)
-	d.Messages = make(dialog.Msgs, 0, n)
-	org.msgs = make([]*dialog.Message, 0, n)
-	org.snaps = make(map[*dialog.Message]*snapshot, n)
-	msgs := make([]dialog.Message, n) // one allocation for all
-	snaps := make([]snapshot, n)
-	bufs := newReadBufs(work)
+	cells := make([]readCell, n) // messages and snapshots, one allocation for all
+	org.cells = cells
+	ptrs := make([]*dialog.Message, 2*n) // d.Messages and org.msgs, capped apart
+	d.Messages, org.msgs = ptrs[:0:n], ptrs[n:n:2*n]
+	bufs := &r.bufs
+	withIDs := bufs.size(work, fileIDs)
+	ids := idsOf{cells: work.Cells, fileIDs: fileIDs && withIDs > 0, msgs: cells}
 	for i, c := range work.Cells {
-		m := &msgs[i]
+		m := &cells[i].msg
 		sameMeta, err := o.toMessage(m, c, work, bufs)
 		if err != nil {
 			return nil, fmt.Errorf("convert: /cells/%d: %w", i, err)
 		}
 		generated := false
-		if !fileIDs || !cellid.Valid(m.ID) || seen(msgs[:i], seenMap, m.ID) {
-			if taken == nil {
-				taken = make(map[string]bool, n)
-				if fileIDs {
-					for _, c := range work.Cells {
-						taken[string(nbformat.CellIDOf(c))] = true
-					}
-				}
-				for j := range i {
-					taken[msgs[j].ID] = true
-				}
-			}
-			m.ID = cellid.Derive(i, string(m.Kind), m.Content, func(id string) bool { return taken[id] })
-			taken[m.ID] = true
+		if !fileIDs || !cellid.Valid(m.ID) || ids.seen(i, m.ID) {
+			m.ID = cellid.DeriveInto(&bufs.texts, i, string(m.Kind), m.Content, func(id string) bool { return ids.taken(i, id) })
+			ids.derived(m.ID)
 			generated = true
 			org.generated = true
 			if work != nb {
@@ -114,34 +105,96 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 				}
 			}
 		}
-		if seenMap != nil {
-			seenMap[m.ID] = true
-		}
+		ids.given(m.ID)
 		d.Messages = append(d.Messages, m)
 		org.msgs = append(org.msgs, m)
-		snaps[i] = snapshot{msg: copyMessage(m, sameMeta, bufs), cell: c, generated: generated}
-		org.snaps[m] = &snaps[i]
+		cells[i].snap = snapshot{msg: copyMessage(m, sameMeta, bufs), cell: c, generated: generated}
 	}
 	d.Source = org
 	return d, nil
 }
 
-// seenScan is the number of cells up to which ToDialog finds repeated ids
-// by scanning the messages made rather than through a map.
-const seenScan = 32
+// readDialog is what reading a dialog allocates once per notebook: the
+// dialog, its origin and the buffers its messages take their pieces from
+// (the dialog returned points into it, and keeps it alive).
+type readDialog struct {
+	d    dialog.Dialog
+	org  origin
+	bufs readBufs
+}
 
-// seen reports whether a message before has the id: in seenMap when there
-// is one, else in prev.
-func seen(prev []dialog.Message, seenMap map[string]bool, id string) bool {
-	if seenMap != nil {
-		return seenMap[id]
+// idScan is the number of cells up to which ToDialog finds ids in use by
+// scanning cells and messages rather than through maps.
+const idScan = 32
+
+// idsOf tracks the ids of a notebook's messages while they are read: the
+// ids given so far (a repeated one is replaced), and those taken (the
+// cells' own ids in the file, and the ids given so far), which a derived
+// id must avoid. Up to idScan cells it scans the cells and messages;
+// beyond, it keeps maps, made when first needed.
+type idsOf struct {
+	cells    []nbformat.Cell
+	fileIDs  bool       // the cells' ids in the file are taken (version 4)
+	msgs     []readCell // the messages, those before the current one given
+	givenSet map[string]bool
+	takenSet map[string]bool
+}
+
+// seen reports whether a message before message i has the id.
+func (s *idsOf) seen(i int, id string) bool {
+	if len(s.cells) <= idScan {
+		for j := range i {
+			if s.msgs[j].msg.ID == id {
+				return true
+			}
+		}
+		return false
 	}
-	for i := range prev {
-		if prev[i].ID == id {
-			return true
+	return s.givenSet[id]
+}
+
+// taken reports whether a derived id for message i is in use: the id of
+// a cell in the file, or of a message before i.
+func (s *idsOf) taken(i int, id string) bool {
+	if len(s.cells) <= idScan {
+		if s.fileIDs {
+			for _, c := range s.cells {
+				if string(nbformat.CellIDOf(c)) == id {
+					return true
+				}
+			}
+		}
+		return s.seen(i, id)
+	}
+	if s.takenSet == nil {
+		s.takenSet = make(map[string]bool, len(s.cells))
+		if s.fileIDs {
+			for _, c := range s.cells {
+				s.takenSet[string(nbformat.CellIDOf(c))] = true
+			}
+		}
+		for j := range i {
+			s.takenSet[s.msgs[j].msg.ID] = true
 		}
 	}
-	return false
+	return s.takenSet[id]
+}
+
+// derived records an id derived for the current message.
+func (s *idsOf) derived(id string) {
+	if s.takenSet != nil {
+		s.takenSet[id] = true
+	}
+}
+
+// given records the id of the current message, once set.
+func (s *idsOf) given(id string) {
+	if len(s.cells) > idScan {
+		if s.givenSet == nil {
+			s.givenSet = make(map[string]bool, len(s.cells))
+		}
+		s.givenSet[id] = true
+	}
 }
 
 // ToMessage converts one cell to a message (see ToDialog).
@@ -164,10 +217,10 @@ func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Note
 	switch c := c.(type) {
 	case *nbformat.MarkdownCell:
 		m.Kind, md, atts = dialog.Note, &c.Metadata, c.Attachments
-		m.Content = c.Source.String()
+		m.Content = b.text(&c.Source)
 	case *nbformat.CodeCell:
 		m.Kind, md = dialog.Code, &c.Metadata
-		m.Content = c.Source.String()
+		m.Content = b.text(&c.Source)
 		if c.ExecutionCount != nil {
 			// The message's own: changing it leaves the cell as read.
 			m.ExecutionCount = b.count(*c.ExecutionCount)
@@ -175,7 +228,7 @@ func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Note
 		m.Outputs = b.sourcedOutputs(c.Outputs, nb)
 	case *nbformat.RawCell:
 		m.Kind, md, atts = dialog.Raw, &c.Metadata, c.Attachments
-		m.Content = c.Source.String()
+		m.Content = b.text(&c.Source)
 	case *nbformat.UnknownCell:
 		g, err := nbformat.Decode(c.Raw)
 		if err != nil {
@@ -225,6 +278,9 @@ func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Note
 		}
 	}
 	m.Meta = meta
+	if len(atts) == 0 {
+		return sameMeta, nil
+	}
 	names := make([]string, 0, len(atts))
 	for name := range atts {
 		names = append(names, name)

@@ -1,38 +1,81 @@
 package convert
 
 import (
+	"strings"
+
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/cellid"
+	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
 // readBufs holds what reading a notebook gives its messages and their
-// snapshots piece by piece (outputs, execution counts), allocated once
-// for the whole notebook: sized by a first look at its cells, then cut
-// into capped pieces, so that appending to one never writes into another.
+// snapshots piece by piece (texts and ids, outputs, execution counts),
+// allocated once for the whole notebook: sized by a first look at its
+// cells, then cut into capped pieces, so that appending to one never
+// writes into another.
 type readBufs struct {
+	// The outputs of the notebook's cells: reads[k] is output k (in
+	// order) as read, outs[k] its dialog output (made beforehand, over
+	// reads[k]); next is the first not yet given to a message.
 	reads    []readOutput
-	outs     []dialog.Output // the messages'
-	snapOuts []dialog.Output // the snapshots'
+	outs     []dialog.Output
+	next     int
+	snapOuts []dialog.Output // the snapshots' copies of outs
 	counts   []int           // execution counts, a message's and its snapshot's
+	// texts holds the messages' texts that are not the bytes read
+	// themselves (see nbimpl.TextInto) and the ids derived, each a part
+	// of its string (never changed: a strings.Builder only appends).
+	texts strings.Builder
 }
 
-// newReadBufs sizes the buffers for the cells of nb.
-func newReadBufs(nb *nbformat.Notebook) *readBufs {
-	outs, counts := 0, 0
+// size sizes the buffers for the cells of nb, whose cells carry ids of
+// their own if fileIDs (else each message's id is derived), and returns
+// the number of cells with an id (not empty) in the file.
+func (b *readBufs) size(nb *nbformat.Notebook, fileIDs bool) (withIDs int) {
+	outs, counts, texts := 0, 0, 0
 	for _, c := range nb.Cells {
-		if c, ok := c.(*nbformat.CodeCell); ok {
+		var src *nbformat.MultilineString
+		switch c := c.(type) {
+		case *nbformat.CodeCell:
 			outs += len(c.Outputs)
 			if c.ExecutionCount != nil {
 				counts += 2
 			}
+			src = &c.Source
+		case *nbformat.MarkdownCell:
+			src = &c.Source
+		case *nbformat.RawCell:
+			src = &c.Source
+		}
+		if src != nil {
+			texts += nbimpl.TextBound(src)
+		}
+		id := nbformat.CellIDOf(c)
+		if id != "" {
+			withIDs++
+		}
+		if !fileIDs || !cellid.Valid(string(id)) {
+			texts += 8 // a derived id
 		}
 	}
-	return &readBufs{
-		reads:    make([]readOutput, 0, outs),
-		outs:     make([]dialog.Output, 0, outs),
-		snapOuts: make([]dialog.Output, 0, outs),
-		counts:   make([]int, 0, counts),
+	// The messages' and the snapshots' output lists in one allocation,
+	// capped apart; the messages' made at once.
+	both := make([]dialog.Output, 2*outs)
+	b.reads = make([]readOutput, outs)
+	b.outs, b.snapOuts = both[:outs:outs], both[outs:outs:2*outs]
+	dialog.SourcedOutputs(b.outs, b.reads)
+	b.counts = make([]int, 0, counts)
+	b.texts.Grow(texts)
+	return withIDs
+}
+
+// text returns the text of m (nil b: its String).
+func (b *readBufs) text(m *nbformat.MultilineString) string {
+	if b == nil {
+		return m.String()
 	}
+	return nbimpl.TextInto(m, &b.texts)
 }
 
 // take returns the next n elements of buf (allocated anew when buf has
@@ -49,7 +92,9 @@ func take[T any](buf []T, n int) (piece, rest []T) {
 // count returns a pointer to a copy of n.
 func (b *readBufs) count(n int) *int {
 	if b == nil {
-		return &n
+		p := new(int) // (not &n, which would move n to the heap on every call)
+		*p = n
+		return p
 	}
 	var p []int
 	p, b.counts = take(b.counts, 1)
@@ -58,16 +103,19 @@ func (b *readBufs) count(n int) *int {
 }
 
 // sourcedOutputs returns the dialog outputs of outs, outputs of a cell of
-// nb (nil: of a cell not known to belong to a notebook).
+// nb (nil: of a cell not known to belong to a notebook): the next of
+// those made beforehand (allocated one by one when b is nil, or has too
+// few: a cell changed since the buffers were sized).
 func (b *readBufs) sourcedOutputs(outs []nbformat.Output, nb *nbformat.Notebook) []dialog.Output {
-	var rs []readOutput
-	var d []dialog.Output
-	if b == nil {
-		rs, d = make([]readOutput, len(outs)), make([]dialog.Output, len(outs))
-	} else {
-		rs, b.reads = take(b.reads, len(outs))
-		d, b.outs = take(b.outs, len(outs))
+	if b != nil && b.next+len(outs) <= len(b.reads) {
+		k := b.next
+		b.next += len(outs)
+		for i, out := range outs {
+			b.reads[k+i] = readOutput{out: out, nb: nb}
+		}
+		return b.outs[k : k+len(outs) : k+len(outs)]
 	}
+	rs, d := make([]readOutput, len(outs)), make([]dialog.Output, len(outs))
 	for i, out := range outs {
 		rs[i] = readOutput{out: out, nb: nb}
 		d[i] = dialog.SourcedOutput(&rs[i])

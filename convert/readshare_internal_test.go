@@ -29,7 +29,7 @@ func TestV3CellsCarryTheirMessagesIDs(t *testing.T) {
 	}
 	org := d.Source.(*origin)
 	for _, m := range d.Messages {
-		if got := nbformat.CellIDOf(org.snaps[m].cell); string(got) != m.ID {
+		if got := nbformat.CellIDOf(org.snap(m).cell); string(got) != m.ID {
 			t.Errorf("message %s: its cell's id is %q", m.ID, got)
 		}
 	}
@@ -39,7 +39,7 @@ func TestV3CellsCarryTheirMessagesIDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, c := range nb.Cells {
-		if kept := c == org.snaps[d.Messages[i]].cell; kept != (i != 1) {
+		if kept := c == org.snap(d.Messages[i]).cell; kept != (i != 1) {
 			t.Errorf("cell %d: kept as read %v", i, kept)
 		}
 	}
@@ -81,7 +81,7 @@ func TestSnapshotSharesCellMetadata(t *testing.T) {
 		}
 		org := d.Source.(*origin)
 		m := d.Messages[0]
-		s := org.snaps[m]
+		s := org.snap(m)
 		cellMeta := s.cell.(*nbformat.MarkdownCell).Metadata.AdditionalProperties
 		if reflect.ValueOf(s.msg.Meta).UnsafePointer() != reflect.ValueOf(cellMeta).UnsafePointer() {
 			t.Fatal("the snapshot's metadata is a copy of the cell's")

@@ -167,7 +167,7 @@ func (o Options) writeCells(nb *nbformat.Notebook, msgs []*dialog.Message, org *
 		seen[m] = true
 		var s *snapshot
 		if org != nil {
-			s = org.snaps[m]
+			s = org.snap(m)
 		}
 		if s != nil && o.sameMessage(m, &s.msg) {
 			nb.Cells = append(nb.Cells, keptCell(s, m, ids))
@@ -271,7 +271,7 @@ func (o Options) unchanged(d *dialog.Dialog, org *origin) bool {
 		return false
 	}
 	for _, m := range d.Messages {
-		if !o.sameMessage(m, &org.snaps[m].msg) {
+		if !o.sameMessage(m, &org.snap(m).msg) {
 			return false
 		}
 	}

@@ -90,6 +90,21 @@ func SourcedOutput(src OutputSource) Output {
 	return Output{&output{src: src}}
 }
 
+// SourcedOutputs sets dst[i] to SourcedOutput(&srcs[i]) for every i of
+// srcs (dst is at least as long), the outputs allocated together rather
+// than one by one: for readers that keep a notebook's outputs in one
+// slice (package convert). The outputs keep srcs alive.
+func SourcedOutputs[S any, P interface {
+	*S
+	OutputSource
+}](dst []Output, srcs []S) {
+	block := make([]output, len(srcs))
+	for i := range srcs {
+		block[i].src = P(&srcs[i])
+		dst[i] = Output{&block[i]}
+	}
+}
+
 // Source returns the reader's form of an output read from a file (see
 // SourcedOutput), or nil for an output made in memory.
 func (o Output) Source() OutputSource {

@@ -2,10 +2,13 @@ package nbformat
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
+	"unsafe"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/lines"
+	"github.com/nbdialog/ipynb/internal/nbimpl"
 )
 
 // MultilineString is the schema's multiline_string: text stored on disk
@@ -75,6 +78,107 @@ func (m MultilineString) String() string {
 	}
 	return m.text
 }
+
+// The texts of a whole notebook for the dialog layer (convert), read
+// without a string allocated per text: see nbimpl.TextBound and
+// nbimpl.TextInto.
+func init() {
+	nbimpl.TextBound = func(m any) int { return multilineOf("TextBound", m).textBound() }
+	nbimpl.TextInto = func(m any, b *strings.Builder) string { return multilineOf("TextInto", m).textInto(b) }
+}
+
+// multilineOf is m, a *MultilineString given as any.
+func multilineOf(what string, m any) *MultilineString {
+	ms, ok := m.(*MultilineString)
+	if !ok || ms == nil {
+		panic(fmt.Sprintf("nbformat: %s of %T, which is not a *MultilineString", what, m))
+	}
+	return ms
+}
+
+// textBound is the number of bytes textInto may write for m: the length of
+// the JSON read (unescaping never lengthens a string: every escape is at
+// least as long as the UTF-8 it stands for), 0 for a text built in memory
+// (returned as it is, nothing written).
+func (m *MultilineString) textBound() int {
+	if m.raw != nil {
+		return len(m.raw)
+	}
+	if m.lines != nil {
+		n := 0
+		for _, l := range m.lines {
+			n += len(l)
+		}
+		return n
+	}
+	return 0
+}
+
+// textInto returns the text, as String does, without allocating: a text
+// read that is one JSON string with no escape (the value read as a string,
+// or as an array of that one string) is the string read itself, sharing
+// the bytes read; any other text read (lines to join, escapes to decode),
+// or built from lines, is written to b and is the part of b's string
+// written (earlier parts are never changed: a strings.Builder only
+// appends, and copies to a new buffer when it grows); a text built in
+// memory is returned as it is.
+//
+// Sharing the bytes read is safe because they never change: m.raw is set
+// only by decoding (multilineFromRaw), and always points into bytes no
+// one writes to after they are read: Unmarshal's own copy of its input,
+// the buffer given to the module's UnmarshalOwned (whose callers promise
+// never to change it), or a private buffer made by this package (a
+// version 3 upgrade's cells, a generic value's encoding, MimeBundle's
+// copies); and a MultilineString never writes to its raw bytes. The string
+// keeps those bytes alive as long as it lives.
+func (m *MultilineString) textInto(b *strings.Builder) string {
+	switch {
+	case m.raw != nil:
+		if s, ok := unescapedOne(m.raw); ok {
+			if len(s) == 0 {
+				return ""
+			}
+			return unsafe.String(&s[0], len(s))
+		}
+		start := b.Len()
+		if m.raw[0] == '"' {
+			jsontree.WriteUnescaped(b, m.raw[1:len(m.raw)-1])
+		} else {
+			jsontree.EachString(m.raw, func(s []byte) { jsontree.WriteUnescaped(b, s) })
+		}
+		return b.String()[start:]
+	case m.lines != nil:
+		start := b.Len()
+		for _, l := range m.lines {
+			b.WriteString(l)
+		}
+		return b.String()[start:]
+	}
+	return m.text
+}
+
+// unescapedOne returns the contents of raw (a validated JSON string, or
+// array of strings) when it is one string with no escape, or an array of
+// no string; ok is false otherwise. Without a backslash, every quote in
+// raw delimits a string.
+func unescapedOne(raw []byte) (s []byte, ok bool) {
+	if bytes.IndexByte(raw, '\\') >= 0 {
+		return nil, false
+	}
+	if raw[0] == '"' {
+		return raw[1 : len(raw)-1], true
+	}
+	switch bytes.Count(raw, quote) {
+	case 0:
+		return nil, true
+	case 2:
+		i := bytes.IndexByte(raw, '"') + 1
+		return raw[i : i+bytes.IndexByte(raw[i:], '"')], true
+	}
+	return nil, false
+}
+
+var quote = []byte{'"'}
 
 // Lines returns the pieces as stored: the array's strings, or the one
 // string (no pieces for the empty string). For a value built with [Text]

@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strconv"
+	"strings"
 )
 
 // Valid reports whether id is a valid nbformat 4.5 cell id: 1 to 64
@@ -30,6 +31,16 @@ func Valid(id string) bool {
 // taken reports the id as used. The same cell at the same place always
 // gets the same id.
 func Derive(i int, kind, content string, taken func(string) bool) string {
+	var b strings.Builder
+	b.Grow(8)
+	return DeriveInto(&b, i, kind, content, taken)
+}
+
+// DeriveInto is Derive, the id written to b (8 bytes) and returned as the
+// part of b's string written (never changed afterwards: a strings.Builder
+// only appends), so that the ids of a whole notebook can share one
+// buffer. The candidates taken rejects (rare) stay in b, unused.
+func DeriveInto(b *strings.Builder, i int, kind, content string, taken func(string) bool) string {
 	var sum [sha256.Size]byte
 	// The bytes hashed: "<i>\x00<kind>\x00<content>". Short ones are
 	// hashed from a buffer on the stack (most cells), longer ones in
@@ -58,9 +69,13 @@ func Derive(i int, kind, content string, taken func(string) bool) string {
 		}
 		h.Sum(sum[:0])
 	}
+	var id [8]byte
 	for {
-		if id := hex.EncodeToString(sum[:4]); !taken(id) {
-			return id
+		hex.Encode(id[:], sum[:4])
+		start := b.Len()
+		b.Write(id[:])
+		if s := b.String()[start:]; !taken(s) {
+			return s
 		}
 		sum = sha256.Sum256(sum[:])
 	}

@@ -10,7 +10,10 @@
 // nbformat's types pass as any; each function documents the dynamic types.
 package nbimpl
 
-import "io"
+import (
+	"io"
+	"strings"
+)
 
 // The default limits of nbformat.UnmarshalOptions (a field left 0 means
 // the default). They are far beyond real notebooks (the largest seen are a
@@ -127,6 +130,19 @@ var (
 	// MimeBundle.RawJSON without the copy, which the dialog layer's
 	// output sizes cannot afford on outputs of many megabytes.
 	BundleJSON func(b any, mime string) (raw []byte, ok bool)
+
+	// TextBound returns the most bytes TextInto writes for the
+	// *nbformat.MultilineString m (its JSON's length for a text read), so
+	// that a caller can size one strings.Builder for many texts.
+	TextBound func(m any) int
+
+	// TextInto returns the text of the *nbformat.MultilineString m, as its
+	// String method does, without a string of its own: a text read as one
+	// JSON string without escapes shares the bytes read (immutable);
+	// others are written to b and are the part of b's string written
+	// (never changed afterwards: a strings.Builder only appends). The
+	// texts returned keep b's buffer, or the bytes read, alive.
+	TextInto func(m any, b *strings.Builder) string
 
 	// Unmarshals returns the number of notebooks nbformat has parsed from
 	// bytes so far in the process (its reader, and the parses Upgrade

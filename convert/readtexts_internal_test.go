@@ -1,0 +1,186 @@
+package convert
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+	"unsafe"
+
+	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
+	"github.com/nbdialog/ipynb/internal/nbimpl"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+// within reports whether the bytes of s lie in b.
+func within(s string, b []byte) bool {
+	if len(s) == 0 || len(b) == 0 {
+		return false
+	}
+	p, lo := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(&b[0]))
+	return p >= lo && p+uintptr(len(s)) <= lo+uintptr(len(b))
+}
+
+// A message's text that needs no decoding (one JSON string without
+// escapes, alone or as the only line of a list) is the string read
+// itself: it shares nbformat's own copy of the input, never the caller's
+// slice, so overwriting the input after Unmarshal changes no message, and
+// the dialog still writes the bytes first read. Texts with escapes or
+// several lines are decoded into the dialog's own buffer.
+func TestSharedTextsSurviveTheInputsReuse(t *testing.T) {
+	src := []byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+ {"cell_type": "markdown", "id": "a", "metadata": {}, "source": "plain text, one string"},
+ {"cell_type": "markdown", "id": "b", "metadata": {}, "source": ["only line of a list"]},
+ {"cell_type": "code", "id": "c", "metadata": {}, "execution_count": null, "outputs": [], "source": ["x = 1\n", "y = 2"]},
+ {"cell_type": "raw", "id": "d", "metadata": {}, "source": "escaped \"quote\" and \u00e9"},
+ {"cell_type": "markdown", "id": "e", "metadata": {}, "source": []},
+ {"cell_type": "markdown", "id": "f", "metadata": {}, "source": ""}
+]}
+`)
+	want := []string{"plain text, one string", "only line of a list", "x = 1\ny = 2", `escaped "quote" and é`, "", ""}
+	shared := []bool{true, true, false, false, false, false}
+	for _, read := range []func([]byte) (*dialog.Dialog, error){Unmarshal, Options{}.Unmarshal} {
+		data := bytes.Clone(src)
+		d, err := read(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		readBytes, _ := nbimpl.ReadBytes(d.Source.(*origin).nb)
+		for i, m := range d.Messages {
+			if within(m.Content, data) {
+				t.Errorf("message %d: its text is in the caller's slice", i)
+			}
+			if got := within(m.Content, readBytes); got != shared[i] {
+				t.Errorf("message %d: text shares the bytes read: %v, want %v", i, got, shared[i])
+			}
+		}
+		for i := range data {
+			data[i] = 'x'
+		}
+		for i, m := range d.Messages {
+			if m.Content != want[i] {
+				t.Errorf("message %d: %q once the input is overwritten, want %q", i, m.Content, want[i])
+			}
+		}
+		out, err := Marshal(d)
+		if err != nil || !bytes.Equal(out, src) {
+			t.Errorf("the unchanged dialog writes other bytes once the input is overwritten (%v):\n%s", err, out)
+		}
+	}
+}
+
+// Every message read (its text from one buffer or shared with the input,
+// its metadata by the fast path, its outputs and count from the
+// notebook's blocks, its id derived into the buffer) is the message
+// ToMessage makes of the same cell one piece at a time (texts by
+// MultilineString.String, each allocated alone), over the corpus; and its
+// snapshot is a copy of it.
+func TestReadMessagesAsToMessage(t *testing.T) {
+	n := 0
+	for e, data := range corpus.Files(t) {
+		d, err := Unmarshal(data)
+		if err != nil {
+			continue
+		}
+		org := d.Source.(*origin)
+		for i, m := range d.Messages {
+			c := org.work.Cells[i]
+			ref, err := Options{}.ToMessage(c)
+			if err != nil {
+				t.Fatalf("%s: cell %d: %v", e.Path, i, err)
+			}
+			if want := string(nbformat.CellIDOf(c)); m.ID != want && !org.snap(m).generated {
+				t.Errorf("%s: cell %d: id %q, the cell's is %q", e.Path, i, m.ID, want)
+			}
+			var src *nbformat.MultilineString
+			switch c := c.(type) {
+			case *nbformat.CodeCell:
+				src = &c.Source
+			case *nbformat.MarkdownCell:
+				src = &c.Source
+			case *nbformat.RawCell:
+				src = &c.Source
+			}
+			if src != nil && m.Kind != dialog.Prompt && m.Content != src.String() {
+				t.Errorf("%s: cell %d: text differs from the cell's", e.Path, i)
+			}
+			ref.ID = m.ID
+			if !sameMsg(m, ref) {
+				t.Errorf("%s: cell %d: the message read differs from ToMessage's", e.Path, i)
+			}
+			if s := org.snap(m); s == nil || !sameMsg(m, &s.msg) || s.cell != c {
+				t.Errorf("%s: cell %d: the snapshot is not the message as read", e.Path, i)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Skip("no corpus message read")
+	}
+}
+
+// sameMsg reports whether two messages are equal, piece by piece.
+func sameMsg(a, b *dialog.Message) bool {
+	if a.ID != b.ID || a.Kind != b.Kind || a.Content != b.Content || len(a.Outputs) != len(b.Outputs) ||
+		(a.ExecutionCount == nil) != (b.ExecutionCount == nil) || a.ExecutionCount != nil && *a.ExecutionCount != *b.ExecutionCount ||
+		!jsonvalue.Equal(a.Meta, b.Meta) || !jsonvalue.Equal(a.Attrs, b.Attrs) || !sameAttachments(a.Attachments, b.Attachments) {
+		return false
+	}
+	for i := range a.Outputs {
+		ma, err1 := a.Outputs[i].Map()
+		mb, err2 := b.Outputs[i].Map()
+		ja, _ := json.Marshal(ma)
+		jb, _ := json.Marshal(mb)
+		if err1 != nil || err2 != nil || !bytes.Equal(ja, jb) {
+			return false
+		}
+	}
+	return true
+}
+
+// origin.snap finds the snapshots of the messages read, and nothing for
+// messages outside the block: copies of them, other dialogs' messages
+// (read from the same bytes), new messages, and values placed right after
+// the block's last element.
+func TestSnapOfForeignMessages(t *testing.T) {
+	data := []byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+ {"cell_type": "markdown", "id": "a", "metadata": {}, "source": "one"},
+ {"cell_type": "markdown", "id": "b", "metadata": {}, "source": "two"}]}`)
+	d1, err1 := Unmarshal(data)
+	d2, err2 := Unmarshal(data)
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	o1, o2 := d1.Source.(*origin), d2.Source.(*origin)
+	for i, m := range d1.Messages {
+		if s := o1.snap(m); s == nil || s != &o1.cells[i].snap {
+			t.Errorf("message %d: snapshot %p, want %p", i, s, &o1.cells[i].snap)
+		}
+		if o2.snap(m) != nil {
+			t.Errorf("message %d of one dialog found in the other", i)
+		}
+		cp := *m
+		if o1.snap(&cp) != nil {
+			t.Errorf("a copy of message %d taken for it", i)
+		}
+	}
+	if o1.snap(&dialog.Message{ID: "a"}) != nil || o1.snap(nil) != nil || (*origin)(nil).snap(d1.Messages[0]) != nil {
+		t.Error("a message not read has a snapshot")
+	}
+	// Pointers inside the block but not at a message: the snapshot's own
+	// copy of the message, and a message in a block of readCells laid out
+	// as the origin's but longer (its elements past the origin's length).
+	if o1.snap(&o1.cells[0].snap.msg) != nil {
+		t.Error("the snapshot's copy of a message taken for the message")
+	}
+	longer := make([]readCell, 4)
+	copy(longer, o1.cells)
+	o3 := &origin{cells: longer[:2]}
+	if o3.snap(&longer[2].msg) != nil || o3.snap(&longer[3].msg) != nil {
+		t.Error("a message past the block's length taken for one of it")
+	}
+	if o3.snap(&longer[1].msg) != &longer[1].snap {
+		t.Error("the block's last message not found")
+	}
+}
