@@ -241,20 +241,18 @@ func IsPythonToken(raw []byte, ascii bool, flags uint8) bool {
 	if ascii && flags&FlagASCII == 0 {
 		return false
 	}
-	if ascii {
-		for _, c := range raw {
-			if c == 0x7f {
-				return false
-			}
-		}
+	if ascii && bytes.IndexByte(raw, 0x7f) >= 0 {
+		return false
 	}
 	if flags&FlagEscaped == 0 {
 		return true
 	}
 	for i := 1; i < len(raw)-1; i++ {
-		if raw[i] != '\\' {
-			continue
+		k := bytes.IndexByte(raw[i:len(raw)-1], '\\')
+		if k < 0 {
+			break
 		}
+		i += k
 		switch raw[i+1] {
 		case '"', '\\', 'n', 'r', 't', 'b', 'f':
 			i++
