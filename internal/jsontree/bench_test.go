@@ -111,20 +111,20 @@ func TestParseAllocatesExactly(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := roundUp(tapeSize) + roundUp(len(tp.Nodes)*nodeSize)
-			// The least of three measures: a collection empties the pool.
+			// The least over single parses: a collection in between empties
+			// the pool, whose next use allocates its per-processor slots
+			// (CI saw 2.1 allocations over ten parses, in each of three
+			// measures, on a loaded machine).
 			allocs, bytes := math.Inf(1), math.Inf(1)
-			for range 3 {
+			for range 20 {
 				var before, after runtime.MemStats
 				runtime.ReadMemStats(&before)
-				const runs = 10
-				for range runs {
-					if _, err := ParseShaped(data, Limits{}, shape); err != nil {
-						t.Fatal(err)
-					}
+				if _, err := ParseShaped(data, Limits{}, shape); err != nil {
+					t.Fatal(err)
 				}
 				runtime.ReadMemStats(&after)
-				allocs = min(allocs, float64(after.Mallocs-before.Mallocs)/runs)
-				bytes = min(bytes, float64(after.TotalAlloc-before.TotalAlloc)/runs)
+				allocs = min(allocs, float64(after.Mallocs-before.Mallocs))
+				bytes = min(bytes, float64(after.TotalAlloc-before.TotalAlloc))
 			}
 			if allocs > 2 || bytes > float64(want) {
 				t.Errorf("%s of %d bytes (%d nodes): %v allocations of %v bytes, want 2 of at most %d", name, len(data), len(tp.Nodes), allocs, bytes, want)
