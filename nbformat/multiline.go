@@ -241,6 +241,20 @@ func (e *encoder) multiline(m MultilineString, o int, ind string, splittable boo
 	case m.lines != nil:
 		pieces, asList = m.lines, true
 	case m.raw != nil:
+		// Tokens read are copied when spelled as they would be written
+		// (see quoted.go).
+		switch {
+		case m.form == formString && m.raw[0] == '"':
+			e.token(m.raw)
+			return
+		case m.form == formLines && m.raw[0] == '[':
+			toks, ok := arrayTokens(m.raw)
+			if !ok {
+				break
+			}
+			e.array(-1, ind, len(toks), false, func(i int, _ string) { e.token(toks[i]) })
+			return
+		}
 		pieces, asList = m.Lines(), m.form == formLines
 		if !asList {
 			e.str(m.String())
@@ -273,4 +287,36 @@ func (e *encoder) multiline(m MultilineString, o int, ind string, splittable boo
 	}
 	_ = asList
 	e.array(-1, ind, len(pieces), false, func(i int, _ string) { e.str(pieces[i]) })
+}
+
+// arrayTokens returns the string tokens (with their quotes) of raw, a
+// validated JSON array of strings, in order; ok is false if raw ends
+// inside a string (which a validated value never does).
+func arrayTokens(raw []byte) (toks [][]byte, ok bool) {
+	for i := 0; i < len(raw); i++ {
+		q := bytes.IndexByte(raw[i:], '"')
+		if q < 0 {
+			break
+		}
+		i += q
+		j := i + 1
+		for {
+			// The next quote ends the string unless a backslash before
+			// it starts an escape (which may be \").
+			q := bytes.IndexByte(raw[j:], '"')
+			if q < 0 {
+				return nil, false
+			}
+			end := j + q
+			b := bytes.IndexByte(raw[j:end], '\\')
+			if b < 0 {
+				j = end
+				break
+			}
+			j += b + 2
+		}
+		toks = append(toks, raw[i:j+1])
+		i = j
+	}
+	return toks, true
 }
