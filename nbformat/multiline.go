@@ -248,11 +248,17 @@ func (e *encoder) multiline(m MultilineString, o int, ind string, splittable boo
 			e.token(m.raw)
 			return
 		case m.form == formLines && m.raw[0] == '[':
-			toks, ok := arrayTokens(m.raw)
+			n, ok := countTokens(m.raw)
 			if !ok {
 				break
 			}
-			e.array(-1, ind, len(toks), false, func(i int, _ string) { e.token(toks[i]) })
+			pos := 0
+			e.array(-1, ind, n, false, func(int, string) {
+				// Called for each element in order: the next token.
+				tok, end := nextToken(m.raw, pos)
+				e.token(tok)
+				pos = end
+			})
 			return
 		}
 		pieces, asList = m.Lines(), m.form == formLines
@@ -289,34 +295,42 @@ func (e *encoder) multiline(m MultilineString, o int, ind string, splittable boo
 	e.array(-1, ind, len(pieces), false, func(i int, _ string) { e.str(pieces[i]) })
 }
 
-// arrayTokens returns the string tokens (with their quotes) of raw, a
-// validated JSON array of strings, in order; ok is false if raw ends
-// inside a string (which a validated value never does).
-func arrayTokens(raw []byte) (toks [][]byte, ok bool) {
-	for i := 0; i < len(raw); i++ {
-		q := bytes.IndexByte(raw[i:], '"')
+// nextToken returns the first string token (with its quotes) of raw, a
+// validated JSON array of strings, from offset from on, and the offset
+// just past it; tok is nil when there is none, or when raw ends inside a
+// string (which a validated value never does).
+func nextToken(raw []byte, from int) (tok []byte, end int) {
+	q := bytes.IndexByte(raw[from:], '"')
+	if q < 0 {
+		return nil, len(raw)
+	}
+	i := from + q
+	j := i + 1
+	for {
+		// The next quote ends the string unless a backslash before it
+		// starts an escape (which may be \").
+		q := bytes.IndexByte(raw[j:], '"')
 		if q < 0 {
+			return nil, len(raw)
+		}
+		b := bytes.IndexByte(raw[j:j+q], '\\')
+		if b < 0 {
+			j += q
 			break
 		}
-		i += q
-		j := i + 1
-		for {
-			// The next quote ends the string unless a backslash before
-			// it starts an escape (which may be \").
-			q := bytes.IndexByte(raw[j:], '"')
-			if q < 0 {
-				return nil, false
-			}
-			end := j + q
-			b := bytes.IndexByte(raw[j:end], '\\')
-			if b < 0 {
-				j = end
-				break
-			}
-			j += b + 2
-		}
-		toks = append(toks, raw[i:j+1])
-		i = j
+		j += b + 2
 	}
-	return toks, true
+	return raw[i : j+1], j + 1
+}
+
+// countTokens returns the number of string tokens of raw, a validated
+// JSON array of strings; ok is false if raw ends inside a string.
+func countTokens(raw []byte) (n int, ok bool) {
+	for pos := 0; ; n++ {
+		tok, end := nextToken(raw, pos)
+		if tok == nil {
+			return n, end == len(raw) && bytes.IndexByte(raw[pos:], '"') < 0
+		}
+		pos = end
+	}
 }

@@ -220,3 +220,36 @@ func TestMultilineCopiesAsReescaped(t *testing.T) {
 	}
 	t.Logf("%d texts", len(raws))
 }
+
+// BenchmarkWriteTextRead writes texts read (an HTML table as one string,
+// and as lines) into a new place, as Heal's rebuilt outputs are written:
+// Copy copies their tokens (quotedAs), Reescape is the writer before it,
+// decoding and escaping every text again.
+func BenchmarkWriteTextRead(b *testing.B) {
+	row := `<tr><td>\"cell\"</td><td>é 42</td><td>text of a table row</td></tr>\n`
+	one := []byte(`"<table>` + strings.Repeat(row, 2000) + `</table>"`)
+	lines := []byte(`["<table>\n", ` + strings.Repeat(`"`+row+`", `, 2000) + `"</table>"]`)
+	for _, c := range []struct {
+		name string
+		raw  []byte
+	}{{"String", one}, {"Lines", lines}} {
+		m := multilineFromRaw(c.raw)
+		for _, w := range []struct {
+			name  string
+			write func(e *encoder)
+		}{
+			{"Copy", func(e *encoder) { e.multiline(m, -1, " ", true) }},
+			{"Reescape", func(e *encoder) { e.multilineReescaped(m, " ") }},
+		} {
+			b.Run(c.name+"/"+w.name, func(b *testing.B) {
+				b.SetBytes(int64(len(c.raw)))
+				b.ReportAllocs()
+				e := encoder{st: &pythonStyle, buf: make([]byte, 0, 2*len(c.raw))}
+				for b.Loop() {
+					e.buf = e.buf[:0]
+					w.write(&e)
+				}
+			})
+		}
+	}
+}
