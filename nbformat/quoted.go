@@ -50,6 +50,10 @@ func quotedAs(tok []byte, esc jsontree.Escaping) bool {
 		}
 		switch {
 		case c == '\\':
+			if i+1 < len(s) && shortEscapes[s[i+1]] {
+				i += 2 // \" \\ \n \r \t \b \f: always written so
+				continue
+			}
 			n := escapeAs(s[i:], esc)
 			if n == 0 {
 				return false
@@ -143,6 +147,10 @@ func escapeAs(s []byte, esc jsontree.Escaping) int {
 	}
 	return 0
 }
+
+// shortEscapes are the letters of the two-character escapes AppendQuoted
+// writes whatever the escaping (\/ only with Slash: see escapeAs).
+var shortEscapes = [256]bool{'"': true, '\\': true, 'n': true, 'r': true, 't': true, 'b': true, 'f': true}
 
 // shortEscaped reports whether AppendQuoted writes the control character
 // c by its two-character escape.
