@@ -241,6 +241,26 @@ func (e *encoder) multiline(m MultilineString, o int, ind string, splittable boo
 	case m.lines != nil:
 		pieces, asList = m.lines, true
 	case m.raw != nil:
+		// Tokens read are copied when spelled as they would be written
+		// (see quoted.go).
+		switch {
+		case m.form == formString && m.raw[0] == '"':
+			e.token(m.raw)
+			return
+		case m.form == formLines && m.raw[0] == '[':
+			n, ok := countTokens(m.raw)
+			if !ok {
+				break
+			}
+			pos := 0
+			e.array(-1, ind, n, false, func(int, string) {
+				// Called for each element in order: the next token.
+				tok, end := nextToken(m.raw, pos)
+				e.token(tok)
+				pos = end
+			})
+			return
+		}
 		pieces, asList = m.Lines(), m.form == formLines
 		if !asList {
 			e.str(m.String())
@@ -273,4 +293,44 @@ func (e *encoder) multiline(m MultilineString, o int, ind string, splittable boo
 	}
 	_ = asList
 	e.array(-1, ind, len(pieces), false, func(i int, _ string) { e.str(pieces[i]) })
+}
+
+// nextToken returns the first string token (with its quotes) of raw, a
+// validated JSON array of strings, from offset from on, and the offset
+// just past it; tok is nil when there is none, or when raw ends inside a
+// string (which a validated value never does).
+func nextToken(raw []byte, from int) (tok []byte, end int) {
+	q := bytes.IndexByte(raw[from:], '"')
+	if q < 0 {
+		return nil, len(raw)
+	}
+	i := from + q
+	j := i + 1
+	for {
+		// The next quote ends the string unless a backslash before it
+		// starts an escape (which may be \").
+		q := bytes.IndexByte(raw[j:], '"')
+		if q < 0 {
+			return nil, len(raw)
+		}
+		b := bytes.IndexByte(raw[j:j+q], '\\')
+		if b < 0 {
+			j += q
+			break
+		}
+		j += b + 2
+	}
+	return raw[i : j+1], j + 1
+}
+
+// countTokens returns the number of string tokens of raw, a validated
+// JSON array of strings; ok is false if raw ends inside a string.
+func countTokens(raw []byte) (n int, ok bool) {
+	for pos := 0; ; n++ {
+		tok, end := nextToken(raw, pos)
+		if tok == nil {
+			return n, end == len(raw) && bytes.IndexByte(raw[pos:], '"') < 0
+		}
+		pos = end
+	}
 }

@@ -38,7 +38,7 @@ func (e *encoder) tapeValue(t *jsontree.Tape, j int, ind string) {
 	n := &t.Nodes[j]
 	switch n.Kind {
 	case jsontree.String:
-		e.str(t.Str(j))
+		e.token(t.Raw(j))
 	case jsontree.Array:
 		kids := t.ChildList(j)
 		e.array(-1, ind, len(kids), false, func(i int, ind string) { e.tapeValue(t, kids[i], ind) })
