@@ -145,11 +145,7 @@ func (m *MultilineString) textInto(b *strings.Builder) string {
 			return unsafe.String(&s[0], len(s))
 		}
 		start := b.Len()
-		if m.raw[0] == '"' {
-			jsontree.WriteUnescaped(b, m.raw[1:len(m.raw)-1])
-		} else {
-			jsontree.EachString(m.raw, func(s []byte) { jsontree.WriteUnescaped(b, s) })
-		}
+		writeJoined(b, m.raw) // (one string or an array of them)
 		return b.String()[start:]
 	case m.lines != nil:
 		start := b.Len()
