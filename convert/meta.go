@@ -76,6 +76,10 @@ func fastStruct(v reflect.Value, p *metaPlan) (meta, same map[string]any, ok boo
 		typed++
 	}
 	extra, _ := v.Field(p.extra).Interface().(map[string]any)
+	if len(extra) == 0 && typed == 0 {
+		// (Most cells: an empty object, without iterating over maps.)
+		return make(map[string]any), extra, true
+	}
 	for _, x := range extra {
 		if !keptValue(x) {
 			return nil, nil, false
