@@ -4,7 +4,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -104,7 +106,9 @@ func TestMetaMapMatchesToMap(t *testing.T) {
 // extra key of the name, a value of another type from an invalid file,
 // while the member is empty), for every corpus notebook and for metadata
 // built to hold every kind of member; the fast path is taken unless a
-// member only ToMap converts is set (authors, an object kept decoded).
+// member only ToMap converts is set (authors, an object kept decoded);
+// and a dialog read (from testdata and the corpus) holds, and keeps as
+// read, what ToMap gives.
 func TestNotebookMetaMapMatchesToMap(t *testing.T) {
 	check := func(where string, md *nbformat.NotebookMetadata) (fast bool) {
 		t.Helper()
@@ -151,20 +155,38 @@ func TestNotebookMetaMapMatchesToMap(t *testing.T) {
 		}
 	}
 	files, fast := 0, 0
-	for e, data := range corpus.Files(t) {
-		nb, err := nbformat.Unmarshal(data)
+	read := func(where string, data []byte) {
+		d, err := Unmarshal(data)
 		if err != nil {
-			continue
+			return
 		}
-		if nb.Nbformat < 4 {
-			if err := nbformat.Upgrade(nb); err != nil {
-				continue
-			}
-		}
+		work := d.Source.(*origin).work
 		files++
-		if check(e.Path, &nb.Metadata) {
+		if check(where, &work.Metadata) {
 			fast++
 		}
+		// What the dialog read holds, and keeps as read.
+		want, err := nbgeneric.ToMap(&work.Metadata)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, d.Meta); diff != "" {
+			t.Errorf("%s: the dialog's metadata differs from ToMap's (-want +got):\n%s", where, diff)
+		}
+		if diff := cmp.Diff(want, d.Source.(*origin).meta); diff != "" {
+			t.Errorf("%s: the metadata kept as read differs from ToMap's (-want +got):\n%s", where, diff)
+		}
+	}
+	paths, _ := filepath.Glob(filepath.Join("..", "testdata", "*.ipynb"))
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		read(p, data)
+	}
+	for e, data := range corpus.Files(t) {
+		read(e.Path, data)
 	}
 	t.Logf("%d notebooks, %d by the fast path", files, fast)
 	if files > 0 && fast < files*9/10 {
