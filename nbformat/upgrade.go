@@ -133,7 +133,7 @@ func upgradeV3(nb *Notebook) error {
 			return err
 		}
 	}
-	doc, err := UnmarshalOptions{}.unmarshal(append(append([]byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": `), raw...), '}'))
+	doc, err := UnmarshalOptions{}.unmarshalParts(append(append([]byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": `), raw...), '}'))
 	if err != nil {
 		return fmt.Errorf("nbformat: upgrade: %w", err)
 	}
