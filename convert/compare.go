@@ -19,7 +19,9 @@ func copyMessage(m *dialog.Message, sameMeta map[string]any, b *readBufs) dialog
 	c := *m
 	switch {
 	case sameMeta == nil:
-		c.Meta = cloneMeta(m.Meta)
+		if c.Meta = b.sharedMeta(m.Meta); c.Meta == nil {
+			c.Meta = cloneMeta(m.Meta)
+		}
 	case len(sameMeta) == 0:
 		c.Meta = nil // as cloneMeta gives it
 	default:

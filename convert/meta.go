@@ -3,6 +3,7 @@ package convert
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -47,19 +48,38 @@ func fastMeta(md any) (meta, same map[string]any, ok bool) {
 	if p == nil {
 		return nil, nil, false
 	}
-	typed := 0 // typed members set
+	return fastStruct(v, p)
+}
+
+// fastStruct is fastMeta of the struct v of plan p.
+func fastStruct(v reflect.Value, p *metaPlan) (meta, same map[string]any, ok bool) {
+	typed := 0 // typed members set, required ones included
 	for i := range p.fields {
 		f := &p.fields[i]
 		fv := v.Field(f.index)
+		switch f.kind {
+		case metaReqString:
+			typed++
+			continue
+		case metaOther:
+			if fv.IsNil() {
+				continue
+			}
+			return nil, nil, false
+		}
 		if fv.IsNil() {
 			continue
 		}
-		if f.kind == metaOther || f.kind == metaAny && !keptValue(fv.Elem().Interface()) {
+		if f.kind == metaAny && !keptValue(fv.Elem().Interface()) {
 			return nil, nil, false
 		}
 		typed++
 	}
 	extra, _ := v.Field(p.extra).Interface().(map[string]any)
+	if len(extra) == 0 && typed == 0 {
+		// (Most cells: an empty object, without iterating over maps.)
+		return make(map[string]any), extra, true
+	}
 	for _, x := range extra {
 		if !keptValue(x) {
 			return nil, nil, false
@@ -72,10 +92,21 @@ func fastMeta(md any) (meta, same map[string]any, ok bool) {
 	if typed == 0 {
 		return out, extra, true
 	}
-	// A typed member set shadows an extra key of its name, as in ToMap.
+	// A typed member set shadows an extra key of its name, as in ToMap; a
+	// required member is always there, but an extra key of its name
+	// (a value of another type, read from an invalid file) is not
+	// shadowed while the member holds its zero value.
 	for i := range p.fields {
 		f := &p.fields[i]
 		fv := v.Field(f.index)
+		if f.kind == metaReqString {
+			if s := fv.String(); s != "" {
+				out[f.name] = s
+			} else if _, ok := out[f.name]; !ok {
+				out[f.name] = ""
+			}
+			continue
+		}
 		if fv.IsNil() {
 			continue
 		}
@@ -91,6 +122,12 @@ func fastMeta(md any) (meta, same map[string]any, ok bool) {
 			out[f.name] = int(e.Int())
 		case metaFloat:
 			out[f.name] = e.Float()
+		case metaStruct:
+			m, _, ok := fastStruct(e, f.plan)
+			if !ok {
+				return nil, nil, false
+			}
+			out[f.name] = m
 		}
 	}
 	return out, nil, true
@@ -111,7 +148,8 @@ func keptValue(x any) bool {
 // metaPlan is how metaMap reads a generated metadata struct type: its
 // AdditionalProperties field, and its other fields, each optional (left
 // out of ToMap's object while nil) and of a kind metaMap converts, or
-// metaOther, which it leaves to ToMap.
+// metaOther, which it leaves to ToMap, or a required string (always in
+// ToMap's object).
 type metaPlan struct {
 	extra  int
 	fields []metaField
@@ -121,30 +159,35 @@ type metaField struct {
 	index int
 	name  string // the JSON member
 	kind  metaKind
+	plan  *metaPlan // metaStruct: the plan of the struct pointed to
 }
 
 type metaKind uint8
 
 const (
-	metaOther  metaKind = iota // a struct, slice or map: ToMap converts it
-	metaAny                    // interface{}: kept when a scalar (keptValue)
-	metaBool                   // *bool
-	metaString                 // *string
-	metaInt                    // *int
-	metaFloat                  // *float64
+	metaOther     metaKind = iota // a struct, slice or map: ToMap converts it
+	metaAny                       // interface{}: kept when a scalar (keptValue)
+	metaBool                      // *bool
+	metaString                    // *string
+	metaInt                       // *int
+	metaFloat                     // *float64
+	metaStruct                    // a pointer to a struct with a plan of its own
+	metaReqString                 // string, required: always written
 )
 
 var metaPlans sync.Map // reflect.Type → *metaPlan (nil: no plan)
 
-// The plans of the cells' metadata types, made once: planOf takes them
-// without a lookup in metaPlans.
+// The plans of the cells' and the notebook's metadata types, made once:
+// planOf takes them without a lookup in metaPlans.
 var (
 	codeMetaType     = reflect.TypeFor[nbformat.CodeCellMetadata]()
 	markdownMetaType = reflect.TypeFor[nbformat.MarkdownCellMetadata]()
 	rawMetaType      = reflect.TypeFor[nbformat.RawCellMetadata]()
+	notebookMetaType = reflect.TypeFor[nbformat.NotebookMetadata]()
 	codeMetaPlan     = makeMetaPlan(codeMetaType)
 	markdownMetaPlan = makeMetaPlan(markdownMetaType)
 	rawMetaPlan      = makeMetaPlan(rawMetaType)
+	notebookMetaPlan = makeMetaPlan(notebookMetaType)
 )
 
 // planOf returns the plan of a struct type (nil: none, ToMap converts
@@ -157,6 +200,8 @@ func planOf(t reflect.Type) *metaPlan {
 		return markdownMetaPlan
 	case rawMetaType:
 		return rawMetaPlan
+	case notebookMetaType:
+		return notebookMetaPlan
 	}
 	if p, ok := metaPlans.Load(t); ok {
 		return p.(*metaPlan)
@@ -169,8 +214,20 @@ func planOf(t reflect.Type) *metaPlan {
 // makeMetaPlan makes the plan of a struct type: nil unless it has an
 // AdditionalProperties map[string]any and every other field is a
 // pointer, slice, map or interface written only when not nil (a json tag
-// with a name and omitempty), as the generated metadata structs are.
-func makeMetaPlan(t reflect.Type) *metaPlan {
+// with a name and omitempty), or a required string (a json tag with a
+// name, without omitempty), as the generated metadata structs are. A
+// pointer to a struct that has a plan is read with that plan (Kernelspec
+// and LanguageInfo in the notebook's metadata).
+func makeMetaPlan(t reflect.Type) *metaPlan { return makeMetaPlanIn(t, nil) }
+
+// makeMetaPlanIn is makeMetaPlan of t inside the struct types outer
+// (whose plans are being made: a type holding a pointer to one of them
+// is left to ToMap there, so that making a plan ends).
+func makeMetaPlanIn(t reflect.Type, outer []reflect.Type) *metaPlan {
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	outer = append(outer, t)
 	p := &metaPlan{extra: -1}
 	for i := range t.NumField() {
 		f := t.Field(i)
@@ -182,10 +239,18 @@ func makeMetaPlan(t reflect.Type) *metaPlan {
 			continue
 		}
 		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if !f.IsExported() || name == "" || name == "-" || !strings.Contains(","+opts+",", ",omitempty,") {
+		if !f.IsExported() || name == "" || name == "-" {
 			return nil
 		}
 		mf := metaField{index: i, name: name}
+		if !strings.Contains(","+opts+",", ",omitempty,") {
+			if f.Type != reflect.TypeFor[string]() {
+				return nil
+			}
+			mf.kind = metaReqString
+			p.fields = append(p.fields, mf)
+			continue
+		}
 		switch f.Type.Kind() {
 		case reflect.Interface:
 			if f.Type.NumMethod() != 0 {
@@ -202,6 +267,10 @@ func makeMetaPlan(t reflect.Type) *metaPlan {
 				mf.kind = metaInt
 			case e == reflect.TypeFor[float64]():
 				mf.kind = metaFloat
+			case e.Kind() == reflect.Struct && !slices.Contains(outer, e):
+				if sub := makeMetaPlanIn(e, outer); sub != nil {
+					mf.kind, mf.plan = metaStruct, sub
+				}
 			}
 		case reflect.Slice, reflect.Map:
 		default:

@@ -7,7 +7,6 @@ import (
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/cellid"
-	"github.com/nbdialog/ipynb/internal/nbgeneric"
 	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -58,7 +57,7 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 	}
 	r := &readDialog{}
 	d, org := &r.d, &r.org
-	meta, err := nbgeneric.ToMap(&work.Metadata)
+	meta, _, err := metaMap(&work.Metadata)
 	if err != nil {
 		return nil, fmt.Errorf("convert: notebook metadata: %w", err)
 	}

@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"maps"
 	"strings"
 
 	"github.com/nbdialog/ipynb/dialog"
@@ -27,6 +28,48 @@ type readBufs struct {
 	// themselves (see nbimpl.TextInto) and the ids derived, each a part
 	// of its string (never changed: a strings.Builder only appends).
 	texts strings.Builder
+	// shared holds the snapshots' copies of metadata made only of the
+	// flags older writers put in every code cell (see sharedMeta).
+	shared [16]map[string]any
+}
+
+// sharedFlags are the metadata keys sharedMeta shares the copies of, when
+// they hold booleans: "collapsed" (in every code cell of version 3
+// notebooks and of many version 4.0–4.4 ones) and "scrolled".
+var sharedFlags = [2]string{"collapsed", "scrolled"}
+
+// sharedMeta returns a copy of meta for the snapshots of the notebook's
+// messages when meta is made only of sharedFlags holding booleans: one
+// copy of each such metadata per notebook, shared by every snapshot whose
+// message has it (a snapshot's metadata is never changed, as it may
+// already share the cell's own map: see copyMessage), rather than one per
+// message; nil otherwise (and for b nil), the caller then copying meta.
+func (b *readBufs) sharedMeta(meta map[string]any) map[string]any {
+	if b == nil || len(meta) == 0 || len(meta) > len(sharedFlags) {
+		return nil
+	}
+	k := 0 // per flag, two bits: present, and its value
+	for key, v := range meta {
+		on, ok := v.(bool)
+		if !ok {
+			return nil
+		}
+		i := 0
+		for i < len(sharedFlags) && sharedFlags[i] != key {
+			i++
+		}
+		if i == len(sharedFlags) {
+			return nil
+		}
+		k |= 1 << (2 * i)
+		if on {
+			k |= 2 << (2 * i)
+		}
+	}
+	if b.shared[k] == nil {
+		b.shared[k] = maps.Clone(meta)
+	}
+	return b.shared[k]
 }
 
 // size sizes the buffers for the cells of nb, whose cells carry ids of

@@ -22,15 +22,34 @@ func cold(f func()) (allocs, bytes int64) {
 	return int64(after.Mallocs - before.Mallocs), int64(after.TotalAlloc - before.TotalAlloc)
 }
 
+// leastCold is the least allocations and bytes of three cold runs of f.
+func leastCold(f func()) (allocs, bytes int64) {
+	for i := range 3 {
+		a, b := cold(f)
+		if i == 0 || a < allocs {
+			allocs = a
+		}
+		if i == 0 || b < bytes {
+			bytes = b
+		}
+	}
+	return allocs, bytes
+}
+
 // What reading a dialog allocates on a cold heap beyond what nbformat's
 // reading of the same notebook allocates (corpus-shaped cells, see
 // cellPairs) is bounded per pair of messages, in allocations and bytes,
 // and for a small notebook as a whole. Measured: a version 4.5 notebook
-// 4.0 allocations and 1,117 bytes per pair of messages, 55 allocations
-// for 10 pairs; version 3 17.1 allocations per pair (it was 9.0, 1,571,
-// 116 and 22.1 when each text, id, output handle and metadata conversion
-// was allocated alone, snapshots were found through a map, and nbformat
-// took the snapshot of its unedited check for convert too).
+// 4.0 allocations and 1,527 bytes per pair of messages, 55 allocations
+// for 10 pairs; version 3 3.2 allocations per pair (5.2 before the
+// snapshots of code cells shared their {"collapsed": false}, 8.2 while the
+// upgrade's texts were allocated one by one; 9.0, 1,571, 116 and 22.1
+// when each text, id, output handle and metadata conversion was
+// allocated alone, snapshots were found through a map, and nbformat took
+// the snapshot of its unedited check for convert too). Each figure is
+// the least of three cold runs: a single run's nbformat read may or may
+// not find the parse scratch kept across collections, which made the
+// version 4.5 bytes read 612 or 1,527 from the same code.
 func TestDialogReadAllocationsCold(t *testing.T) {
 	if raceBuild {
 		t.Skip("the race detector's instrumentation allocates")
@@ -48,20 +67,23 @@ func TestDialogReadAllocationsCold(t *testing.T) {
 		// runtime's first use of each size of block).
 		read(data)()
 		_, _ = nbformat.Unmarshal(data)
-		a, b := cold(read(data))
-		na, nb := cold(func() { _, _ = nbformat.Unmarshal(data) })
+		// The least of a few cold runs of each: nbformat's parse keeps
+		// one scratch across collections (an atomic slot), which a run
+		// finds or not depending on the runs before it.
+		a, b := leastCold(read(data))
+		na, nb := leastCold(func() { _, _ = nbformat.Unmarshal(data) })
 		return a - na, b - nb
 	}
 	for _, c := range []struct {
 		version               int
 		perPair, perPairBytes float64
-	}{{4, 5, 1300}, {3, 19, 0}} {
+	}{{4, 5, 1650}, {3, 4, 0}} {
 		a50, b50 := beyond(c.version, 50)
 		a100, b100 := beyond(c.version, 100)
 		perPair, perPairBytes := float64(a100-a50)/50, float64(b100-b50)/50
 		t.Logf("version %d: %.1f allocations, %.0f bytes per pair of messages beyond nbformat's read", c.version, perPair, perPairBytes)
 		if perPair > c.perPair {
-			t.Errorf("version %d: %.1f allocations per pair of messages beyond nbformat's read, want at most %.0f", c.version, perPair, c.perPair)
+			t.Errorf("version %d: %.1f allocations per pair of messages beyond nbformat's read, want at most %.1f", c.version, perPair, c.perPair)
 		}
 		if c.perPairBytes > 0 && perPairBytes > c.perPairBytes {
 			t.Errorf("version %d: %.0f bytes per pair of messages beyond nbformat's read, want at most %.0f", c.version, perPairBytes, c.perPairBytes)

@@ -96,12 +96,16 @@ func multilineOf(what string, m any) *MultilineString {
 	return ms
 }
 
-// textBound is the number of bytes textInto may write for m: the length of
-// the JSON read (unescaping never lengthens a string: every escape is at
-// least as long as the UTF-8 it stands for), 0 for a text built in memory
-// (returned as it is, nothing written).
+// textBound is the number of bytes textInto may write for m: 0 for a text
+// read that it shares (one JSON string without escapes) and for a text
+// built in memory (returned as it is, nothing written), else the length
+// of the JSON read (unescaping never lengthens a string: every escape is
+// at least as long as the UTF-8 it stands for), or of the lines.
 func (m *MultilineString) textBound() int {
 	if m.raw != nil {
+		if _, shared := unescapedOne(m.raw); shared {
+			return 0
+		}
 		return len(m.raw)
 	}
 	if m.lines != nil {
@@ -141,11 +145,7 @@ func (m *MultilineString) textInto(b *strings.Builder) string {
 			return unsafe.String(&s[0], len(s))
 		}
 		start := b.Len()
-		if m.raw[0] == '"' {
-			jsontree.WriteUnescaped(b, m.raw[1:len(m.raw)-1])
-		} else {
-			jsontree.EachString(m.raw, func(s []byte) { jsontree.WriteUnescaped(b, s) })
-		}
+		writeJoined(b, m.raw) // (one string or an array of them)
 		return b.String()[start:]
 	case m.lines != nil:
 		start := b.Len()

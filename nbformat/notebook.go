@@ -136,7 +136,7 @@ func Unmarshal(data []byte) (*Notebook, error) { return UnmarshalOptions{}.Unmar
 // top level that is not an object (pointer ""), no integer nbformat, an
 // nbformat above 4, or more cells than MaxCells.
 func (o UnmarshalOptions) Unmarshal(data []byte) (*Notebook, error) {
-	return o.read(data, true)
+	return o.read(data, true, true)
 }
 
 func (o UnmarshalOptions) maxBytes() int64 {
@@ -152,13 +152,22 @@ var unmarshals atomic.Int64
 
 // unmarshal reads a notebook from data, which it keeps: the caller never
 // changes it after.
-func (o UnmarshalOptions) unmarshal(data []byte) (*Notebook, error) { return o.read(data, false) }
+func (o UnmarshalOptions) unmarshal(data []byte) (*Notebook, error) { return o.read(data, false, true) }
 
-// read reads a notebook from data, which it copies (copyData) or keeps.
-// The tape's nodes, the room for the snapshot and the copy are one
-// allocation (see jsontree.ParseBlock): data is parsed where it is and
-// copied after.
-func (o UnmarshalOptions) read(data []byte, copyData bool) (*Notebook, error) {
+// unmarshalParts is unmarshal of a temporary notebook whose values are
+// taken into another one (the version 3 upgrade's cells): without the
+// snapshot of its unedited check, which nothing would consult (a value is
+// found unedited only through the origins of the notebook written, and
+// the taken values have none there), and without the room for it.
+func (o UnmarshalOptions) unmarshalParts(data []byte) (*Notebook, error) {
+	return o.read(data, false, false)
+}
+
+// read reads a notebook from data, which it copies (copyData) or keeps,
+// taking the snapshot of its unedited check if snap. The tape's nodes,
+// the room for the snapshot and the copy are one allocation (see
+// jsontree.ParseBlock): data is parsed where it is and copied after.
+func (o UnmarshalOptions) read(data []byte, copyData, snap bool) (*Notebook, error) {
 	stackroom.Ensure(stackroom.Notebook)
 	unmarshals.Add(1)
 	maxBytes := o.maxBytes()
@@ -175,7 +184,11 @@ func (o UnmarshalOptions) read(data []byte, copyData bool) (*Notebook, error) {
 	if lim.MaxNodes <= 0 {
 		lim.MaxNodes = nbimpl.DefaultMaxValues
 	}
-	t, room, err := jsontree.ParseBlock(data, lim, notebookShape(), jsontree.Block{Copy: copyData, Spare: snapRoom})
+	block := jsontree.Block{Copy: copyData, Spare: snapRoom}
+	if !snap {
+		block.Spare = nil
+	}
+	t, room, err := jsontree.ParseBlock(data, lim, notebookShape(), block)
 	if err != nil {
 		return nil, syntaxError("", data, err)
 	}
@@ -203,7 +216,9 @@ func (o UnmarshalOptions) read(data []byte, copyData bool) (*Notebook, error) {
 		return nil, &FormatError{Pointer: "/cells", Msg: fmt.Sprintf("%d cells, more than the limit of %d", t.Nodes[c].Len, maxCells), Err: ErrLimit}
 	}
 	nb := decodeNotebook(t)
-	nb.src.snap.take(&nb.Document, t.Data, room)
+	if snap {
+		nb.src.snap.take(&nb.Document, t.Data, room)
+	}
 	return nb, nil
 }
 

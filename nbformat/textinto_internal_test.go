@@ -11,7 +11,8 @@ import (
 // textInto gives String's text for every form of MultilineString (read
 // as one string or as lines, with and without escapes, empty; built from
 // lines or text), shares the bytes read exactly when the text needs no
-// decoding, never writes more than textBound says, and leaves the texts
+// decoding, never writes more than textBound says (which reserves
+// nothing for a text shared), and leaves the texts
 // it returned before as they were; over the corpus's texts too.
 func TestTextIntoIsString(t *testing.T) {
 	raws := []string{`""`, `[]`, `[""]`, `"abc"`, `["abc"]`, ` [ "abc" ] `, `["a\n", "b"]`, `"a\nb"`, `"\u00e9\ud83d\ude00"`,
@@ -52,6 +53,9 @@ func TestTextIntoIsString(t *testing.T) {
 		one, ok := []byte(nil), false
 		if m.raw != nil {
 			one, ok = unescapedOne(m.raw)
+		}
+		if ok && m.textBound() != 0 {
+			t.Errorf("text %d (%.40q): textBound %d for a text textInto writes nothing for", i, m.raw, m.textBound())
 		}
 		if shares != (ok && len(one) > 0) {
 			t.Errorf("text %d (%.40q): shares the bytes read %v, want %v", i, m.raw, shares, ok && len(one) > 0)

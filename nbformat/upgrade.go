@@ -133,7 +133,7 @@ func upgradeV3(nb *Notebook) error {
 			return err
 		}
 	}
-	doc, err := UnmarshalOptions{}.unmarshal(append(append([]byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": `), raw...), '}'))
+	doc, err := UnmarshalOptions{}.unmarshalParts(append(append([]byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": `), raw...), '}'))
 	if err != nil {
 		return fmt.Errorf("nbformat: upgrade: %w", err)
 	}
@@ -156,9 +156,7 @@ func upgradeV3(nb *Notebook) error {
 			nb.Metadata.AdditionalProperties = nil
 		}
 	}
-	for _, c := range doc.Cells {
-		detach(c)
-	}
+	detachCells(doc.Cells)
 	if reflectValueIsZero(nb.Metadata) {
 		// A v3 file without metadata (Python refuses to upgrade it): an
 		// empty, non-nil map makes the metadata object present.
@@ -360,50 +358,116 @@ func upgradeOutputV3(out map[string]any) map[string]any {
 	return out
 }
 
-// detach makes the text of a cell decoded from temporary JSON take the
-// notebook's style when written (lines or strings), as new text does.
-func detach(c Cell) {
+// detachCells makes the texts of cells decoded from temporary JSON take
+// the notebook's style when written (lines or strings), as new text does:
+// each becomes a text built in memory. The texts are cut from one buffer
+// for all the cells (see MultilineString.textInto: a text without escapes
+// shares the temporary JSON, which no one else holds), rather than
+// allocated one by one.
+func detachCells(cells []Cell) {
+	bound := 0
+	for _, c := range cells {
+		eachText(c, func(m *MultilineString) { bound += m.textBound() })
+	}
+	var b strings.Builder
+	b.Grow(bound)
+	for _, c := range cells {
+		eachText(c, func(m *MultilineString) { *m = Text(m.textInto(&b)) })
+		eachBundle(c, func(b MimeBundle) {
+			if b.b != nil {
+				b.b.raw = nil
+			}
+		})
+	}
+}
+
+// eachText calls f with each text of c: its source, and the texts of its
+// attachments and outputs (stream text, the text entries of MIME
+// bundles).
+func eachText(c Cell, f func(*MultilineString)) {
 	switch c := c.(type) {
 	case *CodeCell:
-		detachText(&c.Source)
+		f(&c.Source)
 		for _, o := range c.Outputs {
-			detachOutput(o)
+			outputTexts(o, f)
 		}
 	case *MarkdownCell:
-		detachText(&c.Source)
+		f(&c.Source)
 		for _, b := range c.Attachments {
-			detachBundle(b)
+			bundleTexts(b, f)
 		}
 	case *RawCell:
-		detachText(&c.Source)
+		f(&c.Source)
 		for _, b := range c.Attachments {
-			detachBundle(b)
+			bundleTexts(b, f)
 		}
 	}
 }
 
-func detachText(m *MultilineString) { *m = Text(m.String()) }
+// eachBundle calls f with each MIME bundle of c (attachments, output
+// data).
+func eachBundle(c Cell, f func(MimeBundle)) {
+	switch c := c.(type) {
+	case *CodeCell:
+		for _, o := range c.Outputs {
+			switch o := o.(type) {
+			case *ExecuteResult:
+				f(o.Data)
+			case *DisplayData:
+				f(o.Data)
+			}
+		}
+	case *MarkdownCell:
+		for _, b := range c.Attachments {
+			f(b)
+		}
+	case *RawCell:
+		for _, b := range c.Attachments {
+			f(b)
+		}
+	}
+}
 
-func detachBundle(b MimeBundle) {
+// bundleTexts calls f with each text entry of b.
+func bundleTexts(b MimeBundle, f func(*MultilineString)) {
 	if b.b == nil {
 		return
 	}
-	b.b.raw = nil
 	for i := range b.b.entries {
 		if e := &b.b.entries[i]; !e.isJSON {
-			e.text = Text(e.text.String())
+			f(&e.text)
 		}
 	}
 }
 
-func detachOutput(o Output) {
+// outputTexts calls f with each text of o.
+func outputTexts(o Output, f func(*MultilineString)) {
 	switch o := o.(type) {
 	case *Stream:
-		detachText(&o.Text)
+		f(&o.Text)
 	case *ExecuteResult:
-		detachBundle(o.Data)
+		bundleTexts(o.Data, f)
 	case *DisplayData:
-		detachBundle(o.Data)
+		bundleTexts(o.Data, f)
+	}
+}
+
+// detachOutput is detach of one output's texts.
+func detachOutput(o Output) {
+	bound := 0
+	outputTexts(o, func(m *MultilineString) { bound += m.textBound() })
+	var b strings.Builder
+	b.Grow(bound)
+	outputTexts(o, func(m *MultilineString) { *m = Text(m.textInto(&b)) })
+	switch o := o.(type) {
+	case *ExecuteResult:
+		if o.Data.b != nil {
+			o.Data.b.raw = nil
+		}
+	case *DisplayData:
+		if o.Data.b != nil {
+			o.Data.b.raw = nil
+		}
 	}
 }
 

@@ -132,8 +132,9 @@ var (
 	BundleJSON func(b any, mime string) (raw []byte, ok bool)
 
 	// TextBound returns the most bytes TextInto writes for the
-	// *nbformat.MultilineString m (its JSON's length for a text read), so
-	// that a caller can size one strings.Builder for many texts.
+	// *nbformat.MultilineString m (0 for a text TextInto shares or returns
+	// as it is; its JSON's length for another text read), so that a
+	// caller can size one strings.Builder for many texts.
 	TextBound func(m any) int
 
 	// TextInto returns the text of the *nbformat.MultilineString m, as its
