@@ -26,14 +26,14 @@ func ExampleHeal() {
 	for _, r := range repairs {
 		fmt.Println(r)
 	}
-	// The fresh id: the first 8 hex digits of SHA-256("1\x00markdown\x00done").
+	// The fresh id: the CRC-32C of "1\x00markdown\x00done", as 8 hex digits.
 	fmt.Println("valid:", nbformat.Validate(nb) == nil)
 	again, _ := nbformat.Heal(nb)
 	fmt.Println("healed again:", len(again), "repairs")
 	// Output:
 	// 2 problems
 	// /cells/0: cell of unrecognized type "Code" made a code cell
-	// /cells/1/id: gave id d9f93294 (was "a": cell id "a" is already the id of /cells/0)
+	// /cells/1/id: gave id 44bb9339 (was "a": cell id "a" is already the id of /cells/0)
 	// /cells/0/metadata/collapsed: removed invalid cell metadata (is a string, expected a boolean)
 	// /cells/0/execution_count: replaced an invalid execution count by 1 (is a string, expected null or integer)
 	// /cells/0/outputs/0/execution_count: removed (property "execution_count" is not allowed here)

@@ -148,7 +148,7 @@ func ExampleUpgrade() {
 		log.Fatal(err)
 	}
 	// The new id is derived from the cell's position, type and source:
-	// the first 8 hex digits of SHA-256("0\x00markdown\x00hi").
+	// the CRC-32C of "0\x00markdown\x00hi", as 8 hex digits.
 	if err := nbformat.Upgrade(nb); err != nil {
 		log.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func ExampleUpgrade() {
 	fmt.Println(string(out))
 	// Output:
 	// {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
-	// 		{"cell_type": "markdown", "metadata": {}, "source": "hi", "id": "bdabf5df"}]}
+	// 		{"cell_type": "markdown", "metadata": {}, "source": "hi", "id": "17337962"}]}
 }
 
 // Metadata the schema does not type keeps its arrays and objects as their

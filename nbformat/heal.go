@@ -27,7 +27,7 @@ func (r Repair) String() string { return string(r.Pointer) + ": " + r.What }
 // The contract: for every nbformat 4 notebook, Heal returns a nil error and
 // Validate(nb) is then nil; healing the result again changes nothing; the
 // same input gives the same bytes (fresh ids are derived from each cell's
-// position, type and source: 8 hex digits of a SHA-256 hash; set other ids
+// position, type and source: 8 hex digits of a CRC-32C checksum; set other ids
 // afterwards with [SetCellID] if you want them); and every
 // string and number of the input that has a valid place in the notebook is
 // still in it. Where something invalid holds content, the content is kept

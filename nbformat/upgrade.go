@@ -23,7 +23,7 @@ func (id CellID) Valid() bool { return cellid.Valid(string(id)) }
 //     Unlike Python nbformat, which replaces every id with a random one,
 //     existing valid ids are kept; only missing, invalid or duplicate ones
 //     get fresh unique ids, derived from the cell's position, type and
-//     source (8 hex digits of a SHA-256 hash), so the same notebook always
+//     source (8 hex digits of a CRC-32C checksum), so the same notebook always
 //     upgrades to the same bytes (set other ids afterwards with
 //     [SetCellID] if you want them).
 //

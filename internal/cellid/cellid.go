@@ -5,10 +5,12 @@
 package cellid
 
 import (
-	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
+	"hash/crc32"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // Valid reports whether id is a valid nbformat 4.5 cell id: 1 to 64
@@ -27,9 +29,18 @@ func Valid(id string) bool {
 }
 
 // Derive returns an id for the cell at position i of the given kind and
-// content: 8 hex digits of a SHA-256 hash of the three, rehashed while
-// taken reports the id as used. The same cell at the same place always
-// gets the same id.
+// content: the CRC-32C (Castagnoli) of "<i>\x00<kind>\x00<content>" as 8
+// hex digits; while taken reports a candidate as used, the next is the
+// CRC-32C of those bytes followed by a counter k = 1, 2, ... (4 bytes,
+// little-endian). The same cell at the same place always gets the same id.
+//
+// An id only has to be stable and rarely repeated (position is part of
+// the input, and repeats are settled by taken): a checksum the processor
+// computes 8 bytes at a time does that at ~16 GB/s, where SHA-256 (the
+// rule before) cost a tenth of reading a small notebook without ids. The
+// candidates never repeat: for a fixed prefix, the CRC of 4 more bytes is
+// a bijection of those bytes, so the counter runs through every 32-bit id
+// before coming back, and the loop ends while fewer are taken.
 func Derive(i int, kind, content string, taken func(string) bool) string {
 	var b strings.Builder
 	b.Grow(8)
@@ -41,44 +52,47 @@ func Derive(i int, kind, content string, taken func(string) bool) string {
 // only appends), so that the ids of a whole notebook can share one
 // buffer. The candidates taken rejects (rare) stay in b, unused.
 func DeriveInto(b *strings.Builder, i int, kind, content string, taken func(string) bool) string {
-	var sum [sha256.Size]byte
-	// The bytes hashed: "<i>\x00<kind>\x00<content>". Short ones are
-	// hashed from a buffer on the stack (most cells), longer ones in
-	// pieces, never copied whole.
-	var buf [512]byte
-	head := strconv.AppendInt(buf[:0], int64(i), 10)
-	head = append(head, 0)
-	if len(head)+len(kind)+1+len(content) <= len(buf) {
-		b := append(head, kind...)
-		b = append(b, 0)
-		b = append(b, content...)
-		sum = sha256.Sum256(b)
-	} else {
-		h := sha256.New()
-		h.Write(head)
-		for len(kind) > 0 { // (a kind is a short word; any length is hashed)
-			n := copy(buf[:], kind)
-			h.Write(buf[:n])
-			kind = kind[n:]
-		}
-		h.Write([]byte{0})
-		for len(content) > 0 {
-			n := copy(buf[:], content)
-			h.Write(buf[:n])
-			content = content[n:]
-		}
-		h.Sum(sum[:0])
-	}
-	var id [8]byte
-	for {
-		hex.Encode(id[:], sum[:4])
+	var head [24]byte
+	sum := updateShort(0, append(strconv.AppendInt(head[:0], int64(i), 10), 0))
+	sum = crc32.Update(sum, castagnoli, readOnlyBytes(kind))
+	sum = updateShort(sum, []byte{0})
+	sum = crc32.Update(sum, castagnoli, readOnlyBytes(content))
+	cand := sum
+	for k := uint32(1); ; k++ {
+		var be [4]byte
+		var id [8]byte
+		binary.BigEndian.PutUint32(be[:], cand)
+		hex.Encode(id[:], be[:])
 		start := b.Len()
 		b.Write(id[:])
 		if s := b.String()[start:]; !taken(s) {
 			return s
 		}
-		sum = sha256.Sum256(sum[:])
+		var next [4]byte
+		binary.LittleEndian.PutUint32(next[:], k)
+		cand = updateShort(sum, next[:])
 	}
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// updateShort is crc32.Update(crc, castagnoli, p) a byte at a time, for
+// the few bytes of a position, a separator or a counter: crc32.Update
+// calls its implementation through a function value, so a slice passed to
+// it escapes, and one on the stack would be allocated for every id.
+func updateShort(crc uint32, p []byte) uint32 {
+	crc = ^crc
+	for _, c := range p {
+		crc = castagnoli[byte(crc)^c] ^ crc>>8
+	}
+	return ^crc
+}
+
+// readOnlyBytes returns s's bytes without copying them. Safe because the
+// only callee, crc32.Update, reads its argument and keeps no reference to
+// it (a checksum), so the string's immutable bytes are never written.
+func readOnlyBytes(s string) []byte {
+	return unsafe.Slice(unsafe.StringData(s), len(s))
 }
 
 // Written reports whether the cells of a notebook of version major.minor

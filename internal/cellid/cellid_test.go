@@ -1,10 +1,9 @@
 package cellid
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -25,24 +24,56 @@ func TestValid(t *testing.T) {
 	}
 }
 
-// Derive hashes position, kind and content (SHA-256, first 4 bytes) and
-// rehashes while the id is taken.
+// crc32c is the checksum Derive's rule names, from the standard library:
+// the reference the tests compare with.
+func crc32c(b []byte) uint32 { return crc32.Checksum(b, crc32.MakeTable(crc32.Castagnoli)) }
+
+func hex8(sum uint32) string { return fmt.Sprintf("%08x", sum) }
+
+// Derive is the CRC-32C of position, kind and content, and then of the
+// same bytes followed by a counter while the id is taken.
 func TestDerive(t *testing.T) {
-	first := sha256.Sum256([]byte("3\x00code\x00print(1)"))
-	want := hex.EncodeToString(first[:4])
+	input := []byte("3\x00code\x00print(1)")
+	want := hex8(crc32c(input))
 	none := func(string) bool { return false }
 	if got := Derive(3, "code", "print(1)", none); got != want {
 		t.Errorf("Derive = %s, want %s", got, want)
 	}
-	second := sha256.Sum256(first[:])
-	if got := Derive(3, "code", "print(1)", func(id string) bool { return id == want }); got != hex.EncodeToString(second[:4]) {
-		t.Errorf("Derive with the first id taken = %s, want %s", got, hex.EncodeToString(second[:4]))
+	second := hex8(crc32c(append(slices.Clone(input), 1, 0, 0, 0)))
+	if got := Derive(3, "code", "print(1)", func(id string) bool { return id == want }); got != second {
+		t.Errorf("Derive with the first id taken = %s, want %s", got, second)
+	}
+	third := hex8(crc32c(append(slices.Clone(input), 2, 0, 0, 0)))
+	if got := Derive(3, "code", "print(1)", func(id string) bool { return id == want || id == second }); got != third {
+		t.Errorf("Derive with two ids taken = %s, want %s", got, third)
 	}
 	if Derive(4, "code", "print(1)", none) == want || Derive(3, "markdown", "print(1)", none) == want {
 		t.Error("position and kind do not change the id")
 	}
 	if !Valid(want) {
 		t.Errorf("derived id %q is not valid", want)
+	}
+}
+
+// The candidates Derive tries never repeat, so that it ends whatever ids
+// are taken: with every candidate taken, 300,000 of them are distinct (a
+// rehash of the last candidate, as SHA-256's rule was, is a walk that can
+// close on itself; a counter under a CRC cannot before 2^32).
+func TestDeriveCandidatesNeverRepeat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("300,000 candidates")
+	}
+	seen := make(map[string]bool, 300_000)
+	const limit = 300_000
+	Derive(5, "markdown", "# Title", func(id string) bool {
+		if seen[id] {
+			t.Fatalf("candidate %s tried twice, after %d", id, len(seen))
+		}
+		seen[id] = true
+		return len(seen) < limit
+	})
+	if len(seen) != limit {
+		t.Fatalf("%d candidates, want %d", len(seen), limit)
 	}
 }
 
@@ -80,18 +111,16 @@ func TestWrittenMatchesSchemas(t *testing.T) {
 	}
 }
 
-// Derive hashes the same bytes however long the content (short ones from
-// a buffer, long ones in pieces: checked against SHA-256 of the whole at
-// every length around the buffer's size), and allocates only the id it
-// returns for a cell of ordinary length.
+// Derive checksums the same bytes however long the content and kind, and
+// allocates only the id it returns.
 func TestDeriveLengthsAndAllocs(t *testing.T) {
 	none := func(string) bool { return false }
 	for _, n := range []int{0, 1, 490, 499, 500, 501, 502, 503, 504, 510, 511, 512, 513, 1023, 1024, 1025, 5000} {
 		content := strings.Repeat("é", n/2) + strings.Repeat("x", n%2)
 		for _, kind := range []string{"code", "", strings.Repeat("k", 600)} {
 			for _, i := range []int{0, 7, 12345} {
-				whole := sha256.Sum256([]byte(strconv.Itoa(i) + "\x00" + kind + "\x00" + content))
-				if got, want := Derive(i, kind, content, none), hex.EncodeToString(whole[:4]); got != want {
+				whole := crc32c([]byte(strconv.Itoa(i) + "\x00" + kind + "\x00" + content))
+				if got, want := Derive(i, kind, content, none), hex8(whole); got != want {
 					t.Fatalf("Derive(%d, %d-byte kind, %d-byte content) = %s, want %s", i, len(kind), len(content), got, want)
 				}
 			}
