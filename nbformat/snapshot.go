@@ -70,13 +70,17 @@ import (
 // snapshot is the memory of a notebook's values as decoded (see above).
 // It lives in the notebook's source (no allocation of its own).
 type snapshot struct {
-	ok    bool             // recorded: doc holds nothing the walk cannot follow
-	first []byte           // the bytes recorded, in walk order, in chunks (no pointers for the collector to scan)
-	more  [][]byte         // the chunks after the first (large notebooks)
-	size  int              // bytes recorded
-	input []byte           // the bytes read (the source's, kept alive by it too)
-	keep  []unsafe.Pointer // the bytes of recorded strings that are not the input's, kept alive
-	keep0 [4]unsafe.Pointer
+	ok bool // recorded: doc holds nothing the walk cannot follow
+	// The blocks the decoder allocated, by address, each recorded as its
+	// bytes, as the Document is (see snapblock.go); nil when recorded by
+	// a walk from the Document alone.
+	regions []snapRegion
+	first   []byte           // the bytes recorded, in walk order, in chunks (no pointers for the collector to scan)
+	more    [][]byte         // the chunks after the first (large notebooks)
+	size    int              // bytes recorded
+	input   []byte           // the bytes read (the source's, kept alive by it too)
+	keep    []unsafe.Pointer // the bytes of recorded strings that are not the input's, kept alive
+	keep0   [4]unsafe.Pointer
 }
 
 // A snapshot is recorded into room the caller gives (the spare bytes of
@@ -97,30 +101,43 @@ const (
 )
 
 // snapRoom returns the bytes to set aside for the snapshot of a notebook
-// whose tape has n nodes. Recorded bytes per node are 13 to 20 on most of
-// the corpus's notebooks under 20 KB (a cell's struct: its bitmap and
-// non-zero words; its slices' elements; its strings' headers), 26 at most,
+// whose tape has n nodes. Recorded bytes per node are 38 on the median of
+// the corpus's notebooks under 20 KB (the Document and the blocks of
+// values, recorded as their bytes, see snapblock.go: a code cell's slot
+// is 232 bytes, for 6 to 10 nodes), 45 for 97 in 100 of them, 51 at most,
 // down to 1 where most of the file is one value kept as bytes: the room
-// suffices for 411 of those 420 notebooks, and the room left unused is a
-// sixth of their size; a notebook needing more goes on in chunks of its
-// own (see snapshot).
+// suffices for 411 of those 420 notebooks; a notebook needing more goes
+// on in chunks of its own (see snapshot).
 func snapRoom(n int) int {
-	return min(snapChunk, 24*n+64)
+	return min(snapChunk, 46*n+128)
 }
 
 // take records doc, decoded from input, into room and chunks of its own
 // (s.ok false when doc holds a value the walk cannot follow). The
 // snapshot keeps room, which must not be used for anything else.
-func (s *snapshot) take(doc *Document, input, room []byte) {
+//
+// regions, when not nil, are the blocks the decoder allocated the
+// notebook's values in (see snapblock.go), which take orders; they and
+// the Document are recorded as bytes. Without regions, the snapshot is recorded by
+// a walk from the Document.
+func (s *snapshot) take(doc *Document, input, room []byte, regions []snapRegion) {
 	w := snapWalker{snap: s, lay: snapCommonLayouts(), keep: s.keep0[:0]}
 	w.setInput(input)
 	w.cur, w.kept, w.grow = room[:0], true, max(snapMinChunk, cap(room)/2)
-	if !w.obj(unsafe.Pointer(doc), w.lay.doc) {
+	ok := false
+	if regions != nil && ptrSize == 8 {
+		if w.regions, ok = sortRegions(regions); ok {
+			ok = w.recordRegions(doc, w.regions)
+		}
+	} else {
+		ok = w.obj(unsafe.Pointer(doc), w.lay.doc)
+	}
+	if !ok {
 		*s = snapshot{}
 		return
 	}
 	w.endChunk()
-	s.ok, s.size, s.input, s.keep = true, w.size, input, w.keep
+	s.ok, s.regions, s.size, s.input, s.keep = true, w.regions, w.size, input, w.keep
 }
 
 // endChunk adds the chunk being filled to the record: the room given as
@@ -155,9 +172,13 @@ func (s *snapshot) matches(doc *Document) bool {
 	if !s.ok {
 		return false
 	}
-	w := snapWalker{check: true, cur: s.first, rest: s.more, keep: s.keep, lay: snapCommonLayouts()}
+	w := snapWalker{check: true, cur: s.first, rest: s.more, keep: s.keep, lay: snapCommonLayouts(), regions: s.regions}
 	w.setInput(s.input)
-	if !w.obj(unsafe.Pointer(doc), w.lay.doc) {
+	if s.regions != nil {
+		if !w.matchRegions(s, doc) {
+			return false
+		}
+	} else if !w.obj(unsafe.Pointer(doc), w.lay.doc) {
 		return false
 	}
 	// Everything recorded was compared (it always is when all matched).
@@ -180,6 +201,9 @@ type snapWalker struct {
 	lo, hi uintptr        // where the input is
 	keep   []unsafe.Pointer
 	lay    *snapCommon
+	// The regions compared as bytes (see snapblock.go): the walk does not
+	// go into the values in them.
+	regions []snapRegion
 }
 
 // span returns the next n (> 0) bytes of the record: to be filled when

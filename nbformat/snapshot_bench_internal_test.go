@@ -1,6 +1,7 @@
 package nbformat
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
@@ -43,7 +44,7 @@ func BenchmarkUneditedCheck(b *testing.B) {
 	}
 	run("Take", func(nb *Notebook) {
 		var s snapshot
-		s.take(&nb.Document, nb.src.tape.Data, nil)
+		s.take(&nb.Document, nb.src.tape.Data, nil, slices.Clone(nb.src.snap.regions))
 	})
 	run("Match", func(nb *Notebook) {
 		if !nb.src.snap.matches(&nb.Document) {

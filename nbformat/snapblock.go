@@ -1,0 +1,468 @@
+package nbformat
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"reflect"
+	"slices"
+	"unsafe"
+)
+
+// The snapshot by blocks (see snapshot.go). Most of a notebook's memory
+// is a few blocks the decoder allocates (its slabs: the cells and outputs
+// of each variant, the strings and numbers optional fields point to, the
+// elements of string lists and output lists, bundles and their entries,
+// the strings and raw values boxed in interfaces) and the Document. The
+// snapshot records each of these regions as a copy of its bytes, and
+// compares them with bytes.Equal: no walk over their values. What the
+// regions lead to outside themselves (the frontier: maps, values the
+// decoder allocated one by one, bytes that are not the input's, values
+// boxed by the runtime) is found once, when recording, by going over the
+// edges of every value in the regions; the record lists these edges, and
+// each is walked as before (snapWalker.edge), in both directions.
+//
+// Why this is exact, in addition to the argument of snapshot.go:
+//
+//   - The snapshot keeps every region alive (snapRegion.base), so no
+//     other value can be allocated where one is: a pointer into a region
+//     that equals its record points to the value recorded there.
+//   - When every region's bytes equal their record, every pointer, slice
+//     header, map and interface word in them is the one recorded. So the
+//     edges that lead out of the regions are the ones listed when
+//     recording (which edges lead out depends only on those words, the
+//     regions and where the input is), and what they lead to is compared
+//     by the walk, which reads them from the live regions.
+//   - An edge counts as leading into a region (and is not walked) only
+//     when all the values it leads to lie in the handed-out part of one
+//     region whose values are of the edge's type, each at a value's start
+//     (snapWalker.inBlock): so their memory is compared with the region's
+//     and their own edges are listed with the region's. The walk, too,
+//     stops at such edges (a cell in a slice the decoder made one by one).
+//   - The strings in the regions that are not the input's are kept alive
+//     by the snapshot (snapshot.keep), as the walk keeps those it records.
+//   - The part of a block not handed out is not recorded: no value of the
+//     notebook reaches it (a slice handed out has its length as capacity;
+//     Go cannot reach a value's neighbours from a pointer to it).
+//
+// Comparing the bytes is stricter than the walk (a slice's capacity, a
+// map replaced by an equal one, a slice's elements moved now count):
+// such a notebook is only "different", and the reflective walk decides.
+
+// snapRegion is a block of values the decoder allocated, or the Document.
+type snapRegion struct {
+	base   unsafe.Pointer // the first value (keeping the block alive)
+	slot   *snapLayout    // the layout of an element of the block
+	val    *snapLayout    // the layout of the value at an element's start (slot's own but for a variant's slot)
+	stride uintptr        // the size of an element
+	n      int            // the elements in the block
+	used   int            // the elements handed out
+}
+
+// slotted is implemented by the elements of variant blocks (see slot):
+// the value at their start is of valueType.
+type slotted interface{ valueType() reflect.Type }
+
+func (*slot[T]) valueType() reflect.Type { return reflect.TypeFor[T]() }
+
+// newSnapRegion returns the region of block, none of it handed out yet.
+func newSnapRegion[T any](block []T) snapRegion {
+	var z T
+	l := snapLayoutOf(reflect.TypeFor[T]())
+	val := l
+	if v, ok := any((*T)(nil)).(slotted); ok {
+		val = snapLayoutOf(v.valueType())
+	}
+	return snapRegion{base: unsafe.Pointer(unsafe.SliceData(block)), slot: l, val: val, stride: unsafe.Sizeof(z), n: len(block)}
+}
+
+// track makes the slabs list the blocks they allocate in regs.
+func (s *slabs) track(regs *[]snapRegion) {
+	s.code.regs, s.markdown.regs, s.raw.regs, s.unknownCell.regs = regs, regs, regs, regs
+	s.executeResult.regs, s.displayData.regs, s.stream.regs = regs, regs, regs
+	s.errorOutput.regs, s.unknownOutput.regs = regs, regs
+	s.strs.regs, s.ints.regs, s.bools.regs, s.outputSlices.regs, s.cellSlices.regs = regs, regs, regs, regs, regs
+	s.bundles.regs, s.entries.regs, s.boxedStrs.regs, s.raws.regs = regs, regs, regs, regs
+}
+
+// close notes, for the current block of each slab, how many of its
+// values were handed out.
+func (s *slabs) close() {
+	s.code.close()
+	s.markdown.close()
+	s.raw.close()
+	s.unknownCell.close()
+	s.executeResult.close()
+	s.displayData.close()
+	s.stream.close()
+	s.errorOutput.close()
+	s.unknownOutput.close()
+	s.strs.close()
+	s.ints.close()
+	s.bools.close()
+	s.outputSlices.close()
+	s.cellSlices.close()
+	s.bundles.close()
+	s.entries.close()
+	s.boxedStrs.close()
+	s.raws.close()
+}
+
+// Limits of a frontier edge's place in the record (see frontierID).
+const (
+	maxRegions      = 1 << 16
+	maxRegionValues = 1 << 32
+	maxEdges        = 1 << 16
+)
+
+// frontierID is the word recording edge k of value i of region r.
+func frontierID(r, i, k int) uint64 { return uint64(r)<<48 | uint64(i)<<16 | uint64(k) }
+
+// sortRegions orders regs by address (for inBlock), dropping those with
+// nothing handed out. It reports false when two overlap (never: they are
+// distinct live objects) or there are too many to record.
+func sortRegions(regs []snapRegion) ([]snapRegion, bool) {
+	regs = slices.DeleteFunc(regs, func(r snapRegion) bool { return r.used == 0 })
+	slices.SortFunc(regs, func(a, b snapRegion) int { return cmpAddr(uintptr(a.base), uintptr(b.base)) })
+	for i := range regs {
+		r := &regs[i]
+		if !r.slot.ok || r.used > maxRegionValues-1 || len(r.slot.edges) > maxEdges {
+			return nil, false
+		}
+		if i > 0 && uintptr(regs[i-1].base)+uintptr(regs[i-1].used)*regs[i-1].stride > uintptr(r.base) {
+			return nil, false
+		}
+	}
+	return regs, len(regs) < docRegion
+}
+
+// inBlock reports whether the n values of layout l at p are handed-out
+// values of one region, of that layout, each at an element's start (n >
+// 1: the region's elements are values of l, contiguous).
+func (w *snapWalker) inBlock(p unsafe.Pointer, n int, l *snapLayout) bool {
+	return w.inBlockAt(uintptr(p), n, l)
+}
+
+// inBlockAt is inBlock for values at address a (a number only: never
+// followed).
+func (w *snapWalker) inBlockAt(a uintptr, n int, l *snapLayout) bool {
+	_, _, ok := w.blockIndex(a, n, l)
+	return ok
+}
+
+// blockIndex returns the region and the element in it where the n
+// values of layout l at address a are, when inBlock holds for them.
+func (w *snapWalker) blockIndex(a uintptr, n int, l *snapLayout) (ri, k int, ok bool) {
+	rs := w.regions
+	// The last region starting at or before a.
+	i, j := 0, len(rs)
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if uintptr(rs[h].base) <= a {
+			i = h + 1
+		} else {
+			j = h
+		}
+	}
+	if i == 0 {
+		return 0, 0, false
+	}
+	r := &rs[i-1]
+	if r.val != l || n > 1 && r.stride != l.size {
+		return 0, 0, false
+	}
+	off := a - uintptr(r.base)
+	if off%r.stride != 0 {
+		return 0, 0, false
+	}
+	e := off / r.stride
+	if e >= uintptr(r.used) || uintptr(n) > uintptr(r.used)-e {
+		return 0, 0, false
+	}
+	return i - 1, int(e), true
+}
+
+// covered reports whether the edge e at q leads nowhere the regions do
+// not cover: nothing, values in a region (see inBlock), the input's
+// bytes.
+func (w *snapWalker) covered(q unsafe.Pointer, e *snapEdge) bool {
+	switch e.kind {
+	case edgePtr:
+		c := *(*unsafe.Pointer)(q)
+		return c == nil || w.inBlock(c, 1, e.elem)
+	case edgeSlice:
+		n := (*[3]int)(q)[1]
+		return n == 0 || w.inBlock(*(*unsafe.Pointer)(q), n, e.elem)
+	case edgeBytes:
+		b := *(*[]byte)(q)
+		return len(b) == 0 || w.inInput(unsafe.Pointer(unsafe.SliceData(b)), len(b))
+	case edgeMap:
+		return *(*unsafe.Pointer)(q) == nil
+	case edgeAny:
+		return w.dynamicCovered(*(*any)(q))
+	case edgeCell:
+		return w.dynamicCovered(*(*Cell)(q))
+	case edgeOutput:
+		return w.dynamicCovered(*(*Output)(q))
+	}
+	return false
+}
+
+// dynamicCovered reports whether the value in an interface is nothing,
+// or in a region: a cell or output the decoder handed out, a string or
+// raw value it boxed (see box).
+func (w *snapWalker) dynamicCovered(x any) bool {
+	c := w.lay
+	switch v := x.(type) {
+	case nil:
+		return true
+	case *CodeCell:
+		return v != nil && w.inBlock(unsafe.Pointer(v), 1, c.code)
+	case *MarkdownCell:
+		return v != nil && w.inBlock(unsafe.Pointer(v), 1, c.markdown)
+	case *RawCell:
+		return v != nil && w.inBlock(unsafe.Pointer(v), 1, c.raw)
+	case *UnknownCell:
+		return v != nil && w.inBlock(unsafe.Pointer(v), 1, c.unknownCell)
+	case *ExecuteResult:
+		return v != nil && w.inBlock(unsafe.Pointer(v), 1, c.execResult)
+	case *DisplayData:
+		return v != nil && w.inBlock(unsafe.Pointer(v), 1, c.display)
+	case *Stream:
+		return v != nil && w.inBlock(unsafe.Pointer(v), 1, c.stream)
+	case *ErrorOutput:
+		return v != nil && w.inBlock(unsafe.Pointer(v), 1, c.errorOut)
+	case *UnknownOutput:
+		return v != nil && w.inBlock(unsafe.Pointer(v), 1, c.unknownOut)
+	case string:
+		return w.inBlock((*eface)(unsafe.Pointer(&x)).data, 1, c.str)
+	case json.RawMessage:
+		return w.inBlock((*eface)(unsafe.Pointer(&x)).data, 1, c.bytes)
+	}
+	return false
+}
+
+// docRegion is the region index that names the Document in the record.
+const docRegion = maxRegions - 1
+
+// recordRegions records the Document's bytes and the regions', keeps
+// their strings that are not the input's alive, then lists and walks the
+// edges leading out of them (the Document's, then those of the regions in
+// order, by value, in their layout's order).
+func (w *snapWalker) recordRegions(doc *Document, regs []snapRegion) bool {
+	dr := w.docRegion(doc)
+	w.recordBytes(&dr)
+	for i := range regs {
+		w.recordBytes(&regs[i])
+	}
+	if !w.recordEdges(&dr, docRegion) {
+		return false
+	}
+	for ri := range regs {
+		if !w.recordEdges(&regs[ri], ri) {
+			return false
+		}
+	}
+	return true
+}
+
+// recordBytes records r's bytes, and keeps its strings that are not the
+// input's alive.
+func (w *snapWalker) recordBytes(r *snapRegion) {
+	size := r.used * int(r.stride)
+	copy(w.span(size), unsafe.Slice((*byte)(r.base), size))
+	if len(r.slot.strs) > 0 {
+		w.strings(r.base, r.used, r.slot)
+	}
+}
+
+// docRegion is doc as a region.
+func (w *snapWalker) docRegion(doc *Document) snapRegion {
+	l := w.lay.doc
+	return snapRegion{base: unsafe.Pointer(doc), slot: l, val: l, stride: l.size, n: 1, used: 1}
+}
+
+// recordEdges lists and walks the edges of region r (number ri) that
+// lead out of the regions.
+func (w *snapWalker) recordEdges(r *snapRegion, ri int) bool {
+	if len(r.slot.edges) == 0 {
+		return true
+	}
+	for i := range r.used {
+		p := unsafe.Add(r.base, uintptr(i)*r.stride)
+		for k := range r.slot.edges {
+			e := &r.slot.edges[k]
+			q := unsafe.Add(p, e.off)
+			if w.covered(q, e) {
+				continue
+			}
+			w.word(frontierID(ri, i, k))
+			if !w.edge(q, e) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// matchRegions compares doc's bytes and the regions' with their record,
+// then walks the edges the record lists. Regions that differ from their
+// record are compared again loosely (see loosely), from s's record.
+func (w *snapWalker) matchRegions(s *snapshot, doc *Document) bool {
+	regs := s.regions
+	dr := w.docRegion(doc)
+	loose := false
+	for i := -1; i < len(regs); i++ {
+		r := &dr
+		if i >= 0 {
+			r = &regs[i]
+		}
+		n := r.used * int(r.stride)
+		rec := w.span(n)
+		if rec == nil {
+			return false
+		}
+		if !loose && !bytes.Equal(unsafe.Slice((*byte)(r.base), n), rec) {
+			loose = true
+		}
+	}
+	if loose && !w.looseRegions(s, &dr) {
+		return false
+	}
+	for w.size < s.size {
+		b := w.span(8)
+		if b == nil {
+			return false
+		}
+		id := binary.NativeEndian.Uint64(b)
+		ri, i, k := int(id>>48), int(id>>16&(maxRegionValues-1)), int(id&(maxEdges-1))
+		r := &dr
+		if ri != docRegion {
+			if ri >= len(regs) {
+				return false
+			}
+			r = &regs[ri]
+		}
+		if i >= r.used || k >= len(r.slot.edges) {
+			return false
+		}
+		e := &r.slot.edges[k]
+		if !w.edge(unsafe.Add(r.base, uintptr(i)*r.stride+e.off), e) {
+			return false
+		}
+	}
+	return true
+}
+
+// looseRegions reports whether the Document (dr) and every region equal
+// their record, or differ from it loosely. (Only when one differs; it
+// allocates only for notebooks of more than 32 regions.)
+func (w *snapWalker) looseRegions(s *snapshot, dr *snapRegion) bool {
+	var room [32][]byte
+	recs := room[:0]
+	rw := snapWalker{check: true, cur: s.first, rest: s.more}
+	docRec := rw.span(dr.used * int(dr.stride))
+	if docRec == nil {
+		return false
+	}
+	for i := range s.regions {
+		rec := rw.span(s.regions[i].used * int(s.regions[i].stride))
+		if rec == nil {
+			return false
+		}
+		recs = append(recs, rec)
+	}
+	for i := -1; i < len(s.regions); i++ {
+		r, rec := dr, docRec
+		if i >= 0 {
+			r, rec = &s.regions[i], recs[i]
+		}
+		live := unsafe.Slice((*byte)(r.base), r.used*int(r.stride))
+		if !bytes.Equal(live, rec) && !w.loosely(live, rec, r, recs) {
+			return false
+		}
+	}
+	return true
+}
+
+// loosely reports whether the values of region r, live, differ from
+// their record, rec, only in words whose content the walk of the listed
+// edges compares, or in what is compared here, as the walk from the
+// Document tolerates them (see sameMasked): a map replaced by another,
+// whose members the walk compares; a slice's capacity; a slice's elements
+// moved: when the slice recorded led out of the regions, the walk
+// compares its elements wherever they are now; when it led into a region,
+// its elements now must hold the bytes recorded for those it had then
+// (which the edges listed for them lead on from); when it was the input's
+// bytes, it must not have moved. recs are the regions' records.
+func (w *snapWalker) loosely(live, rec []byte, r *snapRegion, recs [][]byte) bool {
+	l := r.slot
+	if len(l.masks) == 0 {
+		return false
+	}
+	size := int(r.stride)
+	for i := range r.used {
+		a, b := live[i*size:(i+1)*size], rec[i*size:(i+1)*size]
+		prev := 0
+		for _, m := range l.masks {
+			off := int(m.off)
+			if !bytes.Equal(a[prev:off], b[prev:off]) {
+				return false
+			}
+			prev = off + ptrSize
+			x, y := a[off:prev], b[off:prev]
+			if !m.nilOnly || bytes.Equal(x, y) {
+				continue // a capacity, or the same
+			}
+			if isZeroWord(x) != isZeroWord(y) || !w.movedAsRecorded(a, b, m.off, l, recs) {
+				return false
+			}
+		}
+		if !bytes.Equal(a[prev:], b[prev:]) {
+			return false
+		}
+	}
+	return true
+}
+
+// movedAsRecorded reports whether the map or slice whose word is at
+// offset off of a value of layout l (live: a, as recorded: b; their words
+// before off, its length among them, are equal) holds what was recorded,
+// as loosely says.
+func (w *snapWalker) movedAsRecorded(a, b []byte, off uintptr, l *snapLayout, recs [][]byte) bool {
+	for k := range l.edges {
+		e := &l.edges[k]
+		if e.off != off {
+			continue
+		}
+		word := func(i uintptr) uintptr {
+			return uintptr(binary.NativeEndian.Uint64(b[off+i*ptrSize:]))
+		}
+		switch e.kind {
+		case edgeMap:
+			return true // never covered when not nil: the walk compares its members
+		case edgeSlice:
+			n := int(word(1))
+			ri, at, in := w.blockIndex(word(0), n, e.elem)
+			if n == 0 || !in {
+				return true // no element, or elements the walk compares
+			}
+			// The elements now, at a live pointer read from live memory,
+			// against the record of those it had.
+			r, size := &w.regions[ri], int(e.elem.size)
+			now := unsafe.Slice((*byte)(*(*unsafe.Pointer)(unsafe.Pointer(&a[off]))), n*size)
+			for j := range n {
+				from := (at + j) * int(r.stride)
+				if !bytes.Equal(now[j*size:(j+1)*size], recs[ri][from:from+size]) {
+					return false
+				}
+			}
+			return true
+		case edgeBytes:
+			n := int(word(1))
+			return n == 0 || word(0) < w.lo || word(0) >= w.hi || uintptr(n) > w.hi-word(0)
+		}
+		return false
+	}
+	return false
+}
