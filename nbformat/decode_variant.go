@@ -302,6 +302,7 @@ type slab[T any] struct {
 	// When the decoder records a snapshot (see snapblock.go): where the
 	// blocks are listed, and 1 + the index there of the current block.
 	regs *[]snapRegion
+	lay  *slabLayouts
 	cur  int
 }
 
@@ -320,7 +321,7 @@ func (s *slab[T]) alloc(n int) {
 	s.close()
 	s.free = make([]T, s.last)
 	if s.regs != nil {
-		*s.regs = append(*s.regs, newSnapRegion(s.free))
+		*s.regs = append(*s.regs, s.region(s.free))
 		s.cur = len(*s.regs)
 	}
 }

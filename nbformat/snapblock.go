@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"sync"
 	"unsafe"
 )
 
@@ -57,6 +58,7 @@ type snapRegion struct {
 	stride uintptr        // the size of an element
 	n      int            // the elements in the block
 	used   int            // the elements handed out
+	lo, hi uintptr        // where the elements handed out are (set by sortRegions)
 }
 
 // slotted is implemented by the elements of variant blocks (see slot):
@@ -65,24 +67,71 @@ type slotted interface{ valueType() reflect.Type }
 
 func (*slot[T]) valueType() reflect.Type { return reflect.TypeFor[T]() }
 
-// newSnapRegion returns the region of block, none of it handed out yet.
-func newSnapRegion[T any](block []T) snapRegion {
-	var z T
+// slabLayouts are the layouts of a slab's regions: of an element, and of
+// the value at an element's start.
+type slabLayouts struct{ slot, val *snapLayout }
+
+// layoutsOf returns the layouts of the regions of a slab[T].
+func layoutsOf[T any]() slabLayouts {
 	l := snapLayoutOf(reflect.TypeFor[T]())
 	val := l
 	if v, ok := any((*T)(nil)).(slotted); ok {
 		val = snapLayoutOf(v.valueType())
 	}
-	return snapRegion{base: unsafe.Pointer(unsafe.SliceData(block)), slot: l, val: val, stride: unsafe.Sizeof(z), n: len(block)}
+	return slabLayouts{l, val}
+}
+
+// slabLayoutSet holds the layouts of the regions of each of the slabs,
+// found once.
+type slabLayoutSet struct {
+	code, markdown, raw, unknownCell, executeResult, displayData, stream, errorOutput, unknownOutput slabLayouts
+	strs, ints, bools, outputSlices, cellSlices, bundles, entries, boxedStrs, raws                   slabLayouts
+}
+
+var slabLayoutsOnce = sync.OnceValue(func() *slabLayoutSet {
+	return &slabLayoutSet{
+		code: layoutsOf[slot[CodeCell]](), markdown: layoutsOf[slot[MarkdownCell]](), raw: layoutsOf[slot[RawCell]](),
+		unknownCell: layoutsOf[slot[UnknownCell]](), executeResult: layoutsOf[slot[ExecuteResult]](),
+		displayData: layoutsOf[slot[DisplayData]](), stream: layoutsOf[slot[Stream]](),
+		errorOutput: layoutsOf[slot[ErrorOutput]](), unknownOutput: layoutsOf[slot[UnknownOutput]](),
+		strs: layoutsOf[string](), ints: layoutsOf[int](), bools: layoutsOf[bool](),
+		outputSlices: layoutsOf[Output](), cellSlices: layoutsOf[Cell](), bundles: layoutsOf[bundle](),
+		entries: layoutsOf[mimeEntry](), boxedStrs: layoutsOf[string](), raws: layoutsOf[json.RawMessage](),
+	}
+})
+
+// trackIn makes s list the blocks it allocates in regs, as regions of
+// layouts l.
+func (s *slab[T]) trackIn(regs *[]snapRegion, l *slabLayouts) { s.regs, s.lay = regs, l }
+
+// region returns the region of block, a new block of s, none of it
+// handed out yet.
+func (s *slab[T]) region(block []T) snapRegion {
+	var z T
+	return snapRegion{base: unsafe.Pointer(unsafe.SliceData(block)), slot: s.lay.slot, val: s.lay.val, stride: unsafe.Sizeof(z), n: len(block)}
 }
 
 // track makes the slabs list the blocks they allocate in regs.
 func (s *slabs) track(regs *[]snapRegion) {
-	s.code.regs, s.markdown.regs, s.raw.regs, s.unknownCell.regs = regs, regs, regs, regs
-	s.executeResult.regs, s.displayData.regs, s.stream.regs = regs, regs, regs
-	s.errorOutput.regs, s.unknownOutput.regs = regs, regs
-	s.strs.regs, s.ints.regs, s.bools.regs, s.outputSlices.regs, s.cellSlices.regs = regs, regs, regs, regs, regs
-	s.bundles.regs, s.entries.regs, s.boxedStrs.regs, s.raws.regs = regs, regs, regs, regs
+	l := slabLayoutsOnce()
+	s.code.trackIn(regs, &l.code)
+	s.markdown.trackIn(regs, &l.markdown)
+	s.raw.trackIn(regs, &l.raw)
+	s.unknownCell.trackIn(regs, &l.unknownCell)
+	s.executeResult.trackIn(regs, &l.executeResult)
+	s.displayData.trackIn(regs, &l.displayData)
+	s.stream.trackIn(regs, &l.stream)
+	s.errorOutput.trackIn(regs, &l.errorOutput)
+	s.unknownOutput.trackIn(regs, &l.unknownOutput)
+	s.strs.trackIn(regs, &l.strs)
+	s.ints.trackIn(regs, &l.ints)
+	s.bools.trackIn(regs, &l.bools)
+	s.outputSlices.trackIn(regs, &l.outputSlices)
+	s.cellSlices.trackIn(regs, &l.cellSlices)
+	s.bundles.trackIn(regs, &l.bundles)
+	s.entries.trackIn(regs, &l.entries)
+	s.boxedStrs.trackIn(regs, &l.boxedStrs)
+	s.raws.trackIn(regs, &l.raws)
 }
 
 // close notes, for the current block of each slab, how many of its
@@ -123,9 +172,20 @@ func frontierID(r, i, k int) uint64 { return uint64(r)<<48 | uint64(i)<<16 | uin
 // distinct live objects) or there are too many to record.
 func sortRegions(regs []snapRegion) ([]snapRegion, bool) {
 	regs = slices.DeleteFunc(regs, func(r snapRegion) bool { return r.used == 0 })
-	slices.SortFunc(regs, func(a, b snapRegion) int { return cmpAddr(uintptr(a.base), uintptr(b.base)) })
+	if len(regs) <= 32 {
+		// By insertion (few, and mostly in order already).
+		for i := 1; i < len(regs); i++ {
+			for j := i; j > 0 && uintptr(regs[j].base) < uintptr(regs[j-1].base); j-- {
+				regs[j], regs[j-1] = regs[j-1], regs[j]
+			}
+		}
+	} else {
+		slices.SortFunc(regs, func(a, b snapRegion) int { return cmpAddr(uintptr(a.base), uintptr(b.base)) })
+	}
 	for i := range regs {
 		r := &regs[i]
+		r.lo = uintptr(r.base)
+		r.hi = r.lo + uintptr(r.used)*r.stride
 		if !r.slot.ok || r.used > maxRegionValues-1 || len(r.slot.edges) > maxEdges {
 			return nil, false
 		}
@@ -154,32 +214,36 @@ func (w *snapWalker) inBlockAt(a uintptr, n int, l *snapLayout) bool {
 // values of layout l at address a are, when inBlock holds for them.
 func (w *snapWalker) blockIndex(a uintptr, n int, l *snapLayout) (ri, k int, ok bool) {
 	rs := w.regions
-	// The last region starting at or before a.
-	i, j := 0, len(rs)
-	for i < j {
-		h := int(uint(i+j) >> 1)
-		if uintptr(rs[h].base) <= a {
-			i = h + 1
-		} else {
-			j = h
+	// The region holding a: most often the one found last (the same
+	// edge of consecutive values leads to the same block; see
+	// recordEdges), else the last one starting at or before a.
+	h := w.hint
+	if h >= len(rs) || a < rs[h].lo || a >= rs[h].hi {
+		i, j := 0, len(rs)
+		for i < j {
+			m := int(uint(i+j) >> 1)
+			if rs[m].lo <= a {
+				i = m + 1
+			} else {
+				j = m
+			}
 		}
+		if i == 0 || a >= rs[i-1].hi {
+			return 0, 0, false
+		}
+		h = i - 1
+		w.hint = h
 	}
-	if i == 0 {
-		return 0, 0, false
-	}
-	r := &rs[i-1]
+	r := &rs[h]
 	if r.val != l || n > 1 && r.stride != l.size {
 		return 0, 0, false
 	}
-	off := a - uintptr(r.base)
-	if off%r.stride != 0 {
-		return 0, 0, false
-	}
+	off := a - r.lo
 	e := off / r.stride
-	if e >= uintptr(r.used) || uintptr(n) > uintptr(r.used)-e {
+	if off != e*r.stride || uintptr(n) > uintptr(r.used)-e {
 		return 0, 0, false
 	}
-	return i - 1, int(e), true
+	return h, int(e), true
 }
 
 // covered reports whether the edge e at q leads nowhere the regions do
@@ -288,12 +352,31 @@ func (w *snapWalker) recordEdges(r *snapRegion, ri int) bool {
 	if len(r.slot.edges) == 0 {
 		return true
 	}
+	// For each of the first edges, the region it led into last.
+	var hints [16]int
 	for i := range r.used {
 		p := unsafe.Add(r.base, uintptr(i)*r.stride)
 		for k := range r.slot.edges {
 			e := &r.slot.edges[k]
 			q := unsafe.Add(p, e.off)
-			if w.covered(q, e) {
+			if k < len(hints) {
+				w.hint = hints[k]
+			}
+			// Most edges lead nowhere (nil, empty) or into a region.
+			switch e.kind {
+			case edgeSlice, edgeBytes:
+				if (*[3]int)(q)[1] == 0 {
+					continue
+				}
+			default: // a pointer, a map, an interface's type word
+				if *(*unsafe.Pointer)(q) == nil {
+					continue
+				}
+			}
+			if e.kind != edgeMap && w.covered(q, e) {
+				if k < len(hints) {
+					hints[k] = w.hint
+				}
 				continue
 			}
 			w.word(frontierID(ri, i, k))

@@ -169,20 +169,27 @@ func (w *snapWalker) setInput(input []byte) {
 
 // matches reports whether doc's memory is the memory recorded.
 func (s *snapshot) matches(doc *Document) bool {
+	ok, _ := s.match(doc)
+	return ok
+}
+
+// match is matches, also returning the number of values walked one by
+// one (the rest was compared as regions; tests).
+func (s *snapshot) match(doc *Document) (bool, int) {
 	if !s.ok {
-		return false
+		return false, 0
 	}
 	w := snapWalker{check: true, cur: s.first, rest: s.more, keep: s.keep, lay: snapCommonLayouts(), regions: s.regions}
 	w.setInput(s.input)
 	if s.regions != nil {
 		if !w.matchRegions(s, doc) {
-			return false
+			return false, w.walked
 		}
 	} else if !w.obj(unsafe.Pointer(doc), w.lay.doc) {
-		return false
+		return false, w.walked
 	}
 	// Everything recorded was compared (it always is when all matched).
-	return w.size == s.size
+	return w.size == s.size, w.walked
 }
 
 // snapWalker walks a notebook's memory, recording it (check false) or
@@ -204,6 +211,8 @@ type snapWalker struct {
 	// The regions compared as bytes (see snapblock.go): the walk does not
 	// go into the values in them.
 	regions []snapRegion
+	hint    int // the region inBlock found last
+	walked  int // values walked (see snapshot.match)
 }
 
 // span returns the next n (> 0) bytes of the record: to be filled when

@@ -24,6 +24,7 @@ func (w *snapWalker) array(p unsafe.Pointer, n int, l *snapLayout) bool {
 	if !l.ok {
 		return false
 	}
+	w.walked += n
 	if size := int(l.size) * n; size > 0 {
 		switch {
 		case l.words > 0:
@@ -206,9 +207,15 @@ func (w *snapWalker) edge(q unsafe.Pointer, e *snapEdge) bool {
 			return w.obj(c, e.elem)
 		}
 	case edgeSlice:
-		if n := (*[3]int)(q)[1]; n > 0 && !w.inBlock(*(*unsafe.Pointer)(q), n, e.elem) {
-			return w.array(*(*unsafe.Pointer)(q), n, e.elem)
+		n := (*[3]int)(q)[1]
+		if n == 0 {
+			return true
 		}
+		data := *(*unsafe.Pointer)(q)
+		if len(w.regions) == 0 {
+			return w.array(data, n, e.elem)
+		}
+		return w.sliceIn(data, n, e.elem)
 	case edgeBytes:
 		return w.bytes(*(*[]byte)(q))
 	case edgeMap:
@@ -221,6 +228,23 @@ func (w *snapWalker) edge(q unsafe.Pointer, e *snapEdge) bool {
 		return w.dynamic(*(*Output)(q))
 	}
 	return true
+}
+
+// sliceIn records or compares the n elements at data, of layout l, of a
+// slice whose data pointer was compared only as being nil or not (see
+// snapMask): so whether they lie in a region is recorded, as their
+// address (they are compared as the region; they must be the same
+// elements) or as 0 (they are walked, wherever they are now).
+func (w *snapWalker) sliceIn(data unsafe.Pointer, n int, l *snapLayout) bool {
+	in := w.inBlock(data, n, l)
+	var at uint64
+	if in {
+		at = uint64(uintptr(data))
+	}
+	if !w.word(at) {
+		return false
+	}
+	return in || w.array(data, n, l)
 }
 
 // bytes records or compares a byte slice's bytes: by their place when
