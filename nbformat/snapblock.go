@@ -510,8 +510,7 @@ func (w *snapWalker) loosely(live, rec []byte, r *snapRegion, recs [][]byte) boo
 
 // movedAsRecorded reports whether the map or slice whose word is at
 // offset off of a value of layout l (live: a, as recorded: b; their words
-// before off, its length among them, are equal) holds what was recorded,
-// as loosely says.
+// before off are equal) holds what was recorded, as loosely says.
 func (w *snapWalker) movedAsRecorded(a, b []byte, off uintptr, l *snapLayout, recs [][]byte) bool {
 	for k := range l.edges {
 		e := &l.edges[k]
@@ -526,6 +525,9 @@ func (w *snapWalker) movedAsRecorded(a, b []byte, off uintptr, l *snapLayout, re
 			return true // never covered when not nil: the walk compares its members
 		case edgeSlice:
 			n := int(word(1))
+			if !bytes.Equal(a[off+ptrSize:off+2*ptrSize], b[off+ptrSize:off+2*ptrSize]) {
+				return false // another length (compared after, but read here)
+			}
 			ri, at, in := w.blockIndex(word(0), n, e.elem)
 			if n == 0 || !in {
 				return true // no element, or elements the walk compares

@@ -117,6 +117,16 @@ func TestSnapshotRegionsAfterEdits(t *testing.T) {
 			a, b := nb.Cells[0].(*CodeCell), nb.Cells[1].(*CodeCell)
 			a.Outputs, b.Outputs = b.Outputs, a.Outputs
 		}, false},
+		// Moved and shorter (a length read before it is compared: the
+		// elements now are fewer than those recorded).
+		{"outputs moved, one fewer", func(nb *Notebook) {
+			c := nb.Cells[0].(*CodeCell)
+			c.Outputs = append([]Output(nil), c.Outputs[1:]...)
+		}, false},
+		{"tags moved, one fewer", func(nb *Notebook) {
+			c := nb.Cells[1].(*CodeCell)
+			c.Metadata.Tags = append([]string(nil), c.Metadata.Tags[:1]...)
+		}, false},
 		{"tags moved and changed", func(nb *Notebook) {
 			c := nb.Cells[5].(*CodeCell)
 			c.Metadata.Tags = append([]string(nil), c.Metadata.Tags...)
