@@ -196,6 +196,16 @@ func sortRegions(regs []snapRegion) ([]snapRegion, bool) {
 	return regs, len(regs) < docRegion
 }
 
+// regionBytes returns the bytes a record by blocks holds before the
+// edges it lists: the Document's and the regions'.
+func regionBytes(regs []snapRegion, doc *snapLayout) int {
+	n := int(doc.size)
+	for i := range regs {
+		n += regs[i].used * int(regs[i].stride)
+	}
+	return n
+}
+
 // inBlock reports whether the n values of layout l at p are handed-out
 // values of one region, of that layout, each at an element's start (n >
 // 1: the region's elements are values of l, contiguous).

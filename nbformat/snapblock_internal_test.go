@@ -10,7 +10,9 @@ import (
 
 // blockNotebook returns a notebook of n code cells, each with an id,
 // tags, an execution count, a source of lines and three outputs, the
-// notebook with a kernelspec and language_info.
+// notebook with a kernelspec and language_info. (The sources are long
+// enough for the blocks to hold fewer bytes than the file: see
+// snapshot.take.)
 func blockNotebook(n int) []byte {
 	var b strings.Builder
 	b.WriteString(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},` +
@@ -20,7 +22,7 @@ func blockNotebook(n int) []byte {
 			b.WriteString(", ")
 		}
 		fmt.Fprintf(&b, `{"cell_type": "code", "id": "c%d", "execution_count": %d, "metadata": {"tags": ["t%d", "x"], "collapsed": false},`+
-			` "source": ["x = %d\n", "print(x)"], "outputs": [{"output_type": "stream", "name": "stdout", "text": ["%d\n"]},`+
+			` "source": ["x = %d  # `+strings.Repeat("a comment of some length ", 30)+`\n", "print(x)"], "outputs": [{"output_type": "stream", "name": "stdout", "text": ["%d\n"]},`+
 			` {"output_type": "execute_result", "execution_count": %d, "data": {"text/plain": ["%d"]}, "metadata": {}},`+
 			` {"output_type": "display_data", "data": {"image/png": "iVBO%d", "text/plain": ["<Figure>"]}, "metadata": {}}]}`,
 			i, i+1, i, i, i, i+1, i, i)
@@ -145,6 +147,40 @@ func TestSnapshotRegionsAfterEdits(t *testing.T) {
 		}
 		if snap != c.keeps || walk != c.keeps {
 			t.Errorf("%s: snapshot %v, walk %v, want %v", c.name, snap, walk, c.keeps)
+		}
+	}
+}
+
+// TestSnapshotOfManyEmptyCells checks that a notebook of many nearly
+// empty cells, whose blocks hold more bytes than its file (a markdown
+// cell's slot is 176 bytes, for 51 in the file: 3.5 times), is recorded
+// by the walk from the Document (1.3 times the file) and still matches;
+// a notebook of the same cells with some text is recorded by blocks.
+func TestSnapshotOfManyEmptyCells(t *testing.T) {
+	for _, c := range []struct {
+		source string
+		blocks bool
+	}{{"", false}, {strings.Repeat("text ", 40), true}} {
+		var b strings.Builder
+		b.WriteString(`{"nbformat": 4, "nbformat_minor": 4, "metadata": {}, "cells": [`)
+		for i := range 3000 {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `{"cell_type":"markdown","metadata":{},"source":%q}`, c.source)
+		}
+		b.WriteString("]}")
+		data := []byte(b.String())
+		nb, err := Unmarshal(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := &nb.src.snap
+		if !s.ok || !s.matches(&nb.Document) {
+			t.Fatalf("source %q: no snapshot that matches", c.source)
+		}
+		if (s.regions != nil) != c.blocks || s.size > 2*len(data) {
+			t.Errorf("source %q: by blocks %v, %d bytes recorded for %d in the file; want by blocks %v, at most twice the file", c.source, s.regions != nil, s.size, len(data), c.blocks)
 		}
 	}
 }

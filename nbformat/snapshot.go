@@ -127,17 +127,25 @@ func snapRoom(n int) int {
 //
 // regions, when not nil, are the blocks the decoder allocated the
 // notebook's values in (see snapblock.go), which take orders; they and
-// the Document are recorded as bytes. Without regions, the snapshot is recorded by
+// the Document are recorded as bytes, unless that is more bytes than
+// the input holds, and than a bound. Without regions, the snapshot is recorded by
 // a walk from the Document.
 func (s *snapshot) take(doc *Document, input, room []byte, regions []snapRegion) {
 	w := snapWalker{snap: s, lay: snapCommonLayouts(), keep: s.keep0[:0]}
 	w.setInput(input)
 	w.cur, w.kept, w.grow = room[:0], true, max(snapMinChunk, cap(room)/2)
-	ok := false
 	if regions != nil && ptrSize == 8 {
-		if w.regions, ok = sortRegions(regions); ok {
-			ok = w.recordRegions(doc, w.regions)
+		// By blocks, unless their bytes outweigh the input's and a
+		// quarter of snapChunk (notebooks of many nearly empty cells: a
+		// cell's slot is 120 to 232 bytes, most of them zero, which the
+		// walk records as a bitmap).
+		if rs, sorted := sortRegions(regions); sorted && regionBytes(rs, w.lay.doc) <= max(len(input), snapChunk/4) {
+			w.regions = rs
 		}
+	}
+	var ok bool
+	if w.regions != nil {
+		ok = w.recordRegions(doc, w.regions)
 	} else {
 		ok = w.obj(unsafe.Pointer(doc), w.lay.doc)
 	}
