@@ -357,21 +357,14 @@ func (w *snapWalker) docRegion(doc *Document) snapRegion {
 }
 
 // recordEdges lists and walks the edges of region r (number ri) that
-// lead out of the regions.
+// lead out of the regions: edge by edge of its layout, over its values
+// (the same edge of consecutive values leads into the same block, which
+// inBlock then finds first).
 func (w *snapWalker) recordEdges(r *snapRegion, ri int) bool {
-	if len(r.slot.edges) == 0 {
-		return true
-	}
-	// For each of the first edges, the region it led into last.
-	var hints [16]int
-	for i := range r.used {
-		p := unsafe.Add(r.base, uintptr(i)*r.stride)
-		for k := range r.slot.edges {
-			e := &r.slot.edges[k]
-			q := unsafe.Add(p, e.off)
-			if k < len(hints) {
-				w.hint = hints[k]
-			}
+	for k := range r.slot.edges {
+		e := &r.slot.edges[k]
+		for i := range r.used {
+			q := unsafe.Add(r.base, uintptr(i)*r.stride+e.off)
 			// Most edges lead nowhere (nil, empty) or into a region.
 			switch e.kind {
 			case edgeSlice, edgeBytes:
@@ -384,9 +377,6 @@ func (w *snapWalker) recordEdges(r *snapRegion, ri int) bool {
 				}
 			}
 			if e.kind != edgeMap && w.covered(q, e) {
-				if k < len(hints) {
-					hints[k] = w.hint
-				}
 				continue
 			}
 			w.word(frontierID(ri, i, k))
