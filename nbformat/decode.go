@@ -45,6 +45,7 @@ func decodeNotebook(t *jsontree.Tape) *Notebook {
 		order    [64]int32
 		variants [64]variant
 		blocks   [8]origin
+		regions  [24]snapRegion
 	}{}
 	ti := documentInfo() // first: it describes the types typeCount counts
 	b.src.tape = t
@@ -55,8 +56,11 @@ func decodeNotebook(t *jsontree.Tape) *Notebook {
 	b.nb.src = &b.src
 	d := newDecoder(t, &b.src)
 	d.variants = b.variants[:0]
+	b.src.regions = b.regions[:0]
+	d.track(&b.src.regions) // (in the source's block: a pointer into the decoder would move it to the heap)
 	d.decodeStruct(unsafe.Pointer(&b.nb.Document), ti.plan, jsontree.Root)
 	b.src.learnOrder(ti, jsontree.Root)
+	d.close()
 	return &b.nb
 }
 
@@ -350,7 +354,7 @@ func (d *decoder) slice(p unsafe.Pointer, ti *typeInfo, j int) bool {
 		}
 		*(*[]string)(p) = s
 	case directCells:
-		s := make([]Cell, n)
+		s := d.cellSlices.take(n)
 		d.decodeCells(s, j)
 		*(*[]Cell)(p) = s
 	case directOutputs:

@@ -272,6 +272,7 @@ type slabs struct {
 	ints          slab[int]
 	bools         slab[bool]
 	outputSlices  slab[Output] // the elements of the code cells' outputs
+	cellSlices    slab[Cell]   // the elements of the lists of cells
 	bundles       slab[bundle]
 	entries       slab[mimeEntry]
 	boxedStrs     slab[string]          // strings in interfaces (see box)
@@ -298,6 +299,11 @@ func (s *slabs) reserve(counts *[variantCount]int, src *source) {
 type slab[T any] struct {
 	free []T
 	last int // the size of the last block
+	// When the decoder records a snapshot (see snapblock.go): where the
+	// blocks are listed, and 1 + the index there of the current block.
+	regs *[]snapRegion
+	lay  *slabLayouts
+	cur  int
 }
 
 // reserve makes room for n more values (counted) in the current block.
@@ -312,7 +318,21 @@ func (s *slab[T]) reserve(n int) {
 // few blocks.
 func (s *slab[T]) alloc(n int) {
 	s.last = max(n, min(2*s.last, 256))
+	s.close()
 	s.free = make([]T, s.last)
+	if s.regs != nil {
+		*s.regs = append(*s.regs, s.region(s.free))
+		s.cur = len(*s.regs)
+	}
+}
+
+// close notes in the list of blocks how many values of the current block
+// were handed out.
+func (s *slab[T]) close() {
+	if s.cur > 0 {
+		r := &(*s.regs)[s.cur-1]
+		r.used = r.n - len(s.free)
+	}
 }
 
 // take returns n new zero Ts, as a slice whose capacity is n (appending

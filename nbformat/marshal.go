@@ -77,8 +77,17 @@ func writeAll(w io.Writer, pieces ...[]byte) error {
 }
 
 func (nb *Notebook) marshal() ([]byte, error) {
+	if err := nilVariantError(nb); err != nil {
+		return nil, err
+	}
+	if lead, rest, ok := nb.asRead(); ok {
+		// (Without the closure below: called with a variadic argument,
+		// a function value would have the notebook's one copy cost two
+		// more allocations.)
+		return join([][]byte{lead, rest}), nil
+	}
 	var out []byte
-	err := nb.write(func(pieces ...[]byte) error {
+	err := nb.encode(func(pieces ...[]byte) error {
 		if len(pieces) == 1 { // the encoder's own buffer
 			out = pieces[0]
 			return nil
@@ -108,10 +117,36 @@ func (nb *Notebook) newEncoder() encoder {
 
 // write hands the notebook's bytes to emit: the bytes read (in pieces)
 // when nb is unedited, else one buffer built by the encoder.
-func (nb *Notebook) write(emit func(pieces ...[]byte) error) (err error) {
+func (nb *Notebook) write(emit func(pieces ...[]byte) error) error {
 	if err := nilVariantError(nb); err != nil {
 		return err
 	}
+	// Unchanged: the input itself.
+	if lead, rest, ok := nb.asRead(); ok {
+		return emit(lead, rest)
+	}
+	return nb.encode(emit)
+}
+
+// asRead returns the bytes nb was read from as Marshal writes them (the
+// white space before the root value, without a byte-order mark Heal
+// removed, and the rest) when nb is unedited.
+func (nb *Notebook) asRead() (lead, rest []byte, ok bool) {
+	if nb.src == nil || !nb.unedited() {
+		return nil, nil, false
+	}
+	t := nb.src.tape
+	root := &t.Nodes[jsontree.Root]
+	lead = t.Data[:root.Start]
+	if nb.dropBOM && t.BOM {
+		lead = lead[3:]
+	}
+	return lead, t.Data[root.Start:], true
+}
+
+// encode hands to emit the bytes the encoder builds for nb, built in
+// memory or edited (without a nil cell or output).
+func (nb *Notebook) encode(emit func(pieces ...[]byte) error) (err error) {
 	e := nb.newEncoder()
 	v := reflect.ValueOf(&nb.Document).Elem()
 	defer func() {
@@ -130,10 +165,6 @@ func (nb *Notebook) write(emit func(pieces ...[]byte) error) (err error) {
 	lead := t.Data[:root.Start]
 	if nb.dropBOM && t.BOM {
 		lead = lead[3:]
-	}
-	// Unchanged: the input itself.
-	if nb.unedited() {
-		return emit(lead, t.Data[root.Start:])
 	}
 	e.st = nb.src.styleOf()
 	e.buf = make([]byte, 0, len(t.Data)+len(t.Data)/8)

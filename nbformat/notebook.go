@@ -53,7 +53,10 @@ type source struct {
 	order  []int32  // typeInfo.id → 1 + the node of the first object of that type
 	style  *style
 	snap   snapshot // the typed values as decoded (see snapshot.go)
-	once   sync.Once
+	// regions: the blocks the decoder allocated, until the snapshot takes
+	// them (see snapblock.go).
+	regions []snapRegion
+	once    sync.Once
 	// problems: the validation of these bytes, once done (see
 	// Notebook.problems); an empty list for valid bytes.
 	problems atomic.Pointer[[]located]
@@ -217,8 +220,9 @@ func (o UnmarshalOptions) read(data []byte, copyData, snap bool) (*Notebook, err
 	}
 	nb := decodeNotebook(t)
 	if snap {
-		nb.src.snap.take(&nb.Document, t.Data, room)
+		nb.src.snap.take(&nb.Document, t.Data, room, nb.src.regions)
 	}
+	nb.src.regions = nil
 	return nb, nil
 }
 

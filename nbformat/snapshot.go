@@ -21,6 +21,13 @@ import (
 // are) and value. A notebook is unedited when the same walk over its
 // memory now finds the same, stopping at the first difference.
 //
+// A notebook read by Unmarshal is recorded by blocks rather than by this
+// walk alone (snapblock.go): the Document and the blocks the decoder
+// allocated its values in are recorded as their bytes and compared with
+// bytes.Equal, and only what they lead to outside themselves (maps,
+// values allocated one by one) is walked. The walk below is what compares
+// those, and the whole notebook when there are no blocks.
+//
 // Why this is exact (a match means the notebook has not changed):
 //
 //   - The walk compares an object's memory before it follows anything in
@@ -70,13 +77,17 @@ import (
 // snapshot is the memory of a notebook's values as decoded (see above).
 // It lives in the notebook's source (no allocation of its own).
 type snapshot struct {
-	ok    bool             // recorded: doc holds nothing the walk cannot follow
-	first []byte           // the bytes recorded, in walk order, in chunks (no pointers for the collector to scan)
-	more  [][]byte         // the chunks after the first (large notebooks)
-	size  int              // bytes recorded
-	input []byte           // the bytes read (the source's, kept alive by it too)
-	keep  []unsafe.Pointer // the bytes of recorded strings that are not the input's, kept alive
-	keep0 [4]unsafe.Pointer
+	ok bool // recorded: doc holds nothing the walk cannot follow
+	// The blocks the decoder allocated, by address, each recorded as its
+	// bytes, as the Document is (see snapblock.go); nil when recorded by
+	// a walk from the Document alone.
+	regions []snapRegion
+	first   []byte           // the bytes recorded, in walk order, in chunks (no pointers for the collector to scan)
+	more    [][]byte         // the chunks after the first (large notebooks)
+	size    int              // bytes recorded
+	input   []byte           // the bytes read (the source's, kept alive by it too)
+	keep    []unsafe.Pointer // the bytes of recorded strings that are not the input's, kept alive
+	keep0   [4]unsafe.Pointer
 }
 
 // A snapshot is recorded into room the caller gives (the spare bytes of
@@ -97,30 +108,53 @@ const (
 )
 
 // snapRoom returns the bytes to set aside for the snapshot of a notebook
-// whose tape has n nodes. Recorded bytes per node are 13 to 20 on most of
-// the corpus's notebooks under 20 KB (a cell's struct: its bitmap and
-// non-zero words; its slices' elements; its strings' headers), 26 at most,
+// whose tape has n nodes. Recorded bytes per node are 38 on the median of
+// the corpus's notebooks under 20 KB (the Document and the blocks of
+// values, recorded as their bytes, see snapblock.go: a code cell's slot
+// is 232 bytes, for 6 to 10 nodes), 45 for 97 in 100 of them, 51 at most,
 // down to 1 where most of the file is one value kept as bytes: the room
-// suffices for 411 of those 420 notebooks, and the room left unused is a
-// sixth of their size; a notebook needing more goes on in chunks of its
-// own (see snapshot).
+// suffices for 419 of those 420 notebooks (it is twice what a record by
+// the walk alone took: a struct's zero words are recorded too, which is
+// what lets the check be one bytes.Equal per block); a notebook needing
+// more goes on in chunks of its own (see snapshot).
 func snapRoom(n int) int {
-	return min(snapChunk, 24*n+64)
+	return min(snapChunk, 46*n+128)
 }
 
 // take records doc, decoded from input, into room and chunks of its own
 // (s.ok false when doc holds a value the walk cannot follow). The
 // snapshot keeps room, which must not be used for anything else.
-func (s *snapshot) take(doc *Document, input, room []byte) {
+//
+// regions, when not nil, are the blocks the decoder allocated the
+// notebook's values in (see snapblock.go), which take orders; they and
+// the Document are recorded as bytes, unless that is more bytes than
+// the input holds, and than a bound. Without regions, the snapshot is recorded by
+// a walk from the Document.
+func (s *snapshot) take(doc *Document, input, room []byte, regions []snapRegion) {
 	w := snapWalker{snap: s, lay: snapCommonLayouts(), keep: s.keep0[:0]}
 	w.setInput(input)
 	w.cur, w.kept, w.grow = room[:0], true, max(snapMinChunk, cap(room)/2)
-	if !w.obj(unsafe.Pointer(doc), w.lay.doc) {
+	if regions != nil && ptrSize == 8 {
+		// By blocks, unless their bytes outweigh the input's and a
+		// quarter of snapChunk (notebooks of many nearly empty cells: a
+		// cell's slot is 120 to 232 bytes, most of them zero, which the
+		// walk records as a bitmap).
+		if rs, sorted := sortRegions(regions); sorted && regionBytes(rs, w.lay.doc) <= max(len(input), snapChunk/4) {
+			w.regions = rs
+		}
+	}
+	var ok bool
+	if w.regions != nil {
+		ok = w.recordRegions(doc, w.regions)
+	} else {
+		ok = w.obj(unsafe.Pointer(doc), w.lay.doc)
+	}
+	if !ok {
 		*s = snapshot{}
 		return
 	}
 	w.endChunk()
-	s.ok, s.size, s.input, s.keep = true, w.size, input, w.keep
+	s.ok, s.regions, s.size, s.input, s.keep = true, w.regions, w.size, input, w.keep
 }
 
 // endChunk adds the chunk being filled to the record: the room given as
@@ -152,16 +186,27 @@ func (w *snapWalker) setInput(input []byte) {
 
 // matches reports whether doc's memory is the memory recorded.
 func (s *snapshot) matches(doc *Document) bool {
+	ok, _ := s.match(doc)
+	return ok
+}
+
+// match is matches, also returning the number of values walked one by
+// one (the rest was compared as regions; tests).
+func (s *snapshot) match(doc *Document) (bool, int) {
 	if !s.ok {
-		return false
+		return false, 0
 	}
-	w := snapWalker{check: true, cur: s.first, rest: s.more, keep: s.keep, lay: snapCommonLayouts()}
+	w := snapWalker{check: true, cur: s.first, rest: s.more, keep: s.keep, lay: snapCommonLayouts(), regions: s.regions}
 	w.setInput(s.input)
-	if !w.obj(unsafe.Pointer(doc), w.lay.doc) {
-		return false
+	if s.regions != nil {
+		if !w.matchRegions(s, doc) {
+			return false, w.walked
+		}
+	} else if !w.obj(unsafe.Pointer(doc), w.lay.doc) {
+		return false, w.walked
 	}
 	// Everything recorded was compared (it always is when all matched).
-	return w.size == s.size
+	return w.size == s.size, w.walked
 }
 
 // snapWalker walks a notebook's memory, recording it (check false) or
@@ -180,6 +225,11 @@ type snapWalker struct {
 	lo, hi uintptr        // where the input is
 	keep   []unsafe.Pointer
 	lay    *snapCommon
+	// The regions compared as bytes (see snapblock.go): the walk does not
+	// go into the values in them.
+	regions []snapRegion
+	hint    int // the region inBlock found last
+	walked  int // values walked (see snapshot.match)
 }
 
 // span returns the next n (> 0) bytes of the record: to be filled when

@@ -1,6 +1,7 @@
 package nbformat
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
@@ -41,9 +42,16 @@ func BenchmarkUneditedCheck(b *testing.B) {
 			}
 		})
 	}
+	// Into room of the size reading gives it, as reading does.
+	rooms := map[*Notebook][]byte{}
+	regions := map[*Notebook][]snapRegion{}
+	for _, nb := range nbs {
+		rooms[nb] = make([]byte, snapRoom(len(nb.src.tape.Nodes)))
+		regions[nb] = slices.Clone(nb.src.snap.regions)
+	}
 	run("Take", func(nb *Notebook) {
 		var s snapshot
-		s.take(&nb.Document, nb.src.tape.Data, nil)
+		s.take(&nb.Document, nb.src.tape.Data, rooms[nb], regions[nb])
 	})
 	run("Match", func(nb *Notebook) {
 		if !nb.src.snap.matches(&nb.Document) {

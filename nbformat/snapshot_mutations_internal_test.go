@@ -159,6 +159,38 @@ var mutations = []mutation{
 		nb.Cells = nb.Cells[:len(nb.Cells)-1]
 		return true
 	}},
+	// Slices whose elements the decoder put in its blocks (compared as
+	// blocks, see snapblock.go), moved elsewhere: the snapshot compares
+	// the elements where they are now with those recorded.
+	{"outputs in a slice of their own", 0, true, withCell(func(c *CodeCell) bool { return len(c.Outputs) > 0 }, func(c *CodeCell) {
+		c.Outputs = slices.Clone(c.Outputs)
+	})},
+	{"outputs in a slice of their own, one replaced", 1, false, withCell(func(c *CodeCell) bool { return len(c.Outputs) > 0 }, func(c *CodeCell) {
+		c.Outputs = slices.Clone(c.Outputs)
+		c.Outputs[len(c.Outputs)-1] = NewStream("stdout", "moved")
+	})},
+	{"tags in a slice of their own", 0, true, withCell(func(c *CodeCell) bool { return len(c.Metadata.Tags) > 0 }, func(c *CodeCell) {
+		c.Metadata.Tags = slices.Clone(c.Metadata.Tags)
+	})},
+	{"tags in a slice of their own, one changed", 1, false, withCell(func(c *CodeCell) bool { return len(c.Metadata.Tags) > 0 }, func(c *CodeCell) {
+		c.Metadata.Tags = slices.Clone(c.Metadata.Tags)
+		c.Metadata.Tags[0] += "x"
+	})},
+	{"outputs of another cell, as many", -1, false, func(nb *Notebook, r *rand.Rand) bool {
+		cells := typedCells[*CodeCell](nb)
+		for range 8 {
+			a, ok1 := one(r, cells)
+			b, ok2 := one(r, cells)
+			if ok1 && ok2 && a != b && len(a.Outputs) == len(b.Outputs) && len(a.Outputs) > 0 {
+				a.Outputs = b.Outputs
+				return true
+			}
+		}
+		return false
+	}},
+	{"a cell's outputs moved into its block", 1, false, withCell(func(c *CodeCell) bool { return len(c.Outputs) > 1 }, func(c *CodeCell) {
+		c.Outputs = c.Outputs[1:]
+	})},
 	{"cells truncated and extended back", 0, true, func(nb *Notebook, _ *rand.Rand) bool {
 		n := len(nb.Cells)
 		if n == 0 {

@@ -11,7 +11,8 @@ import (
 // TestUneditedCheckAllocatesNothing checks that deciding a notebook is
 // unedited costs no allocation: Edited, Validate once the bytes read are
 // validated (the problems found then are remembered), and the check inside
-// MarshalTo (which allocates only to hand the pieces to the writer). The
+// MarshalTo (which allocates only to hand the pieces to the writer), and
+// in Marshal (which allocates only the copy it returns). The
 // walk over the typed values that decided it before allocated (its lists
 // of members, the values it compared); the snapshot compares memory.
 func TestUneditedCheckAllocatesNothing(t *testing.T) {
@@ -38,6 +39,18 @@ func TestUneditedCheckAllocatesNothing(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
+		// Marshal: the copy it returns, and nothing else (it allocated
+		// three times: the closure handing it the pieces, and their list).
+		marshal := func() float64 {
+			return testing.AllocsPerRun(20, func() {
+				if _, err := nbformat.Marshal(nb); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+		if n := marshal(); n != 1 {
+			t.Errorf("%s: Marshal of an unedited notebook allocates %v times, want 1 (its copy)", name, n)
+		}
 		nb.Cells = append(nb.Cells[:len(nb.Cells):len(nb.Cells)], nbformat.NewCodeCell("x"))
 		nb.Cells = nb.Cells[:len(nb.Cells)-1] // the same cells again, in another array: still unedited
 		if nb.Edited() {
@@ -45,6 +58,9 @@ func TestUneditedCheckAllocatesNothing(t *testing.T) {
 		}
 		if n := testing.AllocsPerRun(20, func() { _ = (nbformat.MarshalOptions{}).MarshalTo(io.Discard, nb) }); n != base || n > 2 {
 			t.Errorf("%s: MarshalTo allocates %v times (%v before the cells moved)", name, n, base)
+		}
+		if n := marshal(); n != 1 {
+			t.Errorf("%s: Marshal after the cells moved allocates %v times, want 1", name, n)
 		}
 	}
 }

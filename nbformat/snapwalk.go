@@ -24,6 +24,7 @@ func (w *snapWalker) array(p unsafe.Pointer, n int, l *snapLayout) bool {
 	if !l.ok {
 		return false
 	}
+	w.walked += n
 	if size := int(l.size) * n; size > 0 {
 		switch {
 		case l.words > 0:
@@ -189,33 +190,61 @@ func isZeroWord(b []byte) bool {
 func (w *snapWalker) edges(p unsafe.Pointer, l *snapLayout) bool {
 	for i := range l.edges {
 		e := &l.edges[i]
-		q := unsafe.Add(p, e.off)
-		ok := true
-		switch e.kind {
-		case edgePtr:
-			if c := *(*unsafe.Pointer)(q); c != nil {
-				ok = w.obj(c, e.elem)
-			}
-		case edgeSlice:
-			if n := (*[3]int)(q)[1]; n > 0 {
-				ok = w.array(*(*unsafe.Pointer)(q), n, e.elem)
-			}
-		case edgeBytes:
-			ok = w.bytes(*(*[]byte)(q))
-		case edgeMap:
-			ok = w.mapAt(q, e)
-		case edgeAny:
-			ok = w.dynamic(*(*any)(q))
-		case edgeCell:
-			ok = w.dynamic(*(*Cell)(q))
-		case edgeOutput:
-			ok = w.dynamic(*(*Output)(q))
-		}
-		if !ok {
+		if !w.edge(unsafe.Add(p, e.off), e) {
 			return false
 		}
 	}
 	return true
+}
+
+// edge follows edge e, at q: what it leads to is recorded or compared,
+// but for values in the snapshot's regions (see snapblock.go), which are
+// compared as regions.
+func (w *snapWalker) edge(q unsafe.Pointer, e *snapEdge) bool {
+	switch e.kind {
+	case edgePtr:
+		if c := *(*unsafe.Pointer)(q); c != nil && !w.inBlock(c, 1, e.elem) {
+			return w.obj(c, e.elem)
+		}
+	case edgeSlice:
+		n := (*[3]int)(q)[1]
+		if n == 0 {
+			return true
+		}
+		data := *(*unsafe.Pointer)(q)
+		if len(w.regions) == 0 {
+			return w.array(data, n, e.elem)
+		}
+		return w.sliceIn(data, n, e.elem)
+	case edgeBytes:
+		return w.bytes(*(*[]byte)(q))
+	case edgeMap:
+		return w.mapAt(q, e)
+	case edgeAny:
+		return w.dynamic(*(*any)(q))
+	case edgeCell:
+		return w.dynamic(*(*Cell)(q))
+	case edgeOutput:
+		return w.dynamic(*(*Output)(q))
+	}
+	return true
+}
+
+// sliceIn records or compares the n elements at data, of layout l, of a
+// slice whose data pointer was compared only as being nil or not (see
+// snapMask): so whether they lie in a region is recorded, as their
+// address (they are compared as the region; they must be the same
+// elements) or as 0 (they are walked, wherever they are now).
+func (w *snapWalker) sliceIn(data unsafe.Pointer, n int, l *snapLayout) bool {
+	in := w.inBlock(data, n, l)
+	var at uint64
+	if in {
+		at = uint64(uintptr(data))
+	}
+	if !w.word(at) {
+		return false
+	}
+	return in || w.array(data, n, l)
 }
 
 // bytes records or compares a byte slice's bytes: by their place when
@@ -250,6 +279,9 @@ func (w *snapWalker) bytes(b []byte) bool {
 // just recorded or matched: a pointer's pointee, a map's members, a boxed
 // value's bytes (copied out of the box here) and what they lead to.
 func (w *snapWalker) dynamic(x any) bool {
+	if len(w.regions) > 0 && w.dynamicCovered(x) {
+		return true
+	}
 	c := w.lay
 	switch v := x.(type) {
 	case nil:
