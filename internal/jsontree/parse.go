@@ -148,11 +148,16 @@ func (p *parser) unexpected(what string) error {
 func (p *parser) skipSpace() { p.pos = skipSpace(p.data, p.pos) }
 
 // skipSpace returns the offset of the first byte from i on that is not
-// JSON whitespace. The indentation after a newline is skipped 8 bytes at
-// a time.
+// JSON whitespace. A byte above ' ' (what follows most tokens) ends it at
+// the first comparison; the indentation after a newline is skipped 8
+// bytes at a time.
 func skipSpace(d []byte, i int) int {
 	for i < len(d) {
-		switch d[i] {
+		c := d[i]
+		if c > ' ' {
+			return i
+		}
+		switch c {
 		case ' ', '\r', '\t':
 			i++
 		case '\n':
@@ -181,33 +186,40 @@ func (p *parser) tooMany(start int) error {
 	return &SyntaxError{Offset: int64(start), Msg: fmt.Sprintf("more than %d JSON values", p.lim.MaxNodes), Limit: true}
 }
 
-// childShape returns whether the value about to be parsed is recorded, and
-// its shape, in the innermost open container, whose shape is in.
-func (p *parser) childShape(in *Shape, key, keyEnd int32, keyFlags uint8) (bool, *Shape) {
+// recorded reports whether the value about to be parsed gets a node: it
+// does unless the innermost open container is lazy or inside a lazy node.
+func (p *parser) recorded() bool {
 	if len(p.stack) == 0 {
-		return true, p.shape
+		return true
 	}
 	top := &p.stack[len(p.stack)-1]
-	if top.lazy || top.idx < 0 {
-		return false, nil
+	return !top.lazy && top.idx >= 0
+}
+
+// childShape returns the shape of the container about to be parsed, a
+// recorded one, in the innermost open container, whose shape is in. (Only
+// containers have a shape that matters: a scalar's is never looked up.)
+func (p *parser) childShape(in *Shape, key, keyEnd int32, keyFlags uint8) *Shape {
+	if len(p.stack) == 0 {
+		return p.shape
 	}
 	if in.all {
-		return true, All
+		return All
 	}
-	if top.kind == Array {
-		return true, in.Elem
+	if p.stack[len(p.stack)-1].kind == Array {
+		return in.Elem
 	}
 	raw := p.data[key+1 : keyEnd-1]
 	if keyFlags&FlagKeyEscaped == 0 {
 		if m, ok := in.lookup(transient(raw)); ok {
-			return true, m
+			return m
 		}
 		if in.Other == nil {
-			return true, nil
+			return nil
 		}
-		return true, in.Other(transient(raw))
+		return in.Other(transient(raw))
 	}
-	return true, in.member(UnescapeString(raw))
+	return in.member(UnescapeString(raw))
 }
 
 // transient returns the bytes b as a string without copying them, for a
@@ -269,13 +281,17 @@ func (p *parser) value(in *Shape) (opened bool, shape *Shape, err error) {
 	if p.over() {
 		return false, nil, p.tooMany(start)
 	}
-	record, shape := p.childShape(in, p.key, p.keyEnd, p.keyFlags)
+	record := p.recorded()
 	var kind Kind
 	var flags uint8
 	switch c := p.data[p.pos]; c {
 	case '{', '[':
 		if p.lim.MaxDepth > 0 && len(p.stack) >= p.lim.MaxDepth {
 			return false, nil, &SyntaxError{Offset: int64(start), Msg: fmt.Sprintf("nesting deeper than %d levels", p.lim.MaxDepth), Limit: true}
+		}
+		var shape *Shape
+		if record {
+			shape = p.childShape(in, p.key, p.keyEnd, p.keyFlags)
 		}
 		n := Node{Start: int32(start), End: int32(start + 1), Key: p.key, KeyEnd: p.keyEnd, Kind: Array, Flags: p.keyFlags}
 		if c == '{' {
