@@ -119,7 +119,11 @@ func (v *validator) onePass(n *node, i int) bool {
 		return false
 	}
 	// "required" (its problems, at node i, sort before those of the
-	// members).
+	// members): at once when every name has a property and the object
+	// has them all, else name by name.
+	if n.reqIndexed && seen&n.reqMask == n.reqMask {
+		return ok
+	}
 	for x, r := range n.required {
 		found := false
 		if y := n.reqIdx[x]; y >= 0 {

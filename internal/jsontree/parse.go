@@ -104,12 +104,15 @@ type parser struct {
 	cur    int
 	stack  []frame // open containers
 	lim    Limits
-	shape  *Shape // of the root value
-	flat   bool   // see ParseFlat
-	bom    bool   // data starts with a byte-order mark (skipped)
-	values int    // values seen, recorded or not
-	lazy   int    // lazy nodes recorded
-	style  LazyStyle
+	// lim's MaxNodes and MaxString, math.MaxInt for no limit (one
+	// comparison per value, set by record)
+	maxValues, maxString int
+	shape                *Shape // of the root value
+	flat                 bool   // see ParseFlat
+	bom                  bool   // data starts with a byte-order mark (skipped)
+	values               int    // values seen, recorded or not
+	lazy                 int    // lazy nodes recorded
+	style                LazyStyle
 	// the member key of the value about to be read (Key -1 for none)
 	key, keyEnd int32
 	keyFlags    uint8
@@ -179,7 +182,7 @@ func skipSpace(d []byte, i int) int {
 // ([parser.tooMany] is the error).
 func (p *parser) over() bool {
 	p.values++
-	return p.lim.MaxNodes > 0 && p.values > p.lim.MaxNodes
+	return p.values > p.maxValues
 }
 
 func (p *parser) tooMany(start int) error {

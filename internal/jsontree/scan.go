@@ -145,7 +145,7 @@ const flagUEscape uint8 = 1 << 7
 // to end, is an error ([parser.stringError]): it breaks the grammar (end
 // is -1) or MaxString.
 func (p *parser) badString(end int) bool {
-	return end < 0 || p.lim.MaxString > 0 && end-p.pos-2 > p.lim.MaxString
+	return end < 0 || end-p.pos-2 > p.maxString
 }
 
 // scanStr scans the string token at d[start] (an opening quote): it
