@@ -189,16 +189,6 @@ func (p *parser) tooMany(start int) error {
 	return &SyntaxError{Offset: int64(start), Msg: fmt.Sprintf("more than %d JSON values", p.lim.MaxNodes), Limit: true}
 }
 
-// recorded reports whether the value about to be parsed gets a node: it
-// does unless the innermost open container is lazy or inside a lazy node.
-func (p *parser) recorded() bool {
-	if len(p.stack) == 0 {
-		return true
-	}
-	top := &p.stack[len(p.stack)-1]
-	return !top.lazy && top.idx >= 0
-}
-
 // childShape returns the shape of the container about to be parsed, a
 // recorded one, in the innermost open container, whose shape is in. (Only
 // containers have a shape that matters: a scalar's is never looked up.)
@@ -284,7 +274,14 @@ func (p *parser) value(in *Shape) (opened bool, shape *Shape, err error) {
 	if p.over() {
 		return false, nil, p.tooMany(start)
 	}
-	record := p.recorded()
+	// The innermost open container counts the value (its node's Len,
+	// written when it closes) and tells whether it is recorded.
+	record := true
+	if k := len(p.stack); k > 0 {
+		top := &p.stack[k-1]
+		top.len++
+		record = !top.lazy && top.idx >= 0
+	}
 	var kind Kind
 	var flags uint8
 	switch c := p.data[p.pos]; c {
@@ -318,7 +315,6 @@ func (p *parser) value(in *Shape) (opened bool, shape *Shape, err error) {
 			return false, nil, err
 		}
 	}
-	p.childAdded()
 	if record {
 		p.push(int32(start), int32(p.pos), p.key, p.keyEnd, kind, p.keyFlags|flags)
 	}
@@ -346,14 +342,6 @@ func (p *parser) push(start, end, key, keyEnd int32, kind Kind, flags uint8) int
 // its array).
 func (p *parser) node(i int32) *Node { return &p.chunks[i>>chunkBits][i&(chunkLen-1)] }
 
-// childAdded counts a value in the innermost container (its node's Len,
-// written when it closes).
-func (p *parser) childAdded() {
-	if n := len(p.stack); n > 0 {
-		p.stack[n-1].len++
-	}
-}
-
 // open records container n (its opening bracket just read) as its shape
 // says, and enters it: an empty one is closed at once, else p.pos is left
 // at its first value (after the key, for an object) and inner is the
@@ -369,7 +357,6 @@ func (p *parser) open(n Node, record bool, shape *Shape) (opened bool, inner *Sh
 				return false, nil, err
 			}
 			if isFlat {
-				p.childAdded()
 				p.lazy++
 				i := p.push(n.Start, n.End, n.Key, n.KeyEnd, n.Kind, n.Flags)
 				p.node(i).Len = n.Len
@@ -386,7 +373,6 @@ func (p *parser) open(n Node, record bool, shape *Shape) (opened bool, inner *Sh
 			p.lazy++
 		}
 	}
-	p.childAdded()
 	idx := int32(-1)
 	if record {
 		idx = p.push(n.Start, n.End, n.Key, n.KeyEnd, n.Kind, n.Flags)
@@ -405,7 +391,7 @@ func (p *parser) open(n Node, record bool, shape *Shape) (opened bool, inner *Sh
 		return false, nil, p.close()
 	}
 	if n.Kind == Object {
-		return true, shape, p.member()
+		return true, shape, p.member(f)
 	}
 	p.key, p.keyEnd, p.keyFlags = -1, -1, 0
 	return true, shape, nil
@@ -440,7 +426,7 @@ func (p *parser) next() (done bool, err error) {
 			p.pos++
 			p.skipSpace()
 			if top.kind == Object {
-				return false, p.member()
+				return false, p.member(top)
 			}
 			p.key, p.keyEnd, p.keyFlags = -1, -1, 0
 			return false, nil
@@ -471,8 +457,8 @@ func (p *parser) close() error {
 }
 
 // member scans an object key and its colon into p.key, leaving p.pos at
-// the value.
-func (p *parser) member() error {
+// the value; top is the object's frame.
+func (p *parser) member(top *frame) error {
 	if p.pos >= len(p.data) || p.data[p.pos] != '"' {
 		return p.unexpected("a string key")
 	}
@@ -487,7 +473,7 @@ func (p *parser) member() error {
 	if flags&FlagEscaped != 0 {
 		p.keyFlags = FlagKeyEscaped
 	}
-	if top := &p.stack[len(p.stack)-1]; (top.lazy || top.idx < 0) && !p.style.Unsorted {
+	if (top.lazy || top.idx < 0) && !p.style.Unsorted {
 		p.lazyKey(top, p.key, p.keyEnd, flags&FlagEscaped != 0)
 	}
 	p.skipSpace()
