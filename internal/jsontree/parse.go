@@ -388,7 +388,8 @@ func (p *parser) open(n Node, record bool, shape *Shape) (opened bool, inner *Sh
 	f.prevKey, f.prevKeyEnd, f.prevEsc = -1, 0, false
 	p.skipSpace()
 	if p.pos < len(p.data) && p.data[p.pos] == closer(n.Kind) {
-		return false, nil, p.close()
+		p.close()
+		return false, nil, nil
 	}
 	if n.Kind == Object {
 		return true, shape, p.member(f)
@@ -409,31 +410,33 @@ func closer(k Kind) byte {
 // the next key), closing brackets, or the end of the input. It reports
 // whether the top-level value is complete.
 func (p *parser) next() (done bool, err error) {
+	// The offset read is held in i, and stored to p.pos for what reads it
+	// there (errors, close, member).
+	d, i := p.data, p.pos
 	for {
-		p.skipSpace()
+		i = skipSpace(d, i)
+		p.pos = i
 		if len(p.stack) == 0 {
-			if p.pos != len(p.data) {
-				return true, p.errorf(p.pos, "invalid character %q after the top-level value", p.data[p.pos])
+			if i != len(d) {
+				return true, p.errorf(i, "invalid character %q after the top-level value", d[i])
 			}
 			return true, nil
 		}
-		if p.pos >= len(p.data) {
+		if i >= len(d) {
 			return true, p.unexpected("',' or a closing bracket")
 		}
 		top := &p.stack[len(p.stack)-1]
-		switch c := p.data[p.pos]; {
+		switch c := d[i]; {
 		case c == ',':
-			p.pos++
-			p.skipSpace()
+			p.pos = skipSpace(d, i+1)
 			if top.kind == Object {
 				return false, p.member(top)
 			}
 			p.key, p.keyEnd, p.keyFlags = -1, -1, 0
 			return false, nil
 		case c == closer(top.kind):
-			if err := p.close(); err != nil {
-				return true, err
-			}
+			p.close()
+			i++
 		case top.kind == Object:
 			return true, p.unexpected("',' or '}' after an object member")
 		default:
@@ -442,8 +445,9 @@ func (p *parser) next() (done bool, err error) {
 	}
 }
 
-// close ends the innermost container at p.pos (its closing bracket).
-func (p *parser) close() error {
+// close ends the innermost container at p.pos (its closing bracket),
+// leaving p.pos past it.
+func (p *parser) close() {
 	f := &p.stack[len(p.stack)-1]
 	p.pos++
 	if i := f.idx; i >= 0 {
@@ -453,7 +457,6 @@ func (p *parser) close() error {
 		n.Skip = int32(p.base + len(p.nodes))
 	}
 	p.stack = p.stack[:len(p.stack)-1]
-	return nil
 }
 
 // member scans an object key and its colon into p.key, leaving p.pos at
@@ -476,11 +479,18 @@ func (p *parser) member(top *frame) error {
 	if (top.lazy || top.idx < 0) && !p.style.Unsorted {
 		p.lazyKey(top, p.key, p.keyEnd, flags&FlagEscaped != 0)
 	}
-	p.skipSpace()
-	if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+	// The colon, and the space after it, are where writers put them
+	// (`"key": value`) far more often than not: looked for first.
+	d, i := p.data, end
+	if i+2 < len(d) && d[i] == ':' && d[i+1] == ' ' && d[i+2] > ' ' {
+		p.pos = i + 2
+		return nil
+	}
+	i = skipSpace(d, i)
+	if i >= len(d) || d[i] != ':' {
+		p.pos = i
 		return p.unexpected("':' after an object key")
 	}
-	p.pos++
-	p.skipSpace()
+	p.pos = skipSpace(d, i+1)
 	return nil
 }
