@@ -87,3 +87,35 @@ func TestMatchSetAsMatchEach(t *testing.T) {
 		t.Errorf("only %d comparisons by sets (%d in all)", sets, compared)
 	}
 }
+
+// "required" checked off by one mask test (every name a property, the
+// object holding them all) reports what checking name by name does:
+// objects missing any subset of the required names, with repeated keys,
+// escaped keys and members without a property, against schemas whose
+// required names all have a property, and one whose names do not.
+func TestRequiredByMaskExact(t *testing.T) {
+	schemas := []string{
+		`{"properties": {"a": {}, "b": {"type": "integer"}, "cc": {}}, "required": ["a", "b"]}`,
+		`{"properties": {"a": {}, "b": {}}, "required": ["b", "z", "a"]}`,
+		`{"properties": {"a": {}}, "required": ["a"], "additionalProperties": false}`,
+		`{"required": ["a"]}`,
+	}
+	docs := []string{`{}`, `{"a": 1}`, `{"b": 1}`, `{"a": 1, "b": 2}`, `{"b": 2, "a": 1, "cc": 3}`,
+		`{"a": 1, "b": "x"}`, `{"a": 1, "a": 2}`, `{"\u0061": 1, "b": 2}`, `{"z": 1, "a": 1, "b": 1}`,
+		`{"x": 1, "b": 2}`, `{"a": 1, "b": 2, "x": 3}`, `[]`, `1`}
+	missing := 0
+	for _, src := range schemas {
+		s, err := Compile([]byte(src), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, doc := range docs {
+			if sameWithoutShortcuts(t, s, src+" on "+doc, []byte(doc)) > 0 {
+				missing++
+			}
+		}
+	}
+	if missing < 20 {
+		t.Errorf("only %d invalid cases", missing)
+	}
+}
