@@ -293,12 +293,12 @@ func (p *parser) value(in *Shape) (opened bool, shape *Shape, err error) {
 		if record {
 			shape = p.childShape(in, p.key, p.keyEnd, p.keyFlags)
 		}
-		n := Node{Start: int32(start), End: int32(start + 1), Key: p.key, KeyEnd: p.keyEnd, Kind: Array, Flags: p.keyFlags}
+		kind = Array
 		if c == '{' {
-			n.Kind = Object
+			kind = Object
 		}
 		p.pos++
-		return p.open(n, record, shape)
+		return p.open(start, kind, record, shape)
 	case '"':
 		end, sflags, bad := scanStr(p.data, start)
 		if p.badString(end) {
@@ -342,16 +342,19 @@ func (p *parser) push(start, end, key, keyEnd int32, kind Kind, flags uint8) int
 // its array).
 func (p *parser) node(i int32) *Node { return &p.chunks[i>>chunkBits][i&(chunkLen-1)] }
 
-// open records container n (its opening bracket just read) as its shape
-// says, and enters it: an empty one is closed at once, else p.pos is left
-// at its first value (after the key, for an object) and inner is the
-// shape of its recorded children (nil when lazy). A flat array (see
-// [Shape] Flat and ParseFlat) of scalars is read whole.
-func (p *parser) open(n Node, record bool, shape *Shape) (opened bool, inner *Shape, err error) {
+// open records the container of the given kind at start (its opening
+// bracket just read; the member key, if any, in p.key) as its shape says,
+// and enters it: an empty one is closed at once, else p.pos is left at
+// its first value (after the key, for an object) and inner is the shape
+// of its recorded children (nil when lazy). A flat array (see [Shape]
+// Flat and ParseFlat) of scalars is read whole.
+func (p *parser) open(start int, kind Kind, record bool, shape *Shape) (opened bool, inner *Shape, err error) {
+	flags := p.keyFlags
 	if record {
 		flat := shape == nil && p.flat || shape != nil && shape.Flat
 		switch {
-		case n.Kind == Array && flat:
+		case kind == Array && flat:
+			n := Node{Start: int32(start), End: int32(start + 1), Key: p.key, KeyEnd: p.keyEnd, Kind: kind, Flags: flags}
 			isFlat, err := p.flatElems(&n)
 			if err != nil {
 				return false, nil, err
@@ -369,13 +372,13 @@ func (p *parser) open(n Node, record bool, shape *Shape) (opened bool, inner *Sh
 			shape = flatRest
 		}
 		if shape == nil {
-			n.Flags |= FlagLazy
+			flags |= FlagLazy
 			p.lazy++
 		}
 	}
 	idx := int32(-1)
 	if record {
-		idx = p.push(n.Start, n.End, n.Key, n.KeyEnd, n.Kind, n.Flags)
+		idx = p.push(int32(start), int32(start+1), p.key, p.keyEnd, kind, flags)
 	}
 	// The frame too is written in place (see push).
 	k := len(p.stack)
@@ -384,14 +387,14 @@ func (p *parser) open(n Node, record bool, shape *Shape) (opened bool, inner *Sh
 	}
 	p.stack = p.stack[:k+1]
 	f := &p.stack[k]
-	f.idx, f.kind, f.lazy, f.len = idx, n.Kind, record && shape == nil, 0
+	f.idx, f.kind, f.lazy, f.len = idx, kind, record && shape == nil, 0
 	f.prevKey, f.prevKeyEnd, f.prevEsc = -1, 0, false
 	p.skipSpace()
-	if p.pos < len(p.data) && p.data[p.pos] == closer(n.Kind) {
+	if p.pos < len(p.data) && p.data[p.pos] == closer(kind) {
 		p.close()
 		return false, nil, nil
 	}
-	if n.Kind == Object {
+	if kind == Object {
 		return true, shape, p.member(f)
 	}
 	p.key, p.keyEnd, p.keyFlags = -1, -1, 0
