@@ -2,6 +2,7 @@ package draft04
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"sort"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
@@ -145,8 +146,11 @@ type choice struct {
 	// objKey and objEnums are the same among the branches that may hold
 	// an object (others fail an object by their type): an object whose
 	// objKey member is outside a branch's enum fails that branch.
-	objKey   string
-	objEnums []*node
+	objKey string
+	// objKeyA and objKeyB are objKey's keyWords (when it has at most
+	// maxWordKey bytes), worked out once.
+	objKeyA, objKeyB uint64
+	objEnums         []*node
 	// byString lists, for each string in an objEnums enum, the branches
 	// whose enum holds it: for a string member, the branches with an
 	// enum that remain candidates (see stringDispatch).
@@ -156,6 +160,13 @@ type choice struct {
 	// objEnumOnly of each branch: its objEnums schema, given a string,
 	// checks only that the string is in its enum.
 	objEnumOnly []bool
+	// For choices of at most 64 branches (bit b: branch b; byClass nil
+	// for more): byClass the branches whose type admits each class of
+	// values, noEnum those with no objEnums schema, knownEnum those whose
+	// objEnumOnly is set, onlyType those whose onlyTypes is. A set of
+	// candidates is then worked out in a few operations (see matches).
+	byClass                     []uint64
+	noEnum, knownEnum, onlyType uint64
 }
 
 // stringBranches is a string and a set of branches (bit b: branch b),
@@ -186,8 +197,14 @@ func finish(n *node, done map[*node]bool) {
 		n.reqIdx = nil
 	} else {
 		n.reqIdx = make([]int, len(n.required))
+		n.reqIndexed = true
 		for x, r := range n.required {
 			n.reqIdx[x] = n.props.index([]byte(r))
+			if y := n.reqIdx[x]; y >= 0 {
+				n.reqMask |= 1 << y
+			} else {
+				n.reqIndexed = false
+			}
 		}
 	}
 	for _, c := range []*choice{n.oneOf, n.anyOf} {
@@ -200,6 +217,7 @@ func finish(n *node, done map[*node]bool) {
 		}
 		c.key, c.enums = discriminator(c.branches, nil)
 		c.objKey, c.objEnums = discriminator(c.branches, c.types)
+		c.objKeyA, c.objKeyB = keyWords([]byte(c.objKey))
 		c.byString = stringDispatch(c.objEnums)
 		c.objEnumOnly = make([]bool, len(c.branches))
 		for b, e := range c.objEnums {
@@ -236,6 +254,7 @@ func finish(n *node, done map[*node]bool) {
 			for b, s := range c.branches {
 				c.onlyTypes[b] = s.onlyTypes
 			}
+			c.setMasks()
 		}
 	}
 }
@@ -408,7 +427,7 @@ func (v *validator) discriminant(c *choice, i int) (int, uint64) {
 	if c.objKey == "" || t.Nodes[i].Kind != jsontree.Object || t.Lazy(i) {
 		return -1, allBranches // (a lazy object's branches are tried in full, as before)
 	}
-	k := v.lookup(i, c.objKey)
+	k := v.lookupWords(i, c.objKey, c.objKeyA, c.objKeyB)
 	if k < 0 || t.Nodes[k].Kind != jsontree.String || c.byString == nil {
 		return k, allBranches
 	}
@@ -435,14 +454,20 @@ func (v *validator) discriminant(c *choice, i int) (int, uint64) {
 // lookup returns the member of object i (not lazy) with key, or -1; when a
 // key occurs more than once the last occurrence wins (as t.Lookup).
 func (v *validator) lookup(i int, key string) int {
+	var wa, wb uint64
+	if len(key) <= maxWordKey {
+		wa, wb = keyWords([]byte(key))
+	}
+	return v.lookupWords(i, key, wa, wb)
+}
+
+// lookupWords is lookup given key's keyWords wa and wb (when it has at
+// most maxWordKey bytes).
+func (v *validator) lookupWords(i int, key string, wa, wb uint64) int {
 	t := v.t
 	found := -1
 	j := i + 1
 	short := len(key) <= maxWordKey
-	var wa, wb uint64
-	if short {
-		wa, wb = keyWords([]byte(key))
-	}
 	for c := t.Nodes[i].Len; c > 0; c-- {
 		nd := &t.Nodes[j]
 		if nd.Flags&jsontree.FlagKeyEscaped != 0 {
@@ -464,16 +489,85 @@ func (v *validator) lookup(i int, key string) int {
 	return found
 }
 
+// setMasks sets c's bit sets of branches (once its branches are
+// finished).
+func (c *choice) setMasks() {
+	if len(c.branches) > 64 {
+		return
+	}
+	c.byClass = make([]uint64, nClasses)
+	for b := range c.branches {
+		bit := uint64(1) << b
+		for cl := range class(nClasses) {
+			if ty := c.types[b]; ty == 0 || ty&classBits[cl] != 0 {
+				c.byClass[cl] |= bit
+			}
+		}
+		if c.objEnums == nil || c.objEnums[b] == nil {
+			c.noEnum |= bit
+		}
+		if c.objEnumOnly[b] {
+			c.knownEnum |= bit
+		}
+		if c.onlyTypes[b] {
+			c.onlyType |= bit
+		}
+	}
+}
+
 // matches counts the branches of c node i is valid against, stopping at
 // limit (0: counting them all).
 func (v *validator) matches(c *choice, i int, limit int) int {
-	bits := v.kindBits(i)
+	cl := v.classOf(i)
 	k, strs := v.discriminant(c, i)
-	n := 0
 	// Branches are tried quietly (see quietly, written out here: one frame
 	// fewer per level of the recursion).
 	report := v.report
 	v.report = false
+	var n int
+	if c.byClass != nil && !v.exhaustive && (k < 0 || strs != allBranches) {
+		n = v.matchSet(c, i, limit, k, strs, c.byClass[cl])
+	} else {
+		n = v.matchEach(c, i, limit, classBits[cl], k, strs)
+	}
+	v.report = report
+	return n
+}
+
+// matchSet is matches by bit sets, when c has at most 64 branches and k
+// is absent (-1) or a string member whose branches byString found
+// (strs): the candidates are the branches whose type admits i (typed)
+// and, when k is present, whose enum holds k's string or that have none,
+// which is what candidate decides one by one.
+func (v *validator) matchSet(c *choice, i, limit, k int, strs, typed uint64) int {
+	cand, known := typed, uint64(0)
+	if k >= 0 {
+		cand &= strs | c.noEnum
+		known = strs & c.knownEnum
+	}
+	n := 0
+	for ; cand != 0; cand &= cand - 1 {
+		b := bits.TrailingZeros64(cand)
+		bit := uint64(1) << b
+		if known&bit != 0 {
+			// byString found k's string in the enum of the branch's
+			// schema for it, which checks nothing else of a string.
+			v.known, v.knownSchema = k, c.objEnums[b]
+		}
+		// A branch whose type alone decides it matches: its type
+		// admits i.
+		if c.onlyType&bit != 0 || v.check(c.branches[b], i) {
+			if n++; n == limit {
+				break
+			}
+		}
+	}
+	return n
+}
+
+// matchEach is matches trying the branches one by one (see candidate).
+func (v *validator) matchEach(c *choice, i, limit int, bits uint8, k int, strs uint64) int {
+	n := 0
 	for b, s := range c.branches {
 		if !v.candidate(c, b, bits, k, strs) {
 			continue
@@ -491,6 +585,5 @@ func (v *validator) matches(c *choice, i int, limit int) int {
 			}
 		}
 	}
-	v.report = report
 	return n
 }

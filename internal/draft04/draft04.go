@@ -71,16 +71,21 @@ type node struct {
 	not          *node
 	items        *node
 
-	enum       []any
-	pattern    *matcher
-	minLen     int // -1: none
-	maxLen     int
-	min, max   *float64
-	props      propTable
-	patProps   []patProp
-	addl       *node // nil: anything allowed
-	required   []string
-	reqIdx     []int // the property index of each required name, -1 if none
+	enum     []any
+	pattern  *matcher
+	minLen   int // -1: none
+	maxLen   int
+	min, max *float64
+	props    propTable
+	patProps []patProp
+	addl     *node // nil: anything allowed
+	required []string
+	reqIdx   []int // the property index of each required name, -1 if none
+	// reqMask has the bit of each property index in reqIdx; reqIndexed
+	// tells that every required name has one: an object whose members
+	// hold every bit has them all (see onePass).
+	reqMask    uint64
+	reqIndexed bool
 	itemsList  []*node
 	allOf      []*node
 	enumPy     []any // enum in Python's terms (fromJSON), for comparing scalars

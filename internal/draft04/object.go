@@ -75,10 +75,18 @@ func (v *validator) onePass(n *node, i int) bool {
 	unmatched := 0
 	var seen uint64
 	ok := true
-	j := t.FirstChild(i)
-	for c := t.Nodes[i].Len; c > 0; c, j = c-1, t.Next(j) {
-		key, plain := keyBytes(t, j)
-		if !plain {
+	// The tape's slices are held here, and each member's node read once:
+	// the checks called below could change t for all the compiler knows,
+	// which made it load them again at every use.
+	nodes, data := t.Nodes, t.Data
+	j, next := t.FirstChild(i), 0
+	for c := nodes[i].Len; c > 0; c, j = c-1, next {
+		nd := &nodes[j]
+		next = int(nd.Skip)
+		var key []byte
+		if nd.Flags&jsontree.FlagKeyEscaped == 0 {
+			key = data[nd.Key+1 : nd.KeyEnd-1]
+		} else {
 			key = v.key(j, nil) // (a buffer here would escape through Match)
 		}
 		x := n.props.index(key)
@@ -106,7 +114,7 @@ func (v *validator) onePass(n *node, i int) bool {
 		if x >= 0 && n.patProps == nil {
 			// The member's property alone applies; a member whose class
 			// its schema accepts whole needs no call (see check).
-			if ps := n.props.nodes[x]; ps.verdicts[v.classOf(j)] != yes && (j != v.known || ps != v.knownSchema) && !v.check(ps, j) {
+			if ps := n.props.nodes[x]; ps.verdicts[classTable[nd.Kind&7][nd.Flags]] != yes && (j != v.known || ps != v.knownSchema) && !v.check(ps, j) {
 				ok = false
 			}
 			continue
@@ -119,7 +127,11 @@ func (v *validator) onePass(n *node, i int) bool {
 		return false
 	}
 	// "required" (its problems, at node i, sort before those of the
-	// members).
+	// members): at once when every name has a property and the object
+	// has them all, else name by name.
+	if n.reqIndexed && seen&n.reqMask == n.reqMask {
+		return ok
+	}
 	for x, r := range n.required {
 		found := false
 		if y := n.reqIdx[x]; y >= 0 {

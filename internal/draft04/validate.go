@@ -188,9 +188,11 @@ func (v *validator) kindName(i int) string {
 // then costs ~2-3 frames of ~100-200 bytes per level of the document.)
 func (v *validator) check(n *node, i int) bool {
 	v.checks++
+	nd := &v.t.Nodes[i]
+	cl := classTable[nd.Kind&7][nd.Flags]
 	if !v.exhaustive {
 		// What compiling found out about values of i's class.
-		switch n.verdicts[v.classOf(i)] {
+		switch n.verdicts[cl] {
 		case yes:
 			return true
 		case no:
@@ -209,7 +211,7 @@ func (v *validator) check(n *node, i int) bool {
 	// The keywords about the value itself: type, enum, and those of its
 	// kind.
 	ok := true
-	if n.types != 0 && v.kindBits(i)&n.types == 0 {
+	if n.types != 0 && classBits[cl]&n.types == 0 {
 		v.typeFailed(n.types, i)
 		if !v.report {
 			return false
@@ -223,7 +225,7 @@ func (v *validator) check(n *node, i int) bool {
 		}
 		ok = false
 	}
-	switch v.t.Nodes[i].Kind {
+	switch nd.Kind {
 	case jsontree.Object:
 		// (object written out: one frame fewer per level.)
 		if n.readsMembers {

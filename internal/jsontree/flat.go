@@ -24,58 +24,69 @@ var flatRest = &Shape{}
 // parsed as any other. The elements are checked and counted as the
 // values of a lazy node are, so the errors are those of any parse.
 func (p *parser) flatElems(n *Node) (bool, error) {
+	// The offset read is held in i, stored to p.pos only for what reads
+	// it there (errors, scalars, the style summary of escapes): a field
+	// written through p was loaded and stored again around every call.
 	d := p.data
 	start, values, style := p.pos, p.values, p.style
 	strs := true
 	var count int32
-	p.skipSpace()
-	if p.pos < len(d) && d[p.pos] == ']' {
-		p.pos++
+	i := skipSpace(d, p.pos)
+	if i < len(d) && d[i] == ']' {
+		i++
 	} else {
 	elems:
 		for {
-			if p.pos >= len(d) {
+			if i >= len(d) {
+				p.pos = i
 				return false, p.unexpected("a value")
 			}
-			at := p.pos
-			c := d[at]
+			c := d[i]
 			if c == '[' || c == '{' {
 				p.pos, p.values, p.style = start, values, style
 				return false, nil
 			}
 			if p.over() {
-				return false, p.tooMany(at)
+				return false, p.tooMany(i)
 			}
 			if c == '"' {
-				end, flags, bad := scanStr(d, at)
-				if p.badString(end) {
+				end, flags, bad := scanStr(d, i)
+				if end < 0 || end-i-2 > p.maxString {
+					p.pos = i
 					return false, p.stringError(end, bad)
 				}
-				p.pos = end
-				p.lazyString(at, flags)
+				if flags&(FlagASCII|flagUEscape) != FlagASCII {
+					p.pos = end
+					p.noteString(i, flags)
+				}
+				i = end
 			} else {
 				strs = false
+				p.pos = i
 				if _, _, err := p.scalar(c); err != nil {
 					return false, err
 				}
+				i = p.pos
 			}
 			count++
-			p.skipSpace()
-			if p.pos >= len(d) {
+			i = skipSpace(d, i)
+			if i >= len(d) {
+				p.pos = i
 				return false, p.unexpected("',' or a closing bracket")
 			}
-			switch d[p.pos] {
+			switch d[i] {
 			case ',':
-				p.pos++
-				p.skipSpace()
+				i = skipSpace(d, i+1)
 			case ']':
-				p.pos++
+				i++
 				break elems
 			default:
+				p.pos = i
 				return false, p.unexpected("',' or ']' after an array element")
 			}
 		}
 	}
+	p.pos = i
 	n.End = int32(p.pos)
 	n.Len = count
 	n.Flags |= FlagLazy

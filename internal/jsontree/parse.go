@@ -104,12 +104,15 @@ type parser struct {
 	cur    int
 	stack  []frame // open containers
 	lim    Limits
-	shape  *Shape // of the root value
-	flat   bool   // see ParseFlat
-	bom    bool   // data starts with a byte-order mark (skipped)
-	values int    // values seen, recorded or not
-	lazy   int    // lazy nodes recorded
-	style  LazyStyle
+	// lim's MaxNodes and MaxString, math.MaxInt for no limit (one
+	// comparison per value, set by record)
+	maxValues, maxString int
+	shape                *Shape // of the root value
+	flat                 bool   // see ParseFlat
+	bom                  bool   // data starts with a byte-order mark (skipped)
+	values               int    // values seen, recorded or not
+	lazy                 int    // lazy nodes recorded
+	style                LazyStyle
 	// the member key of the value about to be read (Key -1 for none)
 	key, keyEnd int32
 	keyFlags    uint8
@@ -148,11 +151,16 @@ func (p *parser) unexpected(what string) error {
 func (p *parser) skipSpace() { p.pos = skipSpace(p.data, p.pos) }
 
 // skipSpace returns the offset of the first byte from i on that is not
-// JSON whitespace. The indentation after a newline is skipped 8 bytes at
-// a time.
+// JSON whitespace. A byte above ' ' (what follows most tokens) ends it at
+// the first comparison; the indentation after a newline is skipped 8
+// bytes at a time.
 func skipSpace(d []byte, i int) int {
 	for i < len(d) {
-		switch d[i] {
+		c := d[i]
+		if c > ' ' {
+			return i
+		}
+		switch c {
 		case ' ', '\r', '\t':
 			i++
 		case '\n':
@@ -174,40 +182,37 @@ func skipSpace(d []byte, i int) int {
 // ([parser.tooMany] is the error).
 func (p *parser) over() bool {
 	p.values++
-	return p.lim.MaxNodes > 0 && p.values > p.lim.MaxNodes
+	return p.values > p.maxValues
 }
 
 func (p *parser) tooMany(start int) error {
 	return &SyntaxError{Offset: int64(start), Msg: fmt.Sprintf("more than %d JSON values", p.lim.MaxNodes), Limit: true}
 }
 
-// childShape returns whether the value about to be parsed is recorded, and
-// its shape, in the innermost open container, whose shape is in.
-func (p *parser) childShape(in *Shape, key, keyEnd int32, keyFlags uint8) (bool, *Shape) {
+// childShape returns the shape of the container about to be parsed, a
+// recorded one, in the innermost open container, whose shape is in. (Only
+// containers have a shape that matters: a scalar's is never looked up.)
+func (p *parser) childShape(in *Shape, key, keyEnd int32, keyFlags uint8) *Shape {
 	if len(p.stack) == 0 {
-		return true, p.shape
-	}
-	top := &p.stack[len(p.stack)-1]
-	if top.lazy || top.idx < 0 {
-		return false, nil
+		return p.shape
 	}
 	if in.all {
-		return true, All
+		return All
 	}
-	if top.kind == Array {
-		return true, in.Elem
+	if p.stack[len(p.stack)-1].kind == Array {
+		return in.Elem
 	}
 	raw := p.data[key+1 : keyEnd-1]
 	if keyFlags&FlagKeyEscaped == 0 {
 		if m, ok := in.lookup(transient(raw)); ok {
-			return true, m
+			return m
 		}
 		if in.Other == nil {
-			return true, nil
+			return nil
 		}
-		return true, in.Other(transient(raw))
+		return in.Other(transient(raw))
 	}
-	return true, in.member(UnescapeString(raw))
+	return in.member(UnescapeString(raw))
 }
 
 // transient returns the bytes b as a string without copying them, for a
@@ -269,7 +274,14 @@ func (p *parser) value(in *Shape) (opened bool, shape *Shape, err error) {
 	if p.over() {
 		return false, nil, p.tooMany(start)
 	}
-	record, shape := p.childShape(in, p.key, p.keyEnd, p.keyFlags)
+	// The innermost open container counts the value (its node's Len,
+	// written when it closes) and tells whether it is recorded.
+	record := true
+	if k := len(p.stack); k > 0 {
+		top := &p.stack[k-1]
+		top.len++
+		record = !top.lazy && top.idx >= 0
+	}
 	var kind Kind
 	var flags uint8
 	switch c := p.data[p.pos]; c {
@@ -277,12 +289,16 @@ func (p *parser) value(in *Shape) (opened bool, shape *Shape, err error) {
 		if p.lim.MaxDepth > 0 && len(p.stack) >= p.lim.MaxDepth {
 			return false, nil, &SyntaxError{Offset: int64(start), Msg: fmt.Sprintf("nesting deeper than %d levels", p.lim.MaxDepth), Limit: true}
 		}
-		n := Node{Start: int32(start), End: int32(start + 1), Key: p.key, KeyEnd: p.keyEnd, Kind: Array, Flags: p.keyFlags}
+		var shape *Shape
+		if record {
+			shape = p.childShape(in, p.key, p.keyEnd, p.keyFlags)
+		}
+		kind = Array
 		if c == '{' {
-			n.Kind = Object
+			kind = Object
 		}
 		p.pos++
-		return p.open(n, record, shape)
+		return p.open(start, kind, record, shape)
 	case '"':
 		end, sflags, bad := scanStr(p.data, start)
 		if p.badString(end) {
@@ -299,7 +315,6 @@ func (p *parser) value(in *Shape) (opened bool, shape *Shape, err error) {
 			return false, nil, err
 		}
 	}
-	p.childAdded()
 	if record {
 		p.push(int32(start), int32(p.pos), p.key, p.keyEnd, kind, p.keyFlags|flags)
 	}
@@ -327,30 +342,24 @@ func (p *parser) push(start, end, key, keyEnd int32, kind Kind, flags uint8) int
 // its array).
 func (p *parser) node(i int32) *Node { return &p.chunks[i>>chunkBits][i&(chunkLen-1)] }
 
-// childAdded counts a value in the innermost container (its node's Len,
-// written when it closes).
-func (p *parser) childAdded() {
-	if n := len(p.stack); n > 0 {
-		p.stack[n-1].len++
-	}
-}
-
-// open records container n (its opening bracket just read) as its shape
-// says, and enters it: an empty one is closed at once, else p.pos is left
-// at its first value (after the key, for an object) and inner is the
-// shape of its recorded children (nil when lazy). A flat array (see
-// [Shape] Flat and ParseFlat) of scalars is read whole.
-func (p *parser) open(n Node, record bool, shape *Shape) (opened bool, inner *Shape, err error) {
+// open records the container of the given kind at start (its opening
+// bracket just read; the member key, if any, in p.key) as its shape says,
+// and enters it: an empty one is closed at once, else p.pos is left at
+// its first value (after the key, for an object) and inner is the shape
+// of its recorded children (nil when lazy). A flat array (see [Shape]
+// Flat and ParseFlat) of scalars is read whole.
+func (p *parser) open(start int, kind Kind, record bool, shape *Shape) (opened bool, inner *Shape, err error) {
+	flags := p.keyFlags
 	if record {
 		flat := shape == nil && p.flat || shape != nil && shape.Flat
 		switch {
-		case n.Kind == Array && flat:
+		case kind == Array && flat:
+			n := Node{Start: int32(start), End: int32(start + 1), Key: p.key, KeyEnd: p.keyEnd, Kind: kind, Flags: flags}
 			isFlat, err := p.flatElems(&n)
 			if err != nil {
 				return false, nil, err
 			}
 			if isFlat {
-				p.childAdded()
 				p.lazy++
 				i := p.push(n.Start, n.End, n.Key, n.KeyEnd, n.Kind, n.Flags)
 				p.node(i).Len = n.Len
@@ -363,14 +372,13 @@ func (p *parser) open(n Node, record bool, shape *Shape) (opened bool, inner *Sh
 			shape = flatRest
 		}
 		if shape == nil {
-			n.Flags |= FlagLazy
+			flags |= FlagLazy
 			p.lazy++
 		}
 	}
-	p.childAdded()
 	idx := int32(-1)
 	if record {
-		idx = p.push(n.Start, n.End, n.Key, n.KeyEnd, n.Kind, n.Flags)
+		idx = p.push(int32(start), int32(start+1), p.key, p.keyEnd, kind, flags)
 	}
 	// The frame too is written in place (see push).
 	k := len(p.stack)
@@ -379,14 +387,15 @@ func (p *parser) open(n Node, record bool, shape *Shape) (opened bool, inner *Sh
 	}
 	p.stack = p.stack[:k+1]
 	f := &p.stack[k]
-	f.idx, f.kind, f.lazy, f.len = idx, n.Kind, record && shape == nil, 0
+	f.idx, f.kind, f.lazy, f.len = idx, kind, record && shape == nil, 0
 	f.prevKey, f.prevKeyEnd, f.prevEsc = -1, 0, false
 	p.skipSpace()
-	if p.pos < len(p.data) && p.data[p.pos] == closer(n.Kind) {
-		return false, nil, p.close()
+	if p.pos < len(p.data) && p.data[p.pos] == closer(kind) {
+		p.close()
+		return false, nil, nil
 	}
-	if n.Kind == Object {
-		return true, shape, p.member()
+	if kind == Object {
+		return true, shape, p.member(f)
 	}
 	p.key, p.keyEnd, p.keyFlags = -1, -1, 0
 	return true, shape, nil
@@ -404,31 +413,33 @@ func closer(k Kind) byte {
 // the next key), closing brackets, or the end of the input. It reports
 // whether the top-level value is complete.
 func (p *parser) next() (done bool, err error) {
+	// The offset read is held in i, and stored to p.pos for what reads it
+	// there (errors, close, member).
+	d, i := p.data, p.pos
 	for {
-		p.skipSpace()
+		i = skipSpace(d, i)
+		p.pos = i
 		if len(p.stack) == 0 {
-			if p.pos != len(p.data) {
-				return true, p.errorf(p.pos, "invalid character %q after the top-level value", p.data[p.pos])
+			if i != len(d) {
+				return true, p.errorf(i, "invalid character %q after the top-level value", d[i])
 			}
 			return true, nil
 		}
-		if p.pos >= len(p.data) {
+		if i >= len(d) {
 			return true, p.unexpected("',' or a closing bracket")
 		}
 		top := &p.stack[len(p.stack)-1]
-		switch c := p.data[p.pos]; {
+		switch c := d[i]; {
 		case c == ',':
-			p.pos++
-			p.skipSpace()
+			p.pos = skipSpace(d, i+1)
 			if top.kind == Object {
-				return false, p.member()
+				return false, p.member(top)
 			}
 			p.key, p.keyEnd, p.keyFlags = -1, -1, 0
 			return false, nil
 		case c == closer(top.kind):
-			if err := p.close(); err != nil {
-				return true, err
-			}
+			p.close()
+			i++
 		case top.kind == Object:
 			return true, p.unexpected("',' or '}' after an object member")
 		default:
@@ -437,8 +448,9 @@ func (p *parser) next() (done bool, err error) {
 	}
 }
 
-// close ends the innermost container at p.pos (its closing bracket).
-func (p *parser) close() error {
+// close ends the innermost container at p.pos (its closing bracket),
+// leaving p.pos past it.
+func (p *parser) close() {
 	f := &p.stack[len(p.stack)-1]
 	p.pos++
 	if i := f.idx; i >= 0 {
@@ -448,12 +460,11 @@ func (p *parser) close() error {
 		n.Skip = int32(p.base + len(p.nodes))
 	}
 	p.stack = p.stack[:len(p.stack)-1]
-	return nil
 }
 
 // member scans an object key and its colon into p.key, leaving p.pos at
-// the value.
-func (p *parser) member() error {
+// the value; top is the object's frame.
+func (p *parser) member(top *frame) error {
 	if p.pos >= len(p.data) || p.data[p.pos] != '"' {
 		return p.unexpected("a string key")
 	}
@@ -468,14 +479,21 @@ func (p *parser) member() error {
 	if flags&FlagEscaped != 0 {
 		p.keyFlags = FlagKeyEscaped
 	}
-	if top := &p.stack[len(p.stack)-1]; (top.lazy || top.idx < 0) && !p.style.Unsorted {
+	if (top.lazy || top.idx < 0) && !p.style.Unsorted {
 		p.lazyKey(top, p.key, p.keyEnd, flags&FlagEscaped != 0)
 	}
-	p.skipSpace()
-	if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+	// The colon, and the space after it, are where writers put them
+	// (`"key": value`) far more often than not: looked for first.
+	d, i := p.data, end
+	if i+2 < len(d) && d[i] == ':' && d[i+1] == ' ' && d[i+2] > ' ' {
+		p.pos = i + 2
+		return nil
+	}
+	i = skipSpace(d, i)
+	if i >= len(d) || d[i] != ':' {
+		p.pos = i
 		return p.unexpected("':' after an object key")
 	}
-	p.pos++
-	p.skipSpace()
+	p.pos = skipSpace(d, i+1)
 	return nil
 }

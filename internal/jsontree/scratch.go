@@ -1,6 +1,7 @@
 package jsontree
 
 import (
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -26,6 +27,7 @@ func (p *parser) run() ([]Node, error) {
 // copy them (copyNodes) before the scratch goes back to the pool.
 func (p *parser) record(out func(n int)) error {
 	scanned.Add(int64(len(p.data) - p.pos))
+	p.maxValues, p.maxString = orNoLimit(p.lim.MaxNodes), orNoLimit(p.lim.MaxString)
 	s := getScratch()
 	p.chunks, p.stack = s.chunks, s.stack[:0]
 	if len(p.chunks) == 0 {
@@ -49,6 +51,14 @@ func (p *parser) record(out func(n int)) error {
 	p.chunks, p.nodes, p.stack = nil, nil, nil
 	putScratch(s)
 	return err
+}
+
+// orNoLimit returns limit, or math.MaxInt for 0 (no limit).
+func orNoLimit(limit int) int {
+	if limit <= 0 {
+		return math.MaxInt
+	}
+	return limit
 }
 
 // copyNodes copies the nodes recorded to dst (of their number).

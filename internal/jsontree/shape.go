@@ -153,6 +153,14 @@ func ScanEscapes(s []byte, esc *Escaping, nonASCII *bool) {
 // lazyString adds the string token at start (not recorded), with the
 // flags scanStr gave it, to the style summary of lazy interiors.
 func (p *parser) lazyString(start int, flags uint8) {
+	if flags&(FlagASCII|flagUEscape) == FlagASCII {
+		return // nothing to note: the usual string, kept inline
+	}
+	p.noteString(start, flags)
+}
+
+// noteString is lazyString for a string with non-ASCII or a \u escape.
+func (p *parser) noteString(start int, flags uint8) {
 	if flags&FlagASCII == 0 {
 		p.style.RawNonASCII = true
 	}
