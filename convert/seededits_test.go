@@ -1,0 +1,47 @@
+package convert_test
+
+import (
+	"testing"
+
+	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+// The seed's ten edits applied to every notebook of the corpus (valid or
+// not, any writer) are written without error, as valid notebooks: values
+// that came from the file are healed and reported, never refused as the
+// caller's.
+func TestCorpusSeedEditsWrite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	n := 0
+	for e, data := range corpus.Files(t) {
+		for _, ed := range seedEdits {
+			d, err := convert.Options{Registry: seedRegistry(t)}.Unmarshal(data)
+			if err != nil {
+				break // not a notebook this package reads as a dialog
+			}
+			if ok, err := ed.edit(d); !ok || err != nil {
+				continue
+			}
+			out, err := convert.Options{Registry: seedRegistry(t)}.Marshal(d)
+			if err != nil {
+				t.Errorf("%s %s: %v", ed.name, e.Path, err)
+				continue
+			}
+			nb, err := nbformat.Unmarshal(out)
+			if err != nil {
+				t.Fatalf("%s %s: %v", ed.name, e.Path, err)
+			}
+			if nb.Nbformat == 4 {
+				if err := nbformat.Validate(nb); err != nil {
+					t.Errorf("%s %s: written notebook invalid: %v", ed.name, e.Path, err)
+				}
+			}
+			n++
+		}
+	}
+	t.Logf("%d edited notebooks written", n)
+}
