@@ -220,9 +220,7 @@ var blockEdits = []blockEdit{
 	{"cells rebuilt from empty by append", func(nb *Notebook, r *rand.Rand) bool {
 		old := nb.Cells
 		nb.Cells = nb.Cells[:0:0]
-		for _, c := range old {
-			nb.Cells = append(nb.Cells, c)
-		}
+		nb.Cells = append(nb.Cells, old...)
 		return true
 	}},
 	{"a code cell replaced by a copy of itself", func(nb *Notebook, r *rand.Rand) bool {
@@ -767,6 +765,47 @@ func bypassed(nb *Notebook) ([]byte, error) {
 	return out, err
 }
 
+// snapOracles says which oracles built from the Document alone agree
+// with the notebook as read (and so are used after its edits): what
+// encoding/json reads from Marshal's output (json), the canonical bytes
+// (canon), the problems Validate finds (valid).
+type snapOracles struct{ json, canon, valid bool }
+
+// attackCanonical returns the canonical bytes of nb, or the error's text.
+func attackCanonical(nb *Notebook) string {
+	out, err := MarshalOptions{Canonical: true}.Marshal(nb)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	return string(out)
+}
+
+// problemsOf returns the problems Validate finds in nb, as text.
+func problemsOf(nb *Notebook) string {
+	err := Validate(nb)
+	if err == nil {
+		return "valid"
+	}
+	var b strings.Builder
+	for _, p := range Problems(err) {
+		b.WriteString(p.Error())
+		b.WriteByte('\n')
+	}
+	if b.Len() == 0 {
+		return "error: " + err.Error()
+	}
+	return b.String()
+}
+
+func oraclesFor(nb *Notebook, data []byte) snapOracles {
+	mem := &Notebook{Document: nb.Document}
+	return snapOracles{
+		json:  semanticOK(nb, data),
+		canon: attackCanonical(nb) == attackCanonical(mem),
+		valid: problemsOf(nb) == problemsOf(mem),
+	}
+}
+
 // semanticOK reports whether nb, as read, writes what encoding/json reads
 // as the Document written in memory (else the semantic oracle is not
 // used for it: an upgraded version 3 notebook, invalid values).
@@ -781,7 +820,7 @@ func semanticOK(nb *Notebook, data []byte) bool {
 }
 
 // checkBlockEdit checks nb, read from data and edited (what).
-func checkBlockEdit(t testing.TB, what string, nb *Notebook, data []byte, useSemantic bool) {
+func checkBlockEdit(t testing.TB, what string, nb *Notebook, data []byte, o snapOracles) {
 	t.Helper()
 	snap, walk := snapSaysUnedited(nb), walkSaysUnedited(nb)
 	if snap && !walk {
@@ -809,7 +848,16 @@ func checkBlockEdit(t testing.TB, what string, nb *Notebook, data []byte, useSem
 			t.Errorf("%s: the walk says unedited but Marshal wrote other bytes", what)
 		}
 	}
-	if useSemantic {
+	mem := &Notebook{Document: nb.Document}
+	if o.canon && attackCanonical(nb) != attackCanonical(mem) {
+		t.Errorf("%s: the canonical bytes (snapshot %v, walk %v) are not those of the Document written in memory", what, snap, walk)
+	}
+	if o.valid {
+		if a, b := problemsOf(nb), problemsOf(mem); a != b {
+			t.Errorf("%s: Validate (snapshot %v, walk %v) finds %q, in the Document in memory %q", what, snap, walk, a, b)
+		}
+	}
+	if o.json {
 		mem, err := inMemory(nb)
 		if err != nil {
 			return
@@ -846,7 +894,7 @@ func snapBlocksInputs(t *testing.T) map[string][]byte {
 	in["blocks-40"] = blockNotebook(40)
 	n := 0
 	for e, data := range corpus.Files(t) {
-		if testing.Short() && n >= 25 || n >= 120 {
+		if testing.Short() && n >= 10 || n >= 120 {
 			break
 		}
 		n++
@@ -880,14 +928,18 @@ func versionNotebook(minor int) []byte {
 // to every input.
 func TestSnapBlocksSingleEdits(t *testing.T) {
 	applied := make([]int, len(blockEdits))
+	seeds := 3
+	if testing.Short() {
+		seeds = 1
+	}
 	for name, data := range snapBlocksInputs(t) {
 		base, err := Unmarshal(data)
 		if err != nil {
 			continue
 		}
-		sem := semanticOK(base, data)
+		sem := oraclesFor(base, data)
 		for ei, e := range blockEdits {
-			for seed := range 3 {
+			for seed := range seeds {
 				nb, _ := Unmarshal(data)
 				if !e.apply(nb, rand.New(rand.NewPCG(uint64(ei), uint64(seed)))) {
 					break
@@ -905,7 +957,7 @@ func TestSnapBlocksSingleEdits(t *testing.T) {
 }
 
 // applySequence applies edits chosen by ops to nb, checking after each.
-func applySequence(t testing.TB, name string, nb *Notebook, data []byte, ops []byte, sem bool) {
+func applySequence(t testing.TB, name string, nb *Notebook, data []byte, ops []byte, sem snapOracles) {
 	r := rand.New(rand.NewPCG(uint64(len(ops)), uint64(len(data))))
 	var done []string
 	for _, op := range ops {
@@ -942,7 +994,7 @@ func TestSnapBlocksEditSequences(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		sem := semanticOK(base, data)
+		sem := oraclesFor(base, data)
 		for range rounds {
 			ops := make([]byte, 1+r.IntN(6))
 			for i := range ops {
@@ -986,8 +1038,9 @@ func TestSnapBlocksTwoNotebooks(t *testing.T) {
 				runtime.GC()
 				edit(b)
 				what := fmt.Sprintf("%s: share %d, edit %d", name, i, j)
-				checkBlockEdit(t, what+" (a)", a, data, true)
-				checkBlockEdit(t, what+" (b)", b, data, true)
+				o := oraclesFor(mustReadInternal(t, data), data)
+				checkBlockEdit(t, what+" (a)", a, data, o)
+				checkBlockEdit(t, what+" (b)", b, data, o)
 			}
 		}
 	}
@@ -1029,7 +1082,11 @@ func emptyCellsNotebook(n int) []byte {
 // from the Document rather than by blocks; both sides must be seen.
 func TestSnapBlocksAroundThreshold(t *testing.T) {
 	sides := map[bool]int{}
-	for n := 240; n <= 480; n += 16 {
+	step := 16
+	if testing.Short() {
+		step = 48
+	}
+	for n := 240; n <= 480; n += step {
 		data := emptyCellsNotebook(n)
 		base := mustReadInternal(t, data)
 		byBlocks := base.src.snap.regions != nil
@@ -1037,7 +1094,7 @@ func TestSnapBlocksAroundThreshold(t *testing.T) {
 		if !snapSaysUnedited(base) {
 			t.Fatalf("%d cells: the notebook just read does not match its snapshot", n)
 		}
-		sem := semanticOK(base, data)
+		sem := oraclesFor(base, data)
 		for ei, e := range blockEdits {
 			nb := mustReadInternal(t, data)
 			if e.apply(nb, rand.New(rand.NewPCG(uint64(ei), uint64(n)))) {
@@ -1069,7 +1126,7 @@ func FuzzSnapBlocksEdits(f *testing.F) {
 		if err != nil {
 			return
 		}
-		sem := semanticOK(nb, data)
+		sem := oraclesFor(nb, data)
 		applySequence(t, "fuzz", nb, data, ops, sem)
 	})
 }
