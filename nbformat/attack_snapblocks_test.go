@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
 )
@@ -657,6 +659,163 @@ var blockEdits = []blockEdit{
 		nb.NbformatMinor ^= 1
 		return true
 	}},
+	{"an unknown cell's raw bytes changed in place", func(nb *Notebook, r *rand.Rand) bool {
+		for _, c := range nb.Cells {
+			if u, ok := c.(*UnknownCell); ok && u != nil && len(u.Raw) > 2 {
+				if inInputOf(nb, uintptr(unsafe.Pointer(unsafe.SliceData(u.Raw)))) {
+					u.Raw = append(json.RawMessage(nil), u.Raw...) // the input's: never to be modified
+				}
+				u.Raw[len(u.Raw)-2] = ' '
+				return true
+			}
+		}
+		return false
+	}},
+	{"an unknown output's raw bytes changed in place", func(nb *Notebook, r *rand.Rand) bool {
+		for _, c := range codeCells(nb) {
+			for _, o := range c.Outputs {
+				if u, ok := o.(*UnknownOutput); ok && u != nil && len(u.Raw) > 2 {
+					if inInputOf(nb, uintptr(unsafe.Pointer(unsafe.SliceData(u.Raw)))) {
+						u.Raw = append(json.RawMessage(nil), u.Raw...)
+					}
+					u.Raw = append(u.Raw[:len(u.Raw)-1], `, "added": 1}`...)
+					return true
+				}
+			}
+		}
+		return false
+	}},
+	{"an attachment deleted and re-added, or replaced by a clone", func(nb *Notebook, r *rand.Rand) bool {
+		for _, c := range nb.Cells {
+			if mc, ok := c.(*MarkdownCell); ok && mc != nil && len(mc.Attachments) > 0 {
+				for k, v := range mc.Attachments {
+					delete(mc.Attachments, k)
+					if r.IntN(2) == 0 {
+						v = v.Clone()
+					}
+					mc.Attachments[k] = v
+					return true
+				}
+			}
+		}
+		return false
+	}},
+	{"an attachment's bundle changed", func(nb *Notebook, r *rand.Rand) bool {
+		for _, c := range nb.Cells {
+			if mc, ok := c.(*MarkdownCell); ok && mc != nil && len(mc.Attachments) > 0 {
+				for k, v := range mc.Attachments {
+					v.SetText("image/png", "AAAA")
+					mc.Attachments[k] = v
+					return true
+				}
+			}
+		}
+		return false
+	}},
+	{"a bundle set to the values it has, or cloned", func(nb *Notebook, r *rand.Rand) bool {
+		for _, c := range codeCells(nb) {
+			for _, o := range c.Outputs {
+				var d *MimeBundle
+				switch o := o.(type) {
+				case *ExecuteResult:
+					d = &o.Data
+				case *DisplayData:
+					d = &o.Data
+				default:
+					continue
+				}
+				if r.IntN(2) == 0 {
+					*d = d.Clone()
+					return true
+				}
+				for _, k := range d.Keys() {
+					if s, ok := d.Text(k); ok {
+						d.SetText(k, s)
+					} else if raw, ok := d.RawJSON(k); ok {
+						if err := d.SetJSON(k, raw); err != nil {
+							return false
+						}
+					}
+				}
+				return true
+			}
+		}
+		return false
+	}},
+	{"a bundle's JSON value changed", func(nb *Notebook, r *rand.Rand) bool {
+		for _, c := range codeCells(nb) {
+			for _, o := range c.Outputs {
+				if er, ok := o.(*ExecuteResult); ok {
+					return er.Data.SetJSON("application/json", map[string]any{"new": 1}) == nil
+				}
+			}
+		}
+		return false
+	}},
+	{"an author's name changed in place", func(nb *Notebook, r *rand.Rand) bool {
+		if len(nb.Metadata.Authors) == 0 {
+			return false
+		}
+		a := &nb.Metadata.Authors[0]
+		if a.Name != nil && r.IntN(2) == 0 {
+			*a.Name += "!"
+		} else {
+			s := "someone"
+			a.Name = &s
+		}
+		return true
+	}},
+	{"a pointed-to optional string changed in place", func(nb *Notebook, r *rand.Rand) bool {
+		for _, c := range codeCells(nb) {
+			if e := c.Metadata.Execution; e != nil && e.IopubStatusBusy != nil {
+				*e.IopubStatusBusy += "1"
+				return true
+			}
+		}
+		if li := nb.Metadata.LanguageInfo; li != nil && li.FileExtension != nil {
+			*li.FileExtension += "x"
+			return true
+		}
+		return false
+	}},
+	{"scrolled reboxed or flipped", func(nb *Notebook, r *rand.Rand) bool {
+		for _, c := range codeCells(nb) {
+			switch v := c.Metadata.Scrolled.(type) {
+			case bool:
+				if r.IntN(2) == 0 {
+					c.Metadata.Scrolled = !v
+				} else {
+					c.Metadata.Scrolled = any(v)
+				}
+				return true
+			case string:
+				c.Metadata.Scrolled = strings.Clone(v)
+				return true
+			}
+		}
+		return false
+	}},
+	{"a metadata map replaced by an equal one, then the old one changed", func(nb *Notebook, r *rand.Rand) bool {
+		for _, c := range codeCells(nb) {
+			if m := c.Metadata.AdditionalProperties; len(m) > 0 {
+				c.Metadata.AdditionalProperties = maps.Clone(m)
+				m["old map only"] = 1
+				return true
+			}
+		}
+		return false
+	}},
+	{"an execution count repointed, then the old int changed", func(nb *Notebook, r *rand.Rand) bool {
+		for _, c := range codeCells(nb) {
+			if p := c.ExecutionCount; p != nil {
+				v := *p
+				c.ExecutionCount = &v
+				*p = v + 100
+				return true
+			}
+		}
+		return false
+	}},
 	{"a collection", func(nb *Notebook, r *rand.Rand) bool {
 		runtime.GC()
 		return true
@@ -913,6 +1072,7 @@ func versionNotebook(minor int) []byte {
 		return ""
 	}
 	return []byte(`{"nbformat": 4, "nbformat_minor": ` + strconv.Itoa(minor) + `, "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},` +
+		` "authors": [{"name": "ann", "x": 1}, {"name": "bob"}], "language_info": {"name": "python", "file_extension": ".py", "codemirror_mode": {"name": "ipython", "version": 3}},` +
 		` "custom": {"a": [1, 2.5, {"b": null}], "n": 3, "f": 1.0, "s": "str\u00e9"}, "flag": true}, "cells": [` +
 		`{"cell_type": "code", ` + id("c0") + `"execution_count": 4, "metadata": {"tags": ["a", "b"], "collapsed": true, "x": {"y": [1]}, "num": 7},` +
 		` "source": ["x = 1\n", "x"], "outputs": [{"output_type": "execute_result", "execution_count": 4, "data": {"text/plain": ["1"], "application/json": {"k": [1, 2]}}, "metadata": {"isolated": true, "w": 2}},` +
@@ -921,7 +1081,10 @@ func versionNotebook(minor int) []byte {
 		`{"cell_type": "code", ` + id("c1") + `"execution_count": 5, "metadata": {"tags": ["a"], "collapsed": false}, "source": "y = 2", "outputs": [{"output_type": "stream", "name": "stderr", "text": ["e\n"]}]},` +
 		`{"cell_type": "markdown", ` + id("m0") + `"metadata": {"k": "v"}, "source": ["# T\n", "text"]},` +
 		`{"cell_type": "raw", ` + id("r0") + `"metadata": {"format": "text/plain"}, "source": "raw"},` +
-		`{"cell_type": "code", ` + id("c2") + `"execution_count": null, "metadata": {}, "source": "", "outputs": []}]}` + "\n")
+		`{"cell_type": "code", ` + id("c2") + `"execution_count": null, "metadata": {}, "source": "", "outputs": []},` +
+		`{"cell_type": "code", ` + id("e0") + `"execution_count": 1, "metadata": {"scrolled": true, "execution": {"iopub.status.busy": "2024-01-01T00:00:00Z"}}, "source": "", "outputs": [{"output_type": "mystery", "k": [1, 2]}]},` +
+		`{"cell_type": "markdown", ` + id("a0") + `"metadata": {}, "source": "![a](attachment:a.png)", "attachments": {"a.png": {"image/png": "iVBORw0K"}}},` +
+		`{"cell_type": "future", "x": {"y": [1]}}]}` + "\n")
 }
 
 // TestSnapBlocksSingleEdits applies each edit alone, with several seeds,
