@@ -3,6 +3,7 @@ package nbformat
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -1045,10 +1046,7 @@ func snapBlocksInputs(t *testing.T) map[string][]byte {
 	for minor := range 6 {
 		in["v4."+strconv.Itoa(minor)] = versionNotebook(minor)
 	}
-	in["v3-made"] = []byte(`{"nbformat": 3, "nbformat_minor": 0, "metadata": {"name": "x", "n": 1.5}, "worksheets": [{"cells": [` +
-		`{"cell_type": "code", "collapsed": false, "input": ["a = 1\n", "a"], "language": "python", "metadata": {"tags": ["t"], "k": 2},` +
-		` "outputs": [{"output_type": "pyout", "prompt_number": 3, "text": ["1"], "metadata": {}}, {"output_type": "stream", "stream": "stdout", "text": "x"}], "prompt_number": 3},` +
-		`{"cell_type": "heading", "level": 2, "metadata": {}, "source": "T"}, {"cell_type": "markdown", "metadata": {}, "source": "m"}], "metadata": {}}]}`)
+	in["v3-made"] = snapBlocksInputsV3
 	in["blocks-6"] = blockNotebook(6)
 	in["blocks-40"] = blockNotebook(40)
 	n := 0
@@ -1061,6 +1059,12 @@ func snapBlocksInputs(t *testing.T) map[string][]byte {
 	}
 	return in
 }
+
+// snapBlocksInputsV3 is a version 3 notebook of a bit of everything.
+var snapBlocksInputsV3 = []byte(`{"nbformat": 3, "nbformat_minor": 0, "metadata": {"name": "x", "n": 1.5}, "worksheets": [{"cells": [` +
+	`{"cell_type": "code", "collapsed": false, "input": ["a = 1\n", "a"], "language": "python", "metadata": {"tags": ["t"], "k": 2},` +
+	` "outputs": [{"output_type": "pyout", "prompt_number": 3, "text": ["1"], "metadata": {}}, {"output_type": "stream", "stream": "stdout", "text": "x"}], "prompt_number": 3},` +
+	`{"cell_type": "heading", "level": 2, "metadata": {}, "source": "T"}, {"cell_type": "markdown", "metadata": {}, "source": "m"}], "metadata": {}}]}`)
 
 // versionNotebook returns a notebook of nbformat 4.minor with a bit of
 // everything (ids only from 4.5 on).
@@ -1292,4 +1296,48 @@ func FuzzSnapBlocksEdits(f *testing.F) {
 		sem := oraclesFor(nb, data)
 		applySequence(t, "fuzz", nb, data, ops, sem)
 	})
+}
+
+// TestSnapBlocksAfterUpgradeAndHeal applies each edit to notebooks read
+// then upgraded (version 3 and 4.0-4.4 to 4.5) or healed: what they
+// change is no longer as read, and an edit after must still be written.
+func TestSnapBlocksAfterUpgradeAndHeal(t *testing.T) {
+	inputs := map[string][]byte{"v3": snapBlocksInputsV3, "v4.2": versionNotebook(2), "v4.4": versionNotebook(4), "v4.5": versionNotebook(5)}
+	if data, err := os.ReadFile(filepath.Join("..", "testdata", "v3.ipynb")); err == nil {
+		inputs["v3.ipynb"] = data
+	}
+	for name, data := range inputs {
+		for _, prep := range []struct {
+			name string
+			f    func(*Notebook) error
+		}{
+			{"upgraded", Upgrade},
+			{"healed", func(nb *Notebook) error { _, err := Heal(nb); return err }},
+		} {
+			base := mustReadInternal(t, data)
+			if err := prep.f(base); err != nil {
+				if errors.Is(err, ErrUnsupportedVersion) {
+					continue // Heal of version 3
+				}
+				t.Fatalf("%s %s: %v", name, prep.name, err)
+			}
+			written, err := Marshal(base)
+			if err != nil {
+				t.Fatalf("%s %s: %v", name, prep.name, err)
+			}
+			o := snapOracles{json: semanticOK(base, written)}
+			mem := &Notebook{Document: base.Document}
+			o.canon = attackCanonical(base) == attackCanonical(mem)
+			o.valid = problemsOf(base) == problemsOf(mem)
+			for ei, e := range blockEdits {
+				nb := mustReadInternal(t, data)
+				if err := prep.f(nb); err != nil {
+					t.Fatal(err)
+				}
+				if e.apply(nb, rand.New(rand.NewPCG(uint64(ei), 1))) {
+					checkBlockEdit(t, name+" "+prep.name+": "+e.name, nb, data, o)
+				}
+			}
+		}
+	}
 }
