@@ -23,22 +23,7 @@ import (
 // path (no ToMap) wherever the typed members set hold scalars and the
 // extra values are kept as they are: for most corpus cells.
 func TestMetaMapMatchesToMap(t *testing.T) {
-	check := func(where string, md any) (fast bool) {
-		t.Helper()
-		want, err := nbgeneric.ToMap(md)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, _, err := metaMap(md)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("%s: metaMap differs from ToMap (-want +got):\n%s", where, diff)
-		}
-		_, _, fast = fastMeta(md)
-		return fast
-	}
+	check := func(where string, md any) bool { return checkMetaMap(t, where, md) }
 	yes, no, s, one, half := true, false, "x", 1, 0.5
 	raw := json.RawMessage(`{"a": [1, 2]}`)
 	extras := []map[string]any{nil, {}, {"k": 1, "s": "v", "b": true, "n": nil, "f": 1.5, "r": raw}, {"collapsed": "shadowed?"}, {"name": 2, "tags": raw}}
@@ -110,22 +95,7 @@ func TestMetaMapMatchesToMap(t *testing.T) {
 // and a dialog read (from testdata and the corpus) holds, and keeps as
 // read, what ToMap gives.
 func TestNotebookMetaMapMatchesToMap(t *testing.T) {
-	check := func(where string, md *nbformat.NotebookMetadata) (fast bool) {
-		t.Helper()
-		want, err := nbgeneric.ToMap(md)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, _, err := metaMap(md)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("%s: metaMap differs from ToMap (-want +got):\n%s", where, diff)
-		}
-		_, _, fast = fastMeta(md)
-		return fast
-	}
+	check := func(where string, md *nbformat.NotebookMetadata) bool { return checkMetaMap(t, where, md) }
 	s, one := "x", 1
 	raw := json.RawMessage(`{"name": "ipython", "version": 3}`)
 	extras := []map[string]any{nil, {}, {"k": 1, "s": "v", "b": true, "n": nil, "f": 1.5, "r": raw}, {"kernelspec": 2, "name": 3}}
@@ -275,4 +245,23 @@ func TestNotebookMetaAllocations(t *testing.T) {
 	if least > 12 {
 		t.Errorf("reading the notebook's metadata allocates %.0f times, want at most 12", least)
 	}
+}
+
+// checkMetaMap fails t where metaMap's map of md differs from ToMap's (the
+// reference), and reports whether metaMap took its fast path.
+func checkMetaMap(t *testing.T, where string, md any) (fast bool) {
+	t.Helper()
+	want, err := nbgeneric.ToMap(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := metaMap(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("%s: metaMap differs from ToMap (-want +got):\n%s", where, diff)
+	}
+	_, _, fast = fastMeta(md)
+	return fast
 }

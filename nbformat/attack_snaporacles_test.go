@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -235,15 +233,7 @@ func checkBlockEdit(t testing.TB, what string, nb *Notebook, data []byte, o snap
 // module's testdata, hand-made ones of versions 3 and 4.0-4.5, the block
 // notebooks, and a part of the shared corpus.
 func snapBlocksInputs(t *testing.T) map[string][]byte {
-	in := map[string][]byte{}
-	paths, _ := filepath.Glob(filepath.Join("..", "testdata", "*.ipynb"))
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in[filepath.Base(p)] = data
-	}
+	in := testdataNotebooks(t)
 	for minor := range 6 {
 		in["v4."+strconv.Itoa(minor)] = versionNotebook(minor)
 	}

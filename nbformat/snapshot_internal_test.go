@@ -39,15 +39,7 @@ func snapSaysUnedited(nb *Notebook) bool {
 // module's testdata, the fuzz seeds kept in testdata/fuzz, hand-made odd
 // files, and the shared corpus (a part of it with -short).
 func snapshotInputs(t *testing.T) map[string][]byte {
-	in := map[string][]byte{}
-	paths, _ := filepath.Glob(filepath.Join("..", "testdata", "*.ipynb"))
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in[filepath.Base(p)] = data
-	}
+	in := testdataNotebooks(t)
 	for _, dir := range []string{"FuzzUnmarshal", "FuzzLazyVerdicts", "FuzzHeal", "FuzzValidate"} {
 		seeds, _ := filepath.Glob(filepath.Join("testdata", "fuzz", dir, "*"))
 		for _, p := range seeds {
