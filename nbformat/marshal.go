@@ -108,7 +108,7 @@ func (nb *Notebook) marshalTo(w io.Writer) error {
 // values compared with their originals when nb was read (new content in
 // Python's style, until the caller chooses the file's).
 func (nb *Notebook) newEncoder() encoder {
-	e := encoder{st: &pythonStyle, ids: cellid.Written(nb.Nbformat, nb.NbformatMinor), filled: nb.filled}
+	e := encoder{st: &pythonStyle, ids: cellid.Written(nb.Nbformat, nb.NbformatMinor), filled: nb.filled, filledIn: nb.filledIn}
 	if nb.src != nil {
 		e.t, e.src, e.decoded = nb.src.tape, nb.src, true
 	}

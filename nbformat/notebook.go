@@ -32,9 +32,12 @@ const defaultMaxDepth = nbimpl.DefaultMaxDepth
 // changed while anything else reads or writes it.
 type Notebook struct {
 	Document
-	src     *source
-	filled  map[unsafe.Pointer]bool // structs whose missing required members are written (see fillMissing)
-	dropBOM bool                    // leave out the byte-order mark read (set by Heal)
+	src    *source
+	filled map[unsafe.Pointer]bool // structs whose missing required members are written (see fillMissing)
+	// filledIn: the cells and outputs holding a struct of filled (see
+	// encoder.cellAsRead).
+	filledIn map[unsafe.Pointer]bool
+	dropBOM  bool // leave out the byte-order mark read (set by Heal)
 }
 
 // New returns an empty notebook of the current format (4.5).

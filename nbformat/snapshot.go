@@ -96,6 +96,9 @@ type snapshot struct {
 	input   []byte           // the bytes read (the source's, kept alive by it too)
 	keep    []unsafe.Pointer // the bytes of recorded strings that are not the input's, kept alive
 	keep0   [4]unsafe.Pointer
+	// regionEdges: where the edges listed for the regions start in a
+	// record by blocks, after the Document's (see regionsAsRead).
+	regionEdges snapPos
 }
 
 // A snapshot is recorded into room the caller gives (the spare bytes of
