@@ -51,7 +51,8 @@ func BenchmarkRoundTrip(b *testing.B) {
 // Marshal, Unmarshal and Marshal each alone (Marshal of the dialogs read
 // once), ToNotebookMarshal ToNotebook + nbformat.Marshal of the dialogs
 // read, EditedMarshal Marshal of the dialogs with their first message
-// changed. It is skipped without the shared corpus.
+// changed, InvalidRoundTrip the round trip of the invalid notebooks alone
+// (written through Heal). It is skipped without the shared corpus.
 func BenchmarkSmallCorpus(b *testing.B) {
 	var files [][]byte
 	var dialogs []*dialog.Dialog
@@ -91,6 +92,34 @@ func BenchmarkSmallCorpus(b *testing.B) {
 		if _, err := convert.Marshal(d); err != nil {
 			b.Fatal(err)
 		}
+	})
+	// The round trip of the invalid ones alone (their dialogs are written
+	// through Heal).
+	var invalid []int
+	for i, data := range files {
+		if nb, err := nbformat.Unmarshal(data); err == nil && nbformat.Validate(nb) != nil {
+			invalid = append(invalid, i)
+		}
+	}
+	b.Run("InvalidRoundTrip", func(b *testing.B) {
+		n := 0
+		for _, i := range invalid {
+			n += len(files[i])
+		}
+		b.SetBytes(int64(n))
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, i := range invalid {
+				d, err := convert.Unmarshal(files[i])
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := convert.Marshal(d); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.ReportMetric(float64(len(invalid)), "files")
 	})
 	run("Unmarshal", func(i int) {
 		if _, err := convert.Unmarshal(files[i]); err != nil {

@@ -95,7 +95,7 @@ func Unmarshal(data []byte) (*dialog.Dialog, error) { return Options{}.Unmarshal
 // cut from that copy or from one buffer per dialog rather than allocated
 // one by one, so a message kept after its dialog keeps them alive.
 func (o Options) Unmarshal(data []byte) (*dialog.Dialog, error) {
-	nb, err := nbformat.Unmarshal(data)
+	nb, err := readNotebook(data, true)
 	if err != nil {
 		return nil, fmt.Errorf("convert: %w", err)
 	}
@@ -123,6 +123,7 @@ func (o Options) marshal(d *dialog.Dialog, only []*dialog.Message) ([]byte, erro
 	if _, data := o.asRead(d, only); data != nil {
 		return bytes.Clone(data), nil
 	}
+	originOf(d).takeSnapshot()
 	var written []byte
 	nb, err := o.convert(d, only, &written) // (asRead declined: not asked again)
 	if err != nil {

@@ -61,7 +61,7 @@ func (o Options) ReadFile(file string, name ...string) (*dialog.Dialog, error) {
 	if err != nil {
 		return nil, err
 	}
-	nb, err := unmarshalOwned(data)
+	nb, err := readNotebook(data, false)
 	if err != nil {
 		return nil, fmt.Errorf("convert: %s: %w", path, err)
 	}
@@ -322,7 +322,7 @@ func (o Options) commit(d *dialog.Dialog, name string, data []byte, expect *atom
 	}
 	// The dialog now corresponds to the file written: messages map to its
 	// cells one to one.
-	nb, err := unmarshalOwned(data)
+	nb, err := readNotebook(data, false)
 	if err != nil {
 		return fmt.Errorf("convert: %s: written notebook does not read back: %w", name, err)
 	}

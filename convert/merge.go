@@ -82,7 +82,7 @@ func (o Options) Merge(base, ours, theirs []byte, opt dialog.MergeOptions) (*Mer
 	var wg sync.WaitGroup
 	for i, in := range [3][]byte{base, ours, theirs} {
 		wg.Go(func() {
-			nb, err := unmarshalOwned(in)
+			nb, err := readNotebook(in, false)
 			if err == nil {
 				ds[i], err = o.toDialog(nb, in)
 			}
@@ -148,6 +148,10 @@ func (o Options) mergeDialogs(base, ours, theirs *dialog.Dialog, theirsData []by
 	// before anything changes ours' notebook.
 	valid := make(chan bool, 1)
 	go func() {
+		// Ours' and theirs' notebooks as read: the validations below
+		// consult their snapshots, and ours' changes in place follow.
+		orgs[1].takeSnapshot()
+		orgs[2].takeSnapshot()
 		o, t := orgs[1].nb, orgs[2].nb
 		ok := o.Nbformat == 4 && t.Nbformat == 4 && o.NbformatMinor == t.NbformatMinor
 		if ok {

@@ -8,10 +8,12 @@ import (
 // Typed wrappers of the parts of nbformat that only the module uses
 // (internal/nbimpl).
 
-// unmarshalOwned reads a notebook from data without copying it: the
-// notebook keeps data, which must never change afterwards.
-func unmarshalOwned(data []byte) (*nbformat.Notebook, error) {
-	nb, err := nbimpl.UnmarshalOwned(data)
+// readNotebook reads the notebook a dialog's origin keeps, copying data
+// if copyData, else keeping it (data must then never change afterwards),
+// without the snapshot of nbformat's unedited check: origin.takeSnapshot
+// takes it when it is first needed (see there).
+func readNotebook(data []byte, copyData bool) (*nbformat.Notebook, error) {
+	nb, err := nbimpl.UnmarshalLazy(data, copyData)
 	if err != nil {
 		return nil, err
 	}

@@ -31,6 +31,11 @@ type encoder struct {
 	// see fillMissing).
 	decoded bool
 	filled  map[unsafe.Pointer]bool
+	// filledIn: the cells and outputs holding a struct of filled.
+	filledIn map[unsafe.Pointer]bool
+	// asRead: whether the values the decoder handed out are as decoded
+	// (see cellAsRead), once asked: 0 not asked, 1 yes, -1 no.
+	asRead  int8
 	err     error
 	scratch []byte
 	stack   []int // lists of members being compared (see members)

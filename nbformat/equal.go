@@ -165,6 +165,9 @@ func (e *encoder) equalVariant(v reflect.Value, o int) bool {
 	if t.Nodes[o].Kind != jsontree.Object {
 		return false
 	}
+	if e.cellAsRead(v.Interface(), o) {
+		return true
+	}
 	defer e.enter(v.Interface())()
 	return e.equalStruct(el, infoOf(el.Type()).plan, o)
 }

@@ -31,8 +31,43 @@ func (nb *Notebook) fillMissing(found []located) {
 			nb.filled = map[unsafe.Pointer]bool{}
 		}
 		nb.filled[v.Addr().UnsafePointer()] = true
+		nb.noteFilledIn(f.err.Pointer)
 	}
 }
+
+// noteFilledIn records in filledIn the cell, and the output, that hold the
+// place p (in the notebook as it is now), if any.
+func (nb *Notebook) noteFilledIn(p Pointer) {
+	var toks [4]string
+	n := 0
+	for tok := range p.Tokens() {
+		if n == len(toks) {
+			break
+		}
+		toks[n] = tok
+		n++
+	}
+	if n < 2 || toks[0] != "cells" {
+		return
+	}
+	i, err := strconv.Atoi(toks[1])
+	if err != nil || i < 0 || i >= len(nb.Cells) || nb.Cells[i] == nil {
+		return
+	}
+	if nb.filledIn == nil {
+		nb.filledIn = map[unsafe.Pointer]bool{}
+	}
+	c := nb.Cells[i]
+	nb.filledIn[valueAddr(c)] = true
+	if code, ok := c.(*CodeCell); ok && n == 4 && toks[2] == "outputs" {
+		if k, err := strconv.Atoi(toks[3]); err == nil && k >= 0 && k < len(code.Outputs) && code.Outputs[k] != nil {
+			nb.filledIn[valueAddr(code.Outputs[k])] = true
+		}
+	}
+}
+
+// valueAddr returns the address of the value in x (a pointer).
+func valueAddr(x any) unsafe.Pointer { return (*eface)(unsafe.Pointer(&x)).data }
 
 // fills reports whether the struct v is one whose missing required members
 // are written (see fillMissing).

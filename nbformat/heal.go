@@ -119,7 +119,14 @@ func heal(nb *Notebook, o nbimpl.HealOptions) ([]Repair, error) {
 			t, found, h.checked = c.t, c.found, nil
 		} else {
 			var err error
-			if t, err = nb.tape(); err != nil {
+			if round == 0 || writeAsBefore {
+				t, err = nb.tape()
+			} else {
+				// Repaired: written anew (see encodedTape), without
+				// asking whether it is as read.
+				t, err = nb.encodedTape()
+			}
+			if err != nil {
 				return h.repairs, err
 			}
 			found = nb.problems(t)

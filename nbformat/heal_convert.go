@@ -90,7 +90,9 @@ func (h *healer) flushCells() {
 	}
 	doc = append(doc, "]}"...)
 	opts := UnmarshalOptions{MaxBytes: int64(len(doc)) + 1, MaxCells: len(h.newCells) + 1, MaxDepth: 2 * defaultMaxDepth}
-	got, err := opts.unmarshal(doc)
+	// (The values are taken into the notebook healed: read without a
+	// snapshot, as the upgrade's cells are; see unmarshalParts.)
+	got, err := opts.unmarshalParts(doc)
 	if err != nil {
 		// Cannot happen: doc is made of values of a tape. Keep the JSON
 		// as text rather than lose it.

@@ -22,6 +22,19 @@ func init() {
 		}
 		return nb, nil
 	}
+	nbimpl.UnmarshalLazy = func(data []byte, copyData bool) (any, error) {
+		nb, err := UnmarshalOptions{}.unmarshalLater(data, copyData)
+		if err != nil {
+			return nil, err
+		}
+		return nb, nil
+	}
+	nbimpl.TakeSnapshot = func(nb any) {
+		if n, ok := nb.(*Notebook); ok && n != nil && n.src != nil {
+			n.src.takeSnapshot()
+		}
+	}
+	nbimpl.Snapshots = snapshots.Load
 	nbimpl.CloneCell = func(c any) any {
 		cell, ok := c.(Cell)
 		if !ok {

@@ -108,7 +108,7 @@ func (nb *Notebook) marshalTo(w io.Writer) error {
 // values compared with their originals when nb was read (new content in
 // Python's style, until the caller chooses the file's).
 func (nb *Notebook) newEncoder() encoder {
-	e := encoder{st: &pythonStyle, ids: cellid.Written(nb.Nbformat, nb.NbformatMinor), filled: nb.filled}
+	e := encoder{st: &pythonStyle, ids: cellid.Written(nb.Nbformat, nb.NbformatMinor), filled: nb.filled, filledIn: nb.filledIn}
 	if nb.src != nil {
 		e.t, e.src, e.decoded = nb.src.tape, nb.src, true
 	}
@@ -200,13 +200,15 @@ func (nb *Notebook) Edited() bool {
 
 // unedited reports whether nb, read from bytes, would be written as
 // exactly those bytes (whatever its byte-order mark): when its memory is
-// as decoded (see snapshot.go), without a walk over its values; else when
-// the reflective walk finds every value equal to what was read.
+// as decoded (see snapshot.go), without a walk over its values; else
+// (also while the snapshot of a notebook read by unmarshalLater is not
+// taken) when the reflective walk finds every value equal to what was
+// read.
 func (nb *Notebook) unedited() bool {
 	if nb.src == nil {
 		return false
 	}
-	if len(nb.filled) == 0 && nb.src.snap.matches(&nb.Document) {
+	if len(nb.filled) == 0 && nb.src.taken.Load() && nb.src.snap.matches(&nb.Document) {
 		return true
 	}
 	e := nb.newEncoder()

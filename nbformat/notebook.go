@@ -32,9 +32,12 @@ const defaultMaxDepth = nbimpl.DefaultMaxDepth
 // changed while anything else reads or writes it.
 type Notebook struct {
 	Document
-	src     *source
-	filled  map[unsafe.Pointer]bool // structs whose missing required members are written (see fillMissing)
-	dropBOM bool                    // leave out the byte-order mark read (set by Heal)
+	src    *source
+	filled map[unsafe.Pointer]bool // structs whose missing required members are written (see fillMissing)
+	// filledIn: the cells and outputs holding a struct of filled (see
+	// encoder.cellAsRead).
+	filledIn map[unsafe.Pointer]bool
+	dropBOM  bool // leave out the byte-order mark read (set by Heal)
 }
 
 // New returns an empty notebook of the current format (4.5).
@@ -52,11 +55,19 @@ type source struct {
 	blocks []origin // the blocks of the cells and outputs read, by address (see origin.go)
 	order  []int32  // typeInfo.id → 1 + the node of the first object of that type
 	style  *style
-	snap   snapshot // the typed values as decoded (see snapshot.go)
+	snap   snapshot // the typed values as decoded (see snapshot.go), once taken
 	// regions: the blocks the decoder allocated, until the snapshot takes
 	// them (see snapblock.go).
 	regions []snapRegion
-	once    sync.Once
+	// The snapshot of a notebook read with snapLater (see takeSnapshot):
+	// pending is the Document read until the snapshot is taken from it;
+	// taken is set once snap holds what was recorded (by read, or by
+	// takeSnapshot under snapOnce), and is what checks from other
+	// goroutines load before they read snap.
+	pending  *Document
+	snapOnce sync.Once
+	taken    atomic.Bool
+	once     sync.Once
 	// problems: the validation of these bytes, once done (see
 	// Notebook.problems); an empty list for valid bytes.
 	problems atomic.Pointer[[]located]
@@ -139,7 +150,7 @@ func Unmarshal(data []byte) (*Notebook, error) { return UnmarshalOptions{}.Unmar
 // top level that is not an object (pointer ""), no integer nbformat, an
 // nbformat above 4, or more cells than MaxCells.
 func (o UnmarshalOptions) Unmarshal(data []byte) (*Notebook, error) {
-	return o.read(data, true, true)
+	return o.read(data, true, snapNow)
 }
 
 func (o UnmarshalOptions) maxBytes() int64 {
@@ -155,22 +166,36 @@ var unmarshals atomic.Int64
 
 // unmarshal reads a notebook from data, which it keeps: the caller never
 // changes it after.
-func (o UnmarshalOptions) unmarshal(data []byte) (*Notebook, error) { return o.read(data, false, true) }
+func (o UnmarshalOptions) unmarshal(data []byte) (*Notebook, error) {
+	return o.read(data, false, snapNow)
+}
 
 // unmarshalParts is unmarshal of a temporary notebook whose values are
-// taken into another one (the version 3 upgrade's cells): without the
+// taken into another one (the version 3 upgrade's cells, the values Heal
+// rebuilds): without the
 // snapshot of its unedited check, which nothing would consult (a value is
 // found unedited only through the origins of the notebook written, and
 // the taken values have none there), and without the room for it.
 func (o UnmarshalOptions) unmarshalParts(data []byte) (*Notebook, error) {
-	return o.read(data, false, false)
+	return o.read(data, false, snapNone)
 }
 
+// snapMode is when read takes the snapshot of a notebook's unedited
+// check (see snapshot.go).
+type snapMode uint8
+
+const (
+	snapNow   snapMode = iota // while reading, into room in the tape's block
+	snapLater                 // when the owner asks (takeSnapshot), into room of its own
+	snapNone                  // never
+)
+
 // read reads a notebook from data, which it copies (copyData) or keeps,
-// taking the snapshot of its unedited check if snap. The tape's nodes,
-// the room for the snapshot and the copy are one allocation (see
-// jsontree.ParseBlock): data is parsed where it is and copied after.
-func (o UnmarshalOptions) read(data []byte, copyData, snap bool) (*Notebook, error) {
+// taking the snapshot of its unedited check as snap says. The tape's
+// nodes, the room for a snapshot taken now and the copy are one
+// allocation (see jsontree.ParseBlock): data is parsed where it is and
+// copied after.
+func (o UnmarshalOptions) read(data []byte, copyData bool, snap snapMode) (*Notebook, error) {
 	stackroom.Ensure(stackroom.Notebook)
 	unmarshals.Add(1)
 	maxBytes := o.maxBytes()
@@ -187,9 +212,9 @@ func (o UnmarshalOptions) read(data []byte, copyData, snap bool) (*Notebook, err
 	if lim.MaxNodes <= 0 {
 		lim.MaxNodes = nbimpl.DefaultMaxValues
 	}
-	block := jsontree.Block{Copy: copyData, Spare: snapRoom}
-	if !snap {
-		block.Spare = nil
+	block := jsontree.Block{Copy: copyData}
+	if snap == snapNow {
+		block.Spare = snapRoom
 	}
 	t, room, err := jsontree.ParseBlock(data, lim, notebookShape(), block)
 	if err != nil {
@@ -219,11 +244,50 @@ func (o UnmarshalOptions) read(data []byte, copyData, snap bool) (*Notebook, err
 		return nil, &FormatError{Pointer: "/cells", Msg: fmt.Sprintf("%d cells, more than the limit of %d", t.Nodes[c].Len, maxCells), Err: ErrLimit}
 	}
 	nb := decodeNotebook(t)
-	if snap {
+	switch snap {
+	case snapNow:
 		nb.src.snap.take(&nb.Document, t.Data, room, nb.src.regions)
+		nb.src.taken.Store(true)
+		nb.src.regions = nil
+	case snapLater:
+		nb.src.pending = &nb.Document // (and the regions, until taken)
+	default:
+		nb.src.regions = nil
 	}
-	nb.src.regions = nil
 	return nb, nil
+}
+
+// unmarshalLater is unmarshal (copying data if copyData) without the
+// snapshot of the unedited check, which takeSnapshot takes when the
+// notebook's owner asks (see nbimpl.TakeSnapshot). Until then, the
+// notebook's checks walk its values (see Notebook.unedited).
+//
+// The room the snapshot is recorded into is decided when it is taken, not
+// now: it is not set aside in the tape's block, so a notebook whose
+// snapshot is never taken (a dialog written back from the bytes read)
+// never holds it; one taken costs an allocation of that room then.
+func (o UnmarshalOptions) unmarshalLater(data []byte, copyData bool) (*Notebook, error) {
+	return o.read(data, copyData, snapLater)
+}
+
+// takeSnapshot takes the snapshot of a notebook read by unmarshalLater,
+// from the Document read (whichever notebook sharing the source asks),
+// the first time it is called; later calls, and calls for notebooks read
+// otherwise, do nothing. The caller must know the notebook is exactly as
+// read (see nbimpl.TakeSnapshot). Concurrent calls are safe (the first
+// records, the others wait for it), and so are checks of notebooks sharing
+// the source meanwhile: they read the snapshot only once taken says so.
+func (s *source) takeSnapshot() {
+	s.snapOnce.Do(func() {
+		doc := s.pending
+		if doc == nil {
+			return
+		}
+		room := make([]byte, 0, snapRoom(len(s.tape.Nodes)))
+		s.snap.take(doc, s.tape.Data, room, s.regions)
+		s.pending, s.regions = nil, nil
+		s.taken.Store(true)
+	})
 }
 
 // kindPhrase names a JSON kind with its article: "an array", "a string",

@@ -332,6 +332,7 @@ func (w *snapWalker) recordRegions(doc *Document, regs []snapRegion) bool {
 	if !w.recordEdges(&dr, docRegion) {
 		return false
 	}
+	w.snap.regionEdges = w.position() // (see regionsAsRead)
 	for ri := range regs {
 		if !w.recordEdges(&regs[ri], ri) {
 			return false

@@ -3,6 +3,7 @@ package nbformat
 import (
 	"bytes"
 	"encoding/binary"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -71,8 +72,15 @@ import (
 // exactly; the source's record of the blocks they were read into keeps
 // them alive, so no other can take their place; see origin.go) and the
 // structs Heal fills (a notebook with any is always walked). The
-// snapshot is written once, while reading, and only read after:
-// notebooks may be checked from several goroutines.
+// snapshot is written once, while reading or, for a notebook read by
+// unmarshalLater, when its owner takes it (source.takeSnapshot, under a
+// sync.Once), and only read after (a check reads it only once
+// source.taken is set, after it was written): notebooks may be checked
+// from several goroutines.
+
+// snapshots counts the snapshots taken (the module's tests read it
+// through nbimpl.Snapshots).
+var snapshots atomic.Int64
 
 // snapshot is the memory of a notebook's values as decoded (see above).
 // It lives in the notebook's source (no allocation of its own).
@@ -88,6 +96,9 @@ type snapshot struct {
 	input   []byte           // the bytes read (the source's, kept alive by it too)
 	keep    []unsafe.Pointer // the bytes of recorded strings that are not the input's, kept alive
 	keep0   [4]unsafe.Pointer
+	// regionEdges: where the edges listed for the regions start in a
+	// record by blocks, after the Document's (see regionsAsRead).
+	regionEdges snapPos
 }
 
 // A snapshot is recorded into room the caller gives (the spare bytes of
@@ -131,6 +142,7 @@ func snapRoom(n int) int {
 // the input holds, and than a bound. Without regions, the snapshot is recorded by
 // a walk from the Document.
 func (s *snapshot) take(doc *Document, input, room []byte, regions []snapRegion) {
+	snapshots.Add(1)
 	w := snapWalker{snap: s, lay: snapCommonLayouts(), keep: s.keep0[:0]}
 	w.setInput(input)
 	w.cur, w.kept, w.grow = room[:0], true, max(snapMinChunk, cap(room)/2)

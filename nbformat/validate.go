@@ -86,10 +86,47 @@ func (nb *Notebook) tape() (*jsontree.Tape, error) {
 			return nb.src.tape, nil
 		}
 	}
+	if writeAsBefore {
+		return nb.marshalledTape()
+	}
+	return nb.encodedTape()
+}
+
+// encodedTape returns what the encoder writes for nb, parsed: tape, for
+// a notebook known not to be as read (or written as the encoder writes it
+// all the same: the encoder copies an unedited notebook's bytes), without
+// asking again (Marshal's asRead would).
+func (nb *Notebook) encodedTape() (*jsontree.Tape, error) {
+	if err := nilVariantError(nb); err != nil {
+		return nil, err
+	}
+	var data []byte
+	err := nb.encode(func(pieces ...[]byte) error {
+		if len(pieces) == 1 { // the encoder's own buffer
+			data = pieces[0]
+			return nil
+		}
+		data = join(pieces)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return parseWritten(data)
+}
+
+// marshalledTape is encodedTape through Marshal (asking again whether nb
+// is as read): tape before encodedTape (see writeAsBefore).
+func (nb *Notebook) marshalledTape() (*jsontree.Tape, error) {
 	data, err := nb.marshal()
 	if err != nil {
 		return nil, err
 	}
+	return parseWritten(data)
+}
+
+// parseWritten parses the bytes written for a notebook.
+func parseWritten(data []byte) (*jsontree.Tape, error) {
 	t, err := jsontree.ParseShaped(data, jsontree.Limits{MaxDepth: defaultMaxDepth}, notebookShape())
 	if err != nil {
 		return nil, syntaxError("", data, err)
