@@ -188,10 +188,19 @@ func (nb *Notebook) problems(t *jsontree.Tape) []located {
 		return copyLocated(*p)
 	}
 	found := locateProblems(t)
+	if len(found) == 0 {
+		nb.src.problems.Store(&noProblems) // (a valid notebook's memo allocates nothing)
+		return found
+	}
 	kept := copyLocated(found)
 	nb.src.problems.Store(&kept)
 	return found
 }
+
+// noProblems is the memo of every notebook read from valid bytes (see
+// problems): an empty list, shared, which nothing appends to (readers
+// copy it: copyLocated of an empty list is nil).
+var noProblems = []located{}
 
 // copyLocated copies found and the problems it points to.
 func copyLocated(found []located) []located {
