@@ -187,7 +187,8 @@ func (o UnmarshalOptions) read(data []byte, copyData, snap bool) (*Notebook, err
 	if lim.MaxNodes <= 0 {
 		lim.MaxNodes = nbimpl.DefaultMaxValues
 	}
-	block := jsontree.Block{Copy: copyData, Spare: snapRoom}
+	b := new(notebookBlock) // (the tape is made in it)
+	block := jsontree.Block{Copy: copyData, Spare: snapRoom, Tape: &b.tape}
 	if !snap {
 		block.Spare = nil
 	}
@@ -218,7 +219,7 @@ func (o UnmarshalOptions) read(data []byte, copyData, snap bool) (*Notebook, err
 	if c := t.Lookup(jsontree.Root, "cells"); c >= 0 && t.Nodes[c].Kind == jsontree.Array && int(t.Nodes[c].Len) > maxCells {
 		return nil, &FormatError{Pointer: "/cells", Msg: fmt.Sprintf("%d cells, more than the limit of %d", t.Nodes[c].Len, maxCells), Err: ErrLimit}
 	}
-	nb := decodeNotebook(t)
+	nb := decodeNotebookIn(b, t)
 	if snap {
 		nb.src.snap.take(&nb.Document, t.Data, room, nb.src.regions)
 	}
