@@ -50,7 +50,10 @@ type spare struct {
 // notebook, its source, the source's tape (see jsontree.Block.Tape) and
 // order, room for the decoder's first variants, origins and regions, and
 // the targets of the two pointers to structs nearly every notebook's
-// metadata has (kernelspec and language_info: see decoder.spares). A
+// metadata has (kernelspec and language_info: see decoder.spares), and
+// the first blocks of the slabs of the targets of optional strings and
+// flags (language_info has three; cells' metadata, collapsed and
+// scrolled flags). A
 // value in it keeps the whole block alive, as any value of the notebook
 // keeps the tape's bytes alive: what the block holds is the notebook's.
 type notebookBlock struct {
@@ -63,6 +66,8 @@ type notebookBlock struct {
 	regions      [24]snapRegion
 	kernelspec   Kernelspec
 	languageInfo LanguageInfo
+	strs         [4]string
+	bools        [4]bool
 }
 
 // spareInfos describes the structs of notebookBlock's spares.
@@ -89,6 +94,8 @@ func decodeNotebookIn(b *notebookBlock, t *jsontree.Tape) *Notebook {
 	d.variants = b.variants[:0]
 	b.src.regions = b.regions[:0]
 	d.track(&b.src.regions) // (in the source's block: a pointer into the decoder would move it to the heap)
+	d.strs.seed(b.strs[:])
+	d.bools.seed(b.bools[:])
 	d.decodeStruct(unsafe.Pointer(&b.nb.Document), ti.plan, jsontree.Root)
 	b.src.learnOrder(ti, jsontree.Root)
 	d.close()
