@@ -318,8 +318,20 @@ func (s *slab[T]) reserve(n int) {
 // few blocks.
 func (s *slab[T]) alloc(n int) {
 	s.last = max(n, min(2*s.last, 256))
+	s.start(make([]T, s.last))
+}
+
+// seed makes block, zero values in memory of the caller's (the notebook's
+// block: see notebookBlock), s's first block.
+func (s *slab[T]) seed(block []T) {
+	s.last = len(block)
+	s.start(block)
+}
+
+// start makes block (zero values, none handed out) s's current block.
+func (s *slab[T]) start(block []T) {
 	s.close()
-	s.free = make([]T, s.last)
+	s.free = block
 	if s.regs != nil {
 		*s.regs = append(*s.regs, s.region(s.free))
 		s.cur = len(*s.regs)

@@ -212,7 +212,8 @@ func (o UnmarshalOptions) read(data []byte, copyData bool, snap snapMode) (*Note
 	if lim.MaxNodes <= 0 {
 		lim.MaxNodes = nbimpl.DefaultMaxValues
 	}
-	block := jsontree.Block{Copy: copyData}
+	b := new(notebookBlock) // (the tape is made in it)
+	block := jsontree.Block{Copy: copyData, Tape: &b.tape}
 	if snap == snapNow {
 		block.Spare = snapRoom
 	}
@@ -243,7 +244,7 @@ func (o UnmarshalOptions) read(data []byte, copyData bool, snap snapMode) (*Note
 	if c := t.Lookup(jsontree.Root, "cells"); c >= 0 && t.Nodes[c].Kind == jsontree.Array && int(t.Nodes[c].Len) > maxCells {
 		return nil, &FormatError{Pointer: "/cells", Msg: fmt.Sprintf("%d cells, more than the limit of %d", t.Nodes[c].Len, maxCells), Err: ErrLimit}
 	}
-	nb := decodeNotebook(t)
+	nb := decodeNotebookIn(b, t)
 	switch snap {
 	case snapNow:
 		nb.src.snap.take(&nb.Document, t.Data, room, nb.src.regions)

@@ -1,6 +1,7 @@
 package nbformat
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"hash/maphash"
@@ -225,10 +226,19 @@ func (nb *Notebook) problems(t *jsontree.Tape) []located {
 		return copyLocated(*p)
 	}
 	found := locateProblems(t)
+	if len(found) == 0 {
+		nb.src.problems.Store(&noProblems) // (a valid notebook's memo allocates nothing)
+		return found
+	}
 	kept := copyLocated(found)
 	nb.src.problems.Store(&kept)
 	return found
 }
+
+// noProblems is the memo of every notebook read from valid bytes (see
+// problems): an empty list, shared, which nothing appends to (readers
+// copy it: copyLocated of an empty list is nil).
+var noProblems = []located{}
 
 // copyLocated copies found and the problems it points to.
 func copyLocated(found []located) []located {
@@ -313,7 +323,10 @@ func locateProblems(t *jsontree.Tape) (found []located) {
 }
 
 // placeProblems sets the line and column of problems whose offsets are
-// known, in one pass over data (probs are in document order).
+// known, in one pass over data (probs are in document order): the lines
+// between two problems are counted, and the column is the distance from
+// the last line's start, each by a vectorized search (bytes.Count,
+// bytes.LastIndexByte) rather than a loop over every byte.
 func placeProblems(data []byte, probs []*ValidationError) {
 	line, col, off := 1, 1, int64(0)
 	for _, p := range probs {
@@ -323,13 +336,12 @@ func placeProblems(data []byte, probs []*ValidationError) {
 			}
 			continue
 		}
-		for _, b := range data[off:p.offset] {
-			if b == '\n' {
-				line++
-				col = 1
-			} else {
-				col++
-			}
+		span := data[off:p.offset]
+		if nl := bytes.LastIndexByte(span, '\n'); nl >= 0 {
+			line += bytes.Count(span[:nl+1], []byte{'\n'})
+			col = len(span) - nl
+		} else {
+			col += len(span)
 		}
 		off = p.offset
 		p.Line, p.Column = line, col

@@ -19,6 +19,12 @@ type Block struct {
 	// Spare returns the number of spare bytes wanted for a tape of n
 	// nodes (nil: none).
 	Spare func(n int) int
+	// Tape, when not nil, is where the tape is made (what it held is
+	// overwritten) and the *Tape returned: a caller that allocates a
+	// block of its own for what it builds from the tape puts the tape in
+	// it, saving the tape's own allocation. Nothing is written to it
+	// when ParseBlock fails.
+	Tape *Tape
 }
 
 // blockCopyMax is the largest input whose copy ParseBlock puts in the
@@ -81,7 +87,12 @@ func ParseBlock(data []byte, lim Limits, shape *Shape, b Block) (*Tape, []byte, 
 	if err != nil {
 		return nil, nil, err
 	}
-	t := p.tape(nodes)
+	t := b.Tape
+	if t == nil {
+		t = p.tape(nodes)
+	} else {
+		*t = *p.tape(nodes) // (p.tape inlined: its Tape does not escape)
+	}
 	if b.Copy {
 		if data2 == nil {
 			data2 = append([]byte(nil), data...)

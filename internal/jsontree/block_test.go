@@ -314,9 +314,17 @@ func FuzzParseBlock(f *testing.F) {
 		for _, shape := range []*Shape{All, nil, testShape()} {
 			want, werr := ParseShaped(input, lim, shape)
 			data := bytes.Clone(input)
-			tp, room, err := ParseBlock(data, lim, shape, Block{Copy: copyData, Spare: spare})
+			b := Block{Copy: copyData, Spare: spare}
+			var dst Tape
+			if perNode&1 != 0 { // into a tape of the caller's (Block.Tape)
+				b.Tape = &dst
+			}
+			tp, room, err := ParseBlock(data, lim, shape, b)
 			if fmt.Sprintf("%#v", err) != fmt.Sprintf("%#v", werr) {
 				t.Fatalf("error %#v, ParseShaped's %#v", err, werr)
+			}
+			if b.Tape != nil && (err == nil && tp != b.Tape || err != nil && dst.Nodes != nil) {
+				t.Fatal("the caller's tape was not the one made, or was written by a failed parse")
 			}
 			if err == nil {
 				checkBlock(t, "fuzz", tp, want, room, data, input, copyData, spare)
