@@ -46,6 +46,11 @@ type Options struct {
 	// refuses to run with Messages set (it would drop the other messages
 	// from the dialog's file). Reading ignores Messages.
 	Messages []*dialog.Message
+
+	// viaUpgrade makes reading a version 2 or 3 notebook read its
+	// upgrade, made at once, rather than its cells (see readV3): the way
+	// it was read before, kept for the tests that compare the two.
+	viaUpgrade bool
 }
 
 // Owner is a file's numeric user and group.
@@ -56,8 +61,12 @@ type Owner struct{ UID, GID int }
 type origin struct {
 	nb   *nbformat.Notebook // as read
 	work *nbformat.Notebook // nb, or its upgrade to 4.5 for version 3
-	meta map[string]any     // Dialog.Meta as read
-	msgs []*dialog.Message  // messages in order as read
+	// lazy, for a version 2 or 3 notebook read straight into messages:
+	// its upgrade, made at first need (work, and the snapshots' cells, are
+	// set only then: see origin.upgraded).
+	lazy *v3Work
+	meta map[string]any    // Dialog.Meta as read
+	msgs []*dialog.Message // messages in order as read
 	// The messages' snapshots: beside the messages read, in cells, or
 	// recorded in snaps (see origin.snap).
 	cells []readCell
