@@ -463,9 +463,10 @@ func (r *v3Reader) heading(c *v3Cell, b *readBufs) string {
 // meta returns the message metadata of cell c: the cell's metadata as
 // the upgrade leaves it (without trusted; for code, with the cell's
 // collapsed), as metaMap reads it from the upgrade's typed cell; ok is
-// false for values the reader declines: arrays and objects (kept by the
-// upgrade as the bytes it writes), numbers other than ints, and values
-// of a typed member's key that are not of its type.
+// false for values the reader declines: numbers other than ints, and
+// values of a typed member's key that are not of its type or that ToMap
+// converts (arrays and objects of other keys are kept, as the upgraded
+// cell keeps them, as the bytes the upgrade writes).
 func (r *v3Reader) meta(c *v3Cell) (map[string]any, bool) {
 	t := r.t
 	n := 0
@@ -519,6 +520,13 @@ func (r *v3Reader) metaValue(j int, kind metaKind) (any, bool) {
 		}
 		n, err := strconv.ParseInt(string(t.Raw(j)), 10, 0)
 		return int(n), err == nil
+	case jsontree.Array, jsontree.Object:
+		if kind != metaUntyped {
+			return nil, false
+		}
+		// Kept by the upgraded cell as the bytes the upgrade writes.
+		out, ok := nbimpl.V3MetaValue(t.Raw(j))
+		return json.RawMessage(out), ok
 	}
 	return nil, false
 }

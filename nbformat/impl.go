@@ -56,6 +56,7 @@ func init() {
 		}
 		return upgradedCopy(n, ids)
 	}
+	nbimpl.V3MetaValue = v3MetaValue
 	nbimpl.Unmarshals = unmarshals.Load
 	nbimpl.ReadIDProblems = func(nb any) ([]int, int, int, bool) {
 		n, ok := nb.(*Notebook)

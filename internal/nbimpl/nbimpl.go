@@ -143,6 +143,16 @@ var (
 	// the messages): Upgrade's own derivation of ids is spared.
 	UpgradedCopy func(nb any, ids bool) (any, error)
 
+	// V3MetaValue returns the JSON the upgrade of a version 2 or 3
+	// notebook writes for raw, an array or object in a cell's metadata
+	// (keys sorted, a key given twice once, with its last value, strings
+	// and numbers spelled as Python writes them), which reading the
+	// upgraded cell keeps, as a json.RawMessage, in the metadata's
+	// generic form; ok is false where the upgrade writes it another way
+	// (nesting beyond its writer's depth) or raw is not JSON. The bytes are
+	// the caller's.
+	V3MetaValue func(raw []byte) (out []byte, ok bool)
+
 	// TextSize returns the size encoding/json writes the text of an
 	// nbformat.MultilineString in (its lines joined into one string),
 	// computed from the JSON read without decoding it.
