@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -419,4 +420,74 @@ var v3Edits = []struct {
 		d.Meta["edited"] = "yes"
 		return true
 	}},
+}
+
+// The upgrade of a version 3 notebook read directly is made once, when
+// first needed, however many goroutines need it at once: Marshal calls of
+// an edited dialog (which write over the upgrade) and looks inside its
+// outputs race to make it (run under -race), and every one gets what
+// reading the upgrade at once gives. Looking inside outputs makes it once
+// (one parse, the upgrade's, for any number of looks).
+func TestV3UpgradeMadeOnceConcurrently(t *testing.T) {
+	data := []byte(`{"metadata": {"name": ""}, "nbformat": 3, "nbformat_minor": 0, "worksheets": [{"cells": [` +
+		strings.Join([]string{v3Cells[0], v3Cells[16], v3Cells[18], v3Cells[19], v3Cells[28], v3Cells[39]}, ", ") + `], "metadata": {}}]}`)
+	edit := func(d *dialog.Dialog) { d.Messages[0].Content = "edited" }
+	do, err := convert.ViaUpgrade(convert.Options{}).Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit(do)
+	want, err := convert.ViaUpgrade(convert.Options{}).Marshal(do)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantOut, err := do.Messages[1].Outputs[0].Map()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 20 {
+		d, err := convert.Unmarshal(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		edit(d)
+		const n = 4
+		got := make([][]byte, n)
+		outs := make([]map[string]any, n)
+		errs := make([]error, 2*n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Go(func() { got[i], errs[i] = convert.Marshal(d) })
+			wg.Go(func() { outs[i], errs[n+i] = d.Messages[1].Outputs[0].Map() })
+		}
+		wg.Wait()
+		for i := range n {
+			if errs[i] != nil || errs[n+i] != nil {
+				t.Fatal(errs[i], errs[n+i])
+			}
+			if !bytes.Equal(got[i], want) {
+				t.Fatalf("Marshal %d:\n%s\nthrough the upgrade:\n%s", i, got[i], want)
+			}
+			if diff := cmp.Diff(wantOut, outs[i]); diff != "" {
+				t.Fatalf("output %d differs:\n%s", i, diff)
+			}
+		}
+	}
+	d, err := convert.Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := nbimpl.Unmarshals()
+	for range 3 {
+		for _, m := range d.Messages {
+			for _, o := range m.Outputs {
+				if _, err := o.Map(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if got := nbimpl.Unmarshals() - before; got != 1 {
+		t.Errorf("looking inside the outputs parsed %d notebooks, want 1 (the upgrade's, once)", got)
+	}
 }
