@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -161,7 +162,7 @@ func v3Shapes() map[string][]byte {
 		out[fmt.Sprintf("v%d two worksheets", version)] = doc(version, `{}`, "["+sheet(v3Cells[:half]...)+", "+sheet(v3Cells[half:]...)+"]")
 		var many []string // past idsOf's scan of ids: its maps
 		for i := range 40 {
-			many = append(many, fmt.Sprintf(`{"cell_type": "markdown", "source": "same"}`), fmt.Sprintf(`{"cell_type": "code", "input": "x = %d", "outputs": [{"output_type": "stream", "stream": "stdout", "text": "%d"}]}`, i%3, i))
+			many = append(many, `{"cell_type": "markdown", "source": "same"}`, fmt.Sprintf(`{"cell_type": "code", "input": "x = %d", "outputs": [{"output_type": "stream", "stream": "stdout", "text": "%d"}]}`, i%3, i))
 		}
 		out[fmt.Sprintf("v%d many cells", version)] = doc(version, `{"name": ""}`, "["+sheet(many...)+"]")
 		for name, ws := range map[string]string{
@@ -489,5 +490,59 @@ func TestV3UpgradeMadeOnceConcurrently(t *testing.T) {
 	}
 	if got := nbimpl.Unmarshals() - before; got != 1 {
 		t.Errorf("looking inside the outputs parsed %d notebooks, want 1 (the upgrade's, once)", got)
+	}
+}
+
+// BenchmarkV3Corpus is the dialog round trip (convert.Unmarshal +
+// Marshal, unedited) of every version 2 and 3 corpus notebook, one op
+// being all of them, read directly and through the upgrade made at once
+// (the way they were read before); Cold runs each file after a
+// collection (as benchrun -buckets does). Skipped without the corpus.
+func BenchmarkV3Corpus(b *testing.B) {
+	var files [][]byte
+	total := 0
+	for _, data := range corpus.Files(b) {
+		if nb, err := nbformat.Unmarshal(data); err == nil && nb.Nbformat < 4 {
+			files = append(files, data)
+			total += len(data)
+		}
+	}
+	if len(files) == 0 {
+		b.Skip("no version 2 or 3 notebook in the corpus")
+	}
+	for _, way := range []struct {
+		name string
+		o    convert.Options
+	}{{"Direct", convert.Options{}}, {"Upgrade", convert.ViaUpgrade(convert.Options{})}} {
+		roundTrip := func(data []byte) {
+			d, err := way.o.Unmarshal(data)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := way.o.Marshal(d); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.Run("RoundTrip/"+way.name, func(b *testing.B) {
+			b.SetBytes(int64(total))
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, data := range files {
+					roundTrip(data)
+				}
+			}
+		})
+		b.Run("ColdRoundTrip/"+way.name, func(b *testing.B) {
+			b.SetBytes(int64(total))
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, data := range files {
+					b.StopTimer()
+					runtime.GC()
+					b.StartTimer()
+					roundTrip(data)
+				}
+			}
+		})
 	}
 }
