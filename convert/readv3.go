@@ -133,6 +133,25 @@ func v3WithoutUpgradeKeys(md *nbformat.NotebookMetadata) *nbformat.NotebookMetad
 	return &cp
 }
 
+// v3Shape is the shape of the worksheets the reader parses (see
+// jsontree.Shape): of each cell, its scalar members, its metadata's
+// members (arrays and objects in it are read from their bytes), the
+// elements of its source or input, and the scalar members of its outputs
+// (their output_type); everything else is checked, not recorded (the
+// outputs' data and texts above all, read from the upgrade when a caller
+// looks inside).
+var v3Shape = func() *jsontree.Shape {
+	scalars := &jsontree.Shape{} // an object's or array's scalars
+	cell := &jsontree.Shape{Members: map[string]*jsontree.Shape{
+		"metadata": scalars,
+		"source":   scalars,
+		"input":    scalars,
+		"outputs":  {Elem: scalars},
+	}}
+	worksheet := &jsontree.Shape{Members: map[string]*jsontree.Shape{"cells": {Elem: cell}}}
+	return &jsontree.Shape{Elem: worksheet}
+}()
+
 // cells parses the worksheets of nb and returns their cells, in order;
 // ok is false where the reader declines.
 func (r *v3Reader) cells(nb *nbformat.Notebook) (cells []v3Cell, ok bool) {
@@ -144,7 +163,7 @@ func (r *v3Reader) cells(nb *nbformat.Notebook) (cells []v3Cell, ok bool) {
 	if !isRaw {
 		return nil, false
 	}
-	t, err := jsontree.Parse(raw, jsontree.Limits{MaxDepth: defaultMaxDepth})
+	t, err := jsontree.ParseShaped(raw, jsontree.Limits{MaxDepth: defaultMaxDepth}, v3Shape)
 	if err != nil || t.Nodes[jsontree.Root].Kind != jsontree.Array {
 		return nil, false
 	}
