@@ -99,7 +99,10 @@ type snapshot struct {
 func Unmarshal(data []byte) (*dialog.Dialog, error) { return Options{}.Unmarshal(data) }
 
 // Unmarshal reads a dialog from notebook JSON (any version nbformat reads
-// from 3 on; version 3 is upgraded in memory). The dialog does not depend
+// from 2 on; the cells of versions 2 and 3 are read as their upgrade to
+// 4.5 gives them, the upgrade itself made in memory only when something
+// needs it: writing the dialog changed, a merge, a look inside an
+// output). The dialog does not depend
 // on data afterwards (it keeps a copy of its own). Its messages' texts are
 // cut from that copy or from one buffer per dialog rather than allocated
 // one by one, so a message kept after its dialog keeps them alive.
