@@ -45,6 +45,47 @@ type v3Cell struct {
 type v3Reader struct {
 	t  *jsontree.Tape
 	v2 bool // version 2: lines are joined with "\n"
+	// lazy: a container whose members or elements the reader reads was
+	// found lazy on t (see kids): t is then not enough.
+	lazy bool
+}
+
+// kids calls f with each child of container i, as t.Children, but for a
+// lazy one (one nbformat's parse did not record): it calls f with none
+// and, if it has some, notes that t is not enough (r.lazy).
+func (r *v3Reader) kids(i int, f func(j int) bool) {
+	t := r.t
+	if t.Lazy(i) {
+		r.lazy = r.lazy || t.Nodes[i].Len > 0
+		return
+	}
+	t.Children(i, f)
+}
+
+// lookup is t.Lookup through kids: the last member of object i with key
+// k, or -1.
+func (r *v3Reader) lookup(i int, k string) int {
+	found := -1
+	r.kids(i, func(j int) bool {
+		if r.t.KeyIs(j, k) {
+			found = j
+		}
+		return true
+	})
+	return found
+}
+
+// strings calls f with each element of array j (stopping when f returns
+// false), recorded or not (a lazy array of scalars, as nbformat's parse
+// leaves the lines of texts, is read from its bytes); false if j holds a
+// container that was not recorded.
+func (r *v3Reader) strings(j int, f func(n jsontree.Node) bool) bool {
+	t := r.t
+	if t.Lazy(j) {
+		return t.Scalars(j, f)
+	}
+	t.Children(j, func(s int) bool { return f(t.Nodes[s]) })
+	return true
 }
 
 // readV3Dialog is readDialog for a version 2 or 3 notebook read
@@ -100,6 +141,9 @@ func (o Options) readV3(nb *nbformat.Notebook) (d *dialog.Dialog, ok bool) {
 		d.Messages = append(d.Messages, m)
 		org.msgs = append(org.msgs, m)
 		rc[i].snap = snapshot{msg: copyMessage(m, sameMeta, bufs), generated: true}
+	}
+	if r.lazy {
+		return nil, false // (never: cells found every container recorded)
 	}
 	org.generated = n > 0
 	d.Source = org
@@ -163,25 +207,47 @@ func (r *v3Reader) cells(nb *nbformat.Notebook) (cells []v3Cell, ok bool) {
 	if !isRaw {
 		return nil, false
 	}
+	// The tape nbformat read the notebook from, when it recorded what the
+	// reader reads (it mostly does: the version 3 schema reads it); else
+	// the worksheets parsed again.
+	if t := nbimpl.ReadTape(nb); t != nil && !t.Lazy(jsontree.Root) {
+		r.t = t
+		if w := r.lookup(jsontree.Root, "worksheets"); w >= 0 && string(t.Raw(w)) == string(raw) {
+			cells, ok = r.worksheets(w)
+			if !r.lazy {
+				return cells, ok
+			}
+		}
+	}
 	t, err := jsontree.ParseShaped(raw, jsontree.Limits{MaxDepth: defaultMaxDepth}, v3Shape)
-	if err != nil || t.Nodes[jsontree.Root].Kind != jsontree.Array {
+	if err != nil {
 		return nil, false
 	}
-	r.t = t
+	*r = v3Reader{t: t, v2: r.v2}
+	return r.worksheets(jsontree.Root)
+}
+
+// worksheets returns the cells of the worksheets, node ws; ok is false
+// where the reader declines.
+func (r *v3Reader) worksheets(ws int) (cells []v3Cell, ok bool) {
+	t := r.t
+	if t.Nodes[ws].Kind != jsontree.Array {
+		return nil, false
+	}
 	ok = true
-	t.Children(jsontree.Root, func(w int) bool {
+	r.kids(ws, func(w int) bool {
 		if t.Nodes[w].Kind != jsontree.Object {
 			ok = false
 			return false
 		}
-		cs := t.Lookup(w, "cells")
+		cs := r.lookup(w, "cells")
 		if cs < 0 || t.Nodes[cs].Kind != jsontree.Array {
 			return true // a worksheet without cells has none
 		}
 		if cells == nil {
 			cells = make([]v3Cell, 0, t.Nodes[cs].Len)
 		}
-		t.Children(cs, func(c int) bool {
+		r.kids(cs, func(c int) bool {
 			var cell v3Cell
 			if ok = r.cell(c, &cell); ok {
 				cells = append(cells, cell)
@@ -202,7 +268,7 @@ func (r *v3Reader) cell(c int, cell *v3Cell) bool {
 	*cell = v3Cell{src: -1, md: -1, collapsed: -1, count: -1, outs: -1, level: 1}
 	typ, source, input, level := -1, -1, -1, -1
 	ok := true
-	t.Children(c, func(k int) bool {
+	r.kids(c, func(k int) bool {
 		nd := &t.Nodes[k]
 		if nd.Flags&jsontree.FlagKeyEscaped != 0 {
 			ok = false // (rare: not followed)
@@ -232,6 +298,9 @@ func (r *v3Reader) cell(c int, cell *v3Cell) bool {
 	})
 	if !ok || typ < 0 || t.Nodes[typ].Kind != jsontree.String {
 		return false
+	}
+	if cell.md >= 0 && t.Nodes[cell.md].Kind == jsontree.Object {
+		r.kids(cell.md, func(int) bool { return false }) // (notes a lazy one: meta reads it)
 	}
 	switch {
 	case t.StrIs(typ, "code"):
@@ -301,21 +370,22 @@ func (r *v3Reader) codeParts(cell *v3Cell) bool {
 		return false
 	}
 	ok := true
-	t.Children(cell.outs, func(o int) bool {
-		ok = v3OutputType(t, o) != ""
+	r.kids(cell.outs, func(o int) bool {
+		ok = r.outputType(o) != ""
 		return ok
 	})
 	return ok
 }
 
-// v3OutputType returns the version 4 output_type of version 3 output o:
+// outputType returns the version 4 output_type of version 3 output o:
 // "" for what the reader declines (not an object, an output_type that is
 // not a string of a version 3 output).
-func v3OutputType(t *jsontree.Tape, o int) string {
+func (r *v3Reader) outputType(o int) string {
+	t := r.t
 	if t.Nodes[o].Kind != jsontree.Object {
 		return ""
 	}
-	typ := t.Lookup(o, "output_type")
+	typ := r.lookup(o, "output_type")
 	if typ < 0 || t.Nodes[typ].Kind != jsontree.String {
 		return ""
 	}
@@ -344,11 +414,10 @@ func (r *v3Reader) isText(j int) bool {
 		return true
 	case jsontree.Array:
 		ok := true
-		t.Children(j, func(s int) bool {
-			ok = t.Nodes[s].Kind == jsontree.String
+		return r.strings(j, func(n jsontree.Node) bool {
+			ok = n.Kind == jsontree.String
 			return ok
-		})
-		return ok
+		}) && ok
 	}
 	return false
 }
@@ -378,8 +447,8 @@ func (r *v3Reader) size(cells []v3Cell, bufs *readBufs, rd *readV3Dialog, org *o
 	k := 0
 	for i := range cells {
 		if c := &cells[i]; c.outs >= 0 {
-			t.Children(c.outs, func(o int) bool {
-				rd.outs[k] = v3Output{org: org, k: k, typ: v3OutputType(t, o)}
+			r.kids(c.outs, func(o int) bool {
+				rd.outs[k] = v3Output{org: org, k: k, typ: r.outputType(o)}
 				k++
 				return true
 			})
@@ -426,11 +495,11 @@ func (r *v3Reader) text(j int, b *readBufs) string {
 	t := r.t
 	start := b.texts.Len()
 	if t.Nodes[j].Kind == jsontree.String {
-		writeStr(&b.texts, t, j)
+		writeStr(&b.texts, t, t.Nodes[j])
 		return b.texts.String()[start:]
 	}
 	nl, i := r.v2, 0
-	t.Children(j, func(s int) bool {
+	r.strings(j, func(s jsontree.Node) bool {
 		if i > 0 && nl {
 			b.texts.WriteByte('\n')
 		}
@@ -447,9 +516,8 @@ func (r *v3Reader) text(j int, b *readBufs) string {
 	return b.texts.String()[start:]
 }
 
-// writeStr writes the decoded string node s to b.
-func writeStr(b *strings.Builder, t *jsontree.Tape, s int) {
-	nd := &t.Nodes[s]
+// writeStr writes the decoded string node nd of t to b.
+func writeStr(b *strings.Builder, t *jsontree.Tape, nd jsontree.Node) {
 	raw := t.Data[nd.Start+1 : nd.End-1]
 	if nd.Flags&jsontree.FlagEscaped == 0 {
 		b.Write(raw)
@@ -498,7 +566,7 @@ func (r *v3Reader) meta(c *v3Cell) (map[string]any, bool) {
 	meta := make(map[string]any, n)
 	ok := true
 	if c.md >= 0 && t.Nodes[c.md].Kind == jsontree.Object {
-		t.Children(c.md, func(k int) bool {
+		r.kids(c.md, func(k int) bool {
 			key := t.KeyString(k)
 			if key == "trusted" {
 				return true
