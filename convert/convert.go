@@ -51,6 +51,10 @@ type Options struct {
 	// upgrade, made at once, rather than its cells (see readV3): the way
 	// it was read before, kept for the tests that compare the two.
 	viaUpgrade bool
+	// reparseV3 makes the direct reading of a version 2 or 3 notebook
+	// parse its worksheets again rather than read nbformat's tape of them
+	// (see v3Reader.cells), for the tests of that way.
+	reparseV3 bool
 }
 
 // Owner is a file's numeric user and group.

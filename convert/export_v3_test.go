@@ -7,3 +7,10 @@ func ViaUpgrade(o Options) Options {
 	o.viaUpgrade = true
 	return o
 }
+
+// ReparsingV3 returns o with the worksheets of version 2 and 3 notebooks
+// read directly from a parse of their own, not from nbformat's tape.
+func ReparsingV3(o Options) Options {
+	o.reparseV3 = true
+	return o
+}

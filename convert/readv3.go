@@ -103,7 +103,7 @@ type readV3Dialog struct {
 // upgrade.
 func (o Options) readV3(nb *nbformat.Notebook) (d *dialog.Dialog, ok bool) {
 	r := v3Reader{v2: nb.Nbformat == 2}
-	cells, ok := r.cells(nb)
+	cells, ok := r.cells(nb, o.reparseV3)
 	if !ok {
 		return nil, false
 	}
@@ -196,9 +196,11 @@ var v3Shape = func() *jsontree.Shape {
 	return &jsontree.Shape{Elem: worksheet}
 }()
 
-// cells parses the worksheets of nb and returns their cells, in order;
-// ok is false where the reader declines.
-func (r *v3Reader) cells(nb *nbformat.Notebook) (cells []v3Cell, ok bool) {
+// cells returns the cells of nb's worksheets, in order, read from
+// nbformat's tape of nb or (reparse, or where that tape left lazy a
+// container the reader needs) from a parse of the worksheets; ok is
+// false where the reader declines.
+func (r *v3Reader) cells(nb *nbformat.Notebook, reparse bool) (cells []v3Cell, ok bool) {
 	ws, present := nb.AdditionalProperties["worksheets"]
 	if !present {
 		return nil, true // no cells
@@ -210,7 +212,7 @@ func (r *v3Reader) cells(nb *nbformat.Notebook) (cells []v3Cell, ok bool) {
 	// The tape nbformat read the notebook from, when it recorded what the
 	// reader reads (it mostly does: the version 3 schema reads it); else
 	// the worksheets parsed again.
-	if t := nbimpl.ReadTape(nb); t != nil && !t.Lazy(jsontree.Root) {
+	if t := nbimpl.ReadTape(nb); t != nil && !t.Lazy(jsontree.Root) && !reparse {
 		r.t = t
 		if w := r.lookup(jsontree.Root, "worksheets"); w >= 0 && string(t.Raw(w)) == string(raw) {
 			cells, ok = r.worksheets(w)

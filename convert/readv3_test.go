@@ -205,7 +205,7 @@ func TestV3DirectReadAsUpgrade(t *testing.T) {
 	reg := v3Registry(t)
 	direct, n := 0, 0
 	for name, data := range v3Inputs(t) {
-		for _, o := range []convert.Options{{}, {Registry: reg}} {
+		for _, o := range []convert.Options{{}, {Registry: reg}, convert.ReparsingV3(convert.Options{})} {
 			n++
 			if compareV3Reads(t, name, data, o) {
 				direct++
