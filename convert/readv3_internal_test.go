@@ -36,12 +36,12 @@ func TestV3ReaderNotesLazyContainers(t *testing.T) {
 		t.Fatalf("with every container read recorded: ok %v, lazy %v, %d cells", ok, r.lazy, len(cells))
 	}
 	for name, lazyOne := range map[string]func(cell, output, ws, root *jsontree.Shape){
-		"worksheet":      func(_, _, ws, root *jsontree.Shape) { root.Elem = nil },
-		"cells":          func(_, _, ws, _ *jsontree.Shape) { ws.Members = nil },
-		"cell":           func(_, _, ws, _ *jsontree.Shape) { ws.Members["cells"].Elem = nil },
-		"cell metadata":  func(cell, _, _, _ *jsontree.Shape) { delete(cell.Members, "metadata") },
-		"outputs":        func(cell, _, _, _ *jsontree.Shape) { delete(cell.Members, "outputs") },
-		"output":         func(cell, _, _, _ *jsontree.Shape) { cell.Members["outputs"].Elem = nil },
+		"worksheet":     func(_, _, ws, root *jsontree.Shape) { root.Elem = nil },
+		"cells":         func(_, _, ws, _ *jsontree.Shape) { ws.Members = nil },
+		"cell":          func(_, _, ws, _ *jsontree.Shape) { ws.Members["cells"].Elem = nil },
+		"cell metadata": func(cell, _, _, _ *jsontree.Shape) { delete(cell.Members, "metadata") },
+		"outputs":       func(cell, _, _, _ *jsontree.Shape) { delete(cell.Members, "outputs") },
+		"output":        func(cell, _, _, _ *jsontree.Shape) { cell.Members["outputs"].Elem = nil },
 	} {
 		cell, output, ws, root := full()
 		lazyOne(cell, output, ws, root)
