@@ -415,6 +415,9 @@ func (r *v3Reader) isText(j int) bool {
 	case jsontree.String:
 		return true
 	case jsontree.Array:
+		if t.Lazy(j) && t.Nodes[j].Flags&jsontree.FlagStrings != 0 {
+			return true // (lines as nbformat's parse leaves them)
+		}
 		ok := true
 		return r.strings(j, func(n jsontree.Node) bool {
 			ok = n.Kind == jsontree.String
@@ -501,11 +504,11 @@ func (r *v3Reader) text(j int, b *readBufs) string {
 		return b.texts.String()[start:]
 	}
 	nl, i := r.v2, 0
-	r.strings(j, func(s jsontree.Node) bool {
+	line := func(contents []byte) {
 		if i > 0 && nl {
 			b.texts.WriteByte('\n')
 		}
-		writeStr(&b.texts, t, s)
+		jsontree.WriteUnescaped(&b.texts, contents)
 		if i == 0 && !nl {
 			// lines.JoinV3: lines that end with their line break (the
 			// first one tells) are joined as they are, others with "\n".
@@ -513,6 +516,15 @@ func (r *v3Reader) text(j int, b *readBufs) string {
 			nl = !strings.HasSuffix(first, "\n") && !strings.HasSuffix(first, "\r")
 		}
 		i++
+	}
+	if t.Lazy(j) && t.Nodes[j].Flags&jsontree.FlagStrings != 0 {
+		// The strings read from their bytes, as nbformat's parse leaves
+		// the lines of texts (checked: an array of strings).
+		jsontree.EachString(t.Raw(j), line)
+		return b.texts.String()[start:]
+	}
+	r.strings(j, func(s jsontree.Node) bool {
+		line(t.Data[s.Start+1 : s.End-1])
 		return true
 	})
 	return b.texts.String()[start:]
