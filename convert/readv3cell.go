@@ -13,6 +13,7 @@ import (
 
 // The direct reading of version 2 and 3 cells (see readV3): each cell's
 // parts, its message's text and metadata, as the upgrade gives them.
+
 // cell reads cell object c; false where the reader declines.
 func (r *v3Reader) cell(c int, cell *v3Cell) bool {
 	t := r.t
