@@ -546,3 +546,31 @@ func BenchmarkV3Corpus(b *testing.B) {
 		})
 	}
 }
+
+// FuzzV3DirectReadAsUpgrade checks TestV3DirectReadAsUpgrade's property
+// (the messages and the bytes written, unedited and with the first
+// message changed) on mutations of the generated version 2 and 3
+// notebooks.
+func FuzzV3DirectReadAsUpgrade(f *testing.F) {
+	for _, data := range v3Shapes() {
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		o, old := convert.Options{}, convert.ViaUpgrade(convert.Options{})
+		dn, errN := o.Unmarshal(data)
+		do, errO := old.Unmarshal(data)
+		if (errN == nil) != (errO == nil) || errN != nil && errN.Error() != errO.Error() {
+			t.Fatalf("read directly: %v, through the upgrade: %v", errN, errO)
+		}
+		if errN != nil {
+			return
+		}
+		sameDialogs(t, "fuzz", dn, do)
+		sameWritten(t, "fuzz: unedited", o, old, dn, do)
+		dn, _ = o.Unmarshal(data)
+		do, _ = old.Unmarshal(data)
+		if v3Edits[0].edit(dn) && v3Edits[0].edit(do) {
+			sameWritten(t, "fuzz: "+v3Edits[0].name, o, old, dn, do)
+		}
+	})
+}
