@@ -46,6 +46,15 @@ type Options struct {
 	// refuses to run with Messages set (it would drop the other messages
 	// from the dialog's file). Reading ignores Messages.
 	Messages []*dialog.Message
+
+	// viaUpgrade makes reading a version 2 or 3 notebook read its
+	// upgrade, made at once, rather than its cells (see readV3): the way
+	// it was read before, kept for the tests that compare the two.
+	viaUpgrade bool
+	// reparseV3 makes the direct reading of a version 2 or 3 notebook
+	// parse its worksheets again rather than read nbformat's tape of them
+	// (see v3Reader.cells), for the tests of that way.
+	reparseV3 bool
 }
 
 // Owner is a file's numeric user and group.
@@ -56,8 +65,12 @@ type Owner struct{ UID, GID int }
 type origin struct {
 	nb   *nbformat.Notebook // as read
 	work *nbformat.Notebook // nb, or its upgrade to 4.5 for version 3
-	meta map[string]any     // Dialog.Meta as read
-	msgs []*dialog.Message  // messages in order as read
+	// lazy, for a version 2 or 3 notebook read straight into messages:
+	// its upgrade, made at first need (work, and the snapshots' cells, are
+	// set only then: see origin.upgraded).
+	lazy *v3Work
+	meta map[string]any    // Dialog.Meta as read
+	msgs []*dialog.Message // messages in order as read
 	// The messages' snapshots: beside the messages read, in cells, or
 	// recorded in snaps (see origin.snap).
 	cells []readCell
@@ -90,7 +103,10 @@ type snapshot struct {
 func Unmarshal(data []byte) (*dialog.Dialog, error) { return Options{}.Unmarshal(data) }
 
 // Unmarshal reads a dialog from notebook JSON (any version nbformat reads
-// from 3 on; version 3 is upgraded in memory). The dialog does not depend
+// from 2 on; the cells of versions 2 and 3 are read as their upgrade to
+// 4.5 gives them, the upgrade itself made in memory only when something
+// needs it: writing the dialog changed, a merge, a look inside an
+// output). The dialog does not depend
 // on data afterwards (it keeps a copy of its own). Its messages' texts are
 // cut from that copy or from one buffer per dialog rather than allocated
 // one by one, so a message kept after its dialog keeps them alive.

@@ -130,7 +130,11 @@ func TestNotebookMetaMapMatchesToMap(t *testing.T) {
 		if err != nil {
 			return
 		}
-		work := d.Source.(*origin).work
+		org := d.Source.(*origin)
+		if err := org.upgraded(); err != nil { // (version 3: its upgrade)
+			t.Fatal(err)
+		}
+		work := org.work
 		files++
 		if check(where, &work.Metadata) {
 			fast++

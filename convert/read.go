@@ -30,6 +30,13 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 	switch nb.Nbformat {
 	case 4:
 	case 2, 3:
+		if pristine && !o.viaUpgrade {
+			// Read straight from the worksheets, the upgrade made when
+			// needed (see readV3), unless the reader declines.
+			if d, ok := o.readV3(nb); ok {
+				return d, nil
+			}
+		}
 		// The upgrade is made on a copy of the notebook: for one parsed
 		// here, a copy in memory; else the bytes read, read again.
 		if pristine {
@@ -83,7 +90,7 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 	d.Messages, org.msgs = ptrs[:0:n], ptrs[n:n:2*n]
 	bufs := &r.bufs
 	withIDs := bufs.size(work, fileIDs)
-	ids := idsOf{cells: work.Cells, fileIDs: fileIDs && withIDs > 0, msgs: cells}
+	ids := idsOf{n: n, cells: work.Cells, fileIDs: fileIDs && withIDs > 0, msgs: cells}
 	for i, c := range work.Cells {
 		m := &cells[i].msg
 		sameMeta, err := o.toMessage(m, c, work, bufs)
@@ -113,6 +120,45 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 	return d, nil
 }
 
+// takeAttrs sets m.Meta to meta, a cell's metadata as generic JSON,
+// without the keys the registry declares (set in m.Attrs) and the prompt
+// marker (a markdown message with a truthy one is a prompt, its reply
+// split off its content), and returns sameMeta (a map no one changes
+// equal to meta, see metaMap), or nil if a key was taken out of meta.
+func (o Options) takeAttrs(m *dialog.Message, meta, sameMeta map[string]any) map[string]any {
+	for d := range o.Registry.All() {
+		v, ok := meta[d.Key]
+		if !ok {
+			continue
+		}
+		delete(meta, d.Key)
+		sameMeta = nil
+		if d.FromFile != nil {
+			v = d.FromFile(v)
+		}
+		if m.Attrs == nil {
+			m.Attrs = map[string]any{}
+		}
+		m.Attrs[d.Attr] = v
+	}
+	if v, ok := meta[promptKey]; ok && !dialog.Truthy(v) {
+		// A falsy marker says nothing: dropped, as the seed drops it (an
+		// unedited cell keeps it in the file).
+		delete(meta, promptKey)
+		sameMeta = nil
+	} else if ok && m.Kind == dialog.Note {
+		m.Kind = dialog.Prompt
+		delete(meta, promptKey)
+		sameMeta = nil
+		if q, reply, ok := strings.Cut(m.Content, ReplySeparator); ok {
+			m.Content = q
+			m.SetReply(reply)
+		}
+	}
+	m.Meta = meta
+	return sameMeta
+}
+
 // readDialog is what reading a dialog allocates once per notebook: the
 // dialog, its origin and the buffers its messages take their pieces from
 // (the dialog returned points into it, and keeps it alive).
@@ -132,16 +178,17 @@ const idScan = 32
 // id must avoid. Up to idScan cells it scans the cells and messages;
 // beyond, it keeps maps, made when first needed.
 type idsOf struct {
-	cells    []nbformat.Cell
-	fileIDs  bool       // the cells' ids in the file are taken (version 4)
-	msgs     []readCell // the messages, those before the current one given
+	n        int             // the number of cells
+	cells    []nbformat.Cell // (nil when fileIDs is false)
+	fileIDs  bool            // the cells' ids in the file are taken (version 4)
+	msgs     []readCell      // the messages, those before the current one given
 	givenSet map[string]bool
 	takenSet map[string]bool
 }
 
 // seen reports whether a message before message i has the id.
 func (s *idsOf) seen(i int, id string) bool {
-	if len(s.cells) <= idScan {
+	if s.n <= idScan {
 		for j := range i {
 			if s.msgs[j].msg.ID == id {
 				return true
@@ -155,7 +202,7 @@ func (s *idsOf) seen(i int, id string) bool {
 // taken reports whether a derived id for message i is in use: the id of
 // a cell in the file, or of a message before i.
 func (s *idsOf) taken(i int, id string) bool {
-	if len(s.cells) <= idScan {
+	if s.n <= idScan {
 		if s.fileIDs {
 			for _, c := range s.cells {
 				if string(nbformat.CellIDOf(c)) == id {
@@ -166,7 +213,7 @@ func (s *idsOf) taken(i int, id string) bool {
 		return s.seen(i, id)
 	}
 	if s.takenSet == nil {
-		s.takenSet = make(map[string]bool, len(s.cells))
+		s.takenSet = make(map[string]bool, s.n)
 		if s.fileIDs {
 			for _, c := range s.cells {
 				s.takenSet[string(nbformat.CellIDOf(c))] = true
@@ -188,9 +235,9 @@ func (s *idsOf) derived(id string) {
 
 // given records the id of the current message, once set.
 func (s *idsOf) given(id string) {
-	if len(s.cells) > idScan {
+	if s.n > idScan {
 		if s.givenSet == nil {
-			s.givenSet = make(map[string]bool, len(s.cells))
+			s.givenSet = make(map[string]bool, s.n)
 		}
 		s.givenSet[id] = true
 	}
@@ -247,36 +294,7 @@ func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Note
 	if err != nil {
 		return nil, err
 	}
-	for d := range o.Registry.All() {
-		v, ok := meta[d.Key]
-		if !ok {
-			continue
-		}
-		delete(meta, d.Key)
-		sameMeta = nil
-		if d.FromFile != nil {
-			v = d.FromFile(v)
-		}
-		if m.Attrs == nil {
-			m.Attrs = map[string]any{}
-		}
-		m.Attrs[d.Attr] = v
-	}
-	if v, ok := meta[promptKey]; ok && !dialog.Truthy(v) {
-		// A falsy marker says nothing: dropped, as the seed drops it (an
-		// unedited cell keeps it in the file).
-		delete(meta, promptKey)
-		sameMeta = nil
-	} else if ok && m.Kind == dialog.Note {
-		m.Kind = dialog.Prompt
-		delete(meta, promptKey)
-		sameMeta = nil
-		if q, reply, ok := strings.Cut(m.Content, ReplySeparator); ok {
-			m.Content = q
-			m.SetReply(reply)
-		}
-	}
-	m.Meta = meta
+	sameMeta = o.takeAttrs(m, meta, sameMeta)
 	if len(atts) == 0 {
 		return sameMeta, nil
 	}

@@ -1,6 +1,7 @@
 package convert_test
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/nbdialog/ipynb/convert"
@@ -9,36 +10,43 @@ import (
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
-// Reading a version 3 dialog parses the file once: the upgrade is made on
-// a copy in memory of the notebook read, not on a second reading of its
-// bytes. On every version 3 corpus notebook, convert.Unmarshal parses as
-// many notebooks as nbformat.Unmarshal and Upgrade do (the upgrade parses
-// the cells it builds), and the dialog read is the one read before
-// (TestCorpusDialogRoundTrip and the oracle tests check its content).
+// Reading a version 3 dialog parses the file once and makes no upgrade
+// (the cells are read straight into messages: see
+// TestV3DirectReadAsUpgrade), and writing a valid one back unedited makes
+// none either: on every version 2 and 3 corpus notebook, convert.Unmarshal
+// parses one notebook (nbformat's reading; the upgrade, which parses the
+// cells it builds, would be a second), and Marshal of a valid one parses
+// none and gives the bytes read. Reading through the upgrade at once, as
+// before, parsed two.
 func TestV3DialogReadsTheFileOnce(t *testing.T) {
 	n := 0
 	for e, data := range corpus.Files(t) {
 		nb, err := nbformat.Unmarshal(data)
-		if err != nil || nb.Nbformat != 3 {
+		if err != nil || nb.Nbformat >= 4 {
 			continue
 		}
 		before := nbimpl.Unmarshals()
-		nb, _ = nbformat.Unmarshal(data)
-		if err := nbformat.Upgrade(nb); err != nil {
+		d, err := convert.Unmarshal(data)
+		if err != nil {
 			t.Fatalf("%s: %v", e.Path, err)
 		}
-		want := nbimpl.Unmarshals() - before
-		before = nbimpl.Unmarshals()
-		if _, err := convert.Unmarshal(data); err != nil {
-			t.Fatalf("%s: %v", e.Path, err)
+		if got := nbimpl.Unmarshals() - before; got != 1 {
+			t.Errorf("%s: convert.Unmarshal parsed %d notebooks, want 1", e.Path, got)
 		}
-		if got := nbimpl.Unmarshals() - before; got != want {
-			t.Errorf("%s: convert.Unmarshal parsed %d notebooks, nbformat's read and upgrade %d", e.Path, got, want)
+		if nbformat.Validate(nb) == nil {
+			before = nbimpl.Unmarshals()
+			out, err := convert.Marshal(d)
+			if err != nil || !bytes.Equal(out, data) {
+				t.Errorf("%s: Marshal of the unedited dialog: %v, or not the bytes read", e.Path, err)
+			}
+			if got := nbimpl.Unmarshals() - before; got != 0 {
+				t.Errorf("%s: Marshal of the unedited valid dialog parsed %d notebooks, want 0", e.Path, got)
+			}
 		}
 		n++
 	}
 	if n == 0 {
-		t.Skip("no version 3 notebook in the corpus")
+		t.Skip("no version 2 or 3 notebook in the corpus")
 	}
-	t.Logf("%d version 3 notebooks", n)
+	t.Logf("%d version 2 and 3 notebooks", n)
 }

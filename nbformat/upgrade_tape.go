@@ -463,3 +463,18 @@ func (u *v3Upgrader) text(l joinedLines) string {
 	})
 	return b.String()
 }
+
+// v3MetaValue is nbimpl.V3MetaValue: the value raw, an array or object of
+// a version 2 or 3 cell's metadata, as v3CellsCompact writes it (a
+// member of a cell's metadata object: depth 3, in the array of cells).
+func v3MetaValue(raw []byte) ([]byte, bool) {
+	t, err := jsontree.Parse(raw, jsontree.Limits{MaxDepth: defaultMaxDepth})
+	if err != nil {
+		return nil, false
+	}
+	if k := t.Nodes[jsontree.Root].Kind; k != jsontree.Array && k != jsontree.Object {
+		return nil, false
+	}
+	u := v3Upgrader{t: t}
+	return u.appendNode(nil, jsontree.Root, 3)
+}
