@@ -2,6 +2,7 @@ package convert
 
 import (
 	"bytes"
+	"encoding/json"
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
@@ -59,7 +60,47 @@ func (o Options) sameMessage(m, s *dialog.Message) bool {
 			return false
 		}
 	}
-	return sameAttachments(m.Attachments, s.Attachments) && jsonvalue.Equal(m.Meta, s.Meta) && jsonvalue.Equal(m.Attrs, s.Attrs)
+	return sameAttachments(m.Attachments, s.Attachments) && sameMeta(m.Meta, s.Meta) && sameMeta(m.Attrs, s.Attrs)
+}
+
+// sameMeta reports whether a message's metadata (or attributes) m equals
+// its snapshot s, as jsonvalue.Equal compares them (a nil object equals
+// an empty one): the values most metadata holds compared here, the rest
+// by jsonvalue.Equal.
+func sameMeta(m, s map[string]any) bool {
+	if len(m) != len(s) {
+		return false
+	}
+	for k, v := range m {
+		w, ok := s[k]
+		if !ok || !sameValue(v, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameValue is jsonvalue.Equal(v, w), without its general walk for
+// strings, booleans, null, ints and json.RawMessage (which it compares by
+// reflect.DeepEqual: both nil, or both not nil and of the same bytes).
+func sameValue(v, w any) bool {
+	switch x := v.(type) {
+	case string:
+		y, ok := w.(string)
+		return ok && x == y
+	case bool:
+		y, ok := w.(bool)
+		return ok && x == y
+	case int:
+		y, ok := w.(int)
+		return ok && x == y
+	case nil:
+		return w == nil
+	case json.RawMessage:
+		y, ok := w.(json.RawMessage)
+		return ok && (x == nil) == (y == nil) && bytes.Equal(x, y)
+	}
+	return jsonvalue.Equal(v, w)
 }
 
 func sameAttachments(a, b []dialog.Attachment) bool {

@@ -39,6 +39,9 @@ func metaMap(md any) (meta, same map[string]any, err error) {
 // fastMeta is metaMap without ToMap: ok is false when md holds what only
 // ToMap converts.
 func fastMeta(md any) (meta, same map[string]any, ok bool) {
+	if meta, same, ok, known := cellMeta(md); known && ok {
+		return meta, same, true
+	}
 	v := reflect.ValueOf(md)
 	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
 		return nil, nil, false
