@@ -230,10 +230,16 @@ func messageMutations() []messageMutation {
 		// Attrs (the declared keys pinned and star).
 		{name: "Attrs set",
 			inPlace: func(t *testing.T, d *dialog.Dialog) { msg(d, 0).Attrs["star"] = "silver" },
-			replace: func(t *testing.T, d *dialog.Dialog) { m := msg(d, 0); m.Attrs = withMeta(m.Attrs, "star", "silver", false) }, changed: true},
+			replace: func(t *testing.T, d *dialog.Dialog) {
+				m := msg(d, 0)
+				m.Attrs = withMeta(m.Attrs, "star", "silver", false)
+			}, changed: true},
 		{name: "Attrs flag cleared",
 			inPlace: func(t *testing.T, d *dialog.Dialog) { msg(d, 0).Attrs["pinned"] = false },
-			replace: func(t *testing.T, d *dialog.Dialog) { m := msg(d, 0); m.Attrs = withMeta(m.Attrs, "pinned", false, false) }, changed: true},
+			replace: func(t *testing.T, d *dialog.Dialog) {
+				m := msg(d, 0)
+				m.Attrs = withMeta(m.Attrs, "pinned", false, false)
+			}, changed: true},
 		{name: "Attrs deleted",
 			inPlace: func(t *testing.T, d *dialog.Dialog) { delete(msg(d, 0).Attrs, "star") },
 			replace: func(t *testing.T, d *dialog.Dialog) { m := msg(d, 0); m.Attrs = withMeta(m.Attrs, "star", nil, true) }, changed: true},
