@@ -69,8 +69,11 @@ type origin struct {
 	// its upgrade, made at first need (work, and the snapshots' cells, are
 	// set only then: see origin.upgraded).
 	lazy *v3Work
-	meta map[string]any    // Dialog.Meta as read
-	msgs []*dialog.Message // messages in order as read
+	// Dialog.Meta as read: a copy, or (metaTyped, meta nil) work's
+	// metadata itself (see origin.sameMeta).
+	meta      map[string]any
+	metaTyped bool
+	msgs      []*dialog.Message // messages in order as read
 	// The messages' snapshots: beside the messages read, in cells, or
 	// recorded in snaps (see origin.snap).
 	cells []readCell

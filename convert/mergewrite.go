@@ -38,7 +38,7 @@ func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 	mo.valid4 = bothValid && mo.work == orgO.nb
 	// A version 3 ours is written back as it is only if the merge is ours
 	// (cells taken from theirs went into its upgrade, not into it).
-	mo.valid = mo.valid && slices.Equal(merged.Messages, orgO.msgs) && jsonvalue.Equal(merged.Meta, orgO.meta)
+	mo.valid = mo.valid && slices.Equal(merged.Messages, orgO.msgs) && orgO.sameMeta(merged.Meta)
 	merged.Source = mo
 	defer func() { merged.Source = nil }()
 	nb, err := o.ToNotebook(merged)
@@ -56,7 +56,7 @@ func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 // mergedOrigin is the origin a merge is written over: ours' notebook
 // (written in place), at theirs' minor version if only theirs changed it.
 func mergedOrigin(orgB, orgO, orgT *origin, n int) *origin {
-	mo := &origin{nb: orgO.nb, work: orgO.work, meta: orgO.meta, valid: orgO.valid, inPlace: true,
+	mo := &origin{nb: orgO.nb, work: orgO.work, meta: orgO.metaAsRead(), valid: orgO.valid, inPlace: true,
 		snaps: make(map[*dialog.Message]*snapshot, n)}
 	if w := orgO.work; w.Nbformat == 4 && orgT.work.Nbformat == 4 && orgB.work.Nbformat == 4 &&
 		w.NbformatMinor == orgB.work.NbformatMinor && orgT.work.NbformatMinor != w.NbformatMinor {

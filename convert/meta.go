@@ -29,11 +29,18 @@ import (
 // nbformat.Heal), so that a snapshot of the metadata can share it rather
 // than copy it; nil otherwise.
 func metaMap(md any) (meta, same map[string]any, err error) {
+	meta, same, _, err = metaMapFast(md)
+	return meta, same, err
+}
+
+// metaMapFast is metaMap, fast reporting whether the plans read md
+// (fastMeta's fast path), and not ToMap.
+func metaMapFast(md any) (meta, same map[string]any, fast bool, err error) {
 	if meta, same, ok := fastMeta(md); ok {
-		return meta, same, nil
+		return meta, same, true, nil
 	}
 	meta, err = nbgeneric.ToMap(md)
-	return meta, nil, err
+	return meta, nil, false, err
 }
 
 // fastMeta is metaMap without ToMap: ok is false when md holds what only

@@ -64,12 +64,15 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 	}
 	r := &readDialog{}
 	d, org := &r.d, &r.org
-	meta, _, err := metaMap(&work.Metadata)
+	meta, _, fast, err := metaMapFast(&work.Metadata)
 	if err != nil {
 		return nil, fmt.Errorf("convert: notebook metadata: %w", err)
 	}
 	d.Meta = meta
-	*org = origin{nb: nb, work: work, meta: cloneObject(meta), reg: o.Registry, pristine: pristine}
+	*org = origin{nb: nb, work: work, reg: o.Registry, pristine: pristine}
+	if org.metaTyped = fast && pristine; !org.metaTyped {
+		org.meta = cloneObject(meta)
+	}
 	if nb.Nbformat < 4 {
 		if pristine {
 			// Exactly as read: the verdict on the bytes read, without

@@ -66,7 +66,7 @@ func (o Options) convert(d *dialog.Dialog, only []*dialog.Message, written *[]by
 	if nb.Nbformat == 4 && (org == nil || !org.valid4) && !o.idsMadeValid(d, nb, org, only, built, metaChanged) {
 		var origMeta, newMeta map[string]any
 		if org != nil {
-			origMeta = org.meta
+			origMeta = org.metaAsRead()
 		}
 		if metaChanged {
 			newMeta = nonNil(d.Meta)
@@ -144,7 +144,7 @@ func startNotebook(d *dialog.Dialog, org *origin) (nb *nbformat.Notebook, metaCh
 	} else {
 		nb = nbformat.New()
 	}
-	metaChanged = org == nil || !jsonvalue.Equal(d.Meta, org.meta)
+	metaChanged = org == nil || !org.sameMeta(d.Meta)
 	if metaChanged {
 		nb.Metadata = nbformat.NotebookMetadata{}
 		if err := nbgeneric.FromMap(nonNil(d.Meta), &nb.Metadata); err != nil {
@@ -271,7 +271,7 @@ func (o Options) carried(org *origin) Options {
 
 // unchanged reports whether d is exactly as it was read.
 func (o Options) unchanged(d *dialog.Dialog, org *origin) bool {
-	if !slices.Equal(d.Messages, org.msgs) || !jsonvalue.Equal(d.Meta, org.meta) {
+	if !slices.Equal(d.Messages, org.msgs) || !org.sameMeta(d.Meta) {
 		return false
 	}
 	for _, m := range d.Messages {
