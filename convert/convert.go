@@ -97,7 +97,11 @@ type origin struct {
 
 // snapshot is a message as read and the cell it came from.
 type snapshot struct {
-	msg       dialog.Message // a deep copy
+	msg dialog.Message // a deep copy (but for Meta when meta is set)
+	// meta, if not nil, is the typed metadata of the cell the message was
+	// read from, which the plans read into its Meta (see sameAsTyped):
+	// Meta as read, msg.Meta being nil.
+	meta      any
 	cell      nbformat.Cell
 	generated bool // the id was made here (the cell had none, or a bad one)
 }

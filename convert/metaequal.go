@@ -79,9 +79,10 @@ func planEqual(m map[string]any, v reflect.Value, p *metaPlan) bool {
 		var eq bool
 		if f.kind == metaReqString {
 			s := fv.String()
-			_, inExtra := extra[f.name]
-			if s == "" && inExtra {
-				continue // the extra key's value stands
+			if s == "" && len(extra) > 0 {
+				if _, inExtra := extra[f.name]; inExtra {
+					continue // the extra key's value stands
+				}
 			}
 			got, has := m[f.name]
 			y, isString := got.(string)
@@ -96,7 +97,7 @@ func planEqual(m map[string]any, v reflect.Value, p *metaPlan) bool {
 		if !eq {
 			return false
 		}
-		if _, inExtra := extra[f.name]; inExtra {
+		if _, inExtra := extra[f.name]; inExtra && len(extra) > 0 {
 			shadowed++
 		} else {
 			n++
@@ -165,9 +166,8 @@ func (p *metaPlan) shadows(v reflect.Value, k string) bool {
 // jsonvalue.Equal compares them).
 func (org *origin) sameMeta(meta map[string]any) bool {
 	if org.metaTyped {
-		if same, ok := sameAsTyped(meta, &org.work.Metadata); ok {
-			return same
-		}
+		// (The plans read it when it was read, and it has not changed.)
+		return planEqual(meta, reflect.ValueOf(&org.work.Metadata).Elem(), notebookMetaPlan)
 	}
 	return jsonvalue.Equal(meta, org.metaAsRead())
 }

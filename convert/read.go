@@ -96,7 +96,7 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 	ids := idsOf{n: n, cells: work.Cells, fileIDs: fileIDs && withIDs > 0, msgs: cells}
 	for i, c := range work.Cells {
 		m := &cells[i].msg
-		sameMeta, err := o.toMessage(m, c, work, bufs)
+		ms, err := o.toMessage(m, c, work, bufs)
 		if err != nil {
 			return nil, fmt.Errorf("convert: /cells/%d: %w", i, err)
 		}
@@ -117,7 +117,7 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 		ids.given(m.ID)
 		d.Messages = append(d.Messages, m)
 		org.msgs = append(org.msgs, m)
-		cells[i].snap = snapshot{msg: copyMessage(m, sameMeta, bufs), cell: c, generated: generated}
+		cells[i].snap = ms.snapshot(m, c, generated, bufs)
 	}
 	d.Source = org
 	return d, nil
@@ -257,9 +257,9 @@ func (o Options) ToMessage(c nbformat.Cell) (*dialog.Message, error) {
 
 // toMessage converts cell c of notebook nb (nil: unknown) to a message,
 // set in *m (a zero message), its pieces taken from b (nil: allocated one
-// by one). sameMeta is, when not nil, a map of the cell's equal to m.Meta
-// that no one changes (see metaMap), which a snapshot of m can share.
-func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Notebook, b *readBufs) (sameMeta map[string]any, err error) {
+// by one), and tells what a snapshot of m can take m.Meta from without
+// copying it (see metaSnap).
+func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Notebook, b *readBufs) (ms metaSnap, err error) {
 	m.ID = string(nbformat.CellIDOf(c))
 	var md any
 	var atts map[string]nbformat.MimeBundle
@@ -281,7 +281,7 @@ func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Note
 	case *nbformat.UnknownCell:
 		g, err := nbformat.Decode(c.Raw)
 		if err != nil {
-			return nil, err
+			return metaSnap{}, err
 		}
 		obj, _ := g.(map[string]any)
 		m.Kind = dialog.Kind(c.Type())
@@ -289,17 +289,26 @@ func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Note
 		if meta, ok := obj["metadata"].(map[string]any); ok {
 			m.Meta = meta
 		}
-		return nil, nil
+		return metaSnap{}, nil
 	default:
-		return nil, fmt.Errorf("unknown cell %T", c)
+		return metaSnap{}, fmt.Errorf("unknown cell %T", c)
 	}
-	meta, sameMeta, err := metaMap(md)
+	meta, same, fast, err := metaMapFast(md)
 	if err != nil {
-		return nil, err
+		return metaSnap{}, err
 	}
-	sameMeta = o.takeAttrs(m, meta, sameMeta)
+	n := len(meta)
+	same = o.takeAttrs(m, meta, same)
+	switch {
+	case len(meta) != n:
+		// A key was taken out: the snapshot copies what is left.
+	case same != nil:
+		ms.same = same
+	case fast:
+		ms.md = md // typed members the plans read, nothing taken out
+	}
 	if len(atts) == 0 {
-		return sameMeta, nil
+		return ms, nil
 	}
 	names := make([]string, 0, len(atts))
 	for name := range atts {
@@ -312,5 +321,5 @@ func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Note
 			m.Attachments = append(m.Attachments, attachmentFrom(name, mime, b))
 		}
 	}
-	return sameMeta, nil
+	return ms, nil
 }

@@ -173,7 +173,7 @@ func (o Options) writeCells(nb *nbformat.Notebook, msgs []*dialog.Message, org *
 		if org != nil {
 			s = org.snap(m)
 		}
-		if s != nil && o.sameMessage(m, &s.msg) {
+		if s != nil && o.sameMessage(m, s) {
 			nb.Cells = append(nb.Cells, keptCell(s, m, ids))
 			continue
 		}
@@ -275,7 +275,7 @@ func (o Options) unchanged(d *dialog.Dialog, org *origin) bool {
 		return false
 	}
 	for _, m := range d.Messages {
-		if !o.sameMessage(m, &org.snap(m).msg) {
+		if !o.sameMessage(m, org.snap(m)) {
 			return false
 		}
 	}
