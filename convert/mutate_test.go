@@ -16,16 +16,18 @@ import (
 // whose cells give every field of a message a value: a note with an
 // attachment and metadata of every kind (a scalar, an array, an object,
 // a declared attribute), a code cell with an execution count, outputs,
-// flags, typed members read into nested values (execution, jupyter,
-// tags), a raw cell, and a prompt with its reply.
+// flags and typed members read into nested values (execution, jupyter)
+// or strings (name), a raw cell, a prompt with its reply, and a code cell
+// with tags (read by ToMap).
 func mutateNotebooks() map[string][]byte {
 	cells := func(id func(string) string) string {
 		return `[
   {"cell_type": "markdown", ` + id("n1") + `"attachments": {"img.png": {"image/png": "iVBORw0KGgo=", "text/plain": "YWJj"}}, "metadata": {"a": 1, "s": "x", "arr": [1, 2], "obj": {"k": "v"}, "pinned": true, "star": "gold"}, "source": ["# Title\n", "![img](attachment:img.png)"]},
-  {"cell_type": "code", ` + id("c1") + `"execution_count": 3, "metadata": {"collapsed": false, "scrolled": true, "execution": {"iopub.execute_input": "2024-01-01T00:00:00Z", "shell.execute_reply": "2024-01-01T00:00:01Z"}, "jupyter": {"source_hidden": true}, "tags": ["t1", "t2"], "x": 1}, "outputs": [{"name": "stdout", "output_type": "stream", "text": ["out\n"]}, {"data": {"text/plain": ["42"]}, "execution_count": 3, "metadata": {}, "output_type": "execute_result"}], "source": ["print('out')\n", "42"]},
+  {"cell_type": "code", ` + id("c1") + `"execution_count": 3, "metadata": {"collapsed": false, "scrolled": true, "execution": {"iopub.execute_input": "2024-01-01T00:00:00Z", "shell.execute_reply": "2024-01-01T00:00:01Z"}, "jupyter": {"source_hidden": true}, "name": "first", "x": 1}, "outputs": [{"name": "stdout", "output_type": "stream", "text": ["out\n"]}, {"data": {"text/plain": ["42"]}, "execution_count": 3, "metadata": {}, "output_type": "execute_result"}], "source": ["print('out')\n", "42"]},
   {"cell_type": "code", ` + id("c2") + `"execution_count": null, "metadata": {}, "outputs": [], "source": "x = 1"},
   {"cell_type": "raw", ` + id("r1") + `"metadata": {"format": "text/plain"}, "source": "raw text"},
-  {"cell_type": "markdown", ` + id("p1") + `"metadata": {"solveit_ai": true}, "source": "Question?` + jsonString(convert.ReplySeparator) + `Answer."}
+  {"cell_type": "markdown", ` + id("p1") + `"metadata": {"solveit_ai": true}, "source": "Question?` + jsonString(convert.ReplySeparator) + `Answer."},
+  {"cell_type": "code", ` + id("c3") + `"execution_count": 4, "metadata": {"tags": ["t1", "t2"], "collapsed": true}, "outputs": [], "source": "y = 2"}
  ]`
 	}
 	meta := `{"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}, "language_info": {"name": "python"}}`
@@ -195,11 +197,16 @@ func messageMutations() []messageMutation {
 		setMeta(1, "collapsed", true),
 		setMeta(1, "scrolled", false),
 		setMeta(1, "x", nil),
+		setMeta(1, "name", "second"),
+		setMeta(5, "collapsed", false),
 		setMeta(2, "first", "key"),
 		setMeta(3, "format", "text/html"),
 		delMeta(0, "arr"),
 		delMeta(1, "collapsed"),
 		delMeta(1, "execution"),
+		delMeta(1, "name"),
+		delMeta(1, "x"),
+		delMeta(5, "tags"),
 		delMeta(3, "format"),
 		{name: "Meta set to an equal value", inPlace: func(t *testing.T, d *dialog.Dialog) { msg(d, 0).Meta["a"] = 1 }},
 		{name: "Meta replaced by a copy", inPlace: func(t *testing.T, d *dialog.Dialog) { m := msg(d, 1); m.Meta = deepCopy(t, m.Meta).(map[string]any) }},
@@ -219,7 +226,7 @@ func messageMutations() []messageMutation {
 			obj["outputs_hidden"] = true
 			return obj
 		}),
-		nested(1, "tags", func(t *testing.T, v any) any {
+		nested(5, "tags", func(t *testing.T, v any) any {
 			tags, ok := v.([]any)
 			if !ok {
 				t.Fatalf("tags is %T", v)
