@@ -178,8 +178,9 @@ const idScan = 32
 // idsOf tracks the ids of a notebook's messages while they are read: the
 // ids given so far (a repeated one is replaced), and those taken (the
 // cells' own ids in the file, and the ids given so far), which a derived
-// id must avoid. Up to idScan cells it scans the cells and messages;
-// beyond, it keeps maps, made when first needed.
+// id must avoid. Up to idScan cells it scans the cells and messages, but
+// only for an id its filters may hold (most ids are in neither: no
+// scan); beyond, it keeps maps, made when first needed.
 type idsOf struct {
 	n        int             // the number of cells
 	cells    []nbformat.Cell // (nil when fileIDs is false)
@@ -187,11 +188,37 @@ type idsOf struct {
 	msgs     []readCell      // the messages, those before the current one given
 	givenSet map[string]bool
 	takenSet map[string]bool
+	// Up to idScan cells: the ids given so far, and the cells' ids in
+	// the file (made at the first look: filed).
+	givenIn, fileIn idFilter
+	filed           bool
 }
+
+// idFilter is a set of ids that may answer yes for an id not in it, never
+// no for one in it (a Bloom filter of one hash over 256 bits): an id it
+// does not hold was never added.
+type idFilter [4]uint64
+
+// idBit is the bit of id in an idFilter: its length and three of its
+// bytes mixed (ids differ most in their last and middle bytes: counters,
+// hex digits).
+func idBit(id string) uint8 {
+	if id == "" {
+		return 0
+	}
+	return uint8(len(id)) ^ id[0]*7 ^ id[len(id)/2]*31 ^ id[len(id)-1]*131
+}
+
+func (f *idFilter) add(id string) { k := idBit(id); f[k>>6] |= 1 << (k & 63) }
+
+func (f *idFilter) mayHave(id string) bool { k := idBit(id); return f[k>>6]&(1<<(k&63)) != 0 }
 
 // seen reports whether a message before message i has the id.
 func (s *idsOf) seen(i int, id string) bool {
 	if s.n <= idScan {
+		if !s.givenIn.mayHave(id) {
+			return false
+		}
 		for j := range i {
 			if s.msgs[j].msg.ID == id {
 				return true
@@ -207,9 +234,17 @@ func (s *idsOf) seen(i int, id string) bool {
 func (s *idsOf) taken(i int, id string) bool {
 	if s.n <= idScan {
 		if s.fileIDs {
-			for _, c := range s.cells {
-				if string(nbformat.CellIDOf(c)) == id {
-					return true
+			if !s.filed {
+				for _, c := range s.cells {
+					s.fileIn.add(string(nbformat.CellIDOf(c)))
+				}
+				s.filed = true
+			}
+			if s.fileIn.mayHave(id) {
+				for _, c := range s.cells {
+					if string(nbformat.CellIDOf(c)) == id {
+						return true
+					}
 				}
 			}
 		}
@@ -238,12 +273,14 @@ func (s *idsOf) derived(id string) {
 
 // given records the id of the current message, once set.
 func (s *idsOf) given(id string) {
-	if s.n > idScan {
-		if s.givenSet == nil {
-			s.givenSet = make(map[string]bool, s.n)
-		}
-		s.givenSet[id] = true
+	if s.n <= idScan {
+		s.givenIn.add(id)
+		return
 	}
+	if s.givenSet == nil {
+		s.givenSet = make(map[string]bool, s.n)
+	}
+	s.givenSet[id] = true
 }
 
 // ToMessage converts one cell to a message (see ToDialog).
