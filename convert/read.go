@@ -297,15 +297,14 @@ func (o Options) ToMessage(c nbformat.Cell) (*dialog.Message, error) {
 // by one), and tells what a snapshot of m can take m.Meta from without
 // copying it (see metaSnap).
 func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Notebook, b *readBufs) (ms metaSnap, err error) {
-	m.ID = string(nbformat.CellIDOf(c))
 	var md any
 	var atts map[string]nbformat.MimeBundle
 	switch c := c.(type) {
 	case *nbformat.MarkdownCell:
-		m.Kind, md, atts = dialog.Note, &c.Metadata, c.Attachments
+		m.ID, m.Kind, md, atts = string(c.ID), dialog.Note, &c.Metadata, c.Attachments
 		m.Content = b.text(&c.Source)
 	case *nbformat.CodeCell:
-		m.Kind, md = dialog.Code, &c.Metadata
+		m.ID, m.Kind, md = string(c.ID), dialog.Code, &c.Metadata
 		m.Content = b.text(&c.Source)
 		if c.ExecutionCount != nil {
 			// The message's own: changing it leaves the cell as read.
@@ -313,9 +312,10 @@ func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Note
 		}
 		m.Outputs = b.sourcedOutputs(c.Outputs, nb)
 	case *nbformat.RawCell:
-		m.Kind, md, atts = dialog.Raw, &c.Metadata, c.Attachments
+		m.ID, m.Kind, md, atts = string(c.ID), dialog.Raw, &c.Metadata, c.Attachments
 		m.Content = b.text(&c.Source)
 	case *nbformat.UnknownCell:
+		m.ID = string(nbformat.CellIDOf(c))
 		g, err := nbformat.Decode(c.Raw)
 		if err != nil {
 			return metaSnap{}, err
