@@ -23,14 +23,15 @@ type metaSnap struct {
 	md   any
 }
 
-// snapshot returns the snapshot of m, read from cell c (generated: its id
-// was made here) as ms tells, its pieces taken from b.
-func (ms metaSnap) snapshot(m *dialog.Message, c nbformat.Cell, generated bool, b *readBufs) snapshot {
-	s := snapshot{msg: copyMessage(m, ms, b), cell: c, generated: generated}
+// snapshotInto sets *s (a zero snapshot, where it stays: no copy of it
+// is made) to the snapshot of m, read from cell c (generated: its id was
+// made here) as ms tells, its pieces taken from b.
+func (ms metaSnap) snapshotInto(s *snapshot, m *dialog.Message, c nbformat.Cell, generated bool, b *readBufs) {
+	copyMessageInto(&s.msg, m, ms, b)
+	s.cell, s.generated = c, generated
 	if s.msg.Meta == nil && len(m.Meta) > 0 {
 		s.meta = ms.md // (copyMessage took neither a map nor a copy)
 	}
-	return s
 }
 
 // asRead returns the message as read: s.msg, its Meta made from the
@@ -49,7 +50,14 @@ func (s *snapshot) asRead() dialog.Message {
 // ms.md is set, none (nil: the snapshot compares with ms.md), else a
 // copy of m.Meta.
 func copyMessage(m *dialog.Message, ms metaSnap, b *readBufs) dialog.Message {
-	c := *m
+	var c dialog.Message
+	copyMessageInto(&c, m, ms, b)
+	return c
+}
+
+// copyMessageInto is copyMessage, the copy set in *c.
+func copyMessageInto(c *dialog.Message, m *dialog.Message, ms metaSnap, b *readBufs) {
+	*c = *m
 	switch {
 	case ms.same == nil:
 		if c.Meta = b.sharedMeta(m.Meta); c.Meta == nil {
@@ -75,7 +83,6 @@ func copyMessage(m *dialog.Message, ms metaSnap, b *readBufs) dialog.Message {
 			c.Attachments[i] = a
 		}
 	}
-	return c
 }
 
 // sameMessage reports whether m is as it was read (snapshot sn).

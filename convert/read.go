@@ -117,7 +117,7 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 		ids.given(m.ID)
 		d.Messages = append(d.Messages, m)
 		org.msgs = append(org.msgs, m)
-		cells[i].snap = ms.snapshot(m, c, generated, bufs)
+		ms.snapshotInto(&cells[i].snap, m, c, generated, bufs)
 	}
 	d.Source = org
 	return d, nil
