@@ -49,6 +49,11 @@ func fastMeta(md any) (meta, same map[string]any, ok bool) {
 	if meta, same, ok, known := cellMeta(md); known && ok {
 		return meta, same, true
 	}
+	if nm, isNB := md.(*nbformat.NotebookMetadata); isNB && nm != nil {
+		if meta, same, ok := notebookMeta(nm); ok {
+			return meta, same, true
+		}
+	}
 	v := reflect.ValueOf(md)
 	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
 		return nil, nil, false
