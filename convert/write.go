@@ -65,11 +65,12 @@ func (o Options) convert(d *dialog.Dialog, only []*dialog.Message, written *[]by
 	}
 	if nb.Nbformat == 4 && (org == nil || !org.valid4) && !o.idsMadeValid(d, nb, org, only, built, metaChanged) {
 		var origMeta, newMeta map[string]any
-		if org != nil {
-			origMeta = org.metaAsRead()
-		}
 		if metaChanged {
+			// (The metadata as read matters only beside the caller's.)
 			newMeta = nonNil(d.Meta)
+			if org != nil {
+				origMeta = org.metaAsRead()
+			}
 		}
 		if err := o.heal(nb, built, newMeta, origMeta, written); err != nil {
 			return nil, err
