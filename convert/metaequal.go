@@ -5,6 +5,7 @@ import (
 	"reflect"
 
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
+	"github.com/nbdialog/ipynb/nbformat"
 )
 
 // Metadata compared with the typed metadata it was read from: a snapshot
@@ -21,6 +22,9 @@ func sameAsTyped(m map[string]any, md any) (same, ok bool) {
 	v := reflect.ValueOf(md)
 	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
 		return false, false
+	}
+	if nm, isNB := md.(*nbformat.NotebookMetadata); isNB && notebookMetaReads(nm) {
+		return sameNotebookMeta(m, nm), true
 	}
 	v = v.Elem()
 	p := planOf(v.Type())
@@ -167,6 +171,9 @@ func (p *metaPlan) shadows(v reflect.Value, k string) bool {
 func (org *origin) sameMeta(meta map[string]any) bool {
 	if org.metaTyped {
 		// (The plans read it when it was read, and it has not changed.)
+		if directNotebookMeta {
+			return sameNotebookMeta(meta, &org.work.Metadata)
+		}
 		return planEqual(meta, reflect.ValueOf(&org.work.Metadata).Elem(), notebookMetaPlan)
 	}
 	return jsonvalue.Equal(meta, org.metaAsRead())

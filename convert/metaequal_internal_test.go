@@ -39,6 +39,8 @@ func TestSameAsTypedMatchesEqual(t *testing.T) {
 			&nbformat.NotebookMetadata{Kernelspec: &nbformat.Kernelspec{DisplayName: "Py", AdditionalProperties: map[string]any{"name": 5, "display_name": 1}}},
 			&nbformat.NotebookMetadata{LanguageInfo: &nbformat.LanguageInfo{Name: "python", CodemirrorMode: half, AdditionalProperties: extra}},
 			&nbformat.NotebookMetadata{LanguageInfo: &nbformat.LanguageInfo{CodemirrorMode: nan}},
+			&nbformat.NotebookMetadata{LanguageInfo: &nbformat.LanguageInfo{Name: "py", CodemirrorMode: "m", FileExtension: &s,
+				AdditionalProperties: map[string]any{"codemirror_mode": 1, "file_extension": 2, "mimetype": 3}}},
 			&nbformat.NotebookMetadata{Authors: []nbformat.Author{{}}, AdditionalProperties: extra},
 		)
 	}
