@@ -2,30 +2,73 @@ package convert
 
 import (
 	"bytes"
+	"encoding/json"
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
+	"github.com/nbdialog/ipynb/nbformat"
 )
 
 // Snapshots let Marshal tell an unchanged message (written as its original
 // cell, byte for byte) from a changed one. Copies share strings and byte
 // slices are copied, so comparing an unchanged message costs little.
 
-// copyMessage returns a snapshot of m, its pieces taken from b (nil:
-// allocated one by one). sameMeta, if not nil, is a map equal to m.Meta
-// that no one changes (see metaMap): the copy shares it rather than copy
-// m.Meta.
-func copyMessage(m *dialog.Message, sameMeta map[string]any, b *readBufs) dialog.Message {
-	c := *m
+// metaSnap is what the snapshot of a message read can take its Meta as
+// read from without copying it: same, a map equal to Meta that no one
+// changes (the cell's own, see metaMap), or else md, the cell's typed
+// metadata, which the plans read into Meta with no key removed (see
+// sameAsTyped); with neither, the snapshot copies Meta.
+type metaSnap struct {
+	same map[string]any
+	md   any
+}
+
+// snapshotInto sets *s (a zero snapshot, where it stays: no copy of it
+// is made) to the snapshot of m, read from cell c (generated: its id was
+// made here) as ms tells, its pieces taken from b.
+func (ms metaSnap) snapshotInto(s *snapshot, m *dialog.Message, c nbformat.Cell, generated bool, b *readBufs) {
+	copyMessageInto(&s.msg, m, ms, b)
+	s.cell, s.generated = c, generated
+	if s.msg.Meta == nil && len(m.Meta) > 0 {
+		s.meta = ms.md // (copyMessage took neither a map nor a copy)
+	}
+}
+
+// asRead returns the message as read: s.msg, its Meta made from the
+// cell's typed metadata when s holds it so (a map of its own).
+func (s *snapshot) asRead() dialog.Message {
+	m := s.msg
+	if s.meta != nil {
+		m.Meta, _, _ = metaMap(s.meta) // (read once without error: no error)
+	}
+	return m
+}
+
+// copyMessage returns a copy of m for its snapshot, its pieces taken from
+// b (nil: allocated one by one), its Meta from ms: the map ms.same, or
+// one b shares among the notebook's snapshots (sharedMeta), or, when
+// ms.md is set, none (nil: the snapshot compares with ms.md), else a
+// copy of m.Meta.
+func copyMessage(m *dialog.Message, ms metaSnap, b *readBufs) dialog.Message {
+	var c dialog.Message
+	copyMessageInto(&c, m, ms, b)
+	return c
+}
+
+// copyMessageInto is copyMessage, the copy set in *c.
+func copyMessageInto(c *dialog.Message, m *dialog.Message, ms metaSnap, b *readBufs) {
+	*c = *m
 	switch {
-	case sameMeta == nil:
+	case ms.same == nil:
 		if c.Meta = b.sharedMeta(m.Meta); c.Meta == nil {
-			c.Meta = cloneMeta(m.Meta)
+			if ms.md == nil {
+				c.Meta = cloneMeta(m.Meta)
+			}
 		}
-	case len(sameMeta) == 0:
+	case len(ms.same) == 0:
 		c.Meta = nil // as cloneMeta gives it
 	default:
-		c.Meta = sameMeta
+		c.Meta = ms.same
 	}
 	c.Attrs = cloneMeta(m.Attrs)
 	// Outputs never change: a copy of the list is a copy of them.
@@ -40,11 +83,11 @@ func copyMessage(m *dialog.Message, sameMeta map[string]any, b *readBufs) dialog
 			c.Attachments[i] = a
 		}
 	}
-	return c
 }
 
-// sameMessage reports whether m is as it was read (s).
-func (o Options) sameMessage(m, s *dialog.Message) bool {
+// sameMessage reports whether m is as it was read (snapshot sn).
+func (o Options) sameMessage(m *dialog.Message, sn *snapshot) bool {
+	s := &sn.msg
 	if m.ID != s.ID || m.Kind != s.Kind || m.Content != s.Content {
 		return false
 	}
@@ -59,7 +102,54 @@ func (o Options) sameMessage(m, s *dialog.Message) bool {
 			return false
 		}
 	}
-	return sameAttachments(m.Attachments, s.Attachments) && jsonvalue.Equal(m.Meta, s.Meta) && jsonvalue.Equal(m.Attrs, s.Attrs)
+	if !sameAttachments(m.Attachments, s.Attachments) || !sameMeta(m.Attrs, s.Attrs) {
+		return false
+	}
+	if sn.meta != nil {
+		same, ok := sameAsTyped(m.Meta, sn.meta)
+		return ok && same // (ok: the plans read it when it was read)
+	}
+	return sameMeta(m.Meta, s.Meta)
+}
+
+// sameMeta reports whether a message's metadata (or attributes) m equals
+// its snapshot s, as jsonvalue.Equal compares them (a nil object equals
+// an empty one): the values most metadata holds compared here, the rest
+// by jsonvalue.Equal.
+func sameMeta(m, s map[string]any) bool {
+	if len(m) != len(s) {
+		return false
+	}
+	for k, v := range m {
+		w, ok := s[k]
+		if !ok || !sameValue(v, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameValue is jsonvalue.Equal(v, w), without its general walk for
+// strings, booleans, null, ints and json.RawMessage (which it compares by
+// reflect.DeepEqual: both nil, or both not nil and of the same bytes).
+func sameValue(v, w any) bool {
+	switch x := v.(type) {
+	case string:
+		y, ok := w.(string)
+		return ok && x == y
+	case bool:
+		y, ok := w.(bool)
+		return ok && x == y
+	case int:
+		y, ok := w.(int)
+		return ok && x == y
+	case nil:
+		return w == nil
+	case json.RawMessage:
+		y, ok := w.(json.RawMessage)
+		return ok && (x == nil) == (y == nil) && bytes.Equal(x, y)
+	}
+	return jsonvalue.Equal(v, w)
 }
 
 func sameAttachments(a, b []dialog.Attachment) bool {

@@ -69,8 +69,11 @@ type origin struct {
 	// its upgrade, made at first need (work, and the snapshots' cells, are
 	// set only then: see origin.upgraded).
 	lazy *v3Work
-	meta map[string]any    // Dialog.Meta as read
-	msgs []*dialog.Message // messages in order as read
+	// Dialog.Meta as read: a copy, or (metaTyped, meta nil) work's
+	// metadata itself (see origin.sameMeta).
+	meta      map[string]any
+	metaTyped bool
+	msgs      []*dialog.Message // messages in order as read
 	// The messages' snapshots: beside the messages read, in cells, or
 	// recorded in snaps (see origin.snap).
 	cells []readCell
@@ -94,7 +97,11 @@ type origin struct {
 
 // snapshot is a message as read and the cell it came from.
 type snapshot struct {
-	msg       dialog.Message // a deep copy
+	msg dialog.Message // a deep copy (but for Meta when meta is set)
+	// meta, if not nil, is the typed metadata of the cell the message was
+	// read from, which the plans read into its Meta (see sameAsTyped):
+	// Meta as read, msg.Meta being nil.
+	meta      any
 	cell      nbformat.Cell
 	generated bool // the id was made here (the cell had none, or a bad one)
 }

@@ -335,7 +335,7 @@ func (o Options) commit(d *dialog.Dialog, name string, data []byte, expect *atom
 			if old != nil && old.snap(m) != nil {
 				generated = old.snap(m).generated
 			}
-			org.snaps[m] = &snapshot{msg: copyMessage(m, nil, nil), cell: nb.Cells[i], generated: generated}
+			org.snaps[m] = &snapshot{msg: copyMessage(m, metaSnap{}, nil), cell: nb.Cells[i], generated: generated}
 		}
 		org.file = &fileStamp{path: name, stamp: stamp}
 		d.Source = org

@@ -26,7 +26,7 @@ func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 		idsWritten:  cellid.Written(mo.work.Nbformat, mo.work.NbformatMinor)}
 	for _, m := range merged.Messages {
 		if s := pick.snapshot(m); s != nil {
-			mo.snaps[m] = s
+			mo.snaps[m] = ownMeta(s)
 			mo.msgs = append(mo.msgs, m)
 		}
 	}
@@ -38,7 +38,7 @@ func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 	mo.valid4 = bothValid && mo.work == orgO.nb
 	// A version 3 ours is written back as it is only if the merge is ours
 	// (cells taken from theirs went into its upgrade, not into it).
-	mo.valid = mo.valid && slices.Equal(merged.Messages, orgO.msgs) && jsonvalue.Equal(merged.Meta, orgO.meta)
+	mo.valid = mo.valid && slices.Equal(merged.Messages, orgO.msgs) && orgO.sameMeta(merged.Meta)
 	merged.Source = mo
 	defer func() { merged.Source = nil }()
 	nb, err := o.ToNotebook(merged)
@@ -56,7 +56,7 @@ func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 // mergedOrigin is the origin a merge is written over: ours' notebook
 // (written in place), at theirs' minor version if only theirs changed it.
 func mergedOrigin(orgB, orgO, orgT *origin, n int) *origin {
-	mo := &origin{nb: orgO.nb, work: orgO.work, meta: orgO.meta, valid: orgO.valid, inPlace: true,
+	mo := &origin{nb: orgO.nb, work: orgO.work, meta: orgO.metaAsRead(), valid: orgO.valid, inPlace: true,
 		snaps: make(map[*dialog.Message]*snapshot, n)}
 	if w := orgO.work; w.Nbformat == 4 && orgT.work.Nbformat == 4 && orgB.work.Nbformat == 4 &&
 		w.NbformatMinor == orgB.work.NbformatMinor && orgT.work.NbformatMinor != w.NbformatMinor {
@@ -93,13 +93,17 @@ func (p *cellPicker) snapshot(m *dialog.Message) *snapshot {
 	case ours != nil && st != nil && p.sameVersion && takeCell(ours.cell, st.cell):
 		// Theirs' message as it was, over ours' cell: the cell keeps
 		// its place in ours' file, with theirs' content.
-		return &snapshot{msg: st.msg, cell: ours.cell, generated: st.generated}
+		s := *st
+		s.cell = ours.cell
+		return &s
 	case ours != nil: // changed: written into ours' cell
 		return ours
 	case st != nil && p.sameVersion: // theirs' message as it was: its cell
 		if raw := p.theirsRaw.of(st.cell); raw != nil && !(st.generated && p.idsWritten) {
 			// Its very bytes, rewritten only where the styles differ.
-			return &snapshot{msg: st.msg, cell: &nbformat.UnknownCell{Raw: raw}}
+			s := *st
+			s.cell, s.generated = &nbformat.UnknownCell{Raw: raw}, false
+			return &s
 		}
 		return st
 	}
@@ -253,4 +257,17 @@ func adopt(orig, c nbformat.Cell) nbformat.Cell {
 		return orig
 	}
 	return c
+}
+
+// ownMeta returns s, or a copy of it holding its message's metadata as
+// read in a map of its own when s holds it as its cell's typed metadata
+// (snapshot.meta): a merge writes changed messages into their cells in
+// place (adopt), which would change what such a snapshot compares with.
+func ownMeta(s *snapshot) *snapshot {
+	if s.meta == nil {
+		return s
+	}
+	c := *s
+	c.msg, c.meta = s.asRead(), nil
+	return &c
 }

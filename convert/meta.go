@@ -29,16 +29,31 @@ import (
 // nbformat.Heal), so that a snapshot of the metadata can share it rather
 // than copy it; nil otherwise.
 func metaMap(md any) (meta, same map[string]any, err error) {
+	meta, same, _, err = metaMapFast(md)
+	return meta, same, err
+}
+
+// metaMapFast is metaMap, fast reporting whether the plans read md
+// (fastMeta's fast path), and not ToMap.
+func metaMapFast(md any) (meta, same map[string]any, fast bool, err error) {
 	if meta, same, ok := fastMeta(md); ok {
-		return meta, same, nil
+		return meta, same, true, nil
 	}
 	meta, err = nbgeneric.ToMap(md)
-	return meta, nil, err
+	return meta, nil, false, err
 }
 
 // fastMeta is metaMap without ToMap: ok is false when md holds what only
 // ToMap converts.
 func fastMeta(md any) (meta, same map[string]any, ok bool) {
+	if meta, same, ok, known := cellMeta(md); known && ok {
+		return meta, same, true
+	}
+	if nm, isNB := md.(*nbformat.NotebookMetadata); isNB && nm != nil {
+		if meta, same, ok := notebookMeta(nm); ok {
+			return meta, same, true
+		}
+	}
 	v := reflect.ValueOf(md)
 	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
 		return nil, nil, false

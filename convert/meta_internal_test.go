@@ -147,7 +147,7 @@ func TestNotebookMetaMapMatchesToMap(t *testing.T) {
 		if diff := cmp.Diff(want, d.Meta); diff != "" {
 			t.Errorf("%s: the dialog's metadata differs from ToMap's (-want +got):\n%s", where, diff)
 		}
-		if diff := cmp.Diff(want, d.Source.(*origin).meta); diff != "" {
+		if diff := cmp.Diff(want, d.Source.(*origin).metaAsRead()); diff != "" {
 			t.Errorf("%s: the metadata kept as read differs from ToMap's (-want +got):\n%s", where, diff)
 		}
 	}

@@ -64,12 +64,15 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 	}
 	r := &readDialog{}
 	d, org := &r.d, &r.org
-	meta, _, err := metaMap(&work.Metadata)
+	meta, _, fast, err := metaMapFast(&work.Metadata)
 	if err != nil {
 		return nil, fmt.Errorf("convert: notebook metadata: %w", err)
 	}
 	d.Meta = meta
-	*org = origin{nb: nb, work: work, meta: cloneObject(meta), reg: o.Registry, pristine: pristine}
+	*org = origin{nb: nb, work: work, reg: o.Registry, pristine: pristine}
+	if org.metaTyped = fast && pristine; !org.metaTyped {
+		org.meta = cloneObject(meta)
+	}
 	if nb.Nbformat < 4 {
 		if pristine {
 			// Exactly as read: the verdict on the bytes read, without
@@ -93,7 +96,7 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 	ids := idsOf{n: n, cells: work.Cells, fileIDs: fileIDs && withIDs > 0, msgs: cells}
 	for i, c := range work.Cells {
 		m := &cells[i].msg
-		sameMeta, err := o.toMessage(m, c, work, bufs)
+		ms, err := o.toMessage(m, c, work, bufs)
 		if err != nil {
 			return nil, fmt.Errorf("convert: /cells/%d: %w", i, err)
 		}
@@ -114,7 +117,7 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 		ids.given(m.ID)
 		d.Messages = append(d.Messages, m)
 		org.msgs = append(org.msgs, m)
-		cells[i].snap = snapshot{msg: copyMessage(m, sameMeta, bufs), cell: c, generated: generated}
+		ms.snapshotInto(&cells[i].snap, m, c, generated, bufs)
 	}
 	d.Source = org
 	return d, nil
@@ -175,8 +178,9 @@ const idScan = 32
 // idsOf tracks the ids of a notebook's messages while they are read: the
 // ids given so far (a repeated one is replaced), and those taken (the
 // cells' own ids in the file, and the ids given so far), which a derived
-// id must avoid. Up to idScan cells it scans the cells and messages;
-// beyond, it keeps maps, made when first needed.
+// id must avoid. Up to idScan cells it scans the cells and messages, but
+// only for an id its filters may hold (most ids are in neither: no
+// scan); beyond, it keeps maps, made when first needed.
 type idsOf struct {
 	n        int             // the number of cells
 	cells    []nbformat.Cell // (nil when fileIDs is false)
@@ -184,11 +188,37 @@ type idsOf struct {
 	msgs     []readCell      // the messages, those before the current one given
 	givenSet map[string]bool
 	takenSet map[string]bool
+	// Up to idScan cells: the ids given so far, and the cells' ids in
+	// the file (made at the first look: filed).
+	givenIn, fileIn idFilter
+	filed           bool
 }
+
+// idFilter is a set of ids that may answer yes for an id not in it, never
+// no for one in it (a Bloom filter of one hash over 256 bits): an id it
+// does not hold was never added.
+type idFilter [4]uint64
+
+// idBit is the bit of id in an idFilter: its length and three of its
+// bytes mixed (ids differ most in their last and middle bytes: counters,
+// hex digits).
+func idBit(id string) uint8 {
+	if id == "" {
+		return 0
+	}
+	return uint8(len(id)) ^ id[0]*7 ^ id[len(id)/2]*31 ^ id[len(id)-1]*131
+}
+
+func (f *idFilter) add(id string) { k := idBit(id); f[k>>6] |= 1 << (k & 63) }
+
+func (f *idFilter) mayHave(id string) bool { k := idBit(id); return f[k>>6]&(1<<(k&63)) != 0 }
 
 // seen reports whether a message before message i has the id.
 func (s *idsOf) seen(i int, id string) bool {
 	if s.n <= idScan {
+		if !s.givenIn.mayHave(id) {
+			return false
+		}
 		for j := range i {
 			if s.msgs[j].msg.ID == id {
 				return true
@@ -204,9 +234,17 @@ func (s *idsOf) seen(i int, id string) bool {
 func (s *idsOf) taken(i int, id string) bool {
 	if s.n <= idScan {
 		if s.fileIDs {
-			for _, c := range s.cells {
-				if string(nbformat.CellIDOf(c)) == id {
-					return true
+			if !s.filed {
+				for _, c := range s.cells {
+					s.fileIn.add(string(nbformat.CellIDOf(c)))
+				}
+				s.filed = true
+			}
+			if s.fileIn.mayHave(id) {
+				for _, c := range s.cells {
+					if string(nbformat.CellIDOf(c)) == id {
+						return true
+					}
 				}
 			}
 		}
@@ -235,12 +273,14 @@ func (s *idsOf) derived(id string) {
 
 // given records the id of the current message, once set.
 func (s *idsOf) given(id string) {
-	if s.n > idScan {
-		if s.givenSet == nil {
-			s.givenSet = make(map[string]bool, s.n)
-		}
-		s.givenSet[id] = true
+	if s.n <= idScan {
+		s.givenIn.add(id)
+		return
 	}
+	if s.givenSet == nil {
+		s.givenSet = make(map[string]bool, s.n)
+	}
+	s.givenSet[id] = true
 }
 
 // ToMessage converts one cell to a message (see ToDialog).
@@ -254,18 +294,17 @@ func (o Options) ToMessage(c nbformat.Cell) (*dialog.Message, error) {
 
 // toMessage converts cell c of notebook nb (nil: unknown) to a message,
 // set in *m (a zero message), its pieces taken from b (nil: allocated one
-// by one). sameMeta is, when not nil, a map of the cell's equal to m.Meta
-// that no one changes (see metaMap), which a snapshot of m can share.
-func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Notebook, b *readBufs) (sameMeta map[string]any, err error) {
-	m.ID = string(nbformat.CellIDOf(c))
+// by one), and tells what a snapshot of m can take m.Meta from without
+// copying it (see metaSnap).
+func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Notebook, b *readBufs) (ms metaSnap, err error) {
 	var md any
 	var atts map[string]nbformat.MimeBundle
 	switch c := c.(type) {
 	case *nbformat.MarkdownCell:
-		m.Kind, md, atts = dialog.Note, &c.Metadata, c.Attachments
+		m.ID, m.Kind, md, atts = string(c.ID), dialog.Note, &c.Metadata, c.Attachments
 		m.Content = b.text(&c.Source)
 	case *nbformat.CodeCell:
-		m.Kind, md = dialog.Code, &c.Metadata
+		m.ID, m.Kind, md = string(c.ID), dialog.Code, &c.Metadata
 		m.Content = b.text(&c.Source)
 		if c.ExecutionCount != nil {
 			// The message's own: changing it leaves the cell as read.
@@ -273,12 +312,13 @@ func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Note
 		}
 		m.Outputs = b.sourcedOutputs(c.Outputs, nb)
 	case *nbformat.RawCell:
-		m.Kind, md, atts = dialog.Raw, &c.Metadata, c.Attachments
+		m.ID, m.Kind, md, atts = string(c.ID), dialog.Raw, &c.Metadata, c.Attachments
 		m.Content = b.text(&c.Source)
 	case *nbformat.UnknownCell:
+		m.ID = string(nbformat.CellIDOf(c))
 		g, err := nbformat.Decode(c.Raw)
 		if err != nil {
-			return nil, err
+			return metaSnap{}, err
 		}
 		obj, _ := g.(map[string]any)
 		m.Kind = dialog.Kind(c.Type())
@@ -286,17 +326,26 @@ func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Note
 		if meta, ok := obj["metadata"].(map[string]any); ok {
 			m.Meta = meta
 		}
-		return nil, nil
+		return metaSnap{}, nil
 	default:
-		return nil, fmt.Errorf("unknown cell %T", c)
+		return metaSnap{}, fmt.Errorf("unknown cell %T", c)
 	}
-	meta, sameMeta, err := metaMap(md)
+	meta, same, fast, err := metaMapFast(md)
 	if err != nil {
-		return nil, err
+		return metaSnap{}, err
 	}
-	sameMeta = o.takeAttrs(m, meta, sameMeta)
+	n := len(meta)
+	same = o.takeAttrs(m, meta, same)
+	switch {
+	case len(meta) != n:
+		// A key was taken out: the snapshot copies what is left.
+	case same != nil:
+		ms.same = same
+	case fast:
+		ms.md = md // typed members the plans read, nothing taken out
+	}
 	if len(atts) == 0 {
-		return sameMeta, nil
+		return ms, nil
 	}
 	names := make([]string, 0, len(atts))
 	for name := range atts {
@@ -309,5 +358,5 @@ func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Note
 			m.Attachments = append(m.Attachments, attachmentFrom(name, mime, b))
 		}
 	}
-	return sameMeta, nil
+	return ms, nil
 }

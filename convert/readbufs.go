@@ -79,22 +79,24 @@ func (b *readBufs) size(nb *nbformat.Notebook, fileIDs bool) (withIDs int) {
 	outs, counts, texts := 0, 0, 0
 	for _, c := range nb.Cells {
 		var src *nbformat.MultilineString
+		var id nbformat.CellID
 		switch c := c.(type) {
 		case *nbformat.CodeCell:
 			outs += len(c.Outputs)
 			if c.ExecutionCount != nil {
 				counts += 2
 			}
-			src = &c.Source
+			src, id = &c.Source, c.ID
 		case *nbformat.MarkdownCell:
-			src = &c.Source
+			src, id = &c.Source, c.ID
 		case *nbformat.RawCell:
-			src = &c.Source
+			src, id = &c.Source, c.ID
+		default:
+			id = nbformat.CellIDOf(c)
 		}
 		if src != nil {
 			texts += nbimpl.TextBound(src)
 		}
-		id := nbformat.CellIDOf(c)
 		if id != "" {
 			withIDs++
 		}

@@ -229,10 +229,11 @@ func sameDialog(a, b *dialog.Dialog) bool {
 	return true
 }
 
-// The snapshot of a dialog's metadata shares the bytes of its arrays and
-// objects kept as read (json.RawMessage, never changed in place) instead
-// of copying them: a notebook's large metadata (widget state) is not
-// copied to read it; replacing a value is still seen.
+// The snapshot of a dialog's metadata is the notebook's metadata itself
+// (no copy is kept), whose arrays and objects kept as read
+// (json.RawMessage, never changed in place) are the dialog's: a
+// notebook's large metadata (widget state) is not copied to read it;
+// replacing a value is still seen.
 func TestMetadataSnapshotSharesRawValues(t *testing.T) {
 	data := []byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {"widgets": {"state": {"a": [1, 2, 3]}}, "k": 1}, "cells": []}` + "\n")
 	d, err := Unmarshal(data)
@@ -244,7 +245,10 @@ func TestMetadataSnapshotSharesRawValues(t *testing.T) {
 	if !ok {
 		t.Skipf("widgets read as %T", d.Meta["widgets"])
 	}
-	snap := org.meta["widgets"].(json.RawMessage)
+	if org.meta != nil || !org.metaTyped {
+		t.Error("a copy of the metadata is kept")
+	}
+	snap := org.metaAsRead()["widgets"].(json.RawMessage)
 	if &raw[0] != &snap[0] {
 		t.Error("the snapshot copies the metadata's raw values")
 	}

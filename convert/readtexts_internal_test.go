@@ -112,7 +112,7 @@ func TestReadMessagesAsToMessage(t *testing.T) {
 			if !sameMsg(m, ref) {
 				t.Errorf("%s: cell %d: the message read differs from ToMessage's", e.Path, i)
 			}
-			if s := org.snap(m); s == nil || !sameMsg(m, &s.msg) || s.cell != c {
+			if s := org.snap(m); s == nil || !sameMsg(m, ptrTo(s.asRead())) || s.cell != c {
 				t.Errorf("%s: cell %d: the snapshot is not the message as read", e.Path, i)
 			}
 			n++
@@ -187,3 +187,6 @@ func TestSnapOfForeignMessages(t *testing.T) {
 		t.Error("the block's last message not found")
 	}
 }
+
+// ptrTo returns a pointer to a copy of v.
+func ptrTo[T any](v T) *T { return &v }

@@ -140,7 +140,7 @@ func (o Options) readV3(nb *nbformat.Notebook) (d *dialog.Dialog, ok bool) {
 		ids.given(m.ID)
 		d.Messages = append(d.Messages, m)
 		org.msgs = append(org.msgs, m)
-		rc[i].snap = snapshot{msg: copyMessage(m, sameMeta, bufs), generated: true}
+		rc[i].snap = snapshot{msg: copyMessage(m, metaSnap{same: sameMeta}, bufs), generated: true}
 	}
 	if r.lazy {
 		return nil, false // (never: cells found every container recorded)

@@ -65,11 +65,12 @@ func (o Options) convert(d *dialog.Dialog, only []*dialog.Message, written *[]by
 	}
 	if nb.Nbformat == 4 && (org == nil || !org.valid4) && !o.idsMadeValid(d, nb, org, only, built, metaChanged) {
 		var origMeta, newMeta map[string]any
-		if org != nil {
-			origMeta = org.meta
-		}
 		if metaChanged {
+			// (The metadata as read matters only beside the caller's.)
 			newMeta = nonNil(d.Meta)
+			if org != nil {
+				origMeta = org.metaAsRead()
+			}
 		}
 		if err := o.heal(nb, built, newMeta, origMeta, written); err != nil {
 			return nil, err
@@ -144,7 +145,7 @@ func startNotebook(d *dialog.Dialog, org *origin) (nb *nbformat.Notebook, metaCh
 	} else {
 		nb = nbformat.New()
 	}
-	metaChanged = org == nil || !jsonvalue.Equal(d.Meta, org.meta)
+	metaChanged = org == nil || !org.sameMeta(d.Meta)
 	if metaChanged {
 		nb.Metadata = nbformat.NotebookMetadata{}
 		if err := nbgeneric.FromMap(nonNil(d.Meta), &nb.Metadata); err != nil {
@@ -173,7 +174,7 @@ func (o Options) writeCells(nb *nbformat.Notebook, msgs []*dialog.Message, org *
 		if org != nil {
 			s = org.snap(m)
 		}
-		if s != nil && o.sameMessage(m, &s.msg) {
+		if s != nil && o.sameMessage(m, s) {
 			nb.Cells = append(nb.Cells, keptCell(s, m, ids))
 			continue
 		}
@@ -271,11 +272,11 @@ func (o Options) carried(org *origin) Options {
 
 // unchanged reports whether d is exactly as it was read.
 func (o Options) unchanged(d *dialog.Dialog, org *origin) bool {
-	if !slices.Equal(d.Messages, org.msgs) || !jsonvalue.Equal(d.Meta, org.meta) {
+	if !slices.Equal(d.Messages, org.msgs) || !org.sameMeta(d.Meta) {
 		return false
 	}
 	for _, m := range d.Messages {
-		if !o.sameMessage(m, &org.snap(m).msg) {
+		if !o.sameMessage(m, org.snap(m)) {
 			return false
 		}
 	}

@@ -55,6 +55,12 @@ func TestWriteJoinedAsEachString(t *testing.T) {
 	for _, raw := range []string{`""`, `[]`, `[""]`, `["", ""]`, ` [ ] `, `["\\\\\\"]`, `["` + strings.Repeat(`\\`, 20) + `"]`} {
 		checkJoined(t, raw)
 	}
+	// White space of every length between strings and after the last
+	// (the search for the next string reads 8 bytes at a time).
+	for n := range 20 {
+		gap := ",\n" + strings.Repeat(" ", n)
+		checkJoined(t, "["+strings.Repeat(" ", n)+`"a\n"`+gap+`"\"b\""`+gap+`"c"`+strings.Repeat("\n", n)+"]")
+	}
 }
 
 // FuzzWriteJoined: any strings, encoded as a JSON array (escaped by
