@@ -1,6 +1,7 @@
 package convert_test
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -220,11 +221,10 @@ func (g v3Gen) notebook() []byte {
 // dumpDialog prints what d holds, outputs decoded.
 func dumpDialog(d *dialog.Dialog) string {
 	var sb strings.Builder
-	meta, _ := json.Marshal(d.Meta)
+	meta := typedDump(d.Meta)
 	fmt.Fprintf(&sb, "name=%q meta=%s\n", d.Name, meta)
 	for _, m := range d.Messages {
-		mm, _ := json.Marshal(m.Meta)
-		ma, _ := json.Marshal(m.Attrs)
+		mm, ma := typedDump(m.Meta), typedDump(m.Attrs)
 		ec := "nil"
 		if m.ExecutionCount != nil {
 			ec = strconv.Itoa(*m.ExecutionCount)
@@ -235,11 +235,47 @@ func dumpDialog(d *dialog.Dialog) string {
 		}
 		for _, o := range m.Outputs {
 			g, err := o.Map()
-			j, _ := json.Marshal(g)
+			j := typedDump(g)
 			fmt.Fprintf(&sb, "  out %s %s %v reply=%v\n", o.Type(), j, err, o.IsReply())
 		}
 	}
 	return sb.String()
+}
+
+// typedDump prints a generic value with the Go type of every scalar
+// (int, float64, json.Number, json.RawMessage are told apart), maps in
+// key order.
+func typedDump(v any) string {
+	switch v := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var sb strings.Builder
+		sb.WriteString("{")
+		for _, k := range keys {
+			fmt.Fprintf(&sb, "%q:%s,", k, typedDump(v[k]))
+		}
+		return sb.String() + "}"
+	case []any:
+		var sb strings.Builder
+		sb.WriteString("[")
+		for _, x := range v {
+			sb.WriteString(typedDump(x) + ",")
+		}
+		return sb.String() + "]"
+	case json.RawMessage:
+		var b bytes.Buffer
+		if json.Compact(&b, v) != nil {
+			return fmt.Sprintf("badraw(%s)", v)
+		}
+		return fmt.Sprintf("raw(%s)", b.Bytes())
+	case []string:
+		return fmt.Sprintf("strs%q", v)
+	}
+	return fmt.Sprintf("%T(%#v)", v, v)
 }
 
 // v3Writes reads data and writes it through a sequence of calls,
