@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/dialog"
 )
 
 // pyUpgrade writes, for each notebook IN/NAME that Python nbformat reads
@@ -91,6 +92,29 @@ func TestV3ReadAsPythonUpgrade(t *testing.T) {
 			if got != exp {
 				t.Errorf("%s (registry %v): dialog differs from Python's upgrade's: %s", name, reg != nil, firstLineDiff(exp, got))
 			}
+			// Both edited the same way and written: they read back
+			// the same.
+			if len(d.Messages) > 0 {
+				back := [2]string{}
+				for k, x := range []*dialog.Dialog{d, dw} {
+					x.Messages[len(x.Messages)-1].Content += "\nedited ü"
+					x.Messages[0].Meta = map[string]any{"lazyattack": true}
+					b, err := o.Marshal(x)
+					if err != nil {
+						back[k] = "write: " + err.Error()
+						continue
+					}
+					y, err := o.Unmarshal(b)
+					if err != nil {
+						back[k] = "read back: " + err.Error()
+						continue
+					}
+					back[k] = withoutIDs(dumpDialog(y))
+				}
+				if back[0] != back[1] {
+					t.Errorf("%s (registry %v): edited and written, reads back unlike Python's upgrade's: %s", name, reg != nil, firstLineDiff(back[1], back[0]))
+				}
+			}
 			compared++
 		}
 	}
@@ -116,4 +140,17 @@ func firstLineDiff(want, got string) string {
 		}
 	}
 	return "(equal)"
+}
+
+// withoutIDs is a dump (see dumpDialog) without the messages' ids: a
+// version 3 dialog edited is written as 4.5, with the ids it was read
+// with, where a 4.0 file's are derived again from the edited contents.
+func withoutIDs(dump string) string {
+	lines := strings.Split(dump, "\n")
+	for i, l := range lines {
+		if len(l) > 9 && l[8] == ' ' && !strings.HasPrefix(l, " ") {
+			lines[i] = l[9:]
+		}
+	}
+	return strings.Join(lines, "\n")
 }
