@@ -322,21 +322,19 @@ func mutateGeneric(g any) {
 	switch g := g.(type) {
 	case map[string]any:
 		for k, v := range g {
-			switch v.(type) {
-			case map[string]any, []any:
+			if s, ok := v.(string); ok {
+				g[k] = s + "~"
+			} else {
 				mutateGeneric(v)
-			case string:
-				g[k] = v.(string) + "~"
 			}
 		}
 		g["mut"] = 1
 	case []any:
 		for i, v := range g {
-			switch v.(type) {
-			case map[string]any, []any:
+			if s, ok := v.(string); ok {
+				g[i] = s + "~"
+			} else {
 				mutateGeneric(v)
-			case string:
-				g[i] = v.(string) + "~"
 			}
 		}
 	}
