@@ -334,3 +334,109 @@ func TestLazyAttackInPlaceEditsWritten(t *testing.T) {
 		t.Error("no edit made")
 	}
 }
+
+// Cells of ToNotebook's notebook moved (two swapped), repeated (the first
+// appended again) or taken from another notebook (read from another
+// file, so values shared between two notebooks) are written as their
+// cells: the JSON is the files' (encoding/json) with the same moves. No
+// value changed, so every region read is as read (the snapshot finds the
+// cells as read): each cell must be matched with its own node.
+func TestLazyAttackMovedCellsWritten(t *testing.T) {
+	limit := 60
+	if testing.Short() {
+		limit = 12
+	}
+	_, entries := corpus.Entries(t)
+	valid := map[string]bool{}
+	for _, e := range entries {
+		valid[e.Path] = e.Schema == "valid"
+	}
+	var prev []byte
+	tried := 0
+	for e, data := range corpus.Files(t) {
+		if !valid[e.Path] || bytes.Contains(data, []byte(`"worksheets"`)) || len(data) > 128<<10 || tried == limit {
+			continue
+		}
+		other := prev
+		prev = data
+		if other == nil {
+			continue
+		}
+		tried++
+		d, err := convert.Unmarshal(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		od, err := convert.Unmarshal(other)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := convert.Marshal(od); err != nil { // (its snapshot need not be taken)
+			t.Fatal(err)
+		}
+		nb, err := convert.Options{}.ToNotebook(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		onb, err := convert.Options{}.ToNotebook(od)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := normalized(t, data)
+		cells := want["cells"].([]any)
+		ocells := normalized(t, other)["cells"].([]any)
+		r := rand.New(rand.NewPCG(uint64(tried), 13))
+		if n := len(nb.Cells); n >= 2 {
+			i, j := r.IntN(n), r.IntN(n)
+			nb.Cells[i], nb.Cells[j] = nb.Cells[j], nb.Cells[i]
+			cells[i], cells[j] = cells[j], cells[i]
+		}
+		if len(nb.Cells) > 0 {
+			nb.Cells = append(nb.Cells, nb.Cells[0])
+			cells = append(cells, cells[0])
+		}
+		// (A cell of a notebook without ids taken into one with them is
+		// written with an empty id: only notebooks alike in that.)
+		if len(onb.Cells) > 0 && (nb.NbformatMinor >= 5) == (onb.NbformatMinor >= 5) {
+			k := r.IntN(len(onb.Cells))
+			nb.Cells = append(nb.Cells, onb.Cells[k])
+			cells = append(cells, ocells[k])
+		}
+		want["cells"] = cells
+		b, err := nbformat.Marshal(nb)
+		if err != nil {
+			t.Fatalf("%s: %v", e.Path, err)
+		}
+		if got := normalized(t, b); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: moved cells not written as moved: %s", e.Path, genericDiff(want, got))
+		}
+	}
+	if tried == 0 {
+		t.Error("no notebook")
+	}
+}
+
+// genericDiff names the first cell (or other member) where two notebooks'
+// JSON differ.
+func genericDiff(want, got map[string]any) string {
+	for k, w := range want {
+		if k != "cells" && !reflect.DeepEqual(w, got[k]) {
+			return fmt.Sprintf("%q: want %v, got %v", k, w, got[k])
+		}
+	}
+	wc, _ := want["cells"].([]any)
+	gc, _ := got["cells"].([]any)
+	for i := range max(len(wc), len(gc)) {
+		var w, g any
+		if i < len(wc) {
+			w = wc[i]
+		}
+		if i < len(gc) {
+			g = gc[i]
+		}
+		if !reflect.DeepEqual(w, g) {
+			return fmt.Sprintf("cell %d of %d (got %d):\n  want %.300v\n  got  %.300v", i, len(wc), len(gc), w, g)
+		}
+	}
+	return "(members other than cells)"
+}
