@@ -1,6 +1,8 @@
 package convert
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -81,7 +83,7 @@ func lostValue(r nbformat.Repair, built map[int]builtCell, newMeta, origMeta map
 			return nil // a missing member filled in: nothing lost
 		}
 		if origMeta != nil {
-			if w, ok := at(origMeta, sub); ok && jsonvalue.Equal(v, w) {
+			if w, ok := at(origMeta, sub); ok && sameJSON(v, w) {
 				return nil
 			}
 		}
@@ -121,7 +123,7 @@ func lostValue(r nbformat.Repair, built map[int]builtCell, newMeta, origMeta map
 		}
 		if b.snap != nil {
 			if was, err := cellMap(b.snap.cell); err == nil {
-				if w, ok := at(was, nbformat.Pointer(rest)); ok && jsonvalue.Equal(v, w) {
+				if w, ok := at(was, nbformat.Pointer(rest)); ok && sameJSON(v, w) {
 					return nil // the value was in the file as read
 				}
 			}
@@ -129,6 +131,26 @@ func lostValue(r nbformat.Repair, built map[int]builtCell, newMeta, origMeta map
 		return &LostValueError{Message: b.msg.ID, Pointer: r.Pointer, What: r.What}
 	}
 	return nil
+}
+
+// sameJSON reports whether two generic JSON values are the same value,
+// whatever the spacing of the arrays and objects held as json.RawMessage:
+// a value read is one whichever way it is held (a message's metadata
+// holds it compacted; the cell read holds the file's bytes, indented or
+// not), which jsonvalue.Equal, comparing RawMessages by their bytes, does
+// not tell. Both are compared as encoding/json writes them (compacted,
+// keys sorted) when they differ so; a value it cannot write is not the
+// same.
+func sameJSON(v, w any) bool {
+	if jsonvalue.Equal(v, w) {
+		return true
+	}
+	a, err := json.Marshal(v)
+	if err != nil {
+		return false
+	}
+	b, err := json.Marshal(w)
+	return err == nil && bytes.Equal(a, b)
 }
 
 // cellMap returns a cell as generic JSON.

@@ -1,0 +1,89 @@
+package convert_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+// pyLostRaw writes, with Python nbformat, OUT/in.ipynb: a notebook whose
+// markdown cell has metadata the schema refuses (an array or object where
+// the schema wants a string, or a string where it wants a list) — as read
+// from a file Python wrote, indented — and OUT/want.ipynb: the same with
+// the cell's source edited ("e" appended) and the invalid key removed, as
+// nbformat.write writes it.
+const pyLostRaw = `
+import sys, os, nbformat
+out, key = sys.argv[1], sys.argv[2]
+import json
+val = json.loads(sys.argv[3])
+nb = nbformat.v4.new_notebook()
+nb.nbformat_minor = 4
+nb.cells.append(nbformat.v4.new_markdown_cell("x\ny"))
+nb.cells.append(nbformat.v4.new_code_cell("1"))
+for c in nb.cells:
+    c.pop("id", None)
+nb.cells[0].metadata[key] = val
+with open(os.path.join(out, "in.ipynb"), "w", encoding="utf-8") as f:
+    f.write(nbformat.writes(nb, version=4))
+nb.cells[0].source += "e"
+del nb.cells[0].metadata[key]
+with open(os.path.join(out, "want.ipynb"), "w", encoding="utf-8") as f:
+    f.write(nbformat.writes(nb, version=4))
+`
+
+// A message read with cell metadata the schema refuses, then edited, is
+// written with that metadata removed (a repair reported to Repaired, as
+// for every invalidity of the file as read), whatever the file's spacing:
+// the value in the message is the value read. (It was refused as a value
+// the caller gave, a LostValueError, when the file held it indented:
+// lostValue compared the message's compacted json.RawMessage with the
+// cell's, the file's bytes, byte for byte.) Expected bytes: Python
+// nbformat's write of the same edit.
+func TestEditedMessageKeepsReadInvalidMetaIndented(t *testing.T) {
+	py := nbformatPython()
+	if py == "" {
+		t.Skip("Python nbformat not found")
+	}
+	for _, c := range []struct{ key, val string }{
+		{"name", `["s", "ü"]`},
+		{"name", `{"a": [1, 2]}`},
+		{"tags", `{"k": "v"}`},
+		{"jupyter", `[1, {"b": null}]`},
+	} {
+		dir := t.TempDir()
+		if msg, err := exec.Command(py, "-c", pyLostRaw, dir, c.key, c.val).CombinedOutput(); err != nil {
+			t.Fatalf("Python: %v\n%s", err, msg)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "in.ipynb"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join(dir, "want.ipynb"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := convert.Unmarshal(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Messages[0].Content += "e"
+		var repairs []nbformat.Repair
+		got, err := convert.Options{Repaired: func(r nbformat.Repair) { repairs = append(repairs, r) }}.Marshal(d)
+		if err != nil {
+			t.Errorf("%s %s: %v", c.key, c.val, err)
+			continue
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s %s: differs from Python's write of the edit %s", c.key, c.val, firstDiff(want, got))
+		}
+		if len(repairs) != 1 || repairs[0].Pointer != nbformat.Pointer("/cells/0/metadata/"+c.key) {
+			t.Errorf("%s %s: repairs %v, want the key's removal", c.key, c.val, repairs)
+		}
+	}
+}
