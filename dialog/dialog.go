@@ -10,8 +10,6 @@ import (
 	mrand "math/rand/v2"
 	"strings"
 	"time"
-
-	"github.com/google/uuid"
 )
 
 // Dialog is a named, ordered list of messages.
@@ -72,13 +70,13 @@ func (d *Dialog) NewID() string {
 }
 
 // NewAttachmentID returns a fresh RFC 4122 version 4 UUID, made from
-// Dialog.Random by github.com/google/uuid.
+// Dialog.Random as github.com/google/uuid makes one (see newUUID4).
 func (d *Dialog) NewAttachmentID() string {
-	u, err := uuid.NewRandomFromReader(d.rand())
+	u, err := newUUID4(d.rand())
 	if err != nil {
 		panic("dialog: reading random bytes: " + err.Error())
 	}
-	return u.String()
+	return u
 }
 
 // Len returns the number of messages.

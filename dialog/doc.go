@@ -8,8 +8,7 @@
 //     [Output]).
 //   - [Raw]: raw text.
 //
-// The package uses the standard library and github.com/google/uuid, and
-// knows nothing of files: package convert reads and writes dialogs as
+// The package uses only the standard library, and knows nothing of files: package convert reads and writes dialogs as
 // Jupyter notebooks. Notebook metadata rides verbatim in [Dialog.Meta],
 // cell metadata in [Message.Meta]; host attributes promoted from cell
 // metadata (by convert's descriptors) live in [Message.Attrs].
@@ -51,7 +50,7 @@
 //
 // Message ids are 8 lower-case hex digits (4 random bytes, the seed's
 // rtoken_hex(4)), unique within a dialog; attachment ids are RFC 4122
-// version 4 UUIDs made by github.com/google/uuid. Both come from
+// version 4 UUIDs, made as github.com/google/uuid makes them. Both come from
 // [Dialog.Random] (crypto/rand when nil); [Seeded] gives a deterministic
 // source for tests. [Msgs.Get] finds a message by id or unique id prefix,
 // and reports an id that several messages share as ambiguous, as the
