@@ -2,6 +2,9 @@ package nbformat_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
@@ -114,4 +117,51 @@ func FuzzLazySnapshotAsEager(f *testing.F) {
 			}
 		}
 	})
+}
+
+// digest is b's SHA-256 and length, as text.
+func digest(b []byte) string { return fmt.Sprintf("%x:%d ", sha256.Sum256(b), len(b)) }
+
+// write is Marshal, Validate's verdict and Edited, as text.
+func write(nb *nbformat.Notebook) (string, error) {
+	out, err := nbformat.Marshal(nb)
+	if err != nil {
+		return "", err
+	}
+	var sb strings.Builder
+	sb.WriteString(digest(out))
+	if verr := nbformat.Validate(nb); verr != nil {
+		sb.WriteString("invalid:" + digest([]byte(verr.Error())))
+	}
+	fmt.Fprintf(&sb, "edited:%v ", nb.Edited())
+	return sb.String(), nil
+}
+
+// healWrite is Heal, then write, with the repairs.
+func healWrite(nb *nbformat.Notebook) (string, error) {
+	rs, err := nbformat.Heal(nb)
+	if err != nil {
+		return "", err
+	}
+	var sb strings.Builder
+	for _, r := range rs {
+		sb.WriteString(r.String())
+	}
+	w, err := write(nb)
+	return digest([]byte(sb.String())) + w, err
+}
+
+// editSource appends to the source of cell i.
+func editSource(nb *nbformat.Notebook, i int) {
+	if i < 0 || i >= len(nb.Cells) {
+		return
+	}
+	switch c := nb.Cells[i].(type) {
+	case *nbformat.CodeCell:
+		c.Source.Set(c.Source.String() + "#")
+	case *nbformat.MarkdownCell:
+		c.Source.Set(c.Source.String() + "#")
+	case *nbformat.RawCell:
+		c.Source.Set(c.Source.String() + "#")
+	}
 }
