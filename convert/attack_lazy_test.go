@@ -103,7 +103,7 @@ func TestLazyAttackConcurrentWrites(t *testing.T) {
 			wg.Wait()
 			for g := range got {
 				if !slicesEqual(got[g], want) {
-					t.Errorf("%s (edited %v): goroutine %d: %s", name, edit, g, firstStringDiff(want, got[g]))
+					t.Errorf("%s (edited %v): goroutine %d: %s", name, edit, g, diffLines(want, got[g]))
 				}
 			}
 			n++
@@ -113,22 +113,6 @@ func TestLazyAttackConcurrentWrites(t *testing.T) {
 }
 
 func slicesEqual(a, b []string) bool { return reflect.DeepEqual(a, b) }
-
-func firstStringDiff(want, got []string) string {
-	for i := range max(len(want), len(got)) {
-		var w, g string
-		if i < len(want) {
-			w = want[i]
-		}
-		if i < len(got) {
-			g = got[i]
-		}
-		if w != g {
-			return fmt.Sprintf("call %d:\n  want %.400s\n  got  %.400s", i, w, g)
-		}
-	}
-	return "(equal)"
-}
 
 // An in-place edit of the cells ToNotebook hands out: the cell's
 // metadata, the first output's metadata, a stream's text, the source.

@@ -126,20 +126,7 @@ func TestV3ReadAsPythonUpgrade(t *testing.T) {
 
 // firstLineDiff shows the first line where two dumps differ (cut short).
 func firstLineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := range max(len(w), len(g)) {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			return fmt.Sprintf("line %d:\n  want %.300s\n  got  %.300s", i, a, b)
-		}
-	}
-	return "(equal)"
+	return diffLines(strings.Split(want, "\n"), strings.Split(got, "\n"))
 }
 
 // withoutIDs is a dump (see dumpDialog) without the messages' ids: a

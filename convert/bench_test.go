@@ -53,7 +53,8 @@ func BenchmarkRoundTrip(b *testing.B) {
 // once), ToNotebookMarshal ToNotebook + nbformat.Marshal of the dialogs
 // read, EditedMarshal Marshal of the dialogs with their first message
 // changed, InvalidRoundTrip the round trip of the invalid notebooks alone
-// (written through Heal). It is skipped without the shared corpus.
+// (written through Heal), and V4/... Unmarshal, Marshal and RoundTrip of
+// the version 4 ones alone. It is skipped without the shared corpus.
 func BenchmarkSmallCorpus(b *testing.B) {
 	var files [][]byte
 	var dialogs []*dialog.Dialog
