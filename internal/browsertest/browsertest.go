@@ -261,7 +261,7 @@ func (tab *Tab) OpenFile(path string) {
 // value into a T.
 func Eval[T any](tab *Tab, js string) T {
 	tab.t.Helper()
-	ctx, cancel := context.WithTimeout(tab.Ctx, time.Minute)
+	ctx, cancel := context.WithTimeout(tab.Ctx, 3*time.Minute)
 	defer cancel()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
 	if err != nil {
