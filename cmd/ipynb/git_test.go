@@ -49,9 +49,9 @@ func TestGitInstall(t *testing.T) {
 	}
 	exe, _ := filepath.EvalSymlinks(binary)
 	for key, want := range map[string]string{
-		"merge.ipynb.driver":   exe + " merge --marker-size %L --path %P %O %A %B",
-		"diff.ipynb.command":   exe + " diff",
-		"diff.ipynb.textconv":  exe + " diff --textconv",
+		"merge.ipynb.driver":   exe + " merge --marker-size %L --path %P --ours-label %X --theirs-label %Y -- %O %A %B",
+		"diff.ipynb.command":   exe + " diff --",
+		"diff.ipynb.textconv":  exe + " diff --textconv --",
 		"diff.ipynb.xfuncname": "^def",
 	} {
 		if got := strings.TrimSpace(gitIn(t, dir, "config", "--get", key)); got != want {
@@ -122,7 +122,7 @@ func TestGitInstallScopes(t *testing.T) {
 	if got := readFile(t, filepath.Join(dir, ".gitattributes")); got != "*.ipynb merge=ipynb diff=ipynb\n" {
 		t.Errorf(".gitattributes: %q", got)
 	}
-	if got := strings.TrimSpace(gitIn(t, dir, "config", "--get", "diff.ipynb.command")); got != "ipynb diff" {
+	if got := strings.TrimSpace(gitIn(t, dir, "config", "--get", "diff.ipynb.command")); got != "ipynb diff --" {
 		t.Errorf("--command: diff.ipynb.command = %q", got)
 	}
 	gitIn(t, dir, "config", "merge.ipynb.driver", "my-merge %O %A %B")
@@ -147,7 +147,7 @@ func TestGitInstallScopes(t *testing.T) {
 		t.Fatalf("install --global: %+v", r)
 	}
 	exe, _ := filepath.EvalSymlinks(binary)
-	if got := strings.TrimSpace(gitIn(t, out, "config", "--global", "--get", "merge.ipynb.driver")); got != exe+" merge --marker-size %L --path %P %O %A %B" {
+	if got := strings.TrimSpace(gitIn(t, out, "config", "--global", "--get", "merge.ipynb.driver")); got != exe+" merge --marker-size %L --path %P --ours-label %X --theirs-label %Y -- %O %A %B" {
 		t.Errorf("global driver: %q", got)
 	}
 	if got := readFile(t, filepath.Join(home, ".config", "git", "attributes")); got != "*.ipynb merge=ipynb diff=ipynb\n" {
@@ -212,10 +212,10 @@ func TestGoRunBuild(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go run: %v", err)
 	}
-	if !goRunBuild(string(out)) {
+	if goBuildCache(string(out)) == "" {
 		t.Errorf("go run's program %s not recognised", out)
 	}
-	if goRunBuild(binary) {
+	if goBuildCache(binary) != "" {
 		t.Errorf("built program %s taken for a go run build", binary)
 	}
 	// Quoting as sh reads it (the shell git runs drivers with).

@@ -86,16 +86,10 @@ func baseName(p string) string {
 
 func runShow(e *env, args []string) int {
 	fs := showCmd.flags(e)
-	width := fs.Int("width", 120, "characters per row (0: no limit)")
-	rows := fs.Int("rows", 0, "messages to show (0: all)")
+	width := boundedInt(fs, "width", 120, 0, maxWidth, "characters per row (0: no limit)")
+	rows := boundedInt(fs, "rows", 0, 0, maxRows, "messages to show (0: all)")
 	jsonOut := fs.Bool("json", false, "print the messages as JSON")
 	if st := parse(e, fs, args); st >= 0 {
-		return st
-	}
-	if st := nonNegative(e, fs, "width", *width); st >= 0 {
-		return st
-	}
-	if st := nonNegative(e, fs, "rows", *rows); st >= 0 {
 		return st
 	}
 	d, _, st := readDialog(e, "show", fs.Args())
