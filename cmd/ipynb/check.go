@@ -140,6 +140,11 @@ func runCheck(e *env, args []string) int {
 			}
 		})
 	prog.done()
+	if len(ins) == 0 && !ok {
+		// Nothing was checked (a missing path, a folder without
+		// notebooks): the error says so, a summary of zeros would not.
+		return status
+	}
 	if *jsonOut {
 		encode(map[string]any{"summary": map[string]int{
 			"same": counts["same"], "diff": counts["diff"], "invalid": counts["invalid"], "error": counts["error"]}})

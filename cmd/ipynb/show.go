@@ -56,8 +56,11 @@ func readDialog(e *env, cmd string, args []string) (*dialog.Dialog, *nbformat.No
 		d, err = convert.Options{}.ToDialog(nb)
 	}
 	if err != nil {
+		// Not a notebook: show and md cannot do their work (2), as
+		// merge, diff and fix; check, fmt and strip report such a file
+		// among the others (1).
 		fmt.Fprintln(e.stderr, describe(in.path, err))
-		return nil, nil, exitFindings
+		return nil, nil, exitError
 	}
 	name := in.path
 	if !in.stdin() {
