@@ -70,8 +70,8 @@ when git cannot be asked.
 CMD is the absolute path of this ipynb program, quoted for the shell git
 runs it with. A program "go run" built lives in a temporary folder
 removed when it exits, or in Go's build cache, which Go trims: install
-refuses both. Install ipynb from your clone of the module (in it: go
-install ./cmd/ipynb) and run that one, or give the command to write with
+refuses both. Install ipynb from your clone of the module (there:
+"go install ./cmd/ipynb") and run that one, or give the command to write with
 --command (for example --command ipynb, to find it on the PATH at merge
 time).`,
 	usage: "install|uninstall|status [flags]",

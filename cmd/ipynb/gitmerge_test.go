@@ -31,7 +31,7 @@ func commitFile(t *testing.T, dir, name string, data []byte, msg string) {
 	if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	gitIn(t, dir, "add", name)
+	gitIn(t, dir, "add", "--", name)
 	gitIn(t, dir, "commit", "-q", "-m", msg)
 }
 

@@ -22,9 +22,9 @@ func selfCommand(override string) (string, error) {
 		exe = p
 	}
 	if where := goBuildCache(exe); where != "" {
-		return "", fmt.Errorf("this ipynb is a \"go run\" build (%s, %s), which Go removes or replaces: "+
-			"install it from your clone of the module (in it: go install ./cmd/ipynb) and run that one "+
-			"(it goes to $(go env GOPATH)/bin, or GOBIN), or give the command to write with --command", quoteName(exe), where)
+		return "", fmt.Errorf("this ipynb is a \"go run\" build %s (%s), which git could not run later: "+
+			"install it from your clone of the module (there: go install ./cmd/ipynb, into $(go env GOPATH)/bin or GOBIN) "+
+			"and run that one, or give the command to write with --command", where, quoteName(exe))
 	}
 	return shellQuote(exe), nil
 }
@@ -42,14 +42,14 @@ var cachedExe = regexp.MustCompile(`^([0-9a-f]{2})[0-9a-f]{62}-d$`)
 func goBuildCache(exe string) string {
 	dir := filepath.Dir(exe)
 	if filepath.Base(dir) == "exe" && strings.HasPrefix(filepath.Base(filepath.Dir(filepath.Dir(dir))), "go-build") {
-		return "a temporary folder removed when go run exits"
+		return "in a temporary folder removed when go run exits"
 	}
 	if m := cachedExe.FindStringSubmatch(filepath.Base(dir)); m != nil && filepath.Base(filepath.Dir(dir)) == m[1] {
-		return "inside Go's build cache"
+		return "in Go's build cache, which Go trims"
 	}
 	for _, c := range goCaches() {
 		if rel, err := filepath.Rel(c, exe); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return "inside Go's build cache " + quoteName(c)
+			return "in Go's build cache " + quoteName(c) + ", which Go trims"
 		}
 	}
 	return ""
