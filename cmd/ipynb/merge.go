@@ -23,7 +23,11 @@ are matched by id (by content in notebooks without ids), every change
 made on one side only is applied, and both sides' edits of one cell's
 text are merged line by line. What cannot be merged is marked inside the
 cell's text (<<<<<<< ours ... ======= ... >>>>>>> theirs), so the file
-written is always a valid notebook. Outputs and execution counts that
+written is always a valid notebook. The labels are git's names for the
+sides (--ours-label %X --theirs-label %Y, which git 2.44 and later
+fill in); not given, or left as "%X" and "%Y" by older git: HEAD and the
+branch "git merge" merges, where git names it, else ours and theirs
+(fix labels by the same rule). Outputs and execution counts that
 both sides changed follow --outputs.
 
 An empty BASE (git gives one when both sides added the file) makes it a
@@ -33,11 +37,12 @@ hold in two versions is marked as a conflict.
 The result is written over OURS, atomically (and only if OURS is still,
 right before the rename, the file read), in OURS' own style (only
 the cells the merge changed differ from it), as git's merge driver
-protocol wants (merge.ipynb.driver = ipynb merge %O %A %B, see "ipynb git
-install"); -o writes it elsewhere, "-o -" to standard output.
+protocol wants (merge.ipynb.driver = ipynb merge ... -- %O %A %B, see
+"ipynb git install"); -o writes it elsewhere, "-o -" to standard output.
 
 Exit status: 0 merged cleanly; 1 conflicts remain (listed on standard
-error; the file written is still a valid notebook); 2 an input cannot be
+error; the file written is still a valid notebook), or OURS changed while
+the merge ran (left alone, nothing written); 2 an input cannot be
 read or is not a notebook (nothing is written; the reason, with its
 line:column, on standard error).`,
 	usage: "[--outputs STRATEGY] [--marker-size N] [-o FILE|-] BASE OURS THEIRS",
