@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/nbdialog/ipynb/internal/atomicfile"
 	"github.com/nbdialog/ipynb/internal/nbhtml"
 )
 
@@ -80,13 +79,8 @@ func runHTML(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ipynb html: %v\n", err)
 		return exitError
 	}
-	if *out != "" {
-		if _, err := atomicfile.Replace(*out, page.Bytes(), atomicfile.Options{}); err != nil {
-			fmt.Fprintln(e.stderr, describe(*out, err))
-			return exitError
-		}
-		return exitOK
+	if st := writePage(e, "html", *out, page.Bytes()); st >= 0 {
+		return st
 	}
-	e.stdout.Write(page.Bytes())
 	return exitOK
 }
