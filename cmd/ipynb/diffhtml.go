@@ -18,9 +18,9 @@ import (
 // all of whose cells the other side adds or removes.
 
 // diffPage makes the diff page of notebook texts a and b (names: what
-// the page calls them). An input that is not a notebook is a
+// the page calls them; live: served by ipynb web). An input that is not a notebook is a
 // *convert.MergeInputError, as differ.changes returns it.
-func diffPage(d *differ, names [2]string, a, b []byte) (page []byte, changed bool, err error) {
+func diffPage(d *differ, names [2]string, a, b []byte, live bool) (page []byte, changed bool, err error) {
 	changes, err := d.changes(a, b)
 	if err != nil {
 		return nil, false, err
@@ -36,7 +36,7 @@ func diffPage(d *differ, names [2]string, a, b []byte) (page []byte, changed boo
 		}
 	}
 	var buf bytes.Buffer
-	if err := nbhtml.Diff(&buf, ds[0], ds[1], changes, nbhtml.DiffOptions{NameA: names[0], NameB: names[1]}); err != nil {
+	if err := nbhtml.Diff(&buf, ds[0], ds[1], changes, nbhtml.DiffOptions{NameA: names[0], NameB: names[1], Live: live}); err != nil {
 		return nil, false, err
 	}
 	return buf.Bytes(), len(changes) > 0, nil
@@ -64,7 +64,7 @@ func writePage(e *env, cmd, out string, page []byte) int {
 // runDiffHTML is ipynb diff --html, after the files are read; its exit
 // status is diff's.
 func runDiffHTML(e *env, d *differ, names [2]string, texts [2][]byte, out string, gitMode bool) int {
-	page, changed, err := diffPage(d, names, texts[0], texts[1])
+	page, changed, err := diffPage(d, names, texts[0], texts[1], false)
 	if mie := (*convert.MergeInputError)(nil); errors.As(err, &mie) {
 		i := 0
 		if mie.Input == "b" {

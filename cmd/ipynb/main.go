@@ -66,7 +66,7 @@ type command struct {
 	run     func(env *env, args []string) int
 }
 
-var commands = []*command{checkCmd, fmtCmd, showCmd, stripCmd, mdCmd, htmlCmd, mergeCmd, diffCmd, fixCmd, gitCmd}
+var commands = []*command{checkCmd, fmtCmd, showCmd, stripCmd, mdCmd, htmlCmd, webCmd, mergeCmd, diffCmd, fixCmd, gitCmd}
 
 // env is the command's world: its streams, so tests can run commands in
 // process.

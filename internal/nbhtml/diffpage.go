@@ -20,12 +20,8 @@ var diffJS string
 type DiffOptions struct {
 	// NameA and NameB name the two notebooks (text, shown as is).
 	NameA, NameB string
-	// Connect lets the page's scripts call back to its origin (pages
-	// served by `ipynb web`; see Policy.Connect).
-	Connect bool
-	// Script is one more script of the page's own (ipynb web's), allowed
-	// by its hash.
-	Script string
+	// Live makes the page of a local server (see Options.Live).
+	Live bool
 }
 
 // Diff writes the page of the changes from notebook a to notebook b:
@@ -39,11 +35,7 @@ type DiffOptions struct {
 // notebook page (see the package doc); its one script (toggles, jumps,
 // the image swipe) is the page's own.
 func Diff(w io.Writer, a, b *dialog.Dialog, changes []dialog.Change, o DiffOptions) error {
-	pol := Policy{Scripts: []string{diffJS}, Connect: o.Connect}
-	if o.Script != "" {
-		pol.Scripts = append(pol.Scripts, o.Script)
-	}
-	p := newPage(w, pol)
+	p := newPage(w, Policy{Scripts: []string{diffJS}}.live(o.Live))
 	p.lang = Language(b.Meta)
 	if p.lang == "" {
 		p.lang = Language(a.Meta)

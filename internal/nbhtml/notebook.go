@@ -21,6 +21,9 @@ type Options struct {
 	// view, so that a page of thousands of cells opens at once. 0 means
 	// DefaultLazy; a negative number, never (all cells as HTML).
 	Lazy int
+	// Live makes the page of a local server (ipynb web): it calls back
+	// to its origin to say it is open (assets/live.js).
+	Live bool
 }
 
 // DefaultLazy is Options.Lazy's default: pages of up to this many cells
@@ -37,6 +40,7 @@ func Notebook(w io.Writer, d *dialog.Dialog, o Options) error {
 	if lazy < len(d.Messages) {
 		pol.Scripts = []string{lazyJS}
 	}
+	pol = pol.live(o.Live)
 	p := newPage(w, pol)
 	p.lang = Language(d.Meta)
 	title := pageTitle(o.Title, d.Name)

@@ -48,6 +48,19 @@ func (p Policy) CSP() string {
 		connect + " frame-src 'none'; child-src 'none'; base-uri 'none'; form-action 'none'"
 }
 
+//go:embed assets/live.js
+var liveJS string
+
+// live is p for the page of a local server when on: its script that
+// says the page is open, and requests to its origin.
+func (p Policy) live(on bool) Policy {
+	if on {
+		p.Scripts = append(p.Scripts, liveJS)
+		p.Connect = true
+	}
+	return p
+}
+
 // page writes one HTML page.
 type page struct {
 	w      *bufio.Writer
