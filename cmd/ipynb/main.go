@@ -14,6 +14,9 @@
 //	show   print a dialog, one row per message
 //	strip  remove outputs, execution counts and volatile metadata
 //	md     print a dialog as Markdown
+//	html   export a notebook as one self-contained, safe HTML page
+//	web    show a notebook, a diff or a merge as a page served on this
+//	       machine (the program ipynb-web)
 //	merge  merge two notebooks' changes to a base, cell by cell: git's
 //	       merge driver
 //	diff   show the changes between two notebooks, cell by cell: git's

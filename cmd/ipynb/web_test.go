@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,10 +17,27 @@ import (
 	"github.com/nbdialog/ipynb/internal/browsertest"
 )
 
+var webBuilt sync.Once
+
+// buildWeb builds ipynb-web beside the ipynb binary the tests run, where
+// ipynb web looks for it.
+func buildWeb(t *testing.T) {
+	t.Helper()
+	var err error
+	var out []byte
+	webBuilt.Do(func() {
+		out, err = exec.Command("go", "build", "-o", filepath.Join(filepath.Dir(binary), "ipynb-web"), "../ipynb-web").CombinedOutput()
+	})
+	if err != nil {
+		t.Fatalf("building ipynb-web: %v\n%s", err, out)
+	}
+}
+
 // webProcess runs ipynb web in dir and returns the address it serves and
 // a wait for its exit status.
 func webProcess(t *testing.T, dir string, args ...string) (url string, wait func() int) {
 	t.Helper()
+	buildWeb(t)
 	cmd := exec.Command(binary, append([]string{"web"}, args...)...)
 	cmd.Dir = dir
 	out, err := cmd.StdoutPipe()

@@ -1,4 +1,4 @@
-package main
+package nbweb
 
 import (
 	"bytes"
@@ -27,12 +27,15 @@ import (
 // the page sends, and stays unresolved while it holds conflict markers;
 // another part by the side chosen.
 
+// mergeConflict is one conflict the merge left.
+type mergeConflict = dialog.Conflict
+
 // mergeApp is the state of a merge page.
 type mergeApp struct {
-	e      *env
+	in     reader
 	paths  [3]string
 	stamp  *atomicfile.Stamp // ours' read
-	res    *merged
+	res    *convert.MergeResult
 	labels [2]string // the markers' labels
 	quit   func()
 
@@ -57,41 +60,41 @@ type mergeAnswer struct {
 	Error    string   `json:"error,omitempty"`
 }
 
-func newMergeApp(e *env, paths [3]string) (webApp, int) {
-	a := &mergeApp{e: e, paths: paths, exit: exitFindings}
+func newMergeApp(in reader, paths [3]string) (webApp, int) {
+	a := &mergeApp{in: in, paths: paths, exit: exitFindings}
 	var texts [3][]byte
-	roles := []string{"base", "ours", "theirs"}
 	for i, p := range paths {
-		data, st, err := e.readStamped(input{path: p})
-		if err != nil {
-			fmt.Fprintf(e.stderr, "%s (%s): %v\n", quoteName(p), roles[i], pathError(err))
+		if i == 1 && p == "-" {
+			fmt.Fprintln(in.stderr, "ipynb web --merge: OURS must be a file (the merge is saved into it)")
+			return nil, exitError
+		}
+		data, st, ok := in.read(p)
+		if !ok {
 			return nil, exitError
 		}
 		if i == 1 {
-			if st == nil {
-				fmt.Fprintln(e.stderr, "ipynb web --merge: OURS must be a file (the merge is saved into it)")
-				return nil, exitError
-			}
 			a.stamp = st
 		}
 		texts[i] = data
 	}
-	opt := mergeOptions{}
 	a.labels = [2]string{"ours", "theirs"}
-	opt.OursLabel, opt.TheirsLabel = a.labels[0], a.labels[1]
+	base := texts[0]
 	var err error
-	if len(bytes.TrimSpace(texts[0])) == 0 {
-		a.res, err = mergeTwoWay(texts[1], texts[2], opt)
-	} else {
-		a.res, err = mergeBytes(texts[0], texts[1], texts[2], opt)
+	if len(bytes.TrimSpace(base)) == 0 {
+		// No base (git's, when both sides added the file): every cell
+		// is added on both sides.
+		base, err = emptyLike(texts[1])
+	}
+	if err == nil {
+		a.res, err = convert.Merge(base, texts[1], texts[2], dialog.MergeOptions{OursLabel: a.labels[0], TheirsLabel: a.labels[1]})
 	}
 	if mie := (*convert.MergeInputError)(nil); errors.As(err, &mie) {
-		i := max(slices.Index(roles, mie.Input), 0)
-		printError(e.stderr, quoteName(paths[i]), located(mie.Err, nil))
+		fmt.Fprintf(in.stderr, "ipynb web: %s (%s): %s\n", quote(paths[max(slices.Index([]string{"base", "ours", "theirs"}, mie.Input), 0)]), mie.Input,
+			strings.TrimPrefix(mie.Err.Error(), "nbformat: "))
 		return nil, exitError
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "%s: %s\n", quoteName(paths[1]), strings.TrimPrefix(err.Error(), "convert: "))
+		fmt.Fprintf(in.stderr, "ipynb web: %s: %s\n", quote(paths[1]), strings.TrimPrefix(err.Error(), "convert: "))
 		return nil, exitError
 	}
 	return a, -1
@@ -107,12 +110,12 @@ func (a *mergeApp) status() int {
 
 // page is the merge page of the conflicts.
 func (a *mergeApp) page() ([]byte, error) {
-	d, err := convert.Unmarshal(a.res.data)
+	d, err := convert.Unmarshal(a.res.Data)
 	if err != nil {
 		return nil, err
 	}
 	var cs []nbhtml.MergeConflict
-	for _, c := range a.res.conflicts {
+	for _, c := range a.res.Conflicts {
 		cs = append(cs, a.view(d, c))
 	}
 	var b bytes.Buffer
@@ -177,7 +180,11 @@ func (a *mergeApp) view(d *dialog.Dialog, c mergeConflict) nbhtml.MergeConflict 
 		if value == nil {
 			return "(absent)"
 		}
-		return compactJSON(value)
+		j, err := json.Marshal(value)
+		if err != nil {
+			return fmt.Sprint(value)
+		}
+		return string(j)
 	}
 	v.Base, v.Ours, v.Theirs = describe(c.Base, c.Values[0], 0), describe(c.Ours, c.Values[1], 1), describe(c.Theirs, c.Values[2], 2)
 	switch {
@@ -195,7 +202,10 @@ func (a *mergeApp) view(d *dialog.Dialog, c mergeConflict) nbhtml.MergeConflict 
 // streams as their text, others by their summary line.
 func outputsText(m *dialog.Message) string {
 	var b strings.Builder
-	for _, o := range otherOutputs(m) {
+	for _, o := range m.Outputs {
+		if m.Kind == dialog.Prompt && o.IsReply() {
+			continue
+		}
 		if o.Type() == "stream" {
 			if om, err := o.Map(); err == nil {
 				name, _ := om["name"].(string)
@@ -206,7 +216,7 @@ func outputsText(m *dialog.Message) string {
 				continue
 			}
 		}
-		b.WriteString(outputSummary(o) + "\n")
+		b.WriteString(summary(o) + "\n")
 	}
 	if b.Len() == 0 {
 		return "(no outputs)"
@@ -272,11 +282,11 @@ func (a *mergeApp) action(name string, body []byte) (any, bool) {
 	var req struct {
 		Resolutions []resolution `json:"resolutions"`
 	}
-	if err := json.Unmarshal(body, &req); err != nil || len(req.Resolutions) != len(a.res.conflicts) {
+	if err := json.Unmarshal(body, &req); err != nil || len(req.Resolutions) != len(a.res.Conflicts) {
 		return mergeAnswer{Error: "the page sent no resolution for each conflict"}, true
 	}
 	data, resolved, err := a.apply(req.Resolutions)
-	ans := mergeAnswer{Resolved: resolved, Total: len(a.res.conflicts)}
+	ans := mergeAnswer{Resolved: resolved, Total: len(a.res.Conflicts)}
 	if err != nil {
 		ans.Error = strings.TrimPrefix(err.Error(), "convert: ")
 		return ans, true
@@ -289,12 +299,12 @@ func (a *mergeApp) action(name string, body []byte) (any, bool) {
 			ans.Error = "saved already"
 			return ans, true
 		}
-		var msg bytes.Buffer
-		e := *a.e
-		e.stderr = &msg
-		if st := replaceRead(&e, a.paths[1], data, a.stamp); st != exitOK {
-			a.e.stderr.Write(msg.Bytes())
-			ans.Error = "not saved: " + strings.TrimSpace(msg.String())
+		if _, err := atomicfile.Replace(a.paths[1], data, atomicfile.Options{Expect: a.stamp}); err != nil {
+			ans.Error = "not saved: " + err.Error()
+			if errors.Is(err, atomicfile.ErrChanged) || errors.Is(err, atomicfile.ErrLocked) {
+				ans.Error = "not saved: " + quote(a.paths[1]) + " changed on disk since it was read; left alone"
+			}
+			fmt.Fprintf(a.in.stderr, "ipynb web: %s\n", ans.Error)
 			return ans, true
 		}
 		a.saved = true
@@ -302,7 +312,7 @@ func (a *mergeApp) action(name string, body []byte) (any, bool) {
 			a.exit = exitOK
 		}
 		ans.Saved = fmt.Sprintf("saved into %s (%d of %d conflicts resolved); the server stops", a.paths[1], resolved, ans.Total)
-		fmt.Fprintf(a.e.stderr, "ipynb web: %s\n", ans.Saved)
+		fmt.Fprintf(a.in.stderr, "ipynb web: %s\n", ans.Saved)
 		if a.quit != nil {
 			go func() { time.Sleep(300 * time.Millisecond); a.quit() }()
 		}
@@ -331,13 +341,13 @@ func validity(data []byte) (bool, []string) {
 // apply makes the notebook of the resolutions, and counts the conflicts
 // they resolve.
 func (a *mergeApp) apply(rs []resolution) ([]byte, int, error) {
-	d, err := convert.Unmarshal(a.res.data)
+	d, err := convert.Unmarshal(a.res.Data)
 	if err != nil {
 		return nil, 0, err
 	}
 	resolved := 0
 	var remove []string
-	for i, c := range a.res.conflicts {
+	for i, c := range a.res.Conflicts {
 		r := rs[i]
 		m := findMessage(d, c.ID)
 		side := c.Ours
@@ -453,4 +463,30 @@ func decodeMap(v any) (map[string]any, bool) {
 		}
 	}
 	return nil, false
+}
+
+// summary is one line about an output that is not a stream: its type and
+// what it holds.
+func summary(o dialog.Output) string {
+	m, err := o.Map()
+	if err != nil {
+		return o.Type() + " (unreadable)"
+	}
+	switch o.Type() {
+	case "error":
+		return fmt.Sprintf("error %s: %s", dialog.Text(m["ename"]), dialog.Text(m["evalue"]))
+	case "execute_result", "display_data":
+		data, _ := m["data"].(map[string]any)
+		var parts []string
+		for k, v := range data {
+			parts = append(parts, fmt.Sprintf("%s (%d bytes)", k, len(dialog.Text(v))))
+		}
+		slices.Sort(parts)
+		s := o.Type() + ": " + strings.Join(parts, ", ")
+		if t := dialog.Text(data["text/plain"]); t != "" {
+			s += "\n" + t
+		}
+		return s
+	}
+	return o.Type()
 }
