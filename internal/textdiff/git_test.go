@@ -247,3 +247,44 @@ func TestMergeShapesAgreeWithGit(t *testing.T) {
 		}
 	}
 }
+
+// Unified gives git diff's hunks, line numbers and all, on the shapes
+// (many small hunks among them: every hunk's numbers are counted once).
+func TestUnifiedAgreesWithGit(t *testing.T) {
+	g := newGit(t)
+	sizes := []int{3000, 20000}
+	if testing.Short() {
+		sizes = sizes[:1]
+	}
+	for _, sh := range shapes {
+		for _, n := range sizes {
+			base, ours, _ := sh.gen(n)
+			out, _ := g.run(t, map[string][]string{"a": base, "b": ours}, "diff", "--no-index", "--no-color",
+				"--no-ext-diff", "--no-indent-heuristic", "--diff-algorithm=myers", "a", "b")
+			want := gitHunks(string(out))
+			got := Unified("a", "b", join(base), join(ours), 3)
+			_, got, _ = strings.Cut(got, "+++ b\n")
+			if got != want {
+				t.Errorf("%s/%d: unified diff differs from git's (%d and %d bytes)", sh.name, n, len(got), len(want))
+			}
+		}
+	}
+}
+
+// gitHunks is git diff's output from its first hunk on, without the
+// function names git puts after hunk headers.
+func gitHunks(out string) string {
+	var b strings.Builder
+	started := false
+	for l := range strings.SplitAfterSeq(out, "\n") {
+		if strings.HasPrefix(l, "@@ -") {
+			started = true
+			head, _, _ := strings.Cut(l[3:], " @@")
+			l = "@@ " + head + " @@\n"
+		}
+		if started {
+			b.WriteString(l)
+		}
+	}
+	return b.String()
+}

@@ -46,7 +46,7 @@ func stepsOf(f func()) int {
 	return int(Work() - w)
 }
 
-// The work of a diff, a merge and an anchored match
+// The work of a diff, a merge, a unified diff and an anchored match
 // grows linearly with the input on every shape, the crafted ones
 // among them (nested repeats, many small hunks, insertions into a text
 // of repeated lines): doubling the lines at most about doubles the steps.
@@ -60,6 +60,7 @@ func TestWorkScalesLinearly(t *testing.T) {
 			steps["Match"] = append(steps["Match"], stepsOf(func() { Match(base, ours) }))
 			steps["MatchAnchored"] = append(steps["MatchAnchored"], stepsOf(func() { MatchAnchored(base, ours) }))
 			steps["MergeText"] = append(steps["MergeText"], stepsOf(func() { MergeText(b, o, th, Markers{}) }))
+			steps["Unified"] = append(steps["Unified"], stepsOf(func() { Unified("a", "b", b, o, 3) }))
 		}
 		growth(t, sh.name, sizes, steps)
 	}
@@ -98,6 +99,22 @@ func BenchmarkMergeText(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
 					MergeText(bs, o, th, Markers{})
+				}
+			})
+		}
+	}
+}
+
+func BenchmarkUnified(b *testing.B) {
+	for _, sh := range shapes {
+		for _, n := range []int{8000, 16000, 32000} {
+			base, ours, _ := sh.gen(n)
+			bs, o := join(base), join(ours)
+			b.Run(fmt.Sprintf("%s/%d", sh.name, n), func(b *testing.B) {
+				b.SetBytes(int64(len(bs)))
+				b.ReportAllocs()
+				for b.Loop() {
+					Unified("a", "b", bs, o, 3)
 				}
 			})
 		}
