@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/nbdialog/ipynb/internal/textdiff/textshape"
 )
 
 // Differential tests against git itself: git diff --no-index (its
@@ -143,12 +145,12 @@ func diffCases(short bool) []struct {
 	if short {
 		sizes = sizes[:2]
 	}
-	for _, sh := range shapes {
+	for _, sh := range textshape.All {
 		for _, n := range sizes {
-			base, ours, theirs := sh.gen(n)
-			cases = append(cases, pair{fmt.Sprintf("%s/%d/ours", sh.name, n), base, ours},
-				pair{fmt.Sprintf("%s/%d/theirs", sh.name, n), base, theirs},
-				pair{fmt.Sprintf("%s/%d/sides", sh.name, n), ours, theirs})
+			base, ours, theirs := sh.Gen(n)
+			cases = append(cases, pair{fmt.Sprintf("%s/%d/ours", sh.Name, n), base, ours},
+				pair{fmt.Sprintf("%s/%d/theirs", sh.Name, n), base, theirs},
+				pair{fmt.Sprintf("%s/%d/sides", sh.Name, n), ours, theirs})
 		}
 	}
 	r := rand.New(rand.NewPCG(23, 29))
@@ -183,7 +185,7 @@ func diffCases(short bool) []struct {
 		ab = append(ab, "a\n", []string{"b\n", "c\n"}[i%2])
 	}
 	cases = append(cases,
-		pair{"reversed", nested(6000), reversed(nested(6000))},
+		pair{"reversed", textshape.Nested(6000), reversed(textshape.Nested(6000))},
 		pair{"same-line", x, x[:1700]},
 		pair{"alternating", ab, slices.Concat(ab[1000:], ab[:1000])},
 		pair{"all-new", randomText(r, 3000, 400), editAll(randomText(r, 3000, 400))},
@@ -228,21 +230,21 @@ func TestMergeShapesAgreeWithGit(t *testing.T) {
 	if testing.Short() {
 		sizes = sizes[:2]
 	}
-	for _, sh := range shapes {
+	for _, sh := range textshape.All {
 		for _, n := range sizes {
-			base, ours, theirs := sh.gen(n)
+			base, ours, theirs := sh.Gen(n)
 			want, st := g.run(t, map[string][]string{"base": base, "ours": ours, "theirs": theirs},
 				"merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs", "ours", "base", "theirs")
 			got, nc := MergeText(join(base), join(ours), join(theirs), Markers{Ours: "ours", Theirs: "theirs"})
 			switch {
 			case st != 0 && nc == 0:
-				t.Logf("%s/%d: git conflicts (%d), ours is clean", sh.name, n, st)
+				t.Logf("%s/%d: git conflicts (%d), ours is clean", sh.Name, n, st)
 			case st != 0:
-				t.Logf("%s/%d: both conflict (git %d, ours %d)", sh.name, n, st, nc)
+				t.Logf("%s/%d: both conflict (git %d, ours %d)", sh.Name, n, st, nc)
 			case nc != 0:
-				t.Errorf("%s/%d: git's merge is clean, ours has %d conflicts", sh.name, n, nc)
+				t.Errorf("%s/%d: git's merge is clean, ours has %d conflicts", sh.Name, n, nc)
 			case got != string(want):
-				t.Errorf("%s/%d: clean merges differ", sh.name, n)
+				t.Errorf("%s/%d: clean merges differ", sh.Name, n)
 			}
 		}
 	}
@@ -256,16 +258,16 @@ func TestUnifiedAgreesWithGit(t *testing.T) {
 	if testing.Short() {
 		sizes = sizes[:1]
 	}
-	for _, sh := range shapes {
+	for _, sh := range textshape.All {
 		for _, n := range sizes {
-			base, ours, _ := sh.gen(n)
+			base, ours, _ := sh.Gen(n)
 			out, _ := g.run(t, map[string][]string{"a": base, "b": ours}, "diff", "--no-index", "--no-color",
 				"--no-ext-diff", "--no-indent-heuristic", "--diff-algorithm=myers", "a", "b")
 			want := gitHunks(string(out))
 			got := Unified("a", "b", join(base), join(ours), 3)
 			_, got, _ = strings.Cut(got, "+++ b\n")
 			if got != want {
-				t.Errorf("%s/%d: unified diff differs from git's (%d and %d bytes)", sh.name, n, len(got), len(want))
+				t.Errorf("%s/%d: unified diff differs from git's (%d and %d bytes)", sh.Name, n, len(got), len(want))
 			}
 		}
 	}

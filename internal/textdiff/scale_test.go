@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/nbdialog/ipynb/internal/textdiff/textshape"
 )
 
 // Work is counted in steps (see Work), never timed: the machine's load
@@ -52,17 +54,17 @@ func stepsOf(f func()) int {
 // of repeated lines): doubling the lines at most about doubles the steps.
 func TestWorkScalesLinearly(t *testing.T) {
 	sizes := scaleSizes()
-	for _, sh := range shapes {
+	for _, sh := range textshape.All {
 		steps := map[string][]int{}
 		for _, n := range sizes {
-			base, ours, theirs := sh.gen(n)
+			base, ours, theirs := sh.Gen(n)
 			b, o, th := join(base), join(ours), join(theirs)
 			steps["Match"] = append(steps["Match"], stepsOf(func() { Match(base, ours) }))
 			steps["MatchAnchored"] = append(steps["MatchAnchored"], stepsOf(func() { MatchAnchored(base, ours) }))
 			steps["MergeText"] = append(steps["MergeText"], stepsOf(func() { MergeText(b, o, th, Markers{}) }))
 			steps["Unified"] = append(steps["Unified"], stepsOf(func() { Unified("a", "b", b, o, 3) }))
 		}
-		growth(t, sh.name, sizes, steps)
+		growth(t, sh.Name, sizes, steps)
 	}
 }
 
@@ -90,11 +92,11 @@ func TestWorkBounded(t *testing.T) {
 // The steps Work counts track the time taken: a benchmark for each shape,
 // bytes being the base's.
 func BenchmarkMergeText(b *testing.B) {
-	for _, sh := range shapes {
+	for _, sh := range textshape.All {
 		for _, n := range []int{8000, 16000, 32000} {
-			base, ours, theirs := sh.gen(n)
+			base, ours, theirs := sh.Gen(n)
 			bs, o, th := join(base), join(ours), join(theirs)
-			b.Run(fmt.Sprintf("%s/%d", sh.name, n), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%s/%d", sh.Name, n), func(b *testing.B) {
 				b.SetBytes(int64(len(bs)))
 				b.ReportAllocs()
 				for b.Loop() {
@@ -106,11 +108,11 @@ func BenchmarkMergeText(b *testing.B) {
 }
 
 func BenchmarkUnified(b *testing.B) {
-	for _, sh := range shapes {
+	for _, sh := range textshape.All {
 		for _, n := range []int{8000, 16000, 32000} {
-			base, ours, _ := sh.gen(n)
+			base, ours, _ := sh.Gen(n)
 			bs, o := join(base), join(ours)
-			b.Run(fmt.Sprintf("%s/%d", sh.name, n), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%s/%d", sh.Name, n), func(b *testing.B) {
 				b.SetBytes(int64(len(bs)))
 				b.ReportAllocs()
 				for b.Loop() {

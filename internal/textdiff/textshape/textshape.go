@@ -1,4 +1,8 @@
-package textdiff
+// Package textshape makes the shapes of text the scaling tests,
+// benchmarks and comparisons with git of the text diff run on (those of
+// issue 21's bounded-work item among them), for the tests of every
+// package that diffs or merges text.
+package textshape
 
 import (
 	"fmt"
@@ -6,16 +10,17 @@ import (
 	"slices"
 )
 
-// The shapes of input the scaling tests, the benchmarks and the
-// comparisons with git run on. Each gives a base of about n lines and
-// two edited versions of it (ours and theirs) that change different
-// places, so that git merges them cleanly.
-type shape struct {
-	name string
-	gen  func(n int) (base, ours, theirs []string)
+// A Shape makes a base of about n lines (each ending in "\n") and two
+// edited versions of it, ours and theirs, that change different places,
+// so that git merges them cleanly (nested repeats aside: there both
+// sides' changes meet at the end).
+type Shape struct {
+	Name string
+	Gen  func(n int) (base, ours, theirs []string)
 }
 
-var shapes = []shape{
+// All is every shape.
+var All = []Shape{
 	{"disjoint", disjointLines},
 	{"repeated", repeatedLines},
 	{"nested", nestedRepeats},
@@ -76,7 +81,7 @@ func repeatedLines(n int) (base, ours, theirs []string) {
 // nestedRepeats: t0 t1 t0 t2 t1 t3 t2 … (every line twice, interleaved
 // with its neighbours); ours swaps every pair of lines, theirs appends.
 func nestedRepeats(n int) (base, ours, theirs []string) {
-	base = nested(n)
+	base = Nested(n)
 	for i := 0; i+1 < len(base); i += 2 {
 		ours = append(ours, base[i+1], base[i])
 	}
@@ -87,7 +92,8 @@ func nestedRepeats(n int) (base, ours, theirs []string) {
 	return base, ours, theirs
 }
 
-func nested(n int) []string {
+// Nested returns n lines t0 t1 t0 t2 t1 t3 t2 ….
+func Nested(n int) []string {
 	out := []string{"t0\n"}
 	for k := 1; len(out) < n; k++ {
 		out = append(out, fmt.Sprintf("t%d\n", k), fmt.Sprintf("t%d\n", k-1))
