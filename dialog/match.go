@@ -245,23 +245,12 @@ func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j in
 // lines, and Dice at least 0.25) scores at least `similar`. Two empty
 // texts score 1.
 func similarity(x, y string) float64 {
-	lx, ly := textdiff.Lines(x), textdiff.Lines(y)
-	if len(lx)+len(ly) == 0 {
+	common, nx, ny := textdiff.CommonLines(x, y)
+	if nx+ny == 0 {
 		return 1
 	}
-	count := make(map[string]int, len(lx))
-	for _, l := range lx {
-		count[l]++
-	}
-	common := 0
-	for _, l := range ly {
-		if count[l] > 0 {
-			count[l]--
-			common++
-		}
-	}
-	dice := 2 * float64(common) / float64(len(lx)+len(ly))
-	if n := min(len(lx), len(ly)); n > 0 && dice >= 0.25 {
+	dice := 2 * float64(common) / float64(nx+ny)
+	if n := min(nx, ny); n > 0 && dice >= 0.25 {
 		if contained := float64(common) / float64(n); contained >= 0.6 {
 			return max(dice, min(1, similar*contained/0.6))
 		}

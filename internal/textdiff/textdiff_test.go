@@ -237,3 +237,29 @@ func TestLines(t *testing.T) {
 		}
 	}
 }
+
+// CommonLines counts the lines two texts share as multisets: as many as
+// a merge of their sorted lines pairs (the reference), and the lines
+// each has as Lines gives them.
+func TestCommonLines(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 43))
+	for i := range 300 {
+		x, y := join(randomText(r, r.IntN(30), 1+r.IntN(12))), join(randomText(r, r.IntN(30), 1+r.IntN(12)))
+		lx, ly := slices.Sorted(slices.Values(Lines(x))), slices.Sorted(slices.Values(Lines(y)))
+		want := 0
+		for a, b := 0, 0; a < len(lx) && b < len(ly); {
+			switch strings.Compare(lx[a], ly[b]) {
+			case 0:
+				want++
+				a, b = a+1, b+1
+			case -1:
+				a++
+			default:
+				b++
+			}
+		}
+		if c, nx, ny := CommonLines(x, y); c != want || nx != len(lx) || ny != len(ly) {
+			t.Fatalf("case %d: CommonLines(%q, %q) = %d, %d, %d; want %d, %d, %d", i, x, y, c, nx, ny, want, len(lx), len(ly))
+		}
+	}
+}
