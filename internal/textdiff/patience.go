@@ -30,7 +30,8 @@ func patience[T comparable](a, b []T) ([][2]int, int) {
 }
 
 // increasing returns the longest run of pairs (in order) whose second
-// elements increase (patience sorting, O(n log n)), and its steps.
+// elements increase (patience sorting: a step for each pair that extends
+// the longest run so far, O(log n) for each other), and its steps.
 func increasing(pairs [][2]int) ([][2]int, int) {
 	if len(pairs) == 0 {
 		return nil, 1
@@ -40,6 +41,9 @@ func increasing(pairs [][2]int) ([][2]int, int) {
 	prev := make([]int, len(pairs))
 	for i, p := range pairs {
 		lo, hi := 0, len(tails)
+		if hi > 0 && pairs[tails[hi-1]][1] < p[1] {
+			lo = hi // extends the longest run: pairs mostly in order cost one step each
+		}
 		for lo < hi {
 			steps++
 			mid := (lo + hi) / 2

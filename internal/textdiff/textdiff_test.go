@@ -263,3 +263,38 @@ func TestCommonLines(t *testing.T) {
 		}
 	}
 }
+
+// increasing finds a longest increasing run: as long as the quadratic
+// dynamic programme's (the reference), increasing, and taken in order.
+func TestIncreasing(t *testing.T) {
+	r := rand.New(rand.NewPCG(47, 53))
+	for i := range 500 {
+		n := r.IntN(60)
+		pairs := make([][2]int, n)
+		for k := range pairs {
+			pairs[k] = [2]int{k, r.IntN(1 + r.IntN(80))}
+			if i%3 == 0 {
+				pairs[k][1] = k + r.IntN(4) // mostly in order
+			}
+		}
+		best := make([]int, n) // the longest run ending at k
+		want := 0
+		for k := range pairs {
+			best[k] = 1
+			for j := range k {
+				if pairs[j][1] < pairs[k][1] {
+					best[k] = max(best[k], best[j]+1)
+				}
+			}
+			want = max(want, best[k])
+		}
+		got, _ := increasing(pairs)
+		ok := len(got) == want
+		for k := 1; k < len(got); k++ {
+			ok = ok && got[k-1][0] < got[k][0] && got[k-1][1] < got[k][1]
+		}
+		if !ok {
+			t.Fatalf("case %d: increasing(%v) = %v, want a run of %d", i, pairs, got, want)
+		}
+	}
+}
