@@ -1,14 +1,15 @@
 // Package textdiff is the one place that compares sequences: line diffs of
-// text (git's: Myers' O(ND) algorithm with xdiff's classification of lines
-// and its heuristics, so that work stays bounded and diffs local on any
-// input), three-way merges of sequences and text (diff3, as git merge-file
-// does it), and unified diffs. Package dialog uses it to merge and diff
-// messages, and to order the messages of a merge.
+// text (git's: xdiff's classification of lines, then Myers' O(ND)
+// algorithm from both ends, cut after a bounded number of edits so that
+// work stays linear and diffs local on any input), three-way merges of
+// sequences and text (diff3, as git merge-file does it), and unified
+// diffs. Package dialog uses it to merge and diff messages, and to order
+// the messages of a merge.
 //
-// Every function is pure and safe for concurrent use. The work of each
-// grows linearly with its input: a diff of n elements takes O(n) steps
-// of classification, sliding and sorting, and O(n·c) steps of search,
-// where c is at most 1,024 (about √n, at least 256, as in git).
+// Every function is pure (but for the count of steps Work returns) and
+// safe for concurrent use. A diff of n elements takes O(n) steps to
+// classify and slide, and O(256·n) at most to search (split.go); anchors
+// and ids out of order cost O(log n) each to sort (patience.go).
 package textdiff
 
 // Match returns, for each element of a, the index of the element of b it is
