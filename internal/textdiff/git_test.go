@@ -167,6 +167,14 @@ func diffCases(short bool) []struct {
 		a, b = Lines(join(a)), Lines(join(b))
 		cases = append(cases, pair{fmt.Sprintf("random/%d/vocab%d/n%d", i, vocab, n), a, b})
 	}
+	for i := range 2 * count {
+		// Small texts, where every tie and corner matters.
+		vocab := 2 + i%9
+		a := randomText(r, r.IntN(40), vocab)
+		b := edit(r, a, r.IntN(8), vocab)
+		a, b = Lines(join(a)), Lines(join(b))
+		cases = append(cases, pair{fmt.Sprintf("small/%d/vocab%d", i, vocab), a, b})
+	}
 	for _, n := range []int{20000, 50000, 140000}[:len(sizes)] {
 		// Snakes longer than snakeMin between edits that a vocabulary
 		// line replaces: past 32,768 lines a side (where the search may
@@ -289,4 +297,54 @@ func gitHunks(out string) string {
 		}
 	}
 	return b.String()
+}
+
+// MergeText agrees with git merge-file on long random texts that both
+// sides edit in many places, each in its own blocks (the search stops at
+// maxCost there): where git is clean, ours is clean with git's text.
+func TestMergeLongTextsAgreeWithGit(t *testing.T) {
+	g := newGit(t)
+	r := rand.New(rand.NewPCG(59, 61))
+	count := 40
+	if testing.Short() {
+		count = 8
+	}
+	clean := 0
+	for i := range count {
+		vocab := []int{6, 40, 400, 5000}[i%4]
+		n := 500 + r.IntN(6000)
+		base := Lines(join(randomText(r, n, vocab)))
+		ours := editBlocks(r, base, 0, vocab)
+		theirs := editBlocks(r, base, 1, vocab)
+		want, st := g.run(t, map[string][]string{"base": base, "ours": ours, "theirs": theirs},
+			"merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs", "ours", "base", "theirs")
+		if st != 0 {
+			continue
+		}
+		clean++
+		got, nc := MergeText(join(base), join(ours), join(theirs), Markers{Ours: "ours", Theirs: "theirs"})
+		switch {
+		case nc != 0:
+			t.Errorf("case %d (%d lines, vocabulary %d): git's merge is clean, ours has %d conflicts", i, n, vocab, nc)
+		case got != string(want):
+			t.Errorf("case %d (%d lines, vocabulary %d): clean merges differ", i, n, vocab)
+		}
+	}
+	t.Logf("%d of %d merges clean in git, all clean and equal here", clean, count)
+}
+
+// editBlocks edits, in the blocks of 24 lines whose index has the given
+// parity, lines away from the blocks' edges: each side its own blocks.
+func editBlocks(r *rand.Rand, base []string, parity, vocab int) []string {
+	var out []string
+	for start := 0; start < len(base); start += 24 {
+		block := base[start:min(start+24, len(base))]
+		if (start/24)%2 != parity || len(block) < 24 {
+			out = append(out, block...)
+			continue
+		}
+		mid := edit(r, block[6:18], 1+r.IntN(3), vocab)
+		out = append(append(append(out, block[:6]...), mid...), block[18:]...)
+	}
+	return Lines(join(out))
 }
