@@ -1,10 +1,6 @@
 package dialog
 
-import (
-	"strings"
-
-	"github.com/nbdialog/ipynb/internal/textdiff"
-)
+import "github.com/nbdialog/ipynb/internal/textdiff"
 
 // Matching messages of two versions of a dialog: by id where ids are
 // identities, otherwise by aligning contents (equal messages first, then
@@ -15,10 +11,10 @@ import (
 const similar = 0.5
 
 // pairBudget bounds the work of pairing similar messages in one match:
-// the lines of the texts compared (each comparison is linear in them),
+// the bytes of the texts compared (each comparison is linear in them),
 // summed. Past it, messages still unpaired stay unpaired (deleted and
 // added).
-const pairBudget = 1 << 22
+const pairBudget = 1 << 26
 
 // maxPairTries bounds the candidates looked at (and so the similarity
 // comparisons made) in one run of unmatched messages.
@@ -226,7 +222,7 @@ func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j in
 			if *budget <= 0 {
 				break
 			}
-			*budget -= 2 + strings.Count(a[i].Content, "\n") + strings.Count(b[j].Content, "\n")
+			*budget -= 2 + len(a[i].Content) + len(b[j].Content)
 			if s := similarity(a[i].Content, b[j].Content); s > best {
 				best, bestK = s, k
 			}
