@@ -130,8 +130,8 @@ func keep(xs, inOther []int32, n, lo int, changed []bool) (kept []int32, at []in
 // noneBefore elements occurring nowhere and manyBefore occurring very
 // often in the run just before it (none occurring some times), and
 // likewise after it, is left aside: when both runs have elements
-// occurring nowhere and at most one in kpDisRun of the run is of the
-// other kind (the element itself counted twice, as git counts it).
+// occurring nowhere and fewer than one in kpDisRun of the runs' elements
+// occur very often (the element itself counted twice, as git counts it).
 func amongUnmatched(noneBefore, manyBefore, noneAfter, manyAfter int32) bool {
 	if noneBefore == 0 || noneAfter == 0 {
 		return false
