@@ -110,13 +110,14 @@ func cellCount(data []byte) (int, bool) {
 	return n, true
 }
 
-// Every corpus notebook read as a dialog (of up to 200 kB: the larger
-// ones only add time) makes a page of valid UTF-8 with one section per
-// cell of the file.
+// Every corpus notebook read as a dialog (of up to 50 kB; all with
+// IPYNB_LONG=1) makes a page of valid UTF-8 with one section per cell of
+// the file.
 func TestCorpusPages(t *testing.T) {
 	n := 0
+	long := os.Getenv("IPYNB_LONG") != ""
 	for e, data := range corpus.Files(t) {
-		if len(data) > 200_000 {
+		if len(data) > 50_000 && !long {
 			continue
 		}
 		page := renderFile(t, e.Path, data)
@@ -176,4 +177,62 @@ func TestBrowserCorpusSample(t *testing.T) {
 		}
 	}
 	tab.NoRequests()
+}
+
+// The diff pages of real revisions (../shared/merges: base to ours, and
+// to theirs; the first 30 merges, all with IPYNB_LONG=1): a section per
+// change, each change listed, no <script> among the cells.
+func TestDiffPagesOfRealMerges(t *testing.T) {
+	shared := corpus.Shared()
+	if shared == "" {
+		t.Skip("no ../shared")
+	}
+	dir := filepath.Join(shared, "merges")
+	manifest, err := os.ReadFile(filepath.Join(dir, "MANIFEST.tsv"))
+	if err != nil {
+		t.Skipf("no real merges: %v", err)
+	}
+	pages := 0
+	for n, line := range strings.Split(string(manifest), "\n")[1:] {
+		if n >= 30 && os.Getenv("IPYNB_LONG") == "" {
+			break // the long tier (IPYNB_LONG=1) takes all
+		}
+		cols := strings.Split(line, "\t")
+		if len(cols) < 6 {
+			continue
+		}
+		read := func(id string) []byte {
+			b, err := os.ReadFile(filepath.Join(dir, "blobs", id+".ipynb"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}
+		base := read(cols[3])
+		for _, side := range []string{cols[4], cols[5]} {
+			b := read(side)
+			changes, err := convert.Diff(base, b)
+			if err != nil {
+				continue // not readable: the readers' tests
+			}
+			da, _ := convert.Unmarshal(base)
+			db, _ := convert.Unmarshal(b)
+			var page bytes.Buffer
+			if err := Diff(&page, da, db, changes, DiffOptions{NameA: "base", NameB: side}); err != nil {
+				t.Fatal(err)
+			}
+			pages++
+			body := mainOf(page.Bytes())
+			if got := bytes.Count(body, []byte(`<section class="nb-dcell `)); got != len(changes) {
+				t.Errorf("%s %s: %d sections for %d changes", cols[2], side, got, len(changes))
+			}
+			if got := bytes.Count(page.Bytes(), []byte(`<li><a href="#nb-d`)); got != len(changes) {
+				t.Errorf("%s %s: %d changes listed of %d", cols[2], side, got, len(changes))
+			}
+			if bytes.Contains(body, []byte("<script")) {
+				t.Errorf("%s %s: a <script> among the cells", cols[2], side)
+			}
+		}
+	}
+	t.Logf("%d pages", pages)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -38,6 +39,9 @@ type mergeApp struct {
 	res    *convert.MergeResult
 	labels [2]string // the markers' labels
 	quit   func()
+	// at is, for each conflict, the position of its message in the merged
+	// notebook (-1: the notebook's metadata, or not found).
+	at []int
 
 	mu    sync.Mutex
 	saved bool
@@ -97,7 +101,62 @@ func newMergeApp(in reader, paths [3]string) (webApp, int) {
 		fmt.Fprintf(in.stderr, "ipynb web: %s: %s\n", quote(paths[1]), strings.TrimPrefix(err.Error(), "convert: "))
 		return nil, exitError
 	}
+	d, err := convert.Unmarshal(a.res.Data)
+	if err != nil {
+		fmt.Fprintf(in.stderr, "ipynb web: the merge: %v\n", err)
+		return nil, exitError
+	}
+	a.at = locate(d, a.res.Conflicts)
 	return a, -1
+}
+
+// locate finds each conflict's message in the merged dialog: by id, and
+// in a notebook without cell ids (whose ids are made up anew on every
+// read) by order — conflicts come in cell order — taking the next
+// message that holds conflict markers (a text conflict) or one side's
+// text (the others).
+func locate(d *dialog.Dialog, cs []mergeConflict) []int {
+	at := make([]int, len(cs))
+	next := 0
+	used := map[[2]string]bool{} // message position and part, taken by a text conflict
+	for i, c := range cs {
+		at[i] = -1
+		if c.ID == "" {
+			continue
+		}
+		for k, m := range d.Messages {
+			if m.ID == c.ID {
+				at[i] = k
+			}
+		}
+		text := textPart(c) != "" || strings.HasPrefix(c.What, "deleted by")
+		key := func(k int) [2]string { return [2]string{strconv.Itoa(k), textPart(c)} }
+		if at[i] < 0 {
+			for k := next; k < len(d.Messages); k++ {
+				m := d.Messages[k]
+				if text && !used[key(k)] && markerLine.MatchString(partOf(m, textPart(c))) ||
+					!text && (c.Ours != nil && m.Content == c.Ours.Content || c.Theirs != nil && m.Content == c.Theirs.Content) {
+					at[i] = k
+					break
+				}
+			}
+		}
+		if at[i] >= 0 {
+			next = at[i]
+			if text {
+				used[key(at[i])] = true
+			}
+		}
+	}
+	return at
+}
+
+// messageAt is conflict i's message in d (nil for none).
+func (a *mergeApp) messageAt(d *dialog.Dialog, i int) *dialog.Message {
+	if k := a.at[i]; k >= 0 && k < len(d.Messages) {
+		return d.Messages[k]
+	}
+	return nil
 }
 
 func (a *mergeApp) setQuit(f func()) { a.quit = f }
@@ -115,8 +174,8 @@ func (a *mergeApp) page() ([]byte, error) {
 		return nil, err
 	}
 	var cs []nbhtml.MergeConflict
-	for _, c := range a.res.Conflicts {
-		cs = append(cs, a.view(d, c))
+	for i := range a.res.Conflicts {
+		cs = append(cs, a.view(d, i))
 	}
 	var b bytes.Buffer
 	err = nbhtml.Merge(&b, cs, nbhtml.MergeOptions{Base: a.paths[0], Ours: a.paths[1], Theirs: a.paths[2], Target: a.paths[1]})
@@ -145,9 +204,13 @@ func partOf(m *dialog.Message, part string) string {
 }
 
 // view is a conflict as the page shows it.
-func (a *mergeApp) view(d *dialog.Dialog, c mergeConflict) nbhtml.MergeConflict {
-	v := nbhtml.MergeConflict{Title: conflictTitle(d, c)}
-	m := findMessage(d, c.ID)
+func (a *mergeApp) view(d *dialog.Dialog, i int) nbhtml.MergeConflict {
+	c := a.res.Conflicts[i]
+	m := a.messageAt(d, i)
+	v := nbhtml.MergeConflict{Title: c.What}
+	if m != nil {
+		v.Title = fmt.Sprintf("cell %d · %s · %s", a.at[i]+1, m.Kind, c.What)
+	}
 	if part := textPart(c); part != "" && m != nil {
 		v.Text = true
 		v.Base, v.Ours, v.Theirs = partOf(c.Base, part), partOf(c.Ours, part), partOf(c.Theirs, part)
@@ -222,31 +285,6 @@ func outputsText(m *dialog.Message) string {
 		return "(no outputs)"
 	}
 	return b.String()
-}
-
-// conflictTitle names a conflict: the cell, its kind, the part.
-func conflictTitle(d *dialog.Dialog, c mergeConflict) string {
-	if c.ID == "" {
-		return c.What
-	}
-	for i, m := range d.Messages {
-		if m.ID == c.ID {
-			return fmt.Sprintf("cell %d · %s · %s", i+1, m.Kind, c.What)
-		}
-	}
-	return c.What
-}
-
-func findMessage(d *dialog.Dialog, id string) *dialog.Message {
-	if id == "" {
-		return nil
-	}
-	for _, m := range d.Messages {
-		if m.ID == id {
-			return m
-		}
-	}
-	return nil
 }
 
 // markerLine is a conflict marker line, of the size the merge writes.
@@ -349,7 +387,7 @@ func (a *mergeApp) apply(rs []resolution) ([]byte, int, error) {
 	var remove []string
 	for i, c := range a.res.Conflicts {
 		r := rs[i]
-		m := findMessage(d, c.ID)
+		m := a.messageAt(d, i)
 		side := c.Ours
 		if r.Choice == "theirs" {
 			side = c.Theirs
