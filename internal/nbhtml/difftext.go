@@ -95,7 +95,9 @@ func lineNo(n int) string {
 	return strconv.Itoa(n)
 }
 
-// marked writes a line with its changed spans in <mark>.
+// marked writes a line with its changed spans in <mark>; white space
+// inside them is made visible (· for a space, → for a tab, and a
+// carriage return as \r), so that a change of spacing or of line ends shows.
 func (p *page) marked(text string, marks []span) {
 	text = strings.TrimSuffix(text, "\n")
 	at := 0
@@ -106,12 +108,14 @@ func (p *page) marked(text string, marks []span) {
 		end := min(m.end, len(text))
 		p.text(text[at:m.start])
 		p.s("<mark>")
-		p.text(text[m.start:end])
+		p.text(visibleSpace.Replace(text[m.start:end]))
 		p.s("</mark>")
 		at = end
 	}
-	p.text(text[at:])
+	p.text(strings.ReplaceAll(text[at:], "\r", `\r`))
 }
+
+var visibleSpace = strings.NewReplacer(" ", "·", "\t", "→", "\r", `\r`)
 
 // span is a byte range of a line.
 type span struct{ start, end int }
@@ -183,6 +187,17 @@ func diffRows(hunks []textdiff.Hunk, aLines int) []diffRow {
 // (nothing when the lines have too little in common to say).
 func intraLine(a, b string) (am, bm []span) {
 	a, b = strings.TrimSuffix(a, "\n"), strings.TrimSuffix(b, "\n")
+	if strings.TrimRight(a, " \t\r") == strings.TrimRight(b, " \t\r") {
+		// Only trailing white space (or a line end's \r) changed: mark it.
+		common := len(strings.TrimRight(a, " \t\r"))
+		if common < len(a) {
+			am = []span{{common, len(a)}}
+		}
+		if common < len(b) {
+			bm = []span{{common, len(b)}}
+		}
+		return am, bm
+	}
 	if len(a) > maxIntraLine || len(b) > maxIntraLine {
 		return nil, nil
 	}

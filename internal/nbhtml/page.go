@@ -61,6 +61,11 @@ func (p Policy) live(on bool) Policy {
 	return p
 }
 
+// overrideCSS follows the code style sheet: chroma marks what its lexers
+// do not know (IPython magics, #! directives) as errors, in red; a
+// notebook's code is shown as plain there.
+const overrideCSS = ".chroma .err { color: inherit; background: none; }\n"
+
 // page writes one HTML page.
 type page struct {
 	w      *bufio.Writer
@@ -83,6 +88,7 @@ func (p *page) head(title, extraCSS string) {
 	p.s("<title>" + html.EscapeString(title) + "</title>\n<style>\n")
 	p.s(pageCSS)
 	p.s(codeCSS())
+	p.s(overrideCSS)
 	p.s(extraCSS)
 	p.s("</style>\n</head>\n<body>\n")
 }
