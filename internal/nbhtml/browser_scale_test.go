@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/internal/browsertest"
 )
 
@@ -63,6 +64,21 @@ func bigNotebook(n int, plot string) []byte {
 	return []byte(b.String())
 }
 
+// scrollJS jumps through the page (dragging the scroll bar) to twenty
+// places, paging down three screens at each, timing every frame.
+const scrollJS = `(async () => {
+			const frame = () => new Promise(r => requestAnimationFrame(r));
+			const t0 = performance.now(); let last = t0, longest = 0, slow = [];
+			const tick = async (what) => { await frame(); await frame(); const now = performance.now(); longest = Math.max(longest, now - last);
+				if (now - last > 200) slow.push(what + ": " + Math.round(now - last) + "ms"); last = now; };
+			for (let j = 1; j <= 20; j++) {
+				window.scrollTo(0, (document.documentElement.scrollHeight - innerHeight) * j / 20); await tick("jump " + j);
+				for (let i = 0; i < 3; i++) { window.scrollBy(0, innerHeight); await tick("page " + j + "." + i); }
+			}
+			window.scrollTo(0, document.documentElement.scrollHeight); await tick("end");
+			return {Total: performance.now() - t0, Longest: longest, Slow: slow};
+		})()`
+
 func TestBrowserScale(t *testing.T) {
 	tab := browsertest.Open(t, nil)
 	plot := base64.StdEncoding.EncodeToString(noisePNG(115))
@@ -100,24 +116,38 @@ func TestBrowserScale(t *testing.T) {
 			Total, Longest float64
 			Slow           []string
 		}
-		sc := browsertest.Eval[scroll](tab, `(async () => {
-			const frame = () => new Promise(r => requestAnimationFrame(r));
-			const t0 = performance.now(); let last = t0, longest = 0, slow = [];
-			const tick = async (what) => { await frame(); await frame(); const now = performance.now(); longest = Math.max(longest, now - last);
-				if (now - last > 200) slow.push(what + ": " + Math.round(now - last) + "ms"); last = now; };
-			for (let j = 1; j <= 20; j++) {
-				window.scrollTo(0, (document.documentElement.scrollHeight - innerHeight) * j / 20); await tick("jump " + j);
-				for (let i = 0; i < 3; i++) { window.scrollBy(0, innerHeight); await tick("page " + j + "." + i); }
-			}
-			window.scrollTo(0, document.documentElement.scrollHeight); await tick("end");
-			return {Total: performance.now() - t0, Longest: longest, Slow: slow};
-		})()`)
+		sc := browsertest.Eval[scroll](tab, scrollJS)
 		tab.Wait(fmt.Sprintf(`document.getElementById("nb-c%d") && document.getElementById("nb-c%d").tagName == "SECTION"`, n, n))
 		t.Logf("%7d %10s %9s %9s %7.0fms %7.0fms %7.0fms %7.0fms", n, sizeText(len(data)), sizeText(page.Len()),
 			render.Round(time.Millisecond), tm.Paint, tm.Loaded, sc.Total, sc.Longest)
 		if len(sc.Slow) > 0 {
 			t.Logf("        frames over 200 ms: %s", strings.Join(sc.Slow, ", "))
 		}
+		// The diff page of a revision that changed every tenth cell.
+		changed := bytes.ReplaceAll(data, []byte(`1)\nprint(f'step {x} done')`), []byte(`1) + 1\nprint(f'step {x} done')`))
+		dstart := time.Now()
+		var dpage bytes.Buffer
+		changes, err := convert.Diff(data, changed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Diff(&dpage, d, readNotebook(t, changed), changes, DiffOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		drender := time.Since(dstart)
+		os.WriteFile(p, dpage.Bytes(), 0o666)
+		tab.OpenFile(p)
+		dt := browsertest.Eval[timing](tab, `({Paint: (performance.getEntriesByName("first-contentful-paint")[0] || {startTime: -1}).startTime,
+			Loaded: performance.getEntriesByType("navigation")[0].loadEventStart})`)
+		if len(changes) < n/20 {
+			t.Fatalf("%d cells: %d changes; the revision changed every tenth cell", n, len(changes))
+		}
+		if got := browsertest.Eval[int](tab, `document.querySelectorAll("section.nb-dcell").length`); got != len(changes) {
+			t.Errorf("%d cells: diff page of %d changes has %d sections", n, len(changes), got)
+		}
+		ds := browsertest.Eval[scroll](tab, scrollJS)
+		t.Logf("%7s %10s %9s %9s %7.0fms %7.0fms %7.0fms %7.0fms  (diff, %d changes)", "", "", sizeText(dpage.Len()),
+			drender.Round(time.Millisecond), dt.Paint, dt.Loaded, ds.Total, ds.Longest, len(changes))
 	}
 	tab.NoRequests()
 }
