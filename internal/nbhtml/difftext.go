@@ -95,9 +95,10 @@ func lineNo(n int) string {
 	return strconv.Itoa(n)
 }
 
-// marked writes a line with its changed spans in <mark>; white space
-// inside them is made visible (· for a space, → for a tab, and a
-// carriage return as \r), so that a change of spacing or of line ends shows.
+// marked writes a line with its changed spans in <mark>; a span of white
+// space only is made visible (· for a space, → for a tab, and a carriage
+// return as \r, as it is everywhere), so that a change of spacing or of
+// line ends shows.
 func (p *page) marked(text string, marks []span) {
 	text = strings.TrimSuffix(text, "\n")
 	at := 0
@@ -108,7 +109,11 @@ func (p *page) marked(text string, marks []span) {
 		end := min(m.end, len(text))
 		p.text(text[at:m.start])
 		p.s("<mark>")
-		p.text(visibleSpace.Replace(text[m.start:end]))
+		if seg := text[m.start:end]; strings.TrimSpace(seg) == "" {
+			p.text(visibleSpace.Replace(seg))
+		} else {
+			p.text(seg)
+		}
 		p.s("</mark>")
 		at = end
 	}
