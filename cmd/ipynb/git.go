@@ -19,8 +19,9 @@ ipynb, through git itself ("git config"):
   ipynb git status [PATH...]
 
 install sets, in the repository's .git/config (--global: ~/.gitconfig):
-  merge.ipynb.driver    CMD merge [--outputs STRATEGY] --marker-size %L --path %P
-                            --ours-label %X --theirs-label %Y -- %O %A %B
+  merge.ipynb.driver    CMD merge [--outputs STRATEGY] --text-fallback
+                            --marker-size %L --path %P --ours-label %X
+                            --theirs-label %Y -- %O %A %B
   diff.ipynb.command    CMD diff --              (git adds its 7 arguments)
   diff.ipynb.textconv   CMD diff --textconv --   (git log -p, git show, blame)
 and with --strip:
@@ -37,7 +38,10 @@ Every file name git passes comes after "--", so a notebook named
 sides (HEAD and the branch merged), which the conflict markers carry:
 git 2.44 and later pass them; older git passes "%X" and "%Y" as they
 are, and the merge then labels theirs with the branch "git merge" names
-(ours: HEAD), else "ours" and "theirs".
+(ours: HEAD), else "ours" and "theirs". A file the driver cannot merge
+as a notebook (not JSON, empty, nbformat 3, or any file an attributes
+file gives merge=ipynb) is merged as git merges text without the driver
+(--text-fallback: git merge-file, markers in the file).
 
 --outputs writes the merge driver's strategy for outputs and execution
 counts both sides changed (conflict, ours, theirs or clear; default

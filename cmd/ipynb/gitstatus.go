@@ -179,13 +179,13 @@ func settingStatus(s setting, repo bool) (line string, problems []string, err er
 		if !s.strip {
 			problems = append(problems, s.key+" is not ipynb's")
 		}
-	} else if !s.current(value) {
+	} else if why := s.outdated(value); why != "" {
 		note = " (an older install's)"
 		fix := "ipynb git install"
 		if scope == "global" {
 			fix += " --global"
 		}
-		problems = append(problems, fmt.Sprintf("%s was written by an older ipynb git install (a notebook named -x.ipynb breaks it); update it with: %s", s.key, fix))
+		problems = append(problems, fmt.Sprintf("%s was written by an older ipynb git install (%s); update it with: %s", s.key, why, fix))
 	} else if w := commandWord(value); s.suffix != "" && w != "" {
 		if _, err := exec.LookPath(w); err != nil {
 			note = " (the command is missing)"
