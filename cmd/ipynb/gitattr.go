@@ -100,14 +100,36 @@ func ourAttributeLines(file string) ([]string, error) {
 	return ours, nil
 }
 
+// errAttributesLink: the work tree's .gitattributes is a symbolic link,
+// which git reads no attributes from (it opens .gitattributes without
+// following links) and ipynb never writes through.
+var errAttributesLink = errors.New("is a symbolic link, which git reads no attributes from (it reads a .gitattributes that is a file); left alone: replace the link with a file (git rm .gitattributes, then write one) to use --attributes")
+
+// checkAttributesFile returns errAttributesLink when the attributes file
+// of the work tree (shared) is a symbolic link; the others (.git/info/
+// attributes, the global one) are followed, as git follows them.
+func checkAttributesFile(file string, shared bool) error {
+	if !shared {
+		return nil
+	}
+	if fi, err := os.Lstat(file); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return errAttributesLink
+	}
+	return nil
+}
+
 // editAttributes makes file hold ipynb's line want once (where an
 // earlier one of ipynb's lines was, or at the end) and no other line of
 // ipynb's; with want "", it removes ipynb's lines. Other lines keep
 // their bytes. A file that does not change is not written; a file left
-// empty by removal is kept (it may be tracked). It reports whether the
-// file changed.
-func editAttributes(file, want string) (bool, error) {
-	data, stamp, err := atomicfile.Read(file, atomicfile.ReadOptions{})
+// empty by removal is kept (it may be tracked); a shared one (the work
+// tree's .gitattributes) that is a symbolic link is never followed
+// (errAttributesLink). It reports whether the file changed.
+func editAttributes(file, want string, shared bool) (bool, error) {
+	data, stamp, err := atomicfile.Read(file, atomicfile.ReadOptions{NoFollow: shared})
+	if errors.Is(err, atomicfile.ErrSymlink) {
+		return false, errAttributesLink
+	}
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false, err
 	}

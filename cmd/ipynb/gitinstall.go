@@ -33,6 +33,15 @@ func runGitInstall(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ipynb git install: %v\n", err)
 		return exitError
 	}
+	file, err := attributesFile(*global, *shared)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ipynb git install: %v\n", err)
+		return exitError
+	}
+	if err := checkAttributesFile(file, *shared); err != nil {
+		fmt.Fprintf(e.stderr, "ipynb git install: %s %v\n", quoteName(file), err)
+		return exitError
+	}
 	scope := scopeFlag(*global)
 	withFilter := *strip
 	if !withFilter {
@@ -77,12 +86,11 @@ func runGitInstall(e *env, args []string) int {
 		}
 		fmt.Fprintf(e.stdout, "set %s %s = %s\n", scope[2:], s.key, want)
 	}
-	file, err := attributesFile(*global, *shared)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "ipynb git install: %v\n", err)
+	changed, err := editAttributes(file, attributeLine(withFilter), *shared)
+	if errors.Is(err, errAttributesLink) {
+		fmt.Fprintf(e.stderr, "ipynb git install: %s %v\n", quoteName(file), err)
 		return exitError
 	}
-	changed, err := editAttributes(file, attributeLine(withFilter))
 	if err != nil {
 		fmt.Fprintf(e.stderr, "%s: %v\n", file, err)
 		return exitError
@@ -105,6 +113,21 @@ func runGitUninstall(e *env, args []string) int {
 	}
 	if st := gitScopeArgs(e, "uninstall", fs, *global, *shared); st >= 0 {
 		return st
+	}
+	files := []bool{false}
+	if *shared {
+		files = append(files, true)
+	}
+	for _, sh := range files {
+		file, err := attributesFile(*global, sh)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "ipynb git uninstall: %v\n", err)
+			return exitError
+		}
+		if err := checkAttributesFile(file, sh); err != nil {
+			fmt.Fprintf(e.stderr, "ipynb git uninstall: %s %v\n", quoteName(file), err)
+			return exitError
+		}
 	}
 	scope := scopeFlag(*global)
 	status := exitOK
@@ -141,17 +164,18 @@ func runGitUninstall(e *env, args []string) int {
 			git("config", scope, "--remove-section", sec)
 		}
 	}
-	files := []bool{false}
-	if *shared {
-		files = append(files, true)
-	}
 	for _, sh := range files {
 		file, err := attributesFile(*global, sh)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ipynb git uninstall: %v\n", err)
 			return exitError
 		}
-		changed, err := editAttributes(file, "")
+		changed, err := editAttributes(file, "", sh)
+		if errors.Is(err, errAttributesLink) {
+			fmt.Fprintf(e.stderr, "ipynb git uninstall: %s %v\n", quoteName(file), err)
+			status = exitError
+			continue
+		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "%s: %v\n", file, err)
 			status = exitError
@@ -162,7 +186,7 @@ func runGitUninstall(e *env, args []string) int {
 		}
 	}
 	if !*global && !*shared {
-		if file, err := attributesFile(false, true); err == nil {
+		if file, err := attributesFile(false, true); err == nil && checkAttributesFile(file, true) == nil {
 			if lines, _ := ourAttributeLines(file); len(lines) > 0 {
 				fmt.Fprintf(e.stderr, "ipynb git uninstall: %s still has %q (committed; remove it with --attributes)\n", file, lines[0])
 			}

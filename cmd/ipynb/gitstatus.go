@@ -212,6 +212,10 @@ func statusAttributes(e *env, repo bool) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := checkAttributesFile(file, f.shared); err != nil {
+			fmt.Fprintf(e.stdout, "  %-7s %s: %v\n", f.label, quoteName(file), err)
+			continue
+		}
 		lines, err := ourAttributeLines(file)
 		switch {
 		case errors.Is(err, fs.ErrNotExist) || err == nil && len(lines) == 0:

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A repository may commit .gitattributes as a symbolic link, to any file
+// (git itself reads no attributes from it: it opens .gitattributes
+// without following links). install --attributes and uninstall
+// --attributes refuse it, before changing anything, and never write
+// through it: they used to append ipynb's line to the file it leads to,
+// outside the repository, and report the drivers installed while git
+// applied none of them.
+func TestGitAttributesLinkNeverFollowed(t *testing.T) {
+	dir := newRepoIn(t, filepath.Join(t.TempDir(), "repo"))
+	victim := filepath.Join(t.TempDir(), "victim")
+	const content = "someone's file\n*.ipynb merge=ipynb diff=ipynb\n"
+	if err := os.WriteFile(victim, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, filepath.Join(dir, ".gitattributes")); err != nil {
+		t.Skip(err)
+	}
+	gitIn(t, dir, "add", ".gitattributes")
+	gitIn(t, dir, "commit", "-q", "-m", "a link")
+	// Git applies nothing from the link's target.
+	if out := gitIn(t, dir, "check-attr", "merge", "--", "nb.ipynb"); !strings.Contains(out, "merge: unspecified") {
+		t.Fatalf("git reads the linked .gitattributes: %s", out)
+	}
+	config := readFile(t, filepath.Join(dir, ".git", "config"))
+	for _, args := range [][]string{{"install", "--attributes"}, {"install", "--attributes", "--strip"}, {"uninstall", "--attributes"}} {
+		r := ipynb(t, dir, "", append([]string{"git"}, args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, "symbolic link") {
+			t.Errorf("git %s: %+v", strings.Join(args, " "), r)
+		}
+		if got := readFile(t, victim); got != content {
+			t.Errorf("git %s wrote through the link:\n%s", strings.Join(args, " "), got)
+		}
+		if got := readFile(t, filepath.Join(dir, ".git", "config")); got != config {
+			t.Errorf("git %s changed the configuration:\n%s", strings.Join(args, " "), got)
+		}
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, ".gitattributes")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf(".gitattributes is no longer the link: %v %v", fi, err)
+	}
+	// Status does not show the target's lines as the work tree's.
+	if r := ipynb(t, dir, "", "git", "status"); !strings.Contains(r.stdout, ".gitattributes: is a symbolic link") {
+		t.Errorf("status: %+v", r)
+	}
+	// The local install does not touch it.
+	if r := ipynb(t, dir, "", "git", "install"); r.code != 0 || readFile(t, victim) != content {
+		t.Errorf("install: %+v", r)
+	}
+}
