@@ -57,9 +57,12 @@ git reset --hard — writes it without outputs: the sources and every
 edit are kept, the outputs only where they were in the work tree and
 not replaced. Re-run the notebook to get them back.
 
-Installing twice is installing once; a filter installed before stays
-until uninstall, and install completes one an older version installed
-without a smudge filter. uninstall removes exactly what install adds,
+A setting of these names that is not ipynb's (nbstripout's install
+writes diff.ipynb.textconv) is never replaced: install refuses, changing
+nothing, and says how to remove it. Installing twice is installing
+once; a filter installed before stays until uninstall, and install
+completes one an older version installed without a smudge filter.
+uninstall removes exactly what install adds,
 the smudge filter included (settings whose value is not ipynb's, and
 other attribute lines, are kept).
 

@@ -55,3 +55,46 @@ func TestGitAttributesLinkNeverFollowed(t *testing.T) {
 		t.Errorf("install: %+v", r)
 	}
 }
+
+// A setting of the drivers' names that is not ipynb's — nbstripout's
+// install writes diff.ipynb.textconv, a user may have a merge driver of
+// that name — is never replaced: install refuses before changing
+// anything (local and --global), naming the value and how to remove it,
+// and installs once it is removed. It used to be overwritten without a
+// word, and uninstall then removed it: the user's setting was gone.
+func TestGitInstallKeepsSettingsNotIpynbs(t *testing.T) {
+	for _, scope := range []string{"--local", "--global"} {
+		t.Run(scope[2:], func(t *testing.T) {
+			dir := newRepo(t)
+			const textconv = `"python3" -m nbstripout -t`
+			for _, kv := range [][2]string{{"diff.ipynb.textconv", textconv}, {"filter.ipynb.clean", "jq ."}} {
+				gitIn(t, dir, "config", scope, kv[0], kv[1])
+			}
+			files := []string{filepath.Join(dir, ".git", "config"), filepath.Join(os.Getenv("HOME"), ".gitconfig"),
+				filepath.Join(dir, ".git", "info", "attributes"), filepath.Join(os.Getenv("HOME"), ".config", "git", "attributes")}
+			before := make([]string, len(files))
+			for i, f := range files {
+				before[i] = readFile(t, f)
+			}
+			args := []string{"git", "install", "--strip"}
+			if scope == "--global" {
+				args = append(args, "--global")
+			}
+			r := ipynb(t, dir, "", args...)
+			if r.code != 2 || !strings.Contains(r.stderr, "diff.ipynb.textconv = "+textconv) ||
+				!strings.Contains(r.stderr, "git config "+scope+" --unset diff.ipynb.textconv") || !strings.Contains(r.stderr, "filter.ipynb.clean = jq .") {
+				t.Errorf("install over settings not ipynb's: %+v", r)
+			}
+			for i, f := range files {
+				if got := readFile(t, f); got != before[i] {
+					t.Errorf("install changed %s:\n%s", f, got)
+				}
+			}
+			gitIn(t, dir, "config", scope, "--unset", "diff.ipynb.textconv")
+			gitIn(t, dir, "config", scope, "--unset", "filter.ipynb.clean")
+			if r := ipynb(t, dir, "", args...); r.code != 0 {
+				t.Errorf("install once they are removed: %+v", r)
+			}
+		})
+	}
+}

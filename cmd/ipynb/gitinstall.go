@@ -67,6 +67,27 @@ func runGitInstall(e *env, args []string) int {
 			strategy, _ = settingFor("merge.ipynb.driver").parse(v)
 		}
 	}
+	// A setting that is not ipynb's is never replaced (nbstripout's
+	// install writes diff.ipynb.textconv): nothing is changed until the
+	// user removes it.
+	foreign := false
+	for _, s := range settings {
+		if s.strip && !withFilter {
+			continue
+		}
+		have, ok, err := gitConfigGet(scope, s.key)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "ipynb git install: %v\n", err)
+			return exitError
+		}
+		if ok && !s.ours(have) {
+			foreign = true
+			fmt.Fprintf(e.stderr, "ipynb git install: %s %s = %s is not ipynb's; nothing changed: remove it first (git config %s --unset %s) and install again\n", scope[2:], s.key, have, scope, s.key)
+		}
+	}
+	if foreign {
+		return exitError
+	}
 	for _, s := range settings {
 		if s.strip && !withFilter {
 			continue
