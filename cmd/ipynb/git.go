@@ -32,7 +32,8 @@ and with --strip:
 and the line "*.ipynb merge=ipynb diff=ipynb" (with --strip, also
 filter=ipynb) in .git/info/attributes (--attributes: the .gitattributes
 at the top of the work tree, to commit and share; --global: git's global
-attributes file, core.attributesFile or ~/.config/git/attributes).
+attributes file, core.attributesFile wherever git finds it, or
+~/.config/git/attributes).
 Every file name git passes comes after "--", so a notebook named
 "-x.ipynb" is a file, not a flag. %X and %Y are git's names for the two
 sides (HEAD and the branch merged), which the conflict markers carry:

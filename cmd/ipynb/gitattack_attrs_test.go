@@ -98,3 +98,46 @@ func TestGitInstallKeepsSettingsNotIpynbs(t *testing.T) {
 		})
 	}
 }
+
+// install --global writes its line into the attributes file git reads:
+// core.attributesFile wherever git finds it — in a file ~/.gitconfig
+// includes, or in the system configuration — not only in ~/.gitconfig
+// itself. It used to write ~/.config/git/attributes, which git then
+// never read: the drivers were reported installed and applied to nothing.
+func TestGitInstallGlobalAttributesFileGitReads(t *testing.T) {
+	for _, where := range []string{"include", "system"} {
+		t.Run(where, func(t *testing.T) {
+			dir := newRepo(t)
+			home := os.Getenv("HOME")
+			attrs := filepath.Join(home, "dot", "attributes")
+			os.MkdirAll(filepath.Dir(attrs), 0o755)
+			os.WriteFile(attrs, []byte("*.py diff=python\n"), 0o644)
+			setting := "[core]\n\tattributesFile = ~/dot/attributes\n"
+			switch where {
+			case "include":
+				os.WriteFile(filepath.Join(home, "dot", "gitconfig"), []byte(setting), 0o644)
+				os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[include]\n\tpath = dot/gitconfig\n"), 0o644)
+			case "system":
+				system := filepath.Join(t.TempDir(), "gitconfig")
+				os.WriteFile(system, []byte(setting), 0o644)
+				t.Setenv("GIT_CONFIG_NOSYSTEM", "0")
+				t.Setenv("GIT_CONFIG_SYSTEM", system)
+			}
+			if r := ipynb(t, dir, "", "git", "install", "--global"); r.code != 0 {
+				t.Fatalf("install --global: %+v", r)
+			}
+			if out := gitIn(t, dir, "check-attr", "merge", "diff", "--", "nb.ipynb"); out != "nb.ipynb: merge: ipynb\nnb.ipynb: diff: ipynb\n" {
+				t.Errorf("git applies after install --global:\n%s", out)
+			}
+			if got := readFile(t, attrs); got != "*.py diff=python\n*.ipynb merge=ipynb diff=ipynb\n" {
+				t.Errorf("%s:\n%s", attrs, got)
+			}
+			if _, err := os.Stat(filepath.Join(home, ".config", "git", "attributes")); err == nil {
+				t.Error("install --global wrote ~/.config/git/attributes, which git does not read here")
+			}
+			if r := ipynb(t, dir, "", "git", "uninstall", "--global"); r.code != 0 || readFile(t, attrs) != "*.py diff=python\n" {
+				t.Errorf("uninstall --global: %+v\n%s", r, readFile(t, attrs))
+			}
+		})
+	}
+}

@@ -51,17 +51,8 @@ func ourAttribute(line string) bool {
 func attributesFile(global, shared bool) (string, error) {
 	switch {
 	case global:
-		if v, ok, err := gitConfigGet("--global", "core.attributesFile"); err != nil {
-			return "", err
-		} else if ok && v != "" {
-			if rest, ok := strings.CutPrefix(v, "~/"); ok {
-				home, err := os.UserHomeDir()
-				if err != nil {
-					return "", err
-				}
-				v = filepath.Join(home, rest)
-			}
-			return v, nil
+		if v, err := userAttributesFile(); err != nil || v != "" {
+			return v, err
 		}
 		if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
 			return filepath.Join(x, "git", "attributes"), nil
@@ -83,6 +74,30 @@ func attributesFile(global, shared bool) (string, error) {
 		return "", err
 	}
 	return strings.TrimSuffix(p, "\n"), nil
+}
+
+// userAttributesFile is core.attributesFile as git reads it for every
+// repository: the last value of the user's or the system configuration,
+// files they include too, as a path ("~/" expanded by git); "" when
+// neither sets it. A repository's own value applies to it only, and is
+// not the user's file.
+func userAttributesFile() (string, error) {
+	out, err := git("config", "--show-scope", "--type=path", "--get-all", "core.attributesFile")
+	var ge *gitError
+	if errors.As(err, &ge) && ge.status == 1 {
+		return "", nil // not set
+	}
+	if err != nil {
+		return "", err
+	}
+	file := ""
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		scope, v, _ := strings.Cut(line, "\t")
+		if scope == "global" || scope == "system" {
+			file = v
+		}
+	}
+	return file, nil
 }
 
 // ourAttributeLines returns ipynb's lines in file.
