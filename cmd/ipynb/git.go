@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os/exec"
@@ -68,7 +67,9 @@ the smudge filter included (settings whose value is not ipynb's, and
 other attribute lines, are kept).
 
 status prints what is configured and where, and which attributes git
-applies to a notebook (to each PATH given, else to any *.ipynb); it
+applies to a notebook (to each PATH given, else to any *.ipynb, and
+to every tracked notebook, naming those an attributes file deeper in the
+tree gives other drivers); it
 finds a set-up that breaks git (a clean filter required without a
 smudge filter, as older versions of install wrote: git checkout,
 restore, stash and clone then fail) and says how to repair it. It exits
@@ -139,21 +140,7 @@ func (g *gitError) Unwrap() error { return g.err }
 
 // git runs the git binary with args in the current folder and returns
 // its standard output.
-func git(args ...string) (string, error) {
-	cmd := exec.Command("git", args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	if err != nil {
-		ge := &gitError{args: args, status: -1, stderr: strings.TrimSpace(errb.String()), err: err}
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			ge.status = ee.ExitCode()
-		}
-		return out.String(), ge
-	}
-	return out.String(), nil
-}
+func git(args ...string) (string, error) { return gitWithInput(nil, args...) }
 
 // gitConfigGet returns the value of key in scope ("--local", "--global",
 // or "" for the value in effect); ok is false when it is not set.

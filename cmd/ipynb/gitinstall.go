@@ -119,7 +119,35 @@ func runGitInstall(e *env, args []string) int {
 	if changed {
 		fmt.Fprintf(e.stdout, "wrote %q to %s\n", attributeLine(withFilter), file)
 	}
+	warnNotReached(e)
 	return exitOK
+}
+
+// warnNotReached warns, in a work tree, of the notebooks git applies
+// other drivers to than the ones just installed: attributes files that
+// override the line written (a .gitattributes deeper in the tree, or for
+// --global the repository's own).
+func warnNotReached(e *env) {
+	if !inRepo() {
+		return
+	}
+	got, order, err := checkAttr("", []string{"notebook.ipynb"})
+	if err != nil || len(order) != 1 {
+		return
+	}
+	var problems []string
+	for _, a := range []string{"merge", "diff"} {
+		if v := got[order[0]][a]; v != driver {
+			problems = append(problems, fmt.Sprintf("git applies %s=%s to notebooks here, not %s=%s (an attributes file overrides the line)", a, v, a, driver))
+		}
+	}
+	p, err := trackedNotReached(got[order[0]])
+	if err != nil {
+		return
+	}
+	for _, p := range append(problems, p...) {
+		fmt.Fprintf(e.stderr, "ipynb git install: warning: %s\n", p)
+	}
 }
 
 func runGitUninstall(e *env, args []string) int {

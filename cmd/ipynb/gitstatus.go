@@ -237,25 +237,13 @@ func statusInEffect(e *env, repo bool, paths []string) ([]string, error) {
 		fmt.Fprintln(e.stdout, "(not inside a git work tree: only the global configuration is shown)")
 		return nil, nil
 	}
-	shown := paths
-	if len(paths) == 0 {
+	shown, anyNotebook := paths, len(paths) == 0
+	if anyNotebook {
 		paths, shown = []string{"notebook.ipynb"}, []string{"*.ipynb"}
 	}
-	// -z: NUL-separated path, attribute, value, so that any name reads
-	// back as it is (git quotes names in its other output).
-	out, err := git(append([]string{"check-attr", "-z", "merge", "diff", "filter", "--"}, paths...)...)
+	got, order, err := checkAttr("", paths)
 	if err != nil {
 		return nil, err
-	}
-	f := strings.Split(out, "\x00")
-	got := map[string]map[string]string{}
-	var order []string
-	for i := 0; i+2 < len(f); i += 3 {
-		if got[f[i]] == nil {
-			got[f[i]] = map[string]string{}
-			order = append(order, f[i])
-		}
-		got[f[i]][f[i+1]] = f[i+2]
 	}
 	var problems []string
 	for i, p := range order {
@@ -277,6 +265,15 @@ func statusInEffect(e *env, repo bool, paths []string) ([]string, error) {
 				problems = append(problems, fmt.Sprintf("git applies %s=%s to %s, not %s=%s", a, got[p][a], what, a, driver))
 			}
 		}
+	}
+	if anyNotebook && len(order) == 1 {
+		// The notebooks in the tree, which attributes files deeper in
+		// it may give other drivers.
+		p, err := trackedNotReached(got[order[0]])
+		if err != nil {
+			return nil, err
+		}
+		problems = append(problems, p...)
 	}
 	return problems, nil
 }
