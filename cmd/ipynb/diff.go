@@ -127,13 +127,21 @@ func runDiff(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ipynb diff: %s\n", strings.TrimPrefix(err.Error(), "convert: "))
 		return exitError
 	}
-	if *asJSON {
+	differs := len(changes) > 0
+	switch {
+	case *asJSON:
 		d.writeJSON(e.stdout, aName, bName, changes) // JSON escapes the names itself
-	} else if len(changes) > 0 {
+	case differs:
 		// As git writes them: "--- a/x.ipynb", or quoted, "--- \"a/x\\ny.ipynb\"".
 		d.write(e.stdout, quoteName(aName), quoteName(bName), changes)
+	case texts[0] != nil && texts[1] != nil:
+		// Files that differ are never shown as nothing (git status
+		// calls them modified): the line says how they differ.
+		if d.writeHidden(e.stdout, quoteName(aName), quoteName(bName), texts[0], texts[1]) {
+			differs = !strings.Contains(hiddenDifference(texts[0], texts[1]), "only the formatting")
+		}
 	}
-	if len(changes) > 0 && !gitMode {
+	if differs && !gitMode {
 		return exitFindings
 	}
 	return exitOK

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// A notebook git calls modified is never shown as nothing by git diff
+// through the driver: where the cell diff finds no change, a line says
+// how the files differ — only in their JSON's formatting (a tool that
+// re-indented it), or as values at a JSON Pointer the cell diff does not
+// show (the format version). git diff used to print nothing for such a
+// file, and the commit then held changes nobody was shown.
+func TestGitDiffNeverShowsADifferenceAsNothing(t *testing.T) {
+	dir := newRepo(t)
+	if r := ipynb(t, dir, "", "git", "install"); r.code != 0 {
+		t.Fatalf("install: %+v", r)
+	}
+	nb := mknbText(t, "a = 1", "b = 2")
+	commitFile(t, dir, "nb.ipynb", []byte(nb), "base")
+	reindented := strings.ReplaceAll(nb, "\n ", "\n\t")
+	minor := strings.Replace(nb, `"nbformat_minor": 5`, `"nbformat_minor": 4`, 1)
+	for _, c := range []struct {
+		name, text, want string
+		sameValue        bool
+	}{
+		{"re-indented", reindented, "only the formatting of its JSON differs", true},
+		{"format version", minor, "first at /nbformat_minor (5 → 4)", false},
+	} {
+		// The reference: git sees a change, encoding/json says whether
+		// the values are equal.
+		var a, b any
+		if json.Unmarshal([]byte(nb), &a) != nil || json.Unmarshal([]byte(c.text), &b) != nil || reflect.DeepEqual(a, b) != c.sameValue {
+			t.Fatalf("%s: the test's texts are not what it says", c.name)
+		}
+		writeFileT(t, dir, "nb.ipynb", c.text)
+		if out := gitIn(t, dir, "status", "--porcelain"); out != " M nb.ipynb\n" {
+			t.Fatalf("%s: git status: %q", c.name, out)
+		}
+		out := gitIn(t, dir, "diff")
+		if !strings.Contains(out, "--- a/nb.ipynb\n+++ b/nb.ipynb\n") || !strings.Contains(out, c.want) {
+			t.Errorf("%s: git diff:\n%s", c.name, out)
+		}
+		gitIn(t, dir, "commit", "-q", "-am", c.name)
+		gitIn(t, dir, "reset", "-q", "--hard", "HEAD~1")
+	}
+	// Outside git: exit 0 for the same notebook, 1 for a difference.
+	writeFileT(t, dir, "a.ipynb", nb)
+	writeFileT(t, dir, "b.ipynb", reindented)
+	writeFileT(t, dir, "c.ipynb", minor)
+	if r := ipynb(t, dir, "", "diff", "a.ipynb", "b.ipynb"); r.code != 0 || !strings.Contains(r.stdout, "only the formatting") {
+		t.Errorf("diff of a re-indented notebook: %+v", r)
+	}
+	if r := ipynb(t, dir, "", "diff", "a.ipynb", "c.ipynb"); r.code != 1 || !strings.Contains(r.stdout, "/nbformat_minor") {
+		t.Errorf("diff of another minor version: %+v", r)
+	}
+	if r := ipynb(t, dir, "", "diff", "a.ipynb", "a.ipynb"); r.code != 0 || r.stdout != "" {
+		t.Errorf("diff of a file with itself: %+v", r)
+	}
+}
+
+func writeFileT(t *testing.T, dir, name, text string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
