@@ -27,7 +27,8 @@ Notebook metadata changes come last. Colour on a terminal (--color).
   ipynb diff --textconv FILE
 
 The second form is git's diff driver (diff.ipynb.command; a missing side
-is /dev/null; a rename adds the new path). The third prints one notebook
+is /dev/null; a rename adds the new path; a symbolic link, whose
+target git passes, is shown as a line diff). The third prints one notebook
 as text, cell by cell, for git's textconv (diff.ipynb.textconv: git log
 -p, git show, git blame). See "ipynb git install". As git stops at a
 driver that fails, these two show a file that is not a notebook as text
@@ -40,6 +41,9 @@ reason with line:column).`,
 }
 
 func init() { diffCmd.run = runDiff }
+
+// gitLinkMode is the mode git gives a symbolic link.
+const gitLinkMode = "120000"
 
 func runDiff(e *env, args []string) int {
 	fs := diffCmd.flags(e)
@@ -96,6 +100,8 @@ func runDiff(e *env, args []string) int {
 		fs.Usage()
 		return exitError
 	}
+	// A symbolic link (mode 120000): git passes its target as the text.
+	link := gitMode && (fs.Arg(3) == gitLinkMode || fs.Arg(6) == gitLinkMode)
 	var texts [2][]byte
 	names := []string{aName, bName}
 	for i, f := range []string{aFile, bFile} {
@@ -108,6 +114,10 @@ func runDiff(e *env, args []string) int {
 			return exitError
 		}
 		texts[i] = data
+	}
+	if link {
+		d.lines(e.stdout, dialog.UnifiedDiff(quoteName(aName), quoteName(bName), string(texts[0]), string(texts[1]), d.context))
+		return exitOK
 	}
 	changes, err := d.changes(texts[0], texts[1])
 	if mie := (*convert.MergeInputError)(nil); errors.As(err, &mie) {

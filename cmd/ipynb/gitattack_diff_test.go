@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -67,5 +68,33 @@ func writeFileT(t *testing.T, dir, name, text string) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A symbolic link named *.ipynb is diffed by git through the driver
+// (git passes the link's target as the file's text, mode 120000): the
+// driver shows the change of target as a line diff, with no error. It
+// used to report "invalid character" for each side on standard error.
+func TestGitDiffSymlinkNamedIpynb(t *testing.T) {
+	dir := newRepo(t)
+	if r := ipynb(t, dir, "", "git", "install"); r.code != 0 {
+		t.Fatalf("install: %+v", r)
+	}
+	writeFileT(t, dir, "real.ipynb", mknbText(t, "x"))
+	if err := os.Symlink("real.ipynb", filepath.Join(dir, "link.ipynb")); err != nil {
+		t.Skip(err)
+	}
+	gitIn(t, dir, "add", ".")
+	gitIn(t, dir, "commit", "-q", "-m", "link")
+	os.Remove(filepath.Join(dir, "link.ipynb"))
+	os.Symlink("other.ipynb", filepath.Join(dir, "link.ipynb"))
+	for _, args := range [][]string{{"diff"}, {"diff", "HEAD"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		var out, errb strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Run(); err != nil || errb.String() != "" || !strings.Contains(out.String(), "-real.ipynb\n") || !strings.Contains(out.String(), "+other.ipynb\n") {
+			t.Errorf("git %s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), err, out.String(), errb.String())
+		}
 	}
 }
