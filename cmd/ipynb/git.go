@@ -82,7 +82,9 @@ removed when it exits, or in Go's build cache, which Go trims: install
 refuses both. Install ipynb from your clone of the module (there:
 "go install ./cmd/ipynb") and run that one, or give the command to write with
 --command (for example --command ipynb, to find it on the PATH at merge
-time).`,
+time; a path holding spaces quoted for sh). A --command git could not
+run (an absolute path that does not exist, an unclosed quote) is
+refused; one not on the PATH now is installed with a warning.`,
 	usage: "install|uninstall|status [flags]",
 }
 

@@ -33,6 +33,9 @@ func runGitInstall(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ipynb git install: %v\n", err)
 		return exitError
 	}
+	if w := commandWarning(cmd); w != "" {
+		fmt.Fprintf(e.stderr, "ipynb git install: warning: --command %s\n", w)
+	}
 	file, err := attributesFile(*global, *shared)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ipynb git install: %v\n", err)
