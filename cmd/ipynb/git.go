@@ -20,7 +20,10 @@ ipynb, through git itself ("git config"):
 install sets, in the repository's .git/config (--global: ~/.gitconfig):
   merge.ipynb.driver    CMD merge [--outputs STRATEGY] --text-fallback
                             --marker-size %L --path %P --ours-label %X
-                            --theirs-label %Y -- %O %A %B
+                            --theirs-label %Y -- %O %A %B || { s=$?;
+                            [ $s -lt 126 ] && exit $s; git merge-file
+                            -L ours -L base -L theirs --marker-size=%L
+                            -- %A %O %B; }
   diff.ipynb.command    CMD diff --              (git adds its 7 arguments)
   diff.ipynb.textconv   CMD diff --textconv --   (git log -p, git show, blame)
 and with --strip:
@@ -41,7 +44,10 @@ are, and the merge then labels theirs with the branch "git merge" names
 (ours: HEAD), else "ours" and "theirs". A file the driver cannot merge
 as a notebook (not JSON, empty, nbformat 3, or any file an attributes
 file gives merge=ipynb) is merged as git merges text without the driver
-(--text-fallback: git merge-file, markers in the file).
+(--text-fallback: git merge-file, markers in the file), and so is
+every file when the shell cannot run CMD (removed or moved since
+install: the part after "||"), so that a conflict is always marked in
+the file.
 
 --outputs writes the merge driver's strategy for outputs and execution
 counts both sides changed (conflict, ours, theirs or clear; default

@@ -130,7 +130,7 @@ func TestGitStatusFindsDriverWithoutTextFallback(t *testing.T) {
 		if r := ipynb(t, dir, "", "git", "install"); r.code != 0 {
 			t.Fatalf("install: %+v", r)
 		}
-		want := exe + " merge" + outputs + " --text-fallback --marker-size %L --path %P --ours-label %X --theirs-label %Y -- %O %A %B"
+		want := exe + " merge" + outputs + " --text-fallback --marker-size %L --path %P --ours-label %X --theirs-label %Y -- %O %A %B" + driverRescue
 		if got := strings.TrimSpace(gitIn(t, dir, "config", "merge.ipynb.driver")); got != want {
 			t.Errorf("after install: %q, want %q", got, want)
 		}

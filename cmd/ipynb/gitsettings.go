@@ -30,9 +30,18 @@ type setting struct {
 // %B are never read as flags whatever they are. %X and %Y are git's
 // labels for the two sides (git ≥ 2.44; older git passes them as they
 // are, which merge recognises, see labels.go).
+//
+// When the shell cannot run ipynb at all (exit 126 or 127: it was
+// removed or moved after install; or it was killed, 128 and more), git
+// merge-file merges %A as git does without a driver, so that a conflict
+// is marked in the file: a driver that does not run would otherwise
+// leave a conflict whose file is ours alone, without a marker.
 func driverSuffix(outputs string) string {
-	return "merge" + outputsArg(outputs) + " --text-fallback --marker-size %L --path %P --ours-label %X --theirs-label %Y -- %O %A %B"
+	return "merge" + outputsArg(outputs) + " --text-fallback --marker-size %L --path %P --ours-label %X --theirs-label %Y -- %O %A %B" + driverRescue
 }
+
+// driverRescue follows the merge driver's command (see driverSuffix).
+const driverRescue = " || { s=$?; [ $s -lt 126 ] && exit $s; git merge-file -L ours -L base -L theirs --marker-size=%L -- %A %O %B; }"
 
 // outputsArg is the merge driver's --outputs argument for a strategy,
 // with its leading space ("" for the default).
