@@ -83,7 +83,9 @@ restore, stash and clone then fail) and says how to repair it. It exits
 when git cannot be asked.
 
 CMD is the absolute path of this ipynb program, quoted for the shell git
-runs it with. A program "go run" built lives in a temporary folder
+runs it with; when it was run by a symbolic link to it (a package
+manager's bin/ipynb, which an upgrade points at the new version), the
+link's path. A program "go run" built lives in a temporary folder
 removed when it exits, or in Go's build cache, which Go trims: install
 refuses both. Install ipynb from your clone of the module (there:
 "go install ./cmd/ipynb") and run that one, or give the command to write with

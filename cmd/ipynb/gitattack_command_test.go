@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -45,5 +46,53 @@ func TestGitInstallCommandGitCanRun(t *testing.T) {
 	}
 	if r := ipynb(t, dir, "", "git", "uninstall"); r.code != 0 || strings.Contains(r.stderr, "kept") {
 		t.Errorf("uninstall: %+v", r)
+	}
+}
+
+// install writes the path the user ran ipynb by — a package manager's
+// link (Homebrew's bin/ipynb → Cellar/ipynb/1.0/bin/ipynb, a Nix
+// profile), given as a path or found on the PATH — when it leads to this
+// very program, so that the drivers keep working when an upgrade
+// replaces the versioned folder. It used to write the link's target:
+// after the upgrade every git diff stopped ("external diff died").
+func TestGitInstallWritesThePathRun(t *testing.T) {
+	for _, how := range []string{"path", "PATH"} {
+		t.Run(how, func(t *testing.T) {
+			dir := newRepo(t)
+			root := t.TempDir()
+			v1 := filepath.Join(root, "Cellar", "1.0", "ipynb")
+			link := filepath.Join(root, "bin", "ipynb")
+			os.MkdirAll(filepath.Dir(v1), 0o755)
+			os.MkdirAll(filepath.Dir(link), 0o755)
+			copyFile(t, binary, v1)
+			if err := os.Symlink(v1, link); err != nil {
+				t.Skip(err)
+			}
+			name := link
+			if how == "PATH" {
+				t.Setenv("PATH", filepath.Dir(link)+string(os.PathListSeparator)+os.Getenv("PATH"))
+				name = "ipynb"
+			}
+			cmd := exec.Command(name, "git", "install")
+			cmd.Dir = dir
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("install: %v\n%s", err, out)
+			}
+			if got := strings.TrimSpace(gitIn(t, dir, "config", "diff.ipynb.command")); got != link+" diff --" {
+				t.Errorf("diff.ipynb.command = %q, want %q", got, link+" diff --")
+			}
+			// The upgrade: a new versioned folder, the link moved to it.
+			v2 := filepath.Join(root, "Cellar", "1.1", "ipynb")
+			os.MkdirAll(filepath.Dir(v2), 0o755)
+			copyFile(t, binary, v2)
+			os.RemoveAll(filepath.Dir(v1))
+			os.Remove(link)
+			os.Symlink(v2, link)
+			commitFile(t, dir, "nb.ipynb", []byte(mknbText(t, "a")), "nb")
+			writeFileT(t, dir, "nb.ipynb", mknbText(t, "b"))
+			if out, st := gitStatusIn(t, dir, "diff"); st != 0 || !strings.Contains(out, "## code c0") {
+				t.Errorf("git diff after the upgrade: exit %d\n%s", st, out)
+			}
+		})
 	}
 }

@@ -27,7 +27,35 @@ func selfCommand(override string) (string, error) {
 			"install it from your clone of the module (there: go install ./cmd/ipynb, into $(go env GOPATH)/bin or GOBIN) "+
 			"and run that one, or give the command to write with --command", where, quoteName(exe))
 	}
-	return shellQuote(exe), nil
+	return shellQuote(pathRun(exe)), nil
+}
+
+// pathRun is the absolute path this program was run by (os.Args[0], or
+// where the PATH found it) when it is a symbolic link to exe, the
+// program itself — a link a package manager keeps across upgrades
+// (bin/ipynb → Cellar/ipynb/1.0/bin/ipynb) stays valid where the
+// versioned path it leads to does not; else exe.
+func pathRun(exe string) string {
+	arg0 := os.Args[0]
+	var p string
+	var err error
+	if strings.ContainsRune(arg0, filepath.Separator) {
+		p, err = filepath.Abs(arg0)
+	} else if p, err = exec.LookPath(arg0); err == nil {
+		p, err = filepath.Abs(p)
+	}
+	if err != nil {
+		return exe
+	}
+	if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return exe
+	}
+	a, erra := os.Stat(p)
+	b, errb := os.Stat(exe)
+	if erra != nil || errb != nil || !os.SameFile(a, b) || goBuildCache(p) != "" {
+		return exe
+	}
+	return p
 }
 
 // cachedExe is the layout of an executable "go run" keeps in Go's build
