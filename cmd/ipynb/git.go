@@ -35,7 +35,10 @@ and the line "*.ipynb merge=ipynb diff=ipynb" (with --strip, also
 filter=ipynb) in .git/info/attributes (--attributes: the .gitattributes
 at the top of the work tree, to commit and share; --global: git's global
 attributes file, core.attributesFile wherever git finds it, or
-~/.config/git/attributes).
+~/.config/git/attributes). --strip is refused where git passes notebooks
+through another filter (an encryption filter such as git-crypt's, Git
+LFS'; nbstripout's is replaced): the line would replace it, and git
+would store them as the work tree has them.
 Every file name git passes comes after "--", so a notebook named
 "-x.ipynb" is a file, not a flag. %X and %Y are git's names for the two
 sides (HEAD and the branch merged), which the conflict markers carry:

@@ -70,6 +70,11 @@ func runGitInstall(e *env, args []string) int {
 			strategy, _ = settingFor("merge.ipynb.driver").parse(v)
 		}
 	}
+	if withFilter && !*global {
+		if st := refuseOtherFilters(e); st >= 0 {
+			return st
+		}
+	}
 	// A setting that is not ipynb's is never replaced (nbstripout's
 	// install writes diff.ipynb.textconv): nothing is changed until the
 	// user removes it.
@@ -122,15 +127,62 @@ func runGitInstall(e *env, args []string) int {
 	if changed {
 		fmt.Fprintf(e.stdout, "wrote %q to %s\n", attributeLine(withFilter), file)
 	}
-	warnNotReached(e)
+	warnNotReached(e, withFilter)
 	return exitOK
+}
+
+// replaceableFilters are the filters ipynb's may replace on notebooks:
+// none, and nbstripout's, which strips as ipynb does.
+var replaceableFilters = []string{"unspecified", "unset", "set", driver, "nbstripout"}
+
+// refuseOtherFilters refuses, in a work tree, to put ipynb's filter on
+// notebooks git passes through another filter (an encryption filter
+// such as git-crypt, Git LFS): ipynb's line would replace it, and git
+// would store the notebooks as the work tree has them (in clear, or in
+// git itself) and check out what it stores. It returns the exit status
+// to stop with, or -1.
+func refuseOtherFilters(e *env) int {
+	if !inRepo() {
+		return -1
+	}
+	got, order, err := checkAttr("", []string{"notebook.ipynb"})
+	if err != nil || len(order) != 1 {
+		return -1
+	}
+	other := map[string][]string{}
+	var values []string
+	note := func(v, name string) {
+		if slices.Contains(replaceableFilters, v) {
+			return
+		}
+		if other[v] == nil {
+			values = append(values, v)
+		}
+		other[v] = append(other[v], name)
+	}
+	note(got[order[0]]["filter"], "*.ipynb")
+	if files, err := trackedNotebooks(); err == nil && len(files) > 0 {
+		top, _ := git("rev-parse", "--show-toplevel")
+		if tg, torder, err := checkAttr(strings.TrimSuffix(top, "\n"), files); err == nil {
+			for _, p := range torder {
+				note(tg[p]["filter"], quoteName(p))
+			}
+		}
+	}
+	if len(values) == 0 {
+		return -1
+	}
+	for _, v := range values {
+		fmt.Fprintf(e.stderr, "ipynb git install: git applies filter=%s to %s: ipynb's filter would replace it, and git would store those notebooks as the work tree has them and check out what it stores; nothing changed (install without --strip to keep filter=%s)\n", v, listNames(other[v], 5), v)
+	}
+	return exitError
 }
 
 // warnNotReached warns, in a work tree, of the notebooks git applies
 // other drivers to than the ones just installed: attributes files that
 // override the line written (a .gitattributes deeper in the tree, or for
 // --global the repository's own).
-func warnNotReached(e *env) {
+func warnNotReached(e *env, filter bool) {
 	if !inRepo() {
 		return
 	}
@@ -139,7 +191,11 @@ func warnNotReached(e *env) {
 		return
 	}
 	var problems []string
-	for _, a := range []string{"merge", "diff"} {
+	attrs := []string{"merge", "diff"}
+	if filter {
+		attrs = append(attrs, "filter")
+	}
+	for _, a := range attrs {
 		if v := got[order[0]][a]; v != driver {
 			problems = append(problems, fmt.Sprintf("git applies %s=%s to notebooks here, not %s=%s (an attributes file overrides the line)", a, v, a, driver))
 		}

@@ -60,20 +60,15 @@ func trackedNotReached(attrs map[string]string) ([]string, error) {
 	if len(want) == 0 {
 		return nil, nil
 	}
+	files, err := trackedNotebooks()
+	if err != nil || len(files) == 0 {
+		return nil, err
+	}
 	top, err := git("rev-parse", "--show-toplevel")
 	if err != nil {
 		return nil, err
 	}
-	top = strings.TrimSuffix(top, "\n")
-	out, err := git("-C", top, "ls-files", "-z", "--", "*"+attrPattern[1:])
-	if err != nil {
-		return nil, err
-	}
-	files := strings.Split(strings.TrimSuffix(out, "\x00"), "\x00")
-	if out == "" {
-		return nil, nil
-	}
-	got, order, err := checkAttr(top, files)
+	got, order, err := checkAttr(strings.TrimSuffix(top, "\n"), files)
 	if err != nil {
 		return nil, err
 	}
@@ -103,6 +98,16 @@ func trackedNotReached(attrs map[string]string) ([]string, error) {
 		}
 	}
 	return problems, nil
+}
+
+// trackedNotebooks are the notebooks git tracks in the work tree, named
+// from its top.
+func trackedNotebooks() ([]string, error) {
+	out, err := git("ls-files", "-z", "--full-name", "--", ":(top)*"+attrPattern[1:])
+	if err != nil || out == "" {
+		return nil, err
+	}
+	return strings.Split(strings.TrimSuffix(out, "\x00"), "\x00"), nil
 }
 
 // listNames joins the first max names, saying how many more there are.
