@@ -61,3 +61,27 @@ func mkdirAll(t *testing.T, dir, sub string) {
 		t.Fatal(err)
 	}
 }
+
+// uninstall in one scope while ipynb is installed in the other (the
+// repository's, the user's) says that the drivers are still in effect,
+// and where from; it used to print nothing and exit 0 while git went on
+// merging and diffing notebooks with ipynb.
+func TestGitUninstallSaysWhatStays(t *testing.T) {
+	for _, c := range []struct{ install, uninstall, where string }{
+		{"--global", "", "global"},
+		{"", "--global", "local"},
+	} {
+		dir := newRepo(t)
+		if r := ipynb(t, dir, "", strings.Fields("git install "+c.install)...); r.code != 0 {
+			t.Fatalf("install %s: %+v", c.install, r)
+		}
+		r := ipynb(t, dir, "", strings.Fields("git uninstall "+c.uninstall)...)
+		if r.code != 0 || !strings.Contains(r.stderr, "still in effect") || !strings.Contains(r.stderr, c.where) {
+			t.Errorf("uninstall %s after install %s: %+v", c.uninstall, c.install, r)
+		}
+		// git itself still merges notebooks with ipynb.
+		if out := gitIn(t, dir, "check-attr", "merge", "--", "nb.ipynb"); out != "nb.ipynb: merge: ipynb\n" {
+			t.Errorf("git applies: %s", out)
+		}
+	}
+}

@@ -293,6 +293,18 @@ func runGitUninstall(e *env, args []string) int {
 			fmt.Fprintf(e.stdout, "removed ipynb's attributes from %s\n", file)
 		}
 	}
+	if inRepo() {
+		// Installed in the other scope: say so (git still uses ipynb).
+		got, order, err := checkAttr("", []string{"notebook.ipynb"})
+		v, where, verr := settingWithScope("", "merge.ipynb.driver")
+		if err == nil && verr == nil && len(order) == 1 && got[order[0]]["merge"] == driver && settingFor("merge.ipynb.driver").ours(v) {
+			fix := "ipynb git uninstall"
+			if where == "global" {
+				fix += " --global"
+			}
+			fmt.Fprintf(e.stderr, "ipynb git uninstall: ipynb's drivers are still in effect here, from the %s configuration (%s removes them)\n", where, fix)
+		}
+	}
 	if !*global && !*shared {
 		if file, err := attributesFile(false, true); err == nil && checkAttributesFile(file, true) == nil {
 			if lines, _ := ourAttributeLines(file); len(lines) > 0 {
