@@ -71,3 +71,33 @@ func TestGitInstallStripKeepsOtherFilters(t *testing.T) {
 		})
 	}
 }
+
+// A repository whose committed .gitattributes asks for ipynb's filter
+// (a teammate's install --strip --attributes), cloned where the filter
+// is not configured: git ignores the filter and commits outputs. ipynb
+// git status says so (exit 1) and how to install it; it used to report
+// the set-up in effect.
+func TestGitStatusFilterAskedButMissing(t *testing.T) {
+	dir := newRepo(t)
+	commitFile(t, dir, ".gitattributes", []byte("*.ipynb merge=ipynb diff=ipynb filter=ipynb\n"), "shared attributes")
+	if r := ipynb(t, dir, "", "git", "install"); r.code != 0 {
+		t.Fatalf("install: %+v", r)
+	}
+	commitFile(t, dir, "nb.ipynb", []byte(mknbText(t, "a")), "nb")
+	withOutput := strings.Replace(mknbText(t, "a"), `"outputs": []`, `"outputs": [{"name": "stdout", "output_type": "stream", "text": "SECRET"}]`, 1)
+	writeFileT(t, dir, "nb.ipynb", withOutput)
+	gitIn(t, dir, "commit", "-q", "-am", "outputs")
+	if stored := gitIn(t, dir, "cat-file", "blob", "HEAD:nb.ipynb"); !strings.Contains(stored, "SECRET") {
+		t.Fatalf("git stripped without the filter configured:\n%s", stored)
+	}
+	r := ipynb(t, dir, "", "git", "status")
+	if r.code != 1 || !strings.Contains(r.stdout, "filter=ipynb") || !strings.Contains(r.stdout, "ipynb git install --strip") {
+		t.Errorf("status: %+v", r)
+	}
+	if r := ipynb(t, dir, "", "git", "install", "--strip"); r.code != 0 {
+		t.Fatalf("install --strip: %+v", r)
+	}
+	if r := ipynb(t, dir, "", "git", "status"); r.code != 0 {
+		t.Errorf("status after install --strip: %+v", r)
+	}
+}

@@ -266,6 +266,15 @@ func statusInEffect(e *env, repo bool, paths []string) ([]string, error) {
 			}
 		}
 	}
+	if len(order) > 0 && got[order[0]]["filter"] == driver {
+		// Asked for by the attributes (a committed .gitattributes, say)
+		// but not configured: git ignores the filter.
+		if v, ok, err := gitConfigGet("", "filter.ipynb.clean"); err != nil {
+			return nil, err
+		} else if !ok || v == "" {
+			problems = append(problems, "git applies filter=ipynb to notebooks but filter.ipynb.clean is not set: git ignores the filter and commits their outputs; install it with: ipynb git install --strip")
+		}
+	}
 	if anyNotebook && len(order) == 1 {
 		// The notebooks in the tree, which attributes files deeper in
 		// it may give other drivers.
