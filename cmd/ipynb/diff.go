@@ -102,6 +102,10 @@ func runDiff(e *env, args []string) int {
 	}
 	// A symbolic link (mode 120000): git passes its target as the text.
 	link := gitMode && (fs.Arg(3) == gitLinkMode || fs.Arg(6) == gitLinkMode)
+	if gitMode && fs.Arg(3) != "." && fs.Arg(6) != "." && fs.Arg(3) != fs.Arg(6) {
+		// A mode change, which git shows as these lines.
+		d.afterNames = []string{"old mode " + fs.Arg(3), "new mode " + fs.Arg(6)}
+	}
 	var texts [2][]byte
 	names := []string{aName, bName}
 	for i, f := range []string{aFile, bFile} {

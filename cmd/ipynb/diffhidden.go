@@ -134,14 +134,16 @@ func brief(v any) string {
 
 // writeHidden writes the diff of two texts the cell diff found equal:
 // the two names and the line saying how they differ; nothing when they
-// are the same.
+// are the same (the names when lines follow them). It reports whether
+// the texts differ.
 func (d *differ) writeHidden(w io.Writer, aName, bName string, a, b []byte) bool {
 	line := hiddenDifference(a, b)
-	if line == "" {
+	if line == "" && len(d.afterNames) == 0 {
 		return false
 	}
-	d.paint(w, colBold, "--- "+aName)
-	d.paint(w, colBold, "+++ "+bName)
-	d.paint(w, colBold, line)
-	return true
+	d.writeNames(w, aName, bName)
+	if line != "" {
+		d.paint(w, colBold, line)
+	}
+	return line != ""
 }

@@ -98,3 +98,29 @@ func TestGitDiffSymlinkNamedIpynb(t *testing.T) {
 		}
 	}
 }
+
+// A change of a notebook's mode (chmod +x) reaches the diff driver,
+// which git lets print the whole diff: the driver says it, alone or
+// beside the cell changes, as git's own "old mode"/"new mode" lines do.
+// git diff used to show nothing for a file git status called modified.
+func TestGitDiffShowsModeChange(t *testing.T) {
+	dir := newRepo(t)
+	if r := ipynb(t, dir, "", "git", "install"); r.code != 0 {
+		t.Fatalf("install: %+v", r)
+	}
+	commitFile(t, dir, "nb.ipynb", []byte(mknbText(t, "a")), "nb")
+	if err := os.Chmod(filepath.Join(dir, "nb.ipynb"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// git's own view (the reference).
+	if out := gitIn(t, dir, "diff", "--no-ext-diff"); !strings.Contains(out, "old mode 100644\nnew mode 100755\n") {
+		t.Skipf("git sees no mode change (core.fileMode?):\n%s", out)
+	}
+	if out := gitIn(t, dir, "diff"); !strings.Contains(out, "--- a/nb.ipynb\n+++ b/nb.ipynb\n") || !strings.Contains(out, "old mode 100644\nnew mode 100755\n") {
+		t.Errorf("git diff of a mode change:\n%s", out)
+	}
+	writeFileT(t, dir, "nb.ipynb", mknbText(t, "b"))
+	if out := gitIn(t, dir, "diff"); !strings.Contains(out, "old mode 100644\nnew mode 100755\n") || !strings.Contains(out, "+b") {
+		t.Errorf("git diff of a mode and cell change:\n%s", out)
+	}
+}
