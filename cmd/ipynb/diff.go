@@ -106,6 +106,15 @@ func runDiff(e *env, args []string) int {
 		// A mode change, which git shows as these lines.
 		d.afterNames = []string{"old mode " + fs.Arg(3), "new mode " + fs.Arg(6)}
 	}
+	if gitMode && fs.NArg() == 9 {
+		// A rename or copy: git's lines about it ("similarity index
+		// 100%", "rename from …", "rename to …").
+		for _, l := range strings.Split(strings.TrimRight(fs.Arg(8), "\n"), "\n") {
+			if l != "" {
+				d.afterNames = append(d.afterNames, l)
+			}
+		}
+	}
 	var texts [2][]byte
 	names := []string{aName, bName}
 	for i, f := range []string{aFile, bFile} {

@@ -124,3 +124,26 @@ func TestGitDiffShowsModeChange(t *testing.T) {
 		t.Errorf("git diff of a mode and cell change:\n%s", out)
 	}
 }
+
+// A notebook renamed without a change reaches the diff driver with git's
+// lines about the rename: the driver writes them (git diff -M used to
+// print nothing for it), and beside the cell changes of a rename too.
+func TestGitDiffShowsRename(t *testing.T) {
+	dir := newRepo(t)
+	if r := ipynb(t, dir, "", "git", "install"); r.code != 0 {
+		t.Fatalf("install: %+v", r)
+	}
+	commitFile(t, dir, "nb.ipynb", []byte(mknbText(t, "a", "b", "c", "d", "e")), "nb")
+	gitIn(t, dir, "mv", "nb.ipynb", "new.ipynb")
+	if out := gitIn(t, dir, "diff", "--cached", "-M", "--no-ext-diff"); !strings.Contains(out, "rename from nb.ipynb\nrename to new.ipynb\n") {
+		t.Fatalf("git sees no rename:\n%s", out)
+	}
+	if out := gitIn(t, dir, "diff", "--cached", "-M"); !strings.Contains(out, "--- a/nb.ipynb\n+++ b/new.ipynb\n") || !strings.Contains(out, "rename from nb.ipynb\nrename to new.ipynb\n") {
+		t.Errorf("git diff of a rename:\n%s", out)
+	}
+	writeFileT(t, dir, "new.ipynb", mknbText(t, "a", "b", "c", "d", "E"))
+	gitIn(t, dir, "add", "new.ipynb")
+	if out := gitIn(t, dir, "diff", "--cached", "-M"); !strings.Contains(out, "rename to new.ipynb\n") || !strings.Contains(out, "+E") {
+		t.Errorf("git diff of a rename with a change:\n%s", out)
+	}
+}
