@@ -90,7 +90,7 @@ func planEqual(m map[string]any, v reflect.Value, p *metaPlan) bool {
 			}
 			got, has := m[f.name]
 			y, isString := got.(string)
-			eq = has && (isString && y == s || !isString && jsonvalue.Equal(got, s))
+			eq = has && (isString && y == s || !isString && sameString(got, s))
 		} else {
 			if fv.IsNil() {
 				continue
