@@ -48,6 +48,50 @@ type Member struct {
 	Value json.RawMessage
 }
 
+// A Span is where one member of an object is in its text: its key
+// (decoded), the offsets of the key's opening quote and of the value's
+// first byte, and the end of the value.
+type Span struct {
+	Key               string
+	Start, Value, End int
+}
+
+// Spans returns where each member of the JSON object raw is, in order
+// (a repeated key each time); ok is false if raw is not one JSON object.
+func Spans(raw []byte) (ss []Span, ok bool) {
+	d := decoder{s: raw}
+	d.space()
+	if !d.peek('{') {
+		return nil, false
+	}
+	for first := true; ; first = false {
+		d.space()
+		if first && d.peek('}') {
+			break
+		}
+		start := d.i
+		k, err := d.str()
+		if err != nil || d.colon() != nil {
+			return nil, false
+		}
+		d.space()
+		v := d.i
+		if err := d.skip(0); err != nil {
+			return nil, false
+		}
+		ss = append(ss, Span{k, start, v, d.i})
+		d.space()
+		if d.peek('}') {
+			break
+		}
+		if !d.peek(',') {
+			return nil, false
+		}
+	}
+	d.space()
+	return ss, d.i == len(d.s)
+}
+
 // Members returns the members of the JSON object raw in the order of their
 // keys' first occurrence, each with the value of its last (the order and
 // values Python's json gives), values as sub-slices of raw; ok is false if
@@ -102,13 +146,28 @@ func Members(raw []byte) (ms []Member, ok bool) {
 // Elements returns the elements of the JSON array raw as sub-slices of
 // it; ok is false if raw is not one JSON array.
 func Elements(raw []byte) (es []json.RawMessage, ok bool) {
+	spans, ok := ElementSpans(raw)
+	if !ok {
+		return nil, false
+	}
+	es = make([]json.RawMessage, len(spans))
+	for i, sp := range spans {
+		es[i] = raw[sp[0]:sp[1]]
+	}
+	return es, true
+}
+
+// ElementSpans returns where each element of the JSON array raw is: the
+// offsets of its first byte and of its end; ok is false if raw is not one
+// JSON array.
+func ElementSpans(raw []byte) (spans [][2]int, ok bool) {
 	d := decoder{s: raw}
 	d.space()
 	if d.i >= len(d.s) || d.s[d.i] != '[' {
 		return nil, false
 	}
 	d.i++
-	es = []json.RawMessage{}
+	spans = [][2]int{}
 	for first := true; ; first = false {
 		d.space()
 		if first && d.peek(']') {
@@ -118,7 +177,7 @@ func Elements(raw []byte) (es []json.RawMessage, ok bool) {
 		if err := d.skip(0); err != nil {
 			return nil, false
 		}
-		es = append(es, raw[start:d.i])
+		spans = append(spans, [2]int{start, d.i})
 		d.space()
 		if d.peek(']') {
 			break
@@ -128,7 +187,7 @@ func Elements(raw []byte) (es []json.RawMessage, ok bool) {
 		}
 	}
 	d.space()
-	return es, d.i == len(d.s)
+	return spans, d.i == len(d.s)
 }
 
 type decoder struct {
