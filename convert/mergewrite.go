@@ -54,19 +54,45 @@ func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 }
 
 // mergedOrigin is the origin a merge is written over: ours' notebook
-// (written in place), at theirs' minor version if only theirs changed it.
+// (written in place), at the minor version the merge takes (see
+// mergedMinor).
 func mergedOrigin(orgB, orgO, orgT *origin, n int) *origin {
 	mo := &origin{nb: orgO.nb, work: orgO.work, meta: orgO.metaAsRead(), valid: orgO.valid, inPlace: true,
 		snaps: make(map[*dialog.Message]*snapshot, n)}
-	if w := orgO.work; w.Nbformat == 4 && orgT.work.Nbformat == 4 && orgB.work.Nbformat == 4 &&
-		w.NbformatMinor == orgB.work.NbformatMinor && orgT.work.NbformatMinor != w.NbformatMinor {
-		// Theirs changed the minor version (ours did not): so does the merge.
-		cp := *w
-		cp.NbformatMinor = orgT.work.NbformatMinor
+	if minor := mergedMinor(orgB.work, orgO.work, orgT.work); minor != orgO.work.NbformatMinor {
+		cp := *orgO.work
+		cp.NbformatMinor = minor
 		mo.work = &cp
 		mo.valid = false
 	}
 	return mo
+}
+
+// mergedMinor is the minor version of a merge of version 4 notebooks: a
+// change of it made on one side only is applied, and where both sides
+// changed it, the higher of theirs (4.0, 4.1 and 4.2 merge as 4.2); a
+// version other than 4 on any side keeps ours'. What the minor needs
+// follows from it: the merge's cells are written with ids from 4.5 on
+// (those of a side without ids get the ids made when it was read, or
+// theirs'), without before. One exception: theirs moving a 4.5 ours back
+// before 4.5 is not followed, as it would remove every cell id ours has
+// (the merge stays 4.5, as healing keeps a file's ids).
+func mergedMinor(b, o, t *nbformat.Notebook) int {
+	if b.Nbformat != 4 || o.Nbformat != 4 || t.Nbformat != 4 {
+		return o.NbformatMinor
+	}
+	minor := o.NbformatMinor
+	switch bm, om, tm := b.NbformatMinor, o.NbformatMinor, t.NbformatMinor; {
+	case om == bm:
+		minor = tm
+	case tm == bm:
+	default:
+		minor = max(om, tm)
+	}
+	if cellid.Written(4, o.NbformatMinor) && !cellid.Written(4, minor) {
+		return o.NbformatMinor
+	}
+	return minor
 }
 
 // cellPicker chooses the cell each merged message is written from.
