@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -235,11 +236,30 @@ func judge(base, ours, theirs []byte, m merger, opt checkOptions) (fails []failu
 	case st == notRun:
 		return nil, false
 	case st == 2:
-		return []failure{{check: "refused (exit 2)", msg: firstLine(said)}}, true
+		return []failure{{check: "refused (exit 2): " + reason(said), msg: firstLine(said)}}, true
 	case st != 0 && st != 1:
 		return []failure{{check: fmt.Sprintf("crashed (exit %d)", st), msg: firstLine(said)}}, true
 	}
 	return check(base, ours, theirs, res, st == 0, opt), true
+}
+
+var (
+	placeRe  = regexp.MustCompile(`^(\S+\.ipynb|<stdin>)(:\d+:\d+)?: `)
+	idRe     = regexp.MustCompile(`\b(message|cell) [0-9a-f-]{6,}`)
+	numberRe = regexp.MustCompile(`\d+`)
+)
+
+// reason is what a refusal says without its places and numbers, up to
+// its second colon: the class of the refusal.
+func reason(said string) string {
+	s := firstLine(said)
+	s = placeRe.ReplaceAllString(strings.TrimPrefix(s, "ipynb fix: "), "")
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "ipynb merge: "), "convert: ")
+	s = numberRe.ReplaceAllString(idRe.ReplaceAllString(s, "$1 ID"), "N")
+	if parts := strings.SplitN(s, ": ", 3); len(parts) == 3 {
+		s = parts[0] + ": " + parts[1]
+	}
+	return strings.ReplaceAll(s, "|", "/")
 }
 
 func firstLine(s string) string {

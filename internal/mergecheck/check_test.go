@@ -258,6 +258,13 @@ type change struct {
 func diff(ptr string, b, s any, hasB, hasS bool, out *[]change) {
 	bo, ok1 := b.(*obj)
 	so, ok2 := s.(*obj)
+	// an object one side added or removed is its members added or removed
+	switch {
+	case !hasB && ok2 && ptr != "":
+		bo, ok1, hasB = newObj(), true, true
+	case !hasS && ok1 && ptr != "":
+		so, ok2, hasS = newObj(), true, true
+	}
 	if hasB && hasS && ok1 && ok2 {
 		for _, key := range bo.keys {
 			x, hx := so.get(key)

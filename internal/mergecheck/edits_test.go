@@ -296,7 +296,9 @@ func cellMeta(m *obj, e edit) {
 	tags, _ := m.vals["tags"].([]any)
 	switch e.arg {
 	case "tag+":
-		m.set("tags", append(slices.Clone(tags), e.val))
+		if !slices.Contains(tags, any(e.val)) { // tags are unique
+			m.set("tags", append(slices.Clone(tags), e.val))
+		}
 	case "tag-":
 		if len(tags) > 0 {
 			m.set("tags", slices.Delete(slices.Clone(tags), e.n%len(tags), e.n%len(tags)+1))

@@ -175,7 +175,7 @@ var mutants = []mutant{
 	dropTheirs("out", "lost (theirs) /outputs"),
 	dropTheirs("att", "lost (theirs) /attachments"),
 	dropTheirs("count", "lost (theirs) /execution_count"),
-	dropTheirs("kind", "lost (theirs)"),
+	dropTheirs("kind", "lost (theirs)|line from nowhere"),
 	dropTheirs("id", "lost (theirs) /id"),
 	dropTheirs("surr", "lost (theirs)|unchanged value changed"),
 	dropTheirs("del", "deleted cell kept (theirs)"),

@@ -32,7 +32,7 @@ func TestMergeProperty(t *testing.T) {
 
 func TestMergePropertyLong(t *testing.T) {
 	long(t)
-	property(t, "convert.Merge (long)", libraryMerge, seedRange(1_000_000, longCases), realBases(1), 80)
+	property(t, "convert.Merge (long)", libraryMerge, seedRange(1_000_000, longCases), realBases(1), 400)
 }
 
 func TestMergePropertyCommand(t *testing.T) {

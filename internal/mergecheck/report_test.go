@@ -3,6 +3,7 @@ package mergecheck
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -71,6 +72,7 @@ func idKind(d *doc) string {
 type tally struct {
 	cases, ran, failed int
 	coarse             map[string]*seen
+	byClass            map[string]int // cases per failure class and kind of base
 }
 
 type seen struct {
@@ -91,8 +93,15 @@ func (tl *tally) add(c *tcase, fs []failure, ran bool) {
 	if tl.coarse == nil {
 		tl.coarse = map[string]*seen{}
 	}
+	if tl.byClass == nil {
+		tl.byClass = map[string]int{}
+	}
 	done := map[string]bool{}
 	for _, f := range fs {
+		if k := f.class() + " [" + idKind(c.base) + "]"; !done[k] {
+			done[k] = true
+			tl.byClass[k]++
+		}
 		k := coarseClass(f, c)
 		if done[k] {
 			continue
@@ -195,7 +204,13 @@ func report(t *testing.T, what string, tl *tally, m merger, maxShrink int) []row
 		return cmp.Or(cmp.Compare(b.count, a.count), strings.Compare(a.name, b.name))
 	})
 	var tab strings.Builder
-	fmt.Fprintf(&tab, "%s: %d cases, %d merged, %d failing\n\n| failure class | cases | reproducer seed |\n|---|---|---|\n", what, tl.cases, tl.ran, tl.failed)
+	fmt.Fprintf(&tab, "%s: %d cases, %d merged, %d failing\n\n| failure | cases |\n|---|---|\n", what, tl.cases, tl.ran, tl.failed)
+	byClass := slices.Collect(maps.Keys(tl.byClass))
+	slices.SortFunc(byClass, func(a, b string) int { return cmp.Or(cmp.Compare(tl.byClass[b], tl.byClass[a]), strings.Compare(a, b)) })
+	for _, k := range byClass {
+		fmt.Fprintf(&tab, "| %s | %d |\n", k, tl.byClass[k])
+	}
+	fmt.Fprintf(&tab, "\n| failure class, by the edits left after shrinking | cases | reproducer seed |\n|---|---|---|\n")
 	dir := t.TempDir()
 	for i, r := range list {
 		fmt.Fprintf(&tab, "| %s | %d | %d |\n", strings.ReplaceAll(r.name, "|", "¦"), r.count, r.c.seed)
