@@ -249,14 +249,17 @@ var (
 	numberRe = regexp.MustCompile(`\d+`)
 )
 
-// reason is what a refusal says without its places and numbers, up to
-// its second colon: the class of the refusal.
+// reason is what a refusal says without its places, ids and numbers, up
+// to its second colon (or to "is not a notebook"): the class of the
+// refusal.
 func reason(said string) string {
 	s := firstLine(said)
 	s = placeRe.ReplaceAllString(strings.TrimPrefix(s, "ipynb fix: "), "")
 	s = strings.TrimPrefix(strings.TrimPrefix(s, "ipynb merge: "), "convert: ")
 	s = numberRe.ReplaceAllString(idRe.ReplaceAllString(s, "$1 ID"), "N")
-	if parts := strings.SplitN(s, ": ", 3); len(parts) == 3 {
+	if i := strings.Index(s, "is not a notebook"); i >= 0 {
+		s = s[:i+len("is not a notebook")] // (the parser's detail follows)
+	} else if parts := strings.SplitN(s, ": ", 3); len(parts) == 3 {
 		s = parts[0] + ": " + parts[1]
 	}
 	return strings.ReplaceAll(s, "|", "/")

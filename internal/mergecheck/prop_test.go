@@ -92,6 +92,18 @@ func TestMergePropertySeed(t *testing.T) {
 	}
 	fs := c.files()
 	res, st, said := m(fs[0], fs[1], fs[2])
+	if os.Getenv("IPYNB_MERGEPROP_COMPACT") != "" { // values on one line each (styles lost)
+		for i, f := range append(fs[:], res) {
+			if v, err := parseJSON(f); err == nil {
+				fs2 := oneLineStyle.write(v)
+				if i < 3 {
+					fs[i] = fs2
+				} else {
+					res = fs2
+				}
+			}
+		}
+	}
 	t.Logf("%v\n--- base\n%s\n--- ours\n%s\n--- theirs\n%s\n--- result (exit %d: %s)\n%s", c, fs[0], fs[1], fs[2], st, said, res)
 	fails, _ = runCase(c, m)
 	for _, f := range fails {

@@ -150,8 +150,65 @@ func shrink(c *tcase, m merger, want string, budget int) (*tcase, failure) {
 				i--
 			}
 		}
+		// then the members of base's metadata, cells' metadata, outputs
+		// and attachments
+		for _, p := range simplifications(c.base) {
+			if budget <= 0 {
+				break
+			}
+			try := *c
+			try.base = c.base.clone()
+			if !p(try.base) {
+				continue
+			}
+			if f, ok := failing(&try); ok {
+				c, last, changed = &try, f, true
+			}
+		}
 	}
 	return c, last
+}
+
+// simplifications are the ways to make a base smaller by one member
+// (each reports whether it applied).
+func simplifications(d *doc) []func(*doc) bool {
+	var ps []func(*doc) bool
+	delKey := func(get func(*doc) *obj, k string) func(*doc) bool {
+		return func(d *doc) bool {
+			o := get(d)
+			_, ok := o.get(k)
+			o.del(k)
+			return ok
+		}
+	}
+	nbMeta := func(d *doc) *obj { return d.nb.sub("metadata", true) }
+	for _, k := range nbMeta(d).keys {
+		if k != "name" {
+			ps = append(ps, delKey(nbMeta, k))
+		}
+	}
+	for i := range d.cells() {
+		cell := func(d *doc) *obj {
+			if cs := d.cells(); i < len(cs) {
+				return cs[i].(*obj)
+			}
+			return newObj()
+		}
+		meta := func(d *doc) *obj { return cell(d).sub("metadata", true) }
+		for _, k := range meta(d).keys {
+			if k != "solveit_ai" {
+				ps = append(ps, delKey(meta, k))
+			}
+		}
+		ps = append(ps, delKey(cell, "attachments"), func(d *doc) bool {
+			outs, ok := cell(d).vals["outputs"].([]any)
+			if ok && len(outs) > 0 {
+				cell(d).set("outputs", []any{})
+			}
+			return ok && len(outs) > 0
+		})
+	}
+	return ps
 }
 
 // A row of the findings: a class after shrinking.
@@ -243,10 +300,18 @@ func report(t *testing.T, what string, tl *tally, m merger, maxShrink int) []row
 func property(t *testing.T, what string, m merger, seeds []uint64, reals []realBase, maxShrink int) *tally {
 	t.Helper()
 	tl := &tally{}
+	dump := os.Getenv("IPYNB_MERGEPROP_CASES") != "" // a line per failing case, for tables made elsewhere
 	for _, s := range seeds {
 		c := newCase(s, reals)
 		fs, ran := runCase(c, m)
 		tl.add(c, fs, ran)
+		if dump && len(fs) > 0 {
+			var cls []string
+			for _, f := range fs {
+				cls = append(cls, coarseClass(f, c))
+			}
+			t.Logf("case\t%d\t%s", s, strings.Join(slices.Compact(slices.Sorted(slices.Values(cls))), "\t"))
+		}
 	}
 	if tl.failed > 0 {
 		report(t, what, tl, m, maxShrink)
