@@ -3,6 +3,7 @@ package convert
 import (
 	"encoding/json"
 	"maps"
+	"strings"
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/jsonpointer"
@@ -21,8 +22,10 @@ import (
 // value relative to the cell ("/cell_type", "/source", "/outputs",
 // "/execution_count", "/id", "/attachments/NAME", "/metadata/KEY/…"), or
 // relative to the notebook ("/metadata/KEY/…"); "base", "ours" and
-// "theirs" hold that side's value there, as its file holds it, and a
-// member is absent where the side has no value. "what" says in words
+// "theirs" hold that side's value there, as its file holds it (texts
+// stored as lists of lines given as one string each: a source, stream
+// text, text data, attachment data), and a member is absent where the
+// side has no value. "what" says in words
 // what conflicts. The cell itself holds the resolution: ours' value (for
 // a kind, ours' kind and what that kind holds; a part the kind has no
 // place for is left out). Resolving the conflict is deleting its record
@@ -41,19 +44,36 @@ func (o Options) recordConflicts(merged *dialog.Dialog, conflicts []dialog.Confl
 		reg = orgs[1].reg
 	}
 	byID := map[string][]any{}
+	recorded := map[string]bool{} // message id and path
 	var order []string
 	for _, c := range conflicts {
 		if c.InText {
 			continue
 		}
-		rec, ok := o.record(c, reg, dialogs, orgs)
-		if !ok {
-			continue
+		paths := [][]string{}
+		if path, ok := conflictPath(c, reg); ok {
+			paths = append(paths, path)
 		}
-		if _, seen := byID[c.ID]; !seen {
-			order = append(order, c.ID)
+		if c.Part == dialog.PartKind {
+			// What goes with a kind: a prompt's mark, a code cell's
+			// outputs and count, attachments.
+			paths = append(paths, []string{"metadata", promptKey}, []string{"outputs"}, []string{"execution_count"}, []string{"attachments"})
 		}
-		byID[c.ID] = append(byID[c.ID], rec)
+		for k, path := range paths {
+			key := c.ID + "\x00" + strings.Join(path, "\x00")
+			if recorded[key] {
+				continue
+			}
+			rec, ok := o.record(c, path, k == 0, dialogs, orgs)
+			if !ok {
+				continue
+			}
+			recorded[key] = true
+			if _, seen := byID[c.ID]; !seen {
+				order = append(order, c.ID)
+			}
+			byID[c.ID] = append(byID[c.ID], rec)
+		}
 	}
 	if len(order) == 0 {
 		return
@@ -124,14 +144,11 @@ func asArray(v any) ([]any, bool) {
 	return nil, false
 }
 
-// record is the record of conflict c: its pointer, what, and the three
-// sides' values at the pointer in their cells (their notebooks' metadata
-// for ID ""), in the order the members are written.
-func (o Options) record(c dialog.Conflict, reg *Registry, dialogs [3]*dialog.Dialog, orgs [3]*origin) (json.RawMessage, bool) {
-	path, ok := conflictPath(c, reg)
-	if !ok {
-		return nil, false
-	}
+// record is the record of conflict c at path: its pointer, what, and the
+// three sides' values at the pointer in their cells (their notebooks'
+// metadata for ID ""), in the order the members are written; ok is false
+// when the sides all agree there, unless always.
+func (o Options) record(c dialog.Conflict, path []string, always bool, dialogs [3]*dialog.Dialog, orgs [3]*origin) (json.RawMessage, bool) {
 	pointer := ""
 	for _, k := range path {
 		pointer = jsonpointer.AppendToken(pointer, k)
@@ -151,14 +168,122 @@ func (o Options) record(c dialog.Conflict, reg *Registry, dialogs [3]*dialog.Dia
 		}
 		if v, ok := jsonvalue.At(whole, path); ok {
 			keys = append(keys, side)
-			vals[side] = v
+			vals[side] = joinTexts(path, v)
 		}
+	}
+	if !always && agree(keys, vals) {
+		return nil, false
 	}
 	raw, err := jsonvalue.AppendObject(nil, keys, vals)
 	if err != nil {
 		return nil, false
 	}
 	return raw, true
+}
+
+// agree reports whether a record's sides (the keys after "pointer" and
+// "what") all hold one value, or none does.
+func agree(keys []string, vals map[string]any) bool {
+	sides := keys[2:]
+	if len(sides) == 0 {
+		return true
+	}
+	if len(sides) < 3 {
+		return false
+	}
+	return jsonvalue.Equal(vals[sides[0]], vals[sides[1]]) && jsonvalue.Equal(vals[sides[0]], vals[sides[2]])
+}
+
+// joinTexts returns a value of a cell (at path) with its texts stored as
+// lists of lines (a source, the text of a stream output, text data, an
+// attachment's data) as one string each, as a notebook reader holds them.
+func joinTexts(path []string, v any) any {
+	if len(path) == 0 {
+		return v
+	}
+	switch path[0] {
+	case "source":
+		return joined(v)
+	case "outputs":
+		if len(path) == 1 {
+			l, ok := asArray(decodedRaw(v))
+			if !ok {
+				return v
+			}
+			for i, out := range l {
+				l[i] = joinOutput(out)
+			}
+			return l
+		}
+	case "attachments":
+		if len(path) == 2 {
+			return joinMembers(v)
+		}
+	}
+	return v
+}
+
+// joinOutput joins an output's text and its data's texts.
+func joinOutput(v any) any {
+	m, ok := decodedRaw(v).(map[string]any)
+	if !ok {
+		return v
+	}
+	out := make(map[string]any, len(m))
+	for k, x := range m {
+		switch k {
+		case "text":
+			x = joined(x)
+		case "data":
+			x = joinMembers(x)
+		}
+		out[k] = x
+	}
+	return out
+}
+
+// joinMembers joins each member of an object that is a list of strings
+// (a MIME bundle's texts).
+func joinMembers(v any) any {
+	m, ok := decodedRaw(v).(map[string]any)
+	if !ok {
+		return v
+	}
+	out := make(map[string]any, len(m))
+	for k, x := range m {
+		out[k] = joined(x)
+	}
+	return out
+}
+
+// joined is a list of strings as one string; any other value as it is.
+func joined(v any) any {
+	l, ok := decodedRaw(v).([]any)
+	if !ok {
+		if s, isString := decodedRaw(v).(string); isString {
+			return s
+		}
+		return v
+	}
+	var b []byte
+	for _, x := range l {
+		s, ok := x.(string)
+		if !ok {
+			return v
+		}
+		b = append(b, s...)
+	}
+	return string(b)
+}
+
+// decodedRaw is v, raw JSON decoded.
+func decodedRaw(v any) any {
+	if r, ok := v.(json.RawMessage); ok {
+		if d, err := jsonvalue.Decode(r); err == nil {
+			return d
+		}
+	}
+	return v
 }
 
 // cellValue returns message m's cell, as its file holds it, as generic

@@ -354,13 +354,13 @@ func TestMergeUnkeyed(t *testing.T) {
 	if !reflect.DeepEqual(contents, want) {
 		t.Errorf("contents %q, want %q", contents, want)
 	}
-	// Without Unkeyed the made-up ids are identities: nothing matches,
-	// so each side replaced every message of base with its own; both
-	// sides' messages are all kept, between three marker messages, and
-	// that is a conflict.
+	// Without Unkeyed the made-up ids are identities: each side renamed
+	// every message, paired by content (as git pairs renamed files): an id
+	// conflict each (ours' ids kept), and the message theirs deleted is
+	// kept, ours having renamed it.
 	got, cs = mustMerge(t, b, o, th, dialog.MergeOptions{})
-	if got.Len() != o.Len()+th.Len()+3 || !reflect.DeepEqual(whatsOnly(cs), []string{"replaced on both sides"}) {
-		t.Errorf("keyed merge of unrelated ids has %d messages, conflicts %v", got.Len(), whats(cs))
+	if idList(got) != "tnew oa ob oc od oe" || !reflect.DeepEqual(whatsOnly(cs), []string{"id", "id", "id", "deleted by theirs, edited by ours", "id"}) {
+		t.Errorf("keyed merge of renamed messages: %q, conflicts %v", idList(got), whats(cs))
 	}
 }
 

@@ -83,24 +83,50 @@ func (mg *merger) deleted(b, kept *Message, oursKept bool) *Message {
 // and both sides added one under one id).
 func (mg *merger) message(b, o, t *Message, added bool) *Message {
 	m := mg.message3(b, o, t, added)
-	switch {
-	case m.ID == t.ID:
-	case mg.unkeyed(o) && !mg.unkeyed(t):
-		// Theirs' id is an identity, ours' made up: keep theirs'.
-		if m == o {
-			if mg.same(o, t) && o.Kind == t.Kind {
-				return t
-			}
-			m = cloneMessage(o)
-		}
-		mg.renamed(m.ID, t.ID)
-		m.ID = t.ID
-	case !mg.unkeyed(o) && !mg.unkeyed(t) && o.ID != t.ID && (b.ID == "" || mg.unkeyed(b)):
-		// Both gave ids of their own to a message matched by content:
-		// ours' kept.
-		mg.add(Conflict{ID: m.ID, What: "id", Part: PartID, Base: b, Ours: o, Theirs: t, Values: [3]any{nil, o.ID, t.ID}})
+	id := mg.mergedID(b, o, t, m.ID)
+	if id == m.ID {
+		return m
 	}
+	if m == o || m == t {
+		if mg.same(o, t) && o.Kind == t.Kind && id == t.ID {
+			return t
+		}
+		m = cloneMessage(m)
+	}
+	mg.renamed(m.ID, id)
+	m.ID = id
 	return m
+}
+
+// mergedID is the id of a message both sides kept, merged as a value:
+// one whose id is made up takes the other's, a change made on one side
+// only (a renamed message, paired by content) is applied, and both sides
+// giving different ids keep ours' and report it. cur is the id the merged
+// parts came with.
+func (mg *merger) mergedID(b, o, t *Message, cur string) string {
+	switch {
+	case o.ID == t.ID:
+		return o.ID
+	case mg.unkeyed(o) && !mg.unkeyed(t):
+		return t.ID // theirs' id is an identity, ours' made up
+	case mg.unkeyed(t):
+		return o.ID
+	case b.ID != "" && !mg.unkeyed(b) && o.ID == b.ID:
+		return t.ID
+	case b.ID != "" && !mg.unkeyed(b) && t.ID == b.ID:
+		return o.ID
+	}
+	mg.add(Conflict{ID: cur, What: "id", Part: PartID, Base: b, Ours: o, Theirs: t, Values: [3]any{idValue(mg, b), o.ID, t.ID}})
+	return o.ID
+}
+
+// idValue is a base message's id as a conflict's value: nil when it has
+// none (made up, or an empty base).
+func idValue(mg *merger, b *Message) any {
+	if b.ID == "" || mg.unkeyed(b) {
+		return nil
+	}
+	return b.ID
 }
 
 func (mg *merger) unkeyed(m *Message) bool { return mg.opt.Unkeyed != nil && mg.opt.Unkeyed(m) }

@@ -45,8 +45,8 @@ type entry struct {
 
 func (mg *merger) merge(base, ours, theirs *Dialog) (*Dialog, []Conflict) {
 	bm, om, tm := base.Messages, ours.Messages, theirs.Messages
-	mo := match(bm, om, mg.opt.Unkeyed) // ours index → base index
-	mt := match(bm, tm, mg.opt.Unkeyed)
+	mo := matchSides(bm, om, mg.opt.Unkeyed) // ours index → base index
+	mt := matchSides(bm, tm, mg.opt.Unkeyed)
 	var es []*entry
 	keyB := make([]int, len(bm))
 	for i, m := range bm {
@@ -81,6 +81,7 @@ func (mg *merger) merge(base, ours, theirs *Dialog) (*Dialog, []Conflict) {
 		}
 	}
 	both := matchAdded(addedO, addedT, mg.opt.Unkeyed)
+	pairRenamed(addedO, addedT, both, mg.opt.Unkeyed) // one added message, edited or renamed by a side
 	keyT := make([]int, len(tm))
 	for k, m := range tm {
 		if i := mt[k]; i >= 0 {
@@ -174,11 +175,17 @@ func (mg *merger) survives(e *entry) bool {
 	case e.o != nil && e.t != nil:
 		return true
 	case e.o != nil:
-		return !mg.same(e.o, e.b) && !mg.derivedOnly(e.o, e.b)
+		return mg.renamedFrom(e.o, e.b) || !mg.same(e.o, e.b) && !mg.derivedOnly(e.o, e.b)
 	case e.t != nil:
-		return !mg.same(e.t, e.b) && !mg.derivedOnly(e.t, e.b)
+		return mg.renamedFrom(e.t, e.b) || !mg.same(e.t, e.b) && !mg.derivedOnly(e.t, e.b)
 	}
 	return false
+}
+
+// renamedFrom reports whether m is base message b with another id of its
+// own (an edit), not one made up.
+func (mg *merger) renamedFrom(m, b *Message) bool {
+	return m.ID != b.ID && !mg.unkeyed(m) && !mg.unkeyed(b)
 }
 
 // order merges the key sequences: each key once, where the side that

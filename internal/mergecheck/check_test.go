@@ -77,6 +77,7 @@ func check(base, ours, theirs, result []byte, clean bool, opt checkOptions) []fa
 	if err := validNotebook(result); err != nil {
 		k.fail("result invalid", "", "", "", "%v", err)
 	}
+	takeMarkerCells(rv)
 	var vs [4]*nbView
 	for i, data := range [3][]byte{base, ours, theirs} {
 		if vs[i], err = viewOf(data); err != nil {
@@ -135,7 +136,7 @@ func check(base, ours, theirs, result []byte, clean bool, opt checkOptions) []fa
 		k.fail("record malformed", "", "", "/metadata", "%v", rv.recErr)
 	}
 	k.order(vs)
-	marked := len(rv.recs) > 0
+	marked := len(rv.recs) > 0 || rv.markerCells > 0
 	for _, c := range rv.cells {
 		if c.recErr != nil {
 			k.fail("record malformed", "", c.key, "/metadata", "%v", c.recErr)

@@ -22,6 +22,44 @@ type nbView struct {
 	recs         []record
 	recErr       error
 	cells        []*cellView
+	markerCells  int // marker cells taken out (takeMarkerCells)
+}
+
+// takeMarkerCells takes out of a result's view the marker cells of cells
+// both sides put in one place (the merge keeps ours' new cells, then
+// theirs', between cells holding one marker line each: <<<<<<< ours,
+// =======, >>>>>>> theirs), in that order: they mark a conflict, and are
+// no input's cell.
+func takeMarkerCells(v *nbView) {
+	isMarker := func(c *cellView, ch byte) bool {
+		t := strings.TrimRight(c.text, "\n")
+		m := markerLine.FindStringSubmatch(t)
+		return m != nil && m[1][0] == ch && (ch != '=' || t == m[1])
+	}
+	keep := v.cells[:0:0]
+	for i := 0; i < len(v.cells); i++ {
+		c := v.cells[i]
+		if isMarker(c, '<') {
+			sep, end := -1, -1
+			for j := i + 1; j < len(v.cells) && end < 0; j++ {
+				switch {
+				case sep < 0 && isMarker(v.cells[j], '='):
+					sep = j
+				case sep >= 0 && isMarker(v.cells[j], '>'):
+					end = j
+				}
+			}
+			if end > 0 {
+				v.markerCells += 3
+				keep = append(keep, v.cells[i+1:sep]...)
+				keep = append(keep, v.cells[sep+1:end]...)
+				i = end
+				continue
+			}
+		}
+		keep = append(keep, c)
+	}
+	v.cells = keep
 }
 
 type cellView struct {
