@@ -326,3 +326,46 @@ func jsonEqual(a, b any) bool {
 	json.Unmarshal(y, &v)
 	return reflect.DeepEqual(u, v)
 }
+
+// A message whose id one side changed is that message, paired by content
+// (as git pairs a renamed file): the other side's edit goes into it (not
+// into a copy), a deletion meets it as an edit (a conflict), and both
+// sides giving ids of their own keep ours' and report it. Without ids, a
+// message whose kind changed is paired the same way.
+func TestMergeRenamedMessage(t *testing.T) {
+	b := base5()
+	rename := func(d *dialog.Dialog, id string) *dialog.Dialog {
+		c := clone(d)
+		c.Messages[1].ID = id
+		return c
+	}
+	o := rename(b, "new2")
+	th := clone(b)
+	th.Messages[1].Content = "x = 1\ny = 20\nz = 3\n"
+	got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{})
+	if idList(got) != "m1 new2 m3 m4 m5" || len(cs) != 0 || get(t, got, "new2").Content != th.Messages[1].Content {
+		t.Errorf("rename vs edit: %q %v", idList(got), whats(cs))
+	}
+	got, cs = mustMerge(t, b, th, o, dialog.MergeOptions{})
+	if idList(got) != "m1 new2 m3 m4 m5" || len(cs) != 0 {
+		t.Errorf("edit vs rename: %q %v", idList(got), whats(cs))
+	}
+	del := clone(b)
+	del.Remove("m2")
+	if got, cs := mustMerge(t, b, o, del, dialog.MergeOptions{}); len(cs) != 1 || cs[0].What != "deleted by theirs, edited by ours" || idList(got) != "m1 new2 m3 m4 m5" {
+		t.Errorf("rename vs delete: %q %v", idList(got), whats(cs))
+	}
+	if got, cs := mustMerge(t, b, o, rename(b, "other"), dialog.MergeOptions{}); len(cs) != 1 || cs[0].Part != dialog.PartID ||
+		cs[0].Values != [3]any{"m2", "new2", "other"} || idList(got) != "m1 new2 m3 m4 m5" {
+		t.Errorf("renamed on both sides: %q %+v", idList(got), cs)
+	}
+	// Without ids: a kind change and an edit of the text, one message.
+	unkeyed := func(*dialog.Message) bool { return true }
+	ok, tk := clone(b), clone(b)
+	ok.Messages[1].Kind, ok.Messages[1].Outputs = dialog.Raw, nil
+	tk.Messages[1].Content = "x = 1\ny = 2\nz = 3\nw = 4"
+	got, cs = mustMerge(t, b, ok, tk, dialog.MergeOptions{Unkeyed: unkeyed})
+	if got.Len() != 5 || len(cs) != 0 || got.Messages[1].Kind != dialog.Raw || got.Messages[1].Content != tk.Messages[1].Content {
+		t.Errorf("kind vs edit without ids: %v %v", got.Messages, whats(cs))
+	}
+}
