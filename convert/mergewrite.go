@@ -46,6 +46,7 @@ func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 		return nil, err
 	}
 	keepTheirsHidden(nb, merged.Messages, versions, orgB, orgO, orgT)
+	keepAttachmentValues(nb, merged.Messages, versions, orgO, orgT)
 	out, err := nbformat.Marshal(nb)
 	if err != nil {
 		return nil, fmt.Errorf("convert: merge: %w", err)
@@ -156,6 +157,69 @@ func keepTheirsHidden(nb *nbformat.Notebook, msgs []*dialog.Message, versions ma
 			copyHidden(nb.Cells[i], st.cell)
 		}
 	}
+}
+
+// keepAttachmentValues gives each attachment of the merged cells (nb's
+// cells, one per message) that a side holds with the same data the value
+// that side's file holds, when the writer wrote it otherwise: an
+// attachment stored as text that is not base64 (see attachmentFrom) stays
+// that text, whichever side it comes from.
+func keepAttachmentValues(nb *nbformat.Notebook, msgs []*dialog.Message, versions map[*dialog.Message][3]*dialog.Message, orgO, orgT *origin) {
+	for i, m := range msgs {
+		if len(m.Attachments) == 0 || i >= len(nb.Cells) {
+			continue
+		}
+		atts := cellAttachments(nb.Cells[i])
+		if atts == nil {
+			continue
+		}
+		v := versions[m]
+		for _, side := range [2]struct {
+			org *origin
+			msg *dialog.Message
+		}{{orgO, v[1]}, {orgT, v[2]}} {
+			s := side.org.snap(side.msg)
+			if s == nil {
+				continue
+			}
+			orig := cellAttachments(s.cell)
+			for _, a := range m.Attachments {
+				w := findMIME(attachmentsOf(s.msg.Attachments, a.ID), a.MIME)
+				ob, inOrig := orig[a.ID]
+				b, inCell := atts[a.ID]
+				if w == nil || !inOrig || !inCell || string(w.Data) != string(a.Data) {
+					continue
+				}
+				was, ok1 := ob.RawJSON(a.MIME)
+				now, ok2 := b.RawJSON(a.MIME)
+				if ok1 && ok2 && !jsonvalue.Equal(was, now) && b.SetJSON(a.MIME, was) == nil {
+					atts[a.ID] = b
+				}
+			}
+		}
+	}
+}
+
+// cellAttachments returns a markdown or raw cell's attachments.
+func cellAttachments(c nbformat.Cell) map[string]nbformat.MimeBundle {
+	switch c := c.(type) {
+	case *nbformat.MarkdownCell:
+		return c.Attachments
+	case *nbformat.RawCell:
+		return c.Attachments
+	}
+	return nil
+}
+
+// attachmentsOf returns the attachments of as with the id.
+func attachmentsOf(as []dialog.Attachment, id string) []dialog.Attachment {
+	var out []dialog.Attachment
+	for _, a := range as {
+		if a.ID == id {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // rawCells finds the bytes of a notebook's cells in what it was read from

@@ -170,7 +170,7 @@ func (mg *merger) message3(b, o, t *Message, added bool) *Message {
 	}
 	// Prompt replies are text too; the other outputs are derived data.
 	rb, ro, rt := b.Reply(), o.Reply(), t.Reply()
-	outs, count, outsConflict, countConflict := mg.outputs(withoutReply(b), withoutReply(o), withoutReply(t), b, o, t)
+	outs, count, outsConflict, countConflict := mg.outputs(withoutReply(b), withoutReply(o), withoutReply(t), b, o, t, added)
 	m.Outputs, m.ExecutionCount = outs, count
 	if m.Kind == Code {
 		if outsConflict {

@@ -25,7 +25,9 @@ func withoutReply(m *Message) []Output {
 // outsConflict and countConflict report, under OutputsConflict, outputs
 // (then between marker outputs) and counts (then ours') both sides
 // changed differently.
-func (mg *merger) outputs(ob, oo, ot []Output, b, o, t *Message) (outs []Output, count *int, outsConflict, countConflict bool) {
+// With added (both sides added the message: no base), outputs that
+// differ conflict even when one side has none.
+func (mg *merger) outputs(ob, oo, ot []Output, b, o, t *Message, added bool) (outs []Output, count *int, outsConflict, countConflict bool) {
 	count = o.ExecutionCount
 	switch {
 	case sameCount(o.ExecutionCount, b.ExecutionCount):
@@ -39,12 +41,15 @@ func (mg *merger) outputs(ob, oo, ot []Output, b, o, t *Message) (outs []Output,
 		count = nil
 	}
 	switch {
+	case sameOutputs(oo, ot):
+		return oo, count, false, countConflict
+	case added:
 	case sameOutputs(oo, ob):
 		return ot, count, false, countConflict
-	case sameOutputs(ot, ob), sameOutputs(oo, ot):
+	case sameOutputs(ot, ob):
 		return oo, count, false, countConflict
 	}
-	if outs, ok := mergeOutputLists(ob, oo, ot); ok {
+	if outs, ok := mergeOutputLists(ob, oo, ot); ok && !added {
 		return outs, count, false, countConflict
 	}
 	switch mg.opt.Outputs {
