@@ -47,6 +47,8 @@ func runDiff(e *env, args []string) int {
 	color := fs.String("color", "auto", "colour the output: auto (on a terminal), always or never")
 	context := boundedInt(fs, "U", 3, 0, maxContext, "lines of context in text diffs")
 	textconv := fs.Bool("textconv", false, "print FILE as text, cell by cell (git's textconv)")
+	asHTML := fs.Bool("html", false, "write the changes as one self-contained HTML page (to -o FILE, or standard output)")
+	out := fs.String("o", "", "with --html: the file to write the page to (atomically)")
 	if st := parse(e, fs, args); st >= 0 {
 		return st
 	}
@@ -108,6 +110,9 @@ func runDiff(e *env, args []string) int {
 			return exitError
 		}
 		texts[i] = data
+	}
+	if *asHTML {
+		return runDiffHTML(e, &d, [2]string{aName, bName}, texts, *out, gitMode)
 	}
 	changes, err := d.changes(texts[0], texts[1])
 	if mie := (*convert.MergeInputError)(nil); errors.As(err, &mie) {
