@@ -60,7 +60,7 @@ func decodeBase64(text string) ([]byte, bool) {
 // attachments builds a cell's attachments, keeping original bundles whose
 // attachments did not change, and in a bundle that changed the original
 // value of each type whose data did not (a text that is not base64 stays
-// as it was); a cell whose attachments member was empty keeps it.
+// as it was).
 func (o Options) attachments(m *dialog.Message, s *snapshot) map[string]nbformat.MimeBundle {
 	var orig map[string]nbformat.MimeBundle
 	var before []dialog.Attachment
@@ -74,9 +74,6 @@ func (o Options) attachments(m *dialog.Message, s *snapshot) map[string]nbformat
 		before = s.msg.Attachments
 	}
 	if len(m.Attachments) == 0 {
-		if orig != nil && len(orig) == 0 {
-			return map[string]nbformat.MimeBundle{}
-		}
 		return nil
 	}
 	byID := map[string][]dialog.Attachment{}

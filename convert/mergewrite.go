@@ -41,12 +41,13 @@ func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 	mo.valid = mo.valid && slices.Equal(merged.Messages, orgO.msgs) && orgO.sameMeta(merged.Meta)
 	merged.Source = mo
 	defer func() { merged.Source = nil }()
+	empty := emptyAttachments(merged.Messages, versions, orgB, orgO, orgT) // (before ours' cells are written in place)
 	nb, err := o.ToNotebook(merged)
 	if err != nil {
 		return nil, err
 	}
 	keepTheirsHidden(nb, merged.Messages, versions, orgB, orgO, orgT)
-	keepAttachmentValues(nb, merged.Messages, versions, orgO, orgT)
+	keepAttachmentValues(nb, merged.Messages, versions, orgO, orgT, empty)
 	out, err := nbformat.Marshal(nb)
 	if err != nil {
 		return nil, fmt.Errorf("convert: merge: %w", err)
@@ -163,10 +164,17 @@ func keepTheirsHidden(nb *nbformat.Notebook, msgs []*dialog.Message, versions ma
 // cells, one per message) that a side holds with the same data the value
 // that side's file holds, when the writer wrote it otherwise: an
 // attachment stored as text that is not base64 (see attachmentFrom) stays
-// that text, whichever side it comes from.
-func keepAttachmentValues(nb *nbformat.Notebook, msgs []*dialog.Message, versions map[*dialog.Message][3]*dialog.Message, orgO, orgT *origin) {
+// that text, whichever side it comes from; a cell without attachments
+// keeps an empty attachments member (keepEmptyAttachments).
+func keepAttachmentValues(nb *nbformat.Notebook, msgs []*dialog.Message, versions map[*dialog.Message][3]*dialog.Message, orgO, orgT *origin, empty map[*dialog.Message]bool) {
 	for i, m := range msgs {
-		if len(m.Attachments) == 0 || i >= len(nb.Cells) {
+		if i >= len(nb.Cells) {
+			continue
+		}
+		if len(m.Attachments) == 0 {
+			if empty[m] {
+				keepEmptyAttachments(nb.Cells[i])
+			}
 			continue
 		}
 		atts := cellAttachments(nb.Cells[i])
@@ -196,6 +204,53 @@ func keepAttachmentValues(nb *nbformat.Notebook, msgs []*dialog.Message, version
 					atts[a.ID] = b
 				}
 			}
+		}
+	}
+}
+
+// emptyAttachments tells, for each merged message without attachments,
+// whether its cell keeps an empty attachments member (a part of the cell
+// its message does not show), merged three-way: as ours' cell has it,
+// unless ours' is as base's, then as theirs'.
+func emptyAttachments(msgs []*dialog.Message, versions map[*dialog.Message][3]*dialog.Message, orgB, orgO, orgT *origin) map[*dialog.Message]bool {
+	out := map[*dialog.Message]bool{}
+	has := func(org *origin, m *dialog.Message) (bool, bool) {
+		s := org.snap(m)
+		if s == nil {
+			return false, false
+		}
+		a := cellAttachments(s.cell)
+		return a != nil && len(a) == 0, true
+	}
+	for _, m := range msgs {
+		if len(m.Attachments) > 0 {
+			continue
+		}
+		v := versions[m]
+		b, inB := has(orgB, v[0])
+		o, inO := has(orgO, v[1])
+		t, inT := has(orgT, v[2])
+		switch {
+		case inO && (!inB || o != b || !inT):
+			out[m] = o
+		case inT:
+			out[m] = t
+		}
+	}
+	return out
+}
+
+// keepEmptyAttachments gives a markdown or raw cell without attachments an
+// empty attachments member.
+func keepEmptyAttachments(c nbformat.Cell) {
+	switch c := c.(type) {
+	case *nbformat.MarkdownCell:
+		if c.Attachments == nil {
+			c.Attachments = map[string]nbformat.MimeBundle{}
+		}
+	case *nbformat.RawCell:
+		if c.Attachments == nil {
+			c.Attachments = map[string]nbformat.MimeBundle{}
 		}
 	}
 }
