@@ -21,9 +21,16 @@ var mergeCmd = &command{
 	doc: `Merges the changes OURS and THEIRS made to BASE, cell by cell: cells
 are matched by id (by content in notebooks without ids), every change
 made on one side only is applied, and both sides' edits of one cell's
-text are merged line by line. What cannot be merged is marked inside the
+text are merged line by line, metadata key by key (re-indenting or
+reordering keys is no change). What cannot be merged is marked inside the
 cell's text (<<<<<<< ours ... ======= ... >>>>>>> theirs), so the file
-written is always a valid notebook. The labels are git's names for the
+written is always a valid notebook; outputs both sides changed go between
+marker outputs, cells both sides put where they deleted others between
+marker cells; a cell deleted on one side and edited on the other is kept
+with markers saying so; a value with no text (kind, metadata, attachment,
+execution count, id) keeps ours' and is recorded in the cell's metadata
+under "ipynb_conflicts" with both sides' values (delete the record to
+resolve it). "ipynb check" reports all of these as "conflict". The labels are git's names for the
 sides (--ours-label %X --theirs-label %Y, which git 2.44 and later
 fill in); not given, or left as "%X" and "%Y" by older git: HEAD and the
 branch "git merge" merges, where git names it, else ours and theirs
