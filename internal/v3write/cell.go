@@ -43,13 +43,15 @@ func set(ks ...string) map[string]bool {
 }
 
 // origin is the version 3 cell a cell comes from: its members, their
-// order, its type, and the decoded upgrade of it (texts joined).
+// order, its type, and its upgrade (up: its normalized form, set by
+// cell).
 type origin struct {
 	f     *v3File
 	i     int
 	nodes map[string]int
 	keys  []string
 	typ   string
+	cell  *v4Cell
 	up    map[string]any
 }
 
@@ -68,7 +70,16 @@ func family(v3type string) string {
 // cell returns the version 3 form of cell c (at pointer p of the cells
 // given), over its origin o (nil for none). A cell of another type than
 // its origin's family is written as new.
-func (w *writer) cell(c v4Cell, o *origin, p string) (*obj, error) {
+func (w *writer) cell(c *v4Cell, o *origin, p string) (*obj, error) {
+	if err := c.normalized(); err != nil {
+		return nil, &Error{Input: "cells", Pointer: p, Err: err}
+	}
+	if o != nil {
+		if err := o.cell.normalized(); err != nil {
+			return nil, &Error{Input: o.f.name, Pointer: o.f.pointer(o.i), Err: err}
+		}
+		o.up = o.cell.n
+	}
 	ct, _ := c.n["cell_type"].(string)
 	if o != nil && family(o.typ) != ct {
 		o = nil
@@ -130,7 +141,7 @@ func (w *writer) cell(c v4Cell, o *origin, p string) (*obj, error) {
 }
 
 // code writes a code cell's own members into d.
-func (w *writer) code(d *obj, c v4Cell, o *origin, keep func(string) bool, p string) error {
+func (w *writer) code(d *obj, c *v4Cell, o *origin, keep func(string) bool, p string) error {
 	d.set("cell_type", "code")
 	if !keep("source") {
 		d.set("input", w.splitValue(c.n["source"]))
@@ -184,7 +195,7 @@ func (w *writer) code(d *obj, c v4Cell, o *origin, keep func(string) bool, p str
 // outputs returns the version 3 outputs of code cell c: those its
 // origin's upgrade holds as the origin's (their bytes), the others
 // converted.
-func (w *writer) outputs(d *obj, c v4Cell, o *origin, p string) ([]any, error) {
+func (w *writer) outputs(d *obj, c *v4Cell, o *origin, p string) ([]any, error) {
 	gouts, ok := c.g["outputs"].([]any)
 	nouts, _ := c.n["outputs"].([]any)
 	if !ok || len(gouts) != len(nouts) {
@@ -246,7 +257,7 @@ func (w *writer) outputs(d *obj, c v4Cell, o *origin, p string) ([]any, error) {
 // exactly ("#"×level, a space, a text without line breaks), as Python's
 // downgrade makes one-line "#" cells headings (Python also takes "#x" and
 // "#  x", which come back as "# x").
-func (w *writer) text(d *obj, c v4Cell, o *origin, keep func(string) bool) string {
+func (w *writer) text(d *obj, c *v4Cell, o *origin, keep func(string) bool) string {
 	ct, _ := c.n["cell_type"].(string)
 	src, isText := c.n["source"].(string)
 	typ := ct

@@ -25,7 +25,7 @@ type v3File struct {
 	upped  bool
 	up     []nbformat.Cell // the upgrade's cells, one per cell
 	upErr  error
-	norm   []map[string]any // decoded upgraded cells with texts joined (when asked)
+	forms  []*v4Cell // of the upgrade's cells (when asked)
 }
 
 // cellRef locates a cell of a v3File.
@@ -125,9 +125,9 @@ func members(t *jsontree.Tape, o int) (nodes map[string]int, keys []string) {
 	return nodes, keys
 }
 
-// upgraded returns the decoded upgrade of cell i with its texts joined
-// (what the cells given to Write are compared with).
-func (f *v3File) upgraded(i int) (map[string]any, error) {
+// upgraded returns the upgrade of cell i (what the cells given to Write
+// are compared with).
+func (f *v3File) upgraded(i int) (*v4Cell, error) {
 	if !f.upped {
 		f.upped = true
 		x, err := nbimpl.UpgradedCopy(f.nb, false)
@@ -137,18 +137,18 @@ func (f *v3File) upgraded(i int) (map[string]any, error) {
 			f.upErr = &Error{Input: f.name, Err: fmt.Errorf("the upgrade has %d cells, the worksheets %d", len(up.Cells), len(f.cells))}
 		} else {
 			f.up = up.Cells
-			f.norm = make([]map[string]any, len(f.cells))
+			f.forms = make([]*v4Cell, len(f.cells))
 		}
 	}
 	if f.upErr != nil {
 		return nil, f.upErr
 	}
-	if f.norm[i] == nil {
+	if f.forms[i] == nil {
 		c, err := cellForms(f.up[i])
 		if err != nil {
 			return nil, &Error{Input: f.name, Pointer: f.pointer(i), Err: err}
 		}
-		f.norm[i] = c.n
+		f.forms[i] = c
 	}
-	return f.norm[i], nil
+	return f.forms[i], nil
 }

@@ -77,6 +77,9 @@ func cellsJSON(t *testing.T, cells []nbformat.Cell) []any {
 	out := make([]any, len(cells))
 	for i, c := range cells {
 		forms, err := cellForms(c)
+		if err == nil {
+			err = forms.normalized()
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -19,40 +19,50 @@ import (
 // and version 3 objects built member by member in a chosen order.
 
 // v4Cell is a version 4 cell as generic JSON (g: what nbgeneric.ToMap
-// gives, json.RawMessage inside) and decoded with its texts joined (n).
+// gives, json.RawMessage inside) and, once asked (normalized), decoded
+// with its texts joined and without its id (n).
 type v4Cell struct {
 	g map[string]any
 	n map[string]any
 }
 
-// cellForms returns both forms of cell c.
-func cellForms(c nbformat.Cell) (v4Cell, error) {
-	var g map[string]any
+// cellForms returns the generic form of cell c.
+func cellForms(c nbformat.Cell) (*v4Cell, error) {
 	if u, ok := c.(*nbformat.UnknownCell); ok {
 		v, err := nbformat.Decode(u.Raw)
 		if err != nil {
-			return v4Cell{}, err
+			return nil, err
 		}
-		if g, ok = v.(map[string]any); !ok {
-			return v4Cell{}, fmt.Errorf("a cell of unknown type is not an object")
+		g, ok := v.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("a cell of unknown type is not an object")
 		}
-	} else {
-		var err error
-		if g, err = nbgeneric.ToMap(c); err != nil {
-			return v4Cell{}, err
-		}
+		return &v4Cell{g: g}, nil
 	}
-	n, err := decoded(g)
+	g, err := nbgeneric.ToMap(c)
 	if err != nil {
-		return v4Cell{}, err
+		return nil, err
+	}
+	return &v4Cell{g: g}, nil
+}
+
+// normalized sets c.n.
+func (c *v4Cell) normalized() error {
+	if c.n != nil {
+		return nil
+	}
+	n, err := decoded(c.g)
+	if err != nil {
+		return err
 	}
 	m, _ := n.(map[string]any)
 	if m == nil {
-		return v4Cell{}, fmt.Errorf("a cell is not an object")
+		return fmt.Errorf("a cell is not an object")
 	}
 	delete(m, "id")
 	normCell(m)
-	return v4Cell{g: g, n: m}, nil
+	c.n = m
+	return nil
 }
 
 // decoded returns generic JSON decoded all the way down (no

@@ -109,7 +109,7 @@ func Write(ours []byte, nb *Notebook) ([]byte, error) {
 			r := of.cells[c.Index]
 			cur = max(cur, r.sheet)
 			slots[k], dst[k] = slot{r.sheet, r.pos}, cur
-			if !equal(forms.n, o.up) {
+			if !equalCell(forms.g, o.cell.g) {
 				d, err := w.cell(forms, o, p)
 				if err != nil {
 					return nil, err
@@ -121,7 +121,7 @@ func Write(ours []byte, nb *Notebook) ([]byte, error) {
 			continue
 		}
 		var v json.RawMessage
-		if o != nil && equal(forms.n, o.up) {
+		if o != nil && equalCell(forms.g, o.cell.g) {
 			v = json.RawMessage(f.raw(c.Index)) // (in ours' style: see render)
 		} else {
 			d, err := w.cell(forms, o, p)
@@ -173,7 +173,7 @@ func unchanged(of *v3File, nb *Notebook) bool {
 			return false
 		}
 		up, err := of.upgraded(i)
-		if err != nil || !equal(forms.n, up) {
+		if err != nil || !equalCell(forms.g, up.g) {
 			return false
 		}
 	}
@@ -206,11 +206,11 @@ func (w *writer) file(c Cell, nb *Notebook) (*v3File, error) {
 
 // origin returns cell i of f as the origin of a cell written.
 func (f *v3File) origin(i int) (*origin, error) {
-	up, err := f.upgraded(i)
+	c, err := f.upgraded(i)
 	if err != nil {
 		return nil, err
 	}
-	o := &origin{f: f, i: i, up: up}
+	o := &origin{f: f, i: i, cell: c}
 	o.nodes, o.keys = members(f.t, f.cells[i].node)
 	if j, ok := o.nodes["cell_type"]; ok && f.t.Nodes[j].Kind == jsontree.String {
 		o.typ = f.t.Str(j)
