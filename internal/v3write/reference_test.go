@@ -8,20 +8,23 @@ import (
 )
 
 // TestCorpusUnchangedIsOurs: every version 3 notebook of the corpus,
-// given as its own upgrade's cells, comes back byte for byte.
+// given as its own upgrade's cells (with or without its upgraded
+// metadata), comes back byte for byte.
 func TestCorpusUnchangedIsOurs(t *testing.T) {
 	for name, data := range corpusV3(t) {
-		cells, _, err := tryUpgrade(data)
+		cells, meta, err := tryUpgrade(data)
 		if err != nil {
 			continue // (the upgrade refuses it: no cells to give)
 		}
-		out, err := Write(data, &Notebook{Cells: oursCells(cells)})
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-			continue
-		}
-		if string(out) != string(data) {
-			t.Errorf("%s: changed", name)
+		for _, m := range []map[string]any{nil, meta} {
+			out, err := Write(data, &Notebook{Cells: oursCells(cells), Meta: m})
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+				continue
+			}
+			if string(out) != string(data) {
+				t.Errorf("%s (metadata given %v): changed:\n%s", name, m != nil, jsonDiff(t, data, out))
+			}
 		}
 	}
 }
