@@ -20,8 +20,9 @@
 //     and outputs of that type use), texts stored as lists of lines or as
 //     strings as ours' cells store them, unrun cells' prompt numbers
 //     written null or left out as ours does, and the language of ours'
-//     code cells. A file without characters beyond ASCII (every version 3
-//     writer, Python's json.dumps, escapes them) stays so.
+//     code cells (python where they have several, or there are none). A
+//     file without characters beyond ASCII (every version 3 writer,
+//     Python's json.dumps, escapes them) stays so.
 //  3. Nothing lost or changed: the conversion is the inverse of the
 //     upgrade, so that nbformat.Upgrade of the result gives the cells and
 //     metadata written (cell ids aside). It is Python nbformat's
