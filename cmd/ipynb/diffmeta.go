@@ -14,9 +14,9 @@ import (
 )
 
 // Metadata (of cells, notebooks and outputs) in ipynb diff: compared as
-// JSON values — members in any order, white space and the spelling of
-// numbers (300, 300.0, 3e2) ignored — and a change shown at the nested
-// key that changed, by its path:
+// JSON values (jsonvalue.Equal: members in any order, white space
+// ignored, numbers by value) and a change shown at the nested key that
+// changed, by its path:
 //
 //	 ## meta colab.height: 300 → 400
 //	+## meta tags = ["x"]
@@ -25,10 +25,10 @@ import (
 // a changed value with an arrow, a key added or removed as a "+" or "-"
 // line. Objects are compared key by key; arrays and other values whole.
 
-// jsonValue is v as ipynb diff compares it: raw JSON (json.RawMessage, as
-// metadata is held) decoded, objects as map[string]any, and every number
-// as a json.Number of one spelling for each value (numberText), so that
-// jsonvalue.Equal compares values, not their bytes.
+// jsonValue is v as ipynb diff walks it: raw JSON (json.RawMessage, as
+// metadata is held) decoded with its numbers as written (json.Number),
+// objects as map[string]any; values are compared with jsonvalue.Equal
+// (numbers by value, as Python compares what its json module reads).
 func jsonValue(v any) any {
 	switch x := v.(type) {
 	case json.RawMessage:
@@ -38,25 +38,11 @@ func jsonValue(v any) any {
 		if dec.Decode(&g) != nil {
 			return string(x)
 		}
-		return jsonValue(g)
-	case json.Number:
-		return json.Number(numberText(string(x)))
-	case float64:
-		return json.Number(numberText(strconv.FormatFloat(x, 'g', -1, 64)))
-	case int:
-		return json.Number(strconv.Itoa(x))
-	case int64:
-		return json.Number(strconv.FormatInt(x, 10))
+		return g
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
 			out[i] = jsonValue(e)
-		}
-		return out
-	case []string:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = e
 		}
 		return out
 	}
@@ -70,31 +56,8 @@ func jsonValue(v any) any {
 	return v
 }
 
-var integerText = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
-
-// numberText is one spelling of a JSON number's value: an integer as it
-// is written, any other number as Go's shortest float64 text, which is an
-// integer's when the value is one (300.0 and 3e2 are 300). A number
-// float64 cannot hold keeps its text.
-func numberText(s string) string {
-	if integerText.MatchString(s) {
-		if s == "-0" {
-			return "0"
-		}
-		return s
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return s
-	}
-	if f == 0 {
-		return "0"
-	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
-}
-
 // sameJSON reports whether two values are equal as JSON values.
-func sameJSON(a, b any) bool { return jsonvalue.Equal(jsonValue(a), jsonValue(b)) }
+func sameJSON(a, b any) bool { return jsonvalue.Equal(a, b) }
 
 // A leafChange is one nested key whose value changed: the value before
 // and after as compact JSON, or "" where the key is absent.
