@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -110,47 +109,6 @@ func newMergeApp(in reader, paths [3]string) (webApp, int) {
 	return a, -1
 }
 
-// locate finds each conflict's message in the merged dialog: by id, and
-// in a notebook without cell ids (whose ids are made up anew on every
-// read) by order — conflicts come in cell order — taking the next
-// message that holds conflict markers (a text conflict) or one side's
-// text (the others).
-func locate(d *dialog.Dialog, cs []mergeConflict) []int {
-	at := make([]int, len(cs))
-	next := 0
-	used := map[[2]string]bool{} // message position and part, taken by a text conflict
-	for i, c := range cs {
-		at[i] = -1
-		if c.ID == "" {
-			continue
-		}
-		for k, m := range d.Messages {
-			if m.ID == c.ID {
-				at[i] = k
-			}
-		}
-		text := textPart(c) != "" || strings.HasPrefix(c.What, "deleted by")
-		key := func(k int) [2]string { return [2]string{strconv.Itoa(k), textPart(c)} }
-		if at[i] < 0 {
-			for k := next; k < len(d.Messages); k++ {
-				m := d.Messages[k]
-				if text && !used[key(k)] && markerLine.MatchString(partOf(m, textPart(c))) ||
-					!text && (c.Ours != nil && m.Content == c.Ours.Content || c.Theirs != nil && m.Content == c.Theirs.Content) {
-					at[i] = k
-					break
-				}
-			}
-		}
-		if at[i] >= 0 {
-			next = at[i]
-			if text {
-				used[key(at[i])] = true
-			}
-		}
-	}
-	return at
-}
-
 // messageAt is conflict i's message in d (nil for none).
 func (a *mergeApp) messageAt(d *dialog.Dialog, i int) *dialog.Message {
 	if k := a.at[i]; k >= 0 && k < len(d.Messages) {
@@ -220,6 +178,17 @@ func (a *mergeApp) view(d *dialog.Dialog, i int) nbhtml.MergeConflict {
 			{Value: "theirs", Label: "theirs", Text: v.Theirs},
 			{Value: "both", Label: "both", Text: bothSides(v.Merged)},
 		}
+		return v
+	}
+	if c.What == replacedBoth {
+		v.Title = "cells replaced on both sides"
+		if m != nil {
+			v.Title = fmt.Sprintf("cells %d… · replaced on both sides", a.at[i]+1)
+			if sep, end := replacedRegion(d, a.at[i]); sep >= 0 {
+				v.Base, v.Ours, v.Theirs = "(the cells both sides deleted)", cellsText(d, a.at[i]+1, sep), cellsText(d, sep+1, end)
+			}
+		}
+		v.Choices = []nbhtml.MergeChoice{{Value: "ours", Label: "ours' cells"}, {Value: "theirs", Label: "theirs' cells"}, {Value: "both", Label: "both"}}
 		return v
 	}
 	describe := func(m *dialog.Message, value any, side int) string {
@@ -401,6 +370,22 @@ func (a *mergeApp) apply(rs []resolution) ([]byte, int, error) {
 				m.Content = r.Text
 			}
 			done = !markerLine.MatchString(r.Text)
+		case c.What == replacedBoth && m != nil:
+			sep, end := replacedRegion(d, a.at[i])
+			if sep < 0 {
+				done = false
+				break
+			}
+			drop := []int{a.at[i], sep, end}
+			switch r.Choice {
+			case "ours":
+				drop = append(drop, ints(sep+1, end)...)
+			case "theirs":
+				drop = append(drop, ints(a.at[i]+1, sep)...)
+			}
+			for _, k := range drop {
+				remove = append(remove, d.Messages[k].ID)
+			}
 		case strings.HasPrefix(c.What, "deleted by") && m != nil:
 			edited := c.Theirs
 			if strings.HasPrefix(c.What, "deleted by theirs") {
@@ -448,6 +433,13 @@ func (a *mergeApp) apply(rs []resolution) ([]byte, int, error) {
 		}
 		if done {
 			resolved++
+			if !c.InText {
+				if c.ID == "" {
+					d.Meta = dropRecords(d.Meta, c.What)
+				} else if m != nil {
+					m.Meta = dropRecords(m.Meta, c.What)
+				}
+			}
 		}
 	}
 	if len(remove) > 0 {
@@ -457,6 +449,15 @@ func (a *mergeApp) apply(rs []resolution) ([]byte, int, error) {
 	}
 	data, err := convert.Marshal(d)
 	return data, resolved, err
+}
+
+// ints are the integers from up to (not including) to.
+func ints(from, to int) []int {
+	var out []int
+	for k := from; k < to; k++ {
+		out = append(out, k)
+	}
+	return out
 }
 
 // sideIndex is the index in Conflict.Values of the side chosen.
