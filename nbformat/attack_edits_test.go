@@ -14,6 +14,7 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/corpus"
 
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -300,7 +301,7 @@ func TestAttackAppendToEverySlice(t *testing.T) {
 	if corpus.Shared() != "" {
 		k := 0
 		for _, data := range corpus.Files(t) {
-			if k++; k%3 == 0 || !testing.Short() {
+			if k++; k%3 == 0 || testtier.Full() {
 				inputs = append(inputs, data)
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -109,10 +110,8 @@ func TestCanonicalDepthLimit(t *testing.T) {
 // several items, scalars and empty containers at the bottom, in every
 // place of a notebook) get Python's verdict (skipped without Python).
 func TestCanonicalDepthAgreesWithPython(t *testing.T) {
+	testtier.Long(t)
 	py := pythonNbformat(t)
-	if testing.Short() {
-		t.Skip("runs Python on deep notebooks")
-	}
 	var shapes []depthShape // version 4 ones: the reference script writes only those
 	for _, sh := range depthShapes(t) {
 		if !strings.HasPrefix(sh.name, "v3") {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -26,7 +27,7 @@ func TestHealMutated(t *testing.T) {
 	}
 	healed := 0
 	for fi, path := range files {
-		if testing.Short() && fi >= ntest && fi%8 != 0 {
+		if !testtier.Full() && fi >= ntest && fi%8 != 0 {
 			continue
 		}
 		data, err := os.ReadFile(path)
