@@ -13,6 +13,7 @@ import (
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -73,7 +74,7 @@ func writes(d *dialog.Dialog) []string {
 // dialog read from the same bytes. Run with -race.
 func TestLazyAttackConcurrentWrites(t *testing.T) {
 	limit, generated := 40, 60
-	if testing.Short() {
+	if !testtier.Full() {
 		limit, generated = 8, 12
 	}
 	n := 0
@@ -236,7 +237,7 @@ func normalized(t *testing.T, data []byte) map[string]any {
 // 4 corpus notebooks, which ToNotebook writes back as the file.
 func TestLazyAttackInPlaceEditsWritten(t *testing.T) {
 	limit := 80
-	if testing.Short() {
+	if !testtier.Full() {
 		limit = 15
 	}
 	_, entries := corpus.Entries(t)
@@ -327,7 +328,7 @@ func TestLazyAttackInPlaceEditsWritten(t *testing.T) {
 // cells as read): each cell must be matched with its own node.
 func TestLazyAttackMovedCellsWritten(t *testing.T) {
 	limit := 60
-	if testing.Short() {
+	if !testtier.Full() {
 		limit = 12
 	}
 	_, entries := corpus.Entries(t)

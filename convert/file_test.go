@@ -360,6 +360,7 @@ func TestConcurrentSaves(t *testing.T) {
 // killed (SIGKILL) at random moments; the file is always a whole notebook,
 // the old version or a new one.
 func TestCrashDuringSave(t *testing.T) {
+	t.Parallel()
 	if p := os.Getenv("IPYNB_CRASH_CHILD"); p != "" {
 		crashChild(p)
 		return

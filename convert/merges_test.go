@@ -88,6 +88,7 @@ func jsonValue(data []byte) (any, error) {
 // matched except for the ids our merge gives those cells, as contract 6
 // requires of anything written.
 func TestRealMerges(t *testing.T) {
+	t.Parallel()
 	dir, ms := realMerges(t)
 	for _, strategy := range []dialog.OutputStrategy{dialog.OutputsConflict, dialog.OutputsOurs} {
 		t.Run(strategy.String(), func(t *testing.T) { realMergesWith(t, dir, ms, strategy) })
