@@ -355,6 +355,7 @@ func TestFolderArguments(t *testing.T) {
 // ends up with both changes, or the side that did not apply its change
 // said so. (On the old code, 1 or 2 of 120 files per run lost a change.)
 func TestFmtStripRace(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("slow")
 	}
@@ -433,6 +434,7 @@ func changes(t *testing.T, data []byte) (healed, stripped bool) {
 // next fmt that writes into the folder sweeps any a kill left, whatever
 // notebook it was for.
 func TestFmtKilled(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("slow")
 	}

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // mergeFiles writes base, ours and theirs into a temporary folder.
@@ -136,7 +138,10 @@ func gitLineMerge(t *testing.T, base, ours, theirs []byte) (string, int) {
 func TestMergeRealMerges(t *testing.T) {
 	cases := mergeCases(t)
 	counts := map[string]int{}
-	for _, c := range cases {
+	for i, c := range cases {
+		if !testtier.Sample(i) {
+			continue
+		}
 		t.Run(c.name(), func(t *testing.T) {
 			var texts [3][]byte
 			notJSON := false

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // forEach emits every result once, in index order, whatever order the
@@ -95,7 +96,7 @@ func TestForEachConcurrent(t *testing.T) {
 // A run on many cores prints exactly what a run on one prints.
 func TestCheckJobsSameOutput(t *testing.T) {
 	dirs := []string{shipped}
-	if s := corpus.Shared(); s != "" && !testing.Short() {
+	if s := corpus.Shared(); s != "" && testtier.Full() {
 		dirs = append(dirs, filepath.Join(s, "corpus"))
 	}
 	for _, dir := range dirs {

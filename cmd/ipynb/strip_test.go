@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -372,6 +373,7 @@ func TestStripGitFilter(t *testing.T) {
 // JSON everywhere else; files the reference cannot read are stripped with
 // no output left. Then strip is idempotent.
 func TestStripCorpus(t *testing.T) {
+	testtier.Long(t)
 	dir := corpus.Dir(t)
 	py := "/usr/bin/python3"
 	if err := exec.Command(py, "-c", "import nbformat").Run(); err != nil {
