@@ -11,6 +11,7 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // The shortcuts (oneOf/anyOf branches skipped by type and discriminating
@@ -76,7 +77,7 @@ func TestShortcutsExact(t *testing.T) {
 	var paths []string
 	testdata, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "*.ipynb"))
 	paths = append(paths, testdata...)
-	if !testing.Short() && corpus.Shared() != "" {
+	if testtier.Full() && corpus.Shared() != "" {
 		dir, entries := corpus.Entries(t)
 		for _, e := range entries {
 			paths = append(paths, filepath.Join(dir, e.Path))
