@@ -73,9 +73,6 @@ func (r *checkResult) text() string {
 // leaving out what is not known; the path is quoted if it must be
 // (quoteName).
 func place(path string, line, col int) string {
-	if path == "-" && line > 0 {
-		path = "<stdin>"
-	}
 	path = quoteName(path)
 	switch {
 	case line > 0 && col > 0:
@@ -131,6 +128,9 @@ func runCheck(e *env, args []string) int {
 				status = exitFindings
 			}
 			if *jsonOut {
+				if r.Path == "-" {
+					r.Path = stdinName
+				}
 				encode(r)
 				return
 			}
@@ -140,6 +140,11 @@ func runCheck(e *env, args []string) int {
 			}
 		})
 	prog.done()
+	if len(ins) == 0 && !ok {
+		// Nothing was checked (a missing path, a folder without
+		// notebooks): the error says so, a summary of zeros would not.
+		return status
+	}
 	if *jsonOut {
 		encode(map[string]any{"summary": map[string]int{
 			"same": counts["same"], "diff": counts["diff"], "invalid": counts["invalid"], "error": counts["error"]}})

@@ -45,7 +45,7 @@ func runDiff(e *env, args []string) int {
 	fs := diffCmd.flags(e)
 	asJSON := fs.Bool("json", false, "print the changes as JSON")
 	color := fs.String("color", "auto", "colour the output: auto (on a terminal), always or never")
-	context := fs.Int("U", 3, "lines of context in text diffs")
+	context := boundedInt(fs, "U", 3, 0, maxContext, "lines of context in text diffs")
 	textconv := fs.Bool("textconv", false, "print FILE as text, cell by cell (git's textconv)")
 	if st := parse(e, fs, args); st >= 0 {
 		return st
@@ -58,7 +58,7 @@ func runDiff(e *env, args []string) int {
 		return runTextconv(e, fs.Arg(0))
 	}
 	var d differ
-	d.context = max(*context, 0)
+	d.context = *context
 	switch *color {
 	case "always":
 		d.color = true
@@ -104,7 +104,7 @@ func runDiff(e *env, args []string) int {
 		}
 		data, err := e.read(input{path: f})
 		if err != nil {
-			fmt.Fprintf(e.stderr, "%s: %v\n", names[i], pathError(err))
+			fmt.Fprintf(e.stderr, "%s: %v\n", quoteName(names[i]), pathError(err))
 			return exitError
 		}
 		texts[i] = data
@@ -115,12 +115,12 @@ func runDiff(e *env, args []string) int {
 		if mie.Input == "b" {
 			i = 1
 		}
-		printError(e.stderr, names[i], located(mie.Err, nil))
+		printError(e.stderr, quoteName(names[i]), located(mie.Err, nil))
 		if !gitMode {
 			return exitError
 		}
 		// Git stops at a driver that fails: show the texts' line diff.
-		d.lines(e.stdout, dialog.UnifiedDiff(aName, bName, string(texts[0]), string(texts[1]), d.context))
+		d.lines(e.stdout, dialog.UnifiedDiff(quoteName(aName), quoteName(bName), string(texts[0]), string(texts[1]), d.context))
 		return exitOK
 	}
 	if err != nil {
@@ -128,9 +128,10 @@ func runDiff(e *env, args []string) int {
 		return exitError
 	}
 	if *asJSON {
-		d.writeJSON(e.stdout, aName, bName, changes)
+		d.writeJSON(e.stdout, aName, bName, changes) // JSON escapes the names itself
 	} else if len(changes) > 0 {
-		d.write(e.stdout, aName, bName, changes)
+		// As git writes them: "--- a/x.ipynb", or quoted, "--- \"a/x\\ny.ipynb\"".
+		d.write(e.stdout, quoteName(aName), quoteName(bName), changes)
 	}
 	if len(changes) > 0 && !gitMode {
 		return exitFindings
@@ -146,7 +147,7 @@ func runTextconv(e *env, file string) int {
 		d, err = convert.Unmarshal(data)
 	}
 	if err != nil && data == nil {
-		fmt.Fprintf(e.stderr, "%s: %v\n", file, pathError(err))
+		fmt.Fprintf(e.stderr, "%s: %v\n", quoteName(file), pathError(err))
 		return exitError
 	}
 	if err != nil {

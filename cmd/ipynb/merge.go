@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -22,7 +23,11 @@ are matched by id (by content in notebooks without ids), every change
 made on one side only is applied, and both sides' edits of one cell's
 text are merged line by line. What cannot be merged is marked inside the
 cell's text (<<<<<<< ours ... ======= ... >>>>>>> theirs), so the file
-written is always a valid notebook. Outputs and execution counts that
+written is always a valid notebook. The labels are git's names for the
+sides (--ours-label %X --theirs-label %Y, which git 2.44 and later
+fill in); not given, or left as "%X" and "%Y" by older git: HEAD and the
+branch "git merge" merges, where git names it, else ours and theirs
+(fix labels by the same rule). Outputs and execution counts that
 both sides changed follow --outputs.
 
 An empty BASE (git gives one when both sides added the file) makes it a
@@ -32,11 +37,12 @@ hold in two versions is marked as a conflict.
 The result is written over OURS, atomically (and only if OURS is still,
 right before the rename, the file read), in OURS' own style (only
 the cells the merge changed differ from it), as git's merge driver
-protocol wants (merge.ipynb.driver = ipynb merge %O %A %B, see "ipynb git
-install"); -o writes it elsewhere, "-o -" to standard output.
+protocol wants (merge.ipynb.driver = ipynb merge ... -- %O %A %B, see
+"ipynb git install"); -o writes it elsewhere, "-o -" to standard output.
 
 Exit status: 0 merged cleanly; 1 conflicts remain (listed on standard
-error; the file written is still a valid notebook); 2 an input cannot be
+error; the file written is still a valid notebook), or OURS changed while
+the merge ran (left alone, nothing written); 2 an input cannot be
 read or is not a notebook (nothing is written; the reason, with its
 line:column, on standard error).`,
 	usage: "[--outputs STRATEGY] [--marker-size N] [-o FILE|-] BASE OURS THEIRS",
@@ -44,16 +50,35 @@ line:column, on standard error).`,
 
 func init() { mergeCmd.run = runMerge }
 
-// outputsStrategy is the --outputs flag.
-type outputsStrategy struct{ name *string }
+// strategyValue is a flag holding an output strategy's name, checked
+// when the flag is parsed (a usage error naming the flag otherwise).
+type strategyValue struct {
+	name string
+	set  bool // given on the command line
+}
+
+func (v *strategyValue) String() string { return v.name }
+
+func (v *strategyValue) Set(s string) error {
+	if _, err := dialog.ParseOutputStrategy(s); err != nil {
+		return errors.New(strings.TrimPrefix(err.Error(), "dialog: "))
+	}
+	v.name, v.set = s, true
+	return nil
+}
+
+// outputsStrategy is the --outputs flag of merge and fix.
+type outputsStrategy struct{ v *strategyValue }
 
 func outputsFlag(fs *flag.FlagSet) outputsStrategy {
-	return outputsStrategy{fs.String("outputs", "conflict", "what to keep of outputs and execution counts both sides changed: conflict (both, between marker outputs, reported), ours, theirs, or clear")}
+	v := &strategyValue{name: dialog.OutputsConflict.String()}
+	fs.Var(v, "outputs", "what to keep of outputs and execution counts both sides changed: conflict (both, between marker outputs, reported), ours, theirs, or clear")
+	return outputsStrategy{v}
 }
 
 // options returns the merge options of the flag.
 func (s outputsStrategy) options() (mergeOptions, error) {
-	st, err := dialog.ParseOutputStrategy(*s.name)
+	st, err := dialog.ParseOutputStrategy(s.v.name)
 	if err != nil {
 		return mergeOptions{}, fmt.Errorf("--outputs: %s", strings.TrimPrefix(err.Error(), "dialog: "))
 	}
@@ -143,11 +168,11 @@ func describeConflict(c mergeConflict, ids map[string]bool) string {
 func runMerge(e *env, args []string) int {
 	fs := mergeCmd.flags(e)
 	strategy := outputsFlag(fs)
-	size := fs.Int("marker-size", 7, "length of the conflict markers (git passes %L, its conflict-marker-size)")
+	size := boundedInt(fs, "marker-size", 7, 1, maxMarkerSize, "length of the conflict markers (git passes %L, its conflict-marker-size)")
 	out := fs.String("o", "", "write the result to this file (- for standard output) instead of over OURS")
 	name := fs.String("path", "", "the path of the file being merged, to name it in messages (git passes %P)")
-	oursLabel := fs.String("ours-label", "ours", "the label after <<<<<<< markers")
-	theirsLabel := fs.String("theirs-label", "theirs", "the label after >>>>>>> markers")
+	oursLabel := fs.String("ours-label", "", "the label after <<<<<<< markers (git passes %X, its name for ours; default: HEAD when git merge names theirs, else ours)")
+	theirsLabel := fs.String("theirs-label", "", "the label after >>>>>>> markers (git passes %Y, its name for theirs; default: the branch git merge merges, else theirs)")
 	if st := parse(e, fs, args); st >= 0 {
 		return st
 	}
@@ -160,11 +185,8 @@ func runMerge(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ipynb merge: %v\n", err)
 		return exitError
 	}
-	if *size < 1 {
-		fmt.Fprintf(e.stderr, "ipynb merge: --marker-size %d: must be at least 1\n", *size)
-		return exitError
-	}
-	opt.MarkerSize, opt.OursLabel, opt.TheirsLabel = *size, *oursLabel, *theirsLabel
+	opt.MarkerSize = *size
+	opt.OursLabel, opt.TheirsLabel = mergeLabels(*oursLabel, *theirsLabel, os.Environ())
 	paths := fs.Args()
 	roles := []string{"base", "ours", "theirs"}
 	var texts [3][]byte
@@ -212,13 +234,13 @@ func runMerge(e *env, args []string) int {
 			e.stdout.Write(res.data) // OURS is a pipe
 		default:
 			if st := replaceRead(e, dest, res.data, stamp); st != exitOK {
-				return exitError // nothing written
+				return st // nothing written: left alone (1) or not writable (2)
 			}
 		}
 	default:
 		dest = *out
 		if _, err := atomicfile.Replace(dest, res.data, atomicfile.Options{}); err != nil {
-			fmt.Fprintf(e.stderr, "%s: %v\n", dest, err)
+			fmt.Fprintf(e.stderr, "%s: %v\n", quoteName(dest), pathError(err))
 			return exitError
 		}
 	}
@@ -231,13 +253,14 @@ func runMerge(e *env, args []string) int {
 }
 
 // label names an input in messages: the file, or with --path (git's
-// temporary files have meaningless names) the merged path and the role.
+// temporary files have meaningless names) the merged path and the role;
+// names are quoted as every name printed is (quoteName).
 func label(file, path, role string) string {
 	switch {
 	case path == "":
-		return file
+		return quoteName(file)
 	case role == "":
-		return path
+		return quoteName(path)
 	}
-	return path + " (" + role + ")"
+	return quoteName(path) + " (" + role + ")"
 }
