@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"reflect"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
@@ -113,7 +113,7 @@ func TestLazyAttackConcurrentWrites(t *testing.T) {
 	t.Logf("%d dialogs written concurrently", n)
 }
 
-func slicesEqual(a, b []string) bool { return reflect.DeepEqual(a, b) }
+func slicesEqual(a, b []string) bool { return cmp.Equal(a, b) }
 
 // An in-place edit of the cells ToNotebook hands out: the cell's
 // metadata, the first output's metadata, a stream's text, the source.
@@ -291,8 +291,8 @@ func TestLazyAttackInPlaceEditsWritten(t *testing.T) {
 					if err != nil {
 						t.Fatalf("%s: %v", e.Path, err)
 					}
-					if got := normalized(t, b); !reflect.DeepEqual(got, want) {
-						t.Errorf("%s: %s (cell %d, swap %v) %s: not written %s", e.Path, ed.name, at, swap, when, firstDiff(data, b))
+					if diff := cmp.Diff(want, normalized(t, b)); diff != "" {
+						t.Errorf("%s: %s (cell %d, swap %v) %s: not written %s (-want +got):\n%s", e.Path, ed.name, at, swap, when, firstDiff(data, b), diff)
 					}
 					if !nb.Edited() {
 						t.Errorf("%s: %s (cell %d) %s: the notebook is not Edited", e.Path, ed.name, at, when)
@@ -392,7 +392,7 @@ func TestLazyAttackMovedCellsWritten(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", e.Path, err)
 		}
-		if got := normalized(t, b); !reflect.DeepEqual(got, want) {
+		if got := normalized(t, b); !cmp.Equal(got, want) {
 			t.Errorf("%s: moved cells not written as moved: %s", e.Path, genericDiff(want, got))
 		}
 	}
@@ -405,7 +405,7 @@ func TestLazyAttackMovedCellsWritten(t *testing.T) {
 // JSON differ.
 func genericDiff(want, got map[string]any) string {
 	for k, w := range want {
-		if k != "cells" && !reflect.DeepEqual(w, got[k]) {
+		if k != "cells" && !cmp.Equal(w, got[k]) {
 			return fmt.Sprintf("%q: want %v, got %v", k, w, got[k])
 		}
 	}
@@ -419,7 +419,7 @@ func genericDiff(want, got map[string]any) string {
 		if i < len(gc) {
 			g = gc[i]
 		}
-		if !reflect.DeepEqual(w, g) {
+		if !cmp.Equal(w, g) {
 			return fmt.Sprintf("cell %d of %d (got %d):\n  want %.300v\n  got  %.300v", i, len(wc), len(gc), w, g)
 		}
 	}
