@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"sync"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/testtier"
@@ -31,8 +31,8 @@ func sameWithoutShortcuts(t *testing.T, s *Schema, what string, doc []byte) int 
 	}
 	fast := s.Validate(tape, jsontree.Root)
 	slow := s.validate(validator{t: tape, report: true, exhaustive: true}, jsontree.Root)
-	if !reflect.DeepEqual(fast, slow) {
-		t.Errorf("%s: with shortcuts\n%v\nwithout\n%v", what, fast, slow)
+	if diff := cmp.Diff(slow, fast); diff != "" {
+		t.Errorf("%s: with shortcuts\n%v\nwithout\n%v\n(-without +with):\n%s", what, fast, slow, diff)
 	}
 	valid := s.Valid(tape, jsontree.Root)
 	all := validator{t: tape, exhaustive: true}
