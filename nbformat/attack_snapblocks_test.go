@@ -103,6 +103,7 @@ func applySequence(t testing.TB, name string, nb *Notebook, data []byte, ops []b
 
 // TestSnapBlocksEditSequences applies random sequences of edits.
 func TestSnapBlocksEditSequences(t *testing.T) {
+	t.Parallel()
 	inputs := snapBlocksInputs(t)
 	names := slices.Sorted(func(yield func(string) bool) {
 		for k := range inputs {

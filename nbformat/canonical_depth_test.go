@@ -83,6 +83,7 @@ func chain(pattern string, n int) string {
 // "v3…") follow Python's v3 reader and writer, including inside the
 // members strip_transient removes, where only the reader recurses.
 func TestCanonicalDepthLimit(t *testing.T) {
+	t.Parallel()
 	for _, sh := range depthShapes(t) {
 		t.Run(sh.name+"/"+sh.pattern, func(t *testing.T) {
 			for n := sh.limit - 1; n <= sh.limit+1; n++ {

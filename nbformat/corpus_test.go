@@ -155,6 +155,7 @@ func TestCorpusValidate(t *testing.T) {
 // Where Python cannot upgrade a file, ours must fail too or give a valid
 // notebook.
 func TestCorpusUpgradeV3(t *testing.T) {
+	t.Parallel()
 	dir, entries := corpus.Entries(t)
 	python := pythonNbformat(t)
 	var paths []string

@@ -17,6 +17,7 @@ import (
 // them at once in one cell): no error, valid, a second heal changes
 // nothing, the same bytes twice, content with a valid place kept.
 func TestHealMutated(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.ipynb"))
 	ntest := len(files)
 	if os.Getenv("IPYNB_CORPUS") != "" || corpus.Shared() != "" {

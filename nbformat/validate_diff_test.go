@@ -218,6 +218,7 @@ func decodeGeneric(data []byte) (map[string]any, bool) {
 }
 
 func TestValidateAgreesWithReferenceValidator(t *testing.T) {
+	t.Parallel()
 	var files []string
 	testdata, _ := filepath.Glob(filepath.Join("..", "testdata", "*.ipynb"))
 	files = append(files, testdata...)
