@@ -140,6 +140,7 @@ func TestFixRealConflicts(t *testing.T) {
 // fix reports where markers or sides are broken, changing nothing;
 // leaves files without markers alone; reads standard input.
 func TestFixErrors(t *testing.T) {
+	t.Parallel()
 	base, _ := os.ReadFile(filepath.Join(shipped, "jupyter.ipynb"))
 	lines := strings.SplitAfter(string(base), "\n")
 	// Line 102 (1-based) is cell 3's source, "plot()".
@@ -213,6 +214,7 @@ func TestFixErrors(t *testing.T) {
 // markers and a reported conflict — not two cells side by side — and
 // every other cell keeps its bytes, without ids.
 func TestFixTwoWayWithoutIDs(t *testing.T) {
+	t.Parallel()
 	orig, _ := os.ReadFile(filepath.Join(shipped, "v4.4.ipynb"))
 	lines := strings.SplitAfter(string(orig), "\n")
 	if strings.TrimSpace(lines[44]) != `"print(\"hello\")\n",` {

@@ -80,6 +80,7 @@ func TestSplitConflictsAgreesWithGit(t *testing.T) {
 
 // Markers out of order are refused with the line of the marker.
 func TestSplitConflictsErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		text string
 		line int
