@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os/exec"
@@ -19,8 +18,12 @@ ipynb, through git itself ("git config"):
   ipynb git status [PATH...]
 
 install sets, in the repository's .git/config (--global: ~/.gitconfig):
-  merge.ipynb.driver    CMD merge [--outputs STRATEGY] --marker-size %L --path %P
-                            --ours-label %X --theirs-label %Y -- %O %A %B
+  merge.ipynb.driver    CMD merge [--outputs STRATEGY] --text-fallback
+                            --marker-size %L --path %P --ours-label %X
+                            --theirs-label %Y -- %O %A %B || { s=$?;
+                            [ $s -lt 126 ] && exit $s; git merge-file
+                            -L ours -L base -L theirs --marker-size=%L
+                            -- %A %O %B; }
   diff.ipynb.command    CMD diff --              (git adds its 7 arguments)
   diff.ipynb.textconv   CMD diff --textconv --   (git log -p, git show, blame)
 and with --strip:
@@ -31,13 +34,23 @@ and with --strip:
 and the line "*.ipynb merge=ipynb diff=ipynb" (with --strip, also
 filter=ipynb) in .git/info/attributes (--attributes: the .gitattributes
 at the top of the work tree, to commit and share; --global: git's global
-attributes file, core.attributesFile or ~/.config/git/attributes).
+attributes file, core.attributesFile wherever git finds it, or
+~/.config/git/attributes). --strip is refused where git passes notebooks
+through another filter (an encryption filter such as git-crypt's, Git
+LFS'; nbstripout's is replaced): the line would replace it, and git
+would store them as the work tree has them.
 Every file name git passes comes after "--", so a notebook named
 "-x.ipynb" is a file, not a flag. %X and %Y are git's names for the two
 sides (HEAD and the branch merged), which the conflict markers carry:
 git 2.44 and later pass them; older git passes "%X" and "%Y" as they
 are, and the merge then labels theirs with the branch "git merge" names
-(ours: HEAD), else "ours" and "theirs".
+(ours: HEAD), else "ours" and "theirs". A file the driver cannot merge
+as a notebook (not JSON, empty, nbformat 3, or any file an attributes
+file gives merge=ipynb) is merged as git merges text without the driver
+(--text-fallback: git merge-file, markers in the file), and so is
+every file when the shell cannot run CMD (removed or moved since
+install: the part after "||"), so that a conflict is always marked in
+the file.
 
 --outputs writes the merge driver's strategy for outputs and execution
 counts both sides changed (conflict, ours, theirs or clear; default
@@ -53,14 +66,19 @@ git reset --hard — writes it without outputs: the sources and every
 edit are kept, the outputs only where they were in the work tree and
 not replaced. Re-run the notebook to get them back.
 
-Installing twice is installing once; a filter installed before stays
-until uninstall, and install completes one an older version installed
-without a smudge filter. uninstall removes exactly what install adds,
+A setting of these names that is not ipynb's (nbstripout's install
+writes diff.ipynb.textconv) is never replaced: install refuses, changing
+nothing, and says how to remove it. Installing twice is installing
+once; a filter installed before stays until uninstall, and install
+completes one an older version installed without a smudge filter.
+uninstall removes exactly what install adds,
 the smudge filter included (settings whose value is not ipynb's, and
 other attribute lines, are kept).
 
 status prints what is configured and where, and which attributes git
-applies to a notebook (to each PATH given, else to any *.ipynb); it
+applies to a notebook (to each PATH given, else to any *.ipynb, and
+to every tracked notebook, naming those an attributes file deeper in the
+tree gives other drivers); it
 finds a set-up that breaks git (a clean filter required without a
 smudge filter, as older versions of install wrote: git checkout,
 restore, stash and clone then fail) and says how to repair it. It exits
@@ -68,12 +86,16 @@ restore, stash and clone then fail) and says how to repair it. It exits
 when git cannot be asked.
 
 CMD is the absolute path of this ipynb program, quoted for the shell git
-runs it with. A program "go run" built lives in a temporary folder
+runs it with; when it was run by a symbolic link to it (a package
+manager's bin/ipynb, which an upgrade points at the new version), the
+link's path. A program "go run" built lives in a temporary folder
 removed when it exits, or in Go's build cache, which Go trims: install
 refuses both. Install ipynb from your clone of the module (there:
 "go install ./cmd/ipynb") and run that one, or give the command to write with
 --command (for example --command ipynb, to find it on the PATH at merge
-time).`,
+time; a path holding spaces quoted for sh). A --command git could not
+run (an absolute path that does not exist, an unclosed quote) is
+refused; one not on the PATH now is installed with a warning.`,
 	usage: "install|uninstall|status [flags]",
 }
 
@@ -131,21 +153,7 @@ func (g *gitError) Unwrap() error { return g.err }
 
 // git runs the git binary with args in the current folder and returns
 // its standard output.
-func git(args ...string) (string, error) {
-	cmd := exec.Command("git", args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	if err != nil {
-		ge := &gitError{args: args, status: -1, stderr: strings.TrimSpace(errb.String()), err: err}
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			ge.status = ee.ExitCode()
-		}
-		return out.String(), ge
-	}
-	return out.String(), nil
-}
+func git(args ...string) (string, error) { return gitWithInput(nil, args...) }
 
 // gitConfigGet returns the value of key in scope ("--local", "--global",
 // or "" for the value in effect); ok is false when it is not set.

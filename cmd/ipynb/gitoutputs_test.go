@@ -15,7 +15,7 @@ import (
 func TestGitInstallOutputs(t *testing.T) {
 	dir := newRepo(t)
 	driverValue := func() string { return strings.TrimSpace(gitIn(t, dir, "config", "--get", "merge.ipynb.driver")) }
-	if r := ipynb(t, dir, "", "git", "install", "--outputs", "ours"); r.code != 0 || !strings.Contains(driverValue(), " merge --outputs ours --marker-size %L ") {
+	if r := ipynb(t, dir, "", "git", "install", "--outputs", "ours"); r.code != 0 || !strings.Contains(driverValue(), " merge --outputs ours --text-fallback --marker-size %L ") {
 		t.Fatalf("install --outputs ours: %+v\n%s", r, driverValue())
 	}
 	if r := ipynb(t, dir, "", "git", "status"); r.code != 0 || !strings.Contains(r.stdout, "outputs and counts both sides changed: ours") {

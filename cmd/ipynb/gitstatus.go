@@ -179,13 +179,13 @@ func settingStatus(s setting, repo bool) (line string, problems []string, err er
 		if !s.strip {
 			problems = append(problems, s.key+" is not ipynb's")
 		}
-	} else if !s.current(value) {
+	} else if why := s.outdated(value); why != "" {
 		note = " (an older install's)"
 		fix := "ipynb git install"
 		if scope == "global" {
 			fix += " --global"
 		}
-		problems = append(problems, fmt.Sprintf("%s was written by an older ipynb git install (a notebook named -x.ipynb breaks it); update it with: %s", s.key, fix))
+		problems = append(problems, fmt.Sprintf("%s was written by an older ipynb git install (%s); update it with: %s", s.key, why, fix))
 	} else if w := commandWord(value); s.suffix != "" && w != "" {
 		if _, err := exec.LookPath(w); err != nil {
 			note = " (the command is missing)"
@@ -212,6 +212,10 @@ func statusAttributes(e *env, repo bool) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := checkAttributesFile(file, f.shared); err != nil {
+			fmt.Fprintf(e.stdout, "  %-7s %s: %v\n", f.label, quoteName(file), err)
+			continue
+		}
 		lines, err := ourAttributeLines(file)
 		switch {
 		case errors.Is(err, fs.ErrNotExist) || err == nil && len(lines) == 0:
@@ -233,25 +237,13 @@ func statusInEffect(e *env, repo bool, paths []string) ([]string, error) {
 		fmt.Fprintln(e.stdout, "(not inside a git work tree: only the global configuration is shown)")
 		return nil, nil
 	}
-	shown := paths
-	if len(paths) == 0 {
+	shown, anyNotebook := paths, len(paths) == 0
+	if anyNotebook {
 		paths, shown = []string{"notebook.ipynb"}, []string{"*.ipynb"}
 	}
-	// -z: NUL-separated path, attribute, value, so that any name reads
-	// back as it is (git quotes names in its other output).
-	out, err := git(append([]string{"check-attr", "-z", "merge", "diff", "filter", "--"}, paths...)...)
+	got, order, err := checkAttr("", paths)
 	if err != nil {
 		return nil, err
-	}
-	f := strings.Split(out, "\x00")
-	got := map[string]map[string]string{}
-	var order []string
-	for i := 0; i+2 < len(f); i += 3 {
-		if got[f[i]] == nil {
-			got[f[i]] = map[string]string{}
-			order = append(order, f[i])
-		}
-		got[f[i]][f[i+1]] = f[i+2]
 	}
 	var problems []string
 	for i, p := range order {
@@ -273,6 +265,24 @@ func statusInEffect(e *env, repo bool, paths []string) ([]string, error) {
 				problems = append(problems, fmt.Sprintf("git applies %s=%s to %s, not %s=%s", a, got[p][a], what, a, driver))
 			}
 		}
+	}
+	if len(order) > 0 && got[order[0]]["filter"] == driver {
+		// Asked for by the attributes (a committed .gitattributes, say)
+		// but not configured: git ignores the filter.
+		if v, ok, err := gitConfigGet("", "filter.ipynb.clean"); err != nil {
+			return nil, err
+		} else if !ok || v == "" {
+			problems = append(problems, "git applies filter=ipynb to notebooks but filter.ipynb.clean is not set: git ignores the filter and commits their outputs; install it with: ipynb git install --strip")
+		}
+	}
+	if anyNotebook && len(order) == 1 {
+		// The notebooks in the tree, which attributes files deeper in
+		// it may give other drivers.
+		p, err := trackedNotReached(got[order[0]])
+		if err != nil {
+			return nil, err
+		}
+		problems = append(problems, p...)
 	}
 	return problems, nil
 }

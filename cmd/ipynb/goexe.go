@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -12,7 +13,7 @@ import (
 // if given, else this program's absolute path, quoted for the shell.
 func selfCommand(override string) (string, error) {
 	if override != "" {
-		return override, nil
+		return override, checkCommand(override)
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -26,7 +27,35 @@ func selfCommand(override string) (string, error) {
 			"install it from your clone of the module (there: go install ./cmd/ipynb, into $(go env GOPATH)/bin or GOBIN) "+
 			"and run that one, or give the command to write with --command", where, quoteName(exe))
 	}
-	return shellQuote(exe), nil
+	return shellQuote(pathRun(exe)), nil
+}
+
+// pathRun is the absolute path this program was run by (os.Args[0], or
+// where the PATH found it) when it is a symbolic link to exe, the
+// program itself — a link a package manager keeps across upgrades
+// (bin/ipynb → Cellar/ipynb/1.0/bin/ipynb) stays valid where the
+// versioned path it leads to does not; else exe.
+func pathRun(exe string) string {
+	arg0 := os.Args[0]
+	var p string
+	var err error
+	if strings.ContainsRune(arg0, filepath.Separator) {
+		p, err = filepath.Abs(arg0)
+	} else if p, err = exec.LookPath(arg0); err == nil {
+		p, err = filepath.Abs(p)
+	}
+	if err != nil {
+		return exe
+	}
+	if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return exe
+	}
+	a, erra := os.Stat(p)
+	b, errb := os.Stat(exe)
+	if erra != nil || errb != nil || !os.SameFile(a, b) || goBuildCache(p) != "" {
+		return exe
+	}
+	return p
 }
 
 // cachedExe is the layout of an executable "go run" keeps in Go's build
@@ -72,4 +101,43 @@ func goCaches() []string {
 		}
 	}
 	return dirs
+}
+
+// checkCommand refuses a --command git could not run: one that starts
+// with no word (blanks, an unclosed quote: install would not recognise
+// its own settings afterwards), or whose program is an absolute path
+// that does not exist or cannot run (a path holding spaces, unquoted,
+// reads as its part before the first space).
+func checkCommand(cmd string) error {
+	w := commandWord(cmd)
+	if w == "" {
+		return fmt.Errorf("--command %q: it starts with no word git's shell can run (blanks, or an unclosed quote)", cmd)
+	}
+	if filepath.IsAbs(w) {
+		if _, err := exec.LookPath(w); err != nil {
+			hint := "quote a path holding spaces or quotes for sh, which git runs the command with"
+			if _, err := exec.LookPath(cmd); err == nil {
+				hint = "git runs the command with sh: quote the path in it, --command \"" + shellQuote(cmd) + "\""
+			}
+			return fmt.Errorf("--command %q: %s does not exist or cannot run (%s)", cmd, quoteName(w), hint)
+		}
+	}
+	return nil
+}
+
+// commandWarning is what to say of a --command whose program git would
+// look for on the PATH, or in the work tree, when git runs it ("" when
+// it is found now, or is an absolute path).
+func commandWarning(cmd string) string {
+	w := commandWord(cmd)
+	switch {
+	case w == "" || filepath.IsAbs(w):
+		return ""
+	case strings.ContainsRune(w, '/'):
+		return fmt.Sprintf("%s is a relative path: git runs it from the top of each work tree it merges or diffs in", quoteName(w))
+	}
+	if _, err := exec.LookPath(w); err != nil {
+		return fmt.Sprintf("%s is not found on the PATH now: git runs it from the PATH git has when it merges or diffs (git diff stops if it is not there)", quoteName(w))
+	}
+	return ""
 }

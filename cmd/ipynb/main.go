@@ -14,6 +14,9 @@
 //	show   print a dialog, one row per message
 //	strip  remove outputs, execution counts and volatile metadata
 //	md     print a dialog as Markdown
+//	html   export a notebook as one self-contained, safe HTML page
+//	web    show a notebook, a diff or a merge as a page served on this
+//	       machine (the program ipynb-web)
 //	merge  merge two notebooks' changes to a base, cell by cell: git's
 //	       merge driver
 //	diff   show the changes between two notebooks, cell by cell: git's
@@ -66,7 +69,7 @@ type command struct {
 	run     func(env *env, args []string) int
 }
 
-var commands = []*command{checkCmd, fmtCmd, showCmd, stripCmd, mdCmd, mergeCmd, diffCmd, fixCmd, gitCmd}
+var commands = []*command{checkCmd, fmtCmd, showCmd, stripCmd, mdCmd, htmlCmd, webCmd, mergeCmd, diffCmd, fixCmd, gitCmd}
 
 // env is the command's world: its streams, so tests can run commands in
 // process.

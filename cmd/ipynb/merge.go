@@ -21,9 +21,16 @@ var mergeCmd = &command{
 	doc: `Merges the changes OURS and THEIRS made to BASE, cell by cell: cells
 are matched by id (by content in notebooks without ids), every change
 made on one side only is applied, and both sides' edits of one cell's
-text are merged line by line. What cannot be merged is marked inside the
+text are merged line by line, metadata key by key (re-indenting or
+reordering keys is no change). What cannot be merged is marked inside the
 cell's text (<<<<<<< ours ... ======= ... >>>>>>> theirs), so the file
-written is always a valid notebook. The labels are git's names for the
+written is always a valid notebook; outputs both sides changed go between
+marker outputs, cells both sides put where they deleted others between
+marker cells; a cell deleted on one side and edited on the other is kept
+with markers saying so; a value with no text (kind, metadata, attachment,
+execution count, id) keeps ours' and is recorded in the cell's metadata
+under "ipynb_conflicts" with both sides' values (delete the record to
+resolve it). "ipynb check" reports all of these as "conflict". The labels are git's names for the
 sides (--ours-label %X --theirs-label %Y, which git 2.44 and later
 fill in); not given, or left as "%X" and "%Y" by older git: HEAD and the
 branch "git merge" merges, where git names it, else ours and theirs
@@ -40,12 +47,18 @@ the cells the merge changed differ from it), as git's merge driver
 protocol wants (merge.ipynb.driver = ipynb merge ... -- %O %A %B, see
 "ipynb git install"); -o writes it elsewhere, "-o -" to standard output.
 
+With --text-fallback (as git's merge driver has it), inputs that cannot
+be merged as notebooks (not JSON, not a notebook, nbformat 3) are merged
+line by line as git merges text (git merge-file, with the repository's
+merge.conflictStyle): the conflicts marked in the text, exit 1, as git
+leaves such a file without the driver.
+
 Exit status: 0 merged cleanly; 1 conflicts remain (listed on standard
 error; the file written is still a valid notebook), or OURS changed while
 the merge ran (left alone, nothing written); 2 an input cannot be
 read or is not a notebook (nothing is written; the reason, with its
 line:column, on standard error).`,
-	usage: "[--outputs STRATEGY] [--marker-size N] [-o FILE|-] BASE OURS THEIRS",
+	usage: "[--outputs STRATEGY] [--marker-size N] [--text-fallback] [-o FILE|-] BASE OURS THEIRS",
 }
 
 func init() { mergeCmd.run = runMerge }
@@ -173,6 +186,7 @@ func runMerge(e *env, args []string) int {
 	name := fs.String("path", "", "the path of the file being merged, to name it in messages (git passes %P)")
 	oursLabel := fs.String("ours-label", "", "the label after <<<<<<< markers (git passes %X, its name for ours; default: HEAD when git merge names theirs, else ours)")
 	theirsLabel := fs.String("theirs-label", "", "the label after >>>>>>> markers (git passes %Y, its name for theirs; default: the branch git merge merges, else theirs)")
+	textFallback := fs.Bool("text-fallback", false, "merge inputs that are not notebooks ipynb merges line by line, as git merges text (git merge-file), instead of refusing them (git's merge driver: ipynb git install writes it)")
 	if st := parse(e, fs, args); st >= 0 {
 		return st
 	}
@@ -210,17 +224,27 @@ func runMerge(e *env, args []string) int {
 	} else {
 		res, err = mergeBytes(texts[0], texts[1], texts[2], opt)
 	}
-	if mie := (*convert.MergeInputError)(nil); errors.As(err, &mie) {
-		i := max(slices.Index(roles, mie.Input), 0)
-		printError(e.stderr, label(paths[i], *name, roles[i]), located(mie.Err, nil))
-		return exitError
-	}
 	if err == nil {
 		err = checkMerged(res.data, texts[1])
 	}
+	textConflicts := 0
 	if err != nil {
-		fmt.Fprintf(e.stderr, "%s: %s\n", label(paths[1], *name, ""), strings.TrimPrefix(err.Error(), "convert: "))
-		return exitError
+		if mie := (*convert.MergeInputError)(nil); errors.As(err, &mie) {
+			i := max(slices.Index(roles, mie.Input), 0)
+			printError(e.stderr, label(paths[i], *name, roles[i]), located(mie.Err, nil))
+		} else {
+			fmt.Fprintf(e.stderr, "%s: %s\n", label(paths[1], *name, ""), strings.TrimPrefix(err.Error(), "convert: "))
+		}
+		if !*textFallback {
+			return exitError
+		}
+		data, n, err := mergeAsText(texts[0], texts[1], texts[2], *size, opt.OursLabel, opt.TheirsLabel)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "%s: %v\n", label(paths[1], *name, ""), err)
+			return exitError
+		}
+		fmt.Fprintf(e.stderr, "%s: merged line by line instead, as git merges text\n", label(paths[1], *name, ""))
+		res, textConflicts = &merged{data: data}, n
 	}
 	dest := paths[1]
 	switch *out {
@@ -243,6 +267,10 @@ func runMerge(e *env, args []string) int {
 			fmt.Fprintf(e.stderr, "%s: %v\n", quoteName(dest), pathError(err))
 			return exitError
 		}
+	}
+	if textConflicts > 0 {
+		fmt.Fprintf(e.stderr, "%s: %s\n", label(paths[1], *name, ""), textConflictSummary(textConflicts))
+		return exitFindings
 	}
 	if len(res.conflicts) > 0 {
 		ids := idsIn(res.conflicts, texts[:]...)
