@@ -1,7 +1,6 @@
 package dialog_test
 
 import (
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -314,7 +313,7 @@ func TestMergeDeletedVsEdited(t *testing.T) {
 	}
 	// Reverse sides: the same, mirrored.
 	got, cs = mustMerge(t, b, th, o, dialog.MergeOptions{})
-	if want := []string{"message m3: deleted by theirs, edited by ours"}; !reflect.DeepEqual(whats(cs), want) || get(t, got, "m3").Content != "<<<<<<< ours (edited this cell)\ntext, edited\n=======\n>>>>>>> theirs (deleted this cell)\n" {
+	if want := []string{"message m3: deleted by theirs, edited by ours"}; !cmp.Equal(whats(cs), want) || get(t, got, "m3").Content != "<<<<<<< ours (edited this cell)\ntext, edited\n=======\n>>>>>>> theirs (deleted this cell)\n" {
 		t.Errorf("conflicts %v content %q", whats(cs), get(t, got, "m3").Content)
 	}
 	// Deleted on one side, untouched on the other: gone.
@@ -360,7 +359,7 @@ func TestMergeUnkeyed(t *testing.T) {
 	// conflict each (ours' ids kept), and the message theirs deleted is
 	// kept, ours having renamed it.
 	got, cs = mustMerge(t, b, o, th, dialog.MergeOptions{})
-	if idList(got) != "tnew oa ob oc od oe" || !reflect.DeepEqual(whatsOnly(cs), []string{"id", "id", "id", "deleted by theirs, edited by ours", "id"}) {
+	if idList(got) != "tnew oa ob oc od oe" || !cmp.Equal(whatsOnly(cs), []string{"id", "id", "id", "deleted by theirs, edited by ours", "id"}) {
 		t.Errorf("keyed merge of renamed messages: %q, conflicts %v", idList(got), whats(cs))
 	}
 }
@@ -494,7 +493,7 @@ func TestMergeAddedBothKinds(t *testing.T) {
 	th.Add(dialog.Note, "y").ID = "new"
 	got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{})
 	m := get(t, got, "new")
-	if m.Kind != dialog.Code || !reflect.DeepEqual(whats(cs), []string{"message new: kind", "message new: added on both sides"}) ||
+	if m.Kind != dialog.Code || !cmp.Equal(whats(cs), []string{"message new: kind", "message new: added on both sides"}) ||
 		cs[0].Values != [3]any{nil, "code", "note"} || cs[0].InText || !cs[1].InText {
 		t.Errorf("kind %v conflicts %v", m.Kind, whats(cs))
 	}
