@@ -104,6 +104,9 @@ func runDiff(e *env, args []string) int {
 	case 7, 9:
 		// path old-file old-hex old-mode new-file new-hex new-mode
 		// [new-path rename-info]
+		if helper, ok := difftoolHelper(); ok {
+			return runDifftoolHelper(e, helper, fs.Args()) // gitdifftool.go
+		}
 		gitMode = true
 		path, newPath := fs.Arg(0), fs.Arg(0)
 		if fs.NArg() == 9 {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -34,7 +35,8 @@ type mergeConflict = dialog.Conflict
 type mergeApp struct {
 	in     reader
 	paths  [3]string
-	stamp  *atomicfile.Stamp // ours' read
+	target string            // the file saved into: OURS, or -o's
+	stamp  *atomicfile.Stamp // target's read (nil: it did not exist)
 	res    *convert.MergeResult
 	labels [2]string // the markers' labels
 	quit   func()
@@ -63,8 +65,23 @@ type mergeAnswer struct {
 	Error    string   `json:"error,omitempty"`
 }
 
-func newMergeApp(in reader, paths [3]string) (webApp, int) {
-	a := &mergeApp{in: in, paths: paths, exit: exitFindings}
+// newMergeApp reads a merge's three notebooks; the resolution is saved
+// into target ("": into OURS).
+func newMergeApp(in reader, paths [3]string, target string) (webApp, int) {
+	a := &mergeApp{in: in, paths: paths, target: paths[1], exit: exitFindings}
+	if target != "" && target != paths[1] {
+		a.target = target
+		// The file saved into is checked, as OURS would be, for a change
+		// made while the page is open (one that does not exist yet is
+		// created).
+		if _, err := os.Lstat(target); err == nil {
+			if _, st, ok := in.read(target); ok {
+				a.stamp = st
+			} else {
+				return nil, exitError
+			}
+		}
+	}
 	var texts [3][]byte
 	for i, p := range paths {
 		if i == 1 && p == "-" {
@@ -75,7 +92,7 @@ func newMergeApp(in reader, paths [3]string) (webApp, int) {
 		if !ok {
 			return nil, exitError
 		}
-		if i == 1 {
+		if i == 1 && a.target == paths[1] {
 			a.stamp = st
 		}
 		texts[i] = data
@@ -136,7 +153,7 @@ func (a *mergeApp) page() ([]byte, error) {
 		cs = append(cs, a.view(d, i))
 	}
 	var b bytes.Buffer
-	err = nbhtml.Merge(&b, cs, nbhtml.MergeOptions{Base: a.paths[0], Ours: a.paths[1], Theirs: a.paths[2], Target: a.paths[1]})
+	err = nbhtml.Merge(&b, cs, nbhtml.MergeOptions{Base: a.paths[0], Ours: a.paths[1], Theirs: a.paths[2], Target: a.target})
 	return b.Bytes(), err
 }
 
@@ -306,10 +323,10 @@ func (a *mergeApp) action(name string, body []byte) (any, bool) {
 			ans.Error = "saved already"
 			return ans, true
 		}
-		if _, err := atomicfile.Replace(a.paths[1], data, atomicfile.Options{Expect: a.stamp}); err != nil {
+		if _, err := atomicfile.Replace(a.target, data, atomicfile.Options{Expect: a.stamp}); err != nil {
 			ans.Error = "not saved: " + err.Error()
 			if errors.Is(err, atomicfile.ErrChanged) || errors.Is(err, atomicfile.ErrLocked) {
-				ans.Error = "not saved: " + quote(a.paths[1]) + " changed on disk since it was read; left alone"
+				ans.Error = "not saved: " + quote(a.target) + " changed on disk since it was read; left alone"
 			}
 			fmt.Fprintf(a.in.stderr, "ipynb web: %s\n", ans.Error)
 			return ans, true
@@ -318,7 +335,7 @@ func (a *mergeApp) action(name string, body []byte) (any, bool) {
 		if resolved == ans.Total && ans.Valid {
 			a.exit = exitOK
 		}
-		ans.Saved = fmt.Sprintf("saved into %s (%d of %d conflicts resolved); the server stops", a.paths[1], resolved, ans.Total)
+		ans.Saved = fmt.Sprintf("saved into %s (%d of %d conflicts resolved); the server stops", a.target, resolved, ans.Total)
 		fmt.Fprintf(a.in.stderr, "ipynb web: %s\n", ans.Saved)
 		if a.quit != nil {
 			go func() { time.Sleep(300 * time.Millisecond); a.quit() }()

@@ -50,7 +50,7 @@ func TestResolveRealMerges(t *testing.T) {
 			os.WriteFile(paths[i], data, 0o666)
 		}
 		var stderr bytes.Buffer
-		app, st := newMergeApp(reader{stdin: strings.NewReader(""), stderr: &stderr}, paths)
+		app, st := newMergeApp(reader{stdin: strings.NewReader(""), stderr: &stderr}, paths, "")
 		if app == nil {
 			// Inputs the merge refuses (older formats): its own tests.
 			t.Logf("%s %s: not merged (%d): %s", cols[0], cols[2], st, strings.TrimSpace(stderr.String()))
