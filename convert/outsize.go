@@ -94,7 +94,7 @@ type member struct {
 func typeMember(t nbformat.OutputType, out nbformat.Output) member {
 	return member{"output_type", t == "", func() (int, bool) {
 		if t == "" {
-			return jsonsize.String(out.Type()), true
+			return jsonsize.String(string(out.Type())), true
 		}
 		return jsonsize.String(string(t)), true
 	}}

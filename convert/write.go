@@ -294,7 +294,7 @@ func (o Options) ToCell(m *dialog.Message) (nbformat.Cell, error) {
 	if err == nil && m.ID == "" {
 		// A cell of its own must be valid: an id as Heal would give the
 		// cell at the top of a notebook.
-		nbformat.SetCellID(c, nbformat.CellID(cellid.Derive(0, c.Type(), m.Content, func(string) bool { return false })))
+		nbformat.SetCellID(c, nbformat.CellID(cellid.Derive(0, string(c.Type()), m.Content, func(string) bool { return false })))
 	}
 	return c, err
 }

@@ -210,8 +210,11 @@ func (e *encoder) enter(x any) func() {
 func (e *encoder) field(v reflect.Value, f *fieldInfo, hasOrig, origHas bool) (reflect.Value, bool) {
 	fv := v.Field(f.index)
 	if f.typeTag && fv.String() == "" && v.CanAddr() {
-		if c, ok := v.Addr().Interface().(interface{ Type() string }); ok {
-			return reflect.ValueOf(c.Type()), true
+		switch c := v.Addr().Interface().(type) {
+		case Cell:
+			return reflect.ValueOf(string(c.Type())), true
+		case Output:
+			return reflect.ValueOf(string(c.Type())), true
 		}
 	}
 	switch fv.Kind() {
