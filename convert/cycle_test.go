@@ -50,7 +50,7 @@ func TestMarshalCyclicValues(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			d := &dialog.Dialog{Name: "d"}
-			m, err := d.Make(dialog.Code, "x = 1")
+			m, err := d.Make(dialog.Code, "x = 1", dialog.MakeOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

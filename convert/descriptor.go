@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"iter"
 
-	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/truthy"
 )
 
 // A Descriptor declares one host attribute that lives in cell metadata: on
@@ -29,9 +29,9 @@ func Flag(attr, key string) Descriptor {
 	return Descriptor{
 		Attr:   attr,
 		Key:    key,
-		ToFile: func(v any) any { return dialog.Truthy(v) },
+		ToFile: func(v any) any { return truthy.Of(v) },
 		FromFile: func(v any) any {
-			if dialog.Truthy(v) {
+			if truthy.Of(v) {
 				return 1
 			}
 			return 0

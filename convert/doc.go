@@ -16,7 +16,7 @@
 //	raw           raw                  direct
 //
 // A markdown cell is a prompt when its solveit_ai metadata is truthy (true,
-// 1, …: Python's truthiness, [dialog.Truthy]); a falsy solveit_ai means
+// 1, …: Python's truthiness, as Python tests them); a falsy solveit_ai means
 // nothing and is dropped from any cell's metadata, as the seed drops it.
 //
 // # Attributes

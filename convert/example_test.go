@@ -156,7 +156,7 @@ func ExampleSolveit() {
 		log.Fatal(err)
 	}
 	m.Attrs["skipped"] = 0 // unskip: the key leaves the file
-	if _, err := d.Make(dialog.Note, "Checked.", dialog.After(m.ID), dialog.WithAttr("o_collapsed", 1), dialog.WithID("0c0ffee0")); err != nil {
+	if _, err := d.Make(dialog.Note, "Checked.", dialog.MakeOptions{After: m.ID, ID: "0c0ffee0", Attrs: map[string]any{"o_collapsed": 1}}); err != nil {
 		log.Fatal(err)
 	}
 	if err := convert.Save(d); err != nil { // Solveit's registry, carried
@@ -182,10 +182,10 @@ func ExampleWriteSubset() {
 	}
 	defer os.RemoveAll(dir)
 	d := dialog.New("picked")
-	if _, err := d.Make(dialog.Note, "# Notes", dialog.WithID("a1b2c3d4")); err != nil {
+	if _, err := d.Make(dialog.Note, "# Notes", dialog.MakeOptions{ID: "a1b2c3d4"}); err != nil {
 		log.Fatal(err)
 	}
-	q, err := d.Make(dialog.Prompt, "Why?", dialog.WithReply("Because."), dialog.WithID("e5f60718"))
+	q, err := d.Make(dialog.Prompt, "Why?", dialog.MakeOptions{Reply: "Because.", ID: "e5f60718"})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -209,10 +209,10 @@ func ExampleWriteSubset() {
 // no cells.
 func ExampleOptions_messages() {
 	d := dialog.New("picked")
-	if _, err := d.Make(dialog.Note, "# Notes", dialog.WithID("a1b2c3d4")); err != nil {
+	if _, err := d.Make(dialog.Note, "# Notes", dialog.MakeOptions{ID: "a1b2c3d4"}); err != nil {
 		log.Fatal(err)
 	}
-	q, err := d.Make(dialog.Prompt, "Why?", dialog.WithReply("Because."), dialog.WithID("e5f60718"))
+	q, err := d.Make(dialog.Prompt, "Why?", dialog.MakeOptions{Reply: "Because.", ID: "e5f60718"})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func ExampleOptions_messages() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Print(back.Messages.Show(40, 0))
+	fmt.Print(back.Summary(40, 0))
 	nb, err := convert.Options{Messages: []*dialog.Message{}}.ToNotebook(d)
 	if err != nil {
 		log.Fatal(err)
@@ -269,7 +269,7 @@ func ExampleMerge() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Print(d.Messages.Show(40, 0))
+	fmt.Print(d.Summary(40, 0))
 	fmt.Println(res.Clean())
 
 	mine := edit(func(d *dialog.Dialog) { d.Messages[3].Content = "my text" })

@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/truthy"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -45,9 +46,8 @@ func TestOracleAttachmentsEveryType(t *testing.T) {
 	py.WriteString("p.mk_attachment(b'<svg/>', 'image/svg+xml', 'p.svg')\n")
 	want := oracleWrite(t, py.String())
 
-	d.Make(dialog.Note, "see", dialog.WithID("a77a0001"), dialog.WithAttachments(atts...))
-	d.Make(dialog.Prompt, "what?", dialog.WithID("a77a0002"), dialog.WithReply("this"),
-		dialog.WithAttachments(dialog.Attachment{ID: "p.svg", MIME: "image/svg+xml", Data: []byte("<svg/>")}))
+	d.Make(dialog.Note, "see", dialog.MakeOptions{ID: "a77a0001", Attachments: atts})
+	d.Make(dialog.Prompt, "what?", dialog.MakeOptions{ID: "a77a0002", Reply: "this", Attachments: []dialog.Attachment{dialog.Attachment{ID: "p.svg", MIME: "image/svg+xml", Data: []byte("<svg/>")}}})
 	got, err := convert.Marshal(d)
 	if err != nil {
 		t.Fatal(err)
@@ -116,10 +116,10 @@ dlg.mk_message('both', msg_type='note', meta={'bookmark': 1}, bookmark=2, id='f1
 	reg, _ := convert.NewRegistry(convert.Flag("collapsed", "collapsed"), convert.Descriptor{Attr: "skipped", Key: "skipped"},
 		convert.Descriptor{Attr: "bookmark", Key: "bookmark"})
 	d := dialog.New("flags")
-	d.Make(dialog.Code, "x = 1", dialog.WithMeta(map[string]any{"collapsed": 1, "other": "kept"}), dialog.WithID("f1a90001"))
-	d.Make(dialog.Note, "hidden?", dialog.WithMeta(map[string]any{"skipped": 0, "bookmark": 0}), dialog.WithID("f1a90002"))
-	d.Make(dialog.Note, "bookmarked", dialog.WithMeta(map[string]any{"skipped": 1, "bookmark": 7}), dialog.WithID("f1a90003"))
-	d.Make(dialog.Note, "both", dialog.WithMeta(map[string]any{"bookmark": 1}), dialog.WithAttr("bookmark", 2), dialog.WithID("f1a90004"))
+	d.Make(dialog.Code, "x = 1", dialog.MakeOptions{Meta: map[string]any{"collapsed": 1, "other": "kept"}, ID: "f1a90001"})
+	d.Make(dialog.Note, "hidden?", dialog.MakeOptions{Meta: map[string]any{"skipped": 0, "bookmark": 0}, ID: "f1a90002"})
+	d.Make(dialog.Note, "bookmarked", dialog.MakeOptions{Meta: map[string]any{"skipped": 1, "bookmark": 7}, ID: "f1a90003"})
+	d.Make(dialog.Note, "both", dialog.MakeOptions{Meta: map[string]any{"bookmark": 1}, ID: "f1a90004", Attrs: map[string]any{"bookmark": 2}})
 	var repairs []nbformat.Repair
 	got, err := convert.Options{Registry: reg, Repaired: func(r nbformat.Repair) { repairs = append(repairs, r) }}.Marshal(d)
 	if err != nil {
@@ -139,8 +139,8 @@ dlg.mk_message('both', msg_type='note', meta={'bookmark': 1}, bookmark=2, id='f1
 // as read is a reported repair.
 func TestLostValuesAreErrors(t *testing.T) {
 	d := dialog.New("lost")
-	d.Make(dialog.Note, "fine", dialog.WithID("10570001"))
-	m, _ := d.Make(dialog.Code, "x", dialog.WithMeta(map[string]any{"collapsed": 1, "scrolled": "sideways"}), dialog.WithID("10570002"))
+	d.Make(dialog.Note, "fine", dialog.MakeOptions{ID: "10570001"})
+	m, _ := d.Make(dialog.Code, "x", dialog.MakeOptions{Meta: map[string]any{"collapsed": 1, "scrolled": "sideways"}, ID: "10570002"})
 	_, err := convert.Marshal(d)
 	var lv *convert.LostValueError
 	if !errors.As(err, &lv) || !errors.Is(err, convert.ErrInvalidValue) || lv.Message != "10570002" {
@@ -248,7 +248,7 @@ func TestOracleRegistryCarried(t *testing.T) {
 	}
 	var unskipped bool
 	for _, m := range d.Messages {
-		if dialog.Truthy(m.Attrs["skipped"]) {
+		if truthy.Of(m.Attrs["skipped"]) {
 			m.Attrs["skipped"], unskipped = 0, true
 			break
 		}
@@ -266,7 +266,7 @@ func TestOracleRegistryCarried(t *testing.T) {
 		t.Fatalf("second save: %v", err)
 	}
 	d2 := dialog.New("new")
-	d2.Make(dialog.Note, "n", dialog.WithAttr("skipped", true))
+	d2.Make(dialog.Note, "n", dialog.MakeOptions{Attrs: map[string]any{"skipped": true}})
 	p2 := filepath.Join(t.TempDir(), "new.ipynb")
 	if err := (convert.Options{Registry: seedRegistry(t)}).WriteFile(d2, p2); err != nil {
 		t.Fatal(err)
@@ -303,9 +303,9 @@ dlg.mk_message('x', msg_type='code', o_collapsed=1, i_collapsed=1, pinned=0, id=
 dlg.mk_message('q', msg_type='prompt', output='a', pinned=1, o_collapsed=0, id='50170003')
 `)
 	d := dialog.New("solveit")
-	d.Make(dialog.Note, "# Head", dialog.WithAttr("heading_collapsed", 1), dialog.WithAttr("bookmark", 3), dialog.WithAttr("skipped", 1), dialog.WithID("50170001"))
-	d.Make(dialog.Code, "x", dialog.WithAttr("o_collapsed", 1), dialog.WithAttr("i_collapsed", 1), dialog.WithAttr("pinned", 0), dialog.WithID("50170002"))
-	d.Make(dialog.Prompt, "q", dialog.WithReply("a"), dialog.WithAttr("pinned", 1), dialog.WithAttr("o_collapsed", 0), dialog.WithID("50170003"))
+	d.Make(dialog.Note, "# Head", dialog.MakeOptions{ID: "50170001", Attrs: map[string]any{"heading_collapsed": 1, "bookmark": 3, "skipped": 1}})
+	d.Make(dialog.Code, "x", dialog.MakeOptions{ID: "50170002", Attrs: map[string]any{"o_collapsed": 1, "i_collapsed": 1, "pinned": 0}})
+	d.Make(dialog.Prompt, "q", dialog.MakeOptions{Reply: "a", ID: "50170003", Attrs: map[string]any{"pinned": 1, "o_collapsed": 0}})
 	opts := convert.Options{Registry: convert.Solveit()}
 	got, err := opts.Marshal(d)
 	if err != nil {
@@ -337,10 +337,10 @@ m = dlg.mk_message('1+1', msg_type='code', id='0e700001', output=[
     dict(output_type='display_data', data={'text/plain': 'x'}, metadata={'__type': 'X', 'keep': 1})])
 `)
 	d := dialog.New("out")
-	m, _ := d.Make(dialog.Code, "1+1", dialog.WithID("0e700001"), dialog.WithOutputs([]dialog.Output{
+	m, _ := d.Make(dialog.Code, "1+1", dialog.MakeOptions{ID: "0e700001", Outputs: []dialog.Output{
 		dialog.NewOutput(map[string]any{"output_type": "execute_result", "execution_count": 1, "data": map[string]any{"text/plain": "2"}, "metadata": map[string]any{"__type": "int"}}),
 		dialog.NewOutput(map[string]any{"output_type": "display_data", "data": map[string]any{"text/plain": "x"}, "metadata": map[string]any{"__type": "X", "keep": 1}}),
-	}))
+	}})
 	got, err := convert.Marshal(d)
 	if err != nil {
 		t.Fatal(err)

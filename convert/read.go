@@ -8,6 +8,7 @@ import (
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/nbimpl"
+	"github.com/nbdialog/ipynb/internal/truthy"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -144,7 +145,7 @@ func (o Options) takeAttrs(m *dialog.Message, meta, sameMeta map[string]any) map
 		}
 		m.Attrs[d.Attr] = v
 	}
-	if v, ok := meta[promptKey]; ok && !dialog.Truthy(v) {
+	if v, ok := meta[promptKey]; ok && !truthy.Of(v) {
 		// A falsy marker says nothing: dropped, as the seed drops it (an
 		// unedited cell keeps it in the file).
 		delete(meta, promptKey)

@@ -201,7 +201,9 @@ func (r *v3Reader) size(cells []v3Cell, bufs *readBufs, rd *readV3Dialog, org *o
 	both := make([]dialog.Output, 2*outs)
 	rd.outs = make([]v3Output, outs)
 	bufs.outs, bufs.snapOuts = both[:outs:outs], both[outs:outs:2*outs]
-	dialog.SourcedOutputs(bufs.outs, rd.outs)
+	for i := range rd.outs {
+		bufs.outs[i] = dialog.SourcedOutput(&rd.outs[i])
+	}
 	k := 0
 	for i := range cells {
 		if c := &cells[i]; c.outs >= 0 {

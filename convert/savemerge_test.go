@@ -43,7 +43,7 @@ func TestSaveMergesChangedFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := d.Len()
+	n := len(d.Messages)
 	d.Messages[0].Content += "\nedited here"
 	disk := otherWriter(t, path, func(d *dialog.Dialog) { d.Messages[n-1].Content += "\nedited elsewhere" })
 	ours, _ := convert.Marshal(d)
@@ -148,7 +148,7 @@ func TestSaveMergesChangeDuringSave(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n = d.Len()
+	n = len(d.Messages)
 	d.Messages[0].Attrs = map[string]any{"mark": 1}
 	d.Messages[0].Content += "\nedited here"
 	if err := o.Save(d); err != nil {

@@ -35,11 +35,10 @@ func TestOracleSeedExample(t *testing.T) {
 	id := func(i int) string { return ids[i][1] }
 
 	d := dialog.New("dlg")
-	d.Make(dialog.Note, "A *test* dialog", dialog.WithID(id(0)),
-		dialog.WithAttachments(dialog.Attachment{ID: id(4), MIME: "image/png", Data: []byte("not really a png")}))
-	d.Make(dialog.Code, "1+1", dialog.WithID(id(1)), dialog.WithOutputs(dialog.CodeOutput("2")))
-	d.Make(dialog.Prompt, "Add them.", dialog.WithID(id(2)), dialog.WithReply("The answer is **2**."))
-	if _, err := d.Make(dialog.Raw, "plain text", dialog.WithID(id(3))); err != nil {
+	d.Make(dialog.Note, "A *test* dialog", dialog.MakeOptions{ID: id(0), Attachments: []dialog.Attachment{dialog.Attachment{ID: id(4), MIME: "image/png", Data: []byte("not really a png")}}})
+	d.Make(dialog.Code, "1+1", dialog.MakeOptions{ID: id(1), Outputs: dialog.CodeOutput("2")})
+	d.Make(dialog.Prompt, "Add them.", dialog.MakeOptions{ID: id(2), Reply: "The answer is **2**."})
+	if _, err := d.Make(dialog.Raw, "plain text", dialog.MakeOptions{ID: id(3)}); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
@@ -48,8 +47,8 @@ func TestOracleSeedExample(t *testing.T) {
 	}
 	sameFile(t, filepath.Join(out, "dlg.ipynb"), filepath.Join(dir, "dlg.ipynb"))
 
-	d.Make(dialog.Prompt, "What is 2+2?", dialog.WithID(later[0]), dialog.WithReply("The answer is 4."))
-	if _, err := d.Make(dialog.Prompt, "Hello?", dialog.WithID(later[1]), dialog.WithReply("")); err != nil {
+	d.Make(dialog.Prompt, "What is 2+2?", dialog.MakeOptions{ID: later[0], Reply: "The answer is 4."})
+	if _, err := d.Make(dialog.Prompt, "Hello?", dialog.MakeOptions{ID: later[1], Reply: ""}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := convert.Marshal(d)
@@ -97,11 +96,10 @@ dlg.write(Path(sys.argv[1])/'none', msgs=[])
 `, out)
 	d := dialog.New("sub")
 	d.Meta = map[string]any{"solveit_ver": 2}
-	a, _ := d.Make(dialog.Note, "first", dialog.WithID("5ab00001"))
-	d.Make(dialog.Code, "1+1", dialog.WithOutputs(dialog.CodeOutput("2")), dialog.WithID("5ab00002"))
-	c, _ := d.Make(dialog.Prompt, "Why?", dialog.WithReply("Because."), dialog.WithID("5ab00003"))
-	j, err := d.Make(dialog.Code, "2+2", dialog.WithID("5ab00004"),
-		dialog.WithOutputsJSON(`[{"output_type": "execute_result", "execution_count": 2, "data": {"text/plain": "4"}, "metadata": {"x": 1.5}}]`))
+	a, _ := d.Make(dialog.Note, "first", dialog.MakeOptions{ID: "5ab00001"})
+	d.Make(dialog.Code, "1+1", dialog.MakeOptions{Outputs: dialog.CodeOutput("2"), ID: "5ab00002"})
+	c, _ := d.Make(dialog.Prompt, "Why?", dialog.MakeOptions{Reply: "Because.", ID: "5ab00003"})
+	j, err := d.Make(dialog.Code, "2+2", dialog.MakeOptions{ID: "5ab00004", OutputsJSON: `[{"output_type": "execute_result", "execution_count": 2, "data": {"text/plain": "4"}, "metadata": {"x": 1.5}}]`})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,8 +170,8 @@ m.meta['my_app_flag'] = dict(level=3)
 	reg, _ := convert.NewRegistry(convert.Descriptor{Attr: "bookmark", Key: "bookmark"})
 	d := dialog.New("t")
 	d.Meta = map[string]any{"my_app": map[string]any{"version": 1}}
-	d.Make(dialog.Note, "marked", dialog.WithAttr("bookmark", 9), dialog.WithID("b0000001"))
-	d.Make(dialog.Note, "plain", dialog.WithMeta(map[string]any{"my_app_flag": map[string]any{"level": 3}}), dialog.WithID("b0000002"))
+	d.Make(dialog.Note, "marked", dialog.MakeOptions{ID: "b0000001", Attrs: map[string]any{"bookmark": 9}})
+	d.Make(dialog.Note, "plain", dialog.MakeOptions{Meta: map[string]any{"my_app_flag": map[string]any{"level": 3}}, ID: "b0000002"})
 	got, err := convert.Options{Registry: reg}.Marshal(d)
 	if err != nil {
 		t.Fatal(err)

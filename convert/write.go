@@ -12,6 +12,7 @@ import (
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
 	"github.com/nbdialog/ipynb/internal/nbimpl"
+	"github.com/nbdialog/ipynb/internal/truthy"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -448,7 +449,7 @@ func (o Options) cellMeta(m *dialog.Message) (map[string]any, error) {
 		if d.ToFile != nil {
 			v = d.ToFile(v)
 		}
-		if dialog.Truthy(v) {
+		if truthy.Of(v) {
 			meta[d.Key] = v
 		} else {
 			delete(meta, d.Key)

@@ -69,9 +69,9 @@ func (d *Dialog) NewID() string {
 	}
 }
 
-// NewAttachmentID returns a fresh RFC 4122 version 4 UUID, made from
+// newAttachmentID returns a fresh RFC 4122 version 4 UUID, made from
 // Dialog.Random as github.com/google/uuid makes one (see newUUID4).
-func (d *Dialog) NewAttachmentID() string {
+func (d *Dialog) newAttachmentID() string {
 	u, err := newUUID4(d.rand())
 	if err != nil {
 		panic("dialog: reading random bytes: " + err.Error())
@@ -79,13 +79,10 @@ func (d *Dialog) NewAttachmentID() string {
 	return u
 }
 
-// Len returns the number of messages.
-func (d *Dialog) Len() int { return len(d.Messages) }
-
-// Add appends a new message of the given kind and content, with a fresh id,
-// and returns it.
+// Add appends a new message of the given kind and content, with a fresh id
+// and empty metadata, and returns it.
 func (d *Dialog) Add(kind Kind, content string) *Message {
-	m := &Message{Kind: kind, Content: content}
+	m := &Message{Kind: kind, Content: content, Meta: map[string]any{}}
 	d.Insert(len(d.Messages), m)
 	return m
 }
@@ -104,28 +101,6 @@ func (d *Dialog) Insert(i int, m *Message) {
 	d.Messages = append(d.Messages, nil)
 	copy(d.Messages[i+1:], d.Messages[i:])
 	d.Messages[i] = m
-}
-
-// InsertAfter puts m just after the message ref (an id or unique id
-// prefix).
-func (d *Dialog) InsertAfter(ref string, m *Message) error {
-	i, err := d.Messages.find(ref)
-	if err != nil {
-		return fmt.Errorf("dialog: insert after %w", err)
-	}
-	d.Insert(i+1, m)
-	return nil
-}
-
-// InsertBefore puts m just before the message ref (an id or unique id
-// prefix).
-func (d *Dialog) InsertBefore(ref string, m *Message) error {
-	i, err := d.Messages.find(ref)
-	if err != nil {
-		return fmt.Errorf("dialog: insert before %w", err)
-	}
-	d.Insert(i, m)
-	return nil
 }
 
 // Remove removes the messages with the given ids (or unique id prefixes)
@@ -153,14 +128,9 @@ func (d *Dialog) Remove(refs ...string) ([]*Message, error) {
 	return removed, nil
 }
 
-// NewAttachment returns an attachment of data with a fresh id.
-func (d *Dialog) NewAttachment(data []byte, mime string) Attachment {
-	return Attachment{ID: d.NewAttachmentID(), MIME: mime, Data: data}
-}
-
 // Attach adds an attachment of data to m, with a fresh id, and returns it.
 func (d *Dialog) Attach(m *Message, data []byte, mime string) Attachment {
-	a := d.NewAttachment(data, mime)
+	a := Attachment{ID: d.newAttachmentID(), MIME: mime, Data: data}
 	m.Attachments = append(m.Attachments, a)
 	return a
 }

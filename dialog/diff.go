@@ -219,11 +219,3 @@ func changedKeys(a, b map[string]any, prefix string) []string {
 	}
 	return keys
 }
-
-// UnifiedDiff returns the unified line diff of two texts (diff -u form:
-// "--- aName", "+++ bName", hunks with context lines of context, a
-// negative context meaning 3), or "" when they are equal. It is the diff
-// Merge and Diff use.
-func UnifiedDiff(aName, bName, a, b string, context int) string {
-	return textdiff.Unified(aName, bName, a, b, context)
-}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/textdiff"
 )
 
 func describe(cs []dialog.Change) []string {
@@ -67,12 +68,12 @@ func TestDiffUnkeyed(t *testing.T) {
 }
 
 func TestUnifiedDiff(t *testing.T) {
-	got := dialog.UnifiedDiff("a", "b", "x\ny\nz\n", "x\nY\nz\n", 1)
+	got := textdiff.Unified("a", "b", "x\ny\nz\n", "x\nY\nz\n", 1)
 	want := "--- a\n+++ b\n@@ -1,3 +1,3 @@\n x\n-y\n+Y\n z\n"
 	if got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
-	if dialog.UnifiedDiff("a", "b", "same", "same", 3) != "" {
+	if textdiff.Unified("a", "b", "same", "same", 3) != "" {
 		t.Error("equal texts give a diff")
 	}
 }

@@ -27,6 +27,8 @@ func (s *countingSource) Decode() (map[string]any, error) {
 	return m, err
 }
 
+func (s *countingSource) Size() (int, bool) { return 0, false }
+
 func (s *countingSource) Same(other dialog.OutputSource) bool {
 	o, ok := other.(*countingSource)
 	return ok && o.text == s.text

@@ -130,14 +130,14 @@ func runShow(e *env, args []string) int {
 		fmt.Fprint(e.stdout, s)
 		return exitOK
 	}
-	// Outputs are sized without being decoded (dialog.OutputSizer).
+	// Outputs are sized without being decoded (dialog.OutputSource.Size).
 	fmt.Fprint(e.stdout, e.forTerminal(d.Summary(*width, *rows)))
 	return exitOK
 }
 
 // outputBytes is the size of outputs as compact JSON (encoding/json's),
 // as show's rows count it (dialog.Message.Preview), 0 for none: the size
-// an output read from a file tells (dialog.OutputSizer), else its
+// an output read from a file tells (dialog.OutputSource.Size), else its
 // encoding's.
 func outputBytes(outs []dialog.Output) int {
 	if len(outs) == 0 {
@@ -145,7 +145,7 @@ func outputBytes(outs []dialog.Output) int {
 	}
 	total := 1 // "[", then each output and a comma or "]"
 	for _, o := range outs {
-		if s, ok := o.Source().(dialog.OutputSizer); ok {
+		if s := o.Source(); s != nil {
 			if n, ok := s.Size(); ok {
 				total += n + 1
 				continue
