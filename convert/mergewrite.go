@@ -17,11 +17,11 @@ import (
 // marshalMerged writes a merged dialog over ours' notebook: unchanged
 // messages of ours as their cells, changed ones into their cells in place,
 // theirs' messages as theirs' cells when the two notebooks are of one
-// version.
-func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Message][3]*dialog.Message, orgB, orgO, orgT *origin, theirsData []byte, bothValid bool) ([]byte, error) {
+// version; over a version 3 ours, as version 3 (see keepsV3).
+func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Message][3]*dialog.Message, orgB, orgO, orgT *origin, in mergeInputs, bothValid bool) ([]byte, error) {
 	mo := mergedOrigin(orgB, orgO, orgT, len(merged.Messages))
 	pick := &cellPicker{versions: versions, ours: orgO, theirs: orgT,
-		theirsRaw:   &rawCells{nb: orgT.nb, data: theirsData},
+		theirsRaw:   &rawCells{nb: orgT.nb, data: in.theirs},
 		sameVersion: orgT.work.Nbformat == orgO.work.Nbformat && cellid.Written(orgT.work.Nbformat, orgT.work.NbformatMinor) == cellid.Written(orgO.work.Nbformat, orgO.work.NbformatMinor),
 		idsWritten:  cellid.Written(mo.work.Nbformat, mo.work.NbformatMinor)}
 	for _, m := range merged.Messages {
@@ -36,6 +36,13 @@ func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 	// conflict marker streams, ids unique). Healing it is spared (a
 	// marshal and a check), unless the version changes.
 	mo.valid4 = bothValid && mo.work == orgO.nb
+	// Over a version 3 ours the cells are written as version 3: version
+	// 4's healing has nothing to do with them (v3write writes a valid
+	// version 3 notebook, and healing would rewrite cells it can keep).
+	// An invalid ours or theirs is healed as version 4 is, and its cells
+	// written anew (see marshalMergedV3).
+	v3 := keepsV3(in, orgO, orgT)
+	mo.valid4 = mo.valid4 || v3 && orgO.valid && orgT.valid
 	// A version 3 ours is written back as it is only if the merge is ours
 	// (cells taken from theirs went into its upgrade, not into it).
 	mo.valid = mo.valid && slices.Equal(merged.Messages, orgO.msgs) && orgO.sameMeta(merged.Meta)
@@ -48,6 +55,14 @@ func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 	}
 	keepTheirsHidden(nb, merged.Messages, versions, orgB, orgO, orgT)
 	keepAttachmentValues(nb, merged.Messages, versions, orgO, orgT, empty)
+	if nb.Nbformat == 4 && v3 {
+		// (A merge that is ours is ours' notebook itself, version 3.)
+		var meta map[string]any
+		if !orgO.sameMeta(merged.Meta) {
+			meta = nonNil(merged.Meta)
+		}
+		return o.marshalMergedV3(nb, merged.Messages, versions, meta, orgO, orgT, in)
+	}
 	out, err := nbformat.Marshal(nb)
 	if err != nil {
 		return nil, fmt.Errorf("convert: merge: %w", err)

@@ -33,8 +33,22 @@ import (
 // never by a pattern over its text.
 
 // mergeTwoWay merges ours and theirs without a base: from an empty one,
-// cells without ids paired as above.
+// cells without ids paired as above; a version 3 side as its upgrade (see
+// mergeTwoWayV3).
 func mergeTwoWay(ours, theirs []byte, opt mergeOptions) (*merged, error) {
+	switch om, _ := majorVersionOf(ours); {
+	case om == 3:
+		return mergeTwoWayV3(ours, theirs, opt)
+	case om > 3:
+		if tm, _ := majorVersionOf(theirs); tm == 3 {
+			// (Paired with ours' cells as version 4 cells are.)
+			t, err := upgradedText(theirs)
+			if err != nil {
+				return nil, &convert.MergeInputError{Input: "theirs", Err: err}
+			}
+			theirs = t
+		}
+	}
 	o, t, made, minor, err := pairCells(ours, theirs)
 	if err != nil {
 		return nil, err
