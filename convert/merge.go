@@ -1,12 +1,15 @@
 package convert
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
+	"strings"
 	"sync"
 
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -184,7 +187,17 @@ func (o Options) mergeDialogs(base, ours, theirs *dialog.Dialog, in mergeInputs,
 	}()
 	merged, conflicts := dialog.Merge(base, ours, theirs, opt)
 	o.recordConflicts(merged, conflicts, versions, [3]*dialog.Dialog{base, ours, theirs}, orgs)
-	data, err := o.marshalMerged(merged, versions, orgs[0], orgs[1], orgs[2], in, <-valid)
+	// Base is done with: what writing takes from it is taken now, and
+	// nothing below refers to it (but the conflicts' base versions), so
+	// that its notebook is not in memory beside the result.
+	fb := factsOfBase(merged, versions, orgs[0], orgs[1], orgs[2], in)
+	for m, v := range versions {
+		v[0] = nil
+		versions[m] = v
+	}
+	in.base = nil
+	detachBase(conflicts)
+	data, err := o.marshalMerged(merged, versions, fb, orgs[1], orgs[2], in, <-valid)
 	if err != nil {
 		return nil, err
 	}
@@ -201,4 +214,45 @@ func mergeSeed(base, ours, theirs []byte) uint64 {
 		h.Write(in)
 	}
 	return binary.LittleEndian.Uint64(h.Sum(nil))
+}
+
+// detachBase replaces the base version of each conflict by a copy that
+// does not refer to base's notebook (its outputs decoded, its texts and
+// values copied), so that base's input need not stay in memory beside the
+// result for a conflict's sake.
+func detachBase(conflicts []dialog.Conflict) {
+	for i := range conflicts {
+		if b := conflicts[i].Base; b != nil {
+			conflicts[i].Base = detachedMessage(b)
+		}
+	}
+}
+
+// detachedMessage is a copy of m holding nothing of the notebook it was
+// read from; an output that does not decode is kept as it is.
+func detachedMessage(m *dialog.Message) *dialog.Message {
+	c := *m
+	c.ID, c.Content = strings.Clone(m.ID), strings.Clone(m.Content)
+	if m.ExecutionCount != nil {
+		n := *m.ExecutionCount
+		c.ExecutionCount = &n
+	}
+	if m.Outputs != nil {
+		c.Outputs = make([]dialog.Output, len(m.Outputs))
+		for j, out := range m.Outputs {
+			if g, err := out.Map(); err == nil {
+				c.Outputs[j] = dialog.NewOutput(jsonvalue.CloneObject(g))
+			} else {
+				c.Outputs[j] = out
+			}
+		}
+	}
+	if m.Attachments != nil {
+		c.Attachments = make([]dialog.Attachment, len(m.Attachments))
+		for j, a := range m.Attachments {
+			c.Attachments[j] = dialog.Attachment{ID: strings.Clone(a.ID), MIME: strings.Clone(a.MIME), Data: bytes.Clone(a.Data)}
+		}
+	}
+	c.Meta, c.Attrs = jsonvalue.CloneObject(m.Meta), jsonvalue.CloneObject(m.Attrs)
+	return &c
 }

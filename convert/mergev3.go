@@ -1,7 +1,6 @@
 package convert
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 
@@ -20,14 +19,14 @@ import (
 type mergeInputs struct{ base, ours, theirs []byte }
 
 // keepsV3 reports whether the merge is written as version 3: ours is
-// version 3, unless ours is base as it is and theirs moved to version 4
-// (the merge is then theirs, in theirs' format: what git does when ours
-// did not change the file).
-func keepsV3(in mergeInputs, orgO, orgT *origin) bool {
+// version 3, unless ours is base as it is (oursIsBase) and theirs moved
+// to version 4 (the merge is then theirs, in theirs' format: what git
+// does when ours did not change the file).
+func keepsV3(oursIsBase bool, orgO, orgT *origin) bool {
 	if orgO.nb.Nbformat != 3 {
 		return false
 	}
-	return orgT.nb.Nbformat == 3 || !bytes.Equal(in.base, in.ours)
+	return orgT.nb.Nbformat == 3 || !oursIsBase
 }
 
 // marshalMergedV3 writes nb, the merge (its cells those of the merged

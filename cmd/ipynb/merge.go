@@ -141,12 +141,13 @@ func mergeBytes(base, ours, theirs []byte, opt mergeOptions) (*merged, error) {
 	if om > 0 && om < 3 {
 		return nil, fmt.Errorf("nbformat %d: %w", om, errOldFormat)
 	}
+	tm, _ := majorVersionOf(theirs)
 	res, err := convert.Merge(base, ours, theirs, opt)
 	if err != nil {
 		return nil, err
 	}
 	m := &merged{data: res.Data, conflicts: res.Conflicts}
-	if tm, _ := majorVersionOf(theirs); om == 3 && tm > 3 {
+	if om == 3 && tm > 3 {
 		if rm, _ := majorVersionOf(res.Data); rm != 3 {
 			m.note = fmt.Sprintf("theirs changed the format to nbformat %d (ours is base's nbformat 3): the result is nbformat %d, as theirs", tm, rm)
 		} else {
@@ -157,24 +158,15 @@ func mergeBytes(base, ours, theirs []byte, opt mergeOptions) (*merged, error) {
 }
 
 // majorVersionOf returns the top-level "nbformat" of a notebook text (its
-// last, as readers take it), read without parsing the rest; ok is false
-// where there is no such integer.
+// last, as readers take it), read in one pass without parsing or
+// allocating; ok is false where there is no such integer.
 func majorVersionOf(data []byte) (int, bool) {
-	spans, ok := jsonvalue.Spans(data)
+	raw, ok := jsonvalue.MemberRaw(data, "nbformat")
 	if !ok {
 		return 0, false
 	}
-	v := -1
-	for _, sp := range spans {
-		if sp.Key == "nbformat" {
-			n, err := strconv.Atoi(string(data[sp.Value:sp.End]))
-			if err != nil {
-				n = -1
-			}
-			v = n
-		}
-	}
-	return v, v >= 0
+	n, err := strconv.Atoi(string(raw))
+	return n, err == nil && n >= 0
 }
 
 // conflictSummary is one line naming the conflicts; ids are the cell
@@ -257,13 +249,23 @@ func runMerge(e *env, args []string) int {
 		}
 		texts[i] = data
 	}
+	defer mergeMemory(max(len(texts[0]), len(texts[1]), len(texts[2])))()
+	// Base and theirs are let go as soon as the merge is done with them
+	// (so that they are not in memory beside its result): the text
+	// fallback reads them again.
+	base, theirs := texts[0], texts[2]
+	texts[0], texts[2] = nil, nil
 	var res *merged
-	if len(bytes.TrimSpace(texts[0])) == 0 {
+	var ids map[string]bool
+	if len(bytes.TrimSpace(base)) == 0 {
 		// No base: git gives an empty one when both sides added the
 		// file. Every cell is then added on both sides.
-		res, err = mergeTwoWay(texts[1], texts[2], opt)
+		res, err = mergeTwoWay(texts[1], theirs, opt)
 	} else {
-		res, err = mergeBytes(texts[0], texts[1], texts[2], opt)
+		res, err = mergeBytes(base, texts[1], theirs, opt)
+	}
+	if err == nil && len(res.conflicts) > 0 {
+		ids = idsIn(res.conflicts, texts[1], theirs)
 	}
 	if err == nil {
 		err = checkMerged(res.data, texts[1])
@@ -278,6 +280,12 @@ func runMerge(e *env, args []string) int {
 		}
 		if !*textFallback {
 			return exitError
+		}
+		for _, i := range []int{0, 2} {
+			if texts[i], _, err = e.readStamped(input{path: paths[i]}); err != nil {
+				fmt.Fprintf(e.stderr, "%s: %v\n", label(paths[i], *name, roles[i]), pathError(err))
+				return exitError
+			}
 		}
 		data, n, err := mergeAsText(texts[0], texts[1], texts[2], *size, opt.OursLabel, opt.TheirsLabel)
 		if err != nil {
@@ -317,7 +325,6 @@ func runMerge(e *env, args []string) int {
 		return exitFindings
 	}
 	if len(res.conflicts) > 0 {
-		ids := idsIn(res.conflicts, texts[:]...)
 		fmt.Fprintf(e.stderr, "%s: %s\n", label(paths[1], *name, ""), conflictSummary(res.conflicts, ids))
 		return exitFindings
 	}

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"slices"
@@ -70,12 +72,14 @@ func mergeTwoWay(ours, theirs []byte, opt mergeOptions) (*merged, error) {
 // emptyBase is the notebook text with no cells, as a base for a two-way
 // merge.
 func emptyBase(text []byte) ([]byte, error) {
-	nb, err := nbformat.Unmarshal(text)
+	nb, err := unmarshalOwned(text) // (text is not changed)
 	if err != nil {
 		return nil, err
 	}
 	nb.Cells = nil
-	return nbformat.Marshal(nb)
+	out, err := nbformat.Marshal(nb)
+	// (A copy: Marshal's buffer is sized by the text it was read from.)
+	return bytes.Clone(out), err
 }
 
 // madeUpPrefix starts the ids made up for a two-way merge.
@@ -87,11 +91,12 @@ const madeUpPrefix = "ipynb-fix-"
 // with nothing to do (every cell has an id, or the notebooks are not
 // version 4) it returns them unchanged and made nil.
 func pairCells(ours, theirs []byte) (o, t []byte, made map[string]bool, minor int, err error) {
-	nbO, err := nbformat.Unmarshal(ours)
+	// (Read without copying the texts, which do not change.)
+	nbO, err := unmarshalOwned(ours)
 	if err != nil {
 		return nil, nil, nil, 0, &convert.MergeInputError{Input: "ours", Err: err}
 	}
-	nbT, err := nbformat.Unmarshal(theirs)
+	nbT, err := unmarshalOwned(theirs)
 	if err != nil {
 		return nil, nil, nil, 0, &convert.MergeInputError{Input: "theirs", Err: err}
 	}
@@ -212,7 +217,9 @@ func allIDs(nb *nbformat.Notebook) bool {
 	return true
 }
 
-// rawCells returns the bytes of each cell of a notebook text.
+// rawCells returns, for each cell of a notebook text, a string equal for
+// cells of equal bytes: their SHA-256 hash (the cells are compared, not
+// copied).
 func rawCells(data []byte) ([]string, bool) {
 	spans, ok := cellSpans(data)
 	if !ok {
@@ -220,7 +227,8 @@ func rawCells(data []byte) ([]string, bool) {
 	}
 	out := make([]string, len(spans))
 	for i, sp := range spans {
-		out[i] = string(data[sp[0]:sp[1]])
+		h := sha256.Sum256(data[sp[0]:sp[1]])
+		out[i] = string(h[:])
 	}
 	return out, true
 }

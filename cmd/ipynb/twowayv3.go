@@ -151,16 +151,4 @@ func changedMeta(merged, o []byte) (map[string]any, error) {
 
 // topMember returns the value of a notebook text's top-level member key
 // (its last), as written.
-func topMember(data []byte, key string) ([]byte, bool) {
-	spans, ok := jsonvalue.Spans(data)
-	if !ok {
-		return nil, false
-	}
-	var v []byte
-	for _, sp := range spans {
-		if sp.Key == key {
-			v = data[sp.Value:sp.End]
-		}
-	}
-	return v, v != nil
-}
+func topMember(data []byte, key string) ([]byte, bool) { return jsonvalue.MemberRaw(data, key) }
