@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/nbtest"
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // Memory of merge and fix (issue 21 item 13): what they allocate per
@@ -128,7 +129,7 @@ func runMemoryCommand(t testing.TB, dir string, k int) {
 // The fast tier runs merge and fix at 50 to 200 cells; IPYNB_LONG=1 all
 // four commands at 100 to 800.
 func TestMergeMemoryScales(t *testing.T) {
-	long := os.Getenv("IPYNB_LONG") != ""
+	long := testtier.Full()
 	sizes := []int{100, 200, 400, 800}
 	if !long {
 		sizes = []int{50, 100, 200, 400} // (the last left out with -short)
@@ -223,9 +224,7 @@ func denseCase(n int) *memCase {
 // aim, 3×, needs what the report of that work names: the three inputs
 // alone are 3× (fix: the file and its sides, 4×).
 func TestMergePeakMemoryLong(t *testing.T) {
-	if os.Getenv("IPYNB_LONG") == "" {
-		t.Skip("IPYNB_LONG=1 runs it")
-	}
+	testtier.Long(t)
 	if raceBuild {
 		t.Skip("the race detector's instrumentation allocates")
 	}
