@@ -126,6 +126,8 @@ func splitConflicts(data []byte) (*conflictSides, error) {
 	for _, s := range []*side{&cs.ours, &cs.theirs} {
 		s.text = make([]byte, 0, len(data))
 	}
+	// The base side is made only while every conflict so far has a base
+	// section (it is let go at the first that has none).
 	base := side{text: make([]byte, 0, len(data))}
 	n := 0
 	for rest := data; len(rest) > 0; {
@@ -154,6 +156,7 @@ func splitConflicts(data []byte) (*conflictSides, error) {
 		case kind == '=' && (state == inOurs || state == inBase):
 			if state == inOurs {
 				allBase = false
+				base = side{}
 			}
 			state = inTheirs
 			continue
@@ -172,11 +175,15 @@ func splitConflicts(data []byte) (*conflictSides, error) {
 		case outside:
 			cs.ours.add(line, n)
 			cs.theirs.add(line, n)
-			base.add(line, n)
+			if allBase {
+				base.add(line, n)
+			}
 		case inOurs:
 			cs.ours.add(line, n)
 		case inBase:
-			base.add(line, n)
+			if allBase {
+				base.add(line, n)
+			}
 		case inTheirs:
 			cs.theirs.add(line, n)
 		}

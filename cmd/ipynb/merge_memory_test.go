@@ -215,10 +215,12 @@ func denseCase(n int) *memCase {
 // multiple of the largest input, on benchgen's output-heavy notebooks of
 // 8 to 64 MB and on notebooks of one dense metadata value, 8 to 32 MB
 // (IPYNB_LONG=1: it writes about 1.2 GB of notebooks; GNU time measures).
-// Measured on 64 MB, before → after the work of issue 21 item 13 (runs
-// vary by a few tenths with the collector's timing): merge 8.0× →
-// 3.5–4.5×, conflicting 8.3× → 3.6–3.9×, fix 11.3× → 4.4×, diff3 9.5× →
-// 4.6–4.9×; dense metadata (32 MB) 6.7× → 3.4–4.4×. Fails when a multiple
+// Measured on 64 MB (the median of three runs), before → after the work
+// of issue 21 item 13: merge 8.65× → 3.95×, conflicting 8.63× → 3.90×,
+// fix 9.67× → 4.40×, diff3 8.66× → 5.11×; at 8 MB, where the runtime's
+// own memory counts, 9.45× → 5.88× (merge) and 11.6× → 6.4× (fix); dense
+// metadata (16 MB) 6.7× → 4.7×. Runs vary by a few tenths with the
+// collector's timing on a loaded machine. Fails when a multiple
 // at 32 MB or more passes its bound (the largest measured + 10%), or grows
 // by more than 15% from one size to the next (not linear). The issue's
 // aim, 3×, needs what the report of that work names: the three inputs
