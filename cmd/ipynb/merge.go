@@ -238,11 +238,13 @@ func runMerge(e *env, args []string) int {
 	roles := []string{"base", "ours", "theirs"}
 	var texts [3][]byte
 	var stamp *atomicfile.Stamp // ours'
+	var reread [3]bool // a file, which the text fallback can read again
 	for i, p := range paths {
 		data, st, err := e.readStamped(input{path: p})
 		if i == 1 {
 			stamp = st
 		}
+		reread[i] = st != nil
 		if err != nil {
 			fmt.Fprintf(e.stderr, "%s: %v\n", label(p, *name, roles[i]), pathError(err))
 			return exitError
@@ -252,9 +254,13 @@ func runMerge(e *env, args []string) int {
 	defer mergeMemory(max(len(texts[0]), len(texts[1]), len(texts[2])))()
 	// Base and theirs are let go as soon as the merge is done with them
 	// (so that they are not in memory beside its result): the text
-	// fallback reads them again.
+	// fallback reads them again (those read from a pipe are kept).
 	base, theirs := texts[0], texts[2]
-	texts[0], texts[2] = nil, nil
+	for _, i := range []int{0, 2} {
+		if reread[i] {
+			texts[i] = nil
+		}
+	}
 	var res *merged
 	var ids map[string]bool
 	if len(bytes.TrimSpace(base)) == 0 {
@@ -282,6 +288,9 @@ func runMerge(e *env, args []string) int {
 			return exitError
 		}
 		for _, i := range []int{0, 2} {
+			if texts[i] != nil {
+				continue
+			}
 			if texts[i], _, err = e.readStamped(input{path: paths[i]}); err != nil {
 				fmt.Fprintf(e.stderr, "%s: %v\n", label(paths[i], *name, roles[i]), pathError(err))
 				return exitError
