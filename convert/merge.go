@@ -222,15 +222,19 @@ func mergeSeed(base, ours, theirs []byte) uint64 {
 // result for a conflict's sake.
 func detachBase(conflicts []dialog.Conflict) {
 	for i := range conflicts {
-		if b := conflicts[i].Base; b != nil {
-			conflicts[i].Base = detachedMessage(b)
+		c := &conflicts[i]
+		if c.Base != nil {
+			c.Base = detachedMessage(c.Base, c.Ours, c.Theirs)
 		}
 	}
 }
 
 // detachedMessage is a copy of m holding nothing of the notebook it was
-// read from; an output that does not decode is kept as it is.
-func detachedMessage(m *dialog.Message) *dialog.Message {
+// read from, except outputs it shares: an output that one of others
+// (ours' and theirs' versions, which stay in memory anyway) holds at the
+// same place with the same source text is that one; another is decoded
+// into a copy (one that does not decode is kept as it is).
+func detachedMessage(m *dialog.Message, others ...*dialog.Message) *dialog.Message {
 	c := *m
 	c.ID, c.Content = strings.Clone(m.ID), strings.Clone(m.Content)
 	if m.ExecutionCount != nil {
@@ -239,7 +243,16 @@ func detachedMessage(m *dialog.Message) *dialog.Message {
 	}
 	if m.Outputs != nil {
 		c.Outputs = make([]dialog.Output, len(m.Outputs))
+	outputs:
 		for j, out := range m.Outputs {
+			for _, o := range others {
+				if o != nil && j < len(o.Outputs) {
+					if a, b := out.Source(), o.Outputs[j].Source(); a != nil && b != nil && a.Same(b) {
+						c.Outputs[j] = o.Outputs[j]
+						continue outputs
+					}
+				}
+			}
 			if g, err := out.Map(); err == nil {
 				c.Outputs[j] = dialog.NewOutput(jsonvalue.CloneObject(g))
 			} else {

@@ -238,7 +238,7 @@ func runMerge(e *env, args []string) int {
 	roles := []string{"base", "ours", "theirs"}
 	var texts [3][]byte
 	var stamp *atomicfile.Stamp // ours'
-	var reread [3]bool // a file, which the text fallback can read again
+	var reread [3]bool          // a file, which the text fallback can read again
 	for i, p := range paths {
 		data, st, err := e.readStamped(input{path: p})
 		if i == 1 {

@@ -199,12 +199,13 @@ func exitStatus(err error) int {
 	return -1
 }
 
-// denseCase is a merge of a notebook of one dense metadata value
-// (nbtest.Dense): ours changes its cell's source, theirs adds a
-// top-level member (clean) or changes the source too (conflict). It has
-// no marked files (the notebook is one line).
-func denseCase(n int) *memCase {
-	base := nbtest.Dense("meta", n)
+// denseCase is a merge of a notebook of one dense value of n items
+// (nbtest.Dense: where is "meta", "cell" or "output"): ours changes its
+// cell's source, theirs adds a top-level member (clean) or changes the
+// source too (conflict). It has no marked files (the notebook is one
+// line).
+func denseCase(where string, n int) *memCase {
+	base := nbtest.Dense(where, n)
 	return &memCase{base: base,
 		ours:        bytes.Replace(base, []byte(`"source":"x"`), []byte(`"source":"y"`), 1),
 		theirs:      bytes.Replace(base, []byte(`"nbformat_minor":5`), []byte(`"nbformat_minor":5,"extra":1`), 1),
@@ -213,13 +214,15 @@ func denseCase(n int) *memCase {
 
 // The peak resident memory of the built ipynb merge and fix, as a
 // multiple of the largest input, on benchgen's output-heavy notebooks of
-// 8 to 64 MB and on notebooks of one dense metadata value, 8 to 32 MB
-// (IPYNB_LONG=1: it writes about 1.2 GB of notebooks; GNU time measures).
+// 8 to 64 MB and on notebooks of one dense value (metadata, output data),
+// 8 to 32 MB (IPYNB_LONG=1: it writes about 1.4 GB of notebooks; GNU time
+// measures).
 // Measured on 64 MB (the median of three runs), before → after the work
 // of issue 21 item 13: merge 8.65× → 3.95×, conflicting 8.63× → 3.90×,
 // fix 9.67× → 4.40×, diff3 8.66× → 5.11×; at 8 MB, where the runtime's
-// own memory counts, 9.45× → 5.88× (merge) and 11.6× → 6.4× (fix); dense
-// metadata (16 MB) 6.7× → 4.7×. Runs vary by a few tenths with the
+// own memory counts, 9.45× → 5.88× (merge) and 11.6× → 6.4× (fix); on 32
+// MB of one dense value, merge 4.3× (metadata) and 5.3× → 4.3× (output
+// data; conflicting 3.4×). Runs vary by a few tenths with the
 // collector's timing on a loaded machine. Fails when a multiple
 // at 32 MB or more passes its bound (the largest measured + 10%), or grows
 // by more than 15% from one size to the next (not linear). The issue's
@@ -240,7 +243,8 @@ func TestMergePeakMemoryLong(t *testing.T) {
 			return newMemCase(t, nbtest.Heavy{Bytes: mb * 1e6, Seed: 1, Kinds: []nbtest.OutputKind{nbtest.Stream, nbtest.Image, nbtest.Table},
 				StreamLines: 20, TableRows: 15, ImageBytes: 30000, ImageJitter: 40000}.Notebook())
 		}},
-		{"dense metadata", []int{8, 16, 32}, func(mb int) *memCase { return denseCase(mb * 1e6 / 2) }},
+		{"dense metadata", []int{8, 16, 32}, func(mb int) *memCase { return denseCase("meta", mb*1e6/2) }},
+		{"dense output data", []int{8, 16, 32}, func(mb int) *memCase { return denseCase("output", mb*1e6/2) }},
 	}
 	for _, sh := range shapes {
 		prev := map[string]float64{}
