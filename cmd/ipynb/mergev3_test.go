@@ -162,7 +162,7 @@ func TestDiffV3(t *testing.T) {
 // git with the driver installed: a clean merge of two edits of a
 // version 3 notebook is git's line merge, nbformat 3; a conflicting one
 // leaves a valid nbformat 3 notebook, the conflict marked inside the cell
-// with git's labels.
+// with git's labels, which check finds.
 func TestGitMergeV3(t *testing.T) {
 	dir := newRepo(t)
 	if r := ipynb(t, dir, "", "git", "install"); r.code != 0 {
@@ -203,6 +203,9 @@ func TestGitMergeV3(t *testing.T) {
 	}
 	if !bytes.Contains(conflicted, []byte(`"Some *TEXT*\n",`)) {
 		t.Errorf("theirs' earlier change lost:\n%s", conflicted)
+	}
+	if r := ipynb(t, dir, "", "check", nb); r.code != 1 || !strings.Contains(r.stdout, ": /worksheets/0/cells/2/input/") {
+		t.Errorf("check of the conflicted file: %+v", r)
 	}
 }
 
