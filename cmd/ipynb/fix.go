@@ -73,12 +73,22 @@ func runFix(e *env, args []string) int {
 			continue
 		}
 		restore := mergeMemory(len(data))
+		// A file's bytes are let go once its sides are split out (its
+		// stamp keeps their digest for the check before writing it
+		// back), so that they are not in memory beside the sides and
+		// the result; standard input's are kept to be written out.
+		var kept []byte
+		if stamp != nil {
+			stamp = stamp.Digest()
+		} else {
+			kept = data
+		}
 		out, conflicts, ids, err := fixMarkers(data, opt)
 		restore()
 		switch {
 		case errors.Is(err, errNoMarkers):
 			if stamp == nil {
-				e.stdout.Write(data)
+				e.stdout.Write(kept)
 			}
 			continue
 		case err != nil:
