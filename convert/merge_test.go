@@ -64,7 +64,7 @@ func edited(t testing.TB, data []byte, edit func(d *dialog.Dialog)) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	edit(d)
+	edit(d.Dialog)
 	out, err := convert.Marshal(d)
 	if err != nil {
 		t.Fatal(err)
@@ -428,7 +428,7 @@ func TestMergeHostAttributes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f(d)
+		f(d.Dialog)
 		out, err := o.Marshal(d)
 		if err != nil {
 			t.Fatal(err)

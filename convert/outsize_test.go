@@ -34,11 +34,11 @@ func readDialog(data []byte) *dialog.Dialog {
 	if err != nil {
 		return nil
 	}
-	d, err := convert.Options{}.ToDialog(nb)
+	d, err := convert.ReadOptions{}.ToDialog(nb)
 	if err != nil {
 		return nil
 	}
-	return d
+	return d.Dialog
 }
 
 // decodedCopy returns d with every output replaced by an output made in

@@ -492,7 +492,7 @@ func TestOracleParity(t *testing.T) {
 			var got []byte
 			applies := true
 			if err == nil {
-				applies, err = edit(d)
+				applies, err = edit(d.Dialog)
 			}
 			if err == nil && applies {
 				got, err = opts.Marshal(d)

@@ -28,7 +28,7 @@ func TestV3CellsCarryTheirMessagesIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	org := d.Source.(*origin)
+	org := d.org
 	if err := org.upgraded(); err != nil { // (read directly: the upgrade made now)
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestV3CellsCarryTheirMessagesIDs(t *testing.T) {
 		}
 	}
 	d.Messages[1].Content = "Changed"
-	nb, err := Options{}.ToNotebook(d)
+	nb, err := options{}.ToNotebook(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestSnapshotSharesCellMetadata(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		org := d.Source.(*origin)
+		org := d.org
 		m := d.Messages[0]
 		s := org.snap(m)
 		cellMeta := s.cell.(*nbformat.MarkdownCell).Metadata.AdditionalProperties
@@ -126,7 +126,7 @@ func TestExecutionCountIsTheMessagesOwn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := Options{}.ToDialog(nb)
+	d, err := options{}.ToDialog(nb)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,11 +165,11 @@ func TestFastPathsAgreeWithTheGeneralOnes(t *testing.T) {
 		}
 		// The general path: the same dialog, its origin not known to be
 		// as read.
-		org := *d.Source.(*origin)
+		org := *d.org
 		org.pristine = false
 		slow := *d
-		slow.Source = &org
-		nb, err := Options{}.ToNotebook(&slow)
+		slow.org = &org
+		nb, err := options{}.ToNotebook(&slow)
 		if err != nil {
 			t.Fatalf("%s: %v", e.Path, err)
 		}
@@ -185,11 +185,11 @@ func TestFastPathsAgreeWithTheGeneralOnes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		other, err := Options{}.ToDialog(read)
+		other, err := options{}.ToDialog(read)
 		if err != nil {
 			t.Fatalf("%s: %v", e.Path, err)
 		}
-		if !sameDialog(d, other) {
+		if !sameDialog(d.Dialog, other.Dialog) {
 			t.Errorf("%s: Unmarshal and ToDialog give different dialogs", e.Path)
 			continue
 		}
@@ -241,7 +241,7 @@ func TestMetadataSnapshotSharesRawValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	org := d.Source.(*origin)
+	org := d.org
 	raw, ok := d.Meta["widgets"].(json.RawMessage)
 	if !ok {
 		t.Skipf("widgets read as %T", d.Meta["widgets"])

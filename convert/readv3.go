@@ -101,7 +101,7 @@ type readV3Dialog struct {
 // (from the bytes nbformat keeps), straight from its worksheets; ok is
 // false when it declines (see above): the caller then reads nb's
 // upgrade.
-func (o Options) readV3(nb *nbformat.Notebook) (d *dialog.Dialog, ok bool) {
+func (o options) readV3(nb *nbformat.Notebook) (f *File, ok bool) {
 	r := v3Reader{v2: nb.Nbformat == 2}
 	cells, ok := r.cells(nb, o.reparseV3)
 	if !ok {
@@ -146,8 +146,8 @@ func (o Options) readV3(nb *nbformat.Notebook) (d *dialog.Dialog, ok bool) {
 		return nil, false // (never: cells found every container recorded)
 	}
 	org.generated = n > 0
-	d.Source = org
-	return d, true
+	rd.f.Dialog, rd.f.org = d, org
+	return &rd.f, true
 }
 
 // v3NotebookMeta is the dialog's metadata of a version 2 or 3 notebook:

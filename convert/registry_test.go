@@ -111,7 +111,7 @@ func TestSaveOwner(t *testing.T) {
 	dir := t.TempDir()
 	d, _, _, _, _ := seedDialog()
 	path := filepath.Join(dir, "owned.ipynb")
-	if err := (convert.Options{Owner: &convert.Owner{UID: 65534, GID: 65534}}).WriteFile(d, path); err != nil {
+	if err := (convert.WriteOptions{Owner: &convert.Owner{UID: 65534, GID: 65534}}).WriteFile(d, path); err != nil {
 		t.Fatal(err)
 	}
 	fi, _ := os.Stat(path)
@@ -121,7 +121,7 @@ func TestSaveOwner(t *testing.T) {
 	}
 	// A later save by root keeps the owner.
 	d.Messages[0].Content = "again"
-	if err := convert.Save(d); err != nil {
+	if err := d.Save(); err != nil {
 		t.Fatal(err)
 	}
 	fi, _ = os.Stat(path)

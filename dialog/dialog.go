@@ -9,7 +9,6 @@ import (
 	"io"
 	mrand "math/rand/v2"
 	"strings"
-	"time"
 )
 
 // Dialog is a named, ordered list of messages.
@@ -23,18 +22,10 @@ type Dialog struct {
 	// json.RawMessage (their bytes as read, decoded only on demand, e.g.
 	// by nbformat.Decode; never modify one, store a new value instead).
 	Meta map[string]any
-	// Path and ModTime are the file the dialog was read from and its
-	// modification time then (set by readers such as convert.ReadFile).
-	Path    string
-	ModTime time.Time
 	// Random is the source of new ids; nil means crypto/rand. Use
 	// Seeded for reproducible ids. It must not run dry: making an id
 	// panics if reading it fails.
 	Random io.Reader
-	// Source is what the dialog was read from, opaque to this package:
-	// readers keep there what they need to write the dialog back byte for
-	// byte. Leave it alone; set it to nil to forget it.
-	Source any
 }
 
 // New returns an empty dialog.

@@ -205,7 +205,10 @@ func runTextconv(e *env, file string, caps outCaps) int {
 	data, err := e.read(input{path: file})
 	var d *dialog.Dialog
 	if err == nil {
-		d, err = convert.Unmarshal(data)
+		var f *convert.File
+		if f, err = convert.Unmarshal(data); err == nil {
+			d = f.Dialog
+		}
 	}
 	if err != nil && data == nil {
 		fmt.Fprintf(e.stderr, "%s: %v\n", quoteName(file), pathError(err))

@@ -56,7 +56,10 @@ func readDialog(e *env, cmd string, args []string) (*dialog.Dialog, *nbformat.No
 	nb, err := unmarshalOwned(data)
 	var d *dialog.Dialog
 	if err == nil {
-		d, err = convert.Options{}.ToDialog(nb)
+		var f *convert.File
+		if f, err = (convert.ReadOptions{}).ToDialog(nb); err == nil {
+			d = f.Dialog
+		}
 	}
 	if err != nil {
 		// Not a notebook: show and md cannot do their work (2), as
