@@ -74,6 +74,25 @@ func (g *cycleGuard) enter(v reflect.Value) error {
 	return nil
 }
 
+// enterAny is enter for x, a map or slice held in an interface: only past
+// cycleCheckDepth is its identity taken (by reflection).
+func (g *cycleGuard) enterAny(x any) error {
+	if g.depth < cycleCheckDepth {
+		g.depth++
+		return nil
+	}
+	return g.enter(reflect.ValueOf(x))
+}
+
+// leaveAny ends what enterAny began for x.
+func (g *cycleGuard) leaveAny(x any) {
+	if g.depth <= cycleCheckDepth {
+		g.depth--
+		return
+	}
+	g.leave(reflect.ValueOf(x))
+}
+
 // leave ends what enter began for v.
 func (g *cycleGuard) leave(v reflect.Value) {
 	if g.depth > cycleCheckDepth {

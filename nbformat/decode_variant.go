@@ -2,9 +2,6 @@ package nbformat
 
 import (
 	"encoding/json"
-	"reflect"
-	"sync"
-	"unsafe"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 )
@@ -27,19 +24,6 @@ const (
 	errorVariant
 	variantCount
 )
-
-// variantInfos describes the struct of each variant (nil for unknown).
-var variantInfos = sync.OnceValue(func() *[variantCount]*typeInfo {
-	return &[variantCount]*typeInfo{
-		codeVariant:          infoOf(reflect.TypeFor[CodeCell]()),
-		markdownVariant:      infoOf(reflect.TypeFor[MarkdownCell]()),
-		rawVariant:           infoOf(reflect.TypeFor[RawCell]()),
-		executeResultVariant: infoOf(reflect.TypeFor[ExecuteResult]()),
-		displayDataVariant:   infoOf(reflect.TypeFor[DisplayData]()),
-		streamVariant:        infoOf(reflect.TypeFor[Stream]()),
-		errorVariant:         infoOf(reflect.TypeFor[ErrorOutput]()),
-	}
-})
 
 // lastMember returns the member of object node j with key k (the last
 // one, as Python's json module reads repeated keys), or -1.
@@ -198,59 +182,42 @@ func (d *decoder) decodeOutputs(s []Output, j int) {
 
 // cell decodes node j as a cell of variant v.
 func (d *decoder) cell(j int, v variant) Cell {
-	var c Cell
-	var p unsafe.Pointer
+	var x codecStruct
 	switch v {
 	case codeVariant:
-		x := d.code.next(d.src, codeVariant, j)
-		c, p = x, unsafe.Pointer(x)
+		x = d.code.next(d.src, codeVariant, j)
 	case markdownVariant:
-		x := d.markdown.next(d.src, markdownVariant, j)
-		c, p = x, unsafe.Pointer(x)
+		x = d.markdown.next(d.src, markdownVariant, j)
 	case rawVariant:
-		x := d.raw.next(d.src, rawVariant, j)
-		c, p = x, unsafe.Pointer(x)
+		x = d.raw.next(d.src, rawVariant, j)
 	default:
-		x := d.unknownCell.next(d.src, unknownVariant, j)
-		x.Raw = append(json.RawMessage{}, d.t.Raw(j)...)
-		c = x
+		u := d.unknownCell.next(d.src, unknownVariant, j)
+		u.Raw = append(json.RawMessage{}, d.t.Raw(j)...)
+		return u
 	}
-	if p != nil {
-		ti := d.infos[v]
-		d.decodeStruct(p, ti.plan, j)
-		d.src.learnOrder(ti, j)
-	}
-	return c
+	d.decStruct(x, j)
+	return x.(Cell)
 }
 
 // output decodes node j as an output of variant v.
 func (d *decoder) output(j int, v variant) Output {
-	var o Output
-	var p unsafe.Pointer
+	var x codecStruct
 	switch v {
 	case executeResultVariant:
-		x := d.executeResult.next(d.src, executeResultVariant, j)
-		o, p = x, unsafe.Pointer(x)
+		x = d.executeResult.next(d.src, executeResultVariant, j)
 	case displayDataVariant:
-		x := d.displayData.next(d.src, displayDataVariant, j)
-		o, p = x, unsafe.Pointer(x)
+		x = d.displayData.next(d.src, displayDataVariant, j)
 	case streamVariant:
-		x := d.stream.next(d.src, streamVariant, j)
-		o, p = x, unsafe.Pointer(x)
+		x = d.stream.next(d.src, streamVariant, j)
 	case errorVariant:
-		x := d.errorOutput.next(d.src, errorVariant, j)
-		o, p = x, unsafe.Pointer(x)
+		x = d.errorOutput.next(d.src, errorVariant, j)
 	default:
-		x := d.unknownOutput.next(d.src, unknownOutputKind, j)
-		x.Raw = append(json.RawMessage{}, d.t.Raw(j)...)
-		o = x
+		u := d.unknownOutput.next(d.src, unknownOutputKind, j)
+		u.Raw = append(json.RawMessage{}, d.t.Raw(j)...)
+		return u
 	}
-	if p != nil {
-		ti := d.infos[v]
-		d.decodeStruct(p, ti.plan, j)
-		d.src.learnOrder(ti, j)
-	}
-	return o
+	d.decStruct(x, j)
+	return x.(Output)
 }
 
 // slabs hands out the values a decoder allocates most, from blocks: the

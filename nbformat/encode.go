@@ -33,6 +33,9 @@ type encoder struct {
 	filled  map[unsafe.Pointer]bool
 	// filledIn: the cells and outputs holding a struct of filled.
 	filledIn map[unsafe.Pointer]bool
+	// filledStructs: the structs whose missing required members are
+	// written (see fillMissing).
+	filledStructs map[codecStruct]bool
 	// asRead: whether the values the decoder handed out are as decoded
 	// (see cellAsRead), once asked: 0 not asked, 1 yes, -1 no.
 	asRead  int8
@@ -220,19 +223,19 @@ func (e *encoder) structValue(v reflect.Value, plan *structPlan, o int, ind stri
 			added = append(added, member{key: k, orig: -1, write: anyWriter(x)})
 		}
 	}
-	e.object(o, ind, e.place(ms, added, v.Type()), hasOrig)
+	e.object(o, ind, e.place(ms, added, codecIDOf(v.Type())), hasOrig)
 }
 
 // place orders new members among the existing ones: at their sorted place
 // in a sorted file, else appended in the order objects of this type have
 // in the file (then sorted).
-func (e *encoder) place(ms, added []member, typ reflect.Type) []member {
+func (e *encoder) place(ms, added []member, id int) []member {
 	if len(added) == 0 {
 		return ms
 	}
 	slices.SortFunc(added, func(a, b member) int { return strings.Compare(a.key, b.key) })
-	if !e.st.sorted && e.src != nil && typ != nil {
-		if order, ok := e.src.orderOf(infoOf(typ)); ok {
+	if !e.st.sorted && e.src != nil && id >= 0 {
+		if order, ok := e.src.orderOf(id); ok {
 			rank := func(k string) int {
 				if i := slices.Index(order, k); i >= 0 {
 					return i
@@ -283,7 +286,7 @@ func (e *encoder) mapValue(v reflect.Value, ti *typeInfo, o int, ind string) {
 		mv := iter.Value()
 		added = append(added, member{key: key, orig: -1, write: func(j int, ind string) { e.value(mv, ti.elem, j, ind) }})
 	}
-	e.object(o, ind, e.place(ms, added, nil), hasOrig)
+	e.object(o, ind, e.place(ms, added, -1), hasOrig)
 }
 
 func (e *encoder) bundle(m MimeBundle, o int, ind string) {
@@ -326,7 +329,7 @@ func (e *encoder) bundle(m MimeBundle, o int, ind string) {
 		}
 	}
 	if e.st.sorted {
-		e.object(o, ind, e.place(ms, added, nil), hasOrig)
+		e.object(o, ind, e.place(ms, added, -1), hasOrig)
 	} else {
 		e.object(o, ind, append(ms, added...), hasOrig)
 	}
@@ -573,4 +576,14 @@ var pkgPath = reflect.TypeFor[Notebook]().PkgPath()
 func shadowed(v reflect.Value, plan *structPlan, key string) bool {
 	fi, ok := plan.byName[key]
 	return ok && !v.Field(plan.fields[fi].index).IsZero()
+}
+
+// codecIDOf returns the id of the codec of the generated struct typ, or -1.
+func codecIDOf(typ reflect.Type) int {
+	for _, c := range structCodecs {
+		if c.name == typ.Name() && typ.PkgPath() == pkgPath {
+			return c.id
+		}
+	}
+	return -1
 }

@@ -115,3 +115,41 @@ func structAt(v reflect.Value, p Pointer) (reflect.Value, bool) {
 	}
 	return found, found.CanAddr()
 }
+
+// filledStructs returns the structs of nb.filled as codecStructs.
+func (nb *Notebook) filledStructs() map[codecStruct]bool {
+	if len(nb.filled) == 0 {
+		return nil
+	}
+	m := map[codecStruct]bool{}
+	walkStructs(&nb.Document, func(x codecStruct) {
+		if nb.filled[addrOf(x)] {
+			m[x] = true
+		}
+	})
+	return m
+}
+
+// addrOf is the address of the struct x points to.
+func addrOf(x codecStruct) unsafe.Pointer { return valueAddr(x) }
+
+// walkStructs calls f with every generated struct below x (and x).
+func walkStructs(x codecStruct, f func(codecStruct)) {
+	f(x)
+	for i, fc := range x.codec().fields {
+		if s := x.fieldStruct(i, false); s != nil {
+			walkStructs(s, f)
+		}
+		if fc.typ.kind == kindSlice {
+			for k := 0; ; k++ {
+				s, ok := x.fieldIndex(i, k)
+				if !ok {
+					break
+				}
+				if s != nil {
+					walkStructs(s, f)
+				}
+			}
+		}
+	}
+}

@@ -232,19 +232,22 @@ func numberFlags(s string) uint8 {
 // reading it from a file would: keys with a typed field fill it, the rest
 // (and values of the wrong type) go to AdditionalProperties.
 func fromMap(m map[string]any, ptr any) error {
-	v := reflect.ValueOf(ptr)
-	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
-		return fmt.Errorf("nbformat: from generic JSON: %T is not a pointer to a struct", ptr)
+	x, ok := ptr.(codecStruct)
+	if !ok {
+		return fmt.Errorf("nbformat: from generic JSON: %T is not a pointer to a struct of this package", ptr)
 	}
-	d, root, err := tempDecoder(m, v.Elem().Type())
+	d, root, err := tempDecoder(m, reflect.TypeOf(ptr).Elem())
 	if err != nil {
 		return err
 	}
 	if d.t.Nodes[root].Kind != jsontree.Object {
 		return fmt.Errorf("nbformat: from generic JSON: not an object")
 	}
-	v.Elem().SetZero()
-	d.decodeStruct(v.UnsafePointer(), infoOf(v.Elem().Type()).plan, root)
+	for i := range x.codec().fields {
+		x.clearField(i)
+	}
+	*x.extra() = nil
+	d.decStruct(x, root)
 	return nil
 }
 

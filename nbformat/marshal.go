@@ -255,3 +255,26 @@ func join(pieces [][]byte) []byte {
 	}
 	return out
 }
+
+// encodeCodec is encode through the generated codec (codec_gen.go).
+func (nb *Notebook) encodeCodec(emit func(pieces ...[]byte) error) error {
+	e := nb.newEncoder()
+	e.filledStructs = nb.filledStructs()
+	if nb.src == nil {
+		e.encStruct(&nb.Document, -1, "")
+		e.buf = append(e.buf, '\n')
+		return e.emit(emit)
+	}
+	t := nb.src.tape
+	root := &t.Nodes[jsontree.Root]
+	lead := t.Data[:root.Start]
+	if nb.dropBOM && t.BOM {
+		lead = lead[3:]
+	}
+	e.st = nb.src.styleOf()
+	e.buf = make([]byte, 0, len(t.Data)+len(t.Data)/8)
+	e.buf = append(e.buf, lead...)
+	e.encStruct(&nb.Document, jsontree.Root, "")
+	e.buf = append(e.buf, t.Data[root.End:]...)
+	return e.emit(emit)
+}

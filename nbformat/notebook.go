@@ -53,7 +53,7 @@ func New() *Notebook {
 type source struct {
 	tape   *jsontree.Tape
 	blocks []origin // the blocks of the cells and outputs read, by address (see origin.go)
-	order  []int32  // typeInfo.id → 1 + the node of the first object of that type
+	order  []int32  // structCodec.id → 1 + the node of the first object of that type
 	style  *style
 	snap   snapshot // the typed values as decoded (see snapshot.go), once taken
 	// regions: the blocks the decoder allocated, until the snapshot takes
@@ -76,25 +76,25 @@ type source struct {
 // learnOrder records the first object (node j of the source's tape) of
 // each struct type: for unsorted files, the order of its keys is the order
 // new members of that type are written in (see orderOf).
-func (s *source) learnOrder(ti *typeInfo, j int) {
+func (s *source) learnOrder(id, j int) {
+	if id < 0 {
+		return // a struct of the tests (see codec_synth_test.go)
+	}
 	if s.order == nil {
-		s.order = make([]int32, max(typeCount(), int(ti.id)+1))
+		s.order = make([]int32, len(structCodecs))
 	}
-	if int(ti.id) >= len(s.order) {
-		s.order = append(s.order, make([]int32, int(ti.id)+1-len(s.order))...)
-	}
-	if s.order[ti.id] == 0 {
-		s.order[ti.id] = int32(j) + 1
+	if s.order[id] == 0 {
+		s.order[id] = int32(j) + 1
 	}
 }
 
-// orderOf returns the keys of the first object of type ti read, in file
-// order (ok false when none was read).
-func (s *source) orderOf(ti *typeInfo) (keys []string, ok bool) {
-	if int(ti.id) >= len(s.order) || s.order[ti.id] == 0 {
+// orderOf returns the keys of the first object of the struct of codec id
+// read, in file order (ok false when none was read).
+func (s *source) orderOf(id int) (keys []string, ok bool) {
+	if id < 0 || id >= len(s.order) || s.order[id] == 0 {
 		return nil, false
 	}
-	t, j := s.tape, int(s.order[ti.id]-1)
+	t, j := s.tape, int(s.order[id]-1)
 	keys = make([]string, 0, t.Nodes[j].Len)
 	t.Children(j, func(k int) bool {
 		keys = append(keys, t.KeyString(k))

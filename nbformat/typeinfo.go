@@ -215,13 +215,6 @@ func directOf(t reflect.Type) direct {
 	return directNone
 }
 
-// documentInfo describes Document, the top level of a notebook.
-var documentInfo = sync.OnceValue(func() *typeInfo { return infoOf(reflect.TypeFor[Document]()) })
-
-// typeCount returns how many types have a description (an upper bound
-// of typeInfo.id, for sizing tables indexed by it).
-func typeCount() int { return int(nextID.Load()) }
-
 func planOf(t reflect.Type, building map[reflect.Type]*typeInfo) *structPlan {
 	p := &structPlan{byName: map[string]int{}, extra: -1}
 	for i := 0; i < t.NumField(); i++ {

@@ -27,7 +27,7 @@ type T struct {
 // Only the kept keys stay, in order; the hidden field gets json:"-"; a
 // field left with no key loses its tag; comments stay.
 func TestRetag(t *testing.T) {
-	got, err := retag("sample.go", []byte(sample), []string{"json"}, []string{"AdditionalProperties"})
+	got, err := retag("sample.go", []byte(sample), []string{"json"}, []string{"AdditionalProperties"}, stateField{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestRetag(t *testing.T) {
 		}
 	}
 	// Idempotent.
-	again, err := retag("sample.go", got, []string{"json"}, []string{"AdditionalProperties"})
+	again, err := retag("sample.go", got, []string{"json"}, []string{"AdditionalProperties"}, stateField{})
 	if err != nil || string(again) != string(got) {
 		t.Errorf("second run changed the file (%v):\n%s", err, again)
 	}
@@ -77,7 +77,7 @@ func TestErrors(t *testing.T) {
 	} {
 		in := filepath.Join(dir, name)
 		os.WriteFile(in, []byte(src), 0o644)
-		err := run(in, out, []string{"json"}, nil)
+		err := run(in, out, []string{"json"}, nil, stateField{})
 		if err == nil || !strings.Contains(err.Error(), name) {
 			t.Errorf("%s: %v, want an error naming the file", name, err)
 		}
@@ -93,7 +93,7 @@ func TestErrors(t *testing.T) {
 	if err := os.Symlink(target, out); err != nil {
 		t.Skipf("no symbolic links: %v", err)
 	}
-	if err := run(in, out, []string{"json"}, nil); err == nil {
+	if err := run(in, out, []string{"json"}, nil, stateField{}); err == nil {
 		t.Error("wrote through a symbolic link")
 	}
 	if b, _ := os.ReadFile(target); string(b) != "keep" {
@@ -131,4 +131,22 @@ func fieldTags(t *testing.T, src []byte) map[string]string {
 		return true
 	})
 	return tags
+}
+
+// -state adds the provenance field to the structs with a named member
+// only, once.
+func TestRetagState(t *testing.T) {
+	src := "package p\n\ntype V struct {\n\tT string `json:\"cell_type\"`\n\tAdditionalProperties map[string]interface{} `json:\"-\"`\n}\n\ntype M struct {\n\tN string `json:\"name\"`\n}\n"
+	st := stateField{name: "src", typ: "nodeRef", members: []string{"cell_type"}}
+	got, err := retag("s.go", []byte(src), []string{"json"}, []string{"AdditionalProperties"}, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(got), "\tsrc                  nodeRef\n}\n\ntype M") || strings.Count(string(got), "nodeRef") != 1 {
+		t.Errorf("want src nodeRef as V's last field only:\n%s", got)
+	}
+	again, err := retag("s.go", got, []string{"json"}, []string{"AdditionalProperties"}, st)
+	if err != nil || string(again) != string(got) {
+		t.Errorf("second run changed the file (%v):\n%s", err, again)
+	}
 }
