@@ -56,6 +56,7 @@ func (*UnknownCell) isCell()  {}
 // JSON as read; it is written back unchanged unless Raw is replaced.
 type UnknownCell struct {
 	Raw json.RawMessage
+	src nodeRef
 }
 
 // Type returns the cell_type member of the raw cell, or "".
@@ -169,17 +170,21 @@ func SourceOf(c Cell) MultilineString {
 // cloneCell returns a copy of c that can be changed without changing c:
 // the struct is copied, and its maps, slices and mime bundles are shared
 // until replaced (set a field to a new value rather than changing a shared
-// one in place).
+// one in place). The copy is a new value, not the one read: it has no
+// provenance (see nodeRef), so it is written whole, wherever it is put.
 func cloneCell(c Cell) Cell {
 	switch c := c.(type) {
 	case *CodeCell:
 		x := *c
+		x.src = nodeRef{}
 		return &x
 	case *MarkdownCell:
 		x := *c
+		x.src = nodeRef{}
 		return &x
 	case *RawCell:
 		x := *c
+		x.src = nodeRef{}
 		return &x
 	case *UnknownCell:
 		return &UnknownCell{Raw: append(json.RawMessage(nil), c.Raw...)}

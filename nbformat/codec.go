@@ -11,6 +11,9 @@ type structCodec struct {
 	id     int // its index in structCodecs
 	name   string
 	fields []fieldCodec
+	// The fields (the first 64, by bit) that are optional, type tags,
+	// cell ids, and named "id".
+	optional, typeTags, cellIDs, ids uint64
 }
 
 // fieldCodec describes a member of a generated struct.
@@ -54,6 +57,9 @@ type codecStruct interface {
 	// an element that is not one); false when i is not a slice or k is
 	// out of its range.
 	fieldIndex(i, k int) (codecStruct, bool)
+	// masks reports, by bit, the first 64 fields that are set (not nil,
+	// or not zero) and those that are zero (as fieldZero).
+	masks() (set, zero uint64)
 	// zero reports whether the whole struct is its zero value.
 	zero() bool
 }
@@ -101,6 +107,53 @@ var (
 	descPtrInt          = typeDesc{kind: kindPtr, elem: &descInt}
 	descPtrBool         = typeDesc{kind: kindPtr, elem: &descBool}
 )
+
+// nodeRef is the provenance of a cell or an output (the unexported last
+// field retag gives the variants, and UnknownCell's and UnknownOutput's
+// own): the source of the notebook it was read from and its node there.
+// A value built in memory has none (src nil). Copying a cell copies its
+// provenance: the copy is compared with the same original.
+type nodeRef struct {
+	src  *source
+	node int32
+}
+
+// variantRef is a cell or output with provenance.
+type variantRef interface{ ref() *nodeRef }
+
+func (x *UnknownCell) ref() *nodeRef   { return &x.src }
+func (x *UnknownOutput) ref() *nodeRef { return &x.src }
+
+// originIn returns the node of src that the cell or output x was read
+// from, if it was read from src.
+func originIn(src *source, x any) (int, bool) {
+	if src == nil {
+		return -1, false
+	}
+	var r *nodeRef
+	switch v := x.(type) {
+	case *UnknownCell:
+		if v == nil {
+			return -1, false
+		}
+		r = &v.src
+	case *UnknownOutput:
+		if v == nil {
+			return -1, false
+		}
+		r = &v.src
+	default:
+		_, ref, ok := variantOf(x)
+		if !ok {
+			return -1, false
+		}
+		r = ref
+	}
+	if r.src == src {
+		return int(r.node), true
+	}
+	return -1, false
+}
 
 // typeTag returns v, or the variant's type typ when v is empty.
 func typeTag[T ~string](v T, typ string) T {

@@ -20,19 +20,13 @@ func (d *decoder) decStruct(x codecStruct, o int) {
 	if n > 0 {
 		var extra map[string]any
 		var seen uint64 // bit i: fields[i] was decoded (i < 64)
-		next := 0       // the field of the member expected next (files list members in the fields' order)
 		j := t.FirstChild(o)
 		for k := 0; k < n; k, j = k+1, t.Next(j) {
 			nd := &t.Nodes[j]
 			fi := -1
 			var key string // the member's key, when escaped
 			if nd.Flags&jsontree.FlagKeyEscaped == 0 {
-				name := t.Data[nd.Key+1 : nd.KeyEnd-1]
-				if next < len(c.fields) && c.fields[next].name == string(name) {
-					fi = next
-				} else {
-					fi = x.fieldOf(name)
-				}
+				fi = x.fieldOf(t.Data[nd.Key+1 : nd.KeyEnd-1])
 			} else {
 				key = d.key(j)
 				fi = x.fieldOf([]byte(key)) // an escaped spelling of a known key
@@ -42,7 +36,6 @@ func (d *decoder) decStruct(x codecStruct, o int) {
 					x.clearField(fi) // a repeated key replaces, it does not merge
 				}
 				seen |= 1 << (fi & 63)
-				next = fi + 1
 				if x.decodeField(d, fi, j) {
 					if extra != nil {
 						delete(extra, c.fields[fi].name)

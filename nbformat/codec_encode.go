@@ -179,7 +179,7 @@ func (e *encoder) encVariant(x any, j int, ind string) {
 		e.rawJSON(x.Raw, ind)
 		return
 	}
-	defer e.enter(x)()
+	defer e.leave(e.enter(x))
 	e.writeStruct(x.(codecStruct), j, ind)
 }
 

@@ -10,6 +10,7 @@ package nbformat
 import (
 	"encoding/json"
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -51,6 +52,11 @@ func (e *encoder) close(s lazySave) {
 // eqStruct reports whether struct x would be written as JSON equal to
 // node o: every member of the original is written, as a field or a value
 // kept in AdditionalProperties, with an equal value, and nothing else.
+//
+// It reads the original's members in one pass, as they come; an object
+// with a repeated key (the last one counts, as in Python) or an escaped
+// key, met on the way or behind a difference, is compared again by
+// eqStructUnique, and so is a struct of more than 64 fields.
 func (e *encoder) eqStruct(x codecStruct, o int) bool {
 	if o < 0 || e.t == nil {
 		return false
@@ -64,9 +70,136 @@ func (e *encoder) eqStruct(x codecStruct, o int) bool {
 	if t.Nodes[o].Kind != jsontree.Object {
 		return false
 	}
+	c := x.codec()
+	if len(c.fields) > 64 {
+		return e.eqStructUnique(x, o)
+	}
+	set, zero := x.masks()
+	over, lacking := e.writtenMasks(x, c, set, zero)
 	extra := *x.extra()
 	extrasMatched := 0
-	var has uint64 // fields whose key the original has (generated structs have few fields)
+	var has uint64 // fields whose key the original has
+	n := int(t.Nodes[o].Len)
+	j := o + 1
+	for k := 0; k < n; k, j = k+1, int(t.Nodes[j].Skip) {
+		nd := &t.Nodes[j]
+		if nd.Flags&jsontree.FlagKeyEscaped != 0 {
+			return e.eqStructUnique(x, o)
+		}
+		kb := t.Data[nd.Key+1 : nd.KeyEnd-1]
+		fi := x.fieldOf(kb)
+		if fi >= 0 {
+			bit := uint64(1) << fi
+			if has&bit != 0 {
+				return e.eqStructUnique(x, o) // a repeated key
+			}
+			has |= bit
+			if extra == nil || zero&bit == 0 { // (a field set replaces a kept value)
+				if over&bit == 0 || !x.equalField(e, fi, j) {
+					return e.differs(x, o)
+				}
+				continue
+			}
+		}
+		if v, inExtra := extra[string(kb)]; inExtra {
+			if !eqAny(e, v, j) {
+				return e.differs(x, o)
+			}
+			extrasMatched++
+			continue
+		}
+		if fi < 0 || over&(1<<fi) == 0 || !x.equalField(e, fi, j) {
+			return e.differs(x, o)
+		}
+	}
+	if len(extra) > 0 && e.keptExtras(x, extra, zero) != extrasMatched {
+		return e.differs(x, o)
+	}
+	// Nothing else is written: no field the original lacks, but those
+	// written as the kept value of their key (counted above).
+	for rest := lacking &^ has; rest != 0; rest &= rest - 1 {
+		i := bits.TrailingZeros64(rest)
+		if _, inExtra := extra[c.fields[i].name]; !inExtra || zero&(1<<i) == 0 {
+			return e.differs(x, o)
+		}
+	}
+	return true
+}
+
+// writtenMasks returns, by bit, the fields of struct x (its set and zero
+// masks) that are written over an original object that has their key
+// (over) and that lacks it (lacking), as present decides.
+func (e *encoder) writtenMasks(x codecStruct, c *structCodec, set, zero uint64) (over, lacking uint64) {
+	all := ^uint64(0)
+	if n := len(c.fields); n < 64 {
+		all = 1<<n - 1
+	}
+	req := all &^ c.optional &^ c.typeTags
+	base := c.typeTags | c.optional&set | req&^zero
+	if e.decoded && !e.fillsStruct(x) {
+		// A zero required member the original lacks stays out.
+		return base | req&zero, base
+	}
+	z := req & zero
+	if !e.ids {
+		z &^= c.cellIDs
+	}
+	return base | z | req&zero&^c.ids, base | z
+}
+
+// keptExtras counts the values of extra (x's AdditionalProperties) that
+// are written: those whose key no set field has.
+func (e *encoder) keptExtras(x codecStruct, extra map[string]any, zero uint64) int {
+	kept := 0
+	for k := range extra {
+		if fi := x.fieldNamed(k); fi < 0 || zero&(1<<fi) != 0 {
+			kept++
+		}
+	}
+	return kept
+}
+
+// differs is eqStruct's answer for object o, whose members as read in one
+// pass differ from x: false, unless o has a repeated or escaped key (then
+// eqStructUnique decides).
+func (e *encoder) differs(x codecStruct, o int) bool {
+	if simpleKeys(e.t, o) {
+		return false
+	}
+	return e.eqStructUnique(x, o)
+}
+
+// simpleKeys reports whether object o has neither an escaped key nor a
+// repeated one (up to 16 members; a larger object is not vouched for).
+func simpleKeys(t *jsontree.Tape, o int) bool {
+	n := int(t.Nodes[o].Len)
+	if n > 16 {
+		return false
+	}
+	var keys [16][]byte
+	j := o + 1
+	for k := 0; k < n; k, j = k+1, int(t.Nodes[j].Skip) {
+		nd := &t.Nodes[j]
+		if nd.Flags&jsontree.FlagKeyEscaped != 0 {
+			return false
+		}
+		keys[k] = t.Data[nd.Key:nd.KeyEnd]
+		for i := range k {
+			if string(keys[i]) == string(keys[k]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// eqStructUnique is eqStruct over the members of o that count (the last
+// of a repeated key), their keys unescaped.
+func (e *encoder) eqStructUnique(x codecStruct, o int) bool {
+	t := e.t
+	extra := *x.extra()
+	extrasMatched := 0
+	var has uint64
 	ms, base := e.members(o)
 	defer func() { e.stack = e.stack[:base] }()
 	for _, j := range ms {
@@ -246,7 +379,14 @@ func eqCell(e *encoder, c Cell, j int) bool { return e.eqVariant(c, j) }
 func eqOutput(e *encoder, o Output, j int) bool { return e.eqVariant(o, j) }
 
 func (e *encoder) eqVariant(x any, j int) bool {
-	if isNilVariant(x) {
+	v, ref, ok := variantOf(x)
+	if !ok {
+		switch x := x.(type) {
+		case *UnknownCell:
+			return x != nil && jsonEqual(x.Raw, e.t.Raw(j))
+		case *UnknownOutput:
+			return x != nil && jsonEqual(x.Raw, e.t.Raw(j))
+		}
 		return false
 	}
 	j, s, ok := e.open(j)
@@ -254,17 +394,14 @@ func (e *encoder) eqVariant(x any, j int) bool {
 		return false
 	}
 	defer e.close(s)
-	switch x := x.(type) {
-	case *UnknownCell:
-		return jsonEqual(x.Raw, e.t.Raw(j))
-	case *UnknownOutput:
-		return jsonEqual(x.Raw, e.t.Raw(j))
-	}
 	if e.t.Nodes[j].Kind != jsontree.Object {
 		return false
 	}
-	defer e.enter(x)()
-	return e.eqStruct(x.(codecStruct), j)
+	saved := e.decoded
+	e.decoded = e.src != nil && ref.src == e.src
+	eq := e.eqStruct(v, j)
+	e.decoded = saved
+	return eq
 }
 
 func eqSliceString(e *encoder, v []string, j int) bool { return eqSlice(e, v, j, eqString) }

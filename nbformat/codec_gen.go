@@ -30,6 +30,7 @@ var codecAuthor = structCodec{
 	fields: []fieldCodec{
 		{name: "name", optional: true, nillable: true, typ: &descPtrString},
 	},
+	optional: 0x1, typeTags: 0x0, cellIDs: 0x0, ids: 0x0,
 }
 
 var descAuthor = typeDesc{kind: kindStruct, codec: &codecAuthor}
@@ -44,6 +45,7 @@ var codecCodeCell = structCodec{
 		{name: "outputs", children: true, nillable: true, typ: &descSliceOutput},
 		{name: "source", typ: &descMultilineString},
 	},
+	optional: 0x0, typeTags: 0x1, cellIDs: 0x4, ids: 0x4,
 }
 
 var descCodeCell = typeDesc{kind: kindStruct, codec: &codecCodeCell}
@@ -58,6 +60,7 @@ var codecCodeCellMetadata = structCodec{
 		{name: "scrolled", optional: true, nillable: true, typ: &descAny},
 		{name: "tags", optional: true, children: true, nillable: true, typ: &descSliceString},
 	},
+	optional: 0x3f, typeTags: 0x0, cellIDs: 0x0, ids: 0x0,
 }
 
 var descCodeCellMetadata = typeDesc{kind: kindStruct, codec: &codecCodeCellMetadata}
@@ -70,6 +73,7 @@ var codecCodeCellMetadataExecution = structCodec{
 		{name: "iopub.status.idle", optional: true, nillable: true, typ: &descPtrString},
 		{name: "shell.execute_reply", optional: true, nillable: true, typ: &descPtrString},
 	},
+	optional: 0xf, typeTags: 0x0, cellIDs: 0x0, ids: 0x0,
 }
 
 var descCodeCellMetadataExecution = typeDesc{kind: kindStruct, codec: &codecCodeCellMetadataExecution}
@@ -80,6 +84,7 @@ var codecCodeCellMetadataJupyter = structCodec{
 		{name: "outputs_hidden", optional: true, nillable: true, typ: &descPtrBool},
 		{name: "source_hidden", optional: true, nillable: true, typ: &descPtrBool},
 	},
+	optional: 0x3, typeTags: 0x0, cellIDs: 0x0, ids: 0x0,
 }
 
 var descCodeCellMetadataJupyter = typeDesc{kind: kindStruct, codec: &codecCodeCellMetadataJupyter}
@@ -91,6 +96,7 @@ var codecDisplayData = structCodec{
 		{name: "metadata", children: true, nillable: true, typ: &descMapAny},
 		{name: "output_type", typeTag: true, typ: &descString},
 	},
+	optional: 0x0, typeTags: 0x4, cellIDs: 0x0, ids: 0x0,
 }
 
 var descDisplayData = typeDesc{kind: kindStruct, codec: &codecDisplayData}
@@ -103,6 +109,7 @@ var codecDocument = structCodec{
 		{name: "nbformat", typ: &descInt},
 		{name: "nbformat_minor", typ: &descInt},
 	},
+	optional: 0x0, typeTags: 0x0, cellIDs: 0x0, ids: 0x0,
 }
 
 var descDocument = typeDesc{kind: kindStruct, codec: &codecDocument}
@@ -115,6 +122,7 @@ var codecErrorOutput = structCodec{
 		{name: "output_type", typeTag: true, typ: &descString},
 		{name: "traceback", children: true, nillable: true, typ: &descSliceString},
 	},
+	optional: 0x0, typeTags: 0x4, cellIDs: 0x0, ids: 0x0,
 }
 
 var descErrorOutput = typeDesc{kind: kindStruct, codec: &codecErrorOutput}
@@ -127,6 +135,7 @@ var codecExecuteResult = structCodec{
 		{name: "metadata", children: true, nillable: true, typ: &descMapAny},
 		{name: "output_type", typeTag: true, typ: &descString},
 	},
+	optional: 0x0, typeTags: 0x8, cellIDs: 0x0, ids: 0x0,
 }
 
 var descExecuteResult = typeDesc{kind: kindStruct, codec: &codecExecuteResult}
@@ -137,6 +146,7 @@ var codecKernelspec = structCodec{
 		{name: "display_name", typ: &descString},
 		{name: "name", typ: &descString},
 	},
+	optional: 0x0, typeTags: 0x0, cellIDs: 0x0, ids: 0x0,
 }
 
 var descKernelspec = typeDesc{kind: kindStruct, codec: &codecKernelspec}
@@ -150,6 +160,7 @@ var codecLanguageInfo = structCodec{
 		{name: "name", typ: &descString},
 		{name: "pygments_lexer", optional: true, nillable: true, typ: &descPtrString},
 	},
+	optional: 0x17, typeTags: 0x0, cellIDs: 0x0, ids: 0x0,
 }
 
 var descLanguageInfo = typeDesc{kind: kindStruct, codec: &codecLanguageInfo}
@@ -163,6 +174,7 @@ var codecMarkdownCell = structCodec{
 		{name: "metadata", children: true, typ: &descMarkdownCellMetadata},
 		{name: "source", typ: &descMultilineString},
 	},
+	optional: 0x1, typeTags: 0x2, cellIDs: 0x4, ids: 0x4,
 }
 
 var descMarkdownCell = typeDesc{kind: kindStruct, codec: &codecMarkdownCell}
@@ -174,6 +186,7 @@ var codecMarkdownCellMetadata = structCodec{
 		{name: "name", optional: true, nillable: true, typ: &descPtrString},
 		{name: "tags", optional: true, children: true, nillable: true, typ: &descSliceString},
 	},
+	optional: 0x7, typeTags: 0x0, cellIDs: 0x0, ids: 0x0,
 }
 
 var descMarkdownCellMetadata = typeDesc{kind: kindStruct, codec: &codecMarkdownCellMetadata}
@@ -183,6 +196,7 @@ var codecMarkdownCellMetadataJupyter = structCodec{
 	fields: []fieldCodec{
 		{name: "source_hidden", optional: true, nillable: true, typ: &descPtrBool},
 	},
+	optional: 0x1, typeTags: 0x0, cellIDs: 0x0, ids: 0x0,
 }
 
 var descMarkdownCellMetadataJupyter = typeDesc{kind: kindStruct, codec: &codecMarkdownCellMetadataJupyter}
@@ -196,6 +210,7 @@ var codecNotebookMetadata = structCodec{
 		{name: "orig_nbformat", optional: true, nillable: true, typ: &descPtrInt},
 		{name: "title", optional: true, nillable: true, typ: &descPtrString},
 	},
+	optional: 0x1f, typeTags: 0x0, cellIDs: 0x0, ids: 0x0,
 }
 
 var descNotebookMetadata = typeDesc{kind: kindStruct, codec: &codecNotebookMetadata}
@@ -209,6 +224,7 @@ var codecRawCell = structCodec{
 		{name: "metadata", children: true, typ: &descRawCellMetadata},
 		{name: "source", typ: &descMultilineString},
 	},
+	optional: 0x1, typeTags: 0x2, cellIDs: 0x4, ids: 0x4,
 }
 
 var descRawCell = typeDesc{kind: kindStruct, codec: &codecRawCell}
@@ -221,6 +237,7 @@ var codecRawCellMetadata = structCodec{
 		{name: "name", optional: true, nillable: true, typ: &descPtrString},
 		{name: "tags", optional: true, children: true, nillable: true, typ: &descSliceString},
 	},
+	optional: 0xf, typeTags: 0x0, cellIDs: 0x0, ids: 0x0,
 }
 
 var descRawCellMetadata = typeDesc{kind: kindStruct, codec: &codecRawCellMetadata}
@@ -230,6 +247,7 @@ var codecRawCellMetadataJupyter = structCodec{
 	fields: []fieldCodec{
 		{name: "source_hidden", optional: true, nillable: true, typ: &descPtrBool},
 	},
+	optional: 0x1, typeTags: 0x0, cellIDs: 0x0, ids: 0x0,
 }
 
 var descRawCellMetadataJupyter = typeDesc{kind: kindStruct, codec: &codecRawCellMetadataJupyter}
@@ -241,6 +259,7 @@ var codecStream = structCodec{
 		{name: "output_type", typeTag: true, typ: &descString},
 		{name: "text", typ: &descMultilineString},
 	},
+	optional: 0x0, typeTags: 0x2, cellIDs: 0x0, ids: 0x0,
 }
 
 var descStream = typeDesc{kind: kindStruct, codec: &codecStream}
@@ -339,6 +358,16 @@ func (x *Author) fieldIndex(i, k int) (codecStruct, bool) {
 	return nil, false
 }
 
+func (x *Author) masks() (set, zero uint64) {
+	if x.Name == nil {
+		zero |= 1 << 0
+	}
+	if x.Name != nil {
+		set |= 1 << 0
+	}
+	return set, zero
+}
+
 func (x *Author) zero() bool {
 	return x.Name == nil &&
 		x.AdditionalProperties == nil
@@ -347,6 +376,8 @@ func (x *Author) zero() bool {
 func (x *CodeCell) codec() *structCodec { return &codecCodeCell }
 
 func (x *CodeCell) extra() *map[string]any { return &x.AdditionalProperties }
+
+func (x *CodeCell) ref() *nodeRef { return &x.src }
 
 func (x *CodeCell) fieldOf(key []byte) int {
 	switch string(key) {
@@ -569,6 +600,42 @@ func (x *CodeCell) fieldIndex(i, k int) (codecStruct, bool) {
 		return nil, false
 	}
 	return nil, false
+}
+
+func (x *CodeCell) masks() (set, zero uint64) {
+	if x.CellType == "" {
+		zero |= 1 << 0
+	} else {
+		set |= 1 << 0
+	}
+	if x.ExecutionCount == nil {
+		zero |= 1 << 1
+	}
+	if x.ExecutionCount != nil {
+		set |= 1 << 1
+	}
+	if x.ID == "" {
+		zero |= 1 << 2
+	} else {
+		set |= 1 << 2
+	}
+	if (&x.Metadata).zero() {
+		zero |= 1 << 3
+	} else {
+		set |= 1 << 3
+	}
+	if x.Outputs == nil {
+		zero |= 1 << 4
+	}
+	if x.Outputs != nil {
+		set |= 1 << 4
+	}
+	if zeroMultilineString(x.Source) {
+		zero |= 1 << 5
+	} else {
+		set |= 1 << 5
+	}
+	return set, zero
 }
 
 func (x *CodeCell) zero() bool {
@@ -822,6 +889,46 @@ func (x *CodeCellMetadata) fieldIndex(i, k int) (codecStruct, bool) {
 	return nil, false
 }
 
+func (x *CodeCellMetadata) masks() (set, zero uint64) {
+	if x.Collapsed == nil {
+		zero |= 1 << 0
+	}
+	if x.Collapsed != nil {
+		set |= 1 << 0
+	}
+	if x.Execution == nil {
+		zero |= 1 << 1
+	}
+	if x.Execution != nil {
+		set |= 1 << 1
+	}
+	if x.Jupyter == nil {
+		zero |= 1 << 2
+	}
+	if x.Jupyter != nil {
+		set |= 1 << 2
+	}
+	if x.Name == nil {
+		zero |= 1 << 3
+	}
+	if x.Name != nil {
+		set |= 1 << 3
+	}
+	if x.Scrolled == nil {
+		zero |= 1 << 4
+	}
+	if x.Scrolled != nil {
+		set |= 1 << 4
+	}
+	if x.Tags == nil {
+		zero |= 1 << 5
+	}
+	if x.Tags != nil {
+		set |= 1 << 5
+	}
+	return set, zero
+}
+
 func (x *CodeCellMetadata) zero() bool {
 	return x.Collapsed == nil &&
 		x.Execution == nil &&
@@ -1004,6 +1111,34 @@ func (x *CodeCellMetadataExecution) fieldIndex(i, k int) (codecStruct, bool) {
 	return nil, false
 }
 
+func (x *CodeCellMetadataExecution) masks() (set, zero uint64) {
+	if x.IopubExecuteInput == nil {
+		zero |= 1 << 0
+	}
+	if x.IopubExecuteInput != nil {
+		set |= 1 << 0
+	}
+	if x.IopubStatusBusy == nil {
+		zero |= 1 << 1
+	}
+	if x.IopubStatusBusy != nil {
+		set |= 1 << 1
+	}
+	if x.IopubStatusIdle == nil {
+		zero |= 1 << 2
+	}
+	if x.IopubStatusIdle != nil {
+		set |= 1 << 2
+	}
+	if x.ShellExecuteReply == nil {
+		zero |= 1 << 3
+	}
+	if x.ShellExecuteReply != nil {
+		set |= 1 << 3
+	}
+	return set, zero
+}
+
 func (x *CodeCellMetadataExecution) zero() bool {
 	return x.IopubExecuteInput == nil &&
 		x.IopubStatusBusy == nil &&
@@ -1132,6 +1267,22 @@ func (x *CodeCellMetadataJupyter) fieldIndex(i, k int) (codecStruct, bool) {
 	return nil, false
 }
 
+func (x *CodeCellMetadataJupyter) masks() (set, zero uint64) {
+	if x.OutputsHidden == nil {
+		zero |= 1 << 0
+	}
+	if x.OutputsHidden != nil {
+		set |= 1 << 0
+	}
+	if x.SourceHidden == nil {
+		zero |= 1 << 1
+	}
+	if x.SourceHidden != nil {
+		set |= 1 << 1
+	}
+	return set, zero
+}
+
 func (x *CodeCellMetadataJupyter) zero() bool {
 	return x.OutputsHidden == nil &&
 		x.SourceHidden == nil &&
@@ -1141,6 +1292,8 @@ func (x *CodeCellMetadataJupyter) zero() bool {
 func (x *DisplayData) codec() *structCodec { return &codecDisplayData }
 
 func (x *DisplayData) extra() *map[string]any { return &x.AdditionalProperties }
+
+func (x *DisplayData) ref() *nodeRef { return &x.src }
 
 func (x *DisplayData) fieldOf(key []byte) int {
 	switch string(key) {
@@ -1282,6 +1435,26 @@ func (x *DisplayData) fieldIndex(i, k int) (codecStruct, bool) {
 		return nil, false
 	}
 	return nil, false
+}
+
+func (x *DisplayData) masks() (set, zero uint64) {
+	if zeroMimeBundle(x.Data) {
+		zero |= 1 << 0
+	} else {
+		set |= 1 << 0
+	}
+	if x.Metadata == nil {
+		zero |= 1 << 1
+	}
+	if x.Metadata != nil {
+		set |= 1 << 1
+	}
+	if x.OutputType == "" {
+		zero |= 1 << 2
+	} else {
+		set |= 1 << 2
+	}
+	return set, zero
 }
 
 func (x *DisplayData) zero() bool {
@@ -1466,6 +1639,31 @@ func (x *Document) fieldIndex(i, k int) (codecStruct, bool) {
 	return nil, false
 }
 
+func (x *Document) masks() (set, zero uint64) {
+	if x.Cells == nil {
+		zero |= 1 << 0
+	}
+	if x.Cells != nil {
+		set |= 1 << 0
+	}
+	if (&x.Metadata).zero() {
+		zero |= 1 << 1
+	} else {
+		set |= 1 << 1
+	}
+	if x.Nbformat == 0 {
+		zero |= 1 << 2
+	} else {
+		set |= 1 << 2
+	}
+	if x.NbformatMinor == 0 {
+		zero |= 1 << 3
+	} else {
+		set |= 1 << 3
+	}
+	return set, zero
+}
+
 func (x *Document) zero() bool {
 	return x.Cells == nil &&
 		(&x.Metadata).zero() &&
@@ -1477,6 +1675,8 @@ func (x *Document) zero() bool {
 func (x *ErrorOutput) codec() *structCodec { return &codecErrorOutput }
 
 func (x *ErrorOutput) extra() *map[string]any { return &x.AdditionalProperties }
+
+func (x *ErrorOutput) ref() *nodeRef { return &x.src }
 
 func (x *ErrorOutput) fieldOf(key []byte) int {
 	switch string(key) {
@@ -1649,6 +1849,31 @@ func (x *ErrorOutput) fieldIndex(i, k int) (codecStruct, bool) {
 	return nil, false
 }
 
+func (x *ErrorOutput) masks() (set, zero uint64) {
+	if x.Ename == "" {
+		zero |= 1 << 0
+	} else {
+		set |= 1 << 0
+	}
+	if x.Evalue == "" {
+		zero |= 1 << 1
+	} else {
+		set |= 1 << 1
+	}
+	if x.OutputType == "" {
+		zero |= 1 << 2
+	} else {
+		set |= 1 << 2
+	}
+	if x.Traceback == nil {
+		zero |= 1 << 3
+	}
+	if x.Traceback != nil {
+		set |= 1 << 3
+	}
+	return set, zero
+}
+
 func (x *ErrorOutput) zero() bool {
 	return x.Ename == "" &&
 		x.Evalue == "" &&
@@ -1660,6 +1885,8 @@ func (x *ErrorOutput) zero() bool {
 func (x *ExecuteResult) codec() *structCodec { return &codecExecuteResult }
 
 func (x *ExecuteResult) extra() *map[string]any { return &x.AdditionalProperties }
+
+func (x *ExecuteResult) ref() *nodeRef { return &x.src }
 
 func (x *ExecuteResult) fieldOf(key []byte) int {
 	switch string(key) {
@@ -1829,6 +2056,32 @@ func (x *ExecuteResult) fieldIndex(i, k int) (codecStruct, bool) {
 	return nil, false
 }
 
+func (x *ExecuteResult) masks() (set, zero uint64) {
+	if zeroMimeBundle(x.Data) {
+		zero |= 1 << 0
+	} else {
+		set |= 1 << 0
+	}
+	if x.ExecutionCount == nil {
+		zero |= 1 << 1
+	}
+	if x.ExecutionCount != nil {
+		set |= 1 << 1
+	}
+	if x.Metadata == nil {
+		zero |= 1 << 2
+	}
+	if x.Metadata != nil {
+		set |= 1 << 2
+	}
+	if x.OutputType == "" {
+		zero |= 1 << 3
+	} else {
+		set |= 1 << 3
+	}
+	return set, zero
+}
+
 func (x *ExecuteResult) zero() bool {
 	return zeroMimeBundle(x.Data) &&
 		x.ExecutionCount == nil &&
@@ -1955,6 +2208,20 @@ func (x *Kernelspec) fieldIndex(i, k int) (codecStruct, bool) {
 		return nil, false
 	}
 	return nil, false
+}
+
+func (x *Kernelspec) masks() (set, zero uint64) {
+	if x.DisplayName == "" {
+		zero |= 1 << 0
+	} else {
+		set |= 1 << 0
+	}
+	if x.Name == "" {
+		zero |= 1 << 1
+	} else {
+		set |= 1 << 1
+	}
+	return set, zero
 }
 
 func (x *Kernelspec) zero() bool {
@@ -2161,6 +2428,39 @@ func (x *LanguageInfo) fieldIndex(i, k int) (codecStruct, bool) {
 	return nil, false
 }
 
+func (x *LanguageInfo) masks() (set, zero uint64) {
+	if x.CodemirrorMode == nil {
+		zero |= 1 << 0
+	}
+	if x.CodemirrorMode != nil {
+		set |= 1 << 0
+	}
+	if x.FileExtension == nil {
+		zero |= 1 << 1
+	}
+	if x.FileExtension != nil {
+		set |= 1 << 1
+	}
+	if x.Mimetype == nil {
+		zero |= 1 << 2
+	}
+	if x.Mimetype != nil {
+		set |= 1 << 2
+	}
+	if x.Name == "" {
+		zero |= 1 << 3
+	} else {
+		set |= 1 << 3
+	}
+	if x.PygmentsLexer == nil {
+		zero |= 1 << 4
+	}
+	if x.PygmentsLexer != nil {
+		set |= 1 << 4
+	}
+	return set, zero
+}
+
 func (x *LanguageInfo) zero() bool {
 	return x.CodemirrorMode == nil &&
 		x.FileExtension == nil &&
@@ -2173,6 +2473,8 @@ func (x *LanguageInfo) zero() bool {
 func (x *MarkdownCell) codec() *structCodec { return &codecMarkdownCell }
 
 func (x *MarkdownCell) extra() *map[string]any { return &x.AdditionalProperties }
+
+func (x *MarkdownCell) ref() *nodeRef { return &x.src }
 
 func (x *MarkdownCell) fieldOf(key []byte) int {
 	switch string(key) {
@@ -2368,6 +2670,36 @@ func (x *MarkdownCell) fieldIndex(i, k int) (codecStruct, bool) {
 	return nil, false
 }
 
+func (x *MarkdownCell) masks() (set, zero uint64) {
+	if x.Attachments == nil {
+		zero |= 1 << 0
+	}
+	if x.Attachments != nil {
+		set |= 1 << 0
+	}
+	if x.CellType == "" {
+		zero |= 1 << 1
+	} else {
+		set |= 1 << 1
+	}
+	if x.ID == "" {
+		zero |= 1 << 2
+	} else {
+		set |= 1 << 2
+	}
+	if (&x.Metadata).zero() {
+		zero |= 1 << 3
+	} else {
+		set |= 1 << 3
+	}
+	if zeroMultilineString(x.Source) {
+		zero |= 1 << 4
+	} else {
+		set |= 1 << 4
+	}
+	return set, zero
+}
+
 func (x *MarkdownCell) zero() bool {
 	return x.Attachments == nil &&
 		x.CellType == "" &&
@@ -2533,6 +2865,28 @@ func (x *MarkdownCellMetadata) fieldIndex(i, k int) (codecStruct, bool) {
 	return nil, false
 }
 
+func (x *MarkdownCellMetadata) masks() (set, zero uint64) {
+	if x.Jupyter == nil {
+		zero |= 1 << 0
+	}
+	if x.Jupyter != nil {
+		set |= 1 << 0
+	}
+	if x.Name == nil {
+		zero |= 1 << 1
+	}
+	if x.Name != nil {
+		set |= 1 << 1
+	}
+	if x.Tags == nil {
+		zero |= 1 << 2
+	}
+	if x.Tags != nil {
+		set |= 1 << 2
+	}
+	return set, zero
+}
+
 func (x *MarkdownCellMetadata) zero() bool {
 	return x.Jupyter == nil &&
 		x.Name == nil &&
@@ -2632,6 +2986,16 @@ func (x *MarkdownCellMetadataJupyter) fieldIndex(i, k int) (codecStruct, bool) {
 		return nil, false
 	}
 	return nil, false
+}
+
+func (x *MarkdownCellMetadataJupyter) masks() (set, zero uint64) {
+	if x.SourceHidden == nil {
+		zero |= 1 << 0
+	}
+	if x.SourceHidden != nil {
+		set |= 1 << 0
+	}
+	return set, zero
 }
 
 func (x *MarkdownCellMetadataJupyter) zero() bool {
@@ -2854,6 +3218,40 @@ func (x *NotebookMetadata) fieldIndex(i, k int) (codecStruct, bool) {
 	return nil, false
 }
 
+func (x *NotebookMetadata) masks() (set, zero uint64) {
+	if x.Authors == nil {
+		zero |= 1 << 0
+	}
+	if x.Authors != nil {
+		set |= 1 << 0
+	}
+	if x.Kernelspec == nil {
+		zero |= 1 << 1
+	}
+	if x.Kernelspec != nil {
+		set |= 1 << 1
+	}
+	if x.LanguageInfo == nil {
+		zero |= 1 << 2
+	}
+	if x.LanguageInfo != nil {
+		set |= 1 << 2
+	}
+	if x.OrigNbformat == nil {
+		zero |= 1 << 3
+	}
+	if x.OrigNbformat != nil {
+		set |= 1 << 3
+	}
+	if x.Title == nil {
+		zero |= 1 << 4
+	}
+	if x.Title != nil {
+		set |= 1 << 4
+	}
+	return set, zero
+}
+
 func (x *NotebookMetadata) zero() bool {
 	return x.Authors == nil &&
 		x.Kernelspec == nil &&
@@ -2866,6 +3264,8 @@ func (x *NotebookMetadata) zero() bool {
 func (x *RawCell) codec() *structCodec { return &codecRawCell }
 
 func (x *RawCell) extra() *map[string]any { return &x.AdditionalProperties }
+
+func (x *RawCell) ref() *nodeRef { return &x.src }
 
 func (x *RawCell) fieldOf(key []byte) int {
 	switch string(key) {
@@ -3061,6 +3461,36 @@ func (x *RawCell) fieldIndex(i, k int) (codecStruct, bool) {
 	return nil, false
 }
 
+func (x *RawCell) masks() (set, zero uint64) {
+	if x.Attachments == nil {
+		zero |= 1 << 0
+	}
+	if x.Attachments != nil {
+		set |= 1 << 0
+	}
+	if x.CellType == "" {
+		zero |= 1 << 1
+	} else {
+		set |= 1 << 1
+	}
+	if x.ID == "" {
+		zero |= 1 << 2
+	} else {
+		set |= 1 << 2
+	}
+	if (&x.Metadata).zero() {
+		zero |= 1 << 3
+	} else {
+		set |= 1 << 3
+	}
+	if zeroMultilineString(x.Source) {
+		zero |= 1 << 4
+	} else {
+		set |= 1 << 4
+	}
+	return set, zero
+}
+
 func (x *RawCell) zero() bool {
 	return x.Attachments == nil &&
 		x.CellType == "" &&
@@ -3252,6 +3682,34 @@ func (x *RawCellMetadata) fieldIndex(i, k int) (codecStruct, bool) {
 	return nil, false
 }
 
+func (x *RawCellMetadata) masks() (set, zero uint64) {
+	if x.Format == nil {
+		zero |= 1 << 0
+	}
+	if x.Format != nil {
+		set |= 1 << 0
+	}
+	if x.Jupyter == nil {
+		zero |= 1 << 1
+	}
+	if x.Jupyter != nil {
+		set |= 1 << 1
+	}
+	if x.Name == nil {
+		zero |= 1 << 2
+	}
+	if x.Name != nil {
+		set |= 1 << 2
+	}
+	if x.Tags == nil {
+		zero |= 1 << 3
+	}
+	if x.Tags != nil {
+		set |= 1 << 3
+	}
+	return set, zero
+}
+
 func (x *RawCellMetadata) zero() bool {
 	return x.Format == nil &&
 		x.Jupyter == nil &&
@@ -3354,6 +3812,16 @@ func (x *RawCellMetadataJupyter) fieldIndex(i, k int) (codecStruct, bool) {
 	return nil, false
 }
 
+func (x *RawCellMetadataJupyter) masks() (set, zero uint64) {
+	if x.SourceHidden == nil {
+		zero |= 1 << 0
+	}
+	if x.SourceHidden != nil {
+		set |= 1 << 0
+	}
+	return set, zero
+}
+
 func (x *RawCellMetadataJupyter) zero() bool {
 	return x.SourceHidden == nil &&
 		x.AdditionalProperties == nil
@@ -3362,6 +3830,8 @@ func (x *RawCellMetadataJupyter) zero() bool {
 func (x *Stream) codec() *structCodec { return &codecStream }
 
 func (x *Stream) extra() *map[string]any { return &x.AdditionalProperties }
+
+func (x *Stream) ref() *nodeRef { return &x.src }
 
 func (x *Stream) fieldOf(key []byte) int {
 	switch string(key) {
@@ -3505,6 +3975,25 @@ func (x *Stream) fieldIndex(i, k int) (codecStruct, bool) {
 	return nil, false
 }
 
+func (x *Stream) masks() (set, zero uint64) {
+	if x.Name == "" {
+		zero |= 1 << 0
+	} else {
+		set |= 1 << 0
+	}
+	if x.OutputType == "" {
+		zero |= 1 << 1
+	} else {
+		set |= 1 << 1
+	}
+	if zeroMultilineString(x.Text) {
+		zero |= 1 << 2
+	} else {
+		set |= 1 << 2
+	}
+	return set, zero
+}
+
 func (x *Stream) zero() bool {
 	return x.Name == "" &&
 		x.OutputType == "" &&
@@ -3594,6 +4083,42 @@ func generatedStruct(v any) (codecStruct, bool) {
 		return x, x != nil
 	}
 	return nil, false
+}
+
+// variantOf returns the generated struct and the provenance of v, a
+// non-nil pointer to a cell or output variant (ok false otherwise).
+func variantOf(v any) (x codecStruct, ref *nodeRef, ok bool) {
+	switch x := v.(type) {
+	case *CodeCell:
+		if x != nil {
+			return x, x.ref(), true
+		}
+	case *DisplayData:
+		if x != nil {
+			return x, x.ref(), true
+		}
+	case *ErrorOutput:
+		if x != nil {
+			return x, x.ref(), true
+		}
+	case *ExecuteResult:
+		if x != nil {
+			return x, x.ref(), true
+		}
+	case *MarkdownCell:
+		if x != nil {
+			return x, x.ref(), true
+		}
+	case *RawCell:
+		if x != nil {
+			return x, x.ref(), true
+		}
+	case *Stream:
+		if x != nil {
+			return x, x.ref(), true
+		}
+	}
+	return nil, nil, false
 }
 
 // namedString returns v as a string when it is one of the package's

@@ -8,6 +8,7 @@ var codecSynthInner = structCodec{
 		{name: "flag", typ: &descBool},
 		{name: "name", optional: true, nillable: true, typ: &descPtrString},
 	},
+	optional: 0x2, typeTags: 0x0, cellIDs: 0x0, ids: 0x0,
 }
 
 var descSynthInner = typeDesc{kind: kindStruct, codec: &codecSynthInner}
@@ -47,6 +48,7 @@ var codecSynthStruct = structCodec{
 		{name: "cells", optional: true, children: true, nillable: true, typ: &descSliceCell},
 		{name: "outs", optional: true, children: true, nillable: true, typ: &descSliceOutput},
 	},
+	optional: 0x79f7e760, typeTags: 0x0, cellIDs: 0x0, ids: 0x0,
 }
 
 var descSynthStruct = typeDesc{kind: kindStruct, codec: &codecSynthStruct}
@@ -169,6 +171,21 @@ func (x *SynthInner) fieldIndex(i, k int) (codecStruct, bool) {
 		return nil, false
 	}
 	return nil, false
+}
+
+func (x *SynthInner) masks() (set, zero uint64) {
+	if !x.Flag {
+		zero |= 1 << 0
+	} else {
+		set |= 1 << 0
+	}
+	if x.Name == nil {
+		zero |= 1 << 1
+	}
+	if x.Name != nil {
+		set |= 1 << 1
+	}
+	return set, zero
 }
 
 func (x *SynthInner) zero() bool {
@@ -1086,6 +1103,188 @@ func (x *SynthStruct) fieldIndex(i, k int) (codecStruct, bool) {
 		return structOf(x.Outs[k]), true
 	}
 	return nil, false
+}
+
+func (x *SynthStruct) masks() (set, zero uint64) {
+	if x.S == "" {
+		zero |= 1 << 0
+	} else {
+		set |= 1 << 0
+	}
+	if x.I == 0 {
+		zero |= 1 << 1
+	} else {
+		set |= 1 << 1
+	}
+	if zeroFloat64(x.F) {
+		zero |= 1 << 2
+	} else {
+		set |= 1 << 2
+	}
+	if !x.B {
+		zero |= 1 << 3
+	} else {
+		set |= 1 << 3
+	}
+	if x.Named == "" {
+		zero |= 1 << 4
+	} else {
+		set |= 1 << 4
+	}
+	if x.List == nil {
+		zero |= 1 << 5
+	}
+	if x.List != nil {
+		set |= 1 << 5
+	}
+	if x.PS == nil {
+		zero |= 1 << 6
+	}
+	if x.PS != nil {
+		set |= 1 << 6
+	}
+	if x.PI == nil {
+		zero |= 1 << 7
+	}
+	if x.PI != nil {
+		set |= 1 << 7
+	}
+	if x.PB == nil {
+		zero |= 1 << 8
+	}
+	if x.PB != nil {
+		set |= 1 << 8
+	}
+	if x.PF == nil {
+		zero |= 1 << 9
+	}
+	if x.PF != nil {
+		set |= 1 << 9
+	}
+	if x.PInner == nil {
+		zero |= 1 << 10
+	}
+	if x.PInner != nil {
+		set |= 1 << 10
+	}
+	if (&x.Inner).zero() {
+		zero |= 1 << 11
+	} else {
+		set |= 1 << 11
+	}
+	if x.Strs == nil {
+		zero |= 1 << 12
+	}
+	if x.Strs != nil {
+		set |= 1 << 12
+	}
+	if x.Inners == nil {
+		zero |= 1 << 13
+	}
+	if x.Inners != nil {
+		set |= 1 << 13
+	}
+	if x.Ints == nil {
+		zero |= 1 << 14
+	}
+	if x.Ints != nil {
+		set |= 1 << 14
+	}
+	if x.Floats == nil {
+		zero |= 1 << 15
+	}
+	if x.Floats != nil {
+		set |= 1 << 15
+	}
+	if x.PStrs == nil {
+		zero |= 1 << 16
+	}
+	if x.PStrs != nil {
+		set |= 1 << 16
+	}
+	if x.Nested == nil {
+		zero |= 1 << 17
+	}
+	if x.Nested != nil {
+		set |= 1 << 17
+	}
+	if x.Anys == nil {
+		zero |= 1 << 18
+	}
+	if x.Anys != nil {
+		set |= 1 << 18
+	}
+	if x.Any == nil {
+		zero |= 1 << 19
+	}
+	if x.Any != nil {
+		set |= 1 << 19
+	}
+	if x.AnyOpt == nil {
+		zero |= 1 << 20
+	}
+	if x.AnyOpt != nil {
+		set |= 1 << 20
+	}
+	if x.M == nil {
+		zero |= 1 << 21
+	}
+	if x.M != nil {
+		set |= 1 << 21
+	}
+	if x.MI == nil {
+		zero |= 1 << 22
+	}
+	if x.MI != nil {
+		set |= 1 << 22
+	}
+	if x.MInner == nil {
+		zero |= 1 << 23
+	}
+	if x.MInner != nil {
+		set |= 1 << 23
+	}
+	if x.Bundles == nil {
+		zero |= 1 << 24
+	}
+	if x.Bundles != nil {
+		set |= 1 << 24
+	}
+	if zeroMultilineString(x.Text) {
+		zero |= 1 << 25
+	} else {
+		set |= 1 << 25
+	}
+	if zeroMimeBundle(x.Data) {
+		zero |= 1 << 26
+	} else {
+		set |= 1 << 26
+	}
+	if x.Cell == nil {
+		zero |= 1 << 27
+	}
+	if x.Cell != nil {
+		set |= 1 << 27
+	}
+	if x.Out == nil {
+		zero |= 1 << 28
+	}
+	if x.Out != nil {
+		set |= 1 << 28
+	}
+	if x.Cells == nil {
+		zero |= 1 << 29
+	}
+	if x.Cells != nil {
+		set |= 1 << 29
+	}
+	if x.Outs == nil {
+		zero |= 1 << 30
+	}
+	if x.Outs != nil {
+		set |= 1 << 30
+	}
+	return set, zero
 }
 
 func (x *SynthStruct) zero() bool {

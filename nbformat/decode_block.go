@@ -9,7 +9,7 @@ import (
 
 // notebookBlock is what reading a notebook allocates in one block: the
 // notebook, its source, the source's tape (see jsontree.Block.Tape) and
-// order, room for the decoder's first variants, origins and regions, and
+// order, room for the decoder's first variants, and
 // the targets of the two pointers to structs nearly every notebook's
 // metadata has (kernelspec and language_info: see decoder.spares), and
 // the first blocks of the slabs of the targets of optional strings and
@@ -23,8 +23,6 @@ type notebookBlock struct {
 	tape         jsontree.Tape
 	order        [len(structCodecs)]int32
 	variants     [64]variant
-	blocks       [8]origin
-	regions      [24]snapRegion
 	kernelspec   Kernelspec
 	languageInfo LanguageInfo
 	strs         [4]string
@@ -39,16 +37,12 @@ func decodeNotebook(t *jsontree.Tape) *Notebook { return decodeNotebookIn(new(no
 func decodeNotebookIn(b *notebookBlock, t *jsontree.Tape) *Notebook {
 	b.src.tape = t
 	b.src.order = b.order[:]
-	b.src.blocks = b.blocks[:0]
 	b.nb.src = &b.src
 	d := newDecoder(t, &b.src)
 	d.spares = [2]any{&b.kernelspec, &b.languageInfo}
 	d.variants = b.variants[:0]
-	b.src.regions = b.regions[:0]
-	d.track(&b.src.regions) // (in the source's block: a pointer into the decoder would move it to the heap)
 	d.strs.seed(b.strs[:])
 	d.bools.seed(b.bools[:])
 	d.decStruct(&b.nb.Document, jsontree.Root)
-	d.close()
 	return &b.nb
 }

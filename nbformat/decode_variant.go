@@ -107,7 +107,7 @@ func (d *decoder) decodeCells(s []Cell, j int) {
 		}
 		k = t.Next(k)
 	}
-	d.reserve(&counts, d.src)
+	d.reserve(&counts)
 	d.outputSlices.reserve(outputs)
 	k = t.FirstChild(j)
 	for i := range s {
@@ -171,7 +171,7 @@ func (d *decoder) decodeOutputs(s []Output, j int) {
 		counts[v]++
 		k = t.Next(k)
 	}
-	d.reserve(&counts, d.src)
+	d.reserve(&counts)
 	k = t.FirstChild(j)
 	for i := range s {
 		s[i] = d.output(k, d.variants[base+i])
@@ -185,17 +185,19 @@ func (d *decoder) cell(j int, v variant) Cell {
 	var x codecStruct
 	switch v {
 	case codeVariant:
-		x = d.code.next(d.src, codeVariant, j)
+		x = d.code.next()
 	case markdownVariant:
-		x = d.markdown.next(d.src, markdownVariant, j)
+		x = d.markdown.next()
 	case rawVariant:
-		x = d.raw.next(d.src, rawVariant, j)
+		x = d.raw.next()
 	default:
-		u := d.unknownCell.next(d.src, unknownVariant, j)
+		u := d.unknownCell.next()
 		u.Raw = append(json.RawMessage{}, d.t.Raw(j)...)
+		u.src = nodeRef{d.src, int32(j)}
 		return u
 	}
 	d.decStruct(x, j)
+	*x.(variantRef).ref() = nodeRef{d.src, int32(j)}
 	return x.(Cell)
 }
 
@@ -204,37 +206,39 @@ func (d *decoder) output(j int, v variant) Output {
 	var x codecStruct
 	switch v {
 	case executeResultVariant:
-		x = d.executeResult.next(d.src, executeResultVariant, j)
+		x = d.executeResult.next()
 	case displayDataVariant:
-		x = d.displayData.next(d.src, displayDataVariant, j)
+		x = d.displayData.next()
 	case streamVariant:
-		x = d.stream.next(d.src, streamVariant, j)
+		x = d.stream.next()
 	case errorVariant:
-		x = d.errorOutput.next(d.src, errorVariant, j)
+		x = d.errorOutput.next()
 	default:
-		u := d.unknownOutput.next(d.src, unknownOutputKind, j)
+		u := d.unknownOutput.next()
 		u.Raw = append(json.RawMessage{}, d.t.Raw(j)...)
+		u.src = nodeRef{d.src, int32(j)}
 		return u
 	}
 	d.decStruct(x, j)
+	*x.(variantRef).ref() = nodeRef{d.src, int32(j)}
 	return x.(Output)
 }
 
 // slabs hands out the values a decoder allocates most, from blocks: the
 // cells and outputs of a notebook (a block per variant, sized by counting
-// first, each value with its node; see origin.go), and the targets of the optional scalar fields (*string, *int,
+// first), and the targets of the optional scalar fields (*string, *int,
 // *bool). A value handed out keeps its whole block alive; the blocks hold
 // what one notebook read, as its tape does.
 type slabs struct {
-	code          variantSlab[CodeCell]
-	markdown      variantSlab[MarkdownCell]
-	raw           variantSlab[RawCell]
-	unknownCell   variantSlab[UnknownCell]
-	executeResult variantSlab[ExecuteResult]
-	displayData   variantSlab[DisplayData]
-	stream        variantSlab[Stream]
-	errorOutput   variantSlab[ErrorOutput]
-	unknownOutput variantSlab[UnknownOutput]
+	code          slab[CodeCell]
+	markdown      slab[MarkdownCell]
+	raw           slab[RawCell]
+	unknownCell   slab[UnknownCell]
+	executeResult slab[ExecuteResult]
+	displayData   slab[DisplayData]
+	stream        slab[Stream]
+	errorOutput   slab[ErrorOutput]
+	unknownOutput slab[UnknownOutput]
 	strs          slab[string]
 	ints          slab[int]
 	bools         slab[bool]
@@ -247,17 +251,16 @@ type slabs struct {
 }
 
 // reserve makes room for counts[v] more values of each variant v, and for
-// the execution counts of the code cells and execute results among them,
-// recording new blocks of cells and outputs in src. (Unknown cells and
-// outputs, rare, are not counted ahead.)
-func (s *slabs) reserve(counts *[variantCount]int, src *source) {
-	s.code.reserve(counts[codeVariant], src, codeVariant)
-	s.markdown.reserve(counts[markdownVariant], src, markdownVariant)
-	s.raw.reserve(counts[rawVariant], src, rawVariant)
-	s.executeResult.reserve(counts[executeResultVariant], src, executeResultVariant)
-	s.displayData.reserve(counts[displayDataVariant], src, displayDataVariant)
-	s.stream.reserve(counts[streamVariant], src, streamVariant)
-	s.errorOutput.reserve(counts[errorVariant], src, errorVariant)
+// the execution counts of the code cells and execute results among them.
+// (Unknown cells and outputs, rare, are not counted ahead.)
+func (s *slabs) reserve(counts *[variantCount]int) {
+	s.code.reserve(counts[codeVariant])
+	s.markdown.reserve(counts[markdownVariant])
+	s.raw.reserve(counts[rawVariant])
+	s.executeResult.reserve(counts[executeResultVariant])
+	s.displayData.reserve(counts[displayDataVariant])
+	s.stream.reserve(counts[streamVariant])
+	s.errorOutput.reserve(counts[errorVariant])
 	s.ints.reserve(counts[codeVariant] + counts[executeResultVariant])
 	s.bundles.reserve(counts[executeResultVariant] + counts[displayDataVariant])
 }
@@ -266,11 +269,6 @@ func (s *slabs) reserve(counts *[variantCount]int, src *source) {
 type slab[T any] struct {
 	free []T
 	last int // the size of the last block
-	// When the decoder records a snapshot (see snapblock.go): where the
-	// blocks are listed, and 1 + the index there of the current block.
-	regs *[]snapRegion
-	lay  *slabLayouts
-	cur  int
 }
 
 // reserve makes room for n more values (counted) in the current block.
@@ -296,23 +294,7 @@ func (s *slab[T]) seed(block []T) {
 }
 
 // start makes block (zero values, none handed out) s's current block.
-func (s *slab[T]) start(block []T) {
-	s.close()
-	s.free = block
-	if s.regs != nil {
-		*s.regs = append(*s.regs, s.region(s.free))
-		s.cur = len(*s.regs)
-	}
-}
-
-// close notes in the list of blocks how many values of the current block
-// were handed out.
-func (s *slab[T]) close() {
-	if s.cur > 0 {
-		r := &(*s.regs)[s.cur-1]
-		r.used = r.n - len(s.free)
-	}
-}
+func (s *slab[T]) start(block []T) { s.free = block }
 
 // take returns n new zero Ts, as a slice whose capacity is n (appending
 // to it copies it, never reaching into the block's other values).

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 )
@@ -27,22 +26,16 @@ type encoder struct {
 	ids bool // write empty cell ids (nbformat 4.5 and later)
 	// decoded says whether the struct being written was decoded from the
 	// original it is compared with (then a required member the original
-	// lacks stays out while it is zero, unless the struct is in filled:
-	// see fillMissing).
+	// lacks stays out while it is zero, unless the struct is in
+	// filledStructs: see fillMissing).
 	decoded bool
-	filled  map[unsafe.Pointer]bool
-	// filledIn: the cells and outputs holding a struct of filled.
-	filledIn map[unsafe.Pointer]bool
 	// filledStructs: the structs whose missing required members are
 	// written (see fillMissing).
 	filledStructs map[codecStruct]bool
-	// asRead: whether the values the decoder handed out are as decoded
-	// (see cellAsRead), once asked: 0 not asked, 1 yes, -1 no.
-	asRead  int8
-	err     error
-	scratch []byte
-	stack   []int // lists of members being compared (see members)
-	cycles  cycleGuard
+	err           error
+	scratch       []byte
+	stack         []int // lists of members being compared (see members)
+	cycles        cycleGuard
 }
 
 func (e *encoder) fail(err error) {
@@ -158,7 +151,7 @@ func (e *encoder) variant(v reflect.Value, ti *typeInfo, o int, ind string) {
 		return
 	}
 	el := v.Elem().Elem()
-	defer e.enter(v.Interface())()
+	defer e.leave(e.enter(v.Interface()))
 	e.structValue(el, infoOf(el.Type()).plan, o, ind)
 }
 

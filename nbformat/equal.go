@@ -165,10 +165,7 @@ func (e *encoder) equalVariant(v reflect.Value, o int) bool {
 	if t.Nodes[o].Kind != jsontree.Object {
 		return false
 	}
-	if e.cellAsRead(v.Interface(), o) {
-		return true
-	}
-	defer e.enter(v.Interface())()
+	defer e.leave(e.enter(v.Interface()))
 	return e.equalStruct(el, infoOf(el.Type()).plan, o)
 }
 
@@ -196,13 +193,15 @@ func (e *encoder) expandOrig(o int) (x int, restore func(), ok bool) {
 }
 
 // enter notes whether the cell or output x was decoded from the file, for
-// the values inside it; the returned function restores the previous state.
-func (e *encoder) enter(x any) func() {
-	saved := e.decoded
-	_, ok := e.src.originOf(x)
-	e.decoded = ok
-	return func() { e.decoded = saved }
+// the values inside it; it returns the previous state, for leave.
+func (e *encoder) enter(x any) (saved bool) {
+	saved = e.decoded
+	_, e.decoded = originIn(e.src, x)
+	return saved
 }
+
+// leave restores the state enter saved.
+func (e *encoder) leave(saved bool) { e.decoded = saved }
 
 // field returns the value to write for struct field f and whether it is
 // written at all. origHas says whether the original object has the key

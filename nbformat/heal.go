@@ -119,7 +119,7 @@ func heal(nb *Notebook, o nbimpl.HealOptions) ([]Repair, error) {
 			t, found, h.checked = c.t, c.found, nil
 		} else {
 			var err error
-			if round == 0 || writeAsBefore {
+			if round == 0 {
 				t, err = nb.tape()
 			} else {
 				// Repaired: written anew (see encodedTape), without

@@ -278,15 +278,19 @@ func cloneOutput(o Output) Output {
 	switch o := o.(type) {
 	case *ExecuteResult:
 		x := *o
+		x.src = nodeRef{}
 		return &x
 	case *DisplayData:
 		x := *o
+		x.src = nodeRef{}
 		return &x
 	case *Stream:
 		x := *o
+		x.src = nodeRef{}
 		return &x
 	case *ErrorOutput:
 		x := *o
+		x.src = nodeRef{}
 		return &x
 	}
 	return o

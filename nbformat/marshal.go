@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"sync"
 
 	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/jsontree"
@@ -108,11 +109,17 @@ func (nb *Notebook) marshalTo(w io.Writer) error {
 // values compared with their originals when nb was read (new content in
 // Python's style, until the caller chooses the file's).
 func (nb *Notebook) newEncoder() encoder {
-	e := encoder{st: &pythonStyle, ids: cellid.Written(nb.Nbformat, nb.NbformatMinor), filled: nb.filled, filledIn: nb.filledIn}
+	var e encoder
+	nb.initEncoder(&e)
+	return e
+}
+
+// initEncoder sets up e as newEncoder describes.
+func (nb *Notebook) initEncoder(e *encoder) {
+	e.st, e.ids, e.filledStructs = &pythonStyle, cellid.Written(nb.Nbformat, nb.NbformatMinor), nb.filled
 	if nb.src != nil {
 		e.t, e.src, e.decoded = nb.src.tape, nb.src, true
 	}
-	return e
 }
 
 // write hands the notebook's bytes to emit: the bytes read (in pieces)
@@ -186,11 +193,9 @@ func reflectDocument(nb *Notebook) reflect.Value { return reflect.ValueOf(&nb.Do
 
 // Edited reports whether Marshal would write anything other than the
 // bytes nb was read from: true for a notebook built in memory or changed
-// since it was read. For a notebook unchanged since it was read it costs
-// a comparison of the notebook's memory with a copy taken when it was read
-// (no walk over the text or the values); for a changed one a walk over the
-// typed values (not over the text). Either is cheaper than marshalling and
-// comparing.
+// since it was read. It compares the typed values with the values read
+// (every cell, output and member; not the text), which is cheaper than
+// marshalling and comparing.
 func (nb *Notebook) Edited() bool {
 	if nb.src == nil || nb.dropBOM && nb.src.tape.BOM {
 		return true
@@ -199,22 +204,24 @@ func (nb *Notebook) Edited() bool {
 }
 
 // unedited reports whether nb, read from bytes, would be written as
-// exactly those bytes (whatever its byte-order mark): when its memory is
-// as decoded (see snapshot.go), without a walk over its values; else
-// (also while the snapshot of a notebook read by unmarshalLater is not
-// taken) when the reflective walk finds every value equal to what was
-// read.
+// exactly those bytes (whatever its byte-order mark): whether its Document
+// equals the root node read (see eqStruct).
 func (nb *Notebook) unedited() bool {
 	if nb.src == nil {
 		return false
 	}
-	if len(nb.filled) == 0 && nb.src.taken.Load() && nb.src.snap.matches(&nb.Document) {
-		return true
-	}
-	e := nb.newEncoder()
-	v := reflectDocument(nb)
-	return e.equal(v, infoOf(v.Type()), jsontree.Root)
+	e := comparers.Get().(*encoder)
+	*e = encoder{stack: e.stack[:0], scratch: e.scratch[:0]}
+	nb.initEncoder(e)
+	ok := e.eqStruct(&nb.Document, jsontree.Root)
+	e.t, e.src, e.filledStructs = nil, nil, nil
+	comparers.Put(e)
+	return ok
 }
+
+// comparers are the encoders of unedited checks, with their scratch
+// lists, for reuse: a check allocates nothing.
+var comparers = sync.Pool{New: func() any { return new(encoder) }}
 
 // join returns the pieces as one new slice of their total length. The
 // bytes read are written in two pieces (the white space before the root

@@ -25,9 +25,9 @@ func (e *encoder) matchOriginals(v reflect.Value, byID bool, kids []int) []int {
 	}
 	for i := range n {
 		origs[i] = -1
-		j, ok := e.src.originOf(v.Index(i).Interface())
-		if ok && !claimed[int(j)] {
-			claim(i, int(j))
+		j, ok := originIn(e.src, v.Index(i).Interface())
+		if ok && !claimed[j] {
+			claim(i, j)
 		}
 	}
 	if byID {
@@ -77,9 +77,9 @@ func (e *encoder) matchVariants(n int, at func(int) any, byID bool, kids []int) 
 	}
 	for i := range n {
 		origs[i] = -1
-		j, ok := e.src.originOf(at(i))
-		if ok && !claimed[int(j)] {
-			claim(i, int(j))
+		j, ok := originIn(e.src, at(i))
+		if ok && !claimed[j] {
+			claim(i, j)
 		}
 	}
 	if byID {

@@ -87,9 +87,6 @@ func (nb *Notebook) tape() (*jsontree.Tape, error) {
 			return nb.src.tape, nil
 		}
 	}
-	if writeAsBefore {
-		return nb.marshalledTape()
-	}
 	return nb.encodedTape()
 }
 
@@ -110,16 +107,6 @@ func (nb *Notebook) encodedTape() (*jsontree.Tape, error) {
 		data = join(pieces)
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return parseWritten(data)
-}
-
-// marshalledTape is encodedTape through Marshal (asking again whether nb
-// is as read): tape before encodedTape (see writeAsBefore).
-func (nb *Notebook) marshalledTape() (*jsontree.Tape, error) {
-	data, err := nb.marshal()
 	if err != nil {
 		return nil, err
 	}

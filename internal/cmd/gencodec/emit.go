@@ -137,6 +137,25 @@ func (g *gen) descriptors() {
 			g.p("\t\t{name: %q, %s},", f.key, strings.Join(flags, ", "))
 		}
 		g.p("\t},")
+		var opt, tag, cid, idn uint64
+		for i, f := range s.fields {
+			if i >= 64 {
+				break
+			}
+			if f.optional {
+				opt |= 1 << i
+			}
+			if f.typeTag {
+				tag |= 1 << i
+			}
+			if f.cellID {
+				cid |= 1 << i
+			}
+			if f.key == "id" {
+				idn |= 1 << i
+			}
+		}
+		g.p("\toptional: %#x, typeTags: %#x, cellIDs: %#x, ids: %#x,", opt, tag, cid, idn)
 		g.p("}")
 		g.p("")
 		g.p("var desc%s = typeDesc{kind: kindStruct, codec: &codec%s}", s.name, s.name)
@@ -152,7 +171,7 @@ func (g *gen) methods(s *gstruct) {
 	g.p("func %s extra() *map[string]any { return &x.%s }", x, g.m.extra)
 	g.p("")
 	if s.variant && g.m.state != "" {
-		name := strings.Fields(g.m.state)[0]
+		name := strings.Split(g.m.state, ":")[0]
 		g.p("func %s ref() *nodeRef { return &x.%s }", x, name)
 		g.p("")
 	}
@@ -253,6 +272,27 @@ func (g *gen) methods(s *gstruct) {
 			g.p("\t\treturn nil, true")
 		}
 	})
+	g.p("func %s masks() (set, zero uint64) {", x)
+	for i, f := range s.fields {
+		if i >= 64 {
+			break
+		}
+		g.p("\tif %s {", zeroExpr(f.typ, "x."+f.goName))
+		g.p("\t\tzero |= 1 << %d", i)
+		if !f.typ.nillable() {
+			g.p("\t} else {")
+			g.p("\t\tset |= 1 << %d", i)
+		}
+		g.p("\t}")
+		if f.typ.nillable() {
+			g.p("\tif x.%s != nil {", f.goName)
+			g.p("\t\tset |= 1 << %d", i)
+			g.p("\t}")
+		}
+	}
+	g.p("\treturn set, zero")
+	g.p("}")
+	g.p("")
 	g.p("func %s zero() bool {", x)
 	var terms []string
 	for _, f := range s.fields {
@@ -367,6 +407,25 @@ func (g *gen) dispatch() {
 		}
 	}
 	sort.Strings(named)
+	if g.m.state != "" {
+		g.p("// variantOf returns the generated struct and the provenance of v, a")
+		g.p("// non-nil pointer to a cell or output variant (ok false otherwise).")
+		g.p("func variantOf(v any) (x codecStruct, ref *nodeRef, ok bool) {")
+		g.p("\tswitch x := v.(type) {")
+		for _, s := range g.m.structs {
+			if !s.variant {
+				continue
+			}
+			g.p("\tcase *%s:", s.name)
+			g.p("\t\tif x != nil {")
+			g.p("\t\t\treturn x, x.ref(), true")
+			g.p("\t\t}")
+		}
+		g.p("\t}")
+		g.p("\treturn nil, nil, false")
+		g.p("}")
+		g.p("")
+	}
 	g.p("// namedString returns v as a string when it is one of the package's")
 	g.p("// named string types.")
 	g.p("func namedString(v any) (string, bool) {")

@@ -16,7 +16,7 @@
 // change, and no reflection.
 //
 // Usage: gencodec -in nbformat/schema_gen.go -out nbformat/codec_gen.go
-// [-extra AdditionalProperties] [-state "src nodeRef"] [-test]
+// [-extra AdditionalProperties] [-state src:nodeRef] [-test]
 //
 // With -test, the input is a test file of structs standing for what a
 // schema change could generate (nbformat/codec_synth_test.go), and the
@@ -41,11 +41,11 @@ func main() {
 	in := flag.String("in", "", "the generated structs (schema_gen.go)")
 	out := flag.String("out", "", "the codec to write (codec_gen.go)")
 	extra := flag.String("extra", "AdditionalProperties", "the field that keeps members the schema does not name")
-	state := flag.String("state", "", `the provenance field of the variants, "NAME TYPE" ("" for none)`)
+	state := flag.String("state", "", `the provenance field of the variants, NAME:TYPE ("" for none)`)
 	test := flag.Bool("test", false, "write the codec of test structs (no tables, no ids)")
 	flag.Parse()
 	if *in == "" || *out == "" {
-		fmt.Fprintln(os.Stderr, "usage: gencodec -in schema_gen.go -out codec_gen.go [-extra FIELD] [-state 'NAME TYPE']")
+		fmt.Fprintln(os.Stderr, "usage: gencodec -in schema_gen.go -out codec_gen.go [-extra FIELD] [-state NAME:TYPE]")
 		os.Exit(2)
 	}
 	if err := run(*in, *out, *extra, *state, *test); err != nil {

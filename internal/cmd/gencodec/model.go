@@ -200,7 +200,7 @@ func (m *model) fields(gs *gstruct, st *ast.StructType, fset *token.FileSet) err
 			continue
 		}
 		if !ast.IsExported(name) {
-			if name == strings.Fields(m.state + " ")[0] {
+			if name == strings.Split(m.state, ":")[0] {
 				continue // the provenance field retag adds
 			}
 			return fmt.Errorf("%s: unexpected unexported field %s.%s", fset.Position(f.Pos()), gs.name, name)

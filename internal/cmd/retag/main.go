@@ -10,12 +10,12 @@
 // encoding/json must not write it as a member of its own). Anything else
 // in the file, comments included, is printed unchanged (gofmt layout).
 //
-// With -state "NAME TYPE", retag also gives every struct that has a
+// With -state NAME:TYPE, retag also gives every struct that has a
 // member named in -state-members (cell_type, output_type: the variants of
 // cells and outputs) an unexported last field NAME of type TYPE, declared
 // by package nbformat: where the value was read from (its provenance).
 //
-// Usage: retag -keep json -hidden AdditionalProperties [-state "src nodeRef" -state-members cell_type,output_type] -in FILE.go -out FILE.go
+// Usage: retag -keep json -hidden AdditionalProperties [-state src:nodeRef -state-members cell_type,output_type] -in FILE.go -out FILE.go
 //
 // -in and -out may be the same file; the output is replaced atomically.
 package main
@@ -40,7 +40,7 @@ func main() {
 	out := flag.String("out", "", "Go file to write (may be -in)")
 	keep := flag.String("keep", "json", "comma-separated tag keys to keep")
 	hidden := flag.String("hidden", "AdditionalProperties", "comma-separated field names tagged `json:\"-\"` when no tag is left")
-	state := flag.String("state", "", `unexported field "NAME TYPE" added to the structs with a member of -state-members`)
+	state := flag.String("state", "", `unexported field NAME:TYPE added to the structs with a member of -state-members`)
 	stateMembers := flag.String("state-members", "", "comma-separated JSON member names marking the structs that get -state")
 	flag.Parse()
 	if *in == "" || *out == "" {
@@ -78,9 +78,9 @@ func parseState(s string, members []string) (stateField, error) {
 	if s == "" {
 		return stateField{}, nil
 	}
-	f := strings.Fields(s)
+	f := strings.Split(s, ":")
 	if len(f) != 2 || token.IsExported(f[0]) || !token.IsIdentifier(f[0]) || !token.IsIdentifier(f[1]) || len(members) == 0 {
-		return stateField{}, fmt.Errorf(`-state wants "name Type" (an unexported name) and -state-members`)
+		return stateField{}, fmt.Errorf(`-state wants name:Type (an unexported name) and -state-members`)
 	}
 	return stateField{name: f[0], typ: f[1], members: members}, nil
 }

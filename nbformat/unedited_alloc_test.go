@@ -12,9 +12,8 @@ import (
 // unedited costs no allocation: Edited, Validate once the bytes read are
 // validated (the problems found then are remembered), and the check inside
 // MarshalTo (which allocates only to hand the pieces to the writer), and
-// in Marshal (which allocates only the copy it returns). The
-// walk over the typed values that decided it before allocated (its lists
-// of members, the values it compared); the snapshot compares memory.
+// in Marshal (which allocates only the copy it returns): the comparison of
+// the typed values with the tape (see eqStruct) allocates nothing.
 func TestUneditedCheckAllocatesNothing(t *testing.T) {
 	if raceBuild {
 		t.Skip("the race detector's instrumentation allocates")
