@@ -58,11 +58,10 @@ func decodeBase64(text string) ([]byte, bool) {
 }
 
 // attachments builds a cell's attachments, keeping original bundles whose
-// attachments did not change.
+// attachments did not change, and in a bundle that changed the original
+// value of each type whose data did not (a text that is not base64 stays
+// as it was).
 func (o Options) attachments(m *dialog.Message, s *snapshot) map[string]nbformat.MimeBundle {
-	if len(m.Attachments) == 0 {
-		return nil
-	}
 	var orig map[string]nbformat.MimeBundle
 	var before []dialog.Attachment
 	if s != nil {
@@ -73,6 +72,9 @@ func (o Options) attachments(m *dialog.Message, s *snapshot) map[string]nbformat
 			orig = c.Attachments
 		}
 		before = s.msg.Attachments
+	}
+	if len(m.Attachments) == 0 {
+		return nil
 	}
 	byID := map[string][]dialog.Attachment{}
 	var order []string
@@ -96,10 +98,40 @@ func (o Options) attachments(m *dialog.Message, s *snapshot) map[string]nbformat
 			continue
 		}
 		var b nbformat.MimeBundle
+		if ob, ok := orig[id]; ok {
+			b = ob.Clone()
+			for _, mime := range b.Keys() {
+				if !hasMIME(now, mime) {
+					b.Delete(mime)
+				}
+			}
+		}
 		for _, a := range now {
+			if w := findMIME(was, a.MIME); w != nil && string(w.Data) == string(a.Data) && hasKey(b, a.MIME) {
+				continue // as it was
+			}
 			b.SetText(a.MIME, base64.StdEncoding.EncodeToString(a.Data))
 		}
 		out[id] = b
 	}
 	return out
+}
+
+// hasMIME reports whether one of as is of type mime.
+func hasMIME(as []dialog.Attachment, mime string) bool { return findMIME(as, mime) != nil }
+
+// findMIME returns the attachment of as of type mime, or nil.
+func findMIME(as []dialog.Attachment, mime string) *dialog.Attachment {
+	for i := range as {
+		if as[i].MIME == mime {
+			return &as[i]
+		}
+	}
+	return nil
+}
+
+// hasKey reports whether bundle b holds type mime.
+func hasKey(b nbformat.MimeBundle, mime string) bool {
+	_, ok := b.RawJSON(mime)
+	return ok
 }

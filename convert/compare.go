@@ -130,24 +130,30 @@ func sameMeta(m, s map[string]any) bool {
 }
 
 // sameValue is jsonvalue.Equal(v, w), without its general walk for
-// strings, booleans, null, ints and json.RawMessage (which it compares by
-// reflect.DeepEqual: both nil, or both not nil and of the same bytes).
+// strings, booleans, null and ints compared with their own type, and raw
+// JSON of the same bytes.
 func sameValue(v, w any) bool {
 	switch x := v.(type) {
 	case string:
-		y, ok := w.(string)
-		return ok && x == y
+		if y, ok := w.(string); ok {
+			return x == y
+		}
 	case bool:
-		y, ok := w.(bool)
-		return ok && x == y
+		if y, ok := w.(bool); ok {
+			return x == y
+		}
 	case int:
-		y, ok := w.(int)
-		return ok && x == y
+		if y, ok := w.(int); ok {
+			return x == y
+		}
 	case nil:
-		return w == nil
+		if w == nil {
+			return true
+		}
 	case json.RawMessage:
-		y, ok := w.(json.RawMessage)
-		return ok && (x == nil) == (y == nil) && bytes.Equal(x, y)
+		if y, ok := w.(json.RawMessage); ok && (x == nil) == (y == nil) && bytes.Equal(x, y) {
+			return true
+		}
 	}
 	return jsonvalue.Equal(v, w)
 }

@@ -18,7 +18,8 @@ type MergeResult struct {
 	Data []byte
 	// Conflicts are what the merge could not decide (see
 	// dialog.Conflict), in cell order, notebook metadata last. Their
-	// unresolved texts are in Data between conflict markers.
+	// unresolved texts are in Data between conflict markers, the others
+	// in records (see ConflictsKey).
 	Conflicts []dialog.Conflict
 }
 
@@ -65,7 +66,12 @@ func trimPrefix(err error) string {
 // ours' style; a cell only theirs has keeps theirs' bytes where the two
 // files share a style. Conflicting texts are written between conflict
 // markers inside their cells, so the result is always a valid notebook
-// (an invalid ours is healed, as Marshal heals). A version 3 ours that the
+// (an invalid ours is healed, as Marshal heals); conflicts of values that
+// have no text (a kind, a metadata value, an attachment, an execution
+// count, an id, a part the merged kind has no place for) are recorded in
+// the metadata of their cell, or of the notebook, under ConflictsKey, so
+// that every change either side made is in the file: applied, between
+// markers, or in a record. A version 3 ours that the
 // merge changes is written as its upgrade to 4.5, as Marshal writes a
 // changed version 3 dialog. The inputs are read, never changed or kept.
 // Ids the merge has to give are drawn from a seed derived from the three
@@ -168,6 +174,7 @@ func (o Options) mergeDialogs(base, ours, theirs *dialog.Dialog, theirsData []by
 		valid <- ok
 	}()
 	merged, conflicts := dialog.Merge(base, ours, theirs, opt)
+	o.recordConflicts(merged, conflicts, versions, [3]*dialog.Dialog{base, ours, theirs}, orgs)
 	data, err := o.marshalMerged(merged, versions, orgs[0], orgs[1], orgs[2], theirsData, <-valid)
 	if err != nil {
 		return nil, err

@@ -41,11 +41,13 @@ func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 	mo.valid = mo.valid && slices.Equal(merged.Messages, orgO.msgs) && orgO.sameMeta(merged.Meta)
 	merged.Source = mo
 	defer func() { merged.Source = nil }()
+	empty := emptyAttachments(merged.Messages, versions, orgB, orgO, orgT) // (before ours' cells are written in place)
 	nb, err := o.ToNotebook(merged)
 	if err != nil {
 		return nil, err
 	}
 	keepTheirsHidden(nb, merged.Messages, versions, orgB, orgO, orgT)
+	keepAttachmentValues(nb, merged.Messages, versions, orgO, orgT, empty)
 	out, err := nbformat.Marshal(nb)
 	if err != nil {
 		return nil, fmt.Errorf("convert: merge: %w", err)
@@ -54,19 +56,45 @@ func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 }
 
 // mergedOrigin is the origin a merge is written over: ours' notebook
-// (written in place), at theirs' minor version if only theirs changed it.
+// (written in place), at the minor version the merge takes (see
+// mergedMinor).
 func mergedOrigin(orgB, orgO, orgT *origin, n int) *origin {
 	mo := &origin{nb: orgO.nb, work: orgO.work, meta: orgO.metaAsRead(), valid: orgO.valid, inPlace: true,
 		snaps: make(map[*dialog.Message]*snapshot, n)}
-	if w := orgO.work; w.Nbformat == 4 && orgT.work.Nbformat == 4 && orgB.work.Nbformat == 4 &&
-		w.NbformatMinor == orgB.work.NbformatMinor && orgT.work.NbformatMinor != w.NbformatMinor {
-		// Theirs changed the minor version (ours did not): so does the merge.
-		cp := *w
-		cp.NbformatMinor = orgT.work.NbformatMinor
+	if minor := mergedMinor(orgB.work, orgO.work, orgT.work); minor != orgO.work.NbformatMinor {
+		cp := *orgO.work
+		cp.NbformatMinor = minor
 		mo.work = &cp
 		mo.valid = false
 	}
 	return mo
+}
+
+// mergedMinor is the minor version of a merge of version 4 notebooks: a
+// change of it made on one side only is applied, and where both sides
+// changed it, the higher of theirs (4.0, 4.1 and 4.2 merge as 4.2); a
+// version other than 4 on any side keeps ours'. What the minor needs
+// follows from it: the merge's cells are written with ids from 4.5 on
+// (those of a side without ids get the ids made when it was read, or
+// theirs'), without before. One exception: theirs moving a 4.5 ours back
+// before 4.5 is not followed, as it would remove every cell id ours has
+// (the merge stays 4.5, as healing keeps a file's ids).
+func mergedMinor(b, o, t *nbformat.Notebook) int {
+	if b.Nbformat != 4 || o.Nbformat != 4 || t.Nbformat != 4 {
+		return o.NbformatMinor
+	}
+	minor := o.NbformatMinor
+	switch bm, om, tm := b.NbformatMinor, o.NbformatMinor, t.NbformatMinor; {
+	case om == bm:
+		minor = tm
+	case tm == bm:
+	default:
+		minor = max(om, tm)
+	}
+	if cellid.Written(4, o.NbformatMinor) && !cellid.Written(4, minor) {
+		return o.NbformatMinor
+	}
+	return minor
 }
 
 // cellPicker chooses the cell each merged message is written from.
@@ -130,6 +158,123 @@ func keepTheirsHidden(nb *nbformat.Notebook, msgs []*dialog.Message, versions ma
 			copyHidden(nb.Cells[i], st.cell)
 		}
 	}
+}
+
+// keepAttachmentValues gives each attachment of the merged cells (nb's
+// cells, one per message) that a side holds with the same data the value
+// that side's file holds, when the writer wrote it otherwise: an
+// attachment stored as text that is not base64 (see attachmentFrom) stays
+// that text, whichever side it comes from; a cell without attachments
+// keeps an empty attachments member (keepEmptyAttachments).
+func keepAttachmentValues(nb *nbformat.Notebook, msgs []*dialog.Message, versions map[*dialog.Message][3]*dialog.Message, orgO, orgT *origin, empty map[*dialog.Message]bool) {
+	for i, m := range msgs {
+		if i >= len(nb.Cells) {
+			continue
+		}
+		if len(m.Attachments) == 0 {
+			if empty[m] {
+				keepEmptyAttachments(nb.Cells[i])
+			}
+			continue
+		}
+		atts := cellAttachments(nb.Cells[i])
+		if atts == nil {
+			continue
+		}
+		v := versions[m]
+		for _, side := range [2]struct {
+			org *origin
+			msg *dialog.Message
+		}{{orgO, v[1]}, {orgT, v[2]}} {
+			s := side.org.snap(side.msg)
+			if s == nil {
+				continue
+			}
+			orig := cellAttachments(s.cell)
+			for _, a := range m.Attachments {
+				w := findMIME(attachmentsOf(s.msg.Attachments, a.ID), a.MIME)
+				ob, inOrig := orig[a.ID]
+				b, inCell := atts[a.ID]
+				if w == nil || !inOrig || !inCell || string(w.Data) != string(a.Data) {
+					continue
+				}
+				was, ok1 := ob.RawJSON(a.MIME)
+				now, ok2 := b.RawJSON(a.MIME)
+				if ok1 && ok2 && !jsonvalue.Equal(was, now) && b.SetJSON(a.MIME, was) == nil {
+					atts[a.ID] = b
+				}
+			}
+		}
+	}
+}
+
+// emptyAttachments tells, for each merged message without attachments,
+// whether its cell keeps an empty attachments member (a part of the cell
+// its message does not show), merged three-way: as ours' cell has it,
+// unless ours' is as base's, then as theirs'.
+func emptyAttachments(msgs []*dialog.Message, versions map[*dialog.Message][3]*dialog.Message, orgB, orgO, orgT *origin) map[*dialog.Message]bool {
+	out := map[*dialog.Message]bool{}
+	has := func(org *origin, m *dialog.Message) (bool, bool) {
+		s := org.snap(m)
+		if s == nil {
+			return false, false
+		}
+		a := cellAttachments(s.cell)
+		return a != nil && len(a) == 0, true
+	}
+	for _, m := range msgs {
+		if len(m.Attachments) > 0 {
+			continue
+		}
+		v := versions[m]
+		b, inB := has(orgB, v[0])
+		o, inO := has(orgO, v[1])
+		t, inT := has(orgT, v[2])
+		switch {
+		case inO && (!inB || o != b || !inT):
+			out[m] = o
+		case inT:
+			out[m] = t
+		}
+	}
+	return out
+}
+
+// keepEmptyAttachments gives a markdown or raw cell without attachments an
+// empty attachments member.
+func keepEmptyAttachments(c nbformat.Cell) {
+	switch c := c.(type) {
+	case *nbformat.MarkdownCell:
+		if c.Attachments == nil {
+			c.Attachments = map[string]nbformat.MimeBundle{}
+		}
+	case *nbformat.RawCell:
+		if c.Attachments == nil {
+			c.Attachments = map[string]nbformat.MimeBundle{}
+		}
+	}
+}
+
+// cellAttachments returns a markdown or raw cell's attachments.
+func cellAttachments(c nbformat.Cell) map[string]nbformat.MimeBundle {
+	switch c := c.(type) {
+	case *nbformat.MarkdownCell:
+		return c.Attachments
+	case *nbformat.RawCell:
+		return c.Attachments
+	}
+	return nil
+}
+
+// attachmentsOf returns the attachments of as with the id.
+func attachmentsOf(as []dialog.Attachment, id string) []dialog.Attachment {
+	var out []dialog.Attachment
+	for _, a := range as {
+		if a.ID == id {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // rawCells finds the bytes of a notebook's cells in what it was read from

@@ -90,7 +90,7 @@ func planEqual(m map[string]any, v reflect.Value, p *metaPlan) bool {
 			}
 			got, has := m[f.name]
 			y, isString := got.(string)
-			eq = has && isString && y == s
+			eq = has && (isString && y == s || !isString && sameString(got, s))
 		} else {
 			if fv.IsNil() {
 				continue
@@ -129,18 +129,26 @@ func typedEqual(got any, e reflect.Value, f *metaField) bool {
 	case metaAny:
 		return sameValue(got, e.Interface())
 	case metaBool:
-		y, ok := got.(bool)
-		return ok && y == e.Bool()
+		if y, ok := got.(bool); ok {
+			return y == e.Bool()
+		}
+		return jsonvalue.Equal(got, e.Bool())
 	case metaString:
-		y, ok := got.(string)
-		return ok && y == e.String()
+		if y, ok := got.(string); ok {
+			return y == e.String()
+		}
+		return jsonvalue.Equal(got, e.String())
 	case metaInt:
-		y, ok := got.(int)
-		return ok && y == int(e.Int())
+		if y, ok := got.(int); ok {
+			return y == int(e.Int())
+		}
+		return jsonvalue.Equal(got, int(e.Int()))
 	case metaFloat:
-		y, ok := got.(float64)
 		x := e.Float()
-		return ok && (y == x || math.IsNaN(x) && math.IsNaN(y))
+		if y, ok := got.(float64); ok {
+			return y == x || math.IsNaN(x) && math.IsNaN(y)
+		}
+		return jsonvalue.Equal(got, x)
 	case metaStruct:
 		obj, ok := jsonvalue.Object(got)
 		return ok && planEqual(obj, e, f.plan)

@@ -148,15 +148,13 @@ func sameNotebookMeta(m map[string]any, md *nbformat.NotebookMetadata) bool {
 	}
 	if md.OrigNbformat != nil {
 		v, has := m["orig_nbformat"]
-		y, isInt := v.(int)
-		if !typed("orig_nbformat", has && isInt && y == *md.OrigNbformat) {
+		if !typed("orig_nbformat", has && sameInt(v, *md.OrigNbformat)) {
 			return false
 		}
 	}
 	if md.Title != nil {
 		v, has := m["title"]
-		y, isString := v.(string)
-		if !typed("title", has && isString && y == *md.Title) {
+		if !typed("title", has && sameString(v, *md.Title)) {
 			return false
 		}
 	}
@@ -191,8 +189,7 @@ func (o *optMember) set() bool { return o.s != nil || o.v != nil }
 // jsonvalue.Equal(got, value) does.
 func (o *optMember) equal(got any) bool {
 	if o.s != nil {
-		y, ok := got.(string)
-		return ok && y == *o.s
+		return sameString(got, *o.s)
 	}
 	return sameValue(got, o.v)
 }
@@ -224,8 +221,7 @@ func sameInner(m, extra map[string]any, req [][2]string, opt []optMember) bool {
 		if !inExtra {
 			n++
 		}
-		v, has := m[r[0]]
-		if y, ok := v.(string); !has || !ok || y != r[1] {
+		if v, has := m[r[0]]; !has || !sameString(v, r[1]) {
 			return false
 		}
 	}
@@ -253,4 +249,22 @@ func sameInner(m, extra map[string]any, req [][2]string, opt []optMember) bool {
 		}
 	}
 	return true
+}
+
+// sameString is jsonvalue.Equal(v, s), without making s a value when v
+// is a string.
+func sameString(v any, s string) bool {
+	if y, ok := v.(string); ok {
+		return y == s
+	}
+	return jsonvalue.Equal(v, s)
+}
+
+// sameInt is jsonvalue.Equal(v, n), without making n a value when v is
+// an int.
+func sameInt(v any, n int) bool {
+	if y, ok := v.(int); ok {
+		return y == n
+	}
+	return jsonvalue.Equal(v, n)
 }

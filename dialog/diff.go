@@ -112,7 +112,7 @@ func (o DiffOptions) Diff(a, b *Dialog) []Change {
 		b = &Dialog{}
 	}
 	am, bm := a.Messages, b.Messages
-	mb := match(am, bm, o.Unkeyed) // b index → a index
+	mb := matchSides(am, bm, o.Unkeyed) // b index → a index
 	keyA := make([]int, len(am))
 	for i := range am {
 		keyA[i] = i

@@ -68,10 +68,13 @@
 // matched by id (or by content where [MergeOptions].Unkeyed says ids are
 // made up), every change made on one side only is applied, both sides'
 // edits of one text are merged line by line (diff3, agreeing with git
-// merge-file), and what cannot be decided is a [Conflict]: returned as a
+// merge-file), metadata key by key at every depth (compared as JSON
+// values), and what cannot be decided is a [Conflict]: returned as a
 // value and, for texts, written into the message between git's conflict
-// markers, so the merged dialog is always valid. Outputs and execution
-// counts both sides changed follow an [OutputStrategy]. [Diff] lists
+// markers, so the merged dialog is always valid; conflicts of values
+// without text keep ours' value, and package convert records them in the
+// file. Outputs and execution counts both sides changed follow an
+// [OutputStrategy]. [Diff] lists
 // what changed between two dialogs ([Change]: added, removed, moved and
 // changed messages, with the parts that changed); [UnifiedDiff] shows
 // two texts' line diff. Neither changes its inputs; Merge's result shares

@@ -18,39 +18,6 @@ func sameOutputs(a, b []Output) bool {
 	return true
 }
 
-// sameOutputsButCounts is sameOutputs ignoring execute_result counts.
-func sameOutputsButCounts(a, b []Output) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		x, y := a[i], b[i]
-		if x.Equal(y) {
-			continue
-		}
-		if x.Type() != "execute_result" || y.Type() != "execute_result" {
-			return false
-		}
-		gx, errX := x.view()
-		gy, errY := y.view()
-		if errX != nil || errY != nil || !jsonvalue.EqualObjects(withoutCount(gx), withoutCount(gy)) {
-			return false
-		}
-	}
-	return true
-}
-
-// withoutCount returns o without its execution_count (o unchanged).
-func withoutCount(o map[string]any) map[string]any {
-	c := make(map[string]any, len(o))
-	for k, v := range o {
-		if k != "execution_count" {
-			c[k] = v
-		}
-	}
-	return c
-}
-
 func sameCount(a, b *int) bool {
 	return a == nil && b == nil || a != nil && b != nil && *a == *b
 }

@@ -1,10 +1,6 @@
 package dialog
 
-import (
-	"strings"
-
-	"github.com/nbdialog/ipynb/internal/textdiff"
-)
+import "github.com/nbdialog/ipynb/internal/textdiff"
 
 // Matching messages of two versions of a dialog: by id where ids are
 // identities, otherwise by aligning contents (equal messages first, then
@@ -15,10 +11,10 @@ import (
 const similar = 0.5
 
 // pairBudget bounds the work of pairing similar messages in one match:
-// the lines of the texts compared (each comparison is linear in them),
+// the bytes of the texts compared (each comparison is linear in them),
 // summed. Past it, messages still unpaired stay unpaired (deleted and
 // added).
-const pairBudget = 1 << 22
+const pairBudget = 1 << 26
 
 // maxPairTries bounds the candidates looked at (and so the similarity
 // comparisons made) in one run of unmatched messages.
@@ -226,7 +222,7 @@ func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j in
 			if *budget <= 0 {
 				break
 			}
-			*budget -= 2 + strings.Count(a[i].Content, "\n") + strings.Count(b[j].Content, "\n")
+			*budget -= 2 + len(a[i].Content) + len(b[j].Content)
 			if s := similarity(a[i].Content, b[j].Content); s > best {
 				best, bestK = s, k
 			}
@@ -245,23 +241,12 @@ func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j in
 // lines, and Dice at least 0.25) scores at least `similar`. Two empty
 // texts score 1.
 func similarity(x, y string) float64 {
-	lx, ly := textdiff.Lines(x), textdiff.Lines(y)
-	if len(lx)+len(ly) == 0 {
+	common, nx, ny := textdiff.CommonLines(x, y)
+	if nx+ny == 0 {
 		return 1
 	}
-	count := make(map[string]int, len(lx))
-	for _, l := range lx {
-		count[l]++
-	}
-	common := 0
-	for _, l := range ly {
-		if count[l] > 0 {
-			count[l]--
-			common++
-		}
-	}
-	dice := 2 * float64(common) / float64(len(lx)+len(ly))
-	if n := min(len(lx), len(ly)); n > 0 && dice >= 0.25 {
+	dice := 2 * float64(common) / float64(nx+ny)
+	if n := min(nx, ny); n > 0 && dice >= 0.25 {
 		if contained := float64(common) / float64(n); contained >= 0.6 {
 			return max(dice, min(1, similar*contained/0.6))
 		}

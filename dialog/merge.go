@@ -9,20 +9,19 @@ import (
 
 // OutputStrategy decides what a merge keeps of a code message's derived
 // data — its outputs and execution count — when both sides changed them
-// differently. Changes made on one side only are always applied. Under
-// every strategy but OutputsConflict, a message deleted on one side and
-// only re-run on the other (outputs or count changed, nothing else) is
-// deleted without a conflict.
+// differently. Changes made on one side only are always applied, and
+// under every strategy a message deleted on one side and only re-run on
+// the other (outputs or count changed, nothing else) is deleted without a
+// conflict (what people commit; nbdime does so).
 type OutputStrategy int
 
 // The output strategies. The zero value, OutputsConflict, is the default.
 const (
 	// OutputsConflict keeps both sides' outputs, ours then theirs, each
 	// run introduced by a stream output holding a conflict marker line
-	// ("<<<<<<< ours", "=======", ">>>>>>> theirs"), keeps ours'
-	// execution count, and reports a Conflict. Outputs that differ only
-	// in execution counts are not a conflict (ours are kept), nor are
-	// execution counts alone.
+	// ("<<<<<<< ours", "=======", ">>>>>>> theirs"), and reports a
+	// Conflict; execution counts both changed differently keep ours' and
+	// are a Conflict too (Part PartCount, recorded beside the cell).
 	OutputsConflict OutputStrategy = iota
 	// OutputsOurs keeps ours' outputs and execution count.
 	OutputsOurs
@@ -98,21 +97,40 @@ func (o MergeOptions) markers() textdiff.Markers {
 }
 
 // A Conflict is a part of a merge that could not be decided: both sides
-// changed it differently. The merged dialog holds a resolution that loses
-// nothing where text can show it (both versions between markers in the
-// message's content or reply, both output lists between marker outputs)
-// and ours' version otherwise (kind, metadata, attributes, attachments).
+// changed it differently (or one deleted what the other edited). The
+// merged dialog holds a resolution that shows the conflict: where the
+// value is text, both versions between conflict markers in the text
+// itself (InText: a message's content or reply, both output lists between
+// marker outputs, messages both sides put in one place between marker
+// messages); otherwise ours' value (see Merge), the conflict recorded
+// beside it by package convert's Merge in the cell's metadata (see
+// package convert: "ipynb_conflicts").
 type Conflict struct {
 	// ID is the message's id in the merged dialog; "" for the dialog's
 	// (notebook) metadata.
 	ID string
 	// What names the conflicting part: "content", "reply", "kind",
-	// "outputs", "outputs of a message that is no longer code",
-	// "metadata key K", "attribute K", "attachment K", "deleted by ours,
-	// edited by theirs" (or the reverse), "added on both sides",
-	// "notebook metadata key K". Nested metadata keys are written as a
-	// path: "metadata key a/b".
+	// "outputs", "execution count", "id", "metadata key K", "attribute
+	// K", "attachment K", "outputs of a message that is no longer code"
+	// (and "execution count of …", "reply of a message that is no longer
+	// a prompt", "attachment K of a message that is now code"), "deleted
+	// by ours, edited by theirs" (or the reverse), "added on both sides",
+	// "replaced on both sides", "notebook metadata key K". Nested metadata
+	// keys are written as a path: "metadata key a/b".
 	What string
+	// Part is the part of the message that conflicts (one of the Part
+	// bits: PartKind, PartContent, PartReply, PartOutputs, PartCount,
+	// PartAttachments, PartMeta, PartAttrs, PartID), PartMeta for the
+	// notebook metadata, or 0 for the message as a whole (deleted and
+	// edited, added or replaced on both sides).
+	Part Part
+	// Key locates the value inside Part: the metadata key and the keys
+	// nested under it (PartMeta), the attribute and keys under it
+	// (PartAttrs), the attachment id (PartAttachments); nil otherwise.
+	Key []string
+	// InText reports that the merged message shows both versions in its
+	// text (see above), so that nothing needs recording beside it.
+	InText bool
 	// Base, Ours and Theirs are the message's three versions (nil where
 	// a side has none); all nil for notebook metadata.
 	Base, Ours, Theirs *Message
@@ -136,13 +154,30 @@ func (c Conflict) String() string {
 // made up). Every change made on one side only is applied: inserted,
 // deleted and moved messages, and a message's kind, content, reply,
 // outputs, execution count, attachments, and metadata and attributes key
-// by key (recursively into nested objects). Where both sides edited a
-// message's text (content, or a prompt's reply) the edits are merged line
-// by line (diff3) and only overlapping edits conflict. Outputs and
-// execution counts changed on both sides follow opt.Outputs. The dialog
-// metadata (Meta) is merged key by key. Messages inserted by both sides at
-// one place come ours first. A message deleted on one side and edited on
-// the other is kept, its content showing the edited text against nothing.
+// by key (recursively into nested objects, whether maps or raw JSON hold
+// them; values compare as JSON values, so re-indenting or reordering is
+// no change). Where both sides edited a message's text (content, or a
+// prompt's reply) the edits are merged line by line (diff3) and only
+// overlapping edits conflict. Outputs and execution counts changed on
+// both sides follow opt.Outputs. The dialog metadata (Meta) is merged key
+// by key. Messages inserted by both sides at one place come ours first;
+// where both sides deleted messages and each put messages of its own in
+// their place, both sides' new messages are kept, ours' then theirs',
+// between raw messages holding one conflict marker line each (a
+// conflict, "replaced on both sides"). A message deleted on one side and
+// edited on the other is kept, its content showing the edited text
+// against nothing between markers whose labels add "(edited this cell)"
+// and "(deleted this cell)"; a message deleted on one side and only
+// re-run on the other is deleted.
+//
+// What both sides changed differently and has no text — the kind, a
+// metadata value, an attribute, an attachment, an execution count, an id
+// — keeps ours' value and is a Conflict that package convert records in
+// the cell's metadata. A part that the merged kind has no place for (a
+// reply of what is no longer a prompt, outputs and count of what is no
+// longer code, attachments of what is now code) is left out and is a
+// Conflict too when a side changed it, so that nothing either side
+// changed is lost without a conflict saying so.
 //
 // The merged dialog takes ours' Name, Path, ModTime and Random, and has no
 // Source. Messages one side left as they were, and that merge unchanged,

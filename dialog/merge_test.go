@@ -72,6 +72,15 @@ func whats(cs []dialog.Conflict) []string {
 	return s
 }
 
+// whatsOnly lists the conflicts' What.
+func whatsOnly(cs []dialog.Conflict) []string {
+	var s []string
+	for _, c := range cs {
+		s = append(s, c.What)
+	}
+	return s
+}
+
 func mustMerge(t *testing.T, b, o, th *dialog.Dialog, opt dialog.MergeOptions) (*dialog.Dialog, []dialog.Conflict) {
 	t.Helper()
 	m, cs := dialog.Merge(b, o, th, opt)
@@ -288,7 +297,8 @@ func TestMergeAttachments(t *testing.T) {
 }
 
 // A message deleted on one side and edited on the other is kept, its
-// content set against nothing, and reported.
+// content set against nothing between markers that say which side edited
+// it and which deleted it, and reported.
 func TestMergeDeletedVsEdited(t *testing.T) {
 	b := base5()
 	o, th := clone(b), clone(b)
@@ -298,12 +308,12 @@ func TestMergeDeletedVsEdited(t *testing.T) {
 	if want := []string{"message m3: deleted by ours, edited by theirs"}; !reflect.DeepEqual(whats(cs), want) {
 		t.Fatalf("conflicts %v", whats(cs))
 	}
-	if idList(got) != "m1 m2 m3 m4 m5" || get(t, got, "m3").Content != "<<<<<<< ours\n=======\ntext, edited\n>>>>>>> theirs\n" {
+	if idList(got) != "m1 m2 m3 m4 m5" || get(t, got, "m3").Content != "<<<<<<< ours (deleted this cell)\n=======\ntext, edited\n>>>>>>> theirs (edited this cell)\n" {
 		t.Errorf("order %q content %q", idList(got), get(t, got, "m3").Content)
 	}
 	// Reverse sides: the same, mirrored.
 	got, cs = mustMerge(t, b, th, o, dialog.MergeOptions{})
-	if want := []string{"message m3: deleted by theirs, edited by ours"}; !reflect.DeepEqual(whats(cs), want) || get(t, got, "m3").Content != "<<<<<<< ours\ntext, edited\n=======\n>>>>>>> theirs\n" {
+	if want := []string{"message m3: deleted by theirs, edited by ours"}; !reflect.DeepEqual(whats(cs), want) || get(t, got, "m3").Content != "<<<<<<< ours (edited this cell)\ntext, edited\n=======\n>>>>>>> theirs (deleted this cell)\n" {
 		t.Errorf("conflicts %v content %q", whats(cs), get(t, got, "m3").Content)
 	}
 	// Deleted on one side, untouched on the other: gone.
@@ -344,11 +354,13 @@ func TestMergeUnkeyed(t *testing.T) {
 	if !reflect.DeepEqual(contents, want) {
 		t.Errorf("contents %q, want %q", contents, want)
 	}
-	// Without Unkeyed the made-up ids are identities: nothing matches,
-	// and both sides' messages are all kept.
-	got, _ = mustMerge(t, b, o, th, dialog.MergeOptions{})
-	if got.Len() != o.Len()+th.Len() {
-		t.Errorf("keyed merge of unrelated ids has %d messages", got.Len())
+	// Without Unkeyed the made-up ids are identities: each side renamed
+	// every message, paired by content (as git pairs renamed files): an id
+	// conflict each (ours' ids kept), and the message theirs deleted is
+	// kept, ours having renamed it.
+	got, cs = mustMerge(t, b, o, th, dialog.MergeOptions{})
+	if idList(got) != "tnew oa ob oc od oe" || !reflect.DeepEqual(whatsOnly(cs), []string{"id", "id", "id", "deleted by theirs, edited by ours", "id"}) {
+		t.Errorf("keyed merge of renamed messages: %q, conflicts %v", idList(got), whats(cs))
 	}
 }
 
@@ -399,21 +411,63 @@ func TestMergeKindChangeDropsOutputs(t *testing.T) {
 	}
 }
 
-// With a strategy other than OutputsConflict, a message deleted on one
-// side and only re-run on the other (outputs, count) is deleted; by
-// default it is a conflict.
+// Under every output strategy, a message deleted on one side and only
+// re-run on the other (outputs, count, or both) is deleted without a
+// conflict, either side deleting it: outputs and counts are derived data
+// (what people commit; nbdime does so).
 func TestMergeDeletedVsRerun(t *testing.T) {
 	b := base5()
+	for _, rerun := range []func(m *dialog.Message){
+		func(m *dialog.Message) { m.Outputs, m.ExecutionCount = []dialog.Output{stream("1\n")}, count(7) },
+		func(m *dialog.Message) { m.ExecutionCount = count(8) },
+		func(m *dialog.Message) { m.Outputs = nil },
+	} {
+		o, th := clone(b), clone(b)
+		o.Remove("m5")
+		rerun(th.Messages[4])
+		for _, s := range []dialog.OutputStrategy{dialog.OutputsConflict, dialog.OutputsOurs, dialog.OutputsTheirs, dialog.OutputsClear} {
+			for _, swap := range []bool{false, true} {
+				x, y := o, th
+				if swap {
+					x, y = th, o
+				}
+				got, cs := mustMerge(t, b, x, y, dialog.MergeOptions{Outputs: s})
+				if len(cs) != 0 || idList(got) != "m1 m2 m3 m4" {
+					t.Errorf("%v (swapped %v): %q %v", s, swap, idList(got), whats(cs))
+				}
+			}
+		}
+	}
+	// An edit of its text is no re-run: a conflict.
 	o, th := clone(b), clone(b)
 	o.Remove("m5")
-	th.Messages[4].Outputs, th.Messages[4].ExecutionCount = []dialog.Output{stream("1\n")}, count(7)
-	got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{Outputs: dialog.OutputsOurs})
-	if len(cs) != 0 || idList(got) != "m1 m2 m3 m4" {
-		t.Errorf("ours: %q %v", idList(got), whats(cs))
+	th.Messages[4].Content, th.Messages[4].ExecutionCount = "print(y)", count(9)
+	if _, cs := mustMerge(t, b, o, th, dialog.MergeOptions{Outputs: dialog.OutputsOurs}); len(cs) != 1 {
+		t.Errorf("edited and deleted: %v", whats(cs))
 	}
-	_, cs = mustMerge(t, b, o, th, dialog.MergeOptions{})
-	if want := []string{"message m5: deleted by ours, edited by theirs"}; !reflect.DeepEqual(whats(cs), want) {
-		t.Errorf("conflict: %v", whats(cs))
+}
+
+// Execution counts both sides changed differently follow the strategy:
+// by default a conflict (ours' count kept, the conflict reported for a
+// record); ours', theirs', or none.
+func TestMergeCountsFollowStrategy(t *testing.T) {
+	b := base5()
+	o, th := clone(b), clone(b)
+	o.Messages[4].ExecutionCount, th.Messages[4].ExecutionCount = count(5), count(6)
+	for s, want := range map[dialog.OutputStrategy]*int{dialog.OutputsConflict: count(5), dialog.OutputsOurs: count(5),
+		dialog.OutputsTheirs: count(6), dialog.OutputsClear: nil} {
+		got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{Outputs: s})
+		m := get(t, got, "m5")
+		if (m.ExecutionCount == nil) != (want == nil) || want != nil && *m.ExecutionCount != *want {
+			t.Errorf("%v: count %v, want %v", s, m.ExecutionCount, want)
+		}
+		wantConflicts := 0
+		if s == dialog.OutputsConflict {
+			wantConflicts = 1
+		}
+		if len(cs) != wantConflicts || wantConflicts == 1 && (cs[0].Part != dialog.PartCount || cs[0].InText || cs[0].Values != [3]any{nil, 5, 6}) {
+			t.Errorf("%v: conflicts %+v", s, cs)
+		}
 	}
 }
 
@@ -428,9 +482,10 @@ func TestMergeWithoutBase(t *testing.T) {
 	}
 }
 
-// Added by both sides under one id with different kinds: ours' kind,
-// both texts between markers, one conflict; conflicts of a renamed
-// message follow its new id, not an earlier message's.
+// Added by both sides under one id with different kinds: ours' kind
+// (the kind conflict reported for a record), both texts between markers;
+// conflicts of a renamed message follow its new id, not an earlier
+// message's.
 func TestMergeAddedBothKinds(t *testing.T) {
 	b := base5()
 	o, th := clone(b), clone(b)
@@ -438,7 +493,8 @@ func TestMergeAddedBothKinds(t *testing.T) {
 	th.Add(dialog.Note, "y").ID = "new"
 	got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{})
 	m := get(t, got, "new")
-	if m.Kind != dialog.Code || len(cs) != 1 || cs[0].What != "added on both sides" || cs[0].ID != "new" {
+	if m.Kind != dialog.Code || !reflect.DeepEqual(whats(cs), []string{"message new: kind", "message new: added on both sides"}) ||
+		cs[0].Values != [3]any{nil, "code", "note"} || cs[0].InText || !cs[1].InText {
 		t.Errorf("kind %v conflicts %v", m.Kind, whats(cs))
 	}
 }

@@ -2,70 +2,26 @@ package dialog
 
 import (
 	"bytes"
-	"maps"
-	"slices"
 	"sort"
-
-	"github.com/nbdialog/ipynb/internal/jsonvalue"
 )
 
 // Metadata, attributes and attachments in a merge: key by key.
 
-// mergeMap merges metadata key by key, recursing into objects both sides
-// changed; a key both sides set differently keeps ours' value and is
-// reported. The result is a new map, or nil when all three are empty.
-func (mg *merger) mergeMap(b, o, t map[string]any, path string, conflict func(string, [3]any)) map[string]any {
+// mergeMap merges metadata (or attributes) key by key, recursing into
+// objects both sides changed, whatever holds them (maps or raw JSON); a
+// value both sides set differently keeps ours' and is reported to
+// conflict with its path and the three values. The result is a new map,
+// or nil when all three are empty.
+func (mg *merger) mergeMap(b, o, t map[string]any, conflict func(path []string, v [3]any)) map[string]any {
 	if len(b) == 0 && len(o) == 0 && len(t) == 0 {
 		if o != nil {
 			return o
 		}
 		return t
 	}
-	out := make(map[string]any, len(o)+len(t))
-	keys := make(map[string]bool, len(o)+len(t)+len(b))
-	for k := range b {
-		keys[k] = true
-	}
-	for k := range o {
-		keys[k] = true
-	}
-	for k := range t {
-		keys[k] = true
-	}
-	for _, k := range slices.Sorted(maps.Keys(keys)) {
-		vb, inB := b[k]
-		vo, inO := o[k]
-		vt, inT := t[k]
-		p := k
-		if path != "" {
-			p = path + "/" + k
-		}
-		var v any
-		var in bool
-		switch {
-		case inO == inB && jsonvalue.Equal(vo, vb):
-			v, in = vt, inT
-		case inT == inB && jsonvalue.Equal(vt, vb), inO == inT && jsonvalue.Equal(vo, vt):
-			v, in = vo, inO
-		default:
-			mb, okB := vb.(map[string]any)
-			mo, okO := vo.(map[string]any)
-			mt, okT := vt.(map[string]any)
-			if okO && okT && (okB || !inB) {
-				sub := mg.mergeMap(mb, mo, mt, p, conflict)
-				if sub == nil {
-					sub = map[string]any{}
-				}
-				v, in = sub, true
-			} else {
-				conflict(p, [3]any{vb, vo, vt})
-				v, in = vo, inO
-			}
-		}
-		if in {
-			out[k] = v
-		}
-	}
+	vm := valueMerge{conflict: func(path []string, v [3]any, _ [3]bool) { conflict(path, v) }}
+	view := func(m map[string]any) object { o, _ := asObject(m); return o }
+	_, out := vm.members(view(b), view(o), view(t), nil)
 	if len(out) == 0 && o == nil {
 		return nil
 	}
@@ -74,14 +30,14 @@ func (mg *merger) mergeMap(b, o, t map[string]any, path string, conflict func(st
 
 // mergeMeta merges the dialogs' metadata.
 func (mg *merger) mergeMeta(b, o, t map[string]any) map[string]any {
-	return mg.mergeMap(b, o, t, "", func(path string, v [3]any) {
-		mg.metaConfl = append(mg.metaConfl, Conflict{What: "notebook metadata key " + path, Values: v})
+	return mg.mergeMap(b, o, t, func(path []string, v [3]any) {
+		mg.metaConfl = append(mg.metaConfl, Conflict{What: "notebook metadata key " + joinPath(path), Part: PartMeta, Key: path, Values: v})
 	})
 }
 
 // attachments merges attachment lists by id and type: ours' order, then
 // theirs' additions; both changing one keeps ours' and is reported.
-func (mg *merger) attachments(b, o, t []Attachment, conflict func(string, ...any)) []Attachment {
+func (mg *merger) attachments(b, o, t []Attachment, conflict func(id string, v [3]any)) []Attachment {
 	if sameAttachments(o, b) {
 		return t
 	}
@@ -120,7 +76,7 @@ func (mg *merger) attachments(b, o, t []Attachment, conflict func(string, ...any
 				out = append(out, ao)
 			}
 		default:
-			conflict("attachment "+k.id, attachmentValue(ab, inB), attachmentValue(ao, inO), attachmentValue(at, inT))
+			conflict(k.id, [3]any{attachmentValue(ab, inB), attachmentValue(ao, inO), attachmentValue(at, inT)})
 			if inO {
 				out = append(out, ao)
 			} else if inT {

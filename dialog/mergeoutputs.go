@@ -2,11 +2,6 @@ package dialog
 
 import (
 	"bytes"
-	"maps"
-	"slices"
-
-	"github.com/nbdialog/ipynb/internal/jsonvalue"
-	"github.com/nbdialog/ipynb/internal/textdiff"
 )
 
 // Outputs and execution counts in a merge: derived data, merged cleanly
@@ -26,55 +21,67 @@ func withoutReply(m *Message) []Output {
 	return outs
 }
 
-// outputs merges outputs and execution counts (see OutputStrategy).
-func (mg *merger) outputs(ob, oo, ot []Output, b, o, t *Message, conflict func(string, ...any)) ([]Output, *int) {
-	count := o.ExecutionCount
+// outputs merges outputs and execution counts (see OutputStrategy):
+// outsConflict and countConflict report, under OutputsConflict, outputs
+// (then between marker outputs) and counts (then ours') both sides
+// changed differently.
+// With added (both sides added the message: no base), outputs that
+// differ conflict even when one side has none.
+func (mg *merger) outputs(ob, oo, ot []Output, b, o, t *Message, added bool) (outs []Output, count *int, outsConflict, countConflict bool) {
+	count = o.ExecutionCount
 	switch {
 	case sameCount(o.ExecutionCount, b.ExecutionCount):
 		count = t.ExecutionCount
 	case sameCount(t.ExecutionCount, b.ExecutionCount), sameCount(o.ExecutionCount, t.ExecutionCount):
+	case mg.opt.Outputs == OutputsConflict:
+		countConflict = true
 	case mg.opt.Outputs == OutputsTheirs:
 		count = t.ExecutionCount
 	case mg.opt.Outputs == OutputsClear:
 		count = nil
 	}
 	switch {
+	case sameOutputs(oo, ot):
+		return oo, count, false, countConflict
+	case added:
 	case sameOutputs(oo, ob):
-		return ot, count
-	case sameOutputs(ot, ob), sameOutputs(oo, ot):
-		return oo, count
+		return ot, count, false, countConflict
+	case sameOutputs(ot, ob):
+		return oo, count, false, countConflict
 	}
-	if outs, ok := mergeOutputLists(ob, oo, ot); ok {
-		return outs, count
+	if outs, ok := mergeOutputLists(ob, oo, ot); ok && !added {
+		return outs, count, false, countConflict
 	}
 	switch mg.opt.Outputs {
 	case OutputsOurs:
-		return oo, count
+		return oo, count, false, false
 	case OutputsTheirs:
-		return ot, count
+		return ot, count, false, false
 	case OutputsClear:
-		return []Output{}, nil
+		return []Output{}, nil, false, false
 	}
-	if sameOutputsButCounts(oo, ot) {
-		return oo, count
-	}
-	conflict("outputs")
-	outs := make([]Output, 0, len(oo)+len(ot)+3)
+	outs = make([]Output, 0, len(oo)+len(ot)+3)
 	outs = append(outs, markerOutput(mg.mk.Size, '<', mg.mk.Ours))
 	outs = append(outs, oo...)
 	outs = append(outs, markerOutput(mg.mk.Size, '=', ""))
 	outs = append(outs, ot...)
 	outs = append(outs, markerOutput(mg.mk.Size, '>', mg.mk.Theirs))
-	return outs, count
+	return outs, count, true, countConflict
 }
 
 // markerOutput is a stream output holding one conflict marker line.
 func markerOutput(size int, c byte, label string) Output {
+	return StreamOutput("stdout", markerLine(size, c, label)+"\n")
+}
+
+// markerLine is a conflict marker line without its newline: size times
+// c, then a space and the label if there is one.
+func markerLine(size int, c byte, label string) string {
 	line := string(bytes.Repeat([]byte{c}, size))
 	if label != "" {
 		line += " " + label
 	}
-	return StreamOutput("stdout", line+"\n")
+	return line
 }
 
 // mergeOutputLists merges output lists both sides changed when that is
@@ -101,103 +108,13 @@ func mergeOutputLists(b, o, t []Output) ([]Output, bool) {
 		if errB != nil || errO != nil || errT != nil {
 			return nil, false
 		}
-		v, ok := mergeValue(gb, gO, gt)
+		vm := valueMerge{strict: true}
+		v, _ := vm.merge(gb, gO, gt, true, true, true, nil)
 		m, isMap := v.(map[string]any)
-		if !ok || !isMap {
+		if vm.failed || !isMap {
 			return nil, false
 		}
 		out[i] = NewOutput(m)
 	}
 	return out, true
-}
-
-// mergeValue merges generic JSON values cleanly or not at all: one-sided
-// changes, objects key by key, strings line by line, lists of one length
-// element by element.
-func mergeValue(b, o, t any) (any, bool) {
-	switch {
-	case jsonvalue.Equal(o, b):
-		return t, true
-	case jsonvalue.Equal(t, b), jsonvalue.Equal(o, t):
-		return o, true
-	}
-	switch ov := o.(type) {
-	case map[string]any:
-		bv, okB := b.(map[string]any)
-		tv, okT := t.(map[string]any)
-		if okB && okT {
-			return mergeObject(bv, ov, tv)
-		}
-	case string:
-		bv, okB := b.(string)
-		tv, okT := t.(string)
-		if okB && okT {
-			text, n := textdiff.MergeText(bv, ov, tv, textdiff.Markers{})
-			return text, n == 0
-		}
-	case []any:
-		bv, okB := b.([]any)
-		tv, okT := t.([]any)
-		if okB && okT {
-			return mergeList(bv, ov, tv)
-		}
-	}
-	return nil, false
-}
-
-// mergeObject merges objects key by key: a key changed (or added or
-// removed) on one side takes that side's value, one changed on both
-// sides merges its values.
-func mergeObject(b, o, t map[string]any) (any, bool) {
-	out := make(map[string]any, len(o)+len(t))
-	for _, k := range unionKeys(b, o, t) {
-		vb, inB := b[k]
-		vo, inO := o[k]
-		vt, inT := t[k]
-		switch {
-		case inO == inB && jsonvalue.Equal(vo, vb):
-			if inT {
-				out[k] = vt
-			}
-		case inT == inB && jsonvalue.Equal(vt, vb), inO == inT && jsonvalue.Equal(vo, vt):
-			if inO {
-				out[k] = vo
-			}
-		case inB && inO && inT:
-			v, ok := mergeValue(vb, vo, vt)
-			if !ok {
-				return nil, false
-			}
-			out[k] = v
-		default:
-			return nil, false
-		}
-	}
-	return out, true
-}
-
-// mergeList merges lists of one length element by element.
-func mergeList(b, o, t []any) (any, bool) {
-	if len(b) != len(o) || len(b) != len(t) {
-		return nil, false
-	}
-	out := make([]any, len(o))
-	for i := range o {
-		v, ok := mergeValue(b[i], o[i], t[i])
-		if !ok {
-			return nil, false
-		}
-		out[i] = v
-	}
-	return out, true
-}
-
-func unionKeys(ms ...map[string]any) []string {
-	keys := map[string]bool{}
-	for _, m := range ms {
-		for k := range m {
-			keys[k] = true
-		}
-	}
-	return slices.Sorted(maps.Keys(keys))
 }

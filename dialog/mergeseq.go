@@ -11,17 +11,15 @@ import (
 type merger struct {
 	opt       MergeOptions
 	mk        textdiff.Markers
+	es        []*entry // the messages of the merge, by key
 	conflicts []Conflict
 	metaConfl []Conflict
 	first     int // the first conflict of the message being merged
 }
 
 // derivedOnly reports whether a and b differ at most in derived data
-// (outputs, execution count) and the strategy lets such changes go.
+// (outputs other than a prompt's reply, execution count).
 func (mg *merger) derivedOnly(a, b *Message) bool {
-	if mg.opt.Outputs == OutputsConflict {
-		return false
-	}
 	x, y := *a, *b
 	x.Outputs, x.ExecutionCount, y.Outputs, y.ExecutionCount = nil, nil, nil, nil
 	return mg.same(&x, &y) && a.Reply() == b.Reply()
@@ -32,18 +30,23 @@ func (mg *merger) same(a, b *Message) bool {
 	return sameMessage(a, b) && (mg.opt.Equal == nil || mg.opt.Equal(a, b))
 }
 
-// entry is one message of the merge: its versions (nil where absent).
+// entry is one message of the merge: its versions (nil where absent),
+// or a marker message the merge adds.
 type entry struct {
 	b, o, t *Message
 	bi      int // index in base, or -1
 	movedO  bool
 	movedT  bool
+	// marker is a message holding one conflict marker line, which
+	// replaced, when set, reports (see replacedOnBoth).
+	marker   *Message
+	replaced *Conflict
 }
 
 func (mg *merger) merge(base, ours, theirs *Dialog) (*Dialog, []Conflict) {
 	bm, om, tm := base.Messages, ours.Messages, theirs.Messages
-	mo := match(bm, om, mg.opt.Unkeyed) // ours index → base index
-	mt := match(bm, tm, mg.opt.Unkeyed)
+	mo := matchSides(bm, om, mg.opt.Unkeyed) // ours index → base index
+	mt := matchSides(bm, tm, mg.opt.Unkeyed)
 	var es []*entry
 	keyB := make([]int, len(bm))
 	for i, m := range bm {
@@ -78,6 +81,7 @@ func (mg *merger) merge(base, ours, theirs *Dialog) (*Dialog, []Conflict) {
 		}
 	}
 	both := matchAdded(addedO, addedT, mg.opt.Unkeyed)
+	pairRenamed(addedO, addedT, both, mg.opt.Unkeyed) // one added message, edited or renamed by a side
 	keyT := make([]int, len(tm))
 	for k, m := range tm {
 		if i := mt[k]; i >= 0 {
@@ -108,7 +112,9 @@ func (mg *merger) merge(base, ours, theirs *Dialog) (*Dialog, []Conflict) {
 		e.movedO = e.o != nil && ko[i] < 0
 		e.movedT = e.t != nil && kt[i] < 0
 	}
-	order := mg.order(es, keyB, keyO, keyT, ko, kt)
+	mg.es = es
+	order := mg.order(keyB, keyO, keyT, ko, kt)
+	es = mg.es
 
 	out := &Dialog{Name: ours.Name, Path: ours.Path, ModTime: ours.ModTime, Random: ours.Random}
 	taken := make(map[string]bool, len(order))
@@ -158,30 +164,36 @@ func matchAdded(a, b []*Message, unkeyed func(*Message) bool) []int {
 }
 
 // survives reports whether an entry is in the merge: not deleted, or
-// deleted on one side while the other side edited it (with an output
-// strategy other than OutputsConflict, re-running it is no edit: its
-// outputs and count are derived data).
+// deleted on one side while the other side edited it (re-running it is no
+// edit: its outputs and count are derived data, whatever the output
+// strategy).
 func (mg *merger) survives(e *entry) bool {
-	if e.b == nil {
+	if e.b == nil || e.marker != nil {
 		return true
 	}
 	switch {
 	case e.o != nil && e.t != nil:
 		return true
 	case e.o != nil:
-		return !mg.same(e.o, e.b) && !mg.derivedOnly(e.o, e.b)
+		return mg.renamedFrom(e.o, e.b) || !mg.same(e.o, e.b) && !mg.derivedOnly(e.o, e.b)
 	case e.t != nil:
-		return !mg.same(e.t, e.b) && !mg.derivedOnly(e.t, e.b)
+		return mg.renamedFrom(e.t, e.b) || !mg.same(e.t, e.b) && !mg.derivedOnly(e.t, e.b)
 	}
 	return false
 }
 
+// renamedFrom reports whether m is base message b with another id of its
+// own (an edit), not one made up.
+func (mg *merger) renamedFrom(m, b *Message) bool {
+	return m.ID != b.ID && !mg.unkeyed(m) && !mg.unkeyed(b)
+}
+
 // order merges the key sequences: each key once, where the side that
 // moved it put it (ours when both did).
-func (mg *merger) order(es []*entry, kb, ko, kt []int, mo, mt []int) []int {
-	slots := mergedSlots(kb, ko, kt, mo, mt)
-	order, placed := mg.placeInSlots(es, slots)
-	return mg.placeUnslotted(es, order, placed, ko, kt)
+func (mg *merger) order(kb, ko, kt []int, mo, mt []int) []int {
+	slots := mg.mergedSlots(kb, ko, kt, mo, mt)
+	order, placed := mg.placeInSlots(mg.es, slots)
+	return mg.placeUnslotted(mg.es, order, placed, ko, kt)
 }
 
 // slotSide says which side's sequence a slot comes from.
@@ -202,8 +214,9 @@ type slot struct {
 
 // mergedSlots merges the key sequences with diff3: stable and equal
 // chunks once, a conflicting chunk as ours then those keys of theirs that
-// ours lacks.
-func mergedSlots(kb, ko, kt []int, mo, mt []int) []slot {
+// ours lacks, between marker messages when both sides replaced messages
+// there (see replacedOnBoth). Marker messages are added to *es.
+func (mg *merger) mergedSlots(kb, ko, kt []int, mo, mt []int) []slot {
 	var slots []slot
 	add := func(keys []int, from slotSide) {
 		for _, k := range keys {
@@ -223,15 +236,63 @@ func mergedSlots(kb, ko, kt []int, mo, mt []int) []slot {
 			for _, k := range c.Ours {
 				in[k] = true
 			}
+			marked := mg.replacedOnBoth(c.Base, c.Ours, c.Theirs)
+			if marked {
+				slots = append(slots, mg.markerSlot('<', mg.mk.Ours, len(c.Base)))
+			}
 			add(c.Ours, fromOurs)
+			if marked {
+				slots = append(slots, mg.markerSlot('=', "", 0))
+			}
 			for _, k := range c.Theirs {
 				if !in[k] {
 					slots = append(slots, slot{k, fromTheirs})
 				}
 			}
+			if marked {
+				slots = append(slots, mg.markerSlot('>', mg.mk.Theirs, 0))
+			}
 		}
 	}
 	return slots
+}
+
+// replacedOnBoth reports whether, in a conflicting chunk of the merge of
+// the key sequences, both sides replaced messages: each deleted messages
+// of base the other deleted too, and added messages of its own there.
+// The merge keeps both sides' new messages, ours' then theirs', between
+// raw messages holding conflict marker lines.
+func (mg *merger) replacedOnBoth(base, ours, theirs []int) bool {
+	es := mg.es
+	deletedOnBoth := false
+	for _, k := range base {
+		if e := es[k]; e.o == nil && e.t == nil {
+			deletedOnBoth = true
+			break
+		}
+	}
+	addedBy := func(keys []int, ours bool) bool {
+		for _, k := range keys {
+			if e := es[k]; e.b == nil && (ours && e.t == nil || !ours && e.o == nil) {
+				return true
+			}
+		}
+		return false
+	}
+	return deletedOnBoth && addedBy(ours, true) && addedBy(theirs, false)
+}
+
+// markerSlot adds an entry for a raw message holding one conflict marker
+// line (the opening one reporting the conflict, replacing n messages of
+// base) and returns its slot.
+func (mg *merger) markerSlot(c byte, label string, n int) slot {
+	line := markerLine(mg.mk.Size, c, label)
+	e := &entry{bi: -1, marker: &Message{Kind: Raw, Content: line}}
+	if c == '<' {
+		e.replaced = &Conflict{What: "replaced on both sides", InText: true}
+	}
+	mg.es = append(mg.es, e)
+	return slot{key: len(mg.es) - 1, from: fromOurs}
 }
 
 // wantedSide is, for each entry, the side whose slot places it: the side

@@ -21,9 +21,9 @@ import (
 // esc: only the characters esc escapes are escaped, each by the escape
 // AppendQuoted uses (the two-character one where JSON has one, else \u
 // with esc's case of hex digits; a character beyond U+FFFF by its
-// surrogate pair), and the rest is valid UTF-8 as it is. A lone surrogate
-// escape (which AppendQuoted cannot write: it decodes to U+FFFD), an
-// invalid or unneeded escape, or invalid UTF-8 gives false.
+// surrogate pair; a lone surrogate by its escape, always), and the rest is
+// valid UTF-8 as it is. An invalid or unneeded escape, or invalid UTF-8,
+// gives false.
 func quotedAs(tok []byte, esc jsontree.Escaping) bool {
 	if len(tok) < 2 || tok[0] != '"' || tok[len(tok)-1] != '"' {
 		return false
@@ -130,17 +130,20 @@ func escapeAs(s []byte, esc jsontree.Escaping) int {
 		return 0
 	case cp >= 0xd800 && cp < 0xdc00:
 		// A high surrogate: with the low one after it, a character
-		// beyond U+FFFF, escaped only with ASCII.
-		if !esc.ASCII || len(s) < 12 || s[6] != '\\' || s[7] != 'u' {
-			return 0
+		// beyond U+FFFF, escaped only with ASCII; alone, always escaped
+		// (AppendQuoted writes its WTF-8 bytes so).
+		if len(s) < 12 || s[6] != '\\' || s[7] != 'u' {
+			return 6
 		}
-		lo, ok := hex4As(s[8:], esc.Upper)
-		if !ok || lo < 0xdc00 || lo >= 0xe000 {
+		if lo, ok := hex4Any(s[8:]); !ok || lo < 0xdc00 || lo >= 0xe000 {
+			return 6
+		}
+		if lo, ok := hex4As(s[8:], esc.Upper); !esc.ASCII || !ok || lo < 0xdc00 || lo >= 0xe000 {
 			return 0
 		}
 		return 12
 	case cp >= 0xdc00 && cp < 0xe000:
-		return 0 // a lone low surrogate
+		return 6 // a lone low surrogate: always escaped
 	}
 	if esc.ASCII || esc.LineSep && (cp == 0x2028 || cp == 0x2029) {
 		return 6
@@ -164,6 +167,25 @@ func shortEscaped(c byte) bool {
 
 // hex4As decodes the four hex digits at the start of s, which must all be
 // of the case given (digits 0-9 are of both).
+// hex4Any reads four hexadecimal digits of any case.
+func hex4Any(s []byte) (rune, bool) {
+	if len(s) < 4 {
+		return 0, false
+	}
+	var cp rune
+	for _, h := range s[:4] {
+		switch {
+		case h >= '0' && h <= '9':
+			cp = cp<<4 | rune(h-'0')
+		case h|0x20 >= 'a' && h|0x20 <= 'f':
+			cp = cp<<4 | rune(h|0x20-'a'+10)
+		default:
+			return 0, false
+		}
+	}
+	return cp, true
+}
+
 func hex4As(s []byte, upper bool) (rune, bool) {
 	if len(s) < 4 {
 		return 0, false

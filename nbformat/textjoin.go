@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
@@ -39,9 +40,12 @@ func writeJoined(b *strings.Builder, raw []byte) {
 				i += 2
 			} else {
 				r, n := jsontree.Unescape(raw[i:])
-				if r < utf8.RuneSelf {
+				switch {
+				case r < utf8.RuneSelf:
 					b.WriteByte(byte(r))
-				} else {
+				case utf16.IsSurrogate(r): // a lone one: as WTF-8
+					b.Write(jsontree.AppendRune(nil, r))
+				default:
 					b.WriteRune(r)
 				}
 				i += n

@@ -19,6 +19,10 @@ var checkCmd = &command{
   same     it parses, is valid, and both the notebook and the dialog round
            trip give back its bytes
   diff     a round trip would change it (the first differing line is named)
+  conflict it holds a conflict a merge left unresolved (conflict markers
+           in a cell's text or outputs, marker cells, or a conflict
+           record in metadata: see "ipynb merge"), one per line with its
+           place and cell
   invalid  it does not match its nbformat schema (one problem per line,
            with its JSON Pointer)
   error    it cannot be read (why, with line and column)
@@ -40,7 +44,7 @@ type problem struct {
 
 type checkResult struct {
 	Path   string `json:"path"`
-	Status string `json:"status"` // same, diff, invalid, error
+	Status string `json:"status"` // same, diff, conflict, invalid, error
 	// Line and Column place Detail in the file where it has a place: the
 	// first differing line of a diff, a syntax error.
 	Line     int       `json:"line,omitempty"`
@@ -73,9 +77,6 @@ func (r *checkResult) text() string {
 // leaving out what is not known; the path is quoted if it must be
 // (quoteName).
 func place(path string, line, col int) string {
-	if path == "-" && line > 0 {
-		path = "<stdin>"
-	}
 	path = quoteName(path)
 	switch {
 	case line > 0 && col > 0:
@@ -131,6 +132,9 @@ func runCheck(e *env, args []string) int {
 				status = exitFindings
 			}
 			if *jsonOut {
+				if r.Path == "-" {
+					r.Path = stdinName
+				}
 				encode(r)
 				return
 			}
@@ -140,11 +144,20 @@ func runCheck(e *env, args []string) int {
 			}
 		})
 	prog.done()
+	if len(ins) == 0 && !ok {
+		// Nothing was checked (a missing path, a folder without
+		// notebooks): the error says so, a summary of zeros would not.
+		return status
+	}
 	if *jsonOut {
 		encode(map[string]any{"summary": map[string]int{
-			"same": counts["same"], "diff": counts["diff"], "invalid": counts["invalid"], "error": counts["error"]}})
+			"same": counts["same"], "diff": counts["diff"], "conflict": counts["conflict"], "invalid": counts["invalid"], "error": counts["error"]}})
 	} else {
-		fmt.Fprintf(e.stdout, "%d same, %d diff, %d invalid, %d error\n", counts["same"], counts["diff"], counts["invalid"], counts["error"])
+		conflicts := ""
+		if n := counts["conflict"]; n > 0 {
+			conflicts = fmt.Sprintf("%d conflict, ", n)
+		}
+		fmt.Fprintf(e.stdout, "%d same, %d diff, %s%d invalid, %d error\n", counts["same"], counts["diff"], conflicts, counts["invalid"], counts["error"])
 	}
 	return status
 }
@@ -199,6 +212,12 @@ func check(e *env, in input) checkResult {
 		}
 		return r
 	}
+	if nb.Nbformat == 4 && mayHoldConflicts(data) {
+		if marks := findConflicts(nb); len(marks) > 0 {
+			conflictResult(&r, data, marks)
+			return r
+		}
+	}
 	// Marshal gives back exactly the bytes read unless the notebook was
 	// edited (Edited walks the typed values, not the text).
 	if nb.Edited() {
@@ -231,4 +250,26 @@ func check(e *env, in input) checkResult {
 	}
 	r.Status = "same"
 	return r
+}
+
+// maxListed bounds the conflicts of one notebook listed (and located).
+const maxListed = 100
+
+// conflictResult makes r the result of a notebook holding conflicts:
+// status conflict, each conflict placed by line and column, and its
+// pointer (keyword "conflict"), the first one's place on the status line.
+func conflictResult(r *checkResult, data []byte, marks []conflictMark) {
+	r.Status = "conflict"
+	r.Detail = fmt.Sprintf("(%d conflicts)", len(marks))
+	if len(marks) == 1 {
+		r.Detail = "(1 conflict)"
+	}
+	for i, m := range marks {
+		if i == maxListed {
+			r.Problems = append(r.Problems, problem{Keyword: "conflict", Message: fmt.Sprintf("and %d more", len(marks)-maxListed)})
+			break
+		}
+		line, col := locate(data, m.pointer)
+		r.Problems = append(r.Problems, problem{Line: line, Column: col, Pointer: string(m.pointer), Keyword: "conflict", Message: m.msg})
+	}
 }

@@ -27,7 +27,8 @@ Notebook metadata changes come last. Colour on a terminal (--color).
   ipynb diff --textconv FILE
 
 The second form is git's diff driver (diff.ipynb.command; a missing side
-is /dev/null; a rename adds the new path). The third prints one notebook
+is /dev/null; a rename adds the new path; a symbolic link, whose
+target git passes, is shown as a line diff). The third prints one notebook
 as text, cell by cell, for git's textconv (diff.ipynb.textconv: git log
 -p, git show, git blame). See "ipynb git install". As git stops at a
 driver that fails, these two show a file that is not a notebook as text
@@ -41,12 +42,17 @@ reason with line:column).`,
 
 func init() { diffCmd.run = runDiff }
 
+// gitLinkMode is the mode git gives a symbolic link.
+const gitLinkMode = "120000"
+
 func runDiff(e *env, args []string) int {
 	fs := diffCmd.flags(e)
 	asJSON := fs.Bool("json", false, "print the changes as JSON")
 	color := fs.String("color", "auto", "colour the output: auto (on a terminal), always or never")
-	context := fs.Int("U", 3, "lines of context in text diffs")
+	context := boundedInt(fs, "U", 3, 0, maxContext, "lines of context in text diffs")
 	textconv := fs.Bool("textconv", false, "print FILE as text, cell by cell (git's textconv)")
+	asHTML := fs.Bool("html", false, "write the changes as one self-contained HTML page (to -o FILE, or standard output)")
+	out := fs.String("o", "", "with --html: the file to write the page to (atomically)")
 	if st := parse(e, fs, args); st >= 0 {
 		return st
 	}
@@ -58,7 +64,7 @@ func runDiff(e *env, args []string) int {
 		return runTextconv(e, fs.Arg(0))
 	}
 	var d differ
-	d.context = max(*context, 0)
+	d.context = *context
 	switch *color {
 	case "always":
 		d.color = true
@@ -96,6 +102,21 @@ func runDiff(e *env, args []string) int {
 		fs.Usage()
 		return exitError
 	}
+	// A symbolic link (mode 120000): git passes its target as the text.
+	link := gitMode && (fs.Arg(3) == gitLinkMode || fs.Arg(6) == gitLinkMode)
+	if gitMode && fs.Arg(3) != "." && fs.Arg(6) != "." && fs.Arg(3) != fs.Arg(6) {
+		// A mode change, which git shows as these lines.
+		d.afterNames = []string{"old mode " + fs.Arg(3), "new mode " + fs.Arg(6)}
+	}
+	if gitMode && fs.NArg() == 9 {
+		// A rename or copy: git's lines about it ("similarity index
+		// 100%", "rename from …", "rename to …").
+		for _, l := range strings.Split(strings.TrimRight(fs.Arg(8), "\n"), "\n") {
+			if l != "" {
+				d.afterNames = append(d.afterNames, l)
+			}
+		}
+	}
 	var texts [2][]byte
 	names := []string{aName, bName}
 	for i, f := range []string{aFile, bFile} {
@@ -104,10 +125,17 @@ func runDiff(e *env, args []string) int {
 		}
 		data, err := e.read(input{path: f})
 		if err != nil {
-			fmt.Fprintf(e.stderr, "%s: %v\n", names[i], pathError(err))
+			fmt.Fprintf(e.stderr, "%s: %v\n", quoteName(names[i]), pathError(err))
 			return exitError
 		}
 		texts[i] = data
+	}
+	if link {
+		d.lines(e.stdout, dialog.UnifiedDiff(quoteName(aName), quoteName(bName), string(texts[0]), string(texts[1]), d.context))
+		return exitOK
+	}
+	if *asHTML {
+		return runDiffHTML(e, &d, [2]string{aName, bName}, texts, *out, gitMode)
 	}
 	changes, err := d.changes(texts[0], texts[1])
 	if mie := (*convert.MergeInputError)(nil); errors.As(err, &mie) {
@@ -115,24 +143,33 @@ func runDiff(e *env, args []string) int {
 		if mie.Input == "b" {
 			i = 1
 		}
-		printError(e.stderr, names[i], located(mie.Err, nil))
+		printError(e.stderr, quoteName(names[i]), located(mie.Err, nil))
 		if !gitMode {
 			return exitError
 		}
 		// Git stops at a driver that fails: show the texts' line diff.
-		d.lines(e.stdout, dialog.UnifiedDiff(aName, bName, string(texts[0]), string(texts[1]), d.context))
+		d.lines(e.stdout, dialog.UnifiedDiff(quoteName(aName), quoteName(bName), string(texts[0]), string(texts[1]), d.context))
 		return exitOK
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ipynb diff: %s\n", strings.TrimPrefix(err.Error(), "convert: "))
 		return exitError
 	}
-	if *asJSON {
-		d.writeJSON(e.stdout, aName, bName, changes)
-	} else if len(changes) > 0 {
-		d.write(e.stdout, aName, bName, changes)
+	differs := len(changes) > 0
+	switch {
+	case *asJSON:
+		d.writeJSON(e.stdout, aName, bName, changes) // JSON escapes the names itself
+	case differs:
+		// As git writes them: "--- a/x.ipynb", or quoted, "--- \"a/x\\ny.ipynb\"".
+		d.write(e.stdout, quoteName(aName), quoteName(bName), changes)
+	case texts[0] != nil && texts[1] != nil:
+		// Files that differ are never shown as nothing (git status
+		// calls them modified): the line says how they differ.
+		if d.writeHidden(e.stdout, quoteName(aName), quoteName(bName), texts[0], texts[1]) {
+			differs = !strings.Contains(hiddenDifference(texts[0], texts[1]), "only the formatting")
+		}
 	}
-	if len(changes) > 0 && !gitMode {
+	if differs && !gitMode {
 		return exitFindings
 	}
 	return exitOK
@@ -146,7 +183,7 @@ func runTextconv(e *env, file string) int {
 		d, err = convert.Unmarshal(data)
 	}
 	if err != nil && data == nil {
-		fmt.Fprintf(e.stderr, "%s: %v\n", file, pathError(err))
+		fmt.Fprintf(e.stderr, "%s: %v\n", quoteName(file), pathError(err))
 		return exitError
 	}
 	if err != nil {

@@ -24,6 +24,8 @@ type differ struct {
 	metaA, metaB map[string]any
 	// The cell ids the files hold, by cell (read when an id changed).
 	cellIDs [2][]nbformat.CellID
+	// Lines written after the names (git's mode change).
+	afterNames []string
 }
 
 // changes compares two notebook texts; nil stands for no notebook (all
@@ -151,8 +153,7 @@ func (d *differ) label(c dialog.Change) string {
 
 // write prints changes as text.
 func (d *differ) write(w io.Writer, aName, bName string, changes []dialog.Change) {
-	d.paint(w, colBold, "--- "+aName)
-	d.paint(w, colBold, "+++ "+bName)
+	d.writeNames(w, aName, bName)
 	for _, c := range changes {
 		if c.A == nil && c.B == nil {
 			d.paint(w, colBold, headerMark+"notebook metadata: changed "+strings.Join(c.Keys, ", "))
@@ -168,6 +169,16 @@ func (d *differ) write(w io.Writer, aName, bName string, changes []dialog.Change
 		default:
 			d.lines(w, d.partsDiff(c))
 		}
+	}
+}
+
+// writeNames writes the names of the two files, and the lines that
+// follow them.
+func (d *differ) writeNames(w io.Writer, aName, bName string) {
+	d.paint(w, colBold, "--- "+aName)
+	d.paint(w, colBold, "+++ "+bName)
+	for _, l := range d.afterNames {
+		d.paint(w, colBold, l)
 	}
 }
 

@@ -19,7 +19,7 @@ type batchOptions struct {
 // batchFlags adds --jobs and --files-from to fs.
 func batchFlags(fs *flag.FlagSet) *batchOptions {
 	b := &batchOptions{}
-	fs.IntVar(&b.jobs, "jobs", 0, "files processed at once (0: one per core)")
+	fs.Var(intRange{&b.jobs, 0, maxJobs}, "jobs", boundsUsage("files processed at once (0: one per core)", 0, maxJobs))
 	fs.StringVar(&b.filesFrom, "files-from", "", "also process the paths listed in this file, one per line or NUL-separated as git ls-files -z writes them (- for standard input)")
 	return b
 }
@@ -27,9 +27,6 @@ func batchFlags(fs *flag.FlagSet) *batchOptions {
 // batchInputs checks the batch flags and gathers the inputs (see inputs),
 // returning the exit status to stop with, or -1.
 func batchInputs(e *env, fs *flag.FlagSet, b *batchOptions, walk *walkOptions) (ins []input, ok bool, status int) {
-	if st := nonNegative(e, fs, "jobs", b.jobs); st >= 0 {
-		return nil, false, st
-	}
 	if b.jobs == 0 {
 		b.jobs = defaultJobs()
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/nbdialog/ipynb/convert"
@@ -60,14 +61,14 @@ func runFix(e *env, args []string) int {
 		status = exitError
 	}
 	for _, in := range ins {
-		a := in.path
+		a, name := in.path, quoteName(in.path)
 		data, stamp, err := e.readStamped(in)
 		if errors.Is(err, atomicfile.ErrChanged) {
 			status = max(status, leftAlone(e.stderr, a, err))
 			continue
 		}
 		if err != nil {
-			fmt.Fprintf(e.stderr, "%s: %v\n", a, pathError(err))
+			fmt.Fprintf(e.stderr, "%s: %v\n", name, pathError(err))
 			status = exitError
 			continue
 		}
@@ -79,7 +80,7 @@ func runFix(e *env, args []string) int {
 			}
 			continue
 		case err != nil:
-			printError(e.stderr, a, err)
+			printError(e.stderr, name, err)
 			status = exitError
 			continue
 		}
@@ -90,10 +91,10 @@ func runFix(e *env, args []string) int {
 			continue
 		}
 		if len(conflicts) > 0 {
-			fmt.Fprintf(e.stderr, "%s: %s\n", a, conflictSummary(conflicts, ids))
+			fmt.Fprintf(e.stderr, "%s: %s\n", name, conflictSummary(conflicts, ids))
 			status = max(status, exitFindings)
 		} else if stamp != nil {
-			fmt.Fprintf(e.stdout, "%s\n", a)
+			fmt.Fprintf(e.stdout, "%s\n", name)
 		}
 	}
 	return status
@@ -147,7 +148,7 @@ func fixMarkers(data []byte, opt mergeOptions) ([]byte, []mergeConflict, map[str
 		return nil, nil, nil, errNoMarkers
 	}
 	opt.MarkerSize = cs.markerSize
-	opt.OursLabel, opt.TheirsLabel = cs.oursLabel, cs.theirsLabel
+	opt.OursLabel, opt.TheirsLabel = mergeLabels(cs.oursLabel, cs.theirsLabel, os.Environ())
 	var res *merged
 	var mie *convert.MergeInputError
 	if cs.base.text != nil {
@@ -237,7 +238,7 @@ func replaceRead(e *env, path string, data []byte, stamp *atomicfile.Stamp) int 
 	case errors.Is(err, atomicfile.ErrChanged), errors.Is(err, atomicfile.ErrLocked):
 		return leftAlone(e.stderr, path, err)
 	case err != nil:
-		fmt.Fprintf(e.stderr, "%s: %v\n", path, err)
+		fmt.Fprintf(e.stderr, "%s: %v\n", quoteName(path), pathError(err))
 		return exitError
 	}
 	return exitOK

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -38,6 +39,11 @@ func printFlags(w io.Writer, fs *flag.FlagSet) {
 			first = false
 		}
 		arg, usage := flag.UnquoteUsage(f)
+		if _, ok := f.Value.(intRange); ok {
+			arg = "N"
+		} else if _, ok := f.Value.(*strategyValue); ok {
+			arg = "STRATEGY"
+		}
 		line := "  " + flagName(f.Name)
 		if arg != "" {
 			line += " " + arg
@@ -216,12 +222,52 @@ func editDistance(a, b string) int {
 	return d[len(a)][len(b)]
 }
 
-// nonNegative refuses a negative count given to flag name, returning the
-// exit status to stop with, or -1.
-func nonNegative(e *env, fs *flag.FlagSet, name string, v int) int {
-	if v >= 0 {
-		return -1
-	}
-	fmt.Fprintf(e.stderr, "ipynb %s: %s %d: must be 0 or more\n", fs.Name(), flagName(name), v)
-	return exitError
+// intRange is an integer flag bounded to [min, max]: a value outside,
+// or one that is not an integer, is a usage error naming the flag and
+// the bounds when the flag is parsed, before anything is done.
+type intRange struct {
+	v        *int
+	min, max int
 }
+
+func (r intRange) String() string {
+	if r.v == nil {
+		return ""
+	}
+	return strconv.Itoa(*r.v)
+}
+
+func (r intRange) Set(s string) error {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil || n < int64(r.min) || n > int64(r.max) {
+		return fmt.Errorf("want an integer from %d to %d", r.min, r.max)
+	}
+	*r.v = int(n)
+	return nil
+}
+
+// boundedInt defines an integer flag holding def, bounded to [min, max];
+// the usage says the bounds.
+func boundedInt(fs *flag.FlagSet, name string, def, min, max int, usage string) *int {
+	v := new(int)
+	*v = def
+	fs.Var(intRange{v, min, max}, name, boundsUsage(usage, min, max))
+	return v
+}
+
+// boundsUsage is a bounded flag's usage: what it is, then its bounds.
+func boundsUsage(usage string, min, max int) string {
+	return fmt.Sprintf("%s, from %d to %d", usage, min, max)
+}
+
+// Bounds of the numeric flags: large enough for any real use, small
+// enough that no value makes a command allocate or loop in proportion to
+// it. Git passes --marker-size from a repository's own attributes
+// (conflict-marker-size), so an absurd one is refused, not obeyed.
+const (
+	maxMarkerSize = 1024        // merge --marker-size: a marker line's length
+	maxContext    = 100_000_000 // diff -U: lines of context (more than any cell has)
+	maxWidth      = 1 << 20     // show --width: characters per row
+	maxRows       = 100_000_000 // show --rows: messages shown
+	maxJobs       = 1024        // --jobs: files processed at once
+)

@@ -51,17 +51,8 @@ func ourAttribute(line string) bool {
 func attributesFile(global, shared bool) (string, error) {
 	switch {
 	case global:
-		if v, ok, err := gitConfigGet("--global", "core.attributesFile"); err != nil {
-			return "", err
-		} else if ok && v != "" {
-			if rest, ok := strings.CutPrefix(v, "~/"); ok {
-				home, err := os.UserHomeDir()
-				if err != nil {
-					return "", err
-				}
-				v = filepath.Join(home, rest)
-			}
-			return v, nil
+		if v, err := userAttributesFile(); err != nil || v != "" {
+			return v, err
 		}
 		if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
 			return filepath.Join(x, "git", "attributes"), nil
@@ -85,6 +76,30 @@ func attributesFile(global, shared bool) (string, error) {
 	return strings.TrimSuffix(p, "\n"), nil
 }
 
+// userAttributesFile is core.attributesFile as git reads it for every
+// repository: the last value of the user's or the system configuration,
+// files they include too, as a path ("~/" expanded by git); "" when
+// neither sets it. A repository's own value applies to it only, and is
+// not the user's file.
+func userAttributesFile() (string, error) {
+	out, err := git("config", "--show-scope", "--type=path", "--get-all", "core.attributesFile")
+	var ge *gitError
+	if errors.As(err, &ge) && ge.status == 1 {
+		return "", nil // not set
+	}
+	if err != nil {
+		return "", err
+	}
+	file := ""
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		scope, v, _ := strings.Cut(line, "\t")
+		if scope == "global" || scope == "system" {
+			file = v
+		}
+	}
+	return file, nil
+}
+
 // ourAttributeLines returns ipynb's lines in file.
 func ourAttributeLines(file string) ([]string, error) {
 	data, err := os.ReadFile(file)
@@ -100,14 +115,36 @@ func ourAttributeLines(file string) ([]string, error) {
 	return ours, nil
 }
 
+// errAttributesLink: the work tree's .gitattributes is a symbolic link,
+// which git reads no attributes from (it opens .gitattributes without
+// following links) and ipynb never writes through.
+var errAttributesLink = errors.New("is a symbolic link, which git reads no attributes from (it reads a .gitattributes that is a file); left alone: replace the link with a file (git rm .gitattributes, then write one) to use --attributes")
+
+// checkAttributesFile returns errAttributesLink when the attributes file
+// of the work tree (shared) is a symbolic link; the others (.git/info/
+// attributes, the global one) are followed, as git follows them.
+func checkAttributesFile(file string, shared bool) error {
+	if !shared {
+		return nil
+	}
+	if fi, err := os.Lstat(file); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return errAttributesLink
+	}
+	return nil
+}
+
 // editAttributes makes file hold ipynb's line want once (where an
 // earlier one of ipynb's lines was, or at the end) and no other line of
 // ipynb's; with want "", it removes ipynb's lines. Other lines keep
 // their bytes. A file that does not change is not written; a file left
-// empty by removal is kept (it may be tracked). It reports whether the
-// file changed.
-func editAttributes(file, want string) (bool, error) {
-	data, stamp, err := atomicfile.Read(file, atomicfile.ReadOptions{})
+// empty by removal is kept (it may be tracked); a shared one (the work
+// tree's .gitattributes) that is a symbolic link is never followed
+// (errAttributesLink). It reports whether the file changed.
+func editAttributes(file, want string, shared bool) (bool, error) {
+	data, stamp, err := atomicfile.Read(file, atomicfile.ReadOptions{NoFollow: shared})
+	if errors.Is(err, atomicfile.ErrSymlink) {
+		return false, errAttributesLink
+	}
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false, err
 	}

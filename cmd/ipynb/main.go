@@ -14,6 +14,9 @@
 //	show   print a dialog, one row per message
 //	strip  remove outputs, execution counts and volatile metadata
 //	md     print a dialog as Markdown
+//	html   export a notebook as one self-contained, safe HTML page
+//	web    show a notebook, a diff or a merge as a page served on this
+//	       machine (the program ipynb-web)
 //	merge  merge two notebooks' changes to a base, cell by cell: git's
 //	       merge driver
 //	diff   show the changes between two notebooks, cell by cell: git's
@@ -31,11 +34,16 @@
 // still the file they read, unchanged; otherwise they leave it alone and
 // report it.
 //
-// Exit status: 0 when all is well, 1 for findings (a file is invalid or
-// would change, or changed while processing), 2 for usage and I/O errors
+// Exit status, the same for every command: 0 when all is well, 1 for
+// findings (a file is invalid or would change, conflicts, differences, a
+// file changed while processing and left alone), 2 for usage errors (a
+// numeric flag out of its bounds included) and files that cannot be read
 // (a missing path, a folder without notebooks, a file that may not be
-// written). Errors go to standard error as "path: message", with
-// line:column or a JSON Pointer where there is one.
+// written); a file that is not a notebook is a finding of check, fmt and
+// strip, and exit 2 for the commands that cannot work without it (show,
+// md, merge, diff, fix). Errors go to standard error as "path: message",
+// "path:line:column: message" where there is a place; names are quoted
+// as git quotes paths, and standard input is <stdin>.
 package main
 
 import (
@@ -61,7 +69,7 @@ type command struct {
 	run     func(env *env, args []string) int
 }
 
-var commands = []*command{checkCmd, fmtCmd, showCmd, stripCmd, mdCmd, mergeCmd, diffCmd, fixCmd, gitCmd}
+var commands = []*command{checkCmd, fmtCmd, showCmd, stripCmd, mdCmd, htmlCmd, webCmd, mergeCmd, diffCmd, fixCmd, gitCmd}
 
 // env is the command's world: its streams, so tests can run commands in
 // process.

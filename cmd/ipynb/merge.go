@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -20,9 +21,20 @@ var mergeCmd = &command{
 	doc: `Merges the changes OURS and THEIRS made to BASE, cell by cell: cells
 are matched by id (by content in notebooks without ids), every change
 made on one side only is applied, and both sides' edits of one cell's
-text are merged line by line. What cannot be merged is marked inside the
+text are merged line by line, metadata key by key (re-indenting or
+reordering keys is no change). What cannot be merged is marked inside the
 cell's text (<<<<<<< ours ... ======= ... >>>>>>> theirs), so the file
-written is always a valid notebook. Outputs and execution counts that
+written is always a valid notebook; outputs both sides changed go between
+marker outputs, cells both sides put where they deleted others between
+marker cells; a cell deleted on one side and edited on the other is kept
+with markers saying so; a value with no text (kind, metadata, attachment,
+execution count, id) keeps ours' and is recorded in the cell's metadata
+under "ipynb_conflicts" with both sides' values (delete the record to
+resolve it). "ipynb check" reports all of these as "conflict". The labels are git's names for the
+sides (--ours-label %X --theirs-label %Y, which git 2.44 and later
+fill in); not given, or left as "%X" and "%Y" by older git: HEAD and the
+branch "git merge" merges, where git names it, else ours and theirs
+(fix labels by the same rule). Outputs and execution counts that
 both sides changed follow --outputs.
 
 An empty BASE (git gives one when both sides added the file) makes it a
@@ -32,28 +44,54 @@ hold in two versions is marked as a conflict.
 The result is written over OURS, atomically (and only if OURS is still,
 right before the rename, the file read), in OURS' own style (only
 the cells the merge changed differ from it), as git's merge driver
-protocol wants (merge.ipynb.driver = ipynb merge %O %A %B, see "ipynb git
-install"); -o writes it elsewhere, "-o -" to standard output.
+protocol wants (merge.ipynb.driver = ipynb merge ... -- %O %A %B, see
+"ipynb git install"); -o writes it elsewhere, "-o -" to standard output.
+
+With --text-fallback (as git's merge driver has it), inputs that cannot
+be merged as notebooks (not JSON, not a notebook, nbformat 3) are merged
+line by line as git merges text (git merge-file, with the repository's
+merge.conflictStyle): the conflicts marked in the text, exit 1, as git
+leaves such a file without the driver.
 
 Exit status: 0 merged cleanly; 1 conflicts remain (listed on standard
-error; the file written is still a valid notebook); 2 an input cannot be
+error; the file written is still a valid notebook), or OURS changed while
+the merge ran (left alone, nothing written); 2 an input cannot be
 read or is not a notebook (nothing is written; the reason, with its
 line:column, on standard error).`,
-	usage: "[--outputs STRATEGY] [--marker-size N] [-o FILE|-] BASE OURS THEIRS",
+	usage: "[--outputs STRATEGY] [--marker-size N] [--text-fallback] [-o FILE|-] BASE OURS THEIRS",
 }
 
 func init() { mergeCmd.run = runMerge }
 
-// outputsStrategy is the --outputs flag.
-type outputsStrategy struct{ name *string }
+// strategyValue is a flag holding an output strategy's name, checked
+// when the flag is parsed (a usage error naming the flag otherwise).
+type strategyValue struct {
+	name string
+	set  bool // given on the command line
+}
+
+func (v *strategyValue) String() string { return v.name }
+
+func (v *strategyValue) Set(s string) error {
+	if _, err := dialog.ParseOutputStrategy(s); err != nil {
+		return errors.New(strings.TrimPrefix(err.Error(), "dialog: "))
+	}
+	v.name, v.set = s, true
+	return nil
+}
+
+// outputsStrategy is the --outputs flag of merge and fix.
+type outputsStrategy struct{ v *strategyValue }
 
 func outputsFlag(fs *flag.FlagSet) outputsStrategy {
-	return outputsStrategy{fs.String("outputs", "conflict", "what to keep of outputs and execution counts both sides changed: conflict (both, between marker outputs, reported), ours, theirs, or clear")}
+	v := &strategyValue{name: dialog.OutputsConflict.String()}
+	fs.Var(v, "outputs", "what to keep of outputs and execution counts both sides changed: conflict (both, between marker outputs, reported), ours, theirs, or clear")
+	return outputsStrategy{v}
 }
 
 // options returns the merge options of the flag.
 func (s outputsStrategy) options() (mergeOptions, error) {
-	st, err := dialog.ParseOutputStrategy(*s.name)
+	st, err := dialog.ParseOutputStrategy(s.v.name)
 	if err != nil {
 		return mergeOptions{}, fmt.Errorf("--outputs: %s", strings.TrimPrefix(err.Error(), "dialog: "))
 	}
@@ -143,11 +181,12 @@ func describeConflict(c mergeConflict, ids map[string]bool) string {
 func runMerge(e *env, args []string) int {
 	fs := mergeCmd.flags(e)
 	strategy := outputsFlag(fs)
-	size := fs.Int("marker-size", 7, "length of the conflict markers (git passes %L, its conflict-marker-size)")
+	size := boundedInt(fs, "marker-size", 7, 1, maxMarkerSize, "length of the conflict markers (git passes %L, its conflict-marker-size)")
 	out := fs.String("o", "", "write the result to this file (- for standard output) instead of over OURS")
 	name := fs.String("path", "", "the path of the file being merged, to name it in messages (git passes %P)")
-	oursLabel := fs.String("ours-label", "ours", "the label after <<<<<<< markers")
-	theirsLabel := fs.String("theirs-label", "theirs", "the label after >>>>>>> markers")
+	oursLabel := fs.String("ours-label", "", "the label after <<<<<<< markers (git passes %X, its name for ours; default: HEAD when git merge names theirs, else ours)")
+	theirsLabel := fs.String("theirs-label", "", "the label after >>>>>>> markers (git passes %Y, its name for theirs; default: the branch git merge merges, else theirs)")
+	textFallback := fs.Bool("text-fallback", false, "merge inputs that are not notebooks ipynb merges line by line, as git merges text (git merge-file), instead of refusing them (git's merge driver: ipynb git install writes it)")
 	if st := parse(e, fs, args); st >= 0 {
 		return st
 	}
@@ -160,11 +199,8 @@ func runMerge(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ipynb merge: %v\n", err)
 		return exitError
 	}
-	if *size < 1 {
-		fmt.Fprintf(e.stderr, "ipynb merge: --marker-size %d: must be at least 1\n", *size)
-		return exitError
-	}
-	opt.MarkerSize, opt.OursLabel, opt.TheirsLabel = *size, *oursLabel, *theirsLabel
+	opt.MarkerSize = *size
+	opt.OursLabel, opt.TheirsLabel = mergeLabels(*oursLabel, *theirsLabel, os.Environ())
 	paths := fs.Args()
 	roles := []string{"base", "ours", "theirs"}
 	var texts [3][]byte
@@ -188,17 +224,27 @@ func runMerge(e *env, args []string) int {
 	} else {
 		res, err = mergeBytes(texts[0], texts[1], texts[2], opt)
 	}
-	if mie := (*convert.MergeInputError)(nil); errors.As(err, &mie) {
-		i := max(slices.Index(roles, mie.Input), 0)
-		printError(e.stderr, label(paths[i], *name, roles[i]), located(mie.Err, nil))
-		return exitError
-	}
 	if err == nil {
 		err = checkMerged(res.data, texts[1])
 	}
+	textConflicts := 0
 	if err != nil {
-		fmt.Fprintf(e.stderr, "%s: %s\n", label(paths[1], *name, ""), strings.TrimPrefix(err.Error(), "convert: "))
-		return exitError
+		if mie := (*convert.MergeInputError)(nil); errors.As(err, &mie) {
+			i := max(slices.Index(roles, mie.Input), 0)
+			printError(e.stderr, label(paths[i], *name, roles[i]), located(mie.Err, nil))
+		} else {
+			fmt.Fprintf(e.stderr, "%s: %s\n", label(paths[1], *name, ""), strings.TrimPrefix(err.Error(), "convert: "))
+		}
+		if !*textFallback {
+			return exitError
+		}
+		data, n, err := mergeAsText(texts[0], texts[1], texts[2], *size, opt.OursLabel, opt.TheirsLabel)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "%s: %v\n", label(paths[1], *name, ""), err)
+			return exitError
+		}
+		fmt.Fprintf(e.stderr, "%s: merged line by line instead, as git merges text\n", label(paths[1], *name, ""))
+		res, textConflicts = &merged{data: data}, n
 	}
 	dest := paths[1]
 	switch *out {
@@ -212,15 +258,19 @@ func runMerge(e *env, args []string) int {
 			e.stdout.Write(res.data) // OURS is a pipe
 		default:
 			if st := replaceRead(e, dest, res.data, stamp); st != exitOK {
-				return exitError // nothing written
+				return st // nothing written: left alone (1) or not writable (2)
 			}
 		}
 	default:
 		dest = *out
 		if _, err := atomicfile.Replace(dest, res.data, atomicfile.Options{}); err != nil {
-			fmt.Fprintf(e.stderr, "%s: %v\n", dest, err)
+			fmt.Fprintf(e.stderr, "%s: %v\n", quoteName(dest), pathError(err))
 			return exitError
 		}
+	}
+	if textConflicts > 0 {
+		fmt.Fprintf(e.stderr, "%s: %s\n", label(paths[1], *name, ""), textConflictSummary(textConflicts))
+		return exitFindings
 	}
 	if len(res.conflicts) > 0 {
 		ids := idsIn(res.conflicts, texts[:]...)
@@ -231,13 +281,14 @@ func runMerge(e *env, args []string) int {
 }
 
 // label names an input in messages: the file, or with --path (git's
-// temporary files have meaningless names) the merged path and the role.
+// temporary files have meaningless names) the merged path and the role;
+// names are quoted as every name printed is (quoteName).
 func label(file, path, role string) string {
 	switch {
 	case path == "":
-		return file
+		return quoteName(file)
 	case role == "":
-		return path
+		return quoteName(path)
 	}
-	return path + " (" + role + ")"
+	return quoteName(path) + " (" + role + ")"
 }

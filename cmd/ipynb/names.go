@@ -17,8 +17,17 @@ import (
 // lost: strconv.Unquote gives the name back. Other names, spaces and
 // non-ASCII letters included, are printed as they are.
 
-// quoteName returns s, or s quoted when it needs to be (see above).
+// Standard input, "-" on the command line, is named <stdin> in every
+// message (a file cannot be named "-": that argument means standard
+// input, in a --files-from list too).
+const stdinName = "<stdin>"
+
+// quoteName returns s, or s quoted when it needs to be (see above);
+// "-" is standard input, stdinName.
 func quoteName(s string) string {
+	if s == "-" {
+		return stdinName
+	}
 	if !needsQuote(s) {
 		return s
 	}

@@ -56,8 +56,11 @@ func readDialog(e *env, cmd string, args []string) (*dialog.Dialog, *nbformat.No
 		d, err = convert.Options{}.ToDialog(nb)
 	}
 	if err != nil {
+		// Not a notebook: show and md cannot do their work (2), as
+		// merge, diff and fix; check, fmt and strip report such a file
+		// among the others (1).
 		fmt.Fprintln(e.stderr, describe(in.path, err))
-		return nil, nil, exitFindings
+		return nil, nil, exitError
 	}
 	name := in.path
 	if !in.stdin() {
@@ -86,16 +89,10 @@ func baseName(p string) string {
 
 func runShow(e *env, args []string) int {
 	fs := showCmd.flags(e)
-	width := fs.Int("width", 120, "characters per row (0: no limit)")
-	rows := fs.Int("rows", 0, "messages to show (0: all)")
+	width := boundedInt(fs, "width", 120, 0, maxWidth, "characters per row (0: no limit)")
+	rows := boundedInt(fs, "rows", 0, 0, maxRows, "messages to show (0: all)")
 	jsonOut := fs.Bool("json", false, "print the messages as JSON")
 	if st := parse(e, fs, args); st >= 0 {
-		return st
-	}
-	if st := nonNegative(e, fs, "width", *width); st >= 0 {
-		return st
-	}
-	if st := nonNegative(e, fs, "rows", *rows); st >= 0 {
 		return st
 	}
 	d, _, st := readDialog(e, "show", fs.Args())

@@ -246,12 +246,12 @@ func TestStripHostileBytes(t *testing.T) {
 func TestStripVerbose(t *testing.T) {
 	in := `{"cells": [{"cell_type": "code", "execution_count": "5", "metadata": {"scrolled": true, "keep_output": 0}, "outputs": {"x": 1}, "source": ""}, {"cell_type": "code", "execution_count": 2, "metadata": {"tags": ["keep_output"]}, "outputs": [{"output_type": "execute_result", "execution_count": 2, "data": {}, "metadata": {}}], "source": ""}], "metadata": {"widgets": {}}, "nbformat": 4, "nbformat_minor": 4}`
 	r := ipynb(t, ".", in, "strip", "-v", "-")
-	want := `-: /metadata/widgets: removed
--: /cells/0/outputs: removed outputs (an object, not a list)
--: /cells/0/execution_count: set to null (was "5")
--: /cells/0/metadata/scrolled: removed
--: /cells/1/outputs/0/execution_count: set to null (was 2)
--: /cells/1/execution_count: set to null (was 2)
+	want := `<stdin>: /metadata/widgets: removed
+<stdin>: /cells/0/outputs: removed outputs (an object, not a list)
+<stdin>: /cells/0/execution_count: set to null (was "5")
+<stdin>: /cells/0/metadata/scrolled: removed
+<stdin>: /cells/1/outputs/0/execution_count: set to null (was 2)
+<stdin>: /cells/1/execution_count: set to null (was 2)
 `
 	if r.code != 0 || r.stderr != want {
 		t.Errorf("strip -v: exit %d\n%s", r.code, cmp.Diff(want, r.stderr))
@@ -275,7 +275,7 @@ func TestStripVerifyAndTextconv(t *testing.T) {
 		if r := ipynb(t, dir, "", "strip", flag, "b.ipynb"); r.code != 0 || r.stdout != "" {
 			t.Errorf("strip %s on a stripped file: %+v", flag, r)
 		}
-		if r := ipynb(t, dir, string(src), "strip", flag, "-"); r.code != 1 || r.stdout != "-\n" {
+		if r := ipynb(t, dir, string(src), "strip", flag, "-"); r.code != 1 || r.stdout != "<stdin>\n" {
 			t.Errorf("strip %s -: %+v", flag, r)
 		}
 	}

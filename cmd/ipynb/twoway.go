@@ -3,11 +3,12 @@ package main
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"regexp"
+	"slices"
+	"strconv"
 
 	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/textdiff"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -23,13 +24,18 @@ import (
 // conflict being reported. So, for the merge only, such cells get ids
 // made up from where they stand: cells equal on both sides (matched as
 // a line diff matches lines) share an id, and between two of those the
-// remaining cells of each side are paired in order. The made-up ids are
-// removed from the result, and its format version restored.
+// remaining cells of each side are paired in order. The result has the
+// higher of the two sides' format minor versions, with what it needs:
+// before 4.5 no cell has an id (the made-up ones, and any a 4.5 side
+// had, are removed); from 4.5 every cell has one (made-up ones are
+// replaced by fresh ids like Jupyter's). The result is edited as parsed
+// JSON: members are found by their place in the notebook's structure,
+// never by a pattern over its text.
 
 // mergeTwoWay merges ours and theirs without a base: from an empty one,
 // cells without ids paired as above.
 func mergeTwoWay(ours, theirs []byte, opt mergeOptions) (*merged, error) {
-	o, t, made, err := pairCells(ours, theirs)
+	o, t, made, minor, err := pairCells(ours, theirs)
 	if err != nil {
 		return nil, err
 	}
@@ -41,11 +47,7 @@ func mergeTwoWay(ours, theirs []byte, opt mergeOptions) (*merged, error) {
 	if err != nil || made == nil {
 		return res, err
 	}
-	nb, err := nbformat.Unmarshal(ours)
-	if err != nil {
-		return nil, err
-	}
-	if res.data, err = unpairCells(res.data, made, nb.NbformatMinor); err != nil {
+	if res.data, err = unpairCells(res.data, made, minor); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -66,42 +68,38 @@ func emptyBase(text []byte) ([]byte, error) {
 const madeUpPrefix = "ipynb-fix-"
 
 // pairCells returns ours and theirs with made-up ids on the cells that
-// have none, paired as above (see the comment at the top), and the
-// made-up ids; with nothing to do (every cell has an id, or the
-// notebooks are not version 4) it returns them unchanged and made nil.
-func pairCells(ours, theirs []byte) (o, t []byte, made map[string]bool, err error) {
+// have none, paired as above (see the comment at the top), the made-up
+// ids, and the minor version the result takes (the higher of the two);
+// with nothing to do (every cell has an id, or the notebooks are not
+// version 4) it returns them unchanged and made nil.
+func pairCells(ours, theirs []byte) (o, t []byte, made map[string]bool, minor int, err error) {
 	nbO, err := nbformat.Unmarshal(ours)
 	if err != nil {
-		return nil, nil, nil, &convert.MergeInputError{Input: "ours", Err: err}
+		return nil, nil, nil, 0, &convert.MergeInputError{Input: "ours", Err: err}
 	}
 	nbT, err := nbformat.Unmarshal(theirs)
 	if err != nil {
-		return nil, nil, nil, &convert.MergeInputError{Input: "theirs", Err: err}
+		return nil, nil, nil, 0, &convert.MergeInputError{Input: "theirs", Err: err}
 	}
 	if nbO.Nbformat != 4 || nbT.Nbformat != 4 || allIDs(nbO) && allIDs(nbT) {
-		return ours, theirs, nil, nil
+		return ours, theirs, nil, 0, nil
 	}
-	rawO, err := rawCells(ours)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	rawT, err := rawCells(theirs)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if len(rawO) != len(nbO.Cells) || len(rawT) != len(nbT.Cells) {
-		return ours, theirs, nil, nil
+	minor = max(nbO.NbformatMinor, nbT.NbformatMinor)
+	rawO, okO := rawCells(ours)
+	rawT, okT := rawCells(theirs)
+	if !okO || !okT || len(rawO) != len(nbO.Cells) || len(rawT) != len(nbT.Cells) {
+		return ours, theirs, nil, 0, nil
 	}
 	ids := newIDMaker(nbO, nbT)
 	pairInOrder(textdiff.Match(rawO, rawT), nbO.Cells, nbT.Cells, ids.give)
 	nbO.NbformatMinor, nbT.NbformatMinor = 5, 5
 	if o, err = nbformat.Marshal(nbO); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, 0, err
 	}
 	if t, err = nbformat.Marshal(nbT); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, 0, err
 	}
-	return o, t, ids.made, nil
+	return o, t, ids.made, minor, nil
 }
 
 // idMaker makes up cell ids for a two-way merge: madeUpPrefix, a random
@@ -201,58 +199,154 @@ func allIDs(nb *nbformat.Notebook) bool {
 }
 
 // rawCells returns the bytes of each cell of a notebook text.
-func rawCells(data []byte) ([]string, error) {
-	var nb struct{ Cells []json.RawMessage }
-	if err := json.Unmarshal(data, &nb); err != nil {
-		return nil, err
+func rawCells(data []byte) ([]string, bool) {
+	spans, ok := cellSpans(data)
+	if !ok {
+		return nil, false
 	}
-	out := make([]string, len(nb.Cells))
-	for i, c := range nb.Cells {
-		out[i] = string(c)
+	out := make([]string, len(spans))
+	for i, sp := range spans {
+		out[i] = string(data[sp[0]:sp[1]])
 	}
-	return out, nil
+	return out, true
 }
 
-// unpairCells removes the made-up ids from a merged notebook and gives it
-// back ours' format minor version. The ids are removed from the text
-// (nbformat keeps a member the bytes had), which gives back the cells'
-// bytes as they were before pairCells added them.
-func unpairCells(data []byte, made map[string]bool, minor int) ([]byte, error) {
-	out := madeUpMember.ReplaceAllFunc(data, func(m []byte) []byte {
-		id := madeUpMember.FindSubmatch(m)[1]
-		if !made[string(id)] {
-			return m
-		}
-		return nil
-	})
-	out = madeUpLast.ReplaceAllFunc(out, func(m []byte) []byte {
-		id := madeUpLast.FindSubmatch(m)[1]
-		if !made[string(id)] {
-			return m
-		}
-		return nil
-	})
-	loc := minorMember.FindAllSubmatchIndex(out, -1)
-	if len(loc) != 1 {
-		return nil, fmt.Errorf("the merged notebook has %d nbformat_minor members", len(loc))
+// cellSpans returns where each cell of a notebook text is (offsets of
+// its first byte and its end), found by the notebook's structure: the
+// elements of the top-level member "cells" (its last occurrence).
+func cellSpans(data []byte) ([][2]int, bool) {
+	top, ok := jsonvalue.Spans(data)
+	if !ok {
+		return nil, false
 	}
-	out = append(out[:loc[0][2]:loc[0][2]], append([]byte(fmt.Sprint(minor)), out[loc[0][3]:]...)...)
+	cells := -1
+	for i, sp := range top {
+		if sp.Key == "cells" {
+			cells = i
+		}
+	}
+	if cells < 0 {
+		return nil, false
+	}
+	sp := top[cells]
+	spans, ok := jsonvalue.ElementSpans(data[sp.Value:sp.End])
+	for i := range spans {
+		spans[i][0] += sp.Value
+		spans[i][1] += sp.Value
+	}
+	return spans, ok
+}
+
+// A textEdit replaces data[from:to] by with.
+type textEdit struct {
+	from, to int
+	with     []byte
+}
+
+// applyEdits applies edits (in order, not overlapping) to data.
+func applyEdits(data []byte, edits []textEdit) []byte {
+	out := make([]byte, 0, len(data))
+	at := 0
+	for _, e := range edits {
+		out = append(append(out, data[at:e.from]...), e.with...)
+		at = e.to
+	}
+	return append(out, data[at:]...)
+}
+
+// removeMember is the edit removing member j of the object whose member
+// spans are ss (offsets in the text being edited), with the separator
+// that goes with it: the comma after it, or, for the last, the one before.
+func removeMember(ss []jsonvalue.Span, j int) textEdit {
+	switch {
+	case j+1 < len(ss):
+		return textEdit{from: ss[j].Start, to: ss[j+1].Start}
+	case j > 0:
+		return textEdit{from: ss[j-1].End, to: ss[j].End}
+	}
+	return textEdit{from: ss[j].Start, to: ss[j].End}
+}
+
+// unpairCells gives a merged notebook what its minor version needs and
+// the minor version itself: before 4.5 no cell keeps an id, from 4.5 the
+// made-up ids are replaced by fresh ones. Only those members' bytes
+// change: each cell's bytes are otherwise as the merge wrote them (which
+// are, for a cell taken unchanged from a side, the side's bytes before
+// pairCells gave it an id).
+func unpairCells(data []byte, made map[string]bool, minor int) ([]byte, error) {
+	spans, ok := cellSpans(data)
+	if !ok {
+		return nil, fmt.Errorf("the merged notebook has no list of cells")
+	}
+	var edits []textEdit
+	taken := map[string]bool{}
+	type idAt struct {
+		cell   int
+		spans  []jsonvalue.Span
+		member int
+		id     string
+	}
+	var ids []idAt
+	for i, sp := range spans {
+		ss, ok := jsonvalue.Spans(data[sp[0]:sp[1]])
+		if !ok {
+			continue
+		}
+		for j := range ss {
+			ss[j].Start += sp[0]
+			ss[j].Value += sp[0]
+			ss[j].End += sp[0]
+		}
+		for j, m := range ss {
+			if m.Key != "id" {
+				continue
+			}
+			v, err := jsonvalue.Decode(data[m.Value:m.End])
+			id, _ := v.(string)
+			if err == nil {
+				taken[id] = true
+			}
+			ids = append(ids, idAt{i, ss, j, id})
+		}
+	}
+	for _, x := range ids {
+		switch {
+		case minor < 5:
+			edits = append(edits, removeMember(x.spans, x.member))
+		case made[x.id]:
+			m := x.spans[x.member]
+			edits = append(edits, textEdit{from: m.Value, to: m.End, with: jsonvalue.AppendQuoted(nil, freshID(taken))})
+		}
+	}
+	top, _ := jsonvalue.Spans(data)
+	for _, m := range top {
+		if m.Key == "nbformat_minor" {
+			edits = append(edits, textEdit{from: m.Value, to: m.End, with: []byte(strconv.Itoa(minor))})
+		}
+	}
+	slices.SortFunc(edits, func(a, b textEdit) int { return a.from - b.from })
+	out := applyEdits(data, edits)
 	nb, err := nbformat.Unmarshal(out)
 	if err != nil {
 		return nil, fmt.Errorf("removing the made-up cell ids: %w", err)
 	}
 	for _, c := range nb.Cells {
-		if made[string(nbformat.CellIDOf(c))] {
+		if id := string(nbformat.CellIDOf(c)); made[id] || minor < 5 && id != "" {
 			return nil, fmt.Errorf("a made-up cell id is left in the merged notebook")
 		}
 	}
 	return out, nil
 }
 
-var (
-	// A made-up id member followed by another member, with the space
-	// before it; and one that is the last member, with the comma before.
-	madeUpMember = regexp.MustCompile(`\s*"id"\s*:\s*"(` + madeUpPrefix + `[0-9a-f]+-[0-9]+)"\s*,`)
-	madeUpLast   = regexp.MustCompile(`,\s*"id"\s*:\s*"(` + madeUpPrefix + `[0-9a-f]+-[0-9]+)"`)
-	minorMember  = regexp.MustCompile(`"nbformat_minor"\s*:\s*(5)\b`)
-)
+// freshID returns a cell id as Jupyter makes them (8 random hex digits)
+// not in taken, and takes it.
+func freshID(taken map[string]bool) string {
+	for {
+		var r [4]byte
+		rand.Read(r[:])
+		if id := hex.EncodeToString(r[:]); !taken[id] {
+			taken[id] = true
+			return id
+		}
+	}
+}

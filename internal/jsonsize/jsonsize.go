@@ -232,7 +232,8 @@ func Value(v any) (int, bool) {
 // Escaped is the size encoding/json writes a string in, given as the
 // contents of a JSON string (between its quotes, escapes as written,
 // validated), decoded as nbformat decodes it (jsontree.AppendUnescaped: a
-// \u escape naming a lone UTF-16 surrogate is U+FFFD), without decoding
+// \u escape naming a lone UTF-16 surrogate is its three WTF-8 bytes,
+// which encoding/json writes as three \ufffd), without decoding
 // it: the decoded string is the runs of bytes between escapes and the
 // runes the escapes name, each of them whole (an escape starts with an
 // ASCII byte and names a whole rune), so their sizes add up.
@@ -248,9 +249,12 @@ func Escaped(raw []byte) int {
 			break
 		}
 		r, w := jsontree.Unescape(raw[j:])
-		if r < utf8.RuneSelf {
+		switch {
+		case r < utf8.RuneSelf:
 			n += int(asciiSize[r])
-		} else {
+		case r >= 0xd800 && r < 0xe000: // a lone surrogate, as WTF-8
+			n += 3 * len(`\ufffd`)
+		default:
 			n += runeSize(r, utf8.RuneLen(r))
 		}
 		i = j + w

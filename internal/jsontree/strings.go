@@ -9,8 +9,9 @@ import (
 
 // AppendUnescaped appends the decoded form of raw, the validated contents of
 // a JSON string between its quotes. A \u escape naming a lone UTF-16
-// surrogate decodes to U+FFFD, the only lossy case (Python keeps lone
-// surrogates; Go strings cannot).
+// surrogate (which Python keeps, but UTF-8 cannot encode) decodes to the
+// surrogate's WTF-8 bytes (see AppendRune), so that nothing is lost:
+// AppendQuoted writes them back as the escape.
 func AppendUnescaped(dst, raw []byte) []byte {
 	for i := 0; i < len(raw); {
 		c := raw[i]
@@ -21,15 +22,35 @@ func AppendUnescaped(dst, raw []byte) []byte {
 			continue
 		}
 		r, n := Unescape(raw[i:])
-		dst = utf8.AppendRune(dst, r)
+		dst = AppendRune(dst, r)
 		i += n
 	}
 	return dst
 }
 
+// AppendRune appends the UTF-8 encoding of r, or, for a UTF-16 surrogate
+// (U+D800 to U+DFFF, which UTF-8 cannot encode), its WTF-8 bytes: the
+// three bytes UTF-8's scheme gives it (ED A0 80 to ED BF BF), which no
+// valid UTF-8 text holds.
+func AppendRune(dst []byte, r rune) []byte {
+	if utf16.IsSurrogate(r) {
+		return append(dst, 0xed, byte(0x80|(r>>6)&0x3f), byte(0x80|r&0x3f))
+	}
+	return utf8.AppendRune(dst, r)
+}
+
+// surrogateAt returns the surrogate whose WTF-8 bytes start s, if they do.
+func surrogateAt(s string) (rune, bool) {
+	if len(s) < 3 || s[0] != 0xed || s[1] < 0xa0 || s[1] > 0xbf || s[2] < 0x80 || s[2] > 0xbf {
+		return 0, false
+	}
+	return 0xd000 | rune(s[1]&0x3f)<<6 | rune(s[2]&0x3f), true
+}
+
 // Unescape decodes the escape at the start of s (validated JSON string
 // contents starting with a backslash), returning the rune and the number
-// of bytes used. A \u escape naming a lone UTF-16 surrogate is U+FFFD.
+// of bytes used. A \u escape naming a lone UTF-16 surrogate returns the
+// surrogate itself (encode it with AppendRune).
 func Unescape(s []byte) (rune, int) {
 	switch s[1] {
 	case 'b':
@@ -50,7 +71,7 @@ func Unescape(s []byte) (rune, int) {
 					return r2, 12
 				}
 			}
-			return utf8.RuneError, 6
+			return r, 6 // a lone surrogate
 		}
 		return r, 6
 	default: // '"', '\\', '/'
@@ -87,7 +108,11 @@ func WriteUnescaped(b *strings.Builder, raw []byte) {
 			continue
 		}
 		r, n := Unescape(raw[i:])
-		b.WriteRune(r)
+		if utf16.IsSurrogate(r) {
+			b.Write(AppendRune(nil, r))
+		} else {
+			b.WriteRune(r)
+		}
 		i += n
 	}
 }
@@ -108,7 +133,7 @@ func EqualUnescaped(raw []byte, s string) bool {
 		}
 		r, n := Unescape(raw[i:])
 		i += n
-		w := utf8.EncodeRune(buf[:], r)
+		w := len(AppendRune(buf[:0], r))
 		if len(s) < w || s[:w] != string(buf[:w]) {
 			return false
 		}
@@ -131,8 +156,10 @@ type Escaping struct {
 const hexLower = "0123456789abcdef"
 const hexUpper = "0123456789ABCDEF"
 
-// AppendQuoted appends s as a JSON string. It reports false if s is not
-// valid UTF-8 (the invalid bytes are then written as U+FFFD).
+// AppendQuoted appends s as a JSON string. The WTF-8 bytes of a lone
+// surrogate (see AppendRune) are written as its \u escape, whatever the
+// escaping. It reports false if s is otherwise not valid UTF-8 (the
+// invalid bytes are then written as U+FFFD).
 func AppendQuoted(dst []byte, s string, e Escaping) ([]byte, bool) {
 	ok := true
 	digits := hexLower
@@ -164,7 +191,13 @@ func AppendQuoted(dst []byte, s string, e Escaping) ([]byte, bool) {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
+		if sr, isSurrogate := surrogateAt(s[i:]); isSurrogate {
+			r, size = sr, 3
+		}
 		switch {
+		case utf16.IsSurrogate(r):
+			dst = appendU(append(dst, s[start:i]...), r, digits)
+			start = i + size
 		case r == utf8.RuneError && size == 1:
 			ok = false
 			dst = append(dst, s[start:i]...)

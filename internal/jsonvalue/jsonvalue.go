@@ -1,26 +1,33 @@
-// Package jsonvalue is the one home of equality and deep copying for
-// generic JSON values, as the module's packages hold them: nil, bool,
-// string, int, float64, json.Number, []any, and objects as map[string]any
-// or a named map type with string keys and any values. Standard library
-// only.
+// Package jsonvalue is the one home of equality, decoding and deep
+// copying for generic JSON values, as the module's packages hold them:
+// nil, bool, string, int, float64, json.Number, []any, objects as
+// map[string]any or a named map type with string keys and any values, and
+// json.RawMessage (arrays and objects of metadata kept as read). Equality
+// is of JSON values, whatever holds them (see Equal); strings that are
+// not valid UTF-16 are carried as WTF-8 (see AppendRune). Standard
+// library only.
 package jsonvalue
 
 import (
+	"bytes"
 	"encoding/json"
-	"math"
 	"reflect"
 	"unsafe"
 )
 
-// Equal reports whether a and b are equal generic JSON values: objects
-// member by member in any order (whatever their map type; a nil object
-// equals an empty one), arrays element by element, numbers by value
-// within their Go type (ints with ints, float64 with float64 and NaN equal
-// to NaN, json.Number by its text), and any other value with
-// reflect.DeepEqual (json.RawMessage by its bytes). Values that contain
-// themselves (see Clone) are equal when they unfold to the same values: a
-// pair of maps or slices met again inside itself is taken as equal (as
-// reflect.DeepEqual does), the path tracked only past trackDepth.
+// Equal reports whether a and b are the same JSON value, whatever Go
+// values hold them: objects member by member in any order (whatever their
+// map type; a nil object equals an empty one), arrays element by element
+// (of any slice type), strings by their bytes (lone surrogates as WTF-8:
+// see AppendRune), numbers by value as Python compares what its json
+// module reads (see number.go: 1 equals 1.0, int with float64 with
+// json.Number; NaN equals NaN), json.RawMessage by the value its text
+// holds (however spaced, keys in any order; text that is not JSON by its
+// bytes), and any other Go value as the JSON encoding/json writes for it.
+// Values that contain themselves (see Clone) are equal when they unfold
+// to the same values: a pair of maps or slices met again inside itself is
+// taken as equal (as reflect.DeepEqual does), the path tracked only past
+// trackDepth.
 func Equal(a, b any) bool {
 	var c comparer
 	return c.equal(a, b)
@@ -40,59 +47,136 @@ type comparer struct {
 	onPath map[[2]pathKey]bool
 }
 
+// badJSON is raw text that is not JSON, compared by its bytes.
+type badJSON string
+
+// decodeRaw returns the value raw JSON text holds (empty text is null, as
+// encoding/json writes a nil json.RawMessage).
+func decodeRaw(r json.RawMessage) any {
+	if len(r) == 0 {
+		return nil
+	}
+	v, err := Decode(r)
+	if err != nil {
+		return badJSON(r)
+	}
+	return v
+}
+
 func (c *comparer) equal(a, b any) bool {
+	if ra, ok := a.(json.RawMessage); ok {
+		if rb, ok := b.(json.RawMessage); ok && bytes.Equal(ra, rb) {
+			return true
+		}
+		a = decodeRaw(ra)
+	}
+	if rb, ok := b.(json.RawMessage); ok {
+		b = decodeRaw(rb)
+	}
 	switch x := a.(type) {
 	case map[string]any:
 		y, ok := Object(b)
-		return ok && c.objects(x, y)
+		if !ok {
+			return c.other(a, b)
+		}
+		return c.objects(x, y)
 	case []any:
 		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
+		if !ok {
+			return c.other(a, b)
 		}
-		if len(x) == 0 {
+		return c.lists(x, y)
+	case string:
+		if y, ok := b.(string); ok {
+			return x == y
+		}
+		return c.other(a, b)
+	case bool:
+		if y, ok := b.(bool); ok {
+			return x == y
+		}
+		return c.other(a, b)
+	case nil:
+		if b == nil {
 			return true
 		}
-		c.depth++
-		var k [2]pathKey
-		if c.depth > trackDepth {
-			k = [2]pathKey{{unsafe.Pointer(unsafe.SliceData(x)), len(x)}, {unsafe.Pointer(unsafe.SliceData(y)), len(y)}}
-			if !c.enter(k) {
-				return true // met again inside itself: equal if all else is
-			}
-		}
-		eq := true
-		for i := range x {
-			if !c.equal(x[i], y[i]) {
-				eq = false
-				break
-			}
-		}
-		c.leave(k)
+		return c.other(a, b)
+	case badJSON:
+		y, ok := b.(badJSON)
+		return ok && x == y
+	}
+	if eq, both := numbersEqual(a, b); both {
 		return eq
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	case float64:
-		y, ok := b.(float64)
-		return ok && (x == y || math.IsNaN(x) && math.IsNaN(y))
-	case int:
-		y, ok := b.(int)
-		return ok && x == y
-	case bool:
-		y, ok := b.(bool)
-		return ok && x == y
-	case json.Number:
-		y, ok := b.(json.Number)
-		return ok && x == y
-	case nil:
-		return b == nil
 	}
 	if x, ok := Object(a); ok {
-		y, ok := Object(b)
-		return ok && c.objects(x, y)
+		if y, ok := Object(b); ok {
+			return c.objects(x, y)
+		}
 	}
-	return reflect.DeepEqual(a, b)
+	return c.other(a, b)
+}
+
+// lists compares two arrays element by element.
+func (c *comparer) lists(x, y []any) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	if len(x) == 0 {
+		return true
+	}
+	c.depth++
+	var k [2]pathKey
+	if c.depth > trackDepth {
+		k = [2]pathKey{{unsafe.Pointer(unsafe.SliceData(x)), len(x)}, {unsafe.Pointer(unsafe.SliceData(y)), len(y)}}
+		if !c.enter(k) {
+			return true // met again inside itself: equal if all else is
+		}
+	}
+	eq := true
+	for i := range x {
+		if !c.equal(x[i], y[i]) {
+			eq = false
+			break
+		}
+	}
+	c.leave(k)
+	return eq
+}
+
+// other compares values of which at least one is of a Go type generic
+// JSON does not use: as the JSON encoding/json writes for them (read back
+// exactly), or, for values it cannot write, by reflect.DeepEqual.
+func (c *comparer) other(a, b any) bool {
+	if _, isNum := asNumber(a); isNum {
+		return false // b is not a number
+	}
+	if _, isNum := asNumber(b); isNum {
+		return false
+	}
+	ga, okA := generic(a)
+	gb, okB := generic(b)
+	if !okA || !okB {
+		return reflect.DeepEqual(a, b)
+	}
+	if reflect.TypeOf(ga) == reflect.TypeOf(a) && reflect.TypeOf(gb) == reflect.TypeOf(b) {
+		return false // both generic already, and of different kinds
+	}
+	return c.equal(ga, gb)
+}
+
+// generic returns v as generic JSON: v itself for the types Decode gives,
+// else what the JSON encoding/json writes for v decodes to.
+func generic(v any) (any, bool) {
+	switch v.(type) {
+	case nil, bool, string, map[string]any, []any, json.Number, float64, int, badJSON:
+		return v, true
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, false
+	}
+	g, err := Decode(raw)
+	return g, err == nil
 }
 
 func (c *comparer) objects(x, y map[string]any) bool {

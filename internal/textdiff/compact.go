@@ -10,45 +10,22 @@ package textdiff
 // goes back up to the lowest such place. Groups of the two sequences
 // correspond one to one, separated by the unchanged lines they share.
 
-// compact rewrites the matches m of a against b with change groups slid.
-func compact[T comparable](a, b []T, m []int) {
-	ca := make([]bool, len(a))
-	cb := make([]bool, len(b))
-	for i := range cb {
-		cb[i] = true
-	}
-	for i, j := range m {
-		if j < 0 {
-			ca[i] = true
-		} else {
-			cb[j] = false
-		}
-	}
-	slideGroups(a, ca, cb)
-	slideGroups(b, cb, ca)
-	// Pair the unchanged lines again, in order.
-	j := 0
-	for i := range a {
-		m[i] = -1
-		if ca[i] {
-			continue
-		}
-		for j < len(b) && cb[j] {
-			j++
-		}
-		m[i] = j
-		j++
-	}
+// compact slides the change groups of a and b, marked in ca and cb,
+// and returns its steps.
+func compact[T comparable](a, b []T, ca, cb []bool) int {
+	return slideGroups(a, ca, cb) + slideGroups(b, cb, ca)
 }
 
-// group is a run [start, end) of changed lines (possibly empty).
-type group struct{ start, end int }
+// group is a run [start, end) of changed lines (possibly empty); steps
+// counts the lines its moves passed over.
+type group struct{ start, end, steps int }
 
 func firstGroup(c []bool) group {
 	g := group{}
 	for g.end < len(c) && c[g.end] {
 		g.end++
 	}
+	g.steps = 1 + g.end
 	return g
 }
 
@@ -62,6 +39,7 @@ func (g *group) next(c []bool) bool {
 	for g.end < len(c) && c[g.end] {
 		g.end++
 	}
+	g.steps += 1 + g.end - g.start
 	return true
 }
 
@@ -75,6 +53,7 @@ func (g *group) prev(c []bool) bool {
 	for g.start > 0 && c[g.start-1] {
 		g.start--
 	}
+	g.steps += 1 + g.end - g.start
 	return true
 }
 
@@ -85,9 +64,11 @@ func slideDown[T comparable](x []T, c []bool, g *group) bool {
 	c[g.start], c[g.end] = false, true
 	g.start++
 	g.end++
+	e := g.end
 	for g.end < len(c) && c[g.end] {
 		g.end++
 	}
+	g.steps += 1 + g.end - e
 	return true
 }
 
@@ -98,15 +79,17 @@ func slideUp[T comparable](x []T, c []bool, g *group) bool {
 	g.start--
 	g.end--
 	c[g.start], c[g.end] = true, false
+	st := g.start
 	for g.start > 0 && c[g.start-1] {
 		g.start--
 	}
+	g.steps += 1 + st - g.start
 	return true
 }
 
 // slideGroups slides the change groups of x (marked in c); co marks the
-// other sequence's changes.
-func slideGroups[T comparable](x []T, c, co []bool) {
+// other sequence's changes. It returns its steps: the lines passed over.
+func slideGroups[T comparable](x []T, c, co []bool) int {
 	g, o := firstGroup(c), firstGroup(co)
 	for {
 		if g.end > g.start {
@@ -140,7 +123,7 @@ func slideGroups[T comparable](x []T, c, co []bool) {
 			}
 		}
 		if !g.next(c) {
-			return
+			return g.steps + o.steps
 		}
 		o.next(co)
 	}

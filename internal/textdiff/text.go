@@ -117,3 +117,42 @@ func Conflict(ours, theirs string, mk Markers) string {
 	b.WriteString(mk.line('>', mk.Theirs))
 	return b.String()
 }
+
+// CommonLines returns how many lines texts x and y share, counted as
+// multisets (order aside: each line of one pairs with at most one equal
+// line of the other), and how many lines each has (as Lines splits
+// them), in time linear in their lengths. Its steps are its lines and
+// its bytes by 64 (hashing long lines is most of its work).
+func CommonLines(x, y string) (common, nx, ny int) {
+	count := make(map[string]int32, strings.Count(x, "\n")+1)
+	for l := range lines(x) {
+		count[l]++
+		nx++
+	}
+	for l := range lines(y) {
+		ny++
+		if count[l] > 0 {
+			count[l]--
+			common++
+		}
+	}
+	work.Add(int64(1 + nx + ny + (len(x)+len(y))/64))
+	return common, nx, ny
+}
+
+// lines yields the lines of s as Lines returns them.
+func lines(s string) func(yield func(string) bool) {
+	return func(yield func(string) bool) {
+		for s != "" {
+			i := strings.IndexByte(s, '\n')
+			if i < 0 {
+				yield(s)
+				return
+			}
+			if !yield(s[:i+1]) {
+				return
+			}
+			s = s[i+1:]
+		}
+	}
+}

@@ -43,13 +43,15 @@ func Edits(a, b []string) []Edit {
 
 // Hunks groups the edits of a against b into hunks with ctx lines of
 // context (ctx < 0 means 3); hunks closer than 2·ctx lines are joined.
-// Equal inputs give no hunks.
+// Equal inputs give no hunks. Line numbers are counted as the edits are
+// passed, once: the work is linear in the edits however many the hunks.
 func Hunks(a, b []string, ctx int) []Hunk {
 	if ctx < 0 {
 		ctx = 3
 	}
 	es := Edits(a, b)
 	var hs []Hunk
+	var at lineCounter // the lines of a and b before es[at.i]
 	i := 0
 	for i < len(es) {
 		for i < len(es) && es[i].Op == ' ' {
@@ -58,7 +60,7 @@ func Hunks(a, b []string, ctx int) []Hunk {
 		if i == len(es) {
 			break
 		}
-		start := max(0, i-ctx)
+		start := max(at.i, i-ctx)
 		end := i
 		for end < len(es) {
 			if es[end].Op != ' ' {
@@ -75,40 +77,39 @@ func Hunks(a, b []string, ctx int) []Hunk {
 			}
 			end = run
 		}
-		hs = append(hs, hunkOf(es, start, end))
+		at.advance(es, start)
+		h := Hunk{Edits: es[start:end], AStart: at.a + 1, BStart: at.b + 1}
+		la, lb := at.a, at.b
+		at.advance(es, end)
+		h.ALines, h.BLines = at.a-la, at.b-lb
+		if h.ALines == 0 {
+			h.AStart = la
+		}
+		if h.BLines == 0 {
+			h.BStart = lb
+		}
+		hs = append(hs, h)
 		i = end
 	}
+	work.Add(int64(len(es) + at.steps)) // the scans above pass each edit at most twice
 	return hs
 }
 
-func hunkOf(es []Edit, start, end int) Hunk {
-	// Line numbers before start.
-	la, lb := 0, 0
-	for _, e := range es[:start] {
-		if e.Op != '+' {
-			la++
+// lineCounter counts the lines of a and b in the edits before es[i],
+// and the edits it passed (steps).
+type lineCounter struct{ i, a, b, steps int }
+
+// advance moves the counter on to edit to.
+func (c *lineCounter) advance(es []Edit, to int) {
+	c.steps += 1 + max(to-c.i, 0)
+	for ; c.i < to; c.i++ {
+		if es[c.i].Op != '+' {
+			c.a++
 		}
-		if e.Op != '-' {
-			lb++
-		}
-	}
-	h := Hunk{Edits: es[start:end]}
-	for _, e := range h.Edits {
-		if e.Op != '+' {
-			h.ALines++
-		}
-		if e.Op != '-' {
-			h.BLines++
+		if es[c.i].Op != '-' {
+			c.b++
 		}
 	}
-	h.AStart, h.BStart = la+1, lb+1
-	if h.ALines == 0 {
-		h.AStart = la
-	}
-	if h.BLines == 0 {
-		h.BStart = lb
-	}
-	return h
 }
 
 // Unified returns the unified diff of texts a and b (diff -u form, with

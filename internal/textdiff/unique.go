@@ -26,7 +26,9 @@ func MatchUnique[T comparable](a, b []T) []int {
 			pairs = append(pairs, [2]int{i, j})
 		}
 	}
-	for _, p := range increasing(pairs) {
+	run, steps := increasing(pairs)
+	work.Add(int64(steps + len(a) + len(b)))
+	for _, p := range run {
 		m[p[0]] = p[1]
 	}
 	return m

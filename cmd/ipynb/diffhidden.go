@@ -1,0 +1,149 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Differences the cell diff does not show. Two files that differ are
+// never shown as nothing: git diff would print no line for a file git
+// status calls modified, and a commit would hold changes nobody saw.
+
+// hiddenDifference is the line that says how a and b differ when the
+// cell diff found no change: only in their formatting, or (as JSON
+// values) first at a JSON Pointer; "" when the texts are the same.
+func hiddenDifference(a, b []byte) string {
+	if bytes.Equal(a, b) {
+		return ""
+	}
+	va, erra := decodeNumbers(a)
+	vb, errb := decodeNumbers(b)
+	if erra != nil || errb != nil {
+		return headerMark + "the files differ, not in any cell"
+	}
+	ptr, x, y, found := firstDifference("", va, vb)
+	if !found {
+		return headerMark + "the same notebook: only the formatting of its JSON differs (" + lineCount(a, b) + ")"
+	}
+	if ptr == "" {
+		ptr = "the top"
+	}
+	return fmt.Sprintf("%sthe files differ, not in any cell: first at %s (%s → %s)", headerMark, ptr, brief(x), brief(y))
+}
+
+// lineCount says how many lines a and b have.
+func lineCount(a, b []byte) string {
+	na, nb := bytes.Count(a, []byte("\n")), bytes.Count(b, []byte("\n"))
+	if na == nb {
+		return strconv.Itoa(na) + " lines"
+	}
+	return strconv.Itoa(na) + " lines → " + strconv.Itoa(nb)
+}
+
+// firstDifference returns the JSON Pointer (below ptr) of the first place
+// where the JSON values x and y differ, and the values there.
+func firstDifference(ptr string, x, y any) (string, any, any, bool) {
+	switch xv := x.(type) {
+	case map[string]any:
+		yv, ok := y.(map[string]any)
+		if !ok {
+			return ptr, x, y, true
+		}
+		keys := make([]string, 0, len(xv)+len(yv))
+		for k := range xv {
+			keys = append(keys, k)
+		}
+		for k := range yv {
+			if _, ok := xv[k]; !ok {
+				keys = append(keys, k)
+			}
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			a, inX := xv[k]
+			b, inY := yv[k]
+			p := ptr + "/" + strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+			switch {
+			case !inX:
+				return p, missing{}, b, true
+			case !inY:
+				return p, a, missing{}, true
+			}
+			if p, a, b, found := firstDifference(p, a, b); found {
+				return p, a, b, true
+			}
+		}
+		return "", nil, nil, false
+	case []any:
+		yv, ok := y.([]any)
+		if !ok {
+			return ptr, x, y, true
+		}
+		for i := range min(len(xv), len(yv)) {
+			if p, a, b, found := firstDifference(ptr+"/"+strconv.Itoa(i), xv[i], yv[i]); found {
+				return p, a, b, true
+			}
+		}
+		if len(xv) != len(yv) {
+			return ptr, items(len(xv)), items(len(yv)), true
+		}
+		return "", nil, nil, false
+	}
+	if x == y { // strings, json.Numbers (as written), booleans, null
+		return "", nil, nil, false
+	}
+	return ptr, x, y, true
+}
+
+// decodeNumbers decodes a JSON text with its numbers as written.
+func decodeNumbers(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// missing is a member one side does not have.
+type missing struct{}
+
+// items is the length of an array, where two arrays differ only in it.
+type items int
+
+// brief is a value as the line shows it: JSON, cut after 40 characters.
+func brief(v any) string {
+	switch v := v.(type) {
+	case missing:
+		return "absent"
+	case items:
+		return strconv.Itoa(int(v)) + " items"
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+	return leadLine(strings.TrimSuffix(b.String(), "\n"), 40)
+}
+
+// writeHidden writes the diff of two texts the cell diff found equal:
+// the two names and the line saying how they differ; nothing when they
+// are the same (the names when lines follow them). It reports whether
+// the texts differ.
+func (d *differ) writeHidden(w io.Writer, aName, bName string, a, b []byte) bool {
+	line := hiddenDifference(a, b)
+	if line == "" && len(d.afterNames) == 0 {
+		return false
+	}
+	d.writeNames(w, aName, bName)
+	if line != "" {
+		d.paint(w, colBold, line)
+	}
+	return line != ""
+}

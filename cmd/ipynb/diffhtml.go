@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/atomicfile"
+	"github.com/nbdialog/ipynb/internal/nbhtml"
+)
+
+// ipynb diff --html: the changes as one self-contained page
+// (internal/nbhtml.Diff), written atomically to -o FILE or to standard
+// output (not to a terminal). The cells are matched as the text diff
+// matches them (convert.Diff); nil stands for no notebook (/dev/null),
+// all of whose cells the other side adds or removes.
+
+// diffPage makes the diff page of notebook texts a and b (names: what
+// the page calls them; live: served by ipynb web). An input that is not a notebook is a
+// *convert.MergeInputError, as differ.changes returns it.
+func diffPage(d *differ, names [2]string, a, b []byte, live bool) (page []byte, changed bool, err error) {
+	changes, err := d.changes(a, b)
+	if err != nil {
+		return nil, false, err
+	}
+	var ds [2]*dialog.Dialog
+	for i, data := range [2][]byte{a, b} {
+		if data == nil {
+			ds[i] = dialog.New(names[i])
+			continue
+		}
+		if ds[i], err = convert.Unmarshal(data); err != nil {
+			return nil, false, &convert.MergeInputError{Input: string(rune('a' + i)), Err: err}
+		}
+	}
+	var buf bytes.Buffer
+	if err := nbhtml.Diff(&buf, ds[0], ds[1], changes, nbhtml.DiffOptions{NameA: names[0], NameB: names[1], Live: live}); err != nil {
+		return nil, false, err
+	}
+	return buf.Bytes(), len(changes) > 0, nil
+}
+
+// writePage writes a page to out (atomically) or, for "" or "-", to
+// standard output unless it is a terminal; it returns the exit status
+// of a failure, or -1.
+func writePage(e *env, cmd, out string, page []byte) int {
+	if out == "" || out == "-" {
+		if e.stdoutTTY {
+			fmt.Fprintf(e.stderr, "ipynb %s: standard output is a terminal; write the page to a file with -o FILE (or pipe it)\n", cmd)
+			return exitError
+		}
+		e.stdout.Write(page)
+		return -1
+	}
+	if _, err := atomicfile.Replace(out, page, atomicfile.Options{}); err != nil {
+		fmt.Fprintln(e.stderr, describe(out, err))
+		return exitError
+	}
+	return -1
+}
+
+// runDiffHTML is ipynb diff --html, after the files are read; its exit
+// status is diff's.
+func runDiffHTML(e *env, d *differ, names [2]string, texts [2][]byte, out string, gitMode bool) int {
+	page, changed, err := diffPage(d, names, texts[0], texts[1], false)
+	if mie := (*convert.MergeInputError)(nil); errors.As(err, &mie) {
+		i := 0
+		if mie.Input == "b" {
+			i = 1
+		}
+		printError(e.stderr, quoteName(names[i]), located(mie.Err, nil))
+		return exitError
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ipynb diff: %v\n", err)
+		return exitError
+	}
+	if st := writePage(e, "diff", out, page); st >= 0 {
+		return st
+	}
+	if changed && !gitMode {
+		return exitFindings
+	}
+	return exitOK
+}

@@ -1,0 +1,239 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/nbdialog/ipynb/internal/browsertest"
+)
+
+var webBuilt sync.Once
+
+// buildWeb builds ipynb-web beside the ipynb binary the tests run, where
+// ipynb web looks for it.
+func buildWeb(t *testing.T) {
+	t.Helper()
+	var err error
+	var out []byte
+	webBuilt.Do(func() {
+		out, err = exec.Command("go", "build", "-o", filepath.Join(filepath.Dir(binary), "ipynb-web"), "../ipynb-web").CombinedOutput()
+	})
+	if err != nil {
+		t.Fatalf("building ipynb-web: %v\n%s", err, out)
+	}
+}
+
+// webProcess runs ipynb web in dir and returns the address it serves and
+// a wait for its exit status.
+func webProcess(t *testing.T, dir string, args ...string) (url string, wait func() int) {
+	t.Helper()
+	buildWeb(t)
+	cmd := exec.Command(binary, append([]string{"web"}, args...)...)
+	cmd.Dir = dir
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan int, 1)
+	exited := false
+	t.Cleanup(func() {
+		if !exited {
+			cmd.Process.Kill()
+			<-done
+		}
+	})
+	line, err := bufio.NewReader(out).ReadString('\n')
+	go func() {
+		io.Copy(io.Discard, out)
+		err := cmd.Wait()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		done <- code
+	}()
+	if err != nil {
+		t.Fatalf("ipynb web printed no address: %v (%s)", err, stderr.String())
+	}
+	wait = func() int {
+		select {
+		case c := <-done:
+			exited = true
+			return c
+		case <-time.After(20 * time.Second):
+			t.Fatalf("ipynb web did not stop; stderr: %s", stderr.String())
+			return -1
+		}
+	}
+	return strings.TrimSpace(line), wait
+}
+
+// The server answers only its token, its own host name, and posts of
+// JSON from its own origin; it stops when the page says it closed.
+func TestWebServerRefuses(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "nb.ipynb"), []byte(htmlNotebook), 0o666)
+	url, wait := webProcess(t, dir, "nb.ipynb")
+	if !strings.HasPrefix(url, "http://127.0.0.1:") || len(url) < len("http://127.0.0.1:1/")+32 {
+		t.Fatalf("address %q: want loopback with a token", url)
+	}
+	host := strings.TrimPrefix(url, "http://")
+	host = host[:strings.IndexByte(host, '/')]
+	do := func(method, u, ctype, origin, hostHeader string) int {
+		req, _ := http.NewRequest(method, u, strings.NewReader("{}"))
+		if ctype != "" {
+			req.Header.Set("Content-Type", ctype)
+		}
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		if hostHeader != "" {
+			req.Host = hostHeader
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for _, c := range []struct {
+		name                            string
+		method, url, ctype, origin, hdr string
+		want                            int
+	}{
+		{"the page", "GET", url, "", "", "", 200},
+		{"no token", "GET", "http://" + host + "/", "", "", "", 404},
+		{"a wrong token", "GET", "http://" + host + "/" + strings.Repeat("0", 32) + "/", "", "", "", 404},
+		{"another host name (DNS rebinding)", "GET", url, "", "", "evil.example:80", 404},
+		{"a post that is not JSON", "POST", url + "alive", "text/plain", "", "", 403},
+		{"a post from another origin", "POST", url + "alive", "application/json", "http://evil.example", "", 403},
+		{"a heartbeat", "POST", url + "alive", "application/json", "http://" + host, "", 204},
+		{"an unknown action", "POST", url + "save", "application/json", "", "", 404},
+	} {
+		if got := do(c.method, c.url, c.ctype, c.origin, c.hdr); got != c.want {
+			t.Errorf("%s: status %d, want %d", c.name, got, c.want)
+		}
+	}
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(page), "connect-src &#39;self&#39;") || resp.Header.Get("X-Frame-Options") != "DENY" {
+		t.Errorf("the page's policy: headers %v", resp.Header)
+	}
+	if do("POST", url+"bye", "application/json", "", "") != 204 {
+		t.Fatal("bye refused")
+	}
+	if code := wait(); code != 0 {
+		t.Errorf("exit status %d after the page closed, want 0", code)
+	}
+}
+
+// mergeInputs writes base, ours and theirs of a notebook whose one code
+// cell both sides changed, text and output.
+func mergeInputs(t *testing.T, dir string) {
+	nb := func(src, out string) string {
+		return `{"nbformat": 4, "nbformat_minor": 5, "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}, "cells": [
+ {"cell_type": "markdown", "id": "intro", "metadata": {}, "source": "# Intro"},
+ {"cell_type": "code", "id": "calc", "metadata": {}, "execution_count": 1, "source": "` + src + `", "outputs": [{"output_type": "stream", "name": "stdout", "text": "` + out + `\n"}]}
+]}
+`
+	}
+	os.WriteFile(filepath.Join(dir, "base.ipynb"), []byte(nb("x = 1", "1")), 0o666)
+	os.WriteFile(filepath.Join(dir, "ours.ipynb"), []byte(nb("x = 2", "2")), 0o666)
+	os.WriteFile(filepath.Join(dir, "theirs.ipynb"), []byte(nb("x = 3", "3")), 0o666)
+}
+
+// A merge resolved in the browser: theirs' text, both outputs, saved.
+func TestBrowserWebMerge(t *testing.T) {
+	dir := t.TempDir()
+	mergeInputs(t, dir)
+	url, wait := webProcess(t, dir, "--merge", "base.ipynb", "ours.ipynb", "theirs.ipynb")
+	tab := browsertest.Open(t, func(u string) bool { return strings.HasPrefix(u, url) || strings.HasPrefix(u, "data:") })
+	tab.Navigate(url)
+	tab.Wait(`document.querySelector(".nb-status").textContent.includes("0 of 2")`)
+	titles := browsertest.Eval[[]string](tab, `[...document.querySelectorAll("section.nb-conflict .nb-dhead")].map(h => h.innerText)`)
+	if len(titles) != 2 || !strings.Contains(titles[0], "cell 2 · code · content") || !strings.Contains(titles[1], "outputs") {
+		t.Fatalf("conflicts %q", titles)
+	}
+	// The editor starts with both versions between markers.
+	if ed := browsertest.Eval[string](tab, `document.querySelector("#nb-x1 textarea").value`); !strings.Contains(ed, "<<<<<<< ours\nx = 2\n=======\nx = 3\n>>>>>>> theirs") {
+		t.Errorf("editor %q", ed)
+	}
+	tab.Screenshot("merge-conflict", true)
+	tab.Do(chromedp.Click(chromedp.CSS(`#nb-x1 button[data-choice=theirs]`)))
+	tab.Wait(`document.querySelector(".nb-status").textContent.startsWith("1 of 2 conflicts resolved · notebook valid")`)
+	if ed := browsertest.Eval[string](tab, `document.querySelector("#nb-x1 textarea").value`); ed != "x = 3" {
+		t.Errorf("editor after theirs: %q", ed)
+	}
+	// An edit by hand that leaves a marker is not a resolution.
+	tab.Do(chromedp.SendKeys(chromedp.CSS("#nb-x1 textarea"), "\n=======\n"))
+	tab.Wait(`document.querySelector(".nb-status").textContent.startsWith("0 of 2")`)
+	tab.Do(chromedp.Click(chromedp.CSS(`#nb-x1 button[data-choice=theirs]`)), chromedp.Click(chromedp.CSS(`#nb-x2 button[data-choice=both]`)))
+	tab.Wait(`document.querySelector(".nb-status").textContent.startsWith("2 of 2 conflicts resolved · notebook valid")`)
+	tab.Screenshot("merge-resolved", true)
+	tab.Do(chromedp.Click(chromedp.CSS(`button.nb-save`)))
+	tab.Wait(`document.querySelector(".nb-saved").textContent.startsWith("saved into ours.ipynb (2 of 2")`)
+	if code := wait(); code != 0 {
+		t.Errorf("exit status %d, want 0 (resolved)", code)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "ours.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nb struct {
+		Cells []struct {
+			Source  string `json:"source"`
+			Outputs []struct {
+				Text string `json:"text"`
+			} `json:"outputs"`
+		} `json:"cells"`
+	}
+	if err := json.Unmarshal(data, &nb); err != nil {
+		t.Fatalf("saved file: %v\n%s", err, data)
+	}
+	if len(nb.Cells) != 2 || nb.Cells[1].Source != "x = 3" || len(nb.Cells[1].Outputs) != 2 ||
+		nb.Cells[1].Outputs[0].Text != "2\n" || nb.Cells[1].Outputs[1].Text != "3\n" {
+		t.Errorf("saved notebook:\n%s", data)
+	}
+	tab.NoRequests()
+}
+
+// Closing the page without saving: OURS is left as it was, exit 1.
+func TestWebMergeClosedUnsaved(t *testing.T) {
+	dir := t.TempDir()
+	mergeInputs(t, dir)
+	before, _ := os.ReadFile(filepath.Join(dir, "ours.ipynb"))
+	url, wait := webProcess(t, dir, "--merge", "base.ipynb", "ours.ipynb", "theirs.ipynb")
+	req, _ := http.NewRequest("POST", url+"bye", strings.NewReader("{}"))
+	req.Header.Set("Content-Type", "application/json")
+	if resp, err := http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	} else {
+		resp.Body.Close()
+	}
+	if code := wait(); code != 1 {
+		t.Errorf("exit status %d, want 1 (not resolved)", code)
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, "ours.ipynb")); string(after) != string(before) {
+		t.Error("ours changed without a save")
+	}
+}

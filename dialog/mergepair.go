@@ -1,0 +1,187 @@
+package dialog
+
+import (
+	"strings"
+
+	"github.com/nbdialog/ipynb/internal/textdiff"
+)
+
+// Pairing, for merges and diffs, the messages match leaves unpaired that
+// are still one message edited: a message whose id one side changed (as
+// git pairs a renamed file with its old name by content), and a message
+// of a notebook without ids whose kind one side changed. Both are paired
+// by content, in the runs between messages already paired, as match
+// pairs similar messages of one kind: otherwise the edit would read as a
+// deletion and an insertion, and the other side's edit of the message
+// would be kept beside the new one (a copy).
+
+// matchSides is match, then pairRenamed.
+func matchSides(a, b []*Message, unkeyed func(*Message) bool) []int {
+	out := match(a, b, unkeyed)
+	pairRenamed(a, b, out, unkeyed)
+	return out
+}
+
+// inPlace reports whether runs ra and rb (of a and b) are one message
+// edited in place each: as many on both sides, pairable position by
+// position, each pair sharing a line (and of one kind, but where an id
+// is made up: a kind changed).
+func inPlace(a, b []*Message, ra, rb []int, pairable func(i, j int) bool, unkeyedPair func(x, y *Message) bool, budget *int) bool {
+	if len(ra) != len(rb) || len(ra) == 0 {
+		return false
+	}
+	for k := range ra {
+		x, y := a[ra[k]], b[rb[k]]
+		if x.Kind != y.Kind && !unkeyedPair(x, y) || !pairable(ra[k], rb[k]) || *budget <= 0 {
+			return false
+		}
+		*budget -= 2 + len(x.Content) + len(y.Content)
+		if x.Content != y.Content && alike(x.Content, y.Content) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// pairRenamed pairs unpaired messages of b with unpaired ones of a (out:
+// for each message of b, its counterpart in a or -1) when they have
+// different ids, or one's id is made up (of any kinds: a kind changed),
+// and their contents are alike: runs (between paired messages) of as many
+// on both sides sharing a line position by position, as messages edited
+// in place; otherwise in a run the most similar (at least `similar`), in
+// order; then equal contents anywhere (moved too); within pairBudget.
+func pairRenamed(a, b []*Message, out []int, unkeyed func(*Message) bool) {
+	keyed := func(m *Message) bool { return unkeyed == nil || !unkeyed(m) }
+	taken := make([]bool, len(a))
+	for _, i := range out {
+		if i >= 0 {
+			taken[i] = true
+		}
+	}
+	unkeyedPair := func(x, y *Message) bool { return !keyed(x) || !keyed(y) }
+	pairable := func(i, j int) bool {
+		x, y := a[i], b[j]
+		return !keyed(x) || !keyed(y) || x.ID != y.ID
+	}
+	budget, tries := pairBudget, 0
+	var runA, runB []int
+	flush := func() {
+		defer func() { runA, runB = runA[:0], runB[:0] }()
+		if inPlace(a, b, runA, runB, pairable, unkeyedPair, &budget) {
+			for k, i := range runA {
+				out[runB[k]], taken[i] = i, true
+			}
+			return
+		}
+		next := 0
+		for _, i := range runA {
+			best, bestK := 0.0, -1
+			for k := next; k < len(runB) && tries < maxPairTries && budget > 0; k++ {
+				j := runB[k]
+				tries++
+				if out[j] >= 0 || !pairable(i, j) {
+					continue
+				}
+				budget -= 2 + len(a[i].Content) + len(b[j].Content)
+				s := 1.0
+				if a[i].Content != b[j].Content {
+					s = alike(a[i].Content, b[j].Content)
+				}
+				if s > best {
+					best, bestK = s, k
+				}
+				if s == 1 {
+					break
+				}
+			}
+			if bestK >= 0 && best >= similar {
+				out[runB[bestK]], taken[i] = i, true
+				next = bestK + 1
+			}
+		}
+	}
+	nextA := 0
+	collect := func(upto int) {
+		for ; nextA < upto; nextA++ {
+			if !taken[nextA] {
+				runA = append(runA, nextA)
+			}
+		}
+	}
+	for j := range b {
+		switch i := out[j]; {
+		case i < 0:
+			runB = append(runB, j)
+		case i >= nextA:
+			collect(i)
+			flush()
+			nextA = i + 1
+		}
+	}
+	collect(len(a))
+	flush()
+	// Moved as well: equal contents anywhere.
+	byContent := map[string][]int{}
+	for i := range a {
+		if !taken[i] {
+			byContent[a[i].Content] = append(byContent[a[i].Content], i)
+		}
+	}
+	var restB []int
+	for j := range b {
+		if out[j] >= 0 {
+			continue
+		}
+		q := byContent[b[j].Content]
+		paired := false
+		for k, i := range q {
+			if !taken[i] && pairable(i, j) {
+				out[j], taken[i], paired = i, true, true
+				byContent[b[j].Content] = append(q[:k:k], q[k+1:]...)
+				break
+			}
+		}
+		if !paired {
+			restB = append(restB, j)
+		}
+	}
+	// Moved and edited: the most similar anywhere, in order.
+	var restA []int
+	for i := range a {
+		if !taken[i] {
+			restA = append(restA, i)
+		}
+	}
+	runA, runB = restA, restB
+	flush()
+}
+
+// alike is similarity with lines compared without their line ends: the
+// last line of a text gains one when a line is added after it.
+func alike(x, y string) float64 {
+	count := func(s string) (map[string]int, int) {
+		m := map[string]int{}
+		n := 0
+		for _, l := range textdiff.Lines(s) {
+			m[strings.TrimRight(l, "\r\n")]++
+			n++
+		}
+		return m, n
+	}
+	mx, nx := count(x)
+	my, ny := count(y)
+	if nx+ny == 0 {
+		return 1
+	}
+	common := 0
+	for l, c := range mx {
+		common += min(c, my[l])
+	}
+	dice := 2 * float64(common) / float64(nx+ny)
+	if n := min(nx, ny); n > 0 && dice >= 0.25 {
+		if contained := float64(common) / float64(n); contained >= 0.6 {
+			return max(dice, min(1, similar*contained/0.6))
+		}
+	}
+	return dice
+}

@@ -1,0 +1,112 @@
+package mergecheck
+
+import (
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The property test of issue 21 item 3: random edit pairs, merged by the
+// library (convert.Merge), by the built command ("ipynb merge"), and by
+// "ipynb fix" on what real git's line merge (git merge-file --diff3) made
+// of the same three files; every result judged by check.
+
+const (
+	fastCases = 300  // library cases of the default tier
+	fastCmd   = 40   // command cases (merge, and fix) of the default tier
+	longCases = 6000 // library cases with IPYNB_LONG=1
+	longCmd   = 1500 // command cases with IPYNB_LONG=1
+)
+
+func long(t *testing.T) {
+	if os.Getenv("IPYNB_LONG") == "" {
+		t.Skip("long tier: set IPYNB_LONG=1")
+	}
+}
+
+func TestMergeProperty(t *testing.T) {
+	property(t, "convert.Merge", libraryMerge, seedRange(1, fastCases), realBases(25), 15)
+}
+
+func TestMergePropertyLong(t *testing.T) {
+	long(t)
+	property(t, "convert.Merge (long)", libraryMerge, seedRange(1_000_000, longCases), realBases(1), 400)
+}
+
+func TestMergePropertyCommand(t *testing.T) {
+	commandProperty(t, fastCmd, 1, realBases(25))
+}
+
+func TestMergePropertyCommandLong(t *testing.T) {
+	long(t)
+	commandProperty(t, longCmd, 2_000_000, realBases(1))
+}
+
+func commandProperty(t *testing.T, n, from int, reals []realBase) {
+	bin := buildCommand(t)
+	t.Run("merge", func(t *testing.T) {
+		property(t, "ipynb merge", commandMerge(t, bin, t.TempDir()), seedRange(from, n), reals, 5)
+	})
+	t.Run("fix", func(t *testing.T) {
+		if _, err := exec.LookPath("git"); err != nil {
+			t.Skip("git absent")
+		}
+		property(t, "git merge-file --diff3 + ipynb fix", fixMerge(t, bin, t.TempDir()), seedRange(from, 2*n), reals, 5)
+	})
+}
+
+// TestMergePropertySeed shows one case, shrunk to its first failure
+// (IPYNB_MERGEPROP_CLASS: to the first of that class), merged by the
+// library (IPYNB_MERGEPROP_PATH=merge: the command; fix: git and fix):
+// IPYNB_MERGEPROP_SEED=N go test -run TestMergePropertySeed -v.
+func TestMergePropertySeed(t *testing.T) {
+	s := os.Getenv("IPYNB_MERGEPROP_SEED")
+	if s == "" {
+		t.Skip("set IPYNB_MERGEPROP_SEED to a case's seed")
+	}
+	seed, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reals := realBases(25)
+	if seed >= 1_000_000 {
+		reals = realBases(1)
+	}
+	m := libraryMerge
+	switch os.Getenv("IPYNB_MERGEPROP_PATH") {
+	case "merge":
+		m = commandMerge(t, buildCommand(t), t.TempDir())
+	case "fix":
+		m = fixMerge(t, buildCommand(t), t.TempDir())
+	}
+	c := newCase(seed, reals)
+	fails, _ := runCase(c, m)
+	want := os.Getenv("IPYNB_MERGEPROP_CLASS")
+	for _, f := range fails {
+		if want == "" || strings.Contains(f.class(), want) {
+			c, _ = shrink(c, m, f.class(), 300)
+			break
+		}
+	}
+	fs := c.files()
+	res, st, said := m(fs[0], fs[1], fs[2])
+	if os.Getenv("IPYNB_MERGEPROP_COMPACT") != "" { // values on one line each (styles lost)
+		for i, f := range append(fs[:], res) {
+			if v, err := parseJSON(f); err == nil {
+				fs2 := oneLineStyle.write(v)
+				if i < 3 {
+					fs[i] = fs2
+				} else {
+					res = fs2
+				}
+			}
+		}
+	}
+	t.Logf("%v\n--- base\n%s\n--- ours\n%s\n--- theirs\n%s\n--- result (exit %d: %s)\n%s", c, fs[0], fs[1], fs[2], st, said, res)
+	fails, _ = runCase(c, m)
+	for _, f := range fails {
+		t.Errorf("%v", f)
+	}
+}

@@ -1,0 +1,145 @@
+package mergecheck
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// Tests of the tests' own machinery: the JSON layer against
+// encoding/json, the generator's determinism and validity, the record
+// and marker readers.
+
+func TestJSONAgreesWithEncodingJSON(t *testing.T) {
+	bases := realBases(10)
+	if len(bases) == 0 {
+		t.Fatal("no notebooks in testdata")
+	}
+	for _, b := range bases {
+		v, err := parseJSON(b.data)
+		if err != nil {
+			if json.Valid(b.data) {
+				t.Errorf("%s: %v", b.name, err)
+			}
+			continue
+		}
+		if !bytes.Equal(markLone(b.data), b.data) {
+			continue // encoding/json would change its strings
+		}
+		for _, st := range styles {
+			var want, got any
+			for data, into := range map[*[]byte]*any{&b.data: &want, new(st.write(v)): &got} {
+				dec := json.NewDecoder(bytes.NewReader(*data))
+				dec.UseNumber()
+				if err := dec.Decode(into); err != nil {
+					t.Fatalf("%s: %v", b.name, err)
+				}
+			}
+			if !reflect.DeepEqual(want, got) {
+				t.Errorf("%s: written in style %+v, it decodes differently", b.name, st)
+			}
+		}
+	}
+}
+
+func TestLoneSurrogatesKept(t *testing.T) {
+	for in, want := range map[string]string{
+		`"a\ud83db"`:        "a" + lone(0xd83d) + "b",
+		`"\udc00"`:          lone(0xdc00),
+		`"\ud83d\ude00"`:    "😀",
+		`"\ud83d\ud83d"`:    lone(0xd83d) + lone(0xd83d),
+		`"\\ud83d"`:         `\ud83d`,
+		"\"\uFDD0\"":        lone(0xfdd0),
+		`["\u00e9","\ud8"]`: "",
+	} {
+		v, err := parseJSON([]byte(in))
+		if want == "" {
+			if err == nil {
+				t.Errorf("%s: no error", in)
+			}
+			continue
+		}
+		if err != nil || v != want {
+			t.Errorf("%s: %q, %v; want %q", in, v, err, want)
+		}
+		if out := string(asciiStyle.write(v)); out != in+"\n" && in != "\"\uFDD0\"" && in != `"\ud83d\ude00"` {
+			t.Errorf("%s: written back as %s", in, out)
+		}
+	}
+	if equal(lone(0xd83d), lone(0xd83e)) || !equal(fffd(lone(0xd83d)), fffd(lone(0xd83e))) {
+		t.Error("lone surrogates compare wrongly")
+	}
+}
+
+func TestGeneratorDeterministicAndValid(t *testing.T) {
+	reals := realBases(25)
+	for s := range uint64(150) {
+		for _, disjoint := range []bool{false, true} {
+			a, b := drawCase(s, reals, disjoint), drawCase(s, reals, disjoint)
+			fa, fb := a.files(), b.files()
+			for i := range fa {
+				if !bytes.Equal(fa[i], fb[i]) {
+					t.Fatalf("%v\n  %s drawn twice differs", a, sideNames[i])
+				}
+				if err := validNotebook(fa[i]); err != nil {
+					t.Errorf("%v\n  %s invalid: %v", a, sideNames[i], err)
+				}
+			}
+		}
+	}
+}
+
+func TestRecords(t *testing.T) {
+	meta := func(s string) *obj {
+		v, err := parseJSON([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.(*obj)
+	}
+	m := meta(`{"a": 1, "ipynb_conflicts": [{"pointer": "/metadata/colab", "base": {"h": 1}, "ours": {"h": 2}}]}`)
+	recs, err := takeRecords(m)
+	if err != nil || len(recs) != 1 || m.keys[0] != "a" || len(m.keys) != 1 {
+		t.Fatalf("%v %v %v", recs, err, m.keys)
+	}
+	for _, c := range []struct {
+		ptr  string
+		side int
+		val  any
+		has  bool
+		want bool
+	}{
+		{"/metadata/colab/h", 1, json.Number("2"), true, true},
+		{"/metadata/colab/h", 1, json.Number("3"), true, false},
+		{"/metadata/colab", 2, nil, false, true}, // theirs has none
+		{"/metadata/colab/h", 2, json.Number("2"), true, false},
+		{"/metadata/col", 1, nil, false, false},
+		{"/metadata", 1, nil, false, false},
+	} {
+		if got := covers(recs, c.ptr, c.side, c.val, c.has); got != c.want {
+			t.Errorf("covers %s %s: %v, want %v", c.ptr, sideNames[c.side], got, c.want)
+		}
+	}
+	for _, bad := range []string{`{"ipynb_conflicts": {}}`, `{"ipynb_conflicts": []}`, `{"ipynb_conflicts": [{"base": 1}]}`, `{"ipynb_conflicts": [{"pointer": "x"}]}`} {
+		if _, err := takeRecords(meta(bad)); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
+	}
+}
+
+func TestRegions(t *testing.T) {
+	outside, parts := regions("a\n<<<<<<< ours\nb\n||||||| base\nc\n=======\nd\n>>>>>>> theirs\ne\n<<<<<<< x\nf")
+	want := [][3][]string{{{"c"}, {"b"}, {"d"}}}
+	if !reflect.DeepEqual(parts, want) || !outside["a"] || !outside["e"] || !outside["f"] || outside["b"] {
+		t.Errorf("%v %v", parts, outside)
+	}
+	if marked("=======\n") || !marked("<<<<<<< ours\n=======\n>>>>>>> theirs") {
+		t.Error("marked")
+	}
+	outs := []any{markerOutput("<<<<<<< ours"), newObj("x", "1"), markerOutput("======="), markerOutput(">>>>>>> theirs")}
+	runs, ok := outputRegions(outs)
+	if !ok || len(runs) != 1 || len(runs[0][1]) != 1 || len(runs[0][2]) != 0 {
+		t.Errorf("%v", runs)
+	}
+}

@@ -1,0 +1,194 @@
+// Package nbweb serves one page of internal/nbhtml on this machine, for
+// `ipynb web` (the program ipynb-web, which ipynb runs for it, so that the
+// ipynb command itself links no network code): a notebook, the changes
+// between two notebooks, or a merge to resolve and save.
+//
+// The server listens on the loopback address only, on a free port, and
+// answers only requests that carry the random token of its address in
+// their path and that name that address as their host (so that another
+// site cannot reach it through a name that resolves to the loopback
+// address); posts only from the page's own origin, as JSON. It stops when
+// the page says it closed (or has said nothing for 10 s: the page speaks
+// every 2 s) or on an interrupt.
+package nbweb
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// maxBody is the largest request body read (a merge's resolutions).
+const maxBody = 1 << 30
+
+// webApp is what a web page serves: the page, and its actions.
+type webApp interface {
+	page() ([]byte, error)
+	// action answers a POST of the page's script (check, save).
+	action(name string, body []byte) (any, bool)
+	// status is the exit status once the server stopped.
+	status() int
+}
+
+// webServer is the local server of one page.
+type webServer struct {
+	app   webApp
+	addr  string // host:port
+	base  string // "/TOKEN/"
+	token string
+	stop  context.CancelFunc
+
+	mu    sync.Mutex
+	alive time.Time // the page's last word (zero: not yet)
+	bye   time.Time // when the page said it closed (zero: it did not)
+}
+
+// serve serves app until its page closes or the process is interrupted.
+func serve(stdout, stderr io.Writer, app webApp, open bool) int {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintf(stderr, "ipynb web: %v\n", err)
+		return 2
+	}
+	var tok [16]byte
+	rand.Read(tok[:])
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	s := &webServer{app: app, addr: ln.Addr().String(), token: hex.EncodeToString(tok[:]), stop: stop}
+	s.base = "/" + s.token + "/"
+	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil}
+	url := "http://" + s.addr + s.base
+	fmt.Fprintf(stdout, "%s\n", url)
+	fmt.Fprintln(stderr, "ipynb web: serving the page at the address above; it stops when the page is closed, or on Ctrl-C")
+	if open {
+		openBrowser(url)
+	}
+	if q, ok := app.(interface{ setQuit(func()) }); ok {
+		q.setQuit(stop)
+	}
+	go s.watch(ctx)
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		srv.Shutdown(sctx)
+	}()
+	if err := srv.Serve(ln); err != nil && err != http.ErrServerClosed {
+		fmt.Fprintf(stderr, "ipynb web: %v\n", err)
+		return 2
+	}
+	return app.status()
+}
+
+// watch stops the server when the page has been silent for 10 s, or
+// 3 s after it said it closed (a reload says so, and then speaks again).
+func (s *webServer) watch(ctx context.Context) {
+	t := time.NewTicker(500 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			s.mu.Lock()
+			gone := !s.alive.IsZero() && now.Sub(s.alive) > 10*time.Second ||
+				!s.bye.IsZero() && s.bye.After(s.alive) && now.Sub(s.bye) > 3*time.Second
+			s.mu.Unlock()
+			if gone {
+				s.stop()
+				return
+			}
+		}
+	}
+}
+
+// ServeHTTP answers the page's requests: only those naming this server
+// as their host (no DNS rebinding), under the token's path; posts only
+// from the page's own origin.
+func (s *webServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	rest, ok := strings.CutPrefix(r.URL.Path, "/")
+	tok, rest, _ := strings.Cut(rest, "/")
+	if r.Host != s.addr || !ok || subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) != 1 {
+		http.NotFound(w, r)
+		return
+	}
+	if rest == "" {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		page, err := s.app.page()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		h.Set("Content-Type", "text/html; charset=utf-8")
+		w.Write(page)
+		return
+	}
+	if r.Method != http.MethodPost || r.Header.Get("Content-Type") != "application/json" ||
+		(r.Header.Get("Origin") != "" && r.Header.Get("Origin") != "http://"+s.addr) {
+		http.Error(w, "forbidden", http.StatusForbidden)
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	s.mu.Lock()
+	switch rest {
+	case "alive":
+		s.alive = time.Now()
+	case "bye":
+		s.bye = time.Now()
+	}
+	s.mu.Unlock()
+	if rest == "alive" || rest == "bye" {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	answer, ok := s.app.action(rest, body)
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	h.Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(answer)
+}
+
+// openBrowser opens url in the desktop's browser, not waiting for it.
+func openBrowser(url string) {
+	var cmd *exec.Cmd
+	switch runtime.GOOS {
+	case "darwin":
+		cmd = exec.Command("open", url)
+	case "windows":
+		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
+	default:
+		cmd = exec.Command("xdg-open", url)
+	}
+	if cmd.Start() == nil {
+		go cmd.Wait()
+	}
+}
