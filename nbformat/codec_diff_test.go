@@ -126,13 +126,13 @@ var codecEdits = []struct {
 // writer.
 func oldEncode(nb *Notebook) ([]byte, error) {
 	var out []byte
-	err := nb.encode(func(p ...[]byte) error { out = join(p); return nil })
+	err := nb.encodeReflect(func(p ...[]byte) error { out = join(p); return nil })
 	return out, err
 }
 
 func newEncode(nb *Notebook) ([]byte, error) {
 	var out []byte
-	err := nb.encodeCodec(func(p ...[]byte) error { out = join(p); return nil })
+	err := nb.encode(func(p ...[]byte) error { out = join(p); return nil })
 	return out, err
 }
 

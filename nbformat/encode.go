@@ -2,11 +2,8 @@ package nbformat
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
-	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
@@ -46,115 +43,6 @@ func (e *encoder) fail(err error) {
 
 // ---- writing ----
 
-// value writes v, whose original is node o (or -1), on a line indented by
-// ind.
-func (e *encoder) value(v reflect.Value, ti *typeInfo, o int, ind string) {
-	if o >= 0 && e.equal(v, ti, o) {
-		e.buf = append(e.buf, e.t.Raw(o)...)
-		return
-	}
-	if e.t == nil {
-		o = -1
-	}
-	if o >= 0 && e.t.Lazy(o) && readsChildren(ti.kind) {
-		// A changed value whose original is lazy: keep the original's
-		// layout all the same.
-		x, restore, ok := e.expandOrig(o)
-		if ok {
-			defer restore()
-			o = x
-		} else {
-			o = -1
-		}
-	}
-	switch ti.kind {
-	case kString, kInt, kUint, kFloat, kBool, kNumber:
-		e.scalar(v, ti.kind)
-	case kRaw:
-		e.rawJSON(v.Bytes(), ind)
-	case kPtr:
-		if v.IsNil() {
-			e.buf = append(e.buf, "null"...)
-			return
-		}
-		e.value(v.Elem(), ti.elem, o, ind)
-	case kAny:
-		if v.IsNil() {
-			e.buf = append(e.buf, "null"...)
-			return
-		}
-		if x, xi, ok := e.dynamic(v); ok {
-			e.value(x, xi, o, ind)
-		}
-	case kSlice, kMap:
-		if err := e.cycles.enter(v); err != nil {
-			e.fail(err)
-			e.buf = append(e.buf, "null"...)
-			return
-		}
-		if ti.kind == kSlice {
-			e.slice(v, ti, o, ind)
-		} else {
-			e.mapValue(v, ti, o, ind)
-		}
-		e.cycles.leave(v)
-	case kStruct:
-		e.structValue(v, ti.plan, o, ind)
-	case kMultiline:
-		e.multiline(mustAssert[MultilineString](v), o, ind, true)
-	case kBundle:
-		e.bundle(mustAssert[MimeBundle](v), o, ind)
-	case kCell, kOutput:
-		e.variant(v, ti, o, ind)
-	default:
-		e.fail(fmt.Errorf("nbformat: cannot write a %s", ti.typ))
-		e.buf = append(e.buf, "null"...)
-	}
-}
-
-// scalar writes a string, number or boolean.
-func (e *encoder) scalar(v reflect.Value, k kind) {
-	switch k {
-	case kString:
-		e.str(v.String())
-	case kInt:
-		e.buf = strconv.AppendInt(e.buf, v.Int(), 10)
-	case kUint:
-		e.buf = strconv.AppendUint(e.buf, v.Uint(), 10)
-	case kFloat:
-		e.buf = jsontree.AppendPythonFloat(e.buf, v.Float())
-	case kBool:
-		e.buf = strconv.AppendBool(e.buf, v.Bool())
-	case kNumber:
-		s := v.String()
-		if !json.Valid([]byte(s)) && s != "NaN" && s != "Infinity" && s != "-Infinity" {
-			e.fail(fmt.Errorf("nbformat: invalid json.Number %q", s))
-		}
-		e.buf = append(e.buf, s...)
-	}
-}
-
-// variant writes a Cell or an Output: an unknown one as its bytes, a
-// typed one as its struct.
-func (e *encoder) variant(v reflect.Value, ti *typeInfo, o int, ind string) {
-	if v.IsNil() || v.Elem().IsNil() {
-		e.fail(fmt.Errorf("nbformat: nil %s in a notebook", strings.ToLower(ti.typ.Name())))
-		e.buf = append(e.buf, "null"...)
-		return
-	}
-	switch x := v.Interface().(type) {
-	case *UnknownCell:
-		e.rawJSON(x.Raw, ind)
-		return
-	case *UnknownOutput:
-		e.rawJSON(x.Raw, ind)
-		return
-	}
-	el := v.Elem().Elem()
-	defer e.leave(e.enter(v.Interface()))
-	e.structValue(el, infoOf(el.Type()).plan, o, ind)
-}
-
 func (e *encoder) str(s string) {
 	var ok bool
 	e.buf, ok = jsontree.AppendQuoted(e.buf, s, e.st.esc)
@@ -168,55 +56,6 @@ type member struct {
 	key   string
 	orig  int // original member node, or -1
 	write func(orig int, ind string)
-}
-
-func (e *encoder) structValue(v reflect.Value, plan *structPlan, o int, ind string) {
-	t := e.t
-	hasOrig := o >= 0 && t.Nodes[o].Kind == jsontree.Object
-	var extra map[string]any
-	if plan.extra >= 0 {
-		extra = v.Field(plan.extra).Interface().(map[string]any)
-	}
-	var ms []member
-	used := map[string]bool{}
-	anyWriter := func(x any) func(int, string) {
-		return func(j int, ind string) { e.value(reflect.ValueOf(&x).Elem(), infoOf(anyType), j, ind) }
-	}
-	if hasOrig {
-		for _, j := range uniqueMembers(t, o) {
-			key := t.KeyString(j)
-			used[key] = true
-			if x, ok := extra[key]; ok && !shadowed(v, plan, key) {
-				ms = append(ms, member{key: key, orig: j, write: anyWriter(x)})
-				continue
-			}
-			if fi, ok := plan.byName[key]; ok {
-				f := &plan.fields[fi]
-				if fv, present := e.field(v, f, true, true); present {
-					ms = append(ms, member{key: key, orig: j, write: func(j int, ind string) { e.value(fv, f.ti, j, ind) }})
-				}
-			}
-		}
-	}
-	var added []member
-	for i := range plan.fields {
-		f := &plan.fields[i]
-		if used[f.name] {
-			continue
-		}
-		if _, inExtra := extra[f.name]; inExtra && !shadowed(v, plan, f.name) {
-			continue
-		}
-		if fv, present := e.field(v, f, hasOrig, false); present {
-			added = append(added, member{key: f.name, orig: -1, write: func(j int, ind string) { e.value(fv, f.ti, j, ind) }})
-		}
-	}
-	for k, x := range extra {
-		if !used[k] && !shadowed(v, plan, k) {
-			added = append(added, member{key: k, orig: -1, write: anyWriter(x)})
-		}
-	}
-	e.object(o, ind, e.place(ms, added, codecIDOf(v.Type())), hasOrig)
 }
 
 // place orders new members among the existing ones: at their sorted place
@@ -251,35 +90,6 @@ func (e *encoder) place(ms, added []member, id int) []member {
 		out = append(out, a)
 	}
 	return append(out, ms[i:]...)
-}
-
-func (e *encoder) mapValue(v reflect.Value, ti *typeInfo, o int, ind string) {
-	t := e.t
-	hasOrig := o >= 0 && t.Nodes[o].Kind == jsontree.Object
-	var ms []member
-	used := map[string]bool{}
-	if hasOrig {
-		for _, j := range uniqueMembers(t, o) {
-			key := t.KeyString(j)
-			mv := v.MapIndex(reflect.ValueOf(key).Convert(ti.typ.Key()))
-			if !mv.IsValid() {
-				continue
-			}
-			used[key] = true
-			ms = append(ms, member{key: key, orig: j, write: func(j int, ind string) { e.value(mv, ti.elem, j, ind) }})
-		}
-	}
-	var added []member
-	iter := v.MapRange()
-	for iter.Next() {
-		key := iter.Key().String()
-		if used[key] {
-			continue
-		}
-		mv := iter.Value()
-		added = append(added, member{key: key, orig: -1, write: func(j int, ind string) { e.value(mv, ti.elem, j, ind) }})
-	}
-	e.object(o, ind, e.place(ms, added, -1), hasOrig)
 }
 
 func (e *encoder) bundle(m MimeBundle, o int, ind string) {
@@ -452,32 +262,6 @@ func lineIndent(sep []byte, def string) string {
 	return string(line[:n])
 }
 
-// slice writes an array, keeping the original's layout and matching each
-// element to its original: cells and outputs by identity (then cells by
-// id), everything else by position.
-func (e *encoder) slice(v reflect.Value, ti *typeInfo, o int, ind string) {
-	n := v.Len()
-	hasOrig := o >= 0 && e.t.Nodes[o].Kind == jsontree.Array
-	var kids []int
-	if hasOrig {
-		kids = e.t.ChildList(o)
-	}
-	var origs []int
-	if e.src != nil && (ti.elem.kind == kCell || ti.elem.kind == kOutput) {
-		origs = e.matchOriginals(v, ti.elem.kind == kCell && hasOrig, kids)
-	} else {
-		origs = make([]int, n)
-		for i := range origs {
-			origs[i] = -1
-			if i < len(kids) {
-				origs[i] = kids[i]
-			}
-		}
-	}
-	elem := func(i int, ind string) { e.value(v.Index(i), ti.elem, origs[i], ind) }
-	e.array(o, ind, n, hasOrig, elem)
-}
-
 // array writes n elements; with an original array o it keeps o's layout.
 func (e *encoder) array(o int, ind string, n int, hasOrig bool, elem func(i int, ind string)) {
 	t := e.t
@@ -549,34 +333,4 @@ func sameType(t *jsontree.Tape, j int, x any) bool {
 		return k >= 0 && t.StrIs(k, x.Type())
 	}
 	return false
-}
-
-// ours reports whether t is (a pointer to) a type of this package, which
-// the encoder writes natively.
-func ours(t reflect.Type) bool {
-	if t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	return t.PkgPath() == pkgPath
-}
-
-var pkgPath = reflect.TypeFor[Notebook]().PkgPath()
-
-// shadowed reports whether the kept value AdditionalProperties[key] (a
-// member whose JSON did not fit its field) is replaced by the field, which
-// was set since: a field holding its zero value leaves the kept value in
-// place.
-func shadowed(v reflect.Value, plan *structPlan, key string) bool {
-	fi, ok := plan.byName[key]
-	return ok && !v.Field(plan.fields[fi].index).IsZero()
-}
-
-// codecIDOf returns the id of the codec of the generated struct typ, or -1.
-func codecIDOf(typ reflect.Type) int {
-	for _, c := range structCodecs {
-		if c.name == typ.Name() && typ.PkgPath() == pkgPath {
-			return c.id
-		}
-	}
-	return -1
 }

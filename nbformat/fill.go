@@ -2,7 +2,6 @@ package nbformat
 
 import (
 	"errors"
-	"reflect"
 	"strconv"
 )
 
@@ -32,20 +31,6 @@ func (nb *Notebook) fillMissing(found []located) {
 		nb.filled[x] = true
 	}
 }
-
-// fills reports whether the struct v is one whose missing required members
-// are written (see fillMissing).
-func (e *encoder) fills(v reflect.Value) bool {
-	if len(e.filledStructs) == 0 || !v.CanAddr() {
-		return false
-	}
-	x, ok := v.Addr().Interface().(codecStruct)
-	return ok && e.filledStructs[x]
-}
-
-// filledStructs returns the structs whose missing required members are
-// written.
-func (nb *Notebook) filledStructs() map[codecStruct]bool { return nb.filled }
 
 // structAt returns the generated struct that pointer p (in the notebook as
 // written) locates below the document doc, or the nearest one above p's

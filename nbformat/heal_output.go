@@ -2,7 +2,6 @@ package nbformat
 
 import (
 	"errors"
-	"reflect"
 	"strconv"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
@@ -49,7 +48,7 @@ func (h *healer) output(i int, code *CodeCell, at Pointer, jtok string, probs []
 	}
 	r := &outputRepair{h: h, t: h.t, node: node, at: at}
 	r.set = func(o Output) {
-		r.o, r.v = o, reflect.ValueOf(o).Elem()
+		r.o, r.v = o, structOf(o)
 		code.Outputs[j] = o
 	}
 	r.set(cloneOutput(out))
@@ -66,8 +65,8 @@ type outputRepair struct {
 	node int
 	at   Pointer
 	o    Output
-	v    reflect.Value // *o
-	set  func(Output)  // replaces the output (o, v and the cell's)
+	v    codecStruct  // o
+	set  func(Output) // replaces the output (o, v and the cell's)
 
 	members, dataMembers map[string]int // built when first needed
 	// Done once per output: its data cloned, its traceback or stream text
@@ -375,7 +374,7 @@ func tracebackOf(t *jsontree.Tape, n int) []string {
 // keeping every attachment that is a MIME bundle: entries that are not
 // text become their text, line lists stay as they are. An attachment that
 // is not a bundle has no MIME type and is removed.
-func (h *healer) attachments(i int, c Cell, v reflect.Value) {
+func (h *healer) attachments(i int, c Cell, v codecStruct) {
 	at := Pointer("/cells").appendIndex(i).appendToken("attachments")
 	t := h.t
 	switch c.(type) {

@@ -3,7 +3,6 @@ package nbformat
 import (
 	"fmt"
 	"io"
-	"reflect"
 	"sync"
 
 	"github.com/nbdialog/ipynb/internal/cellid"
@@ -151,36 +150,6 @@ func (nb *Notebook) asRead() (lead, rest []byte, ok bool) {
 	return lead, t.Data[root.Start:], true
 }
 
-// encode hands to emit the bytes the encoder builds for nb, built in
-// memory or edited (without a nil cell or output).
-func (nb *Notebook) encode(emit func(pieces ...[]byte) error) (err error) {
-	e := nb.newEncoder()
-	v := reflect.ValueOf(&nb.Document).Elem()
-	defer func() {
-		if err != nil {
-			err = cycleAt(err, v) // the place of a cycle, looked for only now
-		}
-	}()
-	ti := infoOf(v.Type())
-	if nb.src == nil {
-		e.value(v, ti, -1, "")
-		e.buf = append(e.buf, '\n')
-		return e.emit(emit)
-	}
-	t := nb.src.tape
-	root := &t.Nodes[jsontree.Root]
-	lead := t.Data[:root.Start]
-	if nb.dropBOM && t.BOM {
-		lead = lead[3:]
-	}
-	e.st = nb.src.styleOf()
-	e.buf = make([]byte, 0, len(t.Data)+len(t.Data)/8)
-	e.buf = append(e.buf, lead...)
-	e.value(v, ti, jsontree.Root, "")
-	e.buf = append(e.buf, t.Data[root.End:]...)
-	return e.emit(emit)
-}
-
 // emit hands the encoder's buffer to emit, unless encoding failed.
 func (e *encoder) emit(emit func(pieces ...[]byte) error) error {
 	if e.err != nil {
@@ -188,8 +157,6 @@ func (e *encoder) emit(emit func(pieces ...[]byte) error) error {
 	}
 	return emit(e.buf)
 }
-
-func reflectDocument(nb *Notebook) reflect.Value { return reflect.ValueOf(&nb.Document).Elem() }
 
 // Edited reports whether Marshal would write anything other than the
 // bytes nb was read from: true for a notebook built in memory or changed
@@ -263,10 +230,15 @@ func join(pieces [][]byte) []byte {
 	return out
 }
 
-// encodeCodec is encode through the generated codec (codec_gen.go).
-func (nb *Notebook) encodeCodec(emit func(pieces ...[]byte) error) error {
+// encode hands to emit the bytes the encoder builds for nb, built in
+// memory or edited (without a nil cell or output).
+func (nb *Notebook) encode(emit func(pieces ...[]byte) error) (err error) {
 	e := nb.newEncoder()
-	e.filledStructs = nb.filledStructs()
+	defer func() {
+		if err != nil {
+			err = cycleAt(err, &nb.Document) // the place of a cycle, looked for only now
+		}
+	}()
 	if nb.src == nil {
 		e.encStruct(&nb.Document, -1, "")
 		e.buf = append(e.buf, '\n')

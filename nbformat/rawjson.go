@@ -2,7 +2,6 @@ package nbformat
 
 import (
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -58,16 +57,15 @@ func (e *encoder) tapeValue(t *jsontree.Tape, j int, ind string) {
 }
 
 // encodeCompact writes v (any Go value the encoder handles) as compact JSON.
-// Generic JSON values are written by appendGeneric, without reflection.
+// Generic JSON values are written by appendGeneric, others by encAny.
 func encodeCompact(v any) ([]byte, error) {
 	if out, ok := appendGeneric(nil, v, 0); ok {
 		return out, nil
 	}
 	e := encoder{st: &style{colon: ":"}}
-	x := reflect.ValueOf(&v).Elem()
-	e.value(x, infoOf(anyType), -1, "")
+	encAny(&e, v, -1, "")
 	if e.err != nil {
-		return nil, cycleAt(e.err, x)
+		return nil, cycleAt(e.err, &v)
 	}
 	return e.buf, nil
 }

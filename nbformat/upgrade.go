@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"reflect"
 	"strings"
 
 	"github.com/nbdialog/ipynb/internal/cellid"
@@ -157,7 +156,7 @@ func upgradeV3(nb *Notebook) error {
 		}
 	}
 	detachCells(doc.Cells)
-	if reflectValueIsZero(nb.Metadata) {
+	if nb.Metadata.zero() {
 		// A v3 file without metadata (Python refuses to upgrade it): an
 		// empty, non-nil map makes the metadata object present.
 		nb.Metadata.AdditionalProperties = map[string]any{}
@@ -470,5 +469,3 @@ func detachOutput(o Output) {
 		}
 	}
 }
-
-func reflectValueIsZero(v any) bool { return reflect.ValueOf(v).IsZero() }
