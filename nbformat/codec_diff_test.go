@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // Differential tests: the generated codec's comparison, writer and
@@ -193,7 +194,7 @@ func diffGeneric(v any) string {
 
 func TestCodecMatchesReflectiveCorpus(t *testing.T) {
 	n := 0
-	for e, data := range corpus.Files(t) {
+	for e, data := range corpus.Sample(t) {
 		for _, ed := range codecEdits {
 			nb, err := Unmarshal(data)
 			if err != nil {
@@ -215,6 +216,7 @@ func TestCodecMatchesReflectiveCorpus(t *testing.T) {
 // member of the testdata notebooks (as TestDecodeMatchesReflectiveMutations
 // does) and compares the codecs on the result, unedited and edited.
 func TestCodecMatchesReflectiveMutations(t *testing.T) {
+	testtier.Long(t)
 	for name, data := range testdataNotebooks(t) {
 		tape, err := jsontree.Parse(data, jsontree.Limits{})
 		if err != nil {

@@ -88,6 +88,7 @@ func work(t *testing.T, names ...string) string {
 }
 
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	dialogNB, _ := os.ReadFile(filepath.Join(shipped, "dialog.ipynb"))
 	tests := []struct {
 		name  string
@@ -158,6 +159,7 @@ func TestGolden(t *testing.T) {
 
 // Exit statuses: 0 fine, 1 findings, 2 usage or I/O error.
 func TestExitStatus(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want int
@@ -189,6 +191,7 @@ func TestExitStatus(t *testing.T) {
 // fmt --canonical writes exactly Python nbformat's bytes; fmt heals in the
 // file's own style; fmt --upgrade adds ids; a read-only file is left alone.
 func TestFmt(t *testing.T) {
+	t.Parallel()
 	dir := work(t, "kaggle.ipynb", "invalid.ipynb", "v4.4.ipynb", "jupyter.ipynb", "v3.ipynb")
 	r := ipynb(t, dir, "", "fmt", "--canonical", "kaggle.ipynb", "jupyter.ipynb")
 	if r.code != 0 || r.stdout != "kaggle.ipynb\n" {
@@ -261,6 +264,7 @@ func cellBytes(t *testing.T, data []byte, i int) []byte {
 // strip gives what nbstripout's rules give, written by Python nbformat
 // (testdata/strip, from scripts/reference/strip_reference.py).
 func TestStrip(t *testing.T) {
+	t.Parallel()
 	want, _ := os.ReadFile(filepath.Join("testdata", "strip", "jupyter.ipynb"))
 	wantCount, _ := os.ReadFile(filepath.Join("testdata", "strip", "jupyter-keep-count.ipynb"))
 	dir := work(t, "jupyter.ipynb")
@@ -289,6 +293,7 @@ func TestStrip(t *testing.T) {
 
 // A progress line appears on a terminal when there are many files.
 func TestProgress(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	data, _ := os.ReadFile(filepath.Join(shipped, "dialog.ipynb"))
 	for i := 0; i < screenful+5; i++ {
@@ -313,6 +318,7 @@ func TestProgress(t *testing.T) {
 // check on the corpus agrees with MANIFEST: exactly the schema-invalid
 // files are reported invalid, every other one same.
 func TestCheckCorpus(t *testing.T) {
+	t.Parallel()
 	dir, entries := corpus.Entries(t)
 	r := ipynb(t, dir, "", "check", "--json", ".")
 	files, _ := checkLines(t, r.stdout)
@@ -347,6 +353,7 @@ func TestCheckCorpus(t *testing.T) {
 // fmt --canonical --check reports exactly the files Python nbformat
 // rewrites (those corpus-canonical holds).
 func TestFmtCanonicalCorpus(t *testing.T) {
+	t.Parallel()
 	dir := corpus.Dir(t)
 	cdir := corpus.CanonicalDir(t)
 	want := map[string]bool{}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/nbtest"
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // denseFile writes nbtest.Dense(kind, n) to dir and returns its path and
@@ -104,6 +105,7 @@ func rejoined(outputs []map[string]any) []map[string]any {
 // bytes each, after two copies of it), and the test failed; peak RSS of
 // show on benchgen -dense output of 50 MB was 107 MB (2.1×), 58 MB after.
 func TestShowMemoryScalesDense(t *testing.T) {
+	testtier.Long(t)
 	var out strings.Builder
 	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: io.Discard}
 	for _, kind := range []string{"output", "text", "source", "cell", "meta"} {
