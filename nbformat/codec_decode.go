@@ -82,7 +82,7 @@ func decFloat64(d *decoder, j int, _ bool) (float64, bool) {
 	if n.Kind != jsontree.Number {
 		return 0, false
 	}
-	f, ok := numberValue(d.t.Raw(j), n.Flags).(float64)
+	f, ok := jsontree.NumberValue(d.t.Raw(j), n.Flags).(float64)
 	if !ok {
 		return 0, false // an integer: kept as it is spelled
 	}
@@ -108,7 +108,7 @@ func decAny(d *decoder, j int, req bool) (any, bool) {
 }
 
 func decMultilineString(d *decoder, j int, _ bool) (MultilineString, bool) {
-	if !isMultiline(d.t, j) {
+	if !d.t.IsMultiline(j) {
 		return MultilineString{}, false
 	}
 	return multilineFromRaw(d.t.Raw(j)), true

@@ -57,7 +57,7 @@ func (e *encoder) writeStruct(x codecStruct, o int, ind string) {
 	var ms []member
 	used := map[string]bool{}
 	if hasOrig {
-		for _, j := range uniqueMembers(t, o) {
+		for _, j := range t.UniqueMembers(o) {
 			key := t.KeyString(j)
 			used[key] = true
 			if v, ok := extra[key]; ok && !shadowedIn(x, key) {
@@ -324,7 +324,7 @@ func writeMap[T any](e *encoder, v map[string]T, j int, ind string, enc func(*en
 	used := map[string]bool{}
 	writer := func(x T) func(int, string) { return func(k int, ind string) { enc(e, x, k, ind) } }
 	if hasOrig {
-		for _, k := range uniqueMembers(t, j) {
+		for _, k := range t.UniqueMembers(j) {
 			key := t.KeyString(k)
 			x, ok := v[key]
 			if !ok {

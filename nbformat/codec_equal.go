@@ -352,7 +352,7 @@ func eqFloat64(e *encoder, g float64, j int) bool {
 	if n.Kind != jsontree.Number || n.Flags&jsontree.FlagInt != 0 {
 		return false
 	}
-	f, _ := numberValue(e.t.Raw(j), n.Flags).(float64)
+	f, _ := jsontree.NumberValue(e.t.Raw(j), n.Flags).(float64)
 	return f == g && math.Signbit(f) == math.Signbit(g) || math.IsNaN(f) && math.IsNaN(g)
 }
 

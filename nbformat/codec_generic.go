@@ -6,7 +6,11 @@ package nbformat
 // (genStruct), and the converters of its members' types that codec_gen.go
 // calls (gen* functions).
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/nbdialog/ipynb/internal/jsontree"
+)
 
 // genStruct converts a generated struct: its present fields and the
 // values its AdditionalProperties keeps (unless a set field shadows them).
@@ -168,7 +172,7 @@ func genAny(e *encoder, v any) (any, error) {
 	case uint64:
 		return int(x), nil
 	case json.Number:
-		return numberValue([]byte(x), numberFlags(string(x))), nil
+		return jsontree.NumberValue([]byte(x), numberFlags(string(x))), nil
 	case map[string]any:
 		if x == nil {
 			return nil, nil

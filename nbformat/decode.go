@@ -2,7 +2,6 @@ package nbformat
 
 import (
 	"encoding/json"
-	"math"
 	"strconv"
 	"unsafe"
 
@@ -96,32 +95,6 @@ func parseInt(raw []byte) (int64, bool) {
 	return u, true
 }
 
-// isMultiline reports whether node j is a string or an array of strings.
-func isMultiline(t *jsontree.Tape, j int) bool {
-	n := &t.Nodes[j]
-	if n.Kind == jsontree.String {
-		return true
-	}
-	if n.Kind != jsontree.Array {
-		return false
-	}
-	if t.Lazy(j) {
-		if n.Flags&jsontree.FlagStrings != 0 {
-			return true
-		}
-		sub, err := t.Expand(j) // not lines of text after all
-		return err == nil && isMultiline(sub, jsontree.Root)
-	}
-	k := j + 1
-	for range n.Len {
-		if t.Nodes[k].Kind != jsontree.String {
-			return false
-		}
-		k = t.Next(k)
-	}
-	return true
-}
-
 func (d *decoder) bundle(j int) MimeBundle {
 	t := d.t
 	b := d.bundles.next()
@@ -130,7 +103,7 @@ func (d *decoder) bundle(j int) MimeBundle {
 	k := t.FirstChild(j)
 	for range t.Nodes[j].Len {
 		e := mimeEntry{mime: d.key(k)}
-		if !mimetype.IsJSON(e.mime) && isMultiline(t, k) {
+		if !mimetype.IsJSON(e.mime) && t.IsMultiline(k) {
 			e.text = multilineFromRaw(t.Raw(k))
 		} else {
 			e.json, e.isJSON = t.Raw(k), true
@@ -198,7 +171,7 @@ func genericValue(t *jsontree.Tape, j int) any {
 	case jsontree.String:
 		return t.Str(j)
 	case jsontree.Number:
-		return numberValue(t.Raw(j), n.Flags)
+		return jsontree.NumberValue(t.Raw(j), n.Flags)
 	case jsontree.Array:
 		a := make([]any, 0, n.Len)
 		t.Children(j, func(k int) bool {
@@ -215,27 +188,6 @@ func genericValue(t *jsontree.Tape, j int) any {
 		return m
 	}
 	return nil
-}
-
-// numberValue is the Go value of a JSON number: int when it is an integer
-// that fits, json.Number for larger integers, float64 otherwise.
-func numberValue(raw []byte, flags uint8) any {
-	if flags&jsontree.FlagInt != 0 {
-		if i, err := strconv.ParseInt(string(raw), 10, 0); err == nil {
-			return int(i)
-		}
-		return json.Number(raw)
-	}
-	switch string(raw) {
-	case "NaN":
-		return math.NaN()
-	case "Infinity":
-		return math.Inf(1)
-	case "-Infinity":
-		return math.Inf(-1)
-	}
-	f, _ := strconv.ParseFloat(string(raw), 64)
-	return f
 }
 
 // Decode parses JSON text into generic Go values: nil, bool, string, int

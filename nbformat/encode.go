@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/mimetype"
 )
 
 // encoder writes typed values back as JSON. Every value is written next to
@@ -109,13 +110,13 @@ func (e *encoder) bundle(m MimeBundle, o int, ind string) {
 				e.rawJSON(en.json, ind)
 				return
 			}
-			e.multiline(en.text, j, ind, splitsMime(en.mime))
+			e.multiline(en.text, j, ind, mimetype.SplitsLines(en.mime))
 		}
 	}
 	var ms []member
 	used := map[string]bool{}
 	if hasOrig {
-		for _, j := range uniqueMembers(t, o) {
+		for _, j := range t.UniqueMembers(o) {
 			key := t.KeyString(j)
 			i := m.find(key)
 			if i < 0 {
@@ -136,13 +137,6 @@ func (e *encoder) bundle(m MimeBundle, o int, ind string) {
 	} else {
 		e.object(o, ind, append(ms, added...), hasOrig)
 	}
-}
-
-// splitsMime reports whether new text of this MIME type is stored as lines
-// (Python nbformat splits text/*, application/javascript and
-// image/svg+xml).
-func splitsMime(mime string) bool {
-	return strings.HasPrefix(mime, "text/") || mime == "application/javascript" || mime == "image/svg+xml"
 }
 
 // object writes the members ms; with an original object o it keeps o's

@@ -35,17 +35,17 @@ func (e *encoder) equalMultiline(m MultilineString, o int) bool {
 		if sameBytes(m.raw, raw) || bytes.Equal(m.raw, raw) {
 			return true
 		}
-		if (m.raw[0] == '"') != (n.Kind == jsontree.String) || !isMultiline(t, o) {
+		if (m.raw[0] == '"') != (n.Kind == jsontree.String) || !t.IsMultiline(o) {
 			return false
 		}
 		return slices.Equal(m.Lines(), multilineFromRaw(raw).Lines())
 	case m.lines != nil:
-		if n.Kind != jsontree.Array || !isMultiline(t, o) {
+		if n.Kind != jsontree.Array || !t.IsMultiline(o) {
 			return false
 		}
 		return slices.Equal(m.lines, multilineFromRaw(raw).Lines())
 	}
-	if !isMultiline(t, o) {
+	if !t.IsMultiline(o) {
 		return false
 	}
 	switch m.form {
@@ -146,12 +146,6 @@ func genericEqual(x, y any) bool {
 	return x == y
 }
 
-// uniqueMembers returns the members of object o, dropping any whose key
-// occurs again later (the last one wins, as in Python).
-func uniqueMembers(t *jsontree.Tape, o int) []int {
-	return appendUniqueMembers(make([]int, 0, t.Nodes[o].Len), t, o)
-}
-
 // members is uniqueMembers on the encoder's stack of node lists, so that
 // the comparison walk allocates nothing: the list stays valid until
 // e.stack is cut back to base (which the caller does when done with it).
@@ -160,62 +154,8 @@ func (e *encoder) members(o int) (ms []int, base int) {
 		e.stack = make([]int, 0, 64)
 	}
 	base = len(e.stack)
-	e.stack = appendUniqueMembers(e.stack, e.t, o)
+	e.stack = e.t.AppendUniqueMembers(e.stack, o)
 	return e.stack[base:len(e.stack):len(e.stack)], base
-}
-
-// appendUniqueMembers appends uniqueMembers(t, o) to dst.
-func appendUniqueMembers(dst []int, t *jsontree.Tape, o int) []int {
-	if t.Lazy(o) {
-		t.ChildList(o) // panics with the tape's *LazyError, as every reader of children does
-	}
-	base := len(dst)
-	n := t.Nodes[o]
-	for j, c := o+1, int32(0); c < n.Len; c++ {
-		dst = append(dst, j)
-		j = int(t.Nodes[j].Skip)
-	}
-	ms := dst[base:]
-	if len(ms) < 2 {
-		return dst
-	}
-	if len(ms) <= 16 {
-		dup := false
-		for i := range ms {
-			ki := t.KeyRaw(ms[i])
-			for j := i + 1; j < len(ms); j++ {
-				if bytes.Equal(ki, t.KeyRaw(ms[j])) {
-					dup = true
-				}
-			}
-		}
-		if !dup && !anyEscapedKey(t, ms) {
-			return dst
-		}
-	}
-	last := make(map[string]int, len(ms))
-	for i, j := range ms {
-		last[t.KeyString(j)] = i
-	}
-	if len(last) == len(ms) {
-		return dst
-	}
-	out := dst[:base]
-	for i, j := range ms {
-		if last[t.KeyString(j)] == i {
-			out = append(out, j)
-		}
-	}
-	return out
-}
-
-func anyEscapedKey(t *jsontree.Tape, ms []int) bool {
-	for _, j := range ms {
-		if t.Nodes[j].Flags&jsontree.FlagKeyEscaped != 0 {
-			return true
-		}
-	}
-	return false
 }
 
 func toGeneric(v any) (any, error) {

@@ -421,7 +421,7 @@ func bundleOfNode(t *jsontree.Tape, o int) MimeBundle {
 		switch {
 		case mimetype.IsJSON(mime):
 			b.setJSON(mime, compactNode(nil, t, k))
-		case isMultiline(t, k):
+		case t.IsMultiline(k):
 			b.setMultiline(mime, multilineOfNode(t, k))
 		default:
 			b.SetText(mime, textOfNode(t, k))

@@ -198,7 +198,7 @@ func (o UnmarshalOptions) read(data []byte, copyData bool) (*Notebook, error) {
 	if n.Kind != jsontree.Number || n.Flags&jsontree.FlagInt == 0 {
 		return nil, &FormatError{Pointer: "/nbformat", Msg: fmt.Sprintf("must be an integer, not %s", t.Raw(nbf))}
 	}
-	major, ok := numberValue(t.Raw(nbf), n.Flags).(int)
+	major, ok := jsontree.NumberValue(t.Raw(nbf), n.Flags).(int)
 	if !ok || major < 1 || major > majorVersion {
 		return nil, &FormatError{Pointer: "/nbformat", Msg: fmt.Sprintf("unsupported major version %s (this package reads 1 to %d)", t.Raw(nbf), majorVersion), Err: ErrUnsupportedVersion}
 	}

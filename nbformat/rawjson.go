@@ -43,7 +43,7 @@ func (e *encoder) tapeValue(t *jsontree.Tape, j int, ind string) {
 		e.array(-1, ind, len(kids), false, func(i int, ind string) { e.tapeValue(t, kids[i], ind) })
 	case jsontree.Object:
 		var ms []member
-		for _, k := range uniqueMembers(t, j) {
+		for _, k := range t.UniqueMembers(j) {
 			k := k
 			ms = append(ms, member{key: t.KeyString(k), orig: -1, write: func(_ int, ind string) { e.tapeValue(t, k, ind) }})
 		}

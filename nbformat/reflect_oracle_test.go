@@ -139,7 +139,7 @@ func (e *encoder) structValue(v reflect.Value, plan *structPlan, o int, ind stri
 		return func(j int, ind string) { e.value(reflect.ValueOf(&x).Elem(), infoOf(anyType), j, ind) }
 	}
 	if hasOrig {
-		for _, j := range uniqueMembers(t, o) {
+		for _, j := range t.UniqueMembers(o) {
 			key := t.KeyString(j)
 			used[key] = true
 			if x, ok := extra[key]; ok && !shadowed(v, plan, key) {
@@ -181,7 +181,7 @@ func (e *encoder) mapValue(v reflect.Value, ti *typeInfo, o int, ind string) {
 	var ms []member
 	used := map[string]bool{}
 	if hasOrig {
-		for _, j := range uniqueMembers(t, o) {
+		for _, j := range t.UniqueMembers(o) {
 			key := t.KeyString(j)
 			mv := v.MapIndex(reflect.ValueOf(key).Convert(ti.typ.Key()))
 			if !mv.IsValid() {
@@ -325,7 +325,7 @@ func (e *encoder) equalScalar(v reflect.Value, ti *typeInfo, o int) bool {
 		if n.Kind != jsontree.Number || n.Flags&jsontree.FlagInt != 0 {
 			return false
 		}
-		f, _ := numberValue(t.Raw(o), n.Flags).(float64)
+		f, _ := jsontree.NumberValue(t.Raw(o), n.Flags).(float64)
 		g := v.Float()
 		return f == g && math.Signbit(f) == math.Signbit(g) || math.IsNaN(f) && math.IsNaN(g)
 	case kBool:
@@ -738,7 +738,7 @@ func (e *encoder) generic(v reflect.Value, ti *typeInfo) (any, error) {
 	case kBool:
 		return v.Bool(), nil
 	case kNumber:
-		return numberValue([]byte(v.String()), numberFlags(v.String())), nil
+		return jsontree.NumberValue([]byte(v.String()), numberFlags(v.String())), nil
 	case kRaw:
 		return v.Interface(), nil
 	case kPtr, kAny, kCell, kOutput:

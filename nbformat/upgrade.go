@@ -9,6 +9,7 @@ import (
 	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/lines"
+	"github.com/nbdialog/ipynb/internal/nbcanon"
 )
 
 // Valid reports whether id is a valid cell id: 1 to 64 ASCII letters,
@@ -246,7 +247,7 @@ func upgradeCellV3(cell map[string]any, join func(any) any) map[string]any {
 		if outs, ok := cell["outputs"].([]any); ok {
 			for _, out := range outs {
 				if om, ok := out.(map[string]any); ok {
-					for _, k := range v3MultilineOutputs {
+					for _, k := range nbcanon.V3Texts {
 						if x, ok := om[k]; ok {
 							om[k] = join(x)
 						}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/lines"
+	"github.com/nbdialog/ipynb/internal/nbcanon"
 )
 
 // Upgrading version 2 and 3 cells from the tape of their worksheets: the
@@ -273,7 +274,7 @@ func (u *v3Upgrader) cell(c int) (*tobj, bool) {
 					return true
 				}
 				out := u.members(o)
-				for _, k := range v3MultilineOutputs {
+				for _, k := range nbcanon.V3Texts {
 					u.join(out, k)
 				}
 				if ok = u.output(out); !ok {
@@ -314,7 +315,7 @@ func (u *v3Upgrader) cell(c int) (*tobj, bool) {
 		if v, ok := cell.get("level"); ok {
 			cell.del("level")
 			if v.node >= 0 && t.Nodes[v.node].Kind == jsontree.Number {
-				n, isInt := numberValue(t.Raw(v.node), t.Nodes[v.node].Flags).(int)
+				n, isInt := jsontree.NumberValue(t.Raw(v.node), t.Nodes[v.node].Flags).(int)
 				if isInt && n > maxTapeHeading {
 					return nil, false
 				}

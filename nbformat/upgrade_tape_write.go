@@ -150,7 +150,7 @@ func (u *v3Upgrader) appendNode(dst []byte, j int, depth int) ([]byte, bool) {
 		}
 		return jsontree.AppendQuoted(dst, t.Str(j), jsontree.Escaping{})
 	case jsontree.Number:
-		return appendGeneric(dst, numberValue(t.Raw(j), n.Flags), depth)
+		return appendGeneric(dst, jsontree.NumberValue(t.Raw(j), n.Flags), depth)
 	case jsontree.Array:
 		dst = append(dst, '[')
 		i := 0

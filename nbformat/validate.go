@@ -270,14 +270,14 @@ func locateProblems(t *jsontree.Tape) (found []located) {
 	}
 	major, minor := 1, 0
 	if k := t.Lookup(root, "nbformat"); k >= 0 {
-		v, ok := numberValue(t.Raw(k), t.Nodes[k].Flags).(int)
+		v, ok := jsontree.NumberValue(t.Raw(k), t.Nodes[k].Flags).(int)
 		if t.Nodes[k].Kind != jsontree.Number || !ok {
 			return []located{{k, newValidationError("/nbformat", "type", "", fmt.Sprintf("%s is not an integer", t.Raw(k))).at(t, k)}}
 		}
 		major = v
 	}
 	if k := t.Lookup(root, "nbformat_minor"); k >= 0 {
-		v, ok := numberValue(t.Raw(k), t.Nodes[k].Flags).(int)
+		v, ok := jsontree.NumberValue(t.Raw(k), t.Nodes[k].Flags).(int)
 		if t.Nodes[k].Kind != jsontree.Number || !ok {
 			return []located{{k, newValidationError("/nbformat_minor", "type", "", fmt.Sprintf("%s is not an integer", t.Raw(k))).at(t, k)}}
 		}

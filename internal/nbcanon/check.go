@@ -1,17 +1,14 @@
-package nbformat
+// Where Python nbformat cannot write a notebook: its reader or writer
+// raises (pythonFailure).
+package nbcanon
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 
+	"github.com/nbdialog/ipynb/internal/jsonpointer"
 	"github.com/nbdialog/ipynb/internal/jsontree"
 )
-
-// ErrNotCanonical is wrapped by the [*FormatError] canonical output returns
-// for a notebook Python nbformat cannot write (its reader or writer raises
-// on it), which has no canonical bytes. Heal it first.
-var ErrNotCanonical = errors.New("no canonical form: Python nbformat cannot write this notebook")
 
 // pythonFailure finds the first place where Python nbformat's reader
 // (rejoin_lines, strip_transient) or writer (split_lines, strip_transient,
@@ -39,14 +36,14 @@ func pythonFailure(t *jsontree.Tape, v3 bool) error {
 	}
 	for i := range t.Nodes {
 		if bigInt(&t.Nodes[i]) {
-			c.err.(*FormatError).Pointer = pointerOf(t, i)
+			c.err.(*Problem).Pointer = pointerOf(t, i)
 			return c.err
 		}
 		if t.Lazy(i) {
 			k := 0
 			t.Scalars(i, func(n jsontree.Node) bool {
 				if bigInt(&n) {
-					c.err.(*FormatError).Pointer = pointerOf(t, i).appendIndex(k)
+					c.err.(*Problem).Pointer = jsonpointer.AppendIndex(pointerOf(t, i), k)
 					return false
 				}
 				k++
@@ -77,7 +74,7 @@ func pythonFailure(t *jsontree.Tape, v3 bool) error {
 			k := 0
 			t.Scalars(i, func(n jsontree.Node) bool {
 				if n.Kind == jsontree.String && n.Flags&jsontree.FlagEscaped != 0 && loneSurrogates(t.Data[n.Start:n.End]) {
-					c.fail(pointerOf(t, i).appendIndex(k), "a string holds a lone UTF-16 surrogate, which UTF-8 cannot encode")
+					c.fail(jsonpointer.AppendIndex(pointerOf(t, i), k), "a string holds a lone UTF-16 surrogate, which UTF-8 cannot encode")
 					return false
 				}
 				k++
@@ -100,9 +97,9 @@ type pyCheck struct {
 	err error
 }
 
-func (c *pyCheck) fail(p Pointer, format string, args ...any) {
+func (c *pyCheck) fail(p string, format string, args ...any) {
 	if c.err == nil {
-		c.err = &FormatError{Pointer: p, Msg: fmt.Sprintf(format, args...) + ": " + ErrNotCanonical.Error(), Err: ErrNotCanonical}
+		c.err = &Problem{Pointer: p, Msg: fmt.Sprintf(format, args...)}
 	}
 }
 
@@ -153,21 +150,21 @@ func (c *pyCheck) v4(root int) {
 		return
 	}
 	for i, cell := range c.elems(cells) {
-		at := Pointer("/cells").appendIndex(i)
+		at := jsonpointer.AppendIndex("/cells", i)
 		if c.kind(cell) != jsontree.Object {
 			c.fail(at, "a cell is not an object")
 			continue
 		}
-		if s := t.Lookup(cell, "source"); s >= 0 && c.kind(s) == jsontree.Array && !isMultiline(t, s) {
-			c.fail(at.appendToken("source"), "a source list holds a value that is not a string")
+		if s := t.Lookup(cell, "source"); s >= 0 && c.kind(s) == jsontree.Array && !t.IsMultiline(s) {
+			c.fail(jsonpointer.AppendToken(at, "source"), "a source list holds a value that is not a string")
 		}
 		if a := t.Lookup(cell, "attachments"); a >= 0 {
 			if c.kind(a) != jsontree.Object {
-				c.fail(at.appendToken("attachments"), "attachments is not an object")
+				c.fail(jsonpointer.AppendToken(at, "attachments"), "attachments is not an object")
 			} else {
 				t.Children(a, func(k int) bool {
 					if c.kind(k) != jsontree.Object {
-						c.fail(at.appendToken("attachments").appendToken(t.KeyString(k)), "an attachment is not an object")
+						c.fail(jsonpointer.AppendToken(jsonpointer.AppendToken(at, "attachments"), t.KeyString(k)), "an attachment is not an object")
 					}
 					return true
 				})
@@ -177,7 +174,7 @@ func (c *pyCheck) v4(root int) {
 		case m < 0:
 			c.fail(at, "a cell has no metadata (strip_transient reads cell.metadata)")
 		case c.kind(m) != jsontree.Object:
-			c.fail(at.appendToken("metadata"), "cell metadata is not an object")
+			c.fail(jsonpointer.AppendToken(at, "metadata"), "cell metadata is not an object")
 		}
 		ct := t.Lookup(cell, "cell_type")
 		if ct < 0 {
@@ -193,16 +190,16 @@ func (c *pyCheck) v4(root int) {
 			continue
 		}
 		if !c.iterable(outs) {
-			c.fail(at.appendToken("outputs"), "outputs is not a list")
+			c.fail(jsonpointer.AppendToken(at, "outputs"), "outputs is not a list")
 			continue
 		}
 		for k, out := range c.elems(outs) {
-			c.output(at.appendToken("outputs").appendIndex(k), out)
+			c.output(jsonpointer.AppendIndex(jsonpointer.AppendToken(at, "outputs"), k), out)
 		}
 	}
 }
 
-func (c *pyCheck) output(at Pointer, out int) {
+func (c *pyCheck) output(at string, out int) {
 	t := c.t
 	if c.kind(out) != jsontree.Object {
 		c.fail(at, "an output is not an object")
@@ -214,17 +211,17 @@ func (c *pyCheck) output(at Pointer, out int) {
 		return
 	}
 	if k := c.kind(ot); k == jsontree.Array || k == jsontree.Object {
-		c.fail(at.appendToken("output_type"), "output_type is not hashable")
+		c.fail(jsonpointer.AppendToken(at, "output_type"), "output_type is not hashable")
 		return
 	}
 	switch {
 	case t.StrIs(ot, "execute_result") || t.StrIs(ot, "display_data"):
 		if d := t.Lookup(out, "data"); d >= 0 && c.kind(d) != jsontree.Object {
-			c.fail(at.appendToken("data"), "data is not an object")
+			c.fail(jsonpointer.AppendToken(at, "data"), "data is not an object")
 		}
 	default:
-		if x := t.Lookup(out, "text"); x >= 0 && c.kind(x) == jsontree.Array && !isMultiline(t, x) && pyTruthy(t, ot) {
-			c.fail(at.appendToken("text"), "a text list holds a value that is not a string")
+		if x := t.Lookup(out, "text"); x >= 0 && c.kind(x) == jsontree.Array && !t.IsMultiline(x) && pyTruthy(t, ot) {
+			c.fail(jsonpointer.AppendToken(at, "text"), "a text list holds a value that is not a string")
 		}
 		if t.StrIs(ot, "stream") && t.Lookup(out, "text") < 0 {
 			c.fail(at, "a stream output has no text (split_lines reads output.text)")
@@ -243,8 +240,8 @@ func pyTruthy(t *jsontree.Tape, j int) bool {
 	case jsontree.Array, jsontree.Object:
 		return n.Len > 0
 	case jsontree.Number:
-		f, _ := numberValue(t.Raw(j), n.Flags).(float64)
-		i, isInt := numberValue(t.Raw(j), n.Flags).(int)
+		f, _ := jsontree.NumberValue(t.Raw(j), n.Flags).(float64)
+		i, isInt := jsontree.NumberValue(t.Raw(j), n.Flags).(int)
 		return isInt && i != 0 || !isInt && f != 0
 	}
 	return true
@@ -266,7 +263,7 @@ func (c *pyCheck) v3(root int) {
 		return
 	}
 	for i, w := range c.elems(ws) {
-		at := Pointer("/worksheets").appendIndex(i)
+		at := jsonpointer.AppendIndex("/worksheets", i)
 		if c.kind(w) != jsontree.Object {
 			c.fail(at, "a worksheet is not an object")
 			continue
@@ -277,17 +274,17 @@ func (c *pyCheck) v3(root int) {
 			continue
 		}
 		if !c.iterable(cells) {
-			c.fail(at.appendToken("cells"), "cells is not a list")
+			c.fail(jsonpointer.AppendToken(at, "cells"), "cells is not a list")
 			continue
 		}
 		for k, cell := range c.elems(cells) {
-			cat := at.appendToken("cells").appendIndex(k)
+			cat := jsonpointer.AppendIndex(jsonpointer.AppendToken(at, "cells"), k)
 			if c.kind(cell) != jsontree.Object {
 				c.fail(cat, "a cell is not an object")
 				continue
 			}
 			if m := t.Lookup(cell, "metadata"); m >= 0 && c.kind(m) != jsontree.Object {
-				c.fail(cat.appendToken("metadata"), "cell metadata is not an object")
+				c.fail(jsonpointer.AppendToken(cat, "metadata"), "cell metadata is not an object")
 			}
 			ct := t.Lookup(cell, "cell_type")
 			if ct < 0 {
@@ -303,25 +300,25 @@ func (c *pyCheck) v3(root int) {
 					continue
 				}
 				if !c.iterable(outs) {
-					c.fail(cat.appendToken("outputs"), "outputs is not a list")
+					c.fail(jsonpointer.AppendToken(cat, "outputs"), "outputs is not a list")
 					continue
 				}
 				for o, out := range c.elems(outs) {
-					oat := cat.appendToken("outputs").appendIndex(o)
+					oat := jsonpointer.AppendIndex(jsonpointer.AppendToken(cat, "outputs"), o)
 					if c.kind(out) != jsontree.Object {
 						c.fail(oat, "an output is not an object")
 						continue
 					}
-					for _, key := range v3MultilineOutputs {
-						if x := t.Lookup(out, key); x >= 0 && c.kind(x) == jsontree.Array && !isMultiline(t, x) {
-							c.fail(oat.appendToken(key), "a list of lines holds a value that is not a string")
+					for _, key := range V3Texts {
+						if x := t.Lookup(out, key); x >= 0 && c.kind(x) == jsontree.Array && !t.IsMultiline(x) {
+							c.fail(jsonpointer.AppendToken(oat, key), "a list of lines holds a value that is not a string")
 						}
 					}
 				}
 			}
 			for _, key := range keys {
-				if x := t.Lookup(cell, key); x >= 0 && c.kind(x) == jsontree.Array && !isMultiline(t, x) {
-					c.fail(cat.appendToken(key), "a list of lines holds a value that is not a string")
+				if x := t.Lookup(cell, key); x >= 0 && c.kind(x) == jsontree.Array && !t.IsMultiline(x) {
+					c.fail(jsonpointer.AppendToken(cat, key), "a list of lines holds a value that is not a string")
 				}
 			}
 		}
@@ -378,10 +375,10 @@ func hexRune(h []byte) rune {
 	return r
 }
 
-// pointerOf returns the JSON Pointer of node i.
-func pointerOf(t *jsontree.Tape, i int) Pointer {
-	var walk func(j int, p Pointer) (Pointer, bool)
-	walk = func(j int, p Pointer) (Pointer, bool) {
+// pointerOf returns the JSON string of node i.
+func pointerOf(t *jsontree.Tape, i int) string {
+	var walk func(j int, p string) (string, bool)
+	walk = func(j int, p string) (string, bool) {
 		if j == i {
 			return p, true
 		}
@@ -390,12 +387,12 @@ func pointerOf(t *jsontree.Tape, i int) Pointer {
 			return "", false
 		}
 		k := 0
-		var found Pointer
+		var found string
 		ok := false
 		t.Children(j, func(c int) bool {
-			cp := p.appendIndex(k)
+			cp := jsonpointer.AppendIndex(p, k)
 			if n.Kind == jsontree.Object {
-				cp = p.appendToken(t.KeyString(c))
+				cp = jsonpointer.AppendToken(p, t.KeyString(c))
 			}
 			k++
 			found, ok = walk(c, cp)

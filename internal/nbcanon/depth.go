@@ -1,4 +1,5 @@
-package nbformat
+// How deep Python nbformat can write: its recursion limit (tooDeepForPython).
+package nbcanon
 
 import "github.com/nbdialog/ipynb/internal/jsontree"
 
