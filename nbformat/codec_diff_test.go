@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/nbstyle"
 	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
@@ -179,9 +180,9 @@ func diffCodec(nb *Notebook) string {
 
 func diffGeneric(v any) string {
 	rv := reflect.ValueOf(v).Elem()
-	e := encoder{st: &pythonStyle, ids: true}
+	e := encoder{st: &nbstyle.Python, ids: true}
 	want, werr := e.generic(rv, infoOf(rv.Type()))
-	e2 := encoder{st: &pythonStyle, ids: true}
+	e2 := encoder{st: &nbstyle.Python, ids: true}
 	got, gerr := e2.genStruct(v.(codecStruct))
 	if (werr == nil) != (gerr == nil) {
 		return fmt.Sprintf("generic: err %v, reflective %v", gerr, werr)

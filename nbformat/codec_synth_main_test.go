@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/nbstyle"
 	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
@@ -44,7 +45,7 @@ func synthDecode(t *testing.T, data []byte) (*SynthStruct, *encoder) {
 	src := &source{tape: tape}
 	var x SynthStruct
 	newDecoder(tape, src).decStruct(&x, jsontree.Root)
-	return &x, &encoder{t: tape, src: src, st: &pythonStyle, ids: true, decoded: true}
+	return &x, &encoder{t: tape, src: src, st: &nbstyle.Python, ids: true, decoded: true}
 }
 
 // synthWrite writes x as encoder e does, over the original (root) o.
@@ -173,8 +174,8 @@ func TestSynthEdits(t *testing.T) {
 			t.Errorf("%s: bytes after it changed:\n%s", key, out)
 		}
 		y, _ := synthDecode(t, out)
-		want, _ := (&encoder{st: &pythonStyle, ids: true}).genStruct(x)
-		got, _ := (&encoder{st: &pythonStyle, ids: true}).genStruct(y)
+		want, _ := (&encoder{st: &nbstyle.Python, ids: true}).genStruct(x)
+		got, _ := (&encoder{st: &nbstyle.Python, ids: true}).genStruct(y)
 		wj, _ := encodeCompact(joinTexts(want))
 		gj, _ := encodeCompact(joinTexts(got))
 		if !jsonEqual(wj, gj) {

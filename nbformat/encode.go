@@ -8,6 +8,7 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/mimetype"
+	"github.com/nbdialog/ipynb/internal/nbstyle"
 )
 
 // encoder writes typed values back as JSON. Every value is written next to
@@ -20,7 +21,7 @@ type encoder struct {
 	buf []byte
 	t   *jsontree.Tape // nil for a notebook built in memory
 	src *source
-	st  *style
+	st  *nbstyle.Style
 	ids bool // write empty cell ids (nbformat 4.5 and later)
 	// decoded says whether the struct being written was decoded from the
 	// original it is compared with (then a required member the original
@@ -46,7 +47,7 @@ func (e *encoder) fail(err error) {
 
 func (e *encoder) str(s string) {
 	var ok bool
-	e.buf, ok = jsontree.AppendQuoted(e.buf, s, e.st.esc)
+	e.buf, ok = jsontree.AppendQuoted(e.buf, s, e.st.Esc)
 	if !ok {
 		e.fail(fmt.Errorf("nbformat: string is not valid UTF-8: %.40q", s))
 	}
@@ -67,7 +68,7 @@ func (e *encoder) place(ms, added []member, id int) []member {
 		return ms
 	}
 	slices.SortFunc(added, func(a, b member) int { return strings.Compare(a.key, b.key) })
-	if !e.st.sorted && e.src != nil && id >= 0 {
+	if !e.st.Sorted && e.src != nil && id >= 0 {
 		if order, ok := e.src.orderOf(id); ok {
 			rank := func(k string) int {
 				if i := slices.Index(order, k); i >= 0 {
@@ -78,7 +79,7 @@ func (e *encoder) place(ms, added []member, id int) []member {
 			slices.SortStableFunc(added, func(a, b member) int { return rank(a.key) - rank(b.key) })
 		}
 	}
-	if !e.st.sorted || !slices.IsSortedFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) }) {
+	if !e.st.Sorted || !slices.IsSortedFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) }) {
 		return append(ms, added...)
 	}
 	out := make([]member, 0, len(ms)+len(added))
@@ -132,7 +133,7 @@ func (e *encoder) bundle(m MimeBundle, o int, ind string) {
 			added = append(added, member{key: en.mime, orig: -1, write: write(en)})
 		}
 	}
-	if e.st.sorted {
+	if e.st.Sorted {
 		e.object(o, ind, e.place(ms, added, -1), hasOrig)
 	} else {
 		e.object(o, ind, append(ms, added...), hasOrig)
@@ -183,7 +184,7 @@ func (e *encoder) object(o int, ind string, ms []member, hasOrig bool) {
 				lead = typical
 			}
 			e.buf = append(e.buf, lead...)
-			mind := lineIndent(lead, ind+e.st.indent)
+			mind := lineIndent(lead, ind+e.st.Indent)
 			if m.orig >= 0 {
 				e.buf = append(e.buf, data[t.Nodes[m.orig].Key:t.Nodes[m.orig].Start]...)
 			} else {
@@ -204,30 +205,30 @@ func (e *encoder) object(o int, ind string, ms []member, hasOrig bool) {
 		return
 	}
 	e.buf = append(e.buf, '{')
-	inner := ind + e.st.indent
+	inner := ind + e.st.Indent
 	for k, m := range ms {
 		if k > 0 {
 			e.buf = append(e.buf, ',')
-			if e.st.compact() {
+			if e.st.Compact() {
 				e.buf = append(e.buf, e.commaSpace()...)
 			}
 		}
-		if !e.st.compact() {
-			e.buf = append(e.buf, e.st.newline...)
+		if !e.st.Compact() {
+			e.buf = append(e.buf, e.st.Newline...)
 			e.buf = append(e.buf, inner...)
 		}
 		e.str(m.key)
-		e.buf = append(e.buf, e.st.colon...)
+		e.buf = append(e.buf, e.st.Colon...)
 		m.write(m.orig, inner)
 	}
-	if !e.st.compact() {
-		e.buf = append(e.buf, e.st.newline...)
+	if !e.st.Compact() {
+		e.buf = append(e.buf, e.st.Newline...)
 		e.buf = append(e.buf, ind...)
 	}
 	e.buf = append(e.buf, '}')
 }
 
-func (e *encoder) commaSpace() string { return e.st.comma }
+func (e *encoder) commaSpace() string { return e.st.Comma }
 
 // afterComma returns what follows the first comma in a separator (the
 // whole separator if it has none).
@@ -279,7 +280,7 @@ func (e *encoder) array(o int, ind string, n int, hasOrig bool, elem func(i int,
 				}
 			}
 			e.buf = append(e.buf, sep...)
-			elem(i, lineIndent(sep, ind+e.st.indent))
+			elem(i, lineIndent(sep, ind+e.st.Indent))
 		}
 		e.buf = append(e.buf, data[t.Nodes[kids[len(kids)-1]].End:t.Nodes[o].End]...)
 		return
@@ -289,22 +290,22 @@ func (e *encoder) array(o int, ind string, n int, hasOrig bool, elem func(i int,
 		return
 	}
 	e.buf = append(e.buf, '[')
-	inner := ind + e.st.indent
+	inner := ind + e.st.Indent
 	for i := 0; i < n; i++ {
 		if i > 0 {
 			e.buf = append(e.buf, ',')
-			if e.st.compact() {
+			if e.st.Compact() {
 				e.buf = append(e.buf, e.commaSpace()...)
 			}
 		}
-		if !e.st.compact() {
-			e.buf = append(e.buf, e.st.newline...)
+		if !e.st.Compact() {
+			e.buf = append(e.buf, e.st.Newline...)
 			e.buf = append(e.buf, inner...)
 		}
 		elem(i, inner)
 	}
-	if !e.st.compact() {
-		e.buf = append(e.buf, e.st.newline...)
+	if !e.st.Compact() {
+		e.buf = append(e.buf, e.st.Newline...)
 		e.buf = append(e.buf, ind...)
 	}
 	e.buf = append(e.buf, ']')
@@ -327,4 +328,15 @@ func sameType(t *jsontree.Tape, j int, x any) bool {
 		return k >= 0 && t.StrIs(k, x.Type())
 	}
 	return false
+}
+
+// token writes the string token tok (a validated JSON string with its
+// quotes) in the encoder's escaping: copied when it is already spelled so
+// (see nbstyle.QuotedAs), else decoded and escaped again.
+func (e *encoder) token(tok []byte) {
+	if nbstyle.QuotedAs(tok, e.st.Esc) {
+		e.buf = append(e.buf, tok...)
+		return
+	}
+	e.str(jsontree.UnescapeString(tok[1 : len(tok)-1]))
 }

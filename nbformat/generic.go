@@ -6,6 +6,7 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
+	"github.com/nbdialog/ipynb/internal/nbstyle"
 )
 
 // The bridge to generic JSON for the module's other packages (convert).
@@ -32,7 +33,7 @@ func toMap(v any) (map[string]any, error) {
 	if !ok {
 		return nil, fmt.Errorf("nbformat: to generic JSON: %T is not a struct of this package", v)
 	}
-	e := encoder{st: &pythonStyle, ids: true}
+	e := encoder{st: &nbstyle.Python, ids: true}
 	g, err := e.genStruct(x)
 	if err != nil {
 		return nil, cycleAt(err, x)
@@ -143,7 +144,7 @@ func outputToMap(o Output) (map[string]any, error) {
 	if !ok || isNilVariant(o) {
 		return nil, fmt.Errorf("nbformat: to generic JSON: %T is not an output", o)
 	}
-	e := encoder{st: &pythonStyle, ids: true}
+	e := encoder{st: &nbstyle.Python, ids: true}
 	g, err := e.genStruct(x)
 	if err != nil {
 		return nil, cycleAt(err, x)

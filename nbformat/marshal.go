@@ -7,6 +7,7 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/nbstyle"
 	"github.com/nbdialog/ipynb/internal/stackroom"
 )
 
@@ -115,7 +116,7 @@ func (nb *Notebook) newEncoder() encoder {
 
 // initEncoder sets up e as newEncoder describes.
 func (nb *Notebook) initEncoder(e *encoder) {
-	e.st, e.ids, e.filledStructs = &pythonStyle, cellid.Written(nb.Nbformat, nb.NbformatMinor), nb.filled
+	e.st, e.ids, e.filledStructs = &nbstyle.Python, cellid.Written(nb.Nbformat, nb.NbformatMinor), nb.filled
 	if nb.src != nil {
 		e.t, e.src, e.decoded = nb.src.tape, nb.src, true
 	}

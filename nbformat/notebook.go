@@ -8,6 +8,7 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/nbimpl"
+	"github.com/nbdialog/ipynb/internal/nbstyle"
 	"github.com/nbdialog/ipynb/internal/stackroom"
 )
 
@@ -49,7 +50,7 @@ func New() *Notebook {
 type source struct {
 	tape  *jsontree.Tape
 	order []int32 // structCodec.id → 1 + the node of the first object of that type
-	style *style
+	style *nbstyle.Style
 	once  sync.Once
 	// problems: the validation of these bytes, once done (see
 	// Notebook.problems); an empty list for valid bytes.
@@ -86,8 +87,8 @@ func (s *source) orderOf(id int) (keys []string, ok bool) {
 	return keys, true
 }
 
-func (s *source) styleOf() *style {
-	s.once.Do(func() { s.style = detectStyle(s.tape) })
+func (s *source) styleOf() *nbstyle.Style {
+	s.once.Do(func() { s.style = nbstyle.Detect(s.tape) })
 	return s.style
 }
 

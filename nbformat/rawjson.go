@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/nbstyle"
 )
 
 // Writing generic JSON text: raw JSON in a file's style, and compact JSON.
 
 // rawJSON writes JSON text in the file's style.
 func (e *encoder) rawJSON(raw []byte, ind string) {
-	if e.st.compact() && e.st.comma == "" && e.st.colon == ":" && !e.st.sorted && e.st.esc == (jsontree.Escaping{}) {
+	if e.st.Compact() && e.st.Comma == "" && e.st.Colon == ":" && !e.st.Sorted && e.st.Esc == (jsontree.Escaping{}) {
 		// Compact output (Encode, FromMap): the text without its spaces,
 		// checked without recording its values.
 		if _, err := jsontree.ParseShaped(raw, jsontree.Limits{MaxDepth: defaultMaxDepth}, nil); err != nil {
@@ -47,7 +48,7 @@ func (e *encoder) tapeValue(t *jsontree.Tape, j int, ind string) {
 			k := k
 			ms = append(ms, member{key: t.KeyString(k), orig: -1, write: func(_ int, ind string) { e.tapeValue(t, k, ind) }})
 		}
-		if e.st.sorted {
+		if e.st.Sorted {
 			slices.SortStableFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) })
 		}
 		e.object(-1, ind, ms, false)
@@ -62,7 +63,7 @@ func encodeCompact(v any) ([]byte, error) {
 	if out, ok := appendGeneric(nil, v, 0); ok {
 		return out, nil
 	}
-	e := encoder{st: &style{colon: ":"}}
+	e := encoder{st: &nbstyle.Style{Colon: ":"}}
 	encAny(&e, v, -1, "")
 	if e.err != nil {
 		return nil, cycleAt(e.err, &v)

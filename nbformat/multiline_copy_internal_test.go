@@ -2,18 +2,16 @@ package nbformat
 
 import (
 	"bytes"
-	"math/rand/v2"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/nbstyle"
 	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
-// escapings are the string escapings a file's style can have, each alone
-// and all at once.
+// escapings are the escapings of internal/nbstyle's tests.
 var escapings = []jsontree.Escaping{
 	{}, {ASCII: true}, {Upper: true}, {ASCII: true, Upper: true},
 	{HTML: true}, {LineSep: true}, {Slash: true},
@@ -21,29 +19,8 @@ var escapings = []jsontree.Escaping{
 	{ASCII: true, Upper: true, HTML: true, LineSep: true, Slash: true},
 }
 
-// reescaped is what the encoder wrote for a string token before it could
-// copy one: its value decoded and escaped again.
-func reescaped(tok []byte, esc jsontree.Escaping) []byte {
-	out, _ := jsontree.AppendQuoted(nil, jsontree.UnescapeString(tok[1:len(tok)-1]), esc)
-	return out
-}
-
-// checkQuotedAs fails t unless quotedAs(tok, esc) holds exactly when
-// decoding tok and escaping it again gives tok.
-func checkQuotedAs(t *testing.T, tok []byte) {
-	t.Helper()
-	for _, esc := range escapings {
-		want := bytes.Equal(reescaped(tok, esc), tok)
-		if got := quotedAs(tok, esc); got != want {
-			t.Errorf("quotedAs(%q, %+v) = %v, want %v (written again: %q)", tok, esc, got, want, reescaped(tok, esc))
-		}
-	}
-}
-
-// hostileTokens are string tokens whose spelling quotedAs must judge
-// exactly: escapes AppendQuoted writes and ones it does not, in both
-// cases of hex digits, lone and paired surrogates, U+2028, DEL, HTML
-// characters, "\/", non-ASCII text and invalid UTF-8.
+// hostileTokens are string tokens of odd spellings (as in
+// internal/nbstyle's tests of QuotedAs).
 var hostileTokens = []string{
 	`""`, `"plain text"`, `"tab\there"`, `"\n"`, `"\u000a"`, `"\u000A"`, `"\r\n"`, `"\b\f"`,
 	`"\u0008"`, `"\u0000"`, `"\u001f"`, `"\u001F"`, `"\u0001x"`, `"\""`, `"\u0022"`, `"\\"`,
@@ -54,105 +31,6 @@ var hostileTokens = []string{
 	`"\ud83d\ude00\ud83d"`, "\"\xff\"", "\"\xed\xa0\x80\"", "\"\xc3\"", "\"\uFFFD\"", `"\ufffd"`,
 	`"\uFFFD"`, "\"日本語 text\"", `"\u65e5\u672c"`, `"long plain ascii text longer than eight bytes"`,
 	`"0123456\"89abcdef"`, `"01234567\\"`, "\"0123456\xc3\xa9abcdefgh\"", `"\\\""`, `"x\\\\"`,
-}
-
-func TestQuotedAsHostile(t *testing.T) {
-	for _, tok := range hostileTokens {
-		checkQuotedAs(t, []byte(tok))
-	}
-	// Every one of them spelled by each escaping: copied as it is.
-	for _, tok := range hostileTokens {
-		s := jsontree.UnescapeString([]byte(tok[1 : len(tok)-1]))
-		for _, esc := range escapings {
-			if !utf8.ValidString(s) {
-				continue // written with U+FFFD for the invalid bytes
-			}
-			out, _ := jsontree.AppendQuoted(nil, s, esc)
-			if !quotedAs(out, esc) {
-				t.Errorf("quotedAs(%q, %+v) = false for AppendQuoted's own spelling", out, esc)
-			}
-			checkQuotedAs(t, out)
-		}
-	}
-}
-
-// TestQuotedAsRandom: strings of pieces that need a look (escapes,
-// surrogates, controls, non-ASCII) at every offset of the eight-byte
-// steps, spelled by each escaping and by hand.
-func TestQuotedAsRandom(t *testing.T) {
-	pieces := []string{"a", "bcdefgh", `\n`, `\u000a`, `\"`, `\\`, `\/`, `/`, `\u00e9`, `\u00E9`, "é",
-		`\ud83d\ude00`, `\uD83D\uDE00`, `\ud800`, "\u2028", `\u2028`, "\x7f", `\u007f`, "<", `\u003c`,
-		`\u0001`, `\u0001`, "日", "\xff", `\t`, " "}
-	r := rand.New(rand.NewPCG(1, 2))
-	for range 20000 {
-		var b strings.Builder
-		b.WriteByte('"')
-		for range r.IntN(12) {
-			b.WriteString(pieces[r.IntN(len(pieces))])
-		}
-		b.WriteByte('"')
-		tok := []byte(b.String())
-		checkQuotedAs(t, tok)
-		if s := jsontree.UnescapeString(tok[1 : len(tok)-1]); utf8.ValidString(s) {
-			esc := escapings[r.IntN(len(escapings))]
-			out, _ := jsontree.AppendQuoted(nil, s, esc)
-			if !quotedAs(out, esc) {
-				t.Fatalf("quotedAs(%q, %+v) = false for AppendQuoted's own spelling", out, esc)
-			}
-		}
-	}
-}
-
-// TestQuotedAsCorpus: every string and key of every corpus notebook, in
-// every escaping.
-func TestQuotedAsCorpus(t *testing.T) {
-	testtier.Long(t)
-	seen := map[string]bool{}
-	n := 0
-	for _, data := range corpus.Files(t) {
-		tp, err := jsontree.Parse(data, jsontree.Limits{MaxDepth: 1000})
-		if err != nil {
-			continue
-		}
-		for j := range tp.Nodes {
-			nd := &tp.Nodes[j]
-			toks := [][]byte{}
-			if nd.Kind == jsontree.String {
-				toks = append(toks, tp.Raw(j))
-			}
-			if nd.Key >= 0 && nd.KeyEnd > nd.Key {
-				toks = append(toks, tp.Data[nd.Key:nd.KeyEnd])
-			}
-			for _, tok := range toks {
-				if len(tok) < 2 || tok[0] != '"' || seen[string(tok)] {
-					continue
-				}
-				seen[string(tok)] = true
-				checkQuotedAs(t, tok)
-				n++
-			}
-		}
-	}
-	t.Logf("%d distinct string tokens", n)
-}
-
-func FuzzQuotedAs(f *testing.F) {
-	for _, tok := range hostileTokens {
-		f.Add([]byte(tok[1 : len(tok)-1]))
-	}
-	f.Fuzz(func(t *testing.T, s []byte) {
-		tok := append(append([]byte{'"'}, s...), '"')
-		if _, err := jsontree.Parse(tok, jsontree.Limits{MaxDepth: 10}); err == nil {
-			checkQuotedAs(t, tok)
-		}
-		for _, esc := range escapings {
-			out, ok := jsontree.AppendQuoted(nil, string(s), esc)
-			if ok && !quotedAs(out, esc) {
-				t.Fatalf("quotedAs(%q, %+v) = false for AppendQuoted's own spelling", out, esc)
-			}
-			checkQuotedAs(t, out)
-		}
-	})
 }
 
 // multilineReescaped is how the encoder wrote a text read (m.raw) before
@@ -202,12 +80,12 @@ func TestMultilineCopiesAsReescaped(t *testing.T) {
 			}
 		}
 	}
-	styles := []style{pythonStyle, {colon: ":"}, {indent: "\t", newline: "\r\n", colon: " : "}}
+	styles := []nbstyle.Style{nbstyle.Python, {Colon: ":"}, {Indent: "\t", Newline: "\r\n", Colon: " : "}}
 	for _, raw := range raws {
 		m := multilineFromRaw(raw)
 		for _, st := range styles {
 			for _, esc := range escapings {
-				st.esc = esc
+				st.Esc = esc
 				fast, slow := encoder{st: &st}, encoder{st: &st}
 				fast.multiline(m, -1, "  ", true)
 				slow.multilineReescaped(m, "  ")
@@ -222,7 +100,7 @@ func TestMultilineCopiesAsReescaped(t *testing.T) {
 
 // BenchmarkWriteTextRead writes texts read (an HTML table as one string,
 // and as lines) into a new place, as Heal's rebuilt outputs are written:
-// Copy copies their tokens (quotedAs), Reescape is the writer before it,
+// Copy copies their tokens (QuotedAs), Reescape is the writer before it,
 // decoding and escaping every text again.
 func BenchmarkWriteTextRead(b *testing.B) {
 	row := `<tr><td>\"cell\"</td><td>é 42</td><td>text of a table row</td></tr>\n`
@@ -243,7 +121,7 @@ func BenchmarkWriteTextRead(b *testing.B) {
 			b.Run(c.name+"/"+w.name, func(b *testing.B) {
 				b.SetBytes(int64(len(c.raw)))
 				b.ReportAllocs()
-				e := encoder{st: &pythonStyle, buf: make([]byte, 0, 2*len(c.raw))}
+				e := encoder{st: &nbstyle.Python, buf: make([]byte, 0, 2*len(c.raw))}
 				for b.Loop() {
 					e.buf = e.buf[:0]
 					w.write(&e)

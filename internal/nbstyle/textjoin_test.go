@@ -1,4 +1,4 @@
-package nbformat
+package nbstyle
 
 import (
 	"encoding/json"
@@ -8,7 +8,7 @@ import (
 	"github.com/nbdialog/ipynb/internal/jsontree"
 )
 
-// joinedByEach is what writeJoined replaced, kept as its reference:
+// joinedByEach is what WriteJoined replaced, kept as its reference:
 // jsontree.EachString and jsontree.WriteUnescaped.
 func joinedByEach(raw []byte) string {
 	var b strings.Builder
@@ -20,19 +20,19 @@ func joinedByEach(raw []byte) string {
 	return b.String()
 }
 
-// checkJoined checks writeJoined against joinedByEach for raw, written
+// checkJoined checks WriteJoined against joinedByEach for raw, written
 // after some text already in the builder (which it must leave as it is).
 func checkJoined(t *testing.T, raw string) {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString("before")
-	writeJoined(&b, []byte(raw))
+	WriteJoined(&b, []byte(raw))
 	if got, want := b.String(), "before"+joinedByEach([]byte(raw)); got != want {
-		t.Fatalf("%q: writeJoined %q, want %q", raw, got, want)
+		t.Fatalf("%q: WriteJoined %q, want %q", raw, got, want)
 	}
 }
 
-// writeJoined decodes what EachString and WriteUnescaped decode, for
+// WriteJoined decodes what EachString and WriteUnescaped decode, for
 // strings holding a quote, a backslash escape or a \u escape (surrogate
 // pairs, lone surrogates) at every offset of the first and second words
 // it reads, strings of every length up to 40, arrays of them with white

@@ -1,4 +1,4 @@
-package nbformat
+package nbstyle
 
 import (
 	"encoding/binary"
@@ -11,12 +11,12 @@ import (
 // written again in a new place (a cell or output Heal rebuilt, a raw JSON
 // value written in the file's style) is written by copying its JSON token
 // when that token is already spelled exactly as the encoder would spell
-// its value (quotedAs), which spares decoding it and escaping it again;
+// its value (QuotedAs), which spares decoding it and escaping it again;
 // any other token is decoded and escaped as before. The bytes written are
-// the same either way: quotedAs(tok, esc) holds exactly when
+// the same either way: QuotedAs(tok, esc) holds exactly when
 // jsontree.AppendQuoted(nil, value of tok, esc) == tok.
 
-// quotedAs reports whether tok, a JSON string token with its quotes, is
+// QuotedAs reports whether tok, a JSON string token with its quotes, is
 // exactly what jsontree.AppendQuoted writes for its value with escaping
 // esc: only the characters esc escapes are escaped, each by the escape
 // AppendQuoted uses (the two-character one where JSON has one, else \u
@@ -24,7 +24,7 @@ import (
 // surrogate pair; a lone surrogate by its escape, always), and the rest is
 // valid UTF-8 as it is. An invalid or unneeded escape, or invalid UTF-8,
 // gives false.
-func quotedAs(tok []byte, esc jsontree.Escaping) bool {
+func QuotedAs(tok []byte, esc jsontree.Escaping) bool {
 	if len(tok) < 2 || tok[0] != '"' || tok[len(tok)-1] != '"' {
 		return false
 	}
@@ -79,7 +79,7 @@ func quotedAs(tok []byte, esc jsontree.Escaping) bool {
 
 // special8 reports whether one of the eight bytes of x (in any order) is
 // a control character, '"', '\\', DEL or a byte of a multi-byte UTF-8
-// sequence: a byte that quotedAs must look at (with neither HTML nor
+// sequence: a byte that QuotedAs must look at (with neither HTML nor
 // Slash escaping). Each test is exact: (v - 0x01…01) &^ v & 0x80…80 is
 // non-zero exactly when a byte of v is zero, and (x - n…n) &^ x & 0x80…80
 // exactly when a byte of x is below n (n <= 0x80).
@@ -206,15 +206,4 @@ func hex4As(s []byte, upper bool) (rune, bool) {
 		cp = cp<<4 | rune(d)
 	}
 	return cp, true
-}
-
-// token writes the string token tok (a validated JSON string with its
-// quotes) in the encoder's escaping: copied when it is already spelled so,
-// else decoded and escaped again.
-func (e *encoder) token(tok []byte) {
-	if quotedAs(tok, e.st.esc) {
-		e.buf = append(e.buf, tok...)
-		return
-	}
-	e.str(jsontree.UnescapeString(tok[1 : len(tok)-1]))
 }

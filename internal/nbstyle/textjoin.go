@@ -1,4 +1,4 @@
-package nbformat
+package nbstyle
 
 import (
 	"encoding/binary"
@@ -10,7 +10,7 @@ import (
 	"github.com/nbdialog/ipynb/internal/jsontree"
 )
 
-// writeJoined writes to b the strings of raw, a JSON array of strings as
+// WriteJoined writes to b the strings of raw, a JSON array of strings as
 // read (validated), decoded and joined: what jsontree.EachString and
 // jsontree.WriteUnescaped write, in one pass over raw rather than several
 // searches per string (a text's lines are short: a search's call costs
@@ -19,7 +19,7 @@ import (
 // string; within one, a quote closes it unless a backslash escapes it.
 // The escapes of one character (most lines end in \n) are decoded here
 // (shortEscape), \u escapes by jsontree.Unescape.
-func writeJoined(b *strings.Builder, raw []byte) {
+func WriteJoined(b *strings.Builder, raw []byte) {
 	i := 0
 	for {
 		if i = nextQuote(raw, i); i >= len(raw) {

@@ -1,4 +1,8 @@
-package nbformat
+// Package nbstyle detects how a notebook file is written, so that what is
+// written anew in it looks like the rest (Detect), and copies string tokens
+// already spelled as they would be written (QuotedAs); package nbformat's
+// writer follows the Style it returns.
+package nbstyle
 
 import (
 	"bytes"
@@ -7,31 +11,32 @@ import (
 	"github.com/nbdialog/ipynb/internal/lines"
 )
 
-// style is how a file is written, detected from the file itself so that new
-// and edited parts look like the rest: layout, key order, string escaping
-// and how multiline text is stored.
-type style struct {
-	indent  string // one level of indentation ("" with newlines, or compact)
-	newline string // "\n", "\r\n", or "" for a one-line file
-	colon   string // between a key and its value: ": ", ":"
-	comma   string // after a comma in a one-line file: "", " "
-	esc     jsontree.Escaping
-	sorted  bool // keys are kept in code-point order
-	lines   bool // multiline text is stored as arrays of lines
-	splitNL bool // lines are split after "\n" only, not by str.splitlines
-	final   string
+// Style is how a file is written, detected from the file itself so that
+// new and edited parts look like the rest: layout, key order, string
+// escaping and how multiline text is stored.
+type Style struct {
+	Indent  string // one level of indentation ("" with newlines, or compact)
+	Newline string // "\n", "\r\n", or "" for a one-line file
+	Colon   string // between a key and its value: ": ", ":"
+	Comma   string // after a comma in a one-line file: "", " "
+	Esc     jsontree.Escaping
+	Sorted  bool // keys are kept in code-point order
+	Lines   bool // multiline text is stored as arrays of lines
+	SplitNL bool // lines are split after "\n" only, not by str.splitlines
+	Final   string
 }
 
-// pythonStyle is Python nbformat's writer: json.dumps(indent=1,
+// Python is Python nbformat's writer: json.dumps(indent=1,
 // sort_keys=True, separators=(",", ": "), ensure_ascii=False) plus "\n".
-var pythonStyle = style{indent: " ", newline: "\n", colon: ": ", sorted: true, lines: true, final: "\n"}
+var Python = Style{Indent: " ", Newline: "\n", Colon: ": ", Sorted: true, Lines: true, Final: "\n"}
 
-func (s *style) compact() bool { return s.newline == "" }
+// Compact reports whether the style writes everything on one line.
+func (s *Style) Compact() bool { return s.Newline == "" }
 
-// detectStyle detects the style of the notebook file read into t.
-func detectStyle(t *jsontree.Tape) *style {
-	st := pythonStyle
-	st.final = string(t.Data[t.Nodes[jsontree.Root].End:])
+// Detect detects the style of the notebook file read into t.
+func Detect(t *jsontree.Tape) *Style {
+	st := Python
+	st.Final = string(t.Data[t.Nodes[jsontree.Root].End:])
 	st.detectLayout(t)
 	st.detectKeysAndEscaping(t)
 	st.detectMultiline(t)
@@ -41,7 +46,7 @@ func detectStyle(t *jsontree.Tape) *style {
 // detectLayout reads the indentation, newline, colon and comma from the
 // space around the top-level object's first member (and, in a one-line
 // file, after it).
-func (st *style) detectLayout(t *jsontree.Tape) {
+func (st *Style) detectLayout(t *jsontree.Tape) {
 	data := t.Data
 	root := &t.Nodes[jsontree.Root]
 	if root.Len == 0 {
@@ -51,34 +56,34 @@ func (st *style) detectLayout(t *jsontree.Tape) {
 	n := &t.Nodes[first]
 	lead := data[root.Start+1 : n.Key]
 	if i := bytes.LastIndexByte(lead, '\n'); i >= 0 {
-		st.newline = "\n"
+		st.Newline = "\n"
 		if i > 0 && lead[i-1] == '\r' {
-			st.newline = "\r\n"
+			st.Newline = "\r\n"
 		}
-		st.indent = string(lead[i+1:])
+		st.Indent = string(lead[i+1:])
 	} else {
-		st.newline, st.indent = "", ""
+		st.Newline, st.Indent = "", ""
 		if root.Len > 1 {
 			sep := data[n.End:t.Nodes[n.Skip].Key]
 			if i := bytes.IndexByte(sep, ','); i >= 0 {
-				st.comma = string(sep[i+1:])
+				st.Comma = string(sep[i+1:])
 			}
 		}
 	}
-	st.colon = string(data[n.KeyEnd:n.Start])
+	st.Colon = string(data[n.KeyEnd:n.Start])
 }
 
 // detectKeysAndEscaping reads whether every object's keys are sorted and
 // how strings are escaped, from the parsed nodes and from what the lazy
 // interiors hold.
-func (st *style) detectKeysAndEscaping(t *jsontree.Tape) {
+func (st *Style) detectKeysAndEscaping(t *jsontree.Tape) {
 	sawRaw, sawEscaped := false, false
 	for i := range t.Nodes {
 		n := &t.Nodes[i]
 		switch n.Kind {
 		case jsontree.Object:
-			if st.sorted && n.Len > 1 && !t.Lazy(i) && !sortedKeys(t, i) {
-				st.sorted = false
+			if st.Sorted && n.Len > 1 && !t.Lazy(i) && !sortedKeys(t, i) {
+				st.Sorted = false
 			}
 		case jsontree.String:
 			if n.Flags&jsontree.FlagASCII == 0 {
@@ -87,27 +92,27 @@ func (st *style) detectKeysAndEscaping(t *jsontree.Tape) {
 			if n.Flags&jsontree.FlagEscaped != 0 {
 				s := t.Data[n.Start:n.End]
 				if bytes.Contains(s, []byte(`\u`)) {
-					jsontree.ScanEscapes(s, &st.esc, &sawEscaped)
+					jsontree.ScanEscapes(s, &st.Esc, &sawEscaped)
 				}
 			}
 		}
 	}
 	ls := &t.LazyStyle
 	if ls.Unsorted {
-		st.sorted = false
+		st.Sorted = false
 	}
 	sawRaw = sawRaw || ls.RawNonASCII
 	sawEscaped = sawEscaped || ls.EscapedNonASCII
-	st.esc.Upper = st.esc.Upper || ls.Escaping.Upper
-	st.esc.HTML = st.esc.HTML || ls.Escaping.HTML
-	st.esc.LineSep = st.esc.LineSep || ls.Escaping.LineSep
-	st.esc.ASCII = sawEscaped && !sawRaw
+	st.Esc.Upper = st.Esc.Upper || ls.Escaping.Upper
+	st.Esc.HTML = st.Esc.HTML || ls.Escaping.HTML
+	st.Esc.LineSep = st.Esc.LineSep || ls.Escaping.LineSep
+	st.Esc.ASCII = sawEscaped && !sawRaw
 }
 
 // detectMultiline reads how cell sources store multiline text (arrays of
 // lines or strings, whichever more cells use) and, for arrays, the
 // splitting rule.
-func (st *style) detectMultiline(t *jsontree.Tape) {
+func (st *Style) detectMultiline(t *jsontree.Tape) {
 	arrays, strs := 0, 0
 	c := t.Lookup(jsontree.Root, "cells")
 	if c >= 0 && t.Nodes[c].Kind == jsontree.Array {
@@ -120,14 +125,14 @@ func (st *style) detectMultiline(t *jsontree.Tape) {
 			case s < 0:
 			case t.Nodes[s].Kind == jsontree.Array:
 				arrays++
-				st.splitNL = st.splitNL || splitsOnlyNewline(t, s)
+				st.SplitNL = st.SplitNL || splitsOnlyNewline(t, s)
 			case t.Nodes[s].Kind == jsontree.String && t.Nodes[s].End-t.Nodes[s].Start > 2:
 				strs++
 			}
 			return true
 		})
 	}
-	st.lines = arrays >= strs
+	st.Lines = arrays >= strs
 }
 
 func sortedKeys(t *jsontree.Tape, o int) bool {
