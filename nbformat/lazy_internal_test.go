@@ -9,13 +9,14 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/nbvalid"
 )
 
 // verdicts lists the problems of a tape as "pointer keyword msg" lines.
 func verdicts(t *jsontree.Tape) string {
 	var b strings.Builder
-	for _, p := range validateTape(t) {
-		fmt.Fprintf(&b, "%s %s %s\n", p.Pointer, p.Keyword, p.Msg)
+	for _, f := range locateProblems(t) {
+		fmt.Fprintf(&b, "%s %s %s\n", f.err.Pointer, f.err.Keyword, f.err.Msg)
 	}
 	return b.String()
 }
@@ -33,9 +34,9 @@ func checkLazyVerdicts(t *testing.T, name string, data []byte) (fellBack bool) {
 	if err != nil {
 		t.Fatalf("%s: shaped parse accepted what Parse refuses: %v", name, err)
 	}
-	before := lazyFallbacks.Load()
+	before := nbvalid.LazyFallbacks.Load()
 	got := verdicts(lazy)
-	fellBack = lazyFallbacks.Load() != before
+	fellBack = nbvalid.LazyFallbacks.Load() != before
 	if want := verdicts(full); got != want {
 		t.Errorf("%s: verdicts on the lazy tape differ from the full tape's:\n%s\nwant:\n%s", name, got, want)
 	}

@@ -1,4 +1,4 @@
-package nbformat
+package nbvalid
 
 import (
 	"fmt"
@@ -65,8 +65,8 @@ func TestDuplicateIDsTableExact(t *testing.T) {
 			t.Fatalf("%d cells: table found %d duplicates, map %d", n, len(got), len(want))
 		}
 		for k := range got {
-			if got[k].node != want[k].node || !cmp.Equal(*got[k].err, *want[k].err, everyField) {
-				t.Errorf("duplicate %d: table %v at %d, map %v at %d", k, got[k].err, got[k].node, want[k].err, want[k].node)
+			if !cmp.Equal(got[k], want[k]) {
+				t.Errorf("duplicate %d: table %+v, map %+v", k, got[k], want[k])
 			}
 		}
 	}
