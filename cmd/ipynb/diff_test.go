@@ -109,7 +109,7 @@ func TestDiff(t *testing.T) {
 		"## code e5f6a7b8 [4] (cell 5): removed", "-1/0",
 		"## note n0000001 (cell 8): added", "+New",
 		"## notebook metadata: changed kernelspec",
-		`+## meta kernelspec = {"display_name":"Python 3 (ipykernel)","language":"python","name":"python3"}`,
+		` ## meta kernelspec.display_name: "Python 3" → "Python 3 (ipykernel)"`,
 	} {
 		if !strings.Contains("\n"+r.stdout, "\n"+l+"\n") {
 			t.Errorf("no line %q in:\n%s", l, r.stdout)
