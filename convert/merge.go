@@ -119,9 +119,6 @@ func (o Options) mergeDialogs(base, ours, theirs *dialog.Dialog, theirsData []by
 		if !ok {
 			return nil, errors.New("convert: merge: a dialog was not read from a notebook")
 		}
-		if err := org.upgraded(); err != nil { // (the merge reads the snapshots' cells)
-			return nil, err
-		}
 		orgs[i] = org
 	}
 	snapOf := func(m *dialog.Message) *snapshot {

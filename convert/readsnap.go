@@ -28,11 +28,7 @@ import "github.com/nbdialog/ipynb/internal/nbimpl"
 //     whose fields are unexported and whose Decode builds new maps;
 //     attachments are copied. A version 3 notebook's upgrade (upgradedCopy)
 //     replaces what it changes on a copy, and the ids toDialog sets go
-//     into the upgrade's own cells, never into the notebook read. A
-//     version 2 or 3 notebook read directly (readV3) is read from its
-//     tape (nbimpl.ReadTape), its texts copied; its upgrade is made when
-//     first needed (origin.upgraded), which may be before the take (a
-//     look inside an output), and is the same upgradedCopy.
+//     into the upgrade's own cells, never into the notebook read.
 //   - The dialog handed to the caller holds only those values, and the
 //     origin, whose fields the caller cannot reach.
 //   - asRead (Marshal and ToNotebook of a dialog unchanged since read)

@@ -47,9 +47,6 @@ func (o Options) convert(d *dialog.Dialog, only []*dialog.Message, written *[]by
 	if org != nil && org.nb.Nbformat < 4 && org.valid && only == nil && o.unchanged(d, org) {
 		return org.nb, nil
 	}
-	if err := org.upgraded(); err != nil { // (org.work and the snapshots' cells are read below)
-		return nil, err
-	}
 	nb, metaChanged, err := startNotebook(d, org)
 	if err != nil {
 		return nil, err

@@ -52,14 +52,7 @@ func init() {
 		}
 		return upgradedCopy(n, ids)
 	}
-	nbimpl.V3MetaValue = v3MetaValue
-	nbimpl.ReadTape = func(nb any) *jsontree.Tape {
-		n, ok := nb.(*Notebook)
-		if !ok || n.src == nil {
-			return nil
-		}
-		return n.src.tape
-	}
+
 	nbimpl.Unmarshals = unmarshals.Load
 	nbimpl.ReadIDProblems = func(nb any) ([]int, int, int, bool) {
 		n, ok := nb.(*Notebook)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/jsonpointer"
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/nbv3"
 )
 
 // pythonFailure finds the first place where Python nbformat's reader
@@ -309,7 +310,7 @@ func (c *pyCheck) v3(root int) {
 						c.fail(oat, "an output is not an object")
 						continue
 					}
-					for _, key := range V3Texts {
+					for _, key := range nbv3.Texts {
 						if x := t.Lookup(out, key); x >= 0 && c.kind(x) == jsontree.Array && !t.IsMultiline(x) {
 							c.fail(jsonpointer.AppendToken(oat, key), "a list of lines holds a value that is not a string")
 						}

@@ -22,6 +22,7 @@ import (
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/lines"
 	"github.com/nbdialog/ipynb/internal/mimetype"
+	"github.com/nbdialog/ipynb/internal/nbv3"
 )
 
 // ErrVersion is returned for a major version Python nbformat's writers do
@@ -437,10 +438,6 @@ func (w *canon) output(j int, ind string) {
 
 // ---- nbformat 3 ----
 
-// V3Texts are the members of a version 3 output that hold text (lines
-// joined on reading, split on writing).
-var V3Texts = []string{"text", "html", "svg", "latex", "javascript", "json"}
-
 func (w *canon) rootV3(j int) {
 	t := w.t
 	w.object(w.members(j, func(key string, k int) (func(string), bool) {
@@ -512,7 +509,7 @@ func (w *canon) outputV3(j int, ind string) {
 		return
 	}
 	w.object(w.members(j, func(key string, k int) (func(string), bool) {
-		if slices.Contains(V3Texts, key) {
+		if slices.Contains(nbv3.Texts, key) {
 			if text, ok := w.multilineText(k, lines.JoinV3); ok {
 				return func(ind string) { w.lines(text, ind) }, true
 			}

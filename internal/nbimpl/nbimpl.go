@@ -13,8 +13,6 @@ package nbimpl
 import (
 	"io"
 	"strings"
-
-	"github.com/nbdialog/ipynb/internal/jsontree"
 )
 
 // The default limits of nbformat.UnmarshalOptions (a field left 0 means
@@ -144,23 +142,6 @@ var (
 	// gives every cell an id of its own (convert, which derives them from
 	// the messages): Upgrade's own derivation of ids is spared.
 	UpgradedCopy func(nb any, ids bool) (any, error)
-
-	// ReadTape returns the tape an *nbformat.Notebook was read from
-	// (nbformat's shaped parse of the bytes ReadBytes returns: containers
-	// nothing reads are lazy), nil for one built in memory. Like
-	// ReadBytes it does not check that nb is unedited. The tape is
-	// shared: the caller must not change it.
-	ReadTape func(nb any) *jsontree.Tape
-
-	// V3MetaValue returns the JSON the upgrade of a version 2 or 3
-	// notebook writes for raw, an array or object in a cell's metadata
-	// (keys sorted, a key given twice once, with its last value, strings
-	// and numbers spelled as Python writes them), which reading the
-	// upgraded cell keeps, as a json.RawMessage, in the metadata's
-	// generic form; ok is false where the upgrade writes it another way
-	// (nesting beyond its writer's depth) or raw is not JSON. The bytes are
-	// the caller's.
-	V3MetaValue func(raw []byte) (out []byte, ok bool)
 
 	// TextSize returns the size encoding/json writes the text of an
 	// nbformat.MultilineString in (its lines joined into one string),

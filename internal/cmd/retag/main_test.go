@@ -51,13 +51,33 @@ func TestRetag(t *testing.T) {
 }
 
 // The committed generated layer carries json tags only (go-jsonschema's
-// mapstructure tags are removed by the retag step of generate.go).
+// mapstructure tags are removed by the retag step of generate.go), but for
+// the provenance field that step's -state adds (untagged, unexported, so
+// encoding/json never sees it), which the variants, and only they, have.
 func TestSchemaGenHasJSONTagsOnly(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "..", "..", "nbformat", "schema_gen.go"))
+	root := filepath.Join("..", "..", "..")
+	src, err := os.ReadFile(filepath.Join(root, "nbformat", "schema_gen.go"))
 	if err != nil {
 		t.Skipf("no generated file: %v", err)
 	}
+	gen, err := os.ReadFile(filepath.Join(root, "generate.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const state = "src:nodeRef"
+	if !strings.Contains(string(gen), "-state "+state+" -state-members cell_type,output_type ") {
+		t.Fatalf("generate.go's retag directive does not add %s to the variants", state)
+	}
+	name, typ, _ := strings.Cut(state, ":")
+	variants := stateFields(t, src, name, typ)
+	// markdown, code, raw cells; stream, display_data, execute_result, error outputs.
+	if variants != 7 {
+		t.Errorf("%d structs have the provenance field %s %s, want the 7 variants", variants, name, typ)
+	}
 	for field, tag := range fieldTags(t, src) {
+		if f, _, _ := strings.Cut(field, "@"); f == name && tag == "" {
+			continue // the provenance field, counted above
+		}
 		st := reflect.StructTag(tag)
 		if _, ok := st.Lookup("json"); !ok {
 			t.Errorf("field %s: tag %q has no json key", field, tag)
@@ -151,4 +171,37 @@ func TestRetagState(t *testing.T) {
 	if err != nil || string(again) != string(got) {
 		t.Errorf("second run changed the file (%v):\n%s", err, again)
 	}
+}
+
+// stateFields returns the number of structs in src with the field name of
+// type typ, untagged, as their last field; a field so named anywhere else
+// fails the test.
+func stateFields(t *testing.T, src []byte, name, typ string) int {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "x.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	ast.Inspect(f, func(x ast.Node) bool {
+		st, ok := x.(*ast.StructType)
+		if !ok {
+			return true
+		}
+		for i, fl := range st.Fields.List {
+			for _, id := range fl.Names {
+				if id.Name != name {
+					continue
+				}
+				ident, ok := fl.Type.(*ast.Ident)
+				if !ok || ident.Name != typ || fl.Tag != nil || i != len(st.Fields.List)-1 {
+					t.Errorf("field %s: want the untagged last field %s %s", name, name, typ)
+					continue
+				}
+				n++
+			}
+		}
+		return true
+	})
+	return n
 }

@@ -4,17 +4,18 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/nbv3"
 )
 
 // v3TapeCases are version 2 and 3 notebooks (their worksheets) exercising
-// each rule of upgradeCellV3 and upgradeOutputV3, spelled in the ways
-// that make the tape's bytes differ from the generic JSON's.
+// each rule of the upgrade (upgradeCellV3 and upgradeOutputV3 in the
+// oracle), spelled in the ways that make the tape's bytes differ from the
+// generic JSON's.
 var v3TapeCases = []struct {
 	name       string
 	version    int
@@ -58,6 +59,12 @@ var v3TapeCases = []struct {
 	{"JSON data", 3, `[{"cells": [{"cell_type": "code", "input": "", "outputs": [{"output_type": "display_data", "json": ["{\"a\":", " 1}"]}]}]}]`},
 	{"worksheet not an object", 3, `[1]`},
 	{"cell not an object", 3, `[{"cells": [1]}]`},
+	{"cell not an object in a later worksheet", 3, `[{"cells": [{"cell_type": "raw", "source": "a"}]}, {"cells": [{}, "x"]}]`},
+	{"worksheets not a list", 3, `{"cells": []}`},
+	{"JSON data not JSON", 3, `[{"cells": [{"cell_type": "code", "input": "", "outputs": [{"output_type": "pyout", "json": "{nope", "application/json": "[1, 2]"}]}]}]`},
+	{"JSON data not a string", 3, `[{"cells": [{"cell_type": "code", "input": "", "outputs": [{"output_type": "display_data", "json": {"b": 1, "a": [2]}}]}]}]`},
+	{"JSON data of escapes", 3, `[{"cells": [{"cell_type": "code", "input": "", "outputs": [{"output_type": "display_data", "application/json": "{\"k\u00e9\": \"\\u00e9\", \"a\": 1.50, \"a\": -0}"}]}]}]`},
+	{"huge heading level", 3, `[{"cells": [{"cell_type": "heading", "level": 5000, "source": "deep"}]}]`},
 }
 
 func manyKeys(n int) string {
@@ -81,52 +88,44 @@ func v3Notebook(t *testing.T, version int, worksheets string) *Notebook {
 	return nb
 }
 
-// checkV3Tape compares the tape upgrade of nb's worksheets with the
-// generic one: the same bytes, or a decline (and then the generic path
-// is taken). It reports whether the tape upgrade answered.
-func checkV3Tape(t *testing.T, name string, nb *Notebook) bool {
+// checkV3 compares the upgrade of nb's worksheets (internal/nbv3) with
+// the oracle's: the same bytes, or the same error.
+func checkV3(t *testing.T, name string, nb *Notebook) {
 	t.Helper()
 	ws, ok := nb.AdditionalProperties["worksheets"].(json.RawMessage)
 	if !ok {
 		t.Fatalf("%s: worksheets not kept as read", name)
 	}
-	got, ok := v3CellsCompact(ws, nb.Nbformat == 2)
-	want, err := v3CellsGeneric(nb)
-	if !ok {
-		return false
-	}
-	if err != nil {
-		t.Errorf("%s: the tape upgrade answered where the generic one fails: %v", name, err)
-		return true
+	got, err := nbv3.Cells(ws, nb.Nbformat == 2, jsontree.Limits{MaxDepth: defaultMaxDepth})
+	want, werr := oracleV3Cells(nb)
+	if err != nil || werr != nil {
+		if werr == nil || err == nil || "nbformat: upgrade: "+err.Error() != werr.Error() {
+			t.Errorf("%s: the upgrade's error %v, the oracle's %v", name, err, werr)
+		}
+		return
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s: the tape upgrade writes\n%s\nthe generic one\n%s", name, got, want)
+		t.Errorf("%s: the upgrade writes\n%s\nthe oracle\n%s", name, got, want)
 	}
-	return true
 }
 
-// The cells upgraded from the tape are, byte for byte, the generic
-// upgrade's, for every rule of the upgrade and every spelling; what it
-// declines is left to the generic path (JSON data, which the upgrade
-// parses; worksheets or cells that are not objects, which are errors).
-func TestV3TapeUpgradeIsTheGenericOne(t *testing.T) {
-	declines := map[string]bool{"JSON data": true, "worksheet not an object": true, "cell not an object": true}
+// The cells upgraded from the tape are, byte for byte, the oracle's, for
+// every rule of the upgrade and every spelling; its errors are the
+// oracle's; Upgrade itself agrees.
+func TestV3UpgradeIsTheOracle(t *testing.T) {
+	fails := map[string]bool{"worksheet not an object": true, "cell not an object": true, "cell not an object in a later worksheet": true}
 	for _, tc := range v3TapeCases {
 		nb := v3Notebook(t, tc.version, tc.worksheets)
-		if answered := checkV3Tape(t, tc.name, nb); answered == declines[tc.name] {
-			t.Errorf("%s: answered %v, want %v", tc.name, answered, !declines[tc.name])
-		}
-		// And the upgrade as a whole agrees with itself either way.
-		if err := Upgrade(nb); err != nil && !declines[tc.name] {
-			t.Errorf("%s: %v", tc.name, err)
+		checkV3(t, tc.name, nb)
+		if err := Upgrade(nb); (err != nil) != fails[tc.name] {
+			t.Errorf("%s: Upgrade: %v", tc.name, err)
 		}
 	}
 }
 
-// The same over every version 2 and 3 notebook of the corpus, all of
-// which the tape upgrade answers but those with JSON output data.
-func TestV3TapeUpgradeOverTheCorpus(t *testing.T) {
-	n, declined := 0, 0
+// The same over every version 2 and 3 notebook of the corpus.
+func TestV3UpgradeOverTheCorpus(t *testing.T) {
+	n := 0
 	for e, data := range corpus.Sample(t) {
 		nb, err := Unmarshal(data)
 		if err != nil || nb.Nbformat != 2 && nb.Nbformat != 3 {
@@ -136,37 +135,52 @@ func TestV3TapeUpgradeOverTheCorpus(t *testing.T) {
 			continue // no worksheets member
 		}
 		n++
-		if !checkV3Tape(t, e.Path, nb) {
-			declined++
-			t.Logf("%s: declined", e.Path)
-		}
+		checkV3(t, e.Path, nb)
 	}
-	t.Logf("%d version 2 and 3 notebooks, %d declined", n, declined)
-	if declined*10 > n {
-		t.Errorf("the tape upgrade declined %d of %d notebooks", declined, n)
+	t.Logf("%d version 2 and 3 notebooks", n)
+}
+
+// Worksheets set in memory (not read) upgrade as their JSON does.
+func TestV3UpgradeOfWorksheetsInMemory(t *testing.T) {
+	for _, tc := range v3TapeCases {
+		read := v3Notebook(t, tc.version, tc.worksheets)
+		built := v3Notebook(t, tc.version, tc.worksheets)
+		g, err := Decode(read.AdditionalProperties["worksheets"].(json.RawMessage))
+		if err != nil {
+			t.Fatal(err)
+		}
+		built.AdditionalProperties["worksheets"] = g
+		errRead, errBuilt := Upgrade(read), Upgrade(built)
+		if (errRead == nil) != (errBuilt == nil) {
+			t.Errorf("%s: read %v, built %v", tc.name, errRead, errBuilt)
+			continue
+		}
+		if errRead != nil {
+			continue
+		}
+		a, err1 := Marshal(read)
+		b, err2 := Marshal(built)
+		if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s: read writes\n%s\nbuilt\n%s (%v, %v)", tc.name, a, b, err1, err2)
+		}
 	}
 }
 
 // A heading of a negative level upgrades as Python's does ("#" * -1 is
-// ""), where it made strings.Repeat panic.
+// "").
 func TestUpgradeNegativeHeadingLevel(t *testing.T) {
-	for _, ws := range []string{
-		`[{"cells": [{"cell_type": "heading", "level": -3, "source": "Title"}]}]`,
-		`[{"cells": [{"cell_type": "heading", "level": -3, "source": "Title"}, {"cell_type": "code", "input": "", "outputs": [{"output_type": "display_data", "json": "{}"}]}]}]`, // generic path
-	} {
-		nb := v3Notebook(t, 3, ws)
-		if err := Upgrade(nb); err != nil {
-			t.Fatal(err)
-		}
-		if got := SourceOf(nb.Cells[0]).String(); got != " Title" {
-			t.Errorf("source %q, want %q", got, " Title")
-		}
+	nb := v3Notebook(t, 3, `[{"cells": [{"cell_type": "heading", "level": -3, "source": "Title"}]}]`)
+	if err := Upgrade(nb); err != nil {
+		t.Fatal(err)
+	}
+	if got := SourceOf(nb.Cells[0]).String(); got != " Title" {
+		t.Errorf("source %q, want %q", got, " Title")
 	}
 }
 
-// FuzzV3TapeUpgrade: for any worksheets a version 2 or 3 notebook reads
-// with, the tape upgrade writes the generic one's bytes or declines.
-func FuzzV3TapeUpgrade(f *testing.F) {
+// FuzzV3Upgrade: for any worksheets a version 2 or 3 notebook reads
+// with, the upgrade writes the oracle's bytes, or fails as it does.
+func FuzzV3Upgrade(f *testing.F) {
 	for _, tc := range v3TapeCases {
 		if len(tc.worksheets) < 4096 {
 			f.Add(tc.version == 2, tc.worksheets)
@@ -181,27 +195,16 @@ func FuzzV3TapeUpgrade(f *testing.F) {
 		if err != nil || nb.Nbformat != 2 && nb.Nbformat != 3 {
 			return
 		}
-		ws, ok := nb.AdditionalProperties["worksheets"].(json.RawMessage)
-		if !ok {
+		if _, ok := nb.AdditionalProperties["worksheets"].(json.RawMessage); !ok {
 			return
 		}
-		got, ok := v3CellsCompact(ws, v2)
-		if !ok {
-			return
-		}
-		want, err := v3CellsGeneric(nb)
-		if err != nil {
-			t.Fatalf("the tape upgrade answered where the generic one fails: %v", err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Fatalf("the tape upgrade writes\n%s\nthe generic one\n%s", got, want)
-		}
+		checkV3(t, "fuzz", nb)
 	})
 }
 
 // BenchmarkV3Cells is the upgrade of the cells of every version 2 and 3
-// corpus notebook, one op being all of them: from the tape (Tape) and
-// through generic JSON (Generic).
+// corpus notebook, one op being all of them: over the tape (Tape) and the
+// oracle's, through generic JSON (Oracle).
 func BenchmarkV3Cells(b *testing.B) {
 	var nbs []*Notebook
 	total := 0
@@ -218,23 +221,24 @@ func BenchmarkV3Cells(b *testing.B) {
 	if len(nbs) == 0 {
 		b.Skip("no version 3 notebook in the corpus")
 	}
+	lim := jsontree.Limits{MaxDepth: defaultMaxDepth}
 	b.Run("Tape", func(b *testing.B) {
 		b.SetBytes(int64(total))
 		b.ReportAllocs()
 		for b.Loop() {
 			for _, nb := range nbs {
-				if _, ok := v3CellsCompact(nb.AdditionalProperties["worksheets"].(json.RawMessage), nb.Nbformat == 2); !ok {
-					b.Fatal("declined")
+				if _, err := nbv3.Cells(nb.AdditionalProperties["worksheets"].(json.RawMessage), nb.Nbformat == 2, lim); err != nil {
+					b.Fatal(err)
 				}
 			}
 		}
 	})
-	b.Run("Generic", func(b *testing.B) {
+	b.Run("Oracle", func(b *testing.B) {
 		b.SetBytes(int64(total))
 		b.ReportAllocs()
 		for b.Loop() {
 			for _, nb := range nbs {
-				if _, err := v3CellsGeneric(nb); err != nil {
+				if _, err := oracleV3Cells(nb); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -242,13 +246,14 @@ func BenchmarkV3Cells(b *testing.B) {
 	})
 }
 
-// The tape upgrade allocates at most a quarter of what the generic one does, over
-// the corpus's version 2 and 3 notebooks (it makes no generic value per
-// JSON value, and copies texts once).
-func TestV3TapeUpgradeAllocatesLess(t *testing.T) {
+// The upgrade over the tape allocates at most a quarter of what the
+// oracle does, over the corpus's version 2 and 3 notebooks (it makes no
+// generic value per JSON value, and copies texts once).
+func TestV3UpgradeAllocatesLess(t *testing.T) {
 	if raceInternal {
 		t.Skip("the race detector's instrumentation allocates")
 	}
+	lim := jsontree.Limits{MaxDepth: defaultMaxDepth}
 	var tape, generic float64
 	for _, data := range corpus.Sample(t) {
 		nb, err := Unmarshal(data)
@@ -259,15 +264,15 @@ func TestV3TapeUpgradeAllocatesLess(t *testing.T) {
 		if !ok {
 			continue
 		}
-		tape += testing.AllocsPerRun(2, func() { v3CellsCompact(ws, nb.Nbformat == 2) })
-		generic += testing.AllocsPerRun(2, func() { _, _ = v3CellsGeneric(nb) })
+		tape += testing.AllocsPerRun(2, func() { _, _ = nbv3.Cells(ws, nb.Nbformat == 2, lim) })
+		generic += testing.AllocsPerRun(2, func() { _, _ = oracleV3Cells(nb) })
 	}
 	if generic == 0 {
 		t.Skip("no version 3 notebook in the corpus")
 	}
-	t.Logf("allocations: tape %.0f, generic %.0f", tape, generic)
+	t.Logf("allocations: tape %.0f, oracle %.0f", tape, generic)
 	if tape > generic/4 {
-		t.Errorf("the tape upgrade allocates %.0f, the generic one %.0f: want at most a quarter", tape, generic)
+		t.Errorf("the upgrade allocates %.0f, the oracle %.0f: want at most a quarter", tape, generic)
 	}
 }
 
@@ -296,122 +301,4 @@ func v3Cells(n int) string {
 	}
 	b.WriteString(`]}]`)
 	return b.String()
-}
-
-// The tape upgrade reuses its objects from cell to cell and sets the
-// members it adds (ids, metadata, sources, execution counts, data, mime
-// types) without allocating their keys, and finds whether a list of lines
-// ends lines without decoding its first: code and markdown cells allocate
-// nothing of their own (at most 0.5 per cell over 270 more cells, for the
-// output's growth; 3.35 before).
-func TestV3TapeUpgradeAllocationsPerCell(t *testing.T) {
-	if raceInternal {
-		t.Skip("the race detector's instrumentation allocates")
-	}
-	var allocs [2]float64
-	for k, n := range []int{30, 300} {
-		ws := []byte(v3Cells(n))
-		out, ok := v3CellsCompact(ws, false)
-		if !ok {
-			t.Fatalf("%d cells: declined", n)
-		}
-		nb := v3Notebook(t, 3, string(ws))
-		generic, err := v3CellsGeneric(nb)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(out) != string(generic) {
-			t.Fatalf("%d cells: the tape upgrade writes\n%s\nthe generic one\n%s", n, out, generic)
-		}
-		allocs[k] = testing.AllocsPerRun(5, func() { v3CellsCompact(ws, false) })
-	}
-	perCell := (allocs[1] - allocs[0]) / 270
-	t.Logf("allocations: 30 cells %.0f, 300 cells %.0f (%.2f per cell)", allocs[0], allocs[1], perCell)
-	if perCell > 0.5 {
-		t.Errorf("the tape upgrade allocates %.2f per cell (30 cells %.0f, 300 cells %.0f): want at most 0.5", perCell, allocs[0], allocs[1])
-	}
-}
-
-// strEndsLine reads from a string's JSON what endsLine of the decoded
-// string says, for every way of spelling its end: plain, two-character
-// escapes (\n, \r, \\, \", \/, \t), \u escapes of line breaks and of
-// other characters, runs of backslashes before an "n", "r" or "u".
-func TestStrEndsLineAsDecoded(t *testing.T) {
-	ends := []string{``, `a`, `\n`, `\r`, `\t`, `\\`, `\"`, `\/`, `\u000a`, `\u000A`, `\u000d`, `\u0041`, `\u00e9`, `\ud83d\ude00`, `n`, `r`, `u000a`, `é`, `\b`, `\f`}
-	var cases []string
-	for _, pre := range []string{``, `x`, `\\`, `\\\\`, `\\\\\\`, `\n`, `ab\\`, `\u005c`} {
-		for _, end := range ends {
-			cases = append(cases, pre+end)
-			for _, bs := range []string{`\\`, `\\\\`} {
-				cases = append(cases, pre+bs+end)
-			}
-		}
-	}
-	checked := 0
-	for _, c := range cases {
-		raw := `"` + c + `"`
-		tape, err := jsontree.Parse([]byte(raw), jsontree.Limits{MaxDepth: 10})
-		if err != nil {
-			continue // not a JSON string (a lone backslash before the quote)
-		}
-		var decoded string
-		if err := json.Unmarshal([]byte(raw), &decoded); err != nil {
-			t.Fatalf("%s: %v", raw, err)
-		}
-		want := endsLine([]byte(decoded))
-		if got := strEndsLine(tape, jsontree.Root); got != want {
-			t.Errorf("%s (%q): strEndsLine %v, want %v", raw, decoded, got, want)
-		}
-		checked++
-	}
-	if checked < 300 {
-		t.Errorf("only %d strings checked", checked)
-	}
-}
-
-// sortedOrder orders members as bytes.Compare orders their keys, at
-// every size (by insertion of indices up to the buffer's 16, by the
-// library sort of the members above), whatever the order given: keys that
-// are prefixes of others, non-ASCII, empty.
-func TestSortedOrderAsBytesCompare(t *testing.T) {
-	pool := []string{"", "a", "ab", "abc", "b", "id", "source", "metadata", "execution_count", "outputs", "cell_type",
-		"é", "\u00ff", "z", "A", "Z", "a\x00", "text/plain", "text/html", "image/png", "\U0001F600", "output_type", "name", "data"}
-	rng := uint64(1)
-	next := func(n int) int {
-		rng = rng*6364136223846793005 + 1442695040888963407
-		return int(rng>>33) % n
-	}
-	for n := 0; n <= 40; n++ {
-		for trial := 0; trial < 20; trial++ {
-			seen := map[string]bool{}
-			var ms []tmember
-			for len(ms) < n {
-				k := pool[next(len(pool))]
-				if len(ms) >= len(pool)-2 {
-					k = fmt.Sprintf("k%03d", next(1000))
-				}
-				if seen[k] {
-					continue
-				}
-				seen[k] = true
-				ms = append(ms, tmember{key: []byte(k), val: tval{node: len(ms)}})
-			}
-			want := slices.Clone(ms)
-			slices.SortFunc(want, func(a, b tmember) int { return bytes.Compare(a.key, b.key) })
-			var buf [16]uint8
-			order := sortedOrder(ms, buf[:0])
-			if (order == nil) != (n > 16) {
-				t.Fatalf("%d members: order %v", n, order)
-			}
-			for i := range ms {
-				m := ms[i]
-				if order != nil {
-					m = ms[order[i]]
-				}
-				if string(m.key) != string(want[i].key) || m.val.node != want[i].val.node {
-					t.Fatalf("%d members: at %d %q, want %q", n, i, m.key, want[i].key)
-				}
-			}
-		}
-	}
 }

@@ -1,23 +1,22 @@
-package nbformat
+package nbv3
+
+// Writing the upgraded cells: each value compact, from the tape's bytes
+// where they are spelled so.
 
 import (
 	"bytes"
 	"slices"
+	"strconv"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 )
 
-// Writing the version 4 cells the tape upgrade (upgrade_tape.go) made:
-// each value as appendGeneric writes its generic JSON, from the tape's
-// bytes where they are spelled so.
-
-// appendLines appends the joined string as appendGeneric writes it: from
-// the parts' bytes when they are spelled so (escaping is character by
+// appendLines appends the joined string: from the parts' bytes when they
+// are spelled as the writer spells them (escaping is character by
 // character, so the joined bytes are the joined string's).
-func (u *v3Upgrader) appendLines(dst []byte, l joinedLines) []byte {
+func (u *upgrader) appendLines(dst []byte, l joinedLines) []byte {
 	if !l.plain {
-		dst, _ = jsontree.AppendQuoted(dst, u.text(l), jsontree.Escaping{})
-		return dst
+		return appendString(dst, u.text(l))
 	}
 	dst = append(dst, '"')
 	i := 0
@@ -72,42 +71,35 @@ func strEndsLine(t *jsontree.Tape, s int) bool {
 	return body[n-1] == 'n' || body[n-1] == 'r'
 }
 
-// appendValue appends v as appendGeneric writes its generic JSON; false
-// past appendGeneric's depth (it then declines too).
-func (u *v3Upgrader) appendValue(dst []byte, v tval, depth int) ([]byte, bool) {
-	if depth > maxGenericDepth {
-		return dst, false
-	}
+// appendValue appends v.
+func (u *upgrader) appendValue(dst []byte, v tval) []byte {
 	switch {
 	case v.node >= 0:
-		return u.appendNode(dst, v.node, depth)
+		return u.appendNode(dst, v.node)
 	case v.obj != nil:
-		return u.appendObject(dst, v.obj.ms, depth)
+		return u.appendObject(dst, v.obj.ms)
 	case v.lines.arr > 0:
-		return u.appendLines(dst, v.lines), true
+		return u.appendLines(dst, v.lines)
 	case v.arr != nil:
 		if len(*v.arr) == 0 {
-			return append(dst, "[]"...), true
+			return append(dst, "[]"...)
 		}
 		dst = append(dst, '[')
 		for i, x := range *v.arr {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			var ok bool
-			if dst, ok = u.appendValue(dst, x, depth+1); !ok {
-				return dst, false
-			}
+			dst = u.appendValue(dst, x)
 		}
-		return append(dst, ']'), true
+		return append(dst, ']')
 	}
-	return append(dst, v.raw...), true
+	return append(dst, v.raw...)
 }
 
 // appendObject writes members (each key once) sorted by key.
-func (u *v3Upgrader) appendObject(dst []byte, ms []tmember, depth int) ([]byte, bool) {
+func (u *upgrader) appendObject(dst []byte, ms []tmember) []byte {
 	if len(ms) == 0 {
-		return append(dst, "{}"...), true
+		return append(dst, "{}"...)
 	}
 	var buf [16]uint8
 	order := sortedOrder(ms, buf[:0])
@@ -120,54 +112,66 @@ func (u *v3Upgrader) appendObject(dst []byte, ms []tmember, depth int) ([]byte, 
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		var ok bool
 		if m.tok != nil && jsontree.IsPythonToken(m.tok, false, 0) {
 			dst = append(dst, m.tok...)
-		} else if dst, ok = jsontree.AppendQuoted(dst, string(m.key), jsontree.Escaping{}); !ok {
-			return dst, false
+		} else {
+			dst = appendString(dst, string(m.key))
 		}
 		dst = append(dst, ':')
-		if dst, ok = u.appendValue(dst, m.val, depth+1); !ok {
-			return dst, false
-		}
+		dst = u.appendValue(dst, m.val)
 	}
-	return append(dst, '}'), true
+	return append(dst, '}')
 }
 
-// appendNode appends node j of the tape as appendGeneric writes
-// genericValue of it.
-func (u *v3Upgrader) appendNode(dst []byte, j int, depth int) ([]byte, bool) {
-	if depth > maxGenericDepth {
-		return dst, false
-	}
+// appendNode appends node j of the tape.
+func (u *upgrader) appendNode(dst []byte, j int) []byte {
 	t := u.t
 	n := &t.Nodes[j]
 	switch n.Kind {
 	case jsontree.String:
 		raw := t.Raw(j)
 		if jsontree.IsPythonToken(raw, false, n.Flags) {
-			return append(dst, raw...), true
+			return append(dst, raw...)
 		}
-		return jsontree.AppendQuoted(dst, t.Str(j), jsontree.Escaping{})
+		return appendString(dst, t.Str(j))
 	case jsontree.Number:
-		return appendGeneric(dst, jsontree.NumberValue(t.Raw(j), n.Flags), depth)
+		return appendNumber(dst, t.Raw(j), n.Flags)
 	case jsontree.Array:
 		dst = append(dst, '[')
 		i := 0
-		ok := true
 		t.Children(j, func(k int) bool {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
 			i++
-			dst, ok = u.appendNode(dst, k, depth+1)
-			return ok
+			dst = u.appendNode(dst, k)
+			return true
 		})
-		return append(dst, ']'), ok
+		return append(dst, ']')
 	case jsontree.Object:
-		return u.appendObject(dst, u.members(j).ms, depth)
+		return u.appendObject(dst, u.members(j).ms)
 	}
-	return append(dst, t.Raw(j)...), true // null, true, false
+	return append(dst, t.Raw(j)...) // null, true, false
+}
+
+// appendString appends s quoted (bytes that are not UTF-8 as U+FFFD, a
+// lone surrogate as its \u escape).
+func appendString(dst []byte, s string) []byte {
+	dst, _ = jsontree.AppendQuoted(dst, s, jsontree.Escaping{})
+	return dst
+}
+
+// appendNumber appends a number as Python spells the value it reads: an
+// integer as it is (without a sign on zero, "-0" being 0), any other
+// number as Python's repr of its float.
+func appendNumber(dst []byte, raw []byte, flags uint8) []byte {
+	switch v := jsontree.NumberValue(raw, flags).(type) {
+	case int:
+		return strconv.AppendInt(dst, int64(v), 10)
+	case float64:
+		return jsontree.AppendPythonFloat(dst, v)
+	}
+	return append(dst, raw...) // an integer too large for an int
 }
 
 // sortedOrder returns the order of members (each key once) by key, in

@@ -1,4 +1,6 @@
-package nbformat
+package nbv3
+
+// The upgrade of one cell, on objects made of the tape's members.
 
 import (
 	"slices"
@@ -6,20 +8,7 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/lines"
-	"github.com/nbdialog/ipynb/internal/nbcanon"
 )
-
-// Upgrading version 2 and 3 cells from the tape of their worksheets: the
-// compact JSON of the version 4 cells is written straight from the bytes
-// read, where the general way (upgradeV3's generic path) decodes the
-// worksheets to generic JSON, changes the maps and encodes them again.
-// Texts, which are most of a notebook, are then copied as they are
-// spelled (when they are spelled as the encoder spells them) or joined
-// from their lines' bytes, never decoded. The output is, byte for byte,
-// what the generic path gives (encodeCompact of upgradeCellV3's cells:
-// keys sorted, a key given twice taking its last value, strings and
-// numbers as appendGeneric writes them); what this does not follow it
-// declines, and the caller takes the generic path.
 
 // tval is a value of an upgraded cell: a node of the tape, or one made by
 // the upgrade (compact JSON text, an object or an array).
@@ -35,14 +24,14 @@ type tval struct {
 type joinedLines struct {
 	arr   int  // > 0: the array node (the root, node 0, never is one)
 	nl    bool // joined with "\n" (else as they are)
-	plain bool // every part spelled as appendGeneric spells it
+	plain bool // every part spelled as the writer spells it
 }
 
 type tobj struct{ ms []tmember }
 
 type tmember struct {
 	key []byte // decoded
-	tok []byte // the key's token as appendGeneric writes it, when read so (else nil)
+	tok []byte // the key's token as written, when it is spelled so (else nil)
 	val tval
 }
 
@@ -81,7 +70,7 @@ var setKeys = func() map[string][]byte {
 	for _, k := range []string{"cell_type", "collapsed", "data", "execution_count", "id", "metadata", "name", "output_type", "outputs", "source"} {
 		m[k] = []byte(k)
 	}
-	for _, a := range v3MimeAliases {
+	for _, a := range mimeAliases {
 		m[a.mime] = []byte(a.mime)
 	}
 	return m
@@ -110,10 +99,11 @@ func (o *tobj) pop(k string, def tval) tval {
 	return def
 }
 
-// v3Upgrader writes the version 4 cells of version 2 or 3 worksheets.
-type v3Upgrader struct {
-	t  *jsontree.Tape
-	v2 bool // version 2: lines are joined with "\n"
+// upgrader writes the version 4 cells of version 2 or 3 worksheets.
+type upgrader struct {
+	t   *jsontree.Tape
+	v2  bool // version 2: lines are joined with "\n"
+	lim jsontree.Limits
 	// Objects and arrays made for a cell, reused for the next once it is
 	// written (cells are written one at a time).
 	freeObjs, usedObjs   []*tobj
@@ -121,7 +111,7 @@ type v3Upgrader struct {
 }
 
 // newObj returns an empty object with room for n members.
-func (u *v3Upgrader) newObj(n int) *tobj {
+func (u *upgrader) newObj(n int) *tobj {
 	var o *tobj
 	if k := len(u.freeObjs); k > 0 {
 		o, u.freeObjs = u.freeObjs[k-1], u.freeObjs[:k-1]
@@ -138,7 +128,7 @@ func (u *v3Upgrader) newObj(n int) *tobj {
 }
 
 // newList returns an empty array with room for n values.
-func (u *v3Upgrader) newList(n int) *[]tval {
+func (u *upgrader) newList(n int) *[]tval {
 	var l *[]tval
 	if k := len(u.freeLists); k > 0 {
 		l, u.freeLists = u.freeLists[k-1], u.freeLists[:k-1]
@@ -155,69 +145,16 @@ func (u *v3Upgrader) newList(n int) *[]tval {
 }
 
 // recycle makes what the last cell used free for the next.
-func (u *v3Upgrader) recycle() {
+func (u *upgrader) recycle() {
 	u.freeObjs = append(u.freeObjs, u.usedObjs...)
 	u.usedObjs = u.usedObjs[:0]
 	u.freeLists = append(u.freeLists, u.usedLists...)
 	u.usedLists = u.usedLists[:0]
 }
 
-// v3CellsCompact returns, for the worksheets of a version 2 or 3
-// notebook (raw: their JSON as read), the compact JSON array of the
-// version 4 cells upgradeV3 makes of them, exactly as encodeCompact
-// writes them; ok is false for what it does not follow (worksheets or
-// cells that are not objects, JSON output data, headings of unusual
-// levels, nesting deeper than appendGeneric writes), left to the generic
-// path.
-func v3CellsCompact(raw []byte, v2 bool) (out []byte, ok bool) {
-	t, err := jsontree.Parse(raw, jsontree.Limits{MaxDepth: defaultMaxDepth})
-	if err != nil || t.Nodes[jsontree.Root].Kind != jsontree.Array {
-		return nil, false
-	}
-	u := v3Upgrader{t: t, v2: v2}
-	out = append(make([]byte, 0, len(raw)), '[')
-	n := 0
-	ok = true
-	t.Children(jsontree.Root, func(w int) bool {
-		if t.Nodes[w].Kind != jsontree.Object {
-			ok = false // an error of the generic path
-			return false
-		}
-		cs := t.Lookup(w, "cells")
-		if cs < 0 || t.Nodes[cs].Kind != jsontree.Array {
-			return true
-		}
-		t.Children(cs, func(c int) bool {
-			if t.Nodes[c].Kind != jsontree.Object {
-				ok = false
-				return false
-			}
-			cell, cok := u.cell(c)
-			if !cok {
-				ok = false
-				return false
-			}
-			// Written at once (depth 1, in the array of cells), and what
-			// it used reused.
-			if n > 0 {
-				out = append(out, ',')
-			}
-			n++
-			out, ok = u.appendValue(out, tobject(cell), 1)
-			u.recycle()
-			return ok
-		})
-		return ok
-	})
-	if !ok {
-		return nil, false
-	}
-	return append(out, ']'), true
-}
-
 // members returns object j's members, a key given twice once, with its
 // last value (as generic JSON has it).
-func (u *v3Upgrader) members(j int) *tobj {
+func (u *upgrader) members(j int) *tobj {
 	t := u.t
 	n := int(t.Nodes[j].Len)
 	o := u.newObj(n + 3)  // room for what the upgrade adds
@@ -255,7 +192,7 @@ func (u *v3Upgrader) members(j int) *tobj {
 }
 
 // cell is upgradeCellV3 of cell object c.
-func (u *v3Upgrader) cell(c int) (*tobj, bool) {
+func (u *upgrader) cell(c int) *tobj {
 	t := u.t
 	cell := u.members(c)
 	var typ string
@@ -267,25 +204,19 @@ func (u *v3Upgrader) cell(c int) (*tobj, bool) {
 		u.join(cell, "input")
 		if outs, ok := cell.get("outputs"); ok && t.Nodes[outs.node].Kind == jsontree.Array {
 			list := u.newList(int(t.Nodes[outs.node].Len))
-			ok := true
 			t.Children(outs.node, func(o int) bool {
 				if t.Nodes[o].Kind != jsontree.Object {
 					*list = append(*list, tnode(o))
 					return true
 				}
 				out := u.members(o)
-				for _, k := range nbcanon.V3Texts {
+				for _, k := range Texts {
 					u.join(out, k)
 				}
-				if ok = u.output(out); !ok {
-					return false
-				}
+				u.output(out)
 				*list = append(*list, tobject(out))
 				return true
 			})
-			if !ok {
-				return nil, false
-			}
 			cell.set("outputs", tval{node: -1, arr: list})
 		}
 	} else {
@@ -315,12 +246,8 @@ func (u *v3Upgrader) cell(c int) (*tobj, bool) {
 		if v, ok := cell.get("level"); ok {
 			cell.del("level")
 			if v.node >= 0 && t.Nodes[v.node].Kind == jsontree.Number {
-				n, isInt := jsontree.NumberValue(t.Raw(v.node), t.Nodes[v.node].Flags).(int)
-				if isInt && n > maxTapeHeading {
-					return nil, false
-				}
-				if isInt {
-					level = max(n, 0) // as upgradeCellV3
+				if n, isInt := jsontree.NumberValue(t.Raw(v.node), t.Nodes[v.node].Flags).(int); isInt {
+					level = max(n, 0) // Python: "#" * -1 == ""
 				}
 			}
 		}
@@ -337,17 +264,17 @@ func (u *v3Upgrader) cell(c int) (*tobj, bool) {
 		for _, l := range lines.Split(src) {
 			words = append(words, strings.TrimRight(l, "\r\n\v\f\x1c\x1d\x1e\u0085\u2028\u2029"))
 		}
-		q, _ := jsontree.AppendQuoted(nil, strings.Repeat("#", level)+" "+strings.Join(words, " "), jsontree.Escaping{})
-		cell.set("source", tval{node: -1, raw: string(q)})
+		heading := strings.Repeat("#", min(level, maxHeading)) + " " + strings.Join(words, " ")
+		cell.set("source", traw(string(appendString(nil, heading))))
 	case "html":
 		cell.set("cell_type", traw(`"markdown"`))
 	}
-	return cell, true
+	return cell
 }
 
 // oneOf returns the one of names that v, a value read, is the string of;
 // "" for other values.
-func (u *v3Upgrader) oneOf(v tval, names ...string) string {
+func (u *upgrader) oneOf(v tval, names ...string) string {
 	if v.node < 0 {
 		return ""
 	}
@@ -359,13 +286,13 @@ func (u *v3Upgrader) oneOf(v tval, names ...string) string {
 	return ""
 }
 
-// maxTapeHeading is the largest heading level the tape upgrade writes
-// (headings go from 1 to 6; others are left to the generic path).
-const maxTapeHeading = 64
+// maxHeading bounds the "#" a heading's level gives (headings go from 1
+// to 6; Python writes as many as the level says, which for a hostile
+// level is more memory than there is).
+const maxHeading = 1 << 10
 
-// output is upgradeOutputV3 of an output's members; false for JSON data,
-// left to the generic path (which parses it).
-func (u *v3Upgrader) output(out *tobj) bool {
+// output upgrades an output's members.
+func (u *upgrader) output(out *tobj) {
 	t := u.t
 	var typ string
 	if v, ok := out.get("output_type"); ok {
@@ -392,8 +319,10 @@ func (u *v3Upgrader) output(out *tobj) bool {
 		}
 		out.ms = kept
 		toMimeKeysTape(data)
-		if _, ok := data.get("application/json"); ok {
-			return false
+		if v, ok := data.get("application/json"); ok {
+			if js, ok := u.parsed(v); ok {
+				data.set("application/json", js)
+			}
 		}
 		out.set("data", tobject(data))
 		if v, _ := out.get("metadata"); v.node >= 0 && t.Nodes[v.node].Kind == jsontree.Object {
@@ -406,11 +335,30 @@ func (u *v3Upgrader) output(out *tobj) bool {
 	case "stream":
 		out.set("name", out.pop("stream", traw(`"stdout"`)))
 	}
-	return true
+}
+
+// parsed returns the JSON value string v holds, written, when v is a
+// string holding JSON.
+func (u *upgrader) parsed(v tval) (tval, bool) {
+	var s string
+	switch {
+	case v.node >= 0 && u.t.Nodes[v.node].Kind == jsontree.String:
+		s = u.t.Str(v.node)
+	case v.lines.arr > 0:
+		s = u.text(v.lines)
+	default:
+		return tval{}, false
+	}
+	t, err := jsontree.Parse([]byte(s), u.lim)
+	if err != nil {
+		return tval{}, false
+	}
+	sub := upgrader{t: t, lim: u.lim}
+	return traw(string(sub.appendNode(nil, jsontree.Root))), true
 }
 
 func toMimeKeysTape(d *tobj) {
-	for _, a := range v3MimeAliases {
+	for _, a := range mimeAliases {
 		if v, ok := d.get(a.alias); ok {
 			d.del(a.alias)
 			d.set(a.mime, v)
@@ -421,7 +369,7 @@ func toMimeKeysTape(d *tobj) {
 // join replaces member k, when it is an array of strings, by the string
 // the version 3 reader (or version 2's) joins them into, written from the
 // strings' bytes where they are spelled as appendGeneric spells them.
-func (u *v3Upgrader) join(o *tobj, k string) {
+func (u *upgrader) join(o *tobj, k string) {
 	t := u.t
 	v, ok := o.get(k)
 	if !ok || v.node < 0 || t.Nodes[v.node].Kind != jsontree.Array {
@@ -451,7 +399,7 @@ func (u *v3Upgrader) join(o *tobj, k string) {
 }
 
 // text is the joined string.
-func (u *v3Upgrader) text(l joinedLines) string {
+func (u *upgrader) text(l joinedLines) string {
 	var b strings.Builder
 	i := 0
 	u.t.Children(l.arr, func(s int) bool {
@@ -463,19 +411,4 @@ func (u *v3Upgrader) text(l joinedLines) string {
 		return true
 	})
 	return b.String()
-}
-
-// v3MetaValue is nbimpl.V3MetaValue: the value raw, an array or object of
-// a version 2 or 3 cell's metadata, as v3CellsCompact writes it (a
-// member of a cell's metadata object: depth 3, in the array of cells).
-func v3MetaValue(raw []byte) ([]byte, bool) {
-	t, err := jsontree.Parse(raw, jsontree.Limits{MaxDepth: defaultMaxDepth})
-	if err != nil {
-		return nil, false
-	}
-	if k := t.Nodes[jsontree.Root].Kind; k != jsontree.Array && k != jsontree.Object {
-		return nil, false
-	}
-	u := v3Upgrader{t: t}
-	return u.appendNode(nil, jsontree.Root, 3)
 }
