@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/nbdialog/ipynb/dialog"
-	"github.com/nbdialog/ipynb/internal/stackroom"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -129,11 +128,9 @@ func (o Options) Marshal(d *dialog.Dialog) ([]byte, error) { return o.marshal(d,
 // converted, written once: when healing it wrote the healed notebook to
 // check it, those bytes (see nbimpl.HealOptions.Written).
 func (o Options) marshal(d *dialog.Dialog, only []*dialog.Message) ([]byte, error) {
-	stackroom.Ensure(stackroom.Notebook)
 	if _, data := o.asRead(d, only); data != nil {
 		return bytes.Clone(data), nil
 	}
-	originOf(d).takeSnapshot()
 	var written []byte
 	nb, err := o.convert(d, only, &written) // (asRead declined: not asked again)
 	if err != nil {

@@ -25,7 +25,6 @@ func (o Options) ToNotebook(d *dialog.Dialog) (*nbformat.Notebook, error) {
 
 // toNotebook is ToNotebook writing the messages only (nil: all of d's).
 func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat.Notebook, error) {
-	originOf(d).takeSnapshot() // (the notebook returned shares the one read)
 	if nb, _ := o.asRead(d, only); nb != nil {
 		return readCopy(nb), nil
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/nbimpl"
-	"github.com/nbdialog/ipynb/internal/stackroom"
 )
 
 // A Repair is one change [Heal] made.
@@ -87,7 +86,6 @@ func Heal(nb *Notebook) ([]Repair, error) { return heal(nb, nbimpl.HealOptions{}
 
 // heal is Heal with the options only the module sets.
 func heal(nb *Notebook, o nbimpl.HealOptions) ([]Repair, error) {
-	stackroom.Ensure(stackroom.Notebook)
 	if nb.Nbformat != 4 {
 		return nil, fmt.Errorf("nbformat: heal nbformat %d: %w", nb.Nbformat, ErrUnsupportedVersion)
 	}

@@ -22,15 +22,6 @@ func init() {
 		}
 		return nb, nil
 	}
-	nbimpl.UnmarshalLazy = func(data []byte, copyData bool) (any, error) {
-		nb, err := UnmarshalOptions{}.unmarshalLater(data, copyData)
-		if err != nil {
-			return nil, err
-		}
-		return nb, nil
-	}
-	nbimpl.TakeSnapshot = func(any) {}
-	nbimpl.Snapshots = func() int64 { return 0 }
 	nbimpl.CloneCell = func(c any) any {
 		cell, ok := c.(Cell)
 		if !ok {

@@ -8,7 +8,6 @@ import (
 	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/nbstyle"
-	"github.com/nbdialog/ipynb/internal/stackroom"
 )
 
 // MarshalOptions configures writing. The zero value preserves the file's
@@ -39,7 +38,6 @@ func Marshal(nb *Notebook) ([]byte, error) { return MarshalOptions{}.Marshal(nb)
 // parts are written in the file's own detected style. A notebook built in
 // memory is written as Python nbformat writes it.
 func (o MarshalOptions) Marshal(nb *Notebook) ([]byte, error) {
-	stackroom.Ensure(stackroom.Notebook)
 	if o.Canonical {
 		return marshalCanonical(nb)
 	}
@@ -52,7 +50,6 @@ func (o MarshalOptions) Marshal(nb *Notebook) ([]byte, error) {
 // only the notebook); an edited one is built in memory and written in one
 // Write. A failed write is returned as an error wrapping w's error.
 func (o MarshalOptions) MarshalTo(w io.Writer, nb *Notebook) error {
-	stackroom.Ensure(stackroom.Notebook)
 	var err error
 	if o.Canonical {
 		var out []byte

@@ -9,7 +9,6 @@ import (
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/internal/nbstyle"
-	"github.com/nbdialog/ipynb/internal/stackroom"
 )
 
 // The format version this package writes for new notebooks, upgrades to
@@ -165,7 +164,6 @@ func (o UnmarshalOptions) unmarshalParts(data []byte) (*Notebook, error) {
 // The tape's nodes and the copy are one allocation (see
 // jsontree.ParseBlock): data is parsed where it is and copied after.
 func (o UnmarshalOptions) read(data []byte, copyData bool) (*Notebook, error) {
-	stackroom.Ensure(stackroom.Notebook)
 	unmarshals.Add(1)
 	maxBytes := o.maxBytes()
 	if int64(len(data)) > maxBytes {
@@ -211,12 +209,6 @@ func (o UnmarshalOptions) read(data []byte, copyData bool) (*Notebook, error) {
 		return nil, &FormatError{Pointer: "/cells", Msg: fmt.Sprintf("%d cells, more than the limit of %d", t.Nodes[c].Len, maxCells), Err: ErrLimit}
 	}
 	return decodeNotebookIn(b, t), nil
-}
-
-// unmarshalLater is unmarshal, copying data if copyData (convert's
-// reading, through nbimpl.UnmarshalLazy).
-func (o UnmarshalOptions) unmarshalLater(data []byte, copyData bool) (*Notebook, error) {
-	return o.read(data, copyData)
 }
 
 // kindPhrase names a JSON kind with its article: "an array", "a string",

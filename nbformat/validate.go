@@ -6,7 +6,6 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/nbvalid"
-	"github.com/nbdialog/ipynb/internal/stackroom"
 )
 
 // Validate checks nb against the official schema of its own version, as
@@ -24,7 +23,6 @@ import (
 // means the notebook could not be checked (it cannot be written, say):
 // Problems returns nil for it. Validate changes nothing.
 func Validate(nb *Notebook) error {
-	stackroom.Ensure(stackroom.Notebook)
 	t, err := nb.tape()
 	if err != nil {
 		return err

@@ -77,36 +77,6 @@ var (
 	// memory budget depends on it).
 	UnmarshalOwned func(data []byte) (nb any, err error)
 
-	// UnmarshalLazy is nbformat.Unmarshal (default limits; data copied
-	// if copyData, else kept as UnmarshalOwned keeps it) without the
-	// snapshot of the notebook's unedited check (the memory of its values
-	// as decoded, which lets nbformat.Marshal, Validate, Heal and
-	// Notebook.Edited of an unedited notebook answer from its memory
-	// alone): TakeSnapshot takes it, when the notebook's owner first needs
-	// it. Until then those checks walk the notebook's values instead
-	// (exact, slower). For an owner that keeps the notebook to itself and
-	// often never needs the snapshot (convert: a dialog written back from
-	// the bytes read); the room the snapshot is recorded into is
-	// allocated only when it is taken.
-	UnmarshalLazy func(data []byte, copyData bool) (nb any, err error)
-
-	// TakeSnapshot takes the snapshot of an *nbformat.Notebook read by
-	// UnmarshalLazy (from the notebook UnmarshalLazy returned, whichever
-	// notebook sharing its source is given) the first time it is called
-	// for it; later calls, and calls for notebooks read otherwise or built
-	// in memory, do nothing. The caller must know the notebook to be
-	// exactly as read: no value reachable from it changed since (a change
-	// made before would be recorded as the notebook read, and a notebook
-	// with that change taken for one as read). Calls from several
-	// goroutines at once are safe (one records, the others wait for it),
-	// and so are checks of notebooks sharing its source meanwhile.
-	TakeSnapshot func(nb any)
-
-	// Snapshots returns the number of snapshots of the unedited check
-	// nbformat has taken so far in the process, for tests that count
-	// them.
-	Snapshots func() int64
-
 	// CloneCell returns a copy of an nbformat.Cell that can be changed
 	// without changing the original: the struct is copied, and its maps,
 	// slices and mime bundles are shared until replaced (set a field to a
