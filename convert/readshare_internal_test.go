@@ -29,9 +29,6 @@ func TestV3CellsCarryTheirMessagesIDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	org := d.org
-	if err := org.upgraded(); err != nil { // (read directly: the upgrade made now)
-		t.Fatal(err)
-	}
 	for _, m := range d.Messages {
 		if got := nbformat.CellIDOf(org.snap(m).cell); string(got) != m.ID {
 			t.Errorf("message %s: its cell's id is %q", m.ID, got)

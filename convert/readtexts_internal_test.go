@@ -84,9 +84,6 @@ func TestReadMessagesAsToMessage(t *testing.T) {
 			continue
 		}
 		org := d.org
-		if err := org.upgraded(); err != nil { // (version 3: its upgrade)
-			t.Fatal(err)
-		}
 		for i, m := range d.Messages {
 			c := org.work.Cells[i]
 			ref := &dialog.Message{}

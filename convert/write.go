@@ -26,7 +26,6 @@ func (o options) ToNotebook(d *File) (*nbformat.Notebook, error) {
 
 // toNotebook is ToNotebook writing the messages only (nil: all of d's).
 func (o options) toNotebook(d *File, only []*dialog.Message) (*nbformat.Notebook, error) {
-	d.org.takeSnapshot() // (the notebook returned shares the one read)
 	if nb, _ := o.asRead(d, only); nb != nil {
 		return readCopy(nb), nil
 	}
@@ -47,9 +46,6 @@ func (o options) convert(d *File, only []*dialog.Message, written *[]byte) (*nbf
 	o = o.carried(org)
 	if org != nil && org.nb.Nbformat < 4 && org.valid && only == nil && o.unchanged(d.Dialog, org) {
 		return org.nb, nil
-	}
-	if err := org.upgraded(); err != nil { // (org.work and the snapshots' cells are read below)
-		return nil, err
 	}
 	nb, metaChanged, err := startNotebook(d.Dialog, org)
 	if err != nil {

@@ -209,37 +209,6 @@ func emptyCellsNotebook(n int) []byte {
 	return []byte(b.String())
 }
 
-// TestSnapBlocksAroundThreshold applies the edits to notebooks whose
-// sizes straddle the threshold where the snapshot is recorded by the walk
-// from the Document rather than by blocks; both sides must be seen.
-func TestSnapBlocksAroundThreshold(t *testing.T) {
-	testtier.Long(t)
-	sides := map[bool]int{}
-	step := 16
-	if !testtier.Full() {
-		step = 48
-	}
-	for n := 240; n <= 480; n += step {
-		data := emptyCellsNotebook(n)
-		base := mustReadInternal(t, data)
-		byBlocks := base.src.snap.regions != nil
-		sides[byBlocks]++
-		if !snapSaysUnedited(base) {
-			t.Fatalf("%d cells: the notebook just read does not match its snapshot", n)
-		}
-		sem := oraclesFor(base, data)
-		for ei, e := range blockEdits {
-			nb := mustReadInternal(t, data)
-			if e.apply(nb, rand.New(rand.NewPCG(uint64(ei), uint64(n)))) {
-				checkBlockEdit(t, fmt.Sprintf("%d cells (by blocks %v): %s", n, byBlocks, e.name), nb, data, sem)
-			}
-		}
-	}
-	if sides[true] == 0 || sides[false] == 0 {
-		t.Errorf("recorded by blocks / by the walk: %v (want both sides of the threshold)", sides)
-	}
-}
-
 // FuzzSnapBlocksEdits applies sequences of edits (ops) to one of the
 // made notebooks (which) or to the fuzzed bytes themselves.
 func FuzzSnapBlocksEdits(f *testing.F) {

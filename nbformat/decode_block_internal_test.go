@@ -14,9 +14,8 @@ func TestTapeInNotebookBlock(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		copy bool
-		snap snapMode
-	}{{"Unmarshal", true, snapNow}, {"unmarshal", false, snapNow}, {"unmarshalLater", true, snapLater}, {"unmarshalParts", false, snapNone}} {
-		nb, err := UnmarshalOptions{}.read(append([]byte(nil), data...), c.copy, c.snap)
+	}{{"Unmarshal", true}, {"unmarshal", false}} {
+		nb, err := UnmarshalOptions{}.read(append([]byte(nil), data...), c.copy)
 		if err != nil {
 			t.Fatal(err)
 		}

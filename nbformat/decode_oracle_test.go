@@ -23,12 +23,18 @@ type oracleSource struct {
 	order   []int32
 }
 
+// learnOrder records the first object of each generated struct, by the
+// id of its codec (see codec_gen.go); other types are not recorded.
 func (s *oracleSource) learnOrder(ti *typeInfo, j int) {
-	if int(ti.id) >= len(s.order) {
-		s.order = append(s.order, make([]int32, int(ti.id)+1-len(s.order))...)
+	id := codecIDOf(ti.typ)
+	if id < 0 {
+		return
 	}
-	if s.order[ti.id] == 0 {
-		s.order[ti.id] = int32(j) + 1
+	if id >= len(s.order) {
+		s.order = append(s.order, make([]int32, id+1-len(s.order))...)
+	}
+	if s.order[id] == 0 {
+		s.order[id] = int32(j) + 1
 	}
 }
 
