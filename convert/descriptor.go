@@ -120,20 +120,8 @@ func (r *Registry) All() iter.Seq[Descriptor] {
 	}
 }
 
-// ByKey returns the descriptor of a metadata key.
-func (r *Registry) ByKey(key string) (Descriptor, bool) {
-	if r == nil {
-		return Descriptor{}, false
-	}
-	i, ok := r.byKey[key]
-	if !ok {
-		return Descriptor{}, false
-	}
-	return r.all[i], true
-}
-
-// ByAttr returns the descriptor of an attribute.
-func (r *Registry) ByAttr(attr string) (Descriptor, bool) {
+// lookupAttr returns the descriptor of an attribute.
+func (r *Registry) lookupAttr(attr string) (Descriptor, bool) {
 	if r == nil {
 		return Descriptor{}, false
 	}

@@ -28,19 +28,19 @@ func Example() {
 		log.Fatal(err)
 	}
 
-	d, err := convert.ReadFile(path)
+	f, err := convert.ReadFile(path)
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, m := range d.Messages {
+	for _, m := range f.Messages {
 		fmt.Println(m.Preview(60))
 	}
-	m, err := d.Messages.Get("5f1e") // by id prefix
+	m, err := f.Messages.Get("5f1e") // by id prefix
 	if err != nil {
 		log.Fatal(err)
 	}
 	m.SetReply("Two, as 1+1 shows.")
-	if err := d.Save(); err != nil {
+	if err := f.Save(); err != nil {
 		log.Fatal(err)
 	}
 	back, err := convert.ReadFile(path)

@@ -328,7 +328,7 @@ func conflictPath(c dialog.Conflict, reg *Registry) ([]string, bool) {
 			return nil, false
 		}
 		key := c.Key[0]
-		if d, ok := reg.ByAttr(key); ok {
+		if d, ok := reg.lookupAttr(key); ok {
 			key = d.Key
 		}
 		return append([]string{"metadata", key}, c.Key[1:]...), true

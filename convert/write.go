@@ -431,7 +431,7 @@ func (o options) cellMeta(m *dialog.Message) (map[string]any, error) {
 		meta[k] = v
 	}
 	for _, attr := range slices.Sorted(maps.Keys(m.Attrs)) {
-		if _, ok := o.Registry.ByAttr(attr); !ok {
+		if _, ok := o.Registry.lookupAttr(attr); !ok {
 			return nil, fmt.Errorf("convert: message %s: attribute %q has no descriptor in the registry: %w", m.ID, attr, ErrNoDescriptor)
 		}
 	}
