@@ -46,9 +46,9 @@ func (d *Dialog) rand() io.Reader {
 	return rand.Reader
 }
 
-// NewID returns a fresh message id: 8 lower-case hex digits (4 random
+// newID returns a fresh message id: 8 lower-case hex digits (4 random
 // bytes, as the seed's rtoken_hex(4)), used by no message of d.
-func (d *Dialog) NewID() string {
+func (d *Dialog) newID() string {
 	for {
 		var b [4]byte
 		if _, err := io.ReadFull(d.rand(), b[:]); err != nil {
@@ -82,7 +82,7 @@ func (d *Dialog) Add(kind Kind, content string) *Message {
 // from the end, -1 appending), giving it a fresh id if it has none.
 func (d *Dialog) Insert(i int, m *Message) {
 	if m.ID == "" {
-		m.ID = d.NewID()
+		m.ID = d.newID()
 	}
 	n := len(d.Messages)
 	if i < 0 {

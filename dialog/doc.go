@@ -42,9 +42,9 @@
 // outputs that differ are decoded, to compare them as JSON values. The
 // decoded form is produced by the reader (convert uses nbformat's decoder,
 // which reads NaN, infinities and integers too large for an int as a
-// notebook holds them); outputs made here from JSON text ([ParseOutputs],
-// [MakeOptions].OutputsJSON, [Output.UnmarshalJSON]) are decoded by encoding/json
-// into the same Go types (NaN and infinities, which JSON lacks, are
+// notebook holds them); outputs made here from JSON text
+// ([MakeOptions].OutputsJSON, [Output.UnmarshalJSON]) are decoded by
+// encoding/json into the same Go types (NaN and infinities, which JSON lacks, are
 // refused there). To edit an output, make a new one:
 //
 //	g, err := m.Outputs[0].Map()

@@ -1,6 +1,7 @@
 package dialog_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"log"
 
@@ -88,7 +89,8 @@ func ExampleMsgs_Get() {
 // Notebooks store multiline text as a list of lines that keep their "\n";
 // Text joins them back (Python nbformat: "".join(lines)).
 func ExampleText() {
-	out, err := dialog.ParseOutputs(`[{"output_type": "stream", "name": "stdout", "text": ["loss 0.31\n", "loss 0.27\n"]}]`)
+	var out []dialog.Output
+	err := json.Unmarshal([]byte(`[{"output_type": "stream", "name": "stdout", "text": ["loss 0.31\n", "loss 0.27\n"]}]`), &out)
 	if err != nil {
 		log.Fatal(err)
 	}

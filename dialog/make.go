@@ -21,7 +21,7 @@ type MakeOptions struct {
 	// Outputs are a code message's outputs (as [CodeOutput],
 	// [StreamOutput] or [NewOutput] make them); OutputsJSON gives them as
 	// a JSON array instead (the seed's output='[…]'), read as
-	// [ParseOutputs] reads it, after Outputs.
+	// [Output.UnmarshalJSON] reads each output, after Outputs.
 	Outputs     []Output
 	OutputsJSON string
 	// Reply is a prompt's AI reply (see [Message.SetReply]).
@@ -77,7 +77,7 @@ func (d *Dialog) Make(kind Kind, content string, opts MakeOptions) (*Message, er
 		m.Attachments = append(m.Attachments, a)
 	}
 	if m.ID == "" {
-		m.ID = d.NewID()
+		m.ID = d.newID()
 	}
 	if err := m.Validate(); err != nil {
 		return nil, err

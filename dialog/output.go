@@ -19,7 +19,7 @@ import (
 // cheap, and to change an output, make a new one ([NewOutput]) from the
 // map [Output.Map] returns.
 //
-// An output made in memory ([NewOutput], [CodeOutput], [ParseOutputs])
+// An output made in memory ([NewOutput], [CodeOutput], [Output.UnmarshalJSON])
 // holds its generic JSON. An output read from a file ([SourcedOutput];
 // package convert makes them) holds the reader's own form, the bytes as
 // read, and is decoded only when a caller looks inside ([Output.Map]):
@@ -160,8 +160,10 @@ func (o Output) MarshalJSON() ([]byte, error) {
 	return json.Marshal(m)
 }
 
-// UnmarshalJSON sets o to the output the JSON object holds (numbers as in
-// ParseOutputs).
+// UnmarshalJSON sets o to the output the JSON object holds. Integers
+// become ints (json.Number when too large for one), other numbers float64,
+// as in outputs read from a file; encoding/json reads a JSON array of
+// outputs into a []Output so.
 func (o *Output) UnmarshalJSON(b []byte) error {
 	v, err := decodeJSON(b)
 	if err != nil {
@@ -184,18 +186,10 @@ func (o Output) String() string {
 	return string(b)
 }
 
-// ParseOutputs parses a JSON array of outputs, as the seed's
-// mk_message(…, output='[…]') takes them (see MakeOptions.OutputsJSON). Integers
-// become ints (json.Number when too large for one), other numbers float64,
-// as in outputs read from a file.
-func ParseOutputs(text string) ([]Output, error) {
-	outs, err := parseOutputs(text)
-	if err != nil {
-		return nil, fmt.Errorf("dialog: %w", err)
-	}
-	return outs, nil
-}
-
+// parseOutputs parses a JSON array of outputs, as the seed's
+// mk_message(…, output='[…]') takes them (see MakeOptions.OutputsJSON).
+// Integers become ints (json.Number when too large for one), other
+// numbers float64, as in outputs read from a file.
 func parseOutputs(text string) ([]Output, error) {
 	v, err := decodeJSON([]byte(text))
 	if err == errTrailing {

@@ -122,11 +122,13 @@ func TestOutputIsAValue(t *testing.T) {
 }
 
 // Outputs as JSON: MarshalJSON writes what encoding/json writes of the
-// map, UnmarshalJSON and ParseOutputs read numbers as a notebook read
-// gives them, and text that is not an array of objects is refused.
+// map, UnmarshalJSON (and MakeOptions.OutputsJSON) read numbers as a
+// notebook read gives them, and text that is not an array of objects is
+// refused.
 func TestOutputJSON(t *testing.T) {
-	outs, err := dialog.ParseOutputs(`[{"output_type": "stream", "name": "stdout", "text": "hi\n"},
-		{"output_type": "execute_result", "execution_count": 2, "metadata": {"x": 1.5, "big": 123456789012345678901234567890}, "data": {"text/plain": "<b>"}}]`)
+	var outs []dialog.Output
+	err := json.Unmarshal([]byte(`[{"output_type": "stream", "name": "stdout", "text": "hi\n"},
+		{"output_type": "execute_result", "execution_count": 2, "metadata": {"x": 1.5, "big": 123456789012345678901234567890}, "data": {"text/plain": "<b>"}}]`), &outs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,8 +153,13 @@ func TestOutputJSON(t *testing.T) {
 		t.Errorf("UnmarshalJSON: %v %v", back, err)
 	}
 	for _, bad := range []string{`{}`, `[1]`, `[{}] x`, `[{"a": }]`, ``} {
-		if _, err := dialog.ParseOutputs(bad); err == nil || !strings.HasPrefix(err.Error(), "dialog: outputs JSON") {
-			t.Errorf("ParseOutputs(%q): %v", bad, err)
+		d := dialog.New("d")
+		if _, err := d.Make(dialog.Code, "x", dialog.MakeOptions{OutputsJSON: bad}); bad != "" && (err == nil || !strings.Contains(err.Error(), "outputs JSON")) {
+			t.Errorf("OutputsJSON %q: %v", bad, err)
+		}
+		var outs []dialog.Output
+		if err := json.Unmarshal([]byte(bad), &outs); err == nil {
+			t.Errorf("json.Unmarshal(%q) into []Output: no error", bad)
 		}
 	}
 	var o dialog.Output
