@@ -189,3 +189,28 @@ func pythonBools(t *testing.T, lits []string) []bool {
 	}
 	return bs
 }
+
+// Messages made by Add and Make have metadata ready to be written to; the
+// metadata given to Make is copied.
+func TestNewMessagesHaveMeta(t *testing.T) {
+	d := dialog.New("d")
+	a := d.Add(dialog.Note, "a")
+	a.Meta["k"] = 1 // would panic on a nil map
+	m, err := d.Make(dialog.Code, "x = 1", dialog.MakeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Meta["k"] = 2
+	given := map[string]any{"g": 1}
+	p, err := d.Make(dialog.Prompt, "q", dialog.MakeOptions{Meta: given, Attrs: map[string]any{"pinned": 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Meta["h"] = 2
+	if _, ok := given["h"]; ok {
+		t.Error("Make shares the metadata given")
+	}
+	if a.Meta["k"] != 1 || m.Meta["k"] != 2 || p.Attrs["pinned"] != 1 {
+		t.Errorf("metadata %v %v %v", a.Meta, m.Meta, p.Attrs)
+	}
+}
