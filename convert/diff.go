@@ -26,5 +26,5 @@ func Diff(a, b []byte) ([]dialog.Change, error) {
 		s := orgB.snap(m)
 		return s != nil && s.generated
 	}
-	return dialog.DiffOptions{Unkeyed: unkeyed}.Diff(da.Dialog, db.Dialog), nil
+	return dialog.Diff(da.Dialog, db.Dialog, dialog.DiffOptions{Unkeyed: unkeyed}), nil
 }

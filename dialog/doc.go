@@ -27,8 +27,9 @@
 // Add and Make have an empty, non-nil Meta, so m.Meta[key] = value works
 // on them; a Message literal's Meta is nil until set.
 //
-// Options are structs throughout the package ([MakeOptions],
-// [MergeOptions], [DiffOptions]): their zero value is the default.
+// Options are structs throughout the package, passed as the last argument
+// ([MakeOptions] to Make, [MergeOptions] to Merge, [DiffOptions] to Diff):
+// their zero value is the default.
 //
 // # Outputs
 //

@@ -73,7 +73,7 @@ func TestMergeComparesReadOutputsUndecoded(t *testing.T) {
 	if len(conflicts) != 0 || merged.Messages[0].Content != "print(1)" || merged.Messages[2].Content != "print(3)" {
 		t.Fatalf("merge: %v conflicts, %v", conflicts, merged)
 	}
-	if changes := dialog.Diff(base, ours); len(changes) != 1 {
+	if changes := dialog.Diff(base, ours, dialog.DiffOptions{}); len(changes) != 1 {
 		t.Errorf("diff: %v", changes)
 	}
 	if got := n.Load(); got != 0 {
