@@ -157,3 +157,36 @@ func TestJSONMarshalNewCells(t *testing.T) {
 		t.Error("json.Marshal of an UnknownCell without Raw: no error")
 	}
 }
+
+// json.Marshal of the cells of one notebook from several goroutines at
+// once, while the notebook itself is written: cells are read, never
+// changed, by MarshalJSON (run with -race).
+func TestJSONMarshalConcurrent(t *testing.T) {
+	t.Parallel()
+	data := []byte(`{"cells": [{"cell_type": "code", "execution_count": 1, "id": "a", "metadata": {"x": [1]},
+  "outputs": [{"name": "stdout", "output_type": "stream", "text": ["1\n"]}], "source": ["x = 1\n", "x"]},
+ {"cell_type": "markdown", "id": "b", "metadata": {}, "source": "m"}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`)
+	nb, err := nbformat.Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := json.Marshal(nb.Cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan []byte)
+	for range 4 {
+		go func() {
+			b, _ := json.Marshal(nb.Cells)
+			done <- b
+		}()
+	}
+	if out, err := nbformat.Marshal(nb); err != nil || !bytes.Equal(out, data) {
+		t.Errorf("the notebook written while its cells marshal: %v\n%s", err, out)
+	}
+	for range 4 {
+		if got := <-done; !bytes.Equal(got, want) {
+			t.Errorf("concurrent json.Marshal: %s, want %s", got, want)
+		}
+	}
+}
