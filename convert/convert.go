@@ -64,6 +64,7 @@ type origin struct {
 	// The messages' snapshots: beside the messages read, in cells, or
 	// recorded in snaps (see origin.snap).
 	cells []readCell
+	index cellIndex // m's place in cells (see snapAt)
 	snaps map[*dialog.Message]*snapshot
 	file  *fileStamp // the file read, for Save
 	valid bool       // nb is valid (a version 3 notebook is then written back as read)

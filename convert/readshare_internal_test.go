@@ -160,12 +160,10 @@ func TestFastPathsAgreeWithTheGeneralOnes(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", e.Path, err)
 		}
-		// The general path: the same dialog, its origin not known to be
-		// as read.
-		org := *d.org
-		org.pristine = false
+		// The general path: the same dialog, its origin (written once
+		// already, by the fast path) no longer known to be as read.
+		d.org.pristine = false
 		slow := *d
-		slow.org = &org
 		nb, err := options{}.ToNotebook(&slow)
 		if err != nil {
 			t.Fatalf("%s: %v", e.Path, err)

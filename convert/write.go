@@ -159,7 +159,7 @@ func startNotebook(d *dialog.Dialog, org *origin) (nb *nbformat.Notebook, metaCh
 func (o options) writeCells(nb *nbformat.Notebook, msgs []*dialog.Message, org *origin, ids bool, built map[int]builtCell) error {
 	seen := map[*dialog.Message]bool{}
 	nb.Cells = make([]nbformat.Cell, 0, len(msgs))
-	for _, m := range msgs {
+	for i, m := range msgs {
 		if m == nil {
 			return errors.New("convert: nil message")
 		}
@@ -169,7 +169,7 @@ func (o options) writeCells(nb *nbformat.Notebook, msgs []*dialog.Message, org *
 		seen[m] = true
 		var s *snapshot
 		if org != nil {
-			s = org.snap(m)
+			s = org.snapAt(i, m)
 		}
 		if s != nil && o.sameMessage(m, s) {
 			nb.Cells = append(nb.Cells, keptCell(s, m, ids))
@@ -272,8 +272,8 @@ func (o options) unchanged(d *dialog.Dialog, org *origin) bool {
 	if !slices.Equal(d.Messages, org.msgs) || !org.sameMeta(d.Meta) {
 		return false
 	}
-	for _, m := range d.Messages {
-		if !o.sameMessage(m, org.snap(m)) {
+	for i, m := range d.Messages {
+		if !o.sameMessage(m, org.snapAt(i, m)) {
 			return false
 		}
 	}

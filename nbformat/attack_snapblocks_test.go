@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unsafe"
 
 	"github.com/nbdialog/ipynb/internal/testtier"
 )
@@ -73,7 +72,7 @@ func applySequence(t testing.TB, name string, nb *Notebook, data []byte, ops []b
 			sites := reflectSites(reflect.ValueOf(&nb.Document).Elem(), nil, 400, 0)
 			sites = slices.DeleteFunc(sites, func(v reflect.Value) bool {
 				a := v.UnsafeAddr()
-				return a == uintptr(unsafe.Pointer(&nb.Nbformat)) || a == uintptr(unsafe.Pointer(&nb.NbformatMinor))
+				return a == reflect.ValueOf(&nb.Nbformat).Pointer() || a == reflect.ValueOf(&nb.NbformatMinor).Pointer()
 			})
 			if len(sites) == 0 {
 				continue
@@ -473,7 +472,7 @@ func TestSnapBlocksReflectiveEdits(t *testing.T) {
 				// notebook built in memory derives otherwise).
 				sites = slices.DeleteFunc(sites, func(v reflect.Value) bool {
 					a := v.UnsafeAddr()
-					return a == uintptr(unsafe.Pointer(&nb.Nbformat)) || a == uintptr(unsafe.Pointer(&nb.NbformatMinor))
+					return a == reflect.ValueOf(&nb.Nbformat).Pointer() || a == reflect.ValueOf(&nb.NbformatMinor).Pointer()
 				})
 				if len(sites) == 0 {
 					break

@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"unsafe"
 )
 
 // A map or slice stored by the user (in AdditionalProperties or any
@@ -42,7 +41,7 @@ type cycleGuard struct {
 // cycleKey identifies a map, or a slice by its first element and length
 // (a shorter slice of the same array is another value).
 type cycleKey struct {
-	p unsafe.Pointer
+	p any // the reflect.Value's pointer (compared inside an interface)
 	n int
 }
 

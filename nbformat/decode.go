@@ -3,10 +3,10 @@ package nbformat
 import (
 	"encoding/json"
 	"strconv"
-	"unsafe"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/mimetype"
+	"github.com/nbdialog/ipynb/internal/zerocopy"
 )
 
 // decoder fills typed values from a tape. It never fails: a member whose
@@ -48,7 +48,7 @@ func (d *decoder) str(j int) string {
 	if n.Flags&jsontree.FlagEscaped != 0 || n.End-n.Start <= 2 {
 		return d.t.Str(j)
 	}
-	return unsafe.String(&d.t.Data[n.Start+1], n.End-n.Start-2)
+	return zerocopy.String(d.t.Data[n.Start+1 : n.End-1])
 }
 
 // key returns the key of member node j, sharing the tape's bytes when it
@@ -58,7 +58,7 @@ func (d *decoder) key(j int) string {
 	if n.Flags&jsontree.FlagKeyEscaped != 0 || n.KeyEnd-n.Key <= 2 {
 		return d.t.KeyString(j)
 	}
-	return unsafe.String(&d.t.Data[n.Key+1], n.KeyEnd-n.Key-2)
+	return zerocopy.String(d.t.Data[n.Key+1 : n.KeyEnd-1])
 }
 
 // int returns integer node j, if it is one that fits an int64.
@@ -146,15 +146,14 @@ func (b *bundle) indexOf(mime string) int {
 // generic returns node j as the value AdditionalProperties keeps: a
 // scalar decoded (see [Decode]), an array or object as json.RawMessage,
 // its bytes as read, sharing the input (see the package documentation).
-// Strings and raw values, most of them, are boxed from blocks (see box).
 func (d *decoder) generic(j int) any {
 	t := d.t
 	switch t.Nodes[j].Kind {
 	case jsontree.Array, jsontree.Object:
 		n := &t.Nodes[j]
-		return box(&d.raws, json.RawMessage(t.Data[n.Start:n.End:n.End]))
+		return json.RawMessage(t.Data[n.Start:n.End:n.End])
 	case jsontree.String:
-		return box(&d.boxedStrs, d.str(j))
+		return d.str(j)
 	}
 	return genericValue(t, j)
 }

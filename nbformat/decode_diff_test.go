@@ -9,13 +9,14 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
-	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/testtier"
+
+	"github.com/nbdialog/ipynb/internal/zerocopy"
 )
 
 // Differential tests: the decoder (decode.go) against the reflective
@@ -29,16 +30,11 @@ import (
 // do), floats by their bits, and strings and byte slices by their content
 // and by whether (and where) they share data, the tape's bytes.
 func exactOptions(data []byte) cmp.Options {
-	lo := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
-	hi := lo + uintptr(len(data))
-	inData := func(p *byte) bool { u := uintptr(unsafe.Pointer(p)); return p != nil && u >= lo && u < hi }
 	sameStr := func(a, b string) bool {
-		pa, pb := unsafe.StringData(a), unsafe.StringData(b)
-		return a == b && inData(pa) == inData(pb) && (!inData(pa) || pa == pb)
+		return a == b && zerocopy.StringOffset(a, data) == zerocopy.StringOffset(b, data)
 	}
 	sameBytes := func(a, b []byte) bool {
-		pa, pb := unsafe.SliceData(a), unsafe.SliceData(b)
-		return bytes.Equal(a, b) && (a == nil) == (b == nil) && inData(pa) == inData(pb) && (!inData(pa) || pa == pb) && cap(a) == cap(b)
+		return bytes.Equal(a, b) && (a == nil) == (b == nil) && zerocopy.Offset(a, data) == zerocopy.Offset(b, data) && cap(a) == cap(b)
 	}
 	sameText := func(a, b MultilineString) bool {
 		return sameBytes(a.raw, b.raw) && sameStr(a.text, b.text) && a.form == b.form &&

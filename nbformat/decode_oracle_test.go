@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"reflect"
 	"strconv"
-	"unsafe"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/mimetype"
+
+	"github.com/nbdialog/ipynb/internal/zerocopy"
 )
 
 // The reflective decoder this package used until the decoder of decode.go
@@ -71,7 +72,7 @@ func (d *reflectDecoder) str(j int) string {
 	if n.Flags&jsontree.FlagEscaped != 0 || n.End-n.Start <= 2 {
 		return d.t.Str(j)
 	}
-	return unsafe.String(&d.t.Data[n.Start+1], n.End-n.Start-2)
+	return zerocopy.String(d.t.Data[n.Start+1 : n.End-1])
 }
 
 // key returns the key of member node j, sharing the tape's bytes when it
@@ -81,7 +82,7 @@ func (d *reflectDecoder) key(j int) string {
 	if n.Flags&jsontree.FlagKeyEscaped != 0 || n.KeyEnd-n.Key <= 2 {
 		return d.t.KeyString(j)
 	}
-	return unsafe.String(&d.t.Data[n.Key+1], n.KeyEnd-n.Key-2)
+	return zerocopy.String(d.t.Data[n.Key+1 : n.KeyEnd-1])
 }
 
 // decodeStruct fills the struct v from object node o.

@@ -246,8 +246,6 @@ type slabs struct {
 	cellSlices    slab[Cell]   // the elements of the lists of cells
 	bundles       slab[bundle]
 	entries       slab[mimeEntry]
-	boxedStrs     slab[string]          // strings in interfaces (see box)
-	raws          slab[json.RawMessage] // likewise
 }
 
 // reserve makes room for counts[v] more values of each variant v, and for

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-	"unsafe"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/lines"
 	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/internal/nbstyle"
+	"github.com/nbdialog/ipynb/internal/zerocopy"
 )
 
 // MultilineString is the schema's multiline_string: text stored on disk
@@ -140,10 +140,7 @@ func (m *MultilineString) textInto(b *strings.Builder) string {
 	switch {
 	case m.raw != nil:
 		if s, ok := unescapedOne(m.raw); ok {
-			if len(s) == 0 {
-				return ""
-			}
-			return unsafe.String(&s[0], len(s))
+			return zerocopy.String(s)
 		}
 		start := b.Len()
 		nbstyle.WriteJoined(b, m.raw) // (one string or an array of them)

@@ -3,9 +3,10 @@ package nbformat
 import (
 	"fmt"
 	"strings"
-	"unsafe"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
+
+	"github.com/nbdialog/ipynb/internal/zerocopy"
 )
 
 // The oracles of the attacks on the unedited check (attack_snap*_test.go):
@@ -22,12 +23,8 @@ func walkSaysUnedited(nb *Notebook) bool {
 // snapSaysUnedited is the generated comparison's answer.
 func snapSaysUnedited(nb *Notebook) bool { return nb.unedited() }
 
-// inInputOf reports whether address a is in the bytes nb was read from.
-func inInputOf(nb *Notebook, a uintptr) bool {
-	in := nb.src.tape.Data
-	lo := uintptr(unsafe.Pointer(unsafe.SliceData(in)))
-	return a >= lo && a < lo+uintptr(len(in))
-}
+// inInputOf reports whether b views the bytes nb was read from.
+func inInputOf(nb *Notebook, b []byte) bool { return zerocopy.In(b, nb.src.tape.Data) }
 
 // blockNotebook returns a notebook of n code cells, each with an id,
 // tags, an execution count, a source of lines and three outputs, the

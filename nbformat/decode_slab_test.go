@@ -1,11 +1,9 @@
 package nbformat
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
-	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -13,52 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// Tests of the hazards of the decoder's unsafe code: values handed out
-// from blocks (slab), interfaces assembled around them (box), and the
-// garbage collector's view of both.
-
-// TestBoxIsAny checks that a value boxed from a block is, to Go code, the
-// value any(x) gives, and stays so across garbage collections while
-// nothing but the interfaces refers to the blocks.
-func TestBoxIsAny(t *testing.T) {
-	var strs slab[string]
-	var raws slab[json.RawMessage]
-	var boxed []any
-	for i := range 3000 {
-		s := fmt.Sprintf("value %d", i)
-		boxed = append(boxed, box(&strs, s), box(&raws, json.RawMessage(s)))
-	}
-	strs, raws = slab[string]{}, slab[json.RawMessage]{} // the interfaces alone keep the blocks
-	for range 3 {
-		runtime.GC()
-	}
-	junk := make([][]byte, 0, 1000) // reuse of freed memory would show below
-	for range 1000 {
-		junk = append(junk, []byte(strings.Repeat("#", 48)))
-	}
-	for i := range 3000 {
-		s := fmt.Sprintf("value %d", i)
-		bs, br := boxed[2*i], boxed[2*i+1]
-		if bs != any(s) || reflect.TypeOf(bs) != reflect.TypeFor[string]() || fmt.Sprint(bs) != s {
-			t.Fatalf("boxed string %d: %#v", i, bs)
-		}
-		switch x := br.(type) {
-		case json.RawMessage:
-			if string(x) != s {
-				t.Fatalf("boxed raw %d: %q", i, x)
-			}
-		default:
-			t.Fatalf("boxed raw %d has type %T", i, br)
-		}
-		if v := reflect.ValueOf(br); v.Type() != reflect.TypeFor[json.RawMessage]() || v.CanAddr() || string(v.Bytes()) != s {
-			t.Fatalf("boxed raw %d through reflect: %v", i, v)
-		}
-		if m := map[any]int{any(s): 1}; m[bs] != 1 {
-			t.Fatalf("boxed string %d is not the same map key as any(s)", i)
-		}
-	}
-	runtime.KeepAlive(junk)
-}
+// Tests of the decoder's blocks: values handed out from them (slab), and
+// the garbage collector's view of them.
 
 // TestSlab checks the blocks' hand-out: zero values, each once, and
 // slices whose appends never reach a neighbour's values.
