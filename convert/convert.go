@@ -51,7 +51,7 @@ type options struct {
 // Owner is a file's numeric user and group.
 type Owner struct{ UID, GID int }
 
-// origin is what a dialog was read from: kept in Dialog.Source so that
+// origin is what a dialog was read from: kept in its File so that
 // writing it back is byte-exact where nothing changed.
 type origin struct {
 	nb   *nbformat.Notebook // as read

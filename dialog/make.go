@@ -14,8 +14,8 @@ type MakeOptions struct {
 	ID string
 	// At, After and Before place the message (at most one may be set;
 	// none appends it). At is a position counting from 1 (1: first,
-	// Len+1: last); After and Before name a message by id or unique id
-	// prefix, the message going just after or before it.
+	// len(Messages)+1: last); After and Before name a message by id or
+	// unique id prefix, the message going just after or before it.
 	At            int
 	After, Before string
 	// Outputs are a code message's outputs (as [CodeOutput],
