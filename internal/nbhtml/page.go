@@ -48,6 +48,16 @@ func (p Policy) CSP() string {
 		connect + " frame-src 'none'; child-src 'none'; base-uri 'none'; form-action 'none'"
 }
 
+// ServedCSP is the Content-Security-Policy header of the pages a local
+// server (ipynb web) serves: the policy of every live page this package
+// makes — their own scripts by hash, requests to their origin — and no
+// framing of them by any page (frame-ancestors, which a meta tag cannot
+// say). A browser holds a page to both this header and the page's own
+// policy (its meta tag), so each page keeps the stricter of the two.
+func ServedCSP() string {
+	return Policy{Scripts: []string{lazyJS, diffJS, mergeJS, liveJS}, Connect: true}.CSP() + "; frame-ancestors 'none'"
+}
+
 //go:embed assets/live.js
 var liveJS string
 

@@ -30,6 +30,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/nbdialog/ipynb/internal/nbhtml"
 )
 
 // maxBody is the largest request body read (a merge's resolutions).
@@ -126,6 +128,7 @@ func (s *webServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	h.Set("Content-Security-Policy", nbhtml.ServedCSP())
 	rest, ok := strings.CutPrefix(r.URL.Path, "/")
 	tok, rest, _ := strings.Cut(rest, "/")
 	if r.Host != s.addr || !ok || subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) != 1 {
