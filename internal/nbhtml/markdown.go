@@ -55,6 +55,12 @@ type mdWriter struct {
 // renderMarkdown writes src as HTML to w (a message with attachments
 // atts; ids: the page's heading ids).
 func renderMarkdown(w *bufio.Writer, src string, atts []dialog.Attachment, ids map[string]int) {
+	work := linkWork(src)
+	if work > linkBudget(len(src)) {
+		plainMarkdown(w, src, work)
+		return
+	}
+	linkWorkAllowed.Add(work)
 	m := markdown()
 	source := []byte(src)
 	doc := m.Parser().Parse(text.NewReader(source))
