@@ -1,0 +1,89 @@
+package nbhtml
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/nbdialog/ipynb/convert"
+)
+
+// allocated is the bytes and allocations f makes.
+func allocated(f func()) (bytes, mallocs uint64) {
+	var a, b runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&a)
+	f()
+	runtime.ReadMemStats(&b)
+	return b.TotalAlloc - a.TotalAlloc, b.Mallocs - a.Mallocs
+}
+
+// Rendering a page allocates in proportion to the notebook, whatever
+// grows: the cells, a line, an image, an HTML output, nested Markdown,
+// the outputs of one cell, a diff of all cells changed (bytes and
+// allocations at four doubling sizes; each doubling may cost at most
+// 2.6 times the last).
+func TestPagesScaleLinearly(t *testing.T) {
+	img := func(n int) string {
+		return base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{0x89, 'P', 'N', 'G'}, n/4))
+	}
+	shapes := map[string]func(n int) []cell{
+		"cells": func(n int) []cell {
+			var cs []cell
+			for i := range n / 100 {
+				cs = append(cs, note(fmt.Sprintf("## Part %d\n\nSome *text* with `code` and [a link](https://example.org/%d).", i, i)),
+					code(fmt.Sprintf("x = %d\nprint(x)", i), i+1, stream("stdout", fmt.Sprintf("%d\n", i))))
+			}
+			return cs
+		},
+		"one long line": func(n int) []cell { return []cell{code("x", 1, stream("stdout", strings.Repeat("word ", n/5)))} },
+		"an image":      func(n int) []cell { return []cell{code("x", 1, display(map[string]any{"image/png": img(n)}))} },
+		"an HTML output": func(n int) []cell {
+			return []cell{code("x", 1, display(map[string]any{"text/html": strings.Repeat("<tr><td>1</td></tr>", n/20)}))}
+		},
+		"nested Markdown": func(n int) []cell {
+			return []cell{note(strings.Repeat("> ", n/200) + strings.Repeat("- ", n/200) + strings.Repeat("*a ", n/6))}
+		},
+		"many outputs": func(n int) []cell {
+			var outs []map[string]any
+			for i := range n / 50 {
+				outs = append(outs, display(map[string]any{"text/plain": fmt.Sprint(i)}), stream("stderr", "w\n"))
+			}
+			return []cell{code("x", 1, outs...)}
+		},
+	}
+	sizes := []int{20_000, 40_000, 80_000, 160_000}
+	check := func(t *testing.T, name string, render func(n int)) {
+		var prevB, prevM uint64
+		var got []string
+		for i, n := range sizes {
+			b, m := allocated(func() { render(n) })
+			got = append(got, fmt.Sprintf("%d: %d B, %d allocs", n, b, m))
+			if i > 0 && (float64(b) > 2.6*float64(prevB)+64<<10 || float64(m) > 2.6*float64(prevM)+1000) {
+				t.Errorf("%s grows faster than its input:\n%s", name, strings.Join(got, "\n"))
+				return
+			}
+			prevB, prevM = b, m
+		}
+		t.Logf("%s: %s", name, strings.Join(got, "; "))
+	}
+	for name, gen := range shapes {
+		check(t, name, func(n int) {
+			d := readNotebook(t, notebookJSON(t, gen(n)...))
+			Notebook(io.Discard, d, Options{})
+		})
+	}
+	check(t, "a diff of every cell changed", func(n int) {
+		a, b := notebookJSON(t, shapes["cells"](n)...), notebookJSON(t, shapes["cells"](n+1)...)
+		b = bytes.ReplaceAll(b, []byte("print(x)"), []byte("print(x + 1)"))
+		changes, err := convert.Diff(a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		Diff(io.Discard, readNotebook(t, a), readNotebook(t, b), changes, DiffOptions{})
+	})
+}
