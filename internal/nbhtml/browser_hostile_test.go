@@ -190,6 +190,13 @@ func TestBrowserHostileNotebook(t *testing.T) {
 		if got := browsertest.Eval[string](tab, `document.title`); got != title {
 			t.Errorf("title %q, want the file name as text", got)
 		}
+		// A cell of an unknown kind: its name cut in the gutter, whole in
+		// the label's title; its text shown.
+		odd := browsertest.Eval[map[string]string](tab, `(() => { const s = document.querySelector("section.nb-other-cell"); const l = s.querySelector(".nb-label");
+			return {label: l.textContent, title: l.title, text: s.querySelector(".nb-body").innerText} })()`)
+		if odd["label"] != "<script>win…" || !strings.HasPrefix(odd["title"], "<script>window.__pwned") || !strings.Contains(odd["text"], "odd kind two") {
+			t.Errorf("the cell of an unknown kind: %q", odd)
+		}
 	})
 	t.Run("diff", func(t *testing.T) {
 		var nb map[string]any

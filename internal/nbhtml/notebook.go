@@ -203,7 +203,13 @@ func gutterLabel(m *dialog.Message) string {
 	case dialog.Note:
 		return ""
 	}
-	return `<span class="nb-label">` + escapeString(string(m.Kind)) + "</span>"
+	// A kind this package does not know is the notebook's text: cut to
+	// what a gutter holds, whole in the label's title.
+	k := string(m.Kind)
+	if r := []rune(k); len(r) > 12 {
+		k = string(r[:11]) + "…"
+	}
+	return `<span class="nb-label" title="` + escapeString(string(m.Kind)) + `">` + escapeString(k) + "</span>"
 }
 
 // Language is a notebook's code language, from its metadata: the
