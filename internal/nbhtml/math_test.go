@@ -13,7 +13,7 @@ import (
 func renderMD(src string) string {
 	var b bytes.Buffer
 	w := bufio.NewWriter(&b)
-	renderMarkdown(w, src, nil, map[string]int{})
+	renderMarkdown(w, src, nil, map[string]int{}, newHighlighter())
 	w.Flush()
 	return b.String()
 }

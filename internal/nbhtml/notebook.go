@@ -142,7 +142,7 @@ func (p *page) message(m *dialog.Message) {
 	switch m.Kind {
 	case dialog.Code:
 		p.s(`<div class="nb-input">`)
-		p.s(highlight(p.lang, m.Content))
+		p.s(p.hl.code(p.lang, m.Content))
 		p.s("</div>\n")
 		p.outputs(m, m.Outputs)
 	case dialog.Note:
@@ -177,7 +177,7 @@ func nonReply(outs []dialog.Output) []dialog.Output {
 // md writes Markdown text.
 func (p *page) md(src string, atts []dialog.Attachment) {
 	p.s(`<div class="nb-md">`)
-	renderMarkdown(p.w, src, atts, p.ids)
+	renderMarkdown(p.w, src, atts, p.ids, p.hl)
 	p.s("</div>\n")
 }
 

@@ -82,10 +82,11 @@ type page struct {
 	ids    map[string]int // heading ids used so far
 	lang   string         // the notebook's code language
 	policy Policy
+	hl     *highlighter // the page's code highlighting
 }
 
 func newPage(w io.Writer, p Policy) *page {
-	return &page{w: bufio.NewWriterSize(w, 64<<10), ids: map[string]int{}, policy: p}
+	return &page{w: bufio.NewWriterSize(w, 64<<10), ids: map[string]int{}, policy: p, hl: newHighlighter()}
 }
 
 // head writes the document up to the start of its body's content.
