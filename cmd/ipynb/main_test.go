@@ -41,6 +41,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "building ipynb: %v\n%s", err, out)
 		os.Exit(2)
 	}
+	toolEnv = toolchainEnv()
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
@@ -382,4 +383,25 @@ func TestFmtCanonicalCorpus(t *testing.T) {
 	if r.code != 1 {
 		t.Errorf("exit %d, want 1", r.code)
 	}
+}
+
+// toolEnv is the environment for go commands run by tests: the process's,
+// with the build and module caches named as they were before any test
+// moved HOME (the git tests give git a HOME of their own, and a go build
+// under it would start from an empty cache).
+var toolEnv []string
+
+func toolchainEnv() []string {
+	env := os.Environ()
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
+	if err != nil {
+		return env
+	}
+	vals := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	for i, name := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+		if i < len(vals) && vals[i] != "" {
+			env = append(env, name+"="+vals[i])
+		}
+	}
+	return env
 }
