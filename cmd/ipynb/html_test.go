@@ -114,7 +114,8 @@ func TestPageNotOverInput(t *testing.T) {
 func TestBrowserHTMLFileName(t *testing.T) {
 	tab := browsertest.Open(t, nil)
 	dir := t.TempDir()
-	name := `<img src=x onerror="window.__pwned=1;document.title='PWNED'"><script>window.__pwned=2</script>`
+	// No "/" (a file name cannot hold one): no end tags.
+	name := `<img src=x onerror="window.__pwned=1;document.title='PWNED'"><svg onload="window.__pwned=2"><script>window.__pwned=3`
 	if err := os.WriteFile(filepath.Join(dir, name+".ipynb"), []byte(htmlNotebook), 0o666); err != nil {
 		t.Skipf("this file system takes no such name: %v", err)
 	}
