@@ -238,3 +238,24 @@ func TestBrowserHostileNotebook(t *testing.T) {
 		}
 	})
 }
+
+// A lazy page's script survives a malformed address fragment (a link a
+// notebook or anyone may make): no error, and a good fragment still
+// renders its cell.
+func TestBrowserLazyBadFragment(t *testing.T) {
+	tab := browsertest.Open(t, nil)
+	var cells []cell
+	for i := range 6 {
+		cells = append(cells, note("cell "+strings.Repeat("x", i)))
+	}
+	path, _ := pageOf(t, Options{Lazy: 1}, cells...)
+	openRendered(tab, path)
+	browsertest.Eval[bool](tab, `(() => { window.__errs = []; window.addEventListener("error", e => window.__errs.push(String(e.message))); location.hash = "%E0%A4%A"; return true })()`)
+	tab.Do(chromedp.Sleep(200e6))
+	if errs := browsertest.Eval[[]string](tab, `window.__errs`); len(errs) > 0 {
+		t.Errorf("the page's script failed on a malformed fragment: %q", errs)
+	}
+	browsertest.Eval[bool](tab, `(() => { location.hash = "nb-c5"; return true })()`)
+	tab.Wait(`!!document.querySelector("section#nb-c5")`)
+	inert(t, tab)
+}
