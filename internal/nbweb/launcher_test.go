@@ -2,11 +2,11 @@ package nbweb
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -88,12 +88,15 @@ func TestOpenHidesToken(t *testing.T) {
 	if browsertest.ExecPath() != "" && !testing.Short() {
 		tab := browsertest.Open(t, func(s string) bool { return strings.HasPrefix(s, "file://") || strings.HasPrefix(s, page) })
 		tab.Navigate(u.String())
-		// The launcher's refresh replaces the document a poll would run in.
-		waitFor(t, "the launcher's redirect", func() bool {
-			return slices.ContainsFunc(tab.Requests(), func(r string) bool { return strings.HasPrefix(r, page) })
+		// The launcher's refresh replaces the document an evaluation runs
+		// in: ask again until the page is there.
+		js := `location.href === ` + "`" + page + "`" + ` && document.title === "served"`
+		waitFor(t, "the page, through the launcher", func() bool {
+			ctx, cancel := context.WithTimeout(tab.Ctx, 5*time.Second)
+			defer cancel()
+			ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js))
+			return err == nil && ok
 		})
-		tab.Do(chromedp.Sleep(500 * time.Millisecond))
-		tab.Wait(`location.href === ` + "`" + page + "`" + ` && document.title === "served"`)
 		tab.NoRequests()
 	}
 	req, _ := http.NewRequest("POST", page+"bye", strings.NewReader("{}"))

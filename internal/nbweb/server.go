@@ -146,6 +146,16 @@ func (s *webServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	if rest == "" && !strings.HasSuffix(r.URL.Path, "/") {
+		// The address without its last slash: the page's requests,
+		// relative to it, would lose the token.
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			http.Redirect(w, r, s.base, http.StatusMovedPermanently)
+			return
+		}
+		http.NotFound(w, r)
+		return
+	}
 	if rest == "" {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)

@@ -16,6 +16,7 @@ import (
 func TestServerHeaders(t *testing.T) {
 	s := &webServer{app: pageApp{[]byte("<!DOCTYPE html>")}, addr: "127.0.0.1:4242", token: strings.Repeat("ab", 16)}
 	base := "/" + s.token + "/"
+	s.base = base
 	for _, c := range []struct {
 		what, method, host, path, ctype, origin string
 		want                                    int
@@ -36,6 +37,8 @@ func TestServerHeaders(t *testing.T) {
 		{"a get of an action", "GET", s.addr, base + "alive", "", "", 403},
 		{"a preflight", "OPTIONS", s.addr, base + "alive", "", "http://evil.example", 403},
 		{"a post to the page", "POST", s.addr, base, "application/json", "", 405},
+		{"the address without its last slash", "GET", s.addr, "/" + s.token, "", "", 301},
+		{"a post there", "POST", s.addr, "/" + s.token, "application/json", "", 404},
 	} {
 		req := httptest.NewRequest(c.method, "http://"+s.addr+c.path, strings.NewReader("{}"))
 		req.Host = c.host
@@ -58,6 +61,9 @@ func TestServerHeaders(t *testing.T) {
 			if got := h.Get(k); got != v {
 				t.Errorf("%s: %s %q, want %q", c.what, k, got, v)
 			}
+		}
+		if c.want == 301 && h.Get("Location") != base {
+			t.Errorf("%s: sent to %q, want %q", c.what, h.Get("Location"), base)
 		}
 		if c.want == 200 && h.Get("Content-Type") != "text/html; charset=utf-8" {
 			t.Errorf("%s: Content-Type %q", c.what, h.Get("Content-Type"))
