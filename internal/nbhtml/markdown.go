@@ -58,7 +58,11 @@ type mdWriter struct {
 func renderMarkdown(w *bufio.Writer, src string, atts []dialog.Attachment, ids map[string]int, hl *highlighter) {
 	work := linkWork(src)
 	if work > linkBudget(len(src)) {
-		plainMarkdown(w, src, work)
+		plainMarkdown(w, src, "it opens so many links that rendering it would take too long ("+strconv.FormatInt(work, 10)+" bytes to scan)")
+		return
+	}
+	if d := nestDepth(src); d > maxNesting {
+		plainMarkdown(w, src, "it nests "+strconv.Itoa(d)+" quotes or lists deep, more than "+strconv.Itoa(maxNesting))
 		return
 	}
 	linkWorkAllowed.Add(work)

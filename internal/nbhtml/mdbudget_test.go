@@ -64,3 +64,43 @@ func TestMarkdownLinkWorkKeepsRealText(t *testing.T) {
 		}
 	}
 }
+
+// Markdown nested deeper than maxNesting quotes or lists — opened on one
+// line, by indentation over many lines, or kept by lazy continuation
+// lines — is shown as its source; real nesting (lists ten deep, YAML
+// indented in a fence, numbered lists, a quote in a list) is rendered.
+func TestMarkdownNesting(t *testing.T) {
+	deepList := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString(strings.Repeat("  ", i) + "- item\n")
+		}
+		return b.String()
+	}
+	for name, src := range map[string]string{
+		"quotes":           strings.Repeat(">", 20000) + " x",
+		"spaced quotes":    strings.Repeat("> ", 10000) + "x",
+		"dashes":           strings.Repeat("- ", 10000) + "x",
+		"stars":            strings.Repeat("* ", 10000) + "x",
+		"numbers":          strings.Repeat("1. ", 10000) + "x",
+		"mixed":            strings.Repeat("> - 1) ", 5000) + "x",
+		"indented lists":   deepList(300),
+		"lazy lines after": strings.Repeat(">", 500) + " x\n" + strings.Repeat("lazy\n", 5000),
+	} {
+		if out := renderMD(src); !strings.Contains(out, "This Markdown is shown as its source: it nests") {
+			t.Errorf("%s (depth bound %d): rendered, not shown as source", name, nestDepth(src))
+		}
+	}
+	fence := "```yaml\n" + strings.Repeat(" ", 60) + "- deep: yaml\n" + strings.Repeat(" ", 120) + "x: 1\n```\n"
+	for name, src := range map[string]string{
+		"a list ten deep":  deepList(10),
+		"YAML in a fence":  fence,
+		"numbered":         "1. a\n2. b\n   1. c\n      - d\n",
+		"a quote in lists": "- a\n  - b\n    > q\n    > > qq\n",
+		"code":             "    " + strings.Repeat(" ", 500) + "x = 1\n",
+	} {
+		if out := renderMD(src); strings.Contains(out, "shown as its source") {
+			t.Errorf("%s (depth bound %d): shown as source", name, nestDepth(src))
+		}
+	}
+}

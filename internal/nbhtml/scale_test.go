@@ -53,7 +53,7 @@ func TestPagesScaleLinearly(t *testing.T) {
 			return []cell{code("x", 1, display(map[string]any{"text/html": strings.Repeat("<tr><td>1</td></tr>", n/20)}))}
 		},
 		"nested Markdown": func(n int) []cell {
-			return []cell{note(strings.Repeat("> ", n/200) + strings.Repeat("- ", n/200) + strings.Repeat("*a ", n/6))}
+			return []cell{note(strings.Repeat(strings.Repeat("> ", 20)+strings.Repeat("- ", 20)+strings.Repeat("*a ", 30)+"\n", n/170))}
 		},
 		"many outputs": func(n int) []cell {
 			var outs []map[string]any
