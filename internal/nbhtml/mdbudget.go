@@ -52,6 +52,8 @@ func linkWork(src string) int64 {
 	return work
 }
 
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
+
 func isBlank(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c != ' ' && c != '\t' && c != '\r' {
@@ -70,7 +72,7 @@ const maxNesting = 100
 
 // nestDepth is, of the lines of src, the most container markers one
 // opens (">", and list markers: -, +, * or a number with . or ) before
-// a space) plus, on such a line, its indentation (a level each two
+// a space or the line's end) plus, on such a line, its indentation (a level each two
 // columns): no container is deeper than the line that opened it says.
 // Indentation alone (code) counts nothing.
 func nestDepth(src string) int {
@@ -92,14 +94,14 @@ func nestDepth(src string) int {
 				cols, i = cols+4, i+1
 			case c == '>':
 				markers, i = markers+1, i+1
-			case (c == '-' || c == '+' || c == '*') && i+1 < len(line) && (line[i+1] == ' ' || line[i+1] == '\t'):
+			case (c == '-' || c == '+' || c == '*') && (i+1 == len(line) || isSpace(line[i+1])):
 				markers, i = markers+1, i+1
 			case '0' <= c && c <= '9':
 				j := i
 				for j < len(line) && j-i < 9 && '0' <= line[j] && line[j] <= '9' {
 					j++
 				}
-				if j+1 < len(line) && (line[j] == '.' || line[j] == ')') && (line[j+1] == ' ' || line[j+1] == '\t') {
+				if j < len(line) && (line[j] == '.' || line[j] == ')') && (j+1 == len(line) || isSpace(line[j+1])) {
 					markers, i = markers+1, j+1
 					continue
 				}

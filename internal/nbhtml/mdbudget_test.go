@@ -85,6 +85,8 @@ func TestMarkdownNesting(t *testing.T) {
 		"numbers":          strings.Repeat("1. ", 10000) + "x",
 		"mixed":            strings.Repeat("> - 1) ", 5000) + "x",
 		"indented lists":   deepList(300),
+		"empty items":      strings.ReplaceAll(deepList(300), "- item", "-"),
+		"empty numbered":   strings.ReplaceAll(deepList(300), "- item", "1."),
 		"lazy lines after": strings.Repeat(">", 500) + " x\n" + strings.Repeat("lazy\n", 5000),
 	} {
 		if out := renderMD(src); !strings.Contains(out, "This Markdown is shown as its source: it nests") {
