@@ -1,5 +1,8 @@
 package nbformat
 
+// Marshal and MarshalOptions: the bytes read for an unedited notebook, else
+// the notebook written in its style.
+
 import (
 	"fmt"
 	"io"
