@@ -1,5 +1,8 @@
 package nbformat
 
+// Values that contain themselves: the guard of the writer and of the
+// generic conversions, and the error naming where the cycle is.
+
 import (
 	"encoding/json"
 	"errors"

@@ -1,5 +1,8 @@
 package nbformat
 
+// The decoder's leaves: strings and keys (views of the tape when
+// unescaped), integers, mime bundles and generic JSON.
+
 import (
 	"encoding/json"
 	"strconv"

@@ -1,5 +1,8 @@
 package nbformat
 
+// Reading a notebook: the notebook, its source and its tape allocated in
+// one block, the document decoded into it.
+
 import (
 	"github.com/nbdialog/ipynb/internal/jsontree"
 )

@@ -1,5 +1,8 @@
 package nbformat
 
+// Decoding cells and outputs: each node's variant from its type member, the
+// variants allocated in slabs by kind.
+
 import (
 	"encoding/json"
 

@@ -1,5 +1,8 @@
 package nbformat
 
+// The writer's machinery: objects, members and bundles written in the
+// file's style (internal/nbstyle), untouched parts copied.
+
 import (
 	"bytes"
 	"fmt"

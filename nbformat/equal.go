@@ -1,5 +1,8 @@
 package nbformat
 
+// Comparing multiline texts, bundles and generic JSON with the nodes they
+// were read from (for codec_equal.go).
+
 import (
 	"bytes"
 	"encoding/json"

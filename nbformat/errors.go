@@ -1,5 +1,8 @@
 package nbformat
 
+// The errors of reading and validating: SyntaxError, FormatError,
+// ValidationError and their sentinels.
+
 import (
 	"errors"
 	"fmt"

@@ -1,5 +1,8 @@
 package nbformat
 
+// Heal's writing of missing required members: the structs lacking one,
+// recorded, are written with it.
+
 import (
 	"errors"
 	"strconv"

@@ -1,5 +1,8 @@
 package nbformat
 
+// Typed values to and from generic JSON (the conversions internal/nbgeneric
+// hands to convert).
+
 import (
 	"encoding/json"
 	"fmt"

@@ -1,5 +1,8 @@
 package nbformat
 
+// Heal: a notebook made valid with the fewest changes, each repair
+// reported.
+
 import (
 	"errors"
 	"fmt"

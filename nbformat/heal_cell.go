@@ -1,5 +1,7 @@
 package nbformat
 
+// Heal's repairs of one cell: its id, metadata, source and execution count.
+
 import (
 	"errors"
 	"fmt"

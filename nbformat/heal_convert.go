@@ -1,5 +1,8 @@
 package nbformat
 
+// Heal's rebuilt cells and outputs: those of unknown or wrong types made
+// anew from their JSON.
+
 import (
 	"encoding/json"
 	"math"

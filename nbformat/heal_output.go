@@ -1,5 +1,7 @@
 package nbformat
 
+// Heal's repairs of one output: its members, data and execution count.
+
 import (
 	"errors"
 	"strconv"

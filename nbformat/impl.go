@@ -1,5 +1,8 @@
 package nbformat
 
+// The entry points only the module's own packages use, set into
+// internal/nbimpl.
+
 import (
 	"fmt"
 	"io"

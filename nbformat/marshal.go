@@ -1,5 +1,8 @@
 package nbformat
 
+// Marshal and MarshalOptions: the bytes read for an unedited notebook, else
+// the notebook written in its style.
+
 import (
 	"fmt"
 	"io"
@@ -47,13 +50,19 @@ func (o MarshalOptions) Marshal(nb *Notebook) ([]byte, error) {
 // MarshalTo writes to w what Marshal returns. An unedited notebook's
 // bytes go to w straight from the bytes it was read from, so no second
 // copy of the file is made (a caller comparing or hashing the output holds
-// only the notebook); an edited one is built in memory and written in one
-// Write. A failed write is returned as an error wrapping w's error.
+// only the notebook); so do, with Canonical, those of an unedited notebook
+// read from its canonical bytes, which are recognised without being built
+// anew. Otherwise the output is built in memory and written in one Write.
+// A failed write is returned as an error wrapping w's error.
 func (o MarshalOptions) MarshalTo(w io.Writer, nb *Notebook) error {
-	var err error
 	if o.Canonical {
-		var out []byte
-		if out, err = marshalCanonical(nb); err == nil {
+		if data, ok, err := canonicalAsRead(nb); err != nil {
+			return err
+		} else if ok {
+			return writeAll(w, data)
+		}
+		out, err := marshalCanonical(nb)
+		if err == nil {
 			err = writeAll(w, out)
 		}
 		return err

@@ -1,5 +1,8 @@
 package nbformat
 
+// MimeBundle: output data keyed by MIME type, text or JSON per entry, as
+// read until changed.
+
 import (
 	"bytes"
 	"encoding/json"

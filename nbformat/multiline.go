@@ -1,5 +1,8 @@
 package nbformat
 
+// MultilineString: text held as a string or a list of lines, as read until
+// changed.
+
 import (
 	"bytes"
 	"fmt"

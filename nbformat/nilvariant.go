@@ -1,5 +1,8 @@
 package nbformat
 
+// Nil cells and outputs in a notebook built in memory: found and refused by
+// name.
+
 import "fmt"
 
 // A nil Cell or Output in a notebook — nil itself or a typed nil pointer

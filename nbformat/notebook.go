@@ -1,5 +1,8 @@
 package nbformat
 
+// Notebook, UnmarshalOptions and Unmarshal: the document, the source it was
+// read from and the limits of reading.
+
 import (
 	"fmt"
 	"sync"

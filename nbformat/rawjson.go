@@ -1,5 +1,8 @@
 package nbformat
 
+// Raw JSON and tape values written in the file's style; encodeCompact for
+// values in memory.
+
 import (
 	"fmt"
 	"slices"

@@ -1,5 +1,8 @@
 package nbformat
 
+// The shape notebooks are read with: which containers the typed layer and
+// the schemas look inside (the rest lazy).
+
 import (
 	"encoding/json"
 	"fmt"

@@ -1,5 +1,8 @@
 package nbformat
 
+// Upgrade to nbformat 4.5: cell ids, and version 2 and 3 worksheets through
+// internal/nbv3.
+
 import (
 	"encoding/json"
 	"fmt"

@@ -1,5 +1,8 @@
 package nbformat
 
+// Validate and Problems: the schema check of internal/nbvalid over the
+// notebook as written, problems placed.
+
 import (
 	"bytes"
 	"errors"

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/nbdialog/ipynb/internal/atomicfile"
@@ -33,6 +34,11 @@ func rewrite(e *env, ins []input, jobs int, checkOnly bool, transform func(in in
 	status := exitOK
 	prog := newProgress(e, len(ins))
 	defer batchGC(len(ins), jobs)()
+	if len(ins) == 1 && !ins[0].stdin() {
+		if fi, err := os.Stat(ins[0].path); err == nil && fi.Mode().IsRegular() {
+			defer fileMemory(fi.Size())()
+		}
+	}
 	forEach(len(ins), jobs, memoryBudget,
 		func(i int) int64 { return cost(ins[i]) },
 		func(i int) *report { return rewriteOne(e, ins[i], checkOnly, transform) },

@@ -14,6 +14,7 @@
 package nbcanon
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -59,11 +60,68 @@ func Write(t *jsontree.Tape, major int) ([]byte, error) {
 	return w.buf, nil
 }
 
+// Same reports whether data are the canonical bytes of the notebook of
+// nbformat major on t (what Write returns), without building them: they
+// are written in pieces of about sameChunk bytes (or one value, when
+// larger), each compared with data and dropped, stopping at the first
+// difference. Its errors and panics are Write's.
+func Same(t *jsontree.Tape, major int, data []byte) (same bool, err error) {
+	w := canon{t: t, comparing: true, against: data}
+	switch major {
+	case 4:
+	case 3:
+		w.v3 = true
+		w.esc.ASCII = true
+	default:
+		return false, fmt.Errorf("nbformat %d: %w", major, ErrVersion)
+	}
+	if err := pythonFailure(t, w.v3); err != nil {
+		return false, err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if r != errDiffers {
+				panic(r)
+			}
+			same = false
+		}
+	}()
+	w.root(jsontree.Root)
+	w.buf = append(w.buf, '\n')
+	w.flush(0)
+	return w.off == len(data), nil
+}
+
+// sameChunk is the size of the pieces Same compares.
+const sameChunk = 32 << 10
+
+// errDiffers stops Same's writing at the first difference.
+var errDiffers = errors.New("nbcanon: differs")
+
 type canon struct {
 	t   *jsontree.Tape
 	buf []byte
 	esc jsontree.Escaping
 	v3  bool
+	// comparing (Same): what is written is compared with against (off
+	// of its bytes matched so far; buf not yet), then dropped.
+	comparing bool
+	against   []byte
+	off       int
+}
+
+// flush, for Same, compares the bytes written with those expected next
+// and drops them, once there are at least least of them; a difference
+// panics with errDiffers.
+func (w *canon) flush(least int) {
+	if !w.comparing || len(w.buf) < least {
+		return
+	}
+	if !bytes.HasPrefix(w.against[w.off:], w.buf) {
+		panic(errDiffers)
+	}
+	w.off += len(w.buf)
+	w.buf = w.buf[:0]
 }
 
 // cmember is a member to write: its key and how to write its value.
@@ -81,6 +139,7 @@ func (w *canon) object(ms []cmember, ind string) {
 	inner := ind + " "
 	w.buf = append(w.buf, '{')
 	for i, m := range ms {
+		w.flush(sameChunk)
 		if i > 0 {
 			w.buf = append(w.buf, ',')
 		}
@@ -103,6 +162,7 @@ func (w *canon) array(n int, elem func(i int, ind string), ind string) {
 	inner := ind + " "
 	w.buf = append(w.buf, '[')
 	for i := 0; i < n; i++ {
+		w.flush(sameChunk)
 		if i > 0 {
 			w.buf = append(w.buf, ',')
 		}
@@ -188,6 +248,7 @@ func (w *canon) flatArray(j int, ind string) {
 	w.buf = append(w.buf, '[')
 	i := 0
 	if !w.t.Scalars(j, func(e jsontree.Node) bool {
+		w.flush(sameChunk)
 		if i > 0 {
 			w.buf = append(w.buf, ',')
 		}
