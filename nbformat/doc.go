@@ -93,7 +93,9 @@
 // (marshal, encode, rawjson, match, equal, fill, cycle, textsize),
 // canonical, validate, heal*, upgrade, the types (cell, output,
 // multiline, mimebundle, pointer, errors, nilvariant), generic* (typed
-// values to and from generic JSON). Package convert and the ipynb command
+// values to and from generic JSON), encoding/json of single cells and
+// outputs (marshaljson), AdditionalProperties members as JSON
+// (member_api). Package convert and the ipynb command
 // reach what is not public through internal/nbimpl and internal/nbgeneric
 // (set by impl.go and generic.go).
 //
