@@ -152,8 +152,11 @@ func Marshal(f *File) ([]byte, error) { return WriteOptions{}.Marshal(f) }
 func (o WriteOptions) Marshal(f *File) ([]byte, error) { return o.opts().Marshal(f) }
 
 // ToNotebook converts f to a notebook (only Messages, if set), as Marshal
-// writes it. For a File read from a notebook the result shares that
-// notebook's unchanged cells: do not change them.
+// writes it: a File read from a notebook becomes that notebook with the
+// dialog's changes (version 3 ones become 4.5 once changed), any other an
+// nbformat 4.5 notebook; invalid notebooks are healed (nbformat.Heal).
+// The result shares the unchanged cells of the notebook read: do not
+// change them.
 func (o WriteOptions) ToNotebook(f *File) (*nbformat.Notebook, error) {
 	return o.opts().ToNotebook(f)
 }
