@@ -1,0 +1,92 @@
+package dialog_test
+
+import (
+	"testing"
+
+	"github.com/nbdialog/ipynb/dialog"
+)
+
+// A one-line message edited inside (an argument added) shares no line
+// with its old version, but is that message edited: without ids, a side
+// that edited it and replaced its neighbours is not taken to have deleted
+// it, so the other side's re-run of it is kept with the edit (the shape
+// of the real merge dotnet/interactive@a68e1265, where ours' nine outputs
+// of `#r "nuget:…"` were lost).
+func TestMergeOneLineEditPaired(t *testing.T) {
+	unkeyed := func(*dialog.Message) bool { return true }
+	code := func(id, src string) *dialog.Message {
+		return &dialog.Message{ID: id, Kind: dialog.Code, Content: src, Outputs: []dialog.Output{}}
+	}
+	b := &dialog.Dialog{Messages: []*dialog.Message{
+		code("b1", `#r "nuget:Microsoft.DotNet.Interactive.ExtensionLab"`),
+		code("b2", "adventureworks.Store.Select(s => s.SalesPerson).Explore()"),
+	}}
+	o := clone(b)
+	for _, m := range o.Messages {
+		m.ID = "o" + m.ID
+	}
+	o.Messages[0].Outputs = []dialog.Output{stream("Installed package ExtensionLab version 2.0.0\n")}
+	o.Messages[0].ExecutionCount = count(1)
+	th := &dialog.Dialog{Messages: []*dialog.Message{
+		code("t1", `#r "nuget:Microsoft.DotNet.Interactive.ExtensionLab,*-*"`),
+		code("t2", "#!connect mssql --kernel-name worldwideimporters"),
+		code("t3", "var query = from city in worldwideimporters.Cities select city;"),
+	}}
+	got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{Unkeyed: unkeyed})
+	var edited []*dialog.Message
+	for _, m := range got.Messages {
+		if m.Content == th.Messages[0].Content {
+			edited = append(edited, m)
+		}
+	}
+	if len(edited) != 1 || len(edited[0].Outputs) != 1 || outputsText(edited[0].Outputs) != outputsText(o.Messages[0].Outputs) {
+		t.Fatalf("theirs' edit of the cell ours re-ran: %d cells hold it, want 1 with ours' output; merged %d messages, conflicts %v", len(edited), len(got.Messages), whats(cs))
+	}
+}
+
+// A message replaced by one sharing nothing with it is a deletion and an
+// insertion, not an edit: where ours added the same new message and kept
+// the old one, the merge has the new message once and the old one
+// deleted (it had it twice, cleanly: theirs' "edit" beside ours' copy).
+func TestMergeReplacedIsNotEdited(t *testing.T) {
+	unkeyed := func(*dialog.Message) bool { return true }
+	raw := func(id, src string) *dialog.Message { return &dialog.Message{ID: id, Kind: dialog.Raw, Content: src} }
+	b := &dialog.Dialog{Messages: []*dialog.Message{raw("b0", "first draft\nof a paragraph")}}
+	o := &dialog.Dialog{Messages: []*dialog.Message{raw("o1", "«new»"), raw("o2", "first draft\nof a paragraph")}}
+	th := &dialog.Dialog{Messages: []*dialog.Message{raw("t1", "«new»")}}
+	got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{Unkeyed: unkeyed})
+	var contents []string
+	for _, m := range got.Messages {
+		contents = append(contents, m.Content)
+	}
+	if len(cs) != 0 || len(contents) != 1 || contents[0] != "«new»" {
+		t.Errorf("merged %q, conflicts %v; want the new message once", contents, whats(cs))
+	}
+}
+
+// Among alike messages, one whose kind a side changed in place is paired
+// with itself, not with its alike neighbour of the old kind: the other
+// side's outputs of the neighbour stay on the neighbour.
+func TestMergeKindChangedInPlace(t *testing.T) {
+	unkeyed := func(*dialog.Message) bool { return true }
+	code := func(id, src string) *dialog.Message {
+		return &dialog.Message{ID: id, Kind: dialog.Code, Content: src, Outputs: []dialog.Output{}}
+	}
+	b := &dialog.Dialog{Messages: []*dialog.Message{
+		code("b1", "import sys\nsys.executable\n"),
+		code("b2", "import sys\nsys.executable\nsys.executable\nsys.executable\n"),
+	}}
+	o := clone(b)
+	o.Messages[1].Outputs = []dialog.Output{stream("/usr/bin/python3\n")}
+	th := clone(b)
+	th.Messages[0].Kind, th.Messages[0].Outputs = dialog.Note, nil
+	th.Messages[1].Content = "import sys\nprint(1)\nsys.executable\nsys.executable\nsys.executable\n"
+	got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{Unkeyed: unkeyed})
+	if len(cs) != 0 || len(got.Messages) != 2 {
+		t.Fatalf("merged %d messages, conflicts %v", len(got.Messages), whats(cs))
+	}
+	m0, m1 := got.Messages[0], got.Messages[1]
+	if m0.Kind != dialog.Note || m0.Content != b.Messages[0].Content || m1.Content != th.Messages[1].Content || outputsText(m1.Outputs) != outputsText(o.Messages[1].Outputs) {
+		t.Errorf("merged %s %q, %s %q with outputs %q", m0.Kind, m0.Content, m1.Kind, m1.Content, outputsText(m1.Outputs))
+	}
+}
