@@ -228,7 +228,7 @@ func (k *run) cell(key string, b, o, t *cellView, rs []*cellView) {
 		case len(rs) == 0 && derivedOnly(b.c, other.c):
 		case len(rs) == 0:
 			k.fail("edit of a deleted cell lost", sideNames[2-i], key, "", "deleted by %s; the cell is absent", sideNames[i+1])
-		case !cellMarked(rs[0], nil) && !derivedOnly(b.c, other.c):
+		case !cellMarked(rs[0], nil) && !rs[0].inRegion && !derivedOnly(b.c, other.c):
 			k.fail("delete/edit conflict not marked", sideNames[i+1], key, "", "deleted by %s, edited by %s; kept without a mark", sideNames[i+1], sideNames[2-i])
 		}
 		if len(rs) > 0 && !equal(other.c, b.c) {
@@ -370,15 +370,16 @@ func (k *run) kept(ch change, side int, b, other *obj, rs []*cellView) (place st
 			}
 			place = where
 		case "/outputs":
-			if outs, ok := rv.([]any); ok && ch.has {
+			if outs, ok := rv.([]any); ok {
+				want, _ := ch.val.([]any) // none (!ch.has): see noneSpelled
 				runs, _ := outputRegions(outs)
 				for _, r := range runs {
-					if equal(r[side], ch.val) {
+					if equal(r[side], want) {
 						return "", true
 					}
 				}
 				bo, _ := at(b, "/outputs")
-				if k.outputTextsKept(ch.val.([]any), bo, outs) {
+				if ch.has && k.outputTextsKept(want, bo, outs) {
 					return "", true
 				}
 			}
