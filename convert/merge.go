@@ -132,6 +132,9 @@ func (o Options) mergeDialogs(base, ours, theirs *dialog.Dialog, theirsData []by
 		}
 		return nil
 	}
+	if opt.KindMeta == nil {
+		opt.KindMeta = map[dialog.Kind]map[string]any{dialog.Prompt: {promptKey: true}}
+	}
 	userUnkeyed, userEqual, userTrace := opt.Unkeyed, opt.Equal, opt.Trace
 	opt.Unkeyed = func(m *dialog.Message) bool {
 		if s := snapOf(m); s != nil && s.generated {
