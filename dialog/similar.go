@@ -48,8 +48,9 @@ func lineEnded(s string) string {
 const maxGramText = 2048
 
 // minGram is the least score gramSimilarity gives other than 0: fewer
-// shared byte triples are chance (" = ", "(x)").
-const minGram = 0.3
+// shared byte triples are chance (" = ", "(x)", the shape of formulaic
+// cells: "x.1 a = 1" and "y.1 a = 1" share half).
+const minGram = 0.6
 
 // gramSimilarity scores two short texts by the distinct byte triples
 // they share (c): 2c/(distinct triples of x + of y), 0 below minGram or
