@@ -59,6 +59,10 @@ type checkOptions struct {
 type run struct {
 	opt   checkOptions
 	fails []failure
+	// dupIDs holds, for ours and theirs, the ids a side gives more than
+	// one cell (a side git's markers hold can): a valid result cannot
+	// keep them on every such cell.
+	dupIDs [3]map[string]bool
 }
 
 func (k *run) fail(check, side, key, ptr, format string, args ...any) {
@@ -87,6 +91,16 @@ func check(base, ours, theirs, result []byte, clean bool, opt checkOptions) []fa
 	}
 	vs[3] = rv
 	opt.keys(vs)
+	for i := 1; i < 3; i++ {
+		seen := map[string]bool{}
+		k.dupIDs[i] = map[string]bool{}
+		for _, c := range vs[i].cells {
+			if id, ok := c.c.vals["id"].(string); ok {
+				k.dupIDs[i][id] = seen[id]
+				seen[id] = true
+			}
+		}
+	}
 	vb, vo, vt := vs[0], vs[1], vs[2]
 	if rv.major != vo.major {
 		// (its cells' members are others: comparing them says nothing more)
@@ -305,7 +319,7 @@ func (k *run) values(key string, b *obj, sides [2]*obj, rs []*cellView) {
 		diff("", b, s, true, true, &changes)
 		for _, ch := range changes {
 			place, ok := k.kept(ch, i+1, b, sides[1-i], rs)
-			if ok {
+			if ok || ch.ptr == "/id" && k.dupIDs[i+1][str(ch.val)] {
 				continue
 			}
 			check := "lost"
@@ -335,7 +349,7 @@ func (k *run) values(key string, b *obj, sides [2]*obj, rs []*cellView) {
 		vr, hr := at(rs[0].c, p)
 		same := func(v any, h bool) bool { return h == hb && (!h || equal(v, vb)) }
 		switch {
-		case same(vo, ho) && same(vt, ht) && !same(vr, hr):
+		case same(vo, ho) && same(vt, ht) && !same(vr, hr) && !covers(rs[0].recs, p, 1, vb, hb):
 			check := "unchanged value changed"
 			if hr == hb && equal(fffd(vb), fffd(vr)) && hasFFFD(vr) {
 				check += ": lone surrogate became U+FFFD"

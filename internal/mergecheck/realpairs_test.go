@@ -1,7 +1,12 @@
 package mergecheck
 
 import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
+	"testing"
 )
 
 // Other pairings of a real merge's cells. Without ids the checker pairs
@@ -11,17 +16,22 @@ import (
 // files. The merge may have chosen another one. So where the checker's
 // pairing finds a failure at a base cell, it tries giving that base
 // cell's key, on one side, to another cell of that side that it finds
-// similar to the base cell (by its own measure, similar), the result's
-// cells following (the result cells aligned to
+// similar to the base cell (by its own measure, similar), or to none
+// (the side's cell of that key taken for new), the result's cells
+// following (the result cells aligned to
 // either cell swap too); a swap is kept when it leaves fewer failures. A
 // merge is accepted when some such pairing finds none: a failure only
 // one reading of an ambiguous pairing shows is no side's change lost.
 // (The generated cases carry tokens, so that their pairing is certain:
 // this applies to the real merges alone.)
 
-// judgeReal judges a real merge: by alignKeys, then by other pairings.
+// judgeReal judges the library's merge of a real merge: by alignKeys,
+// then by other pairings.
 func judgeReal(base, ours, theirs []byte) []failure {
-	out := libraryMerge(base, ours, theirs)
+	return judgeRealOutcome(base, ours, theirs, libraryMerge(base, ours, theirs))
+}
+
+func judgeRealOutcome(base, ours, theirs []byte, out outcome) []failure {
 	if out.status != 0 && out.status != 1 {
 		fails, _ := judge(base, ours, theirs, func(_, _, _ []byte) outcome { return out }, checkOptions{keys: alignKeys})
 		return fails
@@ -114,8 +124,9 @@ func markedFrom(text string, texts map[string]bool) bool {
 }
 
 // candidates lists the swaps that could remove a failure at a base cell:
-// the base cell's key against the key of each other cell of a side that
-// is similar to the base cell.
+// the base cell's key against a new one (the side's cell of that key is
+// new: the side deleted the base cell), and against the key of each
+// other cell of a side that is similar to the base cell.
 func candidates(fails []failure, vs [4]*nbView) []swap {
 	baseCell := map[string]*cellView{}
 	for _, c := range vs[0].cells {
@@ -129,6 +140,11 @@ func candidates(fails []failure, vs [4]*nbView) []swap {
 			continue
 		}
 		for side := 1; side <= 2; side++ {
+			// or none: the side's cell of that key is new
+			if s := (swap{side, f.key, fmt.Sprintf("%s%d*%s", "_ot"[side:side+1], side, f.key)}); !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
 			for _, c := range vs[side].cells {
 				if c.key == f.key || !similar(b, c) {
 					continue
@@ -138,6 +154,78 @@ func candidates(fails []failure, vs [4]*nbView) []swap {
 					out = append(out, s)
 				}
 			}
+		}
+	}
+	return out
+}
+
+// The real-merge judge, other pairings and all, is not vacuous: a merge
+// that returns ours (or theirs) is caught on every real merge whose
+// other side changed a cell's text or kind, or the cells. (Long tier:
+// a one-sided result fails at many cells, each failure retried under
+// other pairings.)
+func TestRealMergesJudgeCatchesOneSideLong(t *testing.T) {
+	long(t)
+	dir := "../../../shared/merges"
+	rows := realMergeFiles(t, dir)
+	caught, applied := [2]int{}, [2]int{}
+	for _, fs := range rows {
+		for s := range 2 {
+			other := fs[2-s] // theirs when returning ours
+			if !textsDiffer(fs[0], other) || !textsDiffer(fs[1+s], other) {
+				continue
+			}
+			applied[s]++
+			if len(judgeRealOutcome(fs[0], fs[1], fs[2], outcome{result: fs[1+s]})) > 0 {
+				caught[s]++
+			}
+		}
+	}
+	for s, name := range []string{"returns ours", "returns theirs"} {
+		t.Logf("%s: caught on %d of %d real merges", name, caught[s], applied[s])
+		if caught[s] != applied[s] || applied[s] == 0 {
+			t.Errorf("%s: caught on %d of %d", name, caught[s], applied[s])
+		}
+	}
+}
+
+// textsDiffer reports whether two notebooks' cells differ in kind or
+// text, or in number.
+func textsDiffer(a, b []byte) bool {
+	va, err1 := viewOf(a)
+	vb, err2 := viewOf(b)
+	if err1 != nil || err2 != nil || len(va.cells) != len(vb.cells) {
+		return true
+	}
+	for i, c := range va.cells {
+		d := vb.cells[i]
+		if c.text != d.text || str(c.c.vals["cell_type"]) != str(d.c.vals["cell_type"]) {
+			return true
+		}
+	}
+	return false
+}
+
+// realMergeFiles reads the base, ours and theirs of every real merge
+// whose three files are JSON.
+func realMergeFiles(t *testing.T, dir string) [][3][]byte {
+	man, err := os.ReadFile(filepath.Join(dir, "MANIFEST.tsv"))
+	if err != nil {
+		t.Skipf("real merges absent: %v", err)
+	}
+	var out [][3][]byte
+	for _, row := range strings.Split(strings.TrimSpace(string(man)), "\n")[1:] {
+		c := strings.Split(row, "\t")
+		var fs [3][]byte
+		ok := len(c) == 9
+		for i := range fs {
+			if ok {
+				fs[i], err = os.ReadFile(filepath.Join(dir, "blobs", c[3+i]+".ipynb"))
+				ok = err == nil && json.Valid(fs[i])
+			}
+		}
+		if ok {
+			out = append(out, fs)
 		}
 	}
 	return out

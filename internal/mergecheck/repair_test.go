@@ -23,7 +23,23 @@ import (
 // JSON is merged from as Python's nbformat reads such a file, without
 // validating it; one that is not makes the repair two-way: judged from an
 // empty base, so that a cell or value the sides do not agree on must be
-// kept from both.
+// kept from both. A cell git's clean hunks put twice in a side (moved by
+// one side, beside its old place in a conflict) is one cell twice: which
+// copy is base's is not in the file, so both readings are tried (see
+// tokenKeys); and where git's hunks gave one cell's text another's id
+// (an id going with two tokens), which of the two identifies the cell is
+// not in the file either, so cells are paired by id too (where every cell
+// has its own). A side's id change alone is no such case: there the
+// tokens say which cell it is.
+//
+// A side read back that is not a valid notebook even so — a cell with
+// members of another (git paired lines of two cells: a markdown cell
+// with outputs, a code cell without a source), two cells with one id —
+// has no value cell by cell that a valid result could keep: what it
+// meant is not in the file. Such a repair is judged by what is: the
+// result is a valid notebook, marked exactly when the repair reported
+// conflicts, and every line of a cell text that a side has and the base
+// side has not is in the result's texts (see linesKept).
 
 // readBack splits a file with git's markers (of size 7, the diff3 style)
 // into the texts of base, ours and theirs.
@@ -61,7 +77,10 @@ func readBack(marked []byte) (sides [3][]byte, hunks int) {
 // emptyLike is a notebook of ours' version without cells or metadata:
 // the base a two-way repair merges from.
 func emptyLike(ours []byte) []byte {
-	v, _ := viewOf(ours)
+	v, err := viewOf(ours)
+	if err != nil {
+		v = &nbView{major: 4}
+	}
 	minor := 0
 	if v.major == 4 {
 		minor = v.minor
@@ -107,7 +126,52 @@ func judgeRepair(out outcome, opt checkOptions) []failure {
 	if v, err := parseJSON(base); err != nil || !isObject(v) {
 		base = emptyLike(sides[1]) // no base that reads: a two-way merge
 	}
-	return check(defaulted(base), defaulted(sides[1]), defaulted(sides[2]), out.result, out.status == 0, opt)
+	if notAllValid(base, sides) {
+		return linesKept(base, sides, out)
+	}
+	judged := func(keys func([4]*nbView)) []failure {
+		o := opt
+		o.keys = keys
+		return check(defaulted(base), defaulted(sides[1]), defaulted(sides[2]), out.result, out.status == 0, o)
+	}
+	fails := judged(opt.keys)
+	readings := []func([4]*nbView){
+		tokenKeysInOrder, // a cell a side holds twice: either copy may be base's
+		func(vs [4]*nbView) { // cells by id, where git gave a text another's id
+			if !idsCrossed(vs) || !keyByID(vs) {
+				tokenKeys(vs)
+			}
+		},
+	}
+	for _, keys := range readings {
+		if len(fails) == 0 {
+			break
+		}
+		if fs := judged(keys); len(fs) < len(fails) {
+			fails = fs
+		}
+	}
+	return fails
+}
+
+// idsCrossed reports whether an id goes with different tokens in
+// different notebooks (git's hunks gave one cell's text another's id).
+func idsCrossed(vs [4]*nbView) bool {
+	tokOf := map[string]string{}
+	for _, v := range vs {
+		for _, c := range v.cells {
+			id, ok := c.c.vals["id"].(string)
+			tok := tokenRe.FindString(c.text)
+			if !ok || tok == "" {
+				continue
+			}
+			if t, seen := tokOf[id]; seen && t != tok {
+				return true
+			}
+			tokOf[id] = tok
+		}
+	}
+	return false
 }
 
 // defaulted gives a side's cells git's hunks took a required member
@@ -157,4 +221,85 @@ func defaulted(data []byte) []byte {
 func isObject(v any) bool {
 	_, ok := v.(*obj)
 	return ok
+}
+
+// notAllValid reports whether base (as merged from) or a side read back
+// is not a valid notebook, even with what git's hunks took defaulted.
+func notAllValid(base []byte, sides [3][]byte) bool {
+	for _, sd := range [][]byte{base, sides[1], sides[2]} {
+		if validNotebook(defaulted(sd)) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// linesKept judges a repair whose sides are not all valid notebooks: the
+// result is valid, its marks agree with the status, and every text line
+// a side added (not in any of base's cell texts) is in a text of the
+// result.
+func linesKept(base []byte, sides [3][]byte, out outcome) []failure {
+	rv, err := viewOf(out.result)
+	if err != nil {
+		return []failure{{check: "result not JSON", msg: err.Error()}}
+	}
+	var fails []failure
+	if err := validNotebook(out.result); err != nil {
+		fails = append(fails, failure{check: "result invalid", msg: err.Error()})
+	}
+	texts := func(v *nbView) map[string]bool {
+		m := map[string]bool{}
+		for _, c := range v.cells {
+			for l := range lineSet(c.text) {
+				m[l] = true
+			}
+		}
+		return m
+	}
+	takeMarkerCells(rv)
+	have := texts(rv)
+	bv, err := viewOf(base)
+	if err != nil {
+		bv = &nbView{}
+	}
+	baseLines := texts(bv)
+	inputs := map[string]bool{}
+	for i := 1; i < 3; i++ {
+		sv, err := viewOf(sides[i])
+		if err != nil {
+			return append(fails, failure{check: "input not JSON", side: sideNames[i], msg: err.Error()})
+		}
+		for l := range texts(sv) {
+			inputs[l] = true
+			if l != "" && !baseLines[l] && !have[l] {
+				fails = append(fails, failure{check: "lost", side: sideNames[i], ptr: "/source", msg: fmt.Sprintf("line %q is in no text of the result", l)})
+			}
+		}
+	}
+	marked := len(rv.recs) > 0 || rv.markerCells > 0
+	for _, c := range rv.cells {
+		marked = marked || len(c.recs) > 0
+		if outs, ok := c.c.vals["outputs"].([]any); ok {
+			if _, ok := outputRegions(outs); ok {
+				marked = true
+			}
+		}
+		for _, p := range func() [][3][]string { _, ps := regions(c.text); return ps }() {
+			for _, part := range p {
+				for _, l := range part {
+					if !inputs[l] && !baseLines[l] {
+						fails = append(fails, failure{check: "line from nowhere", ptr: "/source", msg: fmt.Sprintf("%q", l)})
+					}
+				}
+			}
+			marked = true
+		}
+	}
+	switch clean := out.status == 0; {
+	case clean && marked:
+		fails = append(fails, failure{check: "marks in a clean result", msg: "the repair reported no conflict"})
+	case !clean && !marked:
+		fails = append(fails, failure{check: "conflict not marked in the file", msg: "the repair reported a conflict"})
+	}
+	return fails
 }

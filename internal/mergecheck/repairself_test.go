@@ -24,7 +24,7 @@ func TestRepairJudgeCatches(t *testing.T) {
 	}
 	fakes := []fake{
 		{"keeps ours' side", func(m []byte, s [3][]byte) outcome { return outcome{result: s[1], marked: m} },
-			func(s [3][]byte, invalid bool) bool { return !invalid && theirsOwn(s) }, true},
+			func(s [3][]byte, weak bool) bool { return !weak && theirsOwn(s) }, true},
 		{"refuses notebooks", func(m []byte, _ [3][]byte) outcome { return outcome{result: m, status: 2, marked: m} },
 			func(_ [3][]byte, invalid bool) bool { return !invalid }, true},
 		{"refuses and writes", func(m []byte, s [3][]byte) outcome { return outcome{result: s[1], status: 2, marked: m} },
@@ -46,8 +46,17 @@ func TestRepairJudgeCatches(t *testing.T) {
 				invalid = true
 			}
 		}
+		base := sides[0]
+		if v, err := parseJSON(base); err != nil || !isObject(v) {
+			base = emptyLike(sides[1])
+		}
+		weak := invalid || notAllValid(base, sides) // judged by lines alone
 		for i, f := range fakes {
-			if !f.applies(sides, invalid) {
+			arg := invalid
+			if i == 0 {
+				arg = weak
+			}
+			if !f.applies(sides, arg) {
 				continue
 			}
 			counts[i][0]++
