@@ -7,19 +7,19 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // The generated files are fresh: running the //go:generate lines of
 // generate.go, with their outputs redirected into a temporary folder and
 // the pinned go-jsonschema of go.mod, gives exactly the committed
 // schema/notebook.schema.json and nbformat/schema_gen.go (as .ci/run checks
-// with go generate; this test checks it from go test too). Skipped with
-// -short, and when the go command or the generator's module is not
-// available.
+// with go generate; this test checks it from go test too). In the long
+// tier only (IPYNB_LONG=1: see internal/testtier); skipped when the go
+// command or the generator's module is not available.
 func TestGeneratedCodeIsFresh(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the generators")
-	}
+	testtier.Long(t)
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
 		t.Skipf("no go command: %v", err)

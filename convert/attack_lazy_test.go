@@ -5,14 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"reflect"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -73,7 +74,7 @@ func writes(d *dialog.Dialog) []string {
 // dialog read from the same bytes. Run with -race.
 func TestLazyAttackConcurrentWrites(t *testing.T) {
 	limit, generated := 40, 60
-	if testing.Short() {
+	if !testtier.Full() {
 		limit, generated = 8, 12
 	}
 	n := 0
@@ -112,7 +113,7 @@ func TestLazyAttackConcurrentWrites(t *testing.T) {
 	t.Logf("%d dialogs written concurrently", n)
 }
 
-func slicesEqual(a, b []string) bool { return reflect.DeepEqual(a, b) }
+func slicesEqual(a, b []string) bool { return cmp.Equal(a, b) }
 
 // An in-place edit of the cells ToNotebook hands out: the cell's
 // metadata, the first output's metadata, a stream's text, the source.
@@ -236,7 +237,7 @@ func normalized(t *testing.T, data []byte) map[string]any {
 // 4 corpus notebooks, which ToNotebook writes back as the file.
 func TestLazyAttackInPlaceEditsWritten(t *testing.T) {
 	limit := 80
-	if testing.Short() {
+	if !testtier.Full() {
 		limit = 15
 	}
 	_, entries := corpus.Entries(t)
@@ -290,8 +291,8 @@ func TestLazyAttackInPlaceEditsWritten(t *testing.T) {
 					if err != nil {
 						t.Fatalf("%s: %v", e.Path, err)
 					}
-					if got := normalized(t, b); !reflect.DeepEqual(got, want) {
-						t.Errorf("%s: %s (cell %d, swap %v) %s: not written %s", e.Path, ed.name, at, swap, when, firstDiff(data, b))
+					if diff := cmp.Diff(want, normalized(t, b)); diff != "" {
+						t.Errorf("%s: %s (cell %d, swap %v) %s: not written %s (-want +got):\n%s", e.Path, ed.name, at, swap, when, firstDiff(data, b), diff)
 					}
 					if !nb.Edited() {
 						t.Errorf("%s: %s (cell %d) %s: the notebook is not Edited", e.Path, ed.name, at, when)
@@ -327,7 +328,7 @@ func TestLazyAttackInPlaceEditsWritten(t *testing.T) {
 // cells as read): each cell must be matched with its own node.
 func TestLazyAttackMovedCellsWritten(t *testing.T) {
 	limit := 60
-	if testing.Short() {
+	if !testtier.Full() {
 		limit = 12
 	}
 	_, entries := corpus.Entries(t)
@@ -391,7 +392,7 @@ func TestLazyAttackMovedCellsWritten(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", e.Path, err)
 		}
-		if got := normalized(t, b); !reflect.DeepEqual(got, want) {
+		if got := normalized(t, b); !cmp.Equal(got, want) {
 			t.Errorf("%s: moved cells not written as moved: %s", e.Path, genericDiff(want, got))
 		}
 	}
@@ -404,7 +405,7 @@ func TestLazyAttackMovedCellsWritten(t *testing.T) {
 // JSON differ.
 func genericDiff(want, got map[string]any) string {
 	for k, w := range want {
-		if k != "cells" && !reflect.DeepEqual(w, got[k]) {
+		if k != "cells" && !cmp.Equal(w, got[k]) {
 			return fmt.Sprintf("%q: want %v, got %v", k, w, got[k])
 		}
 	}
@@ -418,7 +419,7 @@ func genericDiff(want, got map[string]any) string {
 		if i < len(gc) {
 			g = gc[i]
 		}
-		if !reflect.DeepEqual(w, g) {
+		if !cmp.Equal(w, g) {
 			return fmt.Sprintf("cell %d of %d (got %d):\n  want %.300v\n  got  %.300v", i, len(wc), len(gc), w, g)
 		}
 	}

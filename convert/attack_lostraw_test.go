@@ -46,6 +46,7 @@ with open(os.path.join(out, "want.ipynb"), "w", encoding="utf-8") as f:
 // cell's, the file's bytes, byte for byte.) Expected bytes: Python
 // nbformat's write of the same edit.
 func TestEditedMessageKeepsReadInvalidMetaIndented(t *testing.T) {
+	t.Parallel()
 	py := nbformatPython()
 	if py == "" {
 		t.Skip("Python nbformat not found")

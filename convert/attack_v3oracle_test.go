@@ -11,6 +11,7 @@ import (
 
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // pyUpgrade writes, for each notebook IN/NAME that Python nbformat reads
@@ -42,12 +43,13 @@ for name in sorted(os.listdir(src)):
 // contents, execution counts, metadata, attributes and outputs decoded.
 // Notebooks Python refuses, and those ours refuses, are left out.
 func TestV3ReadAsPythonUpgrade(t *testing.T) {
+	t.Parallel()
 	py := nbformatPython()
 	if py == "" {
 		t.Skip("Python nbformat not found")
 	}
 	n := 600
-	if testing.Short() {
+	if !testtier.Full() {
 		n = 100
 	}
 	in, out := t.TempDir(), t.TempDir()

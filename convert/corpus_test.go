@@ -18,7 +18,7 @@ import (
 // byte for byte.
 func TestCorpusDialogRoundTrip(t *testing.T) {
 	n := 0
-	for e, data := range corpus.Files(t) {
+	for e, data := range corpus.Sample(t) {
 		if e.Schema != "valid" {
 			continue
 		}
@@ -44,7 +44,7 @@ func TestCorpusDialogRoundTrip(t *testing.T) {
 // cell's source, every code cell's outputs and every attachment.
 func TestCorpusDialogHeals(t *testing.T) {
 	n := 0
-	for e, data := range corpus.Files(t) {
+	for e, data := range corpus.Sample(t) {
 		if e.Schema != "invalid" {
 			continue
 		}
@@ -169,7 +169,7 @@ func content(t *testing.T, data []byte) []string {
 // cell.
 func TestCorpusDialogEditLocality(t *testing.T) {
 	n := 0
-	for e, data := range corpus.Files(t) {
+	for e, data := range corpus.Sample(t) {
 		if e.Schema != "valid" {
 			continue
 		}

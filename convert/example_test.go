@@ -50,7 +50,7 @@ func Example() {
 	fmt.Println(back.Messages[2].Reply())
 	// Output:
 	// a54dca18:n:A *test* dialog
-	// 0b9c3d7e:c:1+1 ⇒ out(94)
+	// 0b9c3d7e:c:1+1 ⇒ out(94 B)
 	// 5f1e2d3c:p:Add them. ⇒ reply(20)
 	// 9a8b7c6d:r:plain text
 	// 1c2d3e4f:p:Hello?
@@ -283,7 +283,7 @@ func ExampleMerge() {
 	fmt.Print(d.Messages[3].Content)
 	// Output:
 	// a54dca18:n:A *merged* dialog
-	// 0b9c3d7e:c:1+2 ⇒ out(94)
+	// 0b9c3d7e:c:1+2 ⇒ out(94 B)
 	// 5f1e2d3c:p:Add them. ⇒ reply(20)
 	// > The answer is **2**.
 	// 9a8b7c6d:r:their text

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/nbformat"
@@ -207,8 +207,8 @@ func TestOptionsMessages(t *testing.T) {
 	if got, want := ids(back), []string{prompt.ID, code.ID}; !slices.Equal(got, want) {
 		t.Errorf("WriteFile subset: ids %v, want %v", got, want)
 	}
-	if !reflect.DeepEqual(back.Meta, d.Meta) {
-		t.Errorf("subset metadata %v, want %v", back.Meta, d.Meta)
+	if diff := cmp.Diff(d.Meta, back.Meta); diff != "" {
+		t.Errorf("subset metadata (-want +got):\n%s", diff)
 	}
 	data, _ := os.ReadFile(path)
 	if out, err := subset.Marshal(d); err != nil || !bytes.Equal(out, data) {
@@ -360,6 +360,7 @@ func TestConcurrentSaves(t *testing.T) {
 // killed (SIGKILL) at random moments; the file is always a whole notebook,
 // the old version or a new one.
 func TestCrashDuringSave(t *testing.T) {
+	t.Parallel()
 	if p := os.Getenv("IPYNB_CRASH_CHILD"); p != "" {
 		crashChild(p)
 		return

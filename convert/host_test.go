@@ -32,6 +32,7 @@ var attachmentTypes = []struct{ id, mime, data string }{
 // Attachments of every type are stored base64-encoded and decoded on
 // reading, as the seed (and Jupyter) do.
 func TestOracleAttachmentsEveryType(t *testing.T) {
+	t.Parallel()
 	var py strings.Builder
 	py.WriteString("dlg = Dialog(name='att')\nm = dlg.mk_message('see', msg_type='note', id='a77a0001')\np = dlg.mk_message('what?', msg_type='prompt', output='this', id='a77a0002')\n")
 	d := dialog.New("att")
@@ -97,6 +98,7 @@ func TestAttachmentNotBase64Kept(t *testing.T) {
 // Declared keys given through Meta are promoted and converted, falsy ones
 // omitted (the seed promotes meta_attrs keys at birth; cell_meta converts).
 func TestOracleDeclaredKeysInMeta(t *testing.T) {
+	t.Parallel()
 	want := oracleWrite(t, `
 class FlagMsg(Message):
     meta_attrs = dict(collapsed='collapsed', skipped='skipped', bookmark='bookmark')
@@ -235,6 +237,7 @@ var sortStrings = cmp.Transformer("sort", func(s []string) []string {
 // after an edit gives the seed's bytes for the same edit (edits.py's
 // unskip, with the seed's meta_attrs skipped and pinned).
 func TestOracleRegistryCarried(t *testing.T) {
+	t.Parallel()
 	src := t.TempDir()
 	path := copyTestdata(t, "dialog.ipynb", src)
 	edited := t.TempDir()
@@ -283,6 +286,7 @@ func TestOracleRegistryCarried(t *testing.T) {
 // booleans (heading_collapsed too, its file type), bookmark as held, falsy
 // values omitted; and reads them back as ints.
 func TestOracleSolveitRegistry(t *testing.T) {
+	t.Parallel()
 	want := oracleWrite(t, `
 class SMsg(Message):
     meta_attrs = dict(skipped='skipped', pinned='pinned', heading_collapsed='heading_collapsed', bookmark='bookmark',
@@ -325,6 +329,7 @@ dlg.mk_message('q', msg_type='prompt', output='a', pinned=1, o_collapsed=0, id='
 // The seed's _clean_out_meta: __type is left out of the outputs of the
 // messages written, and the message's own outputs keep it.
 func TestOracleTransientOutputMeta(t *testing.T) {
+	t.Parallel()
 	want := oracleWrite(t, `
 dlg = Dialog(name='out')
 m = dlg.mk_message('1+1', msg_type='code', id='0e700001', output=[

@@ -13,6 +13,7 @@ import (
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -48,6 +49,7 @@ for rel in sys.argv[3:]:
 // cell (written as it was read), a stream's text edited through Map and
 // NewOutput, an output deleted. Only the edited cells change.
 func TestReadOutputEditsMatchPython(t *testing.T) {
+	t.Parallel()
 	py := nbformatPython()
 	if py == "" {
 		t.Skip("Python nbformat not found")
@@ -74,7 +76,7 @@ func TestReadOutputEditsMatchPython(t *testing.T) {
 			paths = append(paths, e.Path)
 		}
 	}
-	if testing.Short() && len(paths) > 20 {
+	if !testtier.Full() && len(paths) > 20 {
 		paths = paths[:20]
 	}
 	if len(paths) == 0 {

@@ -19,6 +19,7 @@ import (
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/internal/nbtest"
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -50,7 +51,7 @@ func dialogMarshalTo(w io.Writer, d *dialog.Dialog) error {
 // largest measured + 35%.
 func TestDialogOutputsLazyScale(t *testing.T) {
 	sizes := []int{50, 100, 200, 400}
-	if testing.Short() {
+	if !testtier.Full() {
 		sizes = sizes[:3]
 	}
 	if nb, err := nbformat.Unmarshal(outputHeavy(2)); err == nil { // warm up
@@ -219,7 +220,7 @@ func TestOutputEqualityMatchesDecoded(t *testing.T) {
 		}
 		pairs++
 	}
-	for e, data := range corpus.Files(t) {
+	for e, data := range corpus.Sample(t) {
 		d1, err := convert.Unmarshal(data)
 		if err != nil {
 			continue

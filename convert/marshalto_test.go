@@ -20,7 +20,7 @@ import (
 // notebook for an invalid one, and the same bytes after an edit.
 func TestCorpusDialogMarshalTo(t *testing.T) {
 	n := 0
-	for e, data := range corpus.Files(t) {
+	for e, data := range corpus.Sample(t) {
 		d, err := convert.Unmarshal(data)
 		if err != nil {
 			continue

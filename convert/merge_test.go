@@ -15,6 +15,7 @@ import (
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -101,6 +102,7 @@ func gitMergeFile(t testing.TB, dir string, base, ours, theirs []byte) ([]byte, 
 // result differs from ours only in the cells the merge took from theirs,
 // and those keep theirs' bytes.
 func TestMergeAgreesWithGitOnCorpus(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := rand.New(rand.NewPCG(5, 6))
 	var tried, compared, skipped int
@@ -108,7 +110,7 @@ func TestMergeAgreesWithGitOnCorpus(t *testing.T) {
 		if e.Schema != "valid" {
 			continue
 		}
-		if testing.Short() && tried >= 60 {
+		if !testtier.Full() && tried >= 60 {
 			break
 		}
 		d, err := convert.Unmarshal(data)

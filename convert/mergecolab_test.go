@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"os/exec"
-	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
@@ -104,7 +104,7 @@ func TestMergeColabResavedIsNoChange(t *testing.T) {
 				t.Errorf("notebook %d (swapped %v): conflicts %v", i, swap, res.Conflicts)
 				continue
 			}
-			if got := decodeJSON(t, res.Data); !reflect.DeepEqual(got, want) {
+			if got := decodeJSON(t, res.Data); !cmp.Equal(got, want) {
 				t.Errorf("notebook %d (swapped %v): the merge differs from the edited side as JSON", i, swap)
 			}
 		}

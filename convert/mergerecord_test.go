@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 )
@@ -231,7 +231,7 @@ func TestMergeRecordsConflictsInTheFile(t *testing.T) {
 				}
 				want, has := pointerAt(sideHolder, c.pointer)
 				v, in := rec[side]
-				if has != in || has && !reflect.DeepEqual(textOf(v), textOf(want)) {
+				if has != in || has && !cmp.Equal(textOf(v), textOf(want)) {
 					t.Errorf("%s: record %s = %v (present %v), the %s file holds %v (present %v)", name, side, v, in, side, want, has)
 				}
 			}
@@ -239,7 +239,7 @@ func TestMergeRecordsConflictsInTheFile(t *testing.T) {
 			if oursCell, ok := pointerAt(decodeJSON(t, in[1]), "/cells/0"); ok && at != "" {
 				want, has := pointerAt(oursCell, c.pointer)
 				v, in := pointerAt(holder, c.pointer)
-				if has != in || has && !reflect.DeepEqual(textOf(v), textOf(want)) {
+				if has != in || has && !cmp.Equal(textOf(v), textOf(want)) {
 					t.Errorf("%s: the cell holds %v, ours %v", name, v, want)
 				}
 			}

@@ -9,10 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
@@ -88,6 +88,7 @@ func jsonValue(data []byte) (any, error) {
 // matched except for the ids our merge gives those cells, as contract 6
 // requires of anything written.
 func TestRealMerges(t *testing.T) {
+	t.Parallel()
 	dir, ms := realMerges(t)
 	for _, strategy := range []dialog.OutputStrategy{dialog.OutputsConflict, dialog.OutputsOurs} {
 		t.Run(strategy.String(), func(t *testing.T) { realMergesWith(t, dir, ms, strategy) })
@@ -155,10 +156,10 @@ func realMergesWith(t *testing.T, dir string, ms []realMerge, strategy dialog.Ou
 		wv, err1 := jsonValue(want)
 		gv, err2 := jsonValue(res.Data)
 		switch {
-		case err1 == nil && err2 == nil && reflect.DeepEqual(wv, gv):
+		case err1 == nil && err2 == nil && cmp.Equal(wv, gv):
 			cleanJSON++
 			t.Logf("%s: equal as JSON, bytes differ %s", name, firstDiff(want, res.Data))
-		case err1 == nil && err2 == nil && nbformat.Validate(mustNB(t, want)) != nil && reflect.DeepEqual(wv, withoutAddedIDs(gv, wv)):
+		case err1 == nil && err2 == nil && nbformat.Validate(mustNB(t, want)) != nil && cmp.Equal(wv, withoutAddedIDs(gv, wv)):
 			explained++
 			t.Logf("%s: the committed result lacks cell ids (invalid); ours gives them ids", name)
 		default:
@@ -285,8 +286,8 @@ func changesKept(base, side, other, merged []byte, strategy dialog.OutputStrateg
 		case c.ID == "" && c.Kind == dialog.Changed: // notebook metadata
 			sd, _ := convert.Unmarshal(side)
 			for _, k := range c.Keys {
-				if !reflect.DeepEqual(sd.Meta[k], md.Meta[k]) {
-					return fmt.Errorf("notebook metadata key %s", k)
+				if diff := cmp.Diff(sd.Meta[k], md.Meta[k]); diff != "" {
+					return fmt.Errorf("notebook metadata key %s (-seed +ours):\n%s", k, diff)
 				}
 			}
 		case c.Kind == dialog.Added:

@@ -116,7 +116,7 @@ func TestOutputSizesMatchMarshal(t *testing.T) {
 			}
 		}
 	}
-	for e, data := range corpus.Files(t) {
+	for e, data := range corpus.Sample(t) {
 		compare(e.Path, data)
 	}
 	kinds := []nbtest.OutputKind{nbtest.Stream, nbtest.Table, nbtest.Image, nbtest.Error}

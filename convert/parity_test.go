@@ -20,6 +20,7 @@ import (
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -420,6 +421,7 @@ func encoded(t *testing.T, v any) []byte {
 // IPYNB_PARITY_ALL=1 runs it over every notebook of the corpus (595 files,
 // about three minutes), not only the Solveit dialogs.
 func TestOracleParity(t *testing.T) {
+	testtier.Long(t)
 	oracleDir(t)
 	oraclePython(t)
 	src, rels := paritySources(t)

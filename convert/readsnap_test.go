@@ -14,6 +14,7 @@ import (
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/nbimpl"
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -28,7 +29,7 @@ import (
 // Marshal takes none.
 func TestDialogRoundTripTakesNoSnapshot(t *testing.T) {
 	valid, invalid := 0, 0
-	for e, data := range corpus.Files(t) {
+	for e, data := range corpus.Sample(t) {
 		before := nbimpl.Snapshots()
 		d, err := convert.Unmarshal(data)
 		if err != nil {
@@ -179,8 +180,9 @@ func editMsg(d *dialog.Dialog, i int, text string) { d.Messages[i].Content += te
 // taken before the notebook was handed out). Both notebooks write what
 // Python nbformat writes for the same edit of the file.
 func TestToNotebookChangeNotTakenAsRead(t *testing.T) {
+	t.Parallel()
 	limit := 40
-	if testing.Short() {
+	if !testtier.Full() {
 		limit = 8
 	}
 	f := pythonEdits(t, limit)
@@ -249,8 +251,9 @@ func TestToNotebookChangeNotTakenAsRead(t *testing.T) {
 // failed, a Save that merged with the file changed on disk, or another
 // goroutine writing the same dialog at once.
 func TestEditsAfterOtherWrites(t *testing.T) {
+	t.Parallel()
 	limit := 40
-	if testing.Short() {
+	if !testtier.Full() {
 		limit = 8
 	}
 	f := pythonEdits(t, limit)

@@ -78,7 +78,7 @@ func TestSharedTextsSurviveTheInputsReuse(t *testing.T) {
 // snapshot is a copy of it.
 func TestReadMessagesAsToMessage(t *testing.T) {
 	n := 0
-	for e, data := range corpus.Files(t) {
+	for e, data := range corpus.Sample(t) {
 		d, err := Unmarshal(data)
 		if err != nil {
 			continue

@@ -15,6 +15,7 @@ import (
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/nbimpl"
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -202,6 +203,7 @@ func v3Registry(t *testing.T) *convert.Registry {
 // version 2 and 3 notebook of the corpus and testdata, and generated ones
 // of every shape (see v3Cells), with and without a registry.
 func TestV3DirectReadAsUpgrade(t *testing.T) {
+	testtier.Long(t)
 	reg := v3Registry(t)
 	direct, n := 0, 0
 	for name, data := range v3Inputs(t) {

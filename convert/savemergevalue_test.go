@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 )
@@ -36,7 +36,7 @@ func TestSaveMergeOfAResavedFile(t *testing.T) {
 	}
 	got, _ := os.ReadFile(path)
 	deep, _ := pointerAt(decodeJSON(t, got), "/cells/0/metadata/deep")
-	if want := map[string]any{"a": 5.0, "b": 7.0, "c": []any{1.0, 2.5}}; !reflect.DeepEqual(deep, want) {
+	if want := map[string]any{"a": 5.0, "b": 7.0, "c": []any{1.0, 2.5}}; !cmp.Equal(deep, want) {
 		t.Errorf("deep = %v, want %v\n%s", deep, want, got)
 	}
 }

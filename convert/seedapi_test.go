@@ -23,6 +23,7 @@ var pyStrings = regexp.MustCompile(`'([^']*)'`)
 // statement with Make, gives the seed's bytes: dlg.write(dir) and the
 // dialog with the two later prompts.
 func TestOracleSeedExample(t *testing.T) {
+	t.Parallel()
 	out := t.TempDir()
 	stdout := runOracle(t, "seed_example.py", out)
 	lines := strings.Split(string(stdout), "\n")
@@ -80,6 +81,7 @@ func sameFile(t *testing.T, wantPath, gotPath string) {
 // the seed's dlg.write(dir, msgs=…), whose atomic save creates the
 // folders.
 func TestOracleWriteSubset(t *testing.T) {
+	t.Parallel()
 	out := t.TempDir()
 	runOracle(t, "-c", `import sys
 from pathlib import Path
@@ -158,6 +160,7 @@ func TestReadFileName(t *testing.T) {
 // The seed document's other examples, against the seed's bytes: a
 // bookmark attribute, metadata preservation, healing a schema-invalid file.
 func TestOracleSeedDocExamples(t *testing.T) {
+	t.Parallel()
 	want := oracleWrite(t, `
 class NoteMsg(Message): meta_attrs = dict(bookmark='bookmark')
 class NoteDlg(Dialog): msg_cls = NoteMsg

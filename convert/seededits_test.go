@@ -5,6 +5,7 @@ import (
 
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -13,9 +14,7 @@ import (
 // that came from the file are healed and reported, never refused as the
 // caller's.
 func TestCorpusSeedEditsWrite(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short")
-	}
+	testtier.Long(t)
 	n := 0
 	for e, data := range corpus.Files(t) {
 		for _, ed := range seedEdits {

@@ -20,7 +20,7 @@ import (
 // before, parsed two.
 func TestV3DialogReadsTheFileOnce(t *testing.T) {
 	n := 0
-	for e, data := range corpus.Files(t) {
+	for e, data := range corpus.Sample(t) {
 		nb, err := nbformat.Unmarshal(data)
 		if err != nil || nb.Nbformat >= 4 {
 			continue

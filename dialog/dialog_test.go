@@ -169,9 +169,9 @@ func TestSummary(t *testing.T) {
 	want := []string{
 		"demo",
 		d.Messages[0].ID + `:n:# Title\nsecond line`,
-		// out(N): N bytes of the outputs as compact JSON:
+		// out(N B): N bytes of the outputs as compact JSON:
 		// [{"data":{"text/plain":"2"},"execution_count":1,"metadata":{},"output_type":"execute_result"}]
-		d.Messages[1].ID + ":c:1+1 ⇒ out(94)",
+		d.Messages[1].ID + ":c:1+1 ⇒ out(94 B)",
 		d.Messages[2].ID + ":p:Why? ⇒ reply(14)",
 		`> Because\nit is.`,
 		d.Messages[3].ID + ":r:long long long long long lon…",

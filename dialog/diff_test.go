@@ -1,10 +1,10 @@
 package dialog_test
 
 import (
-	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/dialog"
 )
 
@@ -47,8 +47,8 @@ func TestDiff(t *testing.T) {
 		"added p1",
 		"changed  [metadata] k",
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("diff\n%q\nwant\n%q", got, want)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("diff (-want +got):\n%s", diff)
 	}
 	cs := dialog.Diff(a, b)
 	if cs[0].AIndex != 4 || cs[0].BIndex != 0 || cs[2].BIndex != -1 || cs[3].AIndex != -1 {
@@ -61,8 +61,8 @@ func TestDiffUnkeyed(t *testing.T) {
 	a := dlg(msg("a1", dialog.Code, "x = 1\ny = 2\n"), msg("a2", dialog.Note, "n"))
 	b := dlg(msg("b1", dialog.Code, "x = 1\ny = 3\n"), msg("b2", dialog.Note, "n"))
 	opt := dialog.DiffOptions{Unkeyed: func(*dialog.Message) bool { return true }}
-	if got, want := describe(opt.Diff(a, b)), []string{"changed b1 [content]"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("diff %q, want %q", got, want)
+	if diff := cmp.Diff([]string{"changed b1 [content]"}, describe(opt.Diff(a, b))); diff != "" {
+		t.Errorf("diff (-want +got):\n%s", diff)
 	}
 }
 

@@ -19,7 +19,7 @@ func Example() {
 	// Output:
 	// demo
 	// 6ae6783f:n:A *test* dialog
-	// 4fbde91b:c:1+1 ⇒ out(94)
+	// 4fbde91b:c:1+1 ⇒ out(94 B)
 	// 6eb88b73:p:Add them. ⇒ reply(20)
 	// > The answer is **2**.
 }
@@ -62,10 +62,10 @@ func ExampleDialog_Make() {
 	// 33703b71:n:# Pinned
 	// 04427c90:n:A *test* dialog
 	// deadbeef:n:new note
-	// 53d9a667:c:1+1 ⇒ out(94)
+	// 53d9a667:c:1+1 ⇒ out(94 B)
 	// be544c14:p:Add them. ⇒ reply(20)
 	// > The answer is **2**.
-	// c0ffee00:c:print(1) ⇒ out(55)
+	// c0ffee00:c:print(1) ⇒ out(55 B)
 	// e69fa482:r:plain text
 	// dialog: make note message: after "nope": no such message
 }

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/dialog"
 )
 
@@ -119,7 +119,7 @@ func TestMergeKindChangeKeepsTheOtherSidesEdit(t *testing.T) {
 					if !fits(m) {
 						t.Errorf("%s: the merged %s holds what it has no place for: %v", name, m.Kind, m)
 					}
-					if reflect.DeepEqual(e.value(m), want) || holds(to, e.part) && e.part != dialog.PartAttachments && inText(m, e, want) {
+					if cmp.Equal(e.value(m), want) || holds(to, e.part) && e.part != dialog.PartAttachments && inText(m, e, want) {
 						continue
 					}
 					if !recorded(cs, e, want, swap) {
@@ -194,7 +194,7 @@ func recorded(cs []dialog.Conflict, e edit, want any, oursEdited bool) bool {
 			a, _ := v.(dialog.Attachment)
 			v = attachmentsOf(&dialog.Message{Attachments: []dialog.Attachment{a}})
 		}
-		if reflect.DeepEqual(v, want) {
+		if cmp.Equal(v, want) {
 			return true
 		}
 	}
@@ -228,7 +228,7 @@ func TestMergeReplacedOnBothSides(t *testing.T) {
 		}
 		want := []string{"# Title\n", strings.Repeat("<", size) + " " + ol, "ours 1", "ours 2", strings.Repeat("=", size), "theirs 1",
 			strings.Repeat(">", size) + " " + tl, "raw", "print(x)"}
-		if !reflect.DeepEqual(contents, want) {
+		if !cmp.Equal(contents, want) {
 			t.Errorf("contents %q, want %q", contents, want)
 		}
 		if len(cs) != 1 || cs[0].What != "replaced on both sides" || !cs[0].InText || cs[0].ID != got.Messages[1].ID || got.Messages[1].Kind != dialog.Raw {
@@ -304,7 +304,7 @@ func TestMergeMetadataValues(t *testing.T) {
 	o.Messages[0].Meta = map[string]any{"colab": raw(`{"base_uri": "https://localhost:8080/", "height": 1, "deep": {"a": 1, "b": [1, 2]}}`), "n": 1}
 	th.Messages[0].Meta = map[string]any{"colab": raw(`{"base_uri": "https://localhost:8080/", "height": 2, "deep": {"a": 1, "b": [1, 2]}}`), "n": 1}
 	got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{})
-	if len(cs) != 1 || cs[0].What != "metadata key colab/height" || !reflect.DeepEqual(cs[0].Key, []string{"colab", "height"}) || cs[0].Part != dialog.PartMeta ||
+	if len(cs) != 1 || cs[0].What != "metadata key colab/height" || !cmp.Equal(cs[0].Key, []string{"colab", "height"}) || cs[0].Part != dialog.PartMeta ||
 		cs[0].InText || !jsonEqual(cs[0].Values[1], 1) || !jsonEqual(cs[0].Values[2], 2) {
 		t.Errorf("conflicts %+v", cs)
 	}
@@ -324,7 +324,7 @@ func jsonEqual(a, b any) bool {
 	var u, v any
 	json.Unmarshal(x, &u)
 	json.Unmarshal(y, &v)
-	return reflect.DeepEqual(u, v)
+	return cmp.Equal(u, v)
 }
 
 // A message whose id one side changed is that message, paired by content

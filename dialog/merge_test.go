@@ -1,11 +1,11 @@
 package dialog_test
 
 import (
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/dialog"
 )
 
@@ -138,8 +138,8 @@ func TestMergeInsertsAtOnePlace(t *testing.T) {
 	// Added by both with different contents: a conflict in one message.
 	o.Messages[0].Content, th.Messages[0].Content = "ours'", "theirs'"
 	got, cs = mustMerge(t, b, o, th, dialog.MergeOptions{})
-	if want := []string{"message same: added on both sides"}; !reflect.DeepEqual(whats(cs), want) {
-		t.Errorf("conflicts %v, want %v", whats(cs), want)
+	if diff := cmp.Diff([]string{"message same: added on both sides"}, whats(cs)); diff != "" {
+		t.Errorf("conflicts (-want +got):\n%s", diff)
 	}
 	if c := get(t, got, "same").Content; c != "<<<<<<< ours\nours'\n=======\ntheirs'\n>>>>>>> theirs\n" {
 		t.Errorf("content %q", c)
@@ -159,8 +159,8 @@ func TestMergeContent(t *testing.T) {
 	}
 	th.Messages[1].Content = "x = 11\ny = 2\nz = 3\n"
 	got, cs = mustMerge(t, b, o, th, dialog.MergeOptions{MarkerSize: 3, OursLabel: "HEAD", TheirsLabel: "topic"})
-	if want := []string{"message m2: content"}; !reflect.DeepEqual(whats(cs), want) {
-		t.Fatalf("conflicts %v, want %v", whats(cs), want)
+	if diff := cmp.Diff([]string{"message m2: content"}, whats(cs)); diff != "" {
+		t.Fatalf("conflicts (-want +got):\n%s", diff)
 	}
 	if c := get(t, got, "m2").Content; c != "<<< HEAD\nx = 10\n===\nx = 11\n>>> topic\ny = 2\nz = 3\n" {
 		t.Errorf("content %q", c)
@@ -186,8 +186,8 @@ func TestMergeReply(t *testing.T) {
 	}
 	th.Messages[0].SetReply("Line 1.\nLine two.\nLine three.\n")
 	_, cs = mustMerge(t, b, o, th, dialog.MergeOptions{})
-	if want := []string{"message p: reply"}; !reflect.DeepEqual(whats(cs), want) {
-		t.Errorf("conflicts %v, want %v", whats(cs), want)
+	if diff := cmp.Diff([]string{"message p: reply"}, whats(cs)); diff != "" {
+		t.Errorf("conflicts (-want +got):\n%s", diff)
 	}
 }
 
@@ -205,7 +205,7 @@ func TestMergeOutputs(t *testing.T) {
 	o.Messages[1].Outputs, o.Messages[1].ExecutionCount = []dialog.Output{stream("ours\n")}, count(2)
 	th.Messages[4].Outputs, th.Messages[4].ExecutionCount = []dialog.Output{stream("theirs\n")}, count(3)
 	got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{})
-	if len(cs) != 0 || !reflect.DeepEqual(get(t, got, "m2").Outputs, o.Messages[1].Outputs) || *get(t, got, "m5").ExecutionCount != 3 {
+	if len(cs) != 0 || !cmp.Equal(get(t, got, "m2").Outputs, o.Messages[1].Outputs, outputMaps) || *get(t, got, "m5").ExecutionCount != 3 {
 		t.Errorf("one-sided outputs not applied: %v", whats(cs))
 	}
 	th.Messages[1].Outputs, th.Messages[1].ExecutionCount = []dialog.Output{stream("theirs\n"), stream("more\n")}, count(5)
@@ -222,8 +222,8 @@ func TestMergeOutputs(t *testing.T) {
 	} {
 		got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{Outputs: tc.s})
 		m := get(t, got, "m2")
-		if !reflect.DeepEqual(m.Outputs, tc.outs) || !reflect.DeepEqual(m.ExecutionCount, tc.count) || (len(cs) > 0) != tc.conflit {
-			t.Errorf("%v: outputs %v count %v conflicts %v", tc.s, m.Outputs, m.ExecutionCount, whats(cs))
+		if !cmp.Equal(m.Outputs, tc.outs, outputMaps) || !cmp.Equal(m.ExecutionCount, tc.count) || (len(cs) > 0) != tc.conflit {
+			t.Errorf("%v: outputs %v count %v conflicts %v (-want +got):\n%s", tc.s, m.Outputs, m.ExecutionCount, whats(cs), cmp.Diff(tc.outs, m.Outputs, outputMaps))
 		}
 	}
 }
@@ -237,8 +237,8 @@ func TestMergeOutputsLineByLine(t *testing.T) {
 	o.Messages[1].Outputs = []dialog.Output{stream("A\nb\nc\nd\n")}
 	th.Messages[1].Outputs = []dialog.Output{stream("a\nb\nc\nD\n")}
 	got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{})
-	if want := []dialog.Output{stream("A\nb\nc\nD\n")}; len(cs) != 0 || !reflect.DeepEqual(get(t, got, "m2").Outputs, want) {
-		t.Errorf("outputs %v conflicts %v", get(t, got, "m2").Outputs, whats(cs))
+	if want := []dialog.Output{stream("A\nb\nc\nD\n")}; len(cs) != 0 || !cmp.Equal(get(t, got, "m2").Outputs, want, outputMaps) {
+		t.Errorf("outputs %v conflicts %v (-want +got):\n%s", get(t, got, "m2").Outputs, whats(cs), cmp.Diff(want, get(t, got, "m2").Outputs, outputMaps))
 	}
 }
 
@@ -259,12 +259,12 @@ func TestMergeMetadata(t *testing.T) {
 	o.Messages[0].Attrs = map[string]any{"pinned": 1}
 	got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{})
 	wantMeta := map[string]any{"kernelspec": map[string]any{"name": "py311", "display_name": "Python 3.11"}, "new": true}
-	if !reflect.DeepEqual(got.Meta, wantMeta) {
-		t.Errorf("notebook metadata %v, want %v", got.Meta, wantMeta)
+	if diff := cmp.Diff(wantMeta, got.Meta); diff != "" {
+		t.Errorf("notebook metadata (-want +got):\n%s", diff)
 	}
 	m := get(t, got, "m1")
-	if want := map[string]any{"tags": []any{"a", "b"}, "x": "ours"}; !reflect.DeepEqual(m.Meta, want) || m.Attrs["pinned"] != 1 {
-		t.Errorf("cell metadata %v attrs %v", m.Meta, m.Attrs)
+	if want := map[string]any{"tags": []any{"a", "b"}, "x": "ours"}; !cmp.Equal(m.Meta, want) || m.Attrs["pinned"] != 1 {
+		t.Errorf("cell metadata %v attrs %v (metadata -want +got:\n%s)", m.Meta, m.Attrs, cmp.Diff(want, m.Meta))
 	}
 	if len(cs) != 1 || cs[0].What != "metadata key x" || cs[0].Values != [3]any{"base", "ours", "theirs"} {
 		t.Errorf("conflicts %v", cs)
@@ -305,15 +305,15 @@ func TestMergeDeletedVsEdited(t *testing.T) {
 	o.Remove("m3")
 	th.Messages[2].Content = "text, edited"
 	got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{})
-	if want := []string{"message m3: deleted by ours, edited by theirs"}; !reflect.DeepEqual(whats(cs), want) {
-		t.Fatalf("conflicts %v", whats(cs))
+	if diff := cmp.Diff([]string{"message m3: deleted by ours, edited by theirs"}, whats(cs)); diff != "" {
+		t.Fatalf("conflicts (-want +got):\n%s", diff)
 	}
 	if idList(got) != "m1 m2 m3 m4 m5" || get(t, got, "m3").Content != "<<<<<<< ours (deleted this cell)\n=======\ntext, edited\n>>>>>>> theirs (edited this cell)\n" {
 		t.Errorf("order %q content %q", idList(got), get(t, got, "m3").Content)
 	}
 	// Reverse sides: the same, mirrored.
 	got, cs = mustMerge(t, b, th, o, dialog.MergeOptions{})
-	if want := []string{"message m3: deleted by theirs, edited by ours"}; !reflect.DeepEqual(whats(cs), want) || get(t, got, "m3").Content != "<<<<<<< ours (edited this cell)\ntext, edited\n=======\n>>>>>>> theirs (deleted this cell)\n" {
+	if want := []string{"message m3: deleted by theirs, edited by ours"}; !cmp.Equal(whats(cs), want) || get(t, got, "m3").Content != "<<<<<<< ours (edited this cell)\ntext, edited\n=======\n>>>>>>> theirs (deleted this cell)\n" {
 		t.Errorf("conflicts %v content %q", whats(cs), get(t, got, "m3").Content)
 	}
 	// Deleted on one side, untouched on the other: gone.
@@ -351,15 +351,15 @@ func TestMergeUnkeyed(t *testing.T) {
 		contents = append(contents, m.Content)
 	}
 	want := []string{"new first", "# Title\n", "x = 10\ny = 2\nz = 30\n", "text", "print(x)"}
-	if !reflect.DeepEqual(contents, want) {
-		t.Errorf("contents %q, want %q", contents, want)
+	if diff := cmp.Diff(want, contents); diff != "" {
+		t.Errorf("contents (-want +got):\n%s", diff)
 	}
 	// Without Unkeyed the made-up ids are identities: each side renamed
 	// every message, paired by content (as git pairs renamed files): an id
 	// conflict each (ours' ids kept), and the message theirs deleted is
 	// kept, ours having renamed it.
 	got, cs = mustMerge(t, b, o, th, dialog.MergeOptions{})
-	if idList(got) != "tnew oa ob oc od oe" || !reflect.DeepEqual(whatsOnly(cs), []string{"id", "id", "id", "deleted by theirs, edited by ours", "id"}) {
+	if idList(got) != "tnew oa ob oc od oe" || !cmp.Equal(whatsOnly(cs), []string{"id", "id", "id", "deleted by theirs, edited by ours", "id"}) {
 		t.Errorf("keyed merge of renamed messages: %q, conflicts %v", idList(got), whats(cs))
 	}
 }
@@ -493,7 +493,7 @@ func TestMergeAddedBothKinds(t *testing.T) {
 	th.Add(dialog.Note, "y").ID = "new"
 	got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{})
 	m := get(t, got, "new")
-	if m.Kind != dialog.Code || !reflect.DeepEqual(whats(cs), []string{"message new: kind", "message new: added on both sides"}) ||
+	if m.Kind != dialog.Code || !cmp.Equal(whats(cs), []string{"message new: kind", "message new: added on both sides"}) ||
 		cs[0].Values != [3]any{nil, "code", "note"} || cs[0].InText || !cs[1].InText {
 		t.Errorf("kind %v conflicts %v", m.Kind, whats(cs))
 	}

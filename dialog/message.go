@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/nbdialog/ipynb/internal/jsonsize"
 	"github.com/nbdialog/ipynb/internal/lines"
 )
 
@@ -115,8 +116,10 @@ func (m *Message) HasError() bool {
 
 // Preview is the one-line summary of the message, at most width
 // characters (0: no limit): "id:k:content", with newlines shown as \n, then
-// " ⇒ reply(N)" for a prompt's reply of N characters or " ⇒ out(N)" for N
-// bytes of outputs.
+// " ⇒ reply(N)" for a prompt's reply of N characters or " ⇒ out(N B)" for
+// N bytes of outputs (as compact JSON). A row too long is cut in its
+// content ("…"), keeping the mark of the reply or outputs (unless width
+// leaves no room but for it).
 func (m *Message) Preview(width int) string {
 	var b strings.Builder
 	var r row
@@ -125,25 +128,39 @@ func (m *Message) Preview(width int) string {
 }
 
 // preview writes the Preview of m to b through r, reply being m.Reply().
-// The content is looked at up to width characters only, and the size of
-// the outputs is not computed for a row cut before it.
+// The content is looked at up to width characters only.
 func (m *Message) preview(b *strings.Builder, r *row, width int, reply string) {
 	k := "?"
 	if m.Kind != "" {
 		k = string(m.Kind[:1])
 	}
+	var mark string
+	switch {
+	case reply != "":
+		mark = fmt.Sprintf(" ⇒ reply(%d)", utf8.RuneCountInString(reply))
+	case len(m.Outputs) > 0:
+		mark = fmt.Sprintf(" ⇒ out(%d B)", outputSize(m.Outputs))
+	}
+	markWidth := utf8.RuneCountInString(mark)
+	if width > 0 && width < markWidth+2 {
+		// No room for the mark and a character of the row: cut all.
+		r.reset(b, width, true)
+		r.add(m.ID)
+		r.add(":" + k + ":")
+		r.add(m.Content)
+		r.add(mark)
+		r.end()
+		return
+	}
+	if width > 0 {
+		width -= markWidth
+	}
 	r.reset(b, width, true)
 	r.add(m.ID)
 	r.add(":" + k + ":")
 	r.add(m.Content)
-	switch {
-	case r.over():
-	case reply != "":
-		r.add(fmt.Sprintf(" ⇒ reply(%d)", utf8.RuneCountInString(reply)))
-	case len(m.Outputs) > 0:
-		r.add(fmt.Sprintf(" ⇒ out(%d)", outputSize(m.Outputs)))
-	}
 	r.end()
+	b.WriteString(mark)
 }
 
 // String returns Preview(120).
@@ -151,15 +168,13 @@ func (m *Message) String() string { return m.Preview(120) }
 
 // outputSize is the size of the outputs as encoding/json writes the list
 // (0 when it cannot): the size an output read from a file tells
-// (OutputSizer), else the output decoded and encoded into a counter (an
-// Encoder reuses its buffer, where Marshal copies out each encoding).
+// (OutputSizer), else the output's decoded value measured without being
+// written (internal/jsonsize).
 func outputSize(outs []Output) int {
 	if len(outs) == 0 {
 		return len("[]")
 	}
 	total := 1 // "[", then each output and a comma or "]"
-	var c counter
-	var enc *json.Encoder
 	for _, o := range outs {
 		if s, ok := o.Source().(OutputSizer); ok {
 			if n, ok := s.Size(); ok {
@@ -171,22 +186,14 @@ func outputSize(outs []Output) int {
 		if err != nil {
 			return 0
 		}
-		if enc == nil {
-			enc = json.NewEncoder(&c)
-		}
-		c.n = 0
-		if err := enc.Encode(m); err != nil {
+		n, ok := jsonsize.Value(m)
+		if !ok {
 			return 0
 		}
-		total += c.n // the output and a newline, for the comma or "]"
+		total += n + 1
 	}
 	return total
 }
-
-// counter counts the bytes written to it.
-type counter struct{ n int }
-
-func (c *counter) Write(p []byte) (int, error) { c.n += len(p); return len(p), nil }
 
 // truncate shortens s to width characters, ending in "…" when cut.
 func truncate(s string, width int) string {

@@ -50,10 +50,6 @@ func (r *row) add(s string) {
 	}
 }
 
-// over reports whether the row has more than width characters: it is
-// cut, and what is added no longer shows.
-func (r *row) over() bool { return r.width > 0 && r.n > r.width }
-
 // char appends one character (its bytes, bad when it is an invalid
 // UTF-8 byte) to a row with a width.
 func (r *row) char(c string, bad bool) {

@@ -27,16 +27,20 @@ func cutAsRunes(s string, width int) string {
 	return string(r[:width-1]) + "…"
 }
 
-// previewAsRunes is Preview as documented: "id:k:content", " ⇒ reply(N)"
-// (N characters) or " ⇒ out(N)", newlines shown as \n, cut at width.
+// previewAsRunes is Preview as documented: "id:k:content", newlines
+// shown as \n, cut at width in the content, keeping " ⇒ reply(N)" (N
+// characters) or out (" ⇒ out(N B)") unless width has no room for it and
+// a character more.
 func previewAsRunes(m *dialog.Message, width int, out string) string {
-	s := m.ID + ":" + string(m.Kind[:1]) + ":" + m.Content
+	s := strings.ReplaceAll(m.ID+":"+string(m.Kind[:1])+":"+m.Content, "\n", `\n`)
+	mark := out
 	if r := m.Reply(); r != "" {
-		s += fmt.Sprintf(" ⇒ reply(%d)", len([]rune(r)))
-	} else if out != "" {
-		s += out
+		mark = fmt.Sprintf(" ⇒ reply(%d)", len([]rune(r)))
 	}
-	return cutAsRunes(strings.ReplaceAll(s, "\n", `\n`), width)
+	if n := len([]rune(mark)); width > 0 && width >= n+2 {
+		return cutAsRunes(s, width-n) + mark
+	}
+	return cutAsRunes(s+mark, width)
 }
 
 // randomText mixes ASCII, newlines, multibyte characters, invalid UTF-8
@@ -71,7 +75,7 @@ func TestPreviewRowsAsRunes(t *testing.T) {
 				m, err = d.Make(dialog.Prompt, randomText(rng), dialog.WithReply(randomText(rng)))
 			default:
 				m, err = d.Make(dialog.Code, randomText(rng), dialog.WithOutputsJSON(`[{"output_type":"stream","name":"stdout","text":"x"}]`))
-				out = fmt.Sprintf(" ⇒ out(%d)", len(`[{"name":"stdout","output_type":"stream","text":"x"}]`))
+				out = fmt.Sprintf(" ⇒ out(%d B)", len(`[{"name":"stdout","output_type":"stream","text":"x"}]`))
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -121,7 +125,8 @@ func TestPreviewLooksAtTheRowOnly(t *testing.T) {
 	if n := b.TotalAlloc - a.TotalAlloc; n > 4096 {
 		t.Errorf("Preview(120) of an 8 MB message allocated %d bytes", n)
 	}
-	if want := previewAsRunes(d.Messages[0], 120, ""); p != want {
+	out := fmt.Sprintf(" ⇒ out(%d B)", len(`[{"name":"stdout","output_type":"stream","text":""}]`)+1<<20)
+	if want := previewAsRunes(d.Messages[0], 120, out); p != want {
 		t.Errorf("Preview(120) = %q, want %q", p, want)
 	}
 	// Show: the reply (made in memory: not decoded) is cut as the

@@ -12,8 +12,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/internal/corpus"
 
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -300,7 +302,7 @@ func TestAttackAppendToEverySlice(t *testing.T) {
 	if corpus.Shared() != "" {
 		k := 0
 		for _, data := range corpus.Files(t) {
-			if k++; k%3 == 0 || !testing.Short() {
+			if k++; k%3 == 0 || testtier.Full() {
 				inputs = append(inputs, data)
 			}
 		}
@@ -476,8 +478,8 @@ func TestAttackStrangeStoredValues(t *testing.T) {
 			dec = json.NewDecoder(bytes.NewReader(ref))
 			dec.UseNumber()
 			_ = dec.Decode(&want)
-			if !reflect.DeepEqual(numbersAsFloats(doc.Metadata["strange"]), numbersAsFloats(want)) {
-				t.Errorf("written %#v, encoding/json writes %s", doc.Metadata["strange"], ref)
+			if diff := cmp.Diff(numbersAsFloats(want), numbersAsFloats(doc.Metadata["strange"])); diff != "" {
+				t.Errorf("written %#v, encoding/json writes %s (-encoding/json +written):\n%s", doc.Metadata["strange"], ref, diff)
 			}
 		})
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/nbimpl"
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -61,7 +62,7 @@ func FuzzLazySnapshotAsEager(f *testing.F) {
 	f.Add([]byte(`{"cells": [{"cell_type": "code", "execution_count": 1, "metadata": {"a": 1}, "outputs": [{"output_type": "stream", "name": "stdout", "text": "x"}], "source": "a"}, {"cell_type": "markdown", "metadata": {}, "source": "b"}], "metadata": {"k": 1}, "nbformat": 4, "nbformat_minor": 5}`), byte(0), byte(3))
 	f.Add([]byte(`{"cells": [{"cell_type": "code", "metadata": {}, "outputs": [{"output_type": "stream", "text": "x"}], "source": "a"}], "metadata": {}, "nbformat": 4, "nbformat_minor": 4}`), byte(4), byte(1))
 	f.Add([]byte("\xef\xbb\xbf{\"cells\": [], \"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 2}"), byte(5), byte(0))
-	if !testing.Short() {
+	if testtier.Full() {
 		n := 0
 		for _, data := range corpus.Files(f) {
 			if len(data) < 16<<10 && n < 30 {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -215,6 +216,7 @@ func hostileVariants() (names []string, docs [][]byte) {
 // (scripts/reference/nbformat_verdict.py), and checks that every variant
 // read writes back its bytes unedited.
 func TestAttackHostileVerdicts(t *testing.T) {
+	testtier.Long(t)
 	py := pythonNbformat(t)
 	names, docs := hostileVariants()
 	dir := t.TempDir()
@@ -406,6 +408,7 @@ func TestAttackVerdictSequence(t *testing.T) {
 // is, escaped keys, another minor version) and compares Validate's
 // verdict with Python nbformat's on each.
 func TestAttackCorpusByteMutations(t *testing.T) {
+	testtier.Long(t)
 	py := pythonNbformat(t)
 	muts := []struct {
 		name     string

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // Hostile edits against the unedited check by blocks (snapblock.go,
@@ -32,9 +34,10 @@ import (
 // TestSnapBlocksSingleEdits applies each edit alone, with several seeds,
 // to every input.
 func TestSnapBlocksSingleEdits(t *testing.T) {
+	testtier.Long(t)
 	applied := make([]int, len(blockEdits))
 	seeds := 3
-	if testing.Short() {
+	if !testtier.Full() {
 		seeds = 1
 	}
 	for name, data := range snapBlocksInputs(t) {
@@ -100,6 +103,7 @@ func applySequence(t testing.TB, name string, nb *Notebook, data []byte, ops []b
 
 // TestSnapBlocksEditSequences applies random sequences of edits.
 func TestSnapBlocksEditSequences(t *testing.T) {
+	t.Parallel()
 	inputs := snapBlocksInputs(t)
 	names := slices.Sorted(func(yield func(string) bool) {
 		for k := range inputs {
@@ -110,7 +114,7 @@ func TestSnapBlocksEditSequences(t *testing.T) {
 	})
 	r := rand.New(rand.NewPCG(7, 13))
 	rounds := 12
-	if testing.Short() {
+	if !testtier.Full() {
 		rounds = 4
 	}
 	for _, name := range names {
@@ -134,6 +138,7 @@ func TestSnapBlocksEditSequences(t *testing.T) {
 // TestSnapBlocksTwoNotebooks shares values between two notebooks read
 // from the same bytes, then edits one through the other.
 func TestSnapBlocksTwoNotebooks(t *testing.T) {
+	testtier.Long(t)
 	for name, data := range map[string][]byte{"v4.5": versionNotebook(5), "v4.4": versionNotebook(4), "blocks": blockNotebook(12)} {
 		for i, share := range []func(a, b *Notebook){
 			func(a, b *Notebook) { a.Cells[0] = b.Cells[0] },
@@ -208,9 +213,10 @@ func emptyCellsNotebook(n int) []byte {
 // sizes straddle the threshold where the snapshot is recorded by the walk
 // from the Document rather than by blocks; both sides must be seen.
 func TestSnapBlocksAroundThreshold(t *testing.T) {
+	testtier.Long(t)
 	sides := map[bool]int{}
 	step := 16
-	if testing.Short() {
+	if !testtier.Full() {
 		step = 48
 	}
 	for n := 240; n <= 480; n += step {
@@ -474,8 +480,9 @@ func reflectEdit(v reflect.Value, r *rand.Rand) bool {
 // by reflection (every exported field at any depth), by a change or by an
 // equal value in other memory, a few at a time.
 func TestSnapBlocksReflectiveEdits(t *testing.T) {
+	testtier.Long(t)
 	rounds := 25
-	if testing.Short() {
+	if !testtier.Full() {
 		rounds = 12
 	}
 	inputs := snapBlocksInputs(t)

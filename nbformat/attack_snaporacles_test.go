@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // The oracles of the attack on the unedited check by blocks
@@ -242,7 +243,7 @@ func snapBlocksInputs(t *testing.T) map[string][]byte {
 	in["blocks-40"] = blockNotebook(40)
 	n := 0
 	for e, data := range corpus.Files(t) {
-		if testing.Short() && n >= 10 || n >= 50 {
+		if !testtier.Full() && n >= 10 || n >= 50 {
 			break
 		}
 		n++

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -277,7 +278,7 @@ func TestAttackCorpusMutations(t *testing.T) {
 			continue
 		}
 		n++
-		if testing.Short() && n > 40 {
+		if !testtier.Full() && n > 40 {
 			break
 		}
 		last := len(nb.Cells) - 1

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -82,6 +83,7 @@ func chain(pattern string, n int) string {
 // "v3…") follow Python's v3 reader and writer, including inside the
 // members strip_transient removes, where only the reader recurses.
 func TestCanonicalDepthLimit(t *testing.T) {
+	t.Parallel()
 	for _, sh := range depthShapes(t) {
 		t.Run(sh.name+"/"+sh.pattern, func(t *testing.T) {
 			for n := sh.limit - 1; n <= sh.limit+1; n++ {
@@ -109,10 +111,8 @@ func TestCanonicalDepthLimit(t *testing.T) {
 // several items, scalars and empty containers at the bottom, in every
 // place of a notebook) get Python's verdict (skipped without Python).
 func TestCanonicalDepthAgreesWithPython(t *testing.T) {
+	testtier.Long(t)
 	py := pythonNbformat(t)
-	if testing.Short() {
-		t.Skip("runs Python on deep notebooks")
-	}
 	var shapes []depthShape // version 4 ones: the reference script writes only those
 	for _, sh := range depthShapes(t) {
 		if !strings.HasPrefix(sh.name, "v3") {

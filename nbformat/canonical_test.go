@@ -17,6 +17,7 @@ import (
 // python3-nbformat is installed (scripts/reference/nbformat_canonical.py
 // reports skip-error for the ones it cannot write).
 func TestNotCanonical(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, in string
 		pointer  string // "" = writable

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/nbtest"
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -55,7 +56,7 @@ func TestUnmarshalColdAllocation(t *testing.T) {
 	for _, size := range []int{1 << 10, 2 << 10, 4 << 10, 8 << 10, 16 << 10, 2 << 20} {
 		check("generated notebook", nbtest.Heavy{Bytes: size, Kinds: []nbtest.OutputKind{nbtest.Stream}, StreamLines: 4}.Notebook())
 	}
-	if testing.Short() {
+	if !testtier.Full() {
 		return
 	}
 	i := 0

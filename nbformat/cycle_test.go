@@ -132,6 +132,7 @@ func checkCycleError(t *testing.T, what string, err error, ptr, typ string) {
 // overflowing the stack (which is fatal: the checks run in a child
 // process with a small stack).
 func TestAttackCyclicMetadata(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("ATTACK_CYCLE_CHILD") == "" {
 		ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 		defer cancel()

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // Differential tests: the decoder (decode.go) against the reflective
@@ -140,7 +141,7 @@ func diffSources(o *oracleSource, n *source, ocells, ncells []Cell) string {
 // notebook.
 func TestDecodeMatchesReflectiveCorpus(t *testing.T) {
 	n := 0
-	for e, data := range corpus.Files(t) {
+	for e, data := range corpus.Sample(t) {
 		if d := diffDecoders(data); d != "" {
 			t.Errorf("%s: %s", e.Path, d)
 		}
@@ -179,6 +180,7 @@ var misfits = []string{
 // member of the testdata notebooks, spells its key with an escape, and
 // repeats it with a misfit after it, comparing the decoders each time.
 func TestDecodeMatchesReflectiveMutations(t *testing.T) {
+	testtier.Long(t)
 	step := 1
 	if testing.Short() {
 		step = 5

@@ -117,8 +117,8 @@ func diffSynthetic[T any](t *testing.T, data []byte) (string, *T) {
 	if cells, outputs := src.recorded(); len(osrc.cells) != cells || len(osrc.outputs) != outputs {
 		return fmt.Sprintf("recorded %d cells, %d outputs; the oracle %d, %d", cells, outputs, len(osrc.cells), len(osrc.outputs)), &got
 	}
-	if a, b := trimOrder(osrc.order), trimOrder(src.order); !reflect.DeepEqual(a, b) {
-		return fmt.Sprintf("first objects %v, the oracle's %v", b, a), &got
+	if a, b := trimOrder(osrc.order), trimOrder(src.order); !cmp.Equal(a, b) {
+		return fmt.Sprintf("first objects %v, the oracle's %v (-oracle +ours):\n%s", b, a, cmp.Diff(a, b)), &got
 	}
 	return "", &got
 }

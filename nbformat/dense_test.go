@@ -15,6 +15,7 @@ import (
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
 	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/internal/nbtest"
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -47,7 +48,7 @@ func allocations(f func()) (bytes, count uint64) {
 // file (a 28-byte tape node and a 16-byte interface per 2-byte value).
 func TestDenseValuesScale(t *testing.T) {
 	sizes := []int{1 << 17, 1 << 18, 1 << 19, 1 << 20}
-	if testing.Short() {
+	if !testtier.Full() {
 		sizes = sizes[:3]
 	}
 	// The first read of a process builds what every read shares.
@@ -132,9 +133,7 @@ func TestDenseValuesScale(t *testing.T) {
 // neither parses nor allocates (a rescan inside one parse, say) is not
 // counted here.
 func TestDenseValuesLinearWork(t *testing.T) {
-	if testing.Short() {
-		t.Skip("dense values of up to 16 MB")
-	}
+	testtier.Long(t)
 	if raceBuild {
 		t.Skip("the race detector's instrumentation allocates")
 	}
@@ -267,7 +266,7 @@ func TestMaxValues(t *testing.T) {
 	if !errors.As(err, &se) || !errors.Is(err, nbformat.ErrLimit) || se.Line != 2 || se.Column != 48 || !strings.Contains(err.Error(), "more than 15 JSON values") {
 		t.Errorf("16 values with MaxValues 15: %v (%+v)", err, se)
 	}
-	if testing.Short() {
+	if !testtier.Full() {
 		return
 	}
 	// The default applies without options.

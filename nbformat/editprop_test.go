@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -33,7 +34,7 @@ func FuzzEditLayout(f *testing.F) {
 // inputs (fewer with -short).
 func TestEditLayoutProperty(t *testing.T) {
 	n := 4000
-	if testing.Short() {
+	if !testtier.Full() {
 		n = 400
 	}
 	r := rand.New(rand.NewPCG(1, 2))

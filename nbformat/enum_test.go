@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // CellType and OutputType have one constant per value of the official
@@ -52,8 +54,8 @@ func TestTypeEnumsMatchSchema(t *testing.T) {
 		"cell_type":   {string(CellTypeCode), string(CellTypeMarkdown), string(CellTypeRaw)},
 		"output_type": {string(OutputTypeDisplayData), string(OutputTypeError), string(OutputTypeExecuteResult), string(OutputTypeStream)},
 	}
-	if !reflect.DeepEqual(got, enums) {
-		t.Errorf("constants %v, schema enums %v", got, enums)
+	if diff := cmp.Diff(enums, got); diff != "" {
+		t.Errorf("constants (-schema enums +constants):\n%s", diff)
 	}
 	cells := []Cell{&CodeCell{}, &MarkdownCell{}, &RawCell{}}
 	outputs := []Output{&ExecuteResult{}, &DisplayData{}, &Stream{}, &ErrorOutput{}}

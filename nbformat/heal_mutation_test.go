@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -16,6 +17,7 @@ import (
 // them at once in one cell): no error, valid, a second heal changes
 // nothing, the same bytes twice, content with a valid place kept.
 func TestHealMutated(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.ipynb"))
 	ntest := len(files)
 	if os.Getenv("IPYNB_CORPUS") != "" || corpus.Shared() != "" {
@@ -26,7 +28,7 @@ func TestHealMutated(t *testing.T) {
 	}
 	healed := 0
 	for fi, path := range files {
-		if testing.Short() && fi >= ntest && fi%8 != 0 {
+		if !testtier.Full() && fi >= ntest && fi%8 != 0 {
 			continue
 		}
 		data, err := os.ReadFile(path)

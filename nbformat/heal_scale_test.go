@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -123,6 +124,7 @@ func healCost(t testing.TB, in string, runs int) (alloc uint64, took time.Durati
 // 8× over the range within a generous bound, 24× (quadratic: 64×); each
 // measure is the least of two runs.
 func TestHealScalesLinearly(t *testing.T) {
+	testtier.Long(t)
 	if raceBuild {
 		// The instrumented regexp allocates heavily, so the step where the
 		// reading shape stops remembering member names' matches (4096)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -222,9 +223,7 @@ func splitMembers(s string) []string {
 // the output is repaired in place (never the whole cell replaced), the
 // result validates, and healing again changes nothing.
 func TestHealTwoBadOutputMembersRepairedInPlace(t *testing.T) {
-	if testing.Short() {
-		t.Skip("6,750 notebooks")
-	}
+	testtier.Long(t)
 	bases := []string{
 		`"output_type": "stream", "name": "stdout", "text": "t"`,
 		`"output_type": "display_data", "metadata": {}, "data": {"text/plain": "d"}`,

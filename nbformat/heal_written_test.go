@@ -41,7 +41,7 @@ func TestHealWrittenIsMarshal(t *testing.T) {
 		files[p] = data
 	}
 	if corpus.Shared() != "" {
-		for e, data := range corpus.Files(t) {
+		for e, data := range corpus.Sample(t) {
 			files[e.Path] = data
 		}
 	}

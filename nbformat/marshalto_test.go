@@ -19,7 +19,7 @@ import (
 func TestMarshalToCorpus(t *testing.T) {
 	canonDir := corpus.CanonicalDir(t)
 	n, canon := 0, 0
-	for e, data := range corpus.Files(t) {
+	for e, data := range corpus.Sample(t) {
 		nb, err := nbformat.Unmarshal(data)
 		if err != nil {
 			continue

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // escapings are the string escapings a file's style can have, each alone
@@ -105,9 +106,7 @@ func TestQuotedAsRandom(t *testing.T) {
 // TestQuotedAsCorpus: every string and key of every corpus notebook, in
 // every escaping.
 func TestQuotedAsCorpus(t *testing.T) {
-	if testing.Short() {
-		t.Skip("reads the corpus")
-	}
+	testtier.Long(t)
 	seen := map[string]bool{}
 	n := 0
 	for _, data := range corpus.Files(t) {
@@ -179,7 +178,7 @@ func TestMultilineCopiesAsReescaped(t *testing.T) {
 		}
 	}
 	raws = append(raws, []byte("[]"), []byte("[ ]"), []byte(`["a\"", "\\"]`))
-	if !testing.Short() {
+	if testtier.Full() {
 		seen := map[string]bool{}
 		for _, data := range corpus.Files(t) {
 			tp, err := jsontree.Parse(data, jsontree.Limits{MaxDepth: 1000})

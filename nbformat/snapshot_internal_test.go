@@ -15,6 +15,7 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // The oracle of these tests is the reflective walk (encoder.equal), which
@@ -66,7 +67,7 @@ func snapshotInputs(t *testing.T) map[string][]byte {
 	}
 	n := 0
 	for e, data := range corpus.Files(t) {
-		if testing.Short() && n >= 60 {
+		if !testtier.Full() && n >= 60 {
 			break
 		}
 		n++
@@ -244,7 +245,7 @@ func TestSnapshotAfterCollection(t *testing.T) {
 	data := []byte(`{"nbformat":4,"nbformat_minor":5,"metadata":{"k\u0065y":"v\n","n":12},` +
 		`"cells":[{"cell_type":"code","id":"a\u0062","metadata":{"x\u0079":"\u00e9\u00e9"},"source":"s","execution_count":7,"outputs":[]}]}`)
 	n := 20000
-	if testing.Short() {
+	if !testtier.Full() {
 		n = 2000
 	}
 	fresh := func() (*Notebook, *CodeCell) {

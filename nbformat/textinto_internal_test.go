@@ -22,7 +22,7 @@ func TestTextIntoIsString(t *testing.T) {
 		texts = append(texts, multilineFromRaw([]byte(r)))
 	}
 	texts = append(texts, MultilineString{}, Text("built"), TextLines("a\n", "b"), TextString("s"), TextLines())
-	for _, data := range corpus.Files(t) {
+	for _, data := range corpus.Sample(t) {
 		nb, err := Unmarshal(data)
 		if err != nil || nb.Nbformat != 4 {
 			continue

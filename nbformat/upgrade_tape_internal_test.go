@@ -127,7 +127,7 @@ func TestV3TapeUpgradeIsTheGenericOne(t *testing.T) {
 // which the tape upgrade answers but those with JSON output data.
 func TestV3TapeUpgradeOverTheCorpus(t *testing.T) {
 	n, declined := 0, 0
-	for e, data := range corpus.Files(t) {
+	for e, data := range corpus.Sample(t) {
 		nb, err := Unmarshal(data)
 		if err != nil || nb.Nbformat != 2 && nb.Nbformat != 3 {
 			continue
@@ -250,7 +250,7 @@ func TestV3TapeUpgradeAllocatesLess(t *testing.T) {
 		t.Skip("the race detector's instrumentation allocates")
 	}
 	var tape, generic float64
-	for _, data := range corpus.Files(t) {
+	for _, data := range corpus.Sample(t) {
 		nb, err := Unmarshal(data)
 		if err != nil || nb.Nbformat != 2 && nb.Nbformat != 3 {
 			continue

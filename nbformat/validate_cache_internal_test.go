@@ -3,8 +3,9 @@ package nbformat
 import (
 	"os"
 	"path/filepath"
-	"reflect"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // The bytes a notebook was read from are validated once: Validate again,
@@ -41,8 +42,8 @@ func TestValidateOnceForTheBytesRead(t *testing.T) {
 		t.Fatalf("second Validate: %d problems, first %d", len(second), len(want))
 	}
 	for i, p := range second {
-		if p == first[i] || !reflect.DeepEqual(*p, want[i]) {
-			t.Errorf("second Validate, problem %d: %+v, first: %+v", i, *p, want[i])
+		if p == first[i] || !cmp.Equal(*p, want[i], everyField) {
+			t.Errorf("second Validate, problem %d: %+v, first: %+v (-first +second):\n%s", i, *p, want[i], cmp.Diff(want[i], *p, everyField))
 		}
 	}
 	// Heal's first pass reuses them too; its later passes validate what

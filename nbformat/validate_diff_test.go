@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 	"github.com/nbdialog/ipynb/schema"
 	jsonschema "github.com/santhosh-tekuri/jsonschema/v6"
@@ -217,13 +218,16 @@ func decodeGeneric(data []byte) (map[string]any, bool) {
 }
 
 func TestValidateAgreesWithReferenceValidator(t *testing.T) {
+	t.Parallel()
 	var files []string
 	testdata, _ := filepath.Glob(filepath.Join("..", "testdata", "*.ipynb"))
 	files = append(files, testdata...)
 	if dir := os.Getenv("IPYNB_CORPUS"); dir != "" || corpus.Shared() != "" {
 		cdir, entries := corpus.Entries(t)
-		for _, e := range entries {
-			files = append(files, filepath.Join(cdir, e.Path))
+		for i, e := range entries {
+			if testtier.Sample(i) {
+				files = append(files, filepath.Join(cdir, e.Path))
+			}
 		}
 	}
 	other := &otherValidator{schemas: map[string]*jsonschema.Schema{}}
@@ -251,7 +255,7 @@ func TestValidateAgreesWithReferenceValidator(t *testing.T) {
 			}
 		}
 		check("as is", data)
-		if len(data) > 256<<10 || testing.Short() && fi >= len(testdata) {
+		if len(data) > 256<<10 || !testtier.Full() && fi >= len(testdata) {
 			continue // mutate the smaller files only, to keep the test quick
 		}
 		orig, ok := decodeGeneric(data)
@@ -406,10 +410,11 @@ func firstV3Output(nb map[string]any) map[string]any {
 // Debian's python3-nbformat 5.5 runs it) on the testdata and corpus files
 // and on every mutation of them, the newline ones included.
 func TestValidateAgreesWithPython(t *testing.T) {
+	testtier.Long(t)
 	py := pythonNbformat(t)
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.ipynb"))
 	nTestdata := len(files)
-	if !testing.Short() && (os.Getenv("IPYNB_CORPUS") != "" || corpus.Shared() != "") {
+	if testtier.Full() && (os.Getenv("IPYNB_CORPUS") != "" || corpus.Shared() != "") {
 		cdir, entries := corpus.Entries(t)
 		for i, e := range entries {
 			if i%8 == 0 { // a sample, to keep Python's part quick

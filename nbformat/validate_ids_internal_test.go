@@ -3,10 +3,10 @@ package nbformat
 import (
 	"fmt"
 	"math/rand/v2"
-	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/internal/jsontree"
 )
 
@@ -65,7 +65,7 @@ func TestDuplicateIDsTableExact(t *testing.T) {
 			t.Fatalf("%d cells: table found %d duplicates, map %d", n, len(got), len(want))
 		}
 		for k := range got {
-			if got[k].node != want[k].node || !reflect.DeepEqual(*got[k].err, *want[k].err) {
+			if got[k].node != want[k].node || !cmp.Equal(*got[k].err, *want[k].err, everyField) {
 				t.Errorf("duplicate %d: table %v at %d, map %v at %d", k, got[k].err, got[k].node, want[k].err, want[k].node)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/nbtest"
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // heavyFile writes a notebook of n code cells with outputs as Jupyter
@@ -35,7 +36,7 @@ func allocScalesOf(t *testing.T, cmd string, bound float64, file func(dir string
 	if raceBuild {
 		t.Skip("the race detector's instrumentation allocates")
 	}
-	if testing.Short() {
+	if !testtier.Full() {
 		sizes = sizes[:len(sizes)-1]
 	}
 	dir := t.TempDir()

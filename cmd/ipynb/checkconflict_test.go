@@ -17,6 +17,7 @@ import (
 // otherwise a valid notebook that round-trips. Text that only looks like
 // part of a marker is no conflict.
 func TestCheckReportsConflicts(t *testing.T) {
+	t.Parallel()
 	out := func(text string) map[string]any {
 		return map[string]any{"output_type": "stream", "name": "stdout", "text": []any{text}}
 	}

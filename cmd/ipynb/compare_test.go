@@ -23,6 +23,7 @@ func refLine(a, b []byte) int {
 // TestCompareWriter: output compared in pieces of any size gives the
 // verdict and the first differing line that comparing whole texts gives.
 func TestCompareWriter(t *testing.T) {
+	t.Parallel()
 	want := []byte("{\n \"a\": 1,\n \"b\": [\n  2\n ]\n}\n")
 	outs := [][]byte{
 		want,

@@ -39,6 +39,7 @@ var fileCommands = []struct {
 }
 
 func TestConventionsEveryCommand(t *testing.T) {
+	t.Parallel()
 	dir := work(t, "jupyter.ipynb")
 	os.Rename(filepath.Join(dir, "jupyter.ipynb"), filepath.Join(dir, "a.ipynb"))
 	bad := []byte("{\"nbformat\": 4,\n \"cells\": [oops]}\n")

@@ -18,26 +18,41 @@ var diffCmd = &command{
 	doc: `Shows what changed from notebook A to notebook B, cell by cell: cells
 are matched by id (by content in notebooks without ids); for each added,
 removed, moved or changed cell, a header "## KIND ID (cell N): what",
-then its text as a unified line diff, its outputs summarised (one line
-each: type, contents and size, a digest), and its changed metadata keys.
+then its text as a unified line diff, its outputs, and its changed
+metadata. Each output is a summary line (type, contents and size, a
+digest); under a changed one, what it became: text (streams, plain
+text, Markdown, LaTeX, JSON, HTML source, tracebacks) as a line diff,
+terminal colour codes and progress-bar rewrites removed; images as
+type, pixel size and bytes before → after. Metadata is compared as JSON
+values (spacing, key order and the spelling of numbers are no change),
+a change shown by its nested path: "## meta colab.height: 300 → 400".
 Notebook metadata changes come last. Colour on a terminal (--color).
 
-  ipynb diff [--json] [--color WHEN] [-U N] A B
+What is shown under output summaries is capped, so that an output
+never buries a change of code: --output-lines under each output,
+--cell-lines under all of a cell's outputs, what is left out counted
+("## … 120 more lines"). --show and --hide select the parts of cells
+compared and shown (sources, outputs, metadata, attachments; nbdime's
+-s -o -m -a): "--hide outputs" reviews code alone, and a cell changed
+only in hidden parts is no change.
+
+  ipynb diff [--json] [--color WHEN] [-U N] [--show|--hide PARTS] A B
   ipynb diff PATH OLD OLD-HEX OLD-MODE NEW NEW-HEX NEW-MODE [NEW-PATH INFO]
   ipynb diff --textconv FILE
 
 The second form is git's diff driver (diff.ipynb.command; a missing side
 is /dev/null; a rename adds the new path; a symbolic link, whose
-target git passes, is shown as a line diff). The third prints one notebook
-as text, cell by cell, for git's textconv (diff.ipynb.textconv: git log
--p, git show, git blame). See "ipynb git install". As git stops at a
+target git passes, is shown as a line diff). The third prints one
+notebook as text, cell by cell, outputs capped as above, for git's
+textconv (diff.ipynb.textconv: git log -p, git show, git blame). See
+"ipynb git install". As git stops at a
 driver that fails, these two show a file that is not a notebook as text
 (with the reason on standard error, or on a first line).
 
 Exit status: 0 the notebooks are the same, 1 they differ (as git's
 driver, 0 either way), 2 a file cannot be read or is not a notebook (the
 reason with line:column).`,
-	usage: "[--json] [--color auto|always|never] [-U N] A B",
+	usage: "[--json] [--color auto|always|never] [-U N] [--show PARTS] [--hide PARTS] [--output-lines N] [--cell-lines N] A B",
 }
 
 func init() { diffCmd.run = runDiff }
@@ -50,6 +65,11 @@ func runDiff(e *env, args []string) int {
 	asJSON := fs.Bool("json", false, "print the changes as JSON")
 	color := fs.String("color", "auto", "colour the output: auto (on a terminal), always or never")
 	context := boundedInt(fs, "U", 3, 0, maxContext, "lines of context in text diffs")
+	var show, hide partsFlag
+	fs.Var(&show, "show", "show only these `PARTS` of cells, separated by commas: sources, outputs, metadata, attachments")
+	fs.Var(&hide, "hide", "do not show these `PARTS` of cells (named as for --show)")
+	outLines := boundedInt(fs, "output-lines", defaultCaps.output, 0, maxOutputLines, "lines shown under each changed output's summary (0: the summary alone)")
+	cellLines := boundedInt(fs, "cell-lines", defaultCaps.cell, 0, maxOutputLines, "lines shown under the output summaries of one cell, in all")
 	textconv := fs.Bool("textconv", false, "print FILE as text, cell by cell (git's textconv)")
 	asHTML := fs.Bool("html", false, "write the changes as one self-contained HTML page (to -o FILE, or standard output)")
 	out := fs.String("o", "", "with --html: the file to write the page to (atomically)")
@@ -61,10 +81,9 @@ func runDiff(e *env, args []string) int {
 			fs.Usage()
 			return exitError
 		}
-		return runTextconv(e, fs.Arg(0))
+		return runTextconv(e, fs.Arg(0), outCaps{output: *outLines, cell: *cellLines})
 	}
-	var d differ
-	d.context = *context
+	d := differ{context: *context, caps: outCaps{output: *outLines, cell: *cellLines}, hide: showAll &^ shown(&show, &hide), safe: e.stdoutTTY}
 	switch *color {
 	case "always":
 		d.color = true
@@ -85,6 +104,9 @@ func runDiff(e *env, args []string) int {
 	case 7, 9:
 		// path old-file old-hex old-mode new-file new-hex new-mode
 		// [new-path rename-info]
+		if helper, ok := difftoolHelper(); ok {
+			return runDifftoolHelper(e, helper, fs.Args()) // gitdifftool.go
+		}
 		gitMode = true
 		path, newPath := fs.Arg(0), fs.Arg(0)
 		if fs.NArg() == 9 {
@@ -162,9 +184,11 @@ func runDiff(e *env, args []string) int {
 	case differs:
 		// As git writes them: "--- a/x.ipynb", or quoted, "--- \"a/x\\ny.ipynb\"".
 		d.write(e.stdout, quoteName(aName), quoteName(bName), changes)
-	case texts[0] != nil && texts[1] != nil:
+	case texts[0] != nil && texts[1] != nil && d.hide == 0:
 		// Files that differ are never shown as nothing (git status
-		// calls them modified): the line says how they differ.
+		// calls them modified): the line says how they differ — unless
+		// parts were hidden (--show, --hide), whose changes are then
+		// not reported, as git diff -w reports no change of spaces.
 		if d.writeHidden(e.stdout, quoteName(aName), quoteName(bName), texts[0], texts[1]) {
 			differs = !strings.Contains(hiddenDifference(texts[0], texts[1]), "only the formatting")
 		}
@@ -176,7 +200,7 @@ func runDiff(e *env, args []string) int {
 }
 
 // runTextconv prints a notebook as text (see render.go).
-func runTextconv(e *env, file string) int {
+func runTextconv(e *env, file string, caps outCaps) int {
 	data, err := e.read(input{path: file})
 	var d *dialog.Dialog
 	if err == nil {
@@ -208,7 +232,7 @@ func runTextconv(e *env, file string) int {
 			m.ID = "" // made up when read: it would change on every run
 		}
 	}
-	renderDialog(e.stdout, d)
+	renderDialog(e.stdout, d, caps)
 	return exitOK
 }
 

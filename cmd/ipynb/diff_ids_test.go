@@ -14,6 +14,7 @@ import (
 // notebooks without ids (4.4), whose ids are made up on both sides, show
 // no id change.
 func TestDiffShowsIDChanges(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join(shipped, "jupyter.ipynb"))
 	if err != nil {
 		t.Fatal(err)

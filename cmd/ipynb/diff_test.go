@@ -38,6 +38,7 @@ func diffPair(t *testing.T) string {
 }
 
 func TestDiff(t *testing.T) {
+	t.Parallel()
 	dir := diffPair(t)
 	// The edits, as b's cell ids in order.
 	var b struct{ Cells []struct{ ID string } }
@@ -108,7 +109,7 @@ func TestDiff(t *testing.T) {
 		"## code e5f6a7b8 [4] (cell 5): removed", "-1/0",
 		"## note n0000001 (cell 8): added", "+New",
 		"## notebook metadata: changed kernelspec",
-		`+## meta kernelspec = {"display_name":"Python 3 (ipykernel)","language":"python","name":"python3"}`,
+		` ## meta kernelspec.display_name: "Python 3" → "Python 3 (ipykernel)"`,
 	} {
 		if !strings.Contains("\n"+r.stdout, "\n"+l+"\n") {
 			t.Errorf("no line %q in:\n%s", l, r.stdout)
@@ -155,6 +156,7 @@ func TestDiff(t *testing.T) {
 // cell by kind and id; ids made up for notebooks without them are not
 // shown, so the text is the same on every run.
 func TestTextconv(t *testing.T) {
+	t.Parallel()
 	r := ipynb(t, shipped, "", "diff", "--textconv", "jupyter.ipynb")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
@@ -180,6 +182,7 @@ func TestTextconv(t *testing.T) {
 // Metadata values are shown as JSON as written (Python's json.dumps
 // with compact separators), not HTML-escaped.
 func TestCompactJSON(t *testing.T) {
+	t.Parallel()
 	if got := compactJSON(map[string]any{"b": "<i>&</i>", "a": []any{1.5, nil}}); got != `{"a":[1.5,null],"b":"<i>&</i>"}` {
 		t.Errorf("compactJSON: %s", got)
 	}
@@ -187,6 +190,7 @@ func TestCompactJSON(t *testing.T) {
 
 // A prompt's reply is diffed as text of its own, under "## reply".
 func TestDiffReply(t *testing.T) {
+	t.Parallel()
 	data, _ := os.ReadFile(filepath.Join(shipped, "dialog.ipynb"))
 	b := replaceOnce(t, data, `"The answer is **2**."`, `"The answer is **two**."`)
 	dir := t.TempDir()
@@ -202,6 +206,7 @@ func TestDiffReply(t *testing.T) {
 // realIDs finds ids as "id" members whatever the spacing, and nothing
 // else.
 func TestRealIDs(t *testing.T) {
+	t.Parallel()
 	text := []byte(`{"id":"a1", "x": {"id" :
  "b2"}, "idx": "c3", "y": "id", "z": ["id", "d4"], "n": {"id": 5}, "s": "\"id\": \"e5\""}`)
 	got := realIDs([]string{"a1", "b2", "c3", "d4", "e5", "zz", ""}, text)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"strconv"
@@ -18,7 +17,10 @@ import (
 // differ prints changes.
 type differ struct {
 	color   bool
+	safe    bool // control characters shown, not obeyed (terminal.go)
 	context int
+	caps    outCaps         // what is shown under output summaries (diffout.go)
+	hide    shownParts      // the parts not shown (diffshow.go)
 	ids     map[string]bool // ids the files hold (others were made up)
 	// The notebooks' metadata (a Change of it carries only the keys).
 	metaA, metaB map[string]any
@@ -77,7 +79,7 @@ func (d *differ) changes(a, b []byte) ([]dialog.Change, error) {
 			d.metaB = db.Meta
 		}
 	}
-	return cs, nil
+	return d.refine(cs), nil
 }
 
 // emptyLike is a notebook like data with no cells and no metadata.
@@ -101,6 +103,9 @@ const (
 )
 
 func (d *differ) paint(w io.Writer, col, line string) {
+	if d.safe {
+		line = termSafe(line)
+	}
 	if d.color && col != "" {
 		fmt.Fprintf(w, "%s%s%s\n", col, line, colReset)
 		return
@@ -163,9 +168,9 @@ func (d *differ) write(w io.Writer, aName, bName string, changes []dialog.Change
 		d.paint(w, colBold, d.label(c))
 		switch {
 		case c.B == nil:
-			d.lines(w, prefixed("-", wholeMessage(c.A)))
+			d.lines(w, d.wholeMessage("-", c.A))
 		case c.A == nil:
-			d.lines(w, prefixed("+", wholeMessage(c.B)))
+			d.lines(w, d.wholeMessage("+", c.B))
 		default:
 			d.lines(w, d.partsDiff(c))
 		}
@@ -182,18 +187,46 @@ func (d *differ) writeNames(w io.Writer, aName, bName string) {
 	}
 }
 
-// wholeMessage is a message's text and details, as textconv shows them.
-func wholeMessage(m *dialog.Message) string {
-	var b bytes.Buffer
-	writeText(&b, m.Content)
-	if r := m.Reply(); r != "" {
-		fmt.Fprintln(&b, headerMark+"reply")
-		writeText(&b, r)
+// wholeMessage is a message added (prefix "+") or removed ("-"): the
+// parts shown of its text and details, as the textconv shows them.
+func (d *differ) wholeMessage(prefix string, m *dialog.Message) string {
+	shown := showAll &^ d.hide
+	var b strings.Builder
+	if shown.has(showSources) {
+		b.WriteString(prefixed(prefix, withNewline(m.Content)))
+		if r := m.Reply(); r != "" {
+			b.WriteString(prefix + headerMark + "reply\n")
+			b.WriteString(prefixed(prefix, withNewline(r)))
+		}
 	}
-	for _, l := range messageDetails(m) {
-		fmt.Fprintln(&b, headerMark+l)
+	if shown.has(showOutputs) {
+		budget := newBudget(d.caps)
+		for _, v := range outViews(m) {
+			b.WriteString(prefix + headerMark + "out: " + v.summary + "\n")
+			lines, more := outBody(v, prefix, budget.room())
+			b.WriteString(budget.show(prefix, lines, more))
+		}
+	}
+	var details []string
+	if shown.has(showAttachments) {
+		details = append(details, attachmentDetails(m)...)
+	}
+	if shown.has(showMetadata) {
+		details = append(details, metaLines("attr ", m.Attrs)...)
+		details = append(details, metaLines("meta ", m.Meta)...)
+	}
+	for _, l := range details {
+		b.WriteString(prefix + headerMark + l + "\n")
 	}
 	return b.String()
+}
+
+// withNewline is text ending with a newline ("" stays "").
+func withNewline(text string) string {
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		return text + "\n"
+	}
+	return text
 }
 
 // prefixed puts p before every line of text.
@@ -242,7 +275,7 @@ func (d *differ) partsDiff(c dialog.Change) string {
 		fmt.Fprintf(&s, " execution count: %s → %s\n", countText(a.ExecutionCount), countText(b.ExecutionCount))
 	}
 	if c.Parts&dialog.PartOutputs != 0 {
-		s.WriteString(d.listDiff("out: ", outputLines(a), outputLines(b)))
+		s.WriteString(d.outputsDiff(a, b))
 	}
 	if c.Parts&dialog.PartAttachments != 0 {
 		s.WriteString(d.listDiff("", attachmentLines(a), attachmentLines(b)))
@@ -335,16 +368,16 @@ func (d *differ) metaOf(k string, a, b *dialog.Message) (ma, mb map[string]any, 
 }
 
 // metaDiff shows the changed metadata keys of messages a and b (nil,
-// nil: of the notebooks), one line for each side's value.
+// nil: of the notebooks) by nested path (diffmeta.go).
 func (d *differ) metaDiff(keys []string, a, b *dialog.Message) string {
 	var s strings.Builder
 	for _, k := range keys {
 		ma, mb, name := d.metaOf(k, a, b)
-		if v, ok := ma[name]; ok {
-			fmt.Fprintf(&s, "-%smeta %s = %s\n", headerMark, k, compactJSON(v))
-		}
-		if v, ok := mb[name]; ok {
-			fmt.Fprintf(&s, "+%smeta %s = %s\n", headerMark, k, compactJSON(v))
+		va, hasA := ma[name]
+		vb, hasB := mb[name]
+		what, path := metaPrefix(k)
+		for _, l := range leafChanges(path, va, vb, hasA, hasB) {
+			s.WriteString(metaLine(what, l))
 		}
 	}
 	return s.String()

@@ -52,6 +52,7 @@ func mkfifo(t *testing.T, path string) {
 // notebook is processed. On the old code check, fmt and strip blocked
 // forever opening the pipe.
 func TestWalkSkipsPipesAndSockets(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"check"}, {"fmt", "--check"}, {"fmt"}, {"strip"}} {
 		t.Run(args[0]+strings.Join(args[1:], ""), func(t *testing.T) {
 			dir := work(t, "jupyter.ipynb", "invalid.ipynb")
@@ -244,6 +245,7 @@ func TestRewriteSymlinkSwappedIn(t *testing.T) {
 // given (unless --follow), and say so; a link to a file inside is
 // processed once.
 func TestWalkLinks(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	proj, outside := filepath.Join(base, "proj"), filepath.Join(base, "outside")
 	os.MkdirAll(filepath.Join(proj, "sub"), 0o755)
@@ -313,6 +315,7 @@ func TestWalkLinks(t *testing.T) {
 // symbolic link; a folder without notebooks, and a missing path, are
 // errors (exit 2).
 func TestFolderArguments(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	nbs := work(t, "jupyter.ipynb", "dialog.ipynb")
 	os.Symlink(nbs, filepath.Join(base, "linked"))
@@ -355,6 +358,7 @@ func TestFolderArguments(t *testing.T) {
 // ends up with both changes, or the side that did not apply its change
 // said so. (On the old code, 1 or 2 of 120 files per run lost a change.)
 func TestFmtStripRace(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("slow")
 	}
@@ -433,6 +437,7 @@ func changes(t *testing.T, data []byte) (healed, stripped bool) {
 // next fmt that writes into the folder sweeps any a kill left, whatever
 // notebook it was for.
 func TestFmtKilled(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("slow")
 	}
@@ -514,6 +519,7 @@ func TestFolderSwappedAfterSearch(t *testing.T) {
 // A folder met in a search that is (or became) a symbolic link is not
 // searched.
 func TestWalkDoesNotEnterLinkedFolders(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	elsewhere := filepath.Join(base, "elsewhere")
 	os.Mkdir(elsewhere, 0o755)

@@ -12,6 +12,7 @@ import (
 // a dash is a path after it, for every command, and "--json" after it is
 // a path too. Flags after the paths still work.
 func TestDoubleDashEndsFlags(t *testing.T) {
+	t.Parallel()
 	dir := work(t, "jupyter.ipynb")
 	src, err := os.ReadFile(filepath.Join(dir, "jupyter.ipynb"))
 	if err != nil {
@@ -51,6 +52,7 @@ func TestDoubleDashEndsFlags(t *testing.T) {
 // or in a --files-from list) is a usage error, not a notebook read as
 // empty and reported as broken.
 func TestStdinNamedOnce(t *testing.T) {
+	t.Parallel()
 	nb, err := os.ReadFile(filepath.Join(shipped, "jupyter.ipynb"))
 	if err != nil {
 		t.Fatal(err)

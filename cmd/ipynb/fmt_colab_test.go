@@ -12,6 +12,7 @@ import (
 // ids, raising the version to 4.5 and giving an id to the cell lacking one
 // (it used to remove every id), and the result checks.
 func TestFmtColabIDs(t *testing.T) {
+	t.Parallel()
 	in := `{
   "nbformat": 4,
   "nbformat_minor": 0,

@@ -26,6 +26,13 @@ install sets, in the repository's .git/config (--global: ~/.gitconfig):
                             -- %A %O %B; }
   diff.ipynb.command    CMD diff --              (git adds its 7 arguments)
   diff.ipynb.textconv   CMD diff --textconv --   (git log -p, git show, blame)
+  difftool.ipynb.cmd    CMD web --open -- "$LOCAL" "$REMOTE"
+                            (git difftool -t ipynb: the diff page)
+  mergetool.ipynb.cmd   CMD web --open --merge -o "$MERGED" -- "$BASE"
+                            "$LOCAL" "$REMOTE"   (git mergetool -t ipynb:
+                            the merge page, saved into the file)
+  mergetool.ipynb.trustExitCode true  (resolved when the page saved every
+                            conflict resolved; closed unsaved, unmerged)
 and with --strip:
   filter.ipynb.clean    CMD strip -              (what git stores: no outputs)
   filter.ipynb.smudge   cat                      (checked out as stored)

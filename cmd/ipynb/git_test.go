@@ -198,6 +198,7 @@ func copyFile(t *testing.T, from, to string) {
 
 // Quoting as sh reads it (the shell git runs drivers with).
 func TestShellQuote(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"/usr/bin/ipynb", "/a b/it's", `/x"y`, "/$HOME/`x`/a\\b", "/tmp/ü"} {
 		out, err := exec.Command("sh", "-c", "printf %s "+shellQuote(s)).Output()
 		if err != nil || string(out) != s {

@@ -15,6 +15,7 @@ import (
 // outside the repository, and report the drivers installed while git
 // applied none of them.
 func TestGitAttributesLinkNeverFollowed(t *testing.T) {
+	t.Parallel()
 	dir := newRepoIn(t, filepath.Join(t.TempDir(), "repo"))
 	victim := filepath.Join(t.TempDir(), "victim")
 	const content = "someone's file\n*.ipynb merge=ipynb diff=ipynb\n"

@@ -5,9 +5,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // A notebook git calls modified is never shown as nothing by git diff
@@ -35,7 +36,7 @@ func TestGitDiffNeverShowsADifferenceAsNothing(t *testing.T) {
 		// The reference: git sees a change, encoding/json says whether
 		// the values are equal.
 		var a, b any
-		if json.Unmarshal([]byte(nb), &a) != nil || json.Unmarshal([]byte(c.text), &b) != nil || reflect.DeepEqual(a, b) != c.sameValue {
+		if json.Unmarshal([]byte(nb), &a) != nil || json.Unmarshal([]byte(c.text), &b) != nil || cmp.Equal(a, b) != c.sameValue {
 			t.Fatalf("%s: the test's texts are not what it says", c.name)
 		}
 		writeFileT(t, dir, "nb.ipynb", c.text)

@@ -89,6 +89,7 @@ func TestGitDiffReindentedIsFormattingOnly(t *testing.T) {
 // cell edit but not the version (convert.Diff has no change for
 // nbformat_minor; the CLI can say it only when nothing else changed).
 func TestDiffShowsVersionBesideCellEdits(t *testing.T) {
+	t.Parallel()
 	skipForMergecore(t, "convert.Diff reports no change for nbformat_minor, so beside a cell edit the version change is not shown")
 	dir := t.TempDir()
 	a := mknbText(t, "a = 1")

@@ -96,6 +96,7 @@ func runGitInstall(e *env, args []string) int {
 	if foreign {
 		return exitError
 	}
+	toolsSet := false // a setting of git difftool/mergetool written
 	for _, s := range settings {
 		if s.strip && !withFilter {
 			continue
@@ -114,6 +115,7 @@ func runGitInstall(e *env, args []string) int {
 			return exitError
 		}
 		fmt.Fprintf(e.stdout, "set %s %s = %s\n", scope[2:], s.key, want)
+		toolsSet = toolsSet || s.tool
 	}
 	changed, err := editAttributes(file, attributeLine(withFilter), *shared)
 	if errors.Is(err, errAttributesLink) {
@@ -128,6 +130,10 @@ func runGitInstall(e *env, args []string) int {
 		fmt.Fprintf(e.stdout, "wrote %q to %s\n", attributeLine(withFilter), file)
 	}
 	warnNotReached(e, withFilter)
+	if _, ok := webFor(cmd); toolsSet && !ok {
+		// Not a warning: the drivers work without it.
+		fmt.Fprintf(e.stdout, "note: %s\n", noWebProgram)
+	}
 	return exitOK
 }
 
@@ -262,7 +268,7 @@ func runGitUninstall(e *env, args []string) int {
 		sections[s.key[:strings.LastIndexByte(s.key, '.')]] = true
 	}
 	// Remove sections left empty (git config --unset keeps the header).
-	for _, sec := range []string{"filter.ipynb", "diff.ipynb", "merge.ipynb"} {
+	for _, sec := range []string{"filter.ipynb", "mergetool.ipynb", "difftool.ipynb", "diff.ipynb", "merge.ipynb"} {
 		if !sections[sec] {
 			continue
 		}

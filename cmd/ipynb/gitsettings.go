@@ -20,6 +20,7 @@ type setting struct {
 	value  string  // the whole value, for settings without CMD
 	older  []older // suffixes older versions of install wrote
 	strip  bool    // only with --strip
+	tool   bool    // git difftool/mergetool -t ipynb (not set: the drivers still work)
 }
 
 // driverSuffix is the merge driver's value after "CMD " for an
@@ -86,10 +87,26 @@ var settings = []setting{
 	{key: "merge.ipynb.driver", suffix: driverSuffix(""), older: olderDrivers()},
 	{key: "diff.ipynb.command", suffix: "diff --", older: []older{{"diff", "a notebook named -x.ipynb breaks it"}}},
 	{key: "diff.ipynb.textconv", suffix: "diff --textconv --", older: []older{{"diff --textconv", "a notebook named -x.ipynb breaks it"}}},
+	{key: "difftool.ipynb.cmd", suffix: difftoolSuffix, tool: true},
+	{key: "mergetool.ipynb.cmd", suffix: mergetoolSuffix, tool: true},
+	{key: "mergetool.ipynb.trustExitCode", value: "true", tool: true},
 	{key: "filter.ipynb.smudge", value: smudgeCommand, strip: true},
 	{key: "filter.ipynb.clean", suffix: "strip -", strip: true},
 	{key: "filter.ipynb.required", value: "true", strip: true},
 }
+
+// git difftool -t ipynb and git mergetool -t ipynb run ipynb web (which
+// runs ipynb-web, found beside ipynb or on the PATH: gittools.go) with
+// the files git names in its shell variables, quoted for the shell git
+// runs them with: the diff page of $LOCAL and $REMOTE, and the merge page
+// of $BASE, $LOCAL and $REMOTE saved into $MERGED; --open opens each in
+// the browser ($BROWSER, else the desktop's). The merge page exits 0
+// only when every conflict is resolved and saved, which git takes as
+// resolved (trustExitCode): closed unsaved, the file stays unmerged.
+const (
+	difftoolSuffix  = `web --open -- "$LOCAL" "$REMOTE"`
+	mergetoolSuffix = `web --open --merge -o "$MERGED" -- "$BASE" "$LOCAL" "$REMOTE"`
+)
 
 // outputStrategies are the names --outputs takes, as the library
 // spells them.

@@ -69,6 +69,7 @@ func statusConfig(e *env, repo bool) ([]string, error) {
 		}
 		fmt.Fprintf(e.stdout, "  outputs and counts both sides changed: %s (install --outputs changes it)\n", o)
 	}
+	statusTools(e, repo)
 	return problems, nil
 }
 
@@ -159,7 +160,7 @@ func settingStatus(s setting, repo bool) (line string, problems []string, err er
 	out, err := git(args...)
 	var ge *gitError
 	if errors.As(err, &ge) && ge.status == 1 {
-		if !s.strip && s.suffix != "" {
+		if !s.strip && !s.tool && s.suffix != "" {
 			problems = append(problems, s.key+" is not set")
 		}
 		return fmt.Sprintf("%-22s not set", s.key), problems, nil

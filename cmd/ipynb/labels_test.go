@@ -10,6 +10,7 @@ import (
 )
 
 func TestMergeLabels(t *testing.T) {
+	t.Parallel()
 	head := "GITHEAD_" + strings.Repeat("a", 40)
 	for _, tc := range []struct {
 		ours, theirs string
@@ -189,6 +190,7 @@ func TestGitMergeLabelsNewGit(t *testing.T) {
 // fix labels the markers it writes by the same rule, from the markers
 // it repairs: git's own (HEAD, the branch), or none (ours, theirs).
 func TestFixLabels(t *testing.T) {
+	t.Parallel()
 	base, _ := os.ReadFile(filepath.Join(shipped, "jupyter.ipynb"))
 	lines := strings.SplitAfter(string(base), "\n")
 	for _, tc := range []struct{ open, close, wantO, wantT string }{

@@ -15,6 +15,7 @@ import (
 // dependency that brings them back (github.com/google/uuid imports net)
 // fails this test. The list comes from the go command itself, with cgo on.
 func TestCommandLinksNoCgo(t *testing.T) {
+	t.Parallel()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command to list the dependencies")

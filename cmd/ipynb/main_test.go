@@ -41,6 +41,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "building ipynb: %v\n%s", err, out)
 		os.Exit(2)
 	}
+	toolEnv = toolchainEnv()
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
@@ -88,6 +89,7 @@ func work(t *testing.T, names ...string) string {
 }
 
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	dialogNB, _ := os.ReadFile(filepath.Join(shipped, "dialog.ipynb"))
 	tests := []struct {
 		name  string
@@ -158,6 +160,7 @@ func TestGolden(t *testing.T) {
 
 // Exit statuses: 0 fine, 1 findings, 2 usage or I/O error.
 func TestExitStatus(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want int
@@ -189,6 +192,7 @@ func TestExitStatus(t *testing.T) {
 // fmt --canonical writes exactly Python nbformat's bytes; fmt heals in the
 // file's own style; fmt --upgrade adds ids; a read-only file is left alone.
 func TestFmt(t *testing.T) {
+	t.Parallel()
 	dir := work(t, "kaggle.ipynb", "invalid.ipynb", "v4.4.ipynb", "jupyter.ipynb", "v3.ipynb")
 	r := ipynb(t, dir, "", "fmt", "--canonical", "kaggle.ipynb", "jupyter.ipynb")
 	if r.code != 0 || r.stdout != "kaggle.ipynb\n" {
@@ -261,6 +265,7 @@ func cellBytes(t *testing.T, data []byte, i int) []byte {
 // strip gives what nbstripout's rules give, written by Python nbformat
 // (testdata/strip, from scripts/reference/strip_reference.py).
 func TestStrip(t *testing.T) {
+	t.Parallel()
 	want, _ := os.ReadFile(filepath.Join("testdata", "strip", "jupyter.ipynb"))
 	wantCount, _ := os.ReadFile(filepath.Join("testdata", "strip", "jupyter-keep-count.ipynb"))
 	dir := work(t, "jupyter.ipynb")
@@ -289,6 +294,7 @@ func TestStrip(t *testing.T) {
 
 // A progress line appears on a terminal when there are many files.
 func TestProgress(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	data, _ := os.ReadFile(filepath.Join(shipped, "dialog.ipynb"))
 	for i := 0; i < screenful+5; i++ {
@@ -313,6 +319,7 @@ func TestProgress(t *testing.T) {
 // check on the corpus agrees with MANIFEST: exactly the schema-invalid
 // files are reported invalid, every other one same.
 func TestCheckCorpus(t *testing.T) {
+	t.Parallel()
 	dir, entries := corpus.Entries(t)
 	r := ipynb(t, dir, "", "check", "--json", ".")
 	files, _ := checkLines(t, r.stdout)
@@ -347,6 +354,7 @@ func TestCheckCorpus(t *testing.T) {
 // fmt --canonical --check reports exactly the files Python nbformat
 // rewrites (those corpus-canonical holds).
 func TestFmtCanonicalCorpus(t *testing.T) {
+	t.Parallel()
 	dir := corpus.Dir(t)
 	cdir := corpus.CanonicalDir(t)
 	want := map[string]bool{}
@@ -375,4 +383,25 @@ func TestFmtCanonicalCorpus(t *testing.T) {
 	if r.code != 1 {
 		t.Errorf("exit %d, want 1", r.code)
 	}
+}
+
+// toolEnv is the environment for go commands run by tests: the process's,
+// with the build and module caches named as they were before any test
+// moved HOME (the git tests give git a HOME of their own, and a go build
+// under it would start from an empty cache).
+var toolEnv []string
+
+func toolchainEnv() []string {
+	env := os.Environ()
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
+	if err != nil {
+		return env
+	}
+	vals := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	for i, name := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+		if i < len(vals) && vals[i] != "" {
+			env = append(env, name+"="+vals[i])
+		}
+	}
+	return env
 }

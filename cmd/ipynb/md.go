@@ -11,20 +11,29 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/atomicfile"
+	"github.com/nbdialog/ipynb/internal/termtext"
 )
 
 var mdCmd = &command{
 	name:    "md",
 	summary: "print a notebook as Markdown",
 	doc: `Prints the dialog as Markdown: notes as they are, prompts as a quoted
-question followed by the reply, code in blocks fenced with the notebook's
-language, followed by its outputs: text with terminal colour codes removed,
-an error as its traceback, Markdown as it is. Raw cells as they are.
+question followed by the reply, code in blocks fenced with its language
+(a cell's magics_language, else the kernel's; for a version 3 notebook
+the one its code cells name), followed by its outputs: text with
+terminal colour codes removed, an error as its traceback, HTML and
+Markdown as they are (as nbconvert's Markdown export writes them). Raw
+cells as they are.
+
+The output is a Markdown file, not a page: like nbconvert, md keeps what
+the notebook holds — HTML outputs and the raw HTML of notes included —
+and whatever renders the file (GitHub, a static site generator, an
+editor's preview) applies its own rules to it. For a page that is safe
+to open whatever the notebook holds, use ipynb html.
 
 Images (PNG, JPEG, GIF, SVG) in outputs and files attached to notes and
 prompts are written as files into --images DIR and linked from the
@@ -51,7 +60,7 @@ func runMD(e *env, args []string) int {
 	if *out == "-" {
 		*out = ""
 	}
-	d, _, st := readDialog(e, "md", fs.Args())
+	d, nb, st := readDialog(e, "md", fs.Args())
 	if st >= 0 {
 		return st
 	}
@@ -72,7 +81,7 @@ func runMD(e *env, args []string) int {
 			return exitError
 		}
 	}
-	r := &mdRenderer{lang: language(d.Meta), stem: "output"}
+	r := &mdRenderer{lang: notebookLanguage(d.Meta, nb), stem: "output"}
 	if in != "-" {
 		r.stem = cutName(strings.TrimSuffix(filepath.Base(in), filepath.Ext(in)))
 	}
@@ -149,7 +158,7 @@ func (r *mdRenderer) markdown(d *dialog.Dialog) string {
 				b.WriteString(strings.TrimRight(rep, "\n"))
 			}
 		case dialog.Code:
-			b.WriteString(fence(m.Content, r.lang))
+			b.WriteString(fence(m.Content, cellLanguage(m, r.lang)))
 			for j, o := range m.Outputs {
 				if s := r.output(i, j, o); s != "" {
 					b.WriteString("\n\n")
@@ -164,44 +173,6 @@ func (r *mdRenderer) markdown(d *dialog.Dialog) string {
 	}
 	b.WriteString("\n")
 	return b.String()
-}
-
-// language is the notebook's code language, for fenced blocks: the
-// kernel's, else language_info's; Solveit dialogs run Python. A name
-// that could not be a fence's info string (a backtick, a control
-// character, a space: anything but one plain word) is left out, so
-// that the notebook cannot end the fence or add lines through it.
-func language(meta map[string]any) string {
-	if ks, ok := meta["kernelspec"].(map[string]any); ok {
-		if l, ok := ks["language"].(string); ok && infoWord(l) {
-			return l
-		}
-	}
-	if li, ok := meta["language_info"].(map[string]any); ok {
-		if l, ok := li["name"].(string); ok && infoWord(l) {
-			return l
-		}
-	}
-	for _, k := range []string{"solveit_ver", "solveit_dialog_mode", "ipyai_version"} {
-		if _, ok := meta[k]; ok {
-			return "python"
-		}
-	}
-	return ""
-}
-
-// infoWord reports whether s can stand as a fenced block's language: one
-// word of printable characters, no backtick or tilde.
-func infoWord(s string) bool {
-	if s == "" || len(s) > 100 {
-		return false
-	}
-	for _, r := range s {
-		if r <= ' ' || r == 0x7f || r == '`' || r == '~' || needsPicture(r) || unicode.IsSpace(r) || !unicode.IsPrint(r) {
-			return false
-		}
-	}
-	return true
 }
 
 func quote(s string) string {
@@ -228,30 +199,9 @@ func fence(s, info string) string {
 	return f + info + "\n" + strings.TrimRight(s, "\n") + "\n" + f
 }
 
-// terminalCodes matches what a terminal interprets rather than shows:
-// CSI sequences (colours, cursor moves: nbconvert's strip_ansi), OSC
-// sequences (titles, hyperlinks) and other two-byte escapes.
-var terminalCodes = regexp.MustCompile("\x1b\\[[0-?]*[ -/]*[@-~]|\x1b\\][^\x07\x1b]*(?:\x07|\x1b\\\\)|\x1b[@-Z\\\\-_]")
-
-// plainText is output text as a terminal would leave it on screen: escape
-// codes removed, and a line rewritten after a carriage return (a progress
-// bar) shown as its last state.
-func plainText(s string) string {
-	s = terminalCodes.ReplaceAllString(s, "")
-	if !strings.Contains(s, "\r") {
-		return s
-	}
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		if j := strings.LastIndexByte(strings.TrimRight(l, "\r"), '\r'); j >= 0 {
-			lines[i] = l[j+1:]
-		} else {
-			lines[i] = strings.TrimRight(l, "\r")
-		}
-	}
-	return strings.Join(lines, "\n")
-}
+// plainText is output text as a terminal would leave it on screen
+// (internal/termtext, which the HTML pages and ipynb diff share).
+func plainText(s string) string { return termtext.Plain(s) }
 
 // imageTypes are the output types written as files, with their
 // extension and the alternative text of their link (nbconvert's, where it
@@ -283,11 +233,16 @@ func (r *mdRenderer) output(i, j int, out dialog.Output) string {
 		return fence(plainText(dialog.Text(o["ename"])+": "+dialog.Text(o["evalue"])), "text")
 	case "execute_result", "display_data":
 		data, _ := o["data"].(map[string]any)
-		if md, ok := data["text/markdown"]; ok {
+		if _, ok := data["text/markdown"]; ok {
 			if meta, _ := o["metadata"].(map[string]any); dialog.Truthy(meta["is_ai_res"]) { // out.IsReply, decoded once
 				return "" // shown after the prompt
 			}
-			return strings.TrimRight(dialog.Text(md), "\n")
+		}
+		// nbconvert's Markdown export: HTML, then Markdown, as they are.
+		for _, t := range []string{"text/html", "text/markdown"} {
+			if v, ok := data[t]; ok {
+				return strings.TrimRight(dialog.Text(v), "\n")
+			}
 		}
 		if r.dir != "" {
 			for _, it := range imageTypes {

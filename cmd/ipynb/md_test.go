@@ -16,6 +16,7 @@ import (
 // rewrites are gone, an error shows its traceback once, code is fenced
 // with the kernel's language.
 func TestMarkdownText(t *testing.T) {
+	t.Parallel()
 	r := ipynb(t, "testdata", "", "md", "md-rich.ipynb")
 	if r.code != 0 {
 		t.Fatalf("md: %+v", r)
@@ -45,6 +46,7 @@ func TestMarkdownText(t *testing.T) {
 
 // Solveit dialogs (no kernelspec) are Python.
 func TestMarkdownSolveitLanguage(t *testing.T) {
+	t.Parallel()
 	r := ipynb(t, shipped, "", "md", "dialog.ipynb")
 	if !strings.Contains(r.stdout, "```python\n1+1\n```") {
 		t.Errorf("md dialog.ipynb:\n%s", r.stdout)
@@ -54,6 +56,7 @@ func TestMarkdownSolveitLanguage(t *testing.T) {
 // --images writes output images and attachments as files and links them;
 // an attachment's name cannot place a file outside the folder.
 func TestMarkdownImages(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src, err := os.ReadFile(filepath.Join("testdata", "md-rich.ipynb"))
 	if err != nil {
@@ -109,6 +112,7 @@ func TestMarkdownImages(t *testing.T) {
 // Output image files get nbconvert's names (NOTEBOOK_CELL_OUTPUT.EXT) and bytes: jupyter nbconvert
 // --to markdown extracts the same files (skipped without nbconvert).
 func TestMarkdownImagesMatchNbconvert(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("nbconvert takes seconds to start")
 	}
@@ -154,6 +158,7 @@ var ansiCases = []struct{ in, want string }{
 }
 
 func TestPlainText(t *testing.T) {
+	t.Parallel()
 	for _, c := range ansiCases {
 		if got := plainText(c.in); got != c.want {
 			t.Errorf("plainText(%q) = %q, want %q", c.in, got, c.want)
@@ -172,6 +177,7 @@ func TestPlainText(t *testing.T) {
 }
 
 func TestPlainTextMatchesNbconvert(t *testing.T) {
+	t.Parallel()
 	if exec.Command("/usr/bin/python3", "-c", "import nbconvert").Run() != nil {
 		t.Skip("nbconvert not installed")
 	}

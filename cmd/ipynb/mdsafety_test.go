@@ -40,6 +40,7 @@ func imageNotebook(n int) string {
 // image, and the file it led to is unchanged (nothing is created where a
 // dangling one led).
 func TestMarkdownImagesNeverThroughLinks(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "nb.ipynb"), []byte(imageNotebook(2)), 0o644); err != nil {
 		t.Fatal(err)
@@ -99,6 +100,7 @@ func TestMarkdownImagesNeverThroughLinks(t *testing.T) {
 // md never replaces the notebook it reads: -o naming it, or a link or a
 // hard link to it, is refused, and the notebook keeps its bytes.
 func TestMarkdownNeverOverwritesNotebook(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	nb := filepath.Join(dir, "nb.ipynb")
 	src := []byte(imageNotebook(1))
@@ -138,6 +140,7 @@ func TestMarkdownNeverOverwritesNotebook(t *testing.T) {
 // the images into "_files" beside it, then failed), and an error about
 // the file does not repeat its path.
 func TestMarkdownOutputFolder(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "nb.ipynb"), []byte(imageNotebook(1)), 0o644)
 	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
@@ -162,6 +165,7 @@ func TestMarkdownOutputFolder(t *testing.T) {
 // has spaces and parentheses writes the same links (skipped without
 // nbconvert).
 func TestMarkdownLinksMatchNbconvert(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("nbconvert takes seconds to start")
 	}
@@ -228,6 +232,7 @@ func unescapeURL(t *testing.T, s string) string {
 // kernelspec language with backticks and newlines is left out of the
 // info string.
 func TestMarkdownLanguageCannotBreakFence(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	nb := `{"cells": [{"cell_type": "code", "execution_count": 1, "id": "c", "metadata": {}, "outputs": [], "source": "x = 1"}], "metadata": {"kernelspec": {"display_name": "k", "language": "python` + "```" + `\n# Injected\n<script>alert(1)</script>\n` + "```" + `", "name": "k"}}, "nbformat": 4, "nbformat_minor": 5}`
 	os.WriteFile(filepath.Join(dir, "nb.ipynb"), []byte(nb), 0o644)
@@ -336,6 +341,7 @@ func TestMarkdownScales(t *testing.T) {
 // pyQuote agrees with Python's urllib.parse.quote(s, safe="") (skipped
 // without Python).
 func TestPyQuoteMatchesPython(t *testing.T) {
+	t.Parallel()
 	ins := []string{"plain", "My Notebook (v2)", "ü#%?&=+", "a/b", "tab\there", "~_.-", "日本"}
 	cmd := exec.Command("/usr/bin/python3", "-c", `import sys, urllib.parse
 for l in sys.stdin.read().split("\0"):
@@ -357,6 +363,7 @@ for l in sys.stdin.read().split("\0"):
 // characters, a notebook whose name is 240 bytes) are shortened, the
 // extension kept, instead of md failing ("file name too long").
 func TestMarkdownLongNames(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	long := strings.Repeat("a", 300) + ".png"
 	wide := strings.Repeat("é", 150) + ".png"

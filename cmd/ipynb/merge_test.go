@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // mergeFiles writes base, ours and theirs into a temporary folder.
@@ -29,6 +31,7 @@ func mergeFiles(t *testing.T, base, ours, theirs []byte) string {
 // conflicts (still a valid notebook), 2 for unreadable inputs with
 // nothing written; -o elsewhere; --marker-size and labels.
 func TestMergeCommand(t *testing.T) {
+	t.Parallel()
 	base, _ := os.ReadFile(filepath.Join(shipped, "jupyter.ipynb"))
 	ours := replaceOnce(t, base, `"print(\"hello\")\n",`, `"print(\"hello, world\")\n",`)
 	theirs := replaceOnce(t, base, `"plot()"`, `"plot(x)"`)
@@ -134,9 +137,13 @@ func gitLineMerge(t *testing.T, base, ours, theirs []byte) (string, int) {
 // is unchanged); otherwise the file written is a valid notebook; where
 // git's line merge was clean, ipynb merges cleanly too.
 func TestMergeRealMerges(t *testing.T) {
+	t.Parallel()
 	cases := mergeCases(t)
 	counts := map[string]int{}
-	for _, c := range cases {
+	for i, c := range cases {
+		if !testtier.Sample(i) {
+			continue
+		}
 		t.Run(c.name(), func(t *testing.T) {
 			var texts [3][]byte
 			notJSON := false
@@ -184,6 +191,7 @@ func TestMergeRealMerges(t *testing.T) {
 // nothing written) rather than write another format; diff compares
 // their cells by content.
 func TestMergeOldFormat(t *testing.T) {
+	t.Parallel()
 	base, _ := os.ReadFile(filepath.Join(shipped, "v3.ipynb"))
 	ours := replaceOnce(t, base, `"print(1)\n",`, `"print(2)\n",`)
 	theirs := replaceOnce(t, base, `"Some *text*\n",`, `"Some *TEXT*\n",`)
@@ -215,6 +223,7 @@ func TestMergeOldFormat(t *testing.T) {
 // --outputs decides outputs both sides changed: conflict (the default:
 // exit 1, both kept), ours, theirs, clear.
 func TestMergeOutputsStrategy(t *testing.T) {
+	t.Parallel()
 	base, _ := os.ReadFile(filepath.Join(shipped, "jupyter.ipynb"))
 	ours := replaceOnce(t, base, "\"2\"\n", "\"3\"\n")
 	theirs := replaceOnce(t, base, "\"2\"\n", "\"4\"\n")

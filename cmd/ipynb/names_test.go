@@ -72,6 +72,7 @@ func leadingName(line string) (name, rest string, ok bool) {
 // unquoting it gives the name on disk back (the reference: the file
 // system's own listing).
 func TestNamesOneLineEach(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	_, names := hostileFolder(t, dir)
 	status := regexp.MustCompile(`^(same|diff|invalid|error) (.*)$`)
@@ -160,6 +161,7 @@ func keys(m map[string]bool) []string {
 // standard output or standard error, whatever prints it: results, lists
 // of files, -v reports, errors about files, JSON.
 func TestTerminalNeverDriven(t *testing.T) {
+	t.Parallel()
 	dir, _ := hostileFolder(t, t.TempDir())
 	one := filepath.Join(dir, hostileNames[1])
 	missing := filepath.Join(dir, "gone\x1b[2J.ipynb")
@@ -199,6 +201,7 @@ func TestTerminalNeverDriven(t *testing.T) {
 // a CRLF is not damaged by the terminal guard: the bytes wait for the
 // next write.
 func TestTermWriterSplitWrites(t *testing.T) {
+	t.Parallel()
 	in := "é\r\nab\x1b[2Jcd€\r\n"
 	want := termSafe(in)
 	for cut := 0; cut <= len(in); cut++ {
@@ -217,6 +220,7 @@ func TestTermWriterSplitWrites(t *testing.T) {
 // as termSafe does: nothing in it but its own "\r\x1b[K" is obeyed (bidi
 // overrides included).
 func TestProgressNeverDriven(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for i := range screenful + 1 {
 		name := filepath.Join(dir, "x\u202e"+strconv.Itoa(i)+".ipynb")
@@ -243,6 +247,7 @@ func TestProgressNeverDriven(t *testing.T) {
 // -print0) writes, so that names with newlines can be handed over: every
 // file git lists is checked under its own name (skipped without git).
 func TestCheckFilesFromNUL(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	_, names := hostileFolder(t, dir)
 	git := func(args ...string) []byte {

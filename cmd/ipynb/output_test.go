@@ -29,6 +29,7 @@ func (w *failingWriter) Write(p []byte) (int, error) {
 // every command whose results, Markdown or stripped notebook were cut
 // short — a git clean filter (strip -) above all.
 func TestStdoutWriteErrors(t *testing.T) {
+	t.Parallel()
 	nb, err := os.ReadFile(filepath.Join(shipped, "jupyter.ipynb"))
 	if err != nil {
 		t.Fatal(err)

@@ -29,6 +29,7 @@ func ownerOf(t *testing.T, path string) (uint32, uint32) {
 // (it keeps its group and mode). As root, the file is formatted and keeps its owner and
 // mode.
 func TestForeignOwner(t *testing.T) {
+	t.Parallel()
 	base, bin := privateCopy(t)
 	dir := filepath.Join(base, "shared")
 	os.Mkdir(dir, 0o777)
@@ -128,6 +129,7 @@ func privateCopy(t *testing.T) (base, bin string) {
 // A notebook in a folder others may search but not list (mode 0711) is
 // read by name, as any program reads it.
 func TestSearchOnlyFolder(t *testing.T) {
+	t.Parallel()
 	base, bin := privateCopy(t)
 	dir := filepath.Join(base, "home")
 	os.Mkdir(dir, 0o711)

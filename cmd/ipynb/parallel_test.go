@@ -14,12 +14,14 @@ import (
 	"time"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // forEach emits every result once, in index order, whatever order the
 // work finishes in; the costs in flight never exceed the budget; a cost
 // over the budget runs alone; and with room, jobs really run at once.
 func TestForEach(t *testing.T) {
+	t.Parallel()
 	const n, jobs, budget = 200, 4, 100
 	costs := make([]int64, n)
 	for i := range costs {
@@ -73,6 +75,7 @@ func TestForEach(t *testing.T) {
 // work(i) calls all wait for each other, which only completes if they run
 // concurrently.
 func TestForEachConcurrent(t *testing.T) {
+	t.Parallel()
 	const jobs = 4
 	var wg sync.WaitGroup
 	wg.Add(jobs)
@@ -94,8 +97,9 @@ func TestForEachConcurrent(t *testing.T) {
 
 // A run on many cores prints exactly what a run on one prints.
 func TestCheckJobsSameOutput(t *testing.T) {
+	t.Parallel()
 	dirs := []string{shipped}
-	if s := corpus.Shared(); s != "" && !testing.Short() {
+	if s := corpus.Shared(); s != "" && testtier.Full() {
 		dirs = append(dirs, filepath.Join(s, "corpus"))
 	}
 	for _, dir := range dirs {
@@ -122,6 +126,7 @@ func checkJobsSameOutput(t *testing.T, dir string) {
 // --files-from reads paths one per line (from a file or standard input),
 // as xargs or a batch engine hands them over; an empty list checks nothing.
 func TestCheckFilesFrom(t *testing.T) {
+	t.Parallel()
 	list := "jupyter.ipynb\r\n\ninvalid.ipynb\n"
 	r := ipynb(t, shipped, list, "check", "--json", "--files-from", "-")
 	files, summary := checkLines(t, r.stdout)
@@ -150,6 +155,7 @@ func TestCheckFilesFrom(t *testing.T) {
 // fmt and strip on many cores print what they print on one, and write the
 // same files.
 func TestRewriteJobsSameResult(t *testing.T) {
+	t.Parallel()
 	names := []string{"kaggle.ipynb", "invalid.ipynb", "jupyter.ipynb", "colab.ipynb", "vscode.ipynb", "minified.ipynb", "crlf.ipynb", "v3.ipynb", "dialog.ipynb", "ascii.ipynb"}
 	for _, cmd := range [][]string{{"fmt", "--keep-style", "-v"}, {"fmt", "--canonical"}, {"strip", "-v"}, {"strip", "--verify"}} {
 		one, many := work(t, names...), work(t, names...)

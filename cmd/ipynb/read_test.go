@@ -22,6 +22,7 @@ func (z *zeros) Read(p []byte) (int, error) {
 // bytes that can never be JSON on standard input is refused at once
 // (before: read to the 1 GiB limit), and so is /dev/zero named as a file.
 func TestReadEndlessInput(t *testing.T) {
+	t.Parallel()
 	for _, cmd := range []string{"check", "fmt", "strip", "show"} {
 		z := &zeros{}
 		c := exec.Command(binary, cmd, "-")

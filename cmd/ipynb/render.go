@@ -36,8 +36,9 @@ func messageHeader(m *dialog.Message, showID bool) string {
 	return h
 }
 
-// renderDialog writes d as text (see above).
-func renderDialog(w io.Writer, d *dialog.Dialog) {
+// renderDialog writes d as text (see above); each output's summary line
+// is followed by its text, within caps (diffout.go).
+func renderDialog(w io.Writer, d *dialog.Dialog, caps outCaps) {
 	for _, l := range metaLines("", d.Meta) {
 		fmt.Fprintln(w, headerMark+"notebook metadata "+l)
 	}
@@ -49,7 +50,19 @@ func renderDialog(w io.Writer, d *dialog.Dialog) {
 			fmt.Fprintln(w, headerMark+"reply")
 			writeText(w, r)
 		}
-		for _, l := range messageDetails(m) {
+		budget := newBudget(caps)
+		for _, v := range outViews(m) {
+			fmt.Fprintln(w, headerMark+"out: "+v.summary)
+			lines, more := outBody(v, "", budget.room())
+			io.WriteString(w, budget.show("", lines, more))
+		}
+		for _, l := range attachmentDetails(m) {
+			fmt.Fprintln(w, headerMark+l)
+		}
+		for _, l := range metaLines("attr ", m.Attrs) {
+			fmt.Fprintln(w, headerMark+l)
+		}
+		for _, l := range metaLines("meta ", m.Meta) {
 			fmt.Fprintln(w, headerMark+l)
 		}
 	}
@@ -66,18 +79,12 @@ func writeText(w io.Writer, text string) {
 	}
 }
 
-// messageDetails are the lines of a message's outputs (but the one its
-// reply is shown from), attachments, attributes and metadata.
-func messageDetails(m *dialog.Message) []string {
+// attachmentDetails are the lines of a message's attachments.
+func attachmentDetails(m *dialog.Message) []string {
 	var ls []string
-	for _, o := range otherOutputs(m) {
-		ls = append(ls, "out: "+outputSummary(o))
-	}
 	for _, a := range m.Attachments {
 		ls = append(ls, fmt.Sprintf("attachment %s: %s, %s", a.ID, a.MIME, sizeText(len(a.Data))))
 	}
-	ls = append(ls, metaLines("attr ", m.Attrs)...)
-	ls = append(ls, metaLines("meta ", m.Meta)...)
 	return ls
 }
 
@@ -160,9 +167,12 @@ func outputSummary(out dialog.Output) string {
 		slices.Sort(mimes)
 		var parts []string
 		for _, k := range mimes {
-			if strings.HasPrefix(k, "text/") || strings.HasSuffix(k, "json") || strings.HasSuffix(k, "javascript") || strings.HasSuffix(k, "+xml") {
+			switch {
+			case strings.HasPrefix(k, "image/"):
+				parts = append(parts, k+" "+imageInfo(k, data[k]))
+			case strings.HasPrefix(k, "text/") || strings.HasSuffix(k, "json") || strings.HasSuffix(k, "javascript") || strings.HasSuffix(k, "+xml"):
 				parts = append(parts, k+" "+linesText(textOf(data[k])))
-			} else {
+			default:
 				parts = append(parts, k+" "+sizeText(len(dialog.Text(data[k]))*3/4))
 			}
 		}

@@ -15,9 +15,12 @@ var showCmd = &command{
 	name:    "show",
 	summary: "print a notebook as a dialog, one row per message",
 	doc: `Prints the dialog's name, then one row per message, id:kind:content
-(kind n, p, c or r; newlines shown as \n; cut at --width), with
-" ⇒ out(N)" for N bytes of outputs, and a prompt's reply on a row of its
-own starting "> ". On a terminal, control characters in the content are
+(kind n, p, c or r; newlines shown as \n), then " ⇒ reply(N)" for a
+prompt's reply of N characters, which follows on a row of its own
+starting "> ", or " ⇒ out(N B)" for N bytes of outputs (as compact
+JSON). A row longer than --width is cut in its content ("…"), the mark
+kept. --json gives each message's "outputs" (how many) and
+"output_bytes" (the N of out(N B)). On a terminal, control characters in the content are
 shown, not obeyed: ESC as ␛, CR as ␍ (C0 controls as their Unicode control
 pictures), C1 controls and bidi overrides as <U+XXXX>; --json escapes them
 as \uXXXX.`,
@@ -105,14 +108,15 @@ func runShow(e *env, args []string) int {
 			Kind    string `json:"kind"`
 			Content string `json:"content"`
 			Reply   string `json:"reply,omitempty"`
-			Outputs int    `json:"outputs"`
+			Outputs int    `json:"outputs"`      // how many
+			Bytes   int    `json:"output_bytes"` // their size as compact JSON, as the row's out(N B)
 		}
 		out := []row{}
 		for i, m := range d.Messages {
 			if *rows > 0 && i == *rows {
 				break
 			}
-			out = append(out, row{ID: m.ID, Kind: string(m.Kind), Content: m.Content, Reply: m.Reply(), Outputs: len(m.Outputs)})
+			out = append(out, row{ID: m.ID, Kind: string(m.Kind), Content: m.Content, Reply: m.Reply(), Outputs: len(m.Outputs), Bytes: outputBytes(m.Outputs)})
 		}
 		var b strings.Builder
 		enc := json.NewEncoder(&b)
@@ -129,4 +133,29 @@ func runShow(e *env, args []string) int {
 	// Outputs are sized without being decoded (dialog.OutputSizer).
 	fmt.Fprint(e.stdout, e.forTerminal(d.Summary(*width, *rows)))
 	return exitOK
+}
+
+// outputBytes is the size of outputs as compact JSON (encoding/json's),
+// as show's rows count it (dialog.Message.Preview), 0 for none: the size
+// an output read from a file tells (dialog.OutputSizer), else its
+// encoding's.
+func outputBytes(outs []dialog.Output) int {
+	if len(outs) == 0 {
+		return 0
+	}
+	total := 1 // "[", then each output and a comma or "]"
+	for _, o := range outs {
+		if s, ok := o.Source().(dialog.OutputSizer); ok {
+			if n, ok := s.Size(); ok {
+				total += n + 1
+				continue
+			}
+		}
+		b, err := json.Marshal(o)
+		if err != nil {
+			return 0
+		}
+		total += len(b) + 1
+	}
+	return total
 }

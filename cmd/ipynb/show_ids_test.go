@@ -11,6 +11,7 @@ import (
 // run, and they are the ids the library gives when reading the file, so
 // an id seen once can be used again.
 func TestShowStableIDs(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"v4.4.ipynb", "v3.ipynb", "kaggle.ipynb"} {
 		dir := work(t, name)
 		first := ipynb(t, dir, "", "show", name)

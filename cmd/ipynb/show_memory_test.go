@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/nbtest"
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // denseFile writes nbtest.Dense(kind, n) to dir and returns its path and
@@ -26,8 +27,8 @@ func denseFile(t *testing.T, dir, kind string, n int) (string, int64) {
 
 // wantShowRow is the row show prints for the one message of a dense
 // notebook (nbtest.Dense) at width 120, from encoding/json: its id, kind
-// and source cut at 120 characters, and " ⇒ out(N)" with N the size
-// encoding/json gives the outputs decoded.
+// and source cut so that the row holds 120 characters with " ⇒ out(N B)",
+// N the size encoding/json gives the outputs decoded.
 func wantShowRow(t *testing.T, path string) string {
 	t.Helper()
 	data, err := os.ReadFile(path)
@@ -56,11 +57,12 @@ func wantShowRow(t *testing.T, path string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	row := []rune(c.ID + ":c:" + strings.ReplaceAll(text, "\n", `\n`) + fmt.Sprintf(" ⇒ out(%d)", len(out)))
-	if len(row) > 120 {
-		return string(row[:119]) + "…"
+	row := []rune(c.ID + ":c:" + strings.ReplaceAll(text, "\n", `\n`))
+	mark := fmt.Sprintf(" ⇒ out(%d B)", len(out))
+	if room := 120 - len([]rune(mark)); len(row) > room {
+		return string(row[:room-1]) + "…" + mark
 	}
-	return string(row)
+	return string(row) + mark
 }
 
 // rejoined is outputs as the dialog layer's generic form has them (as
@@ -104,6 +106,7 @@ func rejoined(outputs []map[string]any) []map[string]any {
 // bytes each, after two copies of it), and the test failed; peak RSS of
 // show on benchgen -dense output of 50 MB was 107 MB (2.1×), 58 MB after.
 func TestShowMemoryScalesDense(t *testing.T) {
+	testtier.Long(t)
 	var out strings.Builder
 	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: io.Discard}
 	for _, kind := range []string{"output", "text", "source", "cell", "meta"} {

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -71,6 +72,7 @@ func rulesOf(flags []string) checkRules {
 // --keep-metadata-keys; the transient keys Python's writer drops;
 // nbformat 3 worksheets and prompt numbers. Expected bytes are Python's.
 func TestStripReference(t *testing.T) {
+	t.Parallel()
 	for _, c := range stripCases(t) {
 		t.Run(strings.TrimSuffix(c.want, ".ipynb"), func(t *testing.T) {
 			src, err := os.ReadFile(filepath.Join("testdata", "strip", c.src))
@@ -164,6 +166,7 @@ var refused = []struct {
 // worksheets — or fails naming the file, writing nothing; it never
 // succeeds with an output left (leftovers, the tests' own checker).
 func TestStripLeavesNoOutputs(t *testing.T) {
+	t.Parallel()
 	for _, h := range hostile {
 		t.Run(h.name, func(t *testing.T) {
 			if !strings.Contains(h.name, "no-worksheets") {
@@ -223,6 +226,7 @@ func TestStripLeavesNoOutputs(t *testing.T) {
 // Exact bytes for the hostile shapes: only the values strip removes
 // change, in the file's own layout (item 17).
 func TestStripHostileBytes(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{`{"cells": [{"cell_type": "code", "execution_count": "5", "metadata": {}, "outputs": {"x": {"text": "S"}}, "source": ""}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`,
 			`{"cells": [{"cell_type": "code", "execution_count": null, "metadata": {}, "outputs": [], "source": ""}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`},
@@ -244,6 +248,7 @@ func TestStripHostileBytes(t *testing.T) {
 
 // strip -v reports each change on standard error, with its pointer.
 func TestStripVerbose(t *testing.T) {
+	t.Parallel()
 	in := `{"cells": [{"cell_type": "code", "execution_count": "5", "metadata": {"scrolled": true, "keep_output": 0}, "outputs": {"x": 1}, "source": ""}, {"cell_type": "code", "execution_count": 2, "metadata": {"tags": ["keep_output"]}, "outputs": [{"output_type": "execute_result", "execution_count": 2, "data": {}, "metadata": {}}], "source": ""}], "metadata": {"widgets": {}}, "nbformat": 4, "nbformat_minor": 4}`
 	r := ipynb(t, ".", in, "strip", "-v", "-")
 	want := `<stdin>: /metadata/widgets: removed
@@ -262,6 +267,7 @@ func TestStripVerbose(t *testing.T) {
 // exit 1 (0 when nothing would); -t (--textconv) prints the stripped
 // notebook and changes no file (issue 14 item 2).
 func TestStripVerifyAndTextconv(t *testing.T) {
+	t.Parallel()
 	want, _ := os.ReadFile(filepath.Join("testdata", "strip", "jupyter.ipynb"))
 	src, _ := os.ReadFile(filepath.Join(shipped, "jupyter.ipynb"))
 	dir := t.TempDir()
@@ -295,6 +301,7 @@ func TestStripVerifyAndTextconv(t *testing.T) {
 
 // Bad flag values are usage errors (exit 2) that say what is accepted.
 func TestStripBadKeys(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -317,6 +324,7 @@ func TestStripBadKeys(t *testing.T) {
 // git add of a v3 notebook commits it stripped (item 18: it failed every
 // time). The committed blob is what nbstripout's rules give.
 func TestStripGitFilter(t *testing.T) {
+	t.Parallel()
 	git, err := exec.LookPath("git")
 	if err != nil {
 		t.Skip("git not installed")
@@ -372,6 +380,8 @@ func TestStripGitFilter(t *testing.T) {
 // JSON everywhere else; files the reference cannot read are stripped with
 // no output left. Then strip is idempotent.
 func TestStripCorpus(t *testing.T) {
+	t.Parallel()
+	testtier.Long(t)
 	dir := corpus.Dir(t)
 	py := "/usr/bin/python3"
 	if err := exec.Command(py, "-c", "import nbformat").Run(); err != nil {

@@ -28,6 +28,7 @@ func dangerous(s string) (rune, bool) {
 // Item 19 (issue 9): what show and md print to a terminal holds no
 // character the terminal would obey; each is shown as documented.
 func TestTermSafe(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{"plain é 🤖 text\n\tindented", "plain é 🤖 text\n\tindented"},
 		{"\x1b[31mred\x1b[0m", "␛[31mred␛[0m"},
@@ -89,6 +90,7 @@ const hostileDialog = `{"cells": [
 // terminal would obey, and show ␛ where the content has ESC; not on a
 // terminal, md and show keep the content as it is.
 func TestShowAndMDOnATerminal(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "evil\x1b[1m.ipynb")
 	if err := os.WriteFile(path, []byte(hostileDialog), 0o644); err != nil {

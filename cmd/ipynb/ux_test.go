@@ -15,6 +15,7 @@ import (
 
 // "ipynb help CMD" prints exactly what "ipynb CMD --help" prints.
 func TestHelpCommandEqualsFlag(t *testing.T) {
+	t.Parallel()
 	for _, c := range commands {
 		a := ipynb(t, shipped, "", "help", c.name)
 		b := ipynb(t, shipped, "", c.name, "--help")
@@ -27,6 +28,7 @@ func TestHelpCommandEqualsFlag(t *testing.T) {
 // --version names the module version and commit that Go's build info
 // records for the binary (what `go version -m` reads from it).
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command("go", "version", "-m", binary).Output()
 	if err != nil {
 		t.Skipf("go version -m: %v", err)
@@ -57,6 +59,7 @@ func TestVersion(t *testing.T) {
 // the bytes at path:line:col are the JSON of the value the pointer names
 // (resolved independently with encoding/json).
 func TestCheckProblemLocations(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join(shipped, "invalid.ipynb"))
 	if err != nil {
 		t.Fatal(err)
@@ -137,6 +140,7 @@ func mustJSON(t *testing.T, v any) string {
 // column are where Python's json module stops too (its JSONDecodeError
 // lineno/colno; columns agree for ASCII input).
 func TestSyntaxErrorPlace(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cases := map[string]string{
 		"a.ipynb": "{\"nbformat\": 4,\n \"cells\": [oops]}",
@@ -166,6 +170,7 @@ func TestSyntaxErrorPlace(t *testing.T) {
 // Python's own positions for TestSyntaxErrorPlace's inputs, when Python is
 // here: the table above must agree with json.JSONDecodeError.
 func TestSyntaxErrorPlaceMatchesPython(t *testing.T) {
+	t.Parallel()
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("no python3")
@@ -189,6 +194,7 @@ for s in sys.argv[1:]:
 // drawn is at most W-1 characters, keeps the end of the path, and the
 // line is cleared at the end.
 func TestProgressFitsTerminal(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	long := filepath.Join(dir, strings.Repeat("a-very-long-folder-name/", 8))
 	if err := os.MkdirAll(long, 0o755); err != nil {
@@ -234,6 +240,7 @@ func TestProgressFitsTerminal(t *testing.T) {
 
 // A file name cannot drive the terminal through the progress line.
 func TestProgressEscapesNames(t *testing.T) {
+	t.Parallel()
 	if got := visible("a\x1b]0;pwned\x07b\r.ipynb"); strings.ContainsAny(got, "\x1b\x07\r") {
 		t.Errorf("visible = %q", got)
 	}
@@ -243,6 +250,7 @@ func TestProgressEscapesNames(t *testing.T) {
 // exactly the bytes Python nbformat writes for it (testdata/canonical,
 // made by scripts/reference/nbformat_canonical.py).
 func TestFmtFormats(t *testing.T) {
+	t.Parallel()
 	names, err := filepath.Glob(filepath.Join(shipped, "canonical", "*.ipynb"))
 	if err != nil || len(names) == 0 {
 		t.Fatalf("no canonical references: %v", err)
@@ -312,6 +320,7 @@ func checkLines(t *testing.T, out string) (files []checkResult, summary map[stri
 // not an integer, unsupported or missing. Expected places are computed
 // by Python from the same bytes (skipped without Python).
 func TestStructureErrorPlace(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ input, pointer string }{
 		{"  [1]", ""},
 		{"\n \"x\"", ""},
@@ -358,6 +367,7 @@ print("%d:%d" % (line, col))`
 // Python's json module refuses) removes the mark and writes Jupyter's
 // layout: for a file Python nbformat wrote, exactly its bytes again.
 func TestFmtRemovesBOM(t *testing.T) {
+	t.Parallel()
 	want, err := os.ReadFile(filepath.Join(shipped, "jupyter.ipynb")) // written by Python nbformat
 	if err != nil {
 		t.Fatal(err)

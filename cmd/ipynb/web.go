@@ -18,25 +18,27 @@ var webCmd = &command{
   ipynb web NOTEBOOK                     the notebook (as ipynb html shows it)
   ipynb web A B                          the changes from A to B (as diff --html)
   ipynb web --merge BASE OURS THEIRS     resolve a merge's conflicts, save into OURS
+  ipynb web --merge -o FILE BASE OURS THEIRS    … save into FILE (git mergetool's $MERGED)
 
 The server listens on the loopback address only, on a free port, and
 answers only requests that carry the random token of its address (and
 name it as their host), so nobody else on the machine gets in. It stops
 when the page is closed (the page tells it, and says every 2 s that it is
-open) or on Ctrl-C. --open also opens the page in the browser.
+open) or on Ctrl-C. --open also opens the page in the browser: $BROWSER
+(a program given the address), else the desktop's (xdg-open, open).
 
 The merge page shows each conflict with its base, ours and theirs; choose
 ours, theirs or both, or edit the text; how many conflicts are left, and
-whether the notebook is valid, is shown as you go. Save writes OURS
-atomically, unless it changed on disk since it was read (then nothing is
-written). Exit status, as git's mergetool wants it: 0 all conflicts
+whether the notebook is valid, is shown as you go. Save writes OURS (or
+-o FILE) atomically, unless it changed on disk since it was read (then
+nothing is written). Exit status, as git's mergetool wants it: 0 all conflicts
 resolved and saved, 1 not (the page closed without saving, conflicts
 left, OURS changed meanwhile), 2 an input is not a notebook.
 
 The server is the program ipynb-web (go install ./cmd/ipynb-web), run
 from beside ipynb or from the PATH, so that ipynb itself links no network
 code.`,
-	usage: "[--open] NOTEBOOK | A B | --merge BASE OURS THEIRS",
+	usage: "[--open] NOTEBOOK | A B | --merge [-o FILE] BASE OURS THEIRS",
 }
 
 func init() { webCmd.run = runWeb }
@@ -56,17 +58,21 @@ func webProgram() (string, error) {
 func runWeb(e *env, args []string) int {
 	fs := webCmd.flags(e)
 	merge := fs.Bool("merge", false, "resolve a merge: BASE OURS THEIRS, saved into OURS")
-	open := fs.Bool("open", false, "open the page in the browser")
+	open := fs.Bool("open", false, "open the page in the browser ($BROWSER, else the desktop's)")
+	out := fs.String("o", "", "with --merge: save the resolution into FILE instead of OURS")
 	if st := parse(e, fs, args); st >= 0 {
 		return st
 	}
-	if n := fs.NArg(); *merge && n != 3 || !*merge && (n < 1 || n > 2) {
+	if n := fs.NArg(); *merge && n != 3 || !*merge && (n < 1 || n > 2 || *out != "") {
 		fs.Usage()
 		return exitError
 	}
 	args = nil
 	if *merge {
 		args = append(args, "--merge")
+	}
+	if *out != "" {
+		args = append(args, "-o", *out)
 	}
 	if *open {
 		args = append(args, "--open")

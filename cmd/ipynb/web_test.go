@@ -26,7 +26,9 @@ func buildWeb(t *testing.T) {
 	var err error
 	var out []byte
 	webBuilt.Do(func() {
-		out, err = exec.Command("go", "build", "-o", filepath.Join(filepath.Dir(binary), "ipynb-web"), "../ipynb-web").CombinedOutput()
+		cmd := exec.Command("go", "build", "-o", filepath.Join(filepath.Dir(binary), "ipynb-web"), "../ipynb-web")
+		cmd.Env = toolEnv
+		out, err = cmd.CombinedOutput()
 	})
 	if err != nil {
 		t.Fatalf("building ipynb-web: %v\n%s", err, out)

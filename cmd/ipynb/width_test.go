@@ -29,6 +29,7 @@ for cp in range(0x20, 0x110000):
 // runeColumns agrees with Python's unicodedata on every assigned code
 // point (skipped without Python).
 func TestColumnsMatchPython(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command("/usr/bin/python3", "-c", pyColumns).Output()
 	if err != nil {
 		t.Skip("python3:", err)
@@ -59,6 +60,7 @@ func TestColumnsMatchPython(t *testing.T) {
 // line drawn takes at most W-1 columns as Python's unicodedata counts
 // them, and keeps its counter and the end of the name.
 func TestProgressFitsWideNames(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	long := filepath.Join(dir, strings.Repeat("データ分析ノート/", 4), "e\u0301\u0301quipe-🎉🎉")
 	if err := os.MkdirAll(long, 0o755); err != nil {

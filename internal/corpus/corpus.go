@@ -2,7 +2,9 @@
 // (../shared/corpus beside the module, or $IPYNB_CORPUS) and to its
 // MANIFEST.tsv, which records Python nbformat's verdicts on each file.
 // The corpus exists only on the development machine: tests call Dir or
-// Entries, which skip the test when it is absent.
+// Entries, which skip the test when it is absent. Files yields every
+// file with its bytes; Sample yields the test tier's sample of them (all in
+// the long tier, every eighth in the fast one: see internal/testtier).
 package corpus
 
 import (
@@ -12,6 +14,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // Entry is one row of MANIFEST.tsv.
@@ -116,9 +120,25 @@ func Entries(t testing.TB) (dir string, entries []Entry) {
 // file cannot be read.
 func Files(t testing.TB) iter.Seq2[Entry, []byte] {
 	t.Helper()
+	return files(t, false)
+}
+
+// Sample is Files over the test tier's sample of the corpus: every entry
+// in the long tier, every eighth one (the first, the ninth, …) in the
+// fast tier (see internal/testtier).
+func Sample(t testing.TB) iter.Seq2[Entry, []byte] {
+	t.Helper()
+	return files(t, true)
+}
+
+func files(t testing.TB, sample bool) iter.Seq2[Entry, []byte] {
+	t.Helper()
 	dir, entries := Entries(t)
 	return func(yield func(Entry, []byte) bool) {
-		for _, e := range entries {
+		for i, e := range entries {
+			if sample && !testtier.Sample(i) {
+				continue
+			}
 			data, err := os.ReadFile(filepath.Join(dir, e.Path))
 			if err != nil {
 				t.Fatal(err)

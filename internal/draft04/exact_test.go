@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"sync"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // The shortcuts (oneOf/anyOf branches skipped by type and discriminating
@@ -30,8 +31,8 @@ func sameWithoutShortcuts(t *testing.T, s *Schema, what string, doc []byte) int 
 	}
 	fast := s.Validate(tape, jsontree.Root)
 	slow := s.validate(validator{t: tape, report: true, exhaustive: true}, jsontree.Root)
-	if !reflect.DeepEqual(fast, slow) {
-		t.Errorf("%s: with shortcuts\n%v\nwithout\n%v", what, fast, slow)
+	if diff := cmp.Diff(slow, fast); diff != "" {
+		t.Errorf("%s: with shortcuts\n%v\nwithout\n%v\n(-without +with):\n%s", what, fast, slow, diff)
 	}
 	valid := s.Valid(tape, jsontree.Root)
 	all := validator{t: tape, exhaustive: true}
@@ -76,7 +77,7 @@ func TestShortcutsExact(t *testing.T) {
 	var paths []string
 	testdata, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "*.ipynb"))
 	paths = append(paths, testdata...)
-	if !testing.Short() && corpus.Shared() != "" {
+	if testtier.Full() && corpus.Shared() != "" {
 		dir, entries := corpus.Entries(t)
 		for _, e := range entries {
 			paths = append(paths, filepath.Join(dir, e.Path))

@@ -5,6 +5,8 @@ import (
 	"math"
 	"reflect"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 type named map[string]any
@@ -65,7 +67,7 @@ func TestClone(t *testing.T) {
 	if CloneObject(nil) != nil || Clone(named(nil)).(named) != nil {
 		t.Error("nil object cloned to non-nil")
 	}
-	if !reflect.DeepEqual(Clone([]any{}), []any{}) {
+	if !cmp.Equal(Clone([]any{}), []any{}) {
 		t.Error("empty array")
 	}
 }

@@ -1,8 +1,9 @@
 package lines
 
 import (
-	"reflect"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // Join and Strings keep a list with a non-string element recognisable
@@ -40,11 +41,11 @@ func TestJoin(t *testing.T) {
 			t.Errorf("JoinV3(%q) = %q, want %q", ls, got, want)
 		}
 	}
-	if got, want := SplitNewlines("a\r\nb\rc\n"), []string{"a\r\n", "b\rc\n"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("SplitNewlines = %q, want %q", got, want)
+	if diff := cmp.Diff([]string{"a\r\n", "b\rc\n"}, SplitNewlines("a\r\nb\rc\n")); diff != "" {
+		t.Errorf("SplitNewlines (-want +got):\n%s", diff)
 	}
-	if got, want := Split("a\r\nb\rc\u2028d"), []string{"a\r\n", "b\r", "c\u2028", "d"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("Split = %q, want %q", got, want)
+	if diff := cmp.Diff([]string{"a\r\n", "b\r", "c\u2028", "d"}, Split("a\r\nb\rc\u2028d")); diff != "" {
+		t.Errorf("Split (-want +got):\n%s", diff)
 	}
 }
 

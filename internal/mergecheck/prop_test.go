@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // The property test of issue 21 item 3: random edit pairs, merged by the
@@ -21,9 +23,8 @@ const (
 )
 
 func long(t *testing.T) {
-	if os.Getenv("IPYNB_LONG") == "" {
-		t.Skip("long tier: set IPYNB_LONG=1")
-	}
+	t.Helper()
+	testtier.Long(t)
 }
 
 func TestMergeProperty(t *testing.T) {

@@ -3,8 +3,9 @@ package mergecheck
 import (
 	"bytes"
 	"encoding/json"
-	"reflect"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // Tests of the tests' own machinery: the JSON layer against
@@ -36,7 +37,7 @@ func TestJSONAgreesWithEncodingJSON(t *testing.T) {
 					t.Fatalf("%s: %v", b.name, err)
 				}
 			}
-			if !reflect.DeepEqual(want, got) {
+			if !cmp.Equal(want, got) {
 				t.Errorf("%s: written in style %+v, it decodes differently", b.name, st)
 			}
 		}
@@ -131,7 +132,7 @@ func TestRecords(t *testing.T) {
 func TestRegions(t *testing.T) {
 	outside, parts := regions("a\n<<<<<<< ours\nb\n||||||| base\nc\n=======\nd\n>>>>>>> theirs\ne\n<<<<<<< x\nf")
 	want := [][3][]string{{{"c"}, {"b"}, {"d"}}}
-	if !reflect.DeepEqual(parts, want) || !outside["a"] || !outside["e"] || !outside["f"] || outside["b"] {
+	if !cmp.Equal(parts, want) || !outside["a"] || !outside["e"] || !outside["f"] || outside["b"] {
 		t.Errorf("%v %v", parts, outside)
 	}
 	if marked("=======\n") || !marked("<<<<<<< ours\n=======\n>>>>>>> theirs") {

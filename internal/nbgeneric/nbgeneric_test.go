@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -34,8 +35,8 @@ func TestDecodeEncode(t *testing.T) {
 	if f, ok := nan.(float64); !ok || !math.IsNaN(f) {
 		t.Errorf("NaN decoded as %#v", nan)
 	}
-	if !reflect.DeepEqual(m, want) {
-		t.Errorf("decoded %#v\nwant %#v", m, want)
+	if diff := cmp.Diff(want, m); diff != "" {
+		t.Errorf("decoded (-want +got):\n%s", diff)
 	}
 	m["nan"] = nan
 	out, err := nbgeneric.Encode(m)
@@ -61,14 +62,14 @@ func TestMapsAndOutputs(t *testing.T) {
 	if err := nbgeneric.FromMap(map[string]any{"tags": []any{"x"}, "custom": map[string]any{"k": 1}}, &md); err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual([]string(md.Tags), []string{"x"}) || md.AdditionalProperties["custom"] == nil {
+	if !cmp.Equal([]string(md.Tags), []string{"x"}) || md.AdditionalProperties["custom"] == nil {
 		t.Errorf("FromMap gave %#v", md)
 	}
 	m, err := nbgeneric.ToMap(&md)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(m["tags"], []any{"x"}) || m["custom"] == nil {
+	if !cmp.Equal(m["tags"], []any{"x"}) || m["custom"] == nil {
 		t.Errorf("ToMap gave %#v", m)
 	}
 	if _, err := nbgeneric.ToMap(42); err == nil {

@@ -74,7 +74,7 @@ func TestBrowserDiffPage(t *testing.T) {
 	tab := browsertest.Open(t, nil)
 	a, b := reviewPair(t)
 	p, _ := diffPageOf(t, a, b)
-	tab.OpenFile(p)
+	openRendered(tab, p)
 	type sec struct{ Kind, Head string }
 	secs := browsertest.Eval[[]sec](tab, `[...document.querySelectorAll("section.nb-dcell")].map(s => ({Kind: s.className.replace("nb-dcell nb-k-", ""), Head: s.querySelector(".nb-dhead").innerText}))`)
 	var kinds []string
@@ -174,7 +174,7 @@ func TestBrowserDiffInert(t *testing.T) {
 	if !bytes.Contains(page, []byte("srcdoc=")) || !bytes.Contains(page, []byte("&lt;script&gt;window.__pwned")) {
 		t.Fatal("the payloads are not on the page: the test proves nothing")
 	}
-	tab.OpenFile(path)
+	openRendered(tab, path)
 	if n := browsertest.Eval[int](tab, `document.querySelectorAll("main script, main svg, main [onerror], main [onload]").length`); n != 0 {
 		t.Errorf("%d active elements on the diff page: %s", n, browsertest.Eval[string](tab, `[...document.querySelectorAll("main script, main svg, main [onerror], main [onload]")].map(e => e.outerHTML.slice(0, 300)).join("\n")`))
 	}

@@ -38,12 +38,24 @@ func inert(t *testing.T, tab *browsertest.Tab) {
 	tab.NoRequests()
 }
 
-// open renders cells to a file and opens it.
+// open renders cells to a file and opens it (see openRendered).
 func open(t *testing.T, tab *browsertest.Tab, o Options, cells ...cell) []byte {
 	t.Helper()
 	path, page := pageOf(t, o, cells...)
-	tab.OpenFile(path)
+	openRendered(tab, path)
 	return page
+}
+
+// openRendered opens a page and waits until the browser has rendered it
+// once (two animation frames after its load event). The load event does
+// not mean that: cells are content-visibility: auto, whose contents stay
+// skipped — absent from innerText, unpainted — until a rendering update
+// finds them near the view, and on a loaded machine that update came
+// after the load (innerText of the page's main was "" while its
+// textContent held 1,002 characters; two frames later, 994).
+func openRendered(tab *browsertest.Tab, path string) {
+	tab.OpenFile(path)
+	browsertest.Eval[bool](tab, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
 }
 
 // The controls: the detectors see a script that runs and a request made.

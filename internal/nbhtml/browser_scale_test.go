@@ -17,6 +17,7 @@ import (
 
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/internal/browsertest"
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // Large notebooks in the browser: time to first render, page size, and
@@ -80,6 +81,7 @@ const scrollJS = `(async () => {
 		})()`
 
 func TestBrowserScale(t *testing.T) {
+	testtier.Long(t)
 	tab := browsertest.Open(t, nil)
 	plot := base64.StdEncoding.EncodeToString(noisePNG(115))
 	sizes := []int{625}

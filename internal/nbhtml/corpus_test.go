@@ -13,6 +13,7 @@ import (
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/internal/browsertest"
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // Pages of real notebooks: every corpus file gives a page of one section
@@ -110,13 +111,13 @@ func cellCount(data []byte) (int, bool) {
 	return n, true
 }
 
-// Every corpus notebook read as a dialog (of up to 50 kB; all with
-// IPYNB_LONG=1) makes a page of valid UTF-8 with one section per cell of
-// the file.
+// Every corpus notebook of the tier's sample read as a dialog (of up to
+// 50 kB; every one with IPYNB_LONG=1) makes a page of valid UTF-8 with
+// one section per cell of the file.
 func TestCorpusPages(t *testing.T) {
 	n := 0
-	long := os.Getenv("IPYNB_LONG") != ""
-	for e, data := range corpus.Files(t) {
+	long := testtier.Full()
+	for e, data := range corpus.Sample(t) {
 		if len(data) > 50_000 && !long {
 			continue
 		}
@@ -143,6 +144,7 @@ func TestCorpusPages(t *testing.T) {
 // A sample of the corpus in the browser: one section per cell, every
 // image decoded, every frame sandboxed, no request, no script error.
 func TestBrowserCorpusSample(t *testing.T) {
+	testtier.Long(t)
 	tab := browsertest.Open(t, nil)
 	picked := 0
 	for e, data := range corpus.Files(t) {
@@ -194,7 +196,7 @@ func TestDiffPagesOfRealMerges(t *testing.T) {
 	}
 	pages := 0
 	for n, line := range strings.Split(string(manifest), "\n")[1:] {
-		if n >= 30 && os.Getenv("IPYNB_LONG") == "" {
+		if n >= 30 && !testtier.Full() {
 			break // the long tier (IPYNB_LONG=1) takes all
 		}
 		cols := strings.Split(line, "\t")

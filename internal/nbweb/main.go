@@ -18,7 +18,7 @@ import (
 )
 
 // Usage is the usage line of `ipynb web`.
-const Usage = "[--open] NOTEBOOK | A B | --merge BASE OURS THEIRS"
+const Usage = "[--open] NOTEBOOK | A B | --merge [-o FILE] BASE OURS THEIRS"
 
 // Exit statuses, as the ipynb command's.
 const (
@@ -35,7 +35,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("web", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	merge := fs.Bool("merge", false, "resolve a merge: BASE OURS THEIRS, saved into OURS")
-	open := fs.Bool("open", false, "open the page in the browser")
+	open := fs.Bool("open", false, "open the page in the browser ($BROWSER, else the desktop's)")
+	out := fs.String("o", "", "with --merge: save into FILE instead of OURS (git mergetool's $MERGED)")
 	fs.Usage = func() { fmt.Fprintf(stderr, "usage: ipynb web %s\n", Usage); fs.PrintDefaults() }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -48,7 +49,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	st := -1
 	switch {
 	case *merge && fs.NArg() == 3:
-		app, st = newMergeApp(in, [3]string{fs.Arg(0), fs.Arg(1), fs.Arg(2)})
+		app, st = newMergeApp(in, [3]string{fs.Arg(0), fs.Arg(1), fs.Arg(2)}, *out)
+	case *out != "":
+		fmt.Fprintln(stderr, "ipynb web: -o is for --merge (the file the resolution is saved into)")
+		return exitError
 	case !*merge && fs.NArg() == 1:
 		app, st = newViewApp(in, fs.Arg(0))
 	case !*merge && fs.NArg() == 2:

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -35,7 +35,8 @@ type mergeConflict = dialog.Conflict
 type mergeApp struct {
 	in     reader
 	paths  [3]string
-	stamp  *atomicfile.Stamp // ours' read
+	target string            // the file saved into: OURS, or -o's
+	stamp  *atomicfile.Stamp // target's read (nil: it did not exist)
 	res    *convert.MergeResult
 	labels [2]string // the markers' labels
 	quit   func()
@@ -64,8 +65,23 @@ type mergeAnswer struct {
 	Error    string   `json:"error,omitempty"`
 }
 
-func newMergeApp(in reader, paths [3]string) (webApp, int) {
-	a := &mergeApp{in: in, paths: paths, exit: exitFindings}
+// newMergeApp reads a merge's three notebooks; the resolution is saved
+// into target ("": into OURS).
+func newMergeApp(in reader, paths [3]string, target string) (webApp, int) {
+	a := &mergeApp{in: in, paths: paths, target: paths[1], exit: exitFindings}
+	if target != "" && target != paths[1] {
+		a.target = target
+		// The file saved into is checked, as OURS would be, for a change
+		// made while the page is open (one that does not exist yet is
+		// created).
+		if _, err := os.Lstat(target); err == nil {
+			if _, st, ok := in.read(target); ok {
+				a.stamp = st
+			} else {
+				return nil, exitError
+			}
+		}
+	}
 	var texts [3][]byte
 	for i, p := range paths {
 		if i == 1 && p == "-" {
@@ -76,7 +92,7 @@ func newMergeApp(in reader, paths [3]string) (webApp, int) {
 		if !ok {
 			return nil, exitError
 		}
-		if i == 1 {
+		if i == 1 && a.target == paths[1] {
 			a.stamp = st
 		}
 		texts[i] = data
@@ -110,47 +126,6 @@ func newMergeApp(in reader, paths [3]string) (webApp, int) {
 	return a, -1
 }
 
-// locate finds each conflict's message in the merged dialog: by id, and
-// in a notebook without cell ids (whose ids are made up anew on every
-// read) by order — conflicts come in cell order — taking the next
-// message that holds conflict markers (a text conflict) or one side's
-// text (the others).
-func locate(d *dialog.Dialog, cs []mergeConflict) []int {
-	at := make([]int, len(cs))
-	next := 0
-	used := map[[2]string]bool{} // message position and part, taken by a text conflict
-	for i, c := range cs {
-		at[i] = -1
-		if c.ID == "" {
-			continue
-		}
-		for k, m := range d.Messages {
-			if m.ID == c.ID {
-				at[i] = k
-			}
-		}
-		text := textPart(c) != "" || strings.HasPrefix(c.What, "deleted by")
-		key := func(k int) [2]string { return [2]string{strconv.Itoa(k), textPart(c)} }
-		if at[i] < 0 {
-			for k := next; k < len(d.Messages); k++ {
-				m := d.Messages[k]
-				if text && !used[key(k)] && markerLine.MatchString(partOf(m, textPart(c))) ||
-					!text && (c.Ours != nil && m.Content == c.Ours.Content || c.Theirs != nil && m.Content == c.Theirs.Content) {
-					at[i] = k
-					break
-				}
-			}
-		}
-		if at[i] >= 0 {
-			next = at[i]
-			if text {
-				used[key(at[i])] = true
-			}
-		}
-	}
-	return at
-}
-
 // messageAt is conflict i's message in d (nil for none).
 func (a *mergeApp) messageAt(d *dialog.Dialog, i int) *dialog.Message {
 	if k := a.at[i]; k >= 0 && k < len(d.Messages) {
@@ -178,7 +153,7 @@ func (a *mergeApp) page() ([]byte, error) {
 		cs = append(cs, a.view(d, i))
 	}
 	var b bytes.Buffer
-	err = nbhtml.Merge(&b, cs, nbhtml.MergeOptions{Base: a.paths[0], Ours: a.paths[1], Theirs: a.paths[2], Target: a.paths[1]})
+	err = nbhtml.Merge(&b, cs, nbhtml.MergeOptions{Base: a.paths[0], Ours: a.paths[1], Theirs: a.paths[2], Target: a.target})
 	return b.Bytes(), err
 }
 
@@ -220,6 +195,17 @@ func (a *mergeApp) view(d *dialog.Dialog, i int) nbhtml.MergeConflict {
 			{Value: "theirs", Label: "theirs", Text: v.Theirs},
 			{Value: "both", Label: "both", Text: bothSides(v.Merged)},
 		}
+		return v
+	}
+	if c.What == replacedBoth {
+		v.Title = "cells replaced on both sides"
+		if m != nil {
+			v.Title = fmt.Sprintf("cells %d… · replaced on both sides", a.at[i]+1)
+			if sep, end := replacedRegion(d, a.at[i]); sep >= 0 {
+				v.Base, v.Ours, v.Theirs = "(the cells both sides deleted)", cellsText(d, a.at[i]+1, sep), cellsText(d, sep+1, end)
+			}
+		}
+		v.Choices = []nbhtml.MergeChoice{{Value: "ours", Label: "ours' cells"}, {Value: "theirs", Label: "theirs' cells"}, {Value: "both", Label: "both"}}
 		return v
 	}
 	describe := func(m *dialog.Message, value any, side int) string {
@@ -337,10 +323,10 @@ func (a *mergeApp) action(name string, body []byte) (any, bool) {
 			ans.Error = "saved already"
 			return ans, true
 		}
-		if _, err := atomicfile.Replace(a.paths[1], data, atomicfile.Options{Expect: a.stamp}); err != nil {
+		if _, err := atomicfile.Replace(a.target, data, atomicfile.Options{Expect: a.stamp}); err != nil {
 			ans.Error = "not saved: " + err.Error()
 			if errors.Is(err, atomicfile.ErrChanged) || errors.Is(err, atomicfile.ErrLocked) {
-				ans.Error = "not saved: " + quote(a.paths[1]) + " changed on disk since it was read; left alone"
+				ans.Error = "not saved: " + quote(a.target) + " changed on disk since it was read; left alone"
 			}
 			fmt.Fprintf(a.in.stderr, "ipynb web: %s\n", ans.Error)
 			return ans, true
@@ -349,7 +335,7 @@ func (a *mergeApp) action(name string, body []byte) (any, bool) {
 		if resolved == ans.Total && ans.Valid {
 			a.exit = exitOK
 		}
-		ans.Saved = fmt.Sprintf("saved into %s (%d of %d conflicts resolved); the server stops", a.paths[1], resolved, ans.Total)
+		ans.Saved = fmt.Sprintf("saved into %s (%d of %d conflicts resolved); the server stops", a.target, resolved, ans.Total)
 		fmt.Fprintf(a.in.stderr, "ipynb web: %s\n", ans.Saved)
 		if a.quit != nil {
 			go func() { time.Sleep(300 * time.Millisecond); a.quit() }()
@@ -401,6 +387,22 @@ func (a *mergeApp) apply(rs []resolution) ([]byte, int, error) {
 				m.Content = r.Text
 			}
 			done = !markerLine.MatchString(r.Text)
+		case c.What == replacedBoth && m != nil:
+			sep, end := replacedRegion(d, a.at[i])
+			if sep < 0 {
+				done = false
+				break
+			}
+			drop := []int{a.at[i], sep, end}
+			switch r.Choice {
+			case "ours":
+				drop = append(drop, ints(sep+1, end)...)
+			case "theirs":
+				drop = append(drop, ints(a.at[i]+1, sep)...)
+			}
+			for _, k := range drop {
+				remove = append(remove, d.Messages[k].ID)
+			}
 		case strings.HasPrefix(c.What, "deleted by") && m != nil:
 			edited := c.Theirs
 			if strings.HasPrefix(c.What, "deleted by theirs") {
@@ -448,6 +450,13 @@ func (a *mergeApp) apply(rs []resolution) ([]byte, int, error) {
 		}
 		if done {
 			resolved++
+			if !c.InText {
+				if c.ID == "" {
+					d.Meta = dropRecords(d.Meta, c.What)
+				} else if m != nil {
+					m.Meta = dropRecords(m.Meta, c.What)
+				}
+			}
 		}
 	}
 	if len(remove) > 0 {
@@ -457,6 +466,15 @@ func (a *mergeApp) apply(rs []resolution) ([]byte, int, error) {
 	}
 	data, err := convert.Marshal(d)
 	return data, resolved, err
+}
+
+// ints are the integers from up to (not including) to.
+func ints(from, to int) []int {
+	var out []int
+	for k := from; k < to; k++ {
+		out = append(out, k)
+	}
+	return out
 }
 
 // sideIndex is the index in Conflict.Values of the side chosen.

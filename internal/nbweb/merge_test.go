@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -49,7 +50,7 @@ func TestResolveRealMerges(t *testing.T) {
 			os.WriteFile(paths[i], data, 0o666)
 		}
 		var stderr bytes.Buffer
-		app, st := newMergeApp(reader{stdin: strings.NewReader(""), stderr: &stderr}, paths)
+		app, st := newMergeApp(reader{stdin: strings.NewReader(""), stderr: &stderr}, paths, "")
 		if app == nil {
 			// Inputs the merge refuses (older formats): its own tests.
 			t.Logf("%s %s: not merged (%d): %s", cols[0], cols[2], st, strings.TrimSpace(stderr.String()))
@@ -98,6 +99,11 @@ func TestResolveRealMerges(t *testing.T) {
 			}
 			if m := markersIn(t, data); m != "" {
 				t.Errorf("%s %s: a conflict marker is left: %q", cols[2], choice, m)
+			}
+			// No record of a conflict without text is left (the
+			// records' member, anywhere).
+			if bytes.Contains(data, []byte(`"`+convert.ConflictsKey+`"`)) {
+				t.Errorf("%s %s: a conflict record (%s) is left", cols[2], choice, convert.ConflictsKey)
 			}
 		}
 	}

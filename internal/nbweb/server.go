@@ -177,8 +177,20 @@ func (s *webServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	json.NewEncoder(w).Encode(answer)
 }
 
-// openBrowser opens url in the desktop's browser, not waiting for it.
+// openBrowser opens url in the browser, not waiting for it: $BROWSER
+// (a program, given the address; the first that starts of a list
+// separated by colons, as Python's webbrowser reads it), else the
+// desktop's.
 func openBrowser(url string) {
+	for _, b := range strings.Split(os.Getenv("BROWSER"), string(os.PathListSeparator)) {
+		if b = strings.TrimSpace(b); b == "" {
+			continue
+		}
+		if cmd := exec.Command(b, url); cmd.Start() == nil {
+			go cmd.Wait()
+			return
+		}
+	}
 	var cmd *exec.Cmd
 	switch runtime.GOOS {
 	case "darwin":

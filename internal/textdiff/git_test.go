@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/internal/textdiff/textshape"
 )
 
@@ -219,7 +220,7 @@ func editAll(lines []string) []string {
 // git's algorithm, heuristics included, not merely as short.
 func TestDiffAgreesWithGit(t *testing.T) {
 	g := newGit(t)
-	for _, c := range diffCases(testing.Short()) {
+	for _, c := range diffCases(!testtier.Full()) {
 		wa, wb := g.changes(t, c.a, c.b)
 		ga, gb := ourChanges(c.a, c.b)
 		if d := firstDifference("a", ga, wa) + firstDifference("b", gb, wb); d != "" {
@@ -235,7 +236,7 @@ func TestDiffAgreesWithGit(t *testing.T) {
 func TestMergeShapesAgreeWithGit(t *testing.T) {
 	g := newGit(t)
 	sizes := []int{1000, 4000, 20000, 80000}
-	if testing.Short() {
+	if !testtier.Full() {
 		sizes = sizes[:2]
 	}
 	for _, sh := range textshape.All {
@@ -263,7 +264,7 @@ func TestMergeShapesAgreeWithGit(t *testing.T) {
 func TestUnifiedAgreesWithGit(t *testing.T) {
 	g := newGit(t)
 	sizes := []int{3000, 20000}
-	if testing.Short() {
+	if !testtier.Full() {
 		sizes = sizes[:1]
 	}
 	for _, sh := range textshape.All {
@@ -306,7 +307,7 @@ func TestMergeLongTextsAgreeWithGit(t *testing.T) {
 	g := newGit(t)
 	r := rand.New(rand.NewPCG(59, 61))
 	count := 40
-	if testing.Short() {
+	if !testtier.Full() {
 		count = 8
 	}
 	clean := 0

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/internal/textdiff/textshape"
 )
 
@@ -34,7 +35,7 @@ func growth(t *testing.T, name string, sizes []int, steps map[string][]int) {
 }
 
 func scaleSizes() []int {
-	if testing.Short() {
+	if !testtier.Full() {
 		return []int{16000, 32000}
 	}
 	return []int{16000, 32000, 64000}

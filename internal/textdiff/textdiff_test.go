@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // randomText returns n lines drawn from a vocabulary of vocab lines (a
@@ -91,7 +93,7 @@ func mergeTextAgainstGit(t *testing.T, vocab int, tolerate float64) {
 	dir := t.TempDir()
 	r := rand.New(rand.NewPCG(1, uint64(vocab)))
 	n := 1000
-	if testing.Short() {
+	if !testtier.Full() {
 		n = 100
 	}
 	var clean, conflicted, sameConflictText, disagree int
@@ -153,7 +155,7 @@ func TestUnifiedAppliesWithPatch(t *testing.T) {
 	dir := t.TempDir()
 	r := rand.New(rand.NewPCG(3, 4))
 	n := 200
-	if testing.Short() {
+	if !testtier.Full() {
 		n = 40
 	}
 	for i := range n {

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -93,7 +93,7 @@ func nullCountOutput(cells []nbformat.Cell) bool {
 // of it holds the cells written.
 func TestCorpusEdits(t *testing.T) {
 	seeds := 2
-	if testing.Short() {
+	if !testtier.Full() {
 		seeds = 1
 	}
 	type written struct {
@@ -239,7 +239,7 @@ func checkStyle(t *testing.T, name string, ours, out []byte, e edited) {
 func TestGeneratedEdits(t *testing.T) {
 	n := 150
 	switch {
-	case os.Getenv("IPYNB_LONG") != "":
+	case testtier.Full():
 		n = 3000
 	case testing.Short():
 		n = 40

@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 const schemaDir = "../../../schema"
@@ -87,8 +88,8 @@ func TestReshapeContract(t *testing.T) {
 			}
 		}
 	}
-	if want := map[string]int{"cell_type": 3, "output_type": 4, "execution_count": 2}; !reflect.DeepEqual(seen, want) {
-		t.Errorf("hinted members %v, want %v", seen, want)
+	if diff := cmp.Diff(map[string]int{"cell_type": 3, "output_type": 4, "execution_count": 2}, seen); diff != "" {
+		t.Errorf("hinted members (-want +got):\n%s", diff)
 	}
 	// Definitions that would only add a named type become plain Go types.
 	for _, def := range []string{"metadata_name", "metadata_tags", "output_metadata", "attachments"} {

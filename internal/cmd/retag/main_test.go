@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 const sample = `package p
@@ -33,8 +35,8 @@ func TestRetag(t *testing.T) {
 	}
 	tags := fieldTags(t, got)
 	want := map[string]string{"A": `json:"a,omitempty"`, "B": "", "AdditionalProperties": `json:"-"`, "C": ""}
-	if !reflect.DeepEqual(tags, want) {
-		t.Errorf("tags %q, want %q", tags, want)
+	if diff := cmp.Diff(want, tags); diff != "" {
+		t.Errorf("tags (-want +got):\n%s", diff)
 	}
 	for _, c := range []string{"// T is documented.", "// A is a field."} {
 		if !strings.Contains(string(got), c) {
