@@ -3,6 +3,8 @@ package dialog_test
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/nbdialog/ipynb/dialog"
 )
 
@@ -88,5 +90,62 @@ func TestMergeKindChangedInPlace(t *testing.T) {
 	m0, m1 := got.Messages[0], got.Messages[1]
 	if m0.Kind != dialog.Note || m0.Content != b.Messages[0].Content || m1.Content != th.Messages[1].Content || outputsText(m1.Outputs) != outputsText(o.Messages[1].Outputs) {
 		t.Errorf("merged %s %q, %s %q with outputs %q", m0.Kind, m0.Content, m1.Kind, m1.Content, outputsText(m1.Outputs))
+	}
+}
+
+// Both sides made one edit of a message's text, which one side's pairing
+// finds (the message edited in place) and the other's does not (it also
+// inserted a message beside it, so the edited one is no longer alike
+// enough to pair): the edit is one message, and the rest of both sides'
+// versions merges (ours' output kept), not a deletion conflicting with
+// the edit beside an inserted copy.
+func TestMergeSameEditPairedOnBothSides(t *testing.T) {
+	unkeyed := func(*dialog.Message) bool { return true }
+	code := func(id, src string) *dialog.Message {
+		return &dialog.Message{ID: id, Kind: dialog.Code, Content: src, Outputs: []dialog.Output{}}
+	}
+	b := &dialog.Dialog{Messages: []*dialog.Message{
+		code("b1", "a\nb\nc\nd"),
+		code("b2", "print('end')"),
+	}}
+	o := &dialog.Dialog{Messages: []*dialog.Message{
+		code("o1", "a\nx\ny\nz\nw"),
+		code("o2", "print('end')"),
+	}}
+	o.Messages[0].Outputs = []dialog.Output{stream("w\n")}
+	o.Messages[0].ExecutionCount = count(3)
+	th := &dialog.Dialog{Messages: []*dialog.Message{
+		code("t1", "a\nx\ny\nz\nw"),
+		code("t2", "import os"),
+		code("t3", "print('end')"),
+	}}
+	got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{Unkeyed: unkeyed})
+	var texts []string
+	for _, m := range got.Messages {
+		texts = append(texts, m.Content)
+	}
+	want := []string{"a\nx\ny\nz\nw", "import os", "print('end')"}
+	if diff := cmp.Diff(want, texts); diff != "" || len(cs) != 0 || len(got.Messages[0].Outputs) != 1 {
+		t.Fatalf("merged texts (-want +got):\n%s\nconflicts %v, outputs of the edited message %d (want ours' 1)", diff, whats(cs), len(got.Messages[0].Outputs))
+	}
+}
+
+// An id is an identity: where ours gave a message another id that theirs
+// gave a message it added (both sides have that message), ours has that
+// message and deleted the base one, rather than renamed it; the message is
+// there once, not also as the renamed base message under a new id.
+func TestMergeRenamedToAnIDTheOtherAdded(t *testing.T) {
+	base := &dialog.Dialog{Messages: []*dialog.Message{{ID: "d0697bb5", Kind: dialog.Code, Content: "x = 1", Outputs: []dialog.Output{}}}}
+	note := &dialog.Message{ID: "deb976o4", Kind: dialog.Note, Content: "x = 1"}
+	ours := &dialog.Dialog{Messages: []*dialog.Message{note}}
+	theirs := clone(base)
+	theirs.Messages = append([]*dialog.Message{clone(ours).Messages[0]}, theirs.Messages...)
+	got, cs := mustMerge(t, base, ours, theirs, dialog.MergeOptions{})
+	var ids []string
+	for _, m := range got.Messages {
+		ids = append(ids, m.ID+" "+string(m.Kind))
+	}
+	if diff := cmp.Diff([]string{"deb976o4 note"}, ids); diff != "" || len(cs) != 0 {
+		t.Fatalf("merged (-want +got):\n%s\nconflicts %v", diff, whats(cs))
 	}
 }
