@@ -23,8 +23,9 @@
 //     that leaves git's file as it was loses nothing where a side read
 //     back is not JSON (see repair_test.go). A cell git's hunks put
 //     twice in a side is one cell twice, and an id git's hunks gave to
-//     another cell's text does not say which cell it is: both readings
-//     are tried. A side read back that is JSON but no valid notebook (a
+//     another cell's text does not say which cell it is: the readings
+//     (copies numbered by alignment, in order, the copy equal to base's
+//     first, copies told apart by their ids) are all tried. A side read back that is JSON but no valid notebook (a
 //     markdown cell with outputs, two cells with one id) has no value cell
 //     by cell that a valid result could keep: such a repair is judged by
 //     its text lines (each line a side added is in the result), its

@@ -21,13 +21,36 @@ var tokenRe = regexp.MustCompile(`«([bots][0-9]+)»`)
 // token base has more than once take the keys of the base cells they
 // align with (a longest common subsequence of the tokens, in order),
 // others the next number free.
-func tokenKeys(vs [4]*nbView) { tokenKeysBy(vs, true) }
+func tokenKeys(vs [4]*nbView) { tokenKeysBy(vs, byAlignment) }
 
 // tokenKeysInOrder is tokenKeys numbering a repeated token's cells in
-// their order in each notebook (the other reading of a cell held twice).
-func tokenKeysInOrder(vs [4]*nbView) { tokenKeysBy(vs, false) }
+// their order in each notebook (another reading of a cell held twice).
+func tokenKeysInOrder(vs [4]*nbView) { tokenKeysBy(vs, inOrder) }
 
-func tokenKeysBy(vs [4]*nbView, aligned bool) {
+// tokenKeysEqualFirst is tokenKeys giving a base cell's key, among a
+// side's cells of its token, first to the one equal to it (the copy git's
+// hunks left as base had it is base's), the others in order.
+func tokenKeysEqualFirst(vs [4]*nbView) { tokenKeysBy(vs, equalFirst) }
+
+// tokenIDKeys is tokenKeys with a repeated token's cells told apart by
+// their ids where they have them: a copy with an id of its own is the
+// cell of that id in every notebook (git's hunks gave the copies their
+// ids).
+func tokenIDKeys(vs [4]*nbView) { tokenKeysBy(vs, copyIDs) }
+
+// How tokenKeysBy numbers a token's cells in a notebook that has it more
+// than once.
+type numbering int
+
+const (
+	byAlignment numbering = iota
+	inOrder
+	equalFirst
+	copyIDs
+)
+
+func tokenKeysBy(vs [4]*nbView, how numbering) {
+	aligned := how == byAlignment
 	byID := map[string]string{}
 	for _, v := range vs {
 		for _, c := range v.cells {
@@ -67,6 +90,9 @@ func tokenKeysBy(vs [4]*nbView, aligned bool) {
 		}
 	}
 	byGap(toks)
+	if how == copyIDs {
+		idKeys(vs, toks)
+	}
 	for i := range toks {
 		for j, tok := range toks[i] {
 			if tok == "" {
@@ -102,6 +128,16 @@ func tokenKeysBy(vs [4]*nbView, aligned bool) {
 				used[keys[p[1]]] = true
 			}
 		}
+		if how == equalFirst && i < 3 {
+			for j, c := range vs[i].cells {
+				for k, b := range vs[0].cells {
+					if toks[i][j] == toks[0][k] && !used[baseKeys[k]] && equal(b.c, c.c) {
+						keys[j], used[baseKeys[k]] = baseKeys[k], true
+						break
+					}
+				}
+			}
+		}
 		for j, tok := range toks[i] {
 			if keys[j] != "" {
 				continue
@@ -115,6 +151,26 @@ func tokenKeysBy(vs [4]*nbView, aligned bool) {
 		}
 		for j, c := range vs[i].cells {
 			c.key = keys[j]
+		}
+	}
+}
+
+// idKeys makes the token of each cell of a token some notebook holds
+// twice token@id, where the cell has an id.
+func idKeys(vs [4]*nbView, toks [4][]string) {
+	repeated := map[string]bool{}
+	for i := range toks {
+		seen := map[string]bool{}
+		for _, tok := range toks[i] {
+			repeated[tok] = repeated[tok] || seen[tok]
+			seen[tok] = true
+		}
+	}
+	for i, v := range vs {
+		for j, c := range v.cells {
+			if id, ok := c.c.vals["id"].(string); ok && repeated[toks[i][j]] && toks[i][j] != "" {
+				toks[i][j] += "@" + id
+			}
 		}
 	}
 }
