@@ -1,13 +1,16 @@
 package convert
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
+	"strings"
 	"sync"
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/cellid"
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -72,9 +75,19 @@ func trimPrefix(err error) string {
 // count, an id, a part the merged kind has no place for) are recorded in
 // the metadata of their cell, or of the notebook, under ConflictsKey, so
 // that every change either side made is in the file: applied, between
-// markers, or in a record. A version 3 ours that the
-// merge changes is written as its upgrade to 4.5, as Marshal writes a
-// changed version 3 dialog. The inputs are read, never changed or kept.
+// markers, or in a record. The result keeps ours' major version: a
+// version 3 ours is merged as its upgrade and written back as version 3,
+// in its own style (ours' cells that did not change are its bytes, a
+// changed one is rewritten where it changed, and cells from a version 3
+// theirs keep theirs' bytes laid out as ours'); the records of its cells
+// are in their metadata as for version 4, their pointers and values those
+// of the cells' version 4 form (/source, /execution_count, outputs as
+// version 4 has them). A version 3 result that would have to hold what
+// version 3 has no place for (an attachment of a version 4 theirs) is an
+// error, nothing merged. One exception: ours the same bytes as base, and
+// theirs moved to version 4, gives theirs' version (as git leaves theirs
+// when ours did not change). A version 2 ours is written as its upgrade
+// to 4.5. The inputs are read, never changed or kept.
 // Ids the merge has to give are drawn from a seed derived from the three
 // inputs, so the same merge always writes the same bytes.
 //
@@ -106,14 +119,13 @@ func (o Options) Merge(base, ours, theirs []byte, opt dialog.MergeOptions) (*Mer
 	// kept message whose id is taken) come from the three inputs, so the
 	// same merge always writes the same bytes (git may run it again).
 	ds[1].Random = dialog.Seeded(mergeSeed(base, ours, theirs))
-	return o.mergeDialogs(ds[0], ds[1], ds[2], theirs, opt)
+	return o.mergeDialogs(ds[0], ds[1], ds[2], mergeInputs{base, ours, theirs}, opt)
 }
 
-// mergeDialogs merges dialogs read by this package (Source set), writing
-// the result in ours' style; theirsData, if not nil, is what theirs was
-// read from. Ours' notebook is changed in place: it must be private to the
-// merge.
-func (o Options) mergeDialogs(base, ours, theirs *dialog.Dialog, theirsData []byte, opt dialog.MergeOptions) (*MergeResult, error) {
+// mergeDialogs merges dialogs read by this package (Source set) from in,
+// writing the result in ours' style. Ours' notebook is changed in place:
+// it must be private to the merge.
+func (o Options) mergeDialogs(base, ours, theirs *dialog.Dialog, in mergeInputs, opt dialog.MergeOptions) (*MergeResult, error) {
 	orgs := [3]*origin{}
 	for i, d := range [3]*dialog.Dialog{base, ours, theirs} {
 		org, ok := d.Source.(*origin)
@@ -182,7 +194,17 @@ func (o Options) mergeDialogs(base, ours, theirs *dialog.Dialog, theirsData []by
 	}()
 	merged, conflicts := dialog.Merge(base, ours, theirs, opt)
 	o.recordConflicts(merged, conflicts, versions, [3]*dialog.Dialog{base, ours, theirs}, orgs)
-	data, err := o.marshalMerged(merged, versions, orgs[0], orgs[1], orgs[2], theirsData, <-valid)
+	// Base is done with: what writing takes from it is taken now, and
+	// nothing below refers to it (but the conflicts' base versions), so
+	// that its notebook is not in memory beside the result.
+	fb := factsOfBase(merged, versions, orgs[0], orgs[1], orgs[2], in)
+	for m, v := range versions {
+		v[0] = nil
+		versions[m] = v
+	}
+	in.base = nil
+	detachBase(conflicts)
+	data, err := o.marshalMerged(merged, versions, fb, orgs[1], orgs[2], in, <-valid)
 	if err != nil {
 		return nil, err
 	}
@@ -209,4 +231,58 @@ func mergeSeed(base, ours, theirs []byte) uint64 {
 		h.Write(in)
 	}
 	return binary.LittleEndian.Uint64(h.Sum(nil))
+}
+
+// detachBase replaces the base version of each conflict by a copy that
+// does not refer to base's notebook (its outputs decoded, its texts and
+// values copied), so that base's input need not stay in memory beside the
+// result for a conflict's sake.
+func detachBase(conflicts []dialog.Conflict) {
+	for i := range conflicts {
+		c := &conflicts[i]
+		if c.Base != nil {
+			c.Base = detachedMessage(c.Base, c.Ours, c.Theirs)
+		}
+	}
+}
+
+// detachedMessage is a copy of m holding nothing of the notebook it was
+// read from, except outputs it shares: an output that one of others
+// (ours' and theirs' versions, which stay in memory anyway) holds at the
+// same place with the same source text is that one; another is decoded
+// into a copy (one that does not decode is kept as it is).
+func detachedMessage(m *dialog.Message, others ...*dialog.Message) *dialog.Message {
+	c := *m
+	c.ID, c.Content = strings.Clone(m.ID), strings.Clone(m.Content)
+	if m.ExecutionCount != nil {
+		n := *m.ExecutionCount
+		c.ExecutionCount = &n
+	}
+	if m.Outputs != nil {
+		c.Outputs = make([]dialog.Output, len(m.Outputs))
+	outputs:
+		for j, out := range m.Outputs {
+			for _, o := range others {
+				if o != nil && j < len(o.Outputs) {
+					if a, b := out.Source(), o.Outputs[j].Source(); a != nil && b != nil && a.Same(b) {
+						c.Outputs[j] = o.Outputs[j]
+						continue outputs
+					}
+				}
+			}
+			if g, err := out.Map(); err == nil {
+				c.Outputs[j] = dialog.NewOutput(jsonvalue.CloneObject(g))
+			} else {
+				c.Outputs[j] = out
+			}
+		}
+	}
+	if m.Attachments != nil {
+		c.Attachments = make([]dialog.Attachment, len(m.Attachments))
+		for j, a := range m.Attachments {
+			c.Attachments[j] = dialog.Attachment{ID: strings.Clone(a.ID), MIME: strings.Clone(a.MIME), Data: bytes.Clone(a.Data)}
+		}
+	}
+	c.Meta, c.Attrs = jsonvalue.CloneObject(m.Meta), jsonvalue.CloneObject(m.Attrs)
+	return &c
 }

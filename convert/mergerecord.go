@@ -30,7 +30,12 @@ import (
 // a kind, ours' kind and what that kind holds; a part the kind has no
 // place for is left out). Resolving the conflict is deleting its record
 // (and the member with the last one). Any member is valid in cell and
-// notebook metadata under every nbformat 4 minor version's schema.
+// notebook metadata under every nbformat 4 minor version's schema, and
+// under nbformat 3's. In a version 3 notebook the records are in the
+// cells' metadata too, their pointers and values those of the cell's
+// version 4 form, which the merge works on ("/source" for a code cell's
+// input, "/execution_count" for its prompt number, outputs as version 4
+// holds them).
 const ConflictsKey = "ipynb_conflicts"
 
 // recordConflicts adds the records of the conflicts that have no text to

@@ -14,14 +14,41 @@ import (
 
 // Writing a merge: the merged dialog over ours' notebook, cell by cell.
 
+// baseFacts is what writing a merge takes from base, found before the
+// merge is written so that base's notebook (a copy of the file) need not
+// be in memory beside the result.
+type baseFacts struct {
+	minor int // the merge's minor version (see mergedMinor)
+	// empty: the messages whose cells keep an empty attachments member
+	// (see emptyAttachments); hidden: those whose cells take what only
+	// theirs changed in the parts messages do not show, with theirs' cell
+	// (see keepTheirsHidden).
+	empty  map[*dialog.Message]bool
+	hidden map[*dialog.Message]nbformat.Cell
+	// oursIsBase: ours is base's very bytes.
+	oursIsBase bool
+}
+
+// factsOfBase finds what writing the merge takes from base (orgB: base's
+// origin, versions: of the merged messages).
+func factsOfBase(merged *dialog.Dialog, versions map[*dialog.Message][3]*dialog.Message, orgB, orgO, orgT *origin, in mergeInputs) baseFacts {
+	return baseFacts{
+		minor:      mergedMinor(orgB.work, orgO.work, orgT.work),
+		empty:      emptyAttachments(merged.Messages, versions, orgB, orgO, orgT), // (before ours' cells are written in place)
+		hidden:     theirsHidden(merged.Messages, versions, orgB, orgO, orgT),
+		oursIsBase: bytes.Equal(in.base, in.ours),
+	}
+}
+
 // marshalMerged writes a merged dialog over ours' notebook: unchanged
 // messages of ours as their cells, changed ones into their cells in place,
 // theirs' messages as theirs' cells when the two notebooks are of one
-// version.
-func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Message][3]*dialog.Message, orgB, orgO, orgT *origin, theirsData []byte, bothValid bool) ([]byte, error) {
-	mo := mergedOrigin(orgB, orgO, orgT, len(merged.Messages))
+// version; over a version 3 ours, as version 3 (see keepsV3). versions
+// holds no base versions any more (base is done with: see baseFacts).
+func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Message][3]*dialog.Message, fb baseFacts, orgO, orgT *origin, in mergeInputs, bothValid bool) ([]byte, error) {
+	mo := mergedOrigin(fb.minor, orgO, len(merged.Messages))
 	pick := &cellPicker{versions: versions, ours: orgO, theirs: orgT,
-		theirsRaw:   &rawCells{nb: orgT.nb, data: theirsData},
+		theirsRaw:   &rawCells{nb: orgT.nb, data: in.theirs},
 		sameVersion: orgT.work.Nbformat == orgO.work.Nbformat && cellid.Written(orgT.work.Nbformat, orgT.work.NbformatMinor) == cellid.Written(orgO.work.Nbformat, orgO.work.NbformatMinor),
 		idsWritten:  cellid.Written(mo.work.Nbformat, mo.work.NbformatMinor)}
 	for _, m := range merged.Messages {
@@ -36,18 +63,36 @@ func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 	// conflict marker streams, ids unique). Healing it is spared (a
 	// marshal and a check), unless the version changes.
 	mo.valid4 = bothValid && mo.work == orgO.nb
+	// Over a version 3 ours the cells are written as version 3: version
+	// 4's healing has nothing to do with them (v3write writes a valid
+	// version 3 notebook, and healing would rewrite cells it can keep).
+	// An invalid ours or theirs is healed as version 4 is, and its cells
+	// written anew (see marshalMergedV3).
+	v3 := keepsV3(fb.oursIsBase, orgO, orgT)
+	mo.valid4 = mo.valid4 || v3 && orgO.valid && orgT.valid
 	// A version 3 ours is written back as it is only if the merge is ours
 	// (cells taken from theirs went into its upgrade, not into it).
 	mo.valid = mo.valid && slices.Equal(merged.Messages, orgO.msgs) && orgO.sameMeta(merged.Meta)
 	merged.Source = mo
 	defer func() { merged.Source = nil }()
-	empty := emptyAttachments(merged.Messages, versions, orgB, orgO, orgT) // (before ours' cells are written in place)
 	nb, err := o.ToNotebook(merged)
 	if err != nil {
 		return nil, err
 	}
-	keepTheirsHidden(nb, merged.Messages, versions, orgB, orgO, orgT)
-	keepAttachmentValues(nb, merged.Messages, versions, orgO, orgT, empty)
+	for i, m := range merged.Messages {
+		if c, ok := fb.hidden[m]; ok && i < len(nb.Cells) {
+			copyHidden(nb.Cells[i], c)
+		}
+	}
+	keepAttachmentValues(nb, merged.Messages, versions, orgO, orgT, fb.empty)
+	if nb.Nbformat == 4 && v3 {
+		// (A merge that is ours is ours' notebook itself, version 3.)
+		var meta map[string]any
+		if !orgO.sameMeta(merged.Meta) {
+			meta = nonNil(merged.Meta)
+		}
+		return o.marshalMergedV3(nb, merged.Messages, versions, meta, orgO, orgT, in)
+	}
 	out, err := nbformat.Marshal(nb)
 	if err != nil {
 		return nil, fmt.Errorf("convert: merge: %w", err)
@@ -58,10 +103,10 @@ func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 // mergedOrigin is the origin a merge is written over: ours' notebook
 // (written in place), at the minor version the merge takes (see
 // mergedMinor).
-func mergedOrigin(orgB, orgO, orgT *origin, n int) *origin {
+func mergedOrigin(minor int, orgO *origin, n int) *origin {
 	mo := &origin{nb: orgO.nb, work: orgO.work, meta: orgO.metaAsRead(), valid: orgO.valid, inPlace: true,
 		snaps: make(map[*dialog.Message]*snapshot, n)}
-	if minor := mergedMinor(orgB.work, orgO.work, orgT.work); minor != orgO.work.NbformatMinor {
+	if minor != orgO.work.NbformatMinor {
 		cp := *orgO.work
 		cp.NbformatMinor = minor
 		mo.work = &cp
@@ -144,20 +189,22 @@ func (p *cellPicker) snapshot(m *dialog.Message) *snapshot {
 	return nil
 }
 
-// keepTheirsHidden gives the cells of merged messages (nb's cells, one per
-// message) what only theirs changed in the parts of a cell its message
-// does not show, so that it survives a merge of the message.
-func keepTheirsHidden(nb *nbformat.Notebook, msgs []*dialog.Message, versions map[*dialog.Message][3]*dialog.Message, orgB, orgO, orgT *origin) {
-	for i, m := range msgs {
+// theirsHidden returns, of the merged messages, those whose cells take
+// what only theirs changed in the parts of a cell its message does not
+// show (so that it survives a merge of the message), with theirs' cell.
+func theirsHidden(msgs []*dialog.Message, versions map[*dialog.Message][3]*dialog.Message, orgB, orgO, orgT *origin) map[*dialog.Message]nbformat.Cell {
+	out := map[*dialog.Message]nbformat.Cell{}
+	for _, m := range msgs {
 		v := versions[m]
-		if v[0] == nil || v[1] == nil || v[2] == nil || i >= len(nb.Cells) {
+		if v[0] == nil || v[1] == nil || v[2] == nil {
 			continue
 		}
 		sb, so, st := orgB.snap(v[0]), orgO.snap(v[1]), orgT.snap(v[2])
 		if sb != nil && so != nil && st != nil && sameHidden(sb.cell, so.cell) && !sameHidden(sb.cell, st.cell) {
-			copyHidden(nb.Cells[i], st.cell)
+			out[m] = st.cell
 		}
 	}
+	return out
 }
 
 // keepAttachmentValues gives each attachment of the merged cells (nb's

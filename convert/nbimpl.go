@@ -39,6 +39,11 @@ func upgradedCopy(nb *nbformat.Notebook) (*nbformat.Notebook, error) {
 	return up.(*nbformat.Notebook), nil
 }
 
+// bundleJSON returns the value of a JSON entry of a MIME bundle as read,
+// without the copy MimeBundle.RawJSON makes (ok false for a text entry,
+// or none).
+func bundleJSON(b nbformat.MimeBundle, mime string) ([]byte, bool) { return nbimpl.BundleJSON(b, mime) }
+
 // cloneCell returns a copy of c that can be changed without changing c
 // (its maps, slices and bundles are shared until replaced).
 func cloneCell(c nbformat.Cell) nbformat.Cell { return nbimpl.CloneCell(c).(nbformat.Cell) }

@@ -79,7 +79,8 @@ func sameOutput(a, b nbformat.Output) bool {
 // sameBundle reports whether two MIME bundles are sure to decode equal:
 // the same MIME types in the same order, each once, each value of the
 // same JSON text as stored (a text's string or lines, JSON data). The
-// values are compared one at a time (RawJSON copies each).
+// values are compared one at a time (JSON data as read, a text as the
+// copy RawJSON makes).
 func sameBundle(a, b nbformat.MimeBundle) bool {
 	if a.Len() != b.Len() {
 		return false
@@ -92,8 +93,17 @@ func sameBundle(a, b nbformat.MimeBundle) bool {
 		if i > 0 && slices.Contains(ka[:i], k) {
 			return false // a type given twice: unsure which entry decodes
 		}
-		ra, okA := a.RawJSON(k)
-		rb, okB := b.RawJSON(k)
+		// (JSON entries compared as read, without copies: a notebook's
+		// largest values are often such data.)
+		ra, okA := bundleJSON(a, k)
+		rb, okB := bundleJSON(b, k)
+		if okA != okB {
+			return false // (a text and JSON data: unsure)
+		}
+		if !okA {
+			ra, okA = a.RawJSON(k)
+			rb, okB = b.RawJSON(k)
+		}
 		if !okA || !okB || string(ra) != string(rb) {
 			return false
 		}

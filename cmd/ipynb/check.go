@@ -212,8 +212,12 @@ func check(e *env, in input) checkResult {
 		}
 		return r
 	}
-	if nb.Nbformat == 4 && mayHoldConflicts(data) {
-		if marks := findConflicts(nb); len(marks) > 0 {
+	if (nb.Nbformat == 4 || nb.Nbformat == 3) && mayHoldConflicts(data) {
+		marks := findConflictsV3(data) // (none unless version 3)
+		if nb.Nbformat == 4 {
+			marks = findConflicts(nb)
+		}
+		if len(marks) > 0 {
 			conflictResult(&r, data, marks)
 			return r
 		}

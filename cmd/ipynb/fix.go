@@ -72,11 +72,23 @@ func runFix(e *env, args []string) int {
 			status = exitError
 			continue
 		}
+		restore := mergeMemory(len(data))
+		// A file's bytes are let go once its sides are split out (its
+		// stamp keeps their digest for the check before writing it
+		// back), so that they are not in memory beside the sides and
+		// the result; standard input's are kept to be written out.
+		var kept []byte
+		if stamp != nil {
+			stamp = stamp.Digest()
+		} else {
+			kept = data
+		}
 		out, conflicts, ids, err := fixMarkers(data, opt)
+		restore()
 		switch {
 		case errors.Is(err, errNoMarkers):
 			if stamp == nil {
-				e.stdout.Write(data)
+				e.stdout.Write(kept)
 			}
 			continue
 		case err != nil:
@@ -149,19 +161,25 @@ func fixMarkers(data []byte, opt mergeOptions) ([]byte, []mergeConflict, map[str
 	}
 	opt.MarkerSize = cs.markerSize
 	opt.OursLabel, opt.TheirsLabel = mergeLabels(cs.oursLabel, cs.theirsLabel, os.Environ())
+	// The sides' texts are let go as soon as the merge is done with
+	// them (only ours' is needed afterwards), so that they are not in
+	// memory beside the result.
+	base, theirs := cs.base.text, cs.theirs.text
+	cs.base.text, cs.theirs.text = nil, nil
+	threeWay := base != nil
 	var res *merged
 	var mie *convert.MergeInputError
-	if cs.base.text != nil {
-		res, err = mergeBytes(cs.base.text, cs.ours.text, cs.theirs.text, opt)
+	if threeWay {
+		res, err = mergeBytes(base, cs.ours.text, theirs, opt)
 		if errors.As(err, &mie) && mie.Input == "base" {
 			// The zdiff3 style moves lines both sides share out of the
 			// conflicts, so the lines around a base section need not be
 			// the base's: without a readable base, merge two-way.
-			cs.base.text = nil
+			threeWay = false
 		}
 	}
-	if cs.base.text == nil {
-		res, err = mergeTwoWay(cs.ours.text, cs.theirs.text, opt)
+	if !threeWay {
+		res, err = mergeTwoWay(cs.ours.text, theirs, opt)
 	}
 	if errors.As(err, &mie) {
 		sd := map[string]*side{"ours": &cs.ours, "theirs": &cs.theirs}[mie.Input]
@@ -170,7 +188,7 @@ func fixMarkers(data []byte, opt mergeOptions) ([]byte, []mergeConflict, map[str
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if cs.base.text == nil {
+	if !threeWay {
 		// From an empty base every cell is "added": a cell both sides
 		// have in two versions was changed on both.
 		for i := range res.conflicts {
@@ -179,10 +197,13 @@ func fixMarkers(data []byte, opt mergeOptions) ([]byte, []mergeConflict, map[str
 			}
 		}
 	}
+	var ids map[string]bool
+	if len(res.conflicts) > 0 {
+		ids = idsIn(res.conflicts, cs.ours.text, theirs)
+	}
 	if err := checkMerged(res.data, cs.ours.text); err != nil {
 		return nil, nil, nil, err
 	}
-	ids := idsIn(res.conflicts, cs.ours.text, cs.theirs.text)
 	return res.data, res.conflicts, ids, nil
 }
 
@@ -206,12 +227,12 @@ func located(err error, s *side) error {
 // checkMerged refuses merged bytes that are not a notebook, or not a
 // valid one when ours is valid.
 func checkMerged(data, ours []byte) error {
-	nb, err := nbformat.Unmarshal(data)
+	nb, err := unmarshalOwned(data) // (data is not changed afterwards)
 	if err != nil {
 		return fmt.Errorf("the merge did not give a notebook (nothing written): %w", err)
 	}
 	if err := nbformat.Validate(nb); err != nil {
-		if o, oerr := nbformat.Unmarshal(ours); oerr == nil && nbformat.Validate(o) == nil {
+		if o, oerr := unmarshalOwned(ours); oerr == nil && nbformat.Validate(o) == nil {
 			first, more := err, ""
 			if ps := nbformat.Problems(err); len(ps) > 0 {
 				first = ps[0]

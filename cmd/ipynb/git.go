@@ -52,7 +52,7 @@ sides (HEAD and the branch merged), which the conflict markers carry:
 git 2.44 and later pass them; older git passes "%X" and "%Y" as they
 are, and the merge then labels theirs with the branch "git merge" names
 (ours: HEAD), else "ours" and "theirs". A file the driver cannot merge
-as a notebook (not JSON, empty, nbformat 3, or any file an attributes
+as a notebook (not JSON, empty, nbformat 2, or any file an attributes
 file gives merge=ipynb) is merged as git merges text without the driver
 (--text-fallback: git merge-file, markers in the file), and so is
 every file when the shell cannot run CMD (removed or moved since

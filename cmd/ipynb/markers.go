@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"slices"
 )
 
 // Git's textual conflict markers, as a merge without a driver writes
@@ -36,28 +37,39 @@ type conflictSides struct {
 
 // side is the text of one side with, for each of its lines, the line of
 // the file it came from (1-based), to report errors where the user sees
-// them.
+// them: kept as runs of lines that follow each other in both (a few per
+// conflict, not a number per line).
 type side struct {
-	text  []byte
-	lines []int
+	text []byte
+	n    int       // its lines
+	runs []lineRun // in order of side line
 }
+
+// A lineRun is a run of the side's lines, from side line side on, that
+// are the file's lines from file line file on.
+type lineRun struct{ side, file int }
 
 func (s *side) add(line []byte, n int) {
 	s.text = append(s.text, line...)
-	s.lines = append(s.lines, n)
+	s.n++
+	if k := len(s.runs); k == 0 || s.runs[k-1].file+(s.n-s.runs[k-1].side) != n {
+		s.runs = append(s.runs, lineRun{s.n, n})
+	}
 }
 
-// fileLine is the line of the file holding line n (1-based) of the side.
+// fileLine is the line of the file holding line n (1-based) of the side
+// (its first or last line for a line before or after them).
 func (s *side) fileLine(n int) int {
-	switch {
-	case len(s.lines) == 0:
+	if s.n == 0 {
 		return 0
-	case n < 1:
-		return s.lines[0]
-	case n > len(s.lines):
-		return s.lines[len(s.lines)-1]
 	}
-	return s.lines[n-1]
+	n = min(max(n, 1), s.n)
+	i, found := slices.BinarySearchFunc(s.runs, n, func(r lineRun, n int) int { return r.side - n })
+	if !found {
+		i--
+	}
+	r := s.runs[i]
+	return r.file + n - r.side
 }
 
 // markerError is a conflict marker out of place.
@@ -111,11 +123,12 @@ func splitConflicts(data []byte) (*conflictSides, error) {
 	state, opened := outside, 0
 	allBase := true
 	// Each side is at most the input: one allocation each.
-	nl := bytes.Count(data, []byte("\n")) + 1
 	for _, s := range []*side{&cs.ours, &cs.theirs} {
-		s.text, s.lines = make([]byte, 0, len(data)), make([]int, 0, nl)
+		s.text = make([]byte, 0, len(data))
 	}
-	base := side{text: make([]byte, 0, len(data)), lines: make([]int, 0, nl)}
+	// The base side is made only while every conflict so far has a base
+	// section (it is let go at the first that has none).
+	base := side{text: make([]byte, 0, len(data))}
 	n := 0
 	for rest := data; len(rest) > 0; {
 		line := rest
@@ -143,6 +156,7 @@ func splitConflicts(data []byte) (*conflictSides, error) {
 		case kind == '=' && (state == inOurs || state == inBase):
 			if state == inOurs {
 				allBase = false
+				base = side{}
 			}
 			state = inTheirs
 			continue
@@ -161,11 +175,15 @@ func splitConflicts(data []byte) (*conflictSides, error) {
 		case outside:
 			cs.ours.add(line, n)
 			cs.theirs.add(line, n)
-			base.add(line, n)
+			if allBase {
+				base.add(line, n)
+			}
 		case inOurs:
 			cs.ours.add(line, n)
 		case inBase:
-			base.add(line, n)
+			if allBase {
+				base.add(line, n)
+			}
 		case inTheirs:
 			cs.theirs.add(line, n)
 		}

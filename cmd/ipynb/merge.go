@@ -7,12 +7,13 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/atomicfile"
-	"github.com/nbdialog/ipynb/nbformat"
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
 )
 
 var mergeCmd = &command{
@@ -46,9 +47,18 @@ right before the rename, the file read), in OURS' own style (only
 the cells the merge changed differ from it), as git's merge driver
 protocol wants (merge.ipynb.driver = ipynb merge ... -- %O %A %B, see
 "ipynb git install"); -o writes it elsewhere, "-o -" to standard output.
+The result keeps OURS' format: an nbformat 3 OURS (cells in worksheets,
+without ids; cells are matched by content) is merged and written as
+nbformat 3, never upgraded, also when THEIRS is nbformat 4 (a note says
+so; what nbformat 3 has no place for, such as an attachment, is refused,
+exit 2: upgrade OURS first). One exception, as git's own merge: OURS the
+same as BASE and THEIRS moved to nbformat 4 gives THEIRS' format, with a
+note. Conflict records of nbformat 3 cells name the members as nbformat 4
+does (/source, /execution_count). nbformat 2 is refused: upgrade it
+("ipynb fmt --upgrade").
 
 With --text-fallback (as git's merge driver has it), inputs that cannot
-be merged as notebooks (not JSON, not a notebook, nbformat 3) are merged
+be merged as notebooks (not JSON, not a notebook, nbformat 2) are merged
 line by line as git merges text (git merge-file, with the repository's
 merge.conflictStyle): the conflicts marked in the text, exit 1, as git
 leaves such a file without the driver.
@@ -108,32 +118,55 @@ type mergeConflict = dialog.Conflict
 type merged struct {
 	data      []byte
 	conflicts []mergeConflict
+	// note, if not "", says how the result's format differs from ours'
+	// or theirs' (printed by merge on standard error).
+	note string
 }
 
-// errOldFormat: merge and fix handle version 4 notebooks only.
-var errOldFormat = errors.New("merging handles version 4 notebooks (upgrade with 'ipynb fmt --upgrade')")
+// errOldFormat: merge and fix handle version 3 and 4 notebooks.
+var errOldFormat = errors.New("merging handles version 3 and 4 notebooks (upgrade with 'ipynb fmt --upgrade')")
 
 // mergeBytes merges three notebook texts with the library. An input
-// that does not read is a *convert.MergeInputError. Ours before version
-// 4 is refused: a merge that takes anything from theirs writes it as
-// version 4.5, and a merge driver should not change a file's format on
-// the way; upgrading first is one command.
+// that does not read is a *convert.MergeInputError. The result keeps
+// ours' major version (a merge driver should not change a file's format
+// on the way): a version 3 ours stays version 3, unless ours is base as
+// it is and theirs moved to version 4 (the result is then theirs' format,
+// as git's own merge leaves it, and note says so). Ours before version 3
+// is refused (upgrading first is one command).
 func mergeBytes(base, ours, theirs []byte, opt mergeOptions) (*merged, error) {
 	// Only ours' format is kept: base and theirs may be older (the
-	// library reads them as version 4).
-	nb, err := nbformat.Unmarshal(ours)
-	if err != nil {
-		return nil, &convert.MergeInputError{Input: "ours", Err: err}
+	// library reads them as version 4). What is not a notebook the
+	// library reports.
+	om, _ := majorVersionOf(ours)
+	if om > 0 && om < 3 {
+		return nil, fmt.Errorf("nbformat %d: %w", om, errOldFormat)
 	}
-	if nb.Nbformat < 4 {
-		return nil, fmt.Errorf("nbformat %d: %w", nb.Nbformat, errOldFormat)
-	}
-	nb = nil
+	tm, _ := majorVersionOf(theirs)
 	res, err := convert.Merge(base, ours, theirs, opt)
 	if err != nil {
 		return nil, err
 	}
-	return &merged{data: res.Data, conflicts: res.Conflicts}, nil
+	m := &merged{data: res.Data, conflicts: res.Conflicts}
+	if om == 3 && tm > 3 {
+		if rm, _ := majorVersionOf(res.Data); rm != 3 {
+			m.note = fmt.Sprintf("theirs changed the format to nbformat %d (ours is base's nbformat 3): the result is nbformat %d, as theirs", tm, rm)
+		} else {
+			m.note = fmt.Sprintf("theirs is nbformat %d: the result stays nbformat 3, as ours", tm)
+		}
+	}
+	return m, nil
+}
+
+// majorVersionOf returns the top-level "nbformat" of a notebook text (its
+// last, as readers take it), read in one pass without parsing or
+// allocating; ok is false where there is no such integer.
+func majorVersionOf(data []byte) (int, bool) {
+	raw, ok := jsonvalue.MemberRaw(data, "nbformat")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(string(raw))
+	return n, err == nil && n >= 0
 }
 
 // conflictSummary is one line naming the conflicts; ids are the cell
@@ -205,24 +238,40 @@ func runMerge(e *env, args []string) int {
 	roles := []string{"base", "ours", "theirs"}
 	var texts [3][]byte
 	var stamp *atomicfile.Stamp // ours'
+	var reread [3]bool          // a file, which the text fallback can read again
 	for i, p := range paths {
 		data, st, err := e.readStamped(input{path: p})
 		if i == 1 {
 			stamp = st
 		}
+		reread[i] = st != nil
 		if err != nil {
 			fmt.Fprintf(e.stderr, "%s: %v\n", label(p, *name, roles[i]), pathError(err))
 			return exitError
 		}
 		texts[i] = data
 	}
+	defer mergeMemory(max(len(texts[0]), len(texts[1]), len(texts[2])))()
+	// Base and theirs are let go as soon as the merge is done with them
+	// (so that they are not in memory beside its result): the text
+	// fallback reads them again (those read from a pipe are kept).
+	base, theirs := texts[0], texts[2]
+	for _, i := range []int{0, 2} {
+		if reread[i] {
+			texts[i] = nil
+		}
+	}
 	var res *merged
-	if len(bytes.TrimSpace(texts[0])) == 0 {
+	var ids map[string]bool
+	if len(bytes.TrimSpace(base)) == 0 {
 		// No base: git gives an empty one when both sides added the
 		// file. Every cell is then added on both sides.
-		res, err = mergeTwoWay(texts[1], texts[2], opt)
+		res, err = mergeTwoWay(texts[1], theirs, opt)
 	} else {
-		res, err = mergeBytes(texts[0], texts[1], texts[2], opt)
+		res, err = mergeBytes(base, texts[1], theirs, opt)
+	}
+	if err == nil && len(res.conflicts) > 0 {
+		ids = idsIn(res.conflicts, texts[1], theirs)
 	}
 	if err == nil {
 		err = checkMerged(res.data, texts[1])
@@ -237,6 +286,15 @@ func runMerge(e *env, args []string) int {
 		}
 		if !*textFallback {
 			return exitError
+		}
+		for _, i := range []int{0, 2} {
+			if texts[i] != nil {
+				continue
+			}
+			if texts[i], _, err = e.readStamped(input{path: paths[i]}); err != nil {
+				fmt.Fprintf(e.stderr, "%s: %v\n", label(paths[i], *name, roles[i]), pathError(err))
+				return exitError
+			}
 		}
 		data, n, err := mergeAsText(texts[0], texts[1], texts[2], *size, opt.OursLabel, opt.TheirsLabel)
 		if err != nil {
@@ -268,12 +326,14 @@ func runMerge(e *env, args []string) int {
 			return exitError
 		}
 	}
+	if res.note != "" {
+		fmt.Fprintf(e.stderr, "%s: note: %s\n", label(paths[1], *name, ""), res.note)
+	}
 	if textConflicts > 0 {
 		fmt.Fprintf(e.stderr, "%s: %s\n", label(paths[1], *name, ""), textConflictSummary(textConflicts))
 		return exitFindings
 	}
 	if len(res.conflicts) > 0 {
-		ids := idsIn(res.conflicts, texts[:]...)
 		fmt.Fprintf(e.stderr, "%s: %s\n", label(paths[1], *name, ""), conflictSummary(res.conflicts, ids))
 		return exitFindings
 	}

@@ -187,17 +187,20 @@ func TestMergeRealMerges(t *testing.T) {
 	t.Logf("ipynb merge on %d real merges: %v", len(cases), counts)
 }
 
-// Notebooks before version 4: merge and fix refuse them (exit 2,
-// nothing written) rather than write another format; diff compares
-// their cells by content.
+// Notebooks before version 3: merge and fix refuse them (exit 2,
+// nothing written) rather than write another format; version 3 ones are
+// merged as version 3 (TestMergeV3, TestFixV3); diff compares the cells
+// of both by content.
 func TestMergeOldFormat(t *testing.T) {
 	t.Parallel()
-	base, _ := os.ReadFile(filepath.Join(shipped, "v3.ipynb"))
-	ours := replaceOnce(t, base, `"print(1)\n",`, `"print(2)\n",`)
-	theirs := replaceOnce(t, base, `"Some *text*\n",`, `"Some *TEXT*\n",`)
+	const v2 = "{\n \"metadata\": {\"name\": \"old\"},\n \"nbformat\": 2,\n \"nbformat_minor\": 0,\n \"worksheets\": [{\"cells\": [{\n" +
+		"  \"cell_type\": \"code\", \"collapsed\": false, \"language\": \"python\", \"outputs\": [],\n  \"input\": [\n   \"print(1)\",\n   \"print(2)\"\n  ]\n }]}]\n}\n"
+	base := []byte(v2)
+	ours := replaceOnce(t, base, `print(1)`, `print(10)`)
+	theirs := replaceOnce(t, base, `print(2)`, `print(20)`)
 	dir := mergeFiles(t, base, ours, theirs)
 	r := ipynb(t, dir, "", "merge", "base.ipynb", "ours.ipynb", "theirs.ipynb")
-	if r.code != 2 || r.stderr != "ours.ipynb: nbformat 3: merging handles version 4 notebooks (upgrade with 'ipynb fmt --upgrade')\n" {
+	if r.code != 2 || r.stderr != "ours.ipynb: nbformat 2: merging handles version 3 and 4 notebooks (upgrade with 'ipynb fmt --upgrade')\n" {
 		t.Errorf("merge: %+v", r)
 	}
 	if now, _ := os.ReadFile(filepath.Join(dir, "ours.ipynb")); !bytes.Equal(now, ours) {
@@ -206,13 +209,20 @@ func TestMergeOldFormat(t *testing.T) {
 	r = ipynb(t, dir, "", "diff", "--json", "base.ipynb", "theirs.ipynb")
 	var doc struct{ Changes []jsonChange }
 	json.Unmarshal([]byte(r.stdout), &doc)
+	if r.code != 1 || len(doc.Changes) != 1 || doc.Changes[0].Kind != "changed" || doc.Changes[0].Content != "@@ -1,2 +1,2 @@\n print(1)\n-print(2)\n+print(20)\n" {
+		t.Errorf("diff of version 2 notebooks: %+v", r)
+	}
+	v3, _ := os.ReadFile(filepath.Join(shipped, "v3.ipynb"))
+	dir = mergeFiles(t, v3, replaceOnce(t, v3, `"Some *text*\n",`, `"Some *TEXT*\n",`), nil)
+	r = ipynb(t, dir, "", "diff", "--json", "base.ipynb", "ours.ipynb")
+	doc.Changes = nil
+	json.Unmarshal([]byte(r.stdout), &doc)
 	if r.code != 1 || len(doc.Changes) != 1 || doc.Changes[0].Kind != "changed" || doc.Changes[0].Content != "@@ -1,2 +1,2 @@\n-Some *text*\n+Some *TEXT*\n over lines\n" {
 		t.Errorf("diff of version 3 notebooks: %+v", r)
 	}
-	lines := strings.SplitAfter(string(base), "\n")
-	in := strings.Join(lines[:29], "") + "<<<<<<< a\n      \"print(2)\\n\",\n=======\n      \"print(3)\\n\",\n>>>>>>> b\n" + strings.Join(lines[30:], "")
+	in := strings.Replace(v2, "   \"print(1)\",\n", "<<<<<<< a\n   \"print(10)\",\n=======\n   \"print(11)\",\n>>>>>>> b\n", 1)
 	os.WriteFile(filepath.Join(dir, "c.ipynb"), []byte(in), 0o644)
-	if r := ipynb(t, dir, "", "fix", "c.ipynb"); r.code != 2 || !strings.Contains(r.stderr, "nbformat 3") {
+	if r := ipynb(t, dir, "", "fix", "c.ipynb"); r.code != 2 || !strings.Contains(r.stderr, "nbformat 2") {
 		t.Errorf("fix: %+v", r)
 	}
 	if now, _ := os.ReadFile(filepath.Join(dir, "c.ipynb")); string(now) != in {

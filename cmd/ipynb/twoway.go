@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"slices"
@@ -33,8 +35,22 @@ import (
 // never by a pattern over its text.
 
 // mergeTwoWay merges ours and theirs without a base: from an empty one,
-// cells without ids paired as above.
+// cells without ids paired as above; a version 3 side as its upgrade (see
+// mergeTwoWayV3).
 func mergeTwoWay(ours, theirs []byte, opt mergeOptions) (*merged, error) {
+	switch om, _ := majorVersionOf(ours); {
+	case om == 3:
+		return mergeTwoWayV3(ours, theirs, opt)
+	case om > 3:
+		if tm, _ := majorVersionOf(theirs); tm == 3 {
+			// (Paired with ours' cells as version 4 cells are.)
+			t, err := upgradedText(theirs)
+			if err != nil {
+				return nil, &convert.MergeInputError{Input: "theirs", Err: err}
+			}
+			theirs = t
+		}
+	}
 	o, t, made, minor, err := pairCells(ours, theirs)
 	if err != nil {
 		return nil, err
@@ -56,12 +72,14 @@ func mergeTwoWay(ours, theirs []byte, opt mergeOptions) (*merged, error) {
 // emptyBase is the notebook text with no cells, as a base for a two-way
 // merge.
 func emptyBase(text []byte) ([]byte, error) {
-	nb, err := nbformat.Unmarshal(text)
+	nb, err := unmarshalOwned(text) // (text is not changed)
 	if err != nil {
 		return nil, err
 	}
 	nb.Cells = nil
-	return nbformat.Marshal(nb)
+	out, err := nbformat.Marshal(nb)
+	// (A copy: Marshal's buffer is sized by the text it was read from.)
+	return bytes.Clone(out), err
 }
 
 // madeUpPrefix starts the ids made up for a two-way merge.
@@ -73,11 +91,12 @@ const madeUpPrefix = "ipynb-fix-"
 // with nothing to do (every cell has an id, or the notebooks are not
 // version 4) it returns them unchanged and made nil.
 func pairCells(ours, theirs []byte) (o, t []byte, made map[string]bool, minor int, err error) {
-	nbO, err := nbformat.Unmarshal(ours)
+	// (Read without copying the texts, which do not change.)
+	nbO, err := unmarshalOwned(ours)
 	if err != nil {
 		return nil, nil, nil, 0, &convert.MergeInputError{Input: "ours", Err: err}
 	}
-	nbT, err := nbformat.Unmarshal(theirs)
+	nbT, err := unmarshalOwned(theirs)
 	if err != nil {
 		return nil, nil, nil, 0, &convert.MergeInputError{Input: "theirs", Err: err}
 	}
@@ -198,7 +217,9 @@ func allIDs(nb *nbformat.Notebook) bool {
 	return true
 }
 
-// rawCells returns the bytes of each cell of a notebook text.
+// rawCells returns, for each cell of a notebook text, a string equal for
+// cells of equal bytes: their SHA-256 hash (the cells are compared, not
+// copied).
 func rawCells(data []byte) ([]string, bool) {
 	spans, ok := cellSpans(data)
 	if !ok {
@@ -206,7 +227,8 @@ func rawCells(data []byte) ([]string, bool) {
 	}
 	out := make([]string, len(spans))
 	for i, sp := range spans {
-		out[i] = string(data[sp[0]:sp[1]])
+		h := sha256.Sum256(data[sp[0]:sp[1]])
+		out[i] = string(h[:])
 	}
 	return out, true
 }

@@ -2,6 +2,7 @@ package atomicfile
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -55,7 +56,7 @@ func (o Options) finalCheck(root *os.Root, base string) (release func(), err err
 		return fail(changed("%s", difference(s, fi)))
 	}
 	if s.doubt(fi) {
-		same, err := sameContent(f, s.data)
+		same, err := s.sameContent(f)
 		if err != nil {
 			return fail(err)
 		}
@@ -93,8 +94,17 @@ func (s *Stamp) sameName(root *os.Root, base string, locked fs.FileInfo) error {
 	return nil
 }
 
-// sameContent reports whether f holds exactly data.
-func sameContent(f *os.File, data []byte) (bool, error) {
+// sameContent reports whether f holds exactly the bytes read (for a
+// Digest, bytes of the same SHA-256 digest).
+func (s *Stamp) sameContent(f *os.File) (bool, error) {
+	if s.sum != nil {
+		h := sha256.New()
+		if _, err := io.Copy(h, io.NewSectionReader(f, 0, 1<<62)); err != nil {
+			return false, err
+		}
+		return bytes.Equal(h.Sum(nil), s.sum[:]), nil
+	}
+	data := s.data
 	buf := make([]byte, 64<<10)
 	off := 0
 	for {

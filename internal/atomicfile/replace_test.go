@@ -156,55 +156,89 @@ func TestReplaceChecksRightBeforeRename(t *testing.T) {
 			os.Symlink(filepath.Base(p)+".moved", p)
 		}, "symbolic link"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			base := t.TempDir()
-			dir := filepath.Join(base, "d")
-			os.Mkdir(dir, 0o755)
-			path := filepath.Join(dir, "a.ipynb")
-			outside := filepath.Join(dir, "..", "outside")
-			write(t, outside, "outside\n")
-			write(t, path, nb)
-			_, st, err := Read(path, ReadOptions{})
-			if err != nil {
-				t.Fatal(err)
+		for _, digest := range []bool{false, true} {
+			name := tc.name
+			if digest {
+				name += ", digest"
 			}
-			var want []byte
-			var wantInfo fs.FileInfo
-			within(t, 20*time.Second, "Replace", func() {
-				_, err = Replace(path, []byte("new\n"), Options{Expect: st, BeforeCheck: func() {
-					tc.change(t, path)
-					wantInfo, _ = os.Lstat(path)
-					if wantInfo != nil && wantInfo.Mode().IsRegular() {
-						want, _ = os.ReadFile(path)
+			t.Run(name, func(t *testing.T) {
+				base := t.TempDir()
+				dir := filepath.Join(base, "d")
+				os.Mkdir(dir, 0o755)
+				path := filepath.Join(dir, "a.ipynb")
+				outside := filepath.Join(dir, "..", "outside")
+				write(t, outside, "outside\n")
+				write(t, path, nb)
+				_, st, err := Read(path, ReadOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if digest {
+					st = st.Digest()
+				}
+				var want []byte
+				var wantInfo fs.FileInfo
+				within(t, 20*time.Second, "Replace", func() {
+					_, err = Replace(path, []byte("new\n"), Options{Expect: st, BeforeCheck: func() {
+						tc.change(t, path)
+						wantInfo, _ = os.Lstat(path)
+						if wantInfo != nil && wantInfo.Mode().IsRegular() {
+							want, _ = os.ReadFile(path)
+						}
+					}})
+				})
+				if !errors.Is(err, ErrChanged) || !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("Replace = %v, want ErrChanged saying %q", err, tc.want)
+				}
+				now, _ := os.Lstat(path)
+				switch {
+				case wantInfo == nil:
+					if now != nil {
+						t.Error("a removed file was written")
 					}
-				}})
+				case now == nil || !os.SameFile(now, wantInfo):
+					t.Error("the changed file was replaced")
+				case wantInfo.Mode().IsRegular():
+					if b, _ := os.ReadFile(path); !bytes.Equal(b, want) {
+						t.Errorf("the changed file was overwritten: %q", b)
+					}
+				}
+				if b, _ := os.ReadFile(outside); string(b) != "outside\n" {
+					t.Errorf("a file outside was written: %q", b)
+				}
+				entries, _ := os.ReadDir(dir)
+				for _, e := range entries {
+					if _, ok := tempOwner(e.Name()); ok {
+						t.Errorf("temporary left: %s", e.Name())
+					}
+				}
 			})
-			if !errors.Is(err, ErrChanged) || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("Replace = %v, want ErrChanged saying %q", err, tc.want)
-			}
-			now, _ := os.Lstat(path)
-			switch {
-			case wantInfo == nil:
-				if now != nil {
-					t.Error("a removed file was written")
-				}
-			case now == nil || !os.SameFile(now, wantInfo):
-				t.Error("the changed file was replaced")
-			case wantInfo.Mode().IsRegular():
-				if b, _ := os.ReadFile(path); !bytes.Equal(b, want) {
-					t.Errorf("the changed file was overwritten: %q", b)
-				}
-			}
-			if b, _ := os.ReadFile(outside); string(b) != "outside\n" {
-				t.Errorf("a file outside was written: %q", b)
-			}
-			entries, _ := os.ReadDir(dir)
-			for _, e := range entries {
-				if _, ok := tempOwner(e.Name()); ok {
-					t.Errorf("temporary left: %s", e.Name())
-				}
-			}
-		})
+		}
+	}
+}
+
+// A Digest stamp holds no bytes; Replace over it writes a file left as
+// read, its content compared by digest while its times leave a change in
+// doubt (just written).
+func TestReplaceDigestStamp(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.ipynb")
+	write(t, path, nb)
+	_, st, err := Read(path, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := st.Digest()
+	if d.Data() != nil || st.Data() == nil || d.Digest().sum != d.sum {
+		t.Fatalf("Digest: data %q (the stamp's %q)", d.Data(), st.Data())
+	}
+	if fi, _ := os.Stat(path); !d.doubt(fi) {
+		t.Fatal("a file just written is not in doubt: the digest is not compared")
+	}
+	if _, err := Replace(path, []byte("new\n"), Options{Expect: d}); err != nil {
+		t.Fatalf("Replace over an unchanged file's digest: %v", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "new\n" {
+		t.Errorf("file %q", b)
 	}
 }
 

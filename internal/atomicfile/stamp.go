@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"crypto/sha256"
 	"io/fs"
 	"path/filepath"
 	"syscall"
@@ -20,6 +21,21 @@ type Stamp struct {
 	ctime     time.Time // zero where the system does not say
 	readAt    time.Time
 	data      []byte
+	sum       *[sha256.Size]byte // in place of data (Digest)
+}
+
+// Digest returns a stamp of the same file holding, in place of its bytes
+// (Data is nil), their SHA-256 digest, by which Replace compares the
+// file's content where the file's times leave a change in doubt: for a
+// caller that lets the bytes go before writing the file back.
+func (s *Stamp) Digest() *Stamp {
+	c := *s
+	if c.sum == nil {
+		sum := sha256.Sum256(s.data)
+		c.sum = &sum
+	}
+	c.data = nil
+	return &c
 }
 
 // Path is the file's path, links resolved: its folder joined with its
@@ -29,7 +45,8 @@ func (s *Stamp) Path() string { return filepath.Join(s.dir, s.base) }
 // ModTime is the file's modification time when it was read.
 func (s *Stamp) ModTime() time.Time { return s.mtime }
 
-// Data is the bytes read; the caller must not change them.
+// Data is the bytes read (nil for a Digest); the caller must not change
+// them.
 func (s *Stamp) Data() []byte { return s.data }
 
 // SameFile reports whether fi describes the file the stamp was made of

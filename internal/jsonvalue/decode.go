@@ -193,6 +193,9 @@ func ElementSpans(raw []byte) (spans [][2]int, ok bool) {
 type decoder struct {
 	s []byte
 	i int
+	// discard: the value is checked, not built (skip): strings, maps,
+	// lists and numbers are not made.
+	discard bool
 }
 
 func (d *decoder) fail(what string) error {
@@ -239,7 +242,10 @@ func (d *decoder) value(depth int) (any, error) {
 	switch c := d.s[d.i]; {
 	case c == '{':
 		d.i++
-		m := map[string]any{}
+		var m map[string]any
+		if !d.discard {
+			m = map[string]any{}
+		}
 		for first := true; ; first = false {
 			d.space()
 			if first && d.peek('}') {
@@ -256,7 +262,9 @@ func (d *decoder) value(depth int) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			m[k] = v
+			if !d.discard {
+				m[k] = v
+			}
 			d.space()
 			if d.peek('}') {
 				return m, nil
@@ -267,7 +275,10 @@ func (d *decoder) value(depth int) (any, error) {
 		}
 	case c == '[':
 		d.i++
-		l := []any{}
+		var l []any
+		if !d.discard {
+			l = []any{}
+		}
 		for first := true; ; first = false {
 			d.space()
 			if first && d.peek(']') {
@@ -277,7 +288,9 @@ func (d *decoder) value(depth int) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			l = append(l, v)
+			if !d.discard {
+				l = append(l, v)
+			}
 			d.space()
 			if d.peek(']') {
 				return l, nil
@@ -299,11 +312,12 @@ func (d *decoder) skip(depth int) error {
 		return d.fail("unexpected end")
 	}
 	switch d.s[d.i] {
-	case '{', '[':
+	case '{', '[', '"':
+		// (Checked as value and str check it, nothing built.)
+		was := d.discard
+		d.discard = true
 		_, err := d.value(depth)
-		return err
-	case '"':
-		_, err := d.str()
+		d.discard = was
 		return err
 	}
 	_, err := d.scalar()
@@ -354,6 +368,9 @@ func (d *decoder) scalar() (any, error) {
 			return nil, d.fail("want a digit")
 		}
 	}
+	if d.discard {
+		return nil, nil
+	}
 	return json.Number(d.s[start:d.i]), nil
 }
 
@@ -369,9 +386,15 @@ func (d *decoder) str() (string, error) {
 	}
 	if d.i < len(d.s) && d.s[d.i] == '"' {
 		d.i++
+		if d.discard {
+			return "", nil
+		}
 		return string(d.s[start : d.i-1]), nil
 	}
-	b := append([]byte(nil), d.s[start:d.i]...)
+	var b []byte // (nil, and left so, when discarding)
+	if !d.discard {
+		b = append(b, d.s[start:d.i]...)
+	}
 	for {
 		if d.i >= len(d.s) {
 			return "", d.fail("unterminated string")
@@ -380,6 +403,9 @@ func (d *decoder) str() (string, error) {
 		switch {
 		case c == '"':
 			d.i++
+			if d.discard {
+				return "", nil
+			}
 			return string(b), nil
 		case c < 0x20:
 			return "", d.fail("control character in a string")
@@ -388,17 +414,23 @@ func (d *decoder) str() (string, error) {
 			if !ok {
 				return "", d.fail("bad escape")
 			}
-			b = AppendRune(b, r)
+			if !d.discard {
+				b = AppendRune(b, r)
+			}
 			d.i += n
 		case c < utf8.RuneSelf:
-			b = append(b, c)
+			if !d.discard {
+				b = append(b, c)
+			}
 			d.i++
 		default:
 			r, n := utf8.DecodeRune(d.s[d.i:])
 			if r == utf8.RuneError && n == 1 {
 				return "", d.fail("invalid UTF-8")
 			}
-			b = append(b, d.s[d.i:d.i+n]...)
+			if !d.discard {
+				b = append(b, d.s[d.i:d.i+n]...)
+			}
 			d.i += n
 		}
 	}

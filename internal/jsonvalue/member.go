@@ -13,50 +13,8 @@ import (
 // escaped or not UTF-8, decoded as encoding/json decodes it). Text
 // that is not JSON reports false, never more.
 func MemberString(raw []byte, key string) (string, bool) {
-	i := skipSpace(raw, 0)
-	if i >= len(raw) || raw[i] != '{' {
-		return "", false
-	}
-	var found []byte
-	seen := false
-	i = skipSpace(raw, i+1)
-	if i < len(raw) && raw[i] == '}' {
-		return "", false
-	}
-	for i < len(raw) {
-		if raw[i] != '"' {
-			return "", false
-		}
-		kEnd := stringEnd(raw, i)
-		if kEnd < 0 {
-			return "", false
-		}
-		k := raw[i : kEnd+1]
-		i = skipSpace(raw, kEnd+1)
-		if i >= len(raw) || raw[i] != ':' {
-			return "", false
-		}
-		i = skipSpace(raw, i+1)
-		vEnd := valueEnd(raw, i)
-		if vEnd < 0 {
-			return "", false
-		}
-		if keyIs(k, key) {
-			seen, found = true, raw[i:vEnd]
-		}
-		i = skipSpace(raw, vEnd)
-		if i >= len(raw) {
-			return "", false
-		}
-		if raw[i] == '}' {
-			break
-		}
-		if raw[i] != ',' {
-			return "", false
-		}
-		i = skipSpace(raw, i+1)
-	}
-	if !seen || len(found) == 0 || found[0] != '"' {
+	found, ok := MemberRaw(raw, key)
+	if !ok || found[0] != '"' {
 		return "", false
 	}
 	if !hasEscape(found) && utf8.Valid(found) {
@@ -67,6 +25,62 @@ func MemberString(raw []byte, key string) (string, bool) {
 		return "", false
 	}
 	return s, true
+}
+
+// MemberRaw returns the value of the member key of the JSON object raw
+// (of its last occurrence), as written (a sub-slice of raw), and whether
+// raw is an object holding key. As MemberString, it reads the object's
+// top level only, in one pass without allocating; text that is not JSON
+// reports false, never more (a value is checked only as far as finding
+// its end needs).
+func MemberRaw(raw []byte, key string) (json.RawMessage, bool) {
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return nil, false
+	}
+	var found []byte
+	seen := false
+	i = skipSpace(raw, i+1)
+	if i < len(raw) && raw[i] == '}' {
+		return nil, false
+	}
+	for i < len(raw) {
+		if raw[i] != '"' {
+			return nil, false
+		}
+		kEnd := stringEnd(raw, i)
+		if kEnd < 0 {
+			return nil, false
+		}
+		k := raw[i : kEnd+1]
+		i = skipSpace(raw, kEnd+1)
+		if i >= len(raw) || raw[i] != ':' {
+			return nil, false
+		}
+		i = skipSpace(raw, i+1)
+		vEnd := valueEnd(raw, i)
+		if vEnd < 0 {
+			return nil, false
+		}
+		if keyIs(k, key) {
+			seen, found = true, raw[i:vEnd]
+		}
+		i = skipSpace(raw, vEnd)
+		if i >= len(raw) {
+			return nil, false
+		}
+		if raw[i] == '}' {
+			break
+		}
+		if raw[i] != ',' {
+			return nil, false
+		}
+		i = skipSpace(raw, i+1)
+	}
+	if !seen || len(found) == 0 {
+		return nil, false
+	}
+	return found, true
 }
 
 // keyIs reports whether the quoted key k (escapes and all) is key.

@@ -19,7 +19,7 @@ import (
 // v3MergeCases turns on nbformat 3 bases (worksheets), for when merging
 // version 3 notebooks is supported; IPYNB_MERGEPROP_V3=1 turns them on
 // too.
-const v3MergeCases = false
+const v3MergeCases = true
 
 func v3On() bool { return v3MergeCases || os.Getenv("IPYNB_MERGEPROP_V3") != "" }
 

@@ -1,0 +1,302 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nbdialog/ipynb/internal/nbtest"
+	"github.com/nbdialog/ipynb/internal/testtier"
+)
+
+// Memory of merge and fix (issue 21 item 13): what they allocate per
+// byte of input grows linearly (the fast tier), and the peak resident
+// memory of the built command, at doubling sizes of output-heavy and
+// dense notebooks, stays within a bound (IPYNB_LONG=1).
+
+// memCase is a merge of an edited notebook: base, ours changing the
+// first markdown cell, theirs the last one (clean) or the same line
+// (conflict), and the file git's line merge leaves for the conflicting
+// pair, in the merge and the diff3 style.
+type memCase struct {
+	base, ours, theirs, conflicting []byte
+	marked, marked3                 []byte
+}
+
+// stepLine is the first line of markdown cell i of an nbtest.Heavy
+// notebook, as written.
+func stepLine(i int) string { return fmt.Sprintf(`"## Step %d\n",`, i) }
+
+func newMemCase(t testing.TB, base []byte) *memCase {
+	t.Helper()
+	last := bytes.Count(base, []byte(`"## Step `)) - 1
+	edit := func(line, by string) []byte {
+		if !bytes.Contains(base, []byte(line)) {
+			t.Fatalf("no %s in the notebook", line)
+		}
+		return bytes.Replace(base, []byte(line), []byte(by), 1)
+	}
+	c := &memCase{base: base}
+	c.ours = edit(stepLine(1), `"## Step 1, ours\n",`)
+	if last < 2 {
+		last = 0 // (a notebook of two steps: the other one)
+	}
+	c.theirs = edit(stepLine(last), fmt.Sprintf(`"## Step %d, theirs\n",`, last))
+	c.conflicting = edit(stepLine(1), `"## Step 1, theirs\n",`)
+	// The line is alone on its line: git marks it so.
+	i := bytes.Index(base, []byte(stepLine(1)))
+	start := bytes.LastIndexByte(base[:i], '\n') + 1
+	end := i + bytes.IndexByte(base[i:], '\n') + 1
+	line := string(base[start:end])
+	indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
+	ours, theirs := indent+`"## Step 1, ours\n",`+"\n", indent+`"## Step 1, theirs\n",`+"\n"
+	mark := func(mid string) []byte {
+		return append(append(append([]byte{}, base[:start]...), mid...), base[end:]...)
+	}
+	c.marked = mark("<<<<<<< ours\n" + ours + "=======\n" + theirs + ">>>>>>> theirs\n")
+	c.marked3 = mark("<<<<<<< ours\n" + ours + "||||||| base\n" + line + "=======\n" + theirs + ">>>>>>> theirs\n")
+	return c
+}
+
+// write writes the case's files into dir.
+func (c *memCase) write(t testing.TB, dir string) {
+	t.Helper()
+	for name, data := range map[string][]byte{"base.ipynb": c.base, "ours.ipynb": c.ours, "theirs.ipynb": c.theirs,
+		"conflicting.ipynb": c.conflicting, "marked.ipynb": c.marked, "marked3.ipynb": c.marked3} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// The commands measured, as run in a folder holding a case's files
+// (fix repairs a copy, written by prepare).
+var memoryCommands = []struct {
+	name    string
+	args    []string
+	prepare string // the file fix repairs is copied from this one
+	status  int
+}{
+	{"merge", []string{"merge", "-o", "out.ipynb", "base.ipynb", "ours.ipynb", "theirs.ipynb"}, "", exitOK},
+	{"merge, conflicting", []string{"merge", "-o", "out.ipynb", "base.ipynb", "ours.ipynb", "conflicting.ipynb"}, "", exitFindings},
+	{"fix", []string{"fix", "fixed.ipynb"}, "marked.ipynb", exitFindings},
+	{"fix, diff3", []string{"fix", "fixed.ipynb"}, "marked3.ipynb", exitFindings},
+}
+
+// runMemoryCommand runs command k in dir in this process, failing t when
+// it does not do its work.
+func runMemoryCommand(t testing.TB, dir string, k int) {
+	c := memoryCommands[k]
+	if c.prepare != "" {
+		data, err := os.ReadFile(filepath.Join(dir, c.prepare))
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, "fixed.ipynb"), data, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}
+	args := make([]string, len(c.args)-1)
+	for i, a := range c.args[1:] {
+		if strings.HasSuffix(a, ".ipynb") {
+			a = filepath.Join(dir, a)
+		}
+		args[i] = a
+	}
+	run := runMerge
+	if c.args[0] == "fix" {
+		run = runFix
+	}
+	if st := run(e, args); st != c.status {
+		t.Fatalf("%s: exit %d, want %d", c.name, st, c.status)
+	}
+}
+
+// merge and fix of output-heavy notebooks allocate, in all, a bounded
+// number of bytes per byte of the input at every size from 100 to 800
+// cells (1.4 to 11.5 MB), growing with the size at most as allocScales
+// allows (linear). Measured: merge 7.5–7.7 bytes per byte (the three
+// inputs are 3 of them, the copies MimeBundle.RawJSON makes to compare
+// outputs 2, the result 1.1), fix 11.4 (merge style) and 9.5–9.6 (diff3).
+// The bounds are the largest measured + 30%.
+// The fast tier runs merge and fix at 50 to 200 cells; IPYNB_LONG=1 all
+// four commands at 100 to 800.
+func TestMergeMemoryScales(t *testing.T) {
+	long := testtier.Full()
+	sizes := []int{100, 200, 400, 800}
+	if !long {
+		sizes = []int{50, 100, 200, 400} // (the last left out with -short)
+	}
+	for k, c := range memoryCommands {
+		if !long && c.name != "merge" && c.name != "fix" {
+			continue
+		}
+		bound := map[string]float64{"merge": 10, "merge, conflicting": 10, "fix": 14.8, "fix, diff3": 12.5}[c.name]
+		t.Run(c.name, func(t *testing.T) {
+			allocScalesOf(t, c.name, bound, func(dir string, n int) (string, int64) {
+				base := nbtest.Heavy{Cells: n, Seed: uint64(n), ImageLines: true}.Notebook()
+				sub := filepath.Join(dir, fmt.Sprint(n))
+				if err := os.MkdirAll(sub, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				newMemCase(t, base).write(t, sub)
+				return sub, int64(len(base))
+			}, sizes, func(dir string, n int) { runMemoryCommand(t, dir, k) })
+		})
+	}
+}
+
+// peakRSS runs the built command in dir under GNU time and returns its
+// peak resident memory in bytes. (The kernel's maximum resident set size
+// of a child of the test itself would count the test's own memory: a
+// child forked from a process keeps its high-water mark across exec.)
+func peakRSS(t *testing.T, dir string, want int, args ...string) int64 {
+	t.Helper()
+	const gnuTime = "/usr/bin/time"
+	if _, err := os.Stat(gnuTime); err != nil {
+		t.Skip("no " + gnuTime)
+	}
+	out := filepath.Join(dir, "rss.txt")
+	cmd := exec.Command(gnuTime, append([]string{"-o", out, "-f", "%M", binary}, args...)...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	if st := exitStatus(err); st != want {
+		t.Fatalf("%v: exit %d, want %d: %s", args, st, want, stderr.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Fields(string(data))
+	var kb int64
+	if len(lines) == 0 {
+		t.Fatalf("%s wrote %q", gnuTime, data)
+	}
+	if _, err := fmt.Sscan(lines[len(lines)-1], &kb); err != nil {
+		t.Fatalf("%s wrote %q", gnuTime, data)
+	}
+	return kb << 10
+}
+
+// exitStatus is the exit status of a command's error.
+func exitStatus(err error) int {
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.ExitCode()
+	}
+	return -1
+}
+
+// denseCase is a merge of a notebook of one dense value of n items
+// (nbtest.Dense: where is "meta", "cell" or "output"): ours changes its
+// cell's source, theirs adds a top-level member (clean) or changes the
+// source too (conflict). It has no marked files (the notebook is one
+// line).
+func denseCase(where string, n int) *memCase {
+	base := nbtest.Dense(where, n)
+	return &memCase{base: base,
+		ours:        bytes.Replace(base, []byte(`"source":"x"`), []byte(`"source":"y"`), 1),
+		theirs:      bytes.Replace(base, []byte(`"nbformat_minor":5`), []byte(`"nbformat_minor":5,"extra":1`), 1),
+		conflicting: bytes.Replace(base, []byte(`"source":"x"`), []byte(`"source":"z"`), 1)}
+}
+
+// The peak resident memory of the built ipynb merge and fix, as a
+// multiple of the largest input, on benchgen's output-heavy notebooks of
+// 8 to 64 MB and on notebooks of one dense value (metadata, output data),
+// 8 to 32 MB (IPYNB_LONG=1: it writes about 1.4 GB of notebooks; GNU time
+// measures).
+// Measured on 64 MB (the median of three runs), before → after the work
+// of issue 21 item 13: merge 8.65× → 3.9–4.05×, conflicting 8.63× →
+// 3.8–3.95×, fix 9.67× → 3.4×, diff3 8.66× → 4.15×; at 16 MB, where the
+// runtime's own memory counts more, merge 4.7–5.1×, fix 4.3×, diff3 4.6×;
+// on 32 MB of one dense value, merge 4.3× (metadata) and 5.3× → 4.3×
+// (output data; conflicting 3.4×). Runs vary by a few tenths with the
+// collector's timing on a loaded machine. Fails when a multiple at 32 MB
+// or more passes its bound (the largest measured + about 10%), or grows
+// by more than 15% from one size to the next (not linear). What stays
+// above the issue's aim, 3×: merge holds its three inputs (3×: the
+// notebooks read refer to their bytes) while dialog.Merge works (+0.4×),
+// and ours and theirs beside the result while it is written (3×); fix of
+// the diff3 style holds the file and its three sides while it splits them
+// (4×); fix of the merge style lets the file go after the split (its
+// stamp keeps a digest) and so holds ours, theirs and the result (3×).
+func TestMergePeakMemoryLong(t *testing.T) {
+	testtier.Long(t)
+	if raceBuild {
+		t.Skip("the race detector's instrumentation allocates")
+	}
+	bounds := map[string]float64{"merge": 4.9, "merge, conflicting": 4.9, "fix": 4.6, "fix, diff3": 5.2}
+	shapes := []struct {
+		name  string
+		sizes []int
+		make  func(mb int) *memCase
+	}{
+		{"output-heavy", []int{8, 16, 32, 64}, func(mb int) *memCase {
+			return newMemCase(t, nbtest.Heavy{Bytes: mb * 1e6, Seed: 1, Kinds: []nbtest.OutputKind{nbtest.Stream, nbtest.Image, nbtest.Table},
+				StreamLines: 20, TableRows: 15, ImageBytes: 30000, ImageJitter: 40000}.Notebook())
+		}},
+		{"dense metadata", []int{8, 16, 32}, func(mb int) *memCase { return denseCase("meta", mb*1e6/2) }},
+		{"dense output data", []int{8, 16, 32}, func(mb int) *memCase { return denseCase("output", mb*1e6/2) }},
+	}
+	for _, sh := range shapes {
+		prev := map[string]float64{}
+		for _, mb := range sh.sizes {
+			dir := t.TempDir()
+			c := sh.make(mb)
+			c.write(t, dir)
+			size, marked := float64(len(c.base)), c.marked != nil
+			c = nil
+			for _, mc := range memoryCommands {
+				if mc.prepare != "" && !marked {
+					continue
+				}
+				if mc.prepare != "" {
+					data, _ := os.ReadFile(filepath.Join(dir, mc.prepare))
+					os.WriteFile(filepath.Join(dir, "fixed.ipynb"), data, 0o644)
+				}
+				x := float64(peakRSS(t, dir, mc.status, mc.args...)) / size
+				t.Logf("%s, %d MB: %s peaks at %.2f× the input", sh.name, mb, mc.name, x)
+				if mb >= 32 && x > bounds[mc.name] {
+					t.Errorf("%s, %d MB: %s peaks at %.2f× the input (at most %.2f×)", sh.name, mb, mc.name, x, bounds[mc.name])
+				}
+				if p := prev[mc.name]; p > 0 && x > 1.15*p {
+					t.Errorf("%s, %d MB: %s peaks at %.2f×, %.2f× at half the size: not linear", sh.name, mb, mc.name, x, p)
+				}
+				prev[mc.name] = x
+			}
+		}
+	}
+}
+
+// BenchmarkMergeCommand and BenchmarkFixCommand: merge and fix of a
+// 400-cell output-heavy notebook (5.7 MB), allocations reported.
+func BenchmarkMergeCommand(b *testing.B) { benchmarkMemoryCommand(b, 0) }
+
+func BenchmarkMergeCommandConflicting(b *testing.B) { benchmarkMemoryCommand(b, 1) }
+
+func BenchmarkFixCommand(b *testing.B) { benchmarkMemoryCommand(b, 2) }
+
+func BenchmarkFixCommandDiff3(b *testing.B) { benchmarkMemoryCommand(b, 3) }
+
+func benchmarkMemoryCommand(b *testing.B, k int) {
+	dir := b.TempDir()
+	base := nbtest.Heavy{Cells: 400, Seed: 400, ImageLines: true}.Notebook()
+	newMemCase(b, base).write(b, dir)
+	b.SetBytes(int64(len(base)))
+	b.ReportAllocs()
+	for b.Loop() {
+		runMemoryCommand(b, dir, k)
+	}
+}

@@ -1,0 +1,108 @@
+package convert
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/v3write"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+// Writing a merge over a version 3 ours: the merge works on the
+// notebooks' upgrades to 4.5 (as they are read); its result is written
+// back as version 3 over ours' bytes by internal/v3write, each merged cell
+// naming the version 3 cell it comes from, so that what the merge did not
+// change is ours' bytes and the rest is in ours' style.
+
+// mergeInputs are the three texts a merge reads.
+type mergeInputs struct{ base, ours, theirs []byte }
+
+// keepsV3 reports whether the merge is written as version 3: ours is
+// version 3, unless ours is base as it is (oursIsBase) and theirs moved
+// to version 4 (the merge is then theirs, in theirs' format: what git
+// does when ours did not change the file).
+func keepsV3(oursIsBase bool, orgO, orgT *origin) bool {
+	if orgO.nb.Nbformat != 3 {
+		return false
+	}
+	return orgT.nb.Nbformat == 3 || !oursIsBase
+}
+
+// marshalMergedV3 writes nb, the merge (its cells those of the merged
+// messages msgs: ours' and theirs' upgraded cells, changed in place or as
+// they are, or cells built anew), as version 3 over ours' text; meta is
+// the merged notebook metadata, nil if it is ours'; versions maps each
+// merged message to its base, ours and theirs versions. A merged message
+// that is theirs' version (and not ours') is written as theirs' cell, so
+// that its bytes are kept where its upgrade lost something of them (a
+// heading's line breaks, say). Where ours or theirs is invalid (a side
+// git's line merge cut, in fix), nb is healed, and that side's cells are
+// written anew from it, so that none of their invalid bytes remain.
+func (o Options) marshalMergedV3(nb *nbformat.Notebook, msgs []*dialog.Message, versions map[*dialog.Message][3]*dialog.Message,
+	meta map[string]any, orgO, orgT *origin, in mergeInputs) ([]byte, error) {
+	from := make(map[nbformat.Cell]v3write.Cell, len(orgO.work.Cells)+len(orgT.work.Cells))
+	var theirs []byte
+	if orgT.nb.Nbformat == 3 && orgT.valid {
+		theirs = in.theirs
+		for j, c := range orgT.work.Cells {
+			from[c] = v3write.Cell{From: v3write.Theirs, Index: j}
+		}
+	}
+	if orgO.valid {
+		for j, c := range orgO.work.Cells {
+			from[c] = v3write.Cell{From: v3write.Ours, Index: j}
+		}
+	}
+	cells := make([]v3write.Cell, len(nb.Cells))
+	for k, c := range nb.Cells {
+		x := from[c] // (New when the cell is neither side's)
+		if k < len(msgs) && x.From == v3write.Ours && theirs != nil {
+			if t, ok := o.theirsVersion(msgs[k], versions[msgs[k]], orgO, orgT, from); ok {
+				x = t
+			}
+		}
+		x.Cell = c
+		cells[k] = x
+	}
+	out, err := v3write.Write(in.ours, &v3write.Notebook{Cells: cells, Meta: meta, Theirs: theirs})
+	if err != nil {
+		var we *v3write.Error
+		if errors.As(err, &we) && errors.Is(err, v3write.ErrNotRepresentable) {
+			// (The pointer is of the merge's cells in version 4 form.)
+			return nil, fmt.Errorf("convert: merge: %s of the merged notebook (in version 4 form): %w; upgrading ours to version 4 merges it", we.Pointer, we.Err)
+		}
+		return nil, fmt.Errorf("convert: merge: writing nbformat 3: %w", err)
+	}
+	return out, nil
+}
+
+// theirsVersion returns theirs' version 3 cell of merged message m (v: its
+// versions), when m is that version and not ours'.
+func (o Options) theirsVersion(m *dialog.Message, v [3]*dialog.Message, orgO, orgT *origin, from map[nbformat.Cell]v3write.Cell) (v3write.Cell, bool) {
+	if v[2] == nil {
+		return v3write.Cell{}, false
+	}
+	st := orgT.snap(v[2])
+	if st == nil {
+		return v3write.Cell{}, false
+	}
+	t, ok := from[st.cell]
+	if !ok || t.From != v3write.Theirs || !o.sameIgnoringID(m, st) {
+		return v3write.Cell{}, false
+	}
+	if v[1] != nil {
+		if so := orgO.snap(v[1]); so != nil && o.sameIgnoringID(m, so) {
+			return v3write.Cell{}, false // ours' too: ours' cell
+		}
+	}
+	return t, true
+}
+
+// sameIgnoringID is sameMessage but for the ids (which a version 3
+// notebook's cells do not have: they are made when it is read).
+func (o Options) sameIgnoringID(m *dialog.Message, s *snapshot) bool {
+	c := *m
+	c.ID = s.msg.ID
+	return o.sameMessage(&c, s)
+}
