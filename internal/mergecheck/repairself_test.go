@@ -117,8 +117,8 @@ func theirsOwn(sides [3][]byte) bool {
 		}
 	}
 	for k := range b {
-		if th[k] == nil && o[k] != nil {
-			return true // deleted by theirs
+		if th[k] == nil && o[k] != nil && !derivedOnly(b[k], o[k]) {
+			return true // deleted by theirs (not only re-run by ours: either may win)
 		}
 	}
 	return own(vs[0].top, vs[2].top, vs[1].top)
