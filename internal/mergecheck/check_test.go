@@ -203,6 +203,32 @@ func derivedOnly(b, s *obj) bool {
 	return equal(b, s)
 }
 
+// upgradedHeading is c, a version 3 heading, as nbformat's upgrade to
+// version 4 makes it (nbformat.v4.convert.upgrade_cell): a markdown cell
+// of one line, level hashes and the source's lines joined by spaces. A
+// result shows a heading so in a markdown cell (a conflict's text: markers
+// in a heading's text would be joined into its one line); a heading is
+// one line (its line ends are no part of it a notebook shows), so such a
+// result cell is compared with the heading's versions as upgraded. Other
+// cells are returned as they are.
+func upgradedHeading(c *cellView) *cellView {
+	if c == nil || str(c.c.vals["cell_type"]) != "heading" {
+		return c
+	}
+	n := number(c.c.vals["level"])
+	if n < 1 {
+		n = 1
+	}
+	text := strings.Repeat("#", n) + " " + strings.Join(lines(c.text), " ")
+	u := *c
+	u.c = clone(c.c).(*obj)
+	u.c.del("level")
+	u.c.set("cell_type", "markdown")
+	u.c.set("source", text)
+	u.text = text
+	return &u
+}
+
 // cell checks one cell's versions (nil where a side has none).
 func (k *run) cell(key string, b, o, t *cellView, rs []*cellView) {
 	objOf := func(c *cellView) *obj {
@@ -213,6 +239,9 @@ func (k *run) cell(key string, b, o, t *cellView, rs []*cellView) {
 	}
 	if len(rs) > 1 {
 		k.fail("cell duplicated", "", key, "", "%d cells in the result", len(rs))
+	}
+	if len(rs) > 0 && str(rs[0].c.vals["cell_type"]) == "markdown" {
+		b, o, t = upgradedHeading(b), upgradedHeading(o), upgradedHeading(t)
 	}
 	sides := [2]*cellView{o, t}
 	if b == nil { // inserted
