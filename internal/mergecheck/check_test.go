@@ -204,26 +204,30 @@ func derivedOnly(b, s *obj) bool {
 }
 
 // upgradedHeading is c, a version 3 heading, as nbformat's upgrade to
-// version 4 makes it (nbformat.v4.convert.upgrade_cell): a markdown cell
-// of one line, level hashes and the source's lines joined by spaces. A
-// result shows a heading so in a markdown cell (a conflict's text: markers
-// in a heading's text would be joined into its one line); a heading is
-// one line (its line ends are no part of it a notebook shows), so such a
-// result cell is compared with the heading's versions as upgraded. Other
-// cells are returned as they are.
-func upgradedHeading(c *cellView) *cellView {
+// version 4 reads it (nbformat.v4.convert.upgrade_cell): one line, the
+// source's lines joined by spaces — as a markdown cell after level
+// hashes (asMarkdown), or as a heading of that one line. A heading is one
+// line (its line ends are no part of it that a notebook shows), which a
+// merge working on the upgrade keeps: a result cell that is not a
+// heading (a conflict's text, a kind changed) is compared with the
+// heading versions as markdown, and one that is a heading, without
+// markers, as headings of one line. Other cells are returned as they are.
+func upgradedHeading(c *cellView, asMarkdown bool) *cellView {
 	if c == nil || str(c.c.vals["cell_type"]) != "heading" {
 		return c
 	}
-	n := number(c.c.vals["level"])
-	if n < 1 {
-		n = 1
-	}
-	text := strings.Repeat("#", n) + " " + strings.Join(lines(c.text), " ")
+	text := strings.Join(lines(c.text), " ")
 	u := *c
 	u.c = clone(c.c).(*obj)
-	u.c.del("level")
-	u.c.set("cell_type", "markdown")
+	if asMarkdown {
+		n := number(c.c.vals["level"])
+		if n < 1 {
+			n = 1
+		}
+		text = strings.Repeat("#", n) + " " + text
+		u.c.del("level")
+		u.c.set("cell_type", "markdown")
+	}
 	u.c.set("source", text)
 	u.text = text
 	return &u
@@ -240,8 +244,13 @@ func (k *run) cell(key string, b, o, t *cellView, rs []*cellView) {
 	if len(rs) > 1 {
 		k.fail("cell duplicated", "", key, "", "%d cells in the result", len(rs))
 	}
-	if len(rs) > 0 && str(rs[0].c.vals["cell_type"]) == "markdown" {
-		b, o, t = upgradedHeading(b), upgradedHeading(o), upgradedHeading(t)
+	if len(rs) > 0 {
+		if str(rs[0].c.vals["cell_type"]) != "heading" {
+			b, o, t = upgradedHeading(b, true), upgradedHeading(o, true), upgradedHeading(t, true)
+		} else if !marked(rs[0].text) {
+			b, o, t = upgradedHeading(b, false), upgradedHeading(o, false), upgradedHeading(t, false)
+			rs = append([]*cellView{upgradedHeading(rs[0], false)}, rs[1:]...)
+		}
 	}
 	sides := [2]*cellView{o, t}
 	if b == nil { // inserted

@@ -12,7 +12,8 @@ import (
 // The checker's view of a notebook: its cells in order, each normalised
 // so that versions and spellings compare as values — the text member
 // ("source", or a version 3 code cell's "input") as one string named
-// "source", a version 3 "prompt_number" as "execution_count", the
+// "source", a version 3 "prompt_number" as "execution_count" and a
+// version 3 code cell's "collapsed" as its metadata's, the
 // multiline strings of outputs and attachments as one string each — and
 // its conflict records taken out of the metadata.
 
@@ -189,6 +190,13 @@ func viewOf(data []byte) (*nbView, error) {
 			if n, ok := c.get("prompt_number"); ok {
 				c.del("prompt_number")
 				c.set("execution_count", n)
+			}
+			// A code cell's "collapsed" is its metadata's, as nbformat's
+			// upgrade (upgrade_cell) moves it there, over a metadata
+			// "collapsed" it may have, and its downgrade moves it back.
+			if x, ok := c.get("collapsed"); ok && str(c.vals["cell_type"]) == "code" {
+				c.del("collapsed")
+				c.sub("metadata", true).set("collapsed", x)
 			}
 		}
 		noneSpelled(c)
