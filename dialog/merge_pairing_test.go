@@ -1,6 +1,7 @@
 package dialog_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -147,5 +148,25 @@ func TestMergeRenamedToAnIDTheOtherAdded(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"deb976o4 note"}, ids); diff != "" || len(cs) != 0 {
 		t.Fatalf("merged (-want +got):\n%s\nconflicts %v", diff, whats(cs))
+	}
+}
+
+// The other shape: theirs' added message of the id ours gave the base
+// message holds another text. Ours has that message (ids are
+// identities) with the base message's text: both added it differently,
+// a conflict that shows both texts, and the base message theirs kept
+// unchanged is deleted by ours.
+func TestMergeRenamedToAnIDTheOtherAddedDifferently(t *testing.T) {
+	base := &dialog.Dialog{Messages: []*dialog.Message{{ID: "d0697bb5", Kind: dialog.Code, Content: "x = 1", Outputs: []dialog.Output{}}}}
+	ours := &dialog.Dialog{Messages: []*dialog.Message{{ID: "deb976o4", Kind: dialog.Code, Content: "x = 1", Outputs: []dialog.Output{}}}}
+	theirs := clone(base)
+	theirs.Messages = append([]*dialog.Message{{ID: "deb976o4", Kind: dialog.Code, Content: "y = 2", Outputs: []dialog.Output{}}}, theirs.Messages...)
+	got, cs := mustMerge(t, base, ours, theirs, dialog.MergeOptions{})
+	if len(got.Messages) != 1 || len(cs) != 1 || !strings.Contains(got.Messages[0].Content, "x = 1") || !strings.Contains(got.Messages[0].Content, "y = 2") {
+		var texts []string
+		for _, m := range got.Messages {
+			texts = append(texts, m.ID+": "+m.Content)
+		}
+		t.Fatalf("merged %q, conflicts %v; want one message showing both texts in a conflict", texts, whats(cs))
 	}
 }
