@@ -157,7 +157,7 @@ func runDiff(e *env, args []string) int {
 		return exitOK
 	}
 	if *asHTML {
-		return runDiffHTML(e, &d, [2]string{aName, bName}, texts, *out, gitMode)
+		return runDiffHTML(e, &d, [2]string{aName, bName}, [2]string{aFile, bFile}, texts, *out, gitMode)
 	}
 	changes, err := d.changes(texts[0], texts[1])
 	if mie := (*convert.MergeInputError)(nil); errors.As(err, &mie) {

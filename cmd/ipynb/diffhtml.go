@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
@@ -43,9 +44,11 @@ func diffPage(d *differ, names [2]string, a, b []byte, live bool) (page []byte, 
 }
 
 // writePage writes a page to out (atomically) or, for "" or "-", to
-// standard output unless it is a terminal; it returns the exit status
-// of a failure, or -1.
-func writePage(e *env, cmd, out string, page []byte) int {
+// standard output unless it is a terminal; never into a folder, nor over
+// one of the files the page is made from (inputs; "-" and /dev/null are
+// none), reached by whatever name or link. It returns the exit status of
+// a failure, or -1.
+func writePage(e *env, cmd, out string, page []byte, inputs ...string) int {
 	if out == "" || out == "-" {
 		if e.stdoutTTY {
 			fmt.Fprintf(e.stderr, "ipynb %s: standard output is a terminal; write the page to a file with -o FILE (or pipe it)\n", cmd)
@@ -53,6 +56,21 @@ func writePage(e *env, cmd, out string, page []byte) int {
 		}
 		e.stdout.Write(page)
 		return -1
+	}
+	if fi, err := os.Stat(out); err == nil {
+		if fi.IsDir() {
+			fmt.Fprintf(e.stderr, "ipynb %s: -o %s: is a folder\n", cmd, quoteName(out))
+			return exitError
+		}
+		for _, in := range inputs {
+			if in == "-" || in == os.DevNull {
+				continue
+			}
+			if ni, err := os.Stat(in); err == nil && os.SameFile(fi, ni) {
+				fmt.Fprintf(e.stderr, "ipynb %s: -o %s: is the notebook being read (%s); %s does not overwrite it\n", cmd, quoteName(out), quoteName(in), cmd)
+				return exitError
+			}
+		}
 	}
 	if _, err := atomicfile.Replace(out, page, atomicfile.Options{}); err != nil {
 		fmt.Fprintln(e.stderr, describe(out, err))
@@ -63,7 +81,7 @@ func writePage(e *env, cmd, out string, page []byte) int {
 
 // runDiffHTML is ipynb diff --html, after the files are read; its exit
 // status is diff's.
-func runDiffHTML(e *env, d *differ, names [2]string, texts [2][]byte, out string, gitMode bool) int {
+func runDiffHTML(e *env, d *differ, names, files [2]string, texts [2][]byte, out string, gitMode bool) int {
 	page, changed, err := diffPage(d, names, texts[0], texts[1], false)
 	if mie := (*convert.MergeInputError)(nil); errors.As(err, &mie) {
 		i := 0
@@ -77,7 +95,7 @@ func runDiffHTML(e *env, d *differ, names [2]string, texts [2][]byte, out string
 		fmt.Fprintf(e.stderr, "ipynb diff: %v\n", err)
 		return exitError
 	}
-	if st := writePage(e, "diff", out, page); st >= 0 {
+	if st := writePage(e, "diff", out, page, files[:]...); st >= 0 {
 		return st
 	}
 	if changed && !gitMode {

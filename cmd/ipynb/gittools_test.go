@@ -15,7 +15,7 @@ import (
 
 // git difftool -t ipynb and git mergetool -t ipynb, with the real git in
 // a repository set up by ipynb git install, and a fake browser ($BROWSER:
-// a script that records the address it is given); the page's server is
+// a script that records the address its launcher page leads to); the page's server is
 // reached over loopback by a Go HTTP client, as the page's script would
 // reach it.
 func TestGitDifftoolMergetool(t *testing.T) {
@@ -24,7 +24,9 @@ func TestGitDifftoolMergetool(t *testing.T) {
 	tmp := t.TempDir()
 	urls := filepath.Join(tmp, "urls")
 	browser := filepath.Join(tmp, "browser")
-	os.WriteFile(browser, []byte("#!/bin/sh\necho \"$1\" >> \""+urls+"\"\n"), 0o755)
+	// The browser is given a launcher page (file://…, see nbweb's
+	// launcher) that sends it on to the page's address: record that.
+	os.WriteFile(browser, []byte("#!/bin/sh\nsed -n 's/.*content=\"0;url=\\([^\"]*\\)\".*/\\1/p' \"${1#file://}\" >> \""+urls+"\"\n"), 0o755)
 	t.Setenv("BROWSER", browser)
 	if r := ipynb(t, dir, "", "git", "install"); r.code != 0 || !strings.Contains(r.stdout, "set local mergetool.ipynb.trustExitCode = true") || strings.Contains(r.stdout, "ipynb-web is not installed") {
 		t.Fatalf("install: %+v", r)

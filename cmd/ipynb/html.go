@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/nbdialog/ipynb/internal/nbhtml"
@@ -56,17 +55,6 @@ func runHTML(e *env, args []string) int {
 		return st
 	}
 	in := fs.Arg(0)
-	if *out != "" {
-		fi, err := os.Stat(*out)
-		if err == nil && fi.IsDir() {
-			fmt.Fprintf(e.stderr, "ipynb html: -o %s: is a folder\n", quoteName(*out))
-			return exitError
-		}
-		if nbi, nerr := os.Stat(in); err == nil && nerr == nil && in != "-" && os.SameFile(fi, nbi) {
-			fmt.Fprintf(e.stderr, "ipynb html: -o %s: is the notebook being read; html does not overwrite it\n", quoteName(*out))
-			return exitError
-		}
-	}
 	name := d.Name
 	if in != "-" {
 		name = strings.TrimSuffix(baseName(in), ".ipynb") // as it is: the page shows it as text
@@ -79,7 +67,7 @@ func runHTML(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ipynb html: %v\n", err)
 		return exitError
 	}
-	if st := writePage(e, "html", *out, page.Bytes()); st >= 0 {
+	if st := writePage(e, "html", *out, page.Bytes(), in); st >= 0 {
 		return st
 	}
 	return exitOK

@@ -77,11 +77,45 @@ func TestDiffHTMLCommand(t *testing.T) {
 	}
 }
 
+// A page is never written over a notebook it is made from: not by its
+// name, another name for it, a link to it, nor in git's driver form; the
+// notebooks are left as they were.
+func TestPageNotOverInput(t *testing.T) {
+	dir := t.TempDir()
+	b := strings.Replace(htmlNotebook, `"text": "1\n"`, `"text": "2\n"`, 1)
+	os.WriteFile(filepath.Join(dir, "a.ipynb"), []byte(htmlNotebook), 0o666)
+	os.WriteFile(filepath.Join(dir, "b.ipynb"), []byte(b), 0o666)
+	os.Symlink("a.ipynb", filepath.Join(dir, "link.html"))
+	os.Mkdir(filepath.Join(dir, "sub"), 0o777)
+	for _, args := range [][]string{
+		{"diff", "--html", "-o", "a.ipynb", "a.ipynb", "b.ipynb"},
+		{"diff", "--html", "-o", "b.ipynb", "a.ipynb", "b.ipynb"},
+		{"diff", "--html", "-o", "sub/../b.ipynb", "a.ipynb", "b.ipynb"},
+		{"diff", "--html", "-o", "link.html", "a.ipynb", "b.ipynb"},
+		{"diff", "--html", "-o", "b.ipynb", "x.ipynb", os.DevNull, ".", ".", "b.ipynb", "0", "100644"},
+		{"diff", "--html", "-o", "a.ipynb", "x.ipynb", "a.ipynb", "0", "100644", "b.ipynb", "0", "100644"},
+		{"html", "-o", "link.html", "a.ipynb"},
+		{"html", "-o", "./a.ipynb", "a.ipynb"},
+	} {
+		r := ipynb(t, dir, "", args...)
+		if r.code != 2 || !strings.Contains(r.stderr, "is the notebook being read") {
+			t.Errorf("ipynb %s: %+v, want it refused", strings.Join(args, " "), r)
+		}
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "a.ipynb")); string(got) != htmlNotebook {
+		t.Error("a.ipynb changed")
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "b.ipynb")); string(got) != b {
+		t.Error("b.ipynb changed")
+	}
+}
+
 // A notebook whose file name is HTML: the page shows the name, as text.
 func TestBrowserHTMLFileName(t *testing.T) {
 	tab := browsertest.Open(t, nil)
 	dir := t.TempDir()
-	name := `<img src=x onerror="window.__pwned=1;document.title='PWNED'"><script>window.__pwned=2</script>`
+	// No "/" (a file name cannot hold one): no end tags.
+	name := `<img src=x onerror="window.__pwned=1;document.title='PWNED'"><svg onload="window.__pwned=2"><script>window.__pwned=3`
 	if err := os.WriteFile(filepath.Join(dir, name+".ipynb"), []byte(htmlNotebook), 0o666); err != nil {
 		t.Skipf("this file system takes no such name: %v", err)
 	}

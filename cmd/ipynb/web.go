@@ -25,7 +25,10 @@ answers only requests that carry the random token of its address (and
 name it as their host), so nobody else on the machine gets in. It stops
 when the page is closed (the page tells it, and says every 2 s that it is
 open) or on Ctrl-C. --open also opens the page in the browser: $BROWSER
-(a program given the address), else the desktop's (xdg-open, open).
+(a program given a file:// URL), else the desktop's (xdg-open, open). The
+browser is given a page of its own (readable by you only, removed when
+the server stops) that leads to the address: a program's arguments are
+visible to every user of the machine, the token must not be.
 
 The merge page shows each conflict with its base, ours and theirs; choose
 ours, theirs or both, or edit the text; how many conflicts are left, and

@@ -28,6 +28,13 @@ type Options struct {
 	// Force replaces the file read even if it changed (Expect still
 	// fixes where to write, and its folder must be the one read).
 	Force bool
+	// New creates the file, which must not exist: nothing may be at the
+	// name when Replace starts, nor when it publishes, where the new file
+	// is linked to the name (link(2) fails on anything there, a symbolic
+	// link, dangling or not, included): ErrChanged otherwise, and nothing
+	// is written. No link in the name itself is followed (those in its
+	// folder are). Not with Expect.
+	New bool
 	// Owner, if set, is given to the new file; otherwise the old file's
 	// owner and group are kept when the process may set them.
 	Owner *Owner
@@ -143,6 +150,8 @@ func (o Options) inspect(d *target, base string) (kept, error) {
 		}
 	case err != nil:
 		return k, pathErr(err)
+	case o.New:
+		return k, changed("%s appeared at its name", Kind(cur.Mode()))
 	case cur.Mode()&fs.ModeSymlink != 0:
 		if check {
 			return k, changed("it was replaced by a symbolic link")
@@ -280,7 +289,18 @@ func (o Options) publish(d *target, base string, t *temp, data []byte) (*Stamp, 
 	if err != nil {
 		return nil, err
 	}
-	err = d.root.Rename(t.name, base)
+	if o.New {
+		err = d.root.Link(t.name, base)
+		if errors.Is(err, fs.ErrExist) {
+			release()
+			return nil, changed("a file appeared at its name")
+		}
+		if err == nil {
+			d.root.Remove(t.name)
+		}
+	} else {
+		err = d.root.Rename(t.name, base)
+	}
 	release()
 	if err != nil {
 		return nil, saveError(d.name, err)
@@ -302,6 +322,17 @@ func (o Options) publish(d *target, base string, t *temp, data []byte) (*Stamp, 
 func (o Options) place(name string) (dir, base string, err error) {
 	if o.Expect != nil {
 		return o.Expect.dir, o.Expect.base, nil
+	}
+	if o.New {
+		// The name itself is not resolved: a link there is refused.
+		if dir, err = filepath.EvalSymlinks(filepath.Dir(name)); err != nil {
+			return "", "", err
+		}
+		base = filepath.Base(name)
+		if base == "." || base == ".." || base == string(filepath.Separator) {
+			return "", "", fmt.Errorf("%w (a folder)", ErrNotRegular)
+		}
+		return dir, base, nil
 	}
 	target, err := resolve(name, 0)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -94,5 +95,30 @@ func TestHighlightAsChroma(t *testing.T) {
 	}
 	if _, ok := highlighted("brainfuck-ish", "x"); ok {
 		t.Error("an unknown language was highlighted")
+	}
+}
+
+// A page highlights at most maxPageHighlight bytes of code, in page
+// order: the cells and fences after the budget is spent are plain (and
+// escaped), code too long to highlight spends none of it.
+func TestHighlightBudget(t *testing.T) {
+	if h := newHighlighter(); h.left != maxPageHighlight {
+		t.Fatalf("a page starts with %d bytes to highlight, want %d", h.left, maxPageHighlight)
+	}
+	h := &highlighter{left: 100}
+	lit := func(s string) bool { return strings.Contains(s, `<span class="`) }
+	code := "x = 1 # <b>\n" // 12 bytes
+	long := strings.Repeat("y = 2\n", maxHighlight/6+1)
+	var got []bool
+	for _, c := range []string{code, long, code, code, code, code, code, code, code, code, code, code} {
+		out := h.code("python", c)
+		if strings.Contains(out, "<b>") {
+			t.Fatal("code not escaped")
+		}
+		got = append(got, lit(out))
+	}
+	want := []bool{true, false, true, true, true, true, true, true, true, false, false, false}
+	if !slices.Equal(got, want) {
+		t.Errorf("highlighted %v, want %v (8 of 12 bytes fit 100; the long one plain and free)", got, want)
 	}
 }

@@ -137,6 +137,9 @@ func TestCorpusPages(t *testing.T) {
 		if bytes.Contains(mainOf(page), []byte("<script")) {
 			t.Errorf("%s: a <script> element in the page's cells", e.Path)
 		}
+		if bytes.Contains(page, []byte("This Markdown is shown as its source")) {
+			t.Errorf("%s: Markdown shown as its source (over a budget of mdbudget.go)", e.Path)
+		}
 	}
 	t.Logf("%d pages", n)
 }

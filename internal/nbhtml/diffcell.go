@@ -98,7 +98,7 @@ func (p *page) partsDiff(a, b *dialog.Dialog, c *dialog.Change) {
 		// The text as it is, beside what else changed.
 		switch mb.Kind {
 		case dialog.Code:
-			p.s(`<div class="nb-input">` + highlight(p.lang, mb.Content) + "</div>")
+			p.s(`<div class="nb-input">` + p.hl.code(p.lang, mb.Content) + "</div>")
 		case dialog.Note, dialog.Prompt:
 			p.md(mb.Content, mb.Attachments)
 		default:

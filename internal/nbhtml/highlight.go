@@ -28,6 +28,33 @@ import (
 // maxHighlight is the longest code highlighted, in bytes.
 const maxHighlight = 200 << 10
 
+// maxPageHighlight is the most code highlighted on one page, in bytes;
+// code after it is shown plain. chroma's lexers are linear but costly on
+// hostile code (up to 20 µs and 7 kB of allocation a byte, the bash
+// lexer on "<a " repeated), so that a notebook of 100 MB of such code
+// would take half an hour to render; the corpus's notebook with the most
+// code has 1.99 MB of it, the next 0.35 MB.
+const maxPageHighlight = 2 << 20
+
+// highlighter highlights the code of one page, within its budget.
+type highlighter struct{ left int }
+
+func newHighlighter() *highlighter { return &highlighter{left: maxPageHighlight} }
+
+// code is highlight(lang, code), or code plain once the page's budget
+// is spent.
+func (h *highlighter) code(lang, code string) string {
+	switch {
+	case len(code) > maxHighlight:
+		return highlight("", code) // plain anyway: not counted
+	case len(code) > h.left:
+		h.left = 0
+		return highlight("", code)
+	}
+	h.left -= len(code)
+	return highlight(lang, code)
+}
+
 //go:embed lexers/*.xml
 var lexerFiles embed.FS
 

@@ -50,15 +50,26 @@ type mdWriter struct {
 	z    sanitizer
 	atts []dialog.Attachment
 	ids  map[string]int // heading ids used in the page so far
+	hl   *highlighter   // the page's code highlighting
 }
 
 // renderMarkdown writes src as HTML to w (a message with attachments
-// atts; ids: the page's heading ids).
-func renderMarkdown(w *bufio.Writer, src string, atts []dialog.Attachment, ids map[string]int) {
+// atts; ids: the page's heading ids; hl: its highlighting).
+func renderMarkdown(w *bufio.Writer, src string, atts []dialog.Attachment, ids map[string]int, hl *highlighter) {
+	work := linkWork(src)
+	if work > linkBudget(len(src)) {
+		plainMarkdown(w, src, "it opens so many links that rendering it would take too long ("+strconv.FormatInt(work, 10)+" bytes to scan)")
+		return
+	}
+	if d := nestDepth(src); d > maxNesting {
+		plainMarkdown(w, src, "it nests "+strconv.Itoa(d)+" quotes or lists deep, more than "+strconv.Itoa(maxNesting))
+		return
+	}
+	linkWorkAllowed.Add(work)
 	m := markdown()
 	source := []byte(src)
 	doc := m.Parser().Parse(text.NewReader(source))
-	mw := &mdWriter{Writer: w, atts: atts, ids: ids}
+	mw := &mdWriter{Writer: w, atts: atts, ids: ids, hl: hl}
 	mw.z.img = func(s string) string { return imageSrc(s, atts) }
 	// Errors are the writer's, which the page reports.
 	m.Renderer().Render(mw, source, doc)
@@ -242,7 +253,7 @@ func renderFencedCode(w util.BufWriter, source []byte, node ast.Node, entering b
 	if n.Info != nil {
 		lang, _, _ = strings.Cut(strings.TrimSpace(string(n.Info.Segment.Value(source))), " ")
 	}
-	w.WriteString(highlight(lang, code.String()))
+	w.WriteString(state(w).hl.code(lang, code.String()))
 	return ast.WalkSkipChildren, nil
 }
 

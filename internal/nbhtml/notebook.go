@@ -142,7 +142,7 @@ func (p *page) message(m *dialog.Message) {
 	switch m.Kind {
 	case dialog.Code:
 		p.s(`<div class="nb-input">`)
-		p.s(highlight(p.lang, m.Content))
+		p.s(p.hl.code(p.lang, m.Content))
 		p.s("</div>\n")
 		p.outputs(m, m.Outputs)
 	case dialog.Note:
@@ -177,7 +177,7 @@ func nonReply(outs []dialog.Output) []dialog.Output {
 // md writes Markdown text.
 func (p *page) md(src string, atts []dialog.Attachment) {
 	p.s(`<div class="nb-md">`)
-	renderMarkdown(p.w, src, atts, p.ids)
+	renderMarkdown(p.w, src, atts, p.ids, p.hl)
 	p.s("</div>\n")
 }
 
@@ -203,7 +203,13 @@ func gutterLabel(m *dialog.Message) string {
 	case dialog.Note:
 		return ""
 	}
-	return `<span class="nb-label">` + escapeString(string(m.Kind)) + "</span>"
+	// A kind this package does not know is the notebook's text: cut to
+	// what a gutter holds, whole in the label's title.
+	k := string(m.Kind)
+	if r := []rune(k); len(r) > 12 {
+		k = string(r[:11]) + "…"
+	}
+	return `<span class="nb-label" title="` + escapeString(string(m.Kind)) + `">` + escapeString(k) + "</span>"
 }
 
 // Language is a notebook's code language, from its metadata: the

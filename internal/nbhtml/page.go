@@ -48,6 +48,16 @@ func (p Policy) CSP() string {
 		connect + " frame-src 'none'; child-src 'none'; base-uri 'none'; form-action 'none'"
 }
 
+// ServedCSP is the Content-Security-Policy header of the pages a local
+// server (ipynb web) serves: the policy of every live page this package
+// makes — their own scripts by hash, requests to their origin — and no
+// framing of them by any page (frame-ancestors, which a meta tag cannot
+// say). A browser holds a page to both this header and the page's own
+// policy (its meta tag), so each page keeps the stricter of the two.
+func ServedCSP() string {
+	return Policy{Scripts: []string{lazyJS, diffJS, mergeJS, liveJS}, Connect: true}.CSP() + "; frame-ancestors 'none'"
+}
+
 //go:embed assets/live.js
 var liveJS string
 
@@ -72,10 +82,11 @@ type page struct {
 	ids    map[string]int // heading ids used so far
 	lang   string         // the notebook's code language
 	policy Policy
+	hl     *highlighter // the page's code highlighting
 }
 
 func newPage(w io.Writer, p Policy) *page {
-	return &page{w: bufio.NewWriterSize(w, 64<<10), ids: map[string]int{}, policy: p}
+	return &page{w: bufio.NewWriterSize(w, 64<<10), ids: map[string]int{}, policy: p, hl: newHighlighter()}
 }
 
 // head writes the document up to the start of its body's content.

@@ -72,8 +72,9 @@ func newMergeApp(in reader, paths [3]string, target string) (webApp, int) {
 	if target != "" && target != paths[1] {
 		a.target = target
 		// The file saved into is checked, as OURS would be, for a change
-		// made while the page is open (one that does not exist yet is
-		// created).
+		// made while the page is open.
+		// One that does not exist is created only if nothing, not even a
+		// link, has appeared at its name by then (atomicfile's New).
 		if _, err := os.Lstat(target); err == nil {
 			if _, st, ok := in.read(target); ok {
 				a.stamp = st
@@ -323,10 +324,13 @@ func (a *mergeApp) action(name string, body []byte) (any, bool) {
 			ans.Error = "saved already"
 			return ans, true
 		}
-		if _, err := atomicfile.Replace(a.target, data, atomicfile.Options{Expect: a.stamp}); err != nil {
+		if _, err := atomicfile.Replace(a.target, data, atomicfile.Options{Expect: a.stamp, New: a.stamp == nil}); err != nil {
 			ans.Error = "not saved: " + err.Error()
 			if errors.Is(err, atomicfile.ErrChanged) || errors.Is(err, atomicfile.ErrLocked) {
 				ans.Error = "not saved: " + quote(a.target) + " changed on disk since it was read; left alone"
+				if a.stamp == nil {
+					ans.Error = "not saved: something was put at " + quote(a.target) + " while the page was open; left alone"
+				}
 			}
 			fmt.Fprintf(a.in.stderr, "ipynb web: %s\n", ans.Error)
 			return ans, true

@@ -9,7 +9,9 @@
 // site cannot reach it through a name that resolves to the loopback
 // address); posts only from the page's own origin, as JSON. It stops when
 // the page says it closed (or has said nothing for 10 s: the page speaks
-// every 2 s) or on an interrupt.
+// every 2 s) or on an interrupt. The address (and so the token) is printed
+// for the user, and never put in another program's arguments: a browser
+// opened is given a launcher page that only this user may read.
 package nbweb
 
 import (
@@ -19,17 +21,22 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"net"
 	"net/http"
+	neturl "net/url"
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/nbdialog/ipynb/internal/nbhtml"
 )
 
 // maxBody is the largest request body read (a merge's resolutions).
@@ -75,7 +82,13 @@ func serve(stdout, stderr io.Writer, app webApp, open bool) int {
 	fmt.Fprintf(stdout, "%s\n", url)
 	fmt.Fprintln(stderr, "ipynb web: serving the page at the address above; it stops when the page is closed, or on Ctrl-C")
 	if open {
-		openBrowser(url)
+		l, remove, err := launcher(url)
+		if err != nil {
+			fmt.Fprintf(stderr, "ipynb web: %v\n", err)
+			return 2
+		}
+		defer remove()
+		openBrowser(l)
 	}
 	if q, ok := app.(interface{ setQuit(func()) }); ok {
 		q.setQuit(stop)
@@ -126,9 +139,20 @@ func (s *webServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	h.Set("Content-Security-Policy", nbhtml.ServedCSP())
 	rest, ok := strings.CutPrefix(r.URL.Path, "/")
 	tok, rest, _ := strings.Cut(rest, "/")
 	if r.Host != s.addr || !ok || subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) != 1 {
+		http.NotFound(w, r)
+		return
+	}
+	if rest == "" && !strings.HasSuffix(r.URL.Path, "/") {
+		// The address without its last slash: the page's requests,
+		// relative to it, would lose the token.
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			http.Redirect(w, r, s.base, http.StatusMovedPermanently)
+			return
+		}
 		http.NotFound(w, r)
 		return
 	}
@@ -175,6 +199,35 @@ func (s *webServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	h.Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(answer)
+}
+
+// launcher writes a page that sends the browser on to url, in a folder of
+// its own that only this user may read, and returns the page's file URL
+// and a function that removes the folder. The browser is given this
+// page, never url itself: a program's arguments are there for every user
+// of the machine to read (ps, /proc/PID/cmdline) for as long as it runs,
+// and url carries the server's token. The page is as inert as ours are
+// (a policy that allows nothing, no referrer).
+func launcher(url string) (string, func(), error) {
+	dir, err := os.MkdirTemp("", "ipynb-web-")
+	if err != nil {
+		return "", nil, err
+	}
+	remove := func() { os.RemoveAll(dir) }
+	p := filepath.Join(dir, "open.html")
+	u := html.EscapeString(url)
+	page := `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'">` +
+		`<meta name="referrer" content="no-referrer"><meta http-equiv="refresh" content="0;url=` + u + `"><title>ipynb web</title></head>` +
+		`<body><p><a href="` + u + `">Open the page</a></p></body></html>` + "\n"
+	if err := os.WriteFile(p, []byte(page), 0o600); err != nil {
+		remove()
+		return "", nil, err
+	}
+	path := filepath.ToSlash(p)
+	if !strings.HasPrefix(path, "/") {
+		path = "/" + path // C:/… on Windows
+	}
+	return (&neturl.URL{Scheme: "file", Path: path}).String(), remove, nil
 }
 
 // openBrowser opens url in the browser, not waiting for it: $BROWSER

@@ -10,7 +10,8 @@
     if (t && ph.parentNode) ph.replaceWith(t.content);
   }
   function toHash() {
-    var id = decodeURIComponent(location.hash.slice(1));
+    var id;
+    try { id = decodeURIComponent(location.hash.slice(1)); } catch (e) { return; } // a malformed %-escape
     var el = id && document.getElementById(id);
     if (el && el.classList.contains("nb-lazy")) {
       show(el);
