@@ -14,10 +14,11 @@ import (
 // The generated files are fresh: running the //go:generate lines of
 // generate.go, with their outputs redirected into a temporary folder and
 // the pinned go-jsonschema of go.mod, gives exactly the committed
-// schema/notebook.schema.json and nbformat/schema_gen.go (as .ci/run checks
-// with go generate; this test checks it from go test too). In the long
-// tier only (IPYNB_LONG=1: see internal/testtier); skipped when the go
-// command or the generator's module is not available.
+// schema/notebook.schema.json, nbformat/schema_gen.go,
+// nbformat/codec_gen.go and nbformat/codec_synth_gen_test.go (as .ci/run
+// checks with go generate; this test checks it from go test too). In the
+// long tier only (IPYNB_LONG=1: see internal/testtier); skipped when the
+// go command or the generator's module is not available.
 func TestGeneratedCodeIsFresh(t *testing.T) {
 	testtier.Long(t)
 	goCmd, err := exec.LookPath("go")
@@ -63,8 +64,8 @@ func TestGeneratedCodeIsFresh(t *testing.T) {
 			t.Fatalf("%s: %v\n%s", strings.Join(fields, " "), err, out)
 		}
 	}
-	if len(outputs) != 2 {
-		t.Fatalf("generate.go has outputs %q, want the generation schema and schema_gen.go", outputs)
+	if len(outputs) != 4 {
+		t.Fatalf("generate.go has outputs %q, want the generation schema, schema_gen.go, codec_gen.go and codec_synth_gen_test.go", outputs)
 	}
 	for _, committed := range outputs {
 		want, err := os.ReadFile(committed)

@@ -17,8 +17,8 @@ import (
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
-// Generated version 2 and 3 notebooks of every shape the direct reading
-// of version 3 dialogs meets (headings of every level, pyout, pyerr,
+// Generated version 2 and 3 notebooks of every shape the reading of
+// version 3 dialogs meets (headings of every level, pyout, pyerr,
 // stream, display_data and unknown outputs, several or no worksheets,
 // metadata of odd types, unicode, empty and long texts, invalid cells):
 // v3Gen writes one from a seed, dumpDialog prints what a dialog read

@@ -37,7 +37,7 @@ for name in sorted(os.listdir(src)):
 `
 
 // TestV3ReadAsPythonUpgrade: a dialog read from a generated version 2 or
-// 3 notebook (read directly, or through the upgrade) holds what the
+// 3 notebook (read through its upgrade) holds what the
 // dialog read from Python nbformat's upgrade of it holds: the same
 // messages, ids (derived the same way, as neither has cell ids),
 // contents, execution counts, metadata, attributes and outputs decoded.

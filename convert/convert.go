@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/nbdialog/ipynb/dialog"
-	"github.com/nbdialog/ipynb/internal/stackroom"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -46,15 +45,6 @@ type Options struct {
 	// refuses to run with Messages set (it would drop the other messages
 	// from the dialog's file). Reading ignores Messages.
 	Messages []*dialog.Message
-
-	// viaUpgrade makes reading a version 2 or 3 notebook read its
-	// upgrade, made at once, rather than its cells (see readV3): the way
-	// it was read before, kept for the tests that compare the two.
-	viaUpgrade bool
-	// reparseV3 makes the direct reading of a version 2 or 3 notebook
-	// parse its worksheets again rather than read nbformat's tape of them
-	// (see v3Reader.cells), for the tests of that way.
-	reparseV3 bool
 }
 
 // Owner is a file's numeric user and group.
@@ -65,10 +55,6 @@ type Owner struct{ UID, GID int }
 type origin struct {
 	nb   *nbformat.Notebook // as read
 	work *nbformat.Notebook // nb, or its upgrade to 4.5 for version 3
-	// lazy, for a version 2 or 3 notebook read straight into messages:
-	// its upgrade, made at first need (work, and the snapshots' cells, are
-	// set only then: see origin.upgraded).
-	lazy *v3Work
 	// Dialog.Meta as read: a copy, or (metaTyped, meta nil) work's
 	// metadata itself (see origin.sameMeta).
 	meta      map[string]any
@@ -77,6 +63,7 @@ type origin struct {
 	// The messages' snapshots: beside the messages read, in cells, or
 	// recorded in snaps (see origin.snap).
 	cells []readCell
+	index cellIndex // m's place in cells (see snapAt)
 	snaps map[*dialog.Message]*snapshot
 	file  *fileStamp // the file read, for Save
 	valid bool       // nb is valid (a version 3 notebook is then written back as read)
@@ -142,11 +129,9 @@ func (o Options) Marshal(d *dialog.Dialog) ([]byte, error) { return o.marshal(d,
 // converted, written once: when healing it wrote the healed notebook to
 // check it, those bytes (see nbimpl.HealOptions.Written).
 func (o Options) marshal(d *dialog.Dialog, only []*dialog.Message) ([]byte, error) {
-	stackroom.Ensure(stackroom.Notebook)
 	if _, data := o.asRead(d, only); data != nil {
 		return bytes.Clone(data), nil
 	}
-	originOf(d).takeSnapshot()
 	var written []byte
 	nb, err := o.convert(d, only, &written) // (asRead declined: not asked again)
 	if err != nil {

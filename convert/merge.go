@@ -132,9 +132,6 @@ func (o Options) mergeDialogs(base, ours, theirs *dialog.Dialog, in mergeInputs,
 		if !ok {
 			return nil, errors.New("convert: merge: a dialog was not read from a notebook")
 		}
-		if err := org.upgraded(); err != nil { // (the merge reads the snapshots' cells)
-			return nil, err
-		}
 		orgs[i] = org
 	}
 	snapOf := func(m *dialog.Message) *snapshot {
@@ -176,10 +173,8 @@ func (o Options) mergeDialogs(base, ours, theirs *dialog.Dialog, in mergeInputs,
 	// before anything changes ours' notebook.
 	valid := make(chan bool, 1)
 	go func() {
-		// Ours' and theirs' notebooks as read: the validations below
-		// consult their snapshots, and ours' changes in place follow.
-		orgs[1].takeSnapshot()
-		orgs[2].takeSnapshot()
+		// Ours' and theirs' notebooks as read (their validations only
+		// read them; ours' changes in place follow, in marshalMerged).
 		o, t := orgs[1].nb, orgs[2].nb
 		ok := o.Nbformat == 4 && t.Nbformat == 4 && o.NbformatMinor == t.NbformatMinor
 		if ok {

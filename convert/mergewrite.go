@@ -377,26 +377,7 @@ func (r *rawCells) of(c nbformat.Cell) []byte {
 
 // takeCell copies cell c into cell orig when they are of one type (see
 // adopt), reporting whether it did.
-func takeCell(orig, c nbformat.Cell) bool {
-	switch oc := orig.(type) {
-	case *nbformat.CodeCell:
-		if nc, ok := c.(*nbformat.CodeCell); ok {
-			*oc = *nc
-			return true
-		}
-	case *nbformat.MarkdownCell:
-		if nc, ok := c.(*nbformat.MarkdownCell); ok {
-			*oc = *nc
-			return true
-		}
-	case *nbformat.RawCell:
-		if nc, ok := c.(*nbformat.RawCell); ok {
-			*oc = *nc
-			return true
-		}
-	}
-	return false
-}
+func takeCell(orig, c nbformat.Cell) bool { return nbformat.ReplaceCell(orig, c) }
 
 // sameHidden reports whether two cells agree in what their messages do
 // not show: an attachments member present but empty, members unknown to

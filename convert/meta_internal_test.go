@@ -131,9 +131,6 @@ func TestNotebookMetaMapMatchesToMap(t *testing.T) {
 			return
 		}
 		org := d.Source.(*origin)
-		if err := org.upgraded(); err != nil { // (version 3: its upgrade)
-			t.Fatal(err)
-		}
 		work := org.work
 		files++
 		if check(where, &work.Metadata) {

@@ -9,11 +9,12 @@ import (
 // (internal/nbimpl).
 
 // readNotebook reads the notebook a dialog's origin keeps, copying data
-// if copyData, else keeping it (data must then never change afterwards),
-// without the snapshot of nbformat's unedited check: origin.takeSnapshot
-// takes it when it is first needed (see there).
+// if copyData, else keeping it (data must then never change afterwards).
 func readNotebook(data []byte, copyData bool) (*nbformat.Notebook, error) {
-	nb, err := nbimpl.UnmarshalLazy(data, copyData)
+	if copyData {
+		return nbformat.Unmarshal(data)
+	}
+	nb, err := nbimpl.UnmarshalOwned(data)
 	if err != nil {
 		return nil, err
 	}

@@ -38,7 +38,7 @@ func (r *readOutput) Decode() (map[string]any, error) {
 // Same reports whether other is an output read that is sure to decode to
 // the same generic JSON (see sameOutput).
 func (r *readOutput) Same(other dialog.OutputSource) bool {
-	s, ok := readOf(other)
+	s, ok := other.(*readOutput)
 	return ok && (r.out == s.out || sameOutput(r.out, s.out))
 }
 
@@ -164,7 +164,7 @@ func cleanOutMeta(out map[string]any) {
 // else one made from its generic JSON without transient metadata, its
 // text in nb's style.
 func outputFor(out dialog.Output, nb *nbformat.Notebook) (nbformat.Output, error) {
-	if r, ok := readOf(out.Source()); ok && r.nb != nil && r.nb == nb && !hasTransientMeta(r.out) {
+	if r, ok := out.Source().(*readOutput); ok && r.nb != nil && r.nb == nb && !hasTransientMeta(r.out) {
 		return r.out, nil
 	}
 	g, err := out.Map()

@@ -30,13 +30,6 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 	switch nb.Nbformat {
 	case 4:
 	case 2, 3:
-		if pristine && !o.viaUpgrade {
-			// Read straight from the worksheets, the upgrade made when
-			// needed (see readV3), unless the reader declines.
-			if d, ok := o.readV3(nb); ok {
-				return d, nil
-			}
-		}
 		// The upgrade is made on a copy of the notebook: for one parsed
 		// here, a copy in memory; else the bytes read, read again.
 		if pristine {

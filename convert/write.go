@@ -25,7 +25,6 @@ func (o Options) ToNotebook(d *dialog.Dialog) (*nbformat.Notebook, error) {
 
 // toNotebook is ToNotebook writing the messages only (nil: all of d's).
 func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat.Notebook, error) {
-	originOf(d).takeSnapshot() // (the notebook returned shares the one read)
 	if nb, _ := o.asRead(d, only); nb != nil {
 		return readCopy(nb), nil
 	}
@@ -46,9 +45,6 @@ func (o Options) convert(d *dialog.Dialog, only []*dialog.Message, written *[]by
 	o = o.carried(org)
 	if org != nil && org.nb.Nbformat < 4 && org.valid && only == nil && o.unchanged(d, org) {
 		return org.nb, nil
-	}
-	if err := org.upgraded(); err != nil { // (org.work and the snapshots' cells are read below)
-		return nil, err
 	}
 	nb, metaChanged, err := startNotebook(d, org)
 	if err != nil {
@@ -162,7 +158,7 @@ func startNotebook(d *dialog.Dialog, org *origin) (nb *nbformat.Notebook, metaCh
 func (o Options) writeCells(nb *nbformat.Notebook, msgs []*dialog.Message, org *origin, ids bool, built map[int]builtCell) error {
 	seen := map[*dialog.Message]bool{}
 	nb.Cells = make([]nbformat.Cell, 0, len(msgs))
-	for _, m := range msgs {
+	for i, m := range msgs {
 		if m == nil {
 			return errors.New("convert: nil message")
 		}
@@ -172,7 +168,7 @@ func (o Options) writeCells(nb *nbformat.Notebook, msgs []*dialog.Message, org *
 		seen[m] = true
 		var s *snapshot
 		if org != nil {
-			s = org.snap(m)
+			s = org.snapAt(i, m)
 		}
 		if s != nil && o.sameMessage(m, s) {
 			nb.Cells = append(nb.Cells, keptCell(s, m, ids))
@@ -275,8 +271,8 @@ func (o Options) unchanged(d *dialog.Dialog, org *origin) bool {
 	if !slices.Equal(d.Messages, org.msgs) || !org.sameMeta(d.Meta) {
 		return false
 	}
-	for _, m := range d.Messages {
-		if !o.sameMessage(m, org.snap(m)) {
+	for i, m := range d.Messages {
+		if !o.sameMessage(m, org.snapAt(i, m)) {
 			return false
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/nbformat"
+
+	"github.com/nbdialog/ipynb/internal/zerocopy"
 )
 
 // The round trip (Unmarshal, Validate, Marshal) of an unedited notebook
@@ -95,6 +97,9 @@ func replicateCells(t *testing.T, data []byte, copies int) []byte {
 // cells is what they hold of their own (maps of metadata, mime bundles).
 // Measured as TestRoundTripAllocsPerCell is.
 func TestUnmarshalAllocsPerCell(t *testing.T) {
+	if !zerocopy.Views {
+		t.Skip("purego: the views are copies (they allocate, and share nothing)")
+	}
 	if testing.Short() {
 		t.Skip("measures allocations over several sizes")
 	}

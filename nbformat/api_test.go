@@ -15,7 +15,9 @@ func TestAPI(t *testing.T) { nbtest.CheckAPI(t, ".", "testdata/api.txt") }
 // The surface stays small (issue 11: down by a quarter from the 147
 // identifiers, 99 of them package-level, that it had when the issue was
 // filed): at most 110 exported identifiers counting methods, at most 74
-// package-level ones. testdata/api.txt is the API (TestAPI).
+// package-level ones, plus what replaced the internal back doors when
+// provenance moved into the data (issue 22: ReplaceCell). testdata/api.txt
+// is the API (TestAPI).
 func TestAPISize(t *testing.T) {
 	data, err := os.ReadFile("testdata/api.txt")
 	if err != nil {
@@ -31,8 +33,8 @@ func TestAPISize(t *testing.T) {
 			pkg++
 		}
 	}
-	if total > 110 || pkg > 74 {
-		t.Errorf("%d exported identifiers (%d package-level), want at most 110 (74)", total, pkg)
+	if total > 111 || pkg > 75 {
+		t.Errorf("%d exported identifiers (%d package-level), want at most 111 (75)", total, pkg)
 	}
 	t.Logf("%d exported identifiers, %d package-level", total, pkg)
 }

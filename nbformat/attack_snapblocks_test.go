@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unsafe"
 
 	"github.com/nbdialog/ipynb/internal/testtier"
 )
@@ -73,7 +72,7 @@ func applySequence(t testing.TB, name string, nb *Notebook, data []byte, ops []b
 			sites := reflectSites(reflect.ValueOf(&nb.Document).Elem(), nil, 400, 0)
 			sites = slices.DeleteFunc(sites, func(v reflect.Value) bool {
 				a := v.UnsafeAddr()
-				return a == uintptr(unsafe.Pointer(&nb.Nbformat)) || a == uintptr(unsafe.Pointer(&nb.NbformatMinor))
+				return a == reflect.ValueOf(&nb.Nbformat).Pointer() || a == reflect.ValueOf(&nb.NbformatMinor).Pointer()
 			})
 			if len(sites) == 0 {
 				continue
@@ -207,37 +206,6 @@ func emptyCellsNotebook(n int) []byte {
 	}
 	b.WriteString("]}\n")
 	return []byte(b.String())
-}
-
-// TestSnapBlocksAroundThreshold applies the edits to notebooks whose
-// sizes straddle the threshold where the snapshot is recorded by the walk
-// from the Document rather than by blocks; both sides must be seen.
-func TestSnapBlocksAroundThreshold(t *testing.T) {
-	testtier.Long(t)
-	sides := map[bool]int{}
-	step := 16
-	if !testtier.Full() {
-		step = 48
-	}
-	for n := 240; n <= 480; n += step {
-		data := emptyCellsNotebook(n)
-		base := mustReadInternal(t, data)
-		byBlocks := base.src.snap.regions != nil
-		sides[byBlocks]++
-		if !snapSaysUnedited(base) {
-			t.Fatalf("%d cells: the notebook just read does not match its snapshot", n)
-		}
-		sem := oraclesFor(base, data)
-		for ei, e := range blockEdits {
-			nb := mustReadInternal(t, data)
-			if e.apply(nb, rand.New(rand.NewPCG(uint64(ei), uint64(n)))) {
-				checkBlockEdit(t, fmt.Sprintf("%d cells (by blocks %v): %s", n, byBlocks, e.name), nb, data, sem)
-			}
-		}
-	}
-	if sides[true] == 0 || sides[false] == 0 {
-		t.Errorf("recorded by blocks / by the walk: %v (want both sides of the threshold)", sides)
-	}
 }
 
 // FuzzSnapBlocksEdits applies sequences of edits (ops) to one of the
@@ -504,7 +472,7 @@ func TestSnapBlocksReflectiveEdits(t *testing.T) {
 				// notebook built in memory derives otherwise).
 				sites = slices.DeleteFunc(sites, func(v reflect.Value) bool {
 					a := v.UnsafeAddr()
-					return a == uintptr(unsafe.Pointer(&nb.Nbformat)) || a == uintptr(unsafe.Pointer(&nb.NbformatMinor))
+					return a == reflect.ValueOf(&nb.Nbformat).Pointer() || a == reflect.ValueOf(&nb.NbformatMinor).Pointer()
 				})
 				if len(sites) == 0 {
 					break

@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"unsafe"
 )
 
 // The edits of the attack on the unedited check by blocks
@@ -212,7 +211,7 @@ var blockEditsValues = []blockEdit{
 	{"an unknown cell's raw bytes changed in place", func(nb *Notebook, r *rand.Rand) bool {
 		for _, c := range nb.Cells {
 			if u, ok := c.(*UnknownCell); ok && u != nil && len(u.Raw) > 2 {
-				if inInputOf(nb, uintptr(unsafe.Pointer(unsafe.SliceData(u.Raw)))) {
+				if inInputOf(nb, u.Raw) {
 					u.Raw = append(json.RawMessage(nil), u.Raw...) // the input's: never to be modified
 				}
 				u.Raw[len(u.Raw)-2] = ' '
@@ -225,7 +224,7 @@ var blockEditsValues = []blockEdit{
 		for _, c := range codeCells(nb) {
 			for _, o := range c.Outputs {
 				if u, ok := o.(*UnknownOutput); ok && u != nil && len(u.Raw) > 2 {
-					if inInputOf(nb, uintptr(unsafe.Pointer(unsafe.SliceData(u.Raw)))) {
+					if inInputOf(nb, u.Raw) {
 						u.Raw = append(json.RawMessage(nil), u.Raw...)
 					}
 					u.Raw = append(u.Raw[:len(u.Raw)-1], `, "added": 1}`...)

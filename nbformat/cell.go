@@ -56,6 +56,7 @@ func (*UnknownCell) isCell()  {}
 // JSON as read; it is written back unchanged unless Raw is replaced.
 type UnknownCell struct {
 	Raw json.RawMessage
+	src nodeRef
 }
 
 // Type returns the cell_type member of the raw cell, or "".
@@ -125,7 +126,7 @@ func CellIDOf(c Cell) CellID {
 // cellMetadata returns a pointer to the typed metadata of a code,
 // markdown or raw cell (*CodeCellMetadata, *MarkdownCellMetadata,
 // *RawCellMetadata), to read or edit in place; nil for an UnknownCell.
-func cellMetadata(c Cell) any {
+func cellMetadata(c Cell) codecStruct {
 	switch c := c.(type) {
 	case *CodeCell:
 		return &c.Metadata
@@ -166,20 +167,58 @@ func SourceOf(c Cell) MultilineString {
 	return MultilineString{}
 }
 
+// ReplaceCell sets the contents of cell dst to those of src, a cell of the
+// same type (code, markdown or raw), and reports whether it did. dst stays
+// the cell it is: a cell read from a file is still written over the bytes
+// it was read from (keeping their layout, and their missing members
+// missing while they are zero), as an edit of them, wherever it is put.
+// (An assignment *dst = *src would make dst a copy of src, provenance and
+// all.) The contents are shared with src as an assignment shares them.
+func ReplaceCell(dst, src Cell) bool {
+	switch d := dst.(type) {
+	case *CodeCell:
+		if s, ok := src.(*CodeCell); ok && d != nil && s != nil {
+			ref := d.src
+			*d = *s
+			d.src = ref
+			return true
+		}
+	case *MarkdownCell:
+		if s, ok := src.(*MarkdownCell); ok && d != nil && s != nil {
+			ref := d.src
+			*d = *s
+			d.src = ref
+			return true
+		}
+	case *RawCell:
+		if s, ok := src.(*RawCell); ok && d != nil && s != nil {
+			ref := d.src
+			*d = *s
+			d.src = ref
+			return true
+		}
+	}
+	return false
+}
+
 // cloneCell returns a copy of c that can be changed without changing c:
 // the struct is copied, and its maps, slices and mime bundles are shared
 // until replaced (set a field to a new value rather than changing a shared
-// one in place).
+// one in place). The copy is a new value, not the one read: it has no
+// provenance (see nodeRef), so it is written whole, wherever it is put.
 func cloneCell(c Cell) Cell {
 	switch c := c.(type) {
 	case *CodeCell:
 		x := *c
+		x.src = nodeRef{}
 		return &x
 	case *MarkdownCell:
 		x := *c
+		x.src = nodeRef{}
 		return &x
 	case *RawCell:
 		x := *c
+		x.src = nodeRef{}
 		return &x
 	case *UnknownCell:
 		return &UnknownCell{Raw: append(json.RawMessage(nil), c.Raw...)}

@@ -1,5 +1,8 @@
 package nbformat
 
+// Values that contain themselves: the guard of the writer and of the
+// generic conversions, and the error naming where the cycle is.
+
 import (
 	"encoding/json"
 	"errors"
@@ -7,7 +10,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"unsafe"
 )
 
 // A map or slice stored by the user (in AdditionalProperties or any
@@ -42,7 +44,7 @@ type cycleGuard struct {
 // cycleKey identifies a map, or a slice by its first element and length
 // (a shorter slice of the same array is another value).
 type cycleKey struct {
-	p unsafe.Pointer
+	p any // the reflect.Value's pointer (compared inside an interface)
 	n int
 }
 
@@ -74,6 +76,25 @@ func (g *cycleGuard) enter(v reflect.Value) error {
 	return nil
 }
 
+// enterAny is enter for x, a map or slice held in an interface: only past
+// cycleCheckDepth is its identity taken (by reflection).
+func (g *cycleGuard) enterAny(x any) error {
+	if g.depth < cycleCheckDepth {
+		g.depth++
+		return nil
+	}
+	return g.enter(reflect.ValueOf(x))
+}
+
+// leaveAny ends what enterAny began for x.
+func (g *cycleGuard) leaveAny(x any) {
+	if g.depth <= cycleCheckDepth {
+		g.depth--
+		return
+	}
+	g.leave(reflect.ValueOf(x))
+}
+
 // leave ends what enter began for v.
 func (g *cycleGuard) leave(v reflect.Value) {
 	if g.depth > cycleCheckDepth {
@@ -97,7 +118,7 @@ func cycleError(v reflect.Value, ptr Pointer) *FormatError {
 // encoding/json's for a value of another package's type. Other errors are
 // returned as they are. It is called only on the error path of a write or
 // conversion of root.
-func cycleAt(err error, root reflect.Value) error {
+func cycleAt(err error, root any) error {
 	var fe *FormatError
 	var ue *json.UnsupportedValueError
 	if err == nil || !errors.As(err, &ue) || !strings.HasPrefix(ue.Str, "encountered a cycle") ||
@@ -105,7 +126,7 @@ func cycleAt(err error, root reflect.Value) error {
 		return err
 	}
 	f := cycleFinder{onPath: map[cycleKey]bool{}}
-	if !f.find(root) {
+	if !f.find(reflect.ValueOf(root)) {
 		return err // not found again: the error as it is
 	}
 	return cycleError(f.val, f.ptr)
@@ -149,7 +170,7 @@ func (f *cycleFinder) find(v reflect.Value) bool {
 	case reflect.Array:
 		return f.elements(v)
 	case reflect.Struct:
-		if v.Type() == multilineType || v.Type() == bundleType {
+		if v.Type() == reflect.TypeFor[MultilineString]() || v.Type() == reflect.TypeFor[MimeBundle]() {
 			return false // text and JSON bytes only
 		}
 		return f.structMembers(v)
@@ -206,29 +227,28 @@ func (f *cycleFinder) mapMembers(v reflect.Value) bool {
 // (by sorted key); for another's, its exported fields under their JSON
 // names, embedded structs' fields among them.
 func (f *cycleFinder) structMembers(v reflect.Value) bool {
-	if ours(v.Type()) {
-		plan := infoOf(v.Type()).plan
-		if plan == nil {
-			return false
-		}
-		for i := range plan.fields {
-			if f.member(plan.fields[i].name, v.Field(plan.fields[i].index)) {
+	if x, ok := structAt0(v); ok {
+		t := v.Type()
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+			if !sf.IsExported() || name == "-" || name == "" {
+				continue
+			}
+			if f.member(name, v.Field(i)) {
 				return true
 			}
 		}
-		if plan.extra < 0 {
-			return false
-		}
-		extra := v.Field(plan.extra)
-		keys := make([]string, 0, extra.Len())
-		for it := extra.MapRange(); it.Next(); {
-			if k := it.Key().String(); !shadowed(v, plan, k) {
+		extra := *x.extra()
+		keys := make([]string, 0, len(extra))
+		for k := range extra {
+			if !shadowedIn(x, k) {
 				keys = append(keys, k)
 			}
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
-			if f.member(k, extra.MapIndex(reflect.ValueOf(k))) {
+			if f.member(k, reflect.ValueOf(extra[k])) {
 				return true
 			}
 		}
@@ -254,4 +274,14 @@ func (f *cycleFinder) structMembers(v reflect.Value) bool {
 		}
 	}
 	return false
+}
+
+// structAt0 returns the generated struct v is (a copy when v cannot be
+// addressed).
+func structAt0(v reflect.Value) (codecStruct, bool) {
+	if v.CanAddr() {
+		x, ok := v.Addr().Interface().(codecStruct)
+		return x, ok
+	}
+	return generatedStruct(v.Interface())
 }

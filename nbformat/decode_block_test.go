@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/nbformat"
+
+	"github.com/nbdialog/ipynb/internal/zerocopy"
 )
 
 // Reading a notebook allocates the kernelspec and
@@ -15,6 +17,9 @@ import (
 // measured exactly, as the least allocation count over single reads (a
 // collection between reads empties the parser's pooled scratch).
 func TestUnmarshalMetadataStructsInNotebookBlock(t *testing.T) {
+	if !zerocopy.Views {
+		t.Skip("purego: the views are copies (they allocate, and share nothing)")
+	}
 	const (
 		without = `{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`
 		plain   = `{"cells": [], "metadata": {"kernelspec": {"display_name": "Python 3", "name": "python3"}, "language_info": {"name": "python"}}, "nbformat": 4, "nbformat_minor": 5}`
@@ -73,6 +78,9 @@ func TestUnmarshalMetadataStructsInNotebookBlock(t *testing.T) {
 // is what was (round trip, edits in place written). Measured as
 // TestUnmarshalMetadataStructsInNotebookBlock is.
 func TestUnmarshalFirstOptionalsInNotebookBlock(t *testing.T) {
+	if !zerocopy.Views {
+		t.Skip("purego: the views are copies (they allocate, and share nothing)")
+	}
 	const (
 		without = `{"cells": [{"cell_type": "code", "execution_count": 1, "id": "a", "metadata": {}, "outputs": [], "source": []}], "metadata": {"language_info": {"name": "python"}}, "nbformat": 4, "nbformat_minor": 5}`
 		with    = `{"cells": [{"cell_type": "code", "execution_count": 1, "id": "a", "metadata": {"collapsed": true, "scrolled": false}, "outputs": [], "source": []}], "metadata": {"language_info": {"file_extension": ".py", "mimetype": "text/x-python", "name": "python", "pygments_lexer": "ipython3"}}, "nbformat": 4, "nbformat_minor": 5}`

@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"reflect"
 	"strconv"
-	"unsafe"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/mimetype"
+
+	"github.com/nbdialog/ipynb/internal/zerocopy"
 )
 
 // The reflective decoder this package used until the decoder of decode.go
@@ -23,12 +24,18 @@ type oracleSource struct {
 	order   []int32
 }
 
+// learnOrder records the first object of each generated struct, by the
+// id of its codec (see codec_gen.go); other types are not recorded.
 func (s *oracleSource) learnOrder(ti *typeInfo, j int) {
-	if int(ti.id) >= len(s.order) {
-		s.order = append(s.order, make([]int32, int(ti.id)+1-len(s.order))...)
+	id := codecIDOf(ti.typ)
+	if id < 0 {
+		return
 	}
-	if s.order[ti.id] == 0 {
-		s.order[ti.id] = int32(j) + 1
+	if id >= len(s.order) {
+		s.order = append(s.order, make([]int32, id+1-len(s.order))...)
+	}
+	if s.order[id] == 0 {
+		s.order[id] = int32(j) + 1
 	}
 }
 
@@ -65,7 +72,7 @@ func (d *reflectDecoder) str(j int) string {
 	if n.Flags&jsontree.FlagEscaped != 0 || n.End-n.Start <= 2 {
 		return d.t.Str(j)
 	}
-	return unsafe.String(&d.t.Data[n.Start+1], n.End-n.Start-2)
+	return zerocopy.String(d.t.Data[n.Start+1 : n.End-1])
 }
 
 // key returns the key of member node j, sharing the tape's bytes when it
@@ -75,7 +82,7 @@ func (d *reflectDecoder) key(j int) string {
 	if n.Flags&jsontree.FlagKeyEscaped != 0 || n.KeyEnd-n.Key <= 2 {
 		return d.t.KeyString(j)
 	}
-	return unsafe.String(&d.t.Data[n.Key+1], n.KeyEnd-n.Key-2)
+	return zerocopy.String(d.t.Data[n.Key+1 : n.KeyEnd-1])
 }
 
 // decodeStruct fills the struct v from object node o.

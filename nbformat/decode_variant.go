@@ -1,10 +1,10 @@
 package nbformat
 
+// Decoding cells and outputs: each node's variant from its type member, the
+// variants allocated in slabs by kind.
+
 import (
 	"encoding/json"
-	"reflect"
-	"sync"
-	"unsafe"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 )
@@ -27,19 +27,6 @@ const (
 	errorVariant
 	variantCount
 )
-
-// variantInfos describes the struct of each variant (nil for unknown).
-var variantInfos = sync.OnceValue(func() *[variantCount]*typeInfo {
-	return &[variantCount]*typeInfo{
-		codeVariant:          infoOf(reflect.TypeFor[CodeCell]()),
-		markdownVariant:      infoOf(reflect.TypeFor[MarkdownCell]()),
-		rawVariant:           infoOf(reflect.TypeFor[RawCell]()),
-		executeResultVariant: infoOf(reflect.TypeFor[ExecuteResult]()),
-		displayDataVariant:   infoOf(reflect.TypeFor[DisplayData]()),
-		streamVariant:        infoOf(reflect.TypeFor[Stream]()),
-		errorVariant:         infoOf(reflect.TypeFor[ErrorOutput]()),
-	}
-})
 
 // lastMember returns the member of object node j with key k (the last
 // one, as Python's json module reads repeated keys), or -1.
@@ -123,7 +110,7 @@ func (d *decoder) decodeCells(s []Cell, j int) {
 		}
 		k = t.Next(k)
 	}
-	d.reserve(&counts, d.src)
+	d.reserve(&counts)
 	d.outputSlices.reserve(outputs)
 	k = t.FirstChild(j)
 	for i := range s {
@@ -187,7 +174,7 @@ func (d *decoder) decodeOutputs(s []Output, j int) {
 		counts[v]++
 		k = t.Next(k)
 	}
-	d.reserve(&counts, d.src)
+	d.reserve(&counts)
 	k = t.FirstChild(j)
 	for i := range s {
 		s[i] = d.output(k, d.variants[base+i])
@@ -198,76 +185,63 @@ func (d *decoder) decodeOutputs(s []Output, j int) {
 
 // cell decodes node j as a cell of variant v.
 func (d *decoder) cell(j int, v variant) Cell {
-	var c Cell
-	var p unsafe.Pointer
+	var x codecStruct
 	switch v {
 	case codeVariant:
-		x := d.code.next(d.src, codeVariant, j)
-		c, p = x, unsafe.Pointer(x)
+		x = d.code.next()
 	case markdownVariant:
-		x := d.markdown.next(d.src, markdownVariant, j)
-		c, p = x, unsafe.Pointer(x)
+		x = d.markdown.next()
 	case rawVariant:
-		x := d.raw.next(d.src, rawVariant, j)
-		c, p = x, unsafe.Pointer(x)
+		x = d.raw.next()
 	default:
-		x := d.unknownCell.next(d.src, unknownVariant, j)
-		x.Raw = append(json.RawMessage{}, d.t.Raw(j)...)
-		c = x
+		u := d.unknownCell.next()
+		u.Raw = append(json.RawMessage{}, d.t.Raw(j)...)
+		u.src = nodeRef{d.src, int32(j)}
+		return u
 	}
-	if p != nil {
-		ti := d.infos[v]
-		d.decodeStruct(p, ti.plan, j)
-		d.src.learnOrder(ti, j)
-	}
-	return c
+	d.decStruct(x, j)
+	*x.(variantRef).ref() = nodeRef{d.src, int32(j)}
+	return x.(Cell)
 }
 
 // output decodes node j as an output of variant v.
 func (d *decoder) output(j int, v variant) Output {
-	var o Output
-	var p unsafe.Pointer
+	var x codecStruct
 	switch v {
 	case executeResultVariant:
-		x := d.executeResult.next(d.src, executeResultVariant, j)
-		o, p = x, unsafe.Pointer(x)
+		x = d.executeResult.next()
 	case displayDataVariant:
-		x := d.displayData.next(d.src, displayDataVariant, j)
-		o, p = x, unsafe.Pointer(x)
+		x = d.displayData.next()
 	case streamVariant:
-		x := d.stream.next(d.src, streamVariant, j)
-		o, p = x, unsafe.Pointer(x)
+		x = d.stream.next()
 	case errorVariant:
-		x := d.errorOutput.next(d.src, errorVariant, j)
-		o, p = x, unsafe.Pointer(x)
+		x = d.errorOutput.next()
 	default:
-		x := d.unknownOutput.next(d.src, unknownOutputKind, j)
-		x.Raw = append(json.RawMessage{}, d.t.Raw(j)...)
-		o = x
+		u := d.unknownOutput.next()
+		u.Raw = append(json.RawMessage{}, d.t.Raw(j)...)
+		u.src = nodeRef{d.src, int32(j)}
+		return u
 	}
-	if p != nil {
-		ti := d.infos[v]
-		d.decodeStruct(p, ti.plan, j)
-		d.src.learnOrder(ti, j)
-	}
-	return o
+	d.decStruct(x, j)
+	*x.(variantRef).ref() = nodeRef{d.src, int32(j)}
+	return x.(Output)
 }
 
 // slabs hands out the values a decoder allocates most, from blocks: the
 // cells and outputs of a notebook (a block per variant, sized by counting
-// first, each value with its node; see origin.go), and the targets of the optional scalar fields (*string, *int,
+// first), and the targets of the optional scalar fields (*string, *int,
 // *bool). A value handed out keeps its whole block alive; the blocks hold
 // what one notebook read, as its tape does.
 type slabs struct {
-	code          variantSlab[CodeCell]
-	markdown      variantSlab[MarkdownCell]
-	raw           variantSlab[RawCell]
-	unknownCell   variantSlab[UnknownCell]
-	executeResult variantSlab[ExecuteResult]
-	displayData   variantSlab[DisplayData]
-	stream        variantSlab[Stream]
-	errorOutput   variantSlab[ErrorOutput]
-	unknownOutput variantSlab[UnknownOutput]
+	code          slab[CodeCell]
+	markdown      slab[MarkdownCell]
+	raw           slab[RawCell]
+	unknownCell   slab[UnknownCell]
+	executeResult slab[ExecuteResult]
+	displayData   slab[DisplayData]
+	stream        slab[Stream]
+	errorOutput   slab[ErrorOutput]
+	unknownOutput slab[UnknownOutput]
 	strs          slab[string]
 	ints          slab[int]
 	bools         slab[bool]
@@ -275,22 +249,19 @@ type slabs struct {
 	cellSlices    slab[Cell]   // the elements of the lists of cells
 	bundles       slab[bundle]
 	entries       slab[mimeEntry]
-	boxedStrs     slab[string]          // strings in interfaces (see box)
-	raws          slab[json.RawMessage] // likewise
 }
 
 // reserve makes room for counts[v] more values of each variant v, and for
-// the execution counts of the code cells and execute results among them,
-// recording new blocks of cells and outputs in src. (Unknown cells and
-// outputs, rare, are not counted ahead.)
-func (s *slabs) reserve(counts *[variantCount]int, src *source) {
-	s.code.reserve(counts[codeVariant], src, codeVariant)
-	s.markdown.reserve(counts[markdownVariant], src, markdownVariant)
-	s.raw.reserve(counts[rawVariant], src, rawVariant)
-	s.executeResult.reserve(counts[executeResultVariant], src, executeResultVariant)
-	s.displayData.reserve(counts[displayDataVariant], src, displayDataVariant)
-	s.stream.reserve(counts[streamVariant], src, streamVariant)
-	s.errorOutput.reserve(counts[errorVariant], src, errorVariant)
+// the execution counts of the code cells and execute results among them.
+// (Unknown cells and outputs, rare, are not counted ahead.)
+func (s *slabs) reserve(counts *[variantCount]int) {
+	s.code.reserve(counts[codeVariant])
+	s.markdown.reserve(counts[markdownVariant])
+	s.raw.reserve(counts[rawVariant])
+	s.executeResult.reserve(counts[executeResultVariant])
+	s.displayData.reserve(counts[displayDataVariant])
+	s.stream.reserve(counts[streamVariant])
+	s.errorOutput.reserve(counts[errorVariant])
 	s.ints.reserve(counts[codeVariant] + counts[executeResultVariant])
 	s.bundles.reserve(counts[executeResultVariant] + counts[displayDataVariant])
 }
@@ -299,11 +270,6 @@ func (s *slabs) reserve(counts *[variantCount]int, src *source) {
 type slab[T any] struct {
 	free []T
 	last int // the size of the last block
-	// When the decoder records a snapshot (see snapblock.go): where the
-	// blocks are listed, and 1 + the index there of the current block.
-	regs *[]snapRegion
-	lay  *slabLayouts
-	cur  int
 }
 
 // reserve makes room for n more values (counted) in the current block.
@@ -329,23 +295,7 @@ func (s *slab[T]) seed(block []T) {
 }
 
 // start makes block (zero values, none handed out) s's current block.
-func (s *slab[T]) start(block []T) {
-	s.close()
-	s.free = block
-	if s.regs != nil {
-		*s.regs = append(*s.regs, s.region(s.free))
-		s.cur = len(*s.regs)
-	}
-}
-
-// close notes in the list of blocks how many values of the current block
-// were handed out.
-func (s *slab[T]) close() {
-	if s.cur > 0 {
-		r := &(*s.regs)[s.cur-1]
-		r.used = r.n - len(s.free)
-	}
-}
+func (s *slab[T]) start(block []T) { s.free = block }
 
 // take returns n new zero Ts, as a slice whose capacity is n (appending
 // to it copies it, never reaching into the block's other values).

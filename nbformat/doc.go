@@ -61,6 +61,38 @@
 // done on hostile input. Validation problems are [*ValidationError] values.
 // All messages start with "nbformat: ".
 //
+// # Implementation map
+//
+// The package holds the types and the operations on them; the work over
+// JSON bytes is done below it, in internal packages that know nothing of
+// the types (each takes a tape, jsontree's parse of the bytes):
+//
+//	nbformat               types, Unmarshal/Marshal, Validate, Heal, Upgrade
+//	├─ internal/jsontree   the tape: one parse of the bytes, containers read lazily
+//	├─ internal/nbstyle    a file's style (indentation, key order, escapes), detected
+//	├─ internal/nbcanon    Python nbformat's canonical bytes, and where it fails
+//	├─ internal/nbvalid    the schema check (internal/draft04), as problems
+//	├─ internal/nbv3       the version 2 and 3 upgrade, tape to version 4 JSON
+//	├─ internal/zerocopy   zero-copy string views (the one use of unsafe)
+//	└─ internal/{cellid,jsonpointer,jsonvalue,lines,mimetype,jsonsize}, schema
+//
+// Inside the package, the code that reads, compares, writes and converts
+// each generated struct is generated too (codec_gen.go, by
+// internal/cmd/gencodec from schema_gen.go) over one handwritten
+// algorithm per operation: codec.go (the model), codec_decode.go,
+// codec_equal.go, codec_encode.go, codec_generic.go. A value read
+// remembers the node it came from (Notebook's source; the cells' and
+// outputs' unexported src, which internal/cmd/retag adds): "unedited" is
+// the generated comparison of a value with that node, and the writer
+// copies the bytes of every value still equal to its node. The other
+// files, by concern: reading (notebook, read, decode*, shape), writing
+// (marshal, encode, rawjson, match, equal, fill, cycle, textsize),
+// canonical, validate, heal*, upgrade, the types (cell, output,
+// multiline, mimebundle, pointer, errors, nilvariant), generic* (typed
+// values to and from generic JSON). Package convert and the ipynb command
+// reach what is not public through internal/nbimpl and internal/nbgeneric
+// (set by impl.go and generic.go).
+//
 // # Concurrency
 //
 // A Notebook may be read (Marshal, Validate, accessors) from several

@@ -1,16 +1,17 @@
 package nbformat
 
+// The writer's machinery: objects, members and bundles written in the
+// file's style (internal/nbstyle), untouched parts copied.
+
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
-	"reflect"
 	"slices"
-	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/mimetype"
+	"github.com/nbdialog/ipynb/internal/nbstyle"
 )
 
 // encoder writes typed values back as JSON. Every value is written next to
@@ -23,23 +24,20 @@ type encoder struct {
 	buf []byte
 	t   *jsontree.Tape // nil for a notebook built in memory
 	src *source
-	st  *style
+	st  *nbstyle.Style
 	ids bool // write empty cell ids (nbformat 4.5 and later)
 	// decoded says whether the struct being written was decoded from the
 	// original it is compared with (then a required member the original
-	// lacks stays out while it is zero, unless the struct is in filled:
-	// see fillMissing).
+	// lacks stays out while it is zero, unless the struct is in
+	// filledStructs: see fillMissing).
 	decoded bool
-	filled  map[unsafe.Pointer]bool
-	// filledIn: the cells and outputs holding a struct of filled.
-	filledIn map[unsafe.Pointer]bool
-	// asRead: whether the values the decoder handed out are as decoded
-	// (see cellAsRead), once asked: 0 not asked, 1 yes, -1 no.
-	asRead  int8
-	err     error
-	scratch []byte
-	stack   []int // lists of members being compared (see members)
-	cycles  cycleGuard
+	// filledStructs: the structs whose missing required members are
+	// written (see fillMissing).
+	filledStructs map[codecStruct]bool
+	err           error
+	scratch       []byte
+	stack         []int // lists of members being compared (see members)
+	cycles        cycleGuard
 }
 
 func (e *encoder) fail(err error) {
@@ -50,118 +48,9 @@ func (e *encoder) fail(err error) {
 
 // ---- writing ----
 
-// value writes v, whose original is node o (or -1), on a line indented by
-// ind.
-func (e *encoder) value(v reflect.Value, ti *typeInfo, o int, ind string) {
-	if o >= 0 && e.equal(v, ti, o) {
-		e.buf = append(e.buf, e.t.Raw(o)...)
-		return
-	}
-	if e.t == nil {
-		o = -1
-	}
-	if o >= 0 && e.t.Lazy(o) && readsChildren(ti.kind) {
-		// A changed value whose original is lazy: keep the original's
-		// layout all the same.
-		x, restore, ok := e.expandOrig(o)
-		if ok {
-			defer restore()
-			o = x
-		} else {
-			o = -1
-		}
-	}
-	switch ti.kind {
-	case kString, kInt, kUint, kFloat, kBool, kNumber:
-		e.scalar(v, ti.kind)
-	case kRaw:
-		e.rawJSON(v.Bytes(), ind)
-	case kPtr:
-		if v.IsNil() {
-			e.buf = append(e.buf, "null"...)
-			return
-		}
-		e.value(v.Elem(), ti.elem, o, ind)
-	case kAny:
-		if v.IsNil() {
-			e.buf = append(e.buf, "null"...)
-			return
-		}
-		if x, xi, ok := e.dynamic(v); ok {
-			e.value(x, xi, o, ind)
-		}
-	case kSlice, kMap:
-		if err := e.cycles.enter(v); err != nil {
-			e.fail(err)
-			e.buf = append(e.buf, "null"...)
-			return
-		}
-		if ti.kind == kSlice {
-			e.slice(v, ti, o, ind)
-		} else {
-			e.mapValue(v, ti, o, ind)
-		}
-		e.cycles.leave(v)
-	case kStruct:
-		e.structValue(v, ti.plan, o, ind)
-	case kMultiline:
-		e.multiline(mustAssert[MultilineString](v), o, ind, true)
-	case kBundle:
-		e.bundle(mustAssert[MimeBundle](v), o, ind)
-	case kCell, kOutput:
-		e.variant(v, ti, o, ind)
-	default:
-		e.fail(fmt.Errorf("nbformat: cannot write a %s", ti.typ))
-		e.buf = append(e.buf, "null"...)
-	}
-}
-
-// scalar writes a string, number or boolean.
-func (e *encoder) scalar(v reflect.Value, k kind) {
-	switch k {
-	case kString:
-		e.str(v.String())
-	case kInt:
-		e.buf = strconv.AppendInt(e.buf, v.Int(), 10)
-	case kUint:
-		e.buf = strconv.AppendUint(e.buf, v.Uint(), 10)
-	case kFloat:
-		e.buf = jsontree.AppendPythonFloat(e.buf, v.Float())
-	case kBool:
-		e.buf = strconv.AppendBool(e.buf, v.Bool())
-	case kNumber:
-		s := v.String()
-		if !json.Valid([]byte(s)) && s != "NaN" && s != "Infinity" && s != "-Infinity" {
-			e.fail(fmt.Errorf("nbformat: invalid json.Number %q", s))
-		}
-		e.buf = append(e.buf, s...)
-	}
-}
-
-// variant writes a Cell or an Output: an unknown one as its bytes, a
-// typed one as its struct.
-func (e *encoder) variant(v reflect.Value, ti *typeInfo, o int, ind string) {
-	if v.IsNil() || v.Elem().IsNil() {
-		e.fail(fmt.Errorf("nbformat: nil %s in a notebook", strings.ToLower(ti.typ.Name())))
-		e.buf = append(e.buf, "null"...)
-		return
-	}
-	switch x := v.Interface().(type) {
-	case *UnknownCell:
-		e.rawJSON(x.Raw, ind)
-		return
-	case *UnknownOutput:
-		e.rawJSON(x.Raw, ind)
-		return
-	}
-	el := v.Elem().Elem()
-	defer e.enter(v.Interface())()
-	e.structValue(el, infoOf(el.Type()).plan, o, ind)
-}
-
 func (e *encoder) str(s string) {
 	var ok bool
-	e.buf, ok = jsontree.AppendQuoted(e.buf, s, e.st.esc)
+	e.buf, ok = jsontree.AppendQuoted(e.buf, s, e.st.Esc)
 	if !ok {
 		e.fail(fmt.Errorf("nbformat: string is not valid UTF-8: %.40q", s))
 	}
@@ -174,65 +63,16 @@ type member struct {
 	write func(orig int, ind string)
 }
 
-func (e *encoder) structValue(v reflect.Value, plan *structPlan, o int, ind string) {
-	t := e.t
-	hasOrig := o >= 0 && t.Nodes[o].Kind == jsontree.Object
-	var extra map[string]any
-	if plan.extra >= 0 {
-		extra = v.Field(plan.extra).Interface().(map[string]any)
-	}
-	var ms []member
-	used := map[string]bool{}
-	anyWriter := func(x any) func(int, string) {
-		return func(j int, ind string) { e.value(reflect.ValueOf(&x).Elem(), infoOf(anyType), j, ind) }
-	}
-	if hasOrig {
-		for _, j := range uniqueMembers(t, o) {
-			key := t.KeyString(j)
-			used[key] = true
-			if x, ok := extra[key]; ok && !shadowed(v, plan, key) {
-				ms = append(ms, member{key: key, orig: j, write: anyWriter(x)})
-				continue
-			}
-			if fi, ok := plan.byName[key]; ok {
-				f := &plan.fields[fi]
-				if fv, present := e.field(v, f, true, true); present {
-					ms = append(ms, member{key: key, orig: j, write: func(j int, ind string) { e.value(fv, f.ti, j, ind) }})
-				}
-			}
-		}
-	}
-	var added []member
-	for i := range plan.fields {
-		f := &plan.fields[i]
-		if used[f.name] {
-			continue
-		}
-		if _, inExtra := extra[f.name]; inExtra && !shadowed(v, plan, f.name) {
-			continue
-		}
-		if fv, present := e.field(v, f, hasOrig, false); present {
-			added = append(added, member{key: f.name, orig: -1, write: func(j int, ind string) { e.value(fv, f.ti, j, ind) }})
-		}
-	}
-	for k, x := range extra {
-		if !used[k] && !shadowed(v, plan, k) {
-			added = append(added, member{key: k, orig: -1, write: anyWriter(x)})
-		}
-	}
-	e.object(o, ind, e.place(ms, added, v.Type()), hasOrig)
-}
-
 // place orders new members among the existing ones: at their sorted place
 // in a sorted file, else appended in the order objects of this type have
 // in the file (then sorted).
-func (e *encoder) place(ms, added []member, typ reflect.Type) []member {
+func (e *encoder) place(ms, added []member, id int) []member {
 	if len(added) == 0 {
 		return ms
 	}
 	slices.SortFunc(added, func(a, b member) int { return strings.Compare(a.key, b.key) })
-	if !e.st.sorted && e.src != nil && typ != nil {
-		if order, ok := e.src.orderOf(infoOf(typ)); ok {
+	if !e.st.Sorted && e.src != nil && id >= 0 {
+		if order, ok := e.src.orderOf(id); ok {
 			rank := func(k string) int {
 				if i := slices.Index(order, k); i >= 0 {
 					return i
@@ -242,7 +82,7 @@ func (e *encoder) place(ms, added []member, typ reflect.Type) []member {
 			slices.SortStableFunc(added, func(a, b member) int { return rank(a.key) - rank(b.key) })
 		}
 	}
-	if !e.st.sorted || !slices.IsSortedFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) }) {
+	if !e.st.Sorted || !slices.IsSortedFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) }) {
 		return append(ms, added...)
 	}
 	out := make([]member, 0, len(ms)+len(added))
@@ -255,35 +95,6 @@ func (e *encoder) place(ms, added []member, typ reflect.Type) []member {
 		out = append(out, a)
 	}
 	return append(out, ms[i:]...)
-}
-
-func (e *encoder) mapValue(v reflect.Value, ti *typeInfo, o int, ind string) {
-	t := e.t
-	hasOrig := o >= 0 && t.Nodes[o].Kind == jsontree.Object
-	var ms []member
-	used := map[string]bool{}
-	if hasOrig {
-		for _, j := range uniqueMembers(t, o) {
-			key := t.KeyString(j)
-			mv := v.MapIndex(reflect.ValueOf(key).Convert(ti.typ.Key()))
-			if !mv.IsValid() {
-				continue
-			}
-			used[key] = true
-			ms = append(ms, member{key: key, orig: j, write: func(j int, ind string) { e.value(mv, ti.elem, j, ind) }})
-		}
-	}
-	var added []member
-	iter := v.MapRange()
-	for iter.Next() {
-		key := iter.Key().String()
-		if used[key] {
-			continue
-		}
-		mv := iter.Value()
-		added = append(added, member{key: key, orig: -1, write: func(j int, ind string) { e.value(mv, ti.elem, j, ind) }})
-	}
-	e.object(o, ind, e.place(ms, added, nil), hasOrig)
 }
 
 func (e *encoder) bundle(m MimeBundle, o int, ind string) {
@@ -303,13 +114,13 @@ func (e *encoder) bundle(m MimeBundle, o int, ind string) {
 				e.rawJSON(en.json, ind)
 				return
 			}
-			e.multiline(en.text, j, ind, splitsMime(en.mime))
+			e.multiline(en.text, j, ind, mimetype.SplitsLines(en.mime))
 		}
 	}
 	var ms []member
 	used := map[string]bool{}
 	if hasOrig {
-		for _, j := range uniqueMembers(t, o) {
+		for _, j := range t.UniqueMembers(o) {
 			key := t.KeyString(j)
 			i := m.find(key)
 			if i < 0 {
@@ -325,18 +136,11 @@ func (e *encoder) bundle(m MimeBundle, o int, ind string) {
 			added = append(added, member{key: en.mime, orig: -1, write: write(en)})
 		}
 	}
-	if e.st.sorted {
-		e.object(o, ind, e.place(ms, added, nil), hasOrig)
+	if e.st.Sorted {
+		e.object(o, ind, e.place(ms, added, -1), hasOrig)
 	} else {
 		e.object(o, ind, append(ms, added...), hasOrig)
 	}
-}
-
-// splitsMime reports whether new text of this MIME type is stored as lines
-// (Python nbformat splits text/*, application/javascript and
-// image/svg+xml).
-func splitsMime(mime string) bool {
-	return strings.HasPrefix(mime, "text/") || mime == "application/javascript" || mime == "image/svg+xml"
 }
 
 // object writes the members ms; with an original object o it keeps o's
@@ -383,7 +187,7 @@ func (e *encoder) object(o int, ind string, ms []member, hasOrig bool) {
 				lead = typical
 			}
 			e.buf = append(e.buf, lead...)
-			mind := lineIndent(lead, ind+e.st.indent)
+			mind := lineIndent(lead, ind+e.st.Indent)
 			if m.orig >= 0 {
 				e.buf = append(e.buf, data[t.Nodes[m.orig].Key:t.Nodes[m.orig].Start]...)
 			} else {
@@ -404,30 +208,30 @@ func (e *encoder) object(o int, ind string, ms []member, hasOrig bool) {
 		return
 	}
 	e.buf = append(e.buf, '{')
-	inner := ind + e.st.indent
+	inner := ind + e.st.Indent
 	for k, m := range ms {
 		if k > 0 {
 			e.buf = append(e.buf, ',')
-			if e.st.compact() {
+			if e.st.Compact() {
 				e.buf = append(e.buf, e.commaSpace()...)
 			}
 		}
-		if !e.st.compact() {
-			e.buf = append(e.buf, e.st.newline...)
+		if !e.st.Compact() {
+			e.buf = append(e.buf, e.st.Newline...)
 			e.buf = append(e.buf, inner...)
 		}
 		e.str(m.key)
-		e.buf = append(e.buf, e.st.colon...)
+		e.buf = append(e.buf, e.st.Colon...)
 		m.write(m.orig, inner)
 	}
-	if !e.st.compact() {
-		e.buf = append(e.buf, e.st.newline...)
+	if !e.st.Compact() {
+		e.buf = append(e.buf, e.st.Newline...)
 		e.buf = append(e.buf, ind...)
 	}
 	e.buf = append(e.buf, '}')
 }
 
-func (e *encoder) commaSpace() string { return e.st.comma }
+func (e *encoder) commaSpace() string { return e.st.Comma }
 
 // afterComma returns what follows the first comma in a separator (the
 // whole separator if it has none).
@@ -456,32 +260,6 @@ func lineIndent(sep []byte, def string) string {
 	return string(line[:n])
 }
 
-// slice writes an array, keeping the original's layout and matching each
-// element to its original: cells and outputs by identity (then cells by
-// id), everything else by position.
-func (e *encoder) slice(v reflect.Value, ti *typeInfo, o int, ind string) {
-	n := v.Len()
-	hasOrig := o >= 0 && e.t.Nodes[o].Kind == jsontree.Array
-	var kids []int
-	if hasOrig {
-		kids = e.t.ChildList(o)
-	}
-	var origs []int
-	if e.src != nil && (ti.elem.kind == kCell || ti.elem.kind == kOutput) {
-		origs = e.matchOriginals(v, ti.elem.kind == kCell && hasOrig, kids)
-	} else {
-		origs = make([]int, n)
-		for i := range origs {
-			origs[i] = -1
-			if i < len(kids) {
-				origs[i] = kids[i]
-			}
-		}
-	}
-	elem := func(i int, ind string) { e.value(v.Index(i), ti.elem, origs[i], ind) }
-	e.array(o, ind, n, hasOrig, elem)
-}
-
 // array writes n elements; with an original array o it keeps o's layout.
 func (e *encoder) array(o int, ind string, n int, hasOrig bool, elem func(i int, ind string)) {
 	t := e.t
@@ -505,7 +283,7 @@ func (e *encoder) array(o int, ind string, n int, hasOrig bool, elem func(i int,
 				}
 			}
 			e.buf = append(e.buf, sep...)
-			elem(i, lineIndent(sep, ind+e.st.indent))
+			elem(i, lineIndent(sep, ind+e.st.Indent))
 		}
 		e.buf = append(e.buf, data[t.Nodes[kids[len(kids)-1]].End:t.Nodes[o].End]...)
 		return
@@ -515,22 +293,22 @@ func (e *encoder) array(o int, ind string, n int, hasOrig bool, elem func(i int,
 		return
 	}
 	e.buf = append(e.buf, '[')
-	inner := ind + e.st.indent
+	inner := ind + e.st.Indent
 	for i := 0; i < n; i++ {
 		if i > 0 {
 			e.buf = append(e.buf, ',')
-			if e.st.compact() {
+			if e.st.Compact() {
 				e.buf = append(e.buf, e.commaSpace()...)
 			}
 		}
-		if !e.st.compact() {
-			e.buf = append(e.buf, e.st.newline...)
+		if !e.st.Compact() {
+			e.buf = append(e.buf, e.st.Newline...)
 			e.buf = append(e.buf, inner...)
 		}
 		elem(i, inner)
 	}
-	if !e.st.compact() {
-		e.buf = append(e.buf, e.st.newline...)
+	if !e.st.Compact() {
+		e.buf = append(e.buf, e.st.Newline...)
 		e.buf = append(e.buf, ind...)
 	}
 	e.buf = append(e.buf, ']')
@@ -555,22 +333,13 @@ func sameType(t *jsontree.Tape, j int, x any) bool {
 	return false
 }
 
-// ours reports whether t is (a pointer to) a type of this package, which
-// the encoder writes natively.
-func ours(t reflect.Type) bool {
-	if t.Kind() == reflect.Pointer {
-		t = t.Elem()
+// token writes the string token tok (a validated JSON string with its
+// quotes) in the encoder's escaping: copied when it is already spelled so
+// (see nbstyle.QuotedAs), else decoded and escaped again.
+func (e *encoder) token(tok []byte) {
+	if nbstyle.QuotedAs(tok, e.st.Esc) {
+		e.buf = append(e.buf, tok...)
+		return
 	}
-	return t.PkgPath() == pkgPath
-}
-
-var pkgPath = reflect.TypeFor[Notebook]().PkgPath()
-
-// shadowed reports whether the kept value AdditionalProperties[key] (a
-// member whose JSON did not fit its field) is replaced by the field, which
-// was set since: a field holding its zero value leaves the kept value in
-// place.
-func shadowed(v reflect.Value, plan *structPlan, key string) bool {
-	fi, ok := plan.byName[key]
-	return ok && !v.Field(plan.fields[fi].index).IsZero()
+	e.str(jsontree.UnescapeString(tok[1 : len(tok)-1]))
 }

@@ -1,5 +1,8 @@
 package nbformat
 
+// The errors of reading and validating: SyntaxError, FormatError,
+// ValidationError and their sentinels.
+
 import (
 	"errors"
 	"fmt"
@@ -210,10 +213,4 @@ func causeOf(keyword string) error {
 // known).
 func newValidationError(ptr Pointer, keyword, member, msg string) *ValidationError {
 	return &ValidationError{Pointer: ptr, Keyword: keyword, Member: member, Msg: msg, Err: causeOf(keyword), offset: -1}
-}
-
-// at records that the problem is about node i of t.
-func (e *ValidationError) at(t *jsontree.Tape, i int) *ValidationError {
-	e.offset = int64(t.Nodes[i].Start)
-	return e
 }

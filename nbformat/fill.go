@@ -1,10 +1,11 @@
 package nbformat
 
+// Heal's writing of missing required members: the structs lacking one,
+// recorded, are written with it.
+
 import (
 	"errors"
-	"reflect"
 	"strconv"
-	"unsafe"
 )
 
 // Writing missing required members: a struct decoded from a file that
@@ -23,95 +24,56 @@ func (nb *Notebook) fillMissing(found []located) {
 		if !errors.Is(f.err, ErrMissingMember) {
 			continue
 		}
-		v, ok := structAt(reflectDocument(nb), f.err.Pointer)
+		x, ok := structAt(&nb.Document, f.err.Pointer)
 		if !ok {
 			continue
 		}
 		if nb.filled == nil {
-			nb.filled = map[unsafe.Pointer]bool{}
+			nb.filled = map[codecStruct]bool{}
 		}
-		nb.filled[v.Addr().UnsafePointer()] = true
-		nb.noteFilledIn(f.err.Pointer)
+		nb.filled[x] = true
 	}
 }
 
-// noteFilledIn records in filledIn the cell, and the output, that hold the
-// place p (in the notebook as it is now), if any.
-func (nb *Notebook) noteFilledIn(p Pointer) {
-	var toks [4]string
-	n := 0
+// structAt returns the generated struct that pointer p (in the notebook as
+// written) locates below the document doc, or the nearest one above p's
+// place when p leads into a value that is not one (a member, generic
+// JSON). It reports false when p's place is not in the typed values at
+// all (an index past the end of a list).
+func structAt(doc codecStruct, p Pointer) (codecStruct, bool) {
+	found := doc
+	x := doc
+	var list int // x's field that the next token indexes, or -1
+	list = -1
 	for tok := range p.Tokens() {
-		if n == len(toks) {
-			break
-		}
-		toks[n] = tok
-		n++
-	}
-	if n < 2 || toks[0] != "cells" {
-		return
-	}
-	i, err := strconv.Atoi(toks[1])
-	if err != nil || i < 0 || i >= len(nb.Cells) || nb.Cells[i] == nil {
-		return
-	}
-	if nb.filledIn == nil {
-		nb.filledIn = map[unsafe.Pointer]bool{}
-	}
-	c := nb.Cells[i]
-	nb.filledIn[valueAddr(c)] = true
-	if code, ok := c.(*CodeCell); ok && n == 4 && toks[2] == "outputs" {
-		if k, err := strconv.Atoi(toks[3]); err == nil && k >= 0 && k < len(code.Outputs) && code.Outputs[k] != nil {
-			nb.filledIn[valueAddr(code.Outputs[k])] = true
-		}
-	}
-}
-
-// valueAddr returns the address of the value in x (a pointer).
-func valueAddr(x any) unsafe.Pointer { return (*eface)(unsafe.Pointer(&x)).data }
-
-// fills reports whether the struct v is one whose missing required members
-// are written (see fillMissing).
-func (e *encoder) fills(v reflect.Value) bool {
-	return len(e.filled) > 0 && v.CanAddr() && e.filled[v.Addr().UnsafePointer()]
-}
-
-// structAt returns the addressable generated struct that pointer p
-// (in the notebook as written) locates below the document v, or the
-// nearest one above p's place when p leads into a value that is not one
-// (a member, generic JSON). It reports false when p's place is not in the
-// typed values at all.
-func structAt(v reflect.Value, p Pointer) (reflect.Value, bool) {
-	found := v
-	for tok := range p.Tokens() {
-		switch v.Kind() {
-		case reflect.Struct:
-			plan := infoOf(v.Type()).plan
-			if plan == nil {
-				return found, true
+		if list >= 0 {
+			k, err := strconv.Atoi(tok)
+			if err != nil {
+				return nil, false
 			}
-			fi, ok := plan.byName[tok]
+			s, ok := x.fieldIndex(list, k)
 			if !ok {
+				return nil, false
+			}
+			if s == nil {
 				return found, true
 			}
-			v = v.Field(plan.fields[fi].index)
-		case reflect.Slice:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= v.Len() {
-				return reflect.Value{}, false
-			}
-			v = v.Index(i)
-		default:
+			x, found, list = s, s, -1
+			continue
+		}
+		i := x.fieldNamed(tok)
+		if i < 0 {
 			return found, true
 		}
-		for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
-			if v.IsNil() {
-				return found, true
-			}
-			v = v.Elem()
+		if x.codec().fields[i].typ.kind == kindSlice {
+			list = i
+			continue
 		}
-		if v.Kind() == reflect.Struct && v.CanAddr() && ours(v.Type()) && infoOf(v.Type()).kind == kStruct {
-			found = v
+		s := x.fieldStruct(i, false)
+		if s == nil {
+			return found, true
 		}
+		x, found = s, s
 	}
-	return found, found.CanAddr()
+	return found, true
 }

@@ -2,7 +2,6 @@ package nbformat
 
 import (
 	"testing"
-	"unsafe"
 )
 
 // Heal's repair of a missing required member is an explicit step that
@@ -68,11 +67,11 @@ func TestHealFillsOnlyThePlacesLackingMembers(t *testing.T) {
 	if err := Validate(nb); err != nil {
 		t.Fatalf("healed notebook invalid: %v", err)
 	}
-	ks := unsafe.Pointer(nb.Metadata.Kernelspec)
+	ks := nb.Metadata.Kernelspec
 	if len(nb.filled) != 1 || !nb.filled[ks] {
 		t.Errorf("filled = %v, want only the kernelspec (%p)", nb.filled, ks)
 	}
-	if nb.filled[unsafe.Pointer(&nb.Document)] || nb.filled[unsafe.Pointer(nb.Metadata.LanguageInfo)] {
+	if nb.filled[&nb.Document] || nb.filled[nb.Metadata.LanguageInfo] {
 		t.Error("a struct that lacks no member was recorded")
 	}
 	out, err := Marshal(nb)
@@ -95,28 +94,26 @@ func TestStructAt(t *testing.T) {
 		t.Fatal(err)
 	}
 	code := nb.Cells[0].(*CodeCell)
-	doc := reflectDocument(nb)
 	for _, c := range []struct {
 		p    Pointer
-		want unsafe.Pointer // nil: not found
+		want codecStruct // nil: not found
 	}{
-		{"", unsafe.Pointer(&nb.Document)},
-		{"/metadata", unsafe.Pointer(&nb.Metadata)},
-		{"/metadata/kernelspec", unsafe.Pointer(nb.Metadata.Kernelspec)},
-		{"/metadata/kernelspec/name", unsafe.Pointer(nb.Metadata.Kernelspec)},
-		{"/metadata/x/y", unsafe.Pointer(&nb.Metadata)},
-		{"/cells/0", unsafe.Pointer(code)},
-		{"/cells/0/metadata/jupyter", unsafe.Pointer(code.Metadata.Jupyter)},
-		{"/cells/0/outputs/0", unsafe.Pointer(code.Outputs[0].(*Stream))},
-		{"/cells/0/outputs/0/text", unsafe.Pointer(code.Outputs[0].(*Stream))},
+		{"", &nb.Document},
+		{"/metadata", &nb.Metadata},
+		{"/metadata/kernelspec", nb.Metadata.Kernelspec},
+		{"/metadata/kernelspec/name", nb.Metadata.Kernelspec},
+		{"/metadata/x/y", &nb.Metadata},
+		{"/cells/0", code},
+		{"/cells/0/metadata/jupyter", code.Metadata.Jupyter},
+		{"/cells/0/outputs/0", code.Outputs[0].(*Stream)},
+		{"/cells/0/outputs/0/text", code.Outputs[0].(*Stream)},
 		{"/cells/1", nil},
 		{"/cells/0/outputs/7", nil},
 		{"/cells/x", nil},
 	} {
-		v, ok := structAt(doc, c.p)
-		var got unsafe.Pointer
-		if ok {
-			got = v.Addr().UnsafePointer()
+		got, ok := structAt(&nb.Document, c.p)
+		if !ok {
+			got = nil
 		}
 		if got != c.want {
 			t.Errorf("structAt(%q) = %p, want %p", c.p, got, c.want)

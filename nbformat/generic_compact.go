@@ -1,5 +1,8 @@
 package nbformat
 
+// Generic JSON written compactly, as Python's json.dumps spells it (NaN,
+// big numbers, escapes).
+
 import (
 	"encoding/json"
 	"slices"

@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/nbstyle"
 )
 
 // reflectCompact is compact JSON through the encoder (reflection), the
 // way encodeCompact wrote every value before appendGeneric.
 func reflectCompact(v any) ([]byte, error) {
-	e := encoder{st: &style{colon: ":"}}
+	e := encoder{st: &nbstyle.Style{Colon: ":"}}
 	x := reflect.ValueOf(&v).Elem()
 	e.value(x, infoOf(anyType), -1, "")
 	if e.err != nil {

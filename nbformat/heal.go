@@ -1,15 +1,16 @@
 package nbformat
 
+// Heal: a notebook made valid with the fewest changes, each repair
+// reported.
+
 import (
 	"errors"
 	"fmt"
-	"reflect"
 	"strconv"
 
 	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/nbimpl"
-	"github.com/nbdialog/ipynb/internal/stackroom"
 )
 
 // A Repair is one change [Heal] made.
@@ -88,14 +89,13 @@ func Heal(nb *Notebook) ([]Repair, error) { return heal(nb, nbimpl.HealOptions{}
 
 // heal is Heal with the options only the module sets.
 func heal(nb *Notebook, o nbimpl.HealOptions) ([]Repair, error) {
-	stackroom.Ensure(stackroom.Notebook)
 	if nb.Nbformat != 4 {
 		return nil, fmt.Errorf("nbformat: heal nbformat %d: %w", nb.Nbformat, ErrUnsupportedVersion)
 	}
 	if err := nilVariantError(nb); err != nil {
 		return nil, err
 	}
-	h := healer{nb: nb, owned: map[uintptr]bool{}}
+	h := healer{nb: nb, owned: map[codecStruct]bool{}}
 	if o.NewID != nil {
 		h.newID = func() CellID { return CellID(o.NewID()) }
 	}
@@ -119,7 +119,7 @@ func heal(nb *Notebook, o nbimpl.HealOptions) ([]Repair, error) {
 			t, found, h.checked = c.t, c.found, nil
 		} else {
 			var err error
-			if round == 0 || writeAsBefore {
+			if round == 0 {
 				t, err = nb.tape()
 			} else {
 				// Repaired: written anew (see encodedTape), without
@@ -185,8 +185,8 @@ type healer struct {
 	nb      *Notebook
 	newID   func() CellID
 	repairs []Repair
-	owned   map[uintptr]bool // maps copied by Heal, changed in place
-	used    map[CellID]bool  // ids in use (built once, when first needed)
+	owned   map[codecStruct]bool // structs whose AdditionalProperties Heal copied, changed in place
+	used    map[CellID]bool      // ids in use (built once, when first needed)
 	// checked: the notebook's tape and problems, found by keepIDs, for
 	// the first pass (nil: the pass writes and checks the notebook).
 	checked *checkedTape
@@ -213,7 +213,7 @@ func (h *healer) version() {
 	nb := h.nb
 	if x, ok := nb.AdditionalProperties["nbformat_minor"]; ok {
 		minor, isInt := intOf(x)
-		h.dropKey(reflect.ValueOf(&nb.Document).Elem(), "nbformat_minor")
+		h.dropKey(&nb.Document, "nbformat_minor")
 		if !isInt || minor < 0 {
 			minor = 0
 		}
@@ -377,7 +377,7 @@ func (h *healer) top(p healProblem) {
 		if errors.Is(p.err, ErrMissingMember) && !h.whole {
 			return // written from now on (fillMissing)
 		}
-		md := reflect.ValueOf(&nb.Metadata).Elem()
+		md := &nb.Metadata
 		gone := h.dropPath("/metadata", md, p.toks[1:])
 		if h.whole && h.dropKey(md, p.toks[1]) {
 			gone = Pointer("/metadata").appendToken(p.toks[1])
@@ -388,45 +388,38 @@ func (h *healer) top(p healProblem) {
 	case p.toks[0] == "nbformat" || p.toks[0] == "nbformat_minor":
 		// Set by version; the schema has nothing else to say about them.
 	default:
-		if h.dropKey(reflect.ValueOf(&nb.Document).Elem(), p.toks[0]) {
+		if h.dropKey(&nb.Document, p.toks[0]) {
 			h.note(Pointer("").appendToken(p.toks[0]), "removed (%s)", p.err.Msg)
 		}
 	}
 }
 
-// dropKey removes member key from the struct v (addressable): its field is
-// zeroed and it leaves AdditionalProperties, which is copied the first time
-// (it may be shared with the notebook as read) and changed in place after.
-// It reports whether there was anything to remove.
-func (h *healer) dropKey(v reflect.Value, key string) bool {
-	plan := infoOf(v.Type()).plan
+// dropKey removes member key from the struct v: its field is zeroed and
+// it leaves AdditionalProperties, which is copied the first time (it may
+// be shared with the notebook as read) and changed in place after. It
+// reports whether there was anything to remove.
+func (h *healer) dropKey(v codecStruct, key string) bool {
 	changed := false
-	if fi, ok := plan.byName[key]; ok {
-		f := v.Field(plan.fields[fi].index)
-		if !f.IsZero() {
-			f.SetZero()
-			changed = true
-		}
+	if fi := v.fieldNamed(key); fi >= 0 && !v.fieldZero(fi) {
+		v.clearField(fi)
+		changed = true
 	}
-	if plan.extra >= 0 {
-		f := v.Field(plan.extra)
-		m := f.Interface().(map[string]any)
-		if _, ok := m[key]; ok {
-			if !h.owned[f.Pointer()] {
-				n := make(map[string]any, len(m))
-				for k, x := range m {
-					n[k] = x
-				}
-				m = n
-				h.owned[reflect.ValueOf(m).Pointer()] = true
+	extra := v.extra()
+	if _, ok := (*extra)[key]; ok {
+		m := *extra
+		if !h.owned[v] {
+			m = make(map[string]any, len(*extra))
+			for k, x := range *extra {
+				m[k] = x
 			}
-			delete(m, key)
-			if len(m) == 0 {
-				m = nil
-			}
-			f.Set(reflect.ValueOf(m))
-			changed = true
+			h.owned[v] = true
 		}
+		delete(m, key)
+		if len(m) == 0 {
+			m = nil
+		}
+		*extra = m
+		changed = true
 	}
 	return changed
 }

@@ -1,9 +1,10 @@
 package nbformat
 
+// Heal's repairs of one cell: its id, metadata, source and execution count.
+
 import (
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
 
 	"github.com/nbdialog/ipynb/internal/cellid"
@@ -30,7 +31,7 @@ func (h *healer) cell(i int, probs []healProblem) {
 	}
 	c := cloneCell(h.nb.Cells[i])
 	h.nb.Cells[i] = c
-	r := &cellRepair{h: h, i: i, at: Pointer("/cells").appendIndex(i), c: c, v: reflect.ValueOf(c).Elem()}
+	r := &cellRepair{h: h, i: i, at: Pointer("/cells").appendIndex(i), c: c, v: structOf(c)}
 	for k := 0; k < len(probs); {
 		if rest := probs[k].toks[2:]; len(rest) >= 2 && rest[0] == "outputs" {
 			k += r.fixOutput(probs[k:])
@@ -48,7 +49,7 @@ type cellRepair struct {
 	i  int
 	at Pointer // /cells/i
 	c  Cell
-	v  reflect.Value // *c
+	v  codecStruct // c
 	// Repairs done once per cell.
 	done struct{ attachments, tags, id, outputs, source bool }
 }
@@ -134,7 +135,7 @@ func (r *cellRepair) fixMetadata(rest []string, p healProblem) {
 			h.tags(r.i, r.c)
 		}
 	default:
-		md := reflect.ValueOf(cellMetadata(r.c)).Elem()
+		md := cellMetadata(r.c)
 		if gone := h.dropPath(at, md, rest); gone != "" {
 			h.note(gone, "removed invalid cell metadata (%s)", p.err.Msg)
 		}
@@ -175,7 +176,7 @@ func (h *healer) memberNode(o int, key string) int {
 
 // wantID removes the id of a cell of a notebook before 4.5, or schedules a
 // fresh one.
-func (h *healer) wantID(i int, v reflect.Value, p *ValidationError) {
+func (h *healer) wantID(i int, v codecStruct, p *ValidationError) {
 	at := Pointer("/cells").appendIndex(i).appendToken("id")
 	if h.nb.NbformatMinor < 5 {
 		if h.dropKey(v, "id") {
@@ -205,7 +206,7 @@ func (h *healer) giveIDs() {
 		c := h.nb.Cells[i]
 		old := CellIDOf(c)
 		fresh := freshID(h.newID, h.used, i, c)
-		v := reflect.ValueOf(c).Elem()
+		v := structOf(c)
 		h.dropKey(v, "id")
 		SetCellID(c, fresh)
 		r := &h.repairs[h.idNote[k]]
@@ -245,7 +246,7 @@ func setSource(c Cell, s MultilineString) {
 // outputsValue repairs outputs that are not a list: a non-code cell loses
 // them (it cannot have any); a single output object becomes a list of one;
 // anything else is replaced by no outputs.
-func (h *healer) outputsValue(i int, c Cell, v reflect.Value, p *ValidationError) {
+func (h *healer) outputsValue(i int, c Cell, v codecStruct, p *ValidationError) {
 	at := Pointer("/cells").appendIndex(i).appendToken("outputs")
 	if _, ok := c.(*CodeCell); !ok {
 		if h.dropKey(v, "outputs") {
@@ -271,7 +272,7 @@ func (h *healer) outputsValue(i int, c Cell, v reflect.Value, p *ValidationError
 func (h *healer) tags(i int, c Cell) {
 	at := Pointer("/cells").appendIndex(i).appendToken("metadata").appendToken("tags")
 	t := h.t
-	md := reflect.ValueOf(cellMetadata(c)).Elem()
+	md := cellMetadata(c)
 	n := h.memberNode(h.memberNode(h.cellNodeOf(i), "metadata"), "tags")
 	var tags []string
 	if n >= 0 && t.Nodes[n].Kind == jsontree.Array {
@@ -306,9 +307,9 @@ func (h *healer) tags(i int, c Cell) {
 // nested objects (kernelspec, jupyter, execution, …) only the offending
 // member goes; elsewhere the member toks[0] of v. It returns the place
 // removed, below base ("" if nothing was there).
-func (h *healer) dropPath(base Pointer, v reflect.Value, toks []string) Pointer {
+func (h *healer) dropPath(base Pointer, v codecStruct, toks []string) Pointer {
 	if len(toks) >= 2 {
-		if f := structField(v, toks[0]); f.IsValid() {
+		if f := structField(v, toks[0]); f != nil {
 			return h.dropPath(base.appendToken(toks[0]), f, toks[1:])
 		}
 	}
@@ -318,29 +319,15 @@ func (h *healer) dropPath(base Pointer, v reflect.Value, toks []string) Pointer 
 	return ""
 }
 
-// structField returns the addressable struct held by member key of v,
-// copying it first if it is behind a pointer (so the original is not
-// changed).
-func structField(v reflect.Value, key string) reflect.Value {
-	plan := infoOf(v.Type()).plan
-	fi, ok := plan.byName[key]
-	if !ok {
-		return reflect.Value{}
+// structField returns the struct held by member key of v, copying it
+// first if it is behind a pointer (so the original is not changed); nil
+// when it holds none.
+func structField(v codecStruct, key string) codecStruct {
+	fi := v.fieldNamed(key)
+	if fi < 0 {
+		return nil
 	}
-	f := v.Field(plan.fields[fi].index)
-	switch f.Kind() {
-	case reflect.Struct:
-		return f
-	case reflect.Pointer:
-		if f.IsNil() || f.Elem().Kind() != reflect.Struct {
-			return reflect.Value{}
-		}
-		n := reflect.New(f.Type().Elem())
-		n.Elem().Set(f.Elem())
-		f.Set(n)
-		return n.Elem()
-	}
-	return reflect.Value{}
+	return v.fieldStruct(fi, true)
 }
 
 // wholeCell replaces a cell that still has problems by a raw cell holding

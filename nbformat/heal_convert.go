@@ -1,5 +1,8 @@
 package nbformat
 
+// Heal's rebuilt cells and outputs: those of unknown or wrong types made
+// anew from their JSON.
+
 import (
 	"encoding/json"
 	"math"
@@ -364,7 +367,7 @@ func appendDataWithText(out []byte, t *jsontree.Tape, d, x int) []byte {
 func textBesideData(t *jsontree.Tape, members map[string]int) int {
 	d, hasData := members["data"]
 	x, hasText := members["text"]
-	if !hasData || !hasText || t.Nodes[d].Kind != jsontree.Object || t.Lookup(d, "text/plain") >= 0 || !isMultiline(t, x) {
+	if !hasData || !hasText || t.Nodes[d].Kind != jsontree.Object || t.Lookup(d, "text/plain") >= 0 || !t.IsMultiline(x) {
 		return -1
 	}
 	return x
@@ -425,7 +428,7 @@ func textOfNode(t *jsontree.Tape, n int) string {
 	case jsontree.String:
 		return t.Str(n)
 	case jsontree.Array:
-		if isMultiline(t, n) {
+		if t.IsMultiline(n) {
 			var b strings.Builder
 			t.Children(n, func(k int) bool {
 				b.WriteString(t.Str(k))

@@ -1,8 +1,9 @@
 package nbformat
 
+// Heal's repairs of one output: its members, data and execution count.
+
 import (
 	"errors"
-	"reflect"
 	"strconv"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
@@ -49,7 +50,7 @@ func (h *healer) output(i int, code *CodeCell, at Pointer, jtok string, probs []
 	}
 	r := &outputRepair{h: h, t: h.t, node: node, at: at}
 	r.set = func(o Output) {
-		r.o, r.v = o, reflect.ValueOf(o).Elem()
+		r.o, r.v = o, structOf(o)
 		code.Outputs[j] = o
 	}
 	r.set(cloneOutput(out))
@@ -66,8 +67,8 @@ type outputRepair struct {
 	node int
 	at   Pointer
 	o    Output
-	v    reflect.Value // *o
-	set  func(Output)  // replaces the output (o, v and the cell's)
+	v    codecStruct  // o
+	set  func(Output) // replaces the output (o, v and the cell's)
 
 	members, dataMembers map[string]int // built when first needed
 	// Done once per output: its data cloned, its traceback or stream text
@@ -278,15 +279,19 @@ func cloneOutput(o Output) Output {
 	switch o := o.(type) {
 	case *ExecuteResult:
 		x := *o
+		x.src = nodeRef{}
 		return &x
 	case *DisplayData:
 		x := *o
+		x.src = nodeRef{}
 		return &x
 	case *Stream:
 		x := *o
+		x.src = nodeRef{}
 		return &x
 	case *ErrorOutput:
 		x := *o
+		x.src = nodeRef{}
 		return &x
 	}
 	return o
@@ -371,7 +376,7 @@ func tracebackOf(t *jsontree.Tape, n int) []string {
 // keeping every attachment that is a MIME bundle: entries that are not
 // text become their text, line lists stay as they are. An attachment that
 // is not a bundle has no MIME type and is removed.
-func (h *healer) attachments(i int, c Cell, v reflect.Value) {
+func (h *healer) attachments(i int, c Cell, v codecStruct) {
 	at := Pointer("/cells").appendIndex(i).appendToken("attachments")
 	t := h.t
 	switch c.(type) {
@@ -418,7 +423,7 @@ func bundleOfNode(t *jsontree.Tape, o int) MimeBundle {
 		switch {
 		case mimetype.IsJSON(mime):
 			b.setJSON(mime, compactNode(nil, t, k))
-		case isMultiline(t, k):
+		case t.IsMultiline(k):
 			b.setMultiline(mime, multilineOfNode(t, k))
 		default:
 			b.SetText(mime, textOfNode(t, k))

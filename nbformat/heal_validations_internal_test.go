@@ -2,6 +2,8 @@ package nbformat
 
 import (
 	"testing"
+
+	"github.com/nbdialog/ipynb/internal/nbvalid"
 )
 
 // keptIDsNotebook is an nbformat 4.minor notebook whose cells carry ids
@@ -47,17 +49,17 @@ func TestHealRaisingMinorValidatesOnce(t *testing.T) {
 		if Validate(as45) == nil {
 			t.Fatal("4.5: valid")
 		}
-		before := schemaRuns.Load()
+		before := nbvalid.SchemaRuns.Load()
 		if _, err := Heal(as45); err != nil {
 			t.Fatal(err)
 		}
-		runs45 := schemaRuns.Load() - before
-		before = schemaRuns.Load()
+		runs45 := nbvalid.SchemaRuns.Load() - before
+		before = nbvalid.SchemaRuns.Load()
 		repairs, err := Heal(nb)
 		if err != nil {
 			t.Fatal(err)
 		}
-		runs := schemaRuns.Load() - before
+		runs := nbvalid.SchemaRuns.Load() - before
 		if len(repairs) == 0 || repairs[0].Pointer != "/nbformat_minor" || nb.NbformatMinor != 5 {
 			t.Fatalf("4.%d: not raised to 4.5: %v", minor, repairs)
 		}
@@ -124,12 +126,12 @@ func TestHealValidatesEachPassOnce(t *testing.T) {
 	if Validate(nb) == nil {
 		t.Fatal("valid")
 	}
-	before := schemaRuns.Load()
+	before := nbvalid.SchemaRuns.Load()
 	repairs, err := Heal(nb)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := schemaRuns.Load() - before; got != 1 {
+	if got := nbvalid.SchemaRuns.Load() - before; got != 1 {
 		t.Errorf("Heal made %d schema validations after Validate, want 1", got)
 	}
 	if len(repairs) != 1 || repairs[0].Pointer != "/cells/0/execution_count" {

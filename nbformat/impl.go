@@ -1,5 +1,8 @@
 package nbformat
 
+// The entry points only the module's own packages use, set into
+// internal/nbimpl.
+
 import (
 	"fmt"
 	"io"
@@ -22,19 +25,6 @@ func init() {
 		}
 		return nb, nil
 	}
-	nbimpl.UnmarshalLazy = func(data []byte, copyData bool) (any, error) {
-		nb, err := UnmarshalOptions{}.unmarshalLater(data, copyData)
-		if err != nil {
-			return nil, err
-		}
-		return nb, nil
-	}
-	nbimpl.TakeSnapshot = func(nb any) {
-		if n, ok := nb.(*Notebook); ok && n != nil && n.src != nil {
-			n.src.takeSnapshot()
-		}
-	}
-	nbimpl.Snapshots = snapshots.Load
 	nbimpl.CloneCell = func(c any) any {
 		cell, ok := c.(Cell)
 		if !ok {
@@ -56,14 +46,7 @@ func init() {
 		}
 		return upgradedCopy(n, ids)
 	}
-	nbimpl.V3MetaValue = v3MetaValue
-	nbimpl.ReadTape = func(nb any) *jsontree.Tape {
-		n, ok := nb.(*Notebook)
-		if !ok || n.src == nil {
-			return nil
-		}
-		return n.src.tape
-	}
+
 	nbimpl.Unmarshals = unmarshals.Load
 	nbimpl.ReadIDProblems = func(nb any) ([]int, int, int, bool) {
 		n, ok := nb.(*Notebook)

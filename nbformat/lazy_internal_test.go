@@ -4,19 +4,19 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/nbvalid"
 )
 
 // verdicts lists the problems of a tape as "pointer keyword msg" lines.
 func verdicts(t *jsontree.Tape) string {
 	var b strings.Builder
-	for _, p := range validateTape(t) {
-		fmt.Fprintf(&b, "%s %s %s\n", p.Pointer, p.Keyword, p.Msg)
+	for _, f := range locateProblems(t) {
+		fmt.Fprintf(&b, "%s %s %s\n", f.err.Pointer, f.err.Keyword, f.err.Msg)
 	}
 	return b.String()
 }
@@ -34,9 +34,9 @@ func checkLazyVerdicts(t *testing.T, name string, data []byte) (fellBack bool) {
 	if err != nil {
 		t.Fatalf("%s: shaped parse accepted what Parse refuses: %v", name, err)
 	}
-	before := lazyFallbacks.Load()
+	before := nbvalid.LazyFallbacks.Load()
 	got := verdicts(lazy)
-	fellBack = lazyFallbacks.Load() != before
+	fellBack = nbvalid.LazyFallbacks.Load() != before
 	if want := verdicts(full); got != want {
 		t.Errorf("%s: verdicts on the lazy tape differ from the full tape's:\n%s\nwant:\n%s", name, got, want)
 	}
@@ -108,58 +108,6 @@ func FuzzLazyVerdicts(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkLazyVerdicts(t, "input", data)
 	})
-}
-
-// joinedLines writes what lines(joinAll(pieces)) writes, on lazy and
-// recorded arrays alike, pieces broken anywhere (across "\r\n" too).
-func TestJoinedLines(t *testing.T) {
-	pieces := []string{"a", "b\n", "\r", "\n", "c\r", "", "d\u2028e", "\u0085", "\v", "f\r\n", "g", "\r", "h\u2029", "\f\x1c"}
-	for start := 0; start < len(pieces); start++ {
-		for end := start; end <= len(pieces); end++ {
-			ps := pieces[start:end]
-			raw, _ := encodeCompact(ps)
-			want := canon{}
-			want.lines(joinAll(ps), " ")
-			for _, flat := range []bool{false, true} {
-				var tp *jsontree.Tape
-				var err error
-				if flat {
-					tp, err = jsontree.ParseFlat(raw, jsontree.Limits{}, nil)
-				} else {
-					tp, err = jsontree.Parse(raw, jsontree.Limits{})
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				w := canon{t: tp}
-				f, ok := w.joinedLines(jsontree.Root)
-				if !ok {
-					t.Fatalf("%q: not lines", ps)
-				}
-				f(" ")
-				if string(w.buf) != string(want.buf) {
-					t.Errorf("%q (lazy %v): %q, want %q", ps, tp.Lazy(jsontree.Root), w.buf, want.buf)
-				}
-			}
-		}
-	}
-	// One long line in many pieces is not rescanned per piece.
-	size := func(n int) uint64 {
-		raw, _ := encodeCompact(strings.Split(strings.Repeat("x", n), ""))
-		tp, _ := jsontree.ParseFlat(raw, jsontree.Limits{}, nil)
-		var a, b runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&a)
-		w := canon{t: tp}
-		f, _ := w.joinedLines(jsontree.Root)
-		f("")
-		runtime.ReadMemStats(&b)
-		return b.TotalAlloc - a.TotalAlloc
-	}
-	small, large := size(1<<16), size(1<<18)
-	if float64(large)/float64(small) > 6 {
-		t.Errorf("a line of 4 times the pieces allocated %.1f times as much", float64(large)/float64(small))
-	}
 }
 
 // Containers where the schema wants a scalar of an enum (a stream's name,

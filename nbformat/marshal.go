@@ -1,13 +1,16 @@
 package nbformat
 
+// Marshal and MarshalOptions: the bytes read for an unedited notebook, else
+// the notebook written in its style.
+
 import (
 	"fmt"
 	"io"
-	"reflect"
+	"sync"
 
 	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/jsontree"
-	"github.com/nbdialog/ipynb/internal/stackroom"
+	"github.com/nbdialog/ipynb/internal/nbstyle"
 )
 
 // MarshalOptions configures writing. The zero value preserves the file's
@@ -38,7 +41,6 @@ func Marshal(nb *Notebook) ([]byte, error) { return MarshalOptions{}.Marshal(nb)
 // parts are written in the file's own detected style. A notebook built in
 // memory is written as Python nbformat writes it.
 func (o MarshalOptions) Marshal(nb *Notebook) ([]byte, error) {
-	stackroom.Ensure(stackroom.Notebook)
 	if o.Canonical {
 		return marshalCanonical(nb)
 	}
@@ -48,14 +50,19 @@ func (o MarshalOptions) Marshal(nb *Notebook) ([]byte, error) {
 // MarshalTo writes to w what Marshal returns. An unedited notebook's
 // bytes go to w straight from the bytes it was read from, so no second
 // copy of the file is made (a caller comparing or hashing the output holds
-// only the notebook); an edited one is built in memory and written in one
-// Write. A failed write is returned as an error wrapping w's error.
+// only the notebook); so do, with Canonical, those of an unedited notebook
+// read from its canonical bytes, which are recognised without being built
+// anew. Otherwise the output is built in memory and written in one Write.
+// A failed write is returned as an error wrapping w's error.
 func (o MarshalOptions) MarshalTo(w io.Writer, nb *Notebook) error {
-	stackroom.Ensure(stackroom.Notebook)
-	var err error
 	if o.Canonical {
-		var out []byte
-		if out, err = marshalCanonical(nb); err == nil {
+		if data, ok, err := canonicalAsRead(nb); err != nil {
+			return err
+		} else if ok {
+			return writeAll(w, data)
+		}
+		out, err := marshalCanonical(nb)
+		if err == nil {
 			err = writeAll(w, out)
 		}
 		return err
@@ -108,11 +115,17 @@ func (nb *Notebook) marshalTo(w io.Writer) error {
 // values compared with their originals when nb was read (new content in
 // Python's style, until the caller chooses the file's).
 func (nb *Notebook) newEncoder() encoder {
-	e := encoder{st: &pythonStyle, ids: cellid.Written(nb.Nbformat, nb.NbformatMinor), filled: nb.filled, filledIn: nb.filledIn}
+	var e encoder
+	nb.initEncoder(&e)
+	return e
+}
+
+// initEncoder sets up e as newEncoder describes.
+func (nb *Notebook) initEncoder(e *encoder) {
+	e.st, e.ids, e.filledStructs = &nbstyle.Python, cellid.Written(nb.Nbformat, nb.NbformatMinor), nb.filled
 	if nb.src != nil {
 		e.t, e.src, e.decoded = nb.src.tape, nb.src, true
 	}
-	return e
 }
 
 // write hands the notebook's bytes to emit: the bytes read (in pieces)
@@ -144,36 +157,6 @@ func (nb *Notebook) asRead() (lead, rest []byte, ok bool) {
 	return lead, t.Data[root.Start:], true
 }
 
-// encode hands to emit the bytes the encoder builds for nb, built in
-// memory or edited (without a nil cell or output).
-func (nb *Notebook) encode(emit func(pieces ...[]byte) error) (err error) {
-	e := nb.newEncoder()
-	v := reflect.ValueOf(&nb.Document).Elem()
-	defer func() {
-		if err != nil {
-			err = cycleAt(err, v) // the place of a cycle, looked for only now
-		}
-	}()
-	ti := infoOf(v.Type())
-	if nb.src == nil {
-		e.value(v, ti, -1, "")
-		e.buf = append(e.buf, '\n')
-		return e.emit(emit)
-	}
-	t := nb.src.tape
-	root := &t.Nodes[jsontree.Root]
-	lead := t.Data[:root.Start]
-	if nb.dropBOM && t.BOM {
-		lead = lead[3:]
-	}
-	e.st = nb.src.styleOf()
-	e.buf = make([]byte, 0, len(t.Data)+len(t.Data)/8)
-	e.buf = append(e.buf, lead...)
-	e.value(v, ti, jsontree.Root, "")
-	e.buf = append(e.buf, t.Data[root.End:]...)
-	return e.emit(emit)
-}
-
 // emit hands the encoder's buffer to emit, unless encoding failed.
 func (e *encoder) emit(emit func(pieces ...[]byte) error) error {
 	if e.err != nil {
@@ -182,15 +165,11 @@ func (e *encoder) emit(emit func(pieces ...[]byte) error) error {
 	return emit(e.buf)
 }
 
-func reflectDocument(nb *Notebook) reflect.Value { return reflect.ValueOf(&nb.Document).Elem() }
-
 // Edited reports whether Marshal would write anything other than the
 // bytes nb was read from: true for a notebook built in memory or changed
-// since it was read. For a notebook unchanged since it was read it costs
-// a comparison of the notebook's memory with a copy taken when it was read
-// (no walk over the text or the values); for a changed one a walk over the
-// typed values (not over the text). Either is cheaper than marshalling and
-// comparing.
+// since it was read. It compares the typed values with the values read
+// (every cell, output and member; not the text), which is cheaper than
+// marshalling and comparing.
 func (nb *Notebook) Edited() bool {
 	if nb.src == nil || nb.dropBOM && nb.src.tape.BOM {
 		return true
@@ -199,22 +178,24 @@ func (nb *Notebook) Edited() bool {
 }
 
 // unedited reports whether nb, read from bytes, would be written as
-// exactly those bytes (whatever its byte-order mark): when its memory is
-// as decoded (see snapshot.go), without a walk over its values; else
-// (also while the snapshot of a notebook read by unmarshalLater is not
-// taken) when the reflective walk finds every value equal to what was
-// read.
+// exactly those bytes (whatever its byte-order mark): whether its Document
+// equals the root node read (see eqStruct).
 func (nb *Notebook) unedited() bool {
 	if nb.src == nil {
 		return false
 	}
-	if len(nb.filled) == 0 && nb.src.taken.Load() && nb.src.snap.matches(&nb.Document) {
-		return true
-	}
-	e := nb.newEncoder()
-	v := reflectDocument(nb)
-	return e.equal(v, infoOf(v.Type()), jsontree.Root)
+	e := comparers.Get().(*encoder)
+	*e = encoder{stack: e.stack[:0], scratch: e.scratch[:0]}
+	nb.initEncoder(e)
+	ok := e.eqStruct(&nb.Document, jsontree.Root)
+	e.t, e.src, e.filledStructs = nil, nil, nil
+	comparers.Put(e)
+	return ok
 }
+
+// comparers are the encoders of unedited checks, with their scratch
+// lists, for reuse: a check allocates nothing.
+var comparers = sync.Pool{New: func() any { return new(encoder) }}
 
 // join returns the pieces as one new slice of their total length. The
 // bytes read are written in two pieces (the white space before the root
@@ -254,4 +235,32 @@ func join(pieces [][]byte) []byte {
 		out = append(out, p...)
 	}
 	return out
+}
+
+// encode hands to emit the bytes the encoder builds for nb, built in
+// memory or edited (without a nil cell or output).
+func (nb *Notebook) encode(emit func(pieces ...[]byte) error) (err error) {
+	e := nb.newEncoder()
+	defer func() {
+		if err != nil {
+			err = cycleAt(err, &nb.Document) // the place of a cycle, looked for only now
+		}
+	}()
+	if nb.src == nil {
+		e.encStruct(&nb.Document, -1, "")
+		e.buf = append(e.buf, '\n')
+		return e.emit(emit)
+	}
+	t := nb.src.tape
+	root := &t.Nodes[jsontree.Root]
+	lead := t.Data[:root.Start]
+	if nb.dropBOM && t.BOM {
+		lead = lead[3:]
+	}
+	e.st = nb.src.styleOf()
+	e.buf = make([]byte, 0, len(t.Data)+len(t.Data)/8)
+	e.buf = append(e.buf, lead...)
+	e.encStruct(&nb.Document, jsontree.Root, "")
+	e.buf = append(e.buf, t.Data[root.End:]...)
+	return e.emit(emit)
 }

@@ -1,5 +1,8 @@
 package nbformat
 
+// MimeBundle: output data keyed by MIME type, text or JSON per entry, as
+// read until changed.
+
 import (
 	"bytes"
 	"encoding/json"
@@ -190,7 +193,7 @@ func (m *MimeBundle) SetJSON(mime string, v any) error {
 func multilineOfJSON(raw []byte) (MultilineString, bool) {
 	raw = bytes.TrimSpace(raw)
 	t, err := jsontree.Parse(raw, jsontree.Limits{MaxDepth: 2})
-	if err != nil || !isMultiline(t, jsontree.Root) {
+	if err != nil || !t.IsMultiline(jsontree.Root) {
 		return MultilineString{}, false
 	}
 	return multilineFromRaw(append([]byte(nil), raw...)), true

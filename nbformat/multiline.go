@@ -1,14 +1,18 @@
 package nbformat
 
+// MultilineString: text held as a string or a list of lines, as read until
+// changed.
+
 import (
 	"bytes"
 	"fmt"
 	"strings"
-	"unsafe"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/lines"
 	"github.com/nbdialog/ipynb/internal/nbimpl"
+	"github.com/nbdialog/ipynb/internal/nbstyle"
+	"github.com/nbdialog/ipynb/internal/zerocopy"
 )
 
 // MultilineString is the schema's multiline_string: text stored on disk
@@ -139,13 +143,10 @@ func (m *MultilineString) textInto(b *strings.Builder) string {
 	switch {
 	case m.raw != nil:
 		if s, ok := unescapedOne(m.raw); ok {
-			if len(s) == 0 {
-				return ""
-			}
-			return unsafe.String(&s[0], len(s))
+			return zerocopy.String(s)
 		}
 		start := b.Len()
-		writeJoined(b, m.raw) // (one string or an array of them)
+		nbstyle.WriteJoined(b, m.raw) // (one string or an array of them)
 		return b.String()[start:]
 	case m.lines != nil:
 		start := b.Len()
@@ -274,7 +275,7 @@ func (e *encoder) multiline(m MultilineString, o int, ind string, splittable boo
 				f = formString
 			case o >= 0 && e.t.Nodes[o].Kind == jsontree.Array:
 				f = formLines
-			case e.st.lines && splittable:
+			case e.st.Lines && splittable:
 				f = formLines
 			default:
 				f = formString
@@ -285,7 +286,7 @@ func (e *encoder) multiline(m MultilineString, o int, ind string, splittable boo
 			return
 		}
 		asList = true
-		if e.st.splitNL {
+		if e.st.SplitNL {
 			pieces = lines.SplitNewlines(m.text)
 		} else {
 			pieces = lines.Split(m.text)

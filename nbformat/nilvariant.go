@@ -1,9 +1,9 @@
 package nbformat
 
-import (
-	"fmt"
-	"reflect"
-)
+// Nil cells and outputs in a notebook built in memory: found and refused by
+// name.
+
+import "fmt"
 
 // A nil Cell or Output in a notebook — nil itself or a typed nil pointer
 // such as (*CodeCell)(nil) — has no JSON to write: writing and validating
@@ -14,11 +14,29 @@ import (
 // isNilVariant reports whether x, a Cell or an Output, is nil or a nil
 // pointer.
 func isNilVariant(x any) bool {
-	if x == nil {
+	switch v := x.(type) {
+	case nil:
 		return true
+	case *CodeCell:
+		return v == nil
+	case *MarkdownCell:
+		return v == nil
+	case *RawCell:
+		return v == nil
+	case *UnknownCell:
+		return v == nil
+	case *ExecuteResult:
+		return v == nil
+	case *DisplayData:
+		return v == nil
+	case *Stream:
+		return v == nil
+	case *ErrorOutput:
+		return v == nil
+	case *UnknownOutput:
+		return v == nil
 	}
-	v := reflect.ValueOf(x)
-	return v.Kind() == reflect.Pointer && v.IsNil()
+	return false
 }
 
 // nilVariantError returns a *FormatError naming the first nil cell or

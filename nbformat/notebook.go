@@ -1,15 +1,17 @@
 package nbformat
 
+// Notebook, UnmarshalOptions and Unmarshal: the document, the source it was
+// read from and the limits of reading.
+
 import (
 	"fmt"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/nbimpl"
-	"github.com/nbdialog/ipynb/internal/stackroom"
+	"github.com/nbdialog/ipynb/internal/nbstyle"
 )
 
 // The format version this package writes for new notebooks, upgrades to
@@ -32,12 +34,9 @@ const defaultMaxDepth = nbimpl.DefaultMaxDepth
 // changed while anything else reads or writes it.
 type Notebook struct {
 	Document
-	src    *source
-	filled map[unsafe.Pointer]bool // structs whose missing required members are written (see fillMissing)
-	// filledIn: the cells and outputs holding a struct of filled (see
-	// encoder.cellAsRead).
-	filledIn map[unsafe.Pointer]bool
-	dropBOM  bool // leave out the byte-order mark read (set by Heal)
+	src     *source
+	filled  map[codecStruct]bool // structs whose missing required members are written (see fillMissing)
+	dropBOM bool                 // leave out the byte-order mark read (set by Heal)
 }
 
 // New returns an empty notebook of the current format (4.5).
@@ -51,23 +50,10 @@ func New() *Notebook {
 
 // source is what a notebook was read from.
 type source struct {
-	tape   *jsontree.Tape
-	blocks []origin // the blocks of the cells and outputs read, by address (see origin.go)
-	order  []int32  // typeInfo.id → 1 + the node of the first object of that type
-	style  *style
-	snap   snapshot // the typed values as decoded (see snapshot.go), once taken
-	// regions: the blocks the decoder allocated, until the snapshot takes
-	// them (see snapblock.go).
-	regions []snapRegion
-	// The snapshot of a notebook read with snapLater (see takeSnapshot):
-	// pending is the Document read until the snapshot is taken from it;
-	// taken is set once snap holds what was recorded (by read, or by
-	// takeSnapshot under snapOnce), and is what checks from other
-	// goroutines load before they read snap.
-	pending  *Document
-	snapOnce sync.Once
-	taken    atomic.Bool
-	once     sync.Once
+	tape  *jsontree.Tape
+	order []int32 // structCodec.id → 1 + the node of the first object of that type
+	style *nbstyle.Style
+	once  sync.Once
 	// problems: the validation of these bytes, once done (see
 	// Notebook.problems); an empty list for valid bytes.
 	problems atomic.Pointer[[]located]
@@ -76,25 +62,25 @@ type source struct {
 // learnOrder records the first object (node j of the source's tape) of
 // each struct type: for unsorted files, the order of its keys is the order
 // new members of that type are written in (see orderOf).
-func (s *source) learnOrder(ti *typeInfo, j int) {
+func (s *source) learnOrder(id, j int) {
+	if id < 0 {
+		return // a struct of the tests (see codec_synth_test.go)
+	}
 	if s.order == nil {
-		s.order = make([]int32, max(typeCount(), int(ti.id)+1))
+		s.order = make([]int32, len(structCodecs))
 	}
-	if int(ti.id) >= len(s.order) {
-		s.order = append(s.order, make([]int32, int(ti.id)+1-len(s.order))...)
-	}
-	if s.order[ti.id] == 0 {
-		s.order[ti.id] = int32(j) + 1
+	if s.order[id] == 0 {
+		s.order[id] = int32(j) + 1
 	}
 }
 
-// orderOf returns the keys of the first object of type ti read, in file
-// order (ok false when none was read).
-func (s *source) orderOf(ti *typeInfo) (keys []string, ok bool) {
-	if int(ti.id) >= len(s.order) || s.order[ti.id] == 0 {
+// orderOf returns the keys of the first object of the struct of codec id
+// read, in file order (ok false when none was read).
+func (s *source) orderOf(id int) (keys []string, ok bool) {
+	if id < 0 || id >= len(s.order) || s.order[id] == 0 {
 		return nil, false
 	}
-	t, j := s.tape, int(s.order[ti.id]-1)
+	t, j := s.tape, int(s.order[id]-1)
 	keys = make([]string, 0, t.Nodes[j].Len)
 	t.Children(j, func(k int) bool {
 		keys = append(keys, t.KeyString(k))
@@ -103,8 +89,8 @@ func (s *source) orderOf(ti *typeInfo) (keys []string, ok bool) {
 	return keys, true
 }
 
-func (s *source) styleOf() *style {
-	s.once.Do(func() { s.style = detectStyle(s.tape) })
+func (s *source) styleOf() *nbstyle.Style {
+	s.once.Do(func() { s.style = nbstyle.Detect(s.tape) })
 	return s.style
 }
 
@@ -150,7 +136,7 @@ func Unmarshal(data []byte) (*Notebook, error) { return UnmarshalOptions{}.Unmar
 // top level that is not an object (pointer ""), no integer nbformat, an
 // nbformat above 4, or more cells than MaxCells.
 func (o UnmarshalOptions) Unmarshal(data []byte) (*Notebook, error) {
-	return o.read(data, true, snapNow)
+	return o.read(data, true)
 }
 
 func (o UnmarshalOptions) maxBytes() int64 {
@@ -167,36 +153,20 @@ var unmarshals atomic.Int64
 // unmarshal reads a notebook from data, which it keeps: the caller never
 // changes it after.
 func (o UnmarshalOptions) unmarshal(data []byte) (*Notebook, error) {
-	return o.read(data, false, snapNow)
+	return o.read(data, false)
 }
 
 // unmarshalParts is unmarshal of a temporary notebook whose values are
 // taken into another one (the version 3 upgrade's cells, the values Heal
-// rebuilds): without the
-// snapshot of its unedited check, which nothing would consult (a value is
-// found unedited only through the origins of the notebook written, and
-// the taken values have none there), and without the room for it.
+// rebuilds).
 func (o UnmarshalOptions) unmarshalParts(data []byte) (*Notebook, error) {
-	return o.read(data, false, snapNone)
+	return o.read(data, false)
 }
 
-// snapMode is when read takes the snapshot of a notebook's unedited
-// check (see snapshot.go).
-type snapMode uint8
-
-const (
-	snapNow   snapMode = iota // while reading, into room in the tape's block
-	snapLater                 // when the owner asks (takeSnapshot), into room of its own
-	snapNone                  // never
-)
-
-// read reads a notebook from data, which it copies (copyData) or keeps,
-// taking the snapshot of its unedited check as snap says. The tape's
-// nodes, the room for a snapshot taken now and the copy are one
-// allocation (see jsontree.ParseBlock): data is parsed where it is and
-// copied after.
-func (o UnmarshalOptions) read(data []byte, copyData bool, snap snapMode) (*Notebook, error) {
-	stackroom.Ensure(stackroom.Notebook)
+// read reads a notebook from data, which it copies (copyData) or keeps.
+// The tape's nodes and the copy are one allocation (see
+// jsontree.ParseBlock): data is parsed where it is and copied after.
+func (o UnmarshalOptions) read(data []byte, copyData bool) (*Notebook, error) {
 	unmarshals.Add(1)
 	maxBytes := o.maxBytes()
 	if int64(len(data)) > maxBytes {
@@ -214,10 +184,7 @@ func (o UnmarshalOptions) read(data []byte, copyData bool, snap snapMode) (*Note
 	}
 	b := new(notebookBlock) // (the tape is made in it)
 	block := jsontree.Block{Copy: copyData, Tape: &b.tape}
-	if snap == snapNow {
-		block.Spare = snapRoom
-	}
-	t, room, err := jsontree.ParseBlock(data, lim, notebookShape(), block)
+	t, _, err := jsontree.ParseBlock(data, lim, notebookShape(), block)
 	if err != nil {
 		return nil, syntaxError("", data, err)
 	}
@@ -233,7 +200,7 @@ func (o UnmarshalOptions) read(data []byte, copyData bool, snap snapMode) (*Note
 	if n.Kind != jsontree.Number || n.Flags&jsontree.FlagInt == 0 {
 		return nil, &FormatError{Pointer: "/nbformat", Msg: fmt.Sprintf("must be an integer, not %s", t.Raw(nbf))}
 	}
-	major, ok := numberValue(t.Raw(nbf), n.Flags).(int)
+	major, ok := jsontree.NumberValue(t.Raw(nbf), n.Flags).(int)
 	if !ok || major < 1 || major > majorVersion {
 		return nil, &FormatError{Pointer: "/nbformat", Msg: fmt.Sprintf("unsupported major version %s (this package reads 1 to %d)", t.Raw(nbf), majorVersion), Err: ErrUnsupportedVersion}
 	}
@@ -244,51 +211,7 @@ func (o UnmarshalOptions) read(data []byte, copyData bool, snap snapMode) (*Note
 	if c := t.Lookup(jsontree.Root, "cells"); c >= 0 && t.Nodes[c].Kind == jsontree.Array && int(t.Nodes[c].Len) > maxCells {
 		return nil, &FormatError{Pointer: "/cells", Msg: fmt.Sprintf("%d cells, more than the limit of %d", t.Nodes[c].Len, maxCells), Err: ErrLimit}
 	}
-	nb := decodeNotebookIn(b, t)
-	switch snap {
-	case snapNow:
-		nb.src.snap.take(&nb.Document, t.Data, room, nb.src.regions)
-		nb.src.taken.Store(true)
-		nb.src.regions = nil
-	case snapLater:
-		nb.src.pending = &nb.Document // (and the regions, until taken)
-	default:
-		nb.src.regions = nil
-	}
-	return nb, nil
-}
-
-// unmarshalLater is unmarshal (copying data if copyData) without the
-// snapshot of the unedited check, which takeSnapshot takes when the
-// notebook's owner asks (see nbimpl.TakeSnapshot). Until then, the
-// notebook's checks walk its values (see Notebook.unedited).
-//
-// The room the snapshot is recorded into is decided when it is taken, not
-// now: it is not set aside in the tape's block, so a notebook whose
-// snapshot is never taken (a dialog written back from the bytes read)
-// never holds it; one taken costs an allocation of that room then.
-func (o UnmarshalOptions) unmarshalLater(data []byte, copyData bool) (*Notebook, error) {
-	return o.read(data, copyData, snapLater)
-}
-
-// takeSnapshot takes the snapshot of a notebook read by unmarshalLater,
-// from the Document read (whichever notebook sharing the source asks),
-// the first time it is called; later calls, and calls for notebooks read
-// otherwise, do nothing. The caller must know the notebook is exactly as
-// read (see nbimpl.TakeSnapshot). Concurrent calls are safe (the first
-// records, the others wait for it), and so are checks of notebooks sharing
-// the source meanwhile: they read the snapshot only once taken says so.
-func (s *source) takeSnapshot() {
-	s.snapOnce.Do(func() {
-		doc := s.pending
-		if doc == nil {
-			return
-		}
-		room := make([]byte, 0, snapRoom(len(s.tape.Nodes)))
-		s.snap.take(doc, s.tape.Data, room, s.regions)
-		s.pending, s.regions = nil, nil
-		s.taken.Store(true)
-	})
+	return decodeNotebookIn(b, t), nil
 }
 
 // kindPhrase names a JSON kind with its article: "an array", "a string",

@@ -9,10 +9,11 @@ import (
 
 // A cell or output read from an invalid file keeps its missing required
 // members missing when written (it is the value read); one the user made,
-// copied by value, or took from another notebook, even one read from the
-// same bytes, is not the value read and is written whole, wherever it is
-// put. (The writer tells them apart by where each was read from: taking a
-// copy for its original would leave its members out.)
+// or took from another notebook, even one read from the same bytes, is
+// not the value read and is written whole, wherever it is put. A copy by
+// value carries the provenance of the value copied (as a protobuf message
+// copied carries its state): of a value read and its copies, the first in
+// the notebook is written over the original, the others whole.
 func TestCopiedCellsAreNotOriginals(t *testing.T) {
 	const (
 		markdown = `{"cell_type": "markdown", "source": "m"}`
@@ -41,13 +42,13 @@ func TestCopiedCellsAreNotOriginals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"cells": [` + markdownWhole + `, {"cell_type": "code", "metadata": {}, "source": "", "execution_count": null, "outputs": [` +
-		streamWhole + `, ` + streamWhole + `, ` + stream + `, ` + streamWhole + `]}, ` +
-		markdownWhole + `, ` + markdown + `, ` + markdownWhole + `], "metadata": {}, "nbformat": 4, "nbformat_minor": 4}`
+	want := `{"cells": [` + markdown + `, {"cell_type": "code", "metadata": {}, "source": "", "execution_count": null, "outputs": [` +
+		stream + `, ` + streamWhole + `, ` + streamWhole + `, ` + streamWhole + `]}, ` +
+		markdownWhole + `, ` + markdownWhole + `, ` + markdownWhole + `], "metadata": {}, "nbformat": 4, "nbformat_minor": 4}`
 	if string(out) != want {
 		t.Errorf("written:\n%s\nwant:\n%s", out, want)
 	}
 	if strings.Count(string(out), `"metadata": {}}`) != 3 {
-		t.Errorf("want the three markdown cells that are not the one read written whole")
+		t.Errorf("want the three markdown cells that do not stand for the one read written whole")
 	}
 }

@@ -55,6 +55,7 @@ func (*UnknownOutput) isOutput() {}
 // read; it is written back unchanged unless Raw is replaced.
 type UnknownOutput struct {
 	Raw json.RawMessage
+	src nodeRef
 }
 
 // Type returns the output_type member of the raw output, or "".

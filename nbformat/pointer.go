@@ -1,5 +1,7 @@
 package nbformat
 
+// Pointer: a JSON Pointer (RFC 6901) into the notebook as written.
+
 import (
 	"iter"
 	"strings"

@@ -1,19 +1,22 @@
 package nbformat
 
+// Raw JSON and tape values written in the file's style; encodeCompact for
+// values in memory.
+
 import (
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/nbstyle"
 )
 
 // Writing generic JSON text: raw JSON in a file's style, and compact JSON.
 
 // rawJSON writes JSON text in the file's style.
 func (e *encoder) rawJSON(raw []byte, ind string) {
-	if e.st.compact() && e.st.comma == "" && e.st.colon == ":" && !e.st.sorted && e.st.esc == (jsontree.Escaping{}) {
+	if e.st.Compact() && e.st.Comma == "" && e.st.Colon == ":" && !e.st.Sorted && e.st.Esc == (jsontree.Escaping{}) {
 		// Compact output (Encode, FromMap): the text without its spaces,
 		// checked without recording its values.
 		if _, err := jsontree.ParseShaped(raw, jsontree.Limits{MaxDepth: defaultMaxDepth}, nil); err != nil {
@@ -44,11 +47,11 @@ func (e *encoder) tapeValue(t *jsontree.Tape, j int, ind string) {
 		e.array(-1, ind, len(kids), false, func(i int, ind string) { e.tapeValue(t, kids[i], ind) })
 	case jsontree.Object:
 		var ms []member
-		for _, k := range uniqueMembers(t, j) {
+		for _, k := range t.UniqueMembers(j) {
 			k := k
 			ms = append(ms, member{key: t.KeyString(k), orig: -1, write: func(_ int, ind string) { e.tapeValue(t, k, ind) }})
 		}
-		if e.st.sorted {
+		if e.st.Sorted {
 			slices.SortStableFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) })
 		}
 		e.object(-1, ind, ms, false)
@@ -58,16 +61,15 @@ func (e *encoder) tapeValue(t *jsontree.Tape, j int, ind string) {
 }
 
 // encodeCompact writes v (any Go value the encoder handles) as compact JSON.
-// Generic JSON values are written by appendGeneric, without reflection.
+// Generic JSON values are written by appendGeneric, others by encAny.
 func encodeCompact(v any) ([]byte, error) {
 	if out, ok := appendGeneric(nil, v, 0); ok {
 		return out, nil
 	}
-	e := encoder{st: &style{colon: ":"}}
-	x := reflect.ValueOf(&v).Elem()
-	e.value(x, infoOf(anyType), -1, "")
+	e := encoder{st: &nbstyle.Style{Colon: ":"}}
+	encAny(&e, v, -1, "")
 	if e.err != nil {
-		return nil, cycleAt(e.err, x)
+		return nil, cycleAt(e.err, &v)
 	}
 	return e.buf, nil
 }

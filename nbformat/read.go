@@ -1,5 +1,8 @@
 package nbformat
 
+// ReadFile and Read: reading a file or stream within the limits, refusing
+// what cannot be JSON early.
+
 import (
 	"encoding/binary"
 	"errors"

@@ -33,6 +33,7 @@ type CodeCell struct {
 	Source MultilineString `json:"source"`
 
 	AdditionalProperties map[string]interface{} `json:"-"`
+	src                  nodeRef
 }
 
 // Cell-level metadata.
@@ -109,6 +110,7 @@ type DisplayData struct {
 	OutputType OutputType `json:"output_type"`
 
 	AdditionalProperties map[string]interface{} `json:"-"`
+	src                  nodeRef
 }
 
 // Jupyter Notebook v4.5 JSON schema.
@@ -145,6 +147,7 @@ type ErrorOutput struct {
 	Traceback []string `json:"traceback"`
 
 	AdditionalProperties map[string]interface{} `json:"-"`
+	src                  nodeRef
 }
 
 // Result of executing a code cell.
@@ -162,6 +165,7 @@ type ExecuteResult struct {
 	OutputType OutputType `json:"output_type"`
 
 	AdditionalProperties map[string]interface{} `json:"-"`
+	src                  nodeRef
 }
 
 // Kernel information.
@@ -213,6 +217,7 @@ type MarkdownCell struct {
 	Source MultilineString `json:"source"`
 
 	AdditionalProperties map[string]interface{} `json:"-"`
+	src                  nodeRef
 }
 
 // Cell-level metadata.
@@ -279,6 +284,7 @@ type RawCell struct {
 	Source MultilineString `json:"source"`
 
 	AdditionalProperties map[string]interface{} `json:"-"`
+	src                  nodeRef
 }
 
 // Cell-level metadata.
@@ -321,4 +327,5 @@ type Stream struct {
 	Text MultilineString `json:"text"`
 
 	AdditionalProperties map[string]interface{} `json:"-"`
+	src                  nodeRef
 }

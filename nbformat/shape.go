@@ -1,10 +1,12 @@
 package nbformat
 
+// The shape notebooks are read with: which containers the typed layer and
+// the schemas look inside (the rest lazy).
+
 import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -39,7 +41,7 @@ var (
 func notebookShape() *jsontree.Shape {
 	shapeOnce.Do(func() {
 		b := shapeBuilder{memo: map[string]*jsontree.Shape{}, refs: map[string]*snode{}, regexps: map[string]*regexp.Regexp{}}
-		comps := []shapeComp{{ti: infoOf(reflect.TypeFor[Document]())}}
+		comps := []shapeComp{{td: &descDocument}}
 		for _, root := range b.schemaRoots() {
 			comps = append(comps, shapeComp{s: root})
 		}
@@ -49,21 +51,26 @@ func notebookShape() *jsontree.Shape {
 }
 
 // typeShape returns the shape the typed layer alone needs for values of
-// type t (FromMap and the like: nothing is validated there).
-func typeShape(t reflect.Type) *jsontree.Shape {
-	if s, ok := typeShapes.Load(t); ok {
+// the type td describes (FromMap and the like: nothing is validated
+// there).
+func typeShape(td *typeDesc) *jsontree.Shape {
+	var key any = td
+	if td.kind == kindStruct {
+		key = td.codec // (a struct's description may be made anew)
+	}
+	if s, ok := typeShapes.Load(key); ok {
 		return s.(*jsontree.Shape)
 	}
 	b := shapeBuilder{memo: map[string]*jsontree.Shape{}}
-	s := b.build([]shapeComp{{ti: infoOf(t)}})
+	s := b.build([]shapeComp{{td: td}})
 	if s == nil {
 		s = &jsontree.Shape{} // the root itself is recorded
 	}
-	typeShapes.Store(t, s)
+	typeShapes.Store(key, s)
 	return s
 }
 
-var typeShapes sync.Map // reflect.Type → *jsontree.Shape
+var typeShapes sync.Map // *typeDesc or *structCodec → *jsontree.Shape
 
 // snode is the part of a JSON schema that decides which interiors the
 // validator reads.
@@ -89,7 +96,7 @@ type spat struct {
 
 // shapeComp is one need at a place: a Go type or a schema node.
 type shapeComp struct {
-	ti *typeInfo
+	td *typeDesc
 	s  *snode
 }
 
@@ -263,7 +270,7 @@ func (b *shapeBuilder) patterns(n *snode, pats map[string]any) {
 func flatten(comps []shapeComp) []shapeComp {
 	var out []shapeComp
 	seenS := map[*snode]bool{}
-	seenT := map[*typeInfo]bool{}
+	seenT := map[*typeDesc]bool{}
 	var add func(c shapeComp)
 	add = func(c shapeComp) {
 		switch {
@@ -276,21 +283,21 @@ func flatten(comps []shapeComp) []shapeComp {
 			for _, x := range c.s.subs {
 				add(shapeComp{s: x})
 			}
-		case c.ti != nil:
-			if seenT[c.ti] {
+		case c.td != nil:
+			if seenT[c.td] {
 				return
 			}
-			seenT[c.ti] = true
-			switch c.ti.kind {
-			case kPtr:
-				add(shapeComp{ti: c.ti.elem})
-			case kCell:
-				for _, t := range []reflect.Type{reflect.TypeFor[CodeCell](), reflect.TypeFor[MarkdownCell](), reflect.TypeFor[RawCell]()} {
-					add(shapeComp{ti: infoOf(t)})
+			seenT[c.td] = true
+			switch c.td.kind {
+			case kindPtr:
+				add(shapeComp{td: c.td.elem})
+			case kindCell:
+				for _, d := range []*typeDesc{&descCodeCell, &descMarkdownCell, &descRawCell} {
+					add(shapeComp{td: d})
 				}
-			case kOutput:
-				for _, t := range []reflect.Type{reflect.TypeFor[ExecuteResult](), reflect.TypeFor[DisplayData](), reflect.TypeFor[Stream](), reflect.TypeFor[ErrorOutput]()} {
-					add(shapeComp{ti: infoOf(t)})
+			case kindOutput:
+				for _, d := range []*typeDesc{&descExecuteResult, &descDisplayData, &descStream, &descErrorOutput} {
+					add(shapeComp{td: d})
 				}
 			default:
 				out = append(out, c)
@@ -309,7 +316,7 @@ func compKey(comps []shapeComp) string {
 		if c.s != nil {
 			ids[i] = fmt.Sprintf("s%d", c.s.id)
 		} else {
-			ids[i] = fmt.Sprintf("t%p", c.ti)
+			ids[i] = fmt.Sprintf("t%p", c.td)
 		}
 	}
 	slices.Sort(ids)
@@ -350,9 +357,9 @@ func interior(comps []shapeComp) (all, needs bool) {
 		if c.s != nil && c.s.needs {
 			needs = true
 		}
-		if c.ti != nil {
-			switch c.ti.kind {
-			case kStruct, kSlice, kMap, kMultiline, kBundle:
+		if c.td != nil {
+			switch c.td.kind {
+			case kindStruct, kindSlice, kindMap, kindMultiline, kindBundle:
 				needs = true
 			}
 		}
@@ -369,8 +376,8 @@ func (b *shapeBuilder) members(s *jsontree.Shape, comps []shapeComp) {
 				names[k] = true
 			}
 		}
-		if c.ti != nil && c.ti.kind == kStruct {
-			for _, f := range c.ti.plan.fields {
+		if c.td != nil && c.td.kind == kindStruct {
+			for _, f := range c.td.codec.fields {
 				names[f.name] = true
 			}
 		}
@@ -400,7 +407,7 @@ func (b *shapeBuilder) others(s *jsontree.Shape, comps []shapeComp) {
 				}
 			}
 		}
-		if c.ti != nil && c.ti.kind == kBundle {
+		if c.td != nil && c.td.kind == kindBundle {
 			if _, ok := index["json"]; !ok {
 				index["json"] = len(preds)
 				preds = append(preds, mimetype.IsJSON)
@@ -441,8 +448,8 @@ func elemComps(comps []shapeComp) []shapeComp {
 				elems = append(elems, shapeComp{s: x})
 			}
 		}
-		if c.ti != nil && c.ti.kind == kSlice {
-			elems = append(elems, shapeComp{ti: c.ti.elem})
+		if c.td != nil && c.td.kind == kindSlice {
+			elems = append(elems, shapeComp{td: c.td.elem})
 		}
 	}
 	return elems
@@ -477,12 +484,12 @@ const memoKeys = 4096
 // FlagStrings), so that it may stay one lazy node.
 func flatLines(comps, elems []shapeComp) bool {
 	for _, c := range comps {
-		if c.ti != nil && c.ti.kind != kMultiline {
+		if c.td != nil && c.td.kind != kindMultiline {
 			return false
 		}
 	}
 	for _, c := range flatten(elems) {
-		if c.ti != nil || c.s.all || c.s.needs || c.s.checks || c.s.types != "string" && c.s.types != "" || len(c.s.subs) > 0 {
+		if c.td != nil || c.s.all || c.s.needs || c.s.checks || c.s.types != "string" && c.s.types != "" || len(c.s.subs) > 0 {
 			return false
 		}
 	}
@@ -510,15 +517,17 @@ func memberComps(comps []shapeComp, key string) []shapeComp {
 			if !matched && c.s.addl != nil {
 				out = append(out, shapeComp{s: c.s.addl})
 			}
-		case c.ti.kind == kStruct:
-			if i, ok := c.ti.plan.byName[key]; ok {
-				out = append(out, shapeComp{ti: c.ti.plan.fields[i].ti})
+		case c.td.kind == kindStruct:
+			for _, f := range c.td.codec.fields {
+				if f.name == key {
+					out = append(out, shapeComp{td: f.typ})
+				}
 			}
-		case c.ti.kind == kMap:
-			out = append(out, shapeComp{ti: c.ti.elem})
-		case c.ti.kind == kBundle:
+		case c.td.kind == kindMap:
+			out = append(out, shapeComp{td: c.td.elem})
+		case c.td.kind == kindBundle:
 			if !mimetype.IsJSON(key) {
-				out = append(out, shapeComp{ti: infoOf(multilineType)})
+				out = append(out, shapeComp{td: &descMultilineString})
 			}
 		}
 	}
@@ -543,11 +552,11 @@ func otherComps(comps []shapeComp, index map[string]int, mask int) []shapeComp {
 			if !matched && c.s.addl != nil {
 				out = append(out, shapeComp{s: c.s.addl})
 			}
-		case c.ti.kind == kMap:
-			out = append(out, shapeComp{ti: c.ti.elem})
-		case c.ti.kind == kBundle:
+		case c.td.kind == kindMap:
+			out = append(out, shapeComp{td: c.td.elem})
+		case c.td.kind == kindBundle:
 			if mask&(1<<index["json"]) == 0 {
-				out = append(out, shapeComp{ti: infoOf(multilineType)})
+				out = append(out, shapeComp{td: &descMultilineString})
 			}
 		}
 	}

@@ -5,9 +5,10 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/nbstyle"
 )
 
-// BenchmarkWriteJoined is writeJoined of the sources of the small corpus
+// BenchmarkWriteJoined is WriteJoined of the sources of the small corpus
 // notebooks that it decodes (lines to join, or escapes), one op being all
 // of them: the texts' part of reading a dialog. It is skipped without the
 // shared corpus.
@@ -44,7 +45,7 @@ func BenchmarkWriteJoined(b *testing.B) {
 		sb = strings.Builder{}
 		sb.Grow(total)
 		for _, raw := range raws {
-			writeJoined(&sb, raw)
+			nbstyle.WriteJoined(&sb, raw)
 		}
 	}
 	b.ReportMetric(float64(len(raws)), "texts")

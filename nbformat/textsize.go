@@ -1,5 +1,7 @@
 package nbformat
 
+// The size encoding/json writes a text in, computed from the JSON read.
+
 import (
 	"fmt"
 

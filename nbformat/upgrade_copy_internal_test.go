@@ -46,14 +46,11 @@ func TestUpgradedCopyIsUpgradeOfARereading(t *testing.T) {
 	}
 }
 
-// The version 3 upgrade parses its cells' version 4 JSON without taking
-// the snapshot of an unedited check for it (nothing would consult it: the
-// cells are taken into the notebook upgraded), so that what it allocates
-// per cell is the tape, the JSON it writes and the cells' decoding:
-// measured 2,734 bytes per cell of v3Cells (it was 3,346 with the
-// snapshot and its room); the least of seven runs, which no pool or
-// scratch kept across runs can make larger.
-func TestUpgradeTakesNoSnapshotOfItsCells(t *testing.T) {
+// The version 3 upgrade of a notebook read allocates
+// nothing per cell but the tape, the JSON it writes and the cells'
+// decoding: at most 3,000 bytes per cell of v3Cells, the least of seven
+// runs, which no pool or scratch kept across runs can make larger.
+func TestUpgradeBytesPerCell(t *testing.T) {
 	if raceInternal {
 		t.Skip("the race detector's instrumentation allocates")
 	}

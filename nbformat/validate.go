@@ -1,20 +1,14 @@
 package nbformat
 
+// Validate and Problems: the schema check of internal/nbvalid over the
+// notebook as written, problems placed.
+
 import (
 	"bytes"
 	"errors"
-	"fmt"
-	"hash/maphash"
-	"sort"
-	"sync"
-	"sync/atomic"
-	"unsafe"
 
-	"github.com/nbdialog/ipynb/internal/cellid"
-	"github.com/nbdialog/ipynb/internal/draft04"
 	"github.com/nbdialog/ipynb/internal/jsontree"
-	"github.com/nbdialog/ipynb/internal/stackroom"
-	"github.com/nbdialog/ipynb/schema"
+	"github.com/nbdialog/ipynb/internal/nbvalid"
 )
 
 // Validate checks nb against the official schema of its own version, as
@@ -32,7 +26,6 @@ import (
 // means the notebook could not be checked (it cannot be written, say):
 // Problems returns nil for it. Validate changes nothing.
 func Validate(nb *Notebook) error {
-	stackroom.Ensure(stackroom.Notebook)
 	t, err := nb.tape()
 	if err != nil {
 		return err
@@ -87,9 +80,6 @@ func (nb *Notebook) tape() (*jsontree.Tape, error) {
 			return nb.src.tape, nil
 		}
 	}
-	if writeAsBefore {
-		return nb.marshalledTape()
-	}
 	return nb.encodedTape()
 }
 
@@ -116,16 +106,6 @@ func (nb *Notebook) encodedTape() (*jsontree.Tape, error) {
 	return parseWritten(data)
 }
 
-// marshalledTape is encodedTape through Marshal (asking again whether nb
-// is as read): tape before encodedTape (see writeAsBefore).
-func (nb *Notebook) marshalledTape() (*jsontree.Tape, error) {
-	data, err := nb.marshal()
-	if err != nil {
-		return nil, err
-	}
-	return parseWritten(data)
-}
-
 // parseWritten parses the bytes written for a notebook.
 func parseWritten(data []byte) (*jsontree.Tape, error) {
 	t, err := jsontree.ParseShaped(data, jsontree.Limits{MaxDepth: defaultMaxDepth}, notebookShape())
@@ -134,83 +114,6 @@ func parseWritten(data []byte) (*jsontree.Tape, error) {
 	}
 	return t, nil
 }
-
-type schemaKey struct{ major, minor int }
-
-var compiled sync.Map // schemaKey → *compiledSchema
-
-type compiledSchema struct {
-	once sync.Once
-	s    *draft04.Schema
-	err  error
-}
-
-// knownSchemas holds the compiled schemas of versions 3.0–3.7 and 4.0–4.7
-// once compiled, found by version alone (without naming the file).
-var knownSchemas [2][8]atomic.Pointer[compiledSchema]
-
-// schemaFor returns the compiled schema nbformat uses for major.minor.
-// Once compiled, finding it reads no schema file and allocates nothing.
-func schemaFor(major, minor int) (*draft04.Schema, error) {
-	known := major >= 3 && major <= 4 && minor >= 0 && minor < len(knownSchemas[0])
-	if known {
-		if cs := knownSchemas[major-3][minor].Load(); cs != nil {
-			return cs.s, cs.err
-		}
-	}
-	_, future, err := schema.File(major, minor)
-	if err != nil {
-		return nil, err
-	}
-	key := schemaKey{major, minor}
-	if future {
-		key.minor = -1 // all future minors share the relaxed schema
-	}
-	c, ok := compiled.Load(key)
-	if !ok {
-		c, _ = compiled.LoadOrStore(key, &compiledSchema{})
-	}
-	cs := c.(*compiledSchema)
-	cs.once.Do(func() { cs.s, cs.err = compileSchema(major, minor) })
-	if known {
-		knownSchemas[major-3][minor].Store(cs) // (compiled: once.Do has returned)
-	}
-	return cs.s, cs.err
-}
-
-// compileSchema compiles the official schema for major.minor, relaxed as
-// nbformat relaxes it for a minor newer than the latest known.
-func compileSchema(major, minor int) (*draft04.Schema, error) {
-	data, future, err := schema.Official(major, minor)
-	if err != nil {
-		return nil, err
-	}
-	if future && major == 4 {
-		// nbformat's _relax_additional_properties and _allow_undefined.
-		if data, err = draft04.AppendOneOfRef(data, "cell", "#/definitions/unrecognized_cell"); err == nil {
-			data, err = draft04.AppendOneOfRef(data, "output", "#/definitions/unrecognized_output")
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	return draft04.Compile(data, future)
-}
-
-func validateTape(t *jsontree.Tape) []*ValidationError {
-	found := locateProblems(t)
-	out := make([]*ValidationError, len(found))
-	for i, f := range found {
-		out[i] = f.err
-	}
-	return out
-}
-
-// lazyFallbacks counts validations that needed a full parse (tests).
-var lazyFallbacks atomic.Int64
-
-// schemaRuns counts validations against a schema (tests).
-var schemaRuns atomic.Int64
 
 // problems is locateProblems(t) for the notebook nb on tape t, the same
 // answer for the same bytes: the problems of the bytes nb was read from
@@ -253,71 +156,22 @@ func copyLocated(found []located) []located {
 	return out
 }
 
-// locateProblems validates the notebook on t and returns each problem with
-// the tape node it is about, in document order. The tape's lazy nodes hold
-// nothing the schemas read (see notebookShape); should the validator need
-// one's interior all the same, it validates a full parse instead, and the
-// nodes returned are that parse's (only Heal reads them, and it reads a
-// full tape whenever there are problems).
-func locateProblems(t *jsontree.Tape) (found []located) {
-	if t.HasLazy() {
-		defer func() {
-			r := recover()
-			if r == nil {
-				return
-			}
-			if _, ok := r.(*jsontree.LazyError); !ok {
-				panic(r)
-			}
-			full, err := t.Full()
-			if err != nil {
-				panic(r)
-			}
-			lazyFallbacks.Add(1)
-			found = locateProblems(full)
-		}()
+// locateProblems validates the notebook on t (see internal/nbvalid) and
+// returns each problem with the tape node it is about, in document order.
+// The tape's lazy nodes hold nothing the schemas read (see notebookShape);
+// should the validator need one's interior all the same, it validates a
+// full parse instead, and the nodes returned are that parse's (only Heal
+// reads them, and it reads a full tape whenever there are problems).
+func locateProblems(t *jsontree.Tape) []located {
+	ps := nbvalid.Check(t)
+	if len(ps) == 0 {
+		return nil
 	}
-	root := jsontree.Root
-	if t.Nodes[root].Kind != jsontree.Object {
-		return []located{{root, newValidationError("", "type", "", "a notebook is a JSON object")}}
-	}
-	major, minor := 1, 0
-	if k := t.Lookup(root, "nbformat"); k >= 0 {
-		v, ok := numberValue(t.Raw(k), t.Nodes[k].Flags).(int)
-		if t.Nodes[k].Kind != jsontree.Number || !ok {
-			return []located{{k, newValidationError("/nbformat", "type", "", fmt.Sprintf("%s is not an integer", t.Raw(k))).at(t, k)}}
-		}
-		major = v
-	}
-	if k := t.Lookup(root, "nbformat_minor"); k >= 0 {
-		v, ok := numberValue(t.Raw(k), t.Nodes[k].Flags).(int)
-		if t.Nodes[k].Kind != jsontree.Number || !ok {
-			return []located{{k, newValidationError("/nbformat_minor", "type", "", fmt.Sprintf("%s is not an integer", t.Raw(k))).at(t, k)}}
-		}
-		minor = v
-	}
-	s, err := schemaFor(major, minor)
-	schemaRuns.Add(1)
-	if err != nil {
-		return []located{{root, newValidationError("/nbformat", "nbformat", "", fmt.Sprintf("no schema for validating v%d.%d notebooks", major, minor))}}
-	}
-	found = nil
-	for _, p := range s.Validate(t, root) {
-		member := p.Member
-		if p.Keyword == "additionalProperties" {
-			member = t.KeyString(p.Node)
-		}
-		found = append(found, located{p.Node, newValidationError(Pointer(p.Pointer), p.Keyword, member, p.Msg)})
-	}
-	if cellid.Written(major, minor) {
-		found = append(found, duplicateIDs(t)...)
-	}
-	// Document order.
-	if len(found) > 1 {
-		sort.SliceStable(found, func(a, b int) bool { return t.Nodes[found[a].node].Start < t.Nodes[found[b].node].Start })
-	}
-	for _, f := range found {
-		f.err.at(t, f.node)
+	found := make([]located, len(ps))
+	for i, p := range ps {
+		e := newValidationError(Pointer(p.Pointer), p.Keyword, p.Member, p.Msg)
+		e.offset = int64(p.Offset)
+		found[i] = located{p.Node, e}
 	}
 	return found
 }
@@ -352,140 +206,4 @@ func placeProblems(data []byte, probs []*ValidationError) {
 type located struct {
 	node int
 	err  *ValidationError
-}
-
-// duplicateIDs reports cells whose id an earlier cell already has.
-func duplicateIDs(t *jsontree.Tape) []located {
-	cells := t.Lookup(jsontree.Root, "cells")
-	if cells < 0 || t.Nodes[cells].Kind != jsontree.Array {
-		return nil
-	}
-	if t.Lazy(cells) {
-		t.ChildList(cells) // panics with the tape's *LazyError, as every reader of children does
-	}
-	if t.Nodes[cells].Len <= maxTableIDs {
-		if out, ok := duplicateIDsTable(t, cells); ok {
-			return out
-		}
-	}
-	return duplicateIDsMap(t, cells)
-}
-
-// duplicateID is the problem of cell i, whose id (member k) is the id of
-// cell first.
-func duplicateID(t *jsontree.Tape, k, i, first int) located {
-	return located{k, newValidationError(Pointer("").appendToken("cells").appendIndex(i).appendToken("id"), "unique", "",
-		fmt.Sprintf("cell id %s is already the id of /cells/%d", t.Raw(k), first))}
-}
-
-// duplicateIDsMap is duplicateIDs for any cells: ids are compared through
-// a map of their JSON texts.
-func duplicateIDsMap(t *jsontree.Tape, cells int) []located {
-	var out []located
-	seen := make(map[string]int, t.Nodes[cells].Len)
-	i := -1
-	for c := cells + 1; i+1 < int(t.Nodes[cells].Len); c = int(t.Nodes[c].Skip) {
-		i++
-		if t.Nodes[c].Kind != jsontree.Object {
-			continue
-		}
-		k := t.Lookup(c, "id")
-		if k < 0 {
-			continue
-		}
-		// The key: the JSON text of the id, sharing the tape's bytes, for
-		// strings without escapes and for other values; an escaped string
-		// is unescaped (and quoted), so that equal strings meet.
-		raw := t.Raw(k)
-		key := unsafe.String(&raw[0], len(raw))
-		if n := &t.Nodes[k]; n.Kind == jsontree.String && n.Flags&jsontree.FlagEscaped != 0 {
-			key = `"` + t.Str(k) + `"`
-		}
-		if j, dup := seen[key]; dup {
-			out = append(out, duplicateID(t, k, i, j))
-			continue
-		}
-		seen[key] = i
-	}
-	return out
-}
-
-// maxTableIDs is the most cells duplicateIDsTable takes; idSlots (a power
-// of two, at least twice as many) is the size of its table.
-const (
-	maxTableIDs = 128
-	idSlots     = 256
-)
-
-// idSeed seeds the hashes of duplicateIDsTable (which decide only where
-// in the table an id goes, never the result).
-var idSeed = maphash.MakeSeed()
-
-// duplicateIDsTable is duplicateIDs for at most maxTableIDs cells whose
-// ids are all strings without escapes (it reports false otherwise): equal
-// ids are then equal texts, found through a table on the stack, so that
-// checking allocates nothing when no id repeats. The table is small (~900
-// bytes: entries of a byte, pointing into the list of the ids seen), as
-// it is zeroed on every call.
-func duplicateIDsTable(t *jsontree.Tape, cells int) ([]located, bool) {
-	var (
-		slots  [idSlots]uint8     // an id seen, plus one (0: empty)
-		idNode [maxTableIDs]int32 // of each id seen: its member
-		cellOf [maxTableIDs]uint8 // and its cell's index
-		seen   int                // ids seen
-		out    []located
-	)
-	if t.Nodes[cells].Len > maxTableIDs {
-		return nil, false
-	}
-	c := cells + 1
-	for i := 0; i < int(t.Nodes[cells].Len); i, c = i+1, int(t.Nodes[c].Skip) {
-		if t.Nodes[c].Kind != jsontree.Object {
-			continue
-		}
-		k := memberOf(t, c, "id")
-		if k < 0 {
-			continue
-		}
-		if n := &t.Nodes[k]; n.Kind != jsontree.String || n.Flags&jsontree.FlagEscaped != 0 {
-			return nil, false
-		}
-		raw := t.Raw(k)
-		h := maphash.Bytes(idSeed, raw) & (idSlots - 1)
-		for ; slots[h] != 0; h = (h + 1) & (idSlots - 1) {
-			if e := slots[h] - 1; string(t.Raw(int(idNode[e]))) == string(raw) {
-				out = append(out, duplicateID(t, k, i, int(cellOf[e])))
-				break
-			}
-		}
-		if slots[h] == 0 {
-			idNode[seen], cellOf[seen] = int32(k), uint8(i)
-			seen++
-			slots[h] = uint8(seen)
-		}
-	}
-	return out, true
-}
-
-// memberOf returns the member of object i (not lazy) with key, or -1, as
-// t.Lookup does (the last of repeated keys), comparing keys' lengths
-// before their bytes.
-func memberOf(t *jsontree.Tape, i int, key string) int {
-	if t.Lazy(i) {
-		return t.Lookup(i, key) // (panics with the tape's *LazyError)
-	}
-	found := -1
-	j := i + 1
-	for c := t.Nodes[i].Len; c > 0; c-- {
-		nd := &t.Nodes[j]
-		if nd.Flags&jsontree.FlagKeyEscaped != 0 {
-			if t.KeyIs(j, key) {
-				found = j
-			}
-		} else if int(nd.KeyEnd-nd.Key-2) == len(key) && string(t.Data[nd.Key+1:nd.KeyEnd-1]) == key {
-			found = j
-		}
-		j = int(nd.Skip)
-	}
-	return found
 }

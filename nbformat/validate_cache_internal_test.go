@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/nbdialog/ipynb/internal/nbvalid"
 )
 
 // The bytes a notebook was read from are validated once: Validate again,
@@ -20,12 +21,12 @@ func TestValidateOnceForTheBytesRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs := schemaRuns.Load()
+	runs := nbvalid.SchemaRuns.Load()
 	first := Problems(Validate(nb))
 	if len(first) == 0 {
 		t.Fatal("testdata/invalid.ipynb validates")
 	}
-	if got := schemaRuns.Load() - runs; got != 1 {
+	if got := nbvalid.SchemaRuns.Load() - runs; got != 1 {
 		t.Fatalf("first Validate: %d schema validations, want 1", got)
 	}
 	// What a caller does to the problems it got stays its own.
@@ -35,7 +36,7 @@ func TestValidateOnceForTheBytesRead(t *testing.T) {
 		p.Line, p.Msg = -1, "changed by the caller"
 	}
 	second := Problems(Validate(nb))
-	if got := schemaRuns.Load() - runs; got != 1 {
+	if got := nbvalid.SchemaRuns.Load() - runs; got != 1 {
 		t.Errorf("second Validate of the unedited notebook: %d schema validations in all, want 1", got)
 	}
 	if len(second) != len(want) {
@@ -51,7 +52,7 @@ func TestValidateOnceForTheBytesRead(t *testing.T) {
 	if _, err := Heal(nb); err != nil {
 		t.Fatal(err)
 	}
-	healRuns := schemaRuns.Load() - runs - 1
+	healRuns := nbvalid.SchemaRuns.Load() - runs - 1
 	if healRuns < 1 {
 		t.Errorf("Heal validated its repairs %d times", healRuns)
 	}
@@ -59,11 +60,11 @@ func TestValidateOnceForTheBytesRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := schemaRuns.Load()
+	before := nbvalid.SchemaRuns.Load()
 	if _, err := Heal(fresh); err != nil {
 		t.Fatal(err)
 	}
-	if got := schemaRuns.Load() - before; got != healRuns+1 {
+	if got := nbvalid.SchemaRuns.Load() - before; got != healRuns+1 {
 		t.Errorf("Heal after Validate: %d schema validations; Heal alone: %d (want one more)", healRuns, got)
 	}
 	// An edit is validated as written.
@@ -75,9 +76,9 @@ func TestValidateOnceForTheBytesRead(t *testing.T) {
 		t.Fatal("no problems")
 	}
 	edited.Cells = edited.Cells[:0]
-	before = schemaRuns.Load()
+	before = nbvalid.SchemaRuns.Load()
 	err = Validate(edited)
-	if got := schemaRuns.Load() - before; got != 1 {
+	if got := nbvalid.SchemaRuns.Load() - before; got != 1 {
 		t.Errorf("Validate after an edit: %d schema validations, want 1", got)
 	}
 	if n := len(Problems(err)); n >= len(want) {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 
@@ -57,7 +59,7 @@ func runFmt(e *env, args []string) int {
 		return st
 	}
 	status := rewrite(e, ins, batch.jobs, *checkOnly, func(in input, data []byte, log io.Writer) ([]byte, error) {
-		out, repairs, err := format(data, mode, *upgrade)
+		out, repairs, err := format(data, mode, *upgrade, *checkOnly)
 		if *verbose {
 			for _, r := range repairs {
 				fmt.Fprintf(log, "%s: %s: %s\n", quoteName(in.path), displayPointer(string(r.Pointer)), r.What)
@@ -85,7 +87,11 @@ const (
 )
 
 // format returns the formatted bytes of a notebook and the repairs made.
-func format(data []byte, mode fmtMode, upgrade bool) ([]byte, []nbformat.Repair, error) {
+// With checkOnly in Python nbformat's layout (fmtLayout), a notebook Heal
+// leaves unchanged is compared with its canonical bytes without building
+// them: the bytes returned are data itself when they are the same, nil
+// when not (only whether the file changes matters then).
+func format(data []byte, mode fmtMode, upgrade, checkOnly bool) ([]byte, []nbformat.Repair, error) {
 	nb, err := unmarshalOwned(data)
 	if err != nil {
 		return nil, nil, err
@@ -107,6 +113,13 @@ func format(data []byte, mode fmtMode, upgrade bool) ([]byte, []nbformat.Repair,
 		return nil, repairs, err
 	}
 	if mode == fmtLayout {
+		if checkOnly && !nb.Edited() {
+			same, err := sameAsWritten(data, func(w io.Writer) error { return nbformat.MarshalOptions{Canonical: true}.MarshalTo(w, nb) })
+			if err != nil || same {
+				return data, repairs, err
+			}
+			return nil, repairs, nil
+		}
 		out, err := nbformat.MarshalOptions{Canonical: true}.Marshal(nb)
 		return out, repairs, err
 	}
@@ -115,4 +128,32 @@ func format(data []byte, mode fmtMode, upgrade bool) ([]byte, []nbformat.Repair,
 	}
 	out, err := nbformat.Marshal(nb)
 	return out, repairs, err
+}
+
+// sameAsWritten reports whether write writes exactly data, comparing each
+// piece as it is written (the first difference stops the writing).
+func sameAsWritten(data []byte, write func(io.Writer) error) (bool, error) {
+	w := &sameWriter{want: data}
+	err := write(w)
+	if errors.Is(err, errDiffers) {
+		return false, nil
+	}
+	return err == nil && w.off == len(data), err
+}
+
+// errDiffers stops a sameWriter's writer at the first difference.
+var errDiffers = errors.New("differs")
+
+// sameWriter compares what is written with want.
+type sameWriter struct {
+	want []byte
+	off  int // the bytes of want matched so far
+}
+
+func (w *sameWriter) Write(p []byte) (int, error) {
+	if !bytes.HasPrefix(w.want[w.off:], p) {
+		return 0, errDiffers
+	}
+	w.off += len(p)
+	return len(p), nil
 }

@@ -32,3 +32,23 @@ func mergeMemory(size int) (restore func()) {
 	prev := debug.SetMemoryLimit(limit)
 	return func() { debug.SetMemoryLimit(prev) }
 }
+
+// fileMemoryPerByte and fileMemoryBase make the soft limit of a command
+// reading one notebook (check, fmt, strip): what it holds at once is the
+// file, its tape and the output, which at the default pace peaked at
+// about twice that.
+const (
+	fileMemoryPerByte = 1.5
+	fileMemoryBase    = 8 << 20
+)
+
+// fileMemory sets the runtime's soft memory limit for a run over one
+// notebook of size bytes, as mergeMemory does for a merge.
+func fileMemory(size int64) (restore func()) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	limit := int64(math.Min(float64(math.MaxInt64/2), fileMemoryPerByte*float64(size))) + fileMemoryBase
+	prev := debug.SetMemoryLimit(limit)
+	return func() { debug.SetMemoryLimit(prev) }
+}

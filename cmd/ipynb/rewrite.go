@@ -32,7 +32,7 @@ var beforeRead, beforeReplace func(path string)
 func rewrite(e *env, ins []input, jobs int, checkOnly bool, transform func(in input, data []byte, log io.Writer) ([]byte, error)) int {
 	status := exitOK
 	prog := newProgress(e, len(ins))
-	defer batchGC(len(ins), jobs)()
+	defer batchGC(ins, jobs)()
 	forEach(len(ins), jobs, memoryBudget,
 		func(i int) int64 { return cost(ins[i]) },
 		func(i int) *report { return rewriteOne(e, ins[i], checkOnly, transform) },

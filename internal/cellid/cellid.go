@@ -10,7 +10,8 @@ import (
 	"hash/crc32"
 	"strconv"
 	"strings"
-	"unsafe"
+
+	"github.com/nbdialog/ipynb/internal/zerocopy"
 )
 
 // Valid reports whether id is a valid nbformat 4.5 cell id: 1 to 64
@@ -88,12 +89,11 @@ func updateShort(crc uint32, p []byte) uint32 {
 	return ^crc
 }
 
-// readOnlyBytes returns s's bytes without copying them. Safe because the
-// only callee, crc32.Update, reads its argument and keeps no reference to
-// it (a checksum), so the string's immutable bytes are never written.
-func readOnlyBytes(s string) []byte {
-	return unsafe.Slice(unsafe.StringData(s), len(s))
-}
+// readOnlyBytes returns s's bytes without copying them (see
+// zerocopy.Bytes). Safe because the only callee, crc32.Update, reads its
+// argument and keeps no reference to it (a checksum), so the string's
+// immutable bytes are never written.
+func readOnlyBytes(s string) []byte { return zerocopy.Bytes(s) }
 
 // Written reports whether the cells of a notebook of version major.minor
 // carry an id member: from nbformat 4.5 on, where the schema requires one

@@ -1,7 +1,7 @@
 package jsontree
 
 import (
-	"unsafe"
+	"github.com/nbdialog/ipynb/internal/zerocopy"
 )
 
 // A Block asks [ParseBlock] to allocate, with the tape's nodes, what the
@@ -35,8 +35,8 @@ type Block struct {
 const blockCopyMax = 32 << 10
 
 // nodeSize is the size of a Node (28 bytes: six int32 and two bytes,
-// padded to a multiple of 4).
-const nodeSize = int(unsafe.Sizeof(Node{}))
+// padded to a multiple of 4; TestNodeSize checks it).
+const nodeSize = 28
 
 // ParseBlock is [ParseShaped] with the nodes of the tape allocated in one
 // block with the spare bytes b asks for (returned, of that length and
@@ -46,12 +46,13 @@ const nodeSize = int(unsafe.Sizeof(Node{}))
 // alive: a caller keeping only the spare bytes (or only a string sharing
 // the copy) keeps the whole block.
 //
-// The block is a []Node whose end is used as bytes (unsafe.Slice over
+// The block is a []Node whose end is used as bytes (zerocopy.Raw over
 // the same memory). That is sound because a Node holds no pointers (see
 // TestNodeHoldsNoPointers): the block is allocated as memory the
 // collector does not scan, which bytes may then fill freely, and the
 // slices of bytes into it are ordinary interior pointers, which keep the
-// whole allocation alive; bytes need no alignment.
+// whole allocation alive; bytes need no alignment. Built with purego,
+// the nodes, the spare bytes and the copy are allocated apart.
 func ParseBlock(data []byte, lim Limits, shape *Shape, b Block) (*Tape, []byte, error) {
 	p := parser{lim: lim, shape: shape}
 	if err := p.begin(data); err != nil {
@@ -63,6 +64,14 @@ func ParseBlock(data []byte, lim Limits, shape *Shape, b Block) (*Tape, []byte, 
 		spareLen := 0
 		if b.Spare != nil {
 			spareLen = max(0, b.Spare(n))
+		}
+		if !zerocopy.Views {
+			nodes = make([]Node, n)
+			p.copyNodes(nodes)
+			if spareLen > 0 {
+				spare = make([]byte, spareLen)
+			}
+			return
 		}
 		inBlock := 0
 		if b.Copy && len(data) <= blockCopyMax {
@@ -77,7 +86,7 @@ func ParseBlock(data []byte, lim Limits, shape *Shape, b Block) (*Tape, []byte, 
 		if spareLen+inBlock == 0 {
 			return
 		}
-		raw := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(block))), len(block)*nodeSize)
+		raw := zerocopy.Raw(block)
 		spare = raw[off : off+spareLen : off+spareLen]
 		if inBlock > 0 {
 			data2 = raw[off+spareLen : total : total]

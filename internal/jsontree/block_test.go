@@ -9,7 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"unsafe"
+
+	"github.com/nbdialog/ipynb/internal/zerocopy"
 )
 
 // ParseBlock views the end of a []Node as bytes: sound only while a Node
@@ -61,14 +62,16 @@ func blockInputs(t *testing.T) [][]byte {
 	return inputs
 }
 
+// at returns the address of a slice's array, as a number (compared only).
+func at[T any](s []T) uintptr { return reflect.ValueOf(s).Pointer() }
+
 // within reports whether the n bytes at p lie in the n2 bytes at p2.
-func within(p unsafe.Pointer, n int, p2 unsafe.Pointer, n2 int) bool {
-	return uintptr(p) >= uintptr(p2) && uintptr(p)+uintptr(n) <= uintptr(p2)+uintptr(n2)
+func within(p uintptr, n int, p2 uintptr, n2 int) bool {
+	return p >= p2 && p+uintptr(n) <= p2+uintptr(n2)
 }
 
 // overlap reports whether two byte ranges share a byte.
-func overlap(p unsafe.Pointer, n int, p2 unsafe.Pointer, n2 int) bool {
-	a, b := uintptr(p), uintptr(p2)
+func overlap(a uintptr, n int, b uintptr, n2 int) bool {
 	return n > 0 && n2 > 0 && a < b+uintptr(n2) && b < a+uintptr(n)
 }
 
@@ -124,17 +127,17 @@ func checkBlock(t *testing.T, name string, tp, want *Tape, room, data, input []b
 	if !bytes.Equal(tp.Data, input) {
 		t.Fatalf("%s: data differs from the input", name)
 	}
-	sameArray := len(data) > 0 && unsafe.SliceData(tp.Data) == unsafe.SliceData(data)
+	sameArray := len(data) > 0 && &tp.Data[0] == &data[0]
 	if sameArray == copyData && len(data) > 0 {
 		t.Fatalf("%s: the tape's data is the input's: %v", name, sameArray)
 	}
-	nodesAt, nodesLen := unsafe.Pointer(unsafe.SliceData(tp.Nodes)), len(tp.Nodes)*nodeSize
-	roomAt := unsafe.Pointer(unsafe.SliceData(room))
-	dataAt := unsafe.Pointer(unsafe.SliceData(tp.Data))
+	nodesAt, nodesLen := at(tp.Nodes), len(tp.Nodes)*nodeSize
+	roomAt := at(room)
+	dataAt := at(tp.Data)
 	if overlap(roomAt, len(room), nodesAt, nodesLen) || overlap(roomAt, len(room), dataAt, len(tp.Data)) || overlap(nodesAt, nodesLen, dataAt, len(tp.Data)) {
 		t.Fatalf("%s: nodes, spare bytes and data overlap", name)
 	}
-	if copyData && len(input) <= blockCopyMax && len(input) > 0 && !within(dataAt, len(tp.Data), nodesAt, nodesLen+8+len(room)+len(input)+nodeSize) {
+	if zerocopy.Views && copyData && len(input) <= blockCopyMax && len(input) > 0 && !within(dataAt, len(tp.Data), nodesAt, nodesLen+8+len(room)+len(input)+nodeSize) {
 		t.Fatalf("%s: the copy of %d bytes is not in the nodes' block", name, len(input))
 	}
 	for i := range room {
@@ -151,7 +154,7 @@ func checkBlock(t *testing.T, name string, tp, want *Tape, room, data, input []b
 }
 
 // The block is one allocation reached by interior pointers only (the
-// spare bytes, the copy): it must stay whole while any of them is held,
+// spare bytes, the copy): each must stay whole while it alone is held,
 // through collections that reuse what is free for new values.
 func TestParseBlockOutlivesCollections(t *testing.T) {
 	input, _ := cellsDoc(20)
@@ -159,22 +162,21 @@ func TestParseBlockOutlivesCollections(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := bytes.Clone(input)
-	tp, room, err := ParseBlock(data, Limits{}, All, Block{Copy: true, Spare: func(n int) int { return 8 * n }})
-	if err != nil {
-		t.Fatal(err)
+	parse := func() (*Tape, []byte) {
+		tp, room, err := ParseBlock(bytes.Clone(input), Limits{}, All, Block{Copy: true, Spare: func(n int) int { return 8 * n }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range room {
+			room[i] = byte(i)
+		}
+		return tp, room
 	}
-	nodes, copied := tp.Nodes, tp.Data
-	for i := range room {
-		room[i] = byte(i)
-	}
-	// Only the spare bytes kept, then only the nodes, then only the copy.
-	tp, data = nil, nil
-	churn := func() {
+	churn := func(size int) {
 		for range 3 {
 			runtime.GC()
 			for range 200 {
-				junk := make([]byte, len(room)+len(copied)+len(nodes)*nodeSize)
+				junk := make([]byte, size)
 				for i := range junk {
 					junk[i] = 0xFF
 				}
@@ -182,22 +184,30 @@ func TestParseBlockOutlivesCollections(t *testing.T) {
 			}
 		}
 	}
-	nodesAt, copyAt := unsafe.Pointer(unsafe.SliceData(nodes)), unsafe.Pointer(unsafe.SliceData(copied))
-	n, c := len(nodes), len(copied)
-	nodes, copied = nil, nil
-	churn()
+	size := len(input) + len(want.Nodes)*nodeSize + 8*len(want.Nodes)
+	// Only the spare bytes kept, then only the nodes, then only the copy.
+	_, room := parse()
+	churn(size)
 	for i := range room {
 		if room[i] != byte(i) {
 			t.Fatalf("spare byte %d changed after collections", i)
 		}
 	}
-	nodes = unsafe.Slice((*Node)(nodesAt), n) // the block is alive: room holds it
-	copied = unsafe.Slice((*byte)(copyAt), c)
-	room = nil
-	churn()
-	if !equalNodes(nodes, want.Nodes) || !bytes.Equal(copied, input) {
-		t.Fatal("the tape changed after collections")
+	tp, _ := parse()
+	nodes := tp.Nodes
+	tp = nil
+	churn(size)
+	if !equalNodes(nodes, want.Nodes) {
+		t.Fatal("the nodes changed after collections")
 	}
+	tp, _ = parse()
+	copied := tp.Data
+	tp = nil
+	churn(size)
+	if !bytes.Equal(copied, input) {
+		t.Fatal("the copy changed after collections")
+	}
+	runtime.KeepAlive(tp)
 }
 
 // A parse of a small input that finds no pooled scratch (collections
@@ -247,7 +257,7 @@ func TestScratchKeptAcrossCollections(t *testing.T) {
 	}
 	for _, cells := range []int{1, 10, 100, 250} {
 		data, nodes := cellsDoc(cells)
-		tape := roundUp(int(unsafe.Sizeof(Tape{}))) + roundUp(nodes*nodeSize)
+		tape := roundUp(int(reflect.TypeFor[Tape]().Size())) + roundUp(nodes*nodeSize)
 		cold := ^uint64(0)
 		for range 3 {
 			parseAlloc(t, data, nodes)

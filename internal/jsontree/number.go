@@ -1,6 +1,7 @@
 package jsontree
 
 import (
+	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
@@ -91,4 +92,25 @@ func AppendPythonNumber(dst, raw []byte, flags uint8) []byte {
 		return append(dst, raw...)
 	}
 	return AppendPythonFloat(dst, f)
+}
+
+// NumberValue is the Go value of a JSON number: int when it is an integer
+// that fits, json.Number for larger integers, float64 otherwise.
+func NumberValue(raw []byte, flags uint8) any {
+	if flags&FlagInt != 0 {
+		if i, err := strconv.ParseInt(string(raw), 10, 0); err == nil {
+			return int(i)
+		}
+		return json.Number(raw)
+	}
+	switch string(raw) {
+	case "NaN":
+		return math.NaN()
+	case "Infinity":
+		return math.Inf(1)
+	case "-Infinity":
+		return math.Inf(-1)
+	}
+	f, _ := strconv.ParseFloat(string(raw), 64)
+	return f
 }

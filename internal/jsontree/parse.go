@@ -7,7 +7,8 @@ import (
 	"math/bits"
 	"slices"
 	"unicode/utf8"
-	"unsafe"
+
+	"github.com/nbdialog/ipynb/internal/zerocopy"
 )
 
 // Limits bound the work Parse does on hostile input. Zero fields mean no
@@ -204,25 +205,15 @@ func (p *parser) childShape(in *Shape, key, keyEnd int32, keyFlags uint8) *Shape
 	}
 	raw := p.data[key+1 : keyEnd-1]
 	if keyFlags&FlagKeyEscaped == 0 {
-		if m, ok := in.lookup(transient(raw)); ok {
+		if m, ok := in.lookup(zerocopy.String(raw)); ok {
 			return m
 		}
 		if in.Other == nil {
 			return nil
 		}
-		return in.Other(transient(raw))
+		return in.Other(zerocopy.String(raw))
 	}
 	return in.member(UnescapeString(raw))
-}
-
-// transient returns the bytes b as a string without copying them, for a
-// callee that does not keep it (see [Shape] Other): b must not change
-// while the string is in use.
-func transient(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	return unsafe.String(&b[0], len(b))
 }
 
 // parse is an iterative recursive-descent parser: the stack holds the open

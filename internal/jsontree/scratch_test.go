@@ -3,10 +3,10 @@ package jsontree
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
-	"unsafe"
 )
 
 // cellsDoc returns a notebook-like document of n cells (8 nodes each, 2
@@ -53,7 +53,6 @@ func TestParseWithoutPooledScratch(t *testing.T) {
 	if raceBuild {
 		t.Skip("-race: sync.Pool drops items at random")
 	}
-	nodeSize := int(unsafe.Sizeof(Node{}))
 	chunkSize := chunkLen * nodeSize
 	for _, cells := range []int{50, 333, 1500, 2900, 5000, 12000} {
 		data, nodes := cellsDoc(cells)
@@ -68,11 +67,11 @@ func TestParseWithoutPooledScratch(t *testing.T) {
 			cold = min(cold, parseAlloc(t, data, nodes))
 			warm = min(warm, parseAlloc(t, data, nodes))
 		}
-		tape := roundUp(int(unsafe.Sizeof(Tape{}))) + roundUp(nodes*nodeSize)
+		tape := roundUp(int(reflect.TypeFor[Tape]().Size())) + roundUp(nodes*nodeSize)
 		chunks := (nodes + chunkLen - 1) / chunkLen
 		// The scratch, its list of chunks (appended, at most twice its
 		// length) and its stack.
-		want := tape + chunks*chunkSize + 4*chunks*int(unsafe.Sizeof([]Node{})) + 2<<10
+		want := tape + chunks*chunkSize + 4*chunks*int(reflect.TypeFor[[]Node]().Size()) + 2<<10
 		t.Logf("%d nodes: %d bytes without the pooled scratch, %d with it; the tape's %d", nodes, cold, warm, tape)
 		if cold > uint64(want) {
 			t.Errorf("%d nodes: a parse without the pooled scratch allocated %d bytes, want at most %d (the tape's %d and %d chunks of %d)", nodes, cold, want, tape, chunks, chunkSize)

@@ -207,3 +207,30 @@ func (t *Tape) StrIs(i int, s string) bool {
 	}
 	return EqualUnescaped(raw, s)
 }
+
+// IsMultiline reports whether node j is a string or an array of strings
+// (a lazy array is expanded when its flags do not tell).
+func (t *Tape) IsMultiline(j int) bool {
+	n := &t.Nodes[j]
+	if n.Kind == String {
+		return true
+	}
+	if n.Kind != Array {
+		return false
+	}
+	if t.Lazy(j) {
+		if n.Flags&FlagStrings != 0 {
+			return true
+		}
+		sub, err := t.Expand(j) // not lines of text after all
+		return err == nil && sub.IsMultiline(Root)
+	}
+	k := j + 1
+	for range n.Len {
+		if t.Nodes[k].Kind != String {
+			return false
+		}
+		k = t.Next(k)
+	}
+	return true
+}

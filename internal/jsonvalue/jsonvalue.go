@@ -12,7 +12,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
-	"unsafe"
 )
 
 // Equal reports whether a and b are the same JSON value, whatever Go
@@ -127,7 +126,7 @@ func (c *comparer) lists(x, y []any) bool {
 	c.depth++
 	var k [2]pathKey
 	if c.depth > trackDepth {
-		k = [2]pathKey{{unsafe.Pointer(unsafe.SliceData(x)), len(x)}, {unsafe.Pointer(unsafe.SliceData(y)), len(y)}}
+		k = [2]pathKey{{&x[0], len(x)}, {&y[0], len(y)}}
 		if !c.enter(k) {
 			return true // met again inside itself: equal if all else is
 		}
@@ -292,9 +291,11 @@ type cloner struct {
 	onPath       map[pathKey]any // original → its copy, being made
 }
 
-// pathKey identifies a map, or a slice by its first element and length.
+// pathKey identifies a map (p: its reflect.Value's pointer), or a slice by
+// its first element (p: a *any) and length. Both are pointers the
+// collector follows, compared inside an interface.
 type pathKey struct {
-	p unsafe.Pointer
+	p any
 	n int
 }
 
@@ -307,7 +308,7 @@ func (c *cloner) clone(v any) any {
 		c.depth++
 		var k pathKey
 		if c.depth > c.track && len(v) > 0 {
-			k = pathKey{unsafe.Pointer(unsafe.SliceData(v)), len(v)}
+			k = pathKey{&v[0], len(v)}
 			if cp, ok := c.onPath[k]; ok {
 				c.depth--
 				c.cyclic = true

@@ -12,3 +12,10 @@ import "strings"
 func IsJSON(mime string) bool {
 	return mime == "application/json" || (strings.HasPrefix(mime, "application/") && strings.HasSuffix(mime, "+json"))
 }
+
+// SplitsLines reports whether new text of this MIME type is stored as a
+// list of lines: Python nbformat splits text/*, application/javascript
+// and image/svg+xml (its writer's split_lines).
+func SplitsLines(mime string) bool {
+	return strings.HasPrefix(mime, "text/") || mime == "application/javascript" || mime == "image/svg+xml"
+}

@@ -13,8 +13,6 @@ package nbimpl
 import (
 	"io"
 	"strings"
-
-	"github.com/nbdialog/ipynb/internal/jsontree"
 )
 
 // The default limits of nbformat.UnmarshalOptions (a field left 0 means
@@ -79,36 +77,6 @@ var (
 	// memory budget depends on it).
 	UnmarshalOwned func(data []byte) (nb any, err error)
 
-	// UnmarshalLazy is nbformat.Unmarshal (default limits; data copied
-	// if copyData, else kept as UnmarshalOwned keeps it) without the
-	// snapshot of the notebook's unedited check (the memory of its values
-	// as decoded, which lets nbformat.Marshal, Validate, Heal and
-	// Notebook.Edited of an unedited notebook answer from its memory
-	// alone): TakeSnapshot takes it, when the notebook's owner first needs
-	// it. Until then those checks walk the notebook's values instead
-	// (exact, slower). For an owner that keeps the notebook to itself and
-	// often never needs the snapshot (convert: a dialog written back from
-	// the bytes read); the room the snapshot is recorded into is
-	// allocated only when it is taken.
-	UnmarshalLazy func(data []byte, copyData bool) (nb any, err error)
-
-	// TakeSnapshot takes the snapshot of an *nbformat.Notebook read by
-	// UnmarshalLazy (from the notebook UnmarshalLazy returned, whichever
-	// notebook sharing its source is given) the first time it is called
-	// for it; later calls, and calls for notebooks read otherwise or built
-	// in memory, do nothing. The caller must know the notebook to be
-	// exactly as read: no value reachable from it changed since (a change
-	// made before would be recorded as the notebook read, and a notebook
-	// with that change taken for one as read). Calls from several
-	// goroutines at once are safe (one records, the others wait for it),
-	// and so are checks of notebooks sharing its source meanwhile.
-	TakeSnapshot func(nb any)
-
-	// Snapshots returns the number of snapshots of the unedited check
-	// nbformat has taken so far in the process, for tests that count
-	// them.
-	Snapshots func() int64
-
 	// CloneCell returns a copy of an nbformat.Cell that can be changed
 	// without changing the original: the struct is copied, and its maps,
 	// slices and mime bundles are shared until replaced (set a field to a
@@ -144,23 +112,6 @@ var (
 	// gives every cell an id of its own (convert, which derives them from
 	// the messages): Upgrade's own derivation of ids is spared.
 	UpgradedCopy func(nb any, ids bool) (any, error)
-
-	// ReadTape returns the tape an *nbformat.Notebook was read from
-	// (nbformat's shaped parse of the bytes ReadBytes returns: containers
-	// nothing reads are lazy), nil for one built in memory. Like
-	// ReadBytes it does not check that nb is unedited. The tape is
-	// shared: the caller must not change it.
-	ReadTape func(nb any) *jsontree.Tape
-
-	// V3MetaValue returns the JSON the upgrade of a version 2 or 3
-	// notebook writes for raw, an array or object in a cell's metadata
-	// (keys sorted, a key given twice once, with its last value, strings
-	// and numbers spelled as Python writes them), which reading the
-	// upgraded cell keeps, as a json.RawMessage, in the metadata's
-	// generic form; ok is false where the upgrade writes it another way
-	// (nesting beyond its writer's depth) or raw is not JSON. The bytes are
-	// the caller's.
-	V3MetaValue func(raw []byte) (out []byte, ok bool)
 
 	// TextSize returns the size encoding/json writes the text of an
 	// nbformat.MultilineString in (its lines joined into one string),

@@ -13,8 +13,8 @@ import (
 
 // Importing nbformat sets every function (they are nbformat's own).
 func TestSetByNbformat(t *testing.T) {
-	if nbimpl.ReadAll == nil || nbimpl.UnmarshalOwned == nil || nbimpl.UnmarshalLazy == nil || nbimpl.TakeSnapshot == nil ||
-		nbimpl.Snapshots == nil || nbimpl.CloneCell == nil || nbimpl.Heal == nil {
+	if nbimpl.ReadAll == nil || nbimpl.UnmarshalOwned == nil ||
+		nbimpl.CloneCell == nil || nbimpl.Heal == nil {
 		t.Fatal("a function is not set")
 	}
 }

@@ -10,7 +10,12 @@
 // encoding/json must not write it as a member of its own). Anything else
 // in the file, comments included, is printed unchanged (gofmt layout).
 //
-// Usage: retag -keep json -hidden AdditionalProperties -in FILE.go -out FILE.go
+// With -state NAME:TYPE, retag also gives every struct that has a
+// member named in -state-members (cell_type, output_type: the variants of
+// cells and outputs) an unexported last field NAME of type TYPE, declared
+// by package nbformat: where the value was read from (its provenance).
+//
+// Usage: retag -keep json -hidden AdditionalProperties [-state src:nodeRef -state-members cell_type,output_type] -in FILE.go -out FILE.go
 //
 // -in and -out may be the same file; the output is replaced atomically.
 package main
@@ -25,6 +30,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 )
@@ -34,12 +40,19 @@ func main() {
 	out := flag.String("out", "", "Go file to write (may be -in)")
 	keep := flag.String("keep", "json", "comma-separated tag keys to keep")
 	hidden := flag.String("hidden", "AdditionalProperties", "comma-separated field names tagged `json:\"-\"` when no tag is left")
+	state := flag.String("state", "", `unexported field NAME:TYPE added to the structs with a member of -state-members`)
+	stateMembers := flag.String("state-members", "", "comma-separated JSON member names marking the structs that get -state")
 	flag.Parse()
 	if *in == "" || *out == "" {
 		fmt.Fprintln(os.Stderr, "usage: retag [-keep KEYS] [-hidden FIELDS] -in FILE.go -out FILE.go")
 		os.Exit(2)
 	}
-	if err := run(*in, *out, split(*keep), split(*hidden)); err != nil {
+	st, err := parseState(*state, split(*stateMembers))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "retag:", err)
+		os.Exit(2)
+	}
+	if err := run(*in, *out, split(*keep), split(*hidden), st); err != nil {
 		fmt.Fprintln(os.Stderr, "retag:", err)
 		os.Exit(1)
 	}
@@ -55,12 +68,29 @@ func split(s string) []string {
 	return out
 }
 
-func run(in, out string, keep, hidden []string) error {
+// stateField is the provenance field retag adds (name "" for none).
+type stateField struct {
+	name, typ string
+	members   []string
+}
+
+func parseState(s string, members []string) (stateField, error) {
+	if s == "" {
+		return stateField{}, nil
+	}
+	f := strings.Split(s, ":")
+	if len(f) != 2 || token.IsExported(f[0]) || !token.IsIdentifier(f[0]) || !token.IsIdentifier(f[1]) || len(members) == 0 {
+		return stateField{}, fmt.Errorf(`-state wants name:Type (an unexported name) and -state-members`)
+	}
+	return stateField{name: f[0], typ: f[1], members: members}, nil
+}
+
+func run(in, out string, keep, hidden []string, st stateField) error {
 	src, err := os.ReadFile(in)
 	if err != nil {
 		return err
 	}
-	res, err := retag(in, src, keep, hidden)
+	res, err := retag(in, src, keep, hidden, st)
 	if err != nil {
 		return err
 	}
@@ -69,7 +99,7 @@ func run(in, out string, keep, hidden []string) error {
 
 // retag returns src (read from the file name) with its struct tags
 // rewritten.
-func retag(name string, src []byte, keep, hidden []string) ([]byte, error) {
+func retag(name string, src []byte, keep, hidden []string, state stateField) ([]byte, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
 	if err != nil {
@@ -97,6 +127,12 @@ func retag(name string, src []byte, keep, hidden []string) ([]byte, error) {
 				field.Tag.Value = "`" + tag + "`"
 			}
 		}
+		if state.name != "" && hasMember(st, state.members) && !hasField(st, state.name) {
+			st.Fields.List = append(st.Fields.List, &ast.Field{
+				Names: []*ast.Ident{ast.NewIdent(state.name)},
+				Type:  ast.NewIdent(state.typ),
+			})
+		}
 		return true
 	})
 	if bad != nil {
@@ -107,6 +143,38 @@ func retag(name string, src []byte, keep, hidden []string) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// hasMember reports whether st has a field whose json name is one of
+// names.
+func hasMember(st *ast.StructType, names []string) bool {
+	for _, f := range st.Fields.List {
+		if f.Tag == nil {
+			continue
+		}
+		s, err := strconv.Unquote(f.Tag.Value)
+		if err != nil {
+			continue
+		}
+		key, _, _ := strings.Cut(reflect.StructTag(s).Get("json"), ",")
+		for _, n := range names {
+			if key == n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func hasField(st *ast.StructType, name string) bool {
+	for _, f := range st.Fields.List {
+		for _, n := range f.Names {
+			if n.Name == name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // newTag returns the tag field should have: its keys in keep, in their

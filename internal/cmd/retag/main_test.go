@@ -29,7 +29,7 @@ type T struct {
 // Only the kept keys stay, in order; the hidden field gets json:"-"; a
 // field left with no key loses its tag; comments stay.
 func TestRetag(t *testing.T) {
-	got, err := retag("sample.go", []byte(sample), []string{"json"}, []string{"AdditionalProperties"})
+	got, err := retag("sample.go", []byte(sample), []string{"json"}, []string{"AdditionalProperties"}, stateField{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,20 +44,40 @@ func TestRetag(t *testing.T) {
 		}
 	}
 	// Idempotent.
-	again, err := retag("sample.go", got, []string{"json"}, []string{"AdditionalProperties"})
+	again, err := retag("sample.go", got, []string{"json"}, []string{"AdditionalProperties"}, stateField{})
 	if err != nil || string(again) != string(got) {
 		t.Errorf("second run changed the file (%v):\n%s", err, again)
 	}
 }
 
 // The committed generated layer carries json tags only (go-jsonschema's
-// mapstructure tags are removed by the retag step of generate.go).
+// mapstructure tags are removed by the retag step of generate.go), but for
+// the provenance field that step's -state adds (untagged, unexported, so
+// encoding/json never sees it), which the variants, and only they, have.
 func TestSchemaGenHasJSONTagsOnly(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "..", "..", "nbformat", "schema_gen.go"))
+	root := filepath.Join("..", "..", "..")
+	src, err := os.ReadFile(filepath.Join(root, "nbformat", "schema_gen.go"))
 	if err != nil {
 		t.Skipf("no generated file: %v", err)
 	}
+	gen, err := os.ReadFile(filepath.Join(root, "generate.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const state = "src:nodeRef"
+	if !strings.Contains(string(gen), "-state "+state+" -state-members cell_type,output_type ") {
+		t.Fatalf("generate.go's retag directive does not add %s to the variants", state)
+	}
+	name, typ, _ := strings.Cut(state, ":")
+	variants := stateFields(t, src, name, typ)
+	// markdown, code, raw cells; stream, display_data, execute_result, error outputs.
+	if variants != 7 {
+		t.Errorf("%d structs have the provenance field %s %s, want the 7 variants", variants, name, typ)
+	}
 	for field, tag := range fieldTags(t, src) {
+		if f, _, _ := strings.Cut(field, "@"); f == name && tag == "" {
+			continue // the provenance field, counted above
+		}
 		st := reflect.StructTag(tag)
 		if _, ok := st.Lookup("json"); !ok {
 			t.Errorf("field %s: tag %q has no json key", field, tag)
@@ -79,7 +99,7 @@ func TestErrors(t *testing.T) {
 	} {
 		in := filepath.Join(dir, name)
 		os.WriteFile(in, []byte(src), 0o644)
-		err := run(in, out, []string{"json"}, nil)
+		err := run(in, out, []string{"json"}, nil, stateField{})
 		if err == nil || !strings.Contains(err.Error(), name) {
 			t.Errorf("%s: %v, want an error naming the file", name, err)
 		}
@@ -95,7 +115,7 @@ func TestErrors(t *testing.T) {
 	if err := os.Symlink(target, out); err != nil {
 		t.Skipf("no symbolic links: %v", err)
 	}
-	if err := run(in, out, []string{"json"}, nil); err == nil {
+	if err := run(in, out, []string{"json"}, nil, stateField{}); err == nil {
 		t.Error("wrote through a symbolic link")
 	}
 	if b, _ := os.ReadFile(target); string(b) != "keep" {
@@ -133,4 +153,55 @@ func fieldTags(t *testing.T, src []byte) map[string]string {
 		return true
 	})
 	return tags
+}
+
+// -state adds the provenance field to the structs with a named member
+// only, once.
+func TestRetagState(t *testing.T) {
+	src := "package p\n\ntype V struct {\n\tT string `json:\"cell_type\"`\n\tAdditionalProperties map[string]interface{} `json:\"-\"`\n}\n\ntype M struct {\n\tN string `json:\"name\"`\n}\n"
+	st := stateField{name: "src", typ: "nodeRef", members: []string{"cell_type"}}
+	got, err := retag("s.go", []byte(src), []string{"json"}, []string{"AdditionalProperties"}, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(got), "\tsrc                  nodeRef\n}\n\ntype M") || strings.Count(string(got), "nodeRef") != 1 {
+		t.Errorf("want src nodeRef as V's last field only:\n%s", got)
+	}
+	again, err := retag("s.go", got, []string{"json"}, []string{"AdditionalProperties"}, st)
+	if err != nil || string(again) != string(got) {
+		t.Errorf("second run changed the file (%v):\n%s", err, again)
+	}
+}
+
+// stateFields returns the number of structs in src with the field name of
+// type typ, untagged, as their last field; a field so named anywhere else
+// fails the test.
+func stateFields(t *testing.T, src []byte, name, typ string) int {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "x.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	ast.Inspect(f, func(x ast.Node) bool {
+		st, ok := x.(*ast.StructType)
+		if !ok {
+			return true
+		}
+		for i, fl := range st.Fields.List {
+			for _, id := range fl.Names {
+				if id.Name != name {
+					continue
+				}
+				ident, ok := fl.Type.(*ast.Ident)
+				if !ok || ident.Name != typ || fl.Tag != nil || i != len(st.Fields.List)-1 {
+					t.Errorf("field %s: want the untagged last field %s %s", name, name, typ)
+					continue
+				}
+				n++
+			}
+		}
+		return true
+	})
+	return n
 }

@@ -1,0 +1,162 @@
+// Package nbvalid checks a notebook's JSON against the official nbformat
+// schema of its own version, as Python nbformat's isvalid does (without
+// its silent id repair), over the tape of the JSON: package nbformat's
+// Validate, with its cell id rule for 4.5 and later (unique ids).
+package nbvalid
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/nbdialog/ipynb/internal/cellid"
+	"github.com/nbdialog/ipynb/internal/draft04"
+	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/schema"
+)
+
+// A Problem is one way the notebook does not match its schema.
+type Problem struct {
+	Node    int    // the node of the tape checked it is about (see Check)
+	Offset  int    // the offset of that node's value in the bytes
+	Pointer string // RFC 6901: the value, or for "required" the object lacking Member
+	Keyword string // the failing JSON Schema keyword ("unique" for cell ids)
+	Member  string // the member missing ("required") or not allowed ("additionalProperties")
+	Msg     string
+}
+
+// LazyFallbacks counts the checks that needed a full parse, SchemaRuns the
+// checks against a schema (for the tests of package nbformat).
+var LazyFallbacks, SchemaRuns atomic.Int64
+
+type schemaKey struct{ major, minor int }
+
+var compiled sync.Map // schemaKey → *compiledSchema
+
+type compiledSchema struct {
+	once sync.Once
+	s    *draft04.Schema
+	err  error
+}
+
+// knownSchemas holds the compiled schemas of versions 3.0–3.7 and 4.0–4.7
+// once compiled, found by version alone (without naming the file).
+var knownSchemas [2][8]atomic.Pointer[compiledSchema]
+
+// schemaFor returns the compiled schema nbformat uses for major.minor.
+// Once compiled, finding it reads no schema file and allocates nothing.
+func schemaFor(major, minor int) (*draft04.Schema, error) {
+	known := major >= 3 && major <= 4 && minor >= 0 && minor < len(knownSchemas[0])
+	if known {
+		if cs := knownSchemas[major-3][minor].Load(); cs != nil {
+			return cs.s, cs.err
+		}
+	}
+	_, future, err := schema.File(major, minor)
+	if err != nil {
+		return nil, err
+	}
+	key := schemaKey{major, minor}
+	if future {
+		key.minor = -1 // all future minors share the relaxed schema
+	}
+	c, ok := compiled.Load(key)
+	if !ok {
+		c, _ = compiled.LoadOrStore(key, &compiledSchema{})
+	}
+	cs := c.(*compiledSchema)
+	cs.once.Do(func() { cs.s, cs.err = compileSchema(major, minor) })
+	if known {
+		knownSchemas[major-3][minor].Store(cs) // (compiled: once.Do has returned)
+	}
+	return cs.s, cs.err
+}
+
+// compileSchema compiles the official schema for major.minor, relaxed as
+// nbformat relaxes it for a minor newer than the latest known.
+func compileSchema(major, minor int) (*draft04.Schema, error) {
+	data, future, err := schema.Official(major, minor)
+	if err != nil {
+		return nil, err
+	}
+	if future && major == 4 {
+		// nbformat's _relax_additional_properties and _allow_undefined.
+		if data, err = draft04.AppendOneOfRef(data, "cell", "#/definitions/unrecognized_cell"); err == nil {
+			data, err = draft04.AppendOneOfRef(data, "output", "#/definitions/unrecognized_output")
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return draft04.Compile(data, future)
+}
+
+// Check validates the notebook on t and returns each problem with the
+// tape node it is about, in document order. The tape's lazy nodes hold
+// nothing the schemas read (see notebookShape); should the validator need
+// one's interior all the same, it validates a full parse instead, and the
+// nodes returned are that parse's (only Heal reads them, and it reads a
+// full tape whenever there are problems).
+func Check(t *jsontree.Tape) (found []Problem) {
+	if t.HasLazy() {
+		defer func() {
+			r := recover()
+			if r == nil {
+				return
+			}
+			if _, ok := r.(*jsontree.LazyError); !ok {
+				panic(r)
+			}
+			full, err := t.Full()
+			if err != nil {
+				panic(r)
+			}
+			LazyFallbacks.Add(1)
+			found = Check(full)
+		}()
+	}
+	root := jsontree.Root
+	if t.Nodes[root].Kind != jsontree.Object {
+		return []Problem{{Node: root, Keyword: "type", Msg: "a notebook is a JSON object"}}
+	}
+	major, minor := 1, 0
+	if k := t.Lookup(root, "nbformat"); k >= 0 {
+		v, ok := jsontree.NumberValue(t.Raw(k), t.Nodes[k].Flags).(int)
+		if t.Nodes[k].Kind != jsontree.Number || !ok {
+			return []Problem{{Node: k, Pointer: "/nbformat", Keyword: "type", Msg: fmt.Sprintf("%s is not an integer", t.Raw(k))}}
+		}
+		major = v
+	}
+	if k := t.Lookup(root, "nbformat_minor"); k >= 0 {
+		v, ok := jsontree.NumberValue(t.Raw(k), t.Nodes[k].Flags).(int)
+		if t.Nodes[k].Kind != jsontree.Number || !ok {
+			return []Problem{{Node: k, Pointer: "/nbformat_minor", Keyword: "type", Msg: fmt.Sprintf("%s is not an integer", t.Raw(k))}}
+		}
+		minor = v
+	}
+	s, err := schemaFor(major, minor)
+	SchemaRuns.Add(1)
+	if err != nil {
+		return []Problem{{Node: root, Pointer: "/nbformat", Keyword: "nbformat", Msg: fmt.Sprintf("no schema for validating v%d.%d notebooks", major, minor)}}
+	}
+	found = nil
+	for _, p := range s.Validate(t, root) {
+		member := p.Member
+		if p.Keyword == "additionalProperties" {
+			member = t.KeyString(p.Node)
+		}
+		found = append(found, Problem{Node: p.Node, Pointer: p.Pointer, Keyword: p.Keyword, Member: member, Msg: p.Msg})
+	}
+	if cellid.Written(major, minor) {
+		found = append(found, duplicateIDs(t)...)
+	}
+	// Document order.
+	if len(found) > 1 {
+		sort.SliceStable(found, func(a, b int) bool { return t.Nodes[found[a].Node].Start < t.Nodes[found[b].Node].Start })
+	}
+	for i := range found {
+		found[i].Offset = int(t.Nodes[found[i].Node].Start)
+	}
+	return found
+}

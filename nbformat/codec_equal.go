@@ -1,0 +1,593 @@
+package nbformat
+
+// Comparing typed values with the nodes they would be written over: a
+// generated struct with an object node (eqStruct), and the comparers of
+// its members' types that codec_gen.go calls (eq* functions: whether the
+// value would be written as JSON equal to node j). Equal values are
+// written by copying the original's bytes; a notebook is unedited when its
+// Document equals its root node.
+
+import (
+	"encoding/json"
+	"math"
+	"math/bits"
+	"strconv"
+	"strings"
+
+	"github.com/nbdialog/ipynb/internal/jsontree"
+)
+
+// lazySave is the tape an encoder reads while it reads the expansion of a
+// lazy node (see open).
+type lazySave struct {
+	t   *jsontree.Tape
+	src *source
+	on  bool
+}
+
+// open returns node j ready for its children to be read: j, or, when it is
+// lazy, the root of its expansion, which is the encoder's tape until close
+// (inside it there are no cells or outputs of the source to match). ok is
+// false when the expansion fails.
+func (e *encoder) open(j int) (int, lazySave, bool) {
+	if !e.t.Lazy(j) {
+		return j, lazySave{}, true
+	}
+	sub, err := e.t.Expand(j)
+	if err != nil {
+		return -1, lazySave{}, false
+	}
+	s := lazySave{e.t, e.src, true}
+	e.t, e.src = sub, nil
+	return jsontree.Root, s, true
+}
+
+// close ends what open began.
+func (e *encoder) close(s lazySave) {
+	if s.on {
+		e.t, e.src = s.t, s.src
+	}
+}
+
+// eqStruct reports whether struct x would be written as JSON equal to
+// node o: every member of the original is written, as a field or a value
+// kept in AdditionalProperties, with an equal value, and nothing else.
+//
+// It reads the original's members in one pass, as they come; an object
+// with a repeated key (the last one counts, as in Python) or an escaped
+// key, met on the way or behind a difference, is compared again by
+// eqStructUnique, and so is a struct of more than 64 fields.
+func (e *encoder) eqStruct(x codecStruct, o int) bool {
+	if o < 0 || e.t == nil {
+		return false
+	}
+	o, s, ok := e.open(o)
+	if !ok {
+		return false
+	}
+	defer e.close(s)
+	t := e.t
+	if t.Nodes[o].Kind != jsontree.Object {
+		return false
+	}
+	c := x.codec()
+	if len(c.fields) > 64 {
+		return e.eqStructUnique(x, o)
+	}
+	set, zero := x.masks()
+	over, lacking := e.writtenMasks(x, c, set, zero)
+	extra := *x.extra()
+	extrasMatched := 0
+	var has uint64 // fields whose key the original has
+	n := int(t.Nodes[o].Len)
+	j := o + 1
+	for k := 0; k < n; k, j = k+1, int(t.Nodes[j].Skip) {
+		nd := &t.Nodes[j]
+		if nd.Flags&jsontree.FlagKeyEscaped != 0 {
+			return e.eqStructUnique(x, o)
+		}
+		kb := t.Data[nd.Key+1 : nd.KeyEnd-1]
+		fi := x.fieldOf(kb)
+		if fi >= 0 {
+			bit := uint64(1) << fi
+			if has&bit != 0 {
+				return e.eqStructUnique(x, o) // a repeated key
+			}
+			has |= bit
+			if extra == nil || zero&bit == 0 { // (a field set replaces a kept value)
+				if over&bit == 0 || !x.equalField(e, fi, j) {
+					return e.differs(x, o)
+				}
+				continue
+			}
+		}
+		if v, inExtra := extra[string(kb)]; inExtra {
+			if !eqAny(e, v, j) {
+				return e.differs(x, o)
+			}
+			extrasMatched++
+			continue
+		}
+		if fi < 0 || over&(1<<fi) == 0 || !x.equalField(e, fi, j) {
+			return e.differs(x, o)
+		}
+	}
+	if len(extra) > 0 && e.keptExtras(x, extra, zero) != extrasMatched {
+		return e.differs(x, o)
+	}
+	// Nothing else is written: no field the original lacks, but those
+	// written as the kept value of their key (counted above).
+	for rest := lacking &^ has; rest != 0; rest &= rest - 1 {
+		i := bits.TrailingZeros64(rest)
+		if _, inExtra := extra[c.fields[i].name]; !inExtra || zero&(1<<i) == 0 {
+			return e.differs(x, o)
+		}
+	}
+	return true
+}
+
+// writtenMasks returns, by bit, the fields of struct x (its set and zero
+// masks) that are written over an original object that has their key
+// (over) and that lacks it (lacking), as present decides.
+func (e *encoder) writtenMasks(x codecStruct, c *structCodec, set, zero uint64) (over, lacking uint64) {
+	all := ^uint64(0)
+	if n := len(c.fields); n < 64 {
+		all = 1<<n - 1
+	}
+	req := all &^ c.optional &^ c.typeTags
+	base := c.typeTags | c.optional&set | req&^zero
+	if e.decoded && !e.fillsStruct(x) {
+		// A zero required member the original lacks stays out.
+		return base | req&zero, base
+	}
+	z := req & zero
+	if !e.ids {
+		z &^= c.cellIDs
+	}
+	return base | z | req&zero&^c.ids, base | z
+}
+
+// keptExtras counts the values of extra (x's AdditionalProperties) that
+// are written: those whose key no set field has.
+func (e *encoder) keptExtras(x codecStruct, extra map[string]any, zero uint64) int {
+	kept := 0
+	for k := range extra {
+		if fi := x.fieldNamed(k); fi < 0 || zero&(1<<fi) != 0 {
+			kept++
+		}
+	}
+	return kept
+}
+
+// differs is eqStruct's answer for object o, whose members as read in one
+// pass differ from x: false, unless o has a repeated or escaped key (then
+// eqStructUnique decides).
+func (e *encoder) differs(x codecStruct, o int) bool {
+	if simpleKeys(e.t, o) {
+		return false
+	}
+	return e.eqStructUnique(x, o)
+}
+
+// simpleKeys reports whether object o has neither an escaped key nor a
+// repeated one (up to 16 members; a larger object is not vouched for).
+func simpleKeys(t *jsontree.Tape, o int) bool {
+	n := int(t.Nodes[o].Len)
+	if n > 16 {
+		return false
+	}
+	var keys [16][]byte
+	j := o + 1
+	for k := 0; k < n; k, j = k+1, int(t.Nodes[j].Skip) {
+		nd := &t.Nodes[j]
+		if nd.Flags&jsontree.FlagKeyEscaped != 0 {
+			return false
+		}
+		keys[k] = t.Data[nd.Key:nd.KeyEnd]
+		for i := range k {
+			if string(keys[i]) == string(keys[k]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// eqStructUnique is eqStruct over the members of o that count (the last
+// of a repeated key), their keys unescaped.
+func (e *encoder) eqStructUnique(x codecStruct, o int) bool {
+	t := e.t
+	extra := *x.extra()
+	extrasMatched := 0
+	var has uint64
+	ms, base := e.members(o)
+	defer func() { e.stack = e.stack[:base] }()
+	for _, j := range ms {
+		n := &t.Nodes[j]
+		var v any
+		var inExtra bool
+		var fi int
+		if n.Flags&jsontree.FlagKeyEscaped == 0 {
+			kb := t.Data[n.Key+1 : n.KeyEnd-1]
+			if extra != nil {
+				v, inExtra = extra[string(kb)]
+			}
+			fi = x.fieldOf(kb)
+		} else {
+			key := t.KeyString(j)
+			v, inExtra = extra[key]
+			fi = x.fieldNamed(key)
+		}
+		if fi >= 0 && fi < 64 {
+			has |= 1 << fi
+		}
+		if inExtra && fi >= 0 && !x.fieldZero(fi) {
+			inExtra = false // the field was set: it replaces the kept value
+		}
+		if inExtra {
+			if !eqAny(e, v, j) {
+				return false
+			}
+			extrasMatched++
+			continue
+		}
+		if fi < 0 || !e.present(x, fi, true, true) || !x.equalField(e, fi, j) {
+			return false
+		}
+	}
+	return e.onlyMatched(x, o, extra, extrasMatched, has)
+}
+
+// onlyMatched reports, every member of original object o having matched a
+// field of x written or one of its kept values (extrasMatched of them;
+// has: the fields matched, by bit), whether nothing else is written:
+// neither a field the original lacks nor a kept value it lacks.
+func (e *encoder) onlyMatched(x codecStruct, o int, extra map[string]any, extrasMatched int, has uint64) bool {
+	if len(extra) > 0 {
+		kept := 0
+		for k := range extra {
+			if !shadowedIn(x, k) {
+				kept++
+			}
+		}
+		if kept != extrasMatched {
+			return false
+		}
+	}
+	fields := x.codec().fields
+	for i := range fields {
+		if i < 64 && has&(1<<i) != 0 {
+			continue // matched by a member
+		}
+		if len(extra) > 0 {
+			if _, inExtra := extra[fields[i].name]; inExtra && x.fieldZero(i) {
+				continue // written as the kept value, counted in extrasMatched
+			}
+		}
+		origHas := false
+		if i >= 64 {
+			if origHas = e.t.Lookup(o, fields[i].name) >= 0; origHas {
+				continue // matched by a member
+			}
+		}
+		if e.present(x, i, true, origHas) {
+			return false
+		}
+	}
+	return true
+}
+
+// shadowedIn reports whether the kept value AdditionalProperties[key] (a
+// member whose JSON did not fit its field) is replaced by the field, which
+// was set since: a field holding its zero value leaves the kept value in
+// place.
+func shadowedIn(x codecStruct, key string) bool {
+	fi := x.fieldNamed(key)
+	return fi >= 0 && !x.fieldZero(fi)
+}
+
+// present reports whether field i of x is written. hasOrig says whether x
+// is written over an original object, origHas whether that object has the
+// field's key.
+func (e *encoder) present(x codecStruct, i int, hasOrig, origHas bool) bool {
+	f := &x.codec().fields[i]
+	if f.typeTag {
+		return true // (written as the variant's type when empty)
+	}
+	if f.optional {
+		return x.fieldPresent(i)
+	}
+	// Required: always written, except that a required member missing from
+	// an invalid file stays missing while it holds its zero value (in
+	// values decoded from that file), and an empty cell id is not written
+	// before nbformat 4.5. (A member the original has is written whatever
+	// its value, but for the id: no need to test a struct for zero.)
+	if origHas && f.name != "id" {
+		return true
+	}
+	if x.fieldZero(i) {
+		if hasOrig && e.decoded && !e.fillsStruct(x) {
+			return origHas
+		}
+		if f.cellID && !e.ids {
+			return false
+		}
+	}
+	return true
+}
+
+// fillsStruct reports whether x is a struct whose missing required
+// members are written (see fillMissing).
+func (e *encoder) fillsStruct(x codecStruct) bool {
+	return len(e.filledStructs) > 0 && e.filledStructs[x]
+}
+
+func (e *encoder) isNull(j int) bool { return e.t.Nodes[j].Kind == jsontree.Null }
+
+func eqString(e *encoder, s string, j int) bool { return e.t.StrIs(j, s) }
+
+func eqInt(e *encoder, i int, j int) bool { return eqInt64(e, int64(i), j) }
+
+func eqInt64(e *encoder, i int64, j int) bool {
+	n := &e.t.Nodes[j]
+	if n.Kind != jsontree.Number || n.Flags&jsontree.FlagInt == 0 {
+		return false
+	}
+	v, ok := parseInt(e.t.Raw(j))
+	return ok && v == i // "-0" equals 0
+}
+
+func eqUint64(e *encoder, u uint64, j int) bool {
+	n := &e.t.Nodes[j]
+	if n.Kind != jsontree.Number || n.Flags&jsontree.FlagInt == 0 {
+		return false
+	}
+	raw := e.t.Raw(j)
+	v, err := strconv.ParseUint(strings.TrimPrefix(string(raw), "-"), 10, 64)
+	return err == nil && v == u && (v == 0 || raw[0] != '-')
+}
+
+func eqFloat64(e *encoder, g float64, j int) bool {
+	n := &e.t.Nodes[j]
+	if n.Kind != jsontree.Number || n.Flags&jsontree.FlagInt != 0 {
+		return false
+	}
+	f, _ := jsontree.NumberValue(e.t.Raw(j), n.Flags).(float64)
+	return f == g && math.Signbit(f) == math.Signbit(g) || math.IsNaN(f) && math.IsNaN(g)
+}
+
+func eqBool(e *encoder, b bool, j int) bool {
+	k := e.t.Nodes[j].Kind
+	return k == jsontree.True && b || k == jsontree.False && !b
+}
+
+func eqMultilineString(e *encoder, m MultilineString, j int) bool { return e.equalMultiline(m, j) }
+
+func eqMimeBundle(e *encoder, m MimeBundle, j int) bool {
+	j, s, ok := e.open(j)
+	if !ok {
+		return false
+	}
+	defer e.close(s)
+	return e.equalBundle(m, j)
+}
+
+// eqCell compares a cell: an unknown one by its JSON, a typed one as its
+// struct, inside the cell it was decoded as.
+func eqCell(e *encoder, c Cell, j int) bool { return e.eqVariant(c, j) }
+
+func eqOutput(e *encoder, o Output, j int) bool { return e.eqVariant(o, j) }
+
+func (e *encoder) eqVariant(x any, j int) bool {
+	v, ref, ok := variantOf(x)
+	if !ok {
+		switch x := x.(type) {
+		case *UnknownCell:
+			return x != nil && jsonEqual(x.Raw, e.t.Raw(j))
+		case *UnknownOutput:
+			return x != nil && jsonEqual(x.Raw, e.t.Raw(j))
+		}
+		return false
+	}
+	j, s, ok := e.open(j)
+	if !ok {
+		return false
+	}
+	defer e.close(s)
+	if e.t.Nodes[j].Kind != jsontree.Object {
+		return false
+	}
+	saved := e.decoded
+	e.decoded = e.src != nil && ref.src == e.src
+	eq := e.eqStruct(v, j)
+	e.decoded = saved
+	return eq
+}
+
+func eqSliceString(e *encoder, v []string, j int) bool { return eqSlice(e, v, j, eqString) }
+
+func eqSliceCell(e *encoder, v []Cell, j int) bool { return eqSlice(e, v, j, eqCell) }
+
+func eqSliceOutput(e *encoder, v []Output, j int) bool { return eqSlice(e, v, j, eqOutput) }
+
+func eqMapAny(e *encoder, v map[string]any, j int) bool { return eqMap(e, v, j, eqAny) }
+
+func eqMapMimeBundle(e *encoder, v map[string]MimeBundle, j int) bool {
+	return eqMap(e, v, j, eqMimeBundle)
+}
+
+func eqPtrString(e *encoder, v *string, j int) bool { return eqPtr(e, v, j, eqString) }
+
+func eqPtrInt(e *encoder, v *int, j int) bool { return eqPtr(e, v, j, eqInt) }
+
+func eqPtrBool(e *encoder, v *bool, j int) bool { return eqPtr(e, v, j, eqBool) }
+
+func eqPtr[T any](e *encoder, v *T, j int, eq func(*encoder, T, int) bool) bool {
+	if v == nil {
+		return e.isNull(j)
+	}
+	return eq(e, *v, j)
+}
+
+func eqPtrStruct[T any, P structPtr[T]](e *encoder, v P, j int) bool {
+	if v == nil {
+		return e.isNull(j)
+	}
+	return e.eqStruct(v, j)
+}
+
+func eqSlice[T any](e *encoder, v []T, j int, eq func(*encoder, T, int) bool) bool {
+	j, s, ok := e.open(j)
+	if !ok {
+		return false
+	}
+	defer e.close(s)
+	t := e.t
+	if n := &t.Nodes[j]; n.Kind != jsontree.Array || int(n.Len) != len(v) {
+		return false
+	}
+	k := j + 1
+	for i := range v {
+		if !eq(e, v[i], k) {
+			return false
+		}
+		k = t.Next(k)
+	}
+	return true
+}
+
+func eqSliceStruct[T any, P structPtr[T]](e *encoder, v []T, j int) bool {
+	j, s, ok := e.open(j)
+	if !ok {
+		return false
+	}
+	defer e.close(s)
+	t := e.t
+	if n := &t.Nodes[j]; n.Kind != jsontree.Array || int(n.Len) != len(v) {
+		return false
+	}
+	k := j + 1
+	for i := range v {
+		if !e.eqStruct(P(&v[i]), k) {
+			return false
+		}
+		k = t.Next(k)
+	}
+	return true
+}
+
+// eqMap compares a map with an object, member by member (the last of
+// duplicate keys counting, as in Python).
+func eqMap[T any](e *encoder, v map[string]T, j int, eq func(*encoder, T, int) bool) bool {
+	j, s, ok := e.open(j)
+	if !ok {
+		return false
+	}
+	defer e.close(s)
+	t := e.t
+	if t.Nodes[j].Kind != jsontree.Object {
+		return false
+	}
+	ms, base := e.members(j)
+	defer func() { e.stack = e.stack[:base] }()
+	if len(ms) != len(v) {
+		return false
+	}
+	for _, k := range ms {
+		n := &t.Nodes[k]
+		var x T
+		var in bool
+		if n.Flags&jsontree.FlagKeyEscaped == 0 {
+			x, in = v[string(t.Data[n.Key+1:n.KeyEnd-1])]
+		} else {
+			x, in = v[t.KeyString(k)]
+		}
+		if !in || !eq(e, x, k) {
+			return false
+		}
+	}
+	return true
+}
+
+func eqMapStruct[T any, P structPtr[T]](e *encoder, v map[string]T, j int) bool {
+	return eqMap(e, v, j, func(e *encoder, x T, k int) bool { return e.eqStruct(P(&x), k) })
+}
+
+// eqAny compares generic JSON, or any value encoding/json writes: the
+// types of this package and of Decode natively, others through their
+// encoding/json form.
+func eqAny(e *encoder, v any, j int) bool {
+	switch x := v.(type) {
+	case nil:
+		return e.isNull(j)
+	case json.RawMessage:
+		if x == nil {
+			return e.isNull(j)
+		}
+		return sameBytes(x, e.t.Raw(j)) || jsonEqual(x, e.t.Raw(j))
+	case string:
+		return eqString(e, x, j)
+	case bool:
+		return eqBool(e, x, j)
+	case int:
+		return eqInt64(e, int64(x), j)
+	case int8:
+		return eqInt64(e, int64(x), j)
+	case int16:
+		return eqInt64(e, int64(x), j)
+	case int32:
+		return eqInt64(e, int64(x), j)
+	case int64:
+		return eqInt64(e, x, j)
+	case uint:
+		return eqUint64(e, uint64(x), j)
+	case uint8:
+		return eqUint64(e, uint64(x), j)
+	case uint16:
+		return eqUint64(e, uint64(x), j)
+	case uint32:
+		return eqUint64(e, uint64(x), j)
+	case uint64:
+		return eqUint64(e, x, j)
+	case float64:
+		return eqFloat64(e, x, j)
+	case json.Number:
+		return e.t.Nodes[j].Kind == jsontree.Number && string(x) == string(e.t.Raw(j))
+	case map[string]any:
+		if x == nil {
+			return e.isNull(j)
+		}
+		return eqMapAny(e, x, j)
+	case []any:
+		if x == nil {
+			return e.isNull(j)
+		}
+		return eqSlice(e, x, j, eqAny)
+	case []string:
+		if x == nil {
+			return e.isNull(j)
+		}
+		return eqSliceString(e, x, j)
+	case map[string]string:
+		if x == nil {
+			return e.isNull(j)
+		}
+		return eqMap(e, x, j, eqString)
+	case MultilineString:
+		return eqMultilineString(e, x, j)
+	case MimeBundle:
+		return eqMimeBundle(e, x, j)
+	}
+	if s, ok := generatedStruct(v); ok {
+		return e.eqStruct(s, j)
+	}
+	if s, ok := namedString(v); ok {
+		return eqString(e, s, j)
+	}
+	g, err := toGeneric(v)
+	if err != nil {
+		e.fail(err)
+		return false
+	}
+	return eqAny(e, g, j)
+}

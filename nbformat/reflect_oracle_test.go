@@ -1,0 +1,845 @@
+package nbformat
+
+// The reflective writer, comparison and conversion to generic JSON this
+// package used before the generated codec (codec_gen.go and codec_*.go)
+// replaced them, kept as the oracle of the differential tests
+// (codec_diff_test.go, attack_snap*_test.go): they walk reflect.Values
+// described by typeinfo_oracle_test.go.
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/nbdialog/ipynb/internal/jsontree"
+)
+
+// value writes v, whose original is node o (or -1), on a line indented by
+// ind.
+func (e *encoder) value(v reflect.Value, ti *typeInfo, o int, ind string) {
+	if o >= 0 && e.equal(v, ti, o) {
+		e.buf = append(e.buf, e.t.Raw(o)...)
+		return
+	}
+	if e.t == nil {
+		o = -1
+	}
+	if o >= 0 && e.t.Lazy(o) && readsChildren(ti.kind) {
+		// A changed value whose original is lazy: keep the original's
+		// layout all the same.
+		x, restore, ok := e.expandOrig(o)
+		if ok {
+			defer restore()
+			o = x
+		} else {
+			o = -1
+		}
+	}
+	switch ti.kind {
+	case kString, kInt, kUint, kFloat, kBool, kNumber:
+		e.scalar(v, ti.kind)
+	case kRaw:
+		e.rawJSON(v.Bytes(), ind)
+	case kPtr:
+		if v.IsNil() {
+			e.buf = append(e.buf, "null"...)
+			return
+		}
+		e.value(v.Elem(), ti.elem, o, ind)
+	case kAny:
+		if v.IsNil() {
+			e.buf = append(e.buf, "null"...)
+			return
+		}
+		if x, xi, ok := e.dynamic(v); ok {
+			e.value(x, xi, o, ind)
+		}
+	case kSlice, kMap:
+		if err := e.cycles.enter(v); err != nil {
+			e.fail(err)
+			e.buf = append(e.buf, "null"...)
+			return
+		}
+		if ti.kind == kSlice {
+			e.slice(v, ti, o, ind)
+		} else {
+			e.mapValue(v, ti, o, ind)
+		}
+		e.cycles.leave(v)
+	case kStruct:
+		e.structValue(v, ti.plan, o, ind)
+	case kMultiline:
+		e.multiline(mustAssert[MultilineString](v), o, ind, true)
+	case kBundle:
+		e.bundle(mustAssert[MimeBundle](v), o, ind)
+	case kCell, kOutput:
+		e.variant(v, ti, o, ind)
+	default:
+		e.fail(fmt.Errorf("nbformat: cannot write a %s", ti.typ))
+		e.buf = append(e.buf, "null"...)
+	}
+}
+
+// scalar writes a string, number or boolean.
+func (e *encoder) scalar(v reflect.Value, k kind) {
+	switch k {
+	case kString:
+		e.str(v.String())
+	case kInt:
+		e.buf = strconv.AppendInt(e.buf, v.Int(), 10)
+	case kUint:
+		e.buf = strconv.AppendUint(e.buf, v.Uint(), 10)
+	case kFloat:
+		e.buf = jsontree.AppendPythonFloat(e.buf, v.Float())
+	case kBool:
+		e.buf = strconv.AppendBool(e.buf, v.Bool())
+	case kNumber:
+		s := v.String()
+		if !json.Valid([]byte(s)) && s != "NaN" && s != "Infinity" && s != "-Infinity" {
+			e.fail(fmt.Errorf("nbformat: invalid json.Number %q", s))
+		}
+		e.buf = append(e.buf, s...)
+	}
+}
+
+// variant writes a Cell or an Output: an unknown one as its bytes, a
+// typed one as its struct.
+func (e *encoder) variant(v reflect.Value, ti *typeInfo, o int, ind string) {
+	if v.IsNil() || v.Elem().IsNil() {
+		e.fail(fmt.Errorf("nbformat: nil %s in a notebook", strings.ToLower(ti.typ.Name())))
+		e.buf = append(e.buf, "null"...)
+		return
+	}
+	switch x := v.Interface().(type) {
+	case *UnknownCell:
+		e.rawJSON(x.Raw, ind)
+		return
+	case *UnknownOutput:
+		e.rawJSON(x.Raw, ind)
+		return
+	}
+	el := v.Elem().Elem()
+	defer e.leave(e.enter(v.Interface()))
+	e.structValue(el, infoOf(el.Type()).plan, o, ind)
+}
+
+func (e *encoder) structValue(v reflect.Value, plan *structPlan, o int, ind string) {
+	t := e.t
+	hasOrig := o >= 0 && t.Nodes[o].Kind == jsontree.Object
+	var extra map[string]any
+	if plan.extra >= 0 {
+		extra = v.Field(plan.extra).Interface().(map[string]any)
+	}
+	var ms []member
+	used := map[string]bool{}
+	anyWriter := func(x any) func(int, string) {
+		return func(j int, ind string) { e.value(reflect.ValueOf(&x).Elem(), infoOf(anyType), j, ind) }
+	}
+	if hasOrig {
+		for _, j := range t.UniqueMembers(o) {
+			key := t.KeyString(j)
+			used[key] = true
+			if x, ok := extra[key]; ok && !shadowed(v, plan, key) {
+				ms = append(ms, member{key: key, orig: j, write: anyWriter(x)})
+				continue
+			}
+			if fi, ok := plan.byName[key]; ok {
+				f := &plan.fields[fi]
+				if fv, present := e.field(v, f, true, true); present {
+					ms = append(ms, member{key: key, orig: j, write: func(j int, ind string) { e.value(fv, f.ti, j, ind) }})
+				}
+			}
+		}
+	}
+	var added []member
+	for i := range plan.fields {
+		f := &plan.fields[i]
+		if used[f.name] {
+			continue
+		}
+		if _, inExtra := extra[f.name]; inExtra && !shadowed(v, plan, f.name) {
+			continue
+		}
+		if fv, present := e.field(v, f, hasOrig, false); present {
+			added = append(added, member{key: f.name, orig: -1, write: func(j int, ind string) { e.value(fv, f.ti, j, ind) }})
+		}
+	}
+	for k, x := range extra {
+		if !used[k] && !shadowed(v, plan, k) {
+			added = append(added, member{key: k, orig: -1, write: anyWriter(x)})
+		}
+	}
+	e.object(o, ind, e.place(ms, added, codecIDOf(v.Type())), hasOrig)
+}
+
+func (e *encoder) mapValue(v reflect.Value, ti *typeInfo, o int, ind string) {
+	t := e.t
+	hasOrig := o >= 0 && t.Nodes[o].Kind == jsontree.Object
+	var ms []member
+	used := map[string]bool{}
+	if hasOrig {
+		for _, j := range t.UniqueMembers(o) {
+			key := t.KeyString(j)
+			mv := v.MapIndex(reflect.ValueOf(key).Convert(ti.typ.Key()))
+			if !mv.IsValid() {
+				continue
+			}
+			used[key] = true
+			ms = append(ms, member{key: key, orig: j, write: func(j int, ind string) { e.value(mv, ti.elem, j, ind) }})
+		}
+	}
+	var added []member
+	iter := v.MapRange()
+	for iter.Next() {
+		key := iter.Key().String()
+		if used[key] {
+			continue
+		}
+		mv := iter.Value()
+		added = append(added, member{key: key, orig: -1, write: func(j int, ind string) { e.value(mv, ti.elem, j, ind) }})
+	}
+	e.object(o, ind, e.place(ms, added, -1), hasOrig)
+}
+
+// slice writes an array, keeping the original's layout and matching each
+// element to its original: cells and outputs by identity (then cells by
+// id), everything else by position.
+func (e *encoder) slice(v reflect.Value, ti *typeInfo, o int, ind string) {
+	n := v.Len()
+	hasOrig := o >= 0 && e.t.Nodes[o].Kind == jsontree.Array
+	var kids []int
+	if hasOrig {
+		kids = e.t.ChildList(o)
+	}
+	var origs []int
+	if e.src != nil && (ti.elem.kind == kCell || ti.elem.kind == kOutput) {
+		origs = e.matchOriginals(v, ti.elem.kind == kCell && hasOrig, kids)
+	} else {
+		origs = make([]int, n)
+		for i := range origs {
+			origs[i] = -1
+			if i < len(kids) {
+				origs[i] = kids[i]
+			}
+		}
+	}
+	elem := func(i int, ind string) { e.value(v.Index(i), ti.elem, origs[i], ind) }
+	e.array(o, ind, n, hasOrig, elem)
+}
+
+// ours reports whether t is (a pointer to) a type of this package, which
+// the encoder writes natively.
+func ours(t reflect.Type) bool {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.PkgPath() == pkgPath
+}
+
+var pkgPath = reflect.TypeFor[Notebook]().PkgPath()
+
+// shadowed reports whether the kept value AdditionalProperties[key] (a
+// member whose JSON did not fit its field) is replaced by the field, which
+// was set since: a field holding its zero value leaves the kept value in
+// place.
+func shadowed(v reflect.Value, plan *structPlan, key string) bool {
+	fi, ok := plan.byName[key]
+	return ok && !v.Field(plan.fields[fi].index).IsZero()
+}
+
+// codecIDOf returns the id of the codec of the generated struct typ, or -1.
+func codecIDOf(typ reflect.Type) int {
+	for _, c := range structCodecs {
+		if c.name == typ.Name() && typ.PkgPath() == pkgPath {
+			return c.id
+		}
+	}
+	return -1
+}
+
+// equal reports whether v (of type ti) would be written as JSON equal to
+// node o.
+func (e *encoder) equal(v reflect.Value, ti *typeInfo, o int) bool {
+	if o < 0 || e.t == nil {
+		return false
+	}
+	if e.t.Lazy(o) && readsChildren(ti.kind) {
+		x, restore, ok := e.expandOrig(o)
+		if !ok {
+			return false
+		}
+		defer restore()
+		o = x
+	}
+	switch ti.kind {
+	case kPtr:
+		if v.IsNil() {
+			return e.t.Nodes[o].Kind == jsontree.Null
+		}
+		return e.equal(v.Elem(), ti.elem, o)
+	case kAny:
+		if v.IsNil() {
+			return e.t.Nodes[o].Kind == jsontree.Null
+		}
+		x, xi, ok := e.dynamicOf(v.Elem())
+		return ok && e.equal(x, xi, o)
+	case kSlice:
+		return e.equalSlice(v, ti, o)
+	case kMap:
+		return e.equalMap(v, ti, o)
+	case kStruct:
+		return e.equalStruct(v, ti.plan, o)
+	case kMultiline:
+		return e.equalMultiline(mustAssert[MultilineString](v), o)
+	case kBundle:
+		return e.equalBundle(mustAssert[MimeBundle](v), o)
+	case kCell, kOutput:
+		return e.equalVariant(v, o)
+	}
+	return e.equalScalar(v, ti, o)
+}
+
+// equalScalar compares a string, number, boolean or raw JSON value.
+func (e *encoder) equalScalar(v reflect.Value, ti *typeInfo, o int) bool {
+	t := e.t
+	n := &t.Nodes[o]
+	switch ti.kind {
+	case kString:
+		return t.StrIs(o, v.String())
+	case kInt:
+		if n.Kind != jsontree.Number || n.Flags&jsontree.FlagInt == 0 {
+			return false
+		}
+		i, err := strconv.ParseInt(string(t.Raw(o)), 10, 64)
+		return err == nil && i == v.Int() // "-0" equals 0
+	case kUint:
+		if n.Kind != jsontree.Number || n.Flags&jsontree.FlagInt == 0 {
+			return false
+		}
+		i, err := strconv.ParseUint(strings.TrimPrefix(string(t.Raw(o)), "-"), 10, 64)
+		return err == nil && i == v.Uint() && (i == 0 || t.Raw(o)[0] != '-')
+	case kFloat:
+		if n.Kind != jsontree.Number || n.Flags&jsontree.FlagInt != 0 {
+			return false
+		}
+		f, _ := jsontree.NumberValue(t.Raw(o), n.Flags).(float64)
+		g := v.Float()
+		return f == g && math.Signbit(f) == math.Signbit(g) || math.IsNaN(f) && math.IsNaN(g)
+	case kBool:
+		return (n.Kind == jsontree.True && v.Bool()) || (n.Kind == jsontree.False && !v.Bool())
+	case kNumber:
+		return n.Kind == jsontree.Number && v.String() == string(t.Raw(o))
+	case kRaw:
+		raw := v.Bytes()
+		return sameBytes(raw, t.Raw(o)) || jsonEqual(raw, t.Raw(o))
+	}
+	return false
+}
+
+// equalSlice compares a slice with an array, element by element.
+func (e *encoder) equalSlice(v reflect.Value, ti *typeInfo, o int) bool {
+	t := e.t
+	n := &t.Nodes[o]
+	if n.Kind != jsontree.Array || int(n.Len) != v.Len() {
+		return false
+	}
+	eq := true
+	i := 0
+	t.Children(o, func(k int) bool {
+		eq = e.equal(v.Index(i), ti.elem, k)
+		i++
+		return eq
+	})
+	return eq
+}
+
+// equalMap compares a map with an object, member by member (the last of
+// duplicate keys counting, as in Python).
+func (e *encoder) equalMap(v reflect.Value, ti *typeInfo, o int) bool {
+	t := e.t
+	if t.Nodes[o].Kind != jsontree.Object {
+		return false
+	}
+	ms, base := e.members(o)
+	defer func() { e.stack = e.stack[:base] }()
+	if len(ms) != v.Len() {
+		return false
+	}
+	if m, ok := v.Interface().(map[string]any); ok { // outputs' metadata
+		for _, j := range ms {
+			n := &t.Nodes[j]
+			var x any
+			var in bool
+			if n.Flags&jsontree.FlagKeyEscaped == 0 {
+				x, in = m[string(t.Data[n.Key+1:n.KeyEnd-1])]
+			} else {
+				x, in = m[t.KeyString(j)]
+			}
+			if !in || !e.equalAny(x, j) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, j := range ms {
+		mv := v.MapIndex(reflect.ValueOf(t.KeyString(j)).Convert(ti.typ.Key()))
+		if !mv.IsValid() || !e.equal(mv, ti.elem, j) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalVariant compares a cell or an output: an unknown one by its JSON,
+// a typed one as its struct, inside the cell or output it was decoded as.
+func (e *encoder) equalVariant(v reflect.Value, o int) bool {
+	if v.IsNil() || v.Elem().IsNil() {
+		return false
+	}
+	t := e.t
+	switch x := v.Interface().(type) {
+	case *UnknownCell:
+		return jsonEqual(x.Raw, t.Raw(o))
+	case *UnknownOutput:
+		return jsonEqual(x.Raw, t.Raw(o))
+	}
+	el := v.Elem().Elem()
+	if t.Nodes[o].Kind != jsontree.Object {
+		return false
+	}
+	defer e.leave(e.enter(v.Interface()))
+	return e.equalStruct(el, infoOf(el.Type()).plan, o)
+}
+
+// readsChildren reports whether comparing or writing a value of kind k
+// against an original reads the original's children.
+func readsChildren(k kind) bool {
+	switch k {
+	case kSlice, kMap, kStruct, kBundle, kCell, kOutput:
+		return true // (MultilineString reads the bytes of lines)
+	}
+	return false
+}
+
+// expandOrig makes the expansion of lazy node o the original (its root,
+// node 0, standing for o) until restore is called. Inside it there are no
+// cells or outputs of the source to match.
+func (e *encoder) expandOrig(o int) (x int, restore func(), ok bool) {
+	sub, err := e.t.Expand(o)
+	if err != nil {
+		return -1, nil, false
+	}
+	savedT, savedSrc := e.t, e.src
+	e.t, e.src = sub, nil
+	return 0, func() { e.t, e.src = savedT, savedSrc }, true
+}
+
+// field returns the value to write for struct field f and whether it is
+// written at all. origHas says whether the original object has the key
+// (hasOrig whether there is an original object).
+func (e *encoder) field(v reflect.Value, f *fieldInfo, hasOrig, origHas bool) (reflect.Value, bool) {
+	fv := v.Field(f.index)
+	if f.typeTag && fv.String() == "" && v.CanAddr() {
+		if c, ok := v.Addr().Interface().(interface{ Type() string }); ok {
+			return reflect.ValueOf(c.Type()), true
+		}
+	}
+	switch fv.Kind() {
+	case reflect.Pointer, reflect.Interface, reflect.Map, reflect.Slice:
+		if f.optional {
+			return fv, !fv.IsNil()
+		}
+	}
+	if f.optional {
+		return fv, !fv.IsZero()
+	}
+	// Required: always written, except that a required member missing from
+	// an invalid file stays missing while it holds its zero value (in
+	// values decoded from that file), and an empty cell id is not written
+	// before nbformat 4.5. (A member the original has is written whatever
+	// its value, but for the id: no need to test a struct for zero.)
+	if origHas && f.name != "id" {
+		return fv, true
+	}
+	if fv.IsZero() {
+		if hasOrig && e.decoded && !e.fills(v) {
+			return fv, origHas
+		}
+		if f.name == "id" && !e.ids && v.CanAddr() {
+			if _, isCell := v.Addr().Interface().(Cell); isCell {
+				return fv, false
+			}
+		}
+	}
+	return fv, true
+}
+
+// equalStruct compares struct v (of plan) with object node o: every
+// member of the original must be written, as a field or a value kept in
+// AdditionalProperties, with an equal value, and nothing else.
+func (e *encoder) equalStruct(v reflect.Value, plan *structPlan, o int) bool {
+	t := e.t
+	if t.Nodes[o].Kind != jsontree.Object {
+		return false
+	}
+	var extra map[string]any
+	if plan.extra >= 0 {
+		extra = mustAssert[map[string]any](v.Field(plan.extra))
+	}
+	extrasMatched := 0
+	var has uint64 // fields whose key the original has (generated structs have few fields)
+	ms, base := e.members(o)
+	defer func() { e.stack = e.stack[:base] }()
+	for _, j := range ms {
+		// The member's kept value (x, inExtra) and field (fi, isField), if
+		// any. (Found here, not by a function, as this runs for every
+		// member compared.)
+		n := &t.Nodes[j]
+		var x any
+		var inExtra bool
+		var fi int
+		var isField bool
+		if n.Flags&jsontree.FlagKeyEscaped == 0 {
+			kb := t.Data[n.Key+1 : n.KeyEnd-1]
+			if extra != nil {
+				x, inExtra = extra[string(kb)]
+			}
+			fi, isField = plan.fieldNamed(kb)
+		} else {
+			key := t.KeyString(j)
+			x, inExtra = extra[key]
+			fi, isField = plan.byName[key]
+		}
+		if isField && fi < 64 {
+			has |= 1 << fi
+		}
+		if inExtra && isField && !v.Field(plan.fields[fi].index).IsZero() {
+			inExtra = false // the field was set: it replaces the kept value
+		}
+		if inExtra {
+			if !e.equalAny(x, j) {
+				return false
+			}
+			extrasMatched++
+			continue
+		}
+		if !isField {
+			return false
+		}
+		fv, present := e.field(v, &plan.fields[fi], true, true)
+		if !present || !e.equal(fv, plan.fields[fi].ti, j) {
+			return false
+		}
+	}
+	return e.nothingElse(v, plan, o, extra, extrasMatched, has)
+}
+
+// nothingElse reports, every member of original object o having matched
+// a field of v written or one of its kept values (extrasMatched of them;
+// has: the fields matched, by bit), whether nothing else is written:
+// neither a field the original lacks nor a kept value it lacks.
+func (e *encoder) nothingElse(v reflect.Value, plan *structPlan, o int, extra map[string]any, extrasMatched int, has uint64) bool {
+	if len(extra) > 0 {
+		kept := 0
+		for k := range extra {
+			if !shadowed(v, plan, k) {
+				kept++
+			}
+		}
+		if kept != extrasMatched {
+			return false
+		}
+	}
+	for i := range plan.fields {
+		if i < 64 && has&(1<<i) != 0 {
+			continue // matched by a member
+		}
+		f := &plan.fields[i]
+		if len(extra) > 0 {
+			if _, inExtra := extra[f.name]; inExtra && !shadowed(v, plan, f.name) {
+				continue // written as the kept value, counted in extrasMatched
+			}
+		}
+		origHas := i < 64 && has&(1<<i) != 0
+		if i >= 64 {
+			origHas = e.t.Lookup(o, f.name) >= 0
+			if origHas {
+				continue // matched by a member
+			}
+		}
+		if _, present := e.field(v, f, true, origHas); present {
+			return false
+		}
+	}
+	return true
+}
+
+// equalAny compares a value kept in AdditionalProperties. (Its own
+// function so that only kept values, not every member compared, move to
+// the heap for reflection.)
+func (e *encoder) equalAny(x any, j int) bool {
+	if x == nil {
+		return e.t.Nodes[j].Kind == jsontree.Null
+	}
+	xv, xi, ok := e.dynamicOf(reflect.ValueOf(x))
+	return ok && e.equal(xv, xi, j)
+}
+
+// dynamic returns the concrete value inside an interface, as a type the
+// encoder writes natively; other Go types go through encoding/json.
+func (e *encoder) dynamic(v reflect.Value) (reflect.Value, *typeInfo, bool) {
+	return e.dynamicOf(v.Elem())
+}
+
+// dynamicOf is dynamic for the concrete value x held by an interface.
+func (e *encoder) dynamicOf(x reflect.Value) (reflect.Value, *typeInfo, bool) {
+	switch x.Interface().(type) {
+	case json.RawMessage, map[string]any, []any, []string, map[string]string:
+		if x.IsNil() { // null, as encoding/json writes it
+			var null any
+			return reflect.ValueOf(&null).Elem(), infoOf(anyType), true
+		}
+		return x, infoOf(x.Type()), true
+	case nil, bool, string, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64,
+		float64, json.Number, MultilineString, MimeBundle:
+		// float32 goes through encoding/json, which writes it with the
+		// shortest digits of its own precision.
+		return x, infoOf(x.Type()), true
+	}
+	if ours(x.Type()) {
+		return x, infoOf(x.Type()), true
+	}
+	g, err := toGeneric(x.Interface())
+	if err != nil {
+		e.fail(err)
+		return x, nil, false
+	}
+	gv := reflect.ValueOf(&g).Elem()
+	if g == nil {
+		return gv, infoOf(anyType), true
+	}
+	return gv.Elem(), infoOf(gv.Elem().Type()), true
+}
+
+// matchOriginals finds the original (a node of the tape, or -1) of each
+// cell or output of v, whose original array has the elements kids: the
+// value it was read as, else (cells, byID) the cell of the same id, else
+// the element at the same place if it has the same type. No original is
+// claimed twice.
+func (e *encoder) matchOriginals(v reflect.Value, byID bool, kids []int) []int {
+	n := v.Len()
+	origs := make([]int, n)
+	claimed := map[int]bool{}
+	claim := func(i, k int) {
+		origs[i] = k
+		claimed[k] = true
+	}
+	for i := range n {
+		origs[i] = -1
+		j, ok := originIn(e.src, v.Index(i).Interface())
+		if ok && !claimed[j] {
+			claim(i, j)
+		}
+	}
+	if byID {
+		e.matchByID(v, kids, origs, claimed, claim)
+	}
+	// Positional fallback, for values rebuilt without identity or id
+	// (only onto an original of the same type, whose layout fits).
+	for i := 0; i < n && i < len(kids); i++ {
+		if origs[i] < 0 && !claimed[kids[i]] && sameType(e.t, kids[i], v.Index(i).Interface()) {
+			claim(i, kids[i])
+		}
+	}
+	return origs
+}
+
+// matchByID gives cells without an original the original cell of their id.
+func (e *encoder) matchByID(v reflect.Value, kids, origs []int, claimed map[int]bool, claim func(i, k int)) {
+	t := e.t
+	byID := map[string]int{}
+	for _, k := range kids {
+		if t.Nodes[k].Kind == jsontree.Object {
+			if id := t.Lookup(k, "id"); id >= 0 && t.Nodes[id].Kind == jsontree.String {
+				byID[t.Str(id)] = k
+			}
+		}
+	}
+	for i := range origs {
+		if origs[i] >= 0 {
+			continue
+		}
+		c, _ := v.Index(i).Interface().(Cell)
+		if id := string(CellIDOf(c)); id != "" {
+			if k, ok := byID[id]; ok && !claimed[k] {
+				claim(i, k)
+			}
+		}
+	}
+}
+
+// fills reports whether the struct v is one whose missing required members
+// are written (see fillMissing).
+func (e *encoder) fills(v reflect.Value) bool {
+	if len(e.filledStructs) == 0 || !v.CanAddr() {
+		return false
+	}
+	x, ok := v.Addr().Interface().(codecStruct)
+	return ok && e.filledStructs[x]
+}
+
+// encode hands to emit the bytes the encoder builds for nb, built in
+// memory or edited (without a nil cell or output).
+func (nb *Notebook) encodeReflect(emit func(pieces ...[]byte) error) (err error) {
+	e := nb.newEncoder()
+	v := reflect.ValueOf(&nb.Document).Elem()
+	defer func() {
+		if err != nil {
+			err = cycleAt(err, v.Addr().Interface()) // the place of a cycle, looked for only now
+		}
+	}()
+	ti := infoOf(v.Type())
+	if nb.src == nil {
+		e.value(v, ti, -1, "")
+		e.buf = append(e.buf, '\n')
+		return e.emit(emit)
+	}
+	t := nb.src.tape
+	root := &t.Nodes[jsontree.Root]
+	lead := t.Data[:root.Start]
+	if nb.dropBOM && t.BOM {
+		lead = lead[3:]
+	}
+	e.st = nb.src.styleOf()
+	e.buf = make([]byte, 0, len(t.Data)+len(t.Data)/8)
+	e.buf = append(e.buf, lead...)
+	e.value(v, ti, jsontree.Root, "")
+	e.buf = append(e.buf, t.Data[root.End:]...)
+	return e.emit(emit)
+}
+
+func reflectDocument(nb *Notebook) reflect.Value { return reflect.ValueOf(&nb.Document).Elem() }
+
+// generic converts a typed value to generic JSON, as Marshal would write
+// it (present members only), without going through JSON text.
+func (e *encoder) generic(v reflect.Value, ti *typeInfo) (any, error) {
+	switch ti.kind {
+	case kString:
+		return v.String(), nil
+	case kInt:
+		return int(v.Int()), nil
+	case kUint:
+		return int(v.Uint()), nil
+	case kFloat:
+		return v.Float(), nil
+	case kBool:
+		return v.Bool(), nil
+	case kNumber:
+		return jsontree.NumberValue([]byte(v.String()), numberFlags(v.String())), nil
+	case kRaw:
+		return v.Interface(), nil
+	case kPtr, kAny, kCell, kOutput:
+		return e.genericIndirect(v, ti)
+	case kSlice, kMap:
+		if err := e.cycles.enter(v); err != nil {
+			return nil, err
+		}
+		defer e.cycles.leave(v)
+		if ti.kind == kSlice {
+			return e.genericSlice(v, ti)
+		}
+		return e.genericMap(v, ti)
+	case kStruct:
+		return e.genericStruct(v, ti.plan)
+	case kMultiline:
+		return genericMultiline(mustAssert[MultilineString](v)), nil
+	case kBundle:
+		return genericBundle(mustAssert[MimeBundle](v))
+	}
+	return nil, fmt.Errorf("nbformat: cannot convert a %s", ti.typ)
+}
+
+// genericIndirect converts what a pointer, an interface, a cell or an
+// output holds (null for nil).
+func (e *encoder) genericIndirect(v reflect.Value, ti *typeInfo) (any, error) {
+	if v.IsNil() {
+		return nil, nil
+	}
+	switch ti.kind {
+	case kPtr:
+		return e.generic(v.Elem(), ti.elem)
+	case kAny:
+		x, xi, ok := e.dynamic(v)
+		if !ok {
+			return nil, e.err
+		}
+		return e.generic(x, xi)
+	}
+	switch x := v.Interface().(type) {
+	case *UnknownCell:
+		return Decode(x.Raw)
+	case *UnknownOutput:
+		return Decode(x.Raw)
+	}
+	el := v.Elem().Elem()
+	return e.generic(el, infoOf(el.Type()))
+}
+
+func (e *encoder) genericSlice(v reflect.Value, ti *typeInfo) (any, error) {
+	out := make([]any, v.Len())
+	for i := range out {
+		g, err := e.generic(v.Index(i), ti.elem)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = g
+	}
+	return out, nil
+}
+
+func (e *encoder) genericMap(v reflect.Value, ti *typeInfo) (any, error) {
+	out := make(map[string]any, v.Len())
+	it := v.MapRange()
+	for it.Next() {
+		g, err := e.generic(it.Value(), ti.elem)
+		if err != nil {
+			return nil, err
+		}
+		out[it.Key().String()] = g
+	}
+	return out, nil
+}
+
+// genericStruct converts a generated struct: its present fields and the
+// values its AdditionalProperties keeps (unless a set field shadows them).
+func (e *encoder) genericStruct(v reflect.Value, plan *structPlan) (any, error) {
+	out := map[string]any{}
+	for i := range plan.fields {
+		f := &plan.fields[i]
+		fv, present := e.field(v, f, false, false)
+		if !present {
+			continue
+		}
+		g, err := e.generic(fv, infoOf(fv.Type()))
+		if err != nil {
+			return nil, err
+		}
+		out[f.name] = g
+	}
+	if plan.extra >= 0 {
+		for k, x := range mustAssert[map[string]any](v.Field(plan.extra)) {
+			if shadowed(v, plan, k) {
+				continue
+			}
+			g, err := e.generic(reflect.ValueOf(&x).Elem(), infoOf(anyType))
+			if err != nil {
+				return nil, err
+			}
+			out[k] = g
+		}
+	}
+	return out, nil
+}
