@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -142,10 +143,16 @@ func (o options) mergeDialogs(fBase, fOurs, fTheirs *File, in mergeInputs, opt d
 		}
 		return nil
 	}
+	if opt.KindMeta == nil {
+		opt.KindMeta = map[dialog.Kind]map[string]any{dialog.Prompt: {promptKey: true}}
+	}
 	userUnkeyed, userEqual, userTrace := opt.Unkeyed, opt.Equal, opt.Trace
 	opt.Unkeyed = func(m *dialog.Message) bool {
 		if s := snapOf(m); s != nil && s.generated {
-			return true
+			// A base cell whose id was made up because an earlier cell
+			// holds its file's id (git's hunks can put a cell twice) has
+			// that id: a side giving it another is an edit.
+			return orgs[0].snap(m) != s || !fileIDTaken(s, m)
 		}
 		return userUnkeyed != nil && userUnkeyed(m)
 	}
@@ -198,6 +205,16 @@ func (o options) mergeDialogs(fBase, fOurs, fTheirs *File, in mergeInputs, opt d
 		return nil, err
 	}
 	return &MergeResult{Data: data, Conflicts: conflicts}, nil
+}
+
+// fileIDTaken reports whether m's id was made up while its cell's file
+// gives one of its own (valid, so taken by an earlier cell).
+func fileIDTaken(s *snapshot, m *dialog.Message) bool {
+	if s.cell == nil {
+		return false
+	}
+	id := string(nbformat.CellIDOf(s.cell))
+	return id != m.ID && cellid.Valid(id)
 }
 
 // mergeSeed is the seed of the ids a merge of these three inputs gives:

@@ -100,8 +100,9 @@ func conflictKinds(cs []dialog.Conflict) []string {
 }
 
 // settled lists the kinds and contents of the messages of a merged
-// notebook that carry no conflict markers, sorted (messages both sides
-// inserted at one place come in side order).
+// notebook that carry no conflict markers and are none (the raw marker
+// messages around messages both sides put in one place), sorted
+// (messages both sides inserted at one place come in side order).
 func settled(t *testing.T, data []byte) []string {
 	d, err := convert.Unmarshal(data)
 	if err != nil {
@@ -110,6 +111,9 @@ func settled(t *testing.T, data []byte) []string {
 	var out []string
 	for _, m := range d.Messages {
 		if strings.Contains(m.Content, "<<<<<<< ") || strings.Contains(m.Reply(), "<<<<<<< ") {
+			continue
+		}
+		if m.Kind == dialog.Raw && (m.Content == "=======" || strings.HasPrefix(m.Content, ">>>>>>> ")) {
 			continue
 		}
 		out = append(out, string(m.Kind)+":"+m.Content)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/v3write"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -27,6 +28,32 @@ func keepsV3(oursIsBase bool, orgO, orgT *origin) bool {
 		return false
 	}
 	return orgT.nb.Nbformat == 3 || !oursIsBase
+}
+
+// mergedV3Keys merges the version 3 notebook metadata key the upgrade
+// drops and the merge of the upgrades does not see: signature (name is
+// the dialog's Name). Where only theirs changed (or removed) it, it is
+// theirs'. It returns it where it differs from ours' (nil: removed), or
+// nil when a side is not version 3. (Both sides changing it: ours', which
+// IPython recomputes anyway.)
+func mergedV3Keys(orgB, orgO, orgT *origin) map[string]any {
+	if orgO.nb.Nbformat != 3 || orgT.nb.Nbformat != 3 || orgB.nb.Nbformat != 3 {
+		return nil
+	}
+	var out map[string]any
+	for _, k := range []string{"signature"} {
+		b, hb := orgB.nb.Metadata.AdditionalProperties[k]
+		o, ho := orgO.nb.Metadata.AdditionalProperties[k]
+		t, ht := orgT.nb.Metadata.AdditionalProperties[k]
+		if ho != hb || ho && !jsonvalue.Equal(o, b) || ht == hb && (!ht || jsonvalue.Equal(t, b)) {
+			continue // ours changed it, or theirs did not
+		}
+		if out == nil {
+			out = map[string]any{}
+		}
+		out[k] = t // (nil when theirs removed it)
+	}
+	return out
 }
 
 // marshalMergedV3 writes nb, the merge (its cells those of the merged

@@ -3,6 +3,7 @@ package convert
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/nbdialog/ipynb/dialog"
@@ -27,6 +28,10 @@ type baseFacts struct {
 	hidden map[*dialog.Message]nbformat.Cell
 	// oursIsBase: ours is base's very bytes.
 	oursIsBase bool
+	// v3Keys: the version 3 notebook metadata the upgrade drops
+	// (signature), merged, where the merge differs from ours (nil:
+	// removed); see mergedV3Keys.
+	v3Keys map[string]any
 }
 
 // factsOfBase finds what writing the merge takes from base (orgB: base's
@@ -37,6 +42,7 @@ func factsOfBase(merged *dialog.Dialog, versions map[*dialog.Message][3]*dialog.
 		empty:      emptyAttachments(merged.Messages, versions, orgB, orgO, orgT), // (before ours' cells are written in place)
 		hidden:     theirsHidden(merged.Messages, versions, orgB, orgO, orgT),
 		oursIsBase: bytes.Equal(in.base, in.ours),
+		v3Keys:     mergedV3Keys(orgB, orgO, orgT),
 	}
 }
 
@@ -72,7 +78,7 @@ func (o options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 	mo.valid4 = mo.valid4 || v3 && orgO.valid && orgT.valid
 	// A version 3 ours is written back as it is only if the merge is ours
 	// (cells taken from theirs went into its upgrade, not into it).
-	mo.valid = mo.valid && slices.Equal(merged.Messages, orgO.msgs) && orgO.sameMeta(merged.Meta)
+	mo.valid = mo.valid && slices.Equal(merged.Messages, orgO.msgs) && orgO.sameMeta(merged.Meta) && len(fb.v3Keys) == 0
 	nb, err := o.ToNotebook(&File{Dialog: merged, org: mo})
 	if err != nil {
 		return nil, err
@@ -86,8 +92,12 @@ func (o options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 	if nb.Nbformat == 4 && v3 {
 		// (A merge that is ours is ours' notebook itself, version 3.)
 		var meta map[string]any
-		if !orgO.sameMeta(merged.Meta) {
+		if !orgO.sameMeta(merged.Meta) || len(fb.v3Keys) > 0 {
 			meta = nonNil(merged.Meta)
+			if len(fb.v3Keys) > 0 {
+				meta = maps.Clone(meta)
+				maps.Copy(meta, fb.v3Keys)
+			}
 		}
 		return o.marshalMergedV3(nb, merged.Messages, versions, meta, orgO, orgT, in)
 	}

@@ -187,17 +187,34 @@ func contentKey(m *Message) string { return string(m.Kind) + "\x00" + m.Content 
 
 // pairSimilar pairs, in order, messages of run ra (indexes into a) with
 // messages of run rb (into b): position by position when the runs have
-// the same length and kinds (messages edited in place), else those of
-// the same kind and similar content.
+// the same length and each position shares content (similarity above 0)
+// and is of the same kind or similar (messages edited in place, some
+// given another kind), else those of the same kind and
+// similar content. A message replaced by one sharing nothing with it is
+// a deletion and an insertion (so that one equal to a message the other
+// side added, or the other side's edit of the one deleted, is not merged
+// into it).
 func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j int) bool, budget *int) {
 	if len(ra) == 0 || len(rb) == 0 {
 		return
 	}
 	if len(ra) == len(rb) {
-		// As many on both sides, kind by kind: edited in place.
+		// As many on both sides, each pair alike: edited in place.
+		// Without it a kind changed in a run of alike messages pairs
+		// each with its neighbour.
 		inPlace := true
 		for k := range ra {
-			if a[ra[k]].Kind != b[rb[k]].Kind || out[rb[k]] >= 0 || !pairable(ra[k], rb[k]) {
+			x, y := a[ra[k]], b[rb[k]]
+			if out[rb[k]] >= 0 || !pairable(ra[k], rb[k]) {
+				inPlace = false
+				break
+			}
+			if x.Content == y.Content {
+				continue
+			}
+			*budget -= 2 + len(x.Content) + len(y.Content)
+			s := similarity(x.Content, y.Content)
+			if *budget <= 0 || s == 0 || x.Kind != y.Kind && s < similar {
 				inPlace = false
 				break
 			}
@@ -232,24 +249,4 @@ func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j in
 			next = bestK + 1
 		}
 	}
-}
-
-// similarity scores how alike two texts are, from 0 to 1, by the lines
-// they share (c, counted as multisets: order aside, so the cost is linear):
-// the Dice coefficient 2c/(len x + len y); a text that mostly survives in
-// the other (grown or cut around it: c is at least 60% of the shorter's
-// lines, and Dice at least 0.25) scores at least `similar`. Two empty
-// texts score 1.
-func similarity(x, y string) float64 {
-	common, nx, ny := textdiff.CommonLines(x, y)
-	if nx+ny == 0 {
-		return 1
-	}
-	dice := 2 * float64(common) / float64(nx+ny)
-	if n := min(nx, ny); n > 0 && dice >= 0.25 {
-		if contained := float64(common) / float64(n); contained >= 0.6 {
-			return max(dice, min(1, similar*contained/0.6))
-		}
-	}
-	return dice
 }

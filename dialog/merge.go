@@ -75,6 +75,13 @@ type MergeOptions struct {
 	// not show (an empty attachments object, members unknown to the
 	// schema). Nil: the fields decide.
 	Equal func(a, b *Message) bool
+	// KindMeta, if set, gives the metadata a message carries by being of
+	// a kind (package convert: a prompt's "solveit_ai": true, which a
+	// prompt's Meta does not hold but a code or raw cell's may). The
+	// merge compares each version's Meta with its kind's added, so that
+	// a kind change is no change of such a key, and leaves out of the
+	// merged Meta what the merged kind carries.
+	KindMeta map[Kind]map[string]any
 	// Trace, if set, is called for each message of the merged dialog, in
 	// order, with its versions in base, ours and theirs (nil where a side
 	// has none): for callers that write the result beside one side's

@@ -2,7 +2,10 @@ package dialog
 
 import (
 	"bytes"
+	"maps"
 	"sort"
+
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
 )
 
 // Metadata, attributes and attachments in a merge: key by key.
@@ -23,6 +26,50 @@ func (mg *merger) mergeMap(b, o, t map[string]any, conflict func(path []string, 
 	view := func(m map[string]any) object { o, _ := asObject(m); return o }
 	_, out := vm.members(view(b), view(o), view(t), nil)
 	if len(out) == 0 && o == nil {
+		return nil
+	}
+	return out
+}
+
+// withKindMeta is m's Meta with what its kind carries (opt.KindMeta)
+// added where absent.
+func (mg *merger) withKindMeta(m *Message) map[string]any {
+	implied := mg.opt.KindMeta[m.Kind]
+	if len(implied) == 0 {
+		return m.Meta
+	}
+	out := maps.Clone(m.Meta)
+	if out == nil {
+		out = make(map[string]any, len(implied))
+	}
+	for k, v := range implied {
+		if _, ok := out[k]; !ok {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// withoutKindMeta is merged metadata without what kind carries (the
+// writer gives it back); nil if nothing else is left.
+func (mg *merger) withoutKindMeta(k Kind, meta map[string]any) map[string]any {
+	implied := mg.opt.KindMeta[k]
+	drop := false
+	for key, v := range implied {
+		if x, ok := meta[key]; ok && jsonvalue.Equal(x, v) {
+			drop = true
+		}
+	}
+	if !drop {
+		return meta
+	}
+	out := maps.Clone(meta)
+	for key, v := range implied {
+		if x, ok := out[key]; ok && jsonvalue.Equal(x, v) {
+			delete(out, key)
+		}
+	}
+	if len(out) == 0 {
 		return nil
 	}
 	return out

@@ -201,9 +201,10 @@ func (mg *merger) message3(b, o, t *Message, added bool) *Message {
 		}
 	}
 	// Metadata and attributes, key by key; attachments.
-	m.Meta = mg.mergeMap(b.Meta, o.Meta, t.Meta, func(path []string, v [3]any) {
+	m.Meta = mg.mergeMap(mg.withKindMeta(b), mg.withKindMeta(o), mg.withKindMeta(t), func(path []string, v [3]any) {
 		conflict(Conflict{What: "metadata key " + joinPath(path), Part: PartMeta, Key: path, Values: v})
 	})
+	m.Meta = mg.withoutKindMeta(m.Kind, m.Meta)
 	m.Attrs = mg.mergeMap(b.Attrs, o.Attrs, t.Attrs, func(path []string, v [3]any) {
 		conflict(Conflict{What: "attribute " + joinPath(path), Part: PartAttrs, Key: path, Values: v})
 	})

@@ -47,6 +47,8 @@ func (mg *merger) merge(base, ours, theirs *Dialog) (*Dialog, []Conflict) {
 	bm, om, tm := base.Messages, ours.Messages, theirs.Messages
 	mo := matchSides(bm, om, mg.opt.Unkeyed) // ours index → base index
 	mt := matchSides(bm, tm, mg.opt.Unkeyed)
+	mg.unpairRenamedAdded(bm, om, tm, mo, mt)
+	mg.pairSameEdits(len(bm), om, tm, mo, mt)
 	var es []*entry
 	keyB := make([]int, len(bm))
 	for i, m := range bm {
@@ -129,6 +131,76 @@ func (mg *merger) merge(base, ours, theirs *Dialog) (*Dialog, []Conflict) {
 	}
 	out.Meta = mg.mergeMeta(base.Meta, ours.Meta, theirs.Meta)
 	return out, append(mg.conflicts, mg.metaConfl...)
+}
+
+// unpairRenamedAdded unpairs a side's message paired with a base message
+// of another id (renamed: see pairRenamed) when the other side added a
+// message of that id: an id is an identity, so the side has that added
+// message, and deleted the base one. Otherwise the message would be there
+// twice, once as the renamed base message (under a new id: its own is
+// taken) and once added. mo and mt change.
+func (mg *merger) unpairRenamedAdded(bm, om, tm []*Message, mo, mt []int) {
+	one := func(xm, ym []*Message, mx, my []int) {
+		added := map[string]bool{}
+		for k, i := range my {
+			if i < 0 && !mg.unkeyed(ym[k]) {
+				added[ym[k].ID] = true
+			}
+		}
+		if len(added) == 0 {
+			return
+		}
+		for j, i := range mx {
+			if i >= 0 && added[xm[j].ID] && mg.renamedFrom(xm[j], bm[i]) {
+				mx[j] = -1
+			}
+		}
+	}
+	one(om, tm, mo, mt)
+	one(tm, om, mt, mo)
+}
+
+// pairSameEdits pairs base messages that one side paired and the other
+// did not with a message of the other side left unpaired whose kind and
+// text are the first side's version's (ids, where both are identities,
+// too): both sides made one edit of the text, which one side's pairing
+// found and the other's (in a run of another length between paired
+// messages) read as a deletion and an insertion. Otherwise the message
+// would be there twice, inserted and in a conflict of the deletion with
+// the edit; paired, the rest of both sides' versions merges as any edit.
+// mo and mt (side index → base index) change.
+func (mg *merger) pairSameEdits(nb int, om, tm []*Message, mo, mt []int) {
+	one := func(xm, ym []*Message, mx, my []int) {
+		inY := make([]bool, nb)
+		free := map[string][]int{}
+		for k, i := range my {
+			if i >= 0 {
+				inY[i] = true
+			} else {
+				key := contentKey(ym[k])
+				free[key] = append(free[key], k)
+			}
+		}
+		if len(free) == 0 {
+			return
+		}
+		for j, i := range mx {
+			if i < 0 || inY[i] {
+				continue
+			}
+			x := xm[j]
+			key := contentKey(x)
+			for n, k := range free[key] {
+				if y := ym[k]; x.ID == y.ID || mg.unkeyed(x) || mg.unkeyed(y) {
+					my[k], inY[i] = i, true
+					free[key] = append(free[key][:n:n], free[key][n+1:]...)
+					break
+				}
+			}
+		}
+	}
+	one(om, tm, mo, mt)
+	one(tm, om, mt, mo)
 }
 
 // matchAdded pairs messages theirs added (b) with messages ours added (a):

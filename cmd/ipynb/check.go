@@ -117,7 +117,7 @@ func runCheck(e *env, args []string) int {
 		fmt.Fprint(e.stdout, s)
 	}
 	prog := newProgress(e, len(ins))
-	defer batchGC(len(ins), batch.jobs)()
+	defer batchGC(ins, batch.jobs)()
 	forEach(len(ins), batch.jobs, memoryBudget,
 		func(i int) int64 { return cost(ins[i]) },
 		func(i int) checkResult { return check(e, ins[i]) },

@@ -185,6 +185,9 @@ func runDiff(e *env, args []string) int {
 	case differs:
 		// As git writes them: "--- a/x.ipynb", or quoted, "--- \"a/x\\ny.ipynb\"".
 		d.write(e.stdout, quoteName(aName), quoteName(bName), changes)
+		if line := versionChange(texts[0], texts[1]); line != "" {
+			d.paint(e.stdout, colBold, line)
+		}
 	case texts[0] != nil && texts[1] != nil && d.hide == 0:
 		// Files that differ are never shown as nothing (git status
 		// calls them modified): the line says how they differ — unless

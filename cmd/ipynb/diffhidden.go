@@ -36,6 +36,28 @@ func hiddenDifference(a, b []byte) string {
 	return fmt.Sprintf("%sthe files differ, not in any cell: first at %s (%s → %s)", headerMark, ptr, brief(x), brief(y))
 }
 
+// versionChange is the line that says the format version changed
+// ("## notebook: nbformat 4.5 → 4.4"), shown after the cells' changes (the
+// cell diff has no change for it); "" when both files have one version or
+// a file does not say its own.
+func versionChange(a, b []byte) string {
+	var v [2]struct {
+		Major *json.Number `json:"nbformat"`
+		Minor *json.Number `json:"nbformat_minor"`
+	}
+	for i, data := range [2][]byte{a, b} {
+		d := json.NewDecoder(bytes.NewReader(data))
+		d.UseNumber()
+		if d.Decode(&v[i]) != nil || v[i].Major == nil || v[i].Minor == nil {
+			return ""
+		}
+	}
+	if *v[0].Major == *v[1].Major && *v[0].Minor == *v[1].Minor {
+		return ""
+	}
+	return fmt.Sprintf("%snotebook: nbformat %s.%s → %s.%s", headerMark, *v[0].Major, *v[0].Minor, *v[1].Major, *v[1].Minor)
+}
+
 // lineCount says how many lines a and b have.
 func lineCount(a, b []byte) string {
 	na, nb := bytes.Count(a, []byte("\n")), bytes.Count(b, []byte("\n"))

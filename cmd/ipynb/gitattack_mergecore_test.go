@@ -10,23 +10,14 @@ import (
 )
 
 // Findings of the git attack in the merge and diff semantics (convert,
-// dialog), which mergecore owns: each test fails today and is skipped
-// until it is fixed (IPYNB_GITATTACK_MERGECORE=1 runs them).
-
-func skipForMergecore(t *testing.T, why string) {
-	t.Helper()
-	if os.Getenv("IPYNB_GITATTACK_MERGECORE") == "" {
-		t.Skip("finding for mergecore: " + why)
-	}
-}
+// dialog, the diff's version line).
 
 // Both sides re-run a cell whose outputs stay the same: only the
 // execution count differs (ours 2, theirs 3). Under git, with the
-// default strategy, the merge must conflict (issue 21 item 7: "both
-// sides changing only a count follows --outputs, default conflict"); it
-// exits 0 with ours' count, theirs' silently dropped.
+// default strategy, the merge conflicts (issue 21 item 7: "both sides
+// changing only a count follows --outputs, default conflict"); with
+// --outputs theirs, theirs' count is kept.
 func TestGitMergeCountOnlyFollowsOutputs(t *testing.T) {
-	skipForMergecore(t, "a count both sides changed merges silently to ours under --outputs conflict (item 7)")
 	for _, c := range []struct {
 		outputs string
 		status  int
@@ -59,12 +50,9 @@ func TestGitMergeCountOnlyFollowsOutputs(t *testing.T) {
 }
 
 // A notebook re-indented (as Colab re-saves it, two spaces), nothing
-// else changed: git diff through the driver must say only that the
-// formatting changed. It shows "changed outputs" and "notebook metadata:
-// changed language_info, my_app" with identical lines on both sides
-// (values compared by their bytes, issue 21 item 2).
+// else changed: git diff through the driver says only that the formatting
+// changed (values are compared as values, not bytes: issue 21 item 2).
 func TestGitDiffReindentedIsFormattingOnly(t *testing.T) {
-	skipForMergecore(t, "a re-indented notebook diffs as changed outputs and metadata with identical lines (item 2)")
 	dir := newRepo(t)
 	if r := ipynb(t, dir, "", "git", "install"); r.code != 0 {
 		t.Fatalf("install: %+v", r)
@@ -86,11 +74,10 @@ func TestGitDiffReindentedIsFormattingOnly(t *testing.T) {
 }
 
 // A change of the format version beside a cell edit: the diff shows the
-// cell edit but not the version (convert.Diff has no change for
-// nbformat_minor; the CLI can say it only when nothing else changed).
+// cell edit and, after the cells, the version ("## notebook: nbformat
+// 4.5 → 4.4"; the cell diff has no change for it).
 func TestDiffShowsVersionBesideCellEdits(t *testing.T) {
 	t.Parallel()
-	skipForMergecore(t, "convert.Diff reports no change for nbformat_minor, so beside a cell edit the version change is not shown")
 	dir := t.TempDir()
 	a := mknbText(t, "a = 1")
 	b := strings.Replace(strings.Replace(a, `"nbformat_minor": 5`, `"nbformat_minor": 4`, 1), `"a = 1"`, `"a = 2"`, 1)

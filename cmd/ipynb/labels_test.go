@@ -163,6 +163,7 @@ func TestGitMergeLabelsNewGit(t *testing.T) {
 		wantO, wantT string
 	}{
 		{"HEAD", "topic", "nb.ipynb", "HEAD", "topic"},
+		{"HEAD", "1a2b3c4 (fix: plot, 'quoted')", "nb.ipynb", "HEAD", "1a2b3c4 (fix: plot, 'quoted')"}, // rebase, cherry-pick: the commit replayed
 		{"HEAD:old.ipynb", "topic:nb.ipynb", "-x 'it''s'!.ipynb", "HEAD:old.ipynb", "topic:nb.ipynb"},
 		{"main", "it's a \"branch\" $HOME `x` !", "nb.ipynb", "main", "it's a \"branch\" $HOME `x` !"},
 		{"", "", "nb.ipynb", "ours", "theirs"},
@@ -209,5 +210,34 @@ func TestFixLabels(t *testing.T) {
 		if want := "<<<<<<< " + tc.wantO + "\nplot(1)\n=======\nplot(2)\n>>>>>>> " + tc.wantT + "\n"; src != want {
 			t.Errorf("%s: cell 3:\n%q\nwant\n%q", tc.open, src, want)
 		}
+	}
+}
+
+// Under git rebase the sides are the other way round from a merge: the
+// driver's ours (%A) is the branch rebased onto (upstream), theirs the
+// commit replayed. The markers show them so — upstream's text after
+// <<<<<<<, the replayed commit's before >>>>>>> — labelled ours and
+// theirs on git < 2.44 (which names neither side to a driver), and the
+// conflict is found by check; rebase --abort leaves the commit as it was.
+func TestGitRebaseLabelsRealGit(t *testing.T) {
+	dir, _, ours, _ := labelRepo(t, "topic")
+	out, st := gitStatusIn(t, dir, "rebase", "topic")
+	if st == 0 || !strings.Contains(out, "CONFLICT (content)") {
+		t.Fatalf("git rebase: exit %d\n%s", st, out)
+	}
+	src := cellSources(t, []byte(readFile(t, filepath.Join(dir, "nb.ipynb"))))[3]
+	o, th := "ours", "theirs"
+	if gitAtLeast(t, 2, 44) {
+		o, th = "", "" // git's own names then: only the texts' order is checked
+	}
+	if !strings.HasPrefix(src, "<<<<<<< "+o) || !strings.Contains(src, "\nplot(theirs)\n=======\nplot(ours)\n>>>>>>> "+th) {
+		t.Errorf("cell 3 after git rebase (upstream's text first, the replayed commit's second):\n%q", src)
+	}
+	if r := ipynb(t, dir, "", "check", "nb.ipynb"); r.code != 1 || !strings.Contains(r.stdout+r.stderr, "conflict") {
+		t.Errorf("check after the conflicted rebase: %+v", r)
+	}
+	gitIn(t, dir, "rebase", "--abort")
+	if got := readFile(t, filepath.Join(dir, "nb.ipynb")); got != string(ours) {
+		t.Errorf("after rebase --abort the notebook is not main's commit")
 	}
 }

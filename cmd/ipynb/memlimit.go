@@ -34,9 +34,9 @@ func mergeMemory(size int) (restore func()) {
 }
 
 // fileMemoryPerByte and fileMemoryBase make the soft limit of a command
-// rewriting one notebook (fmt, strip): what it holds at once is the file,
-// its tape and the output, which at the default pace peaked at about
-// twice that (fmt --check of a 31 MB file: 72 MB; under the limit 55 MB).
+// reading one notebook (check, fmt, strip): what it holds at once is the
+// file, its tape and the output, which at the default pace peaked at
+// about twice that.
 const (
 	fileMemoryPerByte = 1.5
 	fileMemoryBase    = 8 << 20

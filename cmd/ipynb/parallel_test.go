@@ -179,8 +179,8 @@ func TestRewriteJobsSameResult(t *testing.T) {
 
 // A run over many files on several cores collects garbage less often,
 // within the memory budget as the runtime's limit, and puts the settings
-// back afterwards; one file, one core, or the user's own GOGC changes
-// nothing.
+// back afterwards; one core, or the user's own GOGC changes nothing; one
+// file gets a soft limit of fileMemory's, put back afterwards.
 func TestBatchGC(t *testing.T) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		t.Skip("GOGC or GOMEMLIMIT set in the environment")
@@ -190,7 +190,8 @@ func TestBatchGC(t *testing.T) {
 	limit := debug.SetMemoryLimit(math.MaxInt64)
 	defer debug.SetMemoryLimit(limit)
 
-	restore := batchGC(10, 2)
+	files := func(n int) []input { return make([]input, n) } // (paths that are not files)
+	restore := batchGC(files(10), 2)
 	if p := debug.SetGCPercent(-1); p != batchGCPercent {
 		t.Errorf("GC percent %d during a batch, want %d", p, batchGCPercent)
 	}
@@ -206,13 +207,25 @@ func TestBatchGC(t *testing.T) {
 		t.Errorf("memory limit %d after the batch, want none", l)
 	}
 	for _, c := range [][2]int{{1, 2}, {10, 1}} {
-		batchGC(c[0], c[1])()
+		batchGC(files(c[0]), c[1])()
 		if p := debug.SetGCPercent(100); p != 100 {
 			t.Errorf("batchGC(%d, %d) changed the GC percent to %d", c[0], c[1], p)
 		}
 	}
+	one := filepath.Join(t.TempDir(), "one.ipynb")
+	if err := os.WriteFile(one, make([]byte, 1000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	restore = batchGC([]input{{path: one}}, 2)
+	if l, want := debug.SetMemoryLimit(-1), int64(fileMemoryPerByte*1000)+fileMemoryBase; l != want {
+		t.Errorf("memory limit %d for one file of 1000 bytes, want %d", l, want)
+	}
+	restore()
+	if l := debug.SetMemoryLimit(-1); l != math.MaxInt64 {
+		t.Errorf("memory limit %d after one file, want none", l)
+	}
 	t.Setenv("GOGC", "50")
-	batchGC(10, 2)
+	batchGC(files(10), 2)
 	if p := debug.SetGCPercent(100); p != 100 {
 		t.Errorf("batchGC overrode the user's GOGC: %d", p)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/nbdialog/ipynb/internal/atomicfile"
@@ -33,12 +32,7 @@ var beforeRead, beforeReplace func(path string)
 func rewrite(e *env, ins []input, jobs int, checkOnly bool, transform func(in input, data []byte, log io.Writer) ([]byte, error)) int {
 	status := exitOK
 	prog := newProgress(e, len(ins))
-	defer batchGC(len(ins), jobs)()
-	if len(ins) == 1 && !ins[0].stdin() {
-		if fi, err := os.Stat(ins[0].path); err == nil && fi.Mode().IsRegular() {
-			defer fileMemory(fi.Size())()
-		}
-	}
+	defer batchGC(ins, jobs)()
 	forEach(len(ins), jobs, memoryBudget,
 		func(i int) int64 { return cost(ins[i]) },
 		func(i int) *report { return rewriteOne(e, ins[i], checkOnly, transform) },

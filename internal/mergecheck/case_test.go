@@ -127,27 +127,35 @@ func drawCase(seed uint64, reals []realBase, disjoint bool) *tcase {
 	return c
 }
 
-// A merger merges three notebook files: the result, and the status as
-// the command's exit status (0 clean, 1 conflicts, 2 refused; notRun if
-// the case does not apply) with what it said.
-type merger func(base, ours, theirs []byte) (result []byte, status int, said string)
+// A merger merges three notebook files.
+type merger func(base, ours, theirs []byte) outcome
+
+// An outcome is what a merger made.
+type outcome struct {
+	result []byte
+	status int    // the command's exit status: 0 clean, 1 conflicts, 2 refused; notRun if the case does not apply
+	said   string // what it said
+	// marked, for a repair of git's markers (fixMerge): the file git's
+	// line merge wrote, whose sides are what the repair merges
+	marked []byte
+}
 
 const notRun = -1
 
-func libraryMerge(base, ours, theirs []byte) (result []byte, status int, said string) {
+func libraryMerge(base, ours, theirs []byte) (o outcome) {
 	defer func() {
 		if p := recover(); p != nil {
-			result, status, said = nil, 3, fmt.Sprintf("panic: %v", p)
+			o = outcome{status: 3, said: fmt.Sprintf("panic: %v", p)}
 		}
 	}()
 	res, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{})
 	if err != nil {
-		return nil, 2, err.Error()
+		return outcome{status: 2, said: err.Error()}
 	}
 	if res.Clean() {
-		return res.Data, 0, ""
+		return outcome{result: res.Data}
 	}
-	return res.Data, 1, fmt.Sprint(res.Conflicts)
+	return outcome{result: res.Data, status: 1, said: fmt.Sprint(res.Conflicts)}
 }
 
 // buildCommand builds the ipynb command into a temporary directory.
@@ -182,7 +190,7 @@ func writeFiles(t testing.TB, dir string, files map[string][]byte) {
 
 // commandMerge runs "ipynb merge -o OUT BASE OURS THEIRS" in dir.
 func commandMerge(t testing.TB, bin, dir string) merger {
-	return func(base, ours, theirs []byte) ([]byte, int, string) {
+	return func(base, ours, theirs []byte) outcome {
 		writeFiles(t, dir, map[string][]byte{"base.ipynb": base, "ours.ipynb": ours, "theirs.ipynb": theirs})
 		out := filepath.Join(dir, "out.ipynb")
 		os.Remove(out)
@@ -191,7 +199,7 @@ func commandMerge(t testing.TB, bin, dir string) merger {
 		cmd.Dir, cmd.Stderr = dir, &stderr
 		st := exitStatus(cmd.Run())
 		data, _ := os.ReadFile(out)
-		return data, st, stderr.String()
+		return outcome{result: data, status: st, said: stderr.String()}
 	}
 }
 
@@ -199,22 +207,37 @@ func commandMerge(t testing.TB, bin, dir string) merger {
 // markers into the JSON and has "ipynb fix" repair the file; a case git
 // merges cleanly is not run.
 func fixMerge(t testing.TB, bin, dir string) merger {
-	return func(base, ours, theirs []byte) ([]byte, int, string) {
-		writeFiles(t, dir, map[string][]byte{"base.ipynb": base, "nb.ipynb": ours, "theirs.ipynb": theirs})
-		git := exec.Command("git", "merge-file", "--diff3", "-L", "ours", "-L", "base", "-L", "theirs", "nb.ipynb", "base.ipynb", "theirs.ipynb")
-		git.Dir = dir
-		if st := exitStatus(git.Run()); st == 0 {
-			return nil, notRun, ""
-		} else if st > 127 {
-			t.Fatalf("git merge-file: exit %d", st)
+	return func(base, ours, theirs []byte) outcome {
+		marked := gitMarked(t, dir, base, ours, theirs)
+		if marked == nil {
+			return outcome{status: notRun}
 		}
 		var stderr bytes.Buffer
 		cmd := exec.Command(bin, "fix", "nb.ipynb")
 		cmd.Dir, cmd.Stderr = dir, &stderr
 		st := exitStatus(cmd.Run())
 		data, _ := os.ReadFile(filepath.Join(dir, "nb.ipynb"))
-		return data, st, stderr.String()
+		return outcome{result: data, status: st, said: stderr.String(), marked: marked}
 	}
+}
+
+// gitMarked has git's line merge (git merge-file --diff3) write its
+// markers into ours in dir/nb.ipynb and returns the file, or nil where
+// git merged cleanly.
+func gitMarked(t testing.TB, dir string, base, ours, theirs []byte) []byte {
+	writeFiles(t, dir, map[string][]byte{"base.ipynb": base, "nb.ipynb": ours, "theirs.ipynb": theirs})
+	git := exec.Command("git", "merge-file", "--diff3", "-L", "ours", "-L", "base", "-L", "theirs", "nb.ipynb", "base.ipynb", "theirs.ipynb")
+	git.Dir = dir
+	if st := exitStatus(git.Run()); st == 0 {
+		return nil
+	} else if st > 127 {
+		t.Fatalf("git merge-file: exit %d", st)
+	}
+	marked, err := os.ReadFile(filepath.Join(dir, "nb.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return marked
 }
 
 // runCase merges a case and judges the result; ran is false if the
@@ -231,7 +254,11 @@ func runCase(c *tcase, m merger) (fails []failure, ran bool) {
 
 // judge merges three files with m and checks the result.
 func judge(base, ours, theirs []byte, m merger, opt checkOptions) (fails []failure, ran bool) {
-	res, st, said := m(base, ours, theirs)
+	out := m(base, ours, theirs)
+	res, st, said := out.result, out.status, out.said
+	if out.marked != nil {
+		return judgeRepair(out, opt), true
+	}
 	switch {
 	case st == notRun:
 		return nil, false

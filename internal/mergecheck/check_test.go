@@ -59,6 +59,10 @@ type checkOptions struct {
 type run struct {
 	opt   checkOptions
 	fails []failure
+	// dupIDs holds, for ours and theirs, the ids a side gives more than
+	// one cell (a side git's markers hold can): a valid result cannot
+	// keep them on every such cell.
+	dupIDs [3]map[string]bool
 }
 
 func (k *run) fail(check, side, key, ptr, format string, args ...any) {
@@ -87,6 +91,16 @@ func check(base, ours, theirs, result []byte, clean bool, opt checkOptions) []fa
 	}
 	vs[3] = rv
 	opt.keys(vs)
+	for i := 1; i < 3; i++ {
+		seen := map[string]bool{}
+		k.dupIDs[i] = map[string]bool{}
+		for _, c := range vs[i].cells {
+			if id, ok := c.c.vals["id"].(string); ok {
+				k.dupIDs[i][id] = seen[id]
+				seen[id] = true
+			}
+		}
+	}
 	vb, vo, vt := vs[0], vs[1], vs[2]
 	if rv.major != vo.major {
 		// (its cells' members are others: comparing them says nothing more)
@@ -189,6 +203,36 @@ func derivedOnly(b, s *obj) bool {
 	return equal(b, s)
 }
 
+// upgradedHeading is c, a version 3 heading, as nbformat's upgrade to
+// version 4 reads it (nbformat.v4.convert.upgrade_cell): one line, the
+// source's lines joined by spaces — as a markdown cell after level
+// hashes (asMarkdown), or as a heading of that one line. A heading is one
+// line (its line ends are no part of it that a notebook shows), which a
+// merge working on the upgrade keeps: a result cell that is not a
+// heading (a conflict's text, a kind changed) is compared with the
+// heading versions as markdown, and one that is a heading, without
+// markers, as headings of one line. Other cells are returned as they are.
+func upgradedHeading(c *cellView, asMarkdown bool) *cellView {
+	if c == nil || str(c.c.vals["cell_type"]) != "heading" {
+		return c
+	}
+	text := strings.Join(lines(c.text), " ")
+	u := *c
+	u.c = clone(c.c).(*obj)
+	if asMarkdown {
+		n := number(c.c.vals["level"])
+		if n < 1 {
+			n = 1
+		}
+		text = strings.Repeat("#", n) + " " + text
+		u.c.del("level")
+		u.c.set("cell_type", "markdown")
+	}
+	u.c.set("source", text)
+	u.text = text
+	return &u
+}
+
 // cell checks one cell's versions (nil where a side has none).
 func (k *run) cell(key string, b, o, t *cellView, rs []*cellView) {
 	objOf := func(c *cellView) *obj {
@@ -199,6 +243,14 @@ func (k *run) cell(key string, b, o, t *cellView, rs []*cellView) {
 	}
 	if len(rs) > 1 {
 		k.fail("cell duplicated", "", key, "", "%d cells in the result", len(rs))
+	}
+	if len(rs) > 0 {
+		if str(rs[0].c.vals["cell_type"]) != "heading" {
+			b, o, t = upgradedHeading(b, true), upgradedHeading(o, true), upgradedHeading(t, true)
+		} else if !marked(rs[0].text) {
+			b, o, t = upgradedHeading(b, false), upgradedHeading(o, false), upgradedHeading(t, false)
+			rs = append([]*cellView{upgradedHeading(rs[0], false)}, rs[1:]...)
+		}
 	}
 	sides := [2]*cellView{o, t}
 	if b == nil { // inserted
@@ -228,7 +280,7 @@ func (k *run) cell(key string, b, o, t *cellView, rs []*cellView) {
 		case len(rs) == 0 && derivedOnly(b.c, other.c):
 		case len(rs) == 0:
 			k.fail("edit of a deleted cell lost", sideNames[2-i], key, "", "deleted by %s; the cell is absent", sideNames[i+1])
-		case !cellMarked(rs[0], nil) && !derivedOnly(b.c, other.c):
+		case !cellMarked(rs[0], nil) && !rs[0].inRegion && !derivedOnly(b.c, other.c):
 			k.fail("delete/edit conflict not marked", sideNames[i+1], key, "", "deleted by %s, edited by %s; kept without a mark", sideNames[i+1], sideNames[2-i])
 		}
 		if len(rs) > 0 && !equal(other.c, b.c) {
@@ -305,7 +357,7 @@ func (k *run) values(key string, b *obj, sides [2]*obj, rs []*cellView) {
 		diff("", b, s, true, true, &changes)
 		for _, ch := range changes {
 			place, ok := k.kept(ch, i+1, b, sides[1-i], rs)
-			if ok {
+			if ok || ch.ptr == "/id" && k.dupIDs[i+1][str(ch.val)] {
 				continue
 			}
 			check := "lost"
@@ -335,7 +387,7 @@ func (k *run) values(key string, b *obj, sides [2]*obj, rs []*cellView) {
 		vr, hr := at(rs[0].c, p)
 		same := func(v any, h bool) bool { return h == hb && (!h || equal(v, vb)) }
 		switch {
-		case same(vo, ho) && same(vt, ht) && !same(vr, hr):
+		case same(vo, ho) && same(vt, ht) && !same(vr, hr) && !covers(rs[0].recs, p, 1, vb, hb):
 			check := "unchanged value changed"
 			if hr == hb && equal(fffd(vb), fffd(vr)) && hasFFFD(vr) {
 				check += ": lone surrogate became U+FFFD"
@@ -370,15 +422,16 @@ func (k *run) kept(ch change, side int, b, other *obj, rs []*cellView) (place st
 			}
 			place = where
 		case "/outputs":
-			if outs, ok := rv.([]any); ok && ch.has {
+			if outs, ok := rv.([]any); ok {
+				want, _ := ch.val.([]any) // none (!ch.has): see noneSpelled
 				runs, _ := outputRegions(outs)
 				for _, r := range runs {
-					if equal(r[side], ch.val) {
+					if equal(r[side], want) {
 						return "", true
 					}
 				}
 				bo, _ := at(b, "/outputs")
-				if k.outputTextsKept(ch.val.([]any), bo, outs) {
+				if ch.has && k.outputTextsKept(want, bo, outs) {
 					return "", true
 				}
 			}

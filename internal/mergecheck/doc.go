@@ -14,6 +14,43 @@
 // edited it; values unchanged on both sides are kept; a clean merge has
 // no markers or records.
 //
+// What the checker compares, and why (each a claim it does not make):
+//
+//   - A repair of git's markers ("ipynb fix" after git merge-file) is
+//     judged against the sides read back from git's markers, not against
+//     the notebooks git merged: the file is all the repair has, the lines
+//     git merged cleanly are in all three sides, and a refusal (exit 2)
+//     that leaves git's file as it was loses nothing where a side read
+//     back is not JSON (see repair_test.go). A cell git's hunks put
+//     twice in a side is one cell twice, and an id git's hunks gave to
+//     another cell's text does not say which cell it is: the readings
+//     (copies numbered by alignment, in order, the copy equal to base's
+//     first, copies told apart by their ids) are all tried. A side read back that is JSON but no valid notebook (a
+//     markdown cell with outputs, two cells with one id) has no value cell
+//     by cell that a valid result could keep: such a repair is judged by
+//     its text lines (each line a side added is in the result), its
+//     validity and its marks (see linesKept); an id a side gives two
+//     cells is not required of the result either.
+//   - A value both sides left as base had, shown in a conflict record
+//     with that value, and a text both sides' versions of which are in a
+//     record, are inside a marked conflict.
+//   - "outputs": [] and "execution_count": null are no outputs and no
+//     count, as a markdown cell without those members has none: a side
+//     that cleared a cell's outputs while the other made it a note both
+//     left it with none (see noneSpelled).
+//   - Cells between marker cells (a "replaced on both sides" region) are
+//     inside a marked conflict: a cell one side edited and the other
+//     deleted, shown there, is shown as conflicting.
+//   - Real merges without ids: cells are paired by content, and where
+//     more than one pairing of alike cells is as good (a side split a
+//     cell, or rewrote several alike ones), the merge is accepted when
+//     one of them finds no failure (see realpairs_test.go); equal cells
+//     are interchangeable (see equalReadings); a side's cell may be read
+//     as new (the base cell deleted, a cell inserted) as well as edited.
+//     TestRealMergesJudgeCatchesOneSideLong shows that a merge returning
+//     one side is caught on every real merge where the other side
+//     changed cells even so.
+//
 // The default tier runs a few hundred deterministic cases; IPYNB_LONG=1
 // runs thousands. IPYNB_MERGEPROP_V3=1 adds nbformat 3 bases.
 package mergecheck

@@ -178,7 +178,7 @@ var mutants = []mutant{
 	dropTheirs("kind", "lost (theirs)|line from nowhere"),
 	dropTheirs("id", "lost (theirs) /id"),
 	dropTheirs("surr", "lost (theirs)|unchanged value changed"),
-	dropTheirs("del", "deleted cell kept (theirs)"),
+	dropTheirs("del", "deleted cell kept (theirs)|cell from nowhere"), // (a cell theirs inserted and deleted: from nowhere)
 	dropTheirs("ins", "inserted cell lost (theirs)"),
 	dropTheirs("mov", "order (theirs)"),
 	{"lone surrogates decoded by encoding/json", "U+FFFD", func(c *tcase, m *doc, _ [3][]byte) ([]byte, bool, bool) {
@@ -260,7 +260,7 @@ var knownCases struct {
 func trueMergeCases() []known {
 	knownCases.Do(func() {
 		reals := realBases(25)
-		for s := range uint64(200) {
+		for s := range uint64(300) {
 			c := drawCase(s+1, reals, true)
 			if m, ok := trueMerge(c); ok {
 				knownCases.list = append(knownCases.list, known{c, m, c.files()})

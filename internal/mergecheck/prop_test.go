@@ -61,7 +61,9 @@ func commandProperty(t *testing.T, n, from int, reals []realBase) {
 // TestMergePropertySeed shows one case, shrunk to its first failure
 // (IPYNB_MERGEPROP_CLASS: to the first of that class), merged by the
 // library (IPYNB_MERGEPROP_PATH=merge: the command; fix: git and fix):
-// IPYNB_MERGEPROP_SEED=N go test -run TestMergePropertySeed -v.
+// IPYNB_MERGEPROP_SEED=N go test -run TestMergePropertySeed -v
+// (IPYNB_MERGEPROP_DUMP=DIR: writes base.ipynb, ours.ipynb and
+// theirs.ipynb of the shrunk case into DIR).
 func TestMergePropertySeed(t *testing.T) {
 	s := os.Getenv("IPYNB_MERGEPROP_SEED")
 	if s == "" {
@@ -92,7 +94,11 @@ func TestMergePropertySeed(t *testing.T) {
 		}
 	}
 	fs := c.files()
-	res, st, said := m(fs[0], fs[1], fs[2])
+	if dir := os.Getenv("IPYNB_MERGEPROP_DUMP"); dir != "" { // the three files, to replay by hand
+		writeFiles(t, dir, map[string][]byte{"base.ipynb": fs[0], "ours.ipynb": fs[1], "theirs.ipynb": fs[2]})
+	}
+	out := m(fs[0], fs[1], fs[2])
+	res, st, said := out.result, out.status, out.said
 	if os.Getenv("IPYNB_MERGEPROP_COMPACT") != "" { // values on one line each (styles lost)
 		for i, f := range append(fs[:], res) {
 			if v, err := parseJSON(f); err == nil {
@@ -104,6 +110,9 @@ func TestMergePropertySeed(t *testing.T) {
 				}
 			}
 		}
+	}
+	if out.marked != nil {
+		said = "git's line merge wrote:\n" + string(out.marked) + "\n" + said
 	}
 	t.Logf("%v\n--- base\n%s\n--- ours\n%s\n--- theirs\n%s\n--- result (exit %d: %s)\n%s", c, fs[0], fs[1], fs[2], st, said, res)
 	fails, _ = runCase(c, m)

@@ -137,6 +137,9 @@ func (k *run) texts(key string, b *obj, sides [2]*obj, rc *cellView) {
 	if sides[0] == nil || sides[1] == nil {
 		return
 	}
+	if covers(rc.recs, "/source", 1, sides[0].vals["source"], true) && covers(rc.recs, "/source", 2, sides[1].vals["source"], true) {
+		return // both sides' texts are in a record
+	}
 	have, haveFFFD := lineSet(rc.text), lineSet(fffd(rc.text).(string))
 	ours, theirs := lineSet(text(sides[0])), lineSet(text(sides[1]))
 	for _, l := range lines(text(b)) {

@@ -12,7 +12,8 @@ import (
 // The checker's view of a notebook: its cells in order, each normalised
 // so that versions and spellings compare as values — the text member
 // ("source", or a version 3 code cell's "input") as one string named
-// "source", a version 3 "prompt_number" as "execution_count", the
+// "source", a version 3 "prompt_number" as "execution_count" and a
+// version 3 code cell's "collapsed" as its metadata's, the
 // multiline strings of outputs and attachments as one string each — and
 // its conflict records taken out of the metadata.
 
@@ -29,7 +30,12 @@ type nbView struct {
 // both sides put in one place (the merge keeps ours' new cells, then
 // theirs', between cells holding one marker line each: <<<<<<< ours,
 // =======, >>>>>>> theirs), in that order: they mark a conflict, and are
-// no input's cell.
+// no input's cell. The cells between them are marked inRegion: the region
+// is their conflict (ours' cells against theirs' in that place), so a
+// cell one side edited and the other deleted is shown as conflicting
+// there, whether the merge paired it with the base cell or took it as
+// new (pairings of rewritten cells differ; the region shows both sides'
+// cells either way).
 func takeMarkerCells(v *nbView) {
 	isMarker := func(c *cellView, ch byte) bool {
 		t := strings.TrimRight(c.text, "\n")
@@ -51,6 +57,9 @@ func takeMarkerCells(v *nbView) {
 			}
 			if end > 0 {
 				v.markerCells += 3
+				for _, in := range v.cells[i+1 : end] {
+					in.inRegion = true
+				}
 				keep = append(keep, v.cells[i+1:sep]...)
 				keep = append(keep, v.cells[sep+1:end]...)
 				i = end
@@ -63,11 +72,12 @@ func takeMarkerCells(v *nbView) {
 }
 
 type cellView struct {
-	c      *obj // normalised cell
-	text   string
-	recs   []record
-	recErr error
-	key    string
+	c        *obj // normalised cell
+	text     string
+	recs     []record
+	recErr   error
+	key      string
+	inRegion bool // between marker cells (see takeMarkerCells)
 }
 
 // separator is what a Solveit prompt's source has between its content and
@@ -181,7 +191,15 @@ func viewOf(data []byte) (*nbView, error) {
 				c.del("prompt_number")
 				c.set("execution_count", n)
 			}
+			// A code cell's "collapsed" is its metadata's, as nbformat's
+			// upgrade (upgrade_cell) moves it there, over a metadata
+			// "collapsed" it may have, and its downgrade moves it back.
+			if x, ok := c.get("collapsed"); ok && str(c.vals["cell_type"]) == "code" {
+				c.del("collapsed")
+				c.sub("metadata", true).set("collapsed", x)
+			}
 		}
+		noneSpelled(c)
 		if outs, ok := c.vals["outputs"].([]any); ok {
 			for _, o := range outs {
 				if o, ok := o.(*obj); ok {
@@ -205,6 +223,21 @@ func viewOf(data []byte) (*nbView, error) {
 		w.cells = append(w.cells, cv)
 	}
 	return w, nil
+}
+
+// noneSpelled takes out of a cell the spellings of having no outputs and
+// no count: "outputs": [] and "execution_count": null say what a
+// markdown or raw cell without these members says too, so that a cell
+// given another kind, which gains or loses them, keeps their meaning:
+// a side that cleared a cell's outputs while the other made it a note
+// both left it with none (and a record of [] is none too).
+func noneSpelled(c *obj) {
+	if o, ok := c.vals["outputs"].([]any); ok && len(o) == 0 {
+		c.del("outputs")
+	}
+	if n, ok := c.get("execution_count"); ok && n == nil {
+		c.del("execution_count")
+	}
 }
 
 // A record is one conflict record: the values of the three sides at a
@@ -243,6 +276,9 @@ func takeRecords(meta *obj) ([]record, error) {
 		r := record{ptr: ps}
 		for s, name := range sideNames {
 			r.vals[s], r.has[s] = o.get(name)
+			if v := r.vals[s]; r.has[s] && (ps == "/outputs" && equal(v, []any{}) || ps == "/execution_count" && v == nil) {
+				r.vals[s], r.has[s] = nil, false // none (see noneSpelled)
+			}
 		}
 		recs = append(recs, r)
 	}
@@ -334,6 +370,40 @@ func regions(text string) (outside map[string]bool, parts [][3][]string) {
 	return outside, parts
 }
 
+// sideText is what a side (0 base, 1 ours, 2 theirs) has of a text with
+// conflict regions: the lines outside them with its part of each (the
+// text itself if it has none).
+func sideText(text string, side int) string {
+	_, parts := regions(text)
+	if len(parts) == 0 {
+		return text
+	}
+	var b strings.Builder
+	state := 0 // as in regions
+	for _, l := range lines(text) {
+		m := markerLine.FindStringSubmatch(l)
+		switch {
+		case m != nil && m[1][0] == '<' && state == 0:
+			state = 1
+			continue
+		case m != nil && m[1][0] == '|' && state == 1:
+			state = 2
+			continue
+		case m != nil && m[1][0] == '=' && (state == 1 || state == 2):
+			state = 3
+			continue
+		case m != nil && m[1][0] == '>' && state == 3:
+			state = 0
+			continue
+		}
+		if state == 0 || [4]int{0, 1, 0, 2}[state] == side {
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
 func marked(text string) bool {
 	_, parts := regions(text)
 	return len(parts) > 0
@@ -371,20 +441,4 @@ func outputRegions(outs []any) (runs [][3][]any, ok bool) {
 		}
 	}
 	return runs, len(runs) > 0
-}
-
-var tokenRe = regexp.MustCompile(`«([bots][0-9]+)»`)
-
-// tokenKeys keys each cell by the token in its text (the generator's
-// cells each carry one); a cell without one is keyed by its place.
-func tokenKeys(vs [4]*nbView) {
-	for i, v := range vs {
-		for j, c := range v.cells {
-			if m := tokenRe.FindStringSubmatch(c.text); m != nil {
-				c.key = m[1]
-			} else {
-				c.key = fmt.Sprintf("?%s%d", "botr"[i:i+1], j)
-			}
-		}
-	}
 }

@@ -43,7 +43,8 @@ type Notebook struct {
 	// Cells are the cells, in order.
 	Cells []Cell
 	// Meta is the notebook metadata in version 4 form (as the upgrade
-	// leaves it: without name and signature, which Write takes from ours;
+	// leaves it: without name and signature, which Write takes from ours
+	// unless Meta gives them (nil: removed);
 	// orig_nbformat and orig_nbformat_minor, transient, are left out).
 	// Nil keeps ours' metadata as it is.
 	Meta map[string]any
@@ -265,6 +266,9 @@ func (w *writer) render(nb *Notebook, inPlace map[int]any, appended [][]any, dst
 				if _, given := meta[k]; !given {
 					meta[k] = v
 				}
+			}
+			if v, given := meta[k]; given && v == nil {
+				delete(meta, k) // (given as nil: removed)
 			}
 		}
 		var md nbformat.NotebookMetadata

@@ -1,0 +1,34 @@
+package convert_test
+
+import (
+	"testing"
+
+	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/dialog"
+)
+
+// A version 3 notebook's signature, which the upgrade the merge works on
+// drops, is merged too: theirs removing or changing it while ours left it
+// is theirs' change, not lost under ours' metadata.
+func TestMergeV3Signature(t *testing.T) {
+	nb := func(meta string) []byte {
+		return []byte(`{"metadata": ` + meta + `, "nbformat": 3, "nbformat_minor": 0, "worksheets": [{"cells": [{"cell_type": "markdown", "metadata": {}, "source": "x"}], "metadata": {}}]}`)
+	}
+	base := nb(`{"name": "a", "signature": "sha256:00"}`)
+	for _, c := range []struct{ theirs, want string }{
+		{`{"name": "a"}`, `{"name":"a"}`},
+		{`{"name": "a", "signature": "sha256:11"}`, `{"name":"a","signature":"sha256:11"}`},
+	} {
+		ours := append([]byte(nil), base...)
+		ours = append(ours, '\n') // (not base's very bytes)
+		res, err := convert.Merge(base, ours, nb(c.theirs), dialog.MergeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := decodeJSON(t, res.Data)["metadata"].(map[string]any)
+		want := decodeJSON(t, []byte(c.want))
+		if len(got) != len(want) || got["name"] != want["name"] || got["signature"] != want["signature"] {
+			t.Errorf("theirs %s: merged metadata %v, want %s", c.theirs, got, c.want)
+		}
+	}
+}

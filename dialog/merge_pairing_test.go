@@ -1,0 +1,172 @@
+package dialog_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/nbdialog/ipynb/dialog"
+)
+
+// A one-line message edited inside (an argument added) shares no line
+// with its old version, but is that message edited: without ids, a side
+// that edited it and replaced its neighbours is not taken to have deleted
+// it, so the other side's re-run of it is kept with the edit (the shape
+// of the real merge dotnet/interactive@a68e1265, where ours' nine outputs
+// of `#r "nuget:…"` were lost).
+func TestMergeOneLineEditPaired(t *testing.T) {
+	unkeyed := func(*dialog.Message) bool { return true }
+	code := func(id, src string) *dialog.Message {
+		return &dialog.Message{ID: id, Kind: dialog.Code, Content: src, Outputs: []dialog.Output{}}
+	}
+	b := &dialog.Dialog{Messages: []*dialog.Message{
+		code("b1", `#r "nuget:Microsoft.DotNet.Interactive.ExtensionLab"`),
+		code("b2", "adventureworks.Store.Select(s => s.SalesPerson).Explore()"),
+	}}
+	o := clone(b)
+	for _, m := range o.Messages {
+		m.ID = "o" + m.ID
+	}
+	o.Messages[0].Outputs = []dialog.Output{stream("Installed package ExtensionLab version 2.0.0\n")}
+	o.Messages[0].ExecutionCount = count(1)
+	th := &dialog.Dialog{Messages: []*dialog.Message{
+		code("t1", `#r "nuget:Microsoft.DotNet.Interactive.ExtensionLab,*-*"`),
+		code("t2", "#!connect mssql --kernel-name worldwideimporters"),
+		code("t3", "var query = from city in worldwideimporters.Cities select city;"),
+	}}
+	got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{Unkeyed: unkeyed})
+	var edited []*dialog.Message
+	for _, m := range got.Messages {
+		if m.Content == th.Messages[0].Content {
+			edited = append(edited, m)
+		}
+	}
+	if len(edited) != 1 || len(edited[0].Outputs) != 1 || outputsText(edited[0].Outputs) != outputsText(o.Messages[0].Outputs) {
+		t.Fatalf("theirs' edit of the cell ours re-ran: %d cells hold it, want 1 with ours' output; merged %d messages, conflicts %v", len(edited), len(got.Messages), whats(cs))
+	}
+}
+
+// A message replaced by one sharing nothing with it is a deletion and an
+// insertion, not an edit: where ours added the same new message and kept
+// the old one, the merge has the new message once and the old one
+// deleted (it had it twice, cleanly: theirs' "edit" beside ours' copy).
+func TestMergeReplacedIsNotEdited(t *testing.T) {
+	unkeyed := func(*dialog.Message) bool { return true }
+	raw := func(id, src string) *dialog.Message { return &dialog.Message{ID: id, Kind: dialog.Raw, Content: src} }
+	b := &dialog.Dialog{Messages: []*dialog.Message{raw("b0", "first draft\nof a paragraph")}}
+	o := &dialog.Dialog{Messages: []*dialog.Message{raw("o1", "«new»"), raw("o2", "first draft\nof a paragraph")}}
+	th := &dialog.Dialog{Messages: []*dialog.Message{raw("t1", "«new»")}}
+	got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{Unkeyed: unkeyed})
+	var contents []string
+	for _, m := range got.Messages {
+		contents = append(contents, m.Content)
+	}
+	if len(cs) != 0 || len(contents) != 1 || contents[0] != "«new»" {
+		t.Errorf("merged %q, conflicts %v; want the new message once", contents, whats(cs))
+	}
+}
+
+// Among alike messages, one whose kind a side changed in place is paired
+// with itself, not with its alike neighbour of the old kind: the other
+// side's outputs of the neighbour stay on the neighbour.
+func TestMergeKindChangedInPlace(t *testing.T) {
+	unkeyed := func(*dialog.Message) bool { return true }
+	code := func(id, src string) *dialog.Message {
+		return &dialog.Message{ID: id, Kind: dialog.Code, Content: src, Outputs: []dialog.Output{}}
+	}
+	b := &dialog.Dialog{Messages: []*dialog.Message{
+		code("b1", "import sys\nsys.executable\n"),
+		code("b2", "import sys\nsys.executable\nsys.executable\nsys.executable\n"),
+	}}
+	o := clone(b)
+	o.Messages[1].Outputs = []dialog.Output{stream("/usr/bin/python3\n")}
+	th := clone(b)
+	th.Messages[0].Kind, th.Messages[0].Outputs = dialog.Note, nil
+	th.Messages[1].Content = "import sys\nprint(1)\nsys.executable\nsys.executable\nsys.executable\n"
+	got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{Unkeyed: unkeyed})
+	if len(cs) != 0 || len(got.Messages) != 2 {
+		t.Fatalf("merged %d messages, conflicts %v", len(got.Messages), whats(cs))
+	}
+	m0, m1 := got.Messages[0], got.Messages[1]
+	if m0.Kind != dialog.Note || m0.Content != b.Messages[0].Content || m1.Content != th.Messages[1].Content || outputsText(m1.Outputs) != outputsText(o.Messages[1].Outputs) {
+		t.Errorf("merged %s %q, %s %q with outputs %q", m0.Kind, m0.Content, m1.Kind, m1.Content, outputsText(m1.Outputs))
+	}
+}
+
+// Both sides made one edit of a message's text, which one side's pairing
+// finds (the message edited in place) and the other's does not (it also
+// inserted a message beside it, so the edited one is no longer alike
+// enough to pair): the edit is one message, and the rest of both sides'
+// versions merges (ours' output kept), not a deletion conflicting with
+// the edit beside an inserted copy.
+func TestMergeSameEditPairedOnBothSides(t *testing.T) {
+	unkeyed := func(*dialog.Message) bool { return true }
+	code := func(id, src string) *dialog.Message {
+		return &dialog.Message{ID: id, Kind: dialog.Code, Content: src, Outputs: []dialog.Output{}}
+	}
+	b := &dialog.Dialog{Messages: []*dialog.Message{
+		code("b1", "a\nb\nc\nd"),
+		code("b2", "print('end')"),
+	}}
+	o := &dialog.Dialog{Messages: []*dialog.Message{
+		code("o1", "a\nx\ny\nz\nw"),
+		code("o2", "print('end')"),
+	}}
+	o.Messages[0].Outputs = []dialog.Output{stream("w\n")}
+	o.Messages[0].ExecutionCount = count(3)
+	th := &dialog.Dialog{Messages: []*dialog.Message{
+		code("t1", "a\nx\ny\nz\nw"),
+		code("t2", "import os"),
+		code("t3", "print('end')"),
+	}}
+	got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{Unkeyed: unkeyed})
+	var texts []string
+	for _, m := range got.Messages {
+		texts = append(texts, m.Content)
+	}
+	want := []string{"a\nx\ny\nz\nw", "import os", "print('end')"}
+	if diff := cmp.Diff(want, texts); diff != "" || len(cs) != 0 || len(got.Messages[0].Outputs) != 1 {
+		t.Fatalf("merged texts (-want +got):\n%s\nconflicts %v, outputs of the edited message %d (want ours' 1)", diff, whats(cs), len(got.Messages[0].Outputs))
+	}
+}
+
+// An id is an identity: where ours gave a message another id that theirs
+// gave a message it added (both sides have that message), ours has that
+// message and deleted the base one, rather than renamed it; the message is
+// there once, not also as the renamed base message under a new id.
+func TestMergeRenamedToAnIDTheOtherAdded(t *testing.T) {
+	base := &dialog.Dialog{Messages: []*dialog.Message{{ID: "d0697bb5", Kind: dialog.Code, Content: "x = 1", Outputs: []dialog.Output{}}}}
+	note := &dialog.Message{ID: "deb976o4", Kind: dialog.Note, Content: "x = 1"}
+	ours := &dialog.Dialog{Messages: []*dialog.Message{note}}
+	theirs := clone(base)
+	theirs.Messages = append([]*dialog.Message{clone(ours).Messages[0]}, theirs.Messages...)
+	got, cs := mustMerge(t, base, ours, theirs, dialog.MergeOptions{})
+	var ids []string
+	for _, m := range got.Messages {
+		ids = append(ids, m.ID+" "+string(m.Kind))
+	}
+	if diff := cmp.Diff([]string{"deb976o4 note"}, ids); diff != "" || len(cs) != 0 {
+		t.Fatalf("merged (-want +got):\n%s\nconflicts %v", diff, whats(cs))
+	}
+}
+
+// The other shape: theirs' added message of the id ours gave the base
+// message holds another text. Ours has that message (ids are
+// identities) with the base message's text: both added it differently,
+// a conflict that shows both texts, and the base message theirs kept
+// unchanged is deleted by ours.
+func TestMergeRenamedToAnIDTheOtherAddedDifferently(t *testing.T) {
+	base := &dialog.Dialog{Messages: []*dialog.Message{{ID: "d0697bb5", Kind: dialog.Code, Content: "x = 1", Outputs: []dialog.Output{}}}}
+	ours := &dialog.Dialog{Messages: []*dialog.Message{{ID: "deb976o4", Kind: dialog.Code, Content: "x = 1", Outputs: []dialog.Output{}}}}
+	theirs := clone(base)
+	theirs.Messages = append([]*dialog.Message{{ID: "deb976o4", Kind: dialog.Code, Content: "y = 2", Outputs: []dialog.Output{}}}, theirs.Messages...)
+	got, cs := mustMerge(t, base, ours, theirs, dialog.MergeOptions{})
+	if len(got.Messages) != 1 || len(cs) != 1 || !strings.Contains(got.Messages[0].Content, "x = 1") || !strings.Contains(got.Messages[0].Content, "y = 2") {
+		var texts []string
+		for _, m := range got.Messages {
+			texts = append(texts, m.ID+": "+m.Content)
+		}
+		t.Fatalf("merged %q, conflicts %v; want one message showing both texts in a conflict", texts, whats(cs))
+	}
+}

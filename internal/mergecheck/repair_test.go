@@ -1,0 +1,307 @@
+package mergecheck
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+)
+
+// The judge of a repair of git's markers ("ipynb fix" after git's line
+// merge). Such a repair sees one file: git's, whose sides are the lines
+// outside the conflicts with each conflict's lines of that side. Those
+// sides, not the notebooks git merged, are what it merges: the lines git
+// merged cleanly (a change of either side, or a line of one cell that git
+// paired with a line of another) are in all three sides, so for the
+// repair they are no side's change, and a side git's hunks cut into text
+// that is not JSON is not a notebook at all. So a repair is judged
+// against the sides read back from git's markers, by the same checker as
+// a merge, and a refusal (exit 2) that leaves git's file as it was loses
+// nothing where a side read back is not a notebook: the markers, and
+// every side's lines in them, are still in the file for the user. (A
+// side that is JSON but not valid, e.g. a cell git's hunks took a member
+// from, may be refused so too, or merged and judged.) A base that is
+// JSON is merged from as Python's nbformat reads such a file, without
+// validating it; one that is not makes the repair two-way: judged from an
+// empty base, so that a cell or value the sides do not agree on must be
+// kept from both. A cell git's clean hunks put twice in a side (moved by
+// one side, beside its old place in a conflict) is one cell twice: which
+// copy is base's is not in the file, so both readings are tried (see
+// tokenKeys); and where git's hunks gave one cell's text another's id
+// (an id going with two tokens), which of the two identifies the cell is
+// not in the file either, so cells are paired by id too (where every cell
+// has its own). A side's id change alone is no such case: there the
+// tokens say which cell it is.
+//
+// A side read back that is not a valid notebook even so — a cell with
+// members of another (git paired lines of two cells: a markdown cell
+// with outputs, a code cell without a source), two cells with one id —
+// has no value cell by cell that a valid result could keep: what it
+// meant is not in the file. Such a repair is judged by what is: the
+// result is a valid notebook, marked exactly when the repair reported
+// conflicts, and every line of a cell text that a side has and the base
+// side has not is in the result's texts (see linesKept).
+
+// readBack splits a file with git's markers (of size 7, the diff3 style)
+// into the texts of base, ours and theirs.
+func readBack(marked []byte) (sides [3][]byte, hunks int) {
+	state := 0 // 0 outside, 1 ours, 2 base, 3 theirs
+	for _, l := range bytes.SplitAfter(marked, []byte("\n")) {
+		m := markerLine.FindStringSubmatch(strings.TrimRight(string(l), "\r\n"))
+		switch {
+		case m != nil && m[1][0] == '<' && state == 0:
+			state = 1
+			hunks++
+			continue
+		case m != nil && m[1][0] == '|' && state == 1:
+			state = 2
+			continue
+		case m != nil && m[1][0] == '=' && (state == 1 || state == 2):
+			state = 3
+			continue
+		case m != nil && m[1][0] == '>' && state == 3:
+			state = 0
+			continue
+		}
+		if state == 0 {
+			for i := range sides {
+				sides[i] = append(sides[i], l...)
+			}
+			continue
+		}
+		i := [4]int{0, 1, 0, 2}[state] // the side of the conflict's part
+		sides[i] = append(sides[i], l...)
+	}
+	return sides, hunks
+}
+
+// emptyLike is a notebook of ours' version without cells or metadata:
+// the base a two-way repair merges from.
+func emptyLike(ours []byte) []byte {
+	v, err := viewOf(ours)
+	if err != nil {
+		v = &nbView{major: 4}
+	}
+	minor := 0
+	if v.major == 4 {
+		minor = v.minor
+	}
+	if v.major == 3 {
+		return []byte(`{"metadata": {}, "nbformat": 3, "nbformat_minor": 0, "worksheets": [{"cells": [], "metadata": {}}]}`)
+	}
+	return fmt.Appendf(nil, `{"cells": [], "metadata": {}, "nbformat": %d, "nbformat_minor": %d}`, v.major, minor)
+}
+
+// judgeRepair judges a repair's outcome against the sides of git's file.
+func judgeRepair(out outcome, opt checkOptions) []failure {
+	sides, hunks := readBack(out.marked)
+	untouched := bytes.Equal(out.result, out.marked)
+	if hunks == 0 {
+		return []failure{{check: "git's file has no markers", msg: "the case should not have run"}}
+	}
+	for i := 1; i < 3; i++ {
+		if _, err := parseJSON(sides[i]); err != nil || validNotebook(sides[i]) != nil {
+			if err == nil && out.status != 2 {
+				break // a side that reads: judged as any merge
+			}
+			switch {
+			case out.status != 2:
+				return []failure{{check: "merged a side that is not JSON", side: sideNames[i], msg: fmt.Sprintf("exit %d: %v", out.status, err)}}
+			case !untouched:
+				return []failure{{check: "refused, and git's file changed", side: sideNames[i], msg: firstLine(out.said)}}
+			}
+			return nil // refused, the file as git left it: nothing lost
+		}
+	}
+	switch {
+	case out.status == 2:
+		f := failure{check: "refused (exit 2): " + reason(out.said), msg: firstLine(out.said)}
+		if !untouched {
+			f.check += ", and git's file changed"
+		}
+		return []failure{f}
+	case out.status != 0 && out.status != 1:
+		return []failure{{check: fmt.Sprintf("crashed (exit %d)", out.status), msg: firstLine(out.said)}}
+	}
+	base := sides[0]
+	if v, err := parseJSON(base); err != nil || !isObject(v) {
+		base = emptyLike(sides[1]) // no base that reads: a two-way merge
+	}
+	if notAllValid(base, sides) {
+		return linesKept(base, sides, out)
+	}
+	judged := func(keys func([4]*nbView)) []failure {
+		o := opt
+		o.keys = keys
+		return check(defaulted(base), defaulted(sides[1]), defaulted(sides[2]), out.result, out.status == 0, o)
+	}
+	fails := judged(opt.keys)
+	readings := []func([4]*nbView){
+		tokenKeysInOrder,    // a cell a side holds twice: either copy may be base's
+		tokenKeysEqualFirst, // or the copy as base had it
+		tokenIDKeys,         // or the copy with its id
+		func(vs [4]*nbView) { // cells by id, where git gave a text another's id
+			if !idsCrossed(vs) || !keyByID(vs) {
+				tokenKeys(vs)
+			}
+		},
+	}
+	for _, keys := range readings {
+		if len(fails) == 0 {
+			break
+		}
+		if fs := judged(keys); len(fs) < len(fails) {
+			fails = fs
+		}
+	}
+	return fails
+}
+
+// idsCrossed reports whether an id goes with different tokens in
+// different notebooks (git's hunks gave one cell's text another's id).
+func idsCrossed(vs [4]*nbView) bool {
+	tokOf := map[string]string{}
+	for _, v := range vs {
+		for _, c := range v.cells {
+			id, ok := c.c.vals["id"].(string)
+			tok := tokenRe.FindString(c.text)
+			if !ok || tok == "" {
+				continue
+			}
+			if t, seen := tokOf[id]; seen && t != tok {
+				return true
+			}
+			tokOf[id] = tok
+		}
+	}
+	return false
+}
+
+// defaulted gives a side's cells git's hunks took a required member
+// from (or gave one of another kind's) what a reader of such a cell
+// makes of it: a code cell without "outputs" has none ([]), without
+// "execution_count" none (null), without "metadata" none ({}); a markdown
+// or raw cell's empty "outputs" or null "execution_count" is no value
+// (and a valid result cannot hold it).
+func defaulted(data []byte) []byte {
+	v, err := parseJSON(data)
+	nb, ok := v.(*obj)
+	if err != nil || !ok || number(nb.vals["nbformat"]) != 4 {
+		return data
+	}
+	changed := false
+	for _, c := range rawCells(nb) {
+		if _, ok := c.get("metadata"); !ok {
+			c.set("metadata", newObj())
+			changed = true
+		}
+		if str(c.vals["cell_type"]) == "code" {
+			if _, ok := c.get("outputs"); !ok {
+				c.set("outputs", []any{})
+				changed = true
+			}
+			if _, ok := c.get("execution_count"); !ok {
+				c.set("execution_count", nil)
+				changed = true
+			}
+			continue
+		}
+		if o, ok := c.vals["outputs"].([]any); ok && len(o) == 0 {
+			c.del("outputs")
+			changed = true
+		}
+		if n, ok := c.get("execution_count"); ok && n == nil {
+			c.del("execution_count")
+			changed = true
+		}
+	}
+	if !changed {
+		return data
+	}
+	return oneLineStyle.write(nb)
+}
+
+func isObject(v any) bool {
+	_, ok := v.(*obj)
+	return ok
+}
+
+// notAllValid reports whether base (as merged from) or a side read back
+// is not a valid notebook, even with what git's hunks took defaulted.
+func notAllValid(base []byte, sides [3][]byte) bool {
+	for _, sd := range [][]byte{base, sides[1], sides[2]} {
+		if validNotebook(defaulted(sd)) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// linesKept judges a repair whose sides are not all valid notebooks: the
+// result is valid, its marks agree with the status, and every text line
+// a side added (not in any of base's cell texts) is in a text of the
+// result.
+func linesKept(base []byte, sides [3][]byte, out outcome) []failure {
+	rv, err := viewOf(out.result)
+	if err != nil {
+		return []failure{{check: "result not JSON", msg: err.Error()}}
+	}
+	var fails []failure
+	if err := validNotebook(out.result); err != nil {
+		fails = append(fails, failure{check: "result invalid", msg: err.Error()})
+	}
+	texts := func(v *nbView) map[string]bool {
+		m := map[string]bool{}
+		for _, c := range v.cells {
+			for l := range lineSet(c.text) {
+				m[l] = true
+			}
+		}
+		return m
+	}
+	takeMarkerCells(rv)
+	have := texts(rv)
+	bv, err := viewOf(base)
+	if err != nil {
+		bv = &nbView{}
+	}
+	baseLines := texts(bv)
+	inputs := map[string]bool{}
+	for i := 1; i < 3; i++ {
+		sv, err := viewOf(sides[i])
+		if err != nil {
+			return append(fails, failure{check: "input not JSON", side: sideNames[i], msg: err.Error()})
+		}
+		for l := range texts(sv) {
+			inputs[l] = true
+			if l != "" && !baseLines[l] && !have[l] {
+				fails = append(fails, failure{check: "lost", side: sideNames[i], ptr: "/source", msg: fmt.Sprintf("line %q is in no text of the result", l)})
+			}
+		}
+	}
+	marked := len(rv.recs) > 0 || rv.markerCells > 0
+	for _, c := range rv.cells {
+		marked = marked || len(c.recs) > 0
+		if outs, ok := c.c.vals["outputs"].([]any); ok {
+			if _, ok := outputRegions(outs); ok {
+				marked = true
+			}
+		}
+		for _, p := range func() [][3][]string { _, ps := regions(c.text); return ps }() {
+			for _, part := range p {
+				for _, l := range part {
+					if !inputs[l] && !baseLines[l] {
+						fails = append(fails, failure{check: "line from nowhere", ptr: "/source", msg: fmt.Sprintf("%q", l)})
+					}
+				}
+			}
+			marked = true
+		}
+	}
+	switch clean := out.status == 0; {
+	case clean && marked:
+		fails = append(fails, failure{check: "marks in a clean result", msg: "the repair reported no conflict"})
+	case !clean && !marked:
+		fails = append(fails, failure{check: "conflict not marked in the file", msg: "the repair reported a conflict"})
+	}
+	return fails
+}
