@@ -22,8 +22,8 @@ import (
 // the dialog gives; nil, nil otherwise. It answers only for notebooks this
 // package parsed itself (origin.pristine), which no one else can have
 // changed.
-func (o Options) asRead(d *dialog.Dialog, only []*dialog.Message) (*nbformat.Notebook, []byte) {
-	org, _ := d.Source.(*origin)
+func (o options) asRead(d *File, only []*dialog.Message) (*nbformat.Notebook, []byte) {
+	org := d.org
 	if org == nil || !org.pristine || only != nil || org.inPlace {
 		return nil, nil
 	}
@@ -44,7 +44,7 @@ func (o Options) asRead(d *dialog.Dialog, only []*dialog.Message) (*nbformat.Not
 	default:
 		return nil, nil
 	}
-	if !o.carried(org).unchanged(d, org) {
+	if !o.carried(org).unchanged(d.Dialog, org) {
 		return nil, nil
 	}
 	data, valid := nbimpl.ReadBytes(nb)

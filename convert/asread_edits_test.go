@@ -133,7 +133,7 @@ func pythonEdits(t *testing.T, limit int) *editedFiles {
 		if err != nil || !bytes.Contains(data, []byte(`"nbformat": 4`)) {
 			continue
 		}
-		first, last := editable(d)
+		first, last := editable(d.Dialog)
 		if first < 0 || first == last {
 			continue
 		}
@@ -178,7 +178,7 @@ func TestToNotebookChangeNotTakenAsRead(t *testing.T) {
 			t.Fatal(err)
 		}
 		first := f.cells[p][0]
-		nb, err := convert.Options{}.ToNotebook(d)
+		nb, err := convert.WriteOptions{}.ToNotebook(d)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -201,12 +201,12 @@ func TestToNotebookChangeNotTakenAsRead(t *testing.T) {
 		// A write of the dialog edited (which needs the snapshot), the
 		// edit then undone.
 		last := f.cells[p][1]
-		editMsg(d, last, "\nedited two")
+		editMsg(d.Dialog, last, "\nedited two")
 		if _, err := convert.Marshal(d); err != nil {
 			t.Fatal(err)
 		}
 		d.Messages[last].Content = d.Messages[last].Content[:len(d.Messages[last].Content)-len("\nedited two")]
-		again, err := convert.Options{}.ToNotebook(d)
+		again, err := convert.WriteOptions{}.ToNotebook(d)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -259,13 +259,13 @@ func TestEditsAfterOtherWrites(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := (convert.Options{}).ToNotebook(d); err != nil {
+		if _, err := (convert.WriteOptions{}).ToNotebook(d); err != nil {
 			t.Fatal(err)
 		}
-		editMsg(d, first, "\nedited one")
+		editMsg(d.Dialog, first, "\nedited one")
 		out, err := convert.Marshal(d)
 		check(p, "one", "edited after ToNotebook", out, err)
-		nb, err := convert.Options{}.ToNotebook(d)
+		nb, err := convert.WriteOptions{}.ToNotebook(d)
 		if err == nil {
 			out, err = nbformat.Marshal(nb)
 		}
@@ -281,16 +281,16 @@ func TestEditsAfterOtherWrites(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		editMsg(d, first, "\nedited one")
+		editMsg(d.Dialog, first, "\nedited one")
 		if err := os.WriteFile(file, append(bytes.Clone(data), ' '), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := convert.Save(d); !errors.Is(err, convert.ErrChanged) {
+		if err := d.Save(); !errors.Is(err, convert.ErrChanged) {
 			t.Fatalf("%s: Save over a changed file: %v, want ErrChanged", p, err)
 		}
 		out, err = convert.Marshal(d)
 		check(p, "one", "edited, after a failed Save", out, err)
-		if err := (convert.Options{Force: true}).Save(d); err != nil {
+		if err := (convert.SaveOptions{Force: true}).Save(d); err != nil {
 			t.Fatal(err)
 		}
 		out, err = os.ReadFile(file)
@@ -310,15 +310,15 @@ func TestEditsAfterOtherWrites(t *testing.T) {
 		if err := os.WriteFile(file, f.want(t, "two", p), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		editMsg(d, first, "\nedited one")
-		if err := (convert.Options{MergeOnChange: &dialog.MergeOptions{}}).Save(d); err != nil {
+		editMsg(d.Dialog, first, "\nedited one")
+		if err := (convert.SaveOptions{MergeOnChange: &dialog.MergeOptions{}}).Save(d); err != nil {
 			t.Fatalf("%s: merging Save: %v", p, err)
 		}
 		out, err = os.ReadFile(file)
 		check(p, "both", "merged by Save", out, err)
 		out, err = convert.Marshal(d)
 		check(p, "both", "the merged dialog", out, err)
-		editMsg(d, first, "\nedited three")
+		editMsg(d.Dialog, first, "\nedited three")
 		out, err = convert.Marshal(d)
 		check(p, "three", "edited after a merge", out, err)
 
@@ -327,8 +327,8 @@ func TestEditsAfterOtherWrites(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		editMsg(d, first, "\nedited one")
-		editMsg(d, last, "\nedited two")
+		editMsg(d.Dialog, first, "\nedited one")
+		editMsg(d.Dialog, last, "\nedited two")
 		var wg sync.WaitGroup
 		outs := make([][]byte, 8)
 		errs := make([]error, 8)
@@ -338,7 +338,7 @@ func TestEditsAfterOtherWrites(t *testing.T) {
 					outs[i], errs[i] = convert.Marshal(d)
 					return
 				}
-				nb, err := convert.Options{}.ToNotebook(d)
+				nb, err := convert.WriteOptions{}.ToNotebook(d)
 				if err == nil {
 					outs[i], err = nbformat.Marshal(nb)
 				}

@@ -46,7 +46,7 @@ func TestUnchangedDialogWritesTheBytesRead(t *testing.T) {
 		}
 		var nb *nbformat.Notebook
 		allocs = testing.AllocsPerRun(3, func() {
-			if nb, err = (convert.Options{}).ToNotebook(d); err != nil {
+			if nb, err = (convert.WriteOptions{}).ToNotebook(d); err != nil {
 				t.Fatalf("%s: %v", e.Path, err)
 			}
 		})
@@ -57,7 +57,7 @@ func TestUnchangedDialogWritesTheBytesRead(t *testing.T) {
 		if out, err := convert.Marshal(d); err != nil || !bytes.Equal(out, data) {
 			t.Fatalf("%s: changing the notebook ToNotebook returned changed the dialog (%v)", e.Path, err)
 		}
-		if nb, err = (convert.Options{}).ToNotebook(d); err != nil {
+		if nb, err = (convert.WriteOptions{}).ToNotebook(d); err != nil {
 			t.Fatal(err)
 		}
 		if got, err := nbformat.Marshal(nb); err != nil || !bytes.Equal(got, data) {

@@ -61,7 +61,7 @@ func decodeBase64(text string) ([]byte, bool) {
 // attachments did not change, and in a bundle that changed the original
 // value of each type whose data did not (a text that is not base64 stays
 // as it was).
-func (o Options) attachments(m *dialog.Message, s *snapshot) map[string]nbformat.MimeBundle {
+func (o options) attachments(m *dialog.Message, s *snapshot) map[string]nbformat.MimeBundle {
 	var orig map[string]nbformat.MimeBundle
 	var before []dialog.Attachment
 	if s != nil {

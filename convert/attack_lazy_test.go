@@ -11,7 +11,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/convert"
-	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
@@ -45,17 +44,17 @@ func lazyInputs(t *testing.T, limit, generated int) map[string][]byte {
 // writes is what the calls of a caller on dialog d give: Marshal, the
 // notebook ToNotebook returns written, the first message alone, and every
 // output decoded.
-func writes(d *dialog.Dialog) []string {
+func writes(d *convert.File) []string {
 	var out []string
 	b, err := convert.Marshal(d)
 	out = append(out, fmt.Sprintf("marshal %q %v", b, err))
-	nb, err := convert.Options{}.ToNotebook(d)
+	nb, err := convert.WriteOptions{}.ToNotebook(d)
 	if err == nil {
 		b, err = nbformat.Marshal(nb)
 	}
 	out = append(out, fmt.Sprintf("tonotebook %q %v", b, err))
 	if len(d.Messages) > 0 {
-		b, err = convert.Options{Messages: d.Messages[:1]}.Marshal(d)
+		b, err = convert.WriteOptions{Messages: d.Messages[:1]}.Marshal(d)
 		out = append(out, fmt.Sprintf("first %q %v", b, err))
 	}
 	for _, m := range d.Messages {
@@ -80,7 +79,7 @@ func TestLazyAttackConcurrentWrites(t *testing.T) {
 	n := 0
 	for name, data := range lazyInputs(t, limit, generated) {
 		for _, edit := range []bool{false, true} {
-			read := func() *dialog.Dialog {
+			read := func() *convert.File {
 				d, err := convert.Unmarshal(data)
 				if err != nil {
 					return nil
@@ -260,7 +259,7 @@ func TestLazyAttackInPlaceEditsWritten(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				nb, err := convert.Options{}.ToNotebook(d)
+				nb, err := convert.WriteOptions{}.ToNotebook(d)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -359,11 +358,11 @@ func TestLazyAttackMovedCellsWritten(t *testing.T) {
 		if _, err := convert.Marshal(od); err != nil { // (its snapshot need not be taken)
 			t.Fatal(err)
 		}
-		nb, err := convert.Options{}.ToNotebook(d)
+		nb, err := convert.WriteOptions{}.ToNotebook(d)
 		if err != nil {
 			t.Fatal(err)
 		}
-		onb, err := convert.Options{}.ToNotebook(od)
+		onb, err := convert.WriteOptions{}.ToNotebook(od)
 		if err != nil {
 			t.Fatal(err)
 		}

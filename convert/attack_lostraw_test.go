@@ -75,7 +75,7 @@ func TestEditedMessageKeepsReadInvalidMetaIndented(t *testing.T) {
 		}
 		d.Messages[0].Content += "e"
 		var repairs []nbformat.Repair
-		got, err := convert.Options{Repaired: func(r nbformat.Repair) { repairs = append(repairs, r) }}.Marshal(d)
+		got, err := convert.WriteOptions{Repaired: func(r nbformat.Repair) { repairs = append(repairs, r) }}.Marshal(d)
 		if err != nil {
 			t.Errorf("%s %s: %v", c.key, c.val, err)
 			continue

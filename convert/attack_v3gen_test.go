@@ -290,7 +290,7 @@ func v3Writes(data []byte, reg *convert.Registry) string {
 	if err != nil {
 		return "read: " + err.Error()
 	}
-	sb.WriteString(dumpDialog(d))
+	sb.WriteString(dumpDialog(d.Dialog))
 	b, err := o.Marshal(d)
 	step("marshal", b, err)
 	nb, err := o.ToNotebook(d)
@@ -334,7 +334,7 @@ func v3Writes(data []byte, reg *convert.Registry) string {
 	if err == nil {
 		d5, err := o.Unmarshal(b)
 		if err == nil {
-			sb.WriteString(dumpDialog(d5))
+			sb.WriteString(dumpDialog(d5.Dialog))
 		}
 	}
 	return sb.String()

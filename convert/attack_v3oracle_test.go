@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/convert"
-	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
@@ -87,7 +86,7 @@ func TestV3ReadAsPythonUpgrade(t *testing.T) {
 				t.Errorf("%s: Python's upgrade does not read: %v", name, err)
 				continue
 			}
-			got, exp := dumpDialog(d), dumpDialog(dw)
+			got, exp := dumpDialog(d.Dialog), dumpDialog(dw.Dialog)
 			// The name: the dialogs' are both empty; the metadata: the
 			// upgrade drops version 3's name, and Python keeps
 			// orig_nbformat, which ours writes too.
@@ -98,7 +97,7 @@ func TestV3ReadAsPythonUpgrade(t *testing.T) {
 			// the same.
 			if len(d.Messages) > 0 {
 				back := [2]string{}
-				for k, x := range []*dialog.Dialog{d, dw} {
+				for k, x := range []*convert.File{d, dw} {
 					x.Messages[len(x.Messages)-1].Content += "\nedited ü"
 					x.Messages[0].Meta = map[string]any{"lazyattack": true}
 					b, err := o.Marshal(x)
@@ -111,7 +110,7 @@ func TestV3ReadAsPythonUpgrade(t *testing.T) {
 						back[k] = "read back: " + err.Error()
 						continue
 					}
-					back[k] = withoutIDs(dumpDialog(y))
+					back[k] = withoutIDs(dumpDialog(y.Dialog))
 				}
 				if back[0] != back[1] {
 					t.Errorf("%s (registry %v): edited and written, reads back unlike Python's upgrade's: %s", name, reg != nil, firstLineDiff(back[1], back[0]))

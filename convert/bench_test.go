@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/convert"
-	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -57,7 +56,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 // the version 4 ones alone. It is skipped without the shared corpus.
 func BenchmarkSmallCorpus(b *testing.B) {
 	var files [][]byte
-	var dialogs []*dialog.Dialog
+	var dialogs []*convert.File
 	for _, data := range corpus.Files(b) {
 		if len(data) >= 20<<10 {
 			continue
@@ -141,7 +140,7 @@ func BenchmarkSmallCorpus(b *testing.B) {
 	// io.Writer: ToNotebook, then nbformat's writer (which finds the
 	// notebook unedited).
 	run("ToNotebookMarshal", func(i int) {
-		nb, err := convert.Options{}.ToNotebook(dialogs[i])
+		nb, err := convert.WriteOptions{}.ToNotebook(dialogs[i])
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -152,7 +151,7 @@ func BenchmarkSmallCorpus(b *testing.B) {
 	// Marshal of each dialog with its first message changed (read again
 	// for it): written through nbformat.Marshal, which finds the cells
 	// left unedited.
-	edited := make([]*dialog.Dialog, len(files))
+	edited := make([]*convert.File, len(files))
 	for i, data := range files {
 		d, err := convert.Unmarshal(data)
 		if err != nil {

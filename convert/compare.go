@@ -86,7 +86,7 @@ func copyMessageInto(c *dialog.Message, m *dialog.Message, ms metaSnap, b *readB
 }
 
 // sameMessage reports whether m is as it was read (snapshot sn).
-func (o Options) sameMessage(m *dialog.Message, sn *snapshot) bool {
+func (o options) sameMessage(m *dialog.Message, sn *snapshot) bool {
 	s := &sn.msg
 	if m.ID != s.ID || m.Kind != s.Kind || m.Content != s.Content {
 		return false

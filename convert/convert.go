@@ -16,9 +16,10 @@ const ReplySeparator = "\n\n##### 🤖Reply🤖<!-- SOLVEIT_SEPARATOR_7f3a9b2c -
 // promptKey marks a markdown cell holding a prompt.
 const promptKey = "solveit_ai"
 
-// Options configures conversion and saving. The zero value converts with
-// no descriptors and saves safely.
-type Options struct {
+// options is what the public options (ReadOptions, WriteOptions,
+// SaveOptions) ask for, together: the conversions and the file code take
+// it. The zero value converts with no descriptors and saves safely.
+type options struct {
 	// Registry declares host attributes kept in cell metadata. Nil means,
 	// when writing, the registry the dialog was read (or last written)
 	// with, and otherwise none.
@@ -27,7 +28,7 @@ type Options struct {
 	// read.
 	Force bool
 	// MergeOnChange, if set, makes Save merge with a file that changed
-	// on disk since it was read, instead of refusing (see Options.Save).
+	// on disk since it was read, instead of refusing (see SaveOptions.Save).
 	MergeOnChange *dialog.MergeOptions
 	// Owner, if set, is given to files written (uid and gid).
 	Owner *Owner
@@ -50,7 +51,7 @@ type Options struct {
 // Owner is a file's numeric user and group.
 type Owner struct{ UID, GID int }
 
-// origin is what a dialog was read from: kept in Dialog.Source so that
+// origin is what a dialog was read from: kept in its File so that
 // writing it back is byte-exact where nothing changed.
 type origin struct {
 	nb   *nbformat.Notebook // as read
@@ -93,18 +94,8 @@ type snapshot struct {
 	generated bool // the id was made here (the cell had none, or a bad one)
 }
 
-// Unmarshal reads a dialog from notebook JSON. See [Options.Unmarshal].
-func Unmarshal(data []byte) (*dialog.Dialog, error) { return Options{}.Unmarshal(data) }
-
-// Unmarshal reads a dialog from notebook JSON (any version nbformat reads
-// from 2 on; the cells of versions 2 and 3 are read as their upgrade to
-// 4.5 gives them, the upgrade itself made in memory only when something
-// needs it: writing the dialog changed, a merge, a look inside an
-// output). The dialog does not depend
-// on data afterwards (it keeps a copy of its own). Its messages' texts are
-// cut from that copy or from one buffer per dialog rather than allocated
-// one by one, so a message kept after its dialog keeps them alive.
-func (o Options) Unmarshal(data []byte) (*dialog.Dialog, error) {
+// Unmarshal is ReadOptions.Unmarshal.
+func (o options) Unmarshal(data []byte) (*File, error) {
 	nb, err := readNotebook(data, true)
 	if err != nil {
 		return nil, fmt.Errorf("convert: %w", err)
@@ -112,23 +103,14 @@ func (o Options) Unmarshal(data []byte) (*dialog.Dialog, error) {
 	return o.toDialog(nb, data)
 }
 
-// Marshal writes a dialog as notebook JSON. See [Options.Marshal].
-func Marshal(d *dialog.Dialog) ([]byte, error) { return Options{}.Marshal(d) }
-
-// Marshal writes d as notebook JSON (only Options.Messages, if set). A
-// dialog read by Unmarshal (or ReadFile) and not changed is written back
-// byte for byte; a changed one differs only in the cells of the changed
-// messages, written in the file's own style. An invalid notebook is
-// written valid (see nbformat.Heal). To write to an io.Writer without a
-// second copy of an unchanged file's bytes, convert with ToNotebook and
-// write with nbformat.MarshalOptions.MarshalTo.
-func (o Options) Marshal(d *dialog.Dialog) ([]byte, error) { return o.marshal(d, o.Messages) }
+// Marshal is WriteOptions.Marshal.
+func (o options) Marshal(d *File) ([]byte, error) { return o.marshal(d, o.Messages) }
 
 // marshal is Marshal writing the messages only (nil: all of d's): the
 // bytes read for a dialog unchanged (see asRead), else the notebook
 // converted, written once: when healing it wrote the healed notebook to
 // check it, those bytes (see nbimpl.HealOptions.Written).
-func (o Options) marshal(d *dialog.Dialog, only []*dialog.Message) ([]byte, error) {
+func (o options) marshal(d *File, only []*dialog.Message) ([]byte, error) {
 	if _, data := o.asRead(d, only); data != nil {
 		return bytes.Clone(data), nil
 	}

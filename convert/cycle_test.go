@@ -49,12 +49,12 @@ func TestMarshalCyclicValues(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			d := &dialog.Dialog{Name: "d"}
-			m, err := d.Make(dialog.Code, "x = 1")
+			d := &convert.File{Dialog: &dialog.Dialog{Name: "d"}}
+			m, err := d.Make(dialog.Code, "x = 1", dialog.MakeOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			c.store(d, m)
+			c.store(d.Dialog, m)
 			_, err = convert.Marshal(d)
 			var fe *nbformat.FormatError
 			if !errors.As(err, new(*json.UnsupportedValueError)) || !errors.As(err, &fe) || string(fe.Pointer) != c.ptr || !strings.Contains(err.Error(), c.where+"nbformat: "+c.ptr+": cannot write a ") {

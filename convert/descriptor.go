@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"iter"
 
-	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/truthy"
 )
 
 // A Descriptor declares one host attribute that lives in cell metadata: on
@@ -29,9 +29,9 @@ func Flag(attr, key string) Descriptor {
 	return Descriptor{
 		Attr:   attr,
 		Key:    key,
-		ToFile: func(v any) any { return dialog.Truthy(v) },
+		ToFile: func(v any) any { return truthy.Of(v) },
 		FromFile: func(v any) any {
-			if dialog.Truthy(v) {
+			if truthy.Of(v) {
 				return 1
 			}
 			return 0
@@ -120,20 +120,8 @@ func (r *Registry) All() iter.Seq[Descriptor] {
 	}
 }
 
-// ByKey returns the descriptor of a metadata key.
-func (r *Registry) ByKey(key string) (Descriptor, bool) {
-	if r == nil {
-		return Descriptor{}, false
-	}
-	i, ok := r.byKey[key]
-	if !ok {
-		return Descriptor{}, false
-	}
-	return r.all[i], true
-}
-
-// ByAttr returns the descriptor of an attribute.
-func (r *Registry) ByAttr(attr string) (Descriptor, bool) {
+// lookupAttr returns the descriptor of an attribute.
+func (r *Registry) lookupAttr(attr string) (Descriptor, bool) {
 	if r == nil {
 		return Descriptor{}, false
 	}

@@ -4,14 +4,12 @@ import (
 	"github.com/nbdialog/ipynb/dialog"
 )
 
-// Diff compares two notebooks cell by cell. See [Options.Diff].
-func Diff(a, b []byte) ([]dialog.Change, error) { return Options{}.Diff(a, b) }
-
 // Diff compares notebooks a and b as dialogs (see dialog.Diff): cells are
 // matched by id, or by content where a notebook has no cell ids. An input
 // that is not a readable notebook fails with a *MergeInputError (Input
 // "a" or "b").
-func (o Options) Diff(a, b []byte) ([]dialog.Change, error) {
+func Diff(a, b []byte) ([]dialog.Change, error) {
+	var o options
 	da, err := o.Unmarshal(a)
 	if err != nil {
 		return nil, &MergeInputError{Input: "a", Err: err}
@@ -20,7 +18,7 @@ func (o Options) Diff(a, b []byte) ([]dialog.Change, error) {
 	if err != nil {
 		return nil, &MergeInputError{Input: "b", Err: err}
 	}
-	orgA, orgB := da.Source.(*origin), db.Source.(*origin)
+	orgA, orgB := da.org, db.org
 	unkeyed := func(m *dialog.Message) bool {
 		if s := orgA.snap(m); s != nil && s.generated {
 			return true
@@ -28,5 +26,5 @@ func (o Options) Diff(a, b []byte) ([]dialog.Change, error) {
 		s := orgB.snap(m)
 		return s != nil && s.generated
 	}
-	return dialog.DiffOptions{Unkeyed: unkeyed}.Diff(da, db), nil
+	return dialog.Diff(da.Dialog, db.Dialog, dialog.DiffOptions{Unkeyed: unkeyed}), nil
 }

@@ -1,9 +1,20 @@
 // Package convert reads and writes dialogs (package dialog) as Jupyter
-// notebooks (package nbformat), and saves them safely. It ports the
-// seed's module (aidialog's ipynb.py): for every operation it writes the
-// bytes the seed writes, except for the deliberate differences listed
-// below, and a parity test (TestOracleParity) checks that against the
-// seed's own implementation.
+// notebooks (package nbformat), and saves them safely. A [File] is a
+// dialog with what it was read from: [Unmarshal] and [ReadFile] return
+// one, [Marshal], [WriteFile] and [File.Save] write one.
+//
+//	f, err := convert.ReadFile("notes.ipynb")
+//	f.Add(dialog.Note, "One more note.")
+//	err = f.Save() // writes the new cell, nothing else
+//
+// Options are structs whose zero value is the default, one per use:
+// [ReadOptions], [WriteOptions] and [SaveOptions]; each package function
+// is the zero options' method (Marshal(f) is WriteOptions{}.Marshal(f)).
+//
+// The package ports the seed's module (aidialog's ipynb.py): for every
+// operation it writes the bytes the seed writes, except for the deliberate
+// differences listed below, and a parity test (TestOracleParity) checks
+// that against the seed's own implementation.
 //
 // # Mapping
 //
@@ -16,20 +27,21 @@
 //	raw           raw                  direct
 //
 // A markdown cell is a prompt when its solveit_ai metadata is truthy (true,
-// 1, …: Python's truthiness, [dialog.Truthy]); a falsy solveit_ai means
+// 1, …: Python's truthiness, as Python tests them); a falsy solveit_ai means
 // nothing and is dropped from any cell's metadata, as the seed drops it.
 //
 // # Attributes
 //
 // Notebook metadata rides verbatim in Dialog.Meta and cell metadata in
 // Message.Meta, except the keys a host declares with [Descriptor]s in a
-// [Registry] (passed in [Options]; there is no global registry): those are
+// [Registry] (passed in the options; there is no global registry): those are
 // promoted to Message.Attrs on reading and demoted back on writing,
 // converted by the descriptor and left out when falsy. A declared key
 // found in Message.Meta when writing (a host that put it there) is
 // promoted the same way; Attrs wins over Meta. A dialog keeps the registry
-// it was read (or last written) with, so a plain [Save] or [Marshal]
-// writes it as read; a registry in Options takes precedence. [Solveit]
+// it was read (or last written) with, so a plain [File.Save] or [Marshal]
+// writes it as read; a registry in WriteOptions or SaveOptions takes
+// precedence. [Solveit]
 // returns Solveit's own attribute set, for hosts that opt in.
 //
 // # Attachments
@@ -60,7 +72,7 @@
 // messages leave out the outputs' transient metadata key __type, as the
 // seed does. An invalid notebook is written valid (nbformat.Heal): what
 // has a valid place survives, the invalidity does not, and each repair is
-// reported to Options.Repaired.
+// reported to WriteOptions.Repaired (SaveOptions.Repaired).
 //
 // A code message's outputs read from a notebook stay the notebook's own
 // outputs (dialog.SourcedOutput), decoded to generic JSON only when a
@@ -83,24 +95,21 @@
 //
 // # Files
 //
-// [ReadFile], [WriteFile], [Write], [WriteSubset] and [Save] read and
-// write files. Reading never blocks on a named pipe (it is refused).
-// ReadFile takes an optional name for the dialog; WriteSubset writes some
-// messages into a folder (the seed's dlg.write(dir, msgs=…)), and
-// Options.Messages writes some messages through Marshal, ToNotebook,
-// WriteFile or Write (the seed's msgs= of get_ipynb and write_ipynb). Writes
-// create missing parent folders (given to Owner, if set), are atomic (a
-// temporary file in the same folder, unnamed on Linux until the rename,
-// synced and renamed, the folder synced), keep the file's mode (and owner
-// when the process may set it), refuse files the process may not write in
-// place, and sweep the folder's temporaries left by dead processes. A name
-// given to WriteFile may be a symbolic link (its target is written); Save
-// writes back only to the file that was read, never through a link that
-// appeared later, and refuses to overwrite a file that changed since it
-// was read ([ErrChanged], checked right before the rename) unless forced.
-// Each function has an [Options] method counterpart, except WriteSubset
-// (Options.Messages with Write) and [Cells] (which reads cells, and takes
-// no options).
+// [ReadFile], [WriteFile] and [File.Save] read and write files. Reading
+// never blocks on a named pipe (it is refused). ReadOptions.Name names the
+// dialog (the seed's read_ipynb(…, name=)); WriteOptions.Messages writes
+// some messages (the seed's msgs= of get_ipynb, write_ipynb and
+// dlg.write). Writes create missing parent folders (given to Owner, if
+// set), are atomic (a temporary file in the same folder, unnamed on Linux
+// until the rename, synced and renamed, the folder synced), keep the
+// file's mode (and owner when the process may set it), refuse files the
+// process may not write in place, and sweep the folder's temporaries left
+// by dead processes. A path given to WriteFile may be a symbolic link (its
+// target is written); Save writes back only to the file that was read,
+// never through a link that appeared later, and refuses to overwrite a
+// file that changed since it was read ([ErrChanged], checked right before
+// the rename) unless forced ([SaveOptions].Force) or merging
+// ([SaveOptions].MergeOnChange).
 //
 // # Differences from the seed
 //
@@ -148,11 +157,12 @@
 // result takes the minor version a side moved to. Where git's line merge
 // of the files is clean, the two agree (on real merges, byte for byte in
 // all but cases where git's result is itself invalid). [Diff] compares
-// two notebooks cell by cell. [Options].MergeOnChange makes Save merge
+// two notebooks cell by cell. [SaveOptions].MergeOnChange makes Save merge
 // with a file changed on disk instead of refusing it.
 //
 // # Concurrency
 //
-// Options and Registry values may be shared by goroutines (Register aside).
-// A Dialog must not be marshalled or saved while it is being changed.
+// Options and Registry values may be shared by goroutines (Register
+// aside). A File must not be marshalled or saved while it is being
+// changed.
 package convert

@@ -28,19 +28,19 @@ func Example() {
 		log.Fatal(err)
 	}
 
-	d, err := convert.ReadFile(path)
+	f, err := convert.ReadFile(path)
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, m := range d.Messages {
+	for _, m := range f.Messages {
 		fmt.Println(m.Preview(60))
 	}
-	m, err := d.Messages.Get("5f1e") // by id prefix
+	m, err := f.Messages.Get("5f1e") // by id prefix
 	if err != nil {
 		log.Fatal(err)
 	}
 	m.SetReply("Two, as 1+1 shows.")
-	if err := convert.Save(d); err != nil {
+	if err := f.Save(); err != nil {
 		log.Fatal(err)
 	}
 	back, err := convert.ReadFile(path)
@@ -89,8 +89,9 @@ func ExampleRegistry() {
 	// convert: descriptor pin ↔ pinned: key "pinned" is already registered (as pinned ↔ pinned)
 }
 
-// Write a new dialog to a folder, named after the dialog.
-func ExampleWrite() {
+// Write a new dialog to a file: a File built from the dialog alone is a
+// new notebook.
+func ExampleWriteFile() {
 	dir, err := os.MkdirTemp("", "example")
 	if err != nil {
 		log.Fatal(err)
@@ -99,7 +100,8 @@ func ExampleWrite() {
 	d := dialog.New("notes")
 	d.Random = dialog.Seeded(1)
 	d.Add(dialog.Note, "# Notes")
-	if err := convert.Write(d, dir); err != nil {
+	f := &convert.File{Dialog: d}
+	if err := convert.WriteFile(f, filepath.Join(dir, "notes.ipynb")); err != nil {
 		log.Fatal(err)
 	}
 	out, err := os.ReadFile(filepath.Join(dir, "notes.ipynb"))
@@ -142,7 +144,7 @@ func ExampleSolveit() {
 		log.Fatal(err)
 	}
 
-	d, err := convert.Options{Registry: convert.Solveit()}.ReadFile(path)
+	d, err := convert.ReadOptions{Registry: convert.Solveit()}.ReadFile(path)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -156,10 +158,10 @@ func ExampleSolveit() {
 		log.Fatal(err)
 	}
 	m.Attrs["skipped"] = 0 // unskip: the key leaves the file
-	if _, err := d.Make(dialog.Note, "Checked.", dialog.After(m.ID), dialog.WithAttr("o_collapsed", 1), dialog.WithID("0c0ffee0")); err != nil {
+	if _, err := d.Make(dialog.Note, "Checked.", dialog.MakeOptions{After: m.ID, ID: "0c0ffee0", Attrs: map[string]any{"o_collapsed": 1}}); err != nil {
 		log.Fatal(err)
 	}
-	if err := convert.Save(d); err != nil { // Solveit's registry, carried
+	if err := d.Save(); err != nil { // Solveit's registry, carried
 		log.Fatal(err)
 	}
 	out, err := os.ReadFile(path)
@@ -175,21 +177,22 @@ func ExampleSolveit() {
 
 // Some messages of a dialog, written into a folder that does not exist
 // yet, in one call (the seed's dlg.write(dir, msgs=…)).
-func ExampleWriteSubset() {
+func ExampleWriteOptions_WriteFile() {
 	dir, err := os.MkdirTemp("", "example")
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
 	d := dialog.New("picked")
-	if _, err := d.Make(dialog.Note, "# Notes", dialog.WithID("a1b2c3d4")); err != nil {
+	if _, err := d.Make(dialog.Note, "# Notes", dialog.MakeOptions{ID: "a1b2c3d4"}); err != nil {
 		log.Fatal(err)
 	}
-	q, err := d.Make(dialog.Prompt, "Why?", dialog.WithReply("Because."), dialog.WithID("e5f60718"))
+	q, err := d.Make(dialog.Prompt, "Why?", dialog.MakeOptions{Reply: "Because.", ID: "e5f60718"})
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := convert.WriteSubset(d, filepath.Join(dir, "out", "today"), []*dialog.Message{q}); err != nil {
+	pick := convert.WriteOptions{Messages: []*dialog.Message{q}}
+	if err := pick.WriteFile(&convert.File{Dialog: d}, filepath.Join(dir, "out", "today", "picked.ipynb")); err != nil {
 		log.Fatal(err)
 	}
 	back, err := convert.ReadFile(filepath.Join(dir, "out", "today", "picked"))
@@ -203,20 +206,20 @@ func ExampleWriteSubset() {
 	// > Because.
 }
 
-// Options.Messages writes some messages of a dialog, in the order given,
-// with its notebook metadata (the seed's get_ipynb(dlg, msgs=…)), through
-// Marshal, ToNotebook, WriteFile and Write; an empty, non-nil list writes
+// WriteOptions.Messages writes some messages of a dialog, in the order
+// given, with its notebook metadata (the seed's get_ipynb(dlg, msgs=…)),
+// through Marshal, ToNotebook and WriteFile; an empty, non-nil list writes
 // no cells.
-func ExampleOptions_messages() {
-	d := dialog.New("picked")
-	if _, err := d.Make(dialog.Note, "# Notes", dialog.WithID("a1b2c3d4")); err != nil {
+func ExampleWriteOptions_messages() {
+	d := &convert.File{Dialog: dialog.New("picked")}
+	if _, err := d.Make(dialog.Note, "# Notes", dialog.MakeOptions{ID: "a1b2c3d4"}); err != nil {
 		log.Fatal(err)
 	}
-	q, err := d.Make(dialog.Prompt, "Why?", dialog.WithReply("Because."), dialog.WithID("e5f60718"))
+	q, err := d.Make(dialog.Prompt, "Why?", dialog.MakeOptions{Reply: "Because.", ID: "e5f60718"})
 	if err != nil {
 		log.Fatal(err)
 	}
-	data, err := convert.Options{Messages: []*dialog.Message{q}}.Marshal(d)
+	data, err := convert.WriteOptions{Messages: []*dialog.Message{q}}.Marshal(d)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -224,8 +227,8 @@ func ExampleOptions_messages() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Print(back.Messages.Show(40, 0))
-	nb, err := convert.Options{Messages: []*dialog.Message{}}.ToNotebook(d)
+	fmt.Print(back.Summary(40, 0))
+	nb, err := convert.WriteOptions{Messages: []*dialog.Message{}}.ToNotebook(d)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -249,7 +252,7 @@ func ExampleMerge() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		f(d)
+		f(d.Dialog)
 		out, err := convert.Marshal(d)
 		if err != nil {
 			log.Fatal(err)
@@ -269,7 +272,7 @@ func ExampleMerge() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Print(d.Messages.Show(40, 0))
+	fmt.Print(d.Summary(40, 0))
 	fmt.Println(res.Clean())
 
 	mine := edit(func(d *dialog.Dialog) { d.Messages[3].Content = "my text" })

@@ -17,14 +17,8 @@ import (
 // Sentinel errors, matched with errors.Is.
 var (
 	// ErrChanged: Save refused to overwrite a file that changed on disk
-	// since the dialog was read (set Options.Force to overwrite).
+	// since the dialog was read (set SaveOptions.Force to overwrite).
 	ErrChanged = atomicfile.ErrChanged
-	// ErrNoPath: Save was asked to save a dialog that was not read from a
-	// file.
-	ErrNoPath = errors.New("the dialog has no path (it was not read from a file): use WriteFile or Write")
-	// ErrBadName: Write was given a dialog whose name is not a plain file
-	// name.
-	ErrBadName = errors.New("not a plain file name")
 )
 
 // fileStamp is the file a dialog was read from (or last written to): its
@@ -42,20 +36,8 @@ func ipynbName(name string) string {
 	return name + ".ipynb"
 }
 
-// ReadFile reads a dialog from a notebook file. See [Options.ReadFile].
-func ReadFile(file string, name ...string) (*dialog.Dialog, error) {
-	return Options{}.ReadFile(file, name...)
-}
-
-// ReadFile reads a dialog from the notebook file (".ipynb" is added if
-// missing: ReadFile("notes") reads notes.ipynb), with o's registry,
-// which the dialog keeps for writing. The dialog is named name if one is
-// given (the seed's read_ipynb(…, name=)), else after the file's stem, and
-// its Path and ModTime are set so that Save can write it back.
-func (o Options) ReadFile(file string, name ...string) (*dialog.Dialog, error) {
-	if len(name) > 1 {
-		return nil, fmt.Errorf("convert: ReadFile %s: %d names given, expected at most one", file, len(name))
-	}
+// ReadFile is ReadOptions.ReadFile.
+func (o options) ReadFile(file string) (*File, error) {
 	path := ipynbName(file)
 	data, stamp, err := readStamped(path)
 	if err != nil {
@@ -65,29 +47,19 @@ func (o Options) ReadFile(file string, name ...string) (*dialog.Dialog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("convert: %s: %w", path, err)
 	}
-	d, err := o.toDialog(nb, data)
+	f, err := o.toDialog(nb, data)
 	if err != nil {
 		return nil, fmt.Errorf("convert: %s: %w", path, err)
 	}
-	d.Name = strings.TrimSuffix(filepath.Base(path), ".ipynb")
-	if len(name) == 1 {
-		d.Name = name[0]
-	}
-	d.Path, d.ModTime = path, stamp.ModTime()
-	d.Source.(*origin).file = &fileStamp{path: path, stamp: stamp}
-	return d, nil
+	f.Name = strings.TrimSuffix(filepath.Base(path), ".ipynb")
+	f.Path, f.ModTime = path, stamp.ModTime()
+	f.org.file = &fileStamp{path: path, stamp: stamp}
+	return f, nil
 }
 
-// WriteFile writes d to the file name. See [Options.WriteFile].
-func WriteFile(d *dialog.Dialog, name string) error { return Options{}.WriteFile(d, name) }
-
-// WriteFile writes d to the file name, atomically (see Save for how),
-// creating missing parent folders, and makes it d's file: Path and ModTime
-// are set, the registry used is kept for later writes, and a later Save of
-// the unchanged dialog changes nothing. With Options.Messages set, it
-// writes only those messages, and the file is not made d's file.
-func (o Options) WriteFile(d *dialog.Dialog, name string) error {
-	o = o.carried(originOf(d))
+// WriteFile is WriteOptions.WriteFile.
+func (o options) WriteFile(d *File, name string) error {
+	o = o.carried(d.org)
 	data, err := o.Marshal(d)
 	if err != nil {
 		return err
@@ -102,46 +74,9 @@ func (o Options) WriteFile(d *dialog.Dialog, name string) error {
 	return o.commit(d, name, data, nil)
 }
 
-// Write writes d to dir/<d.Name>.ipynb. See [Options.Write].
-func Write(d *dialog.Dialog, dir string) error { return Options{}.Write(d, dir) }
-
-// Write writes d to dir/<d.Name>.ipynb with WriteFile (dir is created if
-// missing). A name that is empty, holds a path separator or a NUL, or is
-// "." or "..", is refused with ErrBadName: a dialog cannot be written
-// outside dir.
-func (o Options) Write(d *dialog.Dialog, dir string) error {
-	path, err := fileIn(d, dir)
-	if err != nil {
-		return err
-	}
-	return o.WriteFile(d, path)
-}
-
-// WriteSubset writes only msgs of d, in the order given, with d's notebook
-// metadata, to dir/<d.Name>.ipynb (the seed's dlg.write(dir, msgs=…)),
-// creating dir if missing; an empty or nil msgs writes a notebook without
-// cells. The file is not made d's file. Names are checked as by Write. It
-// is Options{Messages: msgs}.Write(d, dir) (with nil made empty): set
-// Options.Messages to write a subset with other options or to a file.
-func WriteSubset(d *dialog.Dialog, dir string, msgs []*dialog.Message) error {
-	if msgs == nil {
-		msgs = []*dialog.Message{}
-	}
-	return Options{Messages: msgs}.Write(d, dir)
-}
-
-// fileIn returns dir/<d.Name>.ipynb, refusing names that would leave dir.
-func fileIn(d *dialog.Dialog, dir string) (string, error) {
-	n := d.Name
-	if n == "" || n == "." || n == ".." || strings.ContainsAny(n, `/\`+"\x00") || filepath.Base(n) != n {
-		return "", fmt.Errorf("convert: dialog name %q: %w", n, ErrBadName)
-	}
-	return filepath.Join(dir, ipynbName(n)), nil
-}
-
 // makeParents creates the missing folders above the file name, as the
 // seed's atomic save does, giving them to Owner if it is set.
-func (o Options) makeParents(name string) error {
+func (o options) makeParents(name string) error {
 	var missing []string
 	for dir := filepath.Dir(name); ; dir = filepath.Dir(dir) {
 		if _, err := os.Stat(dir); err == nil {
@@ -167,10 +102,7 @@ func (o Options) makeParents(name string) error {
 	return nil
 }
 
-// Save writes d back to its file. See [Options.Save].
-func Save(d *dialog.Dialog) error { return Options{}.Save(d) }
-
-// Save writes d back to the file it was read from (Dialog.Path).
+// Save writes f back to the file it was read from (File.Path).
 //
 // Saving is atomic and durable: the new content goes to a temporary file
 // in the same folder (unnamed where Linux allows it), which is synced and
@@ -185,9 +117,9 @@ func Save(d *dialog.Dialog) error { return Options{}.Save(d) }
 // (the link stays); a link that appears in the file's place after the
 // read is never followed.
 //
-// Save fails with ErrNoPath for a dialog without a path, and with
-// ErrChanged if the file changed on disk since it was read or last saved
-// (unless Force or MergeOnChange): the check runs right before the rename, after the
+// Save fails for a File without a path, and with ErrChanged if the file
+// changed on disk since it was read or last saved (unless Force or
+// MergeOnChange): the check runs right before the rename, after the
 // notebook is marshalled, and compares the file's identity (device and
 // inode), size and modification time, and its bytes when its change time
 // moved or it was modified within two seconds of being read. The window
@@ -196,26 +128,27 @@ func Save(d *dialog.Dialog) error { return Options{}.Save(d) }
 // place, without taking an flock, in that window — or that keeps the file
 // open and writes into it after the rename — has its change replaced;
 // Saves and ipynb in other processes take an flock on the file around
-// check and rename, so they do not lose each other's changes. A dialog whose Path and ModTime were set
-// by hand (not by ReadFile or WriteFile) is only compared by modification
-// time, before marshalling. Saving an unedited dialog writes nothing.
+// check and rename, so they do not lose each other's changes. A File
+// whose Path and ModTime were set by hand (not by ReadFile or WriteFile)
+// is only compared by modification time, before marshalling. Saving an
+// unedited dialog writes nothing.
 //
 // With MergeOnChange set, a file that changed on disk since it was read
 // is merged instead: base is what was read, ours the dialog, theirs the
 // file now (see Merge). A clean merge is written, with the same check
-// against the file as merged (changed again: it is merged again), and d
+// against the file as merged (changed again: it is merged again), and f
 // then holds the merged messages and metadata (new Message values). A
 // merge with conflicts writes nothing and fails with a *SaveConflictError
 // carrying the conflicts and the merged notebook (errors.Is(err,
 // ErrChanged) holds); a file on disk that is not a notebook fails with
 // the reading error (an *nbformat.SyntaxError naming the file, line and
 // column, say). Nothing on disk is lost either way.
-func (o Options) Save(d *dialog.Dialog) error {
-	if o.Messages != nil {
-		return errors.New("convert: save: Options.Messages is set, which would drop the other messages from the dialog's file (write a subset with WriteFile or Write)")
-	}
+func (o SaveOptions) Save(f *File) error { return o.opts().save(f) }
+
+// save is SaveOptions.Save.
+func (o options) save(d *File) error {
 	if d.Path == "" {
-		return fmt.Errorf("convert: save: %w", ErrNoPath)
+		return errors.New("convert: save: the file has no path (it was not read from a file): use WriteFile")
 	}
 	stamp := savedStamp(d)
 	// An early look, to spare the marshalling when the file has already
@@ -243,8 +176,8 @@ func (o Options) Save(d *dialog.Dialog) error {
 
 // savedStamp is the stamp of the file d was read from or last saved to,
 // if that is d's path; else nil.
-func savedStamp(d *dialog.Dialog) *atomicfile.Stamp {
-	if org, _ := d.Source.(*origin); org != nil && org.file != nil && org.file.path == d.Path {
+func savedStamp(d *File) *atomicfile.Stamp {
+	if org := d.org; org != nil && org.file != nil && org.file.path == d.Path {
 		return org.file.stamp
 	}
 	return nil
@@ -254,7 +187,7 @@ func savedStamp(d *dialog.Dialog) *atomicfile.Stamp {
 // reports ErrChanged if the file changed or was removed since it was read
 // (by its stamp, or, without one, by d's ModTime), or merge if it changed
 // and changes are to be merged.
-func (o Options) changedBeforeSave(d *dialog.Dialog, stamp *atomicfile.Stamp) (merge bool, err error) {
+func (o options) changedBeforeSave(d *File, stamp *atomicfile.Stamp) (merge bool, err error) {
 	fi, err := os.Stat(d.Path)
 	missing := errors.Is(err, fs.ErrNotExist)
 	switch {
@@ -278,7 +211,7 @@ func (o Options) changedBeforeSave(d *dialog.Dialog, stamp *atomicfile.Stamp) (m
 }
 
 // replace writes data over name (over the file of expect, if set).
-func (o Options) replace(name string, data []byte, expect *atomicfile.Stamp) (*atomicfile.Stamp, error) {
+func (o options) replace(name string, data []byte, expect *atomicfile.Stamp) (*atomicfile.Stamp, error) {
 	ao := atomicfile.Options{Expect: expect, Force: o.Force}
 	if o.Owner != nil {
 		ao.Owner = &atomicfile.Owner{UID: o.Owner.UID, GID: o.Owner.GID}
@@ -315,7 +248,7 @@ func unwrapPath(err error) error {
 
 // commit writes data to name atomically (over the file of expect, if
 // set) and makes it d's file.
-func (o Options) commit(d *dialog.Dialog, name string, data []byte, expect *atomicfile.Stamp) error {
+func (o options) commit(d *File, name string, data []byte, expect *atomicfile.Stamp) error {
 	stamp, err := o.replace(name, data, expect)
 	if err != nil {
 		return err
@@ -326,11 +259,11 @@ func (o Options) commit(d *dialog.Dialog, name string, data []byte, expect *atom
 	if err != nil {
 		return fmt.Errorf("convert: %s: written notebook does not read back: %w", name, err)
 	}
-	org := &origin{nb: nb, work: nb, meta: cloneObject(d.Meta), snaps: map[*dialog.Message]*snapshot{}, reg: o.carried(originOf(d)).Registry}
+	org := &origin{nb: nb, work: nb, meta: cloneObject(d.Meta), snaps: map[*dialog.Message]*snapshot{}, reg: o.carried(d.org).Registry}
 	if nb.Nbformat == 4 && len(nb.Cells) == len(d.Messages) {
 		for i, m := range d.Messages {
 			org.msgs = append(org.msgs, m)
-			old, _ := d.Source.(*origin)
+			old := d.org
 			generated := false
 			if old != nil && old.snap(m) != nil {
 				generated = old.snap(m).generated
@@ -338,46 +271,10 @@ func (o Options) commit(d *dialog.Dialog, name string, data []byte, expect *atom
 			org.snaps[m] = &snapshot{msg: copyMessage(m, metaSnap{}, nil), cell: nb.Cells[i], generated: generated}
 		}
 		org.file = &fileStamp{path: name, stamp: stamp}
-		d.Source = org
+		d.org = org
 	} else {
-		d.Source = nil
+		d.org = nil
 	}
 	d.Path, d.ModTime = name, stamp.ModTime()
 	return nil
-}
-
-// originOf returns what d was read from, or nil.
-func originOf(d *dialog.Dialog) *origin {
-	org, _ := d.Source.(*origin)
-	return org
-}
-
-// Cells returns the cells of the notebook dir/<name>.ipynb between prefix
-// and suffix cells (the seed's ipynb_cells); a missing file has no cells
-// (and no error). A version 3 notebook is upgraded, an invalid one healed
-// (see nbformat.Upgrade and nbformat.Heal): to see the repairs, read the
-// file with nbformat.ReadFile and call nbformat.Heal, which returns them.
-func Cells(dir, name string, prefix, suffix []nbformat.Cell) ([]nbformat.Cell, error) {
-	path := filepath.Join(dir, ipynbName(name))
-	nb, err := nbformat.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("convert: %w", err)
-	}
-	if nb.Nbformat == 3 {
-		if err := nbformat.Upgrade(nb); err != nil {
-			return nil, fmt.Errorf("convert: %s: %w", path, err)
-		}
-	}
-	if nb.Nbformat == 4 {
-		if _, err := nbformat.Heal(nb); err != nil {
-			return nil, fmt.Errorf("convert: %s: %w", path, err)
-		}
-	}
-	cells := make([]nbformat.Cell, 0, len(prefix)+len(nb.Cells)+len(suffix))
-	cells = append(cells, prefix...)
-	cells = append(cells, nb.Cells...)
-	return append(cells, suffix...), nil
 }

@@ -44,7 +44,7 @@ func TestSaveEditsOnlyTheEditedCell(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Messages[2].SetReply("A better answer.")
-	if err := convert.Save(d); err != nil {
+	if err := d.Save(); err != nil {
 		t.Fatal(err)
 	}
 	after, _ := os.ReadFile(path)
@@ -59,7 +59,7 @@ func TestSaveEditsOnlyTheEditedCell(t *testing.T) {
 	// A second save of the now unedited dialog changes nothing; a second
 	// edit is saved too (the dialog follows its file).
 	fi1, _ := os.Stat(path)
-	if err := convert.Save(d); err != nil {
+	if err := d.Save(); err != nil {
 		t.Fatal(err)
 	}
 	fi2, _ := os.Stat(path)
@@ -67,7 +67,7 @@ func TestSaveEditsOnlyTheEditedCell(t *testing.T) {
 		t.Error("unedited save rewrote the file")
 	}
 	d.Messages[0].Content = "Second edit"
-	if err := convert.Save(d); err != nil {
+	if err := d.Save(); err != nil {
 		t.Fatal(err)
 	}
 	back, _ := convert.ReadFile(path)
@@ -96,7 +96,7 @@ func TestSaveRefusesChangedFile(t *testing.T) {
 	if err := os.Rename(other, path); err != nil {
 		t.Fatal(err)
 	}
-	err = convert.Save(d)
+	err = d.Save()
 	if !errors.Is(err, convert.ErrChanged) {
 		t.Fatalf("Save = %v, want ErrChanged", err)
 	}
@@ -104,7 +104,7 @@ func TestSaveRefusesChangedFile(t *testing.T) {
 	if !bytes.Contains(theirs, []byte("Howdy?")) {
 		t.Error("the other writer's file was overwritten")
 	}
-	if err := (convert.Options{Force: true}).Save(d); err != nil {
+	if err := (convert.SaveOptions{Force: true}).Save(d); err != nil {
 		t.Fatal(err)
 	}
 	forced, _ := os.ReadFile(path)
@@ -117,12 +117,12 @@ func TestSaveRefusesChangedFile(t *testing.T) {
 	if err := os.WriteFile(path, orig, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := convert.Save(d); !errors.Is(err, convert.ErrChanged) {
+	if err := d.Save(); !errors.Is(err, convert.ErrChanged) {
 		t.Errorf("Save after an in-place rewrite = %v", err)
 	}
 	// So is a removal.
 	os.Remove(path)
-	if err := convert.Save(d); !errors.Is(err, convert.ErrChanged) {
+	if err := d.Save(); !errors.Is(err, convert.ErrChanged) {
 		t.Errorf("Save after removal = %v", err)
 	}
 }
@@ -142,7 +142,7 @@ func TestSaveKeepsModeAndFollowsLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Messages[0].Content = "through the link"
-	if err := convert.Save(d); err != nil {
+	if err := d.Save(); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
@@ -161,27 +161,11 @@ func TestSaveKeepsModeAndFollowsLinks(t *testing.T) {
 	}
 }
 
-func TestWriteRefusesNamesOutsideTheFolder(t *testing.T) {
-	dir := t.TempDir()
-	for _, name := range []string{"", ".", "..", "../escape", "a/b", `a\b`, "/abs", "nul\x00"} {
-		d := dialog.New(name)
-		if err := convert.Write(d, dir); !errors.Is(err, convert.ErrBadName) {
-			t.Errorf("Write(%q) = %v, want ErrBadName", name, err)
-		}
-	}
-	d := dialog.New("fine name")
-	if err := convert.Write(d, dir); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "fine name.ipynb")); err != nil {
-		t.Error(err)
-	}
-}
-
-// Options.Messages writes a subset, in the order given, with the dialog's
-// metadata (the seed's msgs=): through Marshal, ToNotebook, WriteFile and
-// Write; nil is every message, empty none. A file written so is not made
-// the dialog's file, and Save refuses to drop the other messages.
+// WriteOptions.Messages writes a subset, in the order given, with the
+// dialog's metadata (the seed's msgs=): through Marshal, ToNotebook and
+// WriteFile; nil is every message, empty none. A file written so is not
+// made the dialog's file (SaveOptions has no Messages: Save cannot drop
+// the other messages).
 func TestOptionsMessages(t *testing.T) {
 	dir := t.TempDir()
 	d, _, code, prompt, _ := seedDialog()
@@ -192,7 +176,7 @@ func TestOptionsMessages(t *testing.T) {
 		}
 		return out
 	}
-	subset := convert.Options{Messages: []*dialog.Message{prompt, code}}
+	subset := convert.WriteOptions{Messages: []*dialog.Message{prompt, code}}
 	path := filepath.Join(dir, "sub", "subset.ipynb")
 	if err := subset.WriteFile(d, path); err != nil {
 		t.Fatal(err)
@@ -204,7 +188,7 @@ func TestOptionsMessages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := ids(back), []string{prompt.ID, code.ID}; !slices.Equal(got, want) {
+	if got, want := ids(back.Dialog), []string{prompt.ID, code.ID}; !slices.Equal(got, want) {
 		t.Errorf("WriteFile subset: ids %v, want %v", got, want)
 	}
 	if diff := cmp.Diff(d.Meta, back.Meta); diff != "" {
@@ -218,33 +202,25 @@ func TestOptionsMessages(t *testing.T) {
 		t.Errorf("ToNotebook: %v", err)
 	}
 	d.Name = "named"
-	if err := subset.Write(d, dir); err != nil {
+	if err := subset.WriteFile(d, filepath.Join(dir, "named.ipynb")); err != nil {
 		t.Fatal(err)
 	}
 	if w, _ := os.ReadFile(filepath.Join(dir, "named.ipynb")); !bytes.Equal(w, data) {
 		t.Error("Write of the subset differs from WriteFile's")
 	}
-	none := convert.Options{Messages: []*dialog.Message{}}
+	none := convert.WriteOptions{Messages: []*dialog.Message{}}
 	if nb, err := none.ToNotebook(d); err != nil || len(nb.Cells) != 0 {
 		t.Errorf("empty Messages: %v", err)
 	}
-	if nb, err := (convert.Options{}).ToNotebook(d); err != nil || len(nb.Cells) != len(d.Messages) {
+	if nb, err := (convert.WriteOptions{}).ToNotebook(d); err != nil || len(nb.Cells) != len(d.Messages) {
 		t.Errorf("nil Messages: %v", err)
 	}
-	// Save refuses to write a subset over the dialog's own file.
 	full := filepath.Join(dir, "full.ipynb")
 	if err := convert.WriteFile(d, full); err != nil {
 		t.Fatal(err)
 	}
-	before, _ := os.ReadFile(full)
 	d.Messages[0].Content += " (edited)"
-	if err := subset.Save(d); err == nil || !strings.Contains(err.Error(), "Options.Messages") {
-		t.Errorf("Save with Messages: %v, want a refusal naming Options.Messages", err)
-	}
-	if after, _ := os.ReadFile(full); !bytes.Equal(after, before) {
-		t.Error("Save with Messages changed the file")
-	}
-	if err := convert.Save(d); err != nil {
+	if err := d.Save(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -306,7 +282,7 @@ func permChild(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	d.Messages[0].Content = "cannot save this"
-	err = convert.Save(d)
+	err = d.Save()
 	if err == nil || !errors.Is(err, os.ErrPermission) || !strings.Contains(err.Error(), "permission denied") || !strings.Contains(err.Error(), "unchanged") {
 		t.Fatalf("Save in a read-only folder = %v", err)
 	}
@@ -331,7 +307,7 @@ func TestConcurrentSaves(t *testing.T) {
 			}
 			for i := 0; i < 10; i++ {
 				d.Messages[0].Content = fmt.Sprintf("writer %d save %d", w, i)
-				if err := (convert.Options{Force: true}).Save(d); err != nil {
+				if err := (convert.SaveOptions{Force: true}).Save(d); err != nil {
 					errs <- err
 					return
 				}
@@ -370,7 +346,7 @@ func TestCrashDuringSave(t *testing.T) {
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "big.ipynb")
-	d := dialog.New("big")
+	d := &convert.File{Dialog: dialog.New("big")}
 	d.Random = dialog.Seeded(1)
 	for i := 0; i < 200; i++ {
 		m := d.Add(dialog.Code, "version 0")
@@ -417,7 +393,7 @@ func TestCrashDuringSave(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	t.Logf("%d files in the folder after the kills", len(entries))
 	back.Messages[0].Content = "final"
-	if err := (convert.Options{Force: true}).Save(back); err != nil {
+	if err := (convert.SaveOptions{Force: true}).Save(back); err != nil {
 		t.Fatal(err)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
@@ -478,7 +454,7 @@ func TestSaveLoopChild(t *testing.T) {
 	}
 	for i := 0; i < 30; i++ {
 		d.Messages[0].Content = fmt.Sprintf("process %s save %d", os.Getenv("IPYNB_SAVE_TAG"), i)
-		if err := (convert.Options{Force: true}).Save(d); err != nil {
+		if err := (convert.SaveOptions{Force: true}).Save(d); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -497,7 +473,7 @@ func crashChild(path string) {
 		for _, m := range d.Messages {
 			m.Content = fmt.Sprintf("version %d", v)
 		}
-		if err := (convert.Options{Force: true}).Save(d); err != nil {
+		if err := (convert.SaveOptions{Force: true}).Save(d); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(4)
 		}

@@ -60,7 +60,7 @@ func TestHealedDialogWrittenOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		general, err := convert.Options{}.ToNotebook(d)
+		general, err := convert.WriteOptions{}.ToNotebook(d)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,7 +90,7 @@ func TestHealedDialogWrittenOnce(t *testing.T) {
 			}
 		})
 		slow := allocatedBytes(func() {
-			nb, err := convert.Options{}.ToNotebook(d)
+			nb, err := convert.WriteOptions{}.ToNotebook(d)
 			if err != nil {
 				t.Error(err)
 				return
@@ -158,7 +158,7 @@ func TestMissingIDsWrittenWithoutHealing(t *testing.T) {
 			t.Fatal(err)
 		}
 		var repairs []nbformat.Repair
-		got, err := convert.Options{Repaired: func(r nbformat.Repair) { repairs = append(repairs, r) }}.Marshal(d)
+		got, err := convert.WriteOptions{Repaired: func(r nbformat.Repair) { repairs = append(repairs, r) }}.Marshal(d)
 		if err != nil {
 			t.Fatal(err)
 		}

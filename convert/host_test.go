@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/truthy"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -35,7 +36,7 @@ func TestOracleAttachmentsEveryType(t *testing.T) {
 	t.Parallel()
 	var py strings.Builder
 	py.WriteString("dlg = Dialog(name='att')\nm = dlg.mk_message('see', msg_type='note', id='a77a0001')\np = dlg.mk_message('what?', msg_type='prompt', output='this', id='a77a0002')\n")
-	d := dialog.New("att")
+	d := &convert.File{Dialog: dialog.New("att")}
 	var atts []dialog.Attachment
 	for _, a := range attachmentTypes {
 		lit, _ := json.Marshal([]byte(a.data)) // base64, which Python decodes
@@ -45,9 +46,8 @@ func TestOracleAttachmentsEveryType(t *testing.T) {
 	py.WriteString("p.mk_attachment(b'<svg/>', 'image/svg+xml', 'p.svg')\n")
 	want := oracleWrite(t, py.String())
 
-	d.Make(dialog.Note, "see", dialog.WithID("a77a0001"), dialog.WithAttachments(atts...))
-	d.Make(dialog.Prompt, "what?", dialog.WithID("a77a0002"), dialog.WithReply("this"),
-		dialog.WithAttachments(dialog.Attachment{ID: "p.svg", MIME: "image/svg+xml", Data: []byte("<svg/>")}))
+	d.Make(dialog.Note, "see", dialog.MakeOptions{ID: "a77a0001", Attachments: atts})
+	d.Make(dialog.Prompt, "what?", dialog.MakeOptions{ID: "a77a0002", Reply: "this", Attachments: []dialog.Attachment{dialog.Attachment{ID: "p.svg", MIME: "image/svg+xml", Data: []byte("<svg/>")}}})
 	got, err := convert.Marshal(d)
 	if err != nil {
 		t.Fatal(err)
@@ -115,13 +115,13 @@ dlg.mk_message('both', msg_type='note', meta={'bookmark': 1}, bookmark=2, id='f1
 `)
 	reg, _ := convert.NewRegistry(convert.Flag("collapsed", "collapsed"), convert.Descriptor{Attr: "skipped", Key: "skipped"},
 		convert.Descriptor{Attr: "bookmark", Key: "bookmark"})
-	d := dialog.New("flags")
-	d.Make(dialog.Code, "x = 1", dialog.WithMeta(map[string]any{"collapsed": 1, "other": "kept"}), dialog.WithID("f1a90001"))
-	d.Make(dialog.Note, "hidden?", dialog.WithMeta(map[string]any{"skipped": 0, "bookmark": 0}), dialog.WithID("f1a90002"))
-	d.Make(dialog.Note, "bookmarked", dialog.WithMeta(map[string]any{"skipped": 1, "bookmark": 7}), dialog.WithID("f1a90003"))
-	d.Make(dialog.Note, "both", dialog.WithMeta(map[string]any{"bookmark": 1}), dialog.WithAttr("bookmark", 2), dialog.WithID("f1a90004"))
+	d := &convert.File{Dialog: dialog.New("flags")}
+	d.Make(dialog.Code, "x = 1", dialog.MakeOptions{Meta: map[string]any{"collapsed": 1, "other": "kept"}, ID: "f1a90001"})
+	d.Make(dialog.Note, "hidden?", dialog.MakeOptions{Meta: map[string]any{"skipped": 0, "bookmark": 0}, ID: "f1a90002"})
+	d.Make(dialog.Note, "bookmarked", dialog.MakeOptions{Meta: map[string]any{"skipped": 1, "bookmark": 7}, ID: "f1a90003"})
+	d.Make(dialog.Note, "both", dialog.MakeOptions{Meta: map[string]any{"bookmark": 1}, ID: "f1a90004", Attrs: map[string]any{"bookmark": 2}})
 	var repairs []nbformat.Repair
-	got, err := convert.Options{Registry: reg, Repaired: func(r nbformat.Repair) { repairs = append(repairs, r) }}.Marshal(d)
+	got, err := convert.WriteOptions{Registry: reg, Repaired: func(r nbformat.Repair) { repairs = append(repairs, r) }}.Marshal(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,9 +138,9 @@ dlg.mk_message('both', msg_type='note', meta={'bookmark': 1}, bookmark=2, id='f1
 // metadata, is an error naming the place; what it removes from the file
 // as read is a reported repair.
 func TestLostValuesAreErrors(t *testing.T) {
-	d := dialog.New("lost")
-	d.Make(dialog.Note, "fine", dialog.WithID("10570001"))
-	m, _ := d.Make(dialog.Code, "x", dialog.WithMeta(map[string]any{"collapsed": 1, "scrolled": "sideways"}), dialog.WithID("10570002"))
+	d := &convert.File{Dialog: dialog.New("lost")}
+	d.Make(dialog.Note, "fine", dialog.MakeOptions{ID: "10570001"})
+	m, _ := d.Make(dialog.Code, "x", dialog.MakeOptions{Meta: map[string]any{"collapsed": 1, "scrolled": "sideways"}, ID: "10570002"})
 	_, err := convert.Marshal(d)
 	var lv *convert.LostValueError
 	if !errors.As(err, &lv) || !errors.Is(err, convert.ErrInvalidValue) || lv.Message != "10570002" {
@@ -182,7 +182,7 @@ func TestLostValuesAreErrors(t *testing.T) {
 		{ID: "p4", Kind: dialog.Prompt, Outputs: []dialog.Output{
 			dialog.NewOutput(map[string]any{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": 1}, "data": map[string]any{"text/markdown": "a"}, "transient": map[string]any{}})}},
 	} {
-		nd := dialog.New("x")
+		nd := &convert.File{Dialog: dialog.New("x")}
 		nd.Messages = dialog.Msgs{bad}
 		if _, err := convert.Marshal(nd); !errors.Is(err, convert.ErrNoPlace) || !strings.Contains(err.Error(), "message "+bad.ID) {
 			t.Errorf("%s: %v", bad.ID, err)
@@ -203,7 +203,7 @@ func TestLostValuesAreErrors(t *testing.T) {
 	f.Messages[0].Content = "a edited"
 	f.Messages[1].Content = "b edited"
 	var repairs []string
-	out, err := convert.Options{Repaired: func(r nbformat.Repair) { repairs = append(repairs, string(r.Pointer)) }}.Marshal(f)
+	out, err := convert.WriteOptions{Repaired: func(r nbformat.Repair) { repairs = append(repairs, string(r.Pointer)) }}.Marshal(f)
 	if err != nil {
 		t.Fatalf("healing the file as read: %v", err)
 	}
@@ -242,13 +242,13 @@ func TestOracleRegistryCarried(t *testing.T) {
 	path := copyTestdata(t, "dialog.ipynb", src)
 	edited := t.TempDir()
 	runOracle(t, "edits.py", src, edited)
-	d, err := convert.Options{Registry: seedRegistry(t)}.ReadFile(path)
+	d, err := convert.ReadOptions{Registry: seedRegistry(t)}.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var unskipped bool
 	for _, m := range d.Messages {
-		if dialog.Truthy(m.Attrs["skipped"]) {
+		if truthy.Of(m.Attrs["skipped"]) {
 			m.Attrs["skipped"], unskipped = 0, true
 			break
 		}
@@ -256,28 +256,28 @@ func TestOracleRegistryCarried(t *testing.T) {
 	if !unskipped {
 		t.Fatal("testdata/dialog.ipynb has no skipped message")
 	}
-	if err := convert.Save(d); err != nil {
+	if err := d.Save(); err != nil {
 		t.Fatal(err)
 	}
 	sameFile(t, filepath.Join(edited, "unskip", "dialog.ipynb"), path)
 	// Still carried after the save, and after WriteFile with a registry.
 	d.Messages[2].Attrs["pinned"] = 0
-	if err := convert.Save(d); err != nil {
+	if err := d.Save(); err != nil {
 		t.Fatalf("second save: %v", err)
 	}
-	d2 := dialog.New("new")
-	d2.Make(dialog.Note, "n", dialog.WithAttr("skipped", true))
+	d2 := &convert.File{Dialog: dialog.New("new")}
+	d2.Make(dialog.Note, "n", dialog.MakeOptions{Attrs: map[string]any{"skipped": true}})
 	p2 := filepath.Join(t.TempDir(), "new.ipynb")
-	if err := (convert.Options{Registry: seedRegistry(t)}).WriteFile(d2, p2); err != nil {
+	if err := (convert.WriteOptions{Registry: seedRegistry(t)}).WriteFile(d2, p2); err != nil {
 		t.Fatal(err)
 	}
 	d2.Messages[0].Content = "edited"
-	if err := convert.Save(d2); err != nil {
+	if err := d2.Save(); err != nil {
 		t.Fatalf("save after WriteFile with a registry: %v", err)
 	}
 	// An explicit registry still wins over the carried one.
 	d2.Messages[0].Content = "edited again"
-	if _, err := (convert.Options{Registry: &convert.Registry{}}).Marshal(d2); !errors.Is(err, convert.ErrNoDescriptor) {
+	if _, err := (convert.WriteOptions{Registry: &convert.Registry{}}).Marshal(d2); !errors.Is(err, convert.ErrNoDescriptor) {
 		t.Errorf("explicit empty registry: %v", err)
 	}
 }
@@ -302,10 +302,10 @@ dlg.mk_message('# Head', msg_type='note', heading_collapsed=1, bookmark=3, skipp
 dlg.mk_message('x', msg_type='code', o_collapsed=1, i_collapsed=1, pinned=0, id='50170002')
 dlg.mk_message('q', msg_type='prompt', output='a', pinned=1, o_collapsed=0, id='50170003')
 `)
-	d := dialog.New("solveit")
-	d.Make(dialog.Note, "# Head", dialog.WithAttr("heading_collapsed", 1), dialog.WithAttr("bookmark", 3), dialog.WithAttr("skipped", 1), dialog.WithID("50170001"))
-	d.Make(dialog.Code, "x", dialog.WithAttr("o_collapsed", 1), dialog.WithAttr("i_collapsed", 1), dialog.WithAttr("pinned", 0), dialog.WithID("50170002"))
-	d.Make(dialog.Prompt, "q", dialog.WithReply("a"), dialog.WithAttr("pinned", 1), dialog.WithAttr("o_collapsed", 0), dialog.WithID("50170003"))
+	d := &convert.File{Dialog: dialog.New("solveit")}
+	d.Make(dialog.Note, "# Head", dialog.MakeOptions{ID: "50170001", Attrs: map[string]any{"heading_collapsed": 1, "bookmark": 3, "skipped": 1}})
+	d.Make(dialog.Code, "x", dialog.MakeOptions{ID: "50170002", Attrs: map[string]any{"o_collapsed": 1, "i_collapsed": 1, "pinned": 0}})
+	d.Make(dialog.Prompt, "q", dialog.MakeOptions{Reply: "a", ID: "50170003", Attrs: map[string]any{"pinned": 1, "o_collapsed": 0}})
 	opts := convert.Options{Registry: convert.Solveit()}
 	got, err := opts.Marshal(d)
 	if err != nil {
@@ -336,11 +336,11 @@ m = dlg.mk_message('1+1', msg_type='code', id='0e700001', output=[
     dict(output_type='execute_result', execution_count=1, data={'text/plain': '2'}, metadata={'__type': 'int'}),
     dict(output_type='display_data', data={'text/plain': 'x'}, metadata={'__type': 'X', 'keep': 1})])
 `)
-	d := dialog.New("out")
-	m, _ := d.Make(dialog.Code, "1+1", dialog.WithID("0e700001"), dialog.WithOutputs([]dialog.Output{
+	d := &convert.File{Dialog: dialog.New("out")}
+	m, _ := d.Make(dialog.Code, "1+1", dialog.MakeOptions{ID: "0e700001", Outputs: []dialog.Output{
 		dialog.NewOutput(map[string]any{"output_type": "execute_result", "execution_count": 1, "data": map[string]any{"text/plain": "2"}, "metadata": map[string]any{"__type": "int"}}),
 		dialog.NewOutput(map[string]any{"output_type": "display_data", "data": map[string]any{"text/plain": "x"}, "metadata": map[string]any{"__type": "X", "keep": 1}}),
-	}))
+	}})
 	got, err := convert.Marshal(d)
 	if err != nil {
 		t.Fatal(err)
@@ -377,11 +377,11 @@ func TestStableIDsWithoutFileIDs(t *testing.T) {
 			t.Fatal(err)
 		}
 		second, _ := convert.Unmarshal(bytes.Clone(data))
-		if diff := cmp.Diff(messageIDs(first), messageIDs(second)); diff != "" {
+		if diff := cmp.Diff(messageIDs(first.Dialog), messageIDs(second.Dialog)); diff != "" {
 			t.Errorf("%s: ids differ between readings:\n%s", name, diff)
 		}
 		seen := map[string]bool{}
-		for _, id := range messageIDs(first) {
+		for _, id := range messageIDs(first.Dialog) {
 			if !regexp.MustCompile(`^[0-9a-f]{8}$`).MatchString(id) || seen[id] {
 				t.Errorf("%s: id %q", name, id)
 			}
@@ -420,7 +420,7 @@ func TestStableIDsWithoutFileIDs(t *testing.T) {
 	a, _ := convert.Unmarshal([]byte(`{"cells": [{"cell_type": "raw", "metadata": {}, "source": "same"}, {"cell_type": "raw", "metadata": {}, "source": "same"}], "metadata": {}, "nbformat": 4, "nbformat_minor": 4}`))
 	b, _ := convert.Unmarshal([]byte(`{"cells": [{"cell_type": "raw", "metadata": {}, "source": "other"}, {"cell_type": "raw", "metadata": {}, "source": "same"}], "metadata": {}, "nbformat": 4, "nbformat_minor": 4}`))
 	if a.Messages[0].ID == a.Messages[1].ID || a.Messages[0].ID == b.Messages[0].ID || a.Messages[1].ID != b.Messages[1].ID {
-		t.Errorf("ids %v %v", messageIDs(a), messageIDs(b))
+		t.Errorf("ids %v %v", messageIDs(a.Dialog), messageIDs(b.Dialog))
 	}
 }
 

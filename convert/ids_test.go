@@ -24,7 +24,7 @@ func TestEditKeepsIDsOfOlderFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Messages[1].Content = "x = 2"
-	if _, err := d.Make(dialog.Note, "added", dialog.WithID("c0ffee00")); err != nil {
+	if _, err := d.Make(dialog.Note, "added", dialog.MakeOptions{ID: "c0ffee00"}); err != nil {
 		t.Fatal(err)
 	}
 	out, err := convert.Marshal(d)

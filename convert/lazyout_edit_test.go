@@ -68,11 +68,11 @@ func TestReadOutputEditsMatchPython(t *testing.T) {
 		if err != nil || nb.Nbformat != 4 {
 			continue // Python's edits are of version 4's cells
 		}
-		d, err := convert.Options{}.ToDialog(nb)
+		d, err := convert.ReadOptions{}.ToDialog(nb)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a, b, s := editTargets(d); a != nil && a != b && s != nil {
+		if a, b, s := editTargets(d.Dialog); a != nil && a != b && s != nil {
 			paths = append(paths, e.Path)
 		}
 	}
@@ -101,7 +101,7 @@ func TestReadOutputEditsMatchPython(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a, b, s := editTargets(d)
+			a, b, s := editTargets(d.Dialog)
 			switch edit {
 			case "move":
 				last := len(a.Outputs) - 1

@@ -32,8 +32,8 @@ func outputHeavy(n int) []byte {
 
 // dialogMarshalTo writes d to w as ipynb check does: ToNotebook, then
 // nbformat's MarshalTo.
-func dialogMarshalTo(w io.Writer, d *dialog.Dialog) error {
-	nb, err := convert.Options{}.ToNotebook(d)
+func dialogMarshalTo(w io.Writer, d *convert.File) error {
+	nb, err := convert.WriteOptions{}.ToNotebook(d)
 	if err != nil {
 		return err
 	}
@@ -55,7 +55,7 @@ func TestDialogOutputsLazyScale(t *testing.T) {
 		sizes = sizes[:3]
 	}
 	if nb, err := nbformat.Unmarshal(outputHeavy(2)); err == nil { // warm up
-		d, _ := convert.Options{}.ToDialog(nb)
+		d, _ := convert.ReadOptions{}.ToDialog(nb)
 		dialogMarshalTo(io.Discard, d)
 	}
 	var prevAlloc, prevSize uint64
@@ -78,7 +78,7 @@ func TestDialogOutputsLazyScale(t *testing.T) {
 		}
 		out.Reset()
 		alloc := allocatedBytes(func() {
-			d, e := convert.Options{}.ToDialog(nb)
+			d, e := convert.ReadOptions{}.ToDialog(nb)
 			if err = e; err == nil {
 				err = dialogMarshalTo(&out, d)
 			}
@@ -179,7 +179,7 @@ func BenchmarkDialogLayer(b *testing.B) {
 	out.Grow(len(data))
 	for b.Loop() {
 		out.Reset()
-		d, err := convert.Options{}.ToDialog(nb)
+		d, err := convert.ReadOptions{}.ToDialog(nb)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -229,7 +229,7 @@ func TestOutputEqualityMatchesDecoded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var dc *dialog.Dialog
+		var dc *convert.File
 		if c, err := os.ReadFile(filepath.Join(canon, e.Path)); err == nil {
 			dc, _ = convert.Unmarshal(c)
 		}

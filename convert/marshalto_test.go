@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/convert"
-	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -50,8 +49,8 @@ func TestCorpusDialogMarshalTo(t *testing.T) {
 }
 
 // marshalTo writes d to w: ToNotebook, then nbformat's MarshalTo.
-func marshalTo(w io.Writer, d *dialog.Dialog) error {
-	nb, err := convert.Options{}.ToNotebook(d)
+func marshalTo(w io.Writer, d *convert.File) error {
+	nb, err := convert.WriteOptions{}.ToNotebook(d)
 	if err != nil {
 		return err
 	}

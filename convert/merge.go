@@ -32,7 +32,7 @@ func (r *MergeResult) Clean() bool { return len(r.Conflicts) == 0 }
 
 // Merge merges notebooks three-way. See [Options.Merge].
 func Merge(base, ours, theirs []byte, opt dialog.MergeOptions) (*MergeResult, error) {
-	return Options{}.Merge(base, ours, theirs, opt)
+	return options{}.Merge(base, ours, theirs, opt)
 }
 
 // A MergeInputError reports a merge input that cannot be read as a
@@ -93,11 +93,11 @@ func trimPrefix(err error) string {
 //
 // An input that is not a readable notebook fails with a
 // *MergeInputError; nothing is merged then.
-func (o Options) Merge(base, ours, theirs []byte, opt dialog.MergeOptions) (*MergeResult, error) {
+func (o options) Merge(base, ours, theirs []byte, opt dialog.MergeOptions) (*MergeResult, error) {
 	// The three are read at once (on as many cores as there are). The
 	// notebooks live only during the merge, and nothing returned refers to
 	// them: they may read the inputs without copying them.
-	var ds [3]*dialog.Dialog
+	var ds [3]*File
 	var errs [3]error
 	var wg sync.WaitGroup
 	for i, in := range [3][]byte{base, ours, theirs} {
@@ -125,11 +125,12 @@ func (o Options) Merge(base, ours, theirs []byte, opt dialog.MergeOptions) (*Mer
 // mergeDialogs merges dialogs read by this package (Source set) from in,
 // writing the result in ours' style. Ours' notebook is changed in place:
 // it must be private to the merge.
-func (o Options) mergeDialogs(base, ours, theirs *dialog.Dialog, in mergeInputs, opt dialog.MergeOptions) (*MergeResult, error) {
+func (o options) mergeDialogs(fBase, fOurs, fTheirs *File, in mergeInputs, opt dialog.MergeOptions) (*MergeResult, error) {
+	base, ours, theirs := fBase.Dialog, fOurs.Dialog, fTheirs.Dialog
 	orgs := [3]*origin{}
-	for i, d := range [3]*dialog.Dialog{base, ours, theirs} {
-		org, ok := d.Source.(*origin)
-		if !ok {
+	for i, f := range [3]*File{fBase, fOurs, fTheirs} {
+		org := f.org
+		if org == nil {
 			return nil, errors.New("convert: merge: a dialog was not read from a notebook")
 		}
 		orgs[i] = org

@@ -28,7 +28,7 @@ func bigEdits(b *testing.B) (base, ours, theirs []byte) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		f(d)
+		f(d.Dialog)
 		out, err := convert.Marshal(d)
 		if err != nil {
 			b.Fatal(err)

@@ -23,11 +23,11 @@ import (
 // added to or changed in its text, a new message inserted before it, it
 // deleted, moved to the end, its outputs cleared, a metadata key set.
 func editAt(d *dialog.Dialog, op, i int, tag string) {
-	if d.Len() == 0 {
+	if len(d.Messages) == 0 {
 		d.Add(dialog.Note, "new "+tag)
 		return
 	}
-	i = i % d.Len()
+	i = i % len(d.Messages)
 	m := d.Messages[i]
 	switch op % 7 {
 	case 0:
@@ -64,7 +64,7 @@ func edited(t testing.TB, data []byte, edit func(d *dialog.Dialog)) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	edit(d)
+	edit(d.Dialog)
 	out, err := convert.Marshal(d)
 	if err != nil {
 		t.Fatal(err)
@@ -114,11 +114,11 @@ func TestMergeAgreesWithGitOnCorpus(t *testing.T) {
 			break
 		}
 		d, err := convert.Unmarshal(data)
-		if err != nil || d.Len() < 8 {
+		if err != nil || len(d.Messages) < 8 {
 			continue
 		}
 		tried++
-		n := d.Len()
+		n := len(d.Messages)
 		opO, opT := r.IntN(7), r.IntN(7)
 		iO, iT := r.IntN(n/3), n-1-r.IntN(n/3)
 		ours := edited(t, data, func(d *dialog.Dialog) { editAt(d, opO, iO, "ours") })
@@ -428,7 +428,7 @@ func TestMergeHostAttributes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f(d)
+		f(d.Dialog)
 		out, err := o.Marshal(d)
 		if err != nil {
 			t.Fatal(err)

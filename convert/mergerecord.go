@@ -11,7 +11,7 @@ import (
 )
 
 // ConflictsKey is the metadata member in which a merge records the
-// conflicts of values that have no text (see Options.Merge): a JSON
+// conflicts of values that have no text (see options.Merge): a JSON
 // array of records, each an object
 //
 //	{"pointer": "/metadata/tags", "what": "metadata key tags",
@@ -42,7 +42,7 @@ const ConflictsKey = "ipynb_conflicts"
 // the metadata of their messages in merged (the notebook's metadata for
 // ID ""), replacing each message concerned by a copy (versions follows).
 // dialogs and orgs are base's, ours' and theirs'.
-func (o Options) recordConflicts(merged *dialog.Dialog, conflicts []dialog.Conflict, versions map[*dialog.Message][3]*dialog.Message,
+func (o options) recordConflicts(merged *dialog.Dialog, conflicts []dialog.Conflict, versions map[*dialog.Message][3]*dialog.Message,
 	dialogs [3]*dialog.Dialog, orgs [3]*origin) {
 	reg := o.Registry
 	if reg == nil {
@@ -153,7 +153,7 @@ func asArray(v any) ([]any, bool) {
 // three sides' values at the pointer in their cells (their notebooks'
 // metadata for ID ""), in the order the members are written; ok is false
 // when the sides all agree there, unless always.
-func (o Options) record(c dialog.Conflict, path []string, always bool, dialogs [3]*dialog.Dialog, orgs [3]*origin) (json.RawMessage, bool) {
+func (o options) record(c dialog.Conflict, path []string, always bool, dialogs [3]*dialog.Dialog, orgs [3]*origin) (json.RawMessage, bool) {
 	pointer := ""
 	for _, k := range path {
 		pointer = jsonpointer.AppendToken(pointer, k)
@@ -328,7 +328,7 @@ func conflictPath(c dialog.Conflict, reg *Registry) ([]string, bool) {
 			return nil, false
 		}
 		key := c.Key[0]
-		if d, ok := reg.ByAttr(key); ok {
+		if d, ok := reg.lookupAttr(key); ok {
 			key = d.Key
 		}
 		return append([]string{"metadata", key}, c.Key[1:]...), true

@@ -66,7 +66,7 @@ func mergedV3Keys(orgB, orgO, orgT *origin) map[string]any {
 // heading's line breaks, say). Where ours or theirs is invalid (a side
 // git's line merge cut, in fix), nb is healed, and that side's cells are
 // written anew from it, so that none of their invalid bytes remain.
-func (o Options) marshalMergedV3(nb *nbformat.Notebook, msgs []*dialog.Message, versions map[*dialog.Message][3]*dialog.Message,
+func (o options) marshalMergedV3(nb *nbformat.Notebook, msgs []*dialog.Message, versions map[*dialog.Message][3]*dialog.Message,
 	meta map[string]any, orgO, orgT *origin, in mergeInputs) ([]byte, error) {
 	from := make(map[nbformat.Cell]v3write.Cell, len(orgO.work.Cells)+len(orgT.work.Cells))
 	var theirs []byte
@@ -106,7 +106,7 @@ func (o Options) marshalMergedV3(nb *nbformat.Notebook, msgs []*dialog.Message, 
 
 // theirsVersion returns theirs' version 3 cell of merged message m (v: its
 // versions), when m is that version and not ours'.
-func (o Options) theirsVersion(m *dialog.Message, v [3]*dialog.Message, orgO, orgT *origin, from map[nbformat.Cell]v3write.Cell) (v3write.Cell, bool) {
+func (o options) theirsVersion(m *dialog.Message, v [3]*dialog.Message, orgO, orgT *origin, from map[nbformat.Cell]v3write.Cell) (v3write.Cell, bool) {
 	if v[2] == nil {
 		return v3write.Cell{}, false
 	}
@@ -128,7 +128,7 @@ func (o Options) theirsVersion(m *dialog.Message, v [3]*dialog.Message, orgO, or
 
 // sameIgnoringID is sameMessage but for the ids (which a version 3
 // notebook's cells do not have: they are made when it is read).
-func (o Options) sameIgnoringID(m *dialog.Message, s *snapshot) bool {
+func (o options) sameIgnoringID(m *dialog.Message, s *snapshot) bool {
 	c := *m
 	c.ID = s.msg.ID
 	return o.sameMessage(&c, s)

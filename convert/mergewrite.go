@@ -51,7 +51,7 @@ func factsOfBase(merged *dialog.Dialog, versions map[*dialog.Message][3]*dialog.
 // theirs' messages as theirs' cells when the two notebooks are of one
 // version; over a version 3 ours, as version 3 (see keepsV3). versions
 // holds no base versions any more (base is done with: see baseFacts).
-func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Message][3]*dialog.Message, fb baseFacts, orgO, orgT *origin, in mergeInputs, bothValid bool) ([]byte, error) {
+func (o options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Message][3]*dialog.Message, fb baseFacts, orgO, orgT *origin, in mergeInputs, bothValid bool) ([]byte, error) {
 	mo := mergedOrigin(fb.minor, orgO, len(merged.Messages))
 	pick := &cellPicker{versions: versions, ours: orgO, theirs: orgT,
 		theirsRaw:   &rawCells{nb: orgT.nb, data: in.theirs},
@@ -79,9 +79,7 @@ func (o Options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 	// A version 3 ours is written back as it is only if the merge is ours
 	// (cells taken from theirs went into its upgrade, not into it).
 	mo.valid = mo.valid && slices.Equal(merged.Messages, orgO.msgs) && orgO.sameMeta(merged.Meta) && len(fb.v3Keys) == 0
-	merged.Source = mo
-	defer func() { merged.Source = nil }()
-	nb, err := o.ToNotebook(merged)
+	nb, err := o.ToNotebook(&File{Dialog: merged, org: mo})
 	if err != nil {
 		return nil, err
 	}

@@ -130,7 +130,7 @@ func TestNotebookMetaMapMatchesToMap(t *testing.T) {
 		if err != nil {
 			return
 		}
-		org := d.Source.(*origin)
+		org := d.org
 		work := org.work
 		files++
 		if check(where, &work.Metadata) {
@@ -144,7 +144,7 @@ func TestNotebookMetaMapMatchesToMap(t *testing.T) {
 		if diff := cmp.Diff(want, d.Meta); diff != "" {
 			t.Errorf("%s: the dialog's metadata differs from ToMap's (-want +got):\n%s", where, diff)
 		}
-		if diff := cmp.Diff(want, d.Source.(*origin).metaAsRead()); diff != "" {
+		if diff := cmp.Diff(want, d.org.metaAsRead()); diff != "" {
 			t.Errorf("%s: the metadata kept as read differs from ToMap's (-want +got):\n%s", where, diff)
 		}
 	}

@@ -307,7 +307,7 @@ func TestMessageMutationsSeen(t *testing.T) {
 	}
 	opts := convert.Options{Registry: reg}
 	for version, data := range mutateNotebooks() {
-		read := func(t *testing.T) *dialog.Dialog {
+		read := func(t *testing.T) *convert.File {
 			t.Helper()
 			d, err := opts.Unmarshal(data)
 			if err != nil {
@@ -328,7 +328,7 @@ func TestMessageMutationsSeen(t *testing.T) {
 				if first, err := opts.Marshal(d); err != nil || !bytes.Equal(first, unedited) {
 					t.Fatalf("first write: %v\n%s", err, first)
 				}
-				mu.inPlace(t, d)
+				mu.inPlace(t, d.Dialog)
 				got, err := opts.Marshal(d)
 				if err != nil {
 					t.Fatal(err)
@@ -338,7 +338,7 @@ func TestMessageMutationsSeen(t *testing.T) {
 					replace = mu.inPlace // (a field replaced is the change)
 				}
 				ref := read(t)
-				replace(t, ref)
+				replace(t, ref.Dialog)
 				want, err := opts.Marshal(ref)
 				if err != nil {
 					t.Fatal(err)

@@ -22,7 +22,7 @@ import (
 // one from the new content, instead of the id its snapshot's cell has.
 func TestSaveKeepsIDsOfMessagesWithoutID(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "x.ipynb")
-	d := dialog.New("x")
+	d := &convert.File{Dialog: dialog.New("x")}
 	d.Messages = append(d.Messages, &dialog.Message{Kind: dialog.Note, Content: "x"}, &dialog.Message{Kind: dialog.Code, Content: "1"})
 	if err := convert.WriteFile(d, p); err != nil {
 		t.Logf("refused: %v", err)
@@ -45,7 +45,7 @@ func TestSaveKeepsIDsOfMessagesWithoutID(t *testing.T) {
 	}
 	before := idsOf()
 	d.Messages[0].Content = "y"
-	if err := convert.Save(d); err != nil {
+	if err := d.Save(); err != nil {
 		t.Fatal(err)
 	}
 	after := idsOf()

@@ -23,7 +23,7 @@ type readOutput struct {
 }
 
 // Type returns the output_type.
-func (r *readOutput) Type() string { return r.out.Type() }
+func (r *readOutput) Type() string { return string(r.out.Type()) }
 
 // Decode returns the output as generic JSON, as Python nbformat holds it
 // in memory (see rejoin).

@@ -10,7 +10,7 @@ import (
 )
 
 // Size returns the size encoding/json gives the output's generic form
-// (Decode's) without decoding it: the dialog.OutputSizer of the outputs
+// (Decode's) without decoding it: the dialog.OutputSource.Size of the outputs
 // read, which dialog.Message.Preview and the ipynb command's show use.
 // ok is false where the size is not sure (see outputSize): callers then
 // decode the output.
@@ -94,7 +94,7 @@ type member struct {
 func typeMember(t nbformat.OutputType, out nbformat.Output) member {
 	return member{"output_type", t == "", func() (int, bool) {
 		if t == "" {
-			return jsonsize.String(out.Type()), true
+			return jsonsize.String(string(out.Type())), true
 		}
 		return jsonsize.String(string(t)), true
 	}}

@@ -21,6 +21,7 @@ import (
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
 	"github.com/nbdialog/ipynb/internal/testtier"
+	"github.com/nbdialog/ipynb/internal/truthy"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -62,15 +63,14 @@ var seedEdits = []struct {
 		if len(d.Messages) == 0 {
 			return false, nil
 		}
-		_, err := d.Make(dialog.Note, "new note", dialog.After(d.Messages[0].ID), dialog.WithID("deadbeef"))
+		_, err := d.Make(dialog.Note, "new note", dialog.MakeOptions{After: d.Messages[0].ID, ID: "deadbeef"})
 		return true, err
 	}},
 	{"insert_code", func(d *dialog.Dialog) (bool, error) {
 		if len(d.Messages) == 0 {
 			return false, nil
 		}
-		_, err := d.Make(dialog.Code, "print(1)", dialog.Before(d.Messages[len(d.Messages)-1].ID),
-			dialog.WithOutputs([]dialog.Output{dialog.StreamOutput("stdout", "1\n")}), dialog.WithID("c0ffee00"))
+		_, err := d.Make(dialog.Code, "print(1)", dialog.MakeOptions{Before: d.Messages[len(d.Messages)-1].ID, Outputs: []dialog.Output{dialog.StreamOutput("stdout", "1\n")}, ID: "c0ffee00"})
 		return true, err
 	}},
 	{"delete", func(d *dialog.Dialog) (bool, error) {
@@ -98,7 +98,7 @@ var seedEdits = []struct {
 	}},
 	{"unskip", func(d *dialog.Dialog) (bool, error) {
 		for _, m := range d.Messages {
-			if dialog.Truthy(m.Attrs["skipped"]) {
+			if truthy.Of(m.Attrs["skipped"]) {
 				m.Attrs["skipped"] = 0
 				break
 			}
@@ -246,7 +246,7 @@ var deliberates = []deliberate{
 		changed := false
 		for _, c := range cellsOf(ours) {
 			md, _ := c["metadata"].(map[string]any)
-			if c["cell_type"] != "markdown" || !dialog.Truthy(md["solveit_ai"]) {
+			if c["cell_type"] != "markdown" || !truthy.Of(md["solveit_ai"]) {
 				continue
 			}
 			src := joinText(c["source"])
@@ -261,7 +261,7 @@ var deliberates = []deliberate{
 		changed := false
 		for _, c := range cellsOf(ours) {
 			md, _ := c["metadata"].(map[string]any)
-			if c["cell_type"] == "markdown" || !dialog.Truthy(md["solveit_ai"]) {
+			if c["cell_type"] == "markdown" || !truthy.Of(md["solveit_ai"]) {
 				continue
 			}
 			c["cell_type"], md["solveit_ai"], changed = "markdown", true, true
@@ -492,7 +492,7 @@ func TestOracleParity(t *testing.T) {
 			var got []byte
 			applies := true
 			if err == nil {
-				applies, err = edit(d)
+				applies, err = edit(d.Dialog)
 			}
 			if err == nil && applies {
 				got, err = opts.Marshal(d)

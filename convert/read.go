@@ -8,23 +8,13 @@ import (
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/nbimpl"
+	"github.com/nbdialog/ipynb/internal/truthy"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
-// ToDialog converts a notebook to a dialog. The notebook is kept (in
-// Dialog.Source) to write the dialog back exactly; do not change it
-// afterwards.
-//
-// Markdown cells become notes, or prompts when their metadata has a true
-// solveit_ai (the reply is split off at ReplySeparator); code and raw
-// cells become code and raw messages. Cell metadata goes to Message.Meta,
-// except keys the Registry declares, which go to Message.Attrs. Cells
-// without a valid id, or with the id of an earlier cell, get fresh ids.
-// A version 3 notebook is read through its upgrade to 4.5.
-func (o Options) ToDialog(nb *nbformat.Notebook) (*dialog.Dialog, error) { return o.toDialog(nb, nil) }
-
-// toDialog is ToDialog of nb, read from data (nil: not known).
-func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, error) {
+// toDialog is ReadOptions.ToDialog of nb, read from data (nil: not
+// known).
+func (o options) toDialog(nb *nbformat.Notebook, data []byte) (*File, error) {
 	pristine := data != nil // nb was parsed from data by this package
 	work := nb
 	switch nb.Nbformat {
@@ -112,8 +102,9 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 		org.msgs = append(org.msgs, m)
 		ms.snapshotInto(&cells[i].snap, m, c, generated, bufs)
 	}
-	d.Source = org
-	return d, nil
+	f := &r.f
+	f.Dialog, f.org = d, org
+	return f, nil
 }
 
 // takeAttrs sets m.Meta to meta, a cell's metadata as generic JSON,
@@ -121,7 +112,7 @@ func (o Options) toDialog(nb *nbformat.Notebook, data []byte) (*dialog.Dialog, e
 // marker (a markdown message with a truthy one is a prompt, its reply
 // split off its content), and returns sameMeta (a map no one changes
 // equal to meta, see metaMap), or nil if a key was taken out of meta.
-func (o Options) takeAttrs(m *dialog.Message, meta, sameMeta map[string]any) map[string]any {
+func (o options) takeAttrs(m *dialog.Message, meta, sameMeta map[string]any) map[string]any {
 	for d := range o.Registry.All() {
 		v, ok := meta[d.Key]
 		if !ok {
@@ -137,7 +128,7 @@ func (o Options) takeAttrs(m *dialog.Message, meta, sameMeta map[string]any) map
 		}
 		m.Attrs[d.Attr] = v
 	}
-	if v, ok := meta[promptKey]; ok && !dialog.Truthy(v) {
+	if v, ok := meta[promptKey]; ok && !truthy.Of(v) {
 		// A falsy marker says nothing: dropped, as the seed drops it (an
 		// unedited cell keeps it in the file).
 		delete(meta, promptKey)
@@ -159,6 +150,7 @@ func (o Options) takeAttrs(m *dialog.Message, meta, sameMeta map[string]any) map
 // dialog, its origin and the buffers its messages take their pieces from
 // (the dialog returned points into it, and keeps it alive).
 type readDialog struct {
+	f    File
 	d    dialog.Dialog
 	org  origin
 	bufs readBufs
@@ -276,20 +268,11 @@ func (s *idsOf) given(id string) {
 	s.givenSet[id] = true
 }
 
-// ToMessage converts one cell to a message (see ToDialog).
-func (o Options) ToMessage(c nbformat.Cell) (*dialog.Message, error) {
-	m := &dialog.Message{}
-	if _, err := o.toMessage(m, c, nil, nil); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
 // toMessage converts cell c of notebook nb (nil: unknown) to a message,
 // set in *m (a zero message), its pieces taken from b (nil: allocated one
 // by one), and tells what a snapshot of m can take m.Meta from without
 // copying it (see metaSnap).
-func (o Options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Notebook, b *readBufs) (ms metaSnap, err error) {
+func (o options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Notebook, b *readBufs) (ms metaSnap, err error) {
 	var md any
 	var atts map[string]nbformat.MimeBundle
 	switch c := c.(type) {

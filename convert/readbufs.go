@@ -109,7 +109,9 @@ func (b *readBufs) size(nb *nbformat.Notebook, fileIDs bool) (withIDs int) {
 	both := make([]dialog.Output, 2*outs)
 	b.reads = make([]readOutput, outs)
 	b.outs, b.snapOuts = both[:outs:outs], both[outs:outs:2*outs]
-	dialog.SourcedOutputs(b.outs, b.reads)
+	for i := range b.reads {
+		b.outs[i] = dialog.SourcedOutput(&b.reads[i])
+	}
 	b.counts = make([]int, 0, counts)
 	b.texts.Grow(texts)
 	return withIDs

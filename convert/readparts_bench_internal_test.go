@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -20,7 +19,7 @@ func smallV4(b *testing.B) (nbs []*nbformat.Notebook, datas [][]byte) {
 		if err != nil || nb.Nbformat != 4 {
 			continue
 		}
-		if _, err := (Options{}).toDialog(nb, data); err != nil {
+		if _, err := (options{}).toDialog(nb, data); err != nil {
 			continue
 		}
 		nbs, datas = append(nbs, nb), append(datas, data)
@@ -39,9 +38,9 @@ func smallV4(b *testing.B) (nbs []*nbformat.Notebook, datas [][]byte) {
 // NotebookMeta reads the notebooks' metadata alone.
 func BenchmarkReadParts(b *testing.B) {
 	nbs, datas := smallV4(b)
-	ds := make([]*dialog.Dialog, len(nbs))
+	ds := make([]*File, len(nbs))
 	for i, nb := range nbs {
-		d, err := Options{}.toDialog(nb, datas[i])
+		d, err := options{}.toDialog(nb, datas[i])
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -59,12 +58,12 @@ func BenchmarkReadParts(b *testing.B) {
 		})
 	}
 	run("ToDialog", func(i int) {
-		if _, err := (Options{}).toDialog(nbs[i], datas[i]); err != nil {
+		if _, err := (options{}).toDialog(nbs[i], datas[i]); err != nil {
 			b.Fatal(err)
 		}
 	})
 	run("Unchanged", func(i int) {
-		if !(Options{}).unchanged(ds[i], ds[i].Source.(*origin)) {
+		if !(options{}).unchanged(ds[i].Dialog, ds[i].org) {
 			b.Fatal("a dialog read is changed")
 		}
 	})

@@ -28,14 +28,14 @@ func TestV3CellsCarryTheirMessagesIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	org := d.Source.(*origin)
+	org := d.org
 	for _, m := range d.Messages {
 		if got := nbformat.CellIDOf(org.snap(m).cell); string(got) != m.ID {
 			t.Errorf("message %s: its cell's id is %q", m.ID, got)
 		}
 	}
 	d.Messages[1].Content = "Changed"
-	nb, err := Options{}.ToNotebook(d)
+	nb, err := options{}.ToNotebook(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestSnapshotSharesCellMetadata(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		org := d.Source.(*origin)
+		org := d.org
 		m := d.Messages[0]
 		s := org.snap(m)
 		cellMeta := s.cell.(*nbformat.MarkdownCell).Metadata.AdditionalProperties
@@ -123,7 +123,7 @@ func TestExecutionCountIsTheMessagesOwn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := Options{}.ToDialog(nb)
+	d, err := options{}.ToDialog(nb)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,9 +162,9 @@ func TestFastPathsAgreeWithTheGeneralOnes(t *testing.T) {
 		}
 		// The general path: the same dialog, its origin (written once
 		// already, by the fast path) no longer known to be as read.
-		d.Source.(*origin).pristine = false
+		d.org.pristine = false
 		slow := *d
-		nb, err := Options{}.ToNotebook(&slow)
+		nb, err := options{}.ToNotebook(&slow)
 		if err != nil {
 			t.Fatalf("%s: %v", e.Path, err)
 		}
@@ -180,11 +180,11 @@ func TestFastPathsAgreeWithTheGeneralOnes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		other, err := Options{}.ToDialog(read)
+		other, err := options{}.ToDialog(read)
 		if err != nil {
 			t.Fatalf("%s: %v", e.Path, err)
 		}
-		if !sameDialog(d, other) {
+		if !sameDialog(d.Dialog, other.Dialog) {
 			t.Errorf("%s: Unmarshal and ToDialog give different dialogs", e.Path)
 			continue
 		}
@@ -236,7 +236,7 @@ func TestMetadataSnapshotSharesRawValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	org := d.Source.(*origin)
+	org := d.org
 	raw, ok := d.Meta["widgets"].(json.RawMessage)
 	if !ok {
 		t.Skipf("widgets read as %T", d.Meta["widgets"])

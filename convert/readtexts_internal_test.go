@@ -40,13 +40,13 @@ func TestSharedTextsSurviveTheInputsReuse(t *testing.T) {
 `)
 	want := []string{"plain text, one string", "only line of a list", "x = 1\ny = 2", `escaped "quote" and é`, "", ""}
 	shared := []bool{true, true, false, false, false, false}
-	for _, read := range []func([]byte) (*dialog.Dialog, error){Unmarshal, Options{}.Unmarshal} {
+	for _, read := range []func([]byte) (*File, error){Unmarshal, options{}.Unmarshal} {
 		data := bytes.Clone(src)
 		d, err := read(data)
 		if err != nil {
 			t.Fatal(err)
 		}
-		readBytes, _ := nbimpl.ReadBytes(d.Source.(*origin).nb)
+		readBytes, _ := nbimpl.ReadBytes(d.org.nb)
 		for i, m := range d.Messages {
 			if within(m.Content, data) {
 				t.Errorf("message %d: its text is in the caller's slice", i)
@@ -83,10 +83,11 @@ func TestReadMessagesAsToMessage(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		org := d.Source.(*origin)
+		org := d.org
 		for i, m := range d.Messages {
 			c := org.work.Cells[i]
-			ref, err := Options{}.ToMessage(c)
+			ref := &dialog.Message{}
+			_, err := options{}.toMessage(ref, c, nil, nil)
 			if err != nil {
 				t.Fatalf("%s: cell %d: %v", e.Path, i, err)
 			}
@@ -152,7 +153,7 @@ func TestSnapOfForeignMessages(t *testing.T) {
 	if err1 != nil || err2 != nil {
 		t.Fatal(err1, err2)
 	}
-	o1, o2 := d1.Source.(*origin), d2.Source.(*origin)
+	o1, o2 := d1.org, d2.org
 	for i, m := range d1.Messages {
 		if s := o1.snap(m); s == nil || s != &o1.cells[i].snap {
 			t.Errorf("message %d: snapshot %p, want %p", i, s, &o1.cells[i].snap)

@@ -25,7 +25,7 @@ func TestRegistryConflicts(t *testing.T) {
 	if !errors.As(err, &ce) || ce.Field != "attribute" || ce.Existing.Key != "x" {
 		t.Errorf("attribute conflict: %v", err)
 	}
-	if _, ok := r.ByAttr("b"); ok {
+	if slices.ContainsFunc(slices.Collect(r.All()), func(d convert.Descriptor) bool { return d.Attr == "b" }) {
 		t.Error("a failed Register registered part of its descriptors")
 	}
 	err = r.Register(convert.Descriptor{Attr: "c", Key: "x"})
@@ -111,7 +111,7 @@ func TestSaveOwner(t *testing.T) {
 	dir := t.TempDir()
 	d, _, _, _, _ := seedDialog()
 	path := filepath.Join(dir, "owned.ipynb")
-	if err := (convert.Options{Owner: &convert.Owner{UID: 65534, GID: 65534}}).WriteFile(d, path); err != nil {
+	if err := (convert.WriteOptions{Owner: &convert.Owner{UID: 65534, GID: 65534}}).WriteFile(d, path); err != nil {
 		t.Fatal(err)
 	}
 	fi, _ := os.Stat(path)
@@ -121,7 +121,7 @@ func TestSaveOwner(t *testing.T) {
 	}
 	// A later save by root keeps the owner.
 	d.Messages[0].Content = "again"
-	if err := convert.Save(d); err != nil {
+	if err := d.Save(); err != nil {
 		t.Fatal(err)
 	}
 	fi, _ = os.Stat(path)

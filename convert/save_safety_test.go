@@ -163,7 +163,7 @@ func TestWriteSweepsStaleTemporaries(t *testing.T) {
 	}
 	names["dialog.ipynb"] = true
 	d.Messages[0].Content = "edited"
-	if err := convert.Save(d); err != nil {
+	if err := d.Save(); err != nil {
 		t.Fatal(err)
 	}
 	for n, kept := range names {

@@ -33,8 +33,8 @@ func (e *SaveConflictError) Unwrap() error { return ErrChanged }
 const saveRetries = 5
 
 // saveMerging saves d over a file that changed since it was read (stamp):
-// see Options.Save.
-func (o Options) saveMerging(d *dialog.Dialog, stamp *atomicfile.Stamp) error {
+// see SaveOptions.Save.
+func (o options) saveMerging(d *File, stamp *atomicfile.Stamp) error {
 	// Ours as bytes: the merge works on private copies, never on d.
 	ours, err := o.Marshal(d)
 	if err != nil {
@@ -68,13 +68,13 @@ func (o Options) saveMerging(d *dialog.Dialog, stamp *atomicfile.Stamp) error {
 		}
 		// Written only over the file as merged (checked right before the
 		// rename); the dialog becomes the merge only once it is written.
-		msgs, meta, src := d.Messages, d.Meta, d.Source
-		d.Messages, d.Meta, d.Source = merged.Messages, merged.Meta, merged.Source
+		msgs, meta, src := d.Messages, d.Meta, d.org
+		d.Messages, d.Meta, d.org = merged.Messages, merged.Meta, merged.org
 		err = o.commit(d, d.Path, res.Data, now)
 		if err == nil {
 			return nil
 		}
-		d.Messages, d.Meta, d.Source = msgs, meta, src
+		d.Messages, d.Meta, d.org = msgs, meta, src
 		if !errors.Is(err, ErrChanged) {
 			return err
 		}

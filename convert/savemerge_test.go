@@ -43,11 +43,11 @@ func TestSaveMergesChangedFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := d.Len()
+	n := len(d.Messages)
 	d.Messages[0].Content += "\nedited here"
 	disk := otherWriter(t, path, func(d *dialog.Dialog) { d.Messages[n-1].Content += "\nedited elsewhere" })
 	ours, _ := convert.Marshal(d)
-	if err := convert.Save(d); !errors.Is(err, convert.ErrChanged) {
+	if err := d.Save(); !errors.Is(err, convert.ErrChanged) {
 		t.Fatalf("Save without MergeOnChange: %v", err)
 	}
 	o := convert.Options{MergeOnChange: &dialog.MergeOptions{}}
@@ -91,7 +91,7 @@ func TestSaveMergeConflictWritesNothing(t *testing.T) {
 	}
 	d.Messages[0].Content = "mine"
 	disk := otherWriter(t, path, func(d *dialog.Dialog) { d.Messages[0].Content = "theirs" })
-	err = convert.Options{MergeOnChange: &dialog.MergeOptions{}}.Save(d)
+	err = convert.SaveOptions{MergeOnChange: &dialog.MergeOptions{}}.Save(d)
 	var ce *convert.SaveConflictError
 	if !errors.As(err, &ce) || !errors.Is(err, convert.ErrChanged) || len(ce.Conflicts) != 1 || ce.Conflicts[0].What != "content" {
 		t.Fatalf("err %v", err)
@@ -125,7 +125,7 @@ func TestSaveMergeRefusesNonNotebook(t *testing.T) {
 	if err := os.WriteFile(path, junk, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err = convert.Options{MergeOnChange: &dialog.MergeOptions{}}.Save(d)
+	err = convert.SaveOptions{MergeOnChange: &dialog.MergeOptions{}}.Save(d)
 	var se *nbformat.SyntaxError
 	if !errors.As(err, &se) || se.File != path || se.Line != 2 || !strings.HasPrefix(err.Error(), "convert: save: ") || !strings.Contains(err.Error(), path+":2:") {
 		t.Fatalf("err %v", err)
@@ -148,7 +148,7 @@ func TestSaveMergesChangeDuringSave(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n = d.Len()
+	n = len(d.Messages)
 	d.Messages[0].Attrs = map[string]any{"mark": 1}
 	d.Messages[0].Content += "\nedited here"
 	if err := o.Save(d); err != nil {

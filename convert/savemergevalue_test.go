@@ -31,7 +31,7 @@ func TestSaveMergeOfAResavedFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Messages[0].Meta["deep"] = map[string]any{"a": 1, "b": 7, "c": []any{1, 2.5}}
-	if err := (convert.Options{MergeOnChange: &dialog.MergeOptions{}}).Save(d); err != nil {
+	if err := (convert.SaveOptions{MergeOnChange: &dialog.MergeOptions{}}).Save(d); err != nil {
 		t.Fatalf("save: %v", err)
 	}
 	got, _ := os.ReadFile(path)

@@ -6,7 +6,6 @@ package convert_test
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,8 +20,8 @@ import (
 
 // seedDialog builds the seed's dialog: a note with an attachment, a code
 // message with an output, a prompt with a reply, a raw message.
-func seedDialog() (d *dialog.Dialog, note, code, prompt, raw *dialog.Message) {
-	d = dialog.New("dlg")
+func seedDialog() (d *convert.File, note, code, prompt, raw *dialog.Message) {
+	d = &convert.File{Dialog: dialog.New("dlg")}
 	d.Random = dialog.Seeded(7)
 	note = d.Add(dialog.Note, "A *test* dialog")
 	d.Attach(note, []byte("not really a png"), "image/png")
@@ -187,7 +186,7 @@ func TestSeedWriteReadSave(t *testing.T) {
 	if err := convert.WriteFile(d, filepath.Join(dir, "dlg.ipynb")); err != nil {
 		t.Fatal(err)
 	}
-	if err := convert.Write(d, dir); err != nil {
+	if err := writeIn(d, dir); err != nil {
 		t.Fatal(err)
 	}
 	cells, err := convert.Cells(dir, d.Name, nil, nil)
@@ -228,7 +227,7 @@ func TestSeedWriteReadSave(t *testing.T) {
 	if back.Name != "dlg" || back.Path != filepath.Join(dir, "dlg.ipynb") || back.ModTime.IsZero() {
 		t.Errorf("name %q path %q modtime %v", back.Name, back.Path, back.ModTime)
 	}
-	if diff := cmp.Diff(summaryRows(d), summaryRows(back)); diff != "" {
+	if diff := cmp.Diff(summaryRows(d.Dialog), summaryRows(back.Dialog)); diff != "" {
 		t.Errorf("read back (-written +read):\n%s", diff)
 	}
 	if g, _ := back.Messages[1].Outputs[0].Map(); g["data"].(map[string]any)["text/plain"] != "2" {
@@ -242,7 +241,7 @@ func TestSeedWriteReadSave(t *testing.T) {
 	path := filepath.Join(dir, "dlg.ipynb")
 	before, _ := os.ReadFile(path)
 	fi1, _ := os.Stat(path)
-	if err := convert.Save(back); err != nil {
+	if err := back.Save(); err != nil {
 		t.Fatal(err)
 	}
 	after, _ := os.ReadFile(path)
@@ -251,8 +250,8 @@ func TestSeedWriteReadSave(t *testing.T) {
 		t.Error("saving an unedited dialog changed the file")
 	}
 	var _ dialog.Msgs = back.Messages
-	err = convert.Save(dialog.New("unread"))
-	if !errors.Is(err, convert.ErrNoPath) || !strings.Contains(err.Error(), "path") {
+	err = (&convert.File{Dialog: dialog.New("unread")}).Save()
+	if err == nil || !strings.Contains(err.Error(), "no path") {
 		t.Errorf("Save of an unread dialog = %v", err)
 	}
 }
@@ -271,7 +270,7 @@ func TestSeedMetadataPreservation(t *testing.T) {
 	d, note, _, _, _ := seedDialog()
 	note.Meta = map[string]any{"my_app_flag": map[string]any{"level": 3}}
 	d.Meta = map[string]any{"my_app": map[string]any{"version": 1}}
-	if err := convert.Write(d, dir); err != nil {
+	if err := writeIn(d, dir); err != nil {
 		t.Fatal(err)
 	}
 	back, err := convert.ReadFile(filepath.Join(dir, "dlg"))

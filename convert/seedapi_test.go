@@ -34,22 +34,21 @@ func TestOracleSeedExample(t *testing.T) {
 	}
 	id := func(i int) string { return ids[i][1] }
 
-	d := dialog.New("dlg")
-	d.Make(dialog.Note, "A *test* dialog", dialog.WithID(id(0)),
-		dialog.WithAttachments(dialog.Attachment{ID: id(4), MIME: "image/png", Data: []byte("not really a png")}))
-	d.Make(dialog.Code, "1+1", dialog.WithID(id(1)), dialog.WithOutputs(dialog.CodeOutput("2")))
-	d.Make(dialog.Prompt, "Add them.", dialog.WithID(id(2)), dialog.WithReply("The answer is **2**."))
-	if _, err := d.Make(dialog.Raw, "plain text", dialog.WithID(id(3))); err != nil {
+	d := &convert.File{Dialog: dialog.New("dlg")}
+	d.Make(dialog.Note, "A *test* dialog", dialog.MakeOptions{ID: id(0), Attachments: []dialog.Attachment{dialog.Attachment{ID: id(4), MIME: "image/png", Data: []byte("not really a png")}}})
+	d.Make(dialog.Code, "1+1", dialog.MakeOptions{ID: id(1), Outputs: dialog.CodeOutput("2")})
+	d.Make(dialog.Prompt, "Add them.", dialog.MakeOptions{ID: id(2), Reply: "The answer is **2**."})
+	if _, err := d.Make(dialog.Raw, "plain text", dialog.MakeOptions{ID: id(3)}); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := convert.Write(d, dir); err != nil {
+	if err := writeIn(d, dir); err != nil {
 		t.Fatal(err)
 	}
 	sameFile(t, filepath.Join(out, "dlg.ipynb"), filepath.Join(dir, "dlg.ipynb"))
 
-	d.Make(dialog.Prompt, "What is 2+2?", dialog.WithID(later[0]), dialog.WithReply("The answer is 4."))
-	if _, err := d.Make(dialog.Prompt, "Hello?", dialog.WithID(later[1]), dialog.WithReply("")); err != nil {
+	d.Make(dialog.Prompt, "What is 2+2?", dialog.MakeOptions{ID: later[0], Reply: "The answer is 4."})
+	if _, err := d.Make(dialog.Prompt, "Hello?", dialog.MakeOptions{ID: later[1], Reply: ""}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := convert.Marshal(d)
@@ -95,22 +94,21 @@ j = dlg.mk_message('2+2', msg_type='code', output='[{"output_type": "execute_res
 dlg.write(Path(sys.argv[1])/'a'/'b', msgs=[c, j, a])
 dlg.write(Path(sys.argv[1])/'none', msgs=[])
 `, out)
-	d := dialog.New("sub")
+	d := &convert.File{Dialog: dialog.New("sub")}
 	d.Meta = map[string]any{"solveit_ver": 2}
-	a, _ := d.Make(dialog.Note, "first", dialog.WithID("5ab00001"))
-	d.Make(dialog.Code, "1+1", dialog.WithOutputs(dialog.CodeOutput("2")), dialog.WithID("5ab00002"))
-	c, _ := d.Make(dialog.Prompt, "Why?", dialog.WithReply("Because."), dialog.WithID("5ab00003"))
-	j, err := d.Make(dialog.Code, "2+2", dialog.WithID("5ab00004"),
-		dialog.WithOutputsJSON(`[{"output_type": "execute_result", "execution_count": 2, "data": {"text/plain": "4"}, "metadata": {"x": 1.5}}]`))
+	a, _ := d.Make(dialog.Note, "first", dialog.MakeOptions{ID: "5ab00001"})
+	d.Make(dialog.Code, "1+1", dialog.MakeOptions{Outputs: dialog.CodeOutput("2"), ID: "5ab00002"})
+	c, _ := d.Make(dialog.Prompt, "Why?", dialog.MakeOptions{Reply: "Because.", ID: "5ab00003"})
+	j, err := d.Make(dialog.Code, "2+2", dialog.MakeOptions{ID: "5ab00004", OutputsJSON: `[{"output_type": "execute_result", "execution_count": 2, "data": {"text/plain": "4"}, "metadata": {"x": 1.5}}]`})
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := convert.WriteSubset(d, filepath.Join(dir, "a", "b"), []*dialog.Message{c, j, a}); err != nil {
+	if err := writeSubset(d, filepath.Join(dir, "a", "b"), []*dialog.Message{c, j, a}); err != nil {
 		t.Fatal(err)
 	}
 	sameFile(t, filepath.Join(out, "a", "b", "sub.ipynb"), filepath.Join(dir, "a", "b", "sub.ipynb"))
-	if err := convert.WriteSubset(d, filepath.Join(dir, "none"), nil); err != nil {
+	if err := writeSubset(d, filepath.Join(dir, "none"), nil); err != nil {
 		t.Fatal(err)
 	}
 	sameFile(t, filepath.Join(out, "none", "sub.ipynb"), filepath.Join(dir, "none", "sub.ipynb"))
@@ -118,7 +116,7 @@ dlg.write(Path(sys.argv[1])/'none', msgs=[])
 		t.Errorf("a subset write made %s the dialog's file", d.Path)
 	}
 	// Whole dialogs too: Write and WriteFile create missing folders.
-	if err := convert.Write(d, filepath.Join(dir, "w", "x")); err != nil {
+	if err := writeIn(d, filepath.Join(dir, "w", "x")); err != nil {
 		t.Fatal(err)
 	}
 	if err := convert.WriteFile(d, filepath.Join(dir, "f", "g", "h.ipynb")); err != nil {
@@ -133,7 +131,7 @@ dlg.write(Path(sys.argv[1])/'none', msgs=[])
 	if err := os.WriteFile(filepath.Join(dir, "file"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := convert.Write(d, filepath.Join(dir, "file", "x")); err == nil || !strings.HasPrefix(err.Error(), "convert: ") {
+	if err := writeIn(d, filepath.Join(dir, "file", "x")); err == nil || !strings.HasPrefix(err.Error(), "convert: ") {
 		t.Errorf("writing under a file: %v", err)
 	}
 }
@@ -142,7 +140,7 @@ dlg.write(Path(sys.argv[1])/'none', msgs=[])
 func TestReadFileName(t *testing.T) {
 	dir := t.TempDir()
 	path := copyTestdata(t, "dialog.ipynb", dir)
-	d, err := convert.ReadFile(strings.TrimSuffix(path, ".ipynb"), "renamed")
+	d, err := convert.ReadOptions{Name: "renamed"}.ReadFile(strings.TrimSuffix(path, ".ipynb"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,9 +149,6 @@ func TestReadFileName(t *testing.T) {
 	}
 	if d, _ := convert.ReadFile(path); d.Name != "dialog" {
 		t.Errorf("default name %q", d.Name)
-	}
-	if _, err := convert.ReadFile(path, "a", "b"); err == nil {
-		t.Error("two names accepted")
 	}
 }
 
@@ -170,11 +165,11 @@ m = dlg.mk_message('plain', msg_type='note', id='b0000002')
 m.meta['my_app_flag'] = dict(level=3)
 `)
 	reg, _ := convert.NewRegistry(convert.Descriptor{Attr: "bookmark", Key: "bookmark"})
-	d := dialog.New("t")
+	d := &convert.File{Dialog: dialog.New("t")}
 	d.Meta = map[string]any{"my_app": map[string]any{"version": 1}}
-	d.Make(dialog.Note, "marked", dialog.WithAttr("bookmark", 9), dialog.WithID("b0000001"))
-	d.Make(dialog.Note, "plain", dialog.WithMeta(map[string]any{"my_app_flag": map[string]any{"level": 3}}), dialog.WithID("b0000002"))
-	got, err := convert.Options{Registry: reg}.Marshal(d)
+	d.Make(dialog.Note, "marked", dialog.MakeOptions{ID: "b0000001", Attrs: map[string]any{"bookmark": 9}})
+	d.Make(dialog.Note, "plain", dialog.MakeOptions{Meta: map[string]any{"my_app_flag": map[string]any{"level": 3}}, ID: "b0000002"})
+	got, err := convert.WriteOptions{Registry: reg}.Marshal(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +187,7 @@ sys.stdout.buffer.write(write_ipynb(reads_ipynb(sys.argv[1])).encode())`, bad)
 		t.Fatal(err)
 	}
 	var repairs []nbformat.Repair
-	healed, err := convert.Options{Repaired: func(r nbformat.Repair) { repairs = append(repairs, r) }}.Marshal(hd)
+	healed, err := convert.WriteOptions{Repaired: func(r nbformat.Repair) { repairs = append(repairs, r) }}.Marshal(hd)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +210,7 @@ sys.stdout.buffer.write(write_ipynb(reads_ipynb(sys.argv[1])).encode())`, bad)
 	// outputs are still reported, not dropped silently.
 	hd.Messages[0].Content = "hi there"
 	repairs = nil
-	if _, err := (convert.Options{Repaired: func(r nbformat.Repair) { repairs = append(repairs, r) }}).Marshal(hd); err != nil {
+	if _, err := (convert.WriteOptions{Repaired: func(r nbformat.Repair) { repairs = append(repairs, r) }}).Marshal(hd); err != nil {
 		t.Fatal(err)
 	}
 	if len(repairs) != 1 || repairs[0].Pointer != "/cells/0/outputs" || !strings.Contains(repairs[0].What, "written anew") {

@@ -33,7 +33,7 @@ func TestSnapshotsShareFlagMetadata(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		org := d.Source.(*origin)
+		org := d.org
 		metaOf := func(i int) map[string]any {
 			if s := org.snap(d.Messages[i]); s.meta == nil {
 				return s.msg.Meta

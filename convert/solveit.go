@@ -2,7 +2,7 @@ package convert
 
 // Solveit returns a new registry of Solveit's cell attributes, for hosts
 // that keep them as Solveit does (dialoghelper's meta_attrs). It is not a
-// default: pass it in Options to opt in, and Register more descriptors on
+// default: pass it in options to opt in, and Register more descriptors on
 // the returned registry as needed (each call returns a fresh one).
 //
 //	attribute          metadata key        in memory  in the file

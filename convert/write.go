@@ -12,19 +12,20 @@ import (
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
 	"github.com/nbdialog/ipynb/internal/nbimpl"
+	"github.com/nbdialog/ipynb/internal/truthy"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
-// ToNotebook converts a dialog (only Options.Messages, if set) to a
-// notebook: a dialog read from a notebook becomes that notebook with the
-// dialog's changes (version 3 ones become 4.5 once changed), any other an
-// nbformat 4.5 notebook. Invalid notebooks are healed (nbformat.Heal).
-func (o Options) ToNotebook(d *dialog.Dialog) (*nbformat.Notebook, error) {
+// ToNotebook is WriteOptions.ToNotebook: a dialog read from a notebook
+// becomes that notebook with the dialog's changes (version 3 ones become
+// 4.5 once changed), any other an nbformat 4.5 notebook. Invalid
+// notebooks are healed (nbformat.Heal).
+func (o options) ToNotebook(d *File) (*nbformat.Notebook, error) {
 	return o.toNotebook(d, o.Messages)
 }
 
 // toNotebook is ToNotebook writing the messages only (nil: all of d's).
-func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat.Notebook, error) {
+func (o options) toNotebook(d *File, only []*dialog.Message) (*nbformat.Notebook, error) {
 	if nb, _ := o.asRead(d, only); nb != nil {
 		return readCopy(nb), nil
 	}
@@ -36,17 +37,17 @@ func (o Options) toNotebook(d *dialog.Dialog, only []*dialog.Message) (*nbformat
 // when healing it wrote them (nil otherwise; see
 // nbimpl.HealOptions.Written), which stay so until the notebook is
 // changed.
-func (o Options) convert(d *dialog.Dialog, only []*dialog.Message, written *[]byte) (*nbformat.Notebook, error) {
+func (o options) convert(d *File, only []*dialog.Message, written *[]byte) (*nbformat.Notebook, error) {
 	msgs := d.Messages
 	if only != nil {
 		msgs = only
 	}
-	org, _ := d.Source.(*origin)
+	org := d.org
 	o = o.carried(org)
-	if org != nil && org.nb.Nbformat < 4 && org.valid && only == nil && o.unchanged(d, org) {
+	if org != nil && org.nb.Nbformat < 4 && org.valid && only == nil && o.unchanged(d.Dialog, org) {
 		return org.nb, nil
 	}
-	nb, metaChanged, err := startNotebook(d, org)
+	nb, metaChanged, err := startNotebook(d.Dialog, org)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +60,7 @@ func (o Options) convert(d *dialog.Dialog, only []*dialog.Message, written *[]by
 	if err := o.writeCells(nb, msgs, org, ids, built); err != nil {
 		return nil, err
 	}
-	if nb.Nbformat == 4 && (org == nil || !org.valid4) && !o.idsMadeValid(d, nb, org, only, built, metaChanged) {
+	if nb.Nbformat == 4 && (org == nil || !org.valid4) && !o.idsMadeValid(d.Dialog, nb, org, only, built, metaChanged) {
 		var origMeta, newMeta map[string]any
 		if metaChanged {
 			// (The metadata as read matters only beside the caller's.)
@@ -88,7 +89,7 @@ func (o Options) convert(d *dialog.Dialog, only []*dialog.Message, written *[]by
 // cell it found one in; which pays only when they are a small part of the
 // file: healing's check of the whole notebook written (a parse and a
 // validation of the file) is then spared. Otherwise it answers false.
-func (o Options) idsMadeValid(d *dialog.Dialog, nb *nbformat.Notebook, org *origin, only []*dialog.Message, built map[int]builtCell, metaChanged bool) bool {
+func (o options) idsMadeValid(d *dialog.Dialog, nb *nbformat.Notebook, org *origin, only []*dialog.Message, built map[int]builtCell, metaChanged bool) bool {
 	if org == nil || !org.pristine || org.inPlace || only != nil || org.work != org.nb || len(built) != 0 || metaChanged ||
 		!cellid.Written(nb.Nbformat, nb.NbformatMinor) || nb.NbformatMinor != org.nb.NbformatMinor ||
 		!slices.Equal(d.Messages, org.msgs) || len(nb.Cells) != len(org.nb.Cells) {
@@ -155,7 +156,7 @@ func startNotebook(d *dialog.Dialog, org *origin) (nb *nbformat.Notebook, metaCh
 // ids: whether cells carry ids): a message unchanged since it was read
 // keeps its cell, any other gets a cell built anew, recorded in built by
 // index.
-func (o Options) writeCells(nb *nbformat.Notebook, msgs []*dialog.Message, org *origin, ids bool, built map[int]builtCell) error {
+func (o options) writeCells(nb *nbformat.Notebook, msgs []*dialog.Message, org *origin, ids bool, built map[int]builtCell) error {
 	seen := map[*dialog.Message]bool{}
 	nb.Cells = make([]nbformat.Cell, 0, len(msgs))
 	for i, m := range msgs {
@@ -199,7 +200,7 @@ func keptCell(s *snapshot, m *dialog.Message, ids bool) nbformat.Cell {
 // changedCell builds the cell, at index i of the notebook, of a message
 // that is new or changed since it was read (s: as read, nil if new) from
 // org (nil: not read).
-func (o Options) changedCell(m *dialog.Message, s *snapshot, org *origin, ids bool, i int) (nbformat.Cell, error) {
+func (o options) changedCell(m *dialog.Message, s *snapshot, org *origin, ids bool, i int) (nbformat.Cell, error) {
 	if err := unwritable(m); err != nil {
 		return nil, err
 	}
@@ -231,7 +232,7 @@ func (o Options) changedCell(m *dialog.Message, s *snapshot, org *origin, ids bo
 // a value the caller gave: in the cells built, or in the notebook metadata
 // written (newMeta, nil if unchanged from origMeta, as read). written, if
 // not nil, gets the bytes Heal wrote, as nbimpl.HealOptions.Written.
-func (o Options) heal(nb *nbformat.Notebook, built map[int]builtCell, newMeta, origMeta map[string]any, written *[]byte) error {
+func (o options) heal(nb *nbformat.Notebook, built map[int]builtCell, newMeta, origMeta map[string]any, written *[]byte) error {
 	repairs, err := healKeepingBOM(nb, written)
 	if err != nil {
 		return fmt.Errorf("convert: %w", err)
@@ -259,7 +260,7 @@ func hasCellIDs(nb *nbformat.Notebook) bool {
 
 // carried returns o with the registry d was read or last written with,
 // when o names none.
-func (o Options) carried(org *origin) Options {
+func (o options) carried(org *origin) options {
 	if o.Registry == nil && org != nil {
 		o.Registry = org.reg
 	}
@@ -267,7 +268,7 @@ func (o Options) carried(org *origin) Options {
 }
 
 // unchanged reports whether d is exactly as it was read.
-func (o Options) unchanged(d *dialog.Dialog, org *origin) bool {
+func (o options) unchanged(d *dialog.Dialog, org *origin) bool {
 	if !slices.Equal(d.Messages, org.msgs) || !org.sameMeta(d.Meta) {
 		return false
 	}
@@ -279,10 +280,10 @@ func (o Options) unchanged(d *dialog.Dialog, org *origin) bool {
 	return true
 }
 
-// ToCell converts one message to a new cell (nbformat 4.5). A message
+// toCell converts one message to a new cell (nbformat 4.5). A message
 // without an id gives a cell with the id Heal would derive for it at the
 // top of a notebook (from its cell type and text), so the cell is valid.
-func (o Options) ToCell(m *dialog.Message) (nbformat.Cell, error) {
+func (o options) toCell(m *dialog.Message) (nbformat.Cell, error) {
 	if err := unwritable(m); err != nil {
 		return nil, err
 	}
@@ -290,7 +291,7 @@ func (o Options) ToCell(m *dialog.Message) (nbformat.Cell, error) {
 	if err == nil && m.ID == "" {
 		// A cell of its own must be valid: an id as Heal would give the
 		// cell at the top of a notebook.
-		nbformat.SetCellID(c, nbformat.CellID(cellid.Derive(0, c.Type(), m.Content, func(string) bool { return false })))
+		nbformat.SetCellID(c, nbformat.CellID(cellid.Derive(0, string(c.Type()), m.Content, func(string) bool { return false })))
 	}
 	return c, err
 }
@@ -320,7 +321,7 @@ func metadataError(m *dialog.Message, err error) error {
 // cell builds the cell of a changed or new message, reusing the parts of
 // its original cell (s, if any) that did not change and the outputs read
 // from the notebook it is written over (from, if any).
-func (o Options) cell(m *dialog.Message, s *snapshot, ids bool, from *nbformat.Notebook) (nbformat.Cell, error) {
+func (o options) cell(m *dialog.Message, s *snapshot, ids bool, from *nbformat.Notebook) (nbformat.Cell, error) {
 	id := cellIDFor(m, s, ids)
 	meta, err := o.cellMeta(m)
 	if err != nil {
@@ -424,13 +425,13 @@ func sourceFor(orig nbformat.Cell, text string) nbformat.MultilineString {
 // Attrs, or else from a key of Meta that the registry declares (as the
 // seed promotes declared keys wherever they come from); it is converted
 // (Descriptor.ToFile) and written only when truthy.
-func (o Options) cellMeta(m *dialog.Message) (map[string]any, error) {
+func (o options) cellMeta(m *dialog.Message) (map[string]any, error) {
 	meta := make(map[string]any, len(m.Meta)+len(m.Attrs)+1)
 	for k, v := range m.Meta {
 		meta[k] = v
 	}
 	for _, attr := range slices.Sorted(maps.Keys(m.Attrs)) {
-		if _, ok := o.Registry.ByAttr(attr); !ok {
+		if _, ok := o.Registry.lookupAttr(attr); !ok {
 			return nil, fmt.Errorf("convert: message %s: attribute %q has no descriptor in the registry: %w", m.ID, attr, ErrNoDescriptor)
 		}
 	}
@@ -444,7 +445,7 @@ func (o Options) cellMeta(m *dialog.Message) (map[string]any, error) {
 		if d.ToFile != nil {
 			v = d.ToFile(v)
 		}
-		if dialog.Truthy(v) {
+		if truthy.Of(v) {
 			meta[d.Key] = v
 		} else {
 			delete(meta, d.Key)

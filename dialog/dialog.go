@@ -9,7 +9,6 @@ import (
 	"io"
 	mrand "math/rand/v2"
 	"strings"
-	"time"
 )
 
 // Dialog is a named, ordered list of messages.
@@ -23,18 +22,10 @@ type Dialog struct {
 	// json.RawMessage (their bytes as read, decoded only on demand, e.g.
 	// by nbformat.Decode; never modify one, store a new value instead).
 	Meta map[string]any
-	// Path and ModTime are the file the dialog was read from and its
-	// modification time then (set by readers such as convert.ReadFile).
-	Path    string
-	ModTime time.Time
 	// Random is the source of new ids; nil means crypto/rand. Use
 	// Seeded for reproducible ids. It must not run dry: making an id
 	// panics if reading it fails.
 	Random io.Reader
-	// Source is what the dialog was read from, opaque to this package:
-	// readers keep there what they need to write the dialog back byte for
-	// byte. Leave it alone; set it to nil to forget it.
-	Source any
 }
 
 // New returns an empty dialog.
@@ -55,9 +46,9 @@ func (d *Dialog) rand() io.Reader {
 	return rand.Reader
 }
 
-// NewID returns a fresh message id: 8 lower-case hex digits (4 random
+// newID returns a fresh message id: 8 lower-case hex digits (4 random
 // bytes, as the seed's rtoken_hex(4)), used by no message of d.
-func (d *Dialog) NewID() string {
+func (d *Dialog) newID() string {
 	for {
 		var b [4]byte
 		if _, err := io.ReadFull(d.rand(), b[:]); err != nil {
@@ -69,9 +60,9 @@ func (d *Dialog) NewID() string {
 	}
 }
 
-// NewAttachmentID returns a fresh RFC 4122 version 4 UUID, made from
+// newAttachmentID returns a fresh RFC 4122 version 4 UUID, made from
 // Dialog.Random as github.com/google/uuid makes one (see newUUID4).
-func (d *Dialog) NewAttachmentID() string {
+func (d *Dialog) newAttachmentID() string {
 	u, err := newUUID4(d.rand())
 	if err != nil {
 		panic("dialog: reading random bytes: " + err.Error())
@@ -79,13 +70,10 @@ func (d *Dialog) NewAttachmentID() string {
 	return u
 }
 
-// Len returns the number of messages.
-func (d *Dialog) Len() int { return len(d.Messages) }
-
-// Add appends a new message of the given kind and content, with a fresh id,
-// and returns it.
+// Add appends a new message of the given kind and content, with a fresh id
+// and empty metadata, and returns it.
 func (d *Dialog) Add(kind Kind, content string) *Message {
-	m := &Message{Kind: kind, Content: content}
+	m := &Message{Kind: kind, Content: content, Meta: map[string]any{}}
 	d.Insert(len(d.Messages), m)
 	return m
 }
@@ -94,7 +82,7 @@ func (d *Dialog) Add(kind Kind, content string) *Message {
 // from the end, -1 appending), giving it a fresh id if it has none.
 func (d *Dialog) Insert(i int, m *Message) {
 	if m.ID == "" {
-		m.ID = d.NewID()
+		m.ID = d.newID()
 	}
 	n := len(d.Messages)
 	if i < 0 {
@@ -104,28 +92,6 @@ func (d *Dialog) Insert(i int, m *Message) {
 	d.Messages = append(d.Messages, nil)
 	copy(d.Messages[i+1:], d.Messages[i:])
 	d.Messages[i] = m
-}
-
-// InsertAfter puts m just after the message ref (an id or unique id
-// prefix).
-func (d *Dialog) InsertAfter(ref string, m *Message) error {
-	i, err := d.Messages.find(ref)
-	if err != nil {
-		return fmt.Errorf("dialog: insert after %w", err)
-	}
-	d.Insert(i+1, m)
-	return nil
-}
-
-// InsertBefore puts m just before the message ref (an id or unique id
-// prefix).
-func (d *Dialog) InsertBefore(ref string, m *Message) error {
-	i, err := d.Messages.find(ref)
-	if err != nil {
-		return fmt.Errorf("dialog: insert before %w", err)
-	}
-	d.Insert(i, m)
-	return nil
 }
 
 // Remove removes the messages with the given ids (or unique id prefixes)
@@ -153,14 +119,9 @@ func (d *Dialog) Remove(refs ...string) ([]*Message, error) {
 	return removed, nil
 }
 
-// NewAttachment returns an attachment of data with a fresh id.
-func (d *Dialog) NewAttachment(data []byte, mime string) Attachment {
-	return Attachment{ID: d.NewAttachmentID(), MIME: mime, Data: data}
-}
-
 // Attach adds an attachment of data to m, with a fresh id, and returns it.
 func (d *Dialog) Attach(m *Message, data []byte, mime string) Attachment {
-	a := d.NewAttachment(data, mime)
+	a := Attachment{ID: d.newAttachmentID(), MIME: mime, Data: data}
 	m.Attachments = append(m.Attachments, a)
 	return a
 }

@@ -76,7 +76,7 @@ func TestAttachmentIDsAreUUID4(t *testing.T) {
 	d2 := dialog.New("d")
 	d2.Random = dialog.Seeded(1)
 	d2.Add(dialog.Note, "see attachment")
-	if got := d2.NewAttachmentID(); got != m.Attachments[0].ID {
+	if got := d2.Attach(d2.Messages[0], nil, "image/png").ID; got != m.Attachments[0].ID {
 		t.Errorf("seeded attachment ids differ: %s %s", got, m.Attachments[0].ID)
 	}
 }
@@ -88,13 +88,9 @@ func TestInsertAndLookup(t *testing.T) {
 	c := &dialog.Message{ID: "bbbb0003", Kind: dialog.Code}
 	d.Insert(-1, a)
 	d.Insert(-1, c)
-	if err := d.InsertBefore("bbbb", b); err != nil {
-		t.Fatal(err)
-	}
+	d.Insert(d.Messages.Index("bbbb0003"), b)
 	e := &dialog.Message{Kind: dialog.Raw}
-	if err := d.InsertAfter("aaaa0001", e); err != nil {
-		t.Fatal(err)
-	}
+	d.Insert(d.Messages.Index("aaaa0001")+1, e)
 	d.Insert(0, &dialog.Message{ID: "first", Kind: dialog.Note})
 	d.Insert(100, &dialog.Message{ID: "last", Kind: dialog.Note})
 	if diff := cmp.Diff([]string{"first", "aaaa0001", e.ID, "aaaa0002", "bbbb0003", "last"}, ids(d)); diff != "" {
@@ -112,14 +108,14 @@ func TestInsertAndLookup(t *testing.T) {
 	if _, err := d.Messages.Get("zz"); !errors.Is(err, dialog.ErrNotFound) {
 		t.Errorf("missing: %v", err)
 	}
-	if err := d.InsertAfter("nope", &dialog.Message{}); !errors.Is(err, dialog.ErrNotFound) {
-		t.Errorf("InsertAfter missing: %v", err)
+	if _, err := d.Make(dialog.Note, "x", dialog.MakeOptions{After: "nope"}); !errors.Is(err, dialog.ErrNotFound) {
+		t.Errorf("Make after a missing id: %v", err)
 	}
 	removed, err := d.Remove("first", "bbbb")
-	if err != nil || len(removed) != 2 || d.Len() != 4 {
-		t.Errorf("Remove: %v %v, %d left", removed, err, d.Len())
+	if err != nil || len(removed) != 2 || len(d.Messages) != 4 {
+		t.Errorf("Remove: %v %v, %d left", removed, err, len(d.Messages))
 	}
-	if _, err := d.Remove("nope"); err == nil || d.Len() != 4 {
+	if _, err := d.Remove("nope"); err == nil || len(d.Messages) != 4 {
 		t.Error("Remove of a missing id must fail and remove nothing")
 	}
 }

@@ -96,15 +96,13 @@ type DiffOptions struct {
 	Unkeyed func(*Message) bool
 }
 
-// Diff compares two dialogs. See [DiffOptions.Diff].
-func Diff(a, b *Dialog) []Change { return DiffOptions{}.Diff(a, b) }
-
 // Diff lists what changed from a to b: messages matched as Merge matches
-// them (by id, or by content where ids are unkeyed), in b's order with
-// removed messages where they were, then the dialog metadata (ID "",
+// them (by id, or by content where opt says ids are unkeyed), in b's order
+// with removed messages where they were, then the dialog metadata (ID "",
 // Kind Changed, Parts PartMeta) if it changed. Equal dialogs give none;
 // a nil dialog is an empty one.
-func (o DiffOptions) Diff(a, b *Dialog) []Change {
+func Diff(a, b *Dialog, opt DiffOptions) []Change {
+	o := opt
 	if a == nil {
 		a = &Dialog{}
 	}
@@ -218,12 +216,4 @@ func changedKeys(a, b map[string]any, prefix string) []string {
 		}
 	}
 	return keys
-}
-
-// UnifiedDiff returns the unified line diff of two texts (diff -u form:
-// "--- aName", "+++ bName", hunks with context lines of context, a
-// negative context meaning 3), or "" when they are equal. It is the diff
-// Merge and Diff use.
-func UnifiedDiff(aName, bName, a, b string, context int) string {
-	return textdiff.Unified(aName, bName, a, b, context)
 }

@@ -27,7 +27,7 @@ func TestDiffPartID(t *testing.T) {
 		{d("aaa", "bbb"), d("aaa", "bbb"), ""},
 	} {
 		var got []string
-		for _, ch := range (DiffOptions{Unkeyed: made}).Diff(c.a, c.b) {
+		for _, ch := range Diff(c.a, c.b, DiffOptions{Unkeyed: made}) {
 			got = append(got, strings.ToLower(ch.Kind.String())+" "+string(rune('0'+ch.BIndex+1))+" ["+ch.Parts.String()+"]")
 		}
 		if strings.Join(got, "; ") != c.want {

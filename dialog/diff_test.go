@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/textdiff"
 )
 
 func describe(cs []dialog.Change) []string {
@@ -26,7 +27,7 @@ func describe(cs []dialog.Change) []string {
 func TestDiff(t *testing.T) {
 	a := base5()
 	a.Meta = map[string]any{"k": 1}
-	if cs := dialog.Diff(a, clone(a)); len(cs) != 0 {
+	if cs := dialog.Diff(a, clone(a), dialog.DiffOptions{}); len(cs) != 0 {
 		t.Errorf("equal dialogs: %v", describe(cs))
 	}
 	b := clone(a)
@@ -39,7 +40,7 @@ func TestDiff(t *testing.T) {
 	m5.Outputs, m5.ExecutionCount = []dialog.Output{stream("x\n")}, count(4)
 	b.Add(dialog.Prompt, "Why?").ID = "p1"
 	b.Meta["k"] = 2
-	got := describe(dialog.Diff(a, b))
+	got := describe(dialog.Diff(a, b, dialog.DiffOptions{}))
 	want := []string{
 		"moved m5 [outputs, count]",
 		"changed m1 [content, metadata, attributes] tags,attr:pinned",
@@ -50,7 +51,7 @@ func TestDiff(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("diff (-want +got):\n%s", diff)
 	}
-	cs := dialog.Diff(a, b)
+	cs := dialog.Diff(a, b, dialog.DiffOptions{})
 	if cs[0].AIndex != 4 || cs[0].BIndex != 0 || cs[2].BIndex != -1 || cs[3].AIndex != -1 {
 		t.Errorf("indexes %+v", cs)
 	}
@@ -61,18 +62,18 @@ func TestDiffUnkeyed(t *testing.T) {
 	a := dlg(msg("a1", dialog.Code, "x = 1\ny = 2\n"), msg("a2", dialog.Note, "n"))
 	b := dlg(msg("b1", dialog.Code, "x = 1\ny = 3\n"), msg("b2", dialog.Note, "n"))
 	opt := dialog.DiffOptions{Unkeyed: func(*dialog.Message) bool { return true }}
-	if diff := cmp.Diff([]string{"changed b1 [content]"}, describe(opt.Diff(a, b))); diff != "" {
+	if diff := cmp.Diff([]string{"changed b1 [content]"}, describe(dialog.Diff(a, b, opt))); diff != "" {
 		t.Errorf("diff (-want +got):\n%s", diff)
 	}
 }
 
 func TestUnifiedDiff(t *testing.T) {
-	got := dialog.UnifiedDiff("a", "b", "x\ny\nz\n", "x\nY\nz\n", 1)
+	got := textdiff.Unified("a", "b", "x\ny\nz\n", "x\nY\nz\n", 1)
 	want := "--- a\n+++ b\n@@ -1,3 +1,3 @@\n x\n-y\n+Y\n z\n"
 	if got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
-	if dialog.UnifiedDiff("a", "b", "same", "same", 3) != "" {
+	if textdiff.Unified("a", "b", "same", "same", 3) != "" {
 		t.Error("equal texts give a diff")
 	}
 }

@@ -19,11 +19,17 @@
 // kind with its outputs, reply, metadata, attributes, attachments and id,
 // and puts it at a position or after or before another message:
 //
-//	d.Make(dialog.Code, "1+1", dialog.WithOutputs(dialog.CodeOutput("2")))
-//	d.Make(dialog.Prompt, "Add them.", dialog.WithReply("The answer is **2**."))
-//	d.Make(dialog.Note, "new note", dialog.After(first.ID), dialog.WithID("deadbeef"))
+//	d.Make(dialog.Code, "1+1", dialog.MakeOptions{Outputs: dialog.CodeOutput("2")})
+//	d.Make(dialog.Prompt, "Add them.", dialog.MakeOptions{Reply: "The answer is **2**."})
+//	d.Make(dialog.Note, "new note", dialog.MakeOptions{After: first.ID, ID: "deadbeef"})
 //
-// [Dialog.Add] appends a bare message and cannot fail.
+// [Dialog.Add] appends a bare message and cannot fail. Messages made by
+// Add and Make have an empty, non-nil Meta, so m.Meta[key] = value works
+// on them; a Message literal's Meta is nil until set.
+//
+// Options are structs throughout the package, passed as the last argument
+// ([MakeOptions] to Make, [MergeOptions] to Merge, [DiffOptions] to Diff):
+// their zero value is the default.
 //
 // # Outputs
 //
@@ -37,9 +43,9 @@
 // outputs that differ are decoded, to compare them as JSON values. The
 // decoded form is produced by the reader (convert uses nbformat's decoder,
 // which reads NaN, infinities and integers too large for an int as a
-// notebook holds them); outputs made here from JSON text ([ParseOutputs],
-// [WithOutputsJSON], [Output.UnmarshalJSON]) are decoded by encoding/json
-// into the same Go types (NaN and infinities, which JSON lacks, are
+// notebook holds them); outputs made here from JSON text
+// ([MakeOptions].OutputsJSON, [Output.UnmarshalJSON]) are decoded by
+// encoding/json into the same Go types (NaN and infinities, which JSON lacks, are
 // refused there). To edit an output, make a new one:
 //
 //	g, err := m.Outputs[0].Map()
@@ -58,8 +64,8 @@
 //
 // # Truthiness
 //
-// Flags in notebook metadata are tested as Python tests them ([Truthy]): an
-// output whose metadata has is_ai_res 1 is a reply as much as one with
+// Flags in notebook metadata are tested as Python tests them (bool(v)):
+// an output whose metadata has is_ai_res 1 is a reply as much as one with
 // true.
 //
 // # Merging and diffing
@@ -74,11 +80,10 @@
 // markers, so the merged dialog is always valid; conflicts of values
 // without text keep ours' value, and package convert records them in the
 // file. Outputs and execution counts both sides changed follow an
-// [OutputStrategy]. [Diff] lists
-// what changed between two dialogs ([Change]: added, removed, moved and
-// changed messages, with the parts that changed); [UnifiedDiff] shows
-// two texts' line diff. Neither changes its inputs; Merge's result shares
-// the messages it did not change with them.
+// [OutputStrategy]. [Diff] lists what changed between two dialogs
+// ([Change]: added, removed, moved and changed messages, with the parts
+// that changed). Neither changes its inputs; Merge's result shares the
+// messages it did not change with them.
 //
 // # Concurrency
 //

@@ -1,6 +1,7 @@
 package dialog_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"log"
 
@@ -30,31 +31,30 @@ func Example() {
 func ExampleDialog_Make() {
 	d := dialog.New("dlg")
 	d.Random = dialog.Seeded(7) // reproducible ids
-	note, err := d.Make(dialog.Note, "A *test* dialog", dialog.WithAttachment([]byte("not really a png"), "image/png"))
+	note, err := d.Make(dialog.Note, "A *test* dialog", dialog.MakeOptions{Attachments: []dialog.Attachment{{Data: []byte("not really a png"), MIME: "image/png"}}})
 	if err != nil {
 		log.Fatal(err)
 	}
-	if _, err := d.Make(dialog.Code, "1+1", dialog.WithOutputs(dialog.CodeOutput("2"))); err != nil {
+	if _, err := d.Make(dialog.Code, "1+1", dialog.MakeOptions{Outputs: dialog.CodeOutput("2")}); err != nil {
 		log.Fatal(err)
 	}
-	if _, err := d.Make(dialog.Prompt, "Add them.", dialog.WithReply("The answer is **2**.")); err != nil {
+	if _, err := d.Make(dialog.Prompt, "Add them.", dialog.MakeOptions{Reply: "The answer is **2**."}); err != nil {
 		log.Fatal(err)
 	}
-	last, err := d.Make(dialog.Raw, "plain text")
+	last, err := d.Make(dialog.Raw, "plain text", dialog.MakeOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	if _, err := d.Make(dialog.Note, "new note", dialog.After(note.ID), dialog.WithID("deadbeef")); err != nil {
+	if _, err := d.Make(dialog.Note, "new note", dialog.MakeOptions{After: note.ID, ID: "deadbeef"}); err != nil {
 		log.Fatal(err)
 	}
-	if _, err := d.Make(dialog.Code, "print(1)", dialog.Before(last.ID), dialog.WithID("c0ffee00"),
-		dialog.WithOutputs([]dialog.Output{dialog.StreamOutput("stdout", "1\n")})); err != nil {
+	if _, err := d.Make(dialog.Code, "print(1)", dialog.MakeOptions{Before: last.ID, ID: "c0ffee00", Outputs: []dialog.Output{dialog.StreamOutput("stdout", "1\n")}}); err != nil {
 		log.Fatal(err)
 	}
-	if _, err := d.Make(dialog.Note, "# Pinned", dialog.At(0), dialog.WithAttr("pinned", 1), dialog.WithMeta(map[string]any{"my_app": 3})); err != nil {
+	if _, err := d.Make(dialog.Note, "# Pinned", dialog.MakeOptions{At: 1, Meta: map[string]any{"my_app": 3}, Attrs: map[string]any{"pinned": 1}}); err != nil {
 		log.Fatal(err)
 	}
-	_, err = d.Make(dialog.Note, "lost?", dialog.After("nope")) // refused: nothing is added
+	_, err = d.Make(dialog.Note, "lost?", dialog.MakeOptions{After: "nope"}) // refused: nothing is added
 	fmt.Print(d)
 	fmt.Println(err)
 	// Output:
@@ -89,7 +89,8 @@ func ExampleMsgs_Get() {
 // Notebooks store multiline text as a list of lines that keep their "\n";
 // Text joins them back (Python nbformat: "".join(lines)).
 func ExampleText() {
-	out, err := dialog.ParseOutputs(`[{"output_type": "stream", "name": "stdout", "text": ["loss 0.31\n", "loss 0.27\n"]}]`)
+	var out []dialog.Output
+	err := json.Unmarshal([]byte(`[{"output_type": "stream", "name": "stdout", "text": ["loss 0.31\n", "loss 0.27\n"]}]`), &out)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -123,9 +124,10 @@ func ExampleMerge() {
 	theirs.Insert(1, &dialog.Message{ID: "c3", Kind: dialog.Note, Content: "Their note."})
 
 	merged, conflicts := dialog.Merge(base, ours, theirs, dialog.MergeOptions{})
-	fmt.Print(merged.Messages.Show(0, 0))
+	fmt.Print(merged.Summary(0, 0))
 	fmt.Println(len(conflicts), "conflicts")
 	// Output:
+	// notes
 	// a1:c:x = 10\n# and\ny = 20\n
 	// c3:n:Their note.
 	// 0 conflicts
@@ -137,7 +139,7 @@ func ExampleMerge() {
 func ExampleOutput_Map() {
 	d := dialog.New("demo")
 	d.Random = dialog.Seeded(1)
-	code, err := d.Make(dialog.Code, "print('hi')", dialog.WithOutputs([]dialog.Output{dialog.StreamOutput("stdout", "hi\n")}))
+	code, err := d.Make(dialog.Code, "print('hi')", dialog.MakeOptions{Outputs: []dialog.Output{dialog.StreamOutput("stdout", "hi\n")}})
 	if err != nil {
 		log.Fatal(err)
 	}

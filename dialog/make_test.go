@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/truthy"
 )
 
 // Make places a message as the seed's mk_message does (append by default,
@@ -16,15 +17,15 @@ import (
 func TestMakePlacement(t *testing.T) {
 	d := dialog.New("d")
 	d.Random = dialog.Seeded(1)
-	a, err := d.Make(dialog.Note, "a", dialog.WithID("aaaa0001"))
+	a, err := d.Make(dialog.Note, "a", dialog.MakeOptions{ID: "aaaa0001"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _ := d.Make(dialog.Code, "c", dialog.WithID("cccc0003"), dialog.WithOutputs(dialog.CodeOutput("3")), dialog.WithExecutionCount(4))
-	b, _ := d.Make(dialog.Prompt, "b", dialog.Before("cccc"), dialog.WithReply("B!"), dialog.WithMeta(map[string]any{"k": 1}), dialog.WithAttr("pinned", 1))
-	first, _ := d.Make(dialog.Raw, "first", dialog.At(0))
-	last, _ := d.Make(dialog.Note, "last", dialog.At(-1), dialog.WithAttachment([]byte("png"), "image/png"))
-	mid, _ := d.Make(dialog.Note, "mid", dialog.After(a.ID))
+	c, _ := d.Make(dialog.Code, "c", dialog.MakeOptions{ID: "cccc0003", Outputs: dialog.CodeOutput("3"), ExecutionCount: new(4)})
+	b, _ := d.Make(dialog.Prompt, "b", dialog.MakeOptions{Before: "cccc", Reply: "B!", Meta: map[string]any{"k": 1}, Attrs: map[string]any{"pinned": 1}})
+	first, _ := d.Make(dialog.Raw, "first", dialog.MakeOptions{At: 1})
+	last, _ := d.Make(dialog.Note, "last", dialog.MakeOptions{Attachments: []dialog.Attachment{{Data: []byte("png"), MIME: "image/png"}}})
+	mid, _ := d.Make(dialog.Note, "mid", dialog.MakeOptions{After: a.ID})
 	if diff := cmp.Diff([]string{first.ID, "aaaa0001", mid.ID, b.ID, "cccc0003", last.ID}, ids(d)); diff != "" {
 		t.Errorf("order (-want +got):\n%s", diff)
 	}
@@ -40,12 +41,12 @@ func TestMakePlacement(t *testing.T) {
 	if !hexID.MatchString(mid.ID) {
 		t.Errorf("fresh id %q", mid.ID)
 	}
-	if m, err := d.Make(dialog.Raw, "nil option", nil); err != nil || d.Messages[d.Len()-1] != m {
+	if m, err := d.Make(dialog.Raw, "nil option", dialog.MakeOptions{}); err != nil || d.Messages[len(d.Messages)-1] != m {
 		t.Errorf("a nil option: %v", err)
 	}
 	// The options' maps are copied, not shared.
 	meta := map[string]any{"x": 1}
-	m, _ := d.Make(dialog.Note, "n", dialog.WithMeta(meta))
+	m, _ := d.Make(dialog.Note, "n", dialog.MakeOptions{Meta: meta})
 	meta["x"] = 2
 	if m.Meta["x"] != 1 {
 		t.Error("WithMeta shares the caller's map")
@@ -56,8 +57,8 @@ func TestMakePlacement(t *testing.T) {
 // notebook read gives them.
 func TestMakeOutputsJSON(t *testing.T) {
 	d := dialog.New("d")
-	m, err := d.Make(dialog.Code, "1+1", dialog.WithOutputsJSON(`[{"output_type": "execute_result", "execution_count": 3,
-		"data": {"text/plain": "2.5"}, "metadata": {"f": 1.5, "big": 123456789012345678901234567890}}]`))
+	m, err := d.Make(dialog.Code, "1+1", dialog.MakeOptions{OutputsJSON: `[{"output_type": "execute_result", "execution_count": 3,
+		"data": {"text/plain": "2.5"}, "metadata": {"f": 1.5, "big": 123456789012345678901234567890}}]`})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func TestMakeOutputsJSON(t *testing.T) {
 	if diff := cmp.Diff(want, m.Outputs); diff != "" {
 		t.Errorf("outputs (-want +got):\n%s", diff)
 	}
-	if e, _ := d.Make(dialog.Code, "x", dialog.WithOutputsJSON("")); e == nil || len(e.Outputs) != 0 {
+	if e, _ := d.Make(dialog.Code, "x", dialog.MakeOptions{OutputsJSON: ""}); e == nil || len(e.Outputs) != 0 {
 		t.Errorf("empty JSON: %v", e)
 	}
 }
@@ -78,36 +79,36 @@ func TestMakeRefuses(t *testing.T) {
 	d.Insert(-1, &dialog.Message{ID: "ab000002", Kind: dialog.Note})
 	cases := []struct {
 		kind dialog.Kind
-		opts []dialog.Option
+		opts dialog.MakeOptions
 		want string
 		is   error
 	}{
-		{dialog.Note, []dialog.Option{dialog.After("zz")}, "after", dialog.ErrNotFound},
-		{dialog.Note, []dialog.Option{dialog.Before("ab")}, "before", dialog.ErrAmbiguous},
-		{dialog.Note, []dialog.Option{dialog.WithID("ab000001")}, `id "ab000001"`, dialog.ErrDuplicateID},
-		{dialog.Note, []dialog.Option{dialog.At(3)}, "position 3: the dialog has 2 messages", nil},
-		{dialog.Note, []dialog.Option{dialog.At(-4)}, "position -4", nil},
-		{dialog.Note, []dialog.Option{dialog.At(0), dialog.After("ab000001")}, "2 placements", nil},
-		{dialog.Note, []dialog.Option{dialog.WithOutputs(dialog.CodeOutput("1"))}, "only code messages have outputs", nil},
-		{dialog.Code, []dialog.Option{dialog.WithReply("r")}, "only prompts have replies", nil},
-		{dialog.Note, []dialog.Option{dialog.WithExecutionCount(1)}, "execution count", nil},
-		{dialog.Code, []dialog.Option{dialog.WithAttachment([]byte("x"), "image/png")}, "attachments", nil},
-		{dialog.Code, []dialog.Option{dialog.WithOutputs([]dialog.Output{dialog.NewOutput(map[string]any{"output_type": "bogus"})})}, `output_type "bogus"`, nil},
-		{dialog.Note, []dialog.Option{dialog.WithMeta(map[string]any{"f": func() {}})}, "metadata is not JSON", nil},
-		{"chart", nil, "unknown kind", nil},
-		{dialog.Code, []dialog.Option{dialog.WithOutputsJSON(`[{"output_type": "stream"`)}, "outputs JSON", nil},
-		{dialog.Code, []dialog.Option{dialog.WithOutputsJSON(`[1]`)}, "outputs JSON", nil},
-		{dialog.Code, []dialog.Option{dialog.WithOutputsJSON(`[] []`)}, "text after the array", nil},
-		{dialog.Note, []dialog.Option{dialog.WithOutputsJSON(`[]`)}, "only code messages have outputs", nil},
-		{dialog.Note, []dialog.Option{dialog.WithID("has space")}, `id "has space": an id is 1 to 64`, nil},
-		{dialog.Note, []dialog.Option{dialog.WithID(strings.Repeat("a", 65))}, "an id is 1 to 64", nil},
+		{dialog.Note, dialog.MakeOptions{After: "zz"}, "after", dialog.ErrNotFound},
+		{dialog.Note, dialog.MakeOptions{Before: "ab"}, "before", dialog.ErrAmbiguous},
+		{dialog.Note, dialog.MakeOptions{ID: "ab000001"}, `id "ab000001"`, dialog.ErrDuplicateID},
+		{dialog.Note, dialog.MakeOptions{At: 4}, "position 4: the dialog has 2 messages", nil},
+		{dialog.Note, dialog.MakeOptions{At: -4}, "position -4", nil},
+		{dialog.Note, dialog.MakeOptions{At: 1, After: "ab000001"}, "2 placements", nil},
+		{dialog.Note, dialog.MakeOptions{Outputs: dialog.CodeOutput("1")}, "only code messages have outputs", nil},
+		{dialog.Code, dialog.MakeOptions{Reply: "r"}, "only prompts have replies", nil},
+		{dialog.Note, dialog.MakeOptions{ExecutionCount: new(1)}, "execution count", nil},
+		{dialog.Code, dialog.MakeOptions{Attachments: []dialog.Attachment{{Data: []byte("x"), MIME: "image/png"}}}, "attachments", nil},
+		{dialog.Code, dialog.MakeOptions{Outputs: []dialog.Output{dialog.NewOutput(map[string]any{"output_type": "bogus"})}}, `output_type "bogus"`, nil},
+		{dialog.Note, dialog.MakeOptions{Meta: map[string]any{"f": func() {}}}, "metadata is not JSON", nil},
+		{"chart", dialog.MakeOptions{}, "unknown kind", nil},
+		{dialog.Code, dialog.MakeOptions{OutputsJSON: `[{"output_type": "stream"`}, "outputs JSON", nil},
+		{dialog.Code, dialog.MakeOptions{OutputsJSON: `[1]`}, "outputs JSON", nil},
+		{dialog.Code, dialog.MakeOptions{OutputsJSON: `[] []`}, "text after the array", nil},
+		{dialog.Note, dialog.MakeOptions{OutputsJSON: `[]`}, "only code messages have outputs", nil},
+		{dialog.Note, dialog.MakeOptions{ID: "has space"}, `id "has space": an id is 1 to 64`, nil},
+		{dialog.Note, dialog.MakeOptions{ID: strings.Repeat("a", 65)}, "an id is 1 to 64", nil},
 	}
 	for _, c := range cases {
-		m, err := d.Make(c.kind, "x", c.opts...)
+		m, err := d.Make(c.kind, "x", c.opts)
 		if err == nil || m != nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "dialog: ") || (c.is != nil && !errors.Is(err, c.is)) {
 			t.Errorf("%s %q: %v, %v", c.kind, c.want, m, err)
 		}
-		if d.Len() != 2 {
+		if len(d.Messages) != 2 {
 			t.Fatalf("a refused Make added a message (%q)", c.want)
 		}
 	}
@@ -123,11 +124,11 @@ func TestGetSharedID(t *testing.T) {
 	if _, err := d.Messages.Get("dup00000"); !errors.Is(err, dialog.ErrAmbiguous) || !strings.Contains(err.Error(), "at 1, 2") {
 		t.Errorf("Get of a shared id: %v", err)
 	}
-	if _, err := d.Remove("dup00000"); !errors.Is(err, dialog.ErrAmbiguous) || d.Len() != 3 {
+	if _, err := d.Remove("dup00000"); !errors.Is(err, dialog.ErrAmbiguous) || len(d.Messages) != 3 {
 		t.Errorf("Remove of a shared id: %v", err)
 	}
-	if err := d.InsertAfter("dup00000", &dialog.Message{Kind: dialog.Note}); !errors.Is(err, dialog.ErrAmbiguous) {
-		t.Errorf("InsertAfter a shared id: %v", err)
+	if _, err := d.Make(dialog.Note, "x", dialog.MakeOptions{After: "dup00000"}); !errors.Is(err, dialog.ErrAmbiguous) {
+		t.Errorf("Make after a shared id: %v", err)
 	}
 	if m, err := d.Messages.Get("abcd"); err != nil || m.ID != "abcd0001" {
 		t.Errorf("unique prefix: %v %v", m, err)
@@ -153,7 +154,7 @@ func TestReplyMarkedTruthy(t *testing.T) {
 		if got := m.Reply() == "R"; got != want[i] {
 			t.Errorf("is_ai_res %s: reply %v, Python says %v", lit, got, want[i])
 		}
-		if dialog.Truthy(v) != want[i] {
+		if truthy.Of(v) != want[i] {
 			t.Errorf("Truthy(%s) = %v, Python says %v", lit, !want[i], want[i])
 		}
 		m.SetReply("new")
@@ -187,4 +188,29 @@ func pythonBools(t *testing.T, lits []string) []bool {
 		t.Fatalf("python3 said %s: %v", out, err)
 	}
 	return bs
+}
+
+// Messages made by Add and Make have metadata ready to be written to; the
+// metadata given to Make is copied.
+func TestNewMessagesHaveMeta(t *testing.T) {
+	d := dialog.New("d")
+	a := d.Add(dialog.Note, "a")
+	a.Meta["k"] = 1 // would panic on a nil map
+	m, err := d.Make(dialog.Code, "x = 1", dialog.MakeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Meta["k"] = 2
+	given := map[string]any{"g": 1}
+	p, err := d.Make(dialog.Prompt, "q", dialog.MakeOptions{Meta: given, Attrs: map[string]any{"pinned": 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Meta["h"] = 2
+	if _, ok := given["h"]; ok {
+		t.Error("Make shares the metadata given")
+	}
+	if a.Meta["k"] != 1 || m.Meta["k"] != 2 || p.Attrs["pinned"] != 1 {
+		t.Errorf("metadata %v %v %v", a.Meta, m.Meta, p.Attrs)
+	}
 }

@@ -52,7 +52,7 @@ func TestAlignmentWorkScales(t *testing.T) {
 			b, o, th := c.gen(n)
 			w := textdiff.Work()
 			dialog.Merge(b, o, th, unkeyed)
-			dialog.DiffOptions{Unkeyed: unkeyed.Unkeyed}.Diff(b, o)
+			dialog.Diff(b, o, dialog.DiffOptions{Unkeyed: unkeyed.Unkeyed})
 			steps := int(textdiff.Work() - w)
 			t.Logf("%s: %d messages, %d steps", c.name, n, steps)
 			if prev > 0 && float64(steps) > 2.3*float64(prev) {

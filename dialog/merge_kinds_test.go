@@ -365,7 +365,7 @@ func TestMergeRenamedMessage(t *testing.T) {
 	ok.Messages[1].Kind, ok.Messages[1].Outputs = dialog.Raw, nil
 	tk.Messages[1].Content = "x = 1\ny = 2\nz = 3\nw = 4"
 	got, cs = mustMerge(t, b, ok, tk, dialog.MergeOptions{Unkeyed: unkeyed})
-	if got.Len() != 5 || len(cs) != 0 || got.Messages[1].Kind != dialog.Raw || got.Messages[1].Content != tk.Messages[1].Content {
+	if len(got.Messages) != 5 || len(cs) != 0 || got.Messages[1].Kind != dialog.Raw || got.Messages[1].Content != tk.Messages[1].Content {
 		t.Errorf("kind vs edit without ids: %v %v", got.Messages, whats(cs))
 	}
 }

@@ -119,8 +119,8 @@ func TestMergeIdenticalMessages(t *testing.T) {
 	n := 3000
 	b, o, th, opt := identical(n)
 	got, cs := dialog.Merge(b, o, th, opt)
-	if want := n - n/3 + n/10; got.Len() != want || len(cs) != 0 {
-		t.Errorf("%d messages, want %d; %d conflicts", got.Len(), want, len(cs))
+	if want := n - n/3 + n/10; len(got.Messages) != want || len(cs) != 0 {
+		t.Errorf("%d messages, want %d; %d conflicts", len(got.Messages), want, len(cs))
 	}
 }
 

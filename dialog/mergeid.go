@@ -4,7 +4,7 @@ package dialog
 // not in taken (the ids a merge has given so far).
 func (d *Dialog) newIDNotIn(taken map[string]bool) string {
 	for {
-		id := d.NewID()
+		id := d.newID()
 		if !taken[id] {
 			return id
 		}

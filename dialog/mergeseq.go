@@ -118,7 +118,7 @@ func (mg *merger) merge(base, ours, theirs *Dialog) (*Dialog, []Conflict) {
 	order := mg.order(keyB, keyO, keyT, ko, kt)
 	es = mg.es
 
-	out := &Dialog{Name: ours.Name, Path: ours.Path, ModTime: ours.ModTime, Random: ours.Random}
+	out := &Dialog{Name: ours.Name, Random: ours.Random}
 	taken := make(map[string]bool, len(order))
 	for _, key := range order {
 		e := es[key]

@@ -42,7 +42,8 @@ type Message struct {
 	Attachments []Attachment
 	// Meta is the cell metadata that no descriptor claims, carried
 	// verbatim, with the types of Dialog.Meta (arrays and objects as
-	// json.RawMessage).
+	// json.RawMessage). It is empty, not nil, on messages Dialog.Add and
+	// Dialog.Make make.
 	Meta map[string]any
 	// Attrs holds host attributes: the cell metadata keys a host declared
 	// (see package convert), under the host's attribute names (arrays and
@@ -104,16 +105,6 @@ func Text(v any) string {
 	return ""
 }
 
-// HasError reports whether a code message has an error output.
-func (m *Message) HasError() bool {
-	for _, o := range m.Outputs {
-		if o.Type() == "error" {
-			return true
-		}
-	}
-	return false
-}
-
 // Preview is the one-line summary of the message, at most width
 // characters (0: no limit): "id:k:content", with newlines shown as \n, then
 // " ⇒ reply(N)" for a prompt's reply of N characters or " ⇒ out(N B)" for
@@ -168,7 +159,7 @@ func (m *Message) String() string { return m.Preview(120) }
 
 // outputSize is the size of the outputs as encoding/json writes the list
 // (0 when it cannot): the size an output read from a file tells
-// (OutputSizer), else the output's decoded value measured without being
+// (OutputSource.Size), else the output's decoded value measured without being
 // written (internal/jsonsize).
 func outputSize(outs []Output) int {
 	if len(outs) == 0 {
@@ -176,7 +167,7 @@ func outputSize(outs []Output) int {
 	}
 	total := 1 // "[", then each output and a comma or "]"
 	for _, o := range outs {
-		if s, ok := o.Source().(OutputSizer); ok {
+		if s := o.Source(); s != nil {
 			if n, ok := s.Size(); ok {
 				total += n + 1
 				continue

@@ -90,16 +90,9 @@ func positions(ms Msgs, match func(*Message) bool) string {
 	return strings.Join(ps, ", ")
 }
 
-// Show lists the messages one Preview line each (width characters at
-// most; 0: no limit), a prompt's reply on a following "> " line, and at
+// show writes to b the messages one Preview line each (width characters
+// at most; 0: no limit), a prompt's reply on a following "> " line, and at
 // most rows messages (0: all) followed by "…(N more)".
-func (ms Msgs) Show(width, rows int) string {
-	var b strings.Builder
-	ms.show(&b, width, rows)
-	return b.String()
-}
-
-// show writes Show's lines to b.
 func (ms Msgs) show(b *strings.Builder, width, rows int) {
 	var r row
 	for i, m := range ms {

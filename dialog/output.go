@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
+	"github.com/nbdialog/ipynb/internal/truthy"
 )
 
 // Output is one output of a code message: a standard Jupyter output, a
@@ -18,7 +19,7 @@ import (
 // cheap, and to change an output, make a new one ([NewOutput]) from the
 // map [Output.Map] returns.
 //
-// An output made in memory ([NewOutput], [CodeOutput], [ParseOutputs])
+// An output made in memory ([NewOutput], [CodeOutput], [Output.UnmarshalJSON])
 // holds its generic JSON. An output read from a file ([SourcedOutput];
 // package convert makes them) holds the reader's own form, the bytes as
 // read, and is decoded only when a caller looks inside ([Output.Map]):
@@ -33,9 +34,7 @@ import (
 // [Dialog.Meta]); text stored as a list of lines is joined into one string.
 //
 // The zero Output is an empty object.
-type Output struct{ p *output }
-
-type output struct {
+type Output struct {
 	m   map[string]any // the generic form, for outputs made in memory
 	src OutputSource   // the reader's form, for outputs read
 }
@@ -43,8 +42,7 @@ type output struct {
 // An OutputSource is an output kept in a reader's own form, decoded only
 // when asked. Package convert makes the outputs it reads from the
 // nbformat outputs of the notebook; other readers may implement it too.
-// Its methods must be safe to call from several goroutines at once. A
-// source may also implement [OutputSizer].
+// Its methods must be safe to call from several goroutines at once.
 type OutputSource interface {
 	// Type returns the output_type ("" when it is missing or not a
 	// string), without decoding the output.
@@ -57,72 +55,38 @@ type OutputSource interface {
 	// it is sure. Outputs read unedited from two files compare so by their
 	// bytes as read.
 	Same(other OutputSource) bool
-}
-
-// An OutputSizer is an OutputSource that can tell the size of its
-// output without decoding it; [Message.Preview] sizes outputs with it.
-// Package convert's outputs implement it.
-type OutputSizer interface {
-	OutputSource
 	// Size returns the number of bytes json.Marshal writes the map Decode
 	// returns in, when it can tell it exactly without decoding; ok is
 	// false otherwise (the caller then decodes), and where json.Marshal
-	// would fail.
+	// would fail. [Message.Preview] sizes outputs with it.
 	Size() (n int, ok bool)
 }
 
 // NewOutput returns an output holding a deep copy of m: later changes to
 // m do not reach it.
 func NewOutput(m map[string]any) Output {
-	return Output{&output{m: jsonvalue.CloneObject(nonNilMap(m))}}
+	return Output{m: jsonvalue.CloneObject(nonNilMap(m))}
 }
 
 // newOutput returns an output holding m itself, for maps made here that
 // nothing else holds.
-func newOutput(m map[string]any) Output { return Output{&output{m: m}} }
+func newOutput(m map[string]any) Output { return Output{m: m} }
 
 // SourcedOutput returns an output kept in a reader's form, decoded only
-// when a caller looks inside (see OutputSource).
-func SourcedOutput(src OutputSource) Output {
-	if src == nil {
-		return Output{}
-	}
-	return Output{&output{src: src}}
-}
-
-// SourcedOutputs sets dst[i] to SourcedOutput(&srcs[i]) for every i of
-// srcs (dst is at least as long), the outputs allocated together rather
-// than one by one: for readers that keep a notebook's outputs in one
-// slice (package convert). The outputs keep srcs alive.
-func SourcedOutputs[S any, P interface {
-	*S
-	OutputSource
-}](dst []Output, srcs []S) {
-	block := make([]output, len(srcs))
-	for i := range srcs {
-		block[i].src = P(&srcs[i])
-		dst[i] = Output{&block[i]}
-	}
-}
+// when a caller looks inside (see OutputSource). It allocates nothing:
+// the output holds src itself.
+func SourcedOutput(src OutputSource) Output { return Output{src: src} }
 
 // Source returns the reader's form of an output read from a file (see
 // SourcedOutput), or nil for an output made in memory.
-func (o Output) Source() OutputSource {
-	if o.p == nil {
-		return nil
-	}
-	return o.p.src
-}
+func (o Output) Source() OutputSource { return o.src }
 
 // Type returns the output_type ("" when it is missing or not a string).
 func (o Output) Type() string {
-	switch {
-	case o.p == nil:
-		return ""
-	case o.p.src != nil:
-		return o.p.src.Type()
+	if o.src != nil {
+		return o.src.Type()
 	}
-	s, _ := o.p.m["output_type"].(string)
+	s, _ := o.m["output_type"].(string)
 	return s
 }
 
@@ -132,28 +96,28 @@ func (o Output) Type() string {
 // The error is the reader's, for an output it cannot decode.
 func (o Output) Map() (map[string]any, error) {
 	switch {
-	case o.p == nil:
+	case o.src != nil:
+		return o.src.Decode()
+	case o.m == nil:
 		return map[string]any{}, nil
-	case o.p.src != nil:
-		return o.p.src.Decode()
 	}
-	return jsonvalue.CloneObject(o.p.m), nil
+	return jsonvalue.CloneObject(o.m), nil
 }
 
 // view returns the generic form without copying an output made in
 // memory: for reading only.
 func (o Output) view() (map[string]any, error) {
 	switch {
-	case o.p == nil:
+	case o.src != nil:
+		return o.src.Decode()
+	case o.m == nil:
 		return map[string]any{}, nil
-	case o.p.src != nil:
-		return o.p.src.Decode()
 	}
-	return o.p.m, nil
+	return o.m, nil
 }
 
 // IsReply reports whether o carries a prompt's reply: its metadata marks
-// it with a truthy is_ai_res (true, 1, …; see [Truthy]). An output read
+// it with a truthy is_ai_res (true, 1, …; see Python's truthiness). An output read
 // from a file is decoded to tell.
 func (o Output) IsReply() bool {
 	m, err := o.view()
@@ -161,7 +125,7 @@ func (o Output) IsReply() bool {
 		return false
 	}
 	md, _ := m["metadata"].(map[string]any)
-	return Truthy(md["is_ai_res"])
+	return truthy.Of(md["is_ai_res"])
 }
 
 // Equal reports whether o and p are the same JSON value: members in any
@@ -169,9 +133,6 @@ func (o Output) IsReply() bool {
 // Output). Outputs read from files and not edited compare without being
 // decoded (see OutputSource.Same).
 func (o Output) Equal(p Output) bool {
-	if o.p == p.p {
-		return true
-	}
 	if o.Type() != p.Type() {
 		return false
 	}
@@ -199,8 +160,10 @@ func (o Output) MarshalJSON() ([]byte, error) {
 	return json.Marshal(m)
 }
 
-// UnmarshalJSON sets o to the output the JSON object holds (numbers as in
-// ParseOutputs).
+// UnmarshalJSON sets o to the output the JSON object holds. Integers
+// become ints (json.Number when too large for one), other numbers float64,
+// as in outputs read from a file; encoding/json reads a JSON array of
+// outputs into a []Output so.
 func (o *Output) UnmarshalJSON(b []byte) error {
 	v, err := decodeJSON(b)
 	if err != nil {
@@ -223,18 +186,10 @@ func (o Output) String() string {
 	return string(b)
 }
 
-// ParseOutputs parses a JSON array of outputs, as the seed's
-// mk_message(…, output='[…]') takes them (see WithOutputsJSON). Integers
-// become ints (json.Number when too large for one), other numbers float64,
-// as in outputs read from a file.
-func ParseOutputs(text string) ([]Output, error) {
-	outs, err := parseOutputs(text)
-	if err != nil {
-		return nil, fmt.Errorf("dialog: %w", err)
-	}
-	return outs, nil
-}
-
+// parseOutputs parses a JSON array of outputs, as the seed's
+// mk_message(…, output='[…]') takes them (see MakeOptions.OutputsJSON).
+// Integers become ints (json.Number when too large for one), other
+// numbers float64, as in outputs read from a file.
 func parseOutputs(text string) ([]Output, error) {
 	v, err := decodeJSON([]byte(text))
 	if err == errTrailing {

@@ -27,6 +27,8 @@ func (s *countingSource) Decode() (map[string]any, error) {
 	return m, err
 }
 
+func (s *countingSource) Size() (int, bool) { return 0, false }
+
 func (s *countingSource) Same(other dialog.OutputSource) bool {
 	o, ok := other.(*countingSource)
 	return ok && o.text == s.text
@@ -71,7 +73,7 @@ func TestMergeComparesReadOutputsUndecoded(t *testing.T) {
 	if len(conflicts) != 0 || merged.Messages[0].Content != "print(1)" || merged.Messages[2].Content != "print(3)" {
 		t.Fatalf("merge: %v conflicts, %v", conflicts, merged)
 	}
-	if changes := dialog.Diff(base, ours); len(changes) != 1 {
+	if changes := dialog.Diff(base, ours, dialog.DiffOptions{}); len(changes) != 1 {
 		t.Errorf("diff: %v", changes)
 	}
 	if got := n.Load(); got != 0 {
@@ -120,11 +122,13 @@ func TestOutputIsAValue(t *testing.T) {
 }
 
 // Outputs as JSON: MarshalJSON writes what encoding/json writes of the
-// map, UnmarshalJSON and ParseOutputs read numbers as a notebook read
-// gives them, and text that is not an array of objects is refused.
+// map, UnmarshalJSON (and MakeOptions.OutputsJSON) read numbers as a
+// notebook read gives them, and text that is not an array of objects is
+// refused.
 func TestOutputJSON(t *testing.T) {
-	outs, err := dialog.ParseOutputs(`[{"output_type": "stream", "name": "stdout", "text": "hi\n"},
-		{"output_type": "execute_result", "execution_count": 2, "metadata": {"x": 1.5, "big": 123456789012345678901234567890}, "data": {"text/plain": "<b>"}}]`)
+	var outs []dialog.Output
+	err := json.Unmarshal([]byte(`[{"output_type": "stream", "name": "stdout", "text": "hi\n"},
+		{"output_type": "execute_result", "execution_count": 2, "metadata": {"x": 1.5, "big": 123456789012345678901234567890}, "data": {"text/plain": "<b>"}}]`), &outs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,8 +153,13 @@ func TestOutputJSON(t *testing.T) {
 		t.Errorf("UnmarshalJSON: %v %v", back, err)
 	}
 	for _, bad := range []string{`{}`, `[1]`, `[{}] x`, `[{"a": }]`, ``} {
-		if _, err := dialog.ParseOutputs(bad); err == nil || !strings.HasPrefix(err.Error(), "dialog: outputs JSON") {
-			t.Errorf("ParseOutputs(%q): %v", bad, err)
+		d := dialog.New("d")
+		if _, err := d.Make(dialog.Code, "x", dialog.MakeOptions{OutputsJSON: bad}); bad != "" && (err == nil || !strings.Contains(err.Error(), "outputs JSON")) {
+			t.Errorf("OutputsJSON %q: %v", bad, err)
+		}
+		var outs []dialog.Output
+		if err := json.Unmarshal([]byte(bad), &outs); err == nil {
+			t.Errorf("json.Unmarshal(%q) into []Output: no error", bad)
 		}
 	}
 	var o dialog.Output

@@ -70,11 +70,11 @@ func TestPreviewRowsAsRunes(t *testing.T) {
 			out := ""
 			switch (i + j) % 3 {
 			case 0:
-				m, err = d.Make(dialog.Note, randomText(rng))
+				m, err = d.Make(dialog.Note, randomText(rng), dialog.MakeOptions{})
 			case 1:
-				m, err = d.Make(dialog.Prompt, randomText(rng), dialog.WithReply(randomText(rng)))
+				m, err = d.Make(dialog.Prompt, randomText(rng), dialog.MakeOptions{Reply: randomText(rng)})
 			default:
-				m, err = d.Make(dialog.Code, randomText(rng), dialog.WithOutputsJSON(`[{"output_type":"stream","name":"stdout","text":"x"}]`))
+				m, err = d.Make(dialog.Code, randomText(rng), dialog.MakeOptions{OutputsJSON: `[{"output_type":"stream","name":"stdout","text":"x"}]`})
 				out = fmt.Sprintf(" ⇒ out(%d B)", len(`[{"name":"stdout","output_type":"stream","text":"x"}]`))
 			}
 			if err != nil {
@@ -111,10 +111,10 @@ func TestPreviewRowsAsRunes(t *testing.T) {
 func TestPreviewLooksAtTheRowOnly(t *testing.T) {
 	d := &dialog.Dialog{Name: "d"}
 	big := strings.Repeat("a\n", 4<<20)
-	if _, err := d.Make(dialog.Code, big, dialog.WithOutputsJSON(`[{"output_type":"stream","name":"stdout","text":"`+strings.Repeat("x", 1<<20)+`"}]`)); err != nil {
+	if _, err := d.Make(dialog.Code, big, dialog.MakeOptions{OutputsJSON: `[{"output_type":"stream","name":"stdout","text":"` + strings.Repeat("x", 1<<20) + `"}]`}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.Make(dialog.Prompt, "q", dialog.WithReply(big)); err != nil {
+	if _, err := d.Make(dialog.Prompt, "q", dialog.MakeOptions{Reply: big}); err != nil {
 		t.Fatal(err)
 	}
 	var a, b runtime.MemStats
@@ -133,7 +133,7 @@ func TestPreviewLooksAtTheRowOnly(t *testing.T) {
 	// message.
 	runtime.GC()
 	runtime.ReadMemStats(&a)
-	s := d.Messages[1:].Show(120, 0)
+	s := strings.TrimPrefix((&dialog.Dialog{Messages: d.Messages[1:]}).Summary(120, 0), "\n")
 	runtime.ReadMemStats(&b)
 	if n := b.TotalAlloc - a.TotalAlloc; n > 4096 {
 		t.Errorf("Show(120) of a prompt with an 8 MB reply allocated %d bytes", n)
@@ -152,11 +152,11 @@ func FuzzPreviewRow(f *testing.F) {
 	f.Fuzz(func(t *testing.T, content, id string, width uint8, reply string) {
 		d := &dialog.Dialog{Name: "d"}
 		kind := dialog.Note
-		var opts []dialog.Option
+		var opts dialog.MakeOptions
 		if reply != "" {
-			kind, opts = dialog.Prompt, []dialog.Option{dialog.WithReply(reply)}
+			kind, opts = dialog.Prompt, dialog.MakeOptions{Reply: reply}
 		}
-		m, err := d.Make(kind, content, opts...)
+		m, err := d.Make(kind, content, opts)
 		if err != nil {
 			t.Skip()
 		}
@@ -169,7 +169,7 @@ func FuzzPreviewRow(f *testing.F) {
 		if r := m.Reply(); r != "" {
 			want += cutAsRunes("> "+strings.ReplaceAll(r, "\n", `\n`), w) + "\n"
 		}
-		if got := d.Messages.Show(w, 0); got != want {
+		if got := strings.TrimPrefix(d.Summary(w, 0), "d\n"); got != want {
 			t.Fatalf("Show(%d) = %q, want %q", w, got, want)
 		}
 	})

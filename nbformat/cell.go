@@ -13,9 +13,9 @@ import (
 // anything else (a cell type from a future minor version, or a value that is
 // not a cell at all), kept byte for byte.
 type Cell interface {
-	// Type reports the cell_type: "code", "markdown", "raw", or whatever an
-	// UnknownCell holds ("" if it has none).
-	Type() string
+	// Type reports the cell_type: [CellTypeCode], [CellTypeMarkdown],
+	// [CellTypeRaw], or whatever an UnknownCell holds ("" if it has none).
+	Type() CellType
 	isCell()
 }
 
@@ -37,14 +37,14 @@ var (
 	_ Cell = (*UnknownCell)(nil)
 )
 
-// Type returns "code".
-func (*CodeCell) Type() string { return string(CellTypeCode) }
+// Type returns [CellTypeCode].
+func (*CodeCell) Type() CellType { return CellTypeCode }
 
-// Type returns "markdown".
-func (*MarkdownCell) Type() string { return string(CellTypeMarkdown) }
+// Type returns [CellTypeMarkdown].
+func (*MarkdownCell) Type() CellType { return CellTypeMarkdown }
 
-// Type returns "raw".
-func (*RawCell) Type() string { return string(CellTypeRaw) }
+// Type returns [CellTypeRaw].
+func (*RawCell) Type() CellType { return CellTypeRaw }
 
 func (*CodeCell) isCell()     {}
 func (*MarkdownCell) isCell() {}
@@ -59,8 +59,8 @@ type UnknownCell struct {
 	src nodeRef
 }
 
-// Type returns the cell_type member of the raw cell, or "".
-func (c *UnknownCell) Type() string { return rawMemberString(c.Raw, "cell_type") }
+// Type returns the cell_type member of the raw cell (a string), or "".
+func (c *UnknownCell) Type() CellType { return CellType(rawMemberString(c.Raw, "cell_type")) }
 
 // rawMemberString returns the string member key of the JSON object raw,
 // or "" (one pass over raw, decoding nothing else: Heal asks an unknown

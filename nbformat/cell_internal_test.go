@@ -32,7 +32,7 @@ func TestCellMetadata(t *testing.T) {
 		if md != want {
 			t.Errorf("cell %d (%s): cellMetadata = %p, want the cell's own %p", i, c.Type(), md, want)
 		}
-		kinds[c.Type()] = true
+		kinds[string(c.Type())] = true
 	}
 	if !kinds["code"] || !kinds["markdown"] {
 		t.Fatalf("jupyter.ipynb has cells %v, want code and markdown", kinds)

@@ -156,7 +156,7 @@ func originIn(src *source, x any) (int, bool) {
 }
 
 // typeTag returns v, or the variant's type typ when v is empty.
-func typeTag[T ~string](v T, typ string) T {
+func typeTag[T ~string, U ~string](v T, typ U) T {
 	if v == "" {
 		return T(typ)
 	}

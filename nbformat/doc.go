@@ -12,13 +12,17 @@
 //   - [Cell] is a sealed interface over the generated [CodeCell],
 //     [MarkdownCell] and [RawCell], plus [UnknownCell] for anything else;
 //     [Output] likewise over [ExecuteResult], [DisplayData], [Stream],
-//     [ErrorOutput] and [UnknownOutput].
+//     [ErrorOutput] and [UnknownOutput]. Their Type returns the typed
+//     [CellType] or [OutputType]; each marshals and unmarshals with
+//     encoding/json as the JSON it is in a notebook.
 //   - [MultilineString] is text stored as a string or a list of lines;
 //     [MimeBundle] is output data keyed by MIME type.
 //   - Every generated struct has an AdditionalProperties map: unknown
 //     metadata keys live there (read and write them freely), and so do
 //     members whose JSON does not fit the schema's type, so nothing read is
-//     ever lost. Metadata the schema does not type is held as generic JSON,
+//     ever lost. [Member] and [SetMember] read and write a member as JSON
+//     text, whatever form it is held in; the rest of this item says what
+//     the forms are. Metadata the schema does not type is held as generic JSON,
 //     read lazily: a number, string, boolean or null decoded (see [Decode]
 //     for the Go types), an array or object as a json.RawMessage holding
 //     its bytes as read, decoded only when you ask (Decode(raw)). A file
@@ -89,7 +93,9 @@
 // (marshal, encode, rawjson, match, equal, fill, cycle, textsize),
 // canonical, validate, heal*, upgrade, the types (cell, output,
 // multiline, mimebundle, pointer, errors, nilvariant), generic* (typed
-// values to and from generic JSON). Package convert and the ipynb command
+// values to and from generic JSON), encoding/json of single cells and
+// outputs (marshaljson), AdditionalProperties members as JSON
+// (member_api). Package convert and the ipynb command
 // reach what is not public through internal/nbimpl and internal/nbgeneric
 // (set by impl.go and generic.go).
 //

@@ -325,10 +325,10 @@ func sameType(t *jsontree.Tape, j int, x any) bool {
 		return false
 	case Cell:
 		k := t.Lookup(j, "cell_type")
-		return k >= 0 && t.StrIs(k, x.Type())
+		return k >= 0 && t.StrIs(k, string(x.Type()))
 	case Output:
 		k := t.Lookup(j, "output_type")
-		return k >= 0 && t.StrIs(k, x.Type())
+		return k >= 0 && t.StrIs(k, string(x.Type()))
 	}
 	return false
 }

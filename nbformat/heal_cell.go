@@ -220,7 +220,7 @@ func (h *healer) giveIDs() {
 func freshID(newID func() CellID, used map[CellID]bool, i int, c Cell) CellID {
 	var fresh CellID
 	if newID == nil {
-		fresh = CellID(cellid.Derive(i, c.Type(), SourceOf(c).String(), func(id string) bool { return used[CellID(id)] }))
+		fresh = CellID(cellid.Derive(i, string(c.Type()), SourceOf(c).String(), func(id string) bool { return used[CellID(id)] }))
 	} else {
 		fresh = newID()
 		for used[fresh] || !fresh.Valid() {

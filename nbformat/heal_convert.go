@@ -33,7 +33,7 @@ type pendingOutput struct {
 func (h *healer) unknownCell(i int, u *UnknownCell) {
 	raw, typ := cellJSON(h.t, h.cellNodeOf(i))
 	h.newCells = append(h.newCells, pendingCell{i: i, json: raw})
-	h.note(Pointer("/cells").appendIndex(i), "cell of unrecognized type %q made a %s cell", givenType(h.t, h.cellNodeOf(i), "cell_type", u.Type), typ)
+	h.note(Pointer("/cells").appendIndex(i), "cell of unrecognized type %q made a %s cell", givenType(h.t, h.cellNodeOf(i), "cell_type", func() string { return string(u.Type()) }), typ)
 }
 
 // givenType is the string member key of object node n, as

@@ -32,10 +32,10 @@ func (h *healer) output(i int, code *CodeCell, at Pointer, jtok string, probs []
 	if u, ok := out.(*UnknownOutput); ok {
 		raw, typ := outputJSON(h.t, node)
 		h.newOutputs = append(h.newOutputs, pendingOutput{cell: i, index: j, json: raw})
-		h.note(at, "output of unrecognized type %q made a %s output", givenType(h.t, node, "output_type", u.Type), typ)
+		h.note(at, "output of unrecognized type %q made a %s output", givenType(h.t, node, "output_type", func() string { return string(u.Type()) }), typ)
 		return
 	}
-	if typ := resembledOutputType(h.t, memberIndex(h.t, node)); typ != out.Type() && typ != "" {
+	if typ := resembledOutputType(h.t, memberIndex(h.t, node)); typ != string(out.Type()) && typ != "" {
 		// Another type's content under this type's name (a stream holding
 		// data and no text): the output becomes the type its members are.
 		raw, _ := outputJSON(h.t, node)

@@ -6,8 +6,10 @@ import "encoding/json"
 // *[DisplayData], *[Stream] or *[ErrorOutput] (structs generated from the
 // schema), or an *[UnknownOutput] kept byte for byte.
 type Output interface {
-	// Type reports the output_type.
-	Type() string
+	// Type reports the output_type: [OutputTypeExecuteResult],
+	// [OutputTypeDisplayData], [OutputTypeStream], [OutputTypeError], or
+	// whatever an UnknownOutput holds ("" if it has none).
+	Type() OutputType
 	isOutput()
 }
 
@@ -32,17 +34,17 @@ var (
 	_ Output = (*UnknownOutput)(nil)
 )
 
-// Type returns "execute_result".
-func (*ExecuteResult) Type() string { return string(OutputTypeExecuteResult) }
+// Type returns [OutputTypeExecuteResult].
+func (*ExecuteResult) Type() OutputType { return OutputTypeExecuteResult }
 
-// Type returns "display_data".
-func (*DisplayData) Type() string { return string(OutputTypeDisplayData) }
+// Type returns [OutputTypeDisplayData].
+func (*DisplayData) Type() OutputType { return OutputTypeDisplayData }
 
-// Type returns "stream".
-func (*Stream) Type() string { return string(OutputTypeStream) }
+// Type returns [OutputTypeStream].
+func (*Stream) Type() OutputType { return OutputTypeStream }
 
-// Type returns "error".
-func (*ErrorOutput) Type() string { return string(OutputTypeError) }
+// Type returns [OutputTypeError].
+func (*ErrorOutput) Type() OutputType { return OutputTypeError }
 
 func (*ExecuteResult) isOutput() {}
 func (*DisplayData) isOutput()   {}
@@ -58,8 +60,8 @@ type UnknownOutput struct {
 	src nodeRef
 }
 
-// Type returns the output_type member of the raw output, or "".
-func (o *UnknownOutput) Type() string { return rawMemberString(o.Raw, "output_type") }
+// Type returns the output_type member of the raw output (a string), or "".
+func (o *UnknownOutput) Type() OutputType { return OutputType(rawMemberString(o.Raw, "output_type")) }
 
 // NewStream returns a stream output ("stdout" or "stderr") holding text.
 func NewStream(name, text string) *Stream {

@@ -236,10 +236,10 @@ func check(e *env, in input) checkResult {
 	// The dialog's output is compared as it is written, never held (see
 	// compareWriter).
 	out := &compareWriter{want: data}
-	d, err := convert.Options{}.ToDialog(nb)
+	d, err := (convert.ReadOptions{}).ToDialog(nb)
 	var back *nbformat.Notebook
 	if err == nil {
-		back, err = convert.Options{}.ToNotebook(d)
+		back, err = (convert.WriteOptions{}).ToNotebook(d)
 	}
 	if err == nil {
 		err = (nbformat.MarshalOptions{}).MarshalTo(out, back)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/textdiff"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -153,7 +154,7 @@ func runDiff(e *env, args []string) int {
 		texts[i] = data
 	}
 	if link {
-		d.lines(e.stdout, dialog.UnifiedDiff(quoteName(aName), quoteName(bName), string(texts[0]), string(texts[1]), d.context))
+		d.lines(e.stdout, textdiff.Unified(quoteName(aName), quoteName(bName), string(texts[0]), string(texts[1]), d.context))
 		return exitOK
 	}
 	if *asHTML {
@@ -170,7 +171,7 @@ func runDiff(e *env, args []string) int {
 			return exitError
 		}
 		// Git stops at a driver that fails: show the texts' line diff.
-		d.lines(e.stdout, dialog.UnifiedDiff(quoteName(aName), quoteName(bName), string(texts[0]), string(texts[1]), d.context))
+		d.lines(e.stdout, textdiff.Unified(quoteName(aName), quoteName(bName), string(texts[0]), string(texts[1]), d.context))
 		return exitOK
 	}
 	if err != nil {
@@ -207,7 +208,10 @@ func runTextconv(e *env, file string, caps outCaps) int {
 	data, err := e.read(input{path: file})
 	var d *dialog.Dialog
 	if err == nil {
-		d, err = convert.Unmarshal(data)
+		var f *convert.File
+		if f, err = convert.Unmarshal(data); err == nil {
+			d = f.Dialog
+		}
 	}
 	if err != nil && data == nil {
 		fmt.Fprintf(e.stderr, "%s: %v\n", quoteName(file), pathError(err))

@@ -32,9 +32,11 @@ func diffPage(d *differ, names [2]string, a, b []byte, live bool) (page []byte, 
 			ds[i] = dialog.New(names[i])
 			continue
 		}
-		if ds[i], err = convert.Unmarshal(data); err != nil {
+		f, err := convert.Unmarshal(data)
+		if err != nil {
 			return nil, false, &convert.MergeInputError{Input: string(rune('a' + i)), Err: err}
 		}
+		ds[i] = f.Dialog
 	}
 	var buf bytes.Buffer
 	if err := nbhtml.Diff(&buf, ds[0], ds[1], changes, nbhtml.DiffOptions{NameA: names[0], NameB: names[1], Live: live}); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/textdiff"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -246,7 +247,7 @@ func (d *differ) hunks(a, b string) string {
 		// Cell texts seldom end with a newline: no "\ No newline" noise.
 		a, b = a+"\n", b+"\n"
 	}
-	u := dialog.UnifiedDiff("a", "b", a, b, d.context)
+	u := textdiff.Unified("a", "b", a, b, d.context)
 	if _, rest, ok := strings.Cut(u, "\n+++ b\n"); ok {
 		return rest
 	}

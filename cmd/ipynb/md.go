@@ -16,6 +16,7 @@ import (
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/atomicfile"
 	"github.com/nbdialog/ipynb/internal/termtext"
+	"github.com/nbdialog/ipynb/internal/truthy"
 )
 
 var mdCmd = &command{
@@ -234,7 +235,7 @@ func (r *mdRenderer) output(i, j int, out dialog.Output) string {
 	case "execute_result", "display_data":
 		data, _ := o["data"].(map[string]any)
 		if _, ok := data["text/markdown"]; ok {
-			if meta, _ := o["metadata"].(map[string]any); dialog.Truthy(meta["is_ai_res"]) { // out.IsReply, decoded once
+			if meta, _ := o["metadata"].(map[string]any); truthy.Of(meta["is_ai_res"]) { // out.IsReply, decoded once
 				return "" // shown after the prompt
 			}
 		}

@@ -310,7 +310,7 @@ func TestMarkdownScales(t *testing.T) {
 				var before, after runtime.MemStats
 				runtime.ReadMemStats(&before)
 				r := &mdRenderer{dir: "img", link: "img", stem: "nb"}
-				text := r.markdown(d)
+				text := r.markdown(d.Dialog)
 				runtime.ReadMemStats(&after)
 				if name == "same-name-attachments" {
 					names := map[string]bool{}

@@ -56,7 +56,10 @@ func readDialog(e *env, cmd string, args []string) (*dialog.Dialog, *nbformat.No
 	nb, err := unmarshalOwned(data)
 	var d *dialog.Dialog
 	if err == nil {
-		d, err = convert.Options{}.ToDialog(nb)
+		var f *convert.File
+		if f, err = (convert.ReadOptions{}).ToDialog(nb); err == nil {
+			d = f.Dialog
+		}
 	}
 	if err != nil {
 		// Not a notebook: show and md cannot do their work (2), as
@@ -130,14 +133,14 @@ func runShow(e *env, args []string) int {
 		fmt.Fprint(e.stdout, s)
 		return exitOK
 	}
-	// Outputs are sized without being decoded (dialog.OutputSizer).
+	// Outputs are sized without being decoded (dialog.OutputSource.Size).
 	fmt.Fprint(e.stdout, e.forTerminal(d.Summary(*width, *rows)))
 	return exitOK
 }
 
 // outputBytes is the size of outputs as compact JSON (encoding/json's),
 // as show's rows count it (dialog.Message.Preview), 0 for none: the size
-// an output read from a file tells (dialog.OutputSizer), else its
+// an output read from a file tells (dialog.OutputSource.Size), else its
 // encoding's.
 func outputBytes(outs []dialog.Output) int {
 	if len(outs) == 0 {
@@ -145,7 +148,7 @@ func outputBytes(outs []dialog.Output) int {
 	}
 	total := 1 // "[", then each output and a comma or "]"
 	for _, o := range outs {
-		if s, ok := o.Source().(dialog.OutputSizer); ok {
+		if s := o.Source(); s != nil {
 			if n, ok := s.Size(); ok {
 				total += n + 1
 				continue

@@ -4,7 +4,7 @@
 // encoding/json's appendString, floatEncoder and appendCompact; its tests
 // and FuzzValue hold it to encoding/json's output. It is not part of the
 // public API: package convert sizes the outputs it reads with it (see
-// dialog.OutputSizer).
+// dialog.OutputSource.Size).
 //
 // Every function reports ok false (or -1) where encoding/json would refuse
 // the value (NaN, infinities, invalid json.RawMessage) or where the value

@@ -41,7 +41,7 @@ func renderFile(t *testing.T, path string, data []byte) []byte {
 	}
 	d.Name = strings.TrimSuffix(filepath.Base(path), ".ipynb")
 	var b bytes.Buffer
-	if err := Notebook(&b, d, Options{}); err != nil {
+	if err := Notebook(&b, d.Dialog, Options{}); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return b.Bytes()
@@ -223,7 +223,7 @@ func TestDiffPagesOfRealMerges(t *testing.T) {
 			da, _ := convert.Unmarshal(base)
 			db, _ := convert.Unmarshal(b)
 			var page bytes.Buffer
-			if err := Diff(&page, da, db, changes, DiffOptions{NameA: "base", NameB: side}); err != nil {
+			if err := Diff(&page, da.Dialog, db.Dialog, changes, DiffOptions{NameA: "base", NameB: side}); err != nil {
 				t.Fatal(err)
 			}
 			pages++

@@ -100,7 +100,7 @@ func readNotebook(t testing.TB, data []byte) *dialog.Dialog {
 	if err != nil {
 		t.Fatalf("convert: %v", err)
 	}
-	return d
+	return d.Dialog
 }
 
 // pageOf renders cells as a page, written to a file in t's TempDir.

@@ -103,7 +103,7 @@ func (r reader) dialogOf(name string, data []byte) (*dialog.Dialog, bool) {
 		return nil, false
 	}
 	d.Name = name
-	return d, true
+	return d.Dialog, true
 }
 
 // quote quotes a name that would not print on one line.

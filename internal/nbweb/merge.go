@@ -118,11 +118,12 @@ func newMergeApp(in reader, paths [3]string, target string) (webApp, int) {
 		fmt.Fprintf(in.stderr, "ipynb web: %s: %s\n", quote(paths[1]), strings.TrimPrefix(err.Error(), "convert: "))
 		return nil, exitError
 	}
-	d, err := convert.Unmarshal(a.res.Data)
+	f, err := convert.Unmarshal(a.res.Data)
 	if err != nil {
 		fmt.Fprintf(in.stderr, "ipynb web: the merge: %v\n", err)
 		return nil, exitError
 	}
+	d := f.Dialog
 	a.at = locate(d, a.res.Conflicts)
 	return a, -1
 }
@@ -145,10 +146,11 @@ func (a *mergeApp) status() int {
 
 // page is the merge page of the conflicts.
 func (a *mergeApp) page() ([]byte, error) {
-	d, err := convert.Unmarshal(a.res.Data)
+	f, err := convert.Unmarshal(a.res.Data)
 	if err != nil {
 		return nil, err
 	}
+	d := f.Dialog
 	var cs []nbhtml.MergeConflict
 	for i := range a.res.Conflicts {
 		cs = append(cs, a.view(d, i))
@@ -369,10 +371,11 @@ func validity(data []byte) (bool, []string) {
 // apply makes the notebook of the resolutions, and counts the conflicts
 // they resolve.
 func (a *mergeApp) apply(rs []resolution) ([]byte, int, error) {
-	d, err := convert.Unmarshal(a.res.Data)
+	f, err := convert.Unmarshal(a.res.Data)
 	if err != nil {
 		return nil, 0, err
 	}
+	d := f.Dialog
 	resolved := 0
 	var remove []string
 	for i, c := range a.res.Conflicts {
@@ -468,7 +471,7 @@ func (a *mergeApp) apply(rs []resolution) ([]byte, int, error) {
 			return nil, 0, err
 		}
 	}
-	data, err := convert.Marshal(d)
+	data, err := convert.Marshal(f)
 	return data, resolved, err
 }
 

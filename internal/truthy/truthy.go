@@ -1,4 +1,5 @@
-package dialog
+// Package truthy tests values as Python tests them (bool(v)).
+package truthy
 
 import (
 	"encoding/json"
@@ -6,12 +7,12 @@ import (
 	"strconv"
 )
 
-// Truthy is Python's bool(v) for the values a notebook holds: nil, false,
+// Of is Python's bool(v) for the values a notebook holds: nil, false,
 // zero numbers, "" and empty lists and maps are false, everything else is
 // true. Hosts written in Python (Solveit, the seed's module) test flags
 // this way: a reply marked "is_ai_res": 1 is as much a reply as one marked
 // true, and a flag stored as 0 is as unset as one stored as false.
-func Truthy(v any) bool {
+func Of(v any) bool {
 	switch v := v.(type) {
 	case nil:
 		return false

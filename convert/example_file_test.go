@@ -1,0 +1,60 @@
+package convert_test
+
+import (
+	"errors"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+
+	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/dialog"
+)
+
+// A File remembers what it was read from: Save refuses to overwrite a file
+// that changed on disk since (ErrChanged), unless SaveOptions say
+// otherwise.
+func ExampleSaveOptions() {
+	dir, err := os.MkdirTemp("", "example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "notes.ipynb")
+
+	// A new notebook: a File made from a dialog alone.
+	d := dialog.New("notes")
+	d.Random = dialog.Seeded(1)
+	d.Add(dialog.Note, "# Notes")
+	if err := convert.WriteFile(&convert.File{Dialog: d}, path); err != nil {
+		log.Fatal(err)
+	}
+
+	f, err := convert.ReadOptions{Name: "mine"}.ReadFile(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(f.Name, filepath.Base(f.Path), len(f.Messages))
+
+	// Someone else writes the file meanwhile.
+	if err := os.WriteFile(path, []byte(`{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	f.Add(dialog.Note, "mine")
+	err = f.Save()
+	fmt.Println(errors.Is(err, convert.ErrChanged))
+
+	// Forced, the dialog replaces the file.
+	if err := (convert.SaveOptions{Force: true}).Save(f); err != nil {
+		log.Fatal(err)
+	}
+	back, err := convert.ReadFile(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(back.Messages), back.Messages[1].Content)
+	// Output:
+	// mine notes.ipynb 1
+	// true
+	// 2 mine
+}

@@ -1,0 +1,56 @@
+package convert
+
+import (
+	"errors"
+	"io/fs"
+	"path/filepath"
+
+	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+// Options is, for the external tests, every option of reading, writing
+// and saving in one struct (see options).
+type Options = options
+
+// ToDialog is ReadOptions.ToDialog, for the tests.
+func (o options) ToDialog(nb *nbformat.Notebook) (*File, error) { return o.toDialog(nb, nil) }
+
+// Save is SaveOptions.Save, for the tests.
+func (o options) Save(f *File) error { return o.save(f) }
+
+// ToCell converts one message to a new cell (the seed's mk_cell), for the
+// tests.
+func (o options) ToCell(m *dialog.Message) (nbformat.Cell, error) { return o.toCell(m) }
+
+// ToMessage converts one cell to a message, for the tests.
+func (o options) ToMessage(c nbformat.Cell) (*dialog.Message, error) {
+	m := &dialog.Message{}
+	if _, err := o.toMessage(m, c, nil, nil); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Cells returns the cells of the notebook dir/<name>.ipynb between prefix
+// and suffix cells (the seed's ipynb_cells), for the tests.
+func Cells(dir, name string, prefix, suffix []nbformat.Cell) ([]nbformat.Cell, error) {
+	nb, err := nbformat.ReadFile(filepath.Join(dir, ipynbName(name)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if nb.Nbformat == 3 {
+		if err := nbformat.Upgrade(nb); err != nil {
+			return nil, err
+		}
+	}
+	if nb.Nbformat == 4 {
+		if _, err := nbformat.Heal(nb); err != nil {
+			return nil, err
+		}
+	}
+	return append(append(append([]nbformat.Cell{}, prefix...), nb.Cells...), suffix...), nil
+}

@@ -1,0 +1,177 @@
+// The public entry points: File, and the options of reading, writing and
+// saving, each a struct whose zero value is the default.
+
+package convert
+
+import (
+	"time"
+
+	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+// A File is a dialog together with the notebook it was read from: the
+// path and modification time of the file, and what the read saw (the
+// bytes, the cells each message came from), so that writing the dialog
+// back changes only what the dialog changed and [File.Save] refuses to
+// overwrite a file that changed on disk since.
+//
+// A File built as a literal, &File{Dialog: d}, is a new notebook: nothing
+// was read, and writing it writes every cell anew (in Python nbformat's
+// style). Files returned by [Unmarshal] and [ReadFile] hold what was read;
+// [WriteFile] makes the file written the File's own.
+type File struct {
+	*dialog.Dialog
+	// Path and ModTime are the file read or last written, and its
+	// modification time then (empty for a File read by Unmarshal).
+	Path    string
+	ModTime time.Time
+
+	org *origin // what was read
+}
+
+// ReadOptions configures reading. The zero value reads without
+// descriptors, naming a dialog read from a file after the file's stem.
+type ReadOptions struct {
+	// Registry declares host attributes kept in cell metadata; the File
+	// keeps it for writing.
+	Registry *Registry
+	// Name, if set, names the dialog read (the seed's read_ipynb(…,
+	// name=)).
+	Name string
+}
+
+// WriteOptions configures writing. The zero value writes a File with the
+// registry it was read (or last written) with.
+type WriteOptions struct {
+	// Registry declares host attributes kept in cell metadata. Nil means
+	// the registry the File was read (or last written) with, and
+	// otherwise none.
+	Registry *Registry
+	// Messages, if not nil, makes Marshal, ToNotebook and WriteFile write
+	// only these messages of the dialog, in this order, with its notebook
+	// metadata: the seed's msgs= (get_ipynb, write_ipynb,
+	// Dialog.write). An empty, non-nil slice writes a notebook without
+	// cells. A file written so is not made the File's own.
+	Messages []*dialog.Message
+	// Repaired, if set, is told about every repair made to write an
+	// invalid notebook (as read) as a valid one. Values the caller gave
+	// that a repair would remove are not repaired but refused (see
+	// LostValueError).
+	Repaired func(nbformat.Repair)
+	// Owner, if set, is given to files and folders written (uid and gid).
+	Owner *Owner
+}
+
+// SaveOptions configures [SaveOptions.Save]. The zero value saves safely:
+// a file changed on disk since it was read is not overwritten.
+type SaveOptions struct {
+	// Registry, Repaired and Owner are as in WriteOptions.
+	Registry *Registry
+	Repaired func(nbformat.Repair)
+	Owner    *Owner
+	// Force makes Save overwrite a file that changed on disk since it was
+	// read.
+	Force bool
+	// MergeOnChange, if set, makes Save merge with a file that changed
+	// on disk since it was read, instead of refusing.
+	MergeOnChange *dialog.MergeOptions
+}
+
+func (o ReadOptions) opts() options { return options{Registry: o.Registry} }
+
+func (o WriteOptions) opts() options {
+	return options{Registry: o.Registry, Messages: o.Messages, Repaired: o.Repaired, Owner: o.Owner}
+}
+
+func (o SaveOptions) opts() options {
+	return options{Registry: o.Registry, Repaired: o.Repaired, Owner: o.Owner, Force: o.Force, MergeOnChange: o.MergeOnChange}
+}
+
+// Unmarshal reads a dialog from notebook JSON. See [ReadOptions.Unmarshal].
+func Unmarshal(data []byte) (*File, error) { return ReadOptions{}.Unmarshal(data) }
+
+// Unmarshal reads a dialog from notebook JSON (any version nbformat reads
+// from 2 on; the cells of versions 2 and 3 are read as their upgrade to
+// 4.5 gives them). The File does not depend on data afterwards (it keeps a
+// copy of its own). Its messages' texts are cut from that copy or from
+// one buffer per dialog rather than allocated one by one, so a message
+// kept after its dialog keeps them alive.
+func (o ReadOptions) Unmarshal(data []byte) (*File, error) {
+	f, err := o.opts().Unmarshal(data)
+	if err == nil && o.Name != "" {
+		f.Name = o.Name
+	}
+	return f, err
+}
+
+// ReadFile reads a dialog from a notebook file. See [ReadOptions.ReadFile].
+func ReadFile(path string) (*File, error) { return ReadOptions{}.ReadFile(path) }
+
+// ReadFile reads a dialog from the notebook file at path (".ipynb" is
+// added if missing: ReadFile("notes") reads notes.ipynb). The dialog is
+// named Name if set, else after the file's stem; the File's Path and
+// ModTime are the file's, so that Save writes it back. Reading never
+// blocks on a named pipe (it is refused).
+func (o ReadOptions) ReadFile(path string) (*File, error) {
+	f, err := o.opts().ReadFile(path)
+	if err == nil && o.Name != "" {
+		f.Name = o.Name
+	}
+	return f, err
+}
+
+// ToDialog converts a notebook to a dialog. The notebook is kept (in the
+// File) to write the dialog back exactly; do not change it afterwards.
+//
+// Markdown cells become notes, or prompts when their metadata has a true
+// solveit_ai (the reply is split off at ReplySeparator); code and raw
+// cells become code and raw messages. Cell metadata goes to Message.Meta,
+// except keys the Registry declares, which go to Message.Attrs. Cells
+// without a valid id, or with the id of an earlier cell, get ids derived
+// from their position and content. A version 3 notebook is read through
+// its upgrade to 4.5.
+func (o ReadOptions) ToDialog(nb *nbformat.Notebook) (*File, error) {
+	f, err := o.opts().toDialog(nb, nil)
+	if err == nil && o.Name != "" {
+		f.Name = o.Name
+	}
+	return f, err
+}
+
+// Marshal writes f as notebook JSON. See [WriteOptions.Marshal].
+func Marshal(f *File) ([]byte, error) { return WriteOptions{}.Marshal(f) }
+
+// Marshal writes f as notebook JSON (only Messages, if set). A File read
+// by Unmarshal (or ReadFile) and not changed is written back byte for
+// byte; a changed one differs only in the cells of the changed messages,
+// written in the file's own style. An invalid notebook is written valid
+// (see nbformat.Heal). To write to an io.Writer without a second copy of
+// an unchanged file's bytes, convert with ToNotebook and write with
+// nbformat.MarshalOptions.MarshalTo.
+func (o WriteOptions) Marshal(f *File) ([]byte, error) { return o.opts().Marshal(f) }
+
+// ToNotebook converts f to a notebook (only Messages, if set), as Marshal
+// writes it: a File read from a notebook becomes that notebook with the
+// dialog's changes (version 3 ones become 4.5 once changed), any other an
+// nbformat 4.5 notebook; invalid notebooks are healed (nbformat.Heal).
+// The result shares the unchanged cells of the notebook read: do not
+// change them.
+func (o WriteOptions) ToNotebook(f *File) (*nbformat.Notebook, error) {
+	return o.opts().ToNotebook(f)
+}
+
+// WriteFile writes f to the file at path. See [WriteOptions.WriteFile].
+func WriteFile(f *File, path string) error { return WriteOptions{}.WriteFile(f, path) }
+
+// WriteFile writes f to the file at path, atomically (see
+// [SaveOptions.Save] for how), creating missing parent folders (given to
+// Owner, if set), and makes it f's file: Path and ModTime are set, the
+// registry used is kept for later writes, and a later Save of the
+// unchanged dialog changes nothing. A path that is a symbolic link has its
+// target written. With Messages set, it writes only those messages, and
+// the file is not made f's file.
+func (o WriteOptions) WriteFile(f *File, path string) error { return o.opts().WriteFile(f, path) }
+
+// Save writes f back to its file. See [SaveOptions.Save].
+func (f *File) Save() error { return SaveOptions{}.Save(f) }
