@@ -92,6 +92,9 @@ func (o Options) marshalMergedV3(nb *nbformat.Notebook, msgs []*dialog.Message, 
 		x.Cell = c
 		cells[k] = x
 	}
+	if meta != nil {
+		meta = withoutFilled(meta, in)
+	}
 	out, err := v3write.Write(in.ours, &v3write.Notebook{Cells: cells, Meta: meta, Theirs: theirs})
 	if err != nil {
 		var we *v3write.Error
