@@ -10,7 +10,7 @@ import (
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
-	"github.com/nbdialog/ipynb/internal/nbimpl"
+	"github.com/nbdialog/ipynb/internal/nblimits"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -154,7 +154,7 @@ func Write(ours []byte, nb *Notebook) ([]byte, error) {
 	if w.st.ascii {
 		out = asciiOnly(out)
 	}
-	if _, err := jsontree.ParseShaped(out, jsontree.Limits{MaxDepth: nbimpl.DefaultMaxDepth}, nil); err != nil {
+	if _, err := jsontree.ParseShaped(out, jsontree.Limits{MaxDepth: nblimits.DefaultMaxDepth}, nil); err != nil {
 		return nil, &Error{Input: "ours", Err: fmt.Errorf("wrote invalid JSON (a bug): %w", err)}
 	}
 	return out, nil
