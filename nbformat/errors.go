@@ -116,34 +116,19 @@ func withFile(name string, err error) error {
 	return err
 }
 
-// Causes of a [ValidationError], matched with errors.Is (whether an
-// error holds validation problems at all is [Problems] != nil, or
-// errors.As with a *ValidationError):
-//
-//	if errors.Is(err, nbformat.ErrMissingMember) { ... }
-var (
-	// ErrMissingMember: an object lacks a required member (keyword
-	// "required"; ValidationError.Member names it).
-	ErrMissingMember = errors.New("missing required member")
-	// ErrUnknownMember: an object has a member the schema does not allow
-	// (keyword "additionalProperties"; Pointer points at the member).
-	ErrUnknownMember = errors.New("member not allowed")
-	// ErrWrongType: a value has the wrong JSON type (keyword "type").
-	ErrWrongType = errors.New("wrong type")
-	// ErrDuplicate: a value repeats one that must be unique (keywords
-	// "unique" for cell ids, "uniqueItems" for arrays).
-	ErrDuplicate = errors.New("duplicate value")
-	// ErrBadValue: a value of the right type breaks another rule (keywords
-	// "enum", "pattern", "minLength", "maxLength", "minimum", "maximum",
-	// "oneOf", "anyOf", "not", …).
-	ErrBadValue = errors.New("value not allowed")
-)
-
 // A ValidationError is one way a notebook does not match the nbformat
-// schema of its version. Its cause, Err, is one of the sentinels above (or
-// [ErrUnsupportedVersion] when there is no schema for the version), so
-// errors.Is(err, ErrMissingMember) and the like tell problems apart
-// without reading Msg.
+// schema of its version. Keyword tells problems apart without reading Msg
+// ("required" for a missing member, "additionalProperties" for a member
+// not allowed, "type" for a wrong JSON type, "unique" or "uniqueItems"
+// for a repeated value, another keyword for a value breaking another
+// rule); whether an error holds validation problems at all is [Problems]
+// != nil, or errors.As with a *ValidationError. A notebook whose version
+// has no schema gives one problem with Keyword "nbformat", whose Err is
+// [ErrUnsupportedVersion]:
+//
+//	for _, p := range nbformat.Problems(err) {
+//		if p.Keyword == "required" { ... p.Member is missing at p.Pointer ... }
+//	}
 type ValidationError struct {
 	// Pointer locates the offending value (RFC 6901), e.g.
 	// "/cells/3/outputs/0/output_type". For a missing member ("required")
@@ -152,8 +137,10 @@ type ValidationError struct {
 	// Member escaped as "~0" and "~1", RFC 6901). For a member not
 	// allowed ("additionalProperties") it is that member.
 	Pointer Pointer
-	// Keyword is the JSON Schema keyword that failed: "required", "type",
-	// "enum", "pattern", "additionalProperties", "unique", …
+	// Keyword is the JSON Schema keyword that failed: "required",
+	// "additionalProperties", "type", "enum", "pattern", "minimum",
+	// "oneOf", "anyOf", "uniqueItems", …; "unique" for a repeated cell id
+	// and "nbformat" for a version without a schema.
 	Keyword string
 	// Member is the name of the missing member for "required" problems
 	// and of the member not allowed for "additionalProperties" problems;
@@ -161,8 +148,7 @@ type ValidationError struct {
 	Member string
 	// Msg says what is wrong, in words.
 	Msg string
-	// Err is the cause: ErrMissingMember, ErrUnknownMember, ErrWrongType,
-	// ErrDuplicate, ErrBadValue or ErrUnsupportedVersion.
+	// Err is ErrUnsupportedVersion for Keyword "nbformat", nil otherwise.
 	Err error
 	// Line and Column (1-based, columns in bytes) place the offending
 	// value in the bytes the notebook was read from. They are 0 when the
@@ -189,24 +175,16 @@ func (e *ValidationError) Error() string {
 	return b.String()
 }
 
-// Unwrap returns the cause, Err.
+// Unwrap returns Err.
 func (e *ValidationError) Unwrap() error { return e.Err }
 
-// causeOf is the sentinel for a failing schema keyword.
+// causeOf is the sentinel for a failing schema keyword: only a version
+// without a schema has one.
 func causeOf(keyword string) error {
-	switch keyword {
-	case "required":
-		return ErrMissingMember
-	case "additionalProperties":
-		return ErrUnknownMember
-	case "type":
-		return ErrWrongType
-	case "unique", "uniqueItems":
-		return ErrDuplicate
-	case "nbformat":
+	if keyword == "nbformat" {
 		return ErrUnsupportedVersion
 	}
-	return ErrBadValue
+	return nil
 }
 
 // newValidationError builds a problem with its cause (its offset not yet

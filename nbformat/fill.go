@@ -4,7 +4,6 @@ package nbformat
 // recorded, are written with it.
 
 import (
-	"errors"
 	"strconv"
 )
 
@@ -21,7 +20,7 @@ import (
 // found (a validation of nb as it is now), the struct that lacks it.
 func (nb *Notebook) fillMissing(found []located) {
 	for _, f := range found {
-		if !errors.Is(f.err, ErrMissingMember) {
+		if f.err.Keyword != "required" {
 			continue
 		}
 		x, ok := structAt(&nb.Document, f.err.Pointer)

@@ -4,7 +4,6 @@ package nbformat
 // reported.
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 
@@ -296,7 +295,7 @@ func isIDProblem(p *ValidationError) bool {
 	}
 	switch len(toks) {
 	case 2:
-		return errors.Is(p, ErrMissingMember) && p.Member == "id"
+		return p.Keyword == "required" && p.Member == "id"
 	case 3:
 		return toks[2] == "id"
 	}
@@ -370,11 +369,11 @@ func (h *healer) top(p healProblem) {
 	nb := h.nb
 	switch {
 	case len(p.toks) == 0:
-		if errors.Is(p.err, ErrMissingMember) {
+		if p.err.Keyword == "required" {
 			h.note(Pointer("").appendToken(p.err.Member), "added the missing member with its empty value")
 		}
 	case p.toks[0] == "metadata" && len(p.toks) >= 2:
-		if errors.Is(p.err, ErrMissingMember) && !h.whole {
+		if p.err.Keyword == "required" && !h.whole {
 			return // written from now on (fillMissing)
 		}
 		md := &nb.Metadata

@@ -3,7 +3,6 @@ package nbformat
 // Heal's repairs of one cell: its id, metadata, source and execution count.
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -83,10 +82,10 @@ func (r *cellRepair) fix(p healProblem) {
 	h := r.h
 	rest := p.toks[2:]
 	switch {
-	case len(rest) == 0 && errors.Is(p.err, ErrMissingMember) && p.err.Member == "id":
+	case len(rest) == 0 && p.err.Keyword == "required" && p.err.Member == "id":
 		r.wantID(p)
 	case len(rest) == 0:
-		if errors.Is(p.err, ErrMissingMember) {
+		if p.err.Keyword == "required" {
 			h.note(r.at.appendToken(p.err.Member), "added the missing member with its empty value")
 		}
 	case rest[0] == "id":

@@ -3,7 +3,6 @@ package nbformat
 // Heal's repairs of one output: its members, data and execution count.
 
 import (
-	"errors"
 	"strconv"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
@@ -103,7 +102,7 @@ func (r *outputRepair) fix(p healProblem) {
 	rest := p.toks[4:]
 	switch {
 	case len(rest) == 0:
-		if errors.Is(p.err, ErrMissingMember) {
+		if p.err.Keyword == "required" {
 			r.h.note(r.at.appendToken(p.err.Member), "added the missing member with its empty value")
 		}
 	case (rest[0] == "data" || rest[0] == "metadata") && !isDisplay(r.o):

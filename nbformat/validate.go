@@ -20,8 +20,8 @@ import (
 // also be unique.
 //
 // It returns nil, or an error joining one *[ValidationError] per problem,
-// in document order (use [Problems] to list them; errors.Is(err,
-// ErrMissingMember) and the other causes match through it). The error
+// in document order (use [Problems] to list them; their Keyword tells
+// them apart). The error
 // pointers refer to the notebook as [Marshal] writes it. Any other error
 // means the notebook could not be checked (it cannot be written, say):
 // Problems returns nil for it. Validate changes nothing.

@@ -2,7 +2,6 @@ package nbformat_test
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os/exec"
 	"strings"
@@ -74,7 +73,7 @@ for line in sys.stdin:
 		}
 		var got []string
 		for _, p := range nbformat.Problems(verr) {
-			if errors.Is(p, nbformat.ErrDuplicate) {
+			if p.Keyword == "unique" {
 				got = append(got, string(p.Pointer))
 			}
 		}
