@@ -21,8 +21,11 @@ func TestSetByNbformat(t *testing.T) {
 
 // The version written for new notebooks is the newest schema's.
 func TestVersion(t *testing.T) {
-	if nbimpl.MinorVersion != schema.LatestV4Minor {
-		t.Errorf("MinorVersion %d, newest schema 4.%d", nbimpl.MinorVersion, schema.LatestV4Minor)
+	if _, future, err := schema.File(nbimpl.MajorVersion, nbimpl.MinorVersion); err != nil || future {
+		t.Errorf("MinorVersion %d has no schema of its own: %v", nbimpl.MinorVersion, err)
+	}
+	if _, future, _ := schema.File(nbimpl.MajorVersion, nbimpl.MinorVersion+1); !future {
+		t.Errorf("MinorVersion %d is not the newest schema's", nbimpl.MinorVersion)
 	}
 	nb := nbformat.New()
 	if nb.Nbformat != nbimpl.MajorVersion || nb.NbformatMinor != nbimpl.MinorVersion {
