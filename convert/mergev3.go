@@ -92,6 +92,9 @@ func (o options) marshalMergedV3(nb *nbformat.Notebook, msgs []*dialog.Message, 
 		x.Cell = c
 		cells[k] = x
 	}
+	if meta != nil {
+		meta = withoutFilled(meta, in)
+	}
 	out, err := v3write.Write(in.ours, &v3write.Notebook{Cells: cells, Meta: meta, Theirs: theirs})
 	if err != nil {
 		var we *v3write.Error
@@ -101,7 +104,26 @@ func (o options) marshalMergedV3(nb *nbformat.Notebook, msgs []*dialog.Message, 
 		}
 		return nil, fmt.Errorf("convert: merge: writing nbformat 3: %w", err)
 	}
+	if !orgO.valid || orgT.nb.Nbformat == 3 && !orgT.valid {
+		// What v3write keeps of ours outside its cells (a worksheet's
+		// members) is as read, and a side git's line merge cut may have
+		// its cells' members there: such a merge is refused, not written
+		// invalid (nothing tells whose cell they were).
+		if err := validV3(out); err != nil {
+			return nil, fmt.Errorf("convert: merge: the merge of a side that is not a valid notebook would not be valid: %w", err)
+		}
+	}
 	return out, nil
+}
+
+// validV3 checks a version 3 notebook written by v3write against its
+// schema.
+func validV3(data []byte) error {
+	nb, err := nbformat.Unmarshal(data)
+	if err != nil {
+		return err
+	}
+	return nbformat.Validate(nb)
 }
 
 // theirsVersion returns theirs' version 3 cell of merged message m (v: its

@@ -2,6 +2,7 @@ package convert
 
 import (
 	"github.com/nbdialog/ipynb/internal/nbimpl"
+	"github.com/nbdialog/ipynb/internal/nblimits"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -51,6 +52,6 @@ func cloneCell(c nbformat.Cell) nbformat.Cell { return nbimpl.CloneCell(c).(nbfo
 
 // nbformat's default limits of reading (a notebook's size, its nesting).
 const (
-	defaultMaxBytes = nbimpl.DefaultMaxBytes
-	defaultMaxDepth = nbimpl.DefaultMaxDepth
+	defaultMaxBytes = nblimits.DefaultMaxBytes
+	defaultMaxDepth = nblimits.DefaultMaxDepth
 )

@@ -183,5 +183,67 @@ func alike(x, y string) float64 {
 			return max(dice, min(1, similar*contained/0.6))
 		}
 	}
+	if nx == 1 || ny == 1 {
+		return max(dice, oneLineAlike(x, y))
+	}
 	return dice
+}
+
+// oneLineAlike scores a text of one line against another by what lines
+// cannot show: a line that holds the other text whole at its ends (text
+// added inside it or at its ends: 2n/(len x + len y), n the shorter's
+// bytes), or, against a text of several lines, holds some of those lines
+// whole, each as a run of words (bounded by spaces or its ends: the form
+// a version 3 heading's lines take in its one markdown line; 2m/(len x +
+// len y), m the bytes of the lines found). 0 when neither holds.
+func oneLineAlike(x, y string) float64 {
+	x, y = strings.TrimRight(x, "\r\n"), strings.TrimRight(y, "\r\n")
+	if len(x) > len(y) {
+		x, y = y, x
+	}
+	total := float64(len(x) + len(y))
+	if len(x) > 0 && strings.HasPrefix(y, x[:prefixLen(x, y)]) && strings.HasSuffix(y, x[prefixLen(x, y):]) {
+		return 2 * float64(len(x)) / total
+	}
+	one, many := x, y
+	if strings.Contains(one, "\n") {
+		one, many = y, x
+	}
+	if strings.Contains(one, "\n") || !strings.Contains(many, "\n") {
+		return 0
+	}
+	found := 0
+	for _, l := range textdiff.Lines(many) {
+		l = strings.TrimSpace(l)
+		if l != "" && holdsWords(one, l) {
+			found += len(l)
+		}
+	}
+	return 2 * float64(found) / total
+}
+
+// prefixLen is the length of the common beginning of x and y.
+func prefixLen(x, y string) int {
+	n := 0
+	for n < len(x) && n < len(y) && x[n] == y[n] {
+		n++
+	}
+	return n
+}
+
+// holdsWords reports whether s holds w as a run of whole words: bounded
+// by spaces or s's ends.
+func holdsWords(s, w string) bool {
+	for i := 0; ; {
+		k := strings.Index(s[i:], w)
+		if k < 0 {
+			return false
+		}
+		k += i
+		end := k + len(w)
+		if (k == 0 || s[k-1] == ' ') && (end == len(s) || s[end] == ' ') {
+			return true
+		}
+		i = k + 1
+	}
 }

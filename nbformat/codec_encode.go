@@ -9,6 +9,7 @@ package nbformat
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strconv"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
@@ -438,11 +439,11 @@ func (e *encoder) guarded(x any, isNil bool, write func()) {
 		e.buf = append(e.buf, "null"...)
 		return
 	}
-	if err := e.cycles.enterAny(x); err != nil {
-		e.fail(err)
+	if !e.cycles.EnterAny(x) {
+		e.fail(cycleError(reflect.ValueOf(x), ""))
 		e.buf = append(e.buf, "null"...)
 		return
 	}
 	write()
-	e.cycles.leaveAny(x)
+	e.cycles.LeaveAny(x)
 }

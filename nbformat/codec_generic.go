@@ -8,6 +8,7 @@ package nbformat
 
 import (
 	"encoding/json"
+	"reflect"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 )
@@ -210,9 +211,9 @@ func genAny(e *encoder, v any) (any, error) {
 // guardedGen converts a map or slice held in an interface, refusing one
 // that contains itself (see cycle.go).
 func (e *encoder) guardedGen(x any, gen func() (any, error)) (any, error) {
-	if err := e.cycles.enterAny(x); err != nil {
-		return nil, err
+	if !e.cycles.EnterAny(x) {
+		return nil, cycleError(reflect.ValueOf(x), "")
 	}
-	defer e.cycles.leaveAny(x)
+	defer e.cycles.LeaveAny(x)
 	return gen()
 }

@@ -77,6 +77,9 @@
 //	├─ internal/nbcanon    Python nbformat's canonical bytes, and where it fails
 //	├─ internal/nbvalid    the schema check (internal/draft04), as problems
 //	├─ internal/nbv3       the version 2 and 3 upgrade, tape to version 4 JSON
+//	├─ internal/nbshape    which containers reading records (types and schemas)
+//	├─ internal/nbrebuild  Heal's tape side: cells and outputs rebuilt as JSON
+//	├─ internal/jsoncycle  the guard against values that contain themselves
 //	├─ internal/zerocopy   zero-copy string views (the one use of unsafe)
 //	└─ internal/{cellid,jsonpointer,jsonvalue,lines,mimetype,jsonsize}, schema
 //

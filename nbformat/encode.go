@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nbdialog/ipynb/internal/jsoncycle"
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/mimetype"
 	"github.com/nbdialog/ipynb/internal/nbstyle"
@@ -37,7 +38,7 @@ type encoder struct {
 	err           error
 	scratch       []byte
 	stack         []int // lists of members being compared (see members)
-	cycles        cycleGuard
+	cycles        jsoncycle.Guard
 }
 
 func (e *encoder) fail(err error) {

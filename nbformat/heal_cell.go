@@ -8,6 +8,7 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/nbrebuild"
 )
 
 // cellNodeOf returns the tape node of cell i in this pass's tape.
@@ -150,7 +151,7 @@ func (r *cellRepair) fixSource() {
 	h := r.h
 	n := h.memberNode(h.cellNodeOf(r.i), "source")
 	h.dropKey(r.v, "source")
-	setSource(r.c, Text(textOfNode(h.t, n)))
+	setSource(r.c, Text(nbrebuild.Text(h.t, n)))
 	h.note(r.at.appendToken("source"), "replaced a source that was not text by its text")
 }
 
@@ -161,8 +162,8 @@ func (r *cellRepair) fixCount(p healProblem) {
 	code := r.c.(*CodeCell)
 	n := h.memberNode(h.cellNodeOf(r.i), "execution_count")
 	h.dropKey(r.v, "execution_count")
-	code.ExecutionCount = countOf(h.t, n)
-	h.note(r.at.appendToken("execution_count"), "replaced an invalid execution count by %s (%s)", countText(code.ExecutionCount), p.err.Msg)
+	code.ExecutionCount = nbrebuild.Count(h.t, n)
+	h.note(r.at.appendToken("execution_count"), "replaced an invalid execution count by %s (%s)", nbrebuild.CountText(code.ExecutionCount), p.err.Msg)
 }
 
 // memberNode returns member key of object node o of this pass's tape, or -1.
@@ -256,7 +257,7 @@ func (h *healer) outputsValue(i int, c Cell, v codecStruct, p *ValidationError) 
 	n := h.memberNode(h.cellNodeOf(i), "outputs")
 	if n >= 0 && h.t.Nodes[n].Kind == jsontree.Object {
 		h.dropKey(v, "outputs")
-		h.newOutputs = append(h.newOutputs, pendingOutput{cell: i, index: -1, json: compactNode(nil, h.t, n)})
+		h.newOutputs = append(h.newOutputs, pendingOutput{cell: i, index: -1, json: nbrebuild.Compact(nil, h.t, n)})
 		h.note(at, "made the single output given as an object a list of one output")
 		return
 	}
@@ -277,7 +278,7 @@ func (h *healer) tags(i int, c Cell) {
 	if n >= 0 && t.Nodes[n].Kind == jsontree.Array {
 		seen := map[string]bool{}
 		t.Children(n, func(k int) bool {
-			for _, tag := range strings.Split(textOfNode(t, k), ",") {
+			for _, tag := range strings.Split(nbrebuild.Text(t, k), ",") {
 				if tag != "" && !seen[tag] {
 					seen[tag] = true
 					tags = append(tags, tag)
@@ -333,7 +334,7 @@ func structField(v codecStruct, key string) codecStruct {
 // its JSON as source (keeping its id when valid).
 func (h *healer) wholeCell(i int, p *ValidationError) {
 	c := h.nb.Cells[i]
-	raw := compactNode(nil, h.t, h.cellNodeOf(i))
+	raw := nbrebuild.Compact(nil, h.t, h.cellNodeOf(i))
 	id := CellIDOf(c)
 	if !id.Valid() {
 		id = ""

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/mimetype"
+	"github.com/nbdialog/ipynb/internal/nbrebuild"
 )
 
 // outputNodeOf returns the tape node of output j of cell i in this pass's
@@ -29,21 +30,21 @@ func (h *healer) output(i int, code *CodeCell, at Pointer, jtok string, probs []
 	node := h.outputNodeOf(i, j)
 	out := code.Outputs[j]
 	if u, ok := out.(*UnknownOutput); ok {
-		raw, typ := outputJSON(h.t, node)
+		raw, typ := nbrebuild.OutputJSON(h.t, node)
 		h.newOutputs = append(h.newOutputs, pendingOutput{cell: i, index: j, json: raw})
 		h.note(at, "output of unrecognized type %q made a %s output", givenType(h.t, node, "output_type", func() string { return string(u.Type()) }), typ)
 		return
 	}
-	if typ := resembledOutputType(h.t, memberIndex(h.t, node)); typ != string(out.Type()) && typ != "" {
+	if typ := nbrebuild.OutputType(h.t, nbrebuild.Members(h.t, node)); typ != string(out.Type()) && typ != "" {
 		// Another type's content under this type's name (a stream holding
 		// data and no text): the output becomes the type its members are.
-		raw, _ := outputJSON(h.t, node)
+		raw, _ := nbrebuild.OutputJSON(h.t, node)
 		h.newOutputs = append(h.newOutputs, pendingOutput{cell: i, index: j, json: raw})
 		h.note(at, "%s output holding the members of a %s output made a %s output", out.Type(), typ, typ)
 		return
 	}
 	if h.whole {
-		code.Outputs[j] = NewDisplayData(NewMimeBundle("text/plain", string(compactNode(nil, h.t, node))))
+		code.Outputs[j] = NewDisplayData(NewMimeBundle("text/plain", string(nbrebuild.Compact(nil, h.t, node))))
 		h.note(at, "replaced a %s output that could not be repaired (%s) by display_data showing its JSON", out.Type(), probs[0].err.Msg)
 		return
 	}
@@ -78,7 +79,7 @@ type outputRepair struct {
 // member is the node of member key of the output, or -1.
 func (r *outputRepair) member(key string) int {
 	if r.members == nil {
-		r.members = memberIndex(r.t, r.node)
+		r.members = nbrebuild.Members(r.t, r.node)
 	}
 	if n, ok := r.members[key]; ok {
 		return n
@@ -139,7 +140,7 @@ func (r *outputRepair) fixData(rest []string) {
 	t := r.t
 	if len(rest) == 0 {
 		var b MimeBundle
-		b.SetText("text/plain", textOfNode(t, r.member("data")))
+		b.SetText("text/plain", nbrebuild.Text(t, r.member("data")))
 		r.h.dropKey(r.v, "data")
 		setData(r.o, b)
 		r.h.note(r.at.appendToken("data"), "made data that was not an object its text/plain entry")
@@ -147,14 +148,14 @@ func (r *outputRepair) fixData(rest []string) {
 	}
 	d := r.member("data")
 	if r.dataMembers == nil {
-		r.dataMembers = memberIndex(t, d)
+		r.dataMembers = nbrebuild.Members(t, d)
 	}
 	n, ok := r.dataMembers[rest[0]]
 	if !ok || d < 0 {
 		return
 	}
 	b := r.data()
-	b.SetText(rest[0], textOfNode(t, n))
+	b.SetText(rest[0], nbrebuild.Text(t, n))
 	setData(r.o, b)
 	r.h.note(r.at.appendToken("data").appendToken(rest[0]), "replaced output data that was not text by its text")
 }
@@ -166,11 +167,11 @@ func (r *outputRepair) fixData(rest []string) {
 func (r *outputRepair) fixCount(p healProblem) {
 	res, ok := r.o.(*ExecuteResult)
 	if d, isDisplay := r.o.(*DisplayData); isDisplay {
-		if n := countOf(r.t, r.member("execution_count")); n != nil {
+		if n := nbrebuild.Count(r.t, r.member("execution_count")); n != nil {
 			r.h.dropKey(r.v, "execution_count")
 			r.set(&ExecuteResult{Data: d.Data, Metadata: d.Metadata, OutputType: OutputTypeExecuteResult,
 				ExecutionCount: n, AdditionalProperties: d.AdditionalProperties})
-			r.h.note(r.at, "made a display_data output with an execution count (%s) an execute_result", countText(n))
+			r.h.note(r.at, "made a display_data output with an execution count (%s) an execute_result", nbrebuild.CountText(n))
 			return
 		}
 	}
@@ -179,8 +180,8 @@ func (r *outputRepair) fixCount(p healProblem) {
 		return
 	}
 	r.h.dropKey(r.v, "execution_count")
-	res.ExecutionCount = countOf(r.t, r.member("execution_count"))
-	r.h.note(r.at.appendToken("execution_count"), "replaced an invalid execution count by %s (%s)", countText(res.ExecutionCount), p.err.Msg)
+	res.ExecutionCount = nbrebuild.Count(r.t, r.member("execution_count"))
+	r.h.note(r.at.appendToken("execution_count"), "replaced an invalid execution count by %s (%s)", nbrebuild.CountText(res.ExecutionCount), p.err.Msg)
 }
 
 // fixTraceback makes an error's traceback a list of text lines (once).
@@ -219,7 +220,7 @@ func (r *outputRepair) fixText(rest []string, p healProblem) {
 		if !r.textDone {
 			r.textDone = true
 			r.h.dropKey(r.v, "text")
-			s.Text = Text(textOfNode(r.t, r.member("text")))
+			s.Text = Text(nbrebuild.Text(r.t, r.member("text")))
 			r.h.note(r.at.appendToken("text"), "replaced stream text that was not text by its text")
 		}
 	default:
@@ -231,7 +232,7 @@ func (r *outputRepair) fixText(rest []string, p healProblem) {
 // by the text of its value.
 func (r *outputRepair) textMember(key string) {
 	r.h.dropKey(r.v, key)
-	setTextMember(r.o, key, textOfNode(r.t, r.member(key)))
+	setTextMember(r.o, key, nbrebuild.Text(r.t, r.member(key)))
 	r.h.note(r.at.appendToken(key), "replaced a value that was not text by its text")
 }
 
@@ -239,7 +240,7 @@ func (r *outputRepair) textMember(key string) {
 // place, the data's text/plain, when that is free; otherwise it removes it.
 func (r *outputRepair) textBesideData(p healProblem) {
 	r.member("") // builds members
-	x := textBesideData(r.t, r.members)
+	x := nbrebuild.TextBesideData(r.t, r.members)
 	if x < 0 {
 		r.drop("text", p)
 		return
@@ -249,20 +250,6 @@ func (r *outputRepair) textBesideData(p healProblem) {
 	setData(r.o, b)
 	r.h.dropKey(r.v, "text")
 	r.h.note(r.at.appendToken("text"), "moved text beside the data to the data's text/plain")
-}
-
-// memberIndex maps the keys of object node o to their nodes (the last of
-// repeated keys wins); nil for other nodes.
-func memberIndex(t *jsontree.Tape, o int) map[string]int {
-	m := map[string]int{}
-	if o < 0 || t.Nodes[o].Kind != jsontree.Object {
-		return m
-	}
-	t.Children(o, func(k int) bool {
-		m[t.KeyString(k)] = k
-		return true
-	})
-	return m
 }
 
 // isDisplay reports whether o is an execute_result or display_data.
@@ -362,11 +349,11 @@ func tracebackOf(t *jsontree.Tape, n int) []string {
 	case n < 0 || t.Nodes[n].Kind == jsontree.Null:
 	case t.Nodes[n].Kind == jsontree.Array:
 		t.Children(n, func(k int) bool {
-			lines = append(lines, textOfNode(t, k))
+			lines = append(lines, nbrebuild.Text(t, k))
 			return true
 		})
 	default:
-		lines = append(lines, textOfNode(t, n))
+		lines = append(lines, nbrebuild.Text(t, n))
 	}
 	return lines
 }
@@ -421,11 +408,11 @@ func bundleOfNode(t *jsontree.Tape, o int) MimeBundle {
 		mime := t.KeyString(k)
 		switch {
 		case mimetype.IsJSON(mime):
-			b.setJSON(mime, compactNode(nil, t, k))
+			b.setJSON(mime, nbrebuild.Compact(nil, t, k))
 		case t.IsMultiline(k):
 			b.setMultiline(mime, multilineOfNode(t, k))
 		default:
-			b.SetText(mime, textOfNode(t, k))
+			b.SetText(mime, nbrebuild.Text(t, k))
 		}
 		return true
 	})

@@ -10,20 +10,20 @@ import (
 	"unicode/utf8"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
-	"github.com/nbdialog/ipynb/internal/nbimpl"
+	"github.com/nbdialog/ipynb/internal/nblimits"
 	"github.com/nbdialog/ipynb/internal/nbstyle"
 )
 
 // The format version this package writes for new notebooks, upgrades to
 // and heals to (4.5).
 const (
-	majorVersion = nbimpl.MajorVersion
-	minorVersion = nbimpl.MinorVersion
+	majorVersion = nblimits.MajorVersion
+	minorVersion = nblimits.MinorVersion
 )
 
 // defaultMaxDepth is the nesting limit of reading (UnmarshalOptions), also
 // applied to generic JSON values.
-const defaultMaxDepth = nbimpl.DefaultMaxDepth
+const defaultMaxDepth = nblimits.DefaultMaxDepth
 
 // Notebook is a Jupyter notebook. Its fields are the schema's top-level
 // fields (in the embedded, generated [Document]); its unexported part
@@ -141,7 +141,7 @@ func (o UnmarshalOptions) Unmarshal(data []byte) (*Notebook, error) {
 
 func (o UnmarshalOptions) maxBytes() int64 {
 	if o.MaxBytes <= 0 {
-		return nbimpl.DefaultMaxBytes
+		return nblimits.DefaultMaxBytes
 	}
 	return o.MaxBytes
 }
@@ -174,13 +174,13 @@ func (o UnmarshalOptions) read(data []byte, copyData bool) (*Notebook, error) {
 	}
 	lim := jsontree.Limits{MaxDepth: o.MaxDepth, MaxNodes: o.MaxValues, MaxString: o.MaxString}
 	if lim.MaxDepth <= 0 {
-		lim.MaxDepth = nbimpl.DefaultMaxDepth
+		lim.MaxDepth = nblimits.DefaultMaxDepth
 	}
 	if lim.MaxString <= 0 {
-		lim.MaxString = nbimpl.DefaultMaxString
+		lim.MaxString = nblimits.DefaultMaxString
 	}
 	if lim.MaxNodes <= 0 {
-		lim.MaxNodes = nbimpl.DefaultMaxValues
+		lim.MaxNodes = nblimits.DefaultMaxValues
 	}
 	b := new(notebookBlock) // (the tape is made in it)
 	block := jsontree.Block{Copy: copyData, Tape: &b.tape}
@@ -206,7 +206,7 @@ func (o UnmarshalOptions) read(data []byte, copyData bool) (*Notebook, error) {
 	}
 	maxCells := o.MaxCells
 	if maxCells <= 0 {
-		maxCells = nbimpl.DefaultMaxCells
+		maxCells = nblimits.DefaultMaxCells
 	}
 	if c := t.Lookup(jsontree.Root, "cells"); c >= 0 && t.Nodes[c].Kind == jsontree.Array && int(t.Nodes[c].Len) > maxCells {
 		return nil, &FormatError{Pointer: "/cells", Msg: fmt.Sprintf("%d cells, more than the limit of %d", t.Nodes[c].Len, maxCells), Err: ErrLimit}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/jsontree"
-	"github.com/nbdialog/ipynb/internal/nbimpl"
+	"github.com/nbdialog/ipynb/internal/nblimits"
 )
 
 // BenchmarkSmallCorpusParse is the first step of Unmarshal alone: the
@@ -29,7 +29,7 @@ func BenchmarkSmallCorpusParse(b *testing.B) {
 	if len(files) == 0 {
 		b.Skip("no small notebook in the corpus")
 	}
-	lim := jsontree.Limits{MaxDepth: nbimpl.DefaultMaxDepth, MaxNodes: nbimpl.DefaultMaxValues, MaxString: nbimpl.DefaultMaxString}
+	lim := jsontree.Limits{MaxDepth: nblimits.DefaultMaxDepth, MaxNodes: nblimits.DefaultMaxValues, MaxString: nblimits.DefaultMaxString}
 	run := func(name string, f func(data []byte)) {
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(int64(total))

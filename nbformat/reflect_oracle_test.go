@@ -58,7 +58,8 @@ func (e *encoder) value(v reflect.Value, ti *typeInfo, o int, ind string) {
 			e.value(x, xi, o, ind)
 		}
 	case kSlice, kMap:
-		if err := e.cycles.enter(v); err != nil {
+		if !e.cycles.Enter(v) {
+			err := cycleError(v, "")
 			e.fail(err)
 			e.buf = append(e.buf, "null"...)
 			return
@@ -68,7 +69,7 @@ func (e *encoder) value(v reflect.Value, ti *typeInfo, o int, ind string) {
 		} else {
 			e.mapValue(v, ti, o, ind)
 		}
-		e.cycles.leave(v)
+		e.cycles.Leave(v)
 	case kStruct:
 		e.structValue(v, ti.plan, o, ind)
 	case kMultiline:
@@ -744,10 +745,11 @@ func (e *encoder) generic(v reflect.Value, ti *typeInfo) (any, error) {
 	case kPtr, kAny, kCell, kOutput:
 		return e.genericIndirect(v, ti)
 	case kSlice, kMap:
-		if err := e.cycles.enter(v); err != nil {
+		if !e.cycles.Enter(v) {
+			err := cycleError(v, "")
 			return nil, err
 		}
-		defer e.cycles.leave(v)
+		defer e.cycles.Leave(v)
 		if ti.kind == kSlice {
 			return e.genericSlice(v, ti)
 		}

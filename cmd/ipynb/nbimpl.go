@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/nbdialog/ipynb/internal/nbimpl"
+	"github.com/nbdialog/ipynb/internal/nblimits"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -13,10 +14,10 @@ import (
 
 // nbformat's defaults: the limits of reading, and the newest major version.
 const (
-	maxBytes     = nbimpl.DefaultMaxBytes
-	maxDepth     = nbimpl.DefaultMaxDepth
-	maxString    = nbimpl.DefaultMaxString
-	majorVersion = nbimpl.MajorVersion
+	maxBytes     = nblimits.DefaultMaxBytes
+	maxDepth     = nblimits.DefaultMaxDepth
+	maxString    = nblimits.DefaultMaxString
+	majorVersion = nblimits.MajorVersion
 )
 
 // unmarshalOwned reads a notebook from data without copying it: the

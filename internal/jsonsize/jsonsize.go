@@ -18,7 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
-	"github.com/nbdialog/ipynb/internal/nbimpl"
+	"github.com/nbdialog/ipynb/internal/nblimits"
 )
 
 // asciiSize is the size encoding/json writes each ASCII character of a
@@ -267,7 +267,7 @@ func Escaped(raw []byte) int {
 // encoding/json refuses it, and where the decoded value is not sure:
 // objects with a key given twice or escaped.
 func Decoded(raw []byte) (int, bool) {
-	t, err := jsontree.Parse(raw, jsontree.Limits{MaxDepth: nbimpl.DefaultMaxDepth})
+	t, err := jsontree.Parse(raw, jsontree.Limits{MaxDepth: nblimits.DefaultMaxDepth})
 	if err != nil {
 		return 0, false
 	}

@@ -1,7 +1,7 @@
 // Package nbimpl holds the parts of package nbformat that only the
 // module's own packages use (convert, the ipynb command, nbformat's tests):
-// its default limits and format version as constants, and a few entry
-// points that are not part of nbformat's public API. It is the pattern of
+// a few entry points that are not part of nbformat's public API (its
+// limits and version are internal/nblimits'). It is the pattern of
 // protobuf-go's protoimpl: nbformat sets the functions when it is
 // initialized, and every importer of this package also imports nbformat
 // (it handles nbformat's values), so they are never nil when used.
@@ -13,26 +13,6 @@ package nbimpl
 import (
 	"io"
 	"strings"
-)
-
-// The default limits of nbformat.UnmarshalOptions (a field left 0 means
-// the default). They are far beyond real notebooks (the largest seen are a
-// few hundred megabytes, a few thousand cells, nesting below 50) and keep
-// hostile input cheap to refuse.
-const (
-	DefaultMaxBytes  = 1 << 30 // 1 GiB
-	DefaultMaxDepth  = 10000
-	DefaultMaxCells  = 100000
-	DefaultMaxString = 512 << 20 // 512 MiB
-	DefaultMaxValues = 1 << 26   // 67,108,864 JSON values
-)
-
-// The format version nbformat writes for new notebooks, upgrades to and
-// gives cell ids from (4.5). MinorVersion follows the newest schema in
-// package schema (schema.LatestV4Minor), checked by a test.
-const (
-	MajorVersion = 4
-	MinorVersion = 5
 )
 
 // HealOptions are the options of nbformat.Heal that only the module sets.

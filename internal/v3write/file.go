@@ -6,6 +6,7 @@ import (
 	"github.com/nbdialog/ipynb/internal/jsonpointer"
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/nbimpl"
+	"github.com/nbdialog/ipynb/internal/nblimits"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -60,7 +61,7 @@ func readFile(name string, data []byte) (*v3File, error) {
 		return nil, &Error{Input: name, Err: fmt.Errorf("nbformat %d, not 3: %w", nb.Nbformat, ErrNotVersion3)}
 	}
 	raw, _ := nbimpl.ReadBytes(nb)
-	t, err := jsontree.ParseShaped(raw, jsontree.Limits{MaxDepth: nbimpl.DefaultMaxDepth}, fileShape)
+	t, err := jsontree.ParseShaped(raw, jsontree.Limits{MaxDepth: nblimits.DefaultMaxDepth}, fileShape)
 	if err != nil {
 		return nil, &Error{Input: name, Err: err} // (never: nbformat read it)
 	}

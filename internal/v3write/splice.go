@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
-	"github.com/nbdialog/ipynb/internal/nbimpl"
+	"github.com/nbdialog/ipynb/internal/nblimits"
 )
 
 // Putting the cells in order. nbformat's writer compares the elements of
@@ -31,7 +31,7 @@ type layout struct {
 // worksheet s being those k with dst[k] == s, in order, cell k taken from
 // slots[k].
 func order(out []byte, slots []slot, dst []int) ([]byte, error) {
-	t, err := jsontree.ParseShaped(out, jsontree.Limits{MaxDepth: nbimpl.DefaultMaxDepth}, writtenShape)
+	t, err := jsontree.ParseShaped(out, jsontree.Limits{MaxDepth: nblimits.DefaultMaxDepth}, writtenShape)
 	if err != nil {
 		return nil, &Error{Input: "ours", Err: fmt.Errorf("nbformat wrote invalid JSON (a bug): %w", err)}
 	}

@@ -8,8 +8,9 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/jsonpointer"
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
-	"github.com/nbdialog/ipynb/internal/nbimpl"
+	"github.com/nbdialog/ipynb/internal/nblimits"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -153,7 +154,7 @@ func Write(ours []byte, nb *Notebook) ([]byte, error) {
 	if w.st.ascii {
 		out = asciiOnly(out)
 	}
-	if _, err := jsontree.ParseShaped(out, jsontree.Limits{MaxDepth: nbimpl.DefaultMaxDepth}, nil); err != nil {
+	if _, err := jsontree.ParseShaped(out, jsontree.Limits{MaxDepth: nblimits.DefaultMaxDepth}, nil); err != nil {
 		return nil, &Error{Input: "ours", Err: fmt.Errorf("wrote invalid JSON (a bug): %w", err)}
 	}
 	return out, nil
@@ -271,11 +272,52 @@ func (w *writer) render(nb *Notebook, inPlace map[int]any, appended [][]any, dst
 				delete(meta, k) // (given as nil: removed)
 			}
 		}
+		untyped := lackingRequired(meta)
+		for k := range untyped {
+			delete(meta, k)
+		}
 		var md nbformat.NotebookMetadata
 		if err := nbgeneric.FromMap(meta, &md); err != nil {
 			return &Error{Input: "cells", Pointer: "/metadata", Err: err}
 		}
+		if len(untyped) > 0 {
+			if md.AdditionalProperties == nil {
+				md.AdditionalProperties = make(map[string]any, len(untyped))
+			}
+			maps.Copy(md.AdditionalProperties, untyped)
+		}
 		of.nb.Metadata = md
 	}
 	return nil
+}
+
+// requiredMembers are the members version 4 requires of the notebook
+// metadata's objects that version 3 leaves free.
+var requiredMembers = map[string][]string{
+	"kernelspec":    {"display_name", "name"},
+	"language_info": {"name"},
+}
+
+// lackingRequired returns the members of meta whose object lacks a member
+// version 4 requires of it (see requiredMembers): written untyped, as they
+// are given (version 3 requires none of them), and not with the member
+// added as empty.
+func lackingRequired(meta map[string]any) map[string]any {
+	var out map[string]any
+	for k, req := range requiredMembers {
+		obj, ok := jsonvalue.Object(meta[k])
+		if !ok {
+			continue
+		}
+		for _, r := range req {
+			if _, has := obj[r]; !has {
+				if out == nil {
+					out = map[string]any{}
+				}
+				out[k] = obj
+				break
+			}
+		}
+	}
+	return out
 }
