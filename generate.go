@@ -42,7 +42,7 @@
 //     and nbformat.v4.schema.json) from jupyter/nbformat into schema/, byte
 //     for byte, and note the commit in schema/README.md.
 //  2. Add the new file to the //go:embed line and to Official in
-//     schema/schema.go (LatestV4Minor), and set MinorVersion in
+//     schema/schema.go (latestV4Minor), and set MinorVersion in
 //     internal/nblimits/nblimits.go (internal/nblimits' TestVersion checks it).
 //  3. Point the first //go:generate line below at the newest file.
 //  4. Run go generate ./... and review git diff nbformat/schema_gen.go: new

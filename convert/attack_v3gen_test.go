@@ -318,7 +318,7 @@ func v3Writes(data []byte, reg *convert.Registry) string {
 		}
 	}
 	d4, _ := o.Unmarshal(data)
-	d4.Random = dialog.Seeded(3)
+	d4.Random = rand.NewChaCha8([32]byte{3})
 	d4.Add(dialog.Code, "new")
 	if len(d4.Messages) > 2 {
 		d4.Messages[0], d4.Messages[1] = d4.Messages[1], d4.Messages[0]

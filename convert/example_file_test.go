@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 
@@ -24,7 +25,7 @@ func ExampleSaveOptions() {
 
 	// A new notebook: a File made from a dialog alone.
 	d := dialog.New("notes")
-	d.Random = dialog.Seeded(1)
+	d.Random = rand.NewChaCha8([32]byte{1})
 	d.Add(dialog.Note, "# Notes")
 	if err := convert.WriteFile(&convert.File{Dialog: d}, path); err != nil {
 		log.Fatal(err)

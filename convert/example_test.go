@@ -3,6 +3,7 @@ package convert_test
 import (
 	"fmt"
 	"log"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,7 +99,7 @@ func ExampleWriteFile() {
 	}
 	defer os.RemoveAll(dir)
 	d := dialog.New("notes")
-	d.Random = dialog.Seeded(1)
+	d.Random = rand.NewChaCha8([32]byte{1})
 	d.Add(dialog.Note, "# Notes")
 	f := &convert.File{Dialog: d}
 	if err := convert.WriteFile(f, filepath.Join(dir, "notes.ipynb")); err != nil {

@@ -347,7 +347,7 @@ func TestCrashDuringSave(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "big.ipynb")
 	d := &convert.File{Dialog: dialog.New("big")}
-	d.Random = dialog.Seeded(1)
+	d.Random = rand.NewChaCha8([32]byte{1})
 	for i := 0; i < 200; i++ {
 		m := d.Add(dialog.Code, "version 0")
 		m.Outputs = []dialog.Output{dialog.StreamOutput("stdout", strings.Repeat(fmt.Sprintf("line %d of output\n", i), 400))}

@@ -118,7 +118,7 @@ func (o options) Merge(base, ours, theirs []byte, opt dialog.MergeOptions) (*Mer
 	// The ids the merge gives (a message both sides added under one id, a
 	// kept message whose id is taken) come from the three inputs, so the
 	// same merge always writes the same bytes (git may run it again).
-	ds[1].Random = dialog.Seeded(mergeSeed(base, ours, theirs))
+	ds[1].Random = seeded(mergeSeed(base, ours, theirs))
 	return o.mergeDialogs(ds[0], ds[1], ds[2], mergeInputs{base, ours, theirs}, opt)
 }
 

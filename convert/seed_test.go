@@ -6,6 +6,7 @@ package convert_test
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,7 +23,7 @@ import (
 // message with an output, a prompt with a reply, a raw message.
 func seedDialog() (d *convert.File, note, code, prompt, raw *dialog.Message) {
 	d = &convert.File{Dialog: dialog.New("dlg")}
-	d.Random = dialog.Seeded(7)
+	d.Random = rand.NewChaCha8([32]byte{7})
 	note = d.Add(dialog.Note, "A *test* dialog")
 	d.Attach(note, []byte("not really a png"), "image/png")
 	code = d.Add(dialog.Code, "1+1")

@@ -2,12 +2,10 @@ package dialog
 
 import (
 	"crypto/rand"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	mrand "math/rand/v2"
 	"strings"
 )
 
@@ -22,21 +20,15 @@ type Dialog struct {
 	// json.RawMessage (their bytes as read, decoded only on demand, e.g.
 	// by nbformat.Decode; never modify one, store a new value instead).
 	Meta map[string]any
-	// Random is the source of new ids; nil means crypto/rand. Use
-	// Seeded for reproducible ids. It must not run dry: making an id
+	// Random is the source of new ids; nil means crypto/rand. For
+	// reproducible ids use a seeded generator of math/rand/v2, such as
+	// rand.NewChaCha8([32]byte{1}). It must not run dry: making an id
 	// panics if reading it fails.
 	Random io.Reader
 }
 
 // New returns an empty dialog.
 func New(name string) *Dialog { return &Dialog{Name: name} }
-
-// Seeded returns a deterministic source of ids for Dialog.Random.
-func Seeded(seed uint64) io.Reader {
-	var key [32]byte
-	binary.LittleEndian.PutUint64(key[:], seed)
-	return mrand.NewChaCha8(key)
-}
 
 // rand returns the source of new ids.
 func (d *Dialog) rand() io.Reader {

@@ -2,6 +2,7 @@ package dialog_test
 
 import (
 	"errors"
+	"math/rand/v2"
 	"regexp"
 	"strings"
 	"testing"
@@ -41,7 +42,7 @@ func TestIDs(t *testing.T) {
 func TestSeededIDs(t *testing.T) {
 	make := func() []string {
 		d := dialog.New("d")
-		d.Random = dialog.Seeded(7)
+		d.Random = rand.NewChaCha8([32]byte{7})
 		for i := 0; i < 5; i++ {
 			d.Add(dialog.Code, "")
 		}
@@ -61,7 +62,7 @@ func TestSeededIDs(t *testing.T) {
 
 func TestAttachmentIDsAreUUID4(t *testing.T) {
 	d := dialog.New("d")
-	d.Random = dialog.Seeded(1)
+	d.Random = rand.NewChaCha8([32]byte{1})
 	m := d.Add(dialog.Note, "see attachment")
 	for i := 0; i < 100; i++ {
 		a := d.Attach(m, []byte("data"), "image/png")
@@ -74,7 +75,7 @@ func TestAttachmentIDsAreUUID4(t *testing.T) {
 		}
 	}
 	d2 := dialog.New("d")
-	d2.Random = dialog.Seeded(1)
+	d2.Random = rand.NewChaCha8([32]byte{1})
 	d2.Add(dialog.Note, "see attachment")
 	if got := d2.Attach(d2.Messages[0], nil, "image/png").ID; got != m.Attachments[0].ID {
 		t.Errorf("seeded attachment ids differ: %s %s", got, m.Attachments[0].ID)
@@ -151,7 +152,7 @@ func TestReply(t *testing.T) {
 
 func TestSummary(t *testing.T) {
 	d := dialog.New("demo")
-	d.Random = dialog.Seeded(3)
+	d.Random = rand.NewChaCha8([32]byte{3})
 	d.Add(dialog.Note, "# Title\nsecond line")
 	c := d.Add(dialog.Code, "1+1")
 	c.Outputs = dialog.CodeOutput("2")

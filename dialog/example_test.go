@@ -4,13 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"log"
+	"math/rand/v2"
 
 	"github.com/nbdialog/ipynb/dialog"
 )
 
 func Example() {
 	d := dialog.New("demo")
-	d.Random = dialog.Seeded(1) // reproducible ids
+	d.Random = rand.NewChaCha8([32]byte{1}) // reproducible ids
 	d.Add(dialog.Note, "A *test* dialog")
 	code := d.Add(dialog.Code, "1+1")
 	code.Outputs = dialog.CodeOutput("2")
@@ -30,7 +31,7 @@ func Example() {
 // then messages placed after and before others, with given ids.
 func ExampleDialog_Make() {
 	d := dialog.New("dlg")
-	d.Random = dialog.Seeded(7) // reproducible ids
+	d.Random = rand.NewChaCha8([32]byte{7}) // reproducible ids
 	note, err := d.Make(dialog.Note, "A *test* dialog", dialog.MakeOptions{Attachments: []dialog.Attachment{{Data: []byte("not really a png"), MIME: "image/png"}}})
 	if err != nil {
 		log.Fatal(err)
@@ -138,7 +139,7 @@ func ExampleMerge() {
 // decoded only then.
 func ExampleOutput_Map() {
 	d := dialog.New("demo")
-	d.Random = dialog.Seeded(1)
+	d.Random = rand.NewChaCha8([32]byte{1})
 	code, err := d.Make(dialog.Code, "print('hi')", dialog.MakeOptions{Outputs: []dialog.Output{dialog.StreamOutput("stdout", "hi\n")}})
 	if err != nil {
 		log.Fatal(err)

@@ -3,6 +3,7 @@ package dialog_test
 import (
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"os/exec"
 	"strings"
 	"testing"
@@ -16,7 +17,7 @@ import (
 // idx, after, before) and fills it in the same call.
 func TestMakePlacement(t *testing.T) {
 	d := dialog.New("d")
-	d.Random = dialog.Seeded(1)
+	d.Random = rand.NewChaCha8([32]byte{1})
 	a, err := d.Make(dialog.Note, "a", dialog.MakeOptions{ID: "aaaa0001"})
 	if err != nil {
 		t.Fatal(err)

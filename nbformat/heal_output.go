@@ -423,12 +423,12 @@ func bundleOfNode(t *jsontree.Tape, o int) MimeBundle {
 // of strings), in its form.
 func multilineOfNode(t *jsontree.Tape, n int) MultilineString {
 	if t.Nodes[n].Kind == jsontree.String {
-		return TextString(t.Str(n))
+		return textString(t.Str(n))
 	}
 	var lines []string
 	t.Children(n, func(l int) bool {
 		lines = append(lines, t.Str(l))
 		return true
 	})
-	return TextLines(lines...)
+	return textLines(lines...)
 }

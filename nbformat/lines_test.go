@@ -58,17 +58,6 @@ func TestMultilineString(t *testing.T) {
 	if diff := cmp.Diff([]string{"a\n", "b"}, m.Lines()); diff != "" {
 		t.Error(diff)
 	}
-	l := nbformat.TextLines("x", "y\n", "z")
-	if l.String() != "xy\nz" {
-		t.Errorf("TextLines: %q", l.String())
-	}
-	if diff := cmp.Diff([]string{"x", "y\n", "z"}, l.Lines()); diff != "" {
-		t.Error(diff)
-	}
-	s := nbformat.TextString("one\ntwo")
-	if diff := cmp.Diff([]string{"one\ntwo"}, s.Lines()); diff != "" {
-		t.Error(diff)
-	}
 	// Set keeps the form, and setting the same text changes nothing.
 	nb, err := nbformat.Unmarshal([]byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
  {"cell_type": "raw", "id": "a", "metadata": {}, "source": "one string"},
@@ -79,7 +68,7 @@ func TestMultilineString(t *testing.T) {
 	one := nb.Cells[0].(*nbformat.RawCell)
 	two := nb.Cells[1].(*nbformat.RawCell)
 	two.Source.Set("two\nlines")
-	if !two.Source.Equal(nbformat.TextLines("two\n", "lines")) {
+	if !two.Source.Equal(nbformat.Text("two\nlines")) {
 		t.Error("Equal")
 	}
 	one.Source.Set("new\ntext")

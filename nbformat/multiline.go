@@ -29,7 +29,7 @@ import (
 type MultilineString struct {
 	raw   []byte   // the JSON value as read; nil when built in memory
 	text  string   // built in memory: the text (when lines is nil)
-	lines []string // built with [TextLines]: the exact pieces
+	lines []string // built with [textLines]: the exact pieces
 	form  form     // how the value is (to be) stored
 }
 
@@ -47,15 +47,15 @@ const (
 // Python's str.splitlines(keepends=True) splits them (see [MultilineString.Lines]).
 func Text(s string) MultilineString { return MultilineString{text: s} }
 
-// TextLines returns a MultilineString stored as exactly these pieces (a
+// textLines returns a MultilineString stored as exactly these pieces (a
 // JSON array of strings). Its text is their concatenation.
-func TextLines(lines ...string) MultilineString {
+func textLines(lines ...string) MultilineString {
 	return MultilineString{lines: append([]string{}, lines...), form: formLines}
 }
 
-// TextString returns a MultilineString stored as one JSON string, whatever
+// textString returns a MultilineString stored as one JSON string, whatever
 // the notebook's style (the zero value and [Text] take the style's form).
-func TextString(s string) MultilineString { return MultilineString{text: s, form: formString} }
+func textString(s string) MultilineString { return MultilineString{text: s, form: formString} }
 
 // multilineFromRaw wraps a validated JSON string or array of strings.
 func multilineFromRaw(raw []byte) MultilineString {

@@ -25,7 +25,7 @@ func TestTextIntoIsString(t *testing.T) {
 	for _, r := range raws {
 		texts = append(texts, multilineFromRaw([]byte(r)))
 	}
-	texts = append(texts, MultilineString{}, Text("built"), TextLines("a\n", "b"), TextString("s"), TextLines())
+	texts = append(texts, MultilineString{}, Text("built"), textLines("a\n", "b"), textString("s"), textLines())
 	for _, data := range corpus.Sample(t) {
 		nb, err := Unmarshal(data)
 		if err != nil || nb.Nbformat != 4 {

@@ -18,8 +18,8 @@ var FS embed.FS
 
 // Latest minor versions with a schema of their own, per major version.
 const (
-	LatestV3Minor = 0
-	LatestV4Minor = 5
+	latestV3Minor = 0
+	latestV4Minor = 5
 )
 
 // Official returns the official schema for nbformat major.minor as Python
@@ -44,13 +44,13 @@ func Official(major, minor int) (data []byte, future bool, err error) {
 // small notebook).
 func File(major, minor int) (name string, future bool, err error) {
 	switch {
-	case major == 4 && minor >= 0 && minor <= LatestV4Minor:
+	case major == 4 && minor >= 0 && minor <= latestV4Minor:
 		name = fmt.Sprintf("nbformat.v4.%d.schema.json", minor)
-	case major == 4 && minor > LatestV4Minor:
+	case major == 4 && minor > latestV4Minor:
 		name, future = "nbformat.v4.schema.json", true
 	case major == 3 && minor == 0:
 		name = "nbformat.v3.schema.json"
-	case major == 3 && minor > LatestV3Minor:
+	case major == 3 && minor > latestV3Minor:
 		name, future = "nbformat.v3.schema.json", true
 	default:
 		return "", false, fmt.Errorf("schema: no schema for nbformat %d.%d", major, minor)

@@ -18,7 +18,7 @@ const (
 
 // The format version nbformat writes for new notebooks, upgrades to and
 // gives cell ids from (4.5). MinorVersion follows the newest schema in
-// package schema (schema.LatestV4Minor), checked by a test.
+// package schema (schema.latestV4Minor), checked by a test.
 const (
 	MajorVersion = 4
 	MinorVersion = 5

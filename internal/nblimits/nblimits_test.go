@@ -12,8 +12,11 @@ import (
 
 // The version written for new notebooks is the newest schema's.
 func TestVersion(t *testing.T) {
-	if nblimits.MinorVersion != schema.LatestV4Minor {
-		t.Errorf("MinorVersion %d, newest schema 4.%d", nblimits.MinorVersion, schema.LatestV4Minor)
+	if _, future, err := schema.File(nblimits.MajorVersion, nblimits.MinorVersion); err != nil || future {
+		t.Errorf("MinorVersion %d has no schema of its own: %v", nblimits.MinorVersion, err)
+	}
+	if _, future, _ := schema.File(nblimits.MajorVersion, nblimits.MinorVersion+1); !future {
+		t.Errorf("MinorVersion %d is not the newest schema's", nblimits.MinorVersion)
 	}
 	nb := nbformat.New()
 	if nb.Nbformat != nblimits.MajorVersion || nb.NbformatMinor != nblimits.MinorVersion {
