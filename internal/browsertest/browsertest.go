@@ -26,6 +26,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
@@ -63,6 +64,12 @@ func newBrowser(exe, dir string) (context.Context, context.CancelFunc) {
 		chromedp.Flag("disable-extensions", true),
 		chromedp.Flag("hide-scrollbars", true),
 		chromedp.Flag("mute-audio", true),
+		// A tab under test renders and runs its timers at full rate
+		// whatever the browser thinks of its visibility (a loaded
+		// machine, another tab opened by an earlier test).
+		chromedp.Flag("disable-renderer-backgrounding", true),
+		chromedp.Flag("disable-background-timer-throttling", true),
+		chromedp.Flag("disable-backgrounding-occluded-windows", true),
 		chromedp.WindowSize(1280, 900),
 		chromedp.UserDataDir(dir),
 	}
@@ -161,6 +168,11 @@ func Open(t testing.TB, allow func(url string) bool) *Tab {
 		t.Skipf("chromium does not start: %v", err)
 	}
 	tab.Ctx = ctx
+	// The test's tab is the one in front (a background tab does not
+	// paint, and requestAnimationFrame waits for paints).
+	if _, err := chromedp.Call(ctx, page.BringToFront, cdp.Empty{}); err != nil {
+		t.Fatalf("browsertest: Page.bringToFront: %v", err)
+	}
 	// Every request is paused here first: allowed ones go on, the others
 	// fail (and are recorded).
 	paused := chromedp.Events(ctx, fetch.RequestPaused)

@@ -66,9 +66,15 @@ func bigNotebook(n int, plot string) []byte {
 }
 
 // scrollJS jumps through the page (dragging the scroll bar) to twenty
-// places, paging down three screens at each, timing every frame.
+// places, paging down three screens at each, timing every frame. A frame
+// the browser has not painted after half a second counts as unpainted and
+// the scroll goes on (a browser starved of the CPU, or one that stopped
+// painting the tab, would otherwise hold the test for minutes).
 const scrollJS = `(async () => {
-			const frame = () => new Promise(r => requestAnimationFrame(r));
+			let unpainted = 0;
+			const frame = () => new Promise(r => { let done = false;
+				requestAnimationFrame(() => { if (!done) { done = true; r(); } });
+				setTimeout(() => { if (!done) { done = true; unpainted++; r(); } }, 500); });
 			const t0 = performance.now(); let last = t0, longest = 0, slow = [];
 			const tick = async (what) => { await frame(); await frame(); const now = performance.now(); longest = Math.max(longest, now - last);
 				if (now - last > 200) slow.push(what + ": " + Math.round(now - last) + "ms"); last = now; };
@@ -77,7 +83,7 @@ const scrollJS = `(async () => {
 				for (let i = 0; i < 3; i++) { window.scrollBy(0, innerHeight); await tick("page " + j + "." + i); }
 			}
 			window.scrollTo(0, document.documentElement.scrollHeight); await tick("end");
-			return {Total: performance.now() - t0, Longest: longest, Slow: slow};
+			return {Total: performance.now() - t0, Longest: longest, Slow: slow, Unpainted: unpainted, Visibility: document.visibilityState};
 		})()`
 
 func TestBrowserScale(t *testing.T) {
@@ -117,6 +123,8 @@ func TestBrowserScale(t *testing.T) {
 		type scroll struct {
 			Total, Longest float64
 			Slow           []string
+			Unpainted      int
+			Visibility     string
 		}
 		sc := browsertest.Eval[scroll](tab, scrollJS)
 		tab.Wait(fmt.Sprintf(`document.getElementById("nb-c%d") && document.getElementById("nb-c%d").tagName == "SECTION"`, n, n))
@@ -124,6 +132,9 @@ func TestBrowserScale(t *testing.T) {
 			render.Round(time.Millisecond), tm.Paint, tm.Loaded, sc.Total, sc.Longest)
 		if len(sc.Slow) > 0 {
 			t.Logf("        frames over 200 ms: %s", strings.Join(sc.Slow, ", "))
+		}
+		if sc.Unpainted > 0 {
+			t.Logf("        %d of 162 frames not painted within half a second (the tab is %s)", sc.Unpainted, sc.Visibility)
 		}
 		// The diff page of a revision that changed every tenth cell.
 		changed := bytes.ReplaceAll(data, []byte(`1)\nprint(f'step {x} done')`), []byte(`1) + 1\nprint(f'step {x} done')`))
@@ -150,6 +161,9 @@ func TestBrowserScale(t *testing.T) {
 		ds := browsertest.Eval[scroll](tab, scrollJS)
 		t.Logf("%7s %10s %9s %9s %7.0fms %7.0fms %7.0fms %7.0fms  (diff, %d changes)", "", "", sizeText(dpage.Len()),
 			drender.Round(time.Millisecond), dt.Paint, dt.Loaded, ds.Total, ds.Longest, len(changes))
+		if ds.Unpainted > 0 {
+			t.Logf("        %d of 162 frames not painted within half a second (the tab is %s)", ds.Unpainted, ds.Visibility)
+		}
 	}
 	tab.NoRequests()
 }
