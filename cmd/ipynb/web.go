@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"syscall"
 )
 
@@ -88,6 +89,11 @@ func runWeb(e *env, args []string) int {
 	}
 	cmd := exec.Command(prog, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, e.stderr
+	cmd.SysProcAttr = serverAttr()
+	// The parent-death signal is tied to the thread that starts the
+	// server: this goroutine keeps that thread until the server exits.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	// Ctrl-C stops the server (which then exits with its status), not
 	// this process before it.
 	sig := make(chan os.Signal, 1)

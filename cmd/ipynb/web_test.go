@@ -8,8 +8,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -48,15 +50,30 @@ func webProcess(t *testing.T, dir string, args ...string) (url string, wait func
 	}
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
+	cmd.WaitDelay = 10 * time.Second // Wait ends even if a process left holds a pipe
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan int, 1)
 	exited := false
 	t.Cleanup(func() {
-		if !exited {
-			cmd.Process.Kill()
-			<-done
+		if exited {
+			return
+		}
+		// Stop it as Ctrl-C would (ipynb forwards the signal to the
+		// server), then by force; never wait forever on a process that
+		// holds the pipe.
+		cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-done:
+			return
+		case <-time.After(10 * time.Second):
+		}
+		cmd.Process.Kill()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Errorf("ipynb web still holds its output 10 s after it was killed (its server outlived it)")
 		}
 	})
 	line, err := bufio.NewReader(out).ReadString('\n')
@@ -168,8 +185,9 @@ func mergeInputs(t *testing.T, dir string) {
 func TestBrowserWebMerge(t *testing.T) {
 	dir := t.TempDir()
 	mergeInputs(t, dir)
-	url, wait := webProcess(t, dir, "--merge", "base.ipynb", "ours.ipynb", "theirs.ipynb")
+	var url string
 	tab := browsertest.Open(t, func(u string) bool { return strings.HasPrefix(u, url) || strings.HasPrefix(u, "data:") })
+	url, wait := webProcess(t, dir, "--merge", "base.ipynb", "ours.ipynb", "theirs.ipynb")
 	tab.Navigate(url)
 	tab.Wait(`document.querySelector(".nb-status").textContent.includes("0 of 2")`)
 	titles := browsertest.Eval[[]string](tab, `[...document.querySelectorAll("section.nb-conflict .nb-dhead")].map(h => h.innerText)`)
@@ -237,5 +255,56 @@ func TestWebMergeClosedUnsaved(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(filepath.Join(dir, "ours.ipynb")); string(after) != string(before) {
 		t.Error("ours changed without a save")
+	}
+}
+
+// ipynb web killed by a signal it cannot forward (SIGKILL) does not leave
+// its server running: on Linux the server gets SIGTERM when ipynb dies,
+// stops serving and lets go of ipynb's standard output.
+func TestWebServerEndsWithItsCommand(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the parent-death signal is Linux's")
+	}
+	buildWeb(t)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "nb.ipynb"), []byte(htmlNotebook), 0o666)
+	cmd := exec.Command(binary, "web", "nb.ipynb")
+	cmd.Dir = dir
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	cmd.WaitDelay = time.Minute // a bound, far beyond the test's
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(out)
+	line, err := r.ReadString('\n')
+	if err != nil {
+		cmd.Process.Kill()
+		t.Fatalf("ipynb web printed no address: %v", err)
+	}
+	url := strings.TrimSpace(line)
+	if resp, err := http.Get(url); err != nil {
+		t.Fatalf("the server does not answer before the kill: %v", err)
+	} else {
+		resp.Body.Close()
+	}
+	cmd.Process.Kill()
+	// Wait ends when the last process holding the standard error (which
+	// the server shares with ipynb) has let go of it.
+	waited := make(chan error, 1)
+	go func() { io.Copy(io.Discard, r); waited <- cmd.Wait() }()
+	select {
+	case <-waited:
+	case <-time.After(10 * time.Second):
+		t.Error("10 s after ipynb web was killed, its server still holds the standard error")
+	}
+	client := http.Client{Timeout: 2 * time.Second}
+	if resp, err := client.Get(url); err == nil {
+		resp.Body.Close()
+		t.Fatalf("the server still answers after ipynb web was killed: %s", resp.Status)
 	}
 }
