@@ -11,6 +11,7 @@ import (
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
+	"github.com/nbdialog/ipynb/internal/textdiff"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -147,7 +148,11 @@ func (o options) mergeDialogs(fBase, fOurs, fTheirs *File, in mergeInputs, opt d
 		opt.KindMeta = map[dialog.Kind]map[string]any{dialog.Prompt: {promptKey: true}}
 	}
 	userUnkeyed, userEqual, userTrace := opt.Unkeyed, opt.Equal, opt.Trace
+	elsewhere := copiesElsewhere(base, orgs[0], ours, theirs)
 	opt.Unkeyed = func(m *dialog.Message) bool {
+		if elsewhere[m] {
+			return true
+		}
 		if s := snapOf(m); s != nil && s.generated {
 			// A base cell whose id was made up because an earlier cell
 			// holds its file's id (git's hunks can put a cell twice) has
@@ -189,6 +194,9 @@ func (o options) mergeDialogs(fBase, fOurs, fTheirs *File, in mergeInputs, opt d
 		valid <- ok
 	}()
 	merged, conflicts := dialog.Merge(base, ours, theirs, opt)
+	if len(elsewhere) > 0 {
+		fileIDsBack(merged, conflicts, versions, elsewhere, snapOf)
+	}
 	o.recordConflicts(merged, conflicts, versions, [3]*dialog.Dialog{base, ours, theirs}, orgs)
 	// Base is done with: what writing takes from it is taken now, and
 	// nothing below refers to it (but the conflicts' base versions), so
@@ -205,6 +213,113 @@ func (o options) mergeDialogs(fBase, fOurs, fTheirs *File, in mergeInputs, opt d
 		return nil, err
 	}
 	return &MergeResult{Data: data, Conflicts: conflicts}, nil
+}
+
+// copiesElsewhere returns the messages of sides that have, as their id,
+// an id base's file gives more than one cell (git's hunks can put a cell
+// twice, or give one cell's text another's id line: the first copy has
+// the id, the others made-up ones, see fileIDTaken), while their content
+// is that of one of base's other copies and shares no line with the
+// first's (so it is not the first copy edited). Which of base's cells
+// such a message is, its id does not say (base gives it to two), its
+// content does: it is paired by content, as a message whose id carries
+// no identity.
+func copiesElsewhere(base *dialog.Dialog, orgB *origin, sides ...*dialog.Dialog) map[*dialog.Message]bool {
+	if !orgB.generated {
+		return nil // (every id base's file gives)
+	}
+	var later map[string][]*dialog.Message // by file id: base's copies with made-up ids
+	for i, m := range base.Messages {
+		if s := orgB.snapAt(i, m); s != nil && s.generated && fileIDTaken(s, m) {
+			if later == nil {
+				later = map[string][]*dialog.Message{}
+			}
+			id := string(nbformat.CellIDOf(s.cell))
+			later[id] = append(later[id], m)
+		}
+	}
+	if later == nil {
+		return nil
+	}
+	first := make(map[string]*dialog.Message, len(later))
+	for _, m := range base.Messages {
+		if _, ok := later[m.ID]; ok && first[m.ID] == nil {
+			first[m.ID] = m
+		}
+	}
+	out := map[*dialog.Message]bool{}
+	for _, d := range sides {
+		for _, m := range d.Messages {
+			copies, ok := later[m.ID]
+			if !ok || first[m.ID] != nil && sharesLine(first[m.ID].Content, m.Content) {
+				continue
+			}
+			for _, c := range copies {
+				if c.Kind == m.Kind && c.Content == m.Content {
+					out[m] = true
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// fileIDsBack gives a merged message whose id is made up (a version's
+// generated one: the merge takes ours' id where neither side's carries
+// an identity) the id of its version that copiesElsewhere paired by
+// content, which is that version's file's id, where no other merged
+// message holds it; its conflicts follow it.
+func fileIDsBack(merged *dialog.Dialog, conflicts []dialog.Conflict, versions map[*dialog.Message][3]*dialog.Message,
+	elsewhere map[*dialog.Message]bool, snapOf func(*dialog.Message) *snapshot) {
+	held := make(map[string]bool, len(merged.Messages))
+	for _, m := range merged.Messages {
+		held[m.ID] = true
+	}
+	for _, m := range merged.Messages {
+		var e *dialog.Message
+		madeUp := false
+		for _, x := range versions[m] {
+			if x == nil {
+				continue
+			}
+			if elsewhere[x] {
+				e = x
+			}
+			if s := snapOf(x); x.ID == m.ID && s != nil && s.generated {
+				madeUp = true
+			}
+		}
+		if e == nil || !madeUp || held[e.ID] {
+			continue
+		}
+		old := m.ID
+		delete(held, old)
+		m.ID, held[e.ID] = e.ID, true
+		for i := range conflicts {
+			if conflicts[i].ID == old {
+				conflicts[i].ID = e.ID
+			}
+		}
+	}
+}
+
+// sharesLine reports whether texts x and y have a line in common (line
+// ends aside), or are both empty.
+func sharesLine(x, y string) bool {
+	if x == "" && y == "" {
+		return true
+	}
+	in := map[string]bool{}
+	for _, l := range textdiff.Lines(x) {
+		in[strings.TrimRight(l, "\r\n")] = true
+	}
+	for _, l := range textdiff.Lines(y) {
+		if in[strings.TrimRight(l, "\r\n")] {
+			return true
+		}
+	}
+	return false
 }
 
 // fileIDTaken reports whether m's id was made up while its cell's file

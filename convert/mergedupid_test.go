@@ -1,6 +1,8 @@
 package convert_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -65,6 +67,71 @@ func TestMergeBaseDuplicateIDUnchanged(t *testing.T) {
 		}
 		if diff := cmp.Diff(c.texts, texts); diff != "" || len(res.Conflicts) != 0 {
 			t.Errorf("%s: merged texts (-want +got):\n%s\nconflicts %v", c.name, diff, res.Conflicts)
+		}
+	}
+}
+
+// Where git's clean hunk gave a cell another's id line (theirs deleted
+// b0 and moved b5, whose id is 27578649, to the front: b0's id line became
+// 27578649 in every side), base holds that id twice, on b0 and on b5. A
+// side's cell of that id with b5's text is base's b5, not b0 edited: the
+// id says nothing between the two, the content does. So theirs deleted
+// b0 (which ours edited: one delete/edit conflict) and moved b5, whose id
+// ours changed: b5 first with ours' id, no conflict on it.
+//
+// And where git's hunks put a cell both sides inserted at the front over
+// the first cell's lines but its id (ours' copy of the cell, beside, gets
+// a made-up id), base holds the id on the inserted text and on the first
+// cell: theirs' cell of that id with the first cell's text is that cell
+// unchanged, and keeps its id (not ours' copy's made-up one).
+func TestMergeBaseDuplicateIDPairedByContent(t *testing.T) {
+	b0, b0o := md(`{}`, "«b0»\n# clean", ""), md(`{}`, "«b0»\no3 new line", "")
+	b4, b5 := withID(5, "3c669488", md(`{}`, "«b4»", "")), md(`{}`, "«b5»\n## Trust", "")
+	o1, b2 := md(`{}`, "«o1»\no1.1 - item", ""), md(`{}`, "«b2»\nb2.1 x = 1", "")
+	for _, c := range []struct {
+		name               string
+		base, ours, theirs []byte
+		want               []string
+		conflict           string // the one conflict, "" for none
+	}{
+		{"theirs deleted the first, moved the copy ours renamed",
+			notebook(5, withID(5, "27578649", b0), b4, withID(5, "27578649", b5)),
+			notebook(5, withID(5, "27578649", b0o), b4, withID(5, "o2id", b5)),
+			notebook(5, withID(5, "27578649", b5), b4),
+			[]string{
+				`27578649 "<<<<<<< ours (edited this cell)\n«b0»\no3 new line\n=======\n>>>>>>> theirs (deleted this cell)\n"`,
+				`o2id "«b5»\n## Trust"`,
+				`3c669488 "«b4»"`,
+			}, "deleted by theirs, edited by ours"},
+		{"both inserted a cell over the first's lines",
+			notebook(5, withID(5, "87d92bb2", o1), withID(5, "87d92bb2", b2)),
+			notebook(5, withID(5, "0256a0o1", o1), withID(5, "87d92bb2", o1), withID(5, "87d92bb2", b2)),
+			notebook(5, withID(5, "0256a0o1", o1), withID(5, "87d92bb2", b2)),
+			[]string{`0256a0o1 "«o1»\no1.1 - item"`, `87d92bb2 "«b2»\nb2.1 x = 1"`}, ""},
+	} {
+		res, err := convert.Merge(c.base, c.ours, c.theirs, dialog.MergeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, cell := range decodeJSON(t, res.Data)["cells"].([]any) {
+			src := ""
+			switch s := cell.(map[string]any)["source"].(type) {
+			case string:
+				src = s
+			case []any:
+				for _, l := range s {
+					src += l.(string)
+				}
+			}
+			got = append(got, fmt.Sprintf("%v %q", cell.(map[string]any)["id"], src))
+		}
+		var whats []string
+		for _, k := range res.Conflicts {
+			whats = append(whats, k.What)
+		}
+		if diff := cmp.Diff(c.want, got); diff != "" || strings.Join(whats, "; ") != c.conflict {
+			t.Errorf("%s: merged cells (-want +got):\n%s\nconflicts %q, want %q", c.name, diff, whats, c.conflict)
 		}
 	}
 }

@@ -239,7 +239,10 @@ func notAllValid(base []byte, sides [3][]byte) bool {
 // linesKept judges a repair whose sides are not all valid notebooks: the
 // result is valid, its marks agree with the status, and every text line
 // a side added (not in any of base's cell texts) is in a text of the
-// result.
+// result. A version 3 heading's text is read, in every notebook, as
+// nbformat's upgrade reads it (upgradedHeading: one line, after its
+// level's hashes, level 1 where git's hunks took it), as check reads a
+// heading whose result is not a heading.
 func linesKept(base []byte, sides [3][]byte, out outcome) []failure {
 	rv, err := viewOf(out.result)
 	if err != nil {
@@ -252,7 +255,10 @@ func linesKept(base []byte, sides [3][]byte, out outcome) []failure {
 	texts := func(v *nbView) map[string]bool {
 		m := map[string]bool{}
 		for _, c := range v.cells {
-			for l := range lineSet(c.text) {
+			// A version 3 heading is the one markdown line the
+			// upgrade makes of it (as check reads it where the result
+			// is no heading): the merge works on that line.
+			for l := range lineSet(upgradedHeading(c, true).text) {
 				m[l] = true
 			}
 		}

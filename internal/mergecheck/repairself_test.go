@@ -2,6 +2,7 @@ package mergecheck
 
 import (
 	"os/exec"
+	"strings"
 	"testing"
 )
 
@@ -122,4 +123,60 @@ func theirsOwn(sides [3][]byte) bool {
 		}
 	}
 	return own(vs[0].top, vs[2].top, vs[1].top)
+}
+
+// A repair of a version 3 heading git's hunks cut (its level line taken
+// by theirs' reordering of the cell's keys, a source given twice) is
+// judged by its lines as the merge reads the heading: one markdown line
+// after its level's hashes (level 1 without one, as nbformat's upgrade
+// makes it). A conflict between the sides' headings so read loses
+// nothing and shows no line from nowhere; a result without ours' line, or
+// with a line no side has in a conflict, is caught.
+func TestLinesKeptReadsHeadingsAsUpgraded(t *testing.T) {
+	marked := []byte(`{
+ "nbformat": 3,
+ "nbformat_minor": 0,
+ "metadata": {},
+ "worksheets": [
+  {
+   "cells": [
+    {
+     "cell_type": "heading",
+     "source": "«b1»\nb1.1 text",
+     "metadata": {},
+<<<<<<< ours
+     "source": "«b1»\nb1.1 text\no3 new line"
+||||||| base
+     "source": "«b1»\nb1.1 text"
+=======
+     "level": 3
+>>>>>>> theirs
+    }
+   ],
+   "metadata": {}
+  }
+ ]
+}
+`)
+	result := func(status int, src string) outcome {
+		return outcome{status: status, marked: marked, result: []byte(`{"nbformat": 3, "nbformat_minor": 0, "metadata": {}, "worksheets": [{"cells": [` +
+			`{"cell_type": "markdown", "metadata": {}, "source": ` + src + `}], "metadata": {}}]}`)}
+	}
+	for _, c := range []struct {
+		name string
+		out  outcome
+		want []string // the failures' checks
+	}{
+		{"both headings in a conflict", result(1, `"<<<<<<< ours\n# «b1» b1.1 text o3 new line\n=======\n### «b1» b1.1 text\n>>>>>>> theirs\n"`), nil},
+		{"ours' line lost", result(0, `"### «b1» b1.1 text"`), []string{"lost"}},
+		{"a line from nowhere", result(1, `"<<<<<<< ours\n# «b1» b1.1 text o3 new line\n=======\n### «b1» b1.1 text x\n>>>>>>> theirs\n"`), []string{"lost", "line from nowhere"}}, // (theirs' heading, a line base has not, is gone too)
+	} {
+		var got []string
+		for _, f := range judgeRepair(c.out, checkOptions{keys: tokenKeys, uniqueLines: true}) {
+			got = append(got, f.check)
+		}
+		if strings.Join(got, ",") != strings.Join(c.want, ",") {
+			t.Errorf("%s: failures %q, want %q", c.name, got, c.want)
+		}
+	}
 }
