@@ -170,3 +170,50 @@ func TestMergeRenamedToAnIDTheOtherAddedDifferently(t *testing.T) {
 		t.Fatalf("merged %q, conflicts %v; want one message showing both texts in a conflict", texts, whats(cs))
 	}
 }
+
+// Without ids, a message one side edited and the other edited further
+// (the first side's edit and more) is one message edited by both, though
+// the further edit is too far from base's version for its side's own
+// pairing: it is alike the other side's version, which is paired. The
+// merge has it once, both edits merged (here a conflict of the one line
+// both rewrote), not the further edit inserted beside the other side's
+// version kept in a delete/edit conflict (the v3 heading of mergecheck's
+// seed 2000051: a heading's lines are one line in its upgrade).
+func TestMergeFurtherEditPaired(t *testing.T) {
+	unkeyed := func(*dialog.Message) bool { return true }
+	msg := func(id string, k dialog.Kind, src string) *dialog.Message {
+		m := &dialog.Message{ID: id, Kind: k, Content: src}
+		if k == dialog.Code {
+			m.Outputs = []dialog.Output{}
+		}
+		return m
+	}
+	b := &dialog.Dialog{Messages: []*dialog.Message{
+		msg("b1", dialog.Note, "### «b1» b1.1 text"),
+		msg("b2", dialog.Raw, "«b2»\nb2.1 # title"),
+	}}
+	o := &dialog.Dialog{Messages: []*dialog.Message{
+		msg("o1", dialog.Note, "### «b1» o1 new line o3 new line"),
+		msg("o2", dialog.Code, "«o2»\no2.1 - item"),
+		msg("o3", dialog.Raw, "«b2»\nb2.1 # title"),
+	}}
+	th := &dialog.Dialog{Messages: []*dialog.Message{
+		msg("t1", dialog.Note, "### «b1» o1 new line"),
+	}}
+	got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{Unkeyed: unkeyed})
+	var notes []string
+	for _, m := range got.Messages {
+		if m.Kind == dialog.Note {
+			notes = append(notes, m.Content)
+		}
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], o.Messages[0].Content) || !strings.Contains(notes[0], th.Messages[0].Content) {
+		t.Fatalf("notes %q, want one holding both sides' versions; conflicts %v", notes, whats(cs))
+	}
+	if len(cs) != 1 || cs[0].Part != dialog.PartContent {
+		t.Errorf("conflicts %v, want one, of the note's content", whats(cs))
+	}
+	if len(got.Messages) != 2 || got.Messages[1].Content != o.Messages[1].Content {
+		t.Errorf("merged %d messages, want the note and ours' new code (b2 deleted by theirs)", len(got.Messages))
+	}
+}
