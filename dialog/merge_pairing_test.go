@@ -217,3 +217,23 @@ func TestMergeFurtherEditPaired(t *testing.T) {
 		t.Errorf("merged %d messages, want the note and ours' new code (b2 deleted by theirs)", len(got.Messages))
 	}
 }
+
+// Without ids, a one-line message (a version 3 heading's upgrade: its
+// lines joined by spaces after the level's hashes) made a message of
+// another kind holding one of its words' runs whole ("«b0»", its first
+// line) is that message edited: the other side's deletion of it is a
+// delete/edit conflict, the edit kept, not a clean deletion beside an
+// insertion (mergecheck's seed 1004789, without the shared corpus).
+func TestMergeHeadingLineKeptPaired(t *testing.T) {
+	unkeyed := func(*dialog.Message) bool { return true }
+	b := &dialog.Dialog{Messages: []*dialog.Message{{ID: "b0", Kind: dialog.Note, Content: "## «b0» Old notebook"}}}
+	o := &dialog.Dialog{Messages: []*dialog.Message{{ID: "o0", Kind: dialog.Code, Content: "«b0»", Outputs: []dialog.Output{}}}}
+	th := &dialog.Dialog{}
+	got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{Unkeyed: unkeyed})
+	if len(cs) != 1 || cs[0].Ours == nil || cs[0].Theirs != nil || cs[0].Base == nil {
+		t.Fatalf("conflicts %v, want one: edited by ours, deleted by theirs", whats(cs))
+	}
+	if len(got.Messages) != 1 || got.Messages[0].Kind != dialog.Code || !strings.Contains(got.Messages[0].Content, "«b0»") {
+		t.Errorf("merged %d messages, want ours' code, in its conflict", len(got.Messages))
+	}
+}
