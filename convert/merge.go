@@ -81,9 +81,10 @@ func trimPrefix(err error) string {
 // in its own style (ours' cells that did not change are its bytes, a
 // changed one is rewritten where it changed, and cells from a version 3
 // theirs keep theirs' bytes laid out as ours'); the records of its cells
-// are in their metadata as for version 4, their pointers and values those
-// of the cells' version 4 form (/source, /execution_count, outputs as
-// version 4 has them). A version 3 result that would have to hold what
+// are in their metadata as for version 4, their pointers naming the
+// members as the cells' version 4 form does (/source, /execution_count),
+// a version 3 side's values as its file holds them (outputs as version 3
+// has them, a code cell's language: see ConflictsKey). A version 3 result that would have to hold what
 // version 3 has no place for (an attachment of a version 4 theirs) is an
 // error, nothing merged. One exception: ours the same bytes as base, and
 // theirs moved to version 4, gives theirs' version (as git leaves theirs

@@ -3,11 +3,14 @@ package convert
 import (
 	"encoding/json"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/jsonpointer"
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
+	"github.com/nbdialog/ipynb/internal/nbv3"
+	"github.com/nbdialog/ipynb/nbformat"
 )
 
 // ConflictsKey is the metadata member in which a merge records the
@@ -32,10 +35,15 @@ import (
 // (and the member with the last one). Any member is valid in cell and
 // notebook metadata under every nbformat 4 minor version's schema, and
 // under nbformat 3's. In a version 3 notebook the records are in the
-// cells' metadata too, their pointers and values those of the cell's
-// version 4 form, which the merge works on ("/source" for a code cell's
-// input, "/execution_count" for its prompt number, outputs as version 4
-// holds them).
+// cells' metadata too, their pointers named as in the cell's version 4
+// form, which the merge works on ("/source" for a code cell's input,
+// "/execution_count" for its prompt number, "/metadata/collapsed" for its
+// collapsed), and the values of a version 3 side as its file holds them,
+// so that they can be copied back: outputs as version 3 has them (pyout
+// with its prompt_number, data under "text", "png", …, their texts
+// joined as nbformat 3's reader joins them), "heading" and "html" kinds,
+// and, with a kind, the version 3 members that go with it ("/language"
+// of a code cell, "/level" of a heading).
 const ConflictsKey = "ipynb_conflicts"
 
 // recordConflicts adds the records of the conflicts that have no text to
@@ -48,6 +56,7 @@ func (o options) recordConflicts(merged *dialog.Dialog, conflicts []dialog.Confl
 	if reg == nil {
 		reg = orgs[1].reg
 	}
+	files := &sideFiles{}
 	byID := map[string][]any{}
 	recorded := map[string]bool{} // message id and path
 	var order []string
@@ -62,14 +71,17 @@ func (o options) recordConflicts(merged *dialog.Dialog, conflicts []dialog.Confl
 		if c.Part == dialog.PartKind {
 			// What goes with a kind: a prompt's mark, a code cell's
 			// outputs and count, attachments.
-			paths = append(paths, []string{"metadata", promptKey}, []string{"outputs"}, []string{"execution_count"}, []string{"attachments"})
+			// (The version 3 ones, a code cell's language and a
+			// heading's level, only a version 3 side has.)
+			paths = append(paths, []string{"metadata", promptKey}, []string{"outputs"}, []string{"execution_count"}, []string{"attachments"},
+				[]string{"language"}, []string{"level"})
 		}
 		for k, path := range paths {
 			key := c.ID + "\x00" + strings.Join(path, "\x00")
 			if recorded[key] {
 				continue
 			}
-			rec, ok := o.record(c, path, k == 0, dialogs, orgs)
+			rec, ok := o.record(c, path, k == 0, dialogs, orgs, files)
 			if !ok {
 				continue
 			}
@@ -153,7 +165,7 @@ func asArray(v any) ([]any, bool) {
 // three sides' values at the pointer in their cells (their notebooks'
 // metadata for ID ""), in the order the members are written; ok is false
 // when the sides all agree there, unless always.
-func (o options) record(c dialog.Conflict, path []string, always bool, dialogs [3]*dialog.Dialog, orgs [3]*origin) (json.RawMessage, bool) {
+func (o options) record(c dialog.Conflict, path []string, always bool, dialogs [3]*dialog.Dialog, orgs [3]*origin, files *sideFiles) (json.RawMessage, bool) {
 	pointer := ""
 	for _, k := range path {
 		pointer = jsonpointer.AppendToken(pointer, k)
@@ -162,18 +174,18 @@ func (o options) record(c dialog.Conflict, path []string, always bool, dialogs [
 	vals := map[string]any{"pointer": pointer, "what": c.What}
 	for i, side := range [3]string{"base", "ours", "theirs"} {
 		var whole any
-		var has bool
+		var has, v3 bool
 		if c.ID == "" {
 			whole, has = map[string]any{"metadata": dialogs[i].Meta}, dialogs[i] != nil
 		} else if m := [3]*dialog.Message{c.Base, c.Ours, c.Theirs}[i]; m != nil {
-			whole, has = cellValue(orgs[i], m)
+			whole, v3, has = files.cellValue(orgs[i], m)
 		}
 		if !has {
 			continue
 		}
 		if v, ok := jsonvalue.At(whole, path); ok {
 			keys = append(keys, side)
-			vals[side] = joinTexts(path, v)
+			vals[side] = joinTexts(path, v, v3)
 		}
 	}
 	if !always && agree(keys, vals) {
@@ -201,8 +213,10 @@ func agree(keys []string, vals map[string]any) bool {
 
 // joinTexts returns a value of a cell (at path) with its texts stored as
 // lists of lines (a source, the text of a stream output, text data, an
-// attachment's data) as one string each, as a notebook reader holds them.
-func joinTexts(path []string, v any) any {
+// attachment's data) as one string each, as a notebook reader holds them
+// (v3: the value of a version 3 cell, whose outputs hold their texts under
+// the version 3 keys).
+func joinTexts(path []string, v any, v3 bool) any {
 	if len(path) == 0 {
 		return v
 	}
@@ -216,7 +230,7 @@ func joinTexts(path []string, v any) any {
 				return v
 			}
 			for i, out := range l {
-				l[i] = joinOutput(out)
+				l[i] = joinOutput(out, v3)
 			}
 			return l
 		}
@@ -228,18 +242,19 @@ func joinTexts(path []string, v any) any {
 	return v
 }
 
-// joinOutput joins an output's text and its data's texts.
-func joinOutput(v any) any {
+// joinOutput joins an output's text and its data's texts (v3: a version 3
+// output's texts, which nbformat 3's reader joins: nbv3.Texts).
+func joinOutput(v any, v3 bool) any {
 	m, ok := decodedRaw(v).(map[string]any)
 	if !ok {
 		return v
 	}
 	out := make(map[string]any, len(m))
 	for k, x := range m {
-		switch k {
-		case "text":
+		switch {
+		case k == "text" || v3 && slices.Contains(nbv3.Texts, k):
 			x = joined(x)
-		case "data":
+		case k == "data" && !v3:
 			x = joinMembers(x)
 		}
 		out[k] = x
@@ -291,18 +306,128 @@ func decodedRaw(v any) any {
 	return v
 }
 
+// sideFiles holds what the records of one merge read of the inputs' files:
+// the cells of the version 3 ones.
+type sideFiles struct {
+	v3 map[*origin]*v3Cells
+}
+
+// v3Cells are a version 3 file's cells as it holds them, in order (those
+// of every worksheet), and the place of each of its upgrade's cells.
+type v3Cells struct {
+	raw   []json.RawMessage // nil: not one for each cell of the upgrade
+	index map[nbformat.Cell]int
+}
+
 // cellValue returns message m's cell, as its file holds it, as generic
-// JSON.
-func cellValue(org *origin, m *dialog.Message) (any, bool) {
+// JSON; v3 reports a version 3 cell, its members named as in its version
+// 4 form (see v3Named).
+func (f *sideFiles) cellValue(org *origin, m *dialog.Message) (cell any, v3, ok bool) {
 	s := org.snap(m)
 	if s == nil {
-		return nil, false
+		return nil, false, false
+	}
+	if org.nb.Nbformat == 3 {
+		if g, ok := f.v3Cell(org, s.cell); ok {
+			return g, true, true
+		}
 	}
 	g, err := cellMap(s.cell)
 	if err != nil {
+		return nil, false, false
+	}
+	return g, false, true
+}
+
+// v3Cell returns the version 3 cell of a version 3 file (org) that c, a
+// cell of its upgrade, was upgraded from, as the file holds it, named by
+// v3Named; ok is false when it is not found.
+func (f *sideFiles) v3Cell(org *origin, c nbformat.Cell) (map[string]any, bool) {
+	if f.v3 == nil {
+		f.v3 = map[*origin]*v3Cells{}
+	}
+	vc := f.v3[org]
+	if vc == nil {
+		vc = readV3Cells(org)
+		f.v3[org] = vc
+	}
+	i, ok := vc.index[c]
+	if !ok || vc.raw == nil {
 		return nil, false
 	}
-	return g, true
+	g, err := jsonvalue.Decode(vc.raw[i])
+	if err != nil {
+		return nil, false
+	}
+	cell, ok := g.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	return v3Named(cell), true
+}
+
+// readV3Cells lists the cells of a version 3 notebook as read (org.nb),
+// which its upgrade (org.work) has one for one, in order.
+func readV3Cells(org *origin) *v3Cells {
+	vc := &v3Cells{index: make(map[nbformat.Cell]int, len(org.work.Cells))}
+	for i, c := range org.work.Cells {
+		vc.index[c] = i
+	}
+	ws, ok := org.nb.AdditionalProperties["worksheets"].(json.RawMessage)
+	if !ok {
+		if x := org.nb.AdditionalProperties["worksheets"]; x != nil {
+			b, err := jsonvalue.AppendJSON(nil, x)
+			if err != nil {
+				return vc
+			}
+			ws = b
+		}
+	}
+	sheets, _ := jsonvalue.Elements(ws)
+	var raw []json.RawMessage
+	for _, w := range sheets {
+		cs, ok := jsonvalue.MemberRaw(w, "cells")
+		if !ok {
+			continue
+		}
+		es, _ := jsonvalue.Elements(cs)
+		raw = append(raw, es...)
+	}
+	if len(raw) == len(org.work.Cells) {
+		vc.raw = raw
+	}
+	return vc
+}
+
+// v3Named is a version 3 cell with the members that its upgrade renames
+// named as there, their values as the cell holds them: a code cell's
+// input as "source", its prompt_number as "execution_count", its collapsed
+// in its metadata (as nbformat's upgrade_cell moves it, over one the
+// metadata has). Its other members (a code cell's language, a heading's
+// level, outputs of version 3) are as they are. c is not changed.
+func v3Named(c map[string]any) map[string]any {
+	if c["cell_type"] != "code" {
+		return c
+	}
+	out := maps.Clone(c)
+	for _, r := range [...][2]string{{"input", "source"}, {"prompt_number", "execution_count"}} {
+		delete(out, r[1])
+		if v, ok := out[r[0]]; ok {
+			delete(out, r[0])
+			out[r[1]] = v
+		}
+	}
+	if v, ok := out["collapsed"]; ok {
+		delete(out, "collapsed")
+		meta, _ := jsonvalue.Object(out["metadata"])
+		meta = maps.Clone(meta)
+		if meta == nil {
+			meta = map[string]any{}
+		}
+		meta["collapsed"] = v
+		out["metadata"] = meta
+	}
+	return out
 }
 
 // conflictPath is the path of a conflict's value inside its cell (inside

@@ -170,3 +170,70 @@ func TestMergeRenamedToAnIDTheOtherAddedDifferently(t *testing.T) {
 		t.Fatalf("merged %q, conflicts %v; want one message showing both texts in a conflict", texts, whats(cs))
 	}
 }
+
+// Without ids, a message one side edited and the other edited further
+// (the first side's edit and more) is one message edited by both, though
+// the further edit is too far from base's version for its side's own
+// pairing: it is alike the other side's version, which is paired. The
+// merge has it once, both edits merged (here a conflict of the one line
+// both rewrote), not the further edit inserted beside the other side's
+// version kept in a delete/edit conflict (the v3 heading of mergecheck's
+// seed 2000051: a heading's lines are one line in its upgrade).
+func TestMergeFurtherEditPaired(t *testing.T) {
+	unkeyed := func(*dialog.Message) bool { return true }
+	msg := func(id string, k dialog.Kind, src string) *dialog.Message {
+		m := &dialog.Message{ID: id, Kind: k, Content: src}
+		if k == dialog.Code {
+			m.Outputs = []dialog.Output{}
+		}
+		return m
+	}
+	b := &dialog.Dialog{Messages: []*dialog.Message{
+		msg("b1", dialog.Note, "### «b1» b1.1 text"),
+		msg("b2", dialog.Raw, "«b2»\nb2.1 # title"),
+	}}
+	o := &dialog.Dialog{Messages: []*dialog.Message{
+		msg("o1", dialog.Note, "### «b1» o1 new line o3 new line"),
+		msg("o2", dialog.Code, "«o2»\no2.1 - item"),
+		msg("o3", dialog.Raw, "«b2»\nb2.1 # title"),
+	}}
+	th := &dialog.Dialog{Messages: []*dialog.Message{
+		msg("t1", dialog.Note, "### «b1» o1 new line"),
+	}}
+	got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{Unkeyed: unkeyed})
+	var notes []string
+	for _, m := range got.Messages {
+		if m.Kind == dialog.Note {
+			notes = append(notes, m.Content)
+		}
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], o.Messages[0].Content) || !strings.Contains(notes[0], th.Messages[0].Content) {
+		t.Fatalf("notes %q, want one holding both sides' versions; conflicts %v", notes, whats(cs))
+	}
+	if len(cs) != 1 || cs[0].Part != dialog.PartContent {
+		t.Errorf("conflicts %v, want one, of the note's content", whats(cs))
+	}
+	if len(got.Messages) != 2 || got.Messages[1].Content != o.Messages[1].Content {
+		t.Errorf("merged %d messages, want the note and ours' new code (b2 deleted by theirs)", len(got.Messages))
+	}
+}
+
+// Without ids, a one-line message (a version 3 heading's upgrade: its
+// lines joined by spaces after the level's hashes) made a message of
+// another kind holding one of its words' runs whole ("«b0»", its first
+// line) is that message edited: the other side's deletion of it is a
+// delete/edit conflict, the edit kept, not a clean deletion beside an
+// insertion (mergecheck's seed 1004789, without the shared corpus).
+func TestMergeHeadingLineKeptPaired(t *testing.T) {
+	unkeyed := func(*dialog.Message) bool { return true }
+	b := &dialog.Dialog{Messages: []*dialog.Message{{ID: "b0", Kind: dialog.Note, Content: "## «b0» Old notebook"}}}
+	o := &dialog.Dialog{Messages: []*dialog.Message{{ID: "o0", Kind: dialog.Code, Content: "«b0»", Outputs: []dialog.Output{}}}}
+	th := &dialog.Dialog{}
+	got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{Unkeyed: unkeyed})
+	if len(cs) != 1 || cs[0].Ours == nil || cs[0].Theirs != nil || cs[0].Base == nil {
+		t.Fatalf("conflicts %v, want one: edited by ours, deleted by theirs", whats(cs))
+	}
+	if len(got.Messages) != 1 || got.Messages[0].Kind != dialog.Code || !strings.Contains(got.Messages[0].Content, "«b0»") {
+		t.Errorf("merged %d messages, want ours' code, in its conflict", len(got.Messages))
+	}
+}

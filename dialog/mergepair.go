@@ -192,10 +192,11 @@ func alike(x, y string) float64 {
 // oneLineAlike scores a text of one line against another by what lines
 // cannot show: a line that holds the other text whole at its ends (text
 // added inside it or at its ends: 2n/(len x + len y), n the shorter's
-// bytes), or, against a text of several lines, holds some of those lines
-// whole, each as a run of words (bounded by spaces or its ends: the form
-// a version 3 heading's lines take in its one markdown line; 2m/(len x +
-// len y), m the bytes of the lines found). 0 when neither holds.
+// bytes), or holds the other, one line, whole as a run of words (bounded
+// by spaces or its ends; 2n/(len x + len y) too), or, against a text of
+// several lines, holds some of those lines whole, each as a run of words
+// (the form a version 3 heading's lines take in its one markdown line;
+// 2m/(len x + len y), m the bytes of the lines found). 0 when none holds.
 func oneLineAlike(x, y string) float64 {
 	x, y = strings.TrimRight(x, "\r\n"), strings.TrimRight(y, "\r\n")
 	if len(x) > len(y) {
@@ -209,7 +210,16 @@ func oneLineAlike(x, y string) float64 {
 	if strings.Contains(one, "\n") {
 		one, many = y, x
 	}
-	if strings.Contains(one, "\n") || !strings.Contains(many, "\n") {
+	if strings.Contains(one, "\n") {
+		return 0
+	}
+	if !strings.Contains(many, "\n") {
+		// Both one line: the shorter held whole as a run of words
+		// inside the longer (a text that was one of the lines of a
+		// version 3 heading, in its one markdown line).
+		if w := strings.TrimSpace(x); w != "" && holdsWords(y, w) {
+			return 2 * float64(len(w)) / total
+		}
 		return 0
 	}
 	found := 0

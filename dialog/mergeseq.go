@@ -49,6 +49,7 @@ func (mg *merger) merge(base, ours, theirs *Dialog) (*Dialog, []Conflict) {
 	mt := matchSides(bm, tm, mg.opt.Unkeyed)
 	mg.unpairRenamedAdded(bm, om, tm, mo, mt)
 	mg.pairSameEdits(len(bm), om, tm, mo, mt)
+	mg.pairFurtherEdits(bm, om, tm, mo, mt)
 	var es []*entry
 	keyB := make([]int, len(bm))
 	for i, m := range bm {
@@ -198,6 +199,81 @@ func (mg *merger) pairSameEdits(nb int, om, tm []*Message, mo, mt []int) {
 				}
 			}
 		}
+	}
+	one(om, tm, mo, mt)
+	one(tm, om, mt, mo)
+}
+
+// pairFurtherEdits pairs base messages that one side (x) paired and the
+// other (y) did not with a message of y left unpaired, in the same run
+// between y's paired messages, of the kind of x's version and similar to
+// it (at least `similar`, the most similar, in order; ids as in
+// pairSameEdits): y edited the message further than x did (x's edit and
+// more), so that y's version is alike x's while too far from base's for
+// y's own pairing. Otherwise the message would be there twice, y's
+// version inserted and x's in a conflict of the deletion with the edit;
+// paired, both sides' versions merge as any edit. mo and mt (side index
+// → base index) change. The comparisons are bounded by pairBudget and
+// maxPairTries.
+func (mg *merger) pairFurtherEdits(bm, om, tm []*Message, mo, mt []int) {
+	budget, tries := pairBudget, 0
+	one := func(xm, ym []*Message, mx, my []int) {
+		verX := make([]*Message, len(bm)) // x's version of each base message
+		for j, i := range mx {
+			if i >= 0 {
+				verX[i] = xm[j]
+			}
+		}
+		inY := make([]bool, len(bm))
+		for _, i := range my {
+			if i >= 0 {
+				inY[i] = true
+			}
+		}
+		var runA, runB []int
+		flush := func() {
+			defer func() { runA, runB = runA[:0], runB[:0] }()
+			next := 0
+			for _, i := range runA {
+				x := verX[i]
+				best, bestK := 0.0, -1
+				for k := next; k < len(runB) && tries < maxPairTries && budget > 0; k++ {
+					y := ym[runB[k]]
+					tries++
+					if my[runB[k]] >= 0 || y.Kind != x.Kind || !(x.ID == y.ID || mg.unkeyed(x) || mg.unkeyed(y)) {
+						continue
+					}
+					budget -= 2 + len(x.Content) + len(y.Content)
+					if s := similarity(x.Content, y.Content); s > best {
+						best, bestK = s, k
+					}
+				}
+				if bestK >= 0 && best >= similar {
+					my[runB[bestK]], inY[i] = i, true
+					next = bestK + 1
+				}
+			}
+		}
+		nextA := 0
+		collect := func(upto int) {
+			for ; nextA < upto; nextA++ {
+				if !inY[nextA] && verX[nextA] != nil {
+					runA = append(runA, nextA)
+				}
+			}
+		}
+		for k, i := range my {
+			switch {
+			case i < 0:
+				runB = append(runB, k)
+			case i >= nextA:
+				collect(i)
+				flush()
+				nextA = i + 1
+			}
+		}
+		collect(len(bm))
+		flush()
 	}
 	one(om, tm, mo, mt)
 	one(tm, om, mt, mo)

@@ -54,8 +54,9 @@ so; what nbformat 3 has no place for, such as an attachment, is refused,
 exit 2: upgrade OURS first). One exception, as git's own merge: OURS the
 same as BASE and THEIRS moved to nbformat 4 gives THEIRS' format, with a
 note. Conflict records of nbformat 3 cells name the members as nbformat 4
-does (/source, /execution_count). nbformat 2 is refused: upgrade it
-("ipynb fmt --upgrade").
+does (/source, /execution_count), their values as the nbformat 3 files
+hold them (outputs as pyout, "text", "png", ...; a code cell's language).
+nbformat 2 is refused: upgrade it ("ipynb fmt --upgrade").
 
 With --text-fallback (as git's merge driver has it), inputs that cannot
 be merged as notebooks (not JSON, not a notebook, nbformat 2) are merged
