@@ -20,6 +20,8 @@ import (
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/nbformat"
+
+	"github.com/nbdialog/ipynb/internal/nbtest"
 )
 
 func copyTestdata(t *testing.T, name, dir string) string {
@@ -251,9 +253,7 @@ func TestSavePermissionDenied(t *testing.T) {
 		// The test binary sits in a folder only root can enter: run a copy.
 		bin := filepath.Join(base, "convert.test")
 		exe, _ := os.ReadFile(os.Args[0])
-		if err := os.WriteFile(bin, exe, 0o755); err != nil {
-			t.Fatal(err)
-		}
+		nbtest.WriteExecutable(t, bin, exe)
 		cmd := exec.Command(bin, "-test.run=^TestSavePermissionDenied$", "-test.v")
 		cmd.Dir = base
 		cmd.Env = append(os.Environ(), "IPYNB_PERM_CHILD="+path)

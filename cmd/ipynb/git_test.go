@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nbdialog/ipynb/internal/nbtest"
 )
 
 // newRepo makes an empty git repository in a temporary folder.
@@ -191,9 +193,7 @@ func copyFile(t *testing.T, from, to string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(to, data, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	nbtest.WriteExecutable(t, to, data)
 }
 
 // Quoting as sh reads it (the shell git runs drivers with).

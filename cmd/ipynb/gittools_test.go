@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nbdialog/ipynb/internal/nbtest"
 )
 
 // git difftool -t ipynb and git mergetool -t ipynb, with the real git in
@@ -26,7 +28,7 @@ func TestGitDifftoolMergetool(t *testing.T) {
 	browser := filepath.Join(tmp, "browser")
 	// The browser is given a launcher page (file://…, see nbweb's
 	// launcher) that sends it on to the page's address: record that.
-	os.WriteFile(browser, []byte("#!/bin/sh\nsed -n 's/.*content=\"0;url=\\([^\"]*\\)\".*/\\1/p' \"${1#file://}\" >> \""+urls+"\"\n"), 0o755)
+	nbtest.WriteExecutable(t, browser, []byte("#!/bin/sh\nsed -n 's/.*content=\"0;url=\\([^\"]*\\)\".*/\\1/p' \"${1#file://}\" >> \""+urls+"\"\n"))
 	t.Setenv("BROWSER", browser)
 	if r := ipynb(t, dir, "", "git", "install"); r.code != 0 || !strings.Contains(r.stdout, "set local mergetool.ipynb.trustExitCode = true") || strings.Contains(r.stdout, "ipynb-web is not installed") {
 		t.Fatalf("install: %+v", r)

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/nbdialog/ipynb/internal/nbtest"
 )
 
 // ownerOf returns a file's uid and gid.
@@ -120,9 +122,7 @@ func privateCopy(t *testing.T) (base, bin string) {
 	os.Chmod(base, 0o755)
 	exe, _ := os.ReadFile(binary)
 	bin = filepath.Join(base, "ipynb")
-	if err := os.WriteFile(bin, exe, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	nbtest.WriteExecutable(t, bin, exe)
 	return base, bin
 }
 

@@ -14,6 +14,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/nbdialog/ipynb/internal/browsertest"
+
+	"github.com/nbdialog/ipynb/internal/nbtest"
 )
 
 // syncBuffer is a bytes.Buffer safe for a writer and a reader.
@@ -53,7 +55,7 @@ func TestOpenHidesToken(t *testing.T) {
 	dir := t.TempDir()
 	rec := filepath.Join(dir, "args")
 	browser := filepath.Join(dir, "browser")
-	os.WriteFile(browser, []byte("#!/bin/sh\nprintf '%s\\n' \"$@\" >> '"+rec+"'\n"), 0o755)
+	nbtest.WriteExecutable(t, browser, []byte("#!/bin/sh\nprintf '%s\\n' \"$@\" >> '"+rec+"'\n"))
 	t.Setenv("BROWSER", browser)
 	var stdout, stderr syncBuffer
 	done := make(chan int)
