@@ -417,6 +417,9 @@ func (k *run) kept(ch change, side int, b, other *obj, rs []*cellView) (place st
 				ot, _ = at(other, "/source")
 			}
 			where, ok := k.textKept(str(ch.val), str(bt), str(ot), rc.text, other != nil)
+			if ok && k.copiesUndone(str(ch.val), str(bt), str(ot), rc.text, other != nil) {
+				where, ok = "/source (deletion undone)", false
+			}
 			if ok {
 				return "", true
 			}

@@ -107,7 +107,13 @@ func conflicted(kind string, keepTheirs bool) func(c *tcase, m *doc, fs [3][]byt
 				if bt == tt || kindOf(b) != kindOf(t) || !strings.HasPrefix(tt, "«"+tok+"»\n") {
 					continue
 				}
-				body := func(s string) string { return strings.TrimPrefix(s, "«"+tok+"»\n") + "\n" }
+				body := func(s string) string { // its lines, each ended (none: no line)
+					s = strings.TrimPrefix(s, "«"+tok+"»\n")
+					if s != "" && !strings.HasSuffix(s, "\n") {
+						s += "\n"
+					}
+					return s
+				}
 				ours, theirs := body(bt), body(tt)
 				if !keepTheirs {
 					theirs = ours

@@ -111,15 +111,18 @@ func theirsOwn(sides [3][]byte) bool {
 	b, o, th := byKey(vs[0]), byKey(vs[1]), byKey(vs[2])
 	for k, c := range th {
 		switch {
+		case o[k] == nil && (b[k] == nil || !derivedOnly(b[k], c)):
+			return true // theirs inserted it, or edited it (not only re-ran it) where ours deleted it
 		case o[k] == nil:
-			return true // ours deleted or never had it
+			// ours deleted a cell theirs left as base had it (or only
+			// re-ran): the deletion is ours' change, not theirs'
 		case b[k] == nil && own(newObj(), c, o[k]), b[k] != nil && own(b[k], c, o[k]):
 			return true
 		}
 	}
 	for k := range b {
-		if th[k] == nil && o[k] != nil && !derivedOnly(b[k], o[k]) {
-			return true // deleted by theirs (not only re-run by ours: either may win)
+		if th[k] == nil && o[k] != nil && (equal(b[k], o[k]) || !derivedOnly(b[k], o[k])) {
+			return true // deleted by theirs, left or edited by ours (only re-run by ours: either may win)
 		}
 	}
 	return own(vs[0].top, vs[2].top, vs[1].top)

@@ -3,6 +3,7 @@ package mergecheck
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -142,5 +143,44 @@ func TestRegions(t *testing.T) {
 	runs, ok := outputRegions(outs)
 	if !ok || len(runs) != 1 || len(runs[0][1]) != 1 || len(runs[0][2]) != 0 {
 		t.Errorf("%v", runs)
+	}
+}
+
+// Blank lines and lines base has more than once are judged by count: a
+// copy one side deleted, back outside the conflicts, is a deletion
+// undone, and a conflict's part shows no line more often than its side
+// has it (seed 156 without ../shared: theirs deleted a markdown cell's
+// blank line, which a merge dropping it passed).
+func TestBlankAndRepeatedLinesJudged(t *testing.T) {
+	nb := func(src string) []byte {
+		s, _ := json.Marshal(src)
+		return []byte(`{"cells": [{"cell_type": "markdown", "id": "c0", "metadata": {}, "source": ` + string(s) + `}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`)
+	}
+	conflict := func(ours, theirs string) string {
+		return "«b0»\n<<<<<<< ours\n" + ours + "=======\n" + theirs + ">>>>>>> theirs"
+	}
+	opt := checkOptions{keys: tokenKeys, uniqueLines: true}
+	for _, c := range []struct {
+		name                       string
+		base, ours, theirs, result string
+		clean                      bool
+		want                       string // a failure's text holds it; "" none
+	}{
+		{"blank line deleted, kept", "«b0»\nA\n\nB", "«b0»\nA\n\nB", "«b0»\nA\nB", "«b0»\nA\n\nB", true, "lost (theirs) /source (deletion undone)"},
+		{"blank line deleted, gone", "«b0»\nA\n\nB", "«b0»\nA\n\nB", "«b0»\nA\nB", "«b0»\nA\nB", true, ""},
+		{"one of two copies deleted, kept", "«b0»\nx\nA\nx", "«b0»\nx\nA\nx", "«b0»\nA\nx", "«b0»\nx\nA\nx", true, "lost (theirs) /source (deletion undone)"},
+		{"blank line deleted, ours adds one", "«b0»\nA\n\nB\n", "«b0»\nA\n\nB\n\nC", "«b0»\nA\nB\n", "«b0»\nA\nB\n\nC", true, ""},
+		{"blank line deleted, ours deletes another line", "«b0»\nA\n\nB", "«b0»\n\nB", "«b0»\nA\nB", "«b0»\nB", true, ""},
+		{"conflict, parts as the sides", "«b0»\nA\n\nB", "«b0»\nA\n\nB\nC", "«b0»\nA\nB", conflict("A\n\nB\nC\n", "A\nB\n"), false, ""},
+		{"conflict, theirs' part with a blank line", "«b0»\nA\n\nB", "«b0»\nA\n\nB\nC", "«b0»\nA\nB", conflict("A\n\nB\nC\n", "A\n\nB\n"), false, "conflict shows a line the side has not (theirs)"},
+	} {
+		fails := check(nb(c.base), nb(c.ours), nb(c.theirs), nb(c.result), c.clean, opt)
+		found := false
+		for _, f := range fails {
+			found = found || c.want != "" && strings.Contains(f.String(), c.want)
+		}
+		if c.want == "" && len(fails) > 0 || c.want != "" && !found {
+			t.Errorf("%s: failures %v, want %q", c.name, fails, c.want)
+		}
 	}
 }

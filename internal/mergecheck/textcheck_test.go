@@ -40,6 +40,60 @@ func (k *run) textKept(side, base, other, result string, hasOther bool) (place s
 	return "", true
 }
 
+// copiesUndone reports whether the result text, outside its conflicts,
+// holds more copies of a line the side deleted copies of than the
+// merge can: a line base has more than once, or a blank line (one the
+// unique-line check above passes over, since the separator of a
+// prompt's reply, added or dropped with the reply, has two). The texts
+// are counted without that separator. Where the other side deleted
+// none of base's lines (base's are a subsequence of its lines), a line
+// merge keeps exactly the copies the side kept and those the other
+// added, and a conflict shows the rest inside markers; where the other
+// side deleted the cell, the side's copies (as for unique lines, the
+// uniqueLines option only).
+func (k *run) copiesUndone(side, base, other, result string, hasOther bool) bool {
+	if !k.opt.uniqueLines {
+		return false
+	}
+	count := func(ls []string) map[string]int {
+		n := map[string]int{}
+		for _, l := range ls {
+			n[l]++
+		}
+		return n
+	}
+	unsep := func(s string) []string { return lines(strings.ReplaceAll(s, separator, "\n")) }
+	bl := unsep(base)
+	nb, ns, no := count(bl), count(unsep(side)), count(unsep(other))
+	if hasOther && !subsequence(bl, unsep(other)) {
+		return false // the other side deleted lines: which copies is not known
+	}
+	out, _ := regionLines(strings.ReplaceAll(result, separator, "\n"))
+	nr := count(out)
+	for l, b := range nb {
+		can := ns[l]
+		if hasOther {
+			can += no[l] - b
+		}
+		if ns[l] < b && nr[l] > can {
+			return true
+		}
+	}
+	return false
+}
+
+// subsequence reports whether the lines of a are, in order, among those
+// of b.
+func subsequence(a, b []string) bool {
+	i := 0
+	for _, l := range b {
+		if i < len(a) && a[i] == l {
+			i++
+		}
+	}
+	return i == len(a)
+}
+
 // fffd returns v with its lone surrogates as U+FFFD, as encoding/json
 // (and a careless merge) decodes them.
 func fffd(v any) any {
@@ -111,9 +165,16 @@ func (k *run) texts(key string, b *obj, sides [2]*obj, rc *cellView) {
 		for l := range has {
 			inputs[l] = true
 		}
+		n := map[string]int{}
+		for _, l := range lines(text(o)) {
+			n[l]++
+		}
 		for _, p := range parts {
+			shown := map[string]int{}
 			for _, l := range p[i] {
-				if l != "" && !has[l] {
+				// A side's part is a run of its lines: it shows each
+				// (a blank one too) at most as often as the side has it.
+				if shown[l]++; shown[l] > n[l] {
 					check := "conflict shows a line the side has not"
 					if becameFFFD(l, has) {
 						check += ": lone surrogate became U+FFFD"

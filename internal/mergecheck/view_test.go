@@ -337,6 +337,16 @@ var markerLine = regexp.MustCompile(`^(<{7}|\|{7}|={7}|>{7})( |$)`)
 // counts as none.
 func regions(text string) (outside map[string]bool, parts [][3][]string) {
 	outside = map[string]bool{}
+	ls, parts := regionLines(text)
+	for _, l := range ls {
+		outside[l] = true
+	}
+	return outside, parts
+}
+
+// regionLines is regions with the lines outside regions as a list, in
+// order, each as often as the text has it there.
+func regionLines(text string) (outside []string, parts [][3][]string) {
 	var pending []string
 	var cur [3][]string
 	state := 0 // 0 outside, 1 ours, 2 base, 3 theirs
@@ -359,15 +369,12 @@ func regions(text string) (outside map[string]bool, parts [][3][]string) {
 			cur[i] = append(cur[i], l)
 		}
 		if state == 0 {
-			outside[l] = true
+			outside = append(outside, l)
 		} else {
 			pending = append(pending, l)
 		}
 	}
-	for _, l := range pending {
-		outside[l] = true
-	}
-	return outside, parts
+	return append(outside, pending...), parts
 }
 
 // sideText is what a side (0 base, 1 ours, 2 theirs) has of a text with
