@@ -8,6 +8,8 @@ import (
 
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/nbformat"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // invalidNotebook is an nbformat 4.4 notebook of n code cells that Heal
@@ -81,7 +83,7 @@ func TestHealedDialogWrittenOnce(t *testing.T) {
 		if again, err := convert.Marshal(d); err != nil || !bytes.Equal(again, got) {
 			t.Fatalf("%d cells: a second Marshal writes other bytes (%v)", shape.n, err)
 		}
-		if raceBuild {
+		if testtier.Race {
 			continue
 		}
 		fast := allocatedBytes(func() {
@@ -192,7 +194,7 @@ func TestMissingIDsWrittenWithoutHealing(t *testing.T) {
 		if len(repairs) != len(healed) || c.extra != (len(repairs) > 0) {
 			t.Errorf("%s: repairs %v, healing the notebook with the ids: %v", c.name, repairs, healed)
 		}
-		if c.name != "few" || raceBuild {
+		if c.name != "few" || testtier.Race {
 			continue
 		}
 		allocated := allocatedBytes(func() {

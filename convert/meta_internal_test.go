@@ -14,6 +14,8 @@ import (
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
 	"github.com/nbdialog/ipynb/nbformat"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // metaMap gives what nbgeneric.ToMap gives (the same Go types, compared
@@ -218,7 +220,7 @@ func anyPython() string {
 // every value it converts through reflection and grows each map from
 // empty).
 func TestNotebookMetaAllocations(t *testing.T) {
-	if raceInternal {
+	if testtier.Race {
 		t.Skip("the race detector's instrumentation allocates")
 	}
 	nb, err := nbformat.Unmarshal([]byte(`{"nbformat": 4, "nbformat_minor": 5, "cells": [], "metadata": {

@@ -11,6 +11,8 @@ import (
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/nbtest"
 	"github.com/nbdialog/ipynb/nbformat"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // marshalledSize is the reference size of an output: its generic form
@@ -271,7 +273,7 @@ func summaryAllocs(d *dialog.Dialog) uint64 {
 // 5.4. The bound, 1.5 bytes per byte and a third of what decoding
 // allocates, fails on the old code.
 func TestSummaryDoesNotDecodeOutputs(t *testing.T) {
-	if raceBuild {
+	if testtier.Race {
 		t.Skip("the race detector's instrumentation allocates")
 	}
 	for _, n := range []int{50, 100, 200} {

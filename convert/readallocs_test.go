@@ -7,6 +7,8 @@ import (
 
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/nbformat"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // cellPairs returns a notebook of n pairs of cells shaped as the corpus's
@@ -56,7 +58,7 @@ func perPair(t *testing.T, version int, f func(data []byte)) float64 {
 // those, 12.9 when they came one by one, 74 when the upgrade went through
 // generic JSON and derived every id twice).
 func TestDialogAllocationsPerMessage(t *testing.T) {
-	if raceBuild {
+	if testtier.Race {
 		t.Skip("the race detector's instrumentation allocates")
 	}
 	roundTrip := func(data []byte) {

@@ -10,6 +10,8 @@ import (
 	"github.com/nbdialog/ipynb/nbformat"
 
 	"github.com/nbdialog/ipynb/internal/zerocopy"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // cold returns the allocations and bytes allocated by f on a heap just
@@ -54,7 +56,7 @@ func TestDialogReadAllocationsCold(t *testing.T) {
 	if !zerocopy.Views {
 		t.Skip("purego: the views are copies (they allocate, and share nothing)")
 	}
-	if raceBuild {
+	if testtier.Race {
 		t.Skip("the race detector's instrumentation allocates")
 	}
 	read := func(data []byte) func() {
@@ -127,7 +129,7 @@ func typedMetaCells(n int) []byte {
 // adds allocations (sync.Pool's slots made again), so the least is the
 // honest count.
 func TestTypedMetadataAllocationsCold(t *testing.T) {
-	if raceBuild {
+	if testtier.Race {
 		t.Skip("the race detector's instrumentation allocates")
 	}
 	beyond := func(n int) int64 {

@@ -43,7 +43,7 @@ func coldUnmarshalAlloc(t *testing.T, data []byte) uint64 {
 // Notebooks of 2 to 17 KB, every eighth of the corpus's under 20 KB, and
 // one of 2 MB (3.0 bytes per byte before and after).
 func TestUnmarshalColdAllocation(t *testing.T) {
-	if raceBuild {
+	if testtier.Race {
 		t.Skip("-race: instrumentation allocates")
 	}
 	check := func(name string, data []byte) {

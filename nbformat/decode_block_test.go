@@ -6,6 +6,8 @@ import (
 	"github.com/nbdialog/ipynb/nbformat"
 
 	"github.com/nbdialog/ipynb/internal/zerocopy"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // Reading a notebook allocates the kernelspec and
@@ -63,7 +65,7 @@ func TestUnmarshalMetadataStructsInNotebookBlock(t *testing.T) {
 			t.Fatalf("edits not written: %s, %v", out, err)
 		}
 	}
-	if raceBuild {
+	if testtier.Race {
 		return
 	}
 	if a, b := allocs(without), allocs(plain); b != a {
@@ -105,7 +107,7 @@ func TestUnmarshalFirstOptionalsInNotebookBlock(t *testing.T) {
 	if err != nil || *back.Metadata.LanguageInfo.Mimetype != "text/plain" || *back.Cells[0].(*nbformat.CodeCell).Metadata.Collapsed {
 		t.Fatalf("edits not written: %s, %v", out, err)
 	}
-	if raceBuild {
+	if testtier.Race {
 		return
 	}
 	allocs := func(data string) float64 {

@@ -134,7 +134,7 @@ func TestDenseValuesScale(t *testing.T) {
 // counted here.
 func TestDenseValuesLinearWork(t *testing.T) {
 	testtier.Long(t)
-	if raceBuild {
+	if testtier.Race {
 		t.Skip("the race detector's instrumentation allocates")
 	}
 	once := func(data []byte) (bytes, count, scanned uint64) {

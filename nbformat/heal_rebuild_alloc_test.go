@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/nbformat"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // unknownOutputsNotebook is an nbformat 4.5 notebook of n code cells, each
@@ -49,7 +51,7 @@ func heapAllocated(f func()) uint64 {
 // escaping them again made it 5.3 to 5.5, and growing the buffers 6.0 for
 // 2 outputs of 400 KB, 8.4 for 8 of 100 KB.
 func TestHealRebuildsLargeOutputsOnce(t *testing.T) {
-	if raceBuild {
+	if testtier.Race {
 		t.Skip("the race detector's instrumentation allocates")
 	}
 	for _, shape := range []struct{ n, size int }{{2, 400_000}, {8, 100_000}} {

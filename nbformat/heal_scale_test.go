@@ -125,7 +125,7 @@ func healCost(t testing.TB, in string, runs int) (alloc uint64, took time.Durati
 // measure is the least of two runs.
 func TestHealScalesLinearly(t *testing.T) {
 	testtier.Long(t)
-	if raceBuild {
+	if testtier.Race {
 		// The instrumented regexp allocates heavily, so the step where the
 		// reading shape stops remembering member names' matches (4096)
 		// looks like growth at these sizes; without -race the bytes

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/nbformat"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // TestUneditedCheckAllocatesNothing checks that deciding a notebook is
@@ -15,7 +17,7 @@ import (
 // in Marshal (which allocates only the copy it returns): the comparison of
 // the typed values with the tape (see eqStruct) allocates nothing.
 func TestUneditedCheckAllocatesNothing(t *testing.T) {
-	if raceBuild {
+	if testtier.Race {
 		t.Skip("the race detector's instrumentation allocates")
 	}
 	for _, name := range []string{"jupyter.ipynb", "colab.ipynb", "vscode.ipynb", "kaggle.ipynb", "numbers.ipynb", "v4.4.ipynb"} {

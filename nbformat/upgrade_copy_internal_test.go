@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // upgradedCopy gives what Upgrade gives on the notebook read again, and
@@ -51,7 +53,7 @@ func TestUpgradedCopyIsUpgradeOfARereading(t *testing.T) {
 // decoding: at most 3,000 bytes per cell of v3Cells, the least of seven
 // runs, which no pool or scratch kept across runs can make larger.
 func TestUpgradeBytesPerCell(t *testing.T) {
-	if raceInternal {
+	if testtier.Race {
 		t.Skip("the race detector's instrumentation allocates")
 	}
 	bytesOf := func(n int) float64 {

@@ -10,6 +10,8 @@ import (
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/nbv3"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // v3TapeCases are version 2 and 3 notebooks (their worksheets) exercising
@@ -250,7 +252,7 @@ func BenchmarkV3Cells(b *testing.B) {
 // oracle does, over the corpus's version 2 and 3 notebooks (it makes no
 // generic value per JSON value, and copies texts once).
 func TestV3UpgradeAllocatesLess(t *testing.T) {
-	if raceInternal {
+	if testtier.Race {
 		t.Skip("the race detector's instrumentation allocates")
 	}
 	lim := jsontree.Limits{MaxDepth: defaultMaxDepth}

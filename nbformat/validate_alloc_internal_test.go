@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // Validating the tape of a valid notebook (the schema of its version,
@@ -15,7 +17,7 @@ import (
 // the compiled schema is found without naming its file, nothing is
 // sorted, ids are compared on the stack.
 func TestLocateProblemsAllocatesNothing(t *testing.T) {
-	if raceInternal {
+	if testtier.Race {
 		t.Skip("the race detector's instrumentation allocates")
 	}
 	docs := map[string][]byte{}

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/nbformat"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // The first Validate of a notebook read from valid bytes allocates
@@ -17,7 +19,7 @@ import (
 // validated once, by the count of allocations (the least of three tries:
 // anything else running may allocate).
 func TestFirstValidateOfValidNotebookAllocatesNothing(t *testing.T) {
-	if raceBuild {
+	if testtier.Race {
 		t.Skip("the race detector's instrumentation allocates")
 	}
 	data, err := os.ReadFile(filepath.Join("..", "testdata", "jupyter.ipynb"))

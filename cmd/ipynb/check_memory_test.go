@@ -33,7 +33,7 @@ func allocScales(t *testing.T, cmd string, bound float64, run func(path string, 
 // first run on a small file (file(dir, 2)).
 func allocScalesOf(t *testing.T, cmd string, bound float64, file func(dir string, n int) (string, int64), sizes []int, run func(path string, n int)) {
 	t.Helper()
-	if raceBuild {
+	if testtier.Race {
 		t.Skip("the race detector's instrumentation allocates")
 	}
 	if !testtier.Full() {

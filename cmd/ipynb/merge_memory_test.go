@@ -234,7 +234,7 @@ func denseCase(where string, n int) *memCase {
 // (its stamp keeps a digest) and so holds ours, theirs and the result (3×).
 func TestMergePeakMemoryLong(t *testing.T) {
 	testtier.Long(t)
-	if raceBuild {
+	if testtier.Race {
 		t.Skip("the race detector's instrumentation allocates")
 	}
 	bounds := map[string]float64{"merge": 4.9, "merge, conflicting": 4.9, "fix": 4.6, "fix, diff3": 5.2}

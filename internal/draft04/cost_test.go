@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // Validating a valid notebook allocates nothing, whether stopping at the
@@ -13,7 +15,7 @@ import (
 // member lists, no sub-validators for oneOf branches, no decoded copies
 // of keys and strings to look them up or match patterns.
 func TestValidAllocatesNothing(t *testing.T) {
-	if raceBuild {
+	if testtier.Race {
 		t.Skip("the race detector's instrumentation allocates")
 	}
 	for _, c := range notebookCases(t) {

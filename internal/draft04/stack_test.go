@@ -6,6 +6,8 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/nbtest"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // TestStackPerLevel: validating a document nested 64 levels deep, through
@@ -19,7 +21,7 @@ import (
 // and a stack grown at its deepest point copies and adjusts every frame
 // on it.)
 func TestStackPerLevel(t *testing.T) {
-	if raceBuild {
+	if testtier.Race {
 		t.Skip("the race detector's instrumentation enlarges frames")
 	}
 	const depth = 64

@@ -12,6 +12,8 @@ import (
 	"github.com/nbdialog/ipynb/internal/corpus"
 
 	"github.com/nbdialog/ipynb/internal/zerocopy"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // BenchmarkParse is a full parse (a node for every value) of the module's
@@ -83,7 +85,7 @@ func TestParseAllocatesExactly(t *testing.T) {
 	if !zerocopy.Views {
 		t.Skip("purego: the views are copies (they allocate, and share nothing)")
 	}
-	if raceBuild {
+	if testtier.Race {
 		t.Skip("-race: sync.Pool drops items at random")
 	}
 	paths, err := filepath.Glob(filepath.Join("..", "..", "testdata", "*.ipynb"))

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/zerocopy"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // ParseBlock views the end of a []Node as bytes: sound only while a Node
@@ -216,7 +218,7 @@ func TestParseBlockOutlivesCollections(t *testing.T) {
 // chunk of 1024 nodes (28 KiB: 27 times the nodes of a 1 KB notebook).
 // Inputs from 1 KB to 32 KB, doubling, of about 40 bytes per node.
 func TestParseWithoutPooledScratchSmall(t *testing.T) {
-	if raceBuild {
+	if testtier.Race {
 		t.Skip("-race: sync.Pool drops items at random")
 	}
 	for size := 1 << 10; size <= 32<<10; size *= 2 {
@@ -252,7 +254,7 @@ func TestParseWithoutPooledScratchSmall(t *testing.T) {
 // the last one left (lastScratch), and allocates only what it keeps: its
 // tape, as when sync.Pool serves it.
 func TestScratchKeptAcrossCollections(t *testing.T) {
-	if raceBuild {
+	if testtier.Race {
 		t.Skip("-race: instrumentation allocates")
 	}
 	for _, cells := range []int{1, 10, 100, 250} {

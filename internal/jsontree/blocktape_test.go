@@ -3,6 +3,8 @@ package jsontree
 import (
 	"bytes"
 	"testing"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // With Block.Tape, ParseBlock makes the tape where the caller says and
@@ -35,7 +37,7 @@ func TestParseBlockIntoCallersTape(t *testing.T) {
 		t.Fatal("a failed parse wrote to the caller's tape")
 	}
 
-	if raceBuild {
+	if testtier.Race {
 		return
 	}
 	// The least over single runs: a collection between them empties the

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // cellsDoc returns a notebook-like document of n cells (8 nodes each, 2
@@ -50,7 +52,7 @@ func parseAlloc(t *testing.T, data []byte, nodes int) uint64 {
 // or not, and TestShowMemoryScales failed 1 run in 3). Inputs from 50
 // to 12,000 cells (402 to 96,002 nodes, past the nodes the pool keeps).
 func TestParseWithoutPooledScratch(t *testing.T) {
-	if raceBuild {
+	if testtier.Race {
 		t.Skip("-race: sync.Pool drops items at random")
 	}
 	chunkSize := chunkLen * nodeSize

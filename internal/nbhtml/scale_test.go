@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/convert"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // allocated is the bytes and allocations f makes: the least of three
@@ -35,6 +37,9 @@ func allocated(f func()) (bytes, mallocs uint64) {
 // allocations at four doubling sizes: at most 20 times from the first
 // to the last, 6 times a doubling).
 func TestPagesScaleLinearly(t *testing.T) {
+	if testtier.Race {
+		t.Skip("allocation counts mean nothing under -race (see testtier.Race)")
+	}
 	img := func(n int) string {
 		return base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{0x89, 'P', 'N', 'G'}, n/4))
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 var lim = jsontree.Limits{MaxDepth: 10000}
@@ -47,7 +49,7 @@ func v3Cells(n int) string {
 // nothing of their own (at most 0.5 per cell over 270 more cells, for the
 // output's growth; 3.35 before).
 func TestAllocationsPerCell(t *testing.T) {
-	if raceInternal {
+	if testtier.Race {
 		t.Skip("the race detector's instrumentation allocates")
 	}
 	var allocs [2]float64

@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/internal/jsontree"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // The table duplicateIDs uses for up to maxTableIDs cells with plain
@@ -78,7 +80,7 @@ func TestDuplicateIDsTableExact(t *testing.T) {
 // Checking the ids of a valid notebook of up to maxTableIDs cells
 // allocates nothing.
 func TestDuplicateIDsAllocatesNothing(t *testing.T) {
-	if raceInternal {
+	if testtier.Race {
 		t.Skip("the race detector's instrumentation allocates")
 	}
 	var cells []string

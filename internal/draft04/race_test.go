@@ -1,6 +1,0 @@
-//go:build race
-
-package draft04
-
-// raceBuild reports a -race build, whose instrumentation allocates.
-const raceBuild = true

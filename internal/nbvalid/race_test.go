@@ -1,6 +1,0 @@
-//go:build race
-
-package nbvalid
-
-// raceInternal reports a -race build (for the package's tests).
-const raceInternal = true
