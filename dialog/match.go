@@ -6,6 +6,15 @@ import "github.com/nbdialog/ipynb/internal/textdiff"
 // identities, otherwise by aligning contents (equal messages first, then
 // similar ones of the same kind between them).
 
+// textOf is text, the text a message is compared by for pairing (see
+// MergeOptions.PairText), or, nil, its Content.
+func textOf(text func(*Message) string) func(*Message) string {
+	if text == nil {
+		return func(m *Message) string { return m.Content }
+	}
+	return text
+}
+
 // similar is the least line similarity (2·common lines / all lines) for
 // two different messages to be taken as one edited message.
 const similar = 0.5
@@ -25,8 +34,8 @@ const maxPairTries = 1 << 14
 // paired by id first; unless every message is keyed, the rest by content:
 // equal messages in their common order, equal messages moved, then
 // similar messages of the same kind in the runs between those paired.
-func match(a, b []*Message, unkeyed func(*Message) bool) []int {
-	m := &matcher{a: a, b: b, unkeyed: unkeyed, out: make([]int, len(b)), taken: make([]bool, len(a))}
+func match(a, b []*Message, unkeyed func(*Message) bool, text func(*Message) string) []int {
+	m := &matcher{a: a, b: b, unkeyed: unkeyed, text: textOf(text), out: make([]int, len(b)), taken: make([]bool, len(a))}
 	for i := range m.out {
 		m.out[i] = -1
 	}
@@ -44,8 +53,9 @@ func match(a, b []*Message, unkeyed func(*Message) bool) []int {
 type matcher struct {
 	a, b    []*Message
 	unkeyed func(*Message) bool
-	out     []int  // for each message of b, its counterpart in a or -1
-	taken   []bool // for each message of a, whether it is paired
+	text    func(*Message) string // the text compared for similarity
+	out     []int                 // for each message of b, its counterpart in a or -1
+	taken   []bool                // for each message of a, whether it is paired
 	// The messages left unmatched by id (indexes into a and b) and their
 	// content keys.
 	ra, rb []int
@@ -164,7 +174,7 @@ func (m *matcher) similarInRuns() {
 		}
 	}
 	flush := func() {
-		pairSimilar(m.a, m.b, runA, runB, m.out, m.pairable, &budget)
+		pairSimilar(m.a, m.b, runA, runB, m.out, m.pairable, m.text, &budget)
 		runA, runB = runA[:0], runB[:0]
 	}
 	for j := range m.b {
@@ -190,11 +200,11 @@ func contentKey(m *Message) string { return string(m.Kind) + "\x00" + m.Content 
 // the same length and each position shares content (similarity above 0)
 // and is of the same kind or similar (messages edited in place, some
 // given another kind), else those of the same kind and
-// similar content. A message replaced by one sharing nothing with it is
+// similar content (texts compared as text gives them). A message replaced by one sharing nothing with it is
 // a deletion and an insertion (so that one equal to a message the other
 // side added, or the other side's edit of the one deleted, is not merged
 // into it).
-func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j int) bool, budget *int) {
+func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j int) bool, text func(*Message) string, budget *int) {
 	if len(ra) == 0 || len(rb) == 0 {
 		return
 	}
@@ -212,8 +222,9 @@ func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j in
 			if x.Content == y.Content {
 				continue
 			}
-			*budget -= 2 + len(x.Content) + len(y.Content)
-			s := similarity(x.Content, y.Content)
+			tx, ty := text(x), text(y)
+			*budget -= 2 + len(tx) + len(ty)
+			s := similarity(tx, ty)
 			if *budget <= 0 || s == 0 || x.Kind != y.Kind && s < similar {
 				inPlace = false
 				break
@@ -239,8 +250,9 @@ func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j in
 			if *budget <= 0 {
 				break
 			}
-			*budget -= 2 + len(a[i].Content) + len(b[j].Content)
-			if s := similarity(a[i].Content, b[j].Content); s > best {
+			tx, ty := text(a[i]), text(b[j])
+			*budget -= 2 + len(tx) + len(ty)
+			if s := similarity(tx, ty); s > best {
 				best, bestK = s, k
 			}
 		}

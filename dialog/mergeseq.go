@@ -45,8 +45,8 @@ type entry struct {
 
 func (mg *merger) merge(base, ours, theirs *Dialog) (*Dialog, []Conflict) {
 	bm, om, tm := base.Messages, ours.Messages, theirs.Messages
-	mo := matchSides(bm, om, mg.opt.Unkeyed) // ours index → base index
-	mt := matchSides(bm, tm, mg.opt.Unkeyed)
+	mo := matchSides(bm, om, mg.opt.Unkeyed, mg.opt.PairText) // ours index → base index
+	mt := matchSides(bm, tm, mg.opt.Unkeyed, mg.opt.PairText)
 	mg.unpairRenamedAdded(bm, om, tm, mo, mt)
 	mg.pairSameEdits(len(bm), om, tm, mo, mt)
 	mg.pairFurtherEdits(bm, om, tm, mo, mt)
@@ -84,7 +84,7 @@ func (mg *merger) merge(base, ours, theirs *Dialog) (*Dialog, []Conflict) {
 		}
 	}
 	both := matchAdded(addedO, addedT, mg.opt.Unkeyed)
-	pairRenamed(addedO, addedT, both, mg.opt.Unkeyed) // one added message, edited or renamed by a side
+	pairRenamed(addedO, addedT, both, mg.opt.Unkeyed, mg.opt.PairText) // one added message, edited or renamed by a side
 	keyT := make([]int, len(tm))
 	for k, m := range tm {
 		if i := mt[k]; i >= 0 {
@@ -217,6 +217,7 @@ func (mg *merger) pairSameEdits(nb int, om, tm []*Message, mo, mt []int) {
 // maxPairTries.
 func (mg *merger) pairFurtherEdits(bm, om, tm []*Message, mo, mt []int) {
 	budget, tries := pairBudget, 0
+	text := textOf(mg.opt.PairText)
 	one := func(xm, ym []*Message, mx, my []int) {
 		verX := make([]*Message, len(bm)) // x's version of each base message
 		for j, i := range mx {
@@ -243,8 +244,9 @@ func (mg *merger) pairFurtherEdits(bm, om, tm []*Message, mo, mt []int) {
 					if my[runB[k]] >= 0 || y.Kind != x.Kind || !(x.ID == y.ID || mg.unkeyed(x) || mg.unkeyed(y)) {
 						continue
 					}
-					budget -= 2 + len(x.Content) + len(y.Content)
-					if s := similarity(x.Content, y.Content); s > best {
+					tx, ty := text(x), text(y)
+					budget -= 2 + len(tx) + len(ty)
+					if s := similarity(tx, ty); s > best {
 						best, bestK = s, k
 					}
 				}
