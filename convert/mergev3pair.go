@@ -13,14 +13,15 @@ import (
 // one line, while its file holds several: an edit of one of its lines,
 // which leaves the others whole as in any cell, reads as a line replaced
 // whole, too unlike base's to be the heading edited, and the edit is taken
-// for a deletion and an insertion. The merge compares such a heading by
-// the lines its file holds (see dialog.MergeOptions.PairText), as it
-// compares any other cell; what it merges is still the upgrade.
+// for a deletion and an insertion. The merge compares a heading by the
+// lines its file holds as well (see dialog.MergeOptions.PairText: the more
+// alike of the two counts), as it compares any other cell; what it merges
+// is still the upgrade.
 
 // v3HeadingLines returns the texts, as their files hold them, of the
 // messages of dialogs (base's, ours' and theirs', read into orgs) that are
-// version 3 headings of several lines; nil when there are none. files
-// caches the version 3 files' cells.
+// version 3 headings; nil when there are none. files caches the version 3
+// files' cells.
 func v3HeadingLines(dialogs [3]*dialog.Dialog, orgs [3]*origin, files *sideFiles) map[*dialog.Message]string {
 	var out map[*dialog.Message]string
 	for k, d := range dialogs {
@@ -37,8 +38,8 @@ func v3HeadingLines(dialogs [3]*dialog.Dialog, orgs [3]*origin, files *sideFiles
 				continue
 			}
 			src, ok := files.v3HeadingSource(org, s.cell)
-			if !ok || len(lines.Split(src)) < 2 {
-				continue // (one line: its upgrade is that line)
+			if !ok {
+				continue
 			}
 			if out == nil {
 				out = map[*dialog.Message]string{}

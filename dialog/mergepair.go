@@ -15,8 +15,8 @@ import (
 // deletion and an insertion, and the other side's edit of the message
 // would be kept beside the new one (a copy).
 
-// matchSides is match, then pairRenamed; text (nil: Content) gives the
-// texts compared for similarity.
+// matchSides is match, then pairRenamed; text (nil: none) gives the other
+// texts compared (see compared).
 func matchSides(a, b []*Message, unkeyed func(*Message) bool, text func(*Message) string) []int {
 	out := match(a, b, unkeyed, text)
 	pairRenamed(a, b, out, unkeyed, text)
@@ -36,9 +36,9 @@ func inPlace(a, b []*Message, ra, rb []int, pairable func(i, j int) bool, unkeye
 		if x.Kind != y.Kind && !unkeyedPair(x, y) || !pairable(ra[k], rb[k]) || *budget <= 0 {
 			return false
 		}
-		tx, ty := text(x), text(y)
-		*budget -= 2 + len(tx) + len(ty)
-		if x.Content != y.Content && alike(tx, ty) == 0 {
+		if x.Content == y.Content {
+			*budget -= 2 + len(x.Content) + len(y.Content)
+		} else if compared(alike, text, x, y, budget) == 0 {
 			return false
 		}
 	}
@@ -52,9 +52,8 @@ func inPlace(a, b []*Message, ra, rb []int, pairable func(i, j int) bool, unkeye
 // on both sides sharing a line position by position, as messages edited
 // in place; otherwise in a run the most similar (at least `similar`), in
 // order; then equal contents anywhere (moved too); within pairBudget.
-// Texts are compared as text (nil: Content) gives them.
+// Texts are compared as compared does, text (nil: none) giving the others.
 func pairRenamed(a, b []*Message, out []int, unkeyed func(*Message) bool, text func(*Message) string) {
-	text = textOf(text)
 	keyed := func(m *Message) bool { return unkeyed == nil || !unkeyed(m) }
 	taken := make([]bool, len(a))
 	for _, i := range out {
@@ -86,11 +85,11 @@ func pairRenamed(a, b []*Message, out []int, unkeyed func(*Message) bool, text f
 				if out[j] >= 0 || !pairable(i, j) {
 					continue
 				}
-				tx, ty := text(a[i]), text(b[j])
-				budget -= 2 + len(tx) + len(ty)
 				s := 1.0
 				if a[i].Content != b[j].Content {
-					s = alike(tx, ty)
+					s = compared(alike, text, a[i], b[j], &budget)
+				} else {
+					budget -= 2 + len(a[i].Content) + len(b[j].Content)
 				}
 				if s > best {
 					best, bestK = s, k

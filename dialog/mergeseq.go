@@ -217,7 +217,6 @@ func (mg *merger) pairSameEdits(nb int, om, tm []*Message, mo, mt []int) {
 // maxPairTries.
 func (mg *merger) pairFurtherEdits(bm, om, tm []*Message, mo, mt []int) {
 	budget, tries := pairBudget, 0
-	text := textOf(mg.opt.PairText)
 	one := func(xm, ym []*Message, mx, my []int) {
 		verX := make([]*Message, len(bm)) // x's version of each base message
 		for j, i := range mx {
@@ -244,9 +243,7 @@ func (mg *merger) pairFurtherEdits(bm, om, tm []*Message, mo, mt []int) {
 					if my[runB[k]] >= 0 || y.Kind != x.Kind || !(x.ID == y.ID || mg.unkeyed(x) || mg.unkeyed(y)) {
 						continue
 					}
-					tx, ty := text(x), text(y)
-					budget -= 2 + len(tx) + len(ty)
-					if s := similarity(tx, ty); s > best {
+					if s := compared(similarity, mg.opt.PairText, x, y, &budget); s > best {
 						best, bestK = s, k
 					}
 				}
