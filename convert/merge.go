@@ -148,7 +148,7 @@ func (o options) mergeDialogs(fBase, fOurs, fTheirs *File, in mergeInputs, opt d
 	if opt.KindMeta == nil {
 		opt.KindMeta = map[dialog.Kind]map[string]any{dialog.Prompt: {promptKey: true}}
 	}
-	userUnkeyed, userEqual, userTrace := opt.Unkeyed, opt.Equal, opt.Trace
+	userUnkeyed, userEqual, userTrace, userPairText := opt.Unkeyed, opt.Equal, opt.Trace, opt.PairText
 	elsewhere := copiesElsewhere(base, orgs[0], ours, theirs)
 	opt.Unkeyed = func(m *dialog.Message) bool {
 		if elsewhere[m] {
@@ -167,6 +167,19 @@ func (o options) mergeDialogs(fBase, fOurs, fTheirs *File, in mergeInputs, opt d
 			return false
 		}
 		return userEqual == nil || userEqual(a, b)
+	}
+	dialogs := [3]*dialog.Dialog{base, ours, theirs}
+	files := &sideFiles{}
+	if heads := v3HeadingLines(dialogs, orgs, files); heads != nil {
+		opt.PairText = func(m *dialog.Message) string {
+			if t, ok := heads[m]; ok {
+				return t
+			}
+			if userPairText != nil {
+				return userPairText(m)
+			}
+			return m.Content
+		}
 	}
 	versions := map[*dialog.Message][3]*dialog.Message{}
 	opt.Trace = func(m, b, o, t *dialog.Message) {
@@ -198,7 +211,7 @@ func (o options) mergeDialogs(fBase, fOurs, fTheirs *File, in mergeInputs, opt d
 	if len(elsewhere) > 0 {
 		fileIDsBack(merged, conflicts, versions, elsewhere, snapOf)
 	}
-	o.recordConflicts(merged, conflicts, versions, [3]*dialog.Dialog{base, ours, theirs}, orgs)
+	o.recordConflicts(merged, conflicts, versions, dialogs, orgs, files)
 	// Base is done with: what writing takes from it is taken now, and
 	// nothing below refers to it (but the conflicts' base versions), so
 	// that its notebook is not in memory beside the result.

@@ -49,14 +49,14 @@ const ConflictsKey = "ipynb_conflicts"
 // recordConflicts adds the records of the conflicts that have no text to
 // the metadata of their messages in merged (the notebook's metadata for
 // ID ""), replacing each message concerned by a copy (versions follows).
-// dialogs and orgs are base's, ours' and theirs'.
+// dialogs and orgs are base's, ours' and theirs'; files caches what is
+// read of their files.
 func (o options) recordConflicts(merged *dialog.Dialog, conflicts []dialog.Conflict, versions map[*dialog.Message][3]*dialog.Message,
-	dialogs [3]*dialog.Dialog, orgs [3]*origin) {
+	dialogs [3]*dialog.Dialog, orgs [3]*origin, files *sideFiles) {
 	reg := o.Registry
 	if reg == nil {
 		reg = orgs[1].reg
 	}
-	files := &sideFiles{}
 	byID := map[string][]any{}
 	recorded := map[string]bool{} // message id and path
 	var order []string
@@ -343,6 +343,25 @@ func (f *sideFiles) cellValue(org *origin, m *dialog.Message) (cell any, v3, ok 
 // cell of its upgrade, was upgraded from, as the file holds it, named by
 // v3Named; ok is false when it is not found.
 func (f *sideFiles) v3Cell(org *origin, c nbformat.Cell) (map[string]any, bool) {
+	raw, ok := f.v3Raw(org, c)
+	if !ok {
+		return nil, false
+	}
+	g, err := jsonvalue.Decode(raw)
+	if err != nil {
+		return nil, false
+	}
+	cell, ok := g.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	return v3Named(cell), true
+}
+
+// v3Raw returns the version 3 cell of a version 3 file (org) that c, a
+// cell of its upgrade, was upgraded from, as the file holds it; ok is
+// false when it is not found.
+func (f *sideFiles) v3Raw(org *origin, c nbformat.Cell) (json.RawMessage, bool) {
 	if f.v3 == nil {
 		f.v3 = map[*origin]*v3Cells{}
 	}
@@ -355,15 +374,7 @@ func (f *sideFiles) v3Cell(org *origin, c nbformat.Cell) (map[string]any, bool) 
 	if !ok || vc.raw == nil {
 		return nil, false
 	}
-	g, err := jsonvalue.Decode(vc.raw[i])
-	if err != nil {
-		return nil, false
-	}
-	cell, ok := g.(map[string]any)
-	if !ok {
-		return nil, false
-	}
-	return v3Named(cell), true
+	return vc.raw[i], true
 }
 
 // readV3Cells lists the cells of a version 3 notebook as read (org.nb),

@@ -110,7 +110,7 @@ func Diff(a, b *Dialog, opt DiffOptions) []Change {
 		b = &Dialog{}
 	}
 	am, bm := a.Messages, b.Messages
-	mb := matchSides(am, bm, o.Unkeyed) // b index → a index
+	mb := matchSides(am, bm, o.Unkeyed, nil) // b index → a index
 	keyA := make([]int, len(am))
 	for i := range am {
 		keyA[i] = i

@@ -6,6 +6,22 @@ import "github.com/nbdialog/ipynb/internal/textdiff"
 // identities, otherwise by aligning contents (equal messages first, then
 // similar ones of the same kind between them).
 
+// compared scores how alike messages x and y are by f of their Contents,
+// or, where text (see MergeOptions.PairText; nil: none) gives either of
+// them another text, by the more of that and f of the texts text gives;
+// the bytes compared are taken from budget.
+func compared(f func(x, y string) float64, text func(*Message) string, x, y *Message, budget *int) float64 {
+	*budget -= 2 + len(x.Content) + len(y.Content)
+	s := f(x.Content, y.Content)
+	if text != nil {
+		if tx, ty := text(x), text(y); tx != x.Content || ty != y.Content {
+			*budget -= len(tx) + len(ty)
+			s = max(s, f(tx, ty))
+		}
+	}
+	return s
+}
+
 // similar is the least line similarity (2·common lines / all lines) for
 // two different messages to be taken as one edited message.
 const similar = 0.5
@@ -25,8 +41,8 @@ const maxPairTries = 1 << 14
 // paired by id first; unless every message is keyed, the rest by content:
 // equal messages in their common order, equal messages moved, then
 // similar messages of the same kind in the runs between those paired.
-func match(a, b []*Message, unkeyed func(*Message) bool) []int {
-	m := &matcher{a: a, b: b, unkeyed: unkeyed, out: make([]int, len(b)), taken: make([]bool, len(a))}
+func match(a, b []*Message, unkeyed func(*Message) bool, text func(*Message) string) []int {
+	m := &matcher{a: a, b: b, unkeyed: unkeyed, text: text, out: make([]int, len(b)), taken: make([]bool, len(a))}
 	for i := range m.out {
 		m.out[i] = -1
 	}
@@ -44,8 +60,9 @@ func match(a, b []*Message, unkeyed func(*Message) bool) []int {
 type matcher struct {
 	a, b    []*Message
 	unkeyed func(*Message) bool
-	out     []int  // for each message of b, its counterpart in a or -1
-	taken   []bool // for each message of a, whether it is paired
+	text    func(*Message) string // the other texts compared (see compared)
+	out     []int                 // for each message of b, its counterpart in a or -1
+	taken   []bool                // for each message of a, whether it is paired
 	// The messages left unmatched by id (indexes into a and b) and their
 	// content keys.
 	ra, rb []int
@@ -164,7 +181,7 @@ func (m *matcher) similarInRuns() {
 		}
 	}
 	flush := func() {
-		pairSimilar(m.a, m.b, runA, runB, m.out, m.pairable, &budget)
+		pairSimilar(m.a, m.b, runA, runB, m.out, m.pairable, m.text, &budget)
 		runA, runB = runA[:0], runB[:0]
 	}
 	for j := range m.b {
@@ -189,12 +206,12 @@ func contentKey(m *Message) string { return string(m.Kind) + "\x00" + m.Content 
 // messages of run rb (into b): position by position when the runs have
 // the same length and each position shares content (similarity above 0)
 // and is of the same kind or similar (messages edited in place, some
-// given another kind), else those of the same kind and
-// similar content. A message replaced by one sharing nothing with it is
-// a deletion and an insertion (so that one equal to a message the other
-// side added, or the other side's edit of the one deleted, is not merged
-// into it).
-func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j int) bool, budget *int) {
+// given another kind), else those of the same kind and similar content
+// (see compared: text gives the other texts compared). A message
+// replaced by one sharing nothing with it is a deletion and an insertion
+// (so that one equal to a message the other side added, or the other
+// side's edit of the one deleted, is not merged into it).
+func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j int) bool, text func(*Message) string, budget *int) {
 	if len(ra) == 0 || len(rb) == 0 {
 		return
 	}
@@ -212,8 +229,7 @@ func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j in
 			if x.Content == y.Content {
 				continue
 			}
-			*budget -= 2 + len(x.Content) + len(y.Content)
-			s := similarity(x.Content, y.Content)
+			s := compared(similarity, text, x, y, budget)
 			if *budget <= 0 || s == 0 || x.Kind != y.Kind && s < similar {
 				inPlace = false
 				break
@@ -239,8 +255,7 @@ func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j in
 			if *budget <= 0 {
 				break
 			}
-			*budget -= 2 + len(a[i].Content) + len(b[j].Content)
-			if s := similarity(a[i].Content, b[j].Content); s > best {
+			if s := compared(similarity, text, a[i], b[j], budget); s > best {
 				best, bestK = s, k
 			}
 		}

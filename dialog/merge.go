@@ -75,6 +75,15 @@ type MergeOptions struct {
 	// not show (an empty attachments object, members unknown to the
 	// schema). Nil: the fields decide.
 	Equal func(a, b *Message) bool
+	// PairText, if set, gives another text of a message, which the
+	// merge compares too where it pairs versions of a message by how
+	// alike their texts are (messages whose ids are Unkeyed, a message
+	// given another id or kind): the more alike of the Contents and of
+	// those texts counts. For callers whose Content joins lines the
+	// message's file holds apart, such as package convert: a version 3
+	// heading is one markdown line in its upgrade, and is compared by its
+	// file's lines too. What is merged is Content. Nil: Content only.
+	PairText func(*Message) string
 	// KindMeta, if set, gives the metadata a message carries by being of
 	// a kind (package convert: a prompt's "solveit_ai": true, which a
 	// prompt's Meta does not hold but a code or raw cell's may). The

@@ -81,3 +81,44 @@ func TestMergeOneLineWordsNotPaired(t *testing.T) {
 		t.Errorf("ours' new cell, and a delete/edit conflict of b3, expected; conflicts %v:\n%s", whats(cs), all.String())
 	}
 }
+
+// PairText gives the texts pairing compares: a heading whose Content
+// joins two lines into one ("## Intro Old notebook", a version 3 heading's
+// upgrade) and whose file holds them apart ("Intro\nOld notebook") is
+// compared by those lines. Ours replaced one of its two lines and added a
+// message after it: one line of two shared is the least similarity that
+// pairs (as for any message of two lines with one replaced), so it is
+// that message edited, and theirs' making it raw is a change of the same
+// message: one message, both edits in it, no deletion, beside ours' new
+// one. (Its Content, one line each, shares no line: compared so, ours'
+// version would be a new message and base's deleted.)
+func TestMergePairTextLines(t *testing.T) {
+	unkeyed := func(*dialog.Message) bool { return true }
+	b0 := &dialog.Message{ID: "b0", Kind: dialog.Note, Content: "## Intro Old notebook"}
+	o0 := &dialog.Message{ID: "o0", Kind: dialog.Note, Content: "## Intro a new line"}
+	o1 := &dialog.Message{ID: "o1", Kind: dialog.Note, Content: "added"}
+	t0 := &dialog.Message{ID: "t0", Kind: dialog.Raw, Content: "Intro\nOld notebook"}
+	lines := map[*dialog.Message]string{b0: "Intro\nOld notebook", o0: "Intro\na new line"}
+	pairText := func(m *dialog.Message) string {
+		if s, ok := lines[m]; ok {
+			return s
+		}
+		return m.Content
+	}
+	base := &dialog.Dialog{Messages: []*dialog.Message{b0}}
+	ours := &dialog.Dialog{Messages: []*dialog.Message{o0, o1}}
+	theirs := &dialog.Dialog{Messages: []*dialog.Message{t0}}
+	got, cs := mustMerge(t, base, ours, theirs, dialog.MergeOptions{Unkeyed: unkeyed, PairText: pairText})
+	if len(got.Messages) != 2 {
+		t.Fatalf("merged %d messages, want 2 (the heading, ours' new one); conflicts %v", len(got.Messages), whats(cs))
+	}
+	h := got.Messages[0]
+	if h.Kind != dialog.Raw || !strings.Contains(h.Content, "a new line") || got.Messages[1].Content != "added" {
+		t.Errorf("merged %s %q, %q; want theirs' raw kind holding ours' edit, then ours' new message", h.Kind, h.Content, got.Messages[1].Content)
+	}
+	for _, c := range cs {
+		if c.Ours == nil || c.Theirs == nil {
+			t.Errorf("conflict %v: a side's edit read as a deletion", c)
+		}
+	}
+}

@@ -15,10 +15,11 @@ import (
 // deletion and an insertion, and the other side's edit of the message
 // would be kept beside the new one (a copy).
 
-// matchSides is match, then pairRenamed.
-func matchSides(a, b []*Message, unkeyed func(*Message) bool) []int {
-	out := match(a, b, unkeyed)
-	pairRenamed(a, b, out, unkeyed)
+// matchSides is match, then pairRenamed; text (nil: none) gives the other
+// texts compared (see compared).
+func matchSides(a, b []*Message, unkeyed func(*Message) bool, text func(*Message) string) []int {
+	out := match(a, b, unkeyed, text)
+	pairRenamed(a, b, out, unkeyed, text)
 	return out
 }
 
@@ -26,7 +27,7 @@ func matchSides(a, b []*Message, unkeyed func(*Message) bool) []int {
 // edited in place each: as many on both sides, pairable position by
 // position, each pair sharing a line (and of one kind, but where an id
 // is made up: a kind changed).
-func inPlace(a, b []*Message, ra, rb []int, pairable func(i, j int) bool, unkeyedPair func(x, y *Message) bool, budget *int) bool {
+func inPlace(a, b []*Message, ra, rb []int, pairable func(i, j int) bool, unkeyedPair func(x, y *Message) bool, text func(*Message) string, budget *int) bool {
 	if len(ra) != len(rb) || len(ra) == 0 {
 		return false
 	}
@@ -35,8 +36,9 @@ func inPlace(a, b []*Message, ra, rb []int, pairable func(i, j int) bool, unkeye
 		if x.Kind != y.Kind && !unkeyedPair(x, y) || !pairable(ra[k], rb[k]) || *budget <= 0 {
 			return false
 		}
-		*budget -= 2 + len(x.Content) + len(y.Content)
-		if x.Content != y.Content && alike(x.Content, y.Content) == 0 {
+		if x.Content == y.Content {
+			*budget -= 2 + len(x.Content) + len(y.Content)
+		} else if compared(alike, text, x, y, budget) == 0 {
 			return false
 		}
 	}
@@ -50,7 +52,8 @@ func inPlace(a, b []*Message, ra, rb []int, pairable func(i, j int) bool, unkeye
 // on both sides sharing a line position by position, as messages edited
 // in place; otherwise in a run the most similar (at least `similar`), in
 // order; then equal contents anywhere (moved too); within pairBudget.
-func pairRenamed(a, b []*Message, out []int, unkeyed func(*Message) bool) {
+// Texts are compared as compared does, text (nil: none) giving the others.
+func pairRenamed(a, b []*Message, out []int, unkeyed func(*Message) bool, text func(*Message) string) {
 	keyed := func(m *Message) bool { return unkeyed == nil || !unkeyed(m) }
 	taken := make([]bool, len(a))
 	for _, i := range out {
@@ -67,7 +70,7 @@ func pairRenamed(a, b []*Message, out []int, unkeyed func(*Message) bool) {
 	var runA, runB []int
 	flush := func() {
 		defer func() { runA, runB = runA[:0], runB[:0] }()
-		if inPlace(a, b, runA, runB, pairable, unkeyedPair, &budget) {
+		if inPlace(a, b, runA, runB, pairable, unkeyedPair, text, &budget) {
 			for k, i := range runA {
 				out[runB[k]], taken[i] = i, true
 			}
@@ -82,10 +85,11 @@ func pairRenamed(a, b []*Message, out []int, unkeyed func(*Message) bool) {
 				if out[j] >= 0 || !pairable(i, j) {
 					continue
 				}
-				budget -= 2 + len(a[i].Content) + len(b[j].Content)
 				s := 1.0
 				if a[i].Content != b[j].Content {
-					s = alike(a[i].Content, b[j].Content)
+					s = compared(alike, text, a[i], b[j], &budget)
+				} else {
+					budget -= 2 + len(a[i].Content) + len(b[j].Content)
 				}
 				if s > best {
 					best, bestK = s, k

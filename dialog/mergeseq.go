@@ -45,8 +45,8 @@ type entry struct {
 
 func (mg *merger) merge(base, ours, theirs *Dialog) (*Dialog, []Conflict) {
 	bm, om, tm := base.Messages, ours.Messages, theirs.Messages
-	mo := matchSides(bm, om, mg.opt.Unkeyed) // ours index → base index
-	mt := matchSides(bm, tm, mg.opt.Unkeyed)
+	mo := matchSides(bm, om, mg.opt.Unkeyed, mg.opt.PairText) // ours index → base index
+	mt := matchSides(bm, tm, mg.opt.Unkeyed, mg.opt.PairText)
 	mg.unpairRenamedAdded(bm, om, tm, mo, mt)
 	mg.pairSameEdits(len(bm), om, tm, mo, mt)
 	mg.pairFurtherEdits(bm, om, tm, mo, mt)
@@ -84,7 +84,7 @@ func (mg *merger) merge(base, ours, theirs *Dialog) (*Dialog, []Conflict) {
 		}
 	}
 	both := matchAdded(addedO, addedT, mg.opt.Unkeyed)
-	pairRenamed(addedO, addedT, both, mg.opt.Unkeyed) // one added message, edited or renamed by a side
+	pairRenamed(addedO, addedT, both, mg.opt.Unkeyed, mg.opt.PairText) // one added message, edited or renamed by a side
 	keyT := make([]int, len(tm))
 	for k, m := range tm {
 		if i := mt[k]; i >= 0 {
@@ -243,8 +243,7 @@ func (mg *merger) pairFurtherEdits(bm, om, tm []*Message, mo, mt []int) {
 					if my[runB[k]] >= 0 || y.Kind != x.Kind || !(x.ID == y.ID || mg.unkeyed(x) || mg.unkeyed(y)) {
 						continue
 					}
-					budget -= 2 + len(x.Content) + len(y.Content)
-					if s := similarity(x.Content, y.Content); s > best {
+					if s := compared(similarity, mg.opt.PairText, x, y, &budget); s > best {
 						best, bestK = s, k
 					}
 				}
