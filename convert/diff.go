@@ -26,5 +26,16 @@ func Diff(a, b []byte) ([]dialog.Change, error) {
 		s := orgB.snap(m)
 		return s != nil && s.generated
 	}
-	return dialog.Diff(da.Dialog, db.Dialog, dialog.DiffOptions{Unkeyed: unkeyed}), nil
+	opt := dialog.DiffOptions{Unkeyed: unkeyed}
+	// Version 3 headings are paired by their files' lines too, as the
+	// merge pairs them (see mergev3pair.go).
+	if heads := v3HeadingLines([]*dialog.Dialog{da.Dialog, db.Dialog}, []*origin{orgA, orgB}, &sideFiles{}); heads != nil {
+		opt.PairText = func(m *dialog.Message) string {
+			if t, ok := heads[m]; ok {
+				return t
+			}
+			return m.Content
+		}
+	}
+	return dialog.Diff(da.Dialog, db.Dialog, opt), nil
 }

@@ -170,7 +170,7 @@ func (o options) mergeDialogs(fBase, fOurs, fTheirs *File, in mergeInputs, opt d
 	}
 	dialogs := [3]*dialog.Dialog{base, ours, theirs}
 	files := &sideFiles{}
-	if heads := v3HeadingLines(dialogs, orgs, files); heads != nil {
+	if heads := v3HeadingLines(dialogs[:], orgs[:], files); heads != nil {
 		opt.PairText = func(m *dialog.Message) string {
 			if t, ok := heads[m]; ok {
 				return t

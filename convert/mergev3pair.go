@@ -19,10 +19,11 @@ import (
 // is still the upgrade.
 
 // v3HeadingLines returns the texts, as their files hold them, of the
-// messages of dialogs (base's, ours' and theirs', read into orgs) that are
+// messages of dialogs (a merge's base, ours and theirs, or a diff's two,
+// read into orgs) that are
 // version 3 headings; nil when there are none. files caches the version 3
 // files' cells.
-func v3HeadingLines(dialogs [3]*dialog.Dialog, orgs [3]*origin, files *sideFiles) map[*dialog.Message]string {
+func v3HeadingLines(dialogs []*dialog.Dialog, orgs []*origin, files *sideFiles) map[*dialog.Message]string {
 	var out map[*dialog.Message]string
 	for k, d := range dialogs {
 		org := orgs[k]

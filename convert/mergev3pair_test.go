@@ -103,3 +103,24 @@ func TestMergeV3HeadingLineAddedPaired(t *testing.T) {
 		t.Errorf("cells %q, %q: want the long heading, then Intro holding both sides' lines", cells[0].Source, h)
 	}
 }
+
+// Diff pairs a version 3 heading as the merge does: ours replacing the
+// second line of a two-line heading (and adding a cell after it) changed
+// that heading, one of its two lines kept; the diff is the heading
+// changed and a cell added, not the heading removed and another added.
+func TestDiffV3HeadingLinesPaired(t *testing.T) {
+	a := v3Notebook(`{"cell_type": "heading", "level": 2, "metadata": {}, "source": ["Intro\n", "Old notebook"]}`)
+	b := v3Notebook(`{"cell_type": "heading", "level": 2, "metadata": {}, "source": ["Intro\n", "a new line"]}`,
+		`{"cell_type": "markdown", "metadata": {}, "source": ["added"]}`)
+	changes, err := convert.Diff(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, c := range changes {
+		kinds = append(kinds, c.Kind.String())
+	}
+	if got := strings.Join(kinds, " "); got != "changed added" {
+		t.Errorf("diff %q, want the heading changed and the new cell added", got)
+	}
+}

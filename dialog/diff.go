@@ -94,6 +94,9 @@ type Change struct {
 type DiffOptions struct {
 	// Unkeyed: see MergeOptions.Unkeyed.
 	Unkeyed func(*Message) bool
+	// PairText: see MergeOptions.PairText (Diff pairs messages as Merge
+	// does).
+	PairText func(*Message) string
 }
 
 // Diff lists what changed from a to b: messages matched as Merge matches
@@ -110,7 +113,7 @@ func Diff(a, b *Dialog, opt DiffOptions) []Change {
 		b = &Dialog{}
 	}
 	am, bm := a.Messages, b.Messages
-	mb := matchSides(am, bm, o.Unkeyed, nil) // b index → a index
+	mb := matchSides(am, bm, o.Unkeyed, o.PairText) // b index → a index
 	keyA := make([]int, len(am))
 	for i := range am {
 		keyA[i] = i
