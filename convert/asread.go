@@ -5,7 +5,6 @@ import (
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/cellid"
-	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -47,11 +46,10 @@ func (o options) asRead(d *File, only []*dialog.Message) (*nbformat.Notebook, []
 	if !o.carried(org).unchanged(d.Dialog, org) {
 		return nil, nil
 	}
-	data, valid := nbimpl.ReadBytes(nb)
-	if !valid || data == nil {
+	if org.data == nil || nbformat.Validate(nb) != nil {
 		return nil, nil
 	}
-	return nb, data
+	return nb, org.data
 }
 
 // readCopy returns a copy of nb, unedited, that the caller may change

@@ -18,20 +18,6 @@ func init() {
 	nbimpl.ReadAll = func(r io.Reader, maxBytes int64) ([]byte, error) {
 		return UnmarshalOptions{MaxBytes: maxBytes}.readAll(r, 0)
 	}
-	nbimpl.UnmarshalOwned = func(data []byte) (any, error) {
-		nb, err := UnmarshalOptions{}.unmarshal(data)
-		if err != nil {
-			return nil, err
-		}
-		return nb, nil
-	}
-	nbimpl.CloneCell = func(c any) any {
-		cell, ok := c.(Cell)
-		if !ok {
-			panic(fmt.Sprintf("nbformat: CloneCell of %T, which is not a Cell", c))
-		}
-		return cloneCell(cell)
-	}
 	nbimpl.Heal = func(nb any, o nbimpl.HealOptions) (any, error) {
 		n, ok := nb.(*Notebook)
 		if !ok {
@@ -47,7 +33,6 @@ func init() {
 		return upgradedCopy(n, ids)
 	}
 
-	nbimpl.Unmarshals = unmarshals.Load
 	nbimpl.ReadIDProblems = func(nb any) ([]int, int, int, bool) {
 		n, ok := nb.(*Notebook)
 		if !ok || n.src == nil {
@@ -69,13 +54,5 @@ func init() {
 			}
 		}
 		return cells, size, len(t.Data), true
-	}
-	nbimpl.ReadBytes = func(nb any) ([]byte, bool) {
-		n, ok := nb.(*Notebook)
-		if !ok || n.src == nil {
-			return nil, false
-		}
-		t := n.src.tape
-		return t.Data, len(n.problems(t)) == 0
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -220,4 +221,37 @@ func FuzzReadAll(f *testing.F) {
 			}
 		}
 	})
+}
+
+// NoCopy keeps the caller's bytes: an unedited notebook is written from
+// them, and reading allocates no copy of them (a text read as one string
+// without escapes shares them).
+func TestUnmarshalNoCopy(t *testing.T) {
+	text := strings.Repeat("x", 1<<16)
+	data := []byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "raw", "id": "a", "metadata": {}, "source": "` + text + `"}]}`)
+	nb, err := nbformat.UnmarshalOptions{NoCopy: true}.Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := nbformat.Marshal(nb); err != nil || !bytes.Equal(out, data) {
+		t.Fatalf("Marshal: %.40q, %v", out, err)
+	}
+	if nb.Cells[0].(*nbformat.RawCell).Source.String() != text {
+		t.Fatal("the source read is not the text")
+	}
+	if _, err := (nbformat.UnmarshalOptions{NoCopy: true}).Unmarshal([]byte("[]")); err == nil {
+		t.Error("a JSON array read as a notebook")
+	}
+	allocated := func(o nbformat.UnmarshalOptions) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if _, err := o.Unmarshal(data); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	if shared, copied := allocated(nbformat.UnmarshalOptions{NoCopy: true}), allocated(nbformat.UnmarshalOptions{}); shared+uint64(len(text)) > copied {
+		t.Errorf("NoCopy allocates %d bytes, Unmarshal %d: no copy of the %d bytes spared", shared, copied, len(data))
+	}
 }

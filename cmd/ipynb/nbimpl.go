@@ -23,11 +23,7 @@ const (
 // unmarshalOwned reads a notebook from data without copying it: the
 // notebook keeps data, which must never change afterwards.
 func unmarshalOwned(data []byte) (*nbformat.Notebook, error) {
-	nb, err := nbimpl.UnmarshalOwned(data)
-	if err != nil {
-		return nil, err
-	}
-	return nb.(*nbformat.Notebook), nil
+	return nbformat.UnmarshalOptions{NoCopy: true}.Unmarshal(data)
 }
 
 // readAll reads r to its end as nbformat reads a stream: at most maxBytes

@@ -41,7 +41,7 @@ type HealOptions struct {
 var (
 	// ReadAll reads r to its end as nbformat.UnmarshalOptions.Read does,
 	// with MaxBytes maxBytes (0: DefaultMaxBytes), for callers that then
-	// call UnmarshalOwned: at most maxBytes+1 bytes are read, and more is
+	// call Unmarshal with NoCopy: at most maxBytes+1 bytes are read, and more is
 	// refused with an *nbformat.SyntaxError for which errors.Is(err,
 	// nbformat.ErrLimit) holds, the buffers never holding more than
 	// maxBytes+1 bytes. Input that can never be JSON is refused as soon as
@@ -50,35 +50,13 @@ var (
 	// a first value that no JSON value starts with.
 	ReadAll func(r io.Reader, maxBytes int64) ([]byte, error)
 
-	// UnmarshalOwned is nbformat.Unmarshal (default limits) without its
-	// copy of data: the notebook, an *nbformat.Notebook, keeps data,
-	// which the caller must never change afterwards. It saves one copy of
-	// the file for callers that read it themselves (the ipynb command's
-	// memory budget depends on it).
-	UnmarshalOwned func(data []byte) (nb any, err error)
-
-	// CloneCell returns a copy of an nbformat.Cell that can be changed
-	// without changing the original: the struct is copied, and its maps,
-	// slices and mime bundles are shared until replaced (set a field to a
-	// new value rather than changing a shared one in place).
-	CloneCell func(c any) any
-
 	// Heal is nbformat.Heal with options: nb is an *nbformat.Notebook,
 	// repairs a []nbformat.Repair.
 	Heal func(nb any, o HealOptions) (repairs any, err error)
 
-	// ReadBytes returns the bytes an *nbformat.Notebook was read from (nil
-	// for one built in memory; a byte-order mark read is included) and
-	// whether they are valid against the schema of their version (the
-	// validation is done once per notebook read and kept, as for
-	// nbformat.Validate). It does not check that nb is unedited: they are
-	// what nbformat.Marshal writes only for a notebook the caller knows to
-	// be exactly as read. The bytes must not be changed.
-	ReadBytes func(nb any) (data []byte, valid bool)
-
 	// ReadIDProblems reports, for an *nbformat.Notebook read from bytes,
 	// whether every problem of those bytes (validated once, as for
-	// ReadBytes) is about the id of a cell (missing, invalid, or the id of
+	// nbformat.Validate) is about the id of a cell (missing, invalid, or the id of
 	// an earlier cell), and returns the indices of those cells in document
 	// order (none for valid bytes), with the size of their JSON and of
 	// the whole file, in bytes; ok is false for a notebook not read from
@@ -124,9 +102,4 @@ var (
 	// (never changed afterwards: a strings.Builder only appends). The
 	// texts returned keep b's buffer, or the bytes read, alive.
 	TextInto func(m any, b *strings.Builder) string
-
-	// Unmarshals returns the number of notebooks nbformat has parsed from
-	// bytes so far in the process (its reader, and the parses Upgrade
-	// makes), for tests that count them.
-	Unmarshals func() int64
 )
