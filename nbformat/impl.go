@@ -5,7 +5,6 @@ package nbformat
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/nbimpl"
@@ -15,9 +14,6 @@ import (
 // internal/nbimpl), set here so that they are never part of this
 // package's API.
 func init() {
-	nbimpl.ReadAll = func(r io.Reader, maxBytes int64) ([]byte, error) {
-		return UnmarshalOptions{MaxBytes: maxBytes}.readAll(r, 0)
-	}
 	nbimpl.Heal = func(nb any, o nbimpl.HealOptions) (any, error) {
 		n, ok := nb.(*Notebook)
 		if !ok {

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"testing/iotest"
 
-	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -49,7 +48,7 @@ func TestReadAllRefusesEndlessInput(t *testing.T) {
 				var err error
 				alloc := allocated(func() {
 					if how == "ReadAll" {
-						_, err = nbimpl.ReadAll(in, o.MaxBytes)
+						_, err = nbformat.ReadAll(in, o.MaxBytes)
 					} else {
 						_, err = o.Read(in)
 					}
@@ -93,11 +92,11 @@ func TestReadAllLimitBoundary(t *testing.T) {
 			if name == "one-byte" && n > 64<<10 {
 				continue
 			}
-			got, err := nbimpl.ReadAll(r(), n)
+			got, err := nbformat.ReadAll(r(), n)
 			if err != nil || !bytes.Equal(got, in) {
 				t.Errorf("%s, %d bytes at a limit of %d: err %v, same bytes %v", name, n, n, err, bytes.Equal(got, in))
 			}
-			if _, err := nbimpl.ReadAll(r(), n-1); !errors.Is(err, nbformat.ErrLimit) {
+			if _, err := nbformat.ReadAll(r(), n-1); !errors.Is(err, nbformat.ErrLimit) {
 				t.Errorf("%s, %d bytes at a limit of %d: %v, want ErrLimit", name, n, n-1, err)
 			}
 		}
@@ -136,7 +135,7 @@ func TestReadAllRefusesNonJSONAtOnce(t *testing.T) {
 				in := &endless{head: []byte(tc.head), body: []byte(tc.body)}
 				var err error
 				if how == "ReadAll" {
-					_, err = nbimpl.ReadAll(in, 0)
+					_, err = nbformat.ReadAll(in, 0)
 				} else {
 					_, err = nbformat.UnmarshalOptions{}.Read(in)
 				}
@@ -165,7 +164,7 @@ func TestReadDevZero(t *testing.T) {
 	}
 	defer f.Close()
 	count := &countingReader{r: f}
-	_, err = nbimpl.ReadAll(count, 0)
+	_, err = nbformat.ReadAll(count, 0)
 	var se *nbformat.SyntaxError
 	if !errors.As(err, &se) || se.Line != 1 || se.Column != 1 {
 		t.Errorf("ReadAll(/dev/zero): %v, want a syntax error at line 1, column 1", err)
@@ -204,7 +203,7 @@ func FuzzReadAll(f *testing.F) {
 	f.Add([]byte("NaN"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, r := range []io.Reader{bytes.NewReader(data), iotest.OneByteReader(bytes.NewReader(data)), iotest.HalfReader(bytes.NewReader(data))} {
-			got, err := nbimpl.ReadAll(r, 0)
+			got, err := nbformat.ReadAll(r, 0)
 			if err == nil {
 				if !bytes.Equal(got, data) {
 					t.Fatalf("ReadAll changed the bytes")

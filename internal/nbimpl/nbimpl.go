@@ -10,10 +10,7 @@
 // nbformat's types pass as any; each function documents the dynamic types.
 package nbimpl
 
-import (
-	"io"
-	"strings"
-)
+import "strings"
 
 // HealOptions are the options of nbformat.Heal that only the module sets.
 type HealOptions struct {
@@ -39,17 +36,6 @@ type HealOptions struct {
 }
 
 var (
-	// ReadAll reads r to its end as nbformat.UnmarshalOptions.Read does,
-	// with MaxBytes maxBytes (0: DefaultMaxBytes), for callers that then
-	// call Unmarshal with NoCopy: at most maxBytes+1 bytes are read, and more is
-	// refused with an *nbformat.SyntaxError for which errors.Is(err,
-	// nbformat.ErrLimit) holds, the buffers never holding more than
-	// maxBytes+1 bytes. Input that can never be JSON is refused as soon as
-	// it is read, with the *nbformat.SyntaxError nbformat.Unmarshal would
-	// report: a control character (such as the NUL bytes of /dev/zero) or
-	// a first value that no JSON value starts with.
-	ReadAll func(r io.Reader, maxBytes int64) ([]byte, error)
-
 	// Heal is nbformat.Heal with options: nb is an *nbformat.Notebook,
 	// repairs a []nbformat.Repair.
 	Heal func(nb any, o HealOptions) (repairs any, err error)
