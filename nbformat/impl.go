@@ -19,7 +19,7 @@ func init() {
 		if !ok {
 			return nil, fmt.Errorf("nbformat: heal: %T is not a *Notebook", nb)
 		}
-		return heal(n, o)
+		return heal(n, o, nil)
 	}
 	nbimpl.UpgradedCopy = func(nb any, ids bool) (any, error) {
 		n, ok := nb.(*Notebook)

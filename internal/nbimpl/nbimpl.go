@@ -14,12 +14,6 @@ import "strings"
 
 // HealOptions are the options of nbformat.Heal that only the module sets.
 type HealOptions struct {
-	// NewID returns candidate cell ids (strings that are not valid ids,
-	// or ids in use, are skipped, so it must eventually return a valid,
-	// unused one). Nil: ids derived from each cell's
-	// position, type and source, as nbformat.Heal gives them. Tests set it
-	// to get ids that read well in expectations.
-	NewID func() string
 	// KeepBOM leaves a UTF-8 byte-order mark before the JSON as it was
 	// read (nbformat.Heal removes it, as Python's json module refuses
 	// such a file); convert keeps it, so that a dialog's file comes back
