@@ -1,5 +1,5 @@
 // Package nbimpl holds the parts of package nbformat that only the
-// module's own packages use (convert, the ipynb command, nbformat's tests):
+// module's own packages use (convert, internal/v3write, nbformat's tests):
 // a few entry points that are not part of nbformat's public API (its
 // limits and version are internal/nblimits'). It is the pattern of
 // protobuf-go's protoimpl: nbformat sets the functions when it is
