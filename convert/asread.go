@@ -5,7 +5,6 @@ import (
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/cellid"
-	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -47,11 +46,30 @@ func (o options) asRead(d *File, only []*dialog.Message) (*nbformat.Notebook, []
 	if !o.carried(org).unchanged(d.Dialog, org) {
 		return nil, nil
 	}
-	data, valid := nbimpl.ReadBytes(nb)
-	if !valid || data == nil {
+	if org.data == nil || !org.bytesValid() {
 		return nil, nil
 	}
-	return nb, data
+	return nb, org.data
+}
+
+// bytesValid reports whether the bytes a pristine notebook was read from
+// are valid: Validate's verdict on it, asked once (nbformat validates the
+// bytes read once, but its check that the notebook is unedited is made
+// anew each time, and may allocate).
+func (org *origin) bytesValid() bool {
+	switch org.dataValid.Load() {
+	case 1:
+		return true
+	case 2:
+		return false
+	}
+	valid := nbformat.Validate(org.nb) == nil
+	if valid {
+		org.dataValid.Store(1)
+	} else {
+		org.dataValid.Store(2)
+	}
+	return valid
 }
 
 // readCopy returns a copy of nb, unedited, that the caller may change

@@ -3,6 +3,7 @@ package convert
 import (
 	"bytes"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/nbformat"
@@ -79,6 +80,13 @@ type origin struct {
 	// pristine: nb was parsed here (Unmarshal, ReadFile, a file written)
 	// and no one else holds it, so it is exactly as read (see asRead).
 	pristine bool
+	// data: the bytes a pristine nb was read from (and keeps); no one
+	// changes them.
+	data []byte
+	// dataValid is the verdict of nbformat.Validate on a pristine nb
+	// (that of data), once asked (see bytesValid): 0 not yet, 1 valid, 2
+	// invalid.
+	dataValid atomic.Int32
 	// generated: a message's id was made here (see snapshot.generated).
 	generated bool
 }
@@ -96,11 +104,11 @@ type snapshot struct {
 
 // Unmarshal is ReadOptions.Unmarshal.
 func (o options) Unmarshal(data []byte) (*File, error) {
-	nb, err := readNotebook(data, true)
+	nb, kept, err := readNotebook(data, true)
 	if err != nil {
 		return nil, fmt.Errorf("convert: %w", err)
 	}
-	return o.toDialog(nb, data)
+	return o.toDialog(nb, kept)
 }
 
 // Marshal is WriteOptions.Marshal.

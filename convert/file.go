@@ -43,7 +43,7 @@ func (o options) ReadFile(file string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	nb, err := readNotebook(data, false)
+	nb, _, err := readNotebook(data, false)
 	if err != nil {
 		return nil, fmt.Errorf("convert: %s: %w", path, err)
 	}
@@ -255,7 +255,7 @@ func (o options) commit(d *File, name string, data []byte, expect *atomicfile.St
 	}
 	// The dialog now corresponds to the file written: messages map to its
 	// cells one to one.
-	nb, err := readNotebook(data, false)
+	nb, _, err := readNotebook(data, false)
 	if err != nil {
 		return fmt.Errorf("convert: %s: written notebook does not read back: %w", name, err)
 	}

@@ -104,7 +104,7 @@ func (o options) Merge(base, ours, theirs []byte, opt dialog.MergeOptions) (*Mer
 	var wg sync.WaitGroup
 	for i, in := range [3][]byte{base, ours, theirs} {
 		wg.Go(func() {
-			nb, err := readNotebook(in, false)
+			nb, _, err := readNotebook(in, false)
 			if err == nil {
 				ds[i], err = o.toDialog(nb, in)
 			}

@@ -1,6 +1,9 @@
 package convert
 
 import (
+	"bytes"
+	"slices"
+
 	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/internal/nblimits"
 	"github.com/nbdialog/ipynb/nbformat"
@@ -9,17 +12,15 @@ import (
 // Typed wrappers of the parts of nbformat that only the module uses
 // (internal/nbimpl).
 
-// readNotebook reads the notebook a dialog's origin keeps, copying data
-// if copyData, else keeping it (data must then never change afterwards).
-func readNotebook(data []byte, copyData bool) (*nbformat.Notebook, error) {
+// readNotebook reads the notebook a dialog's origin keeps, from a copy of
+// data if copyData, else from data itself (which must then never change
+// afterwards), and returns it with the bytes it keeps.
+func readNotebook(data []byte, copyData bool) (*nbformat.Notebook, []byte, error) {
 	if copyData {
-		return nbformat.Unmarshal(data)
+		data = bytes.Clone(data)
 	}
-	nb, err := nbimpl.UnmarshalOwned(data)
-	if err != nil {
-		return nil, err
-	}
-	return nb.(*nbformat.Notebook), nil
+	nb, err := nbformat.UnmarshalOptions{NoCopy: true}.Unmarshal(data)
+	return nb, data, err
 }
 
 // healKeepingBOM is nbformat.Heal, except that a UTF-8 byte-order mark
@@ -47,8 +48,26 @@ func upgradedCopy(nb *nbformat.Notebook) (*nbformat.Notebook, error) {
 func bundleJSON(b nbformat.MimeBundle, mime string) ([]byte, bool) { return nbimpl.BundleJSON(b, mime) }
 
 // cloneCell returns a copy of c that can be changed without changing c
-// (its maps, slices and bundles are shared until replaced).
-func cloneCell(c nbformat.Cell) nbformat.Cell { return nbimpl.CloneCell(c).(nbformat.Cell) }
+// (its maps, slices and bundles are shared until replaced). The copy keeps
+// c's provenance: nbformat compares it with the cell c was read from.
+func cloneCell(c nbformat.Cell) nbformat.Cell {
+	switch c := c.(type) {
+	case *nbformat.CodeCell:
+		x := *c
+		return &x
+	case *nbformat.MarkdownCell:
+		x := *c
+		return &x
+	case *nbformat.RawCell:
+		x := *c
+		return &x
+	case *nbformat.UnknownCell:
+		x := *c
+		x.Raw = slices.Clone(c.Raw)
+		return &x
+	}
+	return c
+}
 
 // nbformat's default limits of reading (a notebook's size, its nesting).
 const (

@@ -7,13 +7,12 @@ import (
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/cellid"
-	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/internal/truthy"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
 // toDialog is ReadOptions.ToDialog of nb, read from data (nil: not
-// known).
+// known), which nb keeps and no one changes.
 func (o options) toDialog(nb *nbformat.Notebook, data []byte) (*File, error) {
 	pristine := data != nil // nb was parsed from data by this package
 	work := nb
@@ -52,18 +51,12 @@ func (o options) toDialog(nb *nbformat.Notebook, data []byte) (*File, error) {
 		return nil, fmt.Errorf("convert: notebook metadata: %w", err)
 	}
 	d.Meta = meta
-	*org = origin{nb: nb, work: work, reg: o.Registry, pristine: pristine}
+	*org = origin{nb: nb, work: work, reg: o.Registry, pristine: pristine, data: data}
 	if org.metaTyped = fast && pristine; !org.metaTyped {
 		org.meta = cloneObject(meta)
 	}
 	if nb.Nbformat < 4 {
-		if pristine {
-			// Exactly as read: the verdict on the bytes read, without
-			// the unedited check.
-			_, org.valid = nbimpl.ReadBytes(nb)
-		} else {
-			org.valid = nbformat.Validate(nb) == nil
-		}
+		org.valid = nbformat.Validate(nb) == nil
 	}
 	// Ids the file does not give (all of them in version 2 and 3, whose
 	// upgrade made up random ones) are derived from the cell's position

@@ -8,7 +8,6 @@ import (
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
-	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/nbformat"
 
 	"github.com/nbdialog/ipynb/internal/zerocopy"
@@ -46,7 +45,7 @@ func TestSharedTextsSurviveTheInputsReuse(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		readBytes, _ := nbimpl.ReadBytes(d.org.nb)
+		readBytes := d.org.data
 		for i, m := range d.Messages {
 			if within(m.Content, data) {
 				t.Errorf("message %d: its text is in the caller's slice", i)
@@ -188,3 +187,29 @@ func TestSnapOfForeignMessages(t *testing.T) {
 
 // ptrTo returns a pointer to a copy of v.
 func ptrTo[T any](v T) *T { return &v }
+
+// cloneCell copies the cell: changing the copy's id leaves the cell's (an
+// unknown cell's id is not set).
+func TestCloneCell(t *testing.T) {
+	nb, err := nbformat.Unmarshal([]byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+ {"cell_type": "raw", "id": "a", "metadata": {}, "source": "r"},
+ {"cell_type": "markdown", "id": "b", "metadata": {}, "source": "m"},
+ {"cell_type": "code", "id": "c", "metadata": {}, "source": "c", "outputs": [], "execution_count": null},
+ {"cell_type": "future", "id": "d"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range nb.Cells {
+		cp := cloneCell(c)
+		if cp == c {
+			t.Fatalf("cell %d: the copy is the cell", i)
+		}
+		nbformat.SetCellID(cp, "other")
+		if got := nbformat.CellIDOf(c); got == "other" {
+			t.Errorf("cell %d (%T): setting the copy's id changed the cell's", i, c)
+		}
+		if _, unknown := c.(*nbformat.UnknownCell); !unknown && nbformat.CellIDOf(cp) != "other" {
+			t.Errorf("cell %d (%T): the copy's id is %q", i, c, nbformat.CellIDOf(cp))
+		}
+	}
+}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
-	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/internal/nbtest"
 	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
@@ -284,11 +283,10 @@ func BenchmarkDense(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				v, err := nbimpl.UnmarshalOwned(data)
+				nb, err := nbformat.UnmarshalOptions{NoCopy: true}.Unmarshal(data)
 				if err != nil {
 					b.Fatal(err)
 				}
-				nb := v.(*nbformat.Notebook)
 				if err := nbformat.Validate(nb); err != nil {
 					b.Fatal(err)
 				}

@@ -80,6 +80,7 @@
 //	├─ internal/nbshape    which containers reading records (types and schemas)
 //	├─ internal/nbrebuild  Heal's tape side: cells and outputs rebuilt as JSON
 //	├─ internal/jsoncycle  the guard against values that contain themselves
+//	├─ internal/nbread     reading a stream within MaxBytes, refusing non-JSON early
 //	├─ internal/zerocopy   zero-copy string views (the one use of unsafe)
 //	└─ internal/{cellid,jsonpointer,jsonvalue,lines,mimetype,jsonsize}, schema
 //
@@ -98,9 +99,13 @@
 // multiline, mimebundle, pointer, errors, nilvariant), generic* (typed
 // values to and from generic JSON), encoding/json of single cells and
 // outputs (marshaljson), AdditionalProperties members as JSON
-// (member_api). Package convert and the ipynb command
-// reach what is not public through internal/nbimpl and internal/nbgeneric
-// (set by impl.go and generic.go).
+// (member_api). Package convert and the ipynb command use the public API
+// (UnmarshalOptions.NoCopy to keep the bytes they read) and internal/nbread;
+// what they still reach that is not public goes through internal/nbimpl
+// (Heal's KeepBOM and Written, the upgraded copy, the id problems of the
+// bytes read, zero-copy text sizes and views) and internal/nbgeneric (typed
+// values to and from generic JSON), set by impl.go, textsize.go,
+// multiline.go and generic.go.
 //
 // # Concurrency
 //

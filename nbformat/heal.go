@@ -84,20 +84,19 @@ func (r Repair) String() string { return string(r.Pointer) + ": " + r.What }
 // their identity (so unedited cells are still written byte for byte). It
 // fails only for notebooks that are not nbformat 4 ([ErrUnsupportedVersion];
 // use [Upgrade] for older ones) or that cannot be written.
-func Heal(nb *Notebook) ([]Repair, error) { return heal(nb, nbimpl.HealOptions{}) }
+func Heal(nb *Notebook) ([]Repair, error) { return heal(nb, nbimpl.HealOptions{}, nil) }
 
-// heal is Heal with the options only the module sets.
-func heal(nb *Notebook, o nbimpl.HealOptions) ([]Repair, error) {
+// heal is Heal with the options only the module sets, and candidate ids
+// from newID (nil: ids derived from each cell's position, type and source;
+// tests set it, see export_test.go).
+func heal(nb *Notebook, o nbimpl.HealOptions, newID func() CellID) ([]Repair, error) {
 	if nb.Nbformat != 4 {
 		return nil, fmt.Errorf("nbformat: heal nbformat %d: %w", nb.Nbformat, ErrUnsupportedVersion)
 	}
 	if err := nilVariantError(nb); err != nil {
 		return nil, err
 	}
-	h := healer{nb: nb, owned: map[codecStruct]bool{}}
-	if o.NewID != nil {
-		h.newID = func() CellID { return CellID(o.NewID()) }
-	}
+	h := healer{nb: nb, owned: map[codecStruct]bool{}, newID: newID}
 	if nb.src != nil && nb.src.tape.BOM && !nb.dropBOM && !o.KeepBOM {
 		// Not a schema matter, but Python's json module refuses the file.
 		nb.dropBOM = true

@@ -7,17 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
-// healWith heals nb as Heal does, with candidate ids from newID (the
-// module's Heal with options, internal/nbimpl), so that expectations read
-// well.
+// healWith heals nb as Heal does, with candidate ids from newID, so that
+// expectations read well.
 func healWith(nb *nbformat.Notebook, newID func() nbformat.CellID) ([]nbformat.Repair, error) {
-	r, err := nbimpl.Heal(nb, nbimpl.HealOptions{NewID: func() string { return string(newID()) }})
-	repairs, _ := r.([]nbformat.Repair)
-	return repairs, err
+	return nbformat.HealWithIDs(nb, newID)
 }
 
 // counterIDs returns candidate ids h1, h2, … (deterministic heals).
@@ -292,4 +288,19 @@ func isText(x any) bool {
 		return true
 	}
 	return false
+}
+
+// Candidate ids that are not valid are skipped.
+func TestHealSkipsInvalidCandidates(t *testing.T) {
+	nb, err := nbformat.Unmarshal([]byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "raw", "metadata": {}, "source": ""}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := []nbformat.CellID{"not valid!", "given1"}
+	if _, err := healWith(nb, func() nbformat.CellID { id := ids[0]; ids = ids[1:]; return id }); err != nil {
+		t.Fatal(err)
+	}
+	if got := nbformat.CellIDOf(nb.Cells[0]); got != "given1" {
+		t.Errorf("id %q, want given1 (the first valid candidate)", got)
+	}
 }

@@ -5,7 +5,6 @@ package nbformat
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/nbimpl"
@@ -15,29 +14,12 @@ import (
 // internal/nbimpl), set here so that they are never part of this
 // package's API.
 func init() {
-	nbimpl.ReadAll = func(r io.Reader, maxBytes int64) ([]byte, error) {
-		return UnmarshalOptions{MaxBytes: maxBytes}.readAll(r, 0)
-	}
-	nbimpl.UnmarshalOwned = func(data []byte) (any, error) {
-		nb, err := UnmarshalOptions{}.unmarshal(data)
-		if err != nil {
-			return nil, err
-		}
-		return nb, nil
-	}
-	nbimpl.CloneCell = func(c any) any {
-		cell, ok := c.(Cell)
-		if !ok {
-			panic(fmt.Sprintf("nbformat: CloneCell of %T, which is not a Cell", c))
-		}
-		return cloneCell(cell)
-	}
 	nbimpl.Heal = func(nb any, o nbimpl.HealOptions) (any, error) {
 		n, ok := nb.(*Notebook)
 		if !ok {
 			return nil, fmt.Errorf("nbformat: heal: %T is not a *Notebook", nb)
 		}
-		return heal(n, o)
+		return heal(n, o, nil)
 	}
 	nbimpl.UpgradedCopy = func(nb any, ids bool) (any, error) {
 		n, ok := nb.(*Notebook)
@@ -47,7 +29,6 @@ func init() {
 		return upgradedCopy(n, ids)
 	}
 
-	nbimpl.Unmarshals = unmarshals.Load
 	nbimpl.ReadIDProblems = func(nb any) ([]int, int, int, bool) {
 		n, ok := nb.(*Notebook)
 		if !ok || n.src == nil {
@@ -69,13 +50,5 @@ func init() {
 			}
 		}
 		return cells, size, len(t.Data), true
-	}
-	nbimpl.ReadBytes = func(nb any) ([]byte, bool) {
-		n, ok := nb.(*Notebook)
-		if !ok || n.src == nil {
-			return nil, false
-		}
-		t := n.src.tape
-		return t.Data, len(n.problems(t)) == 0
 	}
 }

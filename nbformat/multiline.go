@@ -134,8 +134,8 @@ func (m *MultilineString) textBound() int {
 // Sharing the bytes read is safe because they never change: m.raw is set
 // only by decoding (multilineFromRaw), and always points into bytes no
 // one writes to after they are read: Unmarshal's own copy of its input,
-// the buffer given to the module's UnmarshalOwned (whose callers promise
-// never to change it), or a private buffer made by this package (a
+// the buffer given to Unmarshal with NoCopy (whose callers promise never
+// to change it), or a private buffer made by this package (a
 // version 3 upgrade's cells, a generic value's encoding, MimeBundle's
 // copies); and a MultilineString never writes to its raw bytes. The string
 // keeps those bytes alive as long as it lives.

@@ -117,6 +117,11 @@ type UnmarshalOptions struct {
 	// MaxBytes alone allows). Exceeding it is a *SyntaxError at the first
 	// value past the limit.
 	MaxValues int
+	// NoCopy makes Unmarshal keep data instead of copying it: the
+	// notebook reads from data for as long as it lives, so data must
+	// never change afterwards. It saves a copy of the input for a caller
+	// that read the bytes itself and keeps them as they are.
+	NoCopy bool
 }
 
 // Unmarshal reads a notebook with default limits. See
@@ -126,9 +131,9 @@ func Unmarshal(data []byte) (*Notebook, error) { return UnmarshalOptions{}.Unmar
 // Unmarshal reads a notebook of any nbformat version from 1 to 4 (version
 // 1 and 2 notebooks are kept, untyped, in AdditionalProperties; version 3
 // ones likewise until [Upgrade]). It copies data (which must not change
-// during the call, and may after it), and never changes or repairs what
-// it reads: invalid content is kept where it was found (see [Validate]),
-// and cells without ids stay without ids.
+// during the call, and may after it), unless NoCopy is set, and never
+// changes or repairs what it reads: invalid content is kept where it was
+// found (see [Validate]), and cells without ids stay without ids.
 //
 // It fails with a [*SyntaxError] (line, column) on input that is not JSON
 // or breaks a size, depth, string or value limit while being scanned, and
@@ -136,7 +141,7 @@ func Unmarshal(data []byte) (*Notebook, error) { return UnmarshalOptions{}.Unmar
 // top level that is not an object (pointer ""), no integer nbformat, an
 // nbformat above 4, or more cells than MaxCells.
 func (o UnmarshalOptions) Unmarshal(data []byte) (*Notebook, error) {
-	return o.read(data, true)
+	return o.read(data, !o.NoCopy)
 }
 
 func (o UnmarshalOptions) maxBytes() int64 {
@@ -145,10 +150,6 @@ func (o UnmarshalOptions) maxBytes() int64 {
 	}
 	return o.MaxBytes
 }
-
-// unmarshals counts the notebooks parsed from bytes (the module's tests
-// read it through nbimpl.Unmarshals).
-var unmarshals atomic.Int64
 
 // unmarshal reads a notebook from data, which it keeps: the caller never
 // changes it after.
@@ -167,7 +168,6 @@ func (o UnmarshalOptions) unmarshalParts(data []byte) (*Notebook, error) {
 // The tape's nodes and the copy are one allocation (see
 // jsontree.ParseBlock): data is parsed where it is and copied after.
 func (o UnmarshalOptions) read(data []byte, copyData bool) (*Notebook, error) {
-	unmarshals.Add(1)
 	maxBytes := o.maxBytes()
 	if int64(len(data)) > maxBytes {
 		return nil, &SyntaxError{Offset: maxBytes, Line: 0, Msg: fmt.Sprintf("input is %d bytes, more than the limit of %d", len(data), maxBytes), Limit: true}

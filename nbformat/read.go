@@ -4,12 +4,12 @@ package nbformat
 // what cannot be JSON early.
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"unicode/utf8"
+
+	"github.com/nbdialog/ipynb/internal/nbread"
 )
 
 // Reading notebooks from files and streams, with MaxBytes enforced while
@@ -79,203 +79,26 @@ func (o UnmarshalOptions) readBytes(name string) ([]byte, error) {
 	return data, nil
 }
 
-// Chunk sizes for input without a known size: the first chunk, and the
-// largest (so that the unused end of the last chunk stays small).
-const (
-	firstChunk = 64 << 10
-	maxChunk   = 16 << 20
-)
-
-// readAll reads r to its end. size is the expected size (0: unknown).
+// readAll reads r to its end (see internal/nbread). size is the expected
+// size (0: unknown).
 func (o UnmarshalOptions) readAll(r io.Reader, size int64) ([]byte, error) {
-	limit := o.maxBytes()
-	if size > limit {
-		return nil, &SyntaxError{Offset: limit, Msg: fmt.Sprintf("file is %d bytes, more than the limit of %d bytes (MaxBytes)", size, limit), Limit: true}
+	var refused *SyntaxError
+	data, err := nbread.ReadAll(r, size, o.maxBytes(), func(prefix []byte) error {
+		_, err := o.unmarshal(prefix)
+		if errors.As(err, &refused) && !refused.Limit && refused.Offset < int64(len(prefix)) {
+			return refused
+		}
+		refused = nil
+		return nil
+	})
+	var limit *nbread.LimitError
+	switch {
+	case err == nil:
+		return data, nil
+	case refused != nil:
+		return nil, refused
+	case errors.As(err, &limit):
+		return nil, &SyntaxError{Offset: limit.Limit, Msg: limit.Error(), Limit: true}
 	}
-	rd := reader{o: o, r: r, limit: limit, checking: size == 0, pending: -1}
-	if size > 0 {
-		// One allocation of the size the file has, plus one byte to see
-		// whether it grew; the parser checks these bytes. What a file
-		// that grew has beyond them is checked as it is read.
-		buf, eof, err := rd.fill(make([]byte, size+1))
-		if err == nil && rd.total > limit {
-			err = rd.tooBig()
-		}
-		if err != nil {
-			return nil, err
-		}
-		if eof {
-			return buf, nil
-		}
-		rd.chunks = append(rd.chunks, buf)
-		rd.checking, rd.seen = true, true
-	}
-	next := int64(firstChunk)
-	for {
-		room := limit + 1 - rd.total
-		if room <= 0 {
-			return nil, rd.tooBig()
-		}
-		chunk, eof, err := rd.fill(make([]byte, min(next, room)))
-		if err == nil && rd.total > limit {
-			err = rd.tooBig()
-		}
-		if err != nil {
-			return nil, err
-		}
-		rd.chunks = append(rd.chunks, chunk)
-		if eof {
-			return rd.join(), nil
-		}
-		next = min(2*next, maxChunk)
-	}
-}
-
-// reader reads input in chunks, checking each new byte for what can never
-// be JSON.
-type reader struct {
-	o      UnmarshalOptions
-	r      io.Reader
-	limit  int64
-	chunks [][]byte // read so far, each chunk full but the last
-	total  int64    // bytes in chunks and in the chunk being filled
-
-	checking bool  // check new bytes for what can never be JSON
-	seen     bool  // the first byte that is not white space was checked
-	pending  int64 // offset of a first byte that starts no value and no ASCII character, or -1
-}
-
-func (rd *reader) tooBig() error {
-	return &SyntaxError{Offset: rd.limit, Msg: fmt.Sprintf("input is more than the limit of %d bytes (MaxBytes)", rd.limit), Limit: true}
-}
-
-// fill reads into buf until it is full or the input ends (eof), returning
-// the part read.
-func (rd *reader) fill(buf []byte) (_ []byte, eof bool, err error) {
-	n := 0
-	for n < len(buf) {
-		k, err := rd.r.Read(buf[n:])
-		if k > 0 {
-			if rd.checking {
-				if err := rd.check(buf, n, n+k); err != nil {
-					return nil, false, err
-				}
-			}
-			n += k
-			rd.total += int64(k)
-			if rd.pending >= 0 && rd.total >= rd.pending+utf8.UTFMax {
-				// The parser names the character there: refuse once all
-				// its bytes can have arrived.
-				at := rd.pending + utf8.UTFMax
-				rd.pending = -1
-				if err := rd.refuse(buf[:n], int(at-(rd.total-int64(n)))-1); err != nil {
-					return nil, false, err
-				}
-			}
-		}
-		if errors.Is(err, io.EOF) {
-			return buf[:n], true, nil
-		}
-		if err != nil {
-			return nil, false, fmt.Errorf("nbformat: reading: %w", err)
-		}
-	}
-	return buf, false, nil
-}
-
-// check looks at the new bytes buf[from:to] for bytes that no JSON text
-// holds there: a control character other than white space (anywhere), or
-// a first significant byte that starts no value. Such input is refused
-// with the error the parser gives for the bytes read so far.
-func (rd *reader) check(buf []byte, from, to int) error {
-	i := from
-	for ; !rd.seen && i < to; i++ {
-		switch c := buf[i]; {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-		case startsValue(c):
-			rd.seen = true
-		case c >= utf8.RuneSelf:
-			// The start of a character the parser will name, once read.
-			rd.seen = true
-			rd.pending = rd.total - int64(from) + int64(i)
-		default:
-			rd.seen = true
-			if err := rd.refuse(buf, i); err != nil {
-				return err
-			}
-		}
-	}
-	for ; i < to; i++ {
-		// Eight bytes at a time: none below 0x20 is the common case
-		// (hasless from Bit Twiddling Hacks: exact on whether any is).
-		for i+8 <= to {
-			x := binary.LittleEndian.Uint64(buf[i:])
-			if (x-0x2020202020202020)&^x&0x8080808080808080 != 0 {
-				break
-			}
-			i += 8
-		}
-		if i < to && neverJSON[buf[i]] {
-			if err := rd.refuse(buf, i); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// neverJSON marks the bytes no JSON text holds: control characters other
-// than the white space between tokens.
-var neverJSON = func() (t [256]bool) {
-	for c := range 0x20 {
-		t[c] = c != '\t' && c != '\n' && c != '\r'
-	}
-	return t
-}()
-
-// startsValue reports whether a JSON text may start with c (a UTF-8
-// byte-order mark starts with 0xEF).
-func startsValue(c byte) bool {
-	switch c {
-	case '{', '[', '"', '-', 't', 'f', 'n', 'N', 'I', 0xEF:
-		return true
-	}
-	return c >= '0' && c <= '9'
-}
-
-// refuse returns the parser's error for the input read so far, up to and
-// including buf[i] (buf is the chunk being filled), when that error lies
-// before the end of what it parsed (so that no later byte could change
-// it); nil otherwise.
-func (rd *reader) refuse(buf []byte, i int) error {
-	prefix := buf[:i+1]
-	if len(rd.chunks) > 0 {
-		prefix = nil
-		for _, c := range rd.chunks {
-			prefix = append(prefix, c...)
-		}
-		prefix = append(prefix, buf[:i+1]...)
-	}
-	return rd.refuseIn(prefix)
-}
-
-func (rd *reader) refuseIn(prefix []byte) error {
-	_, err := rd.o.unmarshal(prefix)
-	var se *SyntaxError
-	if errors.As(err, &se) && !se.Limit && se.Offset < int64(len(prefix)) {
-		return se
-	}
-	return nil
-}
-
-// join returns the chunks as one slice.
-func (rd *reader) join() []byte {
-	if len(rd.chunks) == 1 {
-		return rd.chunks[0]
-	}
-	data := make([]byte, 0, rd.total)
-	for _, c := range rd.chunks {
-		data = append(data, c...)
-	}
-	return data
+	return nil, fmt.Errorf("nbformat: %w", err)
 }

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
 
-	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -48,7 +48,7 @@ func TestReadAllRefusesEndlessInput(t *testing.T) {
 				var err error
 				alloc := allocated(func() {
 					if how == "ReadAll" {
-						_, err = nbimpl.ReadAll(in, o.MaxBytes)
+						_, err = nbformat.ReadAll(in, o.MaxBytes)
 					} else {
 						_, err = o.Read(in)
 					}
@@ -92,11 +92,11 @@ func TestReadAllLimitBoundary(t *testing.T) {
 			if name == "one-byte" && n > 64<<10 {
 				continue
 			}
-			got, err := nbimpl.ReadAll(r(), n)
+			got, err := nbformat.ReadAll(r(), n)
 			if err != nil || !bytes.Equal(got, in) {
 				t.Errorf("%s, %d bytes at a limit of %d: err %v, same bytes %v", name, n, n, err, bytes.Equal(got, in))
 			}
-			if _, err := nbimpl.ReadAll(r(), n-1); !errors.Is(err, nbformat.ErrLimit) {
+			if _, err := nbformat.ReadAll(r(), n-1); !errors.Is(err, nbformat.ErrLimit) {
 				t.Errorf("%s, %d bytes at a limit of %d: %v, want ErrLimit", name, n, n-1, err)
 			}
 		}
@@ -135,7 +135,7 @@ func TestReadAllRefusesNonJSONAtOnce(t *testing.T) {
 				in := &endless{head: []byte(tc.head), body: []byte(tc.body)}
 				var err error
 				if how == "ReadAll" {
-					_, err = nbimpl.ReadAll(in, 0)
+					_, err = nbformat.ReadAll(in, 0)
 				} else {
 					_, err = nbformat.UnmarshalOptions{}.Read(in)
 				}
@@ -164,7 +164,7 @@ func TestReadDevZero(t *testing.T) {
 	}
 	defer f.Close()
 	count := &countingReader{r: f}
-	_, err = nbimpl.ReadAll(count, 0)
+	_, err = nbformat.ReadAll(count, 0)
 	var se *nbformat.SyntaxError
 	if !errors.As(err, &se) || se.Line != 1 || se.Column != 1 {
 		t.Errorf("ReadAll(/dev/zero): %v, want a syntax error at line 1, column 1", err)
@@ -203,7 +203,7 @@ func FuzzReadAll(f *testing.F) {
 	f.Add([]byte("NaN"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, r := range []io.Reader{bytes.NewReader(data), iotest.OneByteReader(bytes.NewReader(data)), iotest.HalfReader(bytes.NewReader(data))} {
-			got, err := nbimpl.ReadAll(r, 0)
+			got, err := nbformat.ReadAll(r, 0)
 			if err == nil {
 				if !bytes.Equal(got, data) {
 					t.Fatalf("ReadAll changed the bytes")
@@ -220,4 +220,37 @@ func FuzzReadAll(f *testing.F) {
 			}
 		}
 	})
+}
+
+// NoCopy keeps the caller's bytes: an unedited notebook is written from
+// them, and reading allocates no copy of them (a text read as one string
+// without escapes shares them).
+func TestUnmarshalNoCopy(t *testing.T) {
+	text := strings.Repeat("x", 1<<16)
+	data := []byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "raw", "id": "a", "metadata": {}, "source": "` + text + `"}]}`)
+	nb, err := nbformat.UnmarshalOptions{NoCopy: true}.Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := nbformat.Marshal(nb); err != nil || !bytes.Equal(out, data) {
+		t.Fatalf("Marshal: %.40q, %v", out, err)
+	}
+	if nb.Cells[0].(*nbformat.RawCell).Source.String() != text {
+		t.Fatal("the source read is not the text")
+	}
+	if _, err := (nbformat.UnmarshalOptions{NoCopy: true}).Unmarshal([]byte("[]")); err == nil {
+		t.Error("a JSON array read as a notebook")
+	}
+	allocated := func(o nbformat.UnmarshalOptions) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if _, err := o.Unmarshal(data); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	if shared, copied := allocated(nbformat.UnmarshalOptions{NoCopy: true}), allocated(nbformat.UnmarshalOptions{}); shared+uint64(len(text)) > copied {
+		t.Errorf("NoCopy allocates %d bytes, Unmarshal %d: no copy of the %d bytes spared", shared, copied, len(data))
+	}
 }

@@ -50,7 +50,7 @@ func runHTML(e *env, args []string) int {
 	if *lazy == 0 {
 		*lazy = -1 // as the flag's doc says: 0 cells as HTML would be no page
 	}
-	d, _, st := readDialog(e, "html", fs.Args())
+	d, _, _, st := readDialog(e, "html", fs.Args())
 	if st >= 0 {
 		return st
 	}

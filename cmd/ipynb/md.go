@@ -61,7 +61,7 @@ func runMD(e *env, args []string) int {
 	if *out == "-" {
 		*out = ""
 	}
-	d, nb, st := readDialog(e, "md", fs.Args())
+	d, nb, data, st := readDialog(e, "md", fs.Args())
 	if st >= 0 {
 		return st
 	}
@@ -82,7 +82,7 @@ func runMD(e *env, args []string) int {
 			return exitError
 		}
 	}
-	r := &mdRenderer{lang: notebookLanguage(d.Meta, nb), stem: "output"}
+	r := &mdRenderer{lang: notebookLanguage(d.Meta, nb, data), stem: "output"}
 	if in != "-" {
 		r.stem = cutName(strings.TrimSuffix(filepath.Base(in), filepath.Ext(in)))
 	}

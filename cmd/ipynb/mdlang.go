@@ -5,7 +5,6 @@ import (
 	"unicode"
 
 	"github.com/nbdialog/ipynb/dialog"
-	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -21,13 +20,13 @@ import (
 // add lines through it.
 
 // notebookLanguage is the notebook's code language ("" for none); nb is
-// the notebook read (for version 3's cells).
-func notebookLanguage(meta map[string]any, nb *nbformat.Notebook) string {
+// the notebook read, from data (for version 3's cells).
+func notebookLanguage(meta map[string]any, nb *nbformat.Notebook, data []byte) string {
 	if l := language(meta); l != "" {
 		return l
 	}
 	if nb != nil && nb.Nbformat < 4 {
-		return v3Language(nb)
+		return v3Language(data)
 	}
 	return ""
 }
@@ -64,8 +63,7 @@ func metaObject(v any) (map[string]any, bool) {
 
 // v3Language is the language the first code cell of a version 2 or 3
 // notebook names, read from the notebook's bytes.
-func v3Language(nb *nbformat.Notebook) string {
-	data, _ := nbimpl.ReadBytes(nb)
+func v3Language(data []byte) string {
 	var v3 struct {
 		Worksheets []struct {
 			Cells []struct {

@@ -30,26 +30,26 @@ as \uXXXX.`,
 func init() { showCmd.run = runShow }
 
 // readDialog reads the one FILE argument of show and md (command cmd) as
-// a dialog, and returns it with the notebook read (which holds the bytes
-// read: nbimpl.ReadBytes).
-func readDialog(e *env, cmd string, args []string) (*dialog.Dialog, *nbformat.Notebook, int) {
+// a dialog, and returns it with the notebook read and the bytes it was
+// read from (which the notebook keeps).
+func readDialog(e *env, cmd string, args []string) (*dialog.Dialog, *nbformat.Notebook, []byte, int) {
 	if len(args) != 1 {
 		what := "no FILE given"
 		if len(args) > 1 {
 			what = fmt.Sprintf("%d FILEs given", len(args))
 		}
 		fmt.Fprintf(e.stderr, "ipynb %s: %s; it takes exactly one notebook (or - for standard input)\nRun 'ipynb %s --help' for usage.\n", cmd, what, cmd)
-		return nil, nil, exitError
+		return nil, nil, nil, exitError
 	}
 	in := input{path: args[0]}
 	if fi, err := os.Stat(in.path); err == nil && fi.IsDir() {
 		fmt.Fprintf(e.stderr, "%s: is a folder; ipynb %s takes one notebook\n", quoteName(in.path), cmd)
-		return nil, nil, exitError
+		return nil, nil, nil, exitError
 	}
 	data, err := e.read(in)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "%s: %s\n", quoteName(in.path), readError(in.path, err))
-		return nil, nil, exitError
+		return nil, nil, nil, exitError
 	}
 	// The notebook keeps the bytes read (no second copy of the file);
 	// the dialog's outputs stay in it until looked at.
@@ -66,14 +66,14 @@ func readDialog(e *env, cmd string, args []string) (*dialog.Dialog, *nbformat.No
 		// merge, diff and fix; check, fmt and strip report such a file
 		// among the others (1).
 		fmt.Fprintln(e.stderr, describe(in.path, err))
-		return nil, nil, exitError
+		return nil, nil, nil, exitError
 	}
 	name := in.path
 	if !in.stdin() {
 		name = strings.TrimSuffix(baseName(in.path), ".ipynb")
 	}
 	d.Name = quoteName(name) // one line, as every name printed
-	return d, nb, -1
+	return d, nb, data, -1
 }
 
 // readError is the message of an error reading path, without the
@@ -101,7 +101,7 @@ func runShow(e *env, args []string) int {
 	if st := parse(e, fs, args); st >= 0 {
 		return st
 	}
-	d, _, st := readDialog(e, "show", fs.Args())
+	d, _, _, st := readDialog(e, "show", fs.Args())
 	if st >= 0 {
 		return st
 	}

@@ -1,5 +1,5 @@
 // Package nbimpl holds the parts of package nbformat that only the
-// module's own packages use (convert, the ipynb command, nbformat's tests):
+// module's own packages use (convert, internal/v3write, nbformat's tests):
 // a few entry points that are not part of nbformat's public API (its
 // limits and version are internal/nblimits'). It is the pattern of
 // protobuf-go's protoimpl: nbformat sets the functions when it is
@@ -10,19 +10,10 @@
 // nbformat's types pass as any; each function documents the dynamic types.
 package nbimpl
 
-import (
-	"io"
-	"strings"
-)
+import "strings"
 
 // HealOptions are the options of nbformat.Heal that only the module sets.
 type HealOptions struct {
-	// NewID returns candidate cell ids (strings that are not valid ids,
-	// or ids in use, are skipped, so it must eventually return a valid,
-	// unused one). Nil: ids derived from each cell's
-	// position, type and source, as nbformat.Heal gives them. Tests set it
-	// to get ids that read well in expectations.
-	NewID func() string
 	// KeepBOM leaves a UTF-8 byte-order mark before the JSON as it was
 	// read (nbformat.Heal removes it, as Python's json module refuses
 	// such a file); convert keeps it, so that a dialog's file comes back
@@ -39,46 +30,13 @@ type HealOptions struct {
 }
 
 var (
-	// ReadAll reads r to its end as nbformat.UnmarshalOptions.Read does,
-	// with MaxBytes maxBytes (0: DefaultMaxBytes), for callers that then
-	// call UnmarshalOwned: at most maxBytes+1 bytes are read, and more is
-	// refused with an *nbformat.SyntaxError for which errors.Is(err,
-	// nbformat.ErrLimit) holds, the buffers never holding more than
-	// maxBytes+1 bytes. Input that can never be JSON is refused as soon as
-	// it is read, with the *nbformat.SyntaxError nbformat.Unmarshal would
-	// report: a control character (such as the NUL bytes of /dev/zero) or
-	// a first value that no JSON value starts with.
-	ReadAll func(r io.Reader, maxBytes int64) ([]byte, error)
-
-	// UnmarshalOwned is nbformat.Unmarshal (default limits) without its
-	// copy of data: the notebook, an *nbformat.Notebook, keeps data,
-	// which the caller must never change afterwards. It saves one copy of
-	// the file for callers that read it themselves (the ipynb command's
-	// memory budget depends on it).
-	UnmarshalOwned func(data []byte) (nb any, err error)
-
-	// CloneCell returns a copy of an nbformat.Cell that can be changed
-	// without changing the original: the struct is copied, and its maps,
-	// slices and mime bundles are shared until replaced (set a field to a
-	// new value rather than changing a shared one in place).
-	CloneCell func(c any) any
-
 	// Heal is nbformat.Heal with options: nb is an *nbformat.Notebook,
 	// repairs a []nbformat.Repair.
 	Heal func(nb any, o HealOptions) (repairs any, err error)
 
-	// ReadBytes returns the bytes an *nbformat.Notebook was read from (nil
-	// for one built in memory; a byte-order mark read is included) and
-	// whether they are valid against the schema of their version (the
-	// validation is done once per notebook read and kept, as for
-	// nbformat.Validate). It does not check that nb is unedited: they are
-	// what nbformat.Marshal writes only for a notebook the caller knows to
-	// be exactly as read. The bytes must not be changed.
-	ReadBytes func(nb any) (data []byte, valid bool)
-
 	// ReadIDProblems reports, for an *nbformat.Notebook read from bytes,
 	// whether every problem of those bytes (validated once, as for
-	// ReadBytes) is about the id of a cell (missing, invalid, or the id of
+	// nbformat.Validate) is about the id of a cell (missing, invalid, or the id of
 	// an earlier cell), and returns the indices of those cells in document
 	// order (none for valid bytes), with the size of their JSON and of
 	// the whole file, in bytes; ok is false for a notebook not read from
@@ -124,9 +82,4 @@ var (
 	// (never changed afterwards: a strings.Builder only appends). The
 	// texts returned keep b's buffer, or the bytes read, alive.
 	TextInto func(m any, b *strings.Builder) string
-
-	// Unmarshals returns the number of notebooks nbformat has parsed from
-	// bytes so far in the process (its reader, and the parses Upgrade
-	// makes), for tests that count them.
-	Unmarshals func() int64
 )

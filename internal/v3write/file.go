@@ -52,16 +52,14 @@ var fileShape = func() *jsontree.Shape {
 // readFile reads a version 3 notebook. The notebook keeps data, which the
 // caller must not change while the file is in use.
 func readFile(name string, data []byte) (*v3File, error) {
-	x, err := nbimpl.UnmarshalOwned(data)
+	nb, err := nbformat.UnmarshalOptions{NoCopy: true}.Unmarshal(data)
 	if err != nil {
 		return nil, &Error{Input: name, Err: err}
 	}
-	nb := x.(*nbformat.Notebook)
 	if nb.Nbformat != 3 {
 		return nil, &Error{Input: name, Err: fmt.Errorf("nbformat %d, not 3: %w", nb.Nbformat, ErrNotVersion3)}
 	}
-	raw, _ := nbimpl.ReadBytes(nb)
-	t, err := jsontree.ParseShaped(raw, jsontree.Limits{MaxDepth: nblimits.DefaultMaxDepth}, fileShape)
+	t, err := jsontree.ParseShaped(data, jsontree.Limits{MaxDepth: nblimits.DefaultMaxDepth}, fileShape)
 	if err != nil {
 		return nil, &Error{Input: name, Err: err} // (never: nbformat read it)
 	}
