@@ -217,21 +217,18 @@ func denseCase(where string, n int) *memCase {
 // of the largest input, on benchgen's output-heavy notebooks of 8 to 64 MB
 // and on notebooks of one dense value (metadata, output data), 8 to 32 MB
 // (IPYNB_LONG=1: it writes about 1.4 GB of notebooks; GNU time measures).
-// Measured on 64 MB (the median of three runs), before → after the work of
-// issue 21 item 13: merge 8.65× → 3.9–4.05×, conflicting 8.63× → 3.8–3.95×,
-// fix 9.67× → 3.4×, diff3 8.66× → 4.15×; at 16 MB, where the runtime's own
-// memory counts more, merge 4.7–5.1×, fix 4.3×, diff3 4.6×; on 32 MB of one
-// dense value, merge 4.3× (metadata) and 5.3× → 4.3× (output data;
-// conflicting 3.4×). Runs vary by a few tenths with the collector's timing
-// on a loaded machine, so each is measured three times. Fails when the
-// median multiple at 32 MB or more passes its bound (the largest measured +
-// about 10%), or the least grows by more than 15% from one size to the next
-// (not linear). What stays above the issue's aim, 3×: merge holds its three
-// inputs (3×: the notebooks read refer to their bytes) while dialog.Merge
-// works (+0.4×), and ours and theirs beside the result while it is written
-// (3×); fix of the diff3 style holds the file and its three sides while it
-// splits them (4×); fix of the merge style lets the file go after the split
-// (its stamp keeps a digest) and so holds ours, theirs and the result (3×).
+// Each command runs three times and the least peak counts (the
+// collector's timing only adds). Fails when a multiple at 32 MB or more
+// passes its bound (the largest measured + about 10%: at 64 MB merge
+// about 3.9×, fix 3.3×, fix of the diff3 style 4.15×), or when a multiple
+// exceeds the smallest size's by more than 15% (not linear; the runtime's
+// own memory makes small sizes' multiples the largest). What stays above
+// the issue's aim, 3×: merge holds its three inputs (3×: the notebooks read
+// refer to their bytes) while dialog.Merge works (+0.4×), and ours and
+// theirs beside the result while it is written (3×); fix of the diff3
+// style holds the file and its three sides while it splits them (4×); fix
+// of the merge style lets the file go after the split (its stamp keeps a
+// digest) and so holds ours, theirs and the result (3×).
 func TestMergePeakMemoryLong(t *testing.T) {
 	testtier.Long(t)
 	if testtier.Race {
@@ -251,7 +248,7 @@ func TestMergePeakMemoryLong(t *testing.T) {
 		{"dense output data", []int{8, 16, 32}, func(mb int) *memCase { return denseCase("output", mb*1e6/2) }},
 	}
 	for _, sh := range shapes {
-		prev := map[string]float64{}
+		first := map[string]float64{} // the multiple at the smallest size
 		for _, mb := range sh.sizes {
 			dir := t.TempDir()
 			c := sh.make(mb)
@@ -262,11 +259,15 @@ func TestMergePeakMemoryLong(t *testing.T) {
 				if mc.prepare != "" && !marked {
 					continue
 				}
-				// Three runs: one run's peak moves by a few tenths, and
-				// can jump by 1× of the input, with the collector's timing
-				// (whether a collection comes just before the largest
-				// allocation). The bound is on their median; linearity
-				// compares their least (the noise only adds).
+				// Three runs, judged by their least: one run's peak moves
+				// by a few tenths, and jumps by about 1× of the input,
+				// with the collector's timing (whether a collection ends
+				// before the largest allocation; on a loaded machine the
+				// concurrent mark lags): 3.37× or 4.35× for one 32 MB
+				// input. The noise only adds to what the command needs.
+				// Linearity compares each size with the smallest (a
+				// multiple that grows over a 4–8× range of sizes), not
+				// with the last, which two modes 1× apart can defeat.
 				var runs [3]float64
 				for i := range runs {
 					if mc.prepare != "" {
@@ -276,15 +277,16 @@ func TestMergePeakMemoryLong(t *testing.T) {
 					runs[i] = float64(peakRSS(t, dir, mc.status, mc.args...)) / size
 				}
 				slices.Sort(runs[:])
-				x := runs[1]
+				x := runs[0]
 				t.Logf("%s, %d MB: %s peaks at %.2f× the input (runs %.2f, %.2f, %.2f)", sh.name, mb, mc.name, x, runs[0], runs[1], runs[2])
 				if mb >= 32 && x > bounds[mc.name] {
 					t.Errorf("%s, %d MB: %s peaks at %.2f× the input (at most %.2f×)", sh.name, mb, mc.name, x, bounds[mc.name])
 				}
-				if p := prev[mc.name]; p > 0 && runs[0] > 1.15*p {
-					t.Errorf("%s, %d MB: %s peaks at least at %.2f×, %.2f× at half the size: not linear", sh.name, mb, mc.name, runs[0], p)
+				if p, ok := first[mc.name]; ok && x > 1.15*p {
+					t.Errorf("%s, %d MB: %s peaks at %.2f×, %.2f× at %d MB: not linear", sh.name, mb, mc.name, x, p, sh.sizes[0])
+				} else if !ok {
+					first[mc.name] = x
 				}
-				prev[mc.name] = runs[0]
 			}
 		}
 	}
