@@ -48,8 +48,16 @@ func ExecPath() string {
 }
 
 // newBrowser starts a browser with its profile in dir; cancel ends it.
+// The browser's own temporary files (the folder of its singleton socket,
+// which a browser that is killed never removes) are made in dir too, so
+// they go with it.
 func newBrowser(exe, dir string) (context.Context, context.CancelFunc) {
+	tmp := filepath.Join(dir, "tmp")
+	if err := os.MkdirAll(tmp, 0o700); err != nil {
+		tmp = dir // chromium reports the folder it cannot use
+	}
 	opts := []chromedp.ExecAllocatorOption{
+		chromedp.Env("TMPDIR=" + tmp),
 		chromedp.ExecPath(exe),
 		chromedp.Headless,
 		chromedp.NoSandbox,
