@@ -17,6 +17,16 @@ const movedApartWhat = "moved on both sides"
 // moving it and the other editing it, and moves of different messages
 // are not in the result.
 func (mg *merger) movedApart(kb, ko, kt []int) map[int][3]int {
+	// A side that kept every base message it has in base's order (none
+	// moved in the merge's own matching, entry.movedO and movedT) keeps
+	// those all three have in it too: nothing to look for.
+	anyO, anyT := false, false
+	for _, k := range kb {
+		anyO, anyT = anyO || mg.es[k].movedO, anyT || mg.es[k].movedT
+	}
+	if !anyO || !anyT {
+		return nil
+	}
 	count := make(map[int][3]int, len(kb))
 	for s, keys := range [3][]int{kb, ko, kt} {
 		for _, k := range keys {
