@@ -2,6 +2,7 @@ package mergecheck
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -18,8 +19,8 @@ import (
 // of pointer "" whose member for the side is {"index": N, "after": ID},
 // N the cell's index among that side's cells, ID the id of the cell
 // before it there (absent when it is first, or where that cell has no id
-// the side's file gives: before nbformat 4.5, or an id the side gives
-// twice). Every position record a result holds is checked against the
+// the side's file gives: before nbformat 4.5, an invalid id, or an id the
+// side gives twice). Every position record a result holds is checked against the
 // files: each side it names has the cell at that place.
 
 // movesApart counts the cells the checker found moved to different
@@ -143,7 +144,7 @@ func placeIn(val any, v *nbView, key string) error {
 		return nil
 	}
 	prevID, hasID := v.cells[i-1].c.vals["id"].(string)
-	noIDs := v.major < 4 || v.major == 4 && v.minor < 5 || !hasID
+	noIDs := v.major < 4 || v.major == 4 && v.minor < 5 || !hasID || !cellIDRe.MatchString(prevID)
 	switch {
 	case hasAfter && (!hasID || after != prevID):
 		return fmt.Errorf("after %s: the cell before it is %q (id %q)", compact(after, true), v.cells[i-1].key, prevID)
@@ -152,6 +153,9 @@ func placeIn(val any, v *nbView, key string) error {
 	}
 	return nil
 }
+
+// cellIDRe is a valid cell id (nbformat 4.5's schema): one a file gives.
+var cellIDRe = regexp.MustCompile(`^[a-zA-Z0-9-_]{1,64}$`)
 
 // dupID reports whether a view gives id to more than one cell.
 func dupID(v *nbView, id string) bool {
