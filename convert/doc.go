@@ -149,9 +149,10 @@
 // ours only in the cells the merge changed, a cell taken from theirs keeps
 // theirs' bytes where the files share a style, and conflicts are written
 // as valid cells whose text carries git's markers; a conflict of a value
-// without text (a kind, metadata, an attachment, a count, an id) keeps
-// ours' value and is recorded in the cell's metadata under
-// [ConflictsKey], with the pointer and the three sides' values, so that
+// without text (a kind, metadata, an attachment, a count, an id, the
+// place of a cell both sides moved apart) keeps ours' value and is
+// recorded in the cell's metadata under [ConflictsKey], with the pointer
+// and the three sides' values, so that
 // every change either side made is in the file. Values are compared as
 // JSON values (a re-indented or reordered side changed nothing), and the
 // result takes the minor version a side moved to. Where git's line merge

@@ -73,7 +73,8 @@ func trimPrefix(err error) string {
 // markers inside their cells, so the result is always a valid notebook
 // (an invalid ours is healed, as Marshal heals); conflicts of values that
 // have no text (a kind, a metadata value, an attachment, an execution
-// count, an id, a part the merged kind has no place for) are recorded in
+// count, an id, a part the merged kind has no place for, the place of a
+// cell both sides moved to different places) are recorded in
 // the metadata of their cell, or of the notebook, under ConflictsKey, so
 // that every change either side made is in the file: applied, between
 // markers, or in a record. The result keeps ours' major version: a

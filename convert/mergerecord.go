@@ -44,6 +44,19 @@ import (
 // joined as nbformat 3's reader joins them), "heading" and "html" kinds,
 // and, with a kind, the version 3 members that go with it ("/language"
 // of a code cell, "/level" of a heading).
+//
+// A cell both sides moved to different places (see dialog.Merge) is
+// where ours put it, and its record is of the cell's place:
+//
+//	{"pointer": "", "what": "moved on both sides", "base": {"index": 0},
+//	 "ours": {"index": 2, "after": "c"}, "theirs": {"index": 3, "after": "d"}}
+//
+// pointer "" (the cell itself), and each side's place as its file has it:
+// "index", the cell's index among its cells (0-based; in a version 3 file
+// counting the cells of every worksheet, in order), and "after", the id
+// of the cell before it there, absent when it is first or that cell has
+// no id in its file (before nbformat 4.5). Resolving is moving the cell,
+// or leaving it, and deleting the record.
 const ConflictsKey = "ipynb_conflicts"
 
 // recordConflicts adds the records of the conflicts that have no text to
@@ -62,6 +75,15 @@ func (o options) recordConflicts(merged *dialog.Dialog, conflicts []dialog.Confl
 	var order []string
 	for _, c := range conflicts {
 		if c.InText {
+			continue
+		}
+		if isPlaceConflict(c) {
+			if rec, ok := placeRecord(c, dialogs, orgs); ok {
+				if _, seen := byID[c.ID]; !seen {
+					order = append(order, c.ID)
+				}
+				byID[c.ID] = append(byID[c.ID], rec)
+			}
 			continue
 		}
 		paths := [][]string{}

@@ -131,14 +131,15 @@ type Conflict struct {
 	// (and "execution count of …", "reply of a message that is no longer
 	// a prompt", "attachment K of a message that is now code"), "deleted
 	// by ours, edited by theirs" (or the reverse), "added on both sides",
-	// "replaced on both sides", "notebook metadata key K". Nested metadata
-	// keys are written as a path: "metadata key a/b".
+	// "replaced on both sides", "moved on both sides" (to different
+	// places), "notebook metadata key K". Nested metadata keys are written
+	// as a path: "metadata key a/b".
 	What string
 	// Part is the part of the message that conflicts (one of the Part
 	// bits: PartKind, PartContent, PartReply, PartOutputs, PartCount,
 	// PartAttachments, PartMeta, PartAttrs, PartID), PartMeta for the
 	// notebook metadata, or 0 for the message as a whole (deleted and
-	// edited, added or replaced on both sides).
+	// edited, added, replaced or moved on both sides).
 	Part Part
 	// Key locates the value inside Part: the metadata key and the keys
 	// nested under it (PartMeta), the attribute and keys under it
@@ -151,7 +152,9 @@ type Conflict struct {
 	// a side has none); all nil for notebook metadata.
 	Base, Ours, Theirs *Message
 	// Values holds the conflicting values of a metadata key, attribute
-	// or attachment: base, ours, theirs (nil where absent).
+	// or attachment: base, ours, theirs (nil where absent); for a
+	// message moved on both sides, its places: its index (an int) among
+	// base's, ours' and theirs' messages.
 	Values [3]any
 }
 
@@ -185,6 +188,19 @@ func (c Conflict) String() string {
 // against nothing between markers whose labels add "(edited this cell)"
 // and "(deleted this cell)"; a message deleted on one side and only
 // re-run on the other is deleted.
+//
+// A message moved on one side is where that side put it. One both sides
+// moved to different places is where ours' order puts it, and is a
+// Conflict ("moved on both sides", Part 0, not InText) whose Values are
+// its places, which package convert records in the cell's metadata.
+// Among the messages base, ours and theirs all have, a side moved a
+// message when no longest subsequence of that side's order that keeps
+// base's order holds it (of two neighbours that swapped places, neither
+// moved in this sense: either may have), and the places differ
+// when the message before it there (or none, first) is another on ours
+// than on theirs. Both sides moving it after the same message, one side
+// moving it and the other editing it, and compatible moves of different
+// messages merge cleanly.
 //
 // What both sides changed differently and has no text — the kind, a
 // metadata value, an attribute, an attachment, an execution count, an id

@@ -118,12 +118,16 @@ func (mg *merger) merge(base, ours, theirs *Dialog) (*Dialog, []Conflict) {
 	mg.es = es
 	order := mg.order(keyB, keyO, keyT, ko, kt)
 	es = mg.es
+	apart := mg.movedApart(keyB, keyO, keyT)
 
 	out := &Dialog{Name: ours.Name, Random: ours.Random}
 	taken := make(map[string]bool, len(order))
 	for _, key := range order {
 		e := es[key]
 		if m := mg.entry(e, out, taken); m != nil {
+			if at, ok := apart[key]; ok {
+				mg.add(Conflict{ID: m.ID, What: movedApartWhat, Base: e.b, Ours: e.o, Theirs: e.t, Values: [3]any{at[0], at[1], at[2]}})
+			}
 			out.Messages = append(out.Messages, m)
 			if mg.opt.Trace != nil {
 				mg.opt.Trace(m, e.b, e.o, e.t)
@@ -336,7 +340,8 @@ func (mg *merger) renamedFrom(m, b *Message) bool {
 }
 
 // order merges the key sequences: each key once, where the side that
-// moved it put it (ours when both did).
+// moved it put it (ours when both did: a conflict when theirs put it
+// elsewhere, see movedApart).
 func (mg *merger) order(kb, ko, kt []int, mo, mt []int) []int {
 	slots := mg.mergedSlots(kb, ko, kt, mo, mt)
 	order, placed := mg.placeInSlots(mg.es, slots)

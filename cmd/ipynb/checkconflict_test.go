@@ -25,6 +25,14 @@ func TestCheckReportsConflicts(t *testing.T) {
 		return map[string]any{"cell_type": "markdown", "id": "p", "metadata": map[string]any{"solveit_ai": true},
 			"source": []any{q + "\n\n##### 🤖Reply🤖<!-- SOLVEIT_SEPARATOR_7f3a9b2c -->\n\n" + reply}}
 	}
+	// cells in the order of ids, each a code cell of its id.
+	ordered := func(ids string) string {
+		var cs []map[string]any
+		for _, id := range strings.Fields(ids) {
+			cs = append(cs, codeCell(id, id+"\n", map[string]any{}))
+		}
+		return jupyterNotebook(5, cs...)
+	}
 	nbMeta := func(nb string, v int) string {
 		return strings.Replace(nb, `"metadata": {},`+"\n "+`"nbformat"`, `"metadata": {"widgets": {"v": `+string(rune('0'+v))+`}},`+"\n "+`"nbformat"`, 1)
 	}
@@ -55,6 +63,10 @@ func TestCheckReportsConflicts(t *testing.T) {
 			jupyterNotebook(5, codeCell("a", "a\n", map[string]any{})),
 			jupyterNotebook(5, codeCell("a", "a\n", map[string]any{}), codeCell("b", "b, edited\n", map[string]any{})), nil,
 			[]string{"cell 2 (id b): conflict markers in its source (<<<<<<< ours (deleted this cell) … >>>>>>> theirs (edited this cell))"}},
+		// a moved after c by ours, after d by theirs: at ours' place (the
+		// third cell), theirs' recorded.
+		{"cell moved on both sides", ordered("a b c d"), ordered("b c a d"), ordered("b c d a"), nil,
+			[]string{"/cells/2/metadata/ipynb_conflicts/0", "cell 3 (id a): conflict recorded: moved on both sides"}},
 	} {
 		dir := t.TempDir()
 		for name, text := range map[string]string{"base.ipynb": c.base, "nb.ipynb": c.ours, "theirs.ipynb": c.theirs} {

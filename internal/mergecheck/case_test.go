@@ -61,7 +61,8 @@ func (c *tcase) String() string {
 
 // newCase draws case seed: a base (synthetic of some shape and version,
 // or one of reals), and one to four edits per side, each side's often on
-// the cells the other edits, sometimes the same edit.
+// the cells the other edits, sometimes the same edit, and where ours
+// moved a cell, often a move of that cell after another anchor.
 func newCase(seed uint64, reals []realBase) *tcase { return drawCase(seed, reals, false) }
 
 // drawCase draws a case; disjoint: theirs' edits touch no cell ours'
@@ -109,6 +110,8 @@ func drawCase(seed uint64, reals []realBase, disjoint bool) *tcase {
 				e = randomEdit(r, sides[s], name, &count, nil, avoid, banned)
 			case disjoint:
 				e = randomEdit(r, sides[s], name, &count, nil, nil, nil)
+			case s == 1 && hasMove(c.ed[0]) && r.IntN(2) == 0:
+				e = moveApart(r, sides[s], c.ed[0], &count) // a cell ours moved, elsewhere
 			case s == 1 && len(c.ed[0]) > 0 && r.IntN(6) == 0:
 				e = c.ed[0][r.IntN(len(c.ed[0]))] // the same edit
 			default:

@@ -150,6 +150,7 @@ func check(base, ours, theirs, result []byte, clean bool, opt checkOptions) []fa
 		k.fail("record malformed", "", "", "/metadata", "%v", rv.recErr)
 	}
 	k.order(vs)
+	k.placeRecords(vs)
 	marked := len(rv.recs) > 0 || rv.markerCells > 0
 	for _, c := range rv.cells {
 		if c.recErr != nil {
@@ -444,7 +445,9 @@ func (k *run) kept(ch change, side int, b, other *obj, rs []*cellView) (place st
 }
 
 // order checks the order of the cells all four have once: a side's
-// reordering is the result's when the other side reordered nothing.
+// reordering is the result's when the other side reordered nothing; when
+// both did, a cell both moved to different places is at each side's place
+// or records it (see movedApart).
 func (k *run) order(vs [4]*nbView) {
 	count := map[string][4]int{}
 	for i, v := range vs {
@@ -465,6 +468,7 @@ func (k *run) order(vs [4]*nbView) {
 	want, who := seqs[0], ""
 	switch om, tm := !slices.Equal(seqs[1], seqs[0]), !slices.Equal(seqs[2], seqs[0]); {
 	case om && tm:
+		k.movedApart(vs, seqs)
 		return
 	case om:
 		want, who = seqs[1], "ours"

@@ -431,3 +431,28 @@ func randomEdit(r *rand.Rand, d *doc, side string, count *int, prefer []string, 
 	}
 	return e
 }
+
+// hasMove reports whether edits move a cell.
+func hasMove(es []edit) bool {
+	return slices.ContainsFunc(es, func(e edit) bool { return e.op == "mov" })
+}
+
+// moveApart draws a move for theirs (of d) of a cell one of ours' edits
+// es moves, after an anchor other than ours' (the front among them), so
+// that both sides move one cell to different places (issue 21).
+func moveApart(r *rand.Rand, d *doc, es []edit, count *int) edit {
+	var moves []edit
+	for _, e := range es {
+		if e.op == "mov" {
+			moves = append(moves, e)
+		}
+	}
+	om := moves[r.IntN(len(moves))]
+	*count++
+	e := edit{op: "mov", tok: om.tok, val: fmt.Sprintf("t%d", *count), n: r.IntN(1000)}
+	anchors := slices.DeleteFunc(append([]string{""}, d.tokens()...), func(t string) bool { return t == om.tok || t == om.at })
+	if len(anchors) > 0 {
+		e.at = anchors[r.IntN(len(anchors))]
+	}
+	return e
+}

@@ -286,10 +286,11 @@ func takeRecords(meta *obj) ([]record, error) {
 }
 
 // covers reports whether a record holds side's value at ptr (absent if
-// !has): a record at ptr or at one of its parents.
+// !has): a record at ptr or at one of its parents. A record of pointer ""
+// is of the cell's place (see movedApart), and holds none of its values.
 func covers(recs []record, ptr string, side int, val any, has bool) bool {
 	for _, r := range recs {
-		if r.ptr != ptr && r.ptr != "" && !strings.HasPrefix(ptr, r.ptr+"/") {
+		if r.ptr == "" || r.ptr != ptr && !strings.HasPrefix(ptr, r.ptr+"/") {
 			continue
 		}
 		if !r.has[side] {

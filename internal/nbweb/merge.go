@@ -26,7 +26,9 @@ import (
 // again from the merged notebook, so a choice changed is a choice made
 // anew. A text part (a cell's content, or reply) is resolved by the text
 // the page sends, and stays unresolved while it holds conflict markers;
-// another part by the side chosen.
+// another part by the side chosen; a cell both sides moved to different
+// places by the place chosen (theirs' where its record names a cell to
+// put it after, or the front: see mergemove.go).
 
 // mergeConflict is one conflict the merge left.
 type mergeConflict = dialog.Conflict
@@ -211,6 +213,9 @@ func (a *mergeApp) view(d *dialog.Dialog, i int) nbhtml.MergeConflict {
 		v.Choices = []nbhtml.MergeChoice{{Value: "ours", Label: "ours' cells"}, {Value: "theirs", Label: "theirs' cells"}, {Value: "both", Label: "both"}}
 		return v
 	}
+	if c.What == movedBoth && m != nil {
+		return movedView(v, d, m)
+	}
 	describe := func(m *dialog.Message, value any, side int) string {
 		switch {
 		case strings.HasPrefix(c.What, "deleted by"):
@@ -378,6 +383,7 @@ func (a *mergeApp) apply(rs []resolution) ([]byte, int, error) {
 	d := f.Dialog
 	resolved := 0
 	var remove []string
+	var moves [][2]*dialog.Message // a message, and the one to put it after (nil: the front)
 	for i, c := range a.res.Conflicts {
 		r := rs[i]
 		m := a.messageAt(d, i)
@@ -409,6 +415,11 @@ func (a *mergeApp) apply(rs []resolution) ([]byte, int, error) {
 			}
 			for _, k := range drop {
 				remove = append(remove, d.Messages[k].ID)
+			}
+		case c.What == movedBoth && m != nil && r.Choice == "theirs":
+			after, ok := theirsPlace(d, m)
+			if done = ok; ok {
+				moves = append(moves, [2]*dialog.Message{m, after})
 			}
 		case strings.HasPrefix(c.What, "deleted by") && m != nil:
 			edited := c.Theirs
@@ -465,6 +476,9 @@ func (a *mergeApp) apply(rs []resolution) ([]byte, int, error) {
 				}
 			}
 		}
+	}
+	for _, mv := range moves {
+		moveAfter(d, mv[0], mv[1])
 	}
 	if len(remove) > 0 {
 		if _, err := d.Remove(remove...); err != nil {
