@@ -193,10 +193,13 @@ func (o options) mergeDialogs(fBase, fOurs, fTheirs *File, in mergeInputs, opt d
 	// healing it is spared: see marshalMerged) is found out meanwhile,
 	// before anything changes ours' notebook.
 	valid := make(chan bool, 1)
+	// Ours' and theirs' notebooks as read (their validations only read
+	// them; ours' changes in place follow, in marshalMerged). The
+	// goroutine holds these two alone: not base's, which is let go below
+	// while they may still be validated.
+	on, tn := orgs[1].nb, orgs[2].nb
 	go func() {
-		// Ours' and theirs' notebooks as read (their validations only
-		// read them; ours' changes in place follow, in marshalMerged).
-		o, t := orgs[1].nb, orgs[2].nb
+		o, t := on, tn
 		ok := o.Nbformat == 4 && t.Nbformat == 4 && o.NbformatMinor == t.NbformatMinor
 		if ok {
 			var tv error
@@ -221,7 +224,7 @@ func (o options) mergeDialogs(fBase, fOurs, fTheirs *File, in mergeInputs, opt d
 		v[0] = nil
 		versions[m] = v
 	}
-	in.base = nil
+	in.base, orgs[0], dialogs[0] = nil, nil, nil
 	detachBase(conflicts)
 	data, err := o.marshalMerged(merged, versions, fb, orgs[1], orgs[2], in, <-valid)
 	if err != nil {

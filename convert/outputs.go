@@ -8,6 +8,7 @@ import (
 	"github.com/nbdialog/ipynb/internal/lines"
 	"github.com/nbdialog/ipynb/internal/mimetype"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
+	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -79,8 +80,8 @@ func sameOutput(a, b nbformat.Output) bool {
 // sameBundle reports whether two MIME bundles are sure to decode equal:
 // the same MIME types in the same order, each once, each value of the
 // same JSON text as stored (a text's string or lines, JSON data). The
-// values are compared one at a time (JSON data as read, a text as the
-// copy RawJSON makes).
+// values are compared one at a time, as read (a text built in memory as
+// the copy RawJSON makes).
 func sameBundle(a, b nbformat.MimeBundle) bool {
 	if a.Len() != b.Len() {
 		return false
@@ -101,8 +102,14 @@ func sameBundle(a, b nbformat.MimeBundle) bool {
 			return false // (a text and JSON data: unsure)
 		}
 		if !okA {
-			ra, okA = a.RawJSON(k)
-			rb, okB = b.RawJSON(k)
+			// Texts read as their bytes read, also without copies; one
+			// built in memory as the copy RawJSON makes.
+			ra, okA = nbimpl.BundleTextJSON(a, k)
+			rb, okB = nbimpl.BundleTextJSON(b, k)
+			if !okA || !okB {
+				ra, okA = a.RawJSON(k)
+				rb, okB = b.RawJSON(k)
+			}
 		}
 		if !okA || !okB || string(ra) != string(rb) {
 			return false

@@ -31,6 +31,17 @@ func init() {
 		}
 		return mb.b.entries[i].text.jsonSize(), true
 	}
+	nbimpl.BundleTextJSON = func(b any, mime string) ([]byte, bool) {
+		mb, ok := b.(MimeBundle)
+		if !ok {
+			panic(fmt.Sprintf("nbformat: BundleTextJSON of %T, which is not a MimeBundle", b))
+		}
+		i := mb.find(mime)
+		if i < 0 || mb.b.entries[i].isJSON || mb.b.entries[i].text.raw == nil {
+			return nil, false
+		}
+		return mb.b.entries[i].text.raw, true
+	}
 	nbimpl.BundleJSON = func(b any, mime string) ([]byte, bool) {
 		mb, ok := b.(MimeBundle)
 		if !ok {

@@ -73,10 +73,11 @@ func runFix(e *env, args []string) int {
 			continue
 		}
 		restore := mergeMemory(len(data))
-		// A file's bytes are let go once its sides are split out (its
-		// stamp keeps their digest for the check before writing it
-		// back), so that they are not in memory beside the sides and
-		// the result; standard input's are kept to be written out.
+		// A file's bytes become ours' side (its stamp keeps their digest
+		// for the check before writing it back), so that they are not
+		// in memory beside the sides and the result; standard input's
+		// are kept to be written out when they hold no markers (the
+		// split changes nothing then).
 		var kept []byte
 		if stamp != nil {
 			stamp = stamp.Digest()
@@ -143,9 +144,11 @@ func printError(w io.Writer, path string, err error) {
 
 // fixMarkers repairs data, a notebook with conflict markers: it returns
 // the merged notebook, the conflicts left in it and the cell ids of the
-// sides. Errors locate the problem in data (*locError).
+// sides. Errors locate the problem in data (*locError). Data is given
+// away: where it has markers, ours' side is split out in its place (only
+// theirs' and the base's are copies), so the file is in memory once.
 func fixMarkers(data []byte, opt mergeOptions) ([]byte, []mergeConflict, map[string]bool, error) {
-	cs, err := splitConflicts(data)
+	cs, err := splitConflictsOwned(data)
 	if err != nil {
 		var me *markerError
 		if errors.As(err, &me) {

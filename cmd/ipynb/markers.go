@@ -112,7 +112,70 @@ func markerKind(line []byte, n int) (kind byte, size int, label string) {
 // splitConflicts splits data at its conflict markers. A file without
 // markers gives hunks 0 (and ours = theirs = data). Markers out of order
 // or a conflict left open are a *markerError.
-func splitConflicts(data []byte) (*conflictSides, error) {
+func splitConflicts(data []byte) (*conflictSides, error) { return splitSides(data, false) }
+
+// splitConflictsOwned is splitConflicts of data that the caller gives
+// away: ours' text is made in data's place (a side's lines are in the
+// file's order, so each is moved back, never past a line still to be
+// read), and data holds it afterwards when there are conflicts (without
+// any, data is unchanged). Only theirs' and the base's texts are new.
+func splitConflictsOwned(data []byte) (*conflictSides, error) { return splitSides(data, true) }
+
+// splitSides splits data in two passes: the first checks the markers and
+// measures the sides, the second copies each side's lines into a text of
+// exactly its size (the base only when every conflict has a base
+// section); ours' text is data's place when owned.
+func splitSides(data []byte, owned bool) (*conflictSides, error) {
+	var size [3]int // ours, theirs, base
+	cs, allBase, err := eachSideLine(data, func(line []byte, _ int, ours, theirs, base bool) {
+		for i, in := range [3]bool{ours, theirs, base} {
+			if in {
+				size[i] += len(line)
+			}
+		}
+	})
+	if err != nil || cs.hunks == 0 {
+		if err == nil {
+			cs.ours.text, cs.theirs.text = data, data
+		}
+		return cs, err
+	}
+	sides := &conflictSides{}
+	sides.theirs.text = make([]byte, 0, size[1])
+	if allBase {
+		sides.base.text = make([]byte, 0, size[2])
+	}
+	if owned {
+		sides.ours.text = data[:0]
+	} else {
+		sides.ours.text = make([]byte, 0, size[0])
+	}
+	eachSideLine(data, func(line []byte, n int, ours, theirs, base bool) {
+		// (Ours last: its text may take the place of this very line.)
+		if theirs {
+			sides.theirs.add(line, n)
+		}
+		if base && allBase {
+			sides.base.add(line, n)
+		}
+		if ours {
+			sides.ours.add(line, n)
+		}
+	})
+	cs.ours, cs.theirs = sides.ours, sides.theirs
+	if allBase {
+		cs.base = sides.base
+	}
+	return cs, nil
+}
+
+// eachSideLine goes through data's lines, checking its conflict markers,
+// and hands each line that is not a marker (with its 1-based line number)
+// to add, saying which sides hold it: the lines outside the conflicts
+// are every side's, those of a conflict's part its side's. It returns the
+// markers found (the sides' texts not set) and whether every conflict has
+// a base section.
+func eachSideLine(data []byte, add func(line []byte, n int, ours, theirs, base bool)) (*conflictSides, bool, error) {
 	cs := &conflictSides{}
 	const (
 		outside = iota
@@ -122,13 +185,6 @@ func splitConflicts(data []byte) (*conflictSides, error) {
 	)
 	state, opened := outside, 0
 	allBase := true
-	// Each side is at most the input: one allocation each.
-	for _, s := range []*side{&cs.ours, &cs.theirs} {
-		s.text = make([]byte, 0, len(data))
-	}
-	// The base side is made only while every conflict so far has a base
-	// section (it is let go at the first that has none).
-	base := side{text: make([]byte, 0, len(data))}
 	n := 0
 	for rest := data; len(rest) > 0; {
 		line := rest
@@ -156,7 +212,6 @@ func splitConflicts(data []byte) (*conflictSides, error) {
 		case kind == '=' && (state == inOurs || state == inBase):
 			if state == inOurs {
 				allBase = false
-				base = side{}
 			}
 			state = inTheirs
 			continue
@@ -169,30 +224,12 @@ func splitConflicts(data []byte) (*conflictSides, error) {
 		case kind != 0:
 			what := map[byte]string{'<': "opening", '|': "base", '=': "separator", '>': "closing"}[kind]
 			where := map[int]string{outside: "outside a conflict", inOurs: "in ours' part", inBase: "in the base's part", inTheirs: "in theirs' part"}[state]
-			return nil, &markerError{Line: n, Msg: fmt.Sprintf("conflict %s marker %s (conflict opened at line %d)", what, where, opened)}
+			return nil, false, &markerError{Line: n, Msg: fmt.Sprintf("conflict %s marker %s (conflict opened at line %d)", what, where, opened)}
 		}
-		switch state {
-		case outside:
-			cs.ours.add(line, n)
-			cs.theirs.add(line, n)
-			if allBase {
-				base.add(line, n)
-			}
-		case inOurs:
-			cs.ours.add(line, n)
-		case inBase:
-			if allBase {
-				base.add(line, n)
-			}
-		case inTheirs:
-			cs.theirs.add(line, n)
-		}
+		add(line, n, state == outside || state == inOurs, state == outside || state == inTheirs, state == outside || state == inBase)
 	}
 	if state != outside {
-		return nil, &markerError{Line: n, Msg: fmt.Sprintf("the conflict opened at line %d is not closed at the end of the file", opened)}
+		return nil, false, &markerError{Line: n, Msg: fmt.Sprintf("the conflict opened at line %d is not closed at the end of the file", opened)}
 	}
-	if cs.hunks > 0 && allBase {
-		cs.base = base
-	}
-	return cs, nil
+	return cs, cs.hunks > 0 && allBase, nil
 }

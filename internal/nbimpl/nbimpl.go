@@ -69,6 +69,14 @@ var (
 	// output sizes cannot afford on outputs of many megabytes.
 	BundleJSON func(b any, mime string) (raw []byte, ok bool)
 
+	// BundleTextJSON returns the JSON value of the text entry of mime in
+	// an nbformat.MimeBundle as read (its string or array of lines),
+	// without copying it, for reading only. ok is false if the bundle has
+	// no such entry, holds JSON for it, or holds a text built in memory.
+	// It is MimeBundle.RawJSON of a text read, without the copy, which
+	// comparing outputs of many megabytes cannot afford.
+	BundleTextJSON func(b any, mime string) (raw []byte, ok bool)
+
 	// TextBound returns the most bytes TextInto writes for the
 	// *nbformat.MultilineString m (0 for a text TextInto shares or returns
 	// as it is; its JSON's length for another text read), so that a
