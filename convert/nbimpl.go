@@ -42,11 +42,6 @@ func upgradedCopy(nb *nbformat.Notebook) (*nbformat.Notebook, error) {
 	return up.(*nbformat.Notebook), nil
 }
 
-// bundleJSON returns the value of a JSON entry of a MIME bundle as read,
-// without the copy MimeBundle.RawJSON makes (ok false for a text entry,
-// or none).
-func bundleJSON(b nbformat.MimeBundle, mime string) ([]byte, bool) { return nbimpl.BundleJSON(b, mime) }
-
 // cloneCell returns a copy of c that can be changed without changing c
 // (its maps, slices and bundles are shared until replaced). The copy keeps
 // c's provenance: nbformat compares it with the cell c was read from.

@@ -65,7 +65,7 @@ func TestSynthDecode(t *testing.T) {
 		fmt.Sprint(got.Nested) != "[[a] [] [b c]]" || len(got.Anys) != 4 || got.Anys[2] != nil ||
 		got.AnyOpt != "o" || got.M["c"] != "s" || got.MI["y"] != -1 || got.MInner["k"].AdditionalProperties["z"] != 1 ||
 		got.Text.String() != "line\ntwo" || got.Cell.Type() != "markdown" || got.Out.Type() != "stream" ||
-		len(got.Cells) != 3 || got.Cells[2].Type() != "" || len(got.Outs) != 2 || got.Bundles["a.png"].Len() != 2 {
+		len(got.Cells) != 3 || got.Cells[2].Type() != "" || len(got.Outs) != 2 || len(got.Bundles["a.png"].Keys()) != 2 {
 		t.Errorf("decoded %+v", got)
 	}
 	if _, ok := got.AdditionalProperties["extra"]; !ok || len(got.AdditionalProperties) != 1 {

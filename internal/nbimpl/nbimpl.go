@@ -10,8 +10,6 @@
 // nbformat's types pass as any; each function documents the dynamic types.
 package nbimpl
 
-import "strings"
-
 // HealOptions are the options of nbformat.Heal that only the module sets.
 type HealOptions struct {
 	// KeepBOM leaves a UTF-8 byte-order mark before the JSON as it was
@@ -50,36 +48,4 @@ var (
 	// gives every cell an id of its own (convert, which derives them from
 	// the messages): Upgrade's own derivation of ids is spared.
 	UpgradedCopy func(nb any, ids bool) (any, error)
-
-	// TextSize returns the size encoding/json writes the text of an
-	// nbformat.MultilineString in (its lines joined into one string),
-	// computed from the JSON read without decoding it.
-	TextSize func(m any) int
-
-	// BundleTextSize is TextSize for the text entry of mime in an
-	// nbformat.MimeBundle; ok is false if the bundle has no such entry or
-	// holds JSON for it.
-	BundleTextSize func(b any, mime string) (n int, ok bool)
-
-	// BundleJSON returns the JSON value of mime in an nbformat.MimeBundle
-	// as stored (the bytes read, or those set), without copying them, for
-	// reading only: the caller must not change them. ok is false if the
-	// bundle has no such entry or holds text for it. It is
-	// MimeBundle.RawJSON without the copy, which the dialog layer's
-	// output sizes cannot afford on outputs of many megabytes.
-	BundleJSON func(b any, mime string) (raw []byte, ok bool)
-
-	// TextBound returns the most bytes TextInto writes for the
-	// *nbformat.MultilineString m (0 for a text TextInto shares or returns
-	// as it is; its JSON's length for another text read), so that a
-	// caller can size one strings.Builder for many texts.
-	TextBound func(m any) int
-
-	// TextInto returns the text of the *nbformat.MultilineString m, as its
-	// String method does, without a string of its own: a text read as one
-	// JSON string without escapes shares the bytes read (immutable);
-	// others are written to b and are the part of b's string written
-	// (never changed afterwards: a strings.Builder only appends). The
-	// texts returned keep b's buffer, or the bytes read, alive.
-	TextInto func(m any, b *strings.Builder) string
 )
