@@ -26,9 +26,7 @@ func readNotebook(data []byte, copyData bool) (*nbformat.Notebook, []byte, error
 // healKeepingBOM is nbformat.Heal, except that a UTF-8 byte-order mark
 // read stays, so that a dialog's file comes back exactly as it went in.
 func healKeepingBOM(nb *nbformat.Notebook, written *[]byte) ([]nbformat.Repair, error) {
-	repairs, err := nbimpl.Heal(nb, nbimpl.HealOptions{KeepBOM: true, Written: written})
-	r, _ := repairs.([]nbformat.Repair)
-	return r, err
+	return nbformat.HealOptions{KeepBOM: true, Written: written}.Heal(nb)
 }
 
 // upgradedCopy is nbformat.Upgrade of a copy of a version 2 or 3

@@ -35,7 +35,7 @@ func (o options) toNotebook(d *File, only []*dialog.Message) (*nbformat.Notebook
 // convert is toNotebook once asRead has declined. If written is not nil,
 // it is set to the bytes nbformat.Marshal writes for the notebook returned
 // when healing it wrote them (nil otherwise; see
-// nbimpl.HealOptions.Written), which stay so until the notebook is
+// nbformat.HealOptions.Written), which stay so until the notebook is
 // changed.
 func (o options) convert(d *File, only []*dialog.Message, written *[]byte) (*nbformat.Notebook, error) {
 	msgs := d.Messages
@@ -231,7 +231,7 @@ func (o options) changedCell(m *dialog.Message, s *snapshot, org *origin, ids bo
 // but refuses, with a LostValueError for each, repairs that would remove
 // a value the caller gave: in the cells built, or in the notebook metadata
 // written (newMeta, nil if unchanged from origMeta, as read). written, if
-// not nil, gets the bytes Heal wrote, as nbimpl.HealOptions.Written.
+// not nil, gets the bytes Heal wrote, as nbformat.HealOptions.Written.
 func (o options) heal(nb *nbformat.Notebook, built map[int]builtCell, newMeta, origMeta map[string]any, written *[]byte) error {
 	repairs, err := healKeepingBOM(nb, written)
 	if err != nil {

@@ -139,10 +139,10 @@ func TestSynthEdits(t *testing.T) {
 		"mi":     func(x *SynthStruct) { x.MI = map[string]int{"x": 1, "w": 3} },
 		"minner": func(x *SynthStruct) { x.MInner = map[string]SynthInner{"k": {Flag: true}} },
 		"bundles": func(x *SynthStruct) {
-			x.Bundles = map[string]MimeBundle{"b.txt": NewMimeBundle("text/plain", "t")}
+			x.Bundles = map[string]MimeBundle{"b.txt": newMimeBundle("text/plain", "t")}
 		},
 		"text":  func(x *SynthStruct) { x.Text = Text("a\nb") },
-		"data":  func(x *SynthStruct) { x.Data = NewMimeBundle("text/plain", "d") },
+		"data":  func(x *SynthStruct) { x.Data = newMimeBundle("text/plain", "d") },
 		"cell":  func(x *SynthStruct) { x.Cell = NewRawCell("r") },
 		"out":   func(x *SynthStruct) { x.Out = NewStream("stderr", "e") },
 		"cells": func(x *SynthStruct) { x.Cells = x.Cells[1:] },

@@ -103,11 +103,11 @@
 // (UnmarshalOptions.NoCopy to keep the bytes they read) and internal/nbread;
 // texts and JSON data they size or view without copies they take as read
 // (MultilineString.RawJSON, MimeBundle.RawJSON) and measure or view in
-// internal/jsonsize and internal/nbstyle, as nbformat does; what they
-// still reach that is not public goes through internal/nbimpl (Heal's
-// KeepBOM and Written, the upgraded copy, the id problems of the bytes
-// read) and internal/nbgeneric (typed values to and from generic JSON),
-// set by impl.go and generic.go.
+// internal/jsonsize and internal/nbstyle, as nbformat does; they heal
+// with HealOptions (KeepBOM, Written); what they still reach that is not
+// public goes through internal/nbimpl (the upgraded copy, the id problems
+// of the bytes read) and internal/nbgeneric (typed values to and from
+// generic JSON), set by impl.go and generic.go.
 //
 // # Concurrency
 //

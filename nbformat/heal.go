@@ -9,7 +9,6 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/jsontree"
-	"github.com/nbdialog/ipynb/internal/nbimpl"
 )
 
 // A Repair is one change [Heal] made.
@@ -84,12 +83,31 @@ func (r Repair) String() string { return string(r.Pointer) + ": " + r.What }
 // their identity (so unedited cells are still written byte for byte). It
 // fails only for notebooks that are not nbformat 4 ([ErrUnsupportedVersion];
 // use [Upgrade] for older ones) or that cannot be written.
-func Heal(nb *Notebook) ([]Repair, error) { return heal(nb, nbimpl.HealOptions{}, nil) }
+func Heal(nb *Notebook) ([]Repair, error) { return heal(nb, HealOptions{}, nil) }
 
-// heal is Heal with the options only the module sets, and candidate ids
-// from newID (nil: ids derived from each cell's position, type and source;
-// tests set it, see export_test.go).
-func heal(nb *Notebook, o nbimpl.HealOptions, newID func() CellID) ([]Repair, error) {
+// HealOptions configures healing. The zero value heals as [Heal] does.
+type HealOptions struct {
+	// KeepBOM leaves a UTF-8 byte-order mark read before the JSON as it
+	// is (Heal removes it, as Python's json module refuses such a file),
+	// so that a file comes back exactly as it went in.
+	KeepBOM bool
+	// Written, if not nil, is set to the bytes [Marshal] writes for the
+	// healed notebook when Heal wrote them itself to check its result (it
+	// repaired something, or the notebook was not as read), and to nil
+	// otherwise (Marshal then writes the bytes read, with no encoding).
+	// They are what Marshal writes as long as the notebook is not
+	// changed, and no one else holds them: a caller that writes the
+	// notebook right after healing it is spared a second encoding.
+	Written *[]byte
+}
+
+// Heal is [Heal] with options.
+func (o HealOptions) Heal(nb *Notebook) ([]Repair, error) { return heal(nb, o, nil) }
+
+// heal is Heal with options, and candidate ids from newID (nil: ids
+// derived from each cell's position, type and source; tests set it, see
+// export_test.go).
+func heal(nb *Notebook, o HealOptions, newID func() CellID) ([]Repair, error) {
 	if nb.Nbformat != 4 {
 		return nil, fmt.Errorf("nbformat: heal nbformat %d: %w", nb.Nbformat, ErrUnsupportedVersion)
 	}

@@ -14,13 +14,6 @@ import (
 // internal/nbimpl), set here so that they are never part of this
 // package's API.
 func init() {
-	nbimpl.Heal = func(nb any, o nbimpl.HealOptions) (any, error) {
-		n, ok := nb.(*Notebook)
-		if !ok {
-			return nil, fmt.Errorf("nbformat: heal: %T is not a *Notebook", nb)
-		}
-		return heal(n, o, nil)
-	}
 	nbimpl.UpgradedCopy = func(nb any, ids bool) (any, error) {
 		n, ok := nb.(*Notebook)
 		if !ok {

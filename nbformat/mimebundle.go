@@ -239,9 +239,9 @@ func (m MimeBundle) Clone() MimeBundle {
 	return MimeBundle{b: &c}
 }
 
-// NewMimeBundle returns a bundle holding the given MIME type → text pairs,
-// in argument order: NewMimeBundle("text/plain", "2").
-func NewMimeBundle(pairs ...string) MimeBundle {
+// newMimeBundle returns a bundle holding the given MIME type → text pairs,
+// in argument order: newMimeBundle("text/plain", "2").
+func newMimeBundle(pairs ...string) MimeBundle {
 	var m MimeBundle
 	for i := 0; i+1 < len(pairs); i += 2 {
 		m.SetText(pairs[i], pairs[i+1])

@@ -17,15 +17,13 @@ import (
 // proportion to what was read (at most MaxBytes+1 bytes of buffers when
 // the input is refused), whether or not the input has a size.
 
-// ReadFile reads the notebook in the named file with default limits. See
-// [UnmarshalOptions.ReadFile].
-func ReadFile(name string) (*Notebook, error) { return UnmarshalOptions{}.ReadFile(name) }
-
-// ReadFile reads the notebook in the named file. A regular file larger than
-// MaxBytes is refused before anything is read; other files (pipes,
-// devices) are read as [UnmarshalOptions.Read] reads. Errors name the
-// file.
-func (o UnmarshalOptions) ReadFile(name string) (*Notebook, error) {
+// ReadFile reads the notebook in the named file with default limits. A
+// regular file larger than the default MaxBytes is refused before anything
+// is read; other files (pipes, devices) are read as [UnmarshalOptions.Read]
+// reads. Errors name the file. (With other options, open the file and
+// Read it.)
+func ReadFile(name string) (*Notebook, error) {
+	var o UnmarshalOptions
 	data, err := o.readBytes(name)
 	if err != nil {
 		return nil, err

@@ -10,28 +10,7 @@
 // nbformat's types pass as any; each function documents the dynamic types.
 package nbimpl
 
-// HealOptions are the options of nbformat.Heal that only the module sets.
-type HealOptions struct {
-	// KeepBOM leaves a UTF-8 byte-order mark before the JSON as it was
-	// read (nbformat.Heal removes it, as Python's json module refuses
-	// such a file); convert keeps it, so that a dialog's file comes back
-	// exactly as it went in.
-	KeepBOM bool
-	// Written, if not nil, is set to the bytes nbformat.Marshal writes for
-	// the healed notebook when Heal wrote them itself to check its result
-	// (it repaired something, or the notebook was not as read), and to nil
-	// otherwise (Marshal then writes the bytes read, with no encoding).
-	// They are what Marshal writes as long as the notebook is not changed,
-	// and no one else holds them: a caller that writes the notebook right
-	// after healing it is spared a second encoding of the whole notebook.
-	Written *[]byte
-}
-
 var (
-	// Heal is nbformat.Heal with options: nb is an *nbformat.Notebook,
-	// repairs a []nbformat.Repair.
-	Heal func(nb any, o HealOptions) (repairs any, err error)
-
 	// ReadIDProblems reports, for an *nbformat.Notebook read from bytes,
 	// whether every problem of those bytes (validated once, as for
 	// nbformat.Validate) is about the id of a cell (missing, invalid, or the id of
