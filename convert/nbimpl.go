@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"slices"
 
-	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/internal/nblimits"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -30,14 +29,14 @@ func healKeepingBOM(nb *nbformat.Notebook, written *[]byte) ([]nbformat.Repair, 
 }
 
 // upgradedCopy is nbformat.Upgrade of a copy of a version 2 or 3
-// notebook, nb left as it is, except that its cells are left without ids
-// (the caller gives each the id of its message).
+// notebook, nb left as it is (see nbformat.Upgrade). The ids it gives the
+// cells are replaced by those of their messages.
 func upgradedCopy(nb *nbformat.Notebook) (*nbformat.Notebook, error) {
-	up, err := nbimpl.UpgradedCopy(nb, false)
-	if err != nil {
+	cp := *nb
+	if err := nbformat.Upgrade(&cp); err != nil {
 		return nil, err
 	}
-	return up.(*nbformat.Notebook), nil
+	return &cp, nil
 }
 
 // cloneCell returns a copy of c that can be changed without changing c

@@ -105,8 +105,8 @@
 // (MultilineString.RawJSON, MimeBundle.RawJSON) and measure or view in
 // internal/jsonsize and internal/nbstyle, as nbformat does; they heal
 // with HealOptions (KeepBOM, Written); what they still reach that is not
-// public goes through internal/nbimpl (the upgraded copy, the id problems
-// of the bytes read) and internal/nbgeneric (typed values to and from
+// public goes through internal/nbimpl (the id problems of the bytes
+// read) and internal/nbgeneric (typed values to and from
 // generic JSON), set by impl.go and generic.go.
 //
 // # Concurrency

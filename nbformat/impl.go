@@ -4,8 +4,6 @@ package nbformat
 // internal/nbimpl.
 
 import (
-	"fmt"
-
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/nbimpl"
 )
@@ -14,14 +12,6 @@ import (
 // internal/nbimpl), set here so that they are never part of this
 // package's API.
 func init() {
-	nbimpl.UpgradedCopy = func(nb any, ids bool) (any, error) {
-		n, ok := nb.(*Notebook)
-		if !ok {
-			return nil, fmt.Errorf("nbformat: upgrade: %T is not a *Notebook", nb)
-		}
-		return upgradedCopy(n, ids)
-	}
-
 	nbimpl.ReadIDProblems = func(nb any) ([]int, int, int, bool) {
 		n, ok := nb.(*Notebook)
 		if !ok || n.src == nil {

@@ -19,12 +19,4 @@ var (
 	// the whole file, in bytes; ok is false for a notebook not read from
 	// bytes and for bytes with other problems.
 	ReadIDProblems func(nb any) (cells []int, cellBytes, fileBytes int, ok bool)
-
-	// UpgradedCopy returns a version 2 or 3 *nbformat.Notebook upgraded as
-	// nbformat.Upgrade upgrades it (an *nbformat.Notebook), leaving nb as
-	// it is, without parsing its bytes again. With ids false its cells are
-	// left with the empty ids the upgrade gives them, for a caller that
-	// gives every cell an id of its own (convert, which derives them from
-	// the messages): Upgrade's own derivation of ids is spared.
-	UpgradedCopy func(nb any, ids bool) (any, error)
 )
