@@ -104,10 +104,11 @@
 // texts and JSON data they size or view without copies they take as read
 // (MultilineString.RawJSON, MimeBundle.RawJSON) and measure or view in
 // internal/jsonsize and internal/nbstyle, as nbformat does; they heal
-// with HealOptions (KeepBOM, Written); what they still reach that is not
-// public goes through internal/nbimpl (the id problems of the bytes
-// read) and internal/nbgeneric (typed values to and from
-// generic JSON), set by impl.go and generic.go.
+// with HealOptions (KeepBOM, Written), upgrade copies of version 3
+// notebooks with Upgrade, and tell the problems about cell ids with
+// internal/cellid; what they still reach that is not public goes through
+// internal/nbgeneric (typed values to and from generic JSON), set by
+// generic.go.
 //
 // # Concurrency
 //

@@ -304,37 +304,10 @@ type checkedTape struct {
 	found []located
 }
 
-// isIDProblem reports whether p is about a cell's id.
+// isIDProblem reports whether p is about a cell's id (see cellid.Problem).
 func isIDProblem(p *ValidationError) bool {
-	toks := tokens(p.Pointer)
-	if len(toks) < 2 || toks[0] != "cells" {
-		return false
-	}
-	switch len(toks) {
-	case 2:
-		return p.Keyword == "required" && p.Member == "id"
-	case 3:
-		return toks[2] == "id"
-	}
-	return false
-}
-
-// idProblemCells returns the indices of the cells the problems found are
-// about, in order, when every one is about a cell's id (isIDProblem); ok
-// is false otherwise.
-func idProblemCells(found []located) (cells []int, ok bool) {
-	for _, f := range found {
-		if !isIDProblem(f.err) {
-			return nil, false
-		}
-		toks := tokens(f.err.Pointer)
-		i, err := strconv.Atoi(toks[1])
-		if err != nil || i < 0 {
-			return nil, false
-		}
-		cells = append(cells, i)
-	}
-	return cells, true
+	_, ok := cellid.Problem(string(p.Pointer), p.Keyword, p.Member)
+	return ok
 }
 
 func tokens(p Pointer) []string {

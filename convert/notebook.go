@@ -1,5 +1,8 @@
 package convert
 
+// The notebooks a dialog keeps: read, healed and upgraded through
+// nbformat's API, and their cells copied.
+
 import (
 	"bytes"
 	"slices"
@@ -7,9 +10,6 @@ import (
 	"github.com/nbdialog/ipynb/internal/nblimits"
 	"github.com/nbdialog/ipynb/nbformat"
 )
-
-// Typed wrappers of the parts of nbformat that only the module uses
-// (internal/nbimpl).
 
 // readNotebook reads the notebook a dialog's origin keeps, from a copy of
 // data if copyData, else from data itself (which must then never change
