@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"bytes"
 	"encoding/base64"
 	"strings"
 
@@ -31,7 +32,7 @@ func attachmentFrom(name, mime string, b nbformat.MimeBundle) dialog.Attachment 
 		return a
 	}
 	raw, _ := b.RawJSON(mime)
-	a.Data = raw
+	a.Data = bytes.Clone(raw) // (the dialog's own: RawJSON's are the bundle's)
 	return a
 }
 

@@ -117,7 +117,7 @@ func (o options) Marshal(d *File) ([]byte, error) { return o.marshal(d, o.Messag
 // marshal is Marshal writing the messages only (nil: all of d's): the
 // bytes read for a dialog unchanged (see asRead), else the notebook
 // converted, written once: when healing it wrote the healed notebook to
-// check it, those bytes (see nbimpl.HealOptions.Written).
+// check it, those bytes (see nbformat.HealOptions.Written).
 func (o options) marshal(d *File, only []*dialog.Message) ([]byte, error) {
 	if _, data := o.asRead(d, only); data != nil {
 		return bytes.Clone(data), nil

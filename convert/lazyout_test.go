@@ -17,7 +17,6 @@ import (
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
-	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/internal/nbtest"
 	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
@@ -69,7 +68,7 @@ func TestDialogOutputsLazyScale(t *testing.T) {
 		out.Grow(len(data))
 		nbAlloc := allocatedBytes(func() {
 			cp := *nb
-			if _, err = nbimpl.Heal(&cp, nbimpl.HealOptions{KeepBOM: true}); err == nil {
+			if _, err = (nbformat.HealOptions{KeepBOM: true}).Heal(&cp); err == nil {
 				err = nbformat.MarshalOptions{}.MarshalTo(&out, &cp)
 			}
 		})

@@ -8,7 +8,6 @@ import (
 	"github.com/nbdialog/ipynb/internal/lines"
 	"github.com/nbdialog/ipynb/internal/mimetype"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
-	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -80,12 +79,8 @@ func sameOutput(a, b nbformat.Output) bool {
 // sameBundle reports whether two MIME bundles are sure to decode equal:
 // the same MIME types in the same order, each once, each value of the
 // same JSON text as stored (a text's string or lines, JSON data). The
-// values are compared one at a time, as read (a text built in memory as
-// the copy RawJSON makes).
+// values are compared one at a time, as RawJSON gives them.
 func sameBundle(a, b nbformat.MimeBundle) bool {
-	if a.Len() != b.Len() {
-		return false
-	}
 	ka, kb := a.Keys(), b.Keys()
 	if !slices.Equal(ka, kb) {
 		return false
@@ -94,23 +89,11 @@ func sameBundle(a, b nbformat.MimeBundle) bool {
 		if i > 0 && slices.Contains(ka[:i], k) {
 			return false // a type given twice: unsure which entry decodes
 		}
-		// (JSON entries compared as read, without copies: a notebook's
-		// largest values are often such data.)
-		ra, okA := bundleJSON(a, k)
-		rb, okB := bundleJSON(b, k)
-		if okA != okB {
-			return false // (a text and JSON data: unsure)
-		}
-		if !okA {
-			// Texts read as their bytes read, also without copies; one
-			// built in memory as the copy RawJSON makes.
-			ra, okA = nbimpl.BundleTextJSON(a, k)
-			rb, okB = nbimpl.BundleTextJSON(b, k)
-			if !okA || !okB {
-				ra, okA = a.RawJSON(k)
-				rb, okB = b.RawJSON(k)
-			}
-		}
+		// (Compared as read, without copies: a notebook's largest values
+		// are often such data. Of a MIME type, the same JSON text is
+		// always the same kind of entry: text or JSON data.)
+		ra, okA := a.RawJSON(k)
+		rb, okB := b.RawJSON(k)
 		if !okA || !okB || string(ra) != string(rb) {
 			return false
 		}

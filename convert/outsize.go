@@ -5,7 +5,6 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/jsonsize"
 	"github.com/nbdialog/ipynb/internal/mimetype"
-	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -22,8 +21,8 @@ func (r *readOutput) Size() (n int, ok bool) { return outputSize(r.out) }
 // value AdditionalProperties keeps for a member's key replaces the
 // member's zero value, text stored as lines is joined, JSON data arrays
 // and objects are kept as their bytes. Texts and JSON data are sized
-// from the bytes read, never copied (nbimpl.TextSize, BundleTextSize,
-// BundleJSON). It
+// from the bytes read, never copied (MultilineString.RawJSON,
+// MimeBundle.RawJSON). It
 // is not sure, and reports ok false, for values AdditionalProperties
 // holds that rejoin might change (an output_type, lists and objects for
 // text or data), MIME types given twice, text held for a JSON MIME type,
@@ -35,7 +34,7 @@ func outputSize(out nbformat.Output) (int, bool) {
 		return membersSize(x.AdditionalProperties, []member{
 			typeMember(x.OutputType, x),
 			{"name", x.Name == "", func() (int, bool) { return jsonsize.String(x.Name), true }},
-			{"text", reflect.ValueOf(x.Text).IsZero(), func() (int, bool) { return nbimpl.TextSize(x.Text), true }},
+			{"text", reflect.ValueOf(x.Text).IsZero(), func() (int, bool) { return textSize(x.Text), true }},
 		})
 	case *nbformat.DisplayData:
 		return membersSize(x.AdditionalProperties, []member{
@@ -161,17 +160,14 @@ func bundleSize(b nbformat.MimeBundle) (int, bool) {
 		}
 		seen[k] = true
 		n += jsonsize.String(k) + 1
-		if size, ok := nbimpl.BundleTextSize(b, k); ok {
-			if mimetype.IsJSON(k) {
-				return 0, false // text for JSON data is not joined
-			}
-			n += size
-			continue
-		}
-		raw, ok := nbimpl.BundleJSON(b, k) // not copied: MimeBundle.RawJSON copies
+		raw, ok := b.RawJSON(k) // (not copied)
 		i := firstByte(raw)
 		if !ok || i < 0 {
 			return 0, false
+		}
+		if !mimetype.IsJSON(k) && textJSON(raw[i:]) {
+			n += jsonsize.Text(raw[i:])
+			continue
 		}
 		var size int
 		switch raw[i] {
@@ -186,6 +182,44 @@ func bundleSize(b nbformat.MimeBundle) (int, bool) {
 		n += size
 	}
 	return n, true
+}
+
+// textSize is the size encoding/json writes the text of m in (its lines
+// joined into one string): from the JSON read, without decoding it; for a
+// text built in memory, from its text.
+func textSize(m nbformat.MultilineString) int {
+	if raw, ok := m.RawJSON(); ok {
+		return jsonsize.Text(raw)
+	}
+	return jsonsize.String(m.String())
+}
+
+// textJSON reports whether raw (a validated JSON value without leading
+// white space) is a string or an array of strings only: the JSON of a text
+// entry (MimeBundle holds any other value of a type that is not JSON as
+// JSON). Outside its strings, such an array holds one opening bracket.
+func textJSON(raw []byte) bool {
+	switch raw[0] {
+	case '"':
+		return true
+	case '[':
+	default:
+		return false
+	}
+	for i := 1; i < len(raw); i++ {
+		switch raw[i] {
+		case ' ', '\t', '\n', '\r', ',', ']':
+		case '"':
+			for i++; raw[i] != '"'; i++ {
+				if raw[i] == '\\' {
+					i++
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // firstByte is the index of the first byte of raw that is not JSON

@@ -6,7 +6,7 @@ import (
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/cellid"
-	"github.com/nbdialog/ipynb/internal/nbimpl"
+	"github.com/nbdialog/ipynb/internal/nbstyle"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -25,7 +25,7 @@ type readBufs struct {
 	snapOuts []dialog.Output // the snapshots' copies of outs
 	counts   []int           // execution counts, a message's and its snapshot's
 	// texts holds the messages' texts that are not the bytes read
-	// themselves (see nbimpl.TextInto) and the ids derived, each a part
+	// themselves (see nbstyle.TextInto) and the ids derived, each a part
 	// of its string (never changed: a strings.Builder only appends).
 	texts strings.Builder
 	// shared holds the snapshots' copies of metadata made only of the
@@ -95,7 +95,9 @@ func (b *readBufs) size(nb *nbformat.Notebook, fileIDs bool) (withIDs int) {
 			id = nbformat.CellIDOf(c)
 		}
 		if src != nil {
-			texts += nbimpl.TextBound(src)
+			if raw, ok := src.RawJSON(); ok {
+				texts += nbstyle.TextBound(raw)
+			}
 		}
 		if id != "" {
 			withIDs++
@@ -117,12 +119,17 @@ func (b *readBufs) size(nb *nbformat.Notebook, fileIDs bool) (withIDs int) {
 	return withIDs
 }
 
-// text returns the text of m (nil b: its String).
+// text returns the text of m (nil b: its String): the bytes read
+// themselves, or a part of b.texts (see nbstyle.TextInto); a text built in
+// memory is its String.
 func (b *readBufs) text(m *nbformat.MultilineString) string {
 	if b == nil {
 		return m.String()
 	}
-	return nbimpl.TextInto(m, &b.texts)
+	if raw, ok := m.RawJSON(); ok {
+		return nbstyle.TextInto(raw, &b.texts)
+	}
+	return m.String()
 }
 
 // take returns the next n elements of buf (allocated anew when buf has

@@ -11,7 +11,6 @@ import (
 	"github.com/nbdialog/ipynb/internal/jsonpointer"
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
-	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/internal/truthy"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -35,7 +34,7 @@ func (o options) toNotebook(d *File, only []*dialog.Message) (*nbformat.Notebook
 // convert is toNotebook once asRead has declined. If written is not nil,
 // it is set to the bytes nbformat.Marshal writes for the notebook returned
 // when healing it wrote them (nil otherwise; see
-// nbimpl.HealOptions.Written), which stay so until the notebook is
+// nbformat.HealOptions.Written), which stay so until the notebook is
 // changed.
 func (o options) convert(d *File, only []*dialog.Message, written *[]byte) (*nbformat.Notebook, error) {
 	msgs := d.Messages
@@ -87,7 +86,7 @@ func (o options) convert(d *File, only []*dialog.Message, written *[]byte) (*nbf
 // was given are validated, alone in a notebook of their own, so that the
 // answer does not depend on the validator reporting every problem of a
 // cell it found one in; which pays only when they are a small part of the
-// file: healing's check of the whole notebook written (a parse and a
+// cells: healing's check of the whole notebook written (a parse and a
 // validation of the file) is then spared. Otherwise it answers false.
 func (o options) idsMadeValid(d *dialog.Dialog, nb *nbformat.Notebook, org *origin, only []*dialog.Message, built map[int]builtCell, metaChanged bool) bool {
 	if org == nil || !org.pristine || org.inPlace || only != nil || org.work != org.nb || len(built) != 0 || metaChanged ||
@@ -95,12 +94,23 @@ func (o options) idsMadeValid(d *dialog.Dialog, nb *nbformat.Notebook, org *orig
 		!slices.Equal(d.Messages, org.msgs) || len(nb.Cells) != len(org.nb.Cells) {
 		return false
 	}
-	cells, cellBytes, fileBytes, ok := nbimpl.ReadIDProblems(org.nb)
-	if !ok || cellBytes > fileBytes/idCheckShare {
+	// The problems of the bytes read (org.nb is as read: Validate finds
+	// them once, and keeps them).
+	err := nbformat.Validate(org.nb)
+	if err == nil {
+		return true
+	}
+	probs := nbformat.Problems(err)
+	if len(probs) == 0 || len(probs) > len(nb.Cells)/idCheckShare {
 		return false
 	}
-	if len(cells) == 0 {
-		return true
+	cells := make([]int, len(probs))
+	for k, p := range probs {
+		i, ok := cellid.Problem(string(p.Pointer), p.Keyword, p.Member)
+		if !ok || k > 0 && i <= cells[k-1] {
+			return false
+		}
+		cells[k] = i
 	}
 	// The ids written are unique (as toDialog makes them: checked).
 	seen := make(map[nbformat.CellID]bool, len(nb.Cells))
@@ -127,8 +137,8 @@ func (o options) idsMadeValid(d *dialog.Dialog, nb *nbformat.Notebook, org *orig
 }
 
 // idCheckShare: idsMadeValid validates the cells whose ids were given
-// when their JSON is at most this fraction of the file (else healing's
-// check of the whole file costs little more).
+// when they are at most this fraction of the cells (else healing's check
+// of the whole file costs little more).
 const idCheckShare = 4
 
 // startNotebook returns the notebook d is written as, before its cells: a
@@ -231,7 +241,7 @@ func (o options) changedCell(m *dialog.Message, s *snapshot, org *origin, ids bo
 // but refuses, with a LostValueError for each, repairs that would remove
 // a value the caller gave: in the cells built, or in the notebook metadata
 // written (newMeta, nil if unchanged from origMeta, as read). written, if
-// not nil, gets the bytes Heal wrote, as nbimpl.HealOptions.Written.
+// not nil, gets the bytes Heal wrote, as nbformat.HealOptions.Written.
 func (o options) heal(nb *nbformat.Notebook, built map[int]builtCell, newMeta, origMeta map[string]any, written *[]byte) error {
 	repairs, err := healKeepingBOM(nb, written)
 	if err != nil {

@@ -70,7 +70,7 @@ var codecEdits = []struct {
 	{"newCells", func(nb *Notebook) bool {
 		nb.Cells = append([]Cell{NewMarkdownCell("first\nline")}, nb.Cells...)
 		c := NewCodeCell("print(1)\n")
-		c.Outputs = append(c.Outputs, NewStream("stdout", "1\n2\n"), NewExecuteResult(3, NewMimeBundle("text/plain", "3")))
+		c.Outputs = append(c.Outputs, NewStream("stdout", "1\n2\n"), NewExecuteResult(3, newMimeBundle("text/plain", "3")))
 		nb.Cells = append(nb.Cells, c)
 		return true
 	}},

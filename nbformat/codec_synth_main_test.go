@@ -65,7 +65,7 @@ func TestSynthDecode(t *testing.T) {
 		fmt.Sprint(got.Nested) != "[[a] [] [b c]]" || len(got.Anys) != 4 || got.Anys[2] != nil ||
 		got.AnyOpt != "o" || got.M["c"] != "s" || got.MI["y"] != -1 || got.MInner["k"].AdditionalProperties["z"] != 1 ||
 		got.Text.String() != "line\ntwo" || got.Cell.Type() != "markdown" || got.Out.Type() != "stream" ||
-		len(got.Cells) != 3 || got.Cells[2].Type() != "" || len(got.Outs) != 2 || got.Bundles["a.png"].Len() != 2 {
+		len(got.Cells) != 3 || got.Cells[2].Type() != "" || len(got.Outs) != 2 || len(got.Bundles["a.png"].Keys()) != 2 {
 		t.Errorf("decoded %+v", got)
 	}
 	if _, ok := got.AdditionalProperties["extra"]; !ok || len(got.AdditionalProperties) != 1 {
@@ -139,10 +139,10 @@ func TestSynthEdits(t *testing.T) {
 		"mi":     func(x *SynthStruct) { x.MI = map[string]int{"x": 1, "w": 3} },
 		"minner": func(x *SynthStruct) { x.MInner = map[string]SynthInner{"k": {Flag: true}} },
 		"bundles": func(x *SynthStruct) {
-			x.Bundles = map[string]MimeBundle{"b.txt": NewMimeBundle("text/plain", "t")}
+			x.Bundles = map[string]MimeBundle{"b.txt": newMimeBundle("text/plain", "t")}
 		},
 		"text":  func(x *SynthStruct) { x.Text = Text("a\nb") },
-		"data":  func(x *SynthStruct) { x.Data = NewMimeBundle("text/plain", "d") },
+		"data":  func(x *SynthStruct) { x.Data = newMimeBundle("text/plain", "d") },
 		"cell":  func(x *SynthStruct) { x.Cell = NewRawCell("r") },
 		"out":   func(x *SynthStruct) { x.Out = NewStream("stderr", "e") },
 		"cells": func(x *SynthStruct) { x.Cells = x.Cells[1:] },

@@ -73,7 +73,7 @@
 //
 //	nbformat               types, Unmarshal/Marshal, Validate, Heal, Upgrade
 //	├─ internal/jsontree   the tape: one parse of the bytes, containers read lazily
-//	├─ internal/nbstyle    a file's style (indentation, key order, escapes), detected
+//	├─ internal/nbstyle    a file's style, detected; texts joined or viewed from their JSON
 //	├─ internal/nbcanon    Python nbformat's canonical bytes, and where it fails
 //	├─ internal/nbvalid    the schema check (internal/draft04), as problems
 //	├─ internal/nbv3       the version 2 and 3 upgrade, tape to version 4 JSON
@@ -94,18 +94,21 @@
 // the generated comparison of a value with that node, and the writer
 // copies the bytes of every value still equal to its node. The other
 // files, by concern: reading (notebook, read, decode*, shape), writing
-// (marshal, encode, rawjson, match, equal, fill, cycle, textsize),
+// (marshal, encode, rawjson, match, equal, fill, cycle),
 // canonical, validate, heal*, upgrade, the types (cell, output,
 // multiline, mimebundle, pointer, errors, nilvariant), generic* (typed
 // values to and from generic JSON), encoding/json of single cells and
 // outputs (marshaljson), AdditionalProperties members as JSON
 // (member_api). Package convert and the ipynb command use the public API
 // (UnmarshalOptions.NoCopy to keep the bytes they read) and internal/nbread;
-// what they still reach that is not public goes through internal/nbimpl
-// (Heal's KeepBOM and Written, the upgraded copy, the id problems of the
-// bytes read, zero-copy text sizes and views) and internal/nbgeneric (typed
-// values to and from generic JSON), set by impl.go, textsize.go,
-// multiline.go and generic.go.
+// texts and JSON data they size or view without copies they take as read
+// (MultilineString.RawJSON, MimeBundle.RawJSON) and measure or view in
+// internal/jsonsize and internal/nbstyle, as nbformat does; they heal
+// with HealOptions (KeepBOM, Written), upgrade copies of version 3
+// notebooks with Upgrade, and tell the problems about cell ids with
+// internal/cellid; what they still reach that is not public goes through
+// internal/nbgeneric (typed values to and from generic JSON), set by
+// generic.go.
 //
 // # Concurrency
 //

@@ -51,9 +51,11 @@ func ExampleNewStream() {
 	code := nb.Cells[1].(*nbformat.CodeCell)
 	n := 1
 	code.ExecutionCount = &n
+	var data nbformat.MimeBundle
+	data.SetText("text/plain", "2")
 	code.Outputs = append(code.Outputs,
 		nbformat.NewStream("stdout", "computing\n"),
-		nbformat.NewExecuteResult(1, nbformat.NewMimeBundle("text/plain", "2")))
+		nbformat.NewExecuteResult(1, data))
 	out, err := nbformat.Marshal(nb)
 	if err != nil {
 		log.Fatal(err)

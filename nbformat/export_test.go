@@ -1,10 +1,6 @@
 package nbformat
 
-import (
-	"io"
-
-	"github.com/nbdialog/ipynb/internal/nbimpl"
-)
+import "io"
 
 // The package's internals that its external tests use.
 
@@ -18,5 +14,8 @@ func ReadAll(r io.Reader, maxBytes int64) ([]byte, error) {
 // (strings that are not valid ids, or ids in use, are skipped, so it must
 // eventually return a valid, unused one), so that expectations read well.
 func HealWithIDs(nb *Notebook, newID func() CellID) ([]Repair, error) {
-	return heal(nb, nbimpl.HealOptions{}, newID)
+	return heal(nb, HealOptions{}, newID)
 }
+
+// NewMimeBundle returns a bundle holding the given MIME type → text pairs.
+func NewMimeBundle(pairs ...string) MimeBundle { return newMimeBundle(pairs...) }

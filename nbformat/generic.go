@@ -60,10 +60,10 @@ func genericMultiline(m MultilineString) any {
 // genericBundle is output data: text entries as genericMultiline, JSON
 // entries as jsonEntry.
 func genericBundle(b MimeBundle) (any, error) {
-	out := make(map[string]any, b.Len())
 	if b.b == nil {
-		return out, nil
+		return map[string]any{}, nil
 	}
+	out := make(map[string]any, len(b.b.entries))
 	for _, en := range b.b.entries {
 		if en.isJSON {
 			g, err := jsonEntry(en.json)

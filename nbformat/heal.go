@@ -9,7 +9,6 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/jsontree"
-	"github.com/nbdialog/ipynb/internal/nbimpl"
 )
 
 // A Repair is one change [Heal] made.
@@ -84,12 +83,31 @@ func (r Repair) String() string { return string(r.Pointer) + ": " + r.What }
 // their identity (so unedited cells are still written byte for byte). It
 // fails only for notebooks that are not nbformat 4 ([ErrUnsupportedVersion];
 // use [Upgrade] for older ones) or that cannot be written.
-func Heal(nb *Notebook) ([]Repair, error) { return heal(nb, nbimpl.HealOptions{}, nil) }
+func Heal(nb *Notebook) ([]Repair, error) { return heal(nb, HealOptions{}, nil) }
 
-// heal is Heal with the options only the module sets, and candidate ids
-// from newID (nil: ids derived from each cell's position, type and source;
-// tests set it, see export_test.go).
-func heal(nb *Notebook, o nbimpl.HealOptions, newID func() CellID) ([]Repair, error) {
+// HealOptions configures healing. The zero value heals as [Heal] does.
+type HealOptions struct {
+	// KeepBOM leaves a UTF-8 byte-order mark read before the JSON as it
+	// is (Heal removes it, as Python's json module refuses such a file),
+	// so that a file comes back exactly as it went in.
+	KeepBOM bool
+	// Written, if not nil, is set to the bytes [Marshal] writes for the
+	// healed notebook when Heal wrote them itself to check its result (it
+	// repaired something, or the notebook was not as read), and to nil
+	// otherwise (Marshal then writes the bytes read, with no encoding).
+	// They are what Marshal writes as long as the notebook is not
+	// changed, and no one else holds them: a caller that writes the
+	// notebook right after healing it is spared a second encoding.
+	Written *[]byte
+}
+
+// Heal is [Heal] with options.
+func (o HealOptions) Heal(nb *Notebook) ([]Repair, error) { return heal(nb, o, nil) }
+
+// heal is Heal with options, and candidate ids from newID (nil: ids
+// derived from each cell's position, type and source; tests set it, see
+// export_test.go).
+func heal(nb *Notebook, o HealOptions, newID func() CellID) ([]Repair, error) {
 	if nb.Nbformat != 4 {
 		return nil, fmt.Errorf("nbformat: heal nbformat %d: %w", nb.Nbformat, ErrUnsupportedVersion)
 	}
@@ -286,37 +304,10 @@ type checkedTape struct {
 	found []located
 }
 
-// isIDProblem reports whether p is about a cell's id.
+// isIDProblem reports whether p is about a cell's id (see cellid.Problem).
 func isIDProblem(p *ValidationError) bool {
-	toks := tokens(p.Pointer)
-	if len(toks) < 2 || toks[0] != "cells" {
-		return false
-	}
-	switch len(toks) {
-	case 2:
-		return p.Keyword == "required" && p.Member == "id"
-	case 3:
-		return toks[2] == "id"
-	}
-	return false
-}
-
-// idProblemCells returns the indices of the cells the problems found are
-// about, in order, when every one is about a cell's id (isIDProblem); ok
-// is false otherwise.
-func idProblemCells(found []located) (cells []int, ok bool) {
-	for _, f := range found {
-		if !isIDProblem(f.err) {
-			return nil, false
-		}
-		toks := tokens(f.err.Pointer)
-		i, err := strconv.Atoi(toks[1])
-		if err != nil || i < 0 {
-			return nil, false
-		}
-		cells = append(cells, i)
-	}
-	return cells, true
+	_, ok := cellid.Problem(string(p.Pointer), p.Keyword, p.Member)
+	return ok
 }
 
 func tokens(p Pointer) []string {

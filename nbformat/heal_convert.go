@@ -103,7 +103,7 @@ func (h *healer) flushCells() {
 			h.nb.Cells[pc.i] = &RawCell{CellType: CellTypeRaw, Source: Text(string(pc.json))}
 		}
 		for _, po := range h.newOutputs {
-			h.putOutput(po, NewDisplayData(NewMimeBundle("text/plain", string(po.json))))
+			h.putOutput(po, NewDisplayData(newMimeBundle("text/plain", string(po.json))))
 		}
 		return
 	}

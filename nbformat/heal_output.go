@@ -44,7 +44,7 @@ func (h *healer) output(i int, code *CodeCell, at Pointer, jtok string, probs []
 		return
 	}
 	if h.whole {
-		code.Outputs[j] = NewDisplayData(NewMimeBundle("text/plain", string(nbrebuild.Compact(nil, h.t, node))))
+		code.Outputs[j] = NewDisplayData(newMimeBundle("text/plain", string(nbrebuild.Compact(nil, h.t, node))))
 		h.note(at, "replaced a %s output that could not be repaired (%s) by display_data showing its JSON", out.Type(), probs[0].err.Msg)
 		return
 	}

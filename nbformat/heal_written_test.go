@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
-	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -16,11 +15,11 @@ import (
 func healWritten(t *testing.T, nb *nbformat.Notebook, keepBOM bool) ([]nbformat.Repair, []byte) {
 	t.Helper()
 	written := []byte("not set")
-	repairs, err := nbimpl.Heal(nb, nbimpl.HealOptions{KeepBOM: keepBOM, Written: &written})
+	repairs, err := nbformat.HealOptions{KeepBOM: keepBOM, Written: &written}.Heal(nb)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return repairs.([]nbformat.Repair), written
+	return repairs, written
 }
 
 // The bytes Heal reports it wrote (HealOptions.Written) are what Marshal
@@ -73,13 +72,13 @@ func TestHealWrittenIsMarshal(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			refRepairs, err := nbimpl.Heal(ref, nbimpl.HealOptions{KeepBOM: keepBOM})
+			refRepairs, err := nbformat.HealOptions{KeepBOM: keepBOM}.Heal(ref)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
 			repairs, written := healWritten(t, nb, keepBOM)
-			if len(repairs) != len(refRepairs.([]nbformat.Repair)) {
-				t.Errorf("%s: %d repairs, %d without Written", name, len(repairs), len(refRepairs.([]nbformat.Repair)))
+			if len(repairs) != len(refRepairs) {
+				t.Errorf("%s: %d repairs, %d without Written", name, len(repairs), len(refRepairs))
 			}
 			want, err := nbformat.Marshal(nb)
 			if err != nil {
@@ -134,5 +133,27 @@ func TestHealWrittenBuiltInMemory(t *testing.T) {
 	}
 	if nbformat.Validate(nb) != nil {
 		t.Error("healed notebook invalid")
+	}
+}
+
+// HealOptions.KeepBOM: a byte-order mark read stays, else Heal removes it.
+func TestHealKeepBOM(t *testing.T) {
+	data := []byte("\xef\xbb\xbf" + `{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "raw", "metadata": {}, "source": ""}]}`)
+	for _, keep := range []bool{false, true} {
+		nb, err := nbformat.Unmarshal(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		repairs, err := nbformat.HealOptions{KeepBOM: keep}.Heal(nb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := nbformat.CellIDOf(nb.Cells[0]); !got.Valid() {
+			t.Errorf("keep %v: id %q, not valid", keep, got)
+		}
+		out, _ := nbformat.Marshal(nb)
+		if bom := bytes.HasPrefix(out, []byte("\xef\xbb\xbf")); bom != keep {
+			t.Errorf("KeepBOM %v: the output starts with a BOM: %v (repairs %v)", keep, bom, repairs)
+		}
 	}
 }

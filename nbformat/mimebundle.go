@@ -53,14 +53,6 @@ type mimeEntry struct {
 	isJSON bool
 }
 
-// Len returns the number of entries.
-func (m MimeBundle) Len() int {
-	if m.b == nil {
-		return 0
-	}
-	return len(m.b.entries)
-}
-
 // Keys returns the MIME types in order.
 func (m MimeBundle) Keys() []string {
 	if m.b == nil {
@@ -102,8 +94,11 @@ func (m MimeBundle) Text(mime string) (string, bool) {
 }
 
 // RawJSON returns the entry's value as JSON text: for a text entry, the
-// string or the array of lines as stored. To decode it, use [Decode]; to
-// ask whether the bundle holds a type, use the ok result (or [MimeBundle.Keys]).
+// string or the array of lines as stored (see [MultilineString.RawJSON]).
+// The bytes are the bundle's own, not a copy: they must not be changed
+// (append to them does not change them). To decode them, use [Decode]; to
+// ask whether the bundle holds a type, use the ok result (or
+// [MimeBundle.Keys]).
 func (m MimeBundle) RawJSON(mime string) (json.RawMessage, bool) {
 	i := m.find(mime)
 	if i < 0 {
@@ -111,10 +106,10 @@ func (m MimeBundle) RawJSON(mime string) (json.RawMessage, bool) {
 	}
 	e := m.b.entries[i]
 	if e.isJSON {
-		return append(json.RawMessage{}, e.json...), true
+		return e.json[:len(e.json):len(e.json)], true
 	}
 	if e.text.raw != nil {
-		return append(json.RawMessage{}, e.text.raw...), true
+		return e.text.raw[:len(e.text.raw):len(e.text.raw)], true
 	}
 	b, err := encodeCompact(e.text)
 	if err != nil {
@@ -244,9 +239,9 @@ func (m MimeBundle) Clone() MimeBundle {
 	return MimeBundle{b: &c}
 }
 
-// NewMimeBundle returns a bundle holding the given MIME type → text pairs,
-// in argument order: NewMimeBundle("text/plain", "2").
-func NewMimeBundle(pairs ...string) MimeBundle {
+// newMimeBundle returns a bundle holding the given MIME type → text pairs,
+// in argument order: newMimeBundle("text/plain", "2").
+func newMimeBundle(pairs ...string) MimeBundle {
 	var m MimeBundle
 	for i := 0; i+1 < len(pairs); i += 2 {
 		m.SetText(pairs[i], pairs[i+1])

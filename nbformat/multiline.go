@@ -5,14 +5,12 @@ package nbformat
 
 import (
 	"bytes"
-	"fmt"
+	"encoding/json"
 	"strings"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/lines"
-	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/internal/nbstyle"
-	"github.com/nbdialog/ipynb/internal/zerocopy"
 )
 
 // MultilineString is the schema's multiline_string: text stored on disk
@@ -83,23 +81,6 @@ func (m MultilineString) String() string {
 	return m.text
 }
 
-// The texts of a whole notebook for the dialog layer (convert), read
-// without a string allocated per text: see nbimpl.TextBound and
-// nbimpl.TextInto.
-func init() {
-	nbimpl.TextBound = func(m any) int { return multilineOf("TextBound", m).textBound() }
-	nbimpl.TextInto = func(m any, b *strings.Builder) string { return multilineOf("TextInto", m).textInto(b) }
-}
-
-// multilineOf is m, a *MultilineString given as any.
-func multilineOf(what string, m any) *MultilineString {
-	ms, ok := m.(*MultilineString)
-	if !ok || ms == nil {
-		panic(fmt.Sprintf("nbformat: %s of %T, which is not a *MultilineString", what, m))
-	}
-	return ms
-}
-
 // textBound is the number of bytes textInto may write for m: 0 for a text
 // read that it shares (one JSON string without escapes) and for a text
 // built in memory (returned as it is, nothing written), else the length
@@ -107,10 +88,7 @@ func multilineOf(what string, m any) *MultilineString {
 // at least as long as the UTF-8 it stands for), or of the lines.
 func (m *MultilineString) textBound() int {
 	if m.raw != nil {
-		if _, shared := unescapedOne(m.raw); shared {
-			return 0
-		}
-		return len(m.raw)
+		return nbstyle.TextBound(m.raw)
 	}
 	if m.lines != nil {
 		n := 0
@@ -142,12 +120,7 @@ func (m *MultilineString) textBound() int {
 func (m *MultilineString) textInto(b *strings.Builder) string {
 	switch {
 	case m.raw != nil:
-		if s, ok := unescapedOne(m.raw); ok {
-			return zerocopy.String(s)
-		}
-		start := b.Len()
-		nbstyle.WriteJoined(b, m.raw) // (one string or an array of them)
-		return b.String()[start:]
+		return nbstyle.TextInto(m.raw, b)
 	case m.lines != nil:
 		start := b.Len()
 		for _, l := range m.lines {
@@ -158,28 +131,17 @@ func (m *MultilineString) textInto(b *strings.Builder) string {
 	return m.text
 }
 
-// unescapedOne returns the contents of raw (a validated JSON string, or
-// array of strings) when it is one string with no escape, or an array of
-// no string; ok is false otherwise. Without a backslash, every quote in
-// raw delimits a string.
-func unescapedOne(raw []byte) (s []byte, ok bool) {
-	if bytes.IndexByte(raw, '\\') >= 0 {
+// RawJSON returns the JSON the text was read as (one string, or an array
+// of strings), without copying it: the bytes read themselves, which must
+// not be changed (append to them does not change them). ok is false for a
+// text built in memory ([Text], [MultilineString.Set]). A text's JSON
+// read from a notebook is a part of the bytes the notebook was read from.
+func (m MultilineString) RawJSON() (raw json.RawMessage, ok bool) {
+	if m.raw == nil {
 		return nil, false
 	}
-	if raw[0] == '"' {
-		return raw[1 : len(raw)-1], true
-	}
-	switch bytes.Count(raw, quote) {
-	case 0:
-		return nil, true
-	case 2:
-		i := bytes.IndexByte(raw, '"') + 1
-		return raw[i : i+bytes.IndexByte(raw[i:], '"')], true
-	}
-	return nil, false
+	return m.raw[:len(m.raw):len(m.raw)], true
 }
-
-var quote = []byte{'"'}
 
 // Lines returns the pieces as stored: the array's strings, or the one
 // string (no pieces for the empty string). For a value built with [Text]

@@ -17,15 +17,13 @@ import (
 // proportion to what was read (at most MaxBytes+1 bytes of buffers when
 // the input is refused), whether or not the input has a size.
 
-// ReadFile reads the notebook in the named file with default limits. See
-// [UnmarshalOptions.ReadFile].
-func ReadFile(name string) (*Notebook, error) { return UnmarshalOptions{}.ReadFile(name) }
-
-// ReadFile reads the notebook in the named file. A regular file larger than
-// MaxBytes is refused before anything is read; other files (pipes,
-// devices) are read as [UnmarshalOptions.Read] reads. Errors name the
-// file.
-func (o UnmarshalOptions) ReadFile(name string) (*Notebook, error) {
+// ReadFile reads the notebook in the named file with default limits. A
+// regular file larger than the default MaxBytes is refused before anything
+// is read; other files (pipes, devices) are read as [UnmarshalOptions.Read]
+// reads. Errors name the file. (With other options, open the file and
+// Read it.)
+func ReadFile(name string) (*Notebook, error) {
+	var o UnmarshalOptions
 	data, err := o.readBytes(name)
 	if err != nil {
 		return nil, err
@@ -82,23 +80,12 @@ func (o UnmarshalOptions) readBytes(name string) ([]byte, error) {
 // readAll reads r to its end (see internal/nbread). size is the expected
 // size (0: unknown).
 func (o UnmarshalOptions) readAll(r io.Reader, size int64) ([]byte, error) {
-	var refused *SyntaxError
-	data, err := nbread.ReadAll(r, size, o.maxBytes(), func(prefix []byte) error {
+	return nbread.ReadParsed(r, size, o.maxBytes(), func(prefix []byte) (int64, bool, error) {
 		_, err := o.unmarshal(prefix)
-		if errors.As(err, &refused) && !refused.Limit && refused.Offset < int64(len(prefix)) {
-			return refused
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			return 0, false, nil
 		}
-		refused = nil
-		return nil
-	})
-	var limit *nbread.LimitError
-	switch {
-	case err == nil:
-		return data, nil
-	case refused != nil:
-		return nil, refused
-	case errors.As(err, &limit):
-		return nil, &SyntaxError{Offset: limit.Limit, Msg: limit.Error(), Limit: true}
-	}
-	return nil, fmt.Errorf("nbformat: %w", err)
+		return se.Offset, se.Limit, se
+	}, func(le *nbread.LimitError) error { return &SyntaxError{Offset: le.Limit, Msg: le.Error(), Limit: true} })
 }

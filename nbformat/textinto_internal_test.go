@@ -6,6 +6,7 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/corpus"
 
+	"github.com/nbdialog/ipynb/internal/nbstyle"
 	"github.com/nbdialog/ipynb/internal/zerocopy"
 )
 
@@ -55,7 +56,7 @@ func TestTextIntoIsString(t *testing.T) {
 		shares := zerocopy.StringIn(s, m.raw)
 		one, ok := []byte(nil), false
 		if m.raw != nil {
-			one, ok = unescapedOne(m.raw)
+			one, ok = nbstyle.Unescaped(m.raw)
 		}
 		if ok && m.textBound() != 0 {
 			t.Errorf("text %d (%.40q): textBound %d for a text textInto writes nothing for", i, m.raw, m.textBound())

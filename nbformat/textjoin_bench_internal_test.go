@@ -28,7 +28,7 @@ func BenchmarkWriteJoined(b *testing.B) {
 			if src.raw == nil {
 				continue
 			}
-			if _, shared := unescapedOne(src.raw); shared {
+			if _, shared := nbstyle.Unescaped(src.raw); shared {
 				continue
 			}
 			raws = append(raws, src.raw)

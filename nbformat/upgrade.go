@@ -46,13 +46,14 @@ func (id CellID) Valid() bool { return cellid.Valid(string(id)) }
 //
 // Version 1 is not supported (ErrUnsupportedVersion). Upgrade
 // changes only what it must: [Marshal] still writes untouched cells byte for
-// byte.
-func Upgrade(nb *Notebook) error { return upgrade(nb, true) }
+// byte. The upgrade of a version 2 or 3 notebook replaces what it changes
+// (the cells, the maps of members) rather than changing it in place, so a
+// copy (cp := *nb) upgrades leaving nb as it is, without reading its bytes
+// again.
+func Upgrade(nb *Notebook) error { return upgrade(nb) }
 
-// upgrade is Upgrade; with ids false, cells are left without the ids
-// Upgrade gives them (the empty id version 3 cells upgrade to, or the
-// ids they had), for a caller that sets every id itself.
-func upgrade(nb *Notebook, ids bool) error {
+// upgrade is Upgrade.
+func upgrade(nb *Notebook) error {
 	if err := nilVariantError(nb); err != nil {
 		return err
 	}
@@ -68,53 +69,72 @@ func upgrade(nb *Notebook, ids bool) error {
 	if nb.NbformatMinor < minorVersion {
 		nb.NbformatMinor = minorVersion
 	}
-	if ids {
-		fixIDs(nb)
-	}
+	fixIDs(nb)
 	return nil
 }
 
-// upgradedCopy returns a version 2 or 3 notebook upgraded as Upgrade
-// upgrades it (ids false: its cells without ids, see upgrade), leaving nb
-// as it is, without reading its bytes again: the copy shares what Upgrade
-// replaces (the cells, the members kept in AdditionalProperties) and has
-// its own notebook metadata map, the one thing Upgrade changes in place.
-func upgradedCopy(nb *Notebook, ids bool) (*Notebook, error) {
-	if nb.Nbformat != 2 && nb.Nbformat != 3 {
-		return nil, fmt.Errorf("nbformat: upgrade a copy of nbformat %d: %w", nb.Nbformat, ErrUnsupportedVersion)
-	}
-	cp := *nb
-	cp.Metadata.AdditionalProperties = maps.Clone(nb.Metadata.AdditionalProperties)
-	if err := upgrade(&cp, ids); err != nil {
-		return nil, err
-	}
-	return &cp, nil
-}
-
 // fixIDs gives fresh ids to cells whose id is missing, invalid or already
-// used by an earlier cell.
+// used by an earlier cell. The fresh ids are cut from one buffer, and the
+// sets of ids are made only when needed (a small notebook's fresh ids are
+// looked for in that buffer): a version 3 notebook's upgrade (no ids at
+// all) costs one allocation, not some per cell.
 func fixIDs(nb *Notebook) {
-	used := map[CellID]bool{}
+	var used, seen map[CellID]bool // valid ids (and fresh ones if many); valid ids met so far
 	for _, c := range nb.Cells {
 		if id := CellIDOf(c); id.Valid() {
+			if used == nil {
+				used = make(map[CellID]bool, len(nb.Cells))
+			}
 			used[id] = true
 		}
 	}
-	seen := map[CellID]bool{}
+	many := len(nb.Cells) > scanFresh
+	var b strings.Builder // the fresh ids, and the candidates taken
+	taken := func(id string) bool {
+		if used[CellID(id)] {
+			return true
+		}
+		if many {
+			return false // (in used)
+		}
+		s := b.String()
+		for k := 0; k+8 < len(s); k += 8 { // (the candidate itself, last, left out)
+			if s[k:k+8] == id {
+				return true
+			}
+		}
+		return false
+	}
 	for i, c := range nb.Cells {
-		id := CellIDOf(c)
-		if id.Valid() && !seen[id] {
+		if id := CellIDOf(c); id.Valid() && !seen[id] {
+			if seen == nil {
+				seen = make(map[CellID]bool, len(nb.Cells))
+			}
 			seen[id] = true
 			continue
 		}
 		if _, unknown := c.(*UnknownCell); unknown {
 			continue
 		}
-		fresh := freshID(nil, used, i, c)
-		seen[fresh] = true
+		if b.Cap() == 0 {
+			b.Grow(8 * (len(nb.Cells) - i))
+		}
+		// (Not in seen: a fresh id is none of the valid ids, which used
+		// holds from the start.)
+		fresh := CellID(cellid.DeriveInto(&b, i, string(c.Type()), SourceOf(c).String(), taken))
+		if many {
+			if used == nil {
+				used = make(map[CellID]bool, len(nb.Cells))
+			}
+			used[fresh] = true
+		}
 		SetCellID(c, fresh)
 	}
 }
+
+// scanFresh is the most cells for which fixIDs looks for a candidate id
+// among the fresh ones by scanning them, rather than in a set.
+const scanFresh = 32
 
 // upgradeV3 converts the worksheets of a v3 notebook (kept as generic JSON
 // in AdditionalProperties) into typed v4 cells (see internal/nbv3).
@@ -152,11 +172,18 @@ func upgradeV3(nb *Notebook) error {
 	}
 	nb.AdditionalProperties = newExtra
 	if md := nb.Metadata.AdditionalProperties; md != nil {
-		delete(md, "name")
-		delete(md, "signature")
-		if len(md) == 0 {
-			nb.Metadata.AdditionalProperties = nil
+		// A map of its own (replaced, not changed: see Upgrade).
+		_, name := md["name"]
+		_, sig := md["signature"]
+		if name || sig {
+			md = maps.Clone(md)
+			delete(md, "name")
+			delete(md, "signature")
 		}
+		if len(md) == 0 {
+			md = nil
+		}
+		nb.Metadata.AdditionalProperties = md
 	}
 	detachCells(doc.Cells)
 	if nb.Metadata.zero() {

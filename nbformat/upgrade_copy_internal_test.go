@@ -10,6 +10,19 @@ import (
 	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
+// upgradedCopy is the upgrade of a copy of a version 2 or 3 notebook, as
+// convert and internal/v3write make it (see Upgrade).
+func upgradedCopy(nb *Notebook) (*Notebook, error) {
+	if nb.Nbformat != 2 && nb.Nbformat != 3 {
+		return nil, ErrUnsupportedVersion
+	}
+	cp := *nb
+	if err := Upgrade(&cp); err != nil {
+		return nil, err
+	}
+	return &cp, nil
+}
+
 // upgradedCopy gives what Upgrade gives on the notebook read again, and
 // leaves the notebook it copies exactly as read, on every version 3 corpus
 // notebook.
@@ -20,7 +33,7 @@ func TestUpgradedCopyIsUpgradeOfARereading(t *testing.T) {
 		if err != nil || nb.Nbformat != 3 {
 			continue
 		}
-		up, err := upgradedCopy(nb, true)
+		up, err := upgradedCopy(nb)
 		if err != nil {
 			t.Errorf("%s: %v", e.Path, err)
 			continue
@@ -43,7 +56,7 @@ func TestUpgradedCopyIsUpgradeOfARereading(t *testing.T) {
 		n++
 	}
 	t.Logf("%d version 3 notebooks", n)
-	if _, err := upgradedCopy(New(), true); err == nil {
+	if _, err := upgradedCopy(New()); err == nil {
 		t.Error("upgradedCopy of a version 4 notebook: no error")
 	}
 }
@@ -62,7 +75,7 @@ func TestUpgradeBytesPerCell(t *testing.T) {
 		for i := range 7 {
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			if _, err := upgradedCopy(nb, false); err != nil {
+			if _, err := upgradedCopy(nb); err != nil {
 				t.Fatal(err)
 			}
 			runtime.ReadMemStats(&after)

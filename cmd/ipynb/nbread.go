@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 
 	"github.com/nbdialog/ipynb/internal/nblimits"
@@ -27,28 +26,20 @@ func unmarshalOwned(data []byte) (*nbformat.Notebook, error) {
 	return nbformat.UnmarshalOptions{NoCopy: true}.Unmarshal(data)
 }
 
-// readAll reads r to its end as nbformat reads a stream: at most maxBytes
-// (more is a *nbformat.SyntaxError matching nbformat.ErrLimit), refusing
-// bytes no JSON holds (such as NUL) as soon as they are read, with the
-// *nbformat.SyntaxError nbformat.Unmarshal reports for them.
+// readAll reads r to its end as nbformat reads a stream (see
+// nbread.ReadParsed): at most maxBytes (more is a *nbformat.SyntaxError
+// matching nbformat.ErrLimit), refusing bytes no JSON holds (such as NUL)
+// as soon as they are read, with the *nbformat.SyntaxError
+// nbformat.Unmarshal reports for them.
 func readAll(r io.Reader) ([]byte, error) {
-	var refused *nbformat.SyntaxError
-	data, err := nbread.ReadAll(r, 0, maxBytes, func(prefix []byte) error {
-		_, err := nbformat.UnmarshalOptions{NoCopy: true}.Unmarshal(prefix)
-		if errors.As(err, &refused) && !refused.Limit && refused.Offset < int64(len(prefix)) {
-			return refused
+	return nbread.ReadParsed(r, 0, maxBytes, func(prefix []byte) (int64, bool, error) {
+		_, err := unmarshalOwned(prefix)
+		var se *nbformat.SyntaxError
+		if !errors.As(err, &se) {
+			return 0, false, nil
 		}
-		refused = nil
-		return nil
+		return se.Offset, se.Limit, se
+	}, func(le *nbread.LimitError) error {
+		return &nbformat.SyntaxError{Offset: le.Limit, Msg: le.Error(), Limit: true}
 	})
-	var limit *nbread.LimitError
-	switch {
-	case err == nil:
-		return data, nil
-	case refused != nil:
-		return nil, refused
-	case errors.As(err, &limit):
-		return nil, &nbformat.SyntaxError{Offset: limit.Limit, Msg: limit.Error(), Limit: true}
-	}
-	return nil, fmt.Errorf("nbformat: %w", err)
 }

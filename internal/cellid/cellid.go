@@ -99,3 +99,28 @@ func readOnlyBytes(s string) []byte { return zerocopy.Bytes(s) }
 // carry an id member: from nbformat 4.5 on, where the schema requires one
 // (and Python nbformat writes one, empty or not).
 func Written(major, minor int) bool { return major > 4 || major == 4 && minor >= 5 }
+
+// Problem reports whether a schema problem of a notebook, at pointer with
+// the keyword and member of an nbformat.ValidationError, is about the id
+// of a cell (a missing id, or a bad or repeated one) and, if so, the index
+// of that cell.
+func Problem(pointer, keyword, member string) (cell int, ok bool) {
+	rest, found := strings.CutPrefix(pointer, "/cells/")
+	if !found {
+		return 0, false
+	}
+	index, tail, _ := strings.Cut(rest, "/")
+	switch {
+	case tail == "" && !strings.Contains(rest, "/"):
+		if keyword != "required" || member != "id" {
+			return 0, false
+		}
+	case tail != "id":
+		return 0, false
+	}
+	i, err := strconv.Atoi(index)
+	if err != nil || i < 0 || index != strconv.Itoa(i) {
+		return 0, false
+	}
+	return i, true
+}

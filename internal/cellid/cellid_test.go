@@ -136,3 +136,31 @@ func TestDeriveLengthsAndAllocs(t *testing.T) {
 		t.Errorf("Derive of a %d-byte cell: %.0f allocations, want 1 (the id)", len(src), a)
 	}
 }
+
+// Problem tells the problems about a cell's id, and its index.
+func TestProblem(t *testing.T) {
+	for _, c := range []struct {
+		pointer, keyword, member string
+		cell                     int
+		ok                       bool
+	}{
+		{"/cells/3", "required", "id", 3, true},
+		{"/cells/0/id", "pattern", "", 0, true},
+		{"/cells/12/id", "unique", "", 12, true},
+		{"/cells/3", "required", "source", 0, false},
+		{"/cells/3", "additionalProperties", "id", 0, false},
+		{"/cells/3/source", "type", "", 0, false},
+		{"/cells/3/id/x", "type", "", 0, false},
+		{"/cells/x/id", "type", "", 0, false},
+		{"/cells/-1/id", "type", "", 0, false},
+		{"/cells/03/id", "type", "", 0, false},
+		{"/cells", "type", "", 0, false},
+		{"/metadata/id", "type", "", 0, false},
+		{"", "required", "id", 0, false},
+	} {
+		cell, ok := Problem(c.pointer, c.keyword, c.member)
+		if cell != c.cell || ok != c.ok {
+			t.Errorf("Problem(%q, %q, %q) = %d, %v, want %d, %v", c.pointer, c.keyword, c.member, cell, ok, c.cell, c.ok)
+		}
+	}
+}

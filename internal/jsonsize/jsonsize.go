@@ -326,3 +326,17 @@ func uniqueKeys(t *jsontree.Tape, o int) bool {
 	})
 	return ok
 }
+
+// Text is the size encoding/json writes the text of a multiline string in
+// (raw: one validated JSON string, or an array of them, joined), from its
+// JSON without decoding it: the one string's contents, or the sum of the
+// strings' (an escape names a whole rune, decoded string by string as
+// nbformat decodes them, so sizes add up).
+func Text(raw []byte) int {
+	if raw[0] == '"' {
+		return Escaped(raw[1 : len(raw)-1])
+	}
+	n := 2
+	jsontree.EachString(raw, func(s []byte) { n += Escaped(s) - 2 })
+	return n
+}

@@ -223,3 +223,37 @@ func (rd *reader) join() []byte {
 	}
 	return data
 }
+
+// A Parse parses a prefix of the input and reports the offset of the
+// parser's error, whether it is about a size limit, and the error (nil if
+// none).
+type Parse func(prefix []byte) (offset int64, sizeLimit bool, err error)
+
+// ReadParsed is ReadAll for the input of a parser (package nbformat's, for
+// itself and the ipynb command): a prefix ReadAll refuses is parsed, and
+// the parser's error is returned, as it is, when it is final: at a byte of
+// the prefix (no later byte can change it) and not about a size limit.
+// Input over the limit is the error tooBig makes of its *LimitError; a
+// failed read is wrapped as "nbformat: reading: ...".
+func ReadParsed(r io.Reader, size, limit int64, parse Parse, tooBig func(*LimitError) error) ([]byte, error) {
+	var refused error
+	data, err := ReadAll(r, size, limit, func(prefix []byte) error {
+		offset, sizeLimit, perr := parse(prefix)
+		if perr != nil && !sizeLimit && offset < int64(len(prefix)) {
+			refused = perr
+			return perr
+		}
+		refused = nil
+		return nil
+	})
+	var le *LimitError
+	switch {
+	case err == nil:
+		return data, nil
+	case refused != nil:
+		return nil, refused
+	case errors.As(err, &le):
+		return nil, tooBig(le)
+	}
+	return nil, fmt.Errorf("nbformat: %w", err)
+}

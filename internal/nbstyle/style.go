@@ -1,7 +1,9 @@
 // Package nbstyle detects how a notebook file is written, so that what is
 // written anew in it looks like the rest (Detect), and copies string tokens
 // already spelled as they would be written (QuotedAs); package nbformat's
-// writer follows the Style it returns.
+// writer follows the Style it returns. It also reads the texts of
+// multiline strings from their JSON as read (WriteJoined, TextInto,
+// TextBound), for nbformat and the dialog layer (convert) alike.
 package nbstyle
 
 import (

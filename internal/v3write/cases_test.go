@@ -190,7 +190,7 @@ func TestTextKeptWhole(t *testing.T) {
 func TestOutputData(t *testing.T) {
 	ours := `{"metadata": {}, "nbformat": 3, "nbformat_minor": 0, "worksheets": [{"cells": [], "metadata": {}}]}`
 	c := nbformat.NewCodeCell("")
-	er := nbformat.NewExecuteResult(4, nbformat.NewMimeBundle("text/plain", "a\nb", "image/png", "AAAA\n", "text/markdown", "*x*\ny"))
+	er := nbformat.NewExecuteResult(4, textBundle("text/plain", "a\nb", "image/png", "AAAA\n", "text/markdown", "*x*\ny"))
 	if err := er.Data.SetJSON("application/json", json.RawMessage(`{"b":[1,2.50,-0],"a":"é"}`)); err != nil {
 		t.Fatal(err)
 	}

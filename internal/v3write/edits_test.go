@@ -46,12 +46,12 @@ func newOutputs(r *rand.Rand) []nbformat.Output {
 	all := []nbformat.Output{
 		nbformat.NewStream("stdout", "out é\nline 2\n"),
 		nbformat.NewStream("stderr", "warning"),
-		nbformat.NewExecuteResult(count, nbformat.NewMimeBundle("text/plain", "42\n43", "text/html", "<b>42</b>\n")),
-		nbformat.NewDisplayData(nbformat.NewMimeBundle("image/png", "iVBORw0KGgo=\n", "text/plain", "<Figure>")),
-		nbformat.NewDisplayData(nbformat.NewMimeBundle("text/markdown", "*md*\nline", "text/latex", "$x$")),
+		nbformat.NewExecuteResult(count, textBundle("text/plain", "42\n43", "text/html", "<b>42</b>\n")),
+		nbformat.NewDisplayData(textBundle("image/png", "iVBORw0KGgo=\n", "text/plain", "<Figure>")),
+		nbformat.NewDisplayData(textBundle("text/markdown", "*md*\nline", "text/latex", "$x$")),
 		nbformat.NewError("ValueError", "bad é", "Traceback\n", "\x1b[0;31mValueError\x1b[0m"),
 	}
-	jr := nbformat.NewExecuteResult(count, nbformat.NewMimeBundle("text/plain", "{}"))
+	jr := nbformat.NewExecuteResult(count, textBundle("text/plain", "{}"))
 	if err := jr.Data.SetJSON("application/json", []byte(`{"b": [1, 2.5, 1e400, "é"], "a": {"z": null, "y": true}}`)); err == nil {
 		all = append(all, jr)
 	}

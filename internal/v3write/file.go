@@ -5,7 +5,6 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/jsonpointer"
 	"github.com/nbdialog/ipynb/internal/jsontree"
-	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/internal/nblimits"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -129,10 +128,10 @@ func members(t *jsontree.Tape, o int) (nodes map[string]int, keys []string) {
 func (f *v3File) upgraded(i int) (*v4Cell, error) {
 	if !f.upped {
 		f.upped = true
-		x, err := nbimpl.UpgradedCopy(f.nb, false)
-		if err != nil {
+		up := *f.nb // (upgraded as a copy: see nbformat.Upgrade)
+		if err := nbformat.Upgrade(&up); err != nil {
 			f.upErr = &Error{Input: f.name, Err: err}
-		} else if up := x.(*nbformat.Notebook); len(up.Cells) != len(f.cells) {
+		} else if len(up.Cells) != len(f.cells) {
 			f.upErr = &Error{Input: f.name, Err: fmt.Errorf("the upgrade has %d cells, the worksheets %d", len(up.Cells), len(f.cells))}
 		} else {
 			f.up = up.Cells

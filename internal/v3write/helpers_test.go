@@ -226,3 +226,12 @@ func outside(t testing.TB, data []byte) []byte {
 
 // encodeJSON writes generic JSON.
 func encodeJSON(v any) ([]byte, error) { return nbgeneric.Encode(v) }
+
+// textBundle returns a bundle holding the given MIME type → text pairs.
+func textBundle(pairs ...string) nbformat.MimeBundle {
+	var b nbformat.MimeBundle
+	for i := 0; i+1 < len(pairs); i += 2 {
+		b.SetText(pairs[i], pairs[i+1])
+	}
+	return b
+}

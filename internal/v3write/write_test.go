@@ -141,15 +141,15 @@ func TestCorpusEdits(t *testing.T) {
 func TestNotRepresentable(t *testing.T) {
 	ours := []byte(`{"metadata": {"name": ""}, "nbformat": 3, "nbformat_minor": 0, "worksheets": [{"cells": [], "metadata": {}}]}`)
 	att := nbformat.NewMarkdownCell("![x](attachment:x.png)")
-	att.Attachments = map[string]nbformat.MimeBundle{"x.png": nbformat.NewMimeBundle("image/png", "AAAA")}
+	att.Attachments = map[string]nbformat.MimeBundle{"x.png": textBundle("image/png", "AAAA")}
 	alias := nbformat.NewCodeCell("x")
-	alias.Outputs = []nbformat.Output{nbformat.NewDisplayData(nbformat.NewMimeBundle("png", "AAAA"))}
+	alias.Outputs = []nbformat.Output{nbformat.NewDisplayData(textBundle("png", "AAAA"))}
 	twice := nbformat.NewCodeCell("x")
-	twice.Outputs = []nbformat.Output{nbformat.NewDisplayData(nbformat.NewMimeBundle("text/plain", "a", "text", "b"))}
+	twice.Outputs = []nbformat.Output{nbformat.NewDisplayData(textBundle("text/plain", "a", "text", "b"))}
 	member := nbformat.NewCodeCell("x")
-	member.Outputs = []nbformat.Output{nbformat.NewExecuteResult(1, nbformat.NewMimeBundle("prompt_number", "2"))}
+	member.Outputs = []nbformat.Output{nbformat.NewExecuteResult(1, textBundle("prompt_number", "2"))}
 	meta := nbformat.NewCodeCell("x")
-	meta.Outputs = []nbformat.Output{nbformat.NewDisplayData(nbformat.NewMimeBundle("text/plain", "a"))}
+	meta.Outputs = []nbformat.Output{nbformat.NewDisplayData(textBundle("text/plain", "a"))}
 	meta.Outputs[0].(*nbformat.DisplayData).Metadata = map[string]any{"png": map[string]any{"width": 2}}
 	for _, tc := range []struct {
 		cell nbformat.Cell

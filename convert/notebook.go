@@ -1,16 +1,15 @@
 package convert
 
+// The notebooks a dialog keeps: read, healed and upgraded through
+// nbformat's API, and their cells copied.
+
 import (
 	"bytes"
 	"slices"
 
-	"github.com/nbdialog/ipynb/internal/nbimpl"
 	"github.com/nbdialog/ipynb/internal/nblimits"
 	"github.com/nbdialog/ipynb/nbformat"
 )
-
-// Typed wrappers of the parts of nbformat that only the module uses
-// (internal/nbimpl).
 
 // readNotebook reads the notebook a dialog's origin keeps, from a copy of
 // data if copyData, else from data itself (which must then never change
@@ -26,26 +25,19 @@ func readNotebook(data []byte, copyData bool) (*nbformat.Notebook, []byte, error
 // healKeepingBOM is nbformat.Heal, except that a UTF-8 byte-order mark
 // read stays, so that a dialog's file comes back exactly as it went in.
 func healKeepingBOM(nb *nbformat.Notebook, written *[]byte) ([]nbformat.Repair, error) {
-	repairs, err := nbimpl.Heal(nb, nbimpl.HealOptions{KeepBOM: true, Written: written})
-	r, _ := repairs.([]nbformat.Repair)
-	return r, err
+	return nbformat.HealOptions{KeepBOM: true, Written: written}.Heal(nb)
 }
 
 // upgradedCopy is nbformat.Upgrade of a copy of a version 2 or 3
-// notebook, nb left as it is, except that its cells are left without ids
-// (the caller gives each the id of its message).
+// notebook, nb left as it is (see nbformat.Upgrade). The ids it gives the
+// cells are replaced by those of their messages.
 func upgradedCopy(nb *nbformat.Notebook) (*nbformat.Notebook, error) {
-	up, err := nbimpl.UpgradedCopy(nb, false)
-	if err != nil {
+	cp := *nb
+	if err := nbformat.Upgrade(&cp); err != nil {
 		return nil, err
 	}
-	return up.(*nbformat.Notebook), nil
+	return &cp, nil
 }
-
-// bundleJSON returns the value of a JSON entry of a MIME bundle as read,
-// without the copy MimeBundle.RawJSON makes (ok false for a text entry,
-// or none).
-func bundleJSON(b nbformat.MimeBundle, mime string) ([]byte, bool) { return nbimpl.BundleJSON(b, mime) }
 
 // cloneCell returns a copy of c that can be changed without changing c
 // (its maps, slices and bundles are shared until replaced). The copy keeps
