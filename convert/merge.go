@@ -286,15 +286,15 @@ func copiesElsewhere(base *dialog.Dialog, orgB *origin, sides ...*dialog.Dialog)
 // sideCopies adds to elsewhere (nil: makes it) the messages of side d,
 // read as org, whose file id the side's file gives more than one cell
 // (git's hunks can put a cell twice, or give one cell's text another's id
-// line) where a copy other than the first has the kind and text of
-// base's message of that id: the first copy has the id, the others
-// made-up ones (see fileIDTaken), so the id would pair the first with
-// base's, while the content says another copy is base's as well or
-// instead. Which one is, the id does not say (the side gives it to each):
-// all the copies are paired by content and place, as messages whose ids
-// carry no identity, as copiesElsewhere's are. Where only the first copy
-// is as base's (or none is), id and content agree, or the id is all
-// there is: the first stays paired by id.
+// line), where the id cannot say which copy is base's message of that
+// id: the first copy has the id, the others made-up ones (see
+// fileIDTaken), and a copy other than the first has the kind and text of
+// base's message while the first has them too (alike copies: their places
+// tell them apart) or shares no line with its text (so it is not base's
+// message edited). Such copies are all paired by content and place, as
+// messages whose ids carry no identity, as copiesElsewhere's are.
+// Otherwise the first copy may be base's message edited, as its id says:
+// it stays paired by id.
 func sideCopies(base, d *dialog.Dialog, org *origin, elsewhere map[*dialog.Message]bool) map[*dialog.Message]bool {
 	if !org.generated {
 		return elsewhere // (every id the side's file gives)
@@ -312,8 +312,18 @@ func sideCopies(base, d *dialog.Dialog, org *origin, elsewhere map[*dialog.Messa
 	if later == nil {
 		return elsewhere
 	}
+	first := make(map[string]*dialog.Message, len(later))
+	for _, m := range d.Messages {
+		if _, ok := later[m.ID]; ok && first[m.ID] == nil {
+			first[m.ID] = m
+		}
+	}
 	ambiguous := map[string]bool{}
 	for _, b := range base.Messages {
+		f := first[b.ID]
+		if f == nil || !(f.Kind == b.Kind && f.Content == b.Content) && sharesLine(f.Content, b.Content) {
+			continue
+		}
 		for _, c := range later[b.ID] {
 			if c.Kind == b.Kind && c.Content == b.Content {
 				ambiguous[b.ID] = true

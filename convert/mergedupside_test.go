@@ -22,14 +22,15 @@ import (
 // that cell before the other (a move no side's file shows: the copies are
 // alike) and give the other's id to the cell no side changed.
 //
-// Each case's cells are "kind id text", in order; an id "*" is one made
-// up by the merge (not pinned), "<nil>" none.
+// Each case's cells are "kind id text" (and "+att" with attachments), in
+// order; an id "*" is one made up by the merge (not pinned), "<nil>" none.
 func TestMergeSideDuplicateIDPairedByContent(t *testing.T) {
 	mdc := func(id, src string) string { return withID(5, id, md(`{}`, src, "")) }
 	codec := func(id, src string) string { return withID(5, id, code(`{}`, src, "[]", "null")) }
 	rawc := func(id, src string) string {
 		return withID(5, id, `{"cell_type": "raw", "metadata": {}, "source": "`+src+`"}`)
 	}
+	const attachment = `{"x.png": {"image/png": "iVBORw0KGgo="}}`
 	base2 := notebook(5, mdc("aaaa0001", "«s»"), codec("bbbb0002", "«s»"))
 	for _, c := range []struct {
 		name               string
@@ -72,6 +73,16 @@ func TestMergeSideDuplicateIDPairedByContent(t *testing.T) {
 			notebook(5, mdc("aaaa0001", "«s»"), rawc("o2id", "«s»"), codec("bbbb0002", "«s»")),
 			notebook(5, codec("bbbb0002", "«s»"), codec("bbbb0002", "«s»"), codec("bbbb0002", "«s»")),
 			[]string{`code aaaa0001 "«s»"`, `code o2id "«s»"`, `code bbbb0002 "«s»"`}, 0},
+		// The first copy shares a line with base's cell of the id, a
+		// later copy is as base's (seed 2001570): the first may be that
+		// cell edited, as its id says, and stays paired by id. Theirs
+		// took a line and the attachment out of it and inserted a copy
+		// of base's; ours took the attachment out.
+		{"theirs only, the first copy may be base's edited",
+			notebook(5, withID(5, "aaaa0001", md(`{}`, "«s»\nline\no4", attachment))),
+			notebook(5, mdc("aaaa0001", "«s»\nline\no4")),
+			notebook(5, mdc("aaaa0001", "«s»\nline"), withID(5, "aaaa0001", md(`{}`, "«s»\nline\no4", attachment))),
+			[]string{`markdown aaaa0001 "«s»\nline"`, `markdown * "«s»\nline\no4" +att`}, 0},
 		// The id twice in base only: ours deleted the first copy, the
 		// second now holds the id alone; theirs renamed the second and
 		// edited the raw cell.
@@ -101,7 +112,11 @@ func TestMergeSideDuplicateIDPairedByContent(t *testing.T) {
 			if id != "<nil>" && !named[id] {
 				id = "*"
 			}
-			got = append(got, fmt.Sprintf("%v %s %q", m["cell_type"], id, joinText(m["source"])))
+			s := fmt.Sprintf("%v %s %q", m["cell_type"], id, joinText(m["source"]))
+			if a, _ := m["attachments"].(map[string]any); len(a) > 0 {
+				s += " +att"
+			}
+			got = append(got, s)
 		}
 		if diff := cmp.Diff(c.want, got); diff != "" || len(res.Conflicts) != c.conflicts {
 			t.Errorf("%s: merged cells (-want +got):\n%s\nconflicts %v, want %d", c.name, diff, res.Conflicts, c.conflicts)
