@@ -151,6 +151,9 @@ func (o options) mergeDialogs(fBase, fOurs, fTheirs *File, in mergeInputs, opt d
 	}
 	userUnkeyed, userEqual, userTrace, userPairText := opt.Unkeyed, opt.Equal, opt.Trace, opt.PairText
 	elsewhere := copiesElsewhere(base, orgs[0], ours, theirs)
+	for i, d := range [2]*dialog.Dialog{ours, theirs} {
+		elsewhere = sideCopies(base, d, orgs[i+1], elsewhere)
+	}
 	opt.Unkeyed = func(m *dialog.Message) bool {
 		if elsewhere[m] {
 			return true
@@ -283,11 +286,73 @@ func copiesElsewhere(base *dialog.Dialog, orgB *origin, sides ...*dialog.Dialog)
 	return out
 }
 
+// sideCopies adds to elsewhere (nil: makes it) the messages of side d,
+// read as org, whose file id the side's file gives more than one cell
+// (git's hunks can put a cell twice, or give one cell's text another's id
+// line), where the id cannot say which copy is base's message of that
+// id: the first copy has the id, the others made-up ones (see
+// fileIDTaken), and a copy other than the first has the kind and text of
+// base's message while the first has them too (alike copies: their places
+// tell them apart) or shares no line with its text (so it is not base's
+// message edited). Such copies are all paired by content and place, as
+// messages whose ids carry no identity, as copiesElsewhere's are.
+// Otherwise the first copy may be base's message edited, as its id says:
+// it stays paired by id.
+func sideCopies(base, d *dialog.Dialog, org *origin, elsewhere map[*dialog.Message]bool) map[*dialog.Message]bool {
+	if !org.generated {
+		return elsewhere // (every id the side's file gives)
+	}
+	var later map[string][]*dialog.Message // by file id: the side's copies with made-up ids
+	for i, m := range d.Messages {
+		if s := org.snapAt(i, m); s != nil && s.generated && fileIDTaken(s, m) {
+			if later == nil {
+				later = map[string][]*dialog.Message{}
+			}
+			id := string(nbformat.CellIDOf(s.cell))
+			later[id] = append(later[id], m)
+		}
+	}
+	if later == nil {
+		return elsewhere
+	}
+	first := make(map[string]*dialog.Message, len(later))
+	for _, m := range d.Messages {
+		if _, ok := later[m.ID]; ok && first[m.ID] == nil {
+			first[m.ID] = m
+		}
+	}
+	ambiguous := map[string]bool{}
+	for _, b := range base.Messages {
+		f := first[b.ID]
+		if f == nil || !(f.Kind == b.Kind && f.Content == b.Content) && sharesLine(f.Content, b.Content) {
+			continue
+		}
+		for _, c := range later[b.ID] {
+			if c.Kind == b.Kind && c.Content == b.Content {
+				ambiguous[b.ID] = true
+				break
+			}
+		}
+	}
+	if len(ambiguous) == 0 {
+		return elsewhere
+	}
+	if elsewhere == nil {
+		elsewhere = map[*dialog.Message]bool{}
+	}
+	for i, m := range d.Messages {
+		if s := org.snapAt(i, m); s != nil && s.cell != nil && ambiguous[string(nbformat.CellIDOf(s.cell))] {
+			elsewhere[m] = true
+		}
+	}
+	return elsewhere
+}
+
 // fileIDsBack gives a merged message whose id is made up (a version's
-// generated one: the merge takes ours' id where neither side's carries
-// an identity) the id of its version that copiesElsewhere paired by
-// content, which is that version's file's id, where no other merged
-// message holds it; its conflicts follow it.
+// generated one: where neither side's id carries an identity the merge
+// takes base's, or where base's carries none either ours') the file's id of its version paired by content (see
+// copiesElsewhere and sideCopies), where no other merged message holds
+// it; its conflicts follow it.
 func fileIDsBack(merged *dialog.Dialog, conflicts []dialog.Conflict, versions map[*dialog.Message][3]*dialog.Message,
 	elsewhere map[*dialog.Message]bool, snapOf func(*dialog.Message) *snapshot) {
 	held := make(map[string]bool, len(merged.Messages))
@@ -295,28 +360,29 @@ func fileIDsBack(merged *dialog.Dialog, conflicts []dialog.Conflict, versions ma
 		held[m.ID] = true
 	}
 	for _, m := range merged.Messages {
-		var e *dialog.Message
+		id := ""
 		madeUp := false
 		for _, x := range versions[m] {
 			if x == nil {
 				continue
 			}
-			if elsewhere[x] {
-				e = x
+			s := snapOf(x)
+			if elsewhere[x] && s != nil && s.cell != nil {
+				id = string(nbformat.CellIDOf(s.cell))
 			}
-			if s := snapOf(x); x.ID == m.ID && s != nil && s.generated {
+			if x.ID == m.ID && s != nil && s.generated {
 				madeUp = true
 			}
 		}
-		if e == nil || !madeUp || held[e.ID] {
+		if id == "" || !madeUp || held[id] {
 			continue
 		}
 		old := m.ID
 		delete(held, old)
-		m.ID, held[e.ID] = e.ID, true
+		m.ID, held[id] = id, true
 		for i := range conflicts {
 			if conflicts[i].ID == old {
-				conflicts[i].ID = e.ID
+				conflicts[i].ID = id
 			}
 		}
 	}

@@ -170,7 +170,10 @@ func (c Conflict) String() string {
 // Merge merges the changes ours and theirs made to base, three-way.
 //
 // Messages are matched by id (by content where opt.Unkeyed says ids are
-// made up). Every change made on one side only is applied: inserted,
+// made up). A made-up id is no change of a message's id: a message whose
+// versions on both sides have made-up ids keeps base's (where that is
+// none either, ours'), and one side's made-up id gives way to the
+// other's. Every change made on one side only is applied: inserted,
 // deleted and moved messages, and a message's kind, content, reply,
 // outputs, execution count, attachments, and metadata and attributes key
 // by key (recursively into nested objects, whether maps or raw JSON hold

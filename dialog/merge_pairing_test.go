@@ -237,3 +237,32 @@ func TestMergeHeadingLineKeptPaired(t *testing.T) {
 		t.Errorf("merged %d messages, want ours' code, in its conflict", len(got.Messages))
 	}
 }
+
+// A message whose versions on both sides have ids that are no identity
+// (Unkeyed) while base's is keeps base's id: neither side gave it another
+// (ids both sides' files made up alike, or gave another message too, are
+// no change); where one side's id is an identity, that one's; where
+// base's is none either, ours'.
+func TestMergeUnkeyedSidesKeepBaseID(t *testing.T) {
+	unkeyed := func(m *dialog.Message) bool { return strings.HasPrefix(m.ID, "u") }
+	for _, c := range []struct {
+		name       string
+		b, o, t    string
+		want       string
+		conflicted bool
+	}{
+		{"both made up alike", "b1", "u1", "u1", "b1", false},
+		{"both made up apart", "b1", "u1", "u2", "b1", false},
+		{"theirs an identity", "b1", "u1", "t1", "t1", false},
+		{"ours an identity", "b1", "o1", "u2", "o1", false},
+		{"base made up too", "u0", "u1", "u2", "u1", false},
+	} {
+		b := dlg(msg(c.b, dialog.Code, "x = 1\n"), msg("b2", dialog.Code, "y = 2\n"))
+		o := dlg(msg(c.o, dialog.Code, "x = 10\n"), msg("b2", dialog.Code, "y = 2\n"))
+		th := dlg(msg(c.t, dialog.Code, "x = 1\n"), msg("b2", dialog.Code, "y = 20\n"))
+		got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{Unkeyed: unkeyed})
+		if idList(got) != c.want+" b2" || len(cs) > 0 != c.conflicted || got.Messages[0].Content != "x = 10\n" {
+			t.Errorf("%s: merged ids %q (first %q), conflicts %v; want %q", c.name, idList(got), got.Messages[0].Content, whats(cs), c.want+" b2")
+		}
+	}
+}

@@ -99,12 +99,15 @@ func (mg *merger) message(b, o, t *Message, added bool) *Message {
 }
 
 // mergedID is the id of a message both sides kept, merged as a value:
+// where neither side's id is an identity (Unkeyed) and base's is, base's;
 // one whose id is made up takes the other's, a change made on one side
 // only (a renamed message, paired by content) is applied, and both sides
 // giving different ids keep ours' and report it. cur is the id the merged
 // parts came with.
 func (mg *merger) mergedID(b, o, t *Message, cur string) string {
 	switch {
+	case mg.unkeyed(o) && mg.unkeyed(t) && b.ID != "" && !mg.unkeyed(b):
+		return b.ID
 	case o.ID == t.ID:
 		return o.ID
 	case mg.unkeyed(o) && !mg.unkeyed(t):
