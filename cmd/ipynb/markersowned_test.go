@@ -3,7 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -39,7 +39,7 @@ func FuzzSplitConflictsOwned(f *testing.F) {
 				if !bytes.Equal(s.text, w.text) || (s.text == nil) != (w.text == nil) {
 					t.Fatalf("side %d: %q, want %q", i, s.text, w.text)
 				}
-				if want.hunks > 0 && (s.n != w.n || !reflect.DeepEqual(s.runs, w.runs)) {
+				if want.hunks > 0 && (s.n != w.n || !slices.Equal(s.runs, w.runs)) {
 					t.Fatalf("side %d: %d lines %v, want %d %v", i, s.n, s.runs, w.n, w.runs)
 				}
 			}
