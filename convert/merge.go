@@ -249,24 +249,9 @@ func copiesElsewhere(base *dialog.Dialog, orgB *origin, sides ...*dialog.Dialog)
 	if !orgB.generated {
 		return nil // (every id base's file gives)
 	}
-	var later map[string][]*dialog.Message // by file id: base's copies with made-up ids
-	for i, m := range base.Messages {
-		if s := orgB.snapAt(i, m); s != nil && s.generated && fileIDTaken(s, m) {
-			if later == nil {
-				later = map[string][]*dialog.Message{}
-			}
-			id := string(nbformat.CellIDOf(s.cell))
-			later[id] = append(later[id], m)
-		}
-	}
+	first, later := repeatedIDs(base, orgB)
 	if later == nil {
 		return nil
-	}
-	first := make(map[string]*dialog.Message, len(later))
-	for _, m := range base.Messages {
-		if _, ok := later[m.ID]; ok && first[m.ID] == nil {
-			first[m.ID] = m
-		}
 	}
 	out := map[*dialog.Message]bool{}
 	for _, d := range sides {
@@ -286,6 +271,32 @@ func copiesElsewhere(base *dialog.Dialog, orgB *origin, sides ...*dialog.Dialog)
 	return out
 }
 
+// repeatedIDs returns, for each id d's file (read as org) gives more than
+// one cell, the message of its first copy, which has the id, and those of
+// the later copies, which have made-up ones (see fileIDTaken); both nil
+// when the file repeats no id.
+func repeatedIDs(d *dialog.Dialog, org *origin) (first map[string]*dialog.Message, later map[string][]*dialog.Message) {
+	for i, m := range d.Messages {
+		if s := org.snapAt(i, m); s != nil && s.generated && fileIDTaken(s, m) {
+			if later == nil {
+				later = map[string][]*dialog.Message{}
+			}
+			id := string(nbformat.CellIDOf(s.cell))
+			later[id] = append(later[id], m)
+		}
+	}
+	if later == nil {
+		return nil, nil
+	}
+	first = make(map[string]*dialog.Message, len(later))
+	for _, m := range d.Messages {
+		if _, ok := later[m.ID]; ok && first[m.ID] == nil {
+			first[m.ID] = m
+		}
+	}
+	return first, later
+}
+
 // sideCopies adds to elsewhere (nil: makes it) the messages of side d,
 // read as org, whose file id the side's file gives more than one cell
 // (git's hunks can put a cell twice, or give one cell's text another's id
@@ -302,24 +313,9 @@ func sideCopies(base, d *dialog.Dialog, org *origin, elsewhere map[*dialog.Messa
 	if !org.generated {
 		return elsewhere // (every id the side's file gives)
 	}
-	var later map[string][]*dialog.Message // by file id: the side's copies with made-up ids
-	for i, m := range d.Messages {
-		if s := org.snapAt(i, m); s != nil && s.generated && fileIDTaken(s, m) {
-			if later == nil {
-				later = map[string][]*dialog.Message{}
-			}
-			id := string(nbformat.CellIDOf(s.cell))
-			later[id] = append(later[id], m)
-		}
-	}
+	first, later := repeatedIDs(d, org)
 	if later == nil {
 		return elsewhere
-	}
-	first := make(map[string]*dialog.Message, len(later))
-	for _, m := range d.Messages {
-		if _, ok := later[m.ID]; ok && first[m.ID] == nil {
-			first[m.ID] = m
-		}
 	}
 	ambiguous := map[string]bool{}
 	for _, b := range base.Messages {
