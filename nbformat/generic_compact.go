@@ -17,8 +17,10 @@ import (
 // json.Number, []any, map[string]any), byte for byte (keys sorted, numbers
 // spelled as the encoder spells them), at the cost of the output buffer
 // and one key list per object. The upgrade of version 3 notebooks goes
-// through it (their worksheets' cells are generic JSON), as does
-// nbgeneric.Encode.
+// through it (their worksheets' cells are generic JSON). Outside the
+// package, internal/jsonvalue.Compact is the same writer (internal/nbjson
+// passes it this package's encoder for other values; compact_diff_test.go
+// pins the two together).
 
 // maxGenericDepth bounds appendGeneric's recursion; deeper values (which
 // Decode never returns: its limit is defaultMaxDepth) take the encoder's
