@@ -24,7 +24,7 @@ import (
 // which writes it or reports its error (nbformat's encoder, through its
 // public API: see internal/nbjson).
 func Compact(v any, other func(v any) ([]byte, error)) ([]byte, error) {
-	if out, ok := appendCompact(nil, v, 0); ok {
+	if out, ok := AppendCompact(nil, v); ok {
 		return out, nil
 	}
 	if raw, ok := v.(json.RawMessage); ok {
@@ -39,8 +39,15 @@ func Compact(v any, other func(v any) ([]byte, error)) ([]byte, error) {
 	return other(v)
 }
 
-// appendCompact appends v as compact JSON. It reports false for a value
-// Compact leaves to its fallback.
+// AppendCompact appends v, a generic value, as compact JSON, without
+// reflection, at the cost of the output buffer and one key list per
+// object (package nbformat's encodeCompact writes generic values with it).
+// It reports false, leaving the caller to use its encoder, for a value of
+// another type, a string that is not valid UTF-8, an invalid json.Number,
+// or a value nested deeper than the readers' MaxDepth (which Decode never
+// returns).
+func AppendCompact(dst []byte, v any) ([]byte, bool) { return appendCompact(dst, v, 0) }
+
 func appendCompact(dst []byte, v any, depth int) ([]byte, bool) {
 	if depth > nblimits.DefaultMaxDepth {
 		return dst, false
