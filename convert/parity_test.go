@@ -19,7 +19,7 @@ import (
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
-	"github.com/nbdialog/ipynb/internal/nbgeneric"
+	"github.com/nbdialog/ipynb/internal/nbjson"
 	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/internal/truthy"
 	"github.com/nbdialog/ipynb/nbformat"
@@ -404,7 +404,7 @@ func canonicalDoc(t *testing.T, data []byte) ([]byte, map[string]any) {
 
 func encoded(t *testing.T, v any) []byte {
 	t.Helper()
-	b, err := nbgeneric.Encode(v)
+	b, err := nbjson.Encode(v)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/nbdialog/ipynb/internal/jsonpointer"
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
+	"github.com/nbdialog/ipynb/internal/nbjson"
 	"github.com/nbdialog/ipynb/internal/truthy"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -412,7 +413,7 @@ func unknownCell(u *nbformat.UnknownCell, m *dialog.Message, meta map[string]any
 	if !changed {
 		return u, nil
 	}
-	raw, err := nbgeneric.Encode(obj)
+	raw, err := nbjson.Encode(obj)
 	if err != nil {
 		return nil, fmt.Errorf("convert: message %s: %w", m.ID, err)
 	}

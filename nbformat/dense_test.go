@@ -13,6 +13,7 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
+	"github.com/nbdialog/ipynb/internal/nbjson"
 	"github.com/nbdialog/ipynb/internal/nbtest"
 	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
@@ -237,7 +238,7 @@ func TestRawMetadata(t *testing.T) {
 	if raw, ok := back.AdditionalProperties["a"].(json.RawMessage); !ok || string(raw) != `[1,{"b":"é"}]` {
 		t.Errorf("FromMap a: %T %s", back.AdditionalProperties["a"], back.AdditionalProperties["a"])
 	}
-	enc, err := nbgeneric.Encode(map[string]any{"a": json.RawMessage("[ 1 , \"x y\" ]")})
+	enc, err := nbjson.Encode(map[string]any{"a": json.RawMessage("[ 1 , \"x y\" ]")})
 	if err != nil || string(enc) != `{"a":[1,"x y"]}` {
 		t.Errorf("Encode: %s, %v", enc, err)
 	}

@@ -106,9 +106,11 @@
 // internal/jsonsize and internal/nbstyle, as nbformat does; they heal
 // with HealOptions (KeepBOM, Written), upgrade copies of version 3
 // notebooks with Upgrade, and tell the problems about cell ids with
-// internal/cellid; what they still reach that is not public goes through
-// internal/nbgeneric (typed values to and from generic JSON), set by
-// generic.go.
+// internal/cellid; they write generic JSON compactly with internal/nbjson
+// (internal/jsonvalue.Compact, this package's encoder for other values
+// through MimeBundle.SetJSON); what they still reach that is not public
+// goes through internal/nbgeneric (typed values to and from generic JSON),
+// set by generic.go.
 //
 // # Concurrency
 //

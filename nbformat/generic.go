@@ -14,7 +14,6 @@ import (
 
 // The bridge to generic JSON for the module's other packages (convert).
 func init() {
-	nbgeneric.Encode = encodeCompact
 	nbgeneric.ToMap = toMap
 	nbgeneric.FromMap = fromMap
 	nbgeneric.OutputToMap = func(o any) (map[string]any, error) {

@@ -12,7 +12,7 @@ import (
 )
 
 // reflectCompact is compact JSON through the encoder (reflection), the
-// way encodeCompact wrote every value before appendGeneric.
+// way encodeCompact wrote every value before jsonvalue.AppendCompact.
 func reflectCompact(v any) ([]byte, error) {
 	e := encoder{st: &nbstyle.Style{Colon: ":"}}
 	x := reflect.ValueOf(&v).Elem()

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/nbstyle"
 )
 
@@ -61,9 +62,13 @@ func (e *encoder) tapeValue(t *jsontree.Tape, j int, ind string) {
 }
 
 // encodeCompact writes v (any Go value the encoder handles) as compact JSON.
-// Generic JSON values are written by appendGeneric, others by encAny.
+// Generic JSON values (the values Decode returns: the upgrade of version 3
+// notebooks goes through it, their worksheets' cells being generic JSON)
+// are written by jsonvalue.AppendCompact, without reflection; others by
+// encAny (generic_compact_internal_test.go pins the two together, and
+// compact_diff_test.go internal/nbjson, the same writer outside).
 func encodeCompact(v any) ([]byte, error) {
-	if out, ok := appendGeneric(nil, v, 0); ok {
+	if out, ok := jsonvalue.AppendCompact(nil, v); ok {
 		return out, nil
 	}
 	e := encoder{st: &nbstyle.Style{Colon: ":"}}

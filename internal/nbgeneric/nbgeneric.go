@@ -15,11 +15,6 @@
 package nbgeneric
 
 var (
-	// Encode writes generic values (and any value encoding/json writes)
-	// as compact JSON; unlike encoding/json it writes NaN and ±Inf as
-	// Python does, and json.Number as it is.
-	Encode func(v any) ([]byte, error)
-
 	// ToMap returns a generated struct of package nbformat (or a pointer
 	// to one), such as a cell's Metadata, as a generic object: its typed
 	// fields and its AdditionalProperties together.

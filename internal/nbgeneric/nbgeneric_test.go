@@ -8,12 +8,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
+	"github.com/nbdialog/ipynb/internal/nbjson"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
 // Importing nbformat sets every function (they are nbformat's own).
 func TestSetByNbformat(t *testing.T) {
-	if nbgeneric.Encode == nil || nbgeneric.ToMap == nil ||
+	if nbgeneric.ToMap == nil ||
 		nbgeneric.FromMap == nil || nbgeneric.OutputToMap == nil || nbgeneric.OutputFromMap == nil {
 		t.Fatal("a function is not set")
 	}
@@ -39,7 +40,7 @@ func TestDecodeEncode(t *testing.T) {
 		t.Errorf("decoded (-want +got):\n%s", diff)
 	}
 	m["nan"] = nan
-	out, err := nbgeneric.Encode(m)
+	out, err := nbjson.Encode(m)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
+	"github.com/nbdialog/ipynb/internal/nbjson"
 	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -225,7 +226,7 @@ func outside(t testing.TB, data []byte) []byte {
 }
 
 // encodeJSON writes generic JSON.
-func encodeJSON(v any) ([]byte, error) { return nbgeneric.Encode(v) }
+func encodeJSON(v any) ([]byte, error) { return nbjson.Encode(v) }
 
 // textBundle returns a bundle holding the given MIME type → text pairs.
 func textBundle(pairs ...string) nbformat.MimeBundle {

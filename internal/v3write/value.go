@@ -10,6 +10,7 @@ import (
 	"github.com/nbdialog/ipynb/internal/lines"
 	"github.com/nbdialog/ipynb/internal/mimetype"
 	"github.com/nbdialog/ipynb/internal/nbgeneric"
+	"github.com/nbdialog/ipynb/internal/nbjson"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -68,7 +69,7 @@ func (c *v4Cell) normalized() error {
 // decoded returns generic JSON decoded all the way down (no
 // json.RawMessage left).
 func decoded(v any) (any, error) {
-	raw, err := nbgeneric.Encode(v)
+	raw, err := nbjson.Encode(v)
 	if err != nil {
 		return nil, err
 	}
@@ -246,7 +247,7 @@ func (o *obj) compact() (json.RawMessage, error) {
 		case []any:
 			raw, err = compactList(v)
 		default:
-			raw, err = nbgeneric.Encode(v)
+			raw, err = nbjson.Encode(v)
 		}
 		if err != nil {
 			return nil, err
@@ -268,7 +269,7 @@ func compactList(l []any) ([]byte, error) {
 		if x, ok := v.(*obj); ok {
 			raw, err = x.compact()
 		} else {
-			raw, err = nbgeneric.Encode(v)
+			raw, err = nbjson.Encode(v)
 		}
 		if err != nil {
 			return nil, err
