@@ -29,15 +29,7 @@ func TestMergeV3HeadingLinesPaired(t *testing.T) {
 	ours := v3Notebook(`{"cell_type": "heading", "level": 2, "metadata": {}, "source": ["Intro\n", "a new line"]}`,
 		`{"cell_type": "markdown", "metadata": {}, "source": ["added"]}`)
 	theirs := v3Notebook(`{"cell_type": "raw", "metadata": {}, "source": ["Intro\n", "Old notebook"]}`)
-	res, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range res.Conflicts {
-		if c.Ours == nil || c.Theirs == nil {
-			t.Errorf("conflict %v: a side's edit of the heading read as a deletion", c)
-		}
-	}
+	res := mergeHeadingEdited(t, base, ours, theirs)
 	var nb struct {
 		Nbformat   int
 		Worksheets []struct {
@@ -75,15 +67,7 @@ func TestMergeV3HeadingLineAddedPaired(t *testing.T) {
 	ours := v3Notebook(long, `{"cell_type": "heading", "level": 2, "metadata": {}, "source": ["Intro\n", "ours' line"]}`,
 		`{"cell_type": "code", "collapsed": false, "input": ["x = 1"], "language": "python", "metadata": {}, "outputs": []}`)
 	theirs := v3Notebook(`{"cell_type": "heading", "level": 2, "metadata": {}, "source": ["Intro\n", "theirs' line"]}`, long)
-	res, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range res.Conflicts {
-		if c.Ours == nil || c.Theirs == nil {
-			t.Errorf("conflict %v: a side's edit of the heading read as a deletion", c)
-		}
-	}
+	res := mergeHeadingEdited(t, base, ours, theirs)
 	var nb struct {
 		Worksheets []struct {
 			Cells []struct {
@@ -123,4 +107,21 @@ func TestDiffV3HeadingLinesPaired(t *testing.T) {
 	if got := strings.Join(kinds, " "); got != "changed added" {
 		t.Errorf("diff %q, want the heading changed and the new cell added", got)
 	}
+}
+
+// mergeHeadingEdited merges base, ours and theirs, failing t where a
+// conflict reads a side's edit of a heading as a deletion (a side
+// missing from it).
+func mergeHeadingEdited(t *testing.T, base, ours, theirs []byte) *convert.MergeResult {
+	t.Helper()
+	res, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Conflicts {
+		if c.Ours == nil || c.Theirs == nil {
+			t.Errorf("conflict %v: a side's edit of the heading read as a deletion", c)
+		}
+	}
+	return res
 }
