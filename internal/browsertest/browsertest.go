@@ -49,11 +49,13 @@ func ExecPath() string {
 
 // newBrowser starts a browser with its profile in dir; cancel ends it.
 // The browser's own temporary files (the folder of its singleton socket,
-// which a browser that is killed never removes) are made in dir too, so
-// they go with it.
+// which a browser that is killed never removes) are made in a folder of
+// their own that cancel removes: a short one under the system's, as a
+// socket's path may not be longer than 107 bytes (a test's TempDir can
+// be).
 func newBrowser(exe, dir string) (context.Context, context.CancelFunc) {
-	tmp := filepath.Join(dir, "tmp")
-	if err := os.MkdirAll(tmp, 0o700); err != nil {
+	tmp, err := os.MkdirTemp("", "bt-")
+	if err != nil {
 		tmp = dir // chromium reports the folder it cannot use
 	}
 	opts := []chromedp.ExecAllocatorOption{
@@ -83,7 +85,13 @@ func newBrowser(exe, dir string) (context.Context, context.CancelFunc) {
 	}
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(alloc)
-	return ctx, func() { cancel(); cancelAlloc() }
+	return ctx, func() {
+		cancel()
+		cancelAlloc()
+		if tmp != dir {
+			os.RemoveAll(tmp)
+		}
+	}
 }
 
 // The browser Main shares.
