@@ -58,6 +58,38 @@ func commandProperty(t *testing.T, n, from int, reals []realBase) {
 	})
 }
 
+// TestMergePropertyRange runs a range of seeds no tier runs, to look for
+// new failures: IPYNB_MERGEPROP_FROM=N (and IPYNB_MERGEPROP_N, default
+// 6000; IPYNB_MERGEPROP_PATH=merge or fix as for TestMergePropertySeed)
+// go test ./internal/mergecheck -run TestMergePropertyRange -v.
+func TestMergePropertyRange(t *testing.T) {
+	from, err := strconv.Atoi(os.Getenv("IPYNB_MERGEPROP_FROM"))
+	if err != nil || from < 1 {
+		t.Skip("set IPYNB_MERGEPROP_FROM to the first seed (a positive integer)")
+	}
+	n := 6000
+	if s := os.Getenv("IPYNB_MERGEPROP_N"); s != "" {
+		if n, err = strconv.Atoi(s); err != nil || n < 1 {
+			t.Fatalf("IPYNB_MERGEPROP_N=%q: not a positive integer", s)
+		}
+	}
+	reals := realBases(25)
+	if from >= 1_000_000 {
+		reals = realBases(1)
+	}
+	m, what := libraryMerge, "convert.Merge"
+	switch os.Getenv("IPYNB_MERGEPROP_PATH") {
+	case "merge":
+		m, what = commandMerge(t, buildCommand(t), t.TempDir()), "ipynb merge"
+	case "fix":
+		if _, err := exec.LookPath("git"); err != nil {
+			t.Skip("git absent")
+		}
+		m, what = fixMerge(t, buildCommand(t), t.TempDir()), "git merge-file --diff3 + ipynb fix"
+	}
+	property(t, what+" (seeds from "+strconv.Itoa(from)+")", m, seedRange(from, n), reals, 400)
+}
+
 // TestMergePropertySeed shows one case, shrunk to its first failure
 // (IPYNB_MERGEPROP_CLASS: to the first of that class), merged by the
 // library (IPYNB_MERGEPROP_PATH=merge: the command; fix: git and fix):
