@@ -63,6 +63,8 @@ type run struct {
 	// one cell (a side git's markers hold can): a valid result cannot
 	// keep them on every such cell.
 	dupIDs [3]map[string]bool
+	// resultIDs holds the ids of the result's cells.
+	resultIDs map[string]bool
 }
 
 func (k *run) fail(check, side, key, ptr, format string, args ...any) {
@@ -99,6 +101,12 @@ func check(base, ours, theirs, result []byte, clean bool, opt checkOptions) []fa
 				k.dupIDs[i][id] = seen[id]
 				seen[id] = true
 			}
+		}
+	}
+	k.resultIDs = map[string]bool{}
+	for _, c := range rv.cells {
+		if id, ok := c.c.vals["id"].(string); ok {
+			k.resultIDs[id] = true
 		}
 	}
 	vb, vo, vt := vs[0], vs[1], vs[2]
@@ -388,6 +396,8 @@ func (k *run) values(key string, b *obj, sides [2]*obj, rs []*cellView) {
 		vr, hr := at(rs[0].c, p)
 		same := func(v any, h bool) bool { return h == hb && (!h || equal(v, vb)) }
 		switch {
+		case p == "/id" && hr && k.copyRenamed(str(vb)):
+			// (a valid result gives a side's id of two cells to one)
 		case same(vo, ho) && same(vt, ht) && !same(vr, hr) && !covers(rs[0].recs, p, 1, vb, hb):
 			check := "unchanged value changed"
 			if hr == hb && equal(fffd(vb), fffd(vr)) && hasFFFD(vr) {
@@ -398,6 +408,13 @@ func (k *run) values(key string, b *obj, sides [2]*obj, rs []*cellView) {
 			k.fail("value from nowhere", "", key, p, "result %s, no input has it", compact(vr, hr))
 		}
 	}
+}
+
+// copyRenamed reports whether id is one a side gives more than one cell
+// and that a cell of the result keeps: a copy with another id is then
+// the result's one way to stay valid (ids are unique).
+func (k *run) copyRenamed(id string) bool {
+	return (k.dupIDs[1][id] || k.dupIDs[2][id]) && k.resultIDs[id]
 }
 
 // kept reports whether side's change is in one of the result versions:

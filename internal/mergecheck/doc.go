@@ -27,12 +27,14 @@
 //     twice in a side is one cell twice, and an id git's hunks gave to
 //     another cell's text does not say which cell it is: the readings
 //     (copies numbered by alignment, in order, the copy equal to base's
-//     first, copies told apart by their ids) are all tried. A side read back that is JSON but no valid notebook (a
-//     markdown cell with outputs, two cells with one id) has no value cell
-//     by cell that a valid result could keep: such a repair is judged by
-//     its text lines (each line a side added is in the result), its
-//     validity and its marks (see linesKept); an id a side gives two
-//     cells is not required of the result either.
+//     first, copies told apart by their ids) are all tried. A side read
+//     back that is JSON but no valid notebook (a markdown cell with
+//     outputs) has no value cell by cell that a valid result could keep:
+//     such a repair is judged by its text lines (each line a side added
+//     is in the result), its validity and its marks (see linesKept). An
+//     id a side gives two cells is not required of every copy in the
+//     result (whose ids are unique): a copy may carry an id of its own
+//     where another cell of the result keeps that id.
 //   - A value both sides left as base had, shown in a conflict record
 //     with that value, and a text both sides' versions of which are in a
 //     record, are inside a marked conflict.

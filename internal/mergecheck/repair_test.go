@@ -34,8 +34,7 @@ import (
 //
 // A side read back that is not a valid notebook even so — a cell with
 // members of another (git paired lines of two cells: a markdown cell
-// with outputs, a code cell without a source), two cells with one id —
-// has no value cell by cell that a valid result could keep: what it
+// with outputs, a code cell without a source) — has no value cell by cell that a valid result could keep: what it
 // meant is not in the file. Such a repair is judged by what is: the
 // result is a valid notebook, marked exactly when the repair reported
 // conflicts, and every line of a cell text that a side has and the base

@@ -50,8 +50,10 @@ func compiled(major, minor int) (*jsonschema.Schema, error) {
 }
 
 // validNotebook validates a notebook against the schema of its own
-// version (version 3.0 and 4.0–4.5), and checks that version 4.5 cell ids
-// are unique (which nbformat requires beside the schema).
+// version (version 3.0 and 4.0–4.5). That version 4.5 cell ids are unique
+// (which nbformat requires beside the schema) check asks of a result; a
+// side git's markers hold may give an id two cells, and is judged cell by
+// cell even so (see run.dupIDs).
 func validNotebook(data []byte) error {
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
