@@ -154,7 +154,14 @@ func (o options) mergeDialogs(fBase, fOurs, fTheirs *File, in mergeInputs, opt d
 	for i, d := range [2]*dialog.Dialog{ours, theirs} {
 		elsewhere = sideCopies(base, d, orgs[i+1], elsewhere)
 	}
+	copies := pairCopies([3]*dialog.Dialog{base, ours, theirs}, orgs)
+	for m := range copies {
+		delete(elsewhere, m)
+	}
 	opt.Unkeyed = func(m *dialog.Message) bool {
+		if copies[m] {
+			return false
+		}
 		if elsewhere[m] {
 			return true
 		}
@@ -215,6 +222,14 @@ func (o options) mergeDialogs(fBase, fOurs, fTheirs *File, in mergeInputs, opt d
 		valid <- ok
 	}()
 	merged, conflicts := dialog.Merge(base, ours, theirs, opt)
+	if len(copies) > 0 {
+		if elsewhere == nil {
+			elsewhere = map[*dialog.Message]bool{}
+		}
+		for m := range copies {
+			elsewhere[m] = true // (for fileIDsBack: its id made up or not its file's)
+		}
+	}
 	if len(elsewhere) > 0 {
 		fileIDsBack(merged, conflicts, versions, elsewhere, snapOf)
 	}
