@@ -27,7 +27,8 @@
 //     twice in a side is one cell twice, and an id git's hunks gave to
 //     another cell's text does not say which cell it is: the readings
 //     (copies numbered by alignment, in order, the copy equal to base's
-//     first, copies told apart by their ids) are all tried. A side read
+//     first, copies told apart by their ids, cells keyed by id with an
+//     id's copies numbered in order) are all tried. A side read
 //     back that is JSON but no valid notebook (a markdown cell with
 //     outputs) has no value cell by cell that a valid result could keep:
 //     such a repair is judged by its text lines (each line a side added

@@ -29,7 +29,8 @@ import (
 // tokenKeys); and where git's hunks gave one cell's text another's id
 // (an id going with two tokens), which of the two identifies the cell is
 // not in the file either, so cells are paired by id too (where every cell
-// has its own). A side's id change alone is no such case: there the
+// has one; a notebook's copies of an id it gives more than one cell, which
+// git's hunks can make, numbered in order). A side's id change alone is no such case: there the
 // tokens say which cell it is.
 //
 // A side read back that is not a valid notebook even so — a cell with
@@ -143,6 +144,11 @@ func judgeRepair(out outcome, opt checkOptions) []failure {
 				tokenKeys(vs)
 			}
 		},
+		func(vs [4]*nbView) { // the same, where git's hunks gave it two cells
+			if !idsCrossed(vs) || !keyByIDInOrder(vs) {
+				tokenKeys(vs)
+			}
+		},
 	}
 	for _, keys := range readings {
 		if len(fails) == 0 {
@@ -153,6 +159,57 @@ func judgeRepair(out outcome, opt checkOptions) []failure {
 		}
 	}
 	return fails
+}
+
+// keyByIDInOrder keys every cell by its id, a notebook's later cells of
+// an id it gives more than one numbered in their order ("id:X#2"), and a
+// result cell of an id no input has by an input's later copy with its
+// token, if every cell of the four has an id.
+func keyByIDInOrder(vs [4]*nbView) bool {
+	for _, v := range vs {
+		for _, c := range v.cells {
+			if _, ok := c.c.vals["id"].(string); !ok {
+				return false
+			}
+		}
+	}
+	known := map[string]bool{}
+	var later []*cellView // the inputs' later copies of an id
+	for i, v := range vs {
+		seen := map[string]int{}
+		for _, c := range v.cells {
+			id := c.c.vals["id"].(string)
+			seen[id]++
+			c.key = "id:" + id
+			if n := seen[id]; n > 1 {
+				c.key += fmt.Sprintf("#%d", n)
+			}
+			if i < 3 {
+				known[id] = true
+				if seen[id] > 1 {
+					later = append(later, c)
+				}
+			}
+		}
+	}
+	// A result cell of an id no input has is a later copy with its
+	// token (a valid result gives such a copy an id of its own).
+	taken := map[string]bool{}
+	for _, c := range vs[3].cells {
+		taken[c.key] = true
+	}
+	for _, c := range vs[3].cells {
+		if known[c.c.vals["id"].(string)] {
+			continue
+		}
+		for _, l := range later {
+			if !taken[l.key] && tokenRe.FindString(l.text) == tokenRe.FindString(c.text) {
+				c.key, taken[l.key] = l.key, true
+				break
+			}
+		}
+	}
+	return true
 }
 
 // idsCrossed reports whether an id goes with different tokens in
