@@ -175,8 +175,8 @@ func (m *idMaker) give(cs ...nbformat.Cell) {
 
 // pairInOrder calls give for each pair of cells of ours and theirs: the
 // anchors (ours' cell i equal to theirs' cell m[i]), and, between two
-// anchors, the remaining cells of each side in order (alone where one
-// side has more).
+// anchors, the remaining cells of each side paired as pairRun pairs them
+// (alone where one side has more).
 func pairInOrder(m []int, ours, theirs []nbformat.Cell, give func(...nbformat.Cell)) {
 	i, j := 0, 0
 	for {
@@ -189,17 +189,7 @@ func pairInOrder(m []int, ours, theirs []nbformat.Cell, give func(...nbformat.Ce
 		if i2 < len(ours) {
 			j2 = m[i2]
 		}
-		// Pair the cells in between in order.
-		for k := 0; i+k < i2 || j+k < j2; k++ {
-			switch {
-			case i+k < i2 && j+k < j2:
-				give(ours[i+k], theirs[j+k])
-			case i+k < i2:
-				give(ours[i+k])
-			default:
-				give(theirs[j+k])
-			}
-		}
+		pairRun(ours[i:i2], theirs[j:j2], give)
 		if i2 == len(ours) {
 			return
 		}
