@@ -80,3 +80,38 @@ func TestFixTwoWayPairsCellsThatShareLines(t *testing.T) {
 		}
 	}
 }
+
+// Without a base in git's markers, fix merges from an empty base: a
+// notebook metadata value the sides do not agree on is a conflict, its
+// record holding both (ours' value is not base's), a key one side alone
+// has is kept, and a key both have alike is kept once.
+func TestFixTwoWayNotebookMetadataFromNothing(t *testing.T) {
+	needGit(t)
+	nb := func(indent string, meta map[string]any) string {
+		cells := []any{map[string]any{"cell_type": "markdown", "metadata": map[string]any{}, "source": "x"}}
+		b, err := json.MarshalIndent(map[string]any{"cells": cells, "metadata": meta, "nbformat": 4, "nbformat_minor": 4}, "", indent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b) + "\n"
+	}
+	base := nb(" ", map[string]any{"kernelspec": map[string]any{"display_name": "Python 3", "name": "python3"}})
+	ours := nb("  ", map[string]any{"kernelspec": map[string]any{"display_name": "Python 3", "name": "python3"}, "deep": map[string]any{"y": "o2"}, "mine": true})
+	theirs := nb(" ", map[string]any{"kernelspec": map[string]any{"display_name": "Python 3", "name": "python3"}, "deep": map[string]any{"y": map[string]any{"z": 1.0}}})
+	dir := t.TempDir()
+	p := gitConflict(t, dir, base, ours, theirs)
+	r := ipynb(t, dir, "", "fix", p)
+	if r.code != 1 || !strings.Contains(r.stderr, "notebook metadata key deep/y") {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	meta := decoded(t, p)["metadata"].(map[string]any)
+	recs, _ := meta["ipynb_conflicts"].([]any)
+	if len(recs) != 1 {
+		t.Fatalf("records %v", meta["ipynb_conflicts"])
+	}
+	rec := recs[0].(map[string]any)
+	got, _ := json.Marshal([]any{rec["pointer"], rec["ours"], rec["theirs"], meta["mine"], meta["kernelspec"]})
+	if want := `["/metadata/deep/y","o2",{"z":1},true,{"display_name":"Python 3","name":"python3"}]`; string(got) != want {
+		t.Errorf("record and keys %s, want %s", got, want)
+	}
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -69,17 +68,18 @@ func mergeTwoWay(ours, theirs []byte, opt mergeOptions) (*merged, error) {
 	return res, nil
 }
 
-// emptyBase is the notebook text with no cells, as a base for a two-way
-// merge.
+// emptyBase is a notebook of the text's version with no cells, no
+// metadata and no other members, as a base for a two-way merge: every
+// value either side has is added (kept where both agree, a conflict where
+// they do not), none taken for one side's unchanged.
 func emptyBase(text []byte) ([]byte, error) {
 	nb, err := unmarshalOwned(text) // (text is not changed)
 	if err != nil {
 		return nil, err
 	}
-	nb.Cells = nil
-	out, err := nbformat.Marshal(nb)
-	// (A copy: Marshal's buffer is sized by the text it was read from.)
-	return bytes.Clone(out), err
+	empty := nbformat.New()
+	empty.Nbformat, empty.NbformatMinor = nb.Nbformat, nb.NbformatMinor
+	return nbformat.Marshal(empty)
 }
 
 // madeUpPrefix starts the ids made up for a two-way merge.
