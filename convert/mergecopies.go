@@ -10,8 +10,9 @@ package convert
 // so that each deletes a copy the other kept (both then gone although
 // both sides hold the cell), or pairs one side's copy with the copy the
 // other side's equals (an edit read where there is none). Both sides are
-// paired alike instead: each of base's copies, in order, with the side's
-// first copy equal to it in every part, then the copies left in order.
+// paired alike instead: which copies are paired is as base's copies, in
+// order, take the side's first copy equal to them in every part, then
+// the copies left in order; those chosen are paired in their order.
 // (Where base holds the id once, or another cell of base has the copies'
 // text, a copy may be another cell given the id: see copiesElsewhere and
 // sideCopies, which pair by content.)
@@ -103,24 +104,26 @@ func oneText(first *dialog.Message, lists ...[]*dialog.Message) bool {
 	return true
 }
 
-// pairInOrder pairs side copies with base copies bs: each base copy, in
-// order, takes the first side copy equal to it, then the base copies left
-// take the side copies left, in order. It returns, for each base copy
-// paired (by index in bs), its side copy.
+// pairInOrder pairs side copies with base copies bs: which copies are
+// paired is as each base copy, in order, taking the first side copy equal
+// to it, then the base copies left taking the side copies left, in
+// order; the base copies chosen are then paired with the side copies
+// chosen in their order (copies of one cell do not cross). It returns,
+// for each base copy paired (by index in bs), its side copy.
 func pairInOrder(bs, side []*dialog.Message) map[int]*dialog.Message {
-	out := map[int]*dialog.Message{}
+	chosen := make([]bool, len(bs))
 	taken := make([]bool, len(side))
 	for k, b := range bs {
 		for j, m := range side {
 			if !taken[j] && equalCopies(b, m) {
-				out[k], taken[j] = m, true
+				chosen[k], taken[j] = true, true
 				break
 			}
 		}
 	}
 	j := 0
 	for k := range bs {
-		if _, ok := out[k]; ok {
+		if chosen[k] {
 			continue
 		}
 		for j < len(side) && taken[j] {
@@ -129,7 +132,19 @@ func pairInOrder(bs, side []*dialog.Message) map[int]*dialog.Message {
 		if j == len(side) {
 			break
 		}
-		out[k], taken[j] = side[j], true
+		chosen[k], taken[j] = true, true
+	}
+	out := map[int]*dialog.Message{}
+	j = 0
+	for k := range bs {
+		if !chosen[k] {
+			continue
+		}
+		for !taken[j] {
+			j++
+		}
+		out[k] = side[j]
+		j++
 	}
 	return out
 }
