@@ -146,6 +146,10 @@ func (mg *merger) message3(b, o, t *Message, added bool) *Message {
 		return t
 	}
 	m := cloneMessage(o)
+	// (A side that only made base's message a prompt merges its text as
+	// one: see wholeTexts. ot and tt are the versions whose texts and
+	// outputs merge.)
+	ot, tt, sep := wholeTexts(b, o, t)
 	conflict := func(c Conflict) {
 		c.ID, c.Ours, c.Theirs = o.ID, o, t
 		if !added {
@@ -162,7 +166,7 @@ func (mg *merger) message3(b, o, t *Message, added bool) *Message {
 		conflict(Conflict{What: "kind", Part: PartKind, Values: [3]any{kindValue(b.Kind), string(o.Kind), string(t.Kind)}})
 	}
 	// Content.
-	text, n := textdiff.MergeText(b.Content, o.Content, t.Content, mg.mk)
+	text, n := textdiff.MergeText(b.Content, ot.Content, tt.Content, mg.mk)
 	m.Content = text
 	if n > 0 {
 		what := "content"
@@ -172,8 +176,8 @@ func (mg *merger) message3(b, o, t *Message, added bool) *Message {
 		conflict(Conflict{What: what, Part: PartContent, InText: true})
 	}
 	// Prompt replies are text too; the other outputs are derived data.
-	rb, ro, rt := b.Reply(), o.Reply(), t.Reply()
-	outs, count, outsConflict, countConflict := mg.outputs(withoutReply(b), withoutReply(o), withoutReply(t), b, o, t, added)
+	rb, ro, rt := b.Reply(), ot.Reply(), tt.Reply()
+	outs, count, outsConflict, countConflict := mg.outputs(withoutReply(b), withoutReply(ot), withoutReply(tt), b, o, t, added)
 	m.Outputs, m.ExecutionCount = outs, count
 	if m.Kind == Code {
 		if outsConflict {
@@ -190,6 +194,9 @@ func (mg *merger) message3(b, o, t *Message, added bool) *Message {
 			conflict(Conflict{What: "execution count of a message that is no longer code", Part: PartCount, Values: [3]any{countValue(b), countValue(o), countValue(t)}})
 		}
 		m.Outputs, m.ExecutionCount = nil, nil
+	}
+	if sep != "" && m.Kind == Prompt && n == 0 {
+		splitWhole(m, sep)
 	}
 	if rb != "" || ro != "" || rt != "" {
 		reply, n := textdiff.MergeText(rb, ro, rt, mg.mk)
