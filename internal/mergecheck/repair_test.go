@@ -295,7 +295,7 @@ func notAllValid(base []byte, sides [3][]byte) bool {
 // linesKept judges a repair whose sides are not all valid notebooks: the
 // result is valid, its marks agree with the status, and every text line
 // a side added (not in any of base's cell texts) is in a text of the
-// result. A version 3 heading's text is read, in every notebook, as
+// result (a cell's, or a text a cell's record holds). A version 3 heading's text is read, in every notebook, as
 // nbformat's upgrade reads it (upgradedHeading: one line, after its
 // level's hashes, level 1 where git's hunks took it), as check reads a
 // heading whose result is not a heading.
@@ -322,6 +322,18 @@ func linesKept(base []byte, sides [3][]byte, out outcome) []failure {
 	}
 	takeMarkerCells(rv)
 	have := texts(rv)
+	// A text a record holds is in the file, inside a marked conflict.
+	for _, c := range rv.cells {
+		for _, r := range c.recs {
+			for i, v := range r.vals {
+				if s, ok := v.(string); ok && r.has[i] && r.ptr == "/source" {
+					for l := range lineSet(s) {
+						have[l] = true
+					}
+				}
+			}
+		}
+	}
 	bv, err := viewOf(base)
 	if err != nil {
 		bv = &nbView{}

@@ -61,3 +61,47 @@ func nb45(t *testing.T, cells ...string) []byte {
 	}
 	return append(out.Bytes(), '\n')
 }
+
+// A repair judged by its lines (base's side is no valid notebook: git's
+// hunks took its cell's type) keeps a side's lines where a conflict
+// record of a result cell holds that side's text: theirs made the code
+// cell a prompt with a reply, which the result, code as ours', records.
+// Without the record the reply's lines are lost.
+func TestLinesKeptReadsRecordTexts(t *testing.T) {
+	marked := []byte(`{
+ "cells": [
+  {
+<<<<<<< ours
+   "cell_type": "code", "execution_count": null, "metadata": {}, "outputs": [], "source": ["«b0»"]
+||||||| base
+   "source": ["«b0»"]
+=======
+   "cell_type": "markdown", "metadata": {"solveit_ai": true}, "source": ["«b0»\n", "\n", "#### reply\n", "\n", "t5 reply"]
+>>>>>>> theirs
+  }
+ ],
+ "metadata": {}, "nbformat": 4, "nbformat_minor": 4
+}
+`)
+	result := func(meta string) outcome {
+		return outcome{status: 1, marked: marked, result: []byte(`{"cells": [{"cell_type": "code", "execution_count": null, "metadata": ` + meta +
+			`, "outputs": [], "source": ["«b0»"]}], "metadata": {}, "nbformat": 4, "nbformat_minor": 4}`)}
+	}
+	record := `{"ipynb_conflicts": [{"pointer": "/source", "what": "reply of a message that is no longer a prompt", "ours": "«b0»", "theirs": "«b0»\n\n#### reply\n\nt5 reply"}]}`
+	for _, c := range []struct {
+		name string
+		out  outcome
+		want string // the failures' checks
+	}{
+		{"theirs' text in a record", result(record), ""},
+		{"no record", result(`{}`), "lost,lost,conflict not marked in the file"},
+	} {
+		var got []string
+		for _, f := range judgeRepair(c.out, checkOptions{keys: tokenKeys, uniqueLines: true}) {
+			got = append(got, f.check)
+		}
+		if strings.Join(got, ",") != c.want {
+			t.Errorf("%s: failures %q, want %q", c.name, got, c.want)
+		}
+	}
+}
