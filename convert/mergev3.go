@@ -30,10 +30,9 @@ func keepsV3(oursIsBase bool, orgO, orgT *origin) bool {
 	return orgT.nb.Nbformat == 3 || !oursIsBase
 }
 
-// mergedV3Keys merges the version 3 notebook metadata key the upgrade
-// drops and the merge of the upgrades does not see: signature (name is
-// the dialog's Name). Where only theirs changed (or removed) it, it is
-// theirs'. It returns it where it differs from ours' (nil: removed), or
+// mergedV3Keys merges the version 3 notebook metadata keys the upgrade
+// drops and the merge of the upgrades does not see: name and signature.
+// Where only theirs changed (or removed) one, it is theirs'. It returns it where it differs from ours' (nil: removed), or
 // nil when a side is not version 3. (Both sides changing it: ours', which
 // IPython recomputes anyway.)
 func mergedV3Keys(orgB, orgO, orgT *origin) map[string]any {
@@ -41,7 +40,7 @@ func mergedV3Keys(orgB, orgO, orgT *origin) map[string]any {
 		return nil
 	}
 	var out map[string]any
-	for _, k := range []string{"signature"} {
+	for _, k := range []string{"name", "signature"} {
 		b, hb := orgB.nb.Metadata.AdditionalProperties[k]
 		o, ho := orgO.nb.Metadata.AdditionalProperties[k]
 		t, ht := orgT.nb.Metadata.AdditionalProperties[k]

@@ -7,10 +7,10 @@ import (
 	"github.com/nbdialog/ipynb/dialog"
 )
 
-// A version 3 notebook's signature, which the upgrade the merge works on
-// drops, is merged too: theirs removing or changing it while ours left it
-// is theirs' change, not lost under ours' metadata.
-func TestMergeV3Signature(t *testing.T) {
+// A version 3 notebook's name and signature, which the upgrade the merge
+// works on drops, are merged too: theirs removing or changing one while
+// ours left it is theirs' change, not lost under ours' metadata.
+func TestMergeV3NameAndSignature(t *testing.T) {
 	nb := func(meta string) []byte {
 		return []byte(`{"metadata": ` + meta + `, "nbformat": 3, "nbformat_minor": 0, "worksheets": [{"cells": [{"cell_type": "markdown", "metadata": {}, "source": "x"}], "metadata": {}}]}`)
 	}
@@ -18,6 +18,8 @@ func TestMergeV3Signature(t *testing.T) {
 	for _, c := range []struct{ theirs, want string }{
 		{`{"name": "a"}`, `{"name":"a"}`},
 		{`{"name": "a", "signature": "sha256:11"}`, `{"name":"a","signature":"sha256:11"}`},
+		{`{"name": "b", "signature": "sha256:00"}`, `{"name":"b","signature":"sha256:00"}`},
+		{`{"signature": "sha256:00"}`, `{"signature":"sha256:00"}`},
 	} {
 		ours := append([]byte(nil), base...)
 		ours = append(ours, '\n') // (not base's very bytes)
@@ -27,7 +29,9 @@ func TestMergeV3Signature(t *testing.T) {
 		}
 		got := decodeJSON(t, res.Data)["metadata"].(map[string]any)
 		want := decodeJSON(t, []byte(c.want))
-		if len(got) != len(want) || got["name"] != want["name"] || got["signature"] != want["signature"] {
+		_, hasName := got["name"]
+		_, wantsName := want["name"]
+		if len(got) != len(want) || hasName != wantsName || got["name"] != want["name"] || got["signature"] != want["signature"] {
 			t.Errorf("theirs %s: merged metadata %v, want %s", c.theirs, got, c.want)
 		}
 	}

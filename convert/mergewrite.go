@@ -28,8 +28,8 @@ type baseFacts struct {
 	hidden map[*dialog.Message]nbformat.Cell
 	// oursIsBase: ours is base's very bytes.
 	oursIsBase bool
-	// v3Keys: the version 3 notebook metadata the upgrade drops
-	// (signature), merged, where the merge differs from ours (nil:
+	// v3Keys: the version 3 notebook metadata the upgrade drops (name,
+	// signature), merged, where the merge differs from ours (nil:
 	// removed); see mergedV3Keys.
 	v3Keys map[string]any
 }
