@@ -184,3 +184,47 @@ func TestBlankAndRepeatedLinesJudged(t *testing.T) {
 		}
 	}
 }
+
+// A marker cell holds one marker line and nothing else: a cell whose
+// text holds a conflict (its first line "<<<<<<< ours", then its
+// versions) is a cell of its own, not the opening of a region of cells
+// both sides put in one place. Seed 5008737 (nbformat 3): both sides
+// edited heading b0 (one line once upgraded: a conflict in its text), and
+// both deleted b2 and each put a new cell there (o4, t5: a region between
+// marker cells); read as an opening marker, b0's cell made b0 lost and
+// the region's first marker a cell from nowhere.
+func TestMarkerCellsHoldOneLine(t *testing.T) {
+	cell := func(id, typ, src string) string {
+		s, _ := json.Marshal(src)
+		return `{"cell_type": "` + typ + `", "id": "` + id + `", "metadata": {}, "source": ` + string(s) + `}`
+	}
+	nb := func(cells ...string) []byte {
+		return []byte(`{"cells": [` + strings.Join(cells, ", ") + `], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`)
+	}
+	b0, b1, b2 := cell("b0", "markdown", "«b0»\nA\nB"), cell("b1", "markdown", "«b1»\nC"), cell("b2", "markdown", "«b2»\nD")
+	o4, t5 := cell("o4", "markdown", "«o4»\nE"), cell("t5", "markdown", "«t5»\nF")
+	base := nb(b0, b1, b2)
+	ours := nb(cell("b0", "markdown", "«b0»\nA\nB\nours"), b1, o4)
+	theirs := nb(cell("b0", "markdown", "«b0»\ntheirs\nA\nB"), b1, t5)
+	conflicted := cell("b0", "markdown", "<<<<<<< ours\n«b0»\nA\nB\nours\n=======\n«b0»\ntheirs\nA\nB\n>>>>>>> theirs\n")
+	region := []string{cell("m1", "raw", "<<<<<<< ours"), o4, cell("m2", "raw", "======="), t5, cell("m3", "raw", ">>>>>>> theirs")}
+	opt := checkOptions{keys: tokenKeys, uniqueLines: true}
+	for _, c := range []struct {
+		name   string
+		result []byte
+		want   string // a failure's text holds it; "" none
+	}{
+		{"text conflict, then the region", nb(append([]string{conflicted, b1}, region...)...), ""},
+		{"text conflict, region without theirs' cell", nb(conflicted, b1, region[0], o4, region[2], region[4]), "cell lost"},
+		{"text conflict without the region", nb(conflicted, b1, o4), "cell lost"},
+	} {
+		fails := check(base, ours, theirs, c.result, false, opt)
+		found := false
+		for _, f := range fails {
+			found = found || c.want != "" && strings.Contains(f.String(), c.want)
+		}
+		if c.want == "" && len(fails) > 0 || c.want != "" && !found {
+			t.Errorf("%s: failures %v, want %q", c.name, fails, c.want)
+		}
+	}
+}
