@@ -228,3 +228,44 @@ func TestMarkerCellsHoldOneLine(t *testing.T) {
 		}
 	}
 }
+
+// Output lists of one length merge output by output (as git's line merge
+// of the file does): a side's change is its changed outputs, at their
+// index; an output it left as base has it is no change of its own, so
+// the other side's change there is no loss of it (seed 5018851: ours
+// replaced output 1, theirs output 0, merged to theirs' 0 and ours' 1).
+func TestOutputsJudgedOutputByOutput(t *testing.T) {
+	out := func(text string) string {
+		return `{"name": "stdout", "output_type": "stream", "text": "` + text + `\n"}`
+	}
+	err := func(v string) string {
+		return `{"ename": "E", "evalue": "` + v + `", "output_type": "error", "traceback": []}`
+	}
+	nb := func(outs ...string) []byte {
+		return []byte(`{"cells": [{"cell_type": "code", "execution_count": 1, "id": "c0", "metadata": {}, "outputs": [` + strings.Join(outs, ", ") +
+			`], "source": "«b0»\nx"}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`)
+	}
+	base, ours, theirs := nb(out("A"), out("B")), nb(out("A"), err("o")), nb(err("t"), out("B"))
+	opt := checkOptions{keys: tokenKeys, uniqueLines: true}
+	for _, c := range []struct {
+		name   string
+		result []byte
+		want   string // a failure's text holds it; "" none
+	}{
+		{"each side's output", nb(err("t"), err("o")), ""},
+		{"theirs' output lost", nb(out("A"), err("o")), "lost (theirs) /outputs"},
+		{"ours' output lost", nb(err("t"), out("B")), "lost (ours) /outputs"},
+		{"an output of neither", nb(err("x"), err("o")), "lost (theirs) /outputs"},
+		{"swapped", nb(err("o"), err("t")), "lost (ours) /outputs"},
+		{"one output more", nb(err("t"), err("o"), out("B")), "lost (ours) /outputs"},
+	} {
+		fails := check(base, ours, theirs, c.result, true, opt)
+		found := false
+		for _, f := range fails {
+			found = found || c.want != "" && strings.Contains(f.String(), c.want)
+		}
+		if c.want == "" && len(fails) > 0 || c.want != "" && !found {
+			t.Errorf("%s: failures %v, want %q", c.name, fails, c.want)
+		}
+	}
+}

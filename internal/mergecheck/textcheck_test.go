@@ -229,15 +229,23 @@ func becameFFFD(l string, lines map[string]bool) bool {
 	return false
 }
 
-// outputTextsKept reports whether outputs, member for member those of
-// side but for their texts, hold the lines side's texts added to base's
-// (outputs' texts merged line by line, as git's line merge does).
-func (k *run) outputTextsKept(side []any, base any, result []any) bool {
+// outputTextsKept reports whether result, outputs merged output by
+// output as git's line merge of the file merges them, holds side's
+// changes to base's outputs: member for member side's outputs but for
+// their texts, which hold the lines side's texts added to base's; where
+// side left an output as base has it (lists of one length), the result's
+// is base's or other's (the other side's outputs, as long: its change
+// there, which its own check judges), as side made no change there.
+func (k *run) outputTextsKept(side []any, base, other any, result []any) bool {
 	bs, _ := base.([]any)
+	os, _ := other.([]any)
 	if len(side) != len(result) {
 		return false
 	}
 	for i, so := range side {
+		if len(bs) == len(side) && equal(so, bs[i]) && (equal(result[i], so) || len(os) == len(side) && equal(result[i], os[i])) {
+			continue
+		}
 		so, ok1 := so.(*obj)
 		ro, ok2 := result[i].(*obj)
 		if !ok1 || !ok2 || !equal(omit(so, "text"), omit(ro, "text")) {
