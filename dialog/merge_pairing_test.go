@@ -1,6 +1,7 @@
 package dialog_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -265,4 +266,47 @@ func TestMergeUnkeyedSidesKeepBaseID(t *testing.T) {
 			t.Errorf("%s: merged ids %q (first %q), conflicts %v; want %q", c.name, idList(got), got.Messages[0].Content, whats(cs), c.want+" b2")
 		}
 	}
+}
+
+// Without ids, a message deleted and another of the same shape inserted
+// in its place (sharing no line: "«a»\na.1 text" and "«n»\nn.1 text") is
+// a deletion and an insertion, not an edit, whatever the other side did
+// (seeds 7013081, 7015155 and 7019799 of internal/mergecheck):
+//   - the other side edited it: a deletion against an edit, the message
+//     kept with a conflict, the new message inserted too;
+//   - the other side inserted the same new message: it is there once, and
+//     the deleted one, unchanged by the other side, is gone;
+//   - the other side edited its line and inserted a message of that
+//     shape after it: each side's version is its own message.
+func TestMergeReplacedByAlikeShapeUnkeyed(t *testing.T) {
+	opt := dialog.MergeOptions{Unkeyed: func(*dialog.Message) bool { return true }}
+	note := func(id, text string) *dialog.Message { return msg(id, dialog.Note, text) }
+	a, n := "«a»\na.1 text", "«n»\nn.1 text"
+
+	got, cs := mustMerge(t, dlg(note("b", a)), dlg(note("o", n)), dlg(note("t", a+"\nmore")), opt)
+	if len(got.Messages) != 2 || !strings.Contains(got.Messages[0].Content+got.Messages[1].Content, "more") ||
+		!strings.Contains(got.Messages[0].Content+got.Messages[1].Content, n) || len(cs) != 1 {
+		t.Errorf("deleted+inserted, edited: %q, conflicts %v; want the edited message (in a conflict) and ours' new one", contents(got), whats(cs))
+	}
+
+	got, cs = mustMerge(t, dlg(note("b", a)), dlg(note("o", n)), dlg(note("t", a), note("t2", n)), opt)
+	if want := []string{n}; !slices.Equal(contents(got), want) || len(cs) != 0 {
+		t.Errorf("deleted+inserted, inserted the same: %q, conflicts %v; want %q, none", contents(got), whats(cs), want)
+	}
+
+	// theirs replaced a's second line (one line of two in common with
+	// base's a) and inserted n after it; ours added a line to a.
+	got, cs = mustMerge(t, dlg(note("b", a)), dlg(note("o", a+"\nours")), dlg(note("t", "«a»\ntheirs"), note("t2", n)), opt)
+	if c := contents(got); len(c) != 2 || !strings.Contains(c[0], "theirs") || !strings.Contains(c[0], "ours") || c[1] != n {
+		t.Errorf("edited, edited+inserted: %q, conflicts %v; want a with both sides' lines, then n", c, whats(cs))
+	}
+}
+
+// contents lists a dialog's message contents.
+func contents(d *dialog.Dialog) []string {
+	var out []string
+	for _, m := range d.Messages {
+		out = append(out, m.Content)
+	}
+	return out
 }
