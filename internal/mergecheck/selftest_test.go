@@ -171,6 +171,10 @@ func TestBlankAndRepeatedLinesJudged(t *testing.T) {
 		{"one of two copies deleted, kept", "«b0»\nx\nA\nx", "«b0»\nx\nA\nx", "«b0»\nA\nx", "«b0»\nx\nA\nx", true, "lost (theirs) /source (deletion undone)"},
 		{"blank line deleted, ours adds one", "«b0»\nA\n\nB\n", "«b0»\nA\n\nB\n\nC", "«b0»\nA\nB\n", "«b0»\nA\nB\n\nC", true, ""},
 		{"blank line deleted, ours deletes another line", "«b0»\nA\n\nB", "«b0»\n\nB", "«b0»\nA\nB", "«b0»\nB", true, ""},
+		// theirs added a reply after the separator; ours deleted the blank
+		// line and B, keeping A's line end (seed 7019647)
+		{"reply added, prompt's last line ended", "«b0»\nA\n\nB", "«b0»\nA\n", "«b0»\nA\n\nB" + separator + "r", "«b0»\nA\n" + separator + "r", true, ""},
+		{"reply added, blank line kept", "«b0»\nA\n\nB", "«b0»\nA\n", "«b0»\nA\n\nB" + separator + "r", "«b0»\nA\n\n" + separator + "r", true, "lost (ours) /source (deletion undone)"},
 		{"conflict, parts as the sides", "«b0»\nA\n\nB", "«b0»\nA\n\nB\nC", "«b0»\nA\nB", conflict("A\n\nB\nC\n", "A\nB\n"), false, ""},
 		{"conflict, theirs' part with a blank line", "«b0»\nA\n\nB", "«b0»\nA\n\nB\nC", "«b0»\nA\nB", conflict("A\n\nB\nC\n", "A\n\nB\n"), false, "conflict shows a line the side has not (theirs)"},
 	} {

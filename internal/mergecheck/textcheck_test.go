@@ -62,13 +62,13 @@ func (k *run) copiesUndone(side, base, other, result string, hasOther bool) bool
 		}
 		return n
 	}
-	unsep := func(s string) []string { return lines(strings.ReplaceAll(s, separator, "\n")) }
+	unsep := func(s string) []string { return lines(unseparated(s)) }
 	bl := unsep(base)
 	nb, ns, no := count(bl), count(unsep(side)), count(unsep(other))
 	if hasOther && !subsequence(bl, unsep(other)) {
 		return false // the other side deleted lines: which copies is not known
 	}
-	out, _ := regionLines(strings.ReplaceAll(result, separator, "\n"))
+	out, _ := regionLines(unseparated(result))
 	nr := count(out)
 	for l, b := range nb {
 		can := ns[l]
@@ -80,6 +80,23 @@ func (k *run) copiesUndone(side, base, other, result string, hasOther bool) bool
 		}
 	}
 	return false
+}
+
+// unseparated is text s without its prompt's reply separator: the lines
+// of the prompt, then those of the reply. A prompt whose text ends with a
+// line end ("x\n", its last line ended) is followed by the separator's
+// own line ends: read with the separator as one line end, the file would
+// show a blank line the prompt has not (seed 7019647: ours deleted a
+// code cell's blank line and last line, keeping the line end before them,
+// and theirs made the cell a prompt).
+func unseparated(s string) string {
+	parts := strings.Split(s, separator)
+	for i := range len(parts) - 1 {
+		if !strings.HasSuffix(parts[i], "\n") {
+			parts[i] += "\n"
+		}
+	}
+	return strings.Join(parts, "")
 }
 
 // subsequence reports whether the lines of a are, in order, among those
