@@ -206,8 +206,10 @@ func contentKey(m *Message) string { return string(m.Kind) + "\x00" + m.Content 
 // messages of run rb (into b): position by position when the runs have
 // the same length and each position shares content (similarity above 0)
 // and is of the same kind or similar (messages edited in place, some
-// given another kind), else those of the same kind and similar content
-// (see compared: text gives the other texts compared). A message
+// given another kind), else those of equal contents (of any kinds: a
+// kind changed), then between them those of the same kind and similar
+// content (see pairRun and compared: text gives the other texts
+// compared). A message
 // replaced by one sharing nothing with it is a deletion and an insertion
 // (so that one equal to a message the other side added, or the other
 // side's edit of the one deleted, is not merged into it).
@@ -243,24 +245,67 @@ func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j in
 		}
 	}
 	tries := 0
+	pairRun(a, b, ra, rb, out, nil, pairable, true, similarity, text, &tries, budget)
+}
+
+// pairRun pairs, in order, messages of run ra (indexes into a) with
+// messages of run rb (into b) left unpaired (out: for each message of b,
+// its counterpart in a or -1; taken, unless nil: for each of a, whether
+// it is paired): those of equal contents first, whatever their kinds (a
+// kind changed: no likeness of another message beats a message's own
+// text), then between those, for each message of ra, the message of rb
+// (pairable, and of its kind where sameKind) that f rates highest (see
+// compared), at least `similar`. tries and budget bound the work
+// (maxPairTries looks; bytes compared).
+func pairRun(a, b []*Message, ra, rb []int, out []int, taken []bool, pairable func(i, j int) bool, sameKind bool,
+	f func(x, y string) float64, text func(*Message) string, tries, budget *int) {
+	pair := func(j, i int) {
+		out[j] = i
+		if taken != nil {
+			taken[i] = true
+		}
+	}
+	equal := make([]int, len(ra)) // index in rb, or -1
 	next := 0
-	for _, i := range ra {
-		best, bestK := 0.0, -1
-		for k := next; k < len(rb) && tries < maxPairTries; k++ {
+	for x, i := range ra {
+		equal[x] = -1
+		for k := next; k < len(rb) && *tries < maxPairTries; k++ {
 			j := rb[k]
-			tries++ // a look costs too (runs of other kinds)
-			if out[j] >= 0 || a[i].Kind != b[j].Kind || !pairable(i, j) {
-				continue
-			}
-			if *budget <= 0 {
+			*tries++
+			if out[j] < 0 && pairable(i, j) && a[i].Content == b[j].Content {
+				*budget -= 2 + len(a[i].Content) + len(b[j].Content)
+				equal[x], next = k, k+1
 				break
 			}
-			if s := compared(similarity, text, a[i], b[j], budget); s > best {
+		}
+	}
+	limit := make([]int, len(ra)) // the index in rb of the first equal pair after x
+	for x, end := len(ra)-1, len(rb); x >= 0; x-- {
+		limit[x] = end
+		if equal[x] >= 0 {
+			end = equal[x]
+		}
+	}
+	next = 0
+	for x, i := range ra {
+		if equal[x] >= 0 {
+			pair(rb[equal[x]], i)
+			next = equal[x] + 1
+			continue
+		}
+		best, bestK := 0.0, -1
+		for k := next; k < limit[x] && *tries < maxPairTries && *budget > 0; k++ {
+			j := rb[k]
+			*tries++ // a look costs too (runs of other kinds)
+			if out[j] >= 0 || sameKind && a[i].Kind != b[j].Kind || !pairable(i, j) {
+				continue
+			}
+			if s := compared(f, text, a[i], b[j], budget); s > best {
 				best, bestK = s, k
 			}
 		}
 		if bestK >= 0 && best >= similar {
-			out[rb[bestK]] = i
+			pair(rb[bestK], i)
 			next = bestK + 1
 		}
 	}

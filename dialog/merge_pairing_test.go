@@ -310,3 +310,32 @@ func contents(d *dialog.Dialog) []string {
 	}
 	return out
 }
+
+// Without ids, a message whose text is another's of base, its kind
+// changed, is that message, before any message of base merely alike
+// (seeds 9001460 and 9005858 of internal/mergecheck: theirs deleted a,
+// and made b code; b's code version was paired with a, alike by its
+// lines or of b's new kind).
+func TestMergeKindChangedBeforeAlikeUnkeyed(t *testing.T) {
+	opt := dialog.MergeOptions{Unkeyed: func(*dialog.Message) bool { return true }}
+	a := "«a»\nThis cell uses no marker\n\n$$\n\\begin{align}\nx\n$$"
+	b := "«b»\nThis cell uses no marker, and a slash\n\n$$\n\\begin{align}\ny\n$$"
+	for _, c := range []struct {
+		name  string
+		kindA dialog.Kind // base's kind of a (b is a note; theirs makes it code)
+	}{
+		{"a of b's old kind", dialog.Note}, // a is alike b's lines: paired by likeness of any kind
+		{"a of b's new kind", dialog.Code}, // a is of the kind theirs gave b: paired by likeness of one kind
+	} {
+		base := dlg(msg("a", c.kindA, a), msg("b", dialog.Note, b))
+		// ours edited a; theirs deleted a and made b code: a is kept
+		// with the deletion against ours' edit, b is theirs' code.
+		ours := dlg(msg("oa", c.kindA, a+"\nours"), msg("ob", dialog.Note, b))
+		theirs := dlg(msg("tb", dialog.Code, b))
+		got, cs := mustMerge(t, base, ours, theirs, opt)
+		if len(got.Messages) != 2 || !strings.Contains(got.Messages[0].Content, "ours") || got.Messages[1].Content != b ||
+			got.Messages[1].Kind != dialog.Code || len(cs) != 1 || cs[0].What != "deleted by theirs, edited by ours" {
+			t.Errorf("%s: %q, conflicts %v; want a in a deletion conflict, b as code", c.name, contents(got), whats(cs))
+		}
+	}
+}
