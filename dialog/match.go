@@ -265,48 +265,120 @@ func pairRun(a, b []*Message, ra, rb []int, out []int, taken []bool, pairable fu
 			taken[i] = true
 		}
 	}
+	byContent := map[string][]int{} // content → indexes into rb, in order
+	for k, j := range rb {
+		if out[j] < 0 {
+			byContent[b[j].Content] = append(byContent[b[j].Content], k)
+		}
+	}
 	equal := make([]int, len(ra)) // index in rb, or -1
 	next := 0
 	for x, i := range ra {
 		equal[x] = -1
-		for k := next; k < len(rb) && *tries < maxPairTries; k++ {
-			j := rb[k]
-			*tries++
-			if out[j] < 0 && pairable(i, j) && a[i].Content == b[j].Content {
-				*budget -= 2 + len(a[i].Content) + len(b[j].Content)
+		q := byContent[a[i].Content]
+		for len(q) > 0 && q[0] < next {
+			q = q[1:] // (before the last pair: never again)
+		}
+		byContent[a[i].Content] = q
+		for n, k := range q {
+			if pairable(i, rb[k]) {
 				equal[x], next = k, k+1
+				byContent[a[i].Content] = q[n+1:]
+				break
+			}
+			if *tries++; *tries >= maxPairTries {
 				break
 			}
 		}
 	}
-	limit := make([]int, len(ra)) // the index in rb of the first equal pair after x
-	for x, end := len(ra)-1, len(rb); x >= 0; x-- {
-		limit[x] = end
-		if equal[x] >= 0 {
-			end = equal[x]
-		}
+	// Between equal pairs, the most alike: segments of ra and rb.
+	candidate := func(i, j int) bool {
+		return out[j] < 0 && (!sameKind || a[i].Kind == b[j].Kind) && pairable(i, j)
 	}
-	next = 0
-	for x, i := range ra {
-		if equal[x] >= 0 {
-			pair(rb[equal[x]], i)
-			next = equal[x] + 1
+	var seg []int // indexes into ra
+	k0 := 0       // the segment's first index in rb
+	flush := func(k1 int) {
+		if len(seg) > 0 && k1 > k0 {
+			alignAlike(a, b, ra, rb, seg, k0, k1, pair, candidate, f, text, tries, budget)
+		}
+		seg = seg[:0]
+	}
+	for x := range ra {
+		if equal[x] < 0 {
+			seg = append(seg, x)
 			continue
 		}
-		best, bestK := 0.0, -1
-		for k := next; k < limit[x] && *tries < maxPairTries && *budget > 0; k++ {
-			j := rb[k]
-			*tries++ // a look costs too (runs of other kinds)
-			if out[j] >= 0 || sameKind && a[i].Kind != b[j].Kind || !pairable(i, j) {
-				continue
+		flush(equal[x])
+		pair(rb[equal[x]], ra[x])
+		k0 = equal[x] + 1
+	}
+	flush(len(rb))
+}
+
+// alignAlike pairs messages ra[x] (x in seg, in order) with messages
+// rb[k0:k1], in order, so that the pairs' scores (f, see compared; a
+// pair scores at least `similar`) sum to the most: a message is paired
+// with the one most like it, not with the first alike one (a message
+// that holds another's lines is alike it, and so is that message's own
+// edit). Where the comparisons would pass the tries left, each message
+// in turn takes the most alike after the one before it took.
+func alignAlike(a, b []*Message, ra, rb, seg []int, k0, k1 int, pair func(j, i int), candidate func(i, j int) bool,
+	f func(x, y string) float64, text func(*Message) string, tries, budget *int) {
+	n, m := len(seg), k1-k0
+	score := func(x, k int) float64 {
+		i, j := ra[seg[x]], rb[k0+k]
+		*tries++ // a look costs too (runs of other kinds)
+		if !candidate(i, j) || *budget <= 0 {
+			return 0
+		}
+		if s := compared(f, text, a[i], b[j], budget); s >= similar {
+			return s
+		}
+		return 0
+	}
+	if n*m > maxPairTries-*tries {
+		next := 0
+		for x := range seg {
+			best, bestK := 0.0, -1
+			for k := next; k < m && *tries < maxPairTries && *budget > 0; k++ {
+				if s := score(x, k); s > best {
+					best, bestK = s, k
+				}
 			}
-			if s := compared(f, text, a[i], b[j], budget); s > best {
-				best, bestK = s, k
+			if bestK >= 0 {
+				pair(rb[k0+bestK], ra[seg[x]])
+				next = bestK + 1
 			}
 		}
-		if bestK >= 0 && best >= similar {
-			pair(rb[bestK], i)
-			next = bestK + 1
+		return
+	}
+	s := make([]float64, n*m)
+	for x := range n {
+		for k := range m {
+			s[x*m+k] = score(x, k)
+		}
+	}
+	// d[x][k]: the best sum pairing seg[:x] with rb[k0:k0+k]
+	d := make([]float64, (n+1)*(m+1))
+	at := func(x, k int) *float64 { return &d[x*(m+1)+k] }
+	for x := 1; x <= n; x++ {
+		for k := 1; k <= m; k++ {
+			v := max(*at(x-1, k), *at(x, k-1))
+			if sc := s[(x-1)*m+k-1]; sc > 0 {
+				v = max(v, *at(x-1, k-1)+sc)
+			}
+			*at(x, k) = v
+		}
+	}
+	for x, k := n, m; x > 0 && k > 0; {
+		switch sc := s[(x-1)*m+k-1]; {
+		case sc > 0 && *at(x, k) == *at(x-1, k-1)+sc:
+			pair(rb[k0+k-1], ra[seg[x-1]])
+			x, k = x-1, k-1
+		case *at(x, k) == *at(x-1, k):
+			x--
+		default:
+			k--
 		}
 	}
 }

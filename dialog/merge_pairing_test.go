@@ -339,3 +339,35 @@ func TestMergeKindChangedBeforeAlikeUnkeyed(t *testing.T) {
 		}
 	}
 }
+
+// Without ids, a message is paired with the one most like it, not with
+// the first one alike: a message that holds another's lines is alike it,
+// and so is that message's own edit.
+//   - seed 11014773 of internal/mergecheck: base a (which quotes b's
+//     lines) and b; ours deleted a and edited b, theirs made the same
+//     edit of b: b edited, once, clean (not a edited into b's edit and b
+//     deleted against theirs' edit);
+//   - theirs merged u into the next message f (u's line prepended to f,
+//     u deleted), ours edited f's last line: f with both edits, clean,
+//     u gone (not u edited into theirs' message and f deleted against
+//     ours' edit).
+func TestMergePairsMostAlikeUnkeyed(t *testing.T) {
+	opt := dialog.MergeOptions{Unkeyed: func(*dialog.Message) bool { return true }}
+	code := func(id, text string) *dialog.Message { return msg(id, dialog.Code, text) }
+	note := func(id, text string) *dialog.Message { return msg(id, dialog.Note, text) }
+	block := "\\begin{align}\n  \\nabla \\cdot E & = 4 \\pi \\rho \\\\\n  \\nabla \\times E & = 0 \\\\\n  \\nabla \\cdot B & = 0\n\\end{align}"
+	a := "«a»\n### Math and LaTeX in Markdown\n\nMarkdown can include latex.\n\nMath content uses `$`.\n\nTo use a LaTex display use `$$...$$`, e.g.\n\n```\n" + block + "\n```\n\nproduces"
+	b := "«b»\n" + block
+	b2 := strings.Replace(b, "& = 0 \\\\\n", "& = 0 \\\\\nnew line\n", 1)
+	got, cs := mustMerge(t, dlg(note("a", a), note("b", b)), dlg(note("o", b2)), dlg(note("ta", a), note("tb", b2)), opt)
+	if want := []string{b2}; !slices.Equal(contents(got), want) || len(cs) != 0 {
+		t.Errorf("same edit, ours deleted a: %q, conflicts %v; want %q, none", contents(got), whats(cs), want)
+	}
+
+	u, f := "using DataArrays", "foods = @data([1, 2])\ncalories = @data([3, 4])\ntypeof(calories)"
+	ours := "foods = @data([1, 2])\ncalories = @data([3, 4])\ntypeof(foods)"
+	got, cs = mustMerge(t, dlg(code("u", u), code("f", f)), dlg(code("ou", u), code("of", ours)), dlg(code("tf", u+"\n"+f)), opt)
+	if want := []string{u + "\n" + ours}; !slices.Equal(contents(got), want) || len(cs) != 0 {
+		t.Errorf("merged into the next, edited: %q, conflicts %v; want %q, none", contents(got), whats(cs), want)
+	}
+}
