@@ -246,6 +246,39 @@ func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j in
 	}
 	tries := 0
 	pairRun(a, b, ra, rb, out, nil, pairable, true, similarity, text, &tries, budget)
+	if len(ra) == 1 {
+		pairAlone(a, b, ra[0], rb, out, pairable, text, budget)
+	}
+}
+
+// pairAlone pairs message i of a, alone unpaired between its paired
+// neighbours, with the one message of run rb of its kind that shares
+// anything with it (similarity above 0), when there is exactly one and
+// not both have ids of their own: the side edited it, however much (a
+// cell whose one line beside its first was rewritten and another added
+// is as much deleted as kept by its lines). Several such, or none, and
+// it stays unpaired (deleted).
+func pairAlone(a, b []*Message, i int, rb []int, out []int, pairable func(i, j int) bool, text func(*Message) string, budget *int) {
+	for _, j := range rb {
+		if out[j] == i {
+			return // paired
+		}
+	}
+	found := -1
+	for _, j := range rb {
+		if out[j] >= 0 || a[i].Kind != b[j].Kind || !pairable(i, j) || *budget <= 0 {
+			continue
+		}
+		if compared(similarity, text, a[i], b[j], budget) > 0 {
+			if found >= 0 {
+				return
+			}
+			found = j
+		}
+	}
+	if found >= 0 {
+		out[found] = i
+	}
 }
 
 // pairRun pairs, in order, messages of run ra (indexes into a) with

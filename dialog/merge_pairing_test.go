@@ -371,3 +371,28 @@ func TestMergePairsMostAlikeUnkeyed(t *testing.T) {
 		t.Errorf("merged into the next, edited: %q, conflicts %v; want %q, none", contents(got), whats(cs), want)
 	}
 }
+
+// Without ids, a message alone between its paired neighbours is the one
+// message there of its kind that shares anything with it, however much
+// the side rewrote it (seed 9008480 of internal/mergecheck: theirs
+// rewrote a version 3 heading's two lines beside its first and put a new
+// message before it, ours deleted it: a deletion against an edit, not a
+// message theirs added). Two such messages, and it is deleted: nothing
+// says which is its edit.
+func TestMergeAloneInItsGapUnkeyed(t *testing.T) {
+	opt := dialog.MergeOptions{Unkeyed: func(*dialog.Message) bool { return true }}
+	note := func(id, text string) *dialog.Message { return msg(id, dialog.Note, text) }
+	base := dlg(note("p", "«p»\nbefore"), note("a", "«a»\nA one\nA two"), note("q", "«q»\nafter"))
+	ours := dlg(note("op", "«p»\nbefore"), note("oq", "«q»\nafter"))
+	theirs := dlg(note("tp", "«p»\nbefore"), note("tn", "«n»\nnew"), note("ta", "«a»\nX\nY"), note("tq", "«q»\nafter"))
+	got, cs := mustMerge(t, base, ours, theirs, opt)
+	if c := contents(got); len(c) != 4 || c[1] != "«n»\nnew" || !strings.Contains(c[2], "«a»\nX\nY") ||
+		len(cs) != 1 || cs[0].What != "deleted by ours, edited by theirs" {
+		t.Errorf("rewritten, deleted: %q, conflicts %v; want p, n, a in a deletion conflict, q", c, whats(cs))
+	}
+	theirs = dlg(note("tp", "«p»\nbefore"), note("t1", "«a»\nX"), note("t2", "«a»\nY"), note("tq", "«q»\nafter"))
+	got, cs = mustMerge(t, base, ours, theirs, opt)
+	if want := []string{"«p»\nbefore", "«a»\nX", "«a»\nY", "«q»\nafter"}; !slices.Equal(contents(got), want) || len(cs) != 0 {
+		t.Errorf("two alike, deleted: %q, conflicts %v; want %q, none", contents(got), whats(cs), want)
+	}
+}
