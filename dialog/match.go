@@ -206,8 +206,10 @@ func contentKey(m *Message) string { return string(m.Kind) + "\x00" + m.Content 
 // messages of run rb (into b): position by position when the runs have
 // the same length and each position shares content (similarity above 0)
 // and is of the same kind or similar (messages edited in place, some
-// given another kind), else those of the same kind and similar content
-// (see compared: text gives the other texts compared). A message
+// given another kind), else those of equal contents (of any kinds: a
+// kind changed), then between them those of the same kind and similar
+// content (see pairRun and compared: text gives the other texts
+// compared). A message
 // replaced by one sharing nothing with it is a deletion and an insertion
 // (so that one equal to a message the other side added, or the other
 // side's edit of the one deleted, is not merged into it).
@@ -243,25 +245,173 @@ func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j in
 		}
 	}
 	tries := 0
-	next := 0
-	for _, i := range ra {
-		best, bestK := 0.0, -1
-		for k := next; k < len(rb) && tries < maxPairTries; k++ {
-			j := rb[k]
-			tries++ // a look costs too (runs of other kinds)
-			if out[j] >= 0 || a[i].Kind != b[j].Kind || !pairable(i, j) {
-				continue
+	pairRun(a, b, ra, rb, out, nil, pairable, true, similarity, text, &tries, budget)
+	if len(ra) == 1 {
+		pairAlone(a, b, ra[0], rb, out, pairable, text, budget)
+	}
+}
+
+// pairAlone pairs message i of a, alone unpaired between its paired
+// neighbours, with the one message of run rb of its kind that shares
+// anything with it (similarity above 0), when there is exactly one and
+// not both have ids of their own: the side edited it, however much (a
+// cell whose one line beside its first was rewritten and another added
+// is as much deleted as kept by its lines). Several such, or none, and
+// it stays unpaired (deleted).
+func pairAlone(a, b []*Message, i int, rb []int, out []int, pairable func(i, j int) bool, text func(*Message) string, budget *int) {
+	for _, j := range rb {
+		if out[j] == i {
+			return // paired
+		}
+	}
+	found := -1
+	for _, j := range rb {
+		if out[j] >= 0 || a[i].Kind != b[j].Kind || !pairable(i, j) || *budget <= 0 {
+			continue
+		}
+		if compared(similarity, text, a[i], b[j], budget) > 0 {
+			if found >= 0 {
+				return
 			}
-			if *budget <= 0 {
+			found = j
+		}
+	}
+	if found >= 0 {
+		out[found] = i
+	}
+}
+
+// pairRun pairs, in order, messages of run ra (indexes into a) with
+// messages of run rb (into b) left unpaired (out: for each message of b,
+// its counterpart in a or -1; taken, unless nil: for each of a, whether
+// it is paired): those of equal contents first, whatever their kinds (a
+// kind changed: no likeness of another message beats a message's own
+// text), then between those, for each message of ra, the message of rb
+// (pairable, and of its kind where sameKind) that f rates highest (see
+// compared), at least `similar`. tries and budget bound the work
+// (maxPairTries looks; bytes compared).
+func pairRun(a, b []*Message, ra, rb []int, out []int, taken []bool, pairable func(i, j int) bool, sameKind bool,
+	f func(x, y string) float64, text func(*Message) string, tries, budget *int) {
+	pair := func(j, i int) {
+		out[j] = i
+		if taken != nil {
+			taken[i] = true
+		}
+	}
+	byContent := map[string][]int{} // content → indexes into rb, in order
+	for k, j := range rb {
+		if out[j] < 0 {
+			byContent[b[j].Content] = append(byContent[b[j].Content], k)
+		}
+	}
+	equal := make([]int, len(ra)) // index in rb, or -1
+	next := 0
+	for x, i := range ra {
+		equal[x] = -1
+		q := byContent[a[i].Content]
+		for len(q) > 0 && q[0] < next {
+			q = q[1:] // (before the last pair: never again)
+		}
+		byContent[a[i].Content] = q
+		for n, k := range q {
+			if pairable(i, rb[k]) {
+				equal[x], next = k, k+1
+				byContent[a[i].Content] = q[n+1:]
 				break
 			}
-			if s := compared(similarity, text, a[i], b[j], budget); s > best {
-				best, bestK = s, k
+			if *tries++; *tries >= maxPairTries {
+				break
 			}
 		}
-		if bestK >= 0 && best >= similar {
-			out[rb[bestK]] = i
-			next = bestK + 1
+	}
+	// Between equal pairs, the most alike: segments of ra and rb.
+	candidate := func(i, j int) bool {
+		return out[j] < 0 && (!sameKind || a[i].Kind == b[j].Kind) && pairable(i, j)
+	}
+	var seg []int // indexes into ra
+	k0 := 0       // the segment's first index in rb
+	flush := func(k1 int) {
+		if len(seg) > 0 && k1 > k0 {
+			alignAlike(a, b, ra, rb, seg, k0, k1, pair, candidate, f, text, tries, budget)
+		}
+		seg = seg[:0]
+	}
+	for x := range ra {
+		if equal[x] < 0 {
+			seg = append(seg, x)
+			continue
+		}
+		flush(equal[x])
+		pair(rb[equal[x]], ra[x])
+		k0 = equal[x] + 1
+	}
+	flush(len(rb))
+}
+
+// alignAlike pairs messages ra[x] (x in seg, in order) with messages
+// rb[k0:k1], in order, so that the pairs' scores (f, see compared; a
+// pair scores at least `similar`) sum to the most: a message is paired
+// with the one most like it, not with the first alike one (a message
+// that holds another's lines is alike it, and so is that message's own
+// edit). Where the comparisons would pass the tries left, each message
+// in turn takes the most alike after the one before it took.
+func alignAlike(a, b []*Message, ra, rb, seg []int, k0, k1 int, pair func(j, i int), candidate func(i, j int) bool,
+	f func(x, y string) float64, text func(*Message) string, tries, budget *int) {
+	n, m := len(seg), k1-k0
+	score := func(x, k int) float64 {
+		i, j := ra[seg[x]], rb[k0+k]
+		*tries++ // a look costs too (runs of other kinds)
+		if !candidate(i, j) || *budget <= 0 {
+			return 0
+		}
+		if s := compared(f, text, a[i], b[j], budget); s >= similar {
+			return s
+		}
+		return 0
+	}
+	if n*m > maxPairTries-*tries {
+		next := 0
+		for x := range seg {
+			best, bestK := 0.0, -1
+			for k := next; k < m && *tries < maxPairTries && *budget > 0; k++ {
+				if s := score(x, k); s > best {
+					best, bestK = s, k
+				}
+			}
+			if bestK >= 0 {
+				pair(rb[k0+bestK], ra[seg[x]])
+				next = bestK + 1
+			}
+		}
+		return
+	}
+	s := make([]float64, n*m)
+	for x := range n {
+		for k := range m {
+			s[x*m+k] = score(x, k)
+		}
+	}
+	// d[x][k]: the best sum pairing seg[:x] with rb[k0:k0+k]
+	d := make([]float64, (n+1)*(m+1))
+	at := func(x, k int) *float64 { return &d[x*(m+1)+k] }
+	for x := 1; x <= n; x++ {
+		for k := 1; k <= m; k++ {
+			v := max(*at(x-1, k), *at(x, k-1))
+			if sc := s[(x-1)*m+k-1]; sc > 0 {
+				v = max(v, *at(x-1, k-1)+sc)
+			}
+			*at(x, k) = v
+		}
+	}
+	for x, k := n, m; x > 0 && k > 0; {
+		switch sc := s[(x-1)*m+k-1]; {
+		case sc > 0 && *at(x, k) == *at(x-1, k-1)+sc:
+			pair(rb[k0+k-1], ra[seg[x-1]])
+			x, k = x-1, k-1
+		case *at(x, k) == *at(x-1, k):
+			x--
+		default:
+			k--
 		}
 	}
 }

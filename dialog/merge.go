@@ -203,7 +203,10 @@ func (c Conflict) String() string {
 // when the message before it there (or none, first) is another on ours
 // than on theirs. Both sides moving it after the same message, one side
 // moving it and the other editing it, and compatible moves of different
-// messages merge cleanly.
+// messages merge cleanly. Where a side's order does not say which of
+// some messages it moved (a swap), the merge takes it to have moved the
+// others than those the other side moved, so that a swap never undoes
+// the other side's move.
 //
 // What both sides changed differently and has no text — the kind, a
 // metadata value, an attribute, an attachment, an execution count, an id

@@ -83,8 +83,8 @@ func TestMergeMovedOnBothSides(t *testing.T) {
 		// Moves of different messages: each where its side put it.
 		{"different cells", "a b c d", "b c a d", "d a b c", "d b c a", nil},
 		// Ours swapped a and b, which is no move of a (b may have
-		// moved): only theirs moved a.
-		{"swap", "a b c d", "b a c d", "b c d a", "", nil},
+		// moved): only theirs moved a, after d; ours' b before a stays.
+		{"swap", "a b c d", "b a c d", "b c d a", "b c d a", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := letters(tc.base)
@@ -145,5 +145,64 @@ func TestMergeMovedOnBothSidesUnkeyed(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"oa 0,2,3"}, moved(t, cs)); diff != "" || len(cs) != 1 {
 		t.Errorf("conflicts %v, want the position one only (-want +got):\n%s", whats(cs), diff)
+	}
+}
+
+// A side that swapped two neighbours moved one of them, which one its
+// file does not say; the other side's move of one of them, or its
+// deletion of one, says. The merged order keeps every change of order
+// either side made among the messages all three have (ours' b before a,
+// theirs' a after c): a swap is never read as a move that undoes the
+// other side's. Seed 5000775 of internal/mergecheck ("mirror, b deleted"
+// below, without ids) merged to a c, theirs' move lost.
+func TestMergeSwapAndMove(t *testing.T) {
+	for _, tc := range []struct {
+		name, base, ours, theirs string
+		order                    string
+	}{
+		// Of a and c (all three have them) ours kept a before c, theirs
+		// put c first: c a. b, which theirs deleted and ours only moved,
+		// is gone.
+		{"b deleted", "a b c", "b a c", "c a", "c a"},
+		// Theirs moved a after c: b's swap with a is ours' b before a,
+		// which theirs' order has too.
+		{"moved past the swap", "a b c", "b a c", "b c a", "b c a"},
+		{"mirror", "a b c", "b c a", "b a c", "b c a"},
+		// Ours swapped b and c, theirs deleted c and moved b after d:
+		// of a b d ours changed no order, so theirs' is the merge's.
+		{"c deleted, b moved", "a b c d", "a c b d", "a d b", "a d b"},
+		{"mirror, c deleted", "a b c d", "a d b", "a c b d", "a d b"},
+		// Swaps elsewhere: each side's change of order is kept.
+		{"swap and a far move", "a b c d e f", "b a c d e f", "a b c e f d", "b a c e f d"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := letters(tc.base)
+			got, cs := mustMerge(t, b, reordered(t, b, tc.ours), reordered(t, b, tc.theirs), dialog.MergeOptions{})
+			if idList(got) != tc.order || len(cs) != 0 {
+				t.Errorf("order %q, conflicts %v; want %q, none", idList(got), whats(cs), tc.order)
+			}
+			// Without ids (paired by content): the same order, named by
+			// ours' ids where ours has the message.
+			side := func(order, prefix string) *dialog.Dialog {
+				d := reordered(t, b, order)
+				for _, m := range d.Messages {
+					m.ID = prefix + m.ID
+				}
+				return d
+			}
+			opt := dialog.MergeOptions{Unkeyed: func(*dialog.Message) bool { return true }}
+			got, cs = mustMerge(t, b, side(tc.ours, "o"), side(tc.theirs, "t"), opt)
+			var want []string
+			for _, id := range strings.Fields(tc.order) {
+				if strings.Contains(tc.ours, id) {
+					want = append(want, "o"+id)
+				} else {
+					want = append(want, "t"+id)
+				}
+			}
+			if idList(got) != strings.Join(want, " ") || len(cs) != 0 {
+				t.Errorf("without ids: order %q, conflicts %v; want %q, none", idList(got), whats(cs), strings.Join(want, " "))
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package dialog_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -264,5 +265,134 @@ func TestMergeUnkeyedSidesKeepBaseID(t *testing.T) {
 		if idList(got) != c.want+" b2" || len(cs) > 0 != c.conflicted || got.Messages[0].Content != "x = 10\n" {
 			t.Errorf("%s: merged ids %q (first %q), conflicts %v; want %q", c.name, idList(got), got.Messages[0].Content, whats(cs), c.want+" b2")
 		}
+	}
+}
+
+// Without ids, a message deleted and another of the same shape inserted
+// in its place (sharing no line: "«a»\na.1 text" and "«n»\nn.1 text") is
+// a deletion and an insertion, not an edit, whatever the other side did
+// (seeds 7013081, 7015155 and 7019799 of internal/mergecheck):
+//   - the other side edited it: a deletion against an edit, the message
+//     kept with a conflict, the new message inserted too;
+//   - the other side inserted the same new message: it is there once, and
+//     the deleted one, unchanged by the other side, is gone;
+//   - the other side edited its line and inserted a message of that
+//     shape after it: each side's version is its own message.
+func TestMergeReplacedByAlikeShapeUnkeyed(t *testing.T) {
+	opt := dialog.MergeOptions{Unkeyed: func(*dialog.Message) bool { return true }}
+	note := func(id, text string) *dialog.Message { return msg(id, dialog.Note, text) }
+	a, n := "«a»\na.1 text", "«n»\nn.1 text"
+
+	got, cs := mustMerge(t, dlg(note("b", a)), dlg(note("o", n)), dlg(note("t", a+"\nmore")), opt)
+	if len(got.Messages) != 2 || !strings.Contains(got.Messages[0].Content+got.Messages[1].Content, "more") ||
+		!strings.Contains(got.Messages[0].Content+got.Messages[1].Content, n) || len(cs) != 1 {
+		t.Errorf("deleted+inserted, edited: %q, conflicts %v; want the edited message (in a conflict) and ours' new one", contents(got), whats(cs))
+	}
+
+	got, cs = mustMerge(t, dlg(note("b", a)), dlg(note("o", n)), dlg(note("t", a), note("t2", n)), opt)
+	if want := []string{n}; !slices.Equal(contents(got), want) || len(cs) != 0 {
+		t.Errorf("deleted+inserted, inserted the same: %q, conflicts %v; want %q, none", contents(got), whats(cs), want)
+	}
+
+	// theirs replaced a's second line (one line of two in common with
+	// base's a) and inserted n after it; ours added a line to a.
+	got, cs = mustMerge(t, dlg(note("b", a)), dlg(note("o", a+"\nours")), dlg(note("t", "«a»\ntheirs"), note("t2", n)), opt)
+	if c := contents(got); len(c) != 2 || !strings.Contains(c[0], "theirs") || !strings.Contains(c[0], "ours") || c[1] != n {
+		t.Errorf("edited, edited+inserted: %q, conflicts %v; want a with both sides' lines, then n", c, whats(cs))
+	}
+}
+
+// contents lists a dialog's message contents.
+func contents(d *dialog.Dialog) []string {
+	var out []string
+	for _, m := range d.Messages {
+		out = append(out, m.Content)
+	}
+	return out
+}
+
+// Without ids, a message whose text is another's of base, its kind
+// changed, is that message, before any message of base merely alike
+// (seeds 9001460 and 9005858 of internal/mergecheck: theirs deleted a,
+// and made b code; b's code version was paired with a, alike by its
+// lines or of b's new kind).
+func TestMergeKindChangedBeforeAlikeUnkeyed(t *testing.T) {
+	opt := dialog.MergeOptions{Unkeyed: func(*dialog.Message) bool { return true }}
+	a := "«a»\nThis cell uses no marker\n\n$$\n\\begin{align}\nx\n$$"
+	b := "«b»\nThis cell uses no marker, and a slash\n\n$$\n\\begin{align}\ny\n$$"
+	for _, c := range []struct {
+		name  string
+		kindA dialog.Kind // base's kind of a (b is a note; theirs makes it code)
+	}{
+		{"a of b's old kind", dialog.Note}, // a is alike b's lines: paired by likeness of any kind
+		{"a of b's new kind", dialog.Code}, // a is of the kind theirs gave b: paired by likeness of one kind
+	} {
+		base := dlg(msg("a", c.kindA, a), msg("b", dialog.Note, b))
+		// ours edited a; theirs deleted a and made b code: a is kept
+		// with the deletion against ours' edit, b is theirs' code.
+		ours := dlg(msg("oa", c.kindA, a+"\nours"), msg("ob", dialog.Note, b))
+		theirs := dlg(msg("tb", dialog.Code, b))
+		got, cs := mustMerge(t, base, ours, theirs, opt)
+		if len(got.Messages) != 2 || !strings.Contains(got.Messages[0].Content, "ours") || got.Messages[1].Content != b ||
+			got.Messages[1].Kind != dialog.Code || len(cs) != 1 || cs[0].What != "deleted by theirs, edited by ours" {
+			t.Errorf("%s: %q, conflicts %v; want a in a deletion conflict, b as code", c.name, contents(got), whats(cs))
+		}
+	}
+}
+
+// Without ids, a message is paired with the one most like it, not with
+// the first one alike: a message that holds another's lines is alike it,
+// and so is that message's own edit.
+//   - seed 11014773 of internal/mergecheck: base a (which quotes b's
+//     lines) and b; ours deleted a and edited b, theirs made the same
+//     edit of b: b edited, once, clean (not a edited into b's edit and b
+//     deleted against theirs' edit);
+//   - theirs merged u into the next message f (u's line prepended to f,
+//     u deleted), ours edited f's last line: f with both edits, clean,
+//     u gone (not u edited into theirs' message and f deleted against
+//     ours' edit).
+func TestMergePairsMostAlikeUnkeyed(t *testing.T) {
+	opt := dialog.MergeOptions{Unkeyed: func(*dialog.Message) bool { return true }}
+	code := func(id, text string) *dialog.Message { return msg(id, dialog.Code, text) }
+	note := func(id, text string) *dialog.Message { return msg(id, dialog.Note, text) }
+	block := "\\begin{align}\n  \\nabla \\cdot E & = 4 \\pi \\rho \\\\\n  \\nabla \\times E & = 0 \\\\\n  \\nabla \\cdot B & = 0\n\\end{align}"
+	a := "«a»\n### Math and LaTeX in Markdown\n\nMarkdown can include latex.\n\nMath content uses `$`.\n\nTo use a LaTex display use `$$...$$`, e.g.\n\n```\n" + block + "\n```\n\nproduces"
+	b := "«b»\n" + block
+	b2 := strings.Replace(b, "& = 0 \\\\\n", "& = 0 \\\\\nnew line\n", 1)
+	got, cs := mustMerge(t, dlg(note("a", a), note("b", b)), dlg(note("o", b2)), dlg(note("ta", a), note("tb", b2)), opt)
+	if want := []string{b2}; !slices.Equal(contents(got), want) || len(cs) != 0 {
+		t.Errorf("same edit, ours deleted a: %q, conflicts %v; want %q, none", contents(got), whats(cs), want)
+	}
+
+	u, f := "using DataArrays", "foods = @data([1, 2])\ncalories = @data([3, 4])\ntypeof(calories)"
+	ours := "foods = @data([1, 2])\ncalories = @data([3, 4])\ntypeof(foods)"
+	got, cs = mustMerge(t, dlg(code("u", u), code("f", f)), dlg(code("ou", u), code("of", ours)), dlg(code("tf", u+"\n"+f)), opt)
+	if want := []string{u + "\n" + ours}; !slices.Equal(contents(got), want) || len(cs) != 0 {
+		t.Errorf("merged into the next, edited: %q, conflicts %v; want %q, none", contents(got), whats(cs), want)
+	}
+}
+
+// Without ids, a message alone between its paired neighbours is the one
+// message there of its kind that shares anything with it, however much
+// the side rewrote it (seed 9008480 of internal/mergecheck: theirs
+// rewrote a version 3 heading's two lines beside its first and put a new
+// message before it, ours deleted it: a deletion against an edit, not a
+// message theirs added). Two such messages, and it is deleted: nothing
+// says which is its edit.
+func TestMergeAloneInItsGapUnkeyed(t *testing.T) {
+	opt := dialog.MergeOptions{Unkeyed: func(*dialog.Message) bool { return true }}
+	note := func(id, text string) *dialog.Message { return msg(id, dialog.Note, text) }
+	base := dlg(note("p", "«p»\nbefore"), note("a", "«a»\nA one\nA two"), note("q", "«q»\nafter"))
+	ours := dlg(note("op", "«p»\nbefore"), note("oq", "«q»\nafter"))
+	theirs := dlg(note("tp", "«p»\nbefore"), note("tn", "«n»\nnew"), note("ta", "«a»\nX\nY"), note("tq", "«q»\nafter"))
+	got, cs := mustMerge(t, base, ours, theirs, opt)
+	if c := contents(got); len(c) != 4 || c[1] != "«n»\nnew" || !strings.Contains(c[2], "«a»\nX\nY") ||
+		len(cs) != 1 || cs[0].What != "deleted by ours, edited by theirs" {
+		t.Errorf("rewritten, deleted: %q, conflicts %v; want p, n, a in a deletion conflict, q", c, whats(cs))
+	}
+	theirs = dlg(note("tp", "«p»\nbefore"), note("t1", "«a»\nX"), note("t2", "«a»\nY"), note("tq", "«q»\nafter"))
+	got, cs = mustMerge(t, base, ours, theirs, opt)
+	if want := []string{"«p»\nbefore", "«a»\nX", "«a»\nY", "«q»\nafter"}; !slices.Equal(contents(got), want) || len(cs) != 0 {
+		t.Errorf("two alike, deleted: %q, conflicts %v; want %q, none", contents(got), whats(cs), want)
 	}
 }

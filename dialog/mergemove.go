@@ -1,86 +1,171 @@
 package dialog
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/nbdialog/ipynb/internal/textdiff"
+)
+
+// Moves: which messages a side moved, judged by one rule for the
+// matching the sequence merge works on and for the messages both sides
+// moved apart. Among the messages all three versions have (each once),
+// a side surely moved a message when no longest subsequence of that
+// side's order that keeps base's order holds it (so that it moved, not
+// the messages it passed; of two neighbours that swapped places, either
+// may be the one that moved, so neither surely did).
 
 // movedApartWhat is what a Conflict of a message both sides moved to
 // different places says.
 const movedApartWhat = "moved on both sides"
 
-// movedApart returns the messages both sides moved to different places,
-// by key, with their indices in base, ours and theirs (kb, ko, kt: the
-// key of each message of base, ours and theirs). Among the messages all
-// three have (each once), a side moved a message when no longest
-// subsequence of that side's order that keeps base's order holds it (so
-// that it moved, not the messages it passed); the places differ when
-// the message before it there (none: it is first) is another on ours
-// than on theirs. Both sides moving it after the same message, one side
-// moving it and the other editing it, and moves of different messages
-// are not in the result.
-func (mg *merger) movedApart(kb, ko, kt []int) map[int][3]int {
-	// A side that kept every base message it has in base's order (none
-	// moved in the merge's own matching, entry.movedO and movedT) keeps
-	// those all three have in it too: nothing to look for.
-	anyO, anyT := false, false
-	for _, k := range kb {
-		anyO, anyT = anyO || mg.es[k].movedO, anyT || mg.es[k].movedT
-	}
-	if !anyO || !anyT {
-		return nil
-	}
-	count := make(map[int][3]int, len(kb))
+// moves is the judgement of both sides' moves, by key (see Moves).
+type moves struct {
+	pos    [3][]int  // side (0 base, 1 ours, 2 theirs) → key → index there, or -1
+	common []bool    // key → all three have it (each once)
+	sure   [3][]bool // side (1, 2) → key → of common, surely moved by it
+}
+
+// judgeMoves judges the moves of ours (ko) and theirs (kt) from base
+// (kb): the keys of each one's messages, n keys in all. It returns nil
+// when a sequence repeats a key (no order to judge).
+func judgeMoves(kb, ko, kt []int, n int) *moves {
+	mv := &moves{common: make([]bool, n)}
 	for s, keys := range [3][]int{kb, ko, kt} {
-		for _, k := range keys {
-			n := count[k]
-			n[s]++
-			count[k] = n
+		pos := make([]int, n)
+		for k := range pos {
+			pos[k] = -1
 		}
-	}
-	// The sequences of the messages all three have once, and each one's
-	// index in its side's messages.
-	var seqs [3][]int
-	var index [3]map[int]int
-	for s, keys := range [3][]int{kb, ko, kt} {
-		index[s] = map[int]int{}
 		for i, k := range keys {
-			if count[k] == [3]int{1, 1, 1} {
-				seqs[s] = append(seqs[s], k)
-				index[s][k] = i
+			if pos[k] >= 0 {
+				return nil
+			}
+			pos[k] = i
+		}
+		mv.pos[s] = pos
+	}
+	for k := range n {
+		mv.common[k] = mv.pos[0][k] >= 0 && mv.pos[1][k] >= 0 && mv.pos[2][k] >= 0
+	}
+	for s := 1; s < 3; s++ {
+		var seq, at []int
+		for _, k := range [3][]int{kb, ko, kt}[s] {
+			if mv.common[k] {
+				seq, at = append(seq, k), append(at, mv.pos[0][k])
 			}
 		}
+		mv.sure[s] = make([]bool, n)
+		for i, in := range inLongestRun(at) {
+			mv.sure[s][seq[i]] = !in
+		}
 	}
-	if len(seqs[0]) < 2 || slices.Equal(seqs[0], seqs[1]) || slices.Equal(seqs[0], seqs[2]) {
+	return mv
+}
+
+// kept matches base's keys kb with side s's keys ks, as
+// textdiff.MatchUnique does (for each base index, the index in ks of the
+// message kept in base's order, or -1), choosing among the subsequences
+// of ks in base's order the one that holds the most messages all three
+// have (so that the side moved those it surely moved and no other of
+// them where it can), then the most of those the other side surely moved
+// (of two that swapped places, the one the other side moved stays, so
+// that this side moved the other one), then the most messages.
+func (mv *moves) kept(kb, ks []int, s int) []int {
+	other := 3 - s
+	type best struct {
+		score [3]int
+		at    int // index in ks of the run's last message, or -1
+	}
+	better := func(x, y best) bool { return slices.Compare(x.score[:], y.score[:]) > 0 }
+	// A Fenwick tree over base's indices: the best run ending before one.
+	tree := make([]best, len(kb)+1)
+	for i := range tree {
+		tree[i].at = -1
+	}
+	prev := make([]int, len(ks))
+	top := best{at: -1}
+	for j, k := range ks {
+		i := mv.pos[0][k]
+		if i < 0 {
+			continue
+		}
+		b := best{at: -1}
+		for x := i; x > 0; x -= x & -x {
+			if better(tree[x], b) {
+				b = tree[x]
+			}
+		}
+		prev[j] = b.at
+		c := 0
+		if mv.common[k] {
+			c = 1
+		}
+		o := 0
+		if mv.sure[other][k] {
+			o = 1
+		}
+		b = best{score: [3]int{b.score[0] + c, b.score[1] + o, b.score[2] + 1}, at: j}
+		for x := i + 1; x < len(tree); x += x & -x {
+			if better(b, tree[x]) {
+				tree[x] = b
+			}
+		}
+		if better(b, top) {
+			top = b
+		}
+	}
+	out := make([]int, len(kb))
+	for i := range out {
+		out[i] = -1
+	}
+	for j := top.at; j >= 0; j = prev[j] {
+		out[mv.pos[0][ks[j]]] = j
+	}
+	return out
+}
+
+// keptInOrder is mv.kept, or textdiff.MatchUnique where mv is nil.
+func keptInOrder(mv *moves, kb, ks []int, s int) []int {
+	if mv == nil {
+		return textdiff.MatchUnique(kb, ks)
+	}
+	return mv.kept(kb, ks, s)
+}
+
+// movedApart returns the messages both sides surely moved to different
+// places, by key, with their indices in base, ours and theirs: the
+// places differ when the message before it among those all three have
+// (none: it is first) is another on ours than on theirs. Both sides
+// moving it after the same message, one side moving it and the other
+// editing it, and moves of different messages are not in the result.
+func (mv *moves) movedApart(kb, ko, kt []int) map[int][3]int {
+	if mv == nil {
 		return nil
 	}
-	posB := make(map[int]int, len(seqs[0]))
-	for i, k := range seqs[0] {
-		posB[k] = i
-	}
-	var stays [3]map[int]bool // side → key → in a longest run of base's order
-	var before [3]map[int]int // side → key → the key before it (-1: none)
+	var before [3]map[int]int // side → key → the common key before it (-1: none)
 	for s := 1; s < 3; s++ {
-		at := make([]int, len(seqs[s]))
-		before[s] = make(map[int]int, len(seqs[s]))
-		for i, k := range seqs[s] {
-			at[i] = posB[k]
-			before[s][k] = -1
-			if i > 0 {
-				before[s][k] = seqs[s][i-1]
-			}
+		if !slices.Contains(mv.sure[s], true) {
+			return nil
 		}
-		stays[s] = make(map[int]bool, len(at))
-		for i, in := range inLongestRun(at) {
-			stays[s][seqs[s][i]] = in
+		before[s] = map[int]int{}
+		last := -1
+		for _, k := range [3][]int{kb, ko, kt}[s] {
+			if mv.common[k] {
+				if mv.sure[1][k] || mv.sure[2][k] {
+					before[s][k] = last
+				}
+				last = k
+			}
 		}
 	}
 	var out map[int][3]int
-	for _, k := range seqs[0] {
-		if stays[1][k] || stays[2][k] || before[1][k] == before[2][k] {
+	for _, k := range kb {
+		if !mv.sure[1][k] || !mv.sure[2][k] || before[1][k] == before[2][k] {
 			continue
 		}
 		if out == nil {
 			out = map[int][3]int{}
 		}
-		out[k] = [3]int{index[0][k], index[1][k], index[2][k]}
+		out[k] = [3]int{mv.pos[0][k], mv.pos[1][k], mv.pos[2][k]}
 	}
 	return out
 }

@@ -50,8 +50,9 @@ func inPlace(a, b []*Message, ra, rb []int, pairable func(i, j int) bool, unkeye
 // different ids, or one's id is made up (of any kinds: a kind changed),
 // and their contents are alike: runs (between paired messages) of as many
 // on both sides sharing a line position by position, as messages edited
-// in place; otherwise in a run the most similar (at least `similar`), in
-// order; then equal contents anywhere (moved too); within pairBudget.
+// in place; otherwise in a run equal contents, then between them the
+// most similar (at least `similar`), in order (see pairRun); then equal
+// contents anywhere (moved too); within pairBudget.
 // Texts are compared as compared does, text (nil: none) giving the others.
 func pairRenamed(a, b []*Message, out []int, unkeyed func(*Message) bool, text func(*Message) string) {
 	keyed := func(m *Message) bool { return unkeyed == nil || !unkeyed(m) }
@@ -76,33 +77,7 @@ func pairRenamed(a, b []*Message, out []int, unkeyed func(*Message) bool, text f
 			}
 			return
 		}
-		next := 0
-		for _, i := range runA {
-			best, bestK := 0.0, -1
-			for k := next; k < len(runB) && tries < maxPairTries && budget > 0; k++ {
-				j := runB[k]
-				tries++
-				if out[j] >= 0 || !pairable(i, j) {
-					continue
-				}
-				s := 1.0
-				if a[i].Content != b[j].Content {
-					s = compared(alike, text, a[i], b[j], &budget)
-				} else {
-					budget -= 2 + len(a[i].Content) + len(b[j].Content)
-				}
-				if s > best {
-					best, bestK = s, k
-				}
-				if s == 1 {
-					break
-				}
-			}
-			if bestK >= 0 && best >= similar {
-				out[runB[bestK]], taken[i] = i, true
-				next = bestK + 1
-			}
-		}
+		pairRun(a, b, runA, runB, out, taken, pairable, false, alike, text, &tries, &budget)
 	}
 	nextA := 0
 	collect := func(upto int) {

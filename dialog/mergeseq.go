@@ -107,9 +107,11 @@ func (mg *merger) merge(base, ours, theirs *Dialog) (*Dialog, []Conflict) {
 			es = append(es, &entry{t: m, bi: -1})
 		}
 	}
-	// Moves: base messages kept by a side but out of its common order.
-	ko := textdiff.MatchUnique(keyB, keyO)
-	kt := textdiff.MatchUnique(keyB, keyT)
+	// Moves: base messages kept by a side but out of the order it kept
+	// (see moves.kept).
+	mv := judgeMoves(keyB, keyO, keyT, len(es))
+	ko := keptInOrder(mv, keyB, keyO, 1)
+	kt := keptInOrder(mv, keyB, keyT, 2)
 	for i := range bm {
 		e := es[keyB[i]]
 		e.movedO = e.o != nil && ko[i] < 0
@@ -118,7 +120,7 @@ func (mg *merger) merge(base, ours, theirs *Dialog) (*Dialog, []Conflict) {
 	mg.es = es
 	order := mg.order(keyB, keyO, keyT, ko, kt)
 	es = mg.es
-	apart := mg.movedApart(keyB, keyO, keyT)
+	apart := mv.movedApart(keyB, keyO, keyT)
 
 	out := &Dialog{Name: ours.Name, Random: ours.Random}
 	taken := make(map[string]bool, len(order))

@@ -98,8 +98,13 @@ const minEdge = 8
 // minEdge unless the shorter text is all of it (text only added inside
 // it, or to an empty one: then above 0 however little). A line edited
 // inside — a one-line cell given one more argument — leaves no line
-// whole, so shares no line, but most of its bytes at its ends. The cost
-// is linear in the shorter text.
+// whole, so shares no line, but most of its bytes at its ends. Texts
+// that differ across a line end in both (the bytes between their
+// common ends hold a line end in each) had lines replaced, not a line
+// edited inside, and score 0: their lines say how alike they are
+// ("«a»\na.1 text" and "«b»\nb.1 text" share no line, only the shape
+// of their first and last bytes). The cost is linear in the shorter
+// text.
 func edgeSimilarity(x, y string) float64 {
 	n := min(len(x), len(y))
 	p := 0
@@ -114,6 +119,8 @@ func edgeSimilarity(x, y string) float64 {
 	case p+q == n:
 		return max(2*float64(p+q)/float64(len(x)+len(y)), minScore)
 	case p+q < minEdge:
+		return 0
+	case strings.Contains(x[p:len(x)-q], "\n") && strings.Contains(y[p:len(y)-q], "\n"):
 		return 0
 	}
 	return 2 * float64(p+q) / float64(len(x)+len(y))

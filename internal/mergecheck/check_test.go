@@ -452,7 +452,11 @@ func (k *run) kept(ch change, side int, b, other *obj, rs []*cellView) (place st
 					}
 				}
 				bo, _ := at(b, "/outputs")
-				if ch.has && k.outputTextsKept(want, bo, outs) {
+				var oo any
+				if other != nil {
+					oo, _ = at(other, "/outputs")
+				}
+				if ch.has && k.outputTextsKept(want, bo, oo, outs) {
 					return "", true
 				}
 			}

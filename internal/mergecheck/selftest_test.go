@@ -171,10 +171,99 @@ func TestBlankAndRepeatedLinesJudged(t *testing.T) {
 		{"one of two copies deleted, kept", "«b0»\nx\nA\nx", "«b0»\nx\nA\nx", "«b0»\nA\nx", "«b0»\nx\nA\nx", true, "lost (theirs) /source (deletion undone)"},
 		{"blank line deleted, ours adds one", "«b0»\nA\n\nB\n", "«b0»\nA\n\nB\n\nC", "«b0»\nA\nB\n", "«b0»\nA\nB\n\nC", true, ""},
 		{"blank line deleted, ours deletes another line", "«b0»\nA\n\nB", "«b0»\n\nB", "«b0»\nA\nB", "«b0»\nB", true, ""},
+		// theirs added a reply after the separator; ours deleted the blank
+		// line and B, keeping A's line end (seed 7019647)
+		{"reply added, prompt's last line ended", "«b0»\nA\n\nB", "«b0»\nA\n", "«b0»\nA\n\nB" + separator + "r", "«b0»\nA\n" + separator + "r", true, ""},
+		{"reply added, blank line kept", "«b0»\nA\n\nB", "«b0»\nA\n", "«b0»\nA\n\nB" + separator + "r", "«b0»\nA\n\n" + separator + "r", true, "lost (ours) /source (deletion undone)"},
 		{"conflict, parts as the sides", "«b0»\nA\n\nB", "«b0»\nA\n\nB\nC", "«b0»\nA\nB", conflict("A\n\nB\nC\n", "A\nB\n"), false, ""},
 		{"conflict, theirs' part with a blank line", "«b0»\nA\n\nB", "«b0»\nA\n\nB\nC", "«b0»\nA\nB", conflict("A\n\nB\nC\n", "A\n\nB\n"), false, "conflict shows a line the side has not (theirs)"},
 	} {
 		fails := check(nb(c.base), nb(c.ours), nb(c.theirs), nb(c.result), c.clean, opt)
+		found := false
+		for _, f := range fails {
+			found = found || c.want != "" && strings.Contains(f.String(), c.want)
+		}
+		if c.want == "" && len(fails) > 0 || c.want != "" && !found {
+			t.Errorf("%s: failures %v, want %q", c.name, fails, c.want)
+		}
+	}
+}
+
+// A marker cell holds one marker line and nothing else: a cell whose
+// text holds a conflict (its first line "<<<<<<< ours", then its
+// versions) is a cell of its own, not the opening of a region of cells
+// both sides put in one place. Seed 5008737 (nbformat 3): both sides
+// edited heading b0 (one line once upgraded: a conflict in its text), and
+// both deleted b2 and each put a new cell there (o4, t5: a region between
+// marker cells); read as an opening marker, b0's cell made b0 lost and
+// the region's first marker a cell from nowhere.
+func TestMarkerCellsHoldOneLine(t *testing.T) {
+	cell := func(id, typ, src string) string {
+		s, _ := json.Marshal(src)
+		return `{"cell_type": "` + typ + `", "id": "` + id + `", "metadata": {}, "source": ` + string(s) + `}`
+	}
+	nb := func(cells ...string) []byte {
+		return []byte(`{"cells": [` + strings.Join(cells, ", ") + `], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`)
+	}
+	b0, b1, b2 := cell("b0", "markdown", "«b0»\nA\nB"), cell("b1", "markdown", "«b1»\nC"), cell("b2", "markdown", "«b2»\nD")
+	o4, t5 := cell("o4", "markdown", "«o4»\nE"), cell("t5", "markdown", "«t5»\nF")
+	base := nb(b0, b1, b2)
+	ours := nb(cell("b0", "markdown", "«b0»\nA\nB\nours"), b1, o4)
+	theirs := nb(cell("b0", "markdown", "«b0»\ntheirs\nA\nB"), b1, t5)
+	conflicted := cell("b0", "markdown", "<<<<<<< ours\n«b0»\nA\nB\nours\n=======\n«b0»\ntheirs\nA\nB\n>>>>>>> theirs\n")
+	region := []string{cell("m1", "raw", "<<<<<<< ours"), o4, cell("m2", "raw", "======="), t5, cell("m3", "raw", ">>>>>>> theirs")}
+	opt := checkOptions{keys: tokenKeys, uniqueLines: true}
+	for _, c := range []struct {
+		name   string
+		result []byte
+		want   string // a failure's text holds it; "" none
+	}{
+		{"text conflict, then the region", nb(append([]string{conflicted, b1}, region...)...), ""},
+		{"text conflict, region without theirs' cell", nb(conflicted, b1, region[0], o4, region[2], region[4]), "cell lost"},
+		{"text conflict without the region", nb(conflicted, b1, o4), "cell lost"},
+	} {
+		fails := check(base, ours, theirs, c.result, false, opt)
+		found := false
+		for _, f := range fails {
+			found = found || c.want != "" && strings.Contains(f.String(), c.want)
+		}
+		if c.want == "" && len(fails) > 0 || c.want != "" && !found {
+			t.Errorf("%s: failures %v, want %q", c.name, fails, c.want)
+		}
+	}
+}
+
+// Output lists of one length merge output by output (as git's line merge
+// of the file does): a side's change is its changed outputs, at their
+// index; an output it left as base has it is no change of its own, so
+// the other side's change there is no loss of it (seed 5018851: ours
+// replaced output 1, theirs output 0, merged to theirs' 0 and ours' 1).
+func TestOutputsJudgedOutputByOutput(t *testing.T) {
+	out := func(text string) string {
+		return `{"name": "stdout", "output_type": "stream", "text": "` + text + `\n"}`
+	}
+	err := func(v string) string {
+		return `{"ename": "E", "evalue": "` + v + `", "output_type": "error", "traceback": []}`
+	}
+	nb := func(outs ...string) []byte {
+		return []byte(`{"cells": [{"cell_type": "code", "execution_count": 1, "id": "c0", "metadata": {}, "outputs": [` + strings.Join(outs, ", ") +
+			`], "source": "«b0»\nx"}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`)
+	}
+	base, ours, theirs := nb(out("A"), out("B")), nb(out("A"), err("o")), nb(err("t"), out("B"))
+	opt := checkOptions{keys: tokenKeys, uniqueLines: true}
+	for _, c := range []struct {
+		name   string
+		result []byte
+		want   string // a failure's text holds it; "" none
+	}{
+		{"each side's output", nb(err("t"), err("o")), ""},
+		{"theirs' output lost", nb(out("A"), err("o")), "lost (theirs) /outputs"},
+		{"ours' output lost", nb(err("t"), out("B")), "lost (ours) /outputs"},
+		{"an output of neither", nb(err("x"), err("o")), "lost (theirs) /outputs"},
+		{"swapped", nb(err("o"), err("t")), "lost (ours) /outputs"},
+		{"one output more", nb(err("t"), err("o"), out("B")), "lost (ours) /outputs"},
+	} {
+		fails := check(base, ours, theirs, c.result, true, opt)
 		found := false
 		for _, f := range fails {
 			found = found || c.want != "" && strings.Contains(f.String(), c.want)

@@ -62,13 +62,13 @@ func (k *run) copiesUndone(side, base, other, result string, hasOther bool) bool
 		}
 		return n
 	}
-	unsep := func(s string) []string { return lines(strings.ReplaceAll(s, separator, "\n")) }
+	unsep := func(s string) []string { return lines(unseparated(s)) }
 	bl := unsep(base)
 	nb, ns, no := count(bl), count(unsep(side)), count(unsep(other))
 	if hasOther && !subsequence(bl, unsep(other)) {
 		return false // the other side deleted lines: which copies is not known
 	}
-	out, _ := regionLines(strings.ReplaceAll(result, separator, "\n"))
+	out, _ := regionLines(unseparated(result))
 	nr := count(out)
 	for l, b := range nb {
 		can := ns[l]
@@ -80,6 +80,23 @@ func (k *run) copiesUndone(side, base, other, result string, hasOther bool) bool
 		}
 	}
 	return false
+}
+
+// unseparated is text s without its prompt's reply separator: the lines
+// of the prompt, then those of the reply. A prompt whose text ends with a
+// line end ("x\n", its last line ended) is followed by the separator's
+// own line ends: read with the separator as one line end, the file would
+// show a blank line the prompt has not (seed 7019647: ours deleted a
+// code cell's blank line and last line, keeping the line end before them,
+// and theirs made the cell a prompt).
+func unseparated(s string) string {
+	parts := strings.Split(s, separator)
+	for i := range len(parts) - 1 {
+		if !strings.HasSuffix(parts[i], "\n") {
+			parts[i] += "\n"
+		}
+	}
+	return strings.Join(parts, "")
 }
 
 // subsequence reports whether the lines of a are, in order, among those
@@ -229,15 +246,23 @@ func becameFFFD(l string, lines map[string]bool) bool {
 	return false
 }
 
-// outputTextsKept reports whether outputs, member for member those of
-// side but for their texts, hold the lines side's texts added to base's
-// (outputs' texts merged line by line, as git's line merge does).
-func (k *run) outputTextsKept(side []any, base any, result []any) bool {
+// outputTextsKept reports whether result, outputs merged output by
+// output as git's line merge of the file merges them, holds side's
+// changes to base's outputs: member for member side's outputs but for
+// their texts, which hold the lines side's texts added to base's; where
+// side left an output as base has it (lists of one length), the result's
+// is base's or other's (the other side's outputs, as long: its change
+// there, which its own check judges), as side made no change there.
+func (k *run) outputTextsKept(side []any, base, other any, result []any) bool {
 	bs, _ := base.([]any)
+	os, _ := other.([]any)
 	if len(side) != len(result) {
 		return false
 	}
 	for i, so := range side {
+		if len(bs) == len(side) && equal(so, bs[i]) && (equal(result[i], so) || len(os) == len(side) && equal(result[i], os[i])) {
+			continue
+		}
 		so, ok1 := so.(*obj)
 		ro, ok2 := result[i].(*obj)
 		if !ok1 || !ok2 || !equal(omit(so, "text"), omit(ro, "text")) {

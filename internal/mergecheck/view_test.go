@@ -39,6 +39,9 @@ type nbView struct {
 func takeMarkerCells(v *nbView) {
 	isMarker := func(c *cellView, ch byte) bool {
 		t := strings.TrimRight(c.text, "\n")
+		if strings.Contains(t, "\n") {
+			return false // a text holding a conflict (its own markers among other lines), not a marker cell
+		}
 		m := markerLine.FindStringSubmatch(t)
 		return m != nil && m[1][0] == ch && (ch != '=' || t == m[1])
 	}
