@@ -8,14 +8,14 @@ import (
 	"sync"
 
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
-	"github.com/nbdialog/ipynb/internal/nbgeneric"
+	"github.com/nbdialog/ipynb/internal/nbmap"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
 // Cell metadata as generic JSON, read cheaply, and copied for snapshots.
 
 // metaMap returns a cell's metadata (a pointer to a generated metadata
-// struct) as a generic object, as nbgeneric.ToMap does, but without
+// struct) as a generic object, as nbmap.ToMap does, but without
 // reflection's conversion when the typed members set hold scalars
 // (collapsed, name, scrolled, …) and the keys the schema does not type
 // hold values ToMap returns as they are (numbers that are ints or
@@ -39,7 +39,7 @@ func metaMapFast(md any) (meta, same map[string]any, fast bool, err error) {
 	if meta, same, ok := fastMeta(md); ok {
 		return meta, same, true, nil
 	}
-	meta, err = nbgeneric.ToMap(md)
+	meta, err = nbmap.ToMap(md)
 	return meta, nil, false, err
 }
 

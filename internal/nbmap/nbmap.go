@@ -24,8 +24,10 @@ import (
 // pointer to one), such as a cell or a cell's Metadata, as a generic
 // object: the fields nbformat writes and the values its
 // AdditionalProperties keeps (but for keys of fields that are set), with
-// texts in the form they are stored in (a list of lines, or one string;
-// one string for a text built in memory).
+// every text (a MultilineString, a text entry of a MimeBundle) as one
+// string, its lines joined, as Python nbformat holds texts in memory:
+// the form a text is stored in is the writer's concern (it keeps the
+// form read for texts it writes back).
 func ToMap(v any) (map[string]any, error) {
 	var e encoder
 	m, ok, err := structMap(&e, v)
@@ -38,8 +40,8 @@ func ToMap(v any) (map[string]any, error) {
 	return m, nil
 }
 
-// OutputToMap returns an output as a generic object (an UnknownOutput's
-// Raw decoded).
+// OutputToMap returns an output as a generic object, its texts as ToMap
+// gives them (an UnknownOutput's Raw decoded).
 func OutputToMap(o nbformat.Output) (map[string]any, error) {
 	if u, ok := o.(*nbformat.UnknownOutput); ok && u != nil {
 		g, err := nbformat.Decode(u.Raw)

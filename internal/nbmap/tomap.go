@@ -126,42 +126,21 @@ func zeroFloat(f float64) bool { return math.Float64bits(f) == 0 }
 // nbformat tells whether a field shadows a key of AdditionalProperties).
 func isZero(v any) bool { return reflect.ValueOf(v).IsZero() }
 
-// text is a text as stored: a list of lines, or one string.
-func text(m nbformat.MultilineString) any {
-	if raw, ok := m.RawJSON(); ok && raw[0] == '[' {
-		return stringList(m.Lines())
-	}
-	return m.String()
-}
+// text is a text as one string (its lines joined), as Python nbformat
+// holds it in memory.
+func text(m nbformat.MultilineString) any { return m.String() }
 
-func stringList(ls []string) []any {
-	out := make([]any, len(ls))
-	for i, l := range ls {
-		out[i] = l
-	}
-	return out
-}
-
-// bundle is output data: text entries as text gives them, JSON entries as
-// jsonEntry does.
+// bundle is output data: text entries as one string, JSON entries as
+// jsonEntry gives them.
 func bundle(b nbformat.MimeBundle) (any, error) {
 	keys := b.Keys()
 	out := make(map[string]any, len(keys))
 	for _, k := range keys {
-		raw, _ := b.RawJSON(k)
 		if s, isText := b.Text(k); isText {
-			if len(raw) > 0 && raw[0] == '[' {
-				var ls []any
-				jsontree.EachString(raw, func(s []byte) { ls = append(ls, jsontree.UnescapeString(s)) })
-				if ls == nil {
-					ls = []any{}
-				}
-				out[k] = ls
-			} else {
-				out[k] = s
-			}
+			out[k] = s
 			continue
 		}
+		raw, _ := b.RawJSON(k)
 		g, err := jsonEntry(raw)
 		if err != nil {
 			return nil, err
