@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strconv"
 
 	"github.com/nbdialog/ipynb/internal/jsoncycle"
 	"github.com/nbdialog/ipynb/internal/jsontree"
@@ -202,7 +203,7 @@ func (e *encoder) any(v any) (any, error) {
 	case int64:
 		return int(x), nil
 	case uint:
-		return int(x), nil
+		return unsigned(uint64(x)), nil
 	case uint8:
 		return int(x), nil
 	case uint16:
@@ -210,8 +211,11 @@ func (e *encoder) any(v any) (any, error) {
 	case uint32:
 		return int(x), nil
 	case uint64:
-		return int(x), nil
+		return unsigned(x), nil
 	case json.Number:
+		if s := string(x); s != "NaN" && s != "Infinity" && s != "-Infinity" && !json.Valid([]byte(s)) {
+			return nil, fmt.Errorf("nbmap: invalid json.Number %q", s)
+		}
 		return jsontree.NumberValue([]byte(x), numberFlags(string(x))), nil
 	case map[string]any:
 		if x == nil {
@@ -263,6 +267,15 @@ func (e *encoder) any(v any) (any, error) {
 		return nil, fmt.Errorf("nbmap: cannot write a %T: %w", v, err)
 	}
 	return nbformat.Decode(b)
+}
+
+// unsigned is u as Decode gives its JSON: an int, or a json.Number when it
+// does not fit one.
+func unsigned(u uint64) any {
+	if u > math.MaxInt64 {
+		return json.Number(strconv.FormatUint(u, 10))
+	}
+	return int(u)
 }
 
 // guarded converts a map or slice held in an interface, refusing one that

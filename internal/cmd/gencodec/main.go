@@ -6,7 +6,7 @@
 // (JSON names, which are optional, which are the type tag or a cell's id)
 // and typed methods over a member given by its index: decoding it from a
 // node of the tape, clearing it, asking whether it is zero or present,
-// comparing it with a node, writing it, converting it to generic JSON, and
+// comparing it with a node, writing it, and
 // reaching a struct it holds. The algorithms over whole structs (which
 // member a key names, the members kept in AdditionalProperties, the
 // original layout of an edited object) are package nbformat's own
