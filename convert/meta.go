@@ -15,10 +15,10 @@ import (
 // Cell metadata as generic JSON, read cheaply, and copied for snapshots.
 
 // metaMap returns a cell's metadata (a pointer to a generated metadata
-// struct) as a generic object, as nbmap.ToMap does, but without
-// reflection's conversion when the typed members set hold scalars
-// (collapsed, name, scrolled, …) and the keys the schema does not type
-// hold values ToMap returns as they are (numbers that are ints or
+// struct) as a generic object, as nbmap.ToMap does, but as a copy of the
+// values the struct holds, converting none, when the typed members set
+// hold scalars (collapsed, name, scrolled, …) and the keys the schema does
+// not type hold values ToMap returns as they are (numbers that are ints or
 // float64, strings, booleans, null, arrays and objects as
 // json.RawMessage), as most cells' metadata does: a copy of those keys
 // and the typed scalars (see metaPlan).

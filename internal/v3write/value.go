@@ -20,8 +20,9 @@ import (
 // and version 3 objects built member by member in a chosen order.
 
 // v4Cell is a version 4 cell as generic JSON (g: what nbmap.ToMap
-// gives, json.RawMessage inside) and, once asked (normalized), decoded
-// with its texts joined and without its id (n).
+// gives, texts joined, json.RawMessage inside) and, once asked
+// (normalized), decoded all the way down, its texts joined (those of a
+// cell of an unknown type too), and without its id (n).
 type v4Cell struct {
 	g map[string]any
 	n map[string]any
