@@ -36,7 +36,9 @@
 // the cell and output variants their provenance field (src), and
 // internal/cmd/gencodec writes the codec of every generated struct (its
 // -test run writes the codec of nbformat/codec_synth_test.go's stand-ins
-// for a schema change). When a new nbformat release moves the schema:
+// for a schema change, its -map run internal/nbmap/map_gen.go, the
+// conversions of every generated struct to and from generic JSON that
+// package convert uses). When a new nbformat release moves the schema:
 //
 //  1. Copy the new official files (nbformat/v4/nbformat.v4.N.schema.json
 //     and nbformat.v4.schema.json) from jupyter/nbformat into schema/, byte
@@ -65,3 +67,4 @@ package ipynb
 //go:generate go run ./internal/cmd/retag -keep json -hidden AdditionalProperties -state src:nodeRef -state-members cell_type,output_type -in nbformat/schema_gen.go -out nbformat/schema_gen.go
 //go:generate go run ./internal/cmd/gencodec -state src:nodeRef -in nbformat/schema_gen.go -out nbformat/codec_gen.go
 //go:generate go run ./internal/cmd/gencodec -test -in nbformat/codec_synth_test.go -out nbformat/codec_synth_gen_test.go
+//go:generate go run ./internal/cmd/gencodec -map -state src:nodeRef -in nbformat/schema_gen.go -out internal/nbmap/map_gen.go

@@ -12,7 +12,7 @@ import (
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
-	"github.com/nbdialog/ipynb/internal/nbgeneric"
+	"github.com/nbdialog/ipynb/internal/nbmap"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -163,7 +163,7 @@ func cellMap(c nbformat.Cell) (map[string]any, error) {
 		m, _ := g.(map[string]any)
 		return m, nil
 	}
-	return nbgeneric.ToMap(c)
+	return nbmap.ToMap(c)
 }
 
 // at resolves a JSON Pointer in generic JSON.

@@ -8,17 +8,17 @@ import (
 	"sync"
 
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
-	"github.com/nbdialog/ipynb/internal/nbgeneric"
+	"github.com/nbdialog/ipynb/internal/nbmap"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
 // Cell metadata as generic JSON, read cheaply, and copied for snapshots.
 
 // metaMap returns a cell's metadata (a pointer to a generated metadata
-// struct) as a generic object, as nbgeneric.ToMap does, but without
-// reflection's conversion when the typed members set hold scalars
-// (collapsed, name, scrolled, …) and the keys the schema does not type
-// hold values ToMap returns as they are (numbers that are ints or
+// struct) as a generic object, as nbmap.ToMap does, but as a copy of the
+// values the struct holds, converting none, when the typed members set
+// hold scalars (collapsed, name, scrolled, …) and the keys the schema does
+// not type hold values ToMap returns as they are (numbers that are ints or
 // float64, strings, booleans, null, arrays and objects as
 // json.RawMessage), as most cells' metadata does: a copy of those keys
 // and the typed scalars (see metaPlan).
@@ -39,7 +39,7 @@ func metaMapFast(md any) (meta, same map[string]any, fast bool, err error) {
 	if meta, same, ok := fastMeta(md); ok {
 		return meta, same, true, nil
 	}
-	meta, err = nbgeneric.ToMap(md)
+	meta, err = nbmap.ToMap(md)
 	return meta, nil, false, err
 }
 

@@ -12,13 +12,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
-	"github.com/nbdialog/ipynb/internal/nbgeneric"
+	"github.com/nbdialog/ipynb/internal/nbmap"
 	"github.com/nbdialog/ipynb/nbformat"
 
 	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
-// metaMap gives what nbgeneric.ToMap gives (the same Go types, compared
+// metaMap gives what nbmap.ToMap gives (the same Go types, compared
 // by cmp) for every cell's metadata in the corpus, for metadata built to
 // hold every kind of typed member and extra value (set, nil, scalars,
 // objects, a typed member shadowing an extra key), and takes its fast
@@ -87,7 +87,7 @@ func TestMetaMapMatchesToMap(t *testing.T) {
 	}
 }
 
-// metaMap gives what nbgeneric.ToMap gives for a notebook's metadata: its
+// metaMap gives what nbmap.ToMap gives for a notebook's metadata: its
 // typed members that are structs (kernelspec, language_info) read by
 // their own plans, their required members always there (but for an
 // extra key of the name, a value of another type from an invalid file,
@@ -139,7 +139,7 @@ func TestNotebookMetaMapMatchesToMap(t *testing.T) {
 			fast++
 		}
 		// What the dialog read holds, and keeps as read.
-		want, err := nbgeneric.ToMap(&work.Metadata)
+		want, err := nbmap.ToMap(&work.Metadata)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -254,7 +254,7 @@ func TestNotebookMetaAllocations(t *testing.T) {
 // reference), and reports whether metaMap took its fast path.
 func checkMetaMap(t *testing.T, where string, md any) (fast bool) {
 	t.Helper()
-	want, err := nbgeneric.ToMap(md)
+	want, err := nbmap.ToMap(md)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/lines"
 	"github.com/nbdialog/ipynb/internal/mimetype"
-	"github.com/nbdialog/ipynb/internal/nbgeneric"
+	"github.com/nbdialog/ipynb/internal/nbmap"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -28,7 +28,7 @@ func (r *readOutput) Type() string { return string(r.out.Type()) }
 // Decode returns the output as generic JSON, as Python nbformat holds it
 // in memory (see rejoin).
 func (r *readOutput) Decode() (map[string]any, error) {
-	g, err := nbgeneric.OutputToMap(r.out)
+	g, err := nbmap.OutputToMap(r.out)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +48,7 @@ func (r *readOutput) Same(other dialog.OutputSource) bool {
 // when unsure (JSON data spelled differently, MIME types in another
 // order, outputs of different Go types): callers then compare the decoded
 // outputs. The generic form of an output is a function of its typed value
-// alone (nbgeneric.OutputToMap, rejoin), so members equal one by one give
+// alone (nbmap.OutputToMap, rejoin), so members equal one by one give
 // equal generic forms.
 func sameOutput(a, b nbformat.Output) bool {
 	switch x := a.(type) {
@@ -122,7 +122,7 @@ func hasTransientMeta(out nbformat.Output) bool {
 	case *nbformat.Stream, *nbformat.ErrorOutput:
 		return false // no metadata object: members of other types are kept as json.RawMessage
 	default:
-		g, err := nbgeneric.OutputToMap(out)
+		g, err := nbmap.OutputToMap(out)
 		if err != nil {
 			return true // the caller fails decoding it
 		}
@@ -162,11 +162,7 @@ func outputFor(out dialog.Output, nb *nbformat.Notebook) (nbformat.Output, error
 		return nil, err
 	}
 	cleanOutMeta(g)
-	no, err := nbgeneric.OutputFromMap(g)
-	if err != nil {
-		return nil, err
-	}
-	return no.(nbformat.Output), nil
+	return nbmap.OutputFromMap(g)
 }
 
 // rejoin presents an output's text as Python nbformat holds it in memory:

@@ -16,7 +16,7 @@ import (
 func (r *readOutput) Size() (n int, ok bool) { return outputSize(r.out) }
 
 // outputSize is the size encoding/json writes the generic form of out in
-// (nbgeneric.OutputToMap, then rejoin), computed from its typed value:
+// (nbmap.OutputToMap, then rejoin), computed from its typed value:
 // every typed member is written (output members are all required), a
 // value AdditionalProperties keeps for a member's key replaces the
 // member's zero value, text stored as lines is joined, JSON data arrays

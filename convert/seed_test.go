@@ -15,7 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
-	"github.com/nbdialog/ipynb/internal/nbgeneric"
+	"github.com/nbdialog/ipynb/internal/nbmap"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -36,7 +36,7 @@ func seedDialog() (d *convert.File, note, code, prompt, raw *dialog.Message) {
 
 func cellMeta(t *testing.T, c nbformat.Cell) map[string]any {
 	t.Helper()
-	cell, err := nbgeneric.ToMap(c)
+	cell, err := nbmap.ToMap(c)
 	if err != nil {
 		t.Fatalf("cell %T: %v", c, err)
 	}

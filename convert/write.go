@@ -10,8 +10,8 @@ import (
 	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/jsonpointer"
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
-	"github.com/nbdialog/ipynb/internal/nbgeneric"
 	"github.com/nbdialog/ipynb/internal/nbjson"
+	"github.com/nbdialog/ipynb/internal/nbmap"
 	"github.com/nbdialog/ipynb/internal/truthy"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -156,7 +156,7 @@ func startNotebook(d *dialog.Dialog, org *origin) (nb *nbformat.Notebook, metaCh
 	metaChanged = org == nil || !org.sameMeta(d.Meta)
 	if metaChanged {
 		nb.Metadata = nbformat.NotebookMetadata{}
-		if err := nbgeneric.FromMap(nonNil(d.Meta), &nb.Metadata); err != nil {
+		if err := nbmap.FromMap(nonNil(d.Meta), &nb.Metadata); err != nil {
 			return nil, false, fmt.Errorf("convert: notebook metadata: %w", err)
 		}
 	}
@@ -352,7 +352,7 @@ func (o options) cell(m *dialog.Message, s *snapshot, ids bool, from *nbformat.N
 			}
 		}
 		c.Source = sourceFor(orig, source)
-		if err := nbgeneric.FromMap(meta, &c.Metadata); err != nil {
+		if err := nbmap.FromMap(meta, &c.Metadata); err != nil {
 			return nil, metadataError(m, err)
 		}
 		c.Attachments = o.attachments(m, s)
@@ -360,7 +360,7 @@ func (o options) cell(m *dialog.Message, s *snapshot, ids bool, from *nbformat.N
 	case dialog.Code:
 		c := &nbformat.CodeCell{CellType: nbformat.CellTypeCode, ID: id, ExecutionCount: m.ExecutionCount}
 		c.Source = sourceFor(orig, m.Content)
-		if err := nbgeneric.FromMap(meta, &c.Metadata); err != nil {
+		if err := nbmap.FromMap(meta, &c.Metadata); err != nil {
 			return nil, metadataError(m, err)
 		}
 		c.Outputs = make([]nbformat.Output, len(m.Outputs))
@@ -375,7 +375,7 @@ func (o options) cell(m *dialog.Message, s *snapshot, ids bool, from *nbformat.N
 	case dialog.Raw:
 		c := &nbformat.RawCell{CellType: nbformat.CellTypeRaw, ID: id}
 		c.Source = sourceFor(orig, m.Content)
-		if err := nbgeneric.FromMap(meta, &c.Metadata); err != nil {
+		if err := nbmap.FromMap(meta, &c.Metadata); err != nil {
 			return nil, metadataError(m, err)
 		}
 		c.Attachments = o.attachments(m, s)

@@ -48,7 +48,6 @@ type codecStruct interface {
 	fieldPresent(i int) bool
 	equalField(e *encoder, i, j int) bool
 	writeField(e *encoder, i, j int, ind string)
-	genericField(e *encoder, i int) (any, error)
 	// fieldStruct returns the struct field i holds (itself, or the target
 	// of a non-nil pointer, copied first when cow so that the original is
 	// not changed); nil when it holds none.

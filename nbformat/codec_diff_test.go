@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/jsontree"
-	"github.com/nbdialog/ipynb/internal/nbstyle"
 	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
@@ -138,8 +136,8 @@ func newEncode(nb *Notebook) ([]byte, error) {
 	return out, err
 }
 
-// diffCodec compares the two comparisons, writers and conversions of nb
-// ("" when they agree).
+// diffCodec compares the two comparisons and writers of nb ("" when they
+// agree).
 func diffCodec(nb *Notebook) string {
 	if nb.src != nil {
 		e := nb.newEncoder()
@@ -154,41 +152,6 @@ func diffCodec(nb *Notebook) string {
 	got, gerr := newEncode(nb)
 	if (werr == nil) != (gerr == nil) || !bytes.Equal(want, got) {
 		return fmt.Sprintf("written (err %v, reflective %v):\n%s", gerr, werr, cmp.Diff(string(want), string(got)))
-	}
-	for i, c := range nb.Cells {
-		if isNilVariant(c) {
-			continue
-		}
-		if md := cellMetadata(c); md != nil {
-			if d := diffGeneric(md); d != "" {
-				return fmt.Sprintf("cell %d metadata: %s", i, d)
-			}
-		}
-		if code, ok := c.(*CodeCell); ok {
-			for k, o := range code.Outputs {
-				if _, unknown := o.(*UnknownOutput); unknown || isNilVariant(o) {
-					continue
-				}
-				if d := diffGeneric(o); d != "" {
-					return fmt.Sprintf("cell %d output %d: %s", i, k, d)
-				}
-			}
-		}
-	}
-	return diffGeneric(&nb.Metadata)
-}
-
-func diffGeneric(v any) string {
-	rv := reflect.ValueOf(v).Elem()
-	e := encoder{st: &nbstyle.Python, ids: true}
-	want, werr := e.generic(rv, infoOf(rv.Type()))
-	e2 := encoder{st: &nbstyle.Python, ids: true}
-	got, gerr := e2.genStruct(v.(codecStruct))
-	if (werr == nil) != (gerr == nil) {
-		return fmt.Sprintf("generic: err %v, reflective %v", gerr, werr)
-	}
-	if d := cmp.Diff(want, got, cmp.Comparer(func(a, b json.RawMessage) bool { return bytes.Equal(a, b) }), cmp.Comparer(func(a, b float64) bool { return a == b || a != a && b != b })); d != "" {
-		return "generic (-reflective +generated):\n" + d
 	}
 	return ""
 }

@@ -334,14 +334,6 @@ func (x *Author) writeField(e *encoder, i, j int, ind string) {
 	}
 }
 
-func (x *Author) genericField(e *encoder, i int) (any, error) {
-	switch i {
-	case 0: // name
-		return genPtrString(e, x.Name)
-	}
-	return nil, nil
-}
-
 func (x *Author) fieldStruct(i int, cow bool) codecStruct {
 	switch i {
 	case 0: // name
@@ -543,24 +535,6 @@ func (x *CodeCell) writeField(e *encoder, i, j int, ind string) {
 	case 5: // source
 		encMultilineString(e, x.Source, j, ind)
 	}
-}
-
-func (x *CodeCell) genericField(e *encoder, i int) (any, error) {
-	switch i {
-	case 0: // cell_type
-		return genCellType(e, typeTag(x.CellType, x.Type()))
-	case 1: // execution_count
-		return genPtrInt(e, x.ExecutionCount)
-	case 2: // id
-		return genCellID(e, x.ID)
-	case 3: // metadata
-		return e.genStruct(&x.Metadata)
-	case 4: // outputs
-		return genSliceOutput(e, x.Outputs)
-	case 5: // source
-		return genMultilineString(e, x.Source)
-	}
-	return nil, nil
 }
 
 func (x *CodeCell) fieldStruct(i int, cow bool) codecStruct {
@@ -818,24 +792,6 @@ func (x *CodeCellMetadata) writeField(e *encoder, i, j int, ind string) {
 	}
 }
 
-func (x *CodeCellMetadata) genericField(e *encoder, i int) (any, error) {
-	switch i {
-	case 0: // collapsed
-		return genPtrBool(e, x.Collapsed)
-	case 1: // execution
-		return genPtrCodeCellMetadataExecution(e, x.Execution)
-	case 2: // jupyter
-		return genPtrCodeCellMetadataJupyter(e, x.Jupyter)
-	case 3: // name
-		return genPtrString(e, x.Name)
-	case 4: // scrolled
-		return genAny(e, x.Scrolled)
-	case 5: // tags
-		return genSliceString(e, x.Tags)
-	}
-	return nil, nil
-}
-
 func (x *CodeCellMetadata) fieldStruct(i int, cow bool) codecStruct {
 	switch i {
 	case 0: // collapsed
@@ -1069,20 +1025,6 @@ func (x *CodeCellMetadataExecution) writeField(e *encoder, i, j int, ind string)
 	}
 }
 
-func (x *CodeCellMetadataExecution) genericField(e *encoder, i int) (any, error) {
-	switch i {
-	case 0: // iopub.execute_input
-		return genPtrString(e, x.IopubExecuteInput)
-	case 1: // iopub.status.busy
-		return genPtrString(e, x.IopubStatusBusy)
-	case 2: // iopub.status.idle
-		return genPtrString(e, x.IopubStatusIdle)
-	case 3: // shell.execute_reply
-		return genPtrString(e, x.ShellExecuteReply)
-	}
-	return nil, nil
-}
-
 func (x *CodeCellMetadataExecution) fieldStruct(i int, cow bool) codecStruct {
 	switch i {
 	case 0: // iopub.execute_input
@@ -1237,16 +1179,6 @@ func (x *CodeCellMetadataJupyter) writeField(e *encoder, i, j int, ind string) {
 	}
 }
 
-func (x *CodeCellMetadataJupyter) genericField(e *encoder, i int) (any, error) {
-	switch i {
-	case 0: // outputs_hidden
-		return genPtrBool(e, x.OutputsHidden)
-	case 1: // source_hidden
-		return genPtrBool(e, x.SourceHidden)
-	}
-	return nil, nil
-}
-
 func (x *CodeCellMetadataJupyter) fieldStruct(i int, cow bool) codecStruct {
 	switch i {
 	case 0: // outputs_hidden
@@ -1399,18 +1331,6 @@ func (x *DisplayData) writeField(e *encoder, i, j int, ind string) {
 	case 2: // output_type
 		encOutputType(e, typeTag(x.OutputType, x.Type()), j, ind)
 	}
-}
-
-func (x *DisplayData) genericField(e *encoder, i int) (any, error) {
-	switch i {
-	case 0: // data
-		return genMimeBundle(e, x.Data)
-	case 1: // metadata
-		return genMapAny(e, x.Metadata)
-	case 2: // output_type
-		return genOutputType(e, typeTag(x.OutputType, x.Type()))
-	}
-	return nil, nil
 }
 
 func (x *DisplayData) fieldStruct(i int, cow bool) codecStruct {
@@ -1592,20 +1512,6 @@ func (x *Document) writeField(e *encoder, i, j int, ind string) {
 	case 3: // nbformat_minor
 		encInt(e, x.NbformatMinor, j, ind)
 	}
-}
-
-func (x *Document) genericField(e *encoder, i int) (any, error) {
-	switch i {
-	case 0: // cells
-		return genSliceCell(e, x.Cells)
-	case 1: // metadata
-		return e.genStruct(&x.Metadata)
-	case 2: // nbformat
-		return genInt(e, x.Nbformat)
-	case 3: // nbformat_minor
-		return genInt(e, x.NbformatMinor)
-	}
-	return nil, nil
 }
 
 func (x *Document) fieldStruct(i int, cow bool) codecStruct {
@@ -1804,20 +1710,6 @@ func (x *ErrorOutput) writeField(e *encoder, i, j int, ind string) {
 	}
 }
 
-func (x *ErrorOutput) genericField(e *encoder, i int) (any, error) {
-	switch i {
-	case 0: // ename
-		return genString(e, x.Ename)
-	case 1: // evalue
-		return genString(e, x.Evalue)
-	case 2: // output_type
-		return genOutputType(e, typeTag(x.OutputType, x.Type()))
-	case 3: // traceback
-		return genSliceString(e, x.Traceback)
-	}
-	return nil, nil
-}
-
 func (x *ErrorOutput) fieldStruct(i int, cow bool) codecStruct {
 	switch i {
 	case 0: // ename
@@ -2014,20 +1906,6 @@ func (x *ExecuteResult) writeField(e *encoder, i, j int, ind string) {
 	}
 }
 
-func (x *ExecuteResult) genericField(e *encoder, i int) (any, error) {
-	switch i {
-	case 0: // data
-		return genMimeBundle(e, x.Data)
-	case 1: // execution_count
-		return genPtrInt(e, x.ExecutionCount)
-	case 2: // metadata
-		return genMapAny(e, x.Metadata)
-	case 3: // output_type
-		return genOutputType(e, typeTag(x.OutputType, x.Type()))
-	}
-	return nil, nil
-}
-
 func (x *ExecuteResult) fieldStruct(i int, cow bool) codecStruct {
 	switch i {
 	case 0: // data
@@ -2178,16 +2056,6 @@ func (x *Kernelspec) writeField(e *encoder, i, j int, ind string) {
 	case 1: // name
 		encString(e, x.Name, j, ind)
 	}
-}
-
-func (x *Kernelspec) genericField(e *encoder, i int) (any, error) {
-	switch i {
-	case 0: // display_name
-		return genString(e, x.DisplayName)
-	case 1: // name
-		return genString(e, x.Name)
-	}
-	return nil, nil
 }
 
 func (x *Kernelspec) fieldStruct(i int, cow bool) codecStruct {
@@ -2378,22 +2246,6 @@ func (x *LanguageInfo) writeField(e *encoder, i, j int, ind string) {
 	case 4: // pygments_lexer
 		encPtrString(e, x.PygmentsLexer, j, ind)
 	}
-}
-
-func (x *LanguageInfo) genericField(e *encoder, i int) (any, error) {
-	switch i {
-	case 0: // codemirror_mode
-		return genAny(e, x.CodemirrorMode)
-	case 1: // file_extension
-		return genPtrString(e, x.FileExtension)
-	case 2: // mimetype
-		return genPtrString(e, x.Mimetype)
-	case 3: // name
-		return genString(e, x.Name)
-	case 4: // pygments_lexer
-		return genPtrString(e, x.PygmentsLexer)
-	}
-	return nil, nil
 }
 
 func (x *LanguageInfo) fieldStruct(i int, cow bool) codecStruct {
@@ -2622,22 +2474,6 @@ func (x *MarkdownCell) writeField(e *encoder, i, j int, ind string) {
 	}
 }
 
-func (x *MarkdownCell) genericField(e *encoder, i int) (any, error) {
-	switch i {
-	case 0: // attachments
-		return genMapMimeBundle(e, x.Attachments)
-	case 1: // cell_type
-		return genCellType(e, typeTag(x.CellType, x.Type()))
-	case 2: // id
-		return genCellID(e, x.ID)
-	case 3: // metadata
-		return e.genStruct(&x.Metadata)
-	case 4: // source
-		return genMultilineString(e, x.Source)
-	}
-	return nil, nil
-}
-
 func (x *MarkdownCell) fieldStruct(i int, cow bool) codecStruct {
 	switch i {
 	case 0: // attachments
@@ -2819,18 +2655,6 @@ func (x *MarkdownCellMetadata) writeField(e *encoder, i, j int, ind string) {
 	}
 }
 
-func (x *MarkdownCellMetadata) genericField(e *encoder, i int) (any, error) {
-	switch i {
-	case 0: // jupyter
-		return genPtrMarkdownCellMetadataJupyter(e, x.Jupyter)
-	case 1: // name
-		return genPtrString(e, x.Name)
-	case 2: // tags
-		return genSliceString(e, x.Tags)
-	}
-	return nil, nil
-}
-
 func (x *MarkdownCellMetadata) fieldStruct(i int, cow bool) codecStruct {
 	switch i {
 	case 0: // jupyter
@@ -2962,14 +2786,6 @@ func (x *MarkdownCellMetadataJupyter) writeField(e *encoder, i, j int, ind strin
 	case 0: // source_hidden
 		encPtrBool(e, x.SourceHidden, j, ind)
 	}
-}
-
-func (x *MarkdownCellMetadataJupyter) genericField(e *encoder, i int) (any, error) {
-	switch i {
-	case 0: // source_hidden
-		return genPtrBool(e, x.SourceHidden)
-	}
-	return nil, nil
 }
 
 func (x *MarkdownCellMetadataJupyter) fieldStruct(i int, cow bool) codecStruct {
@@ -3151,22 +2967,6 @@ func (x *NotebookMetadata) writeField(e *encoder, i, j int, ind string) {
 	case 4: // title
 		encPtrString(e, x.Title, j, ind)
 	}
-}
-
-func (x *NotebookMetadata) genericField(e *encoder, i int) (any, error) {
-	switch i {
-	case 0: // authors
-		return genSliceAuthor(e, x.Authors)
-	case 1: // kernelspec
-		return genPtrKernelspec(e, x.Kernelspec)
-	case 2: // language_info
-		return genPtrLanguageInfo(e, x.LanguageInfo)
-	case 3: // orig_nbformat
-		return genPtrInt(e, x.OrigNbformat)
-	case 4: // title
-		return genPtrString(e, x.Title)
-	}
-	return nil, nil
 }
 
 func (x *NotebookMetadata) fieldStruct(i int, cow bool) codecStruct {
@@ -3413,22 +3213,6 @@ func (x *RawCell) writeField(e *encoder, i, j int, ind string) {
 	}
 }
 
-func (x *RawCell) genericField(e *encoder, i int) (any, error) {
-	switch i {
-	case 0: // attachments
-		return genMapMimeBundle(e, x.Attachments)
-	case 1: // cell_type
-		return genCellType(e, typeTag(x.CellType, x.Type()))
-	case 2: // id
-		return genCellID(e, x.ID)
-	case 3: // metadata
-		return e.genStruct(&x.Metadata)
-	case 4: // source
-		return genMultilineString(e, x.Source)
-	}
-	return nil, nil
-}
-
 func (x *RawCell) fieldStruct(i int, cow bool) codecStruct {
 	switch i {
 	case 0: // attachments
@@ -3630,20 +3414,6 @@ func (x *RawCellMetadata) writeField(e *encoder, i, j int, ind string) {
 	}
 }
 
-func (x *RawCellMetadata) genericField(e *encoder, i int) (any, error) {
-	switch i {
-	case 0: // format
-		return genPtrString(e, x.Format)
-	case 1: // jupyter
-		return genPtrRawCellMetadataJupyter(e, x.Jupyter)
-	case 2: // name
-		return genPtrString(e, x.Name)
-	case 3: // tags
-		return genSliceString(e, x.Tags)
-	}
-	return nil, nil
-}
-
 func (x *RawCellMetadata) fieldStruct(i int, cow bool) codecStruct {
 	switch i {
 	case 0: // format
@@ -3788,14 +3558,6 @@ func (x *RawCellMetadataJupyter) writeField(e *encoder, i, j int, ind string) {
 	}
 }
 
-func (x *RawCellMetadataJupyter) genericField(e *encoder, i int) (any, error) {
-	switch i {
-	case 0: // source_hidden
-		return genPtrBool(e, x.SourceHidden)
-	}
-	return nil, nil
-}
-
 func (x *RawCellMetadataJupyter) fieldStruct(i int, cow bool) codecStruct {
 	switch i {
 	case 0: // source_hidden
@@ -3937,18 +3699,6 @@ func (x *Stream) writeField(e *encoder, i, j int, ind string) {
 	case 2: // text
 		encMultilineString(e, x.Text, j, ind)
 	}
-}
-
-func (x *Stream) genericField(e *encoder, i int) (any, error) {
-	switch i {
-	case 0: // name
-		return genString(e, x.Name)
-	case 1: // output_type
-		return genOutputType(e, typeTag(x.OutputType, x.Type()))
-	case 2: // text
-		return genMultilineString(e, x.Text)
-	}
-	return nil, nil
 }
 
 func (x *Stream) fieldStruct(i int, cow bool) codecStruct {
@@ -4144,8 +3894,6 @@ func eqCellID(e *encoder, v CellID, j int) bool { return eqString(e, string(v), 
 
 func encCellID(e *encoder, v CellID, j int, ind string) { encString(e, string(v), j, ind) }
 
-func genCellID(e *encoder, v CellID) (any, error) { return genString(e, string(v)) }
-
 func decCellType(d *decoder, j int, req bool) (CellType, bool) {
 	v, ok := decString(d, j, req)
 	return CellType(v), ok
@@ -4155,8 +3903,6 @@ func eqCellType(e *encoder, v CellType, j int) bool { return eqString(e, string(
 
 func encCellType(e *encoder, v CellType, j int, ind string) { encString(e, string(v), j, ind) }
 
-func genCellType(e *encoder, v CellType) (any, error) { return genString(e, string(v)) }
-
 func decOutputType(d *decoder, j int, req bool) (OutputType, bool) {
 	v, ok := decString(d, j, req)
 	return OutputType(v), ok
@@ -4165,8 +3911,6 @@ func decOutputType(d *decoder, j int, req bool) (OutputType, bool) {
 func eqOutputType(e *encoder, v OutputType, j int) bool { return eqString(e, string(v), j) }
 
 func encOutputType(e *encoder, v OutputType, j int, ind string) { encString(e, string(v), j, ind) }
-
-func genOutputType(e *encoder, v OutputType) (any, error) { return genString(e, string(v)) }
 
 func decPtrCodeCellMetadataExecution(d *decoder, j int, req bool) (*CodeCellMetadataExecution, bool) {
 	return decPtrStruct[CodeCellMetadataExecution](d, j, req)
@@ -4178,10 +3922,6 @@ func eqPtrCodeCellMetadataExecution(e *encoder, v *CodeCellMetadataExecution, j 
 
 func encPtrCodeCellMetadataExecution(e *encoder, v *CodeCellMetadataExecution, j int, ind string) {
 	encPtrStruct(e, v, j, ind)
-}
-
-func genPtrCodeCellMetadataExecution(e *encoder, v *CodeCellMetadataExecution) (any, error) {
-	return genPtrStruct(e, v)
 }
 
 var descPtrCodeCellMetadataExecution = typeDesc{kind: kindPtr, elem: &descCodeCellMetadataExecution}
@@ -4198,10 +3938,6 @@ func encPtrCodeCellMetadataJupyter(e *encoder, v *CodeCellMetadataJupyter, j int
 	encPtrStruct(e, v, j, ind)
 }
 
-func genPtrCodeCellMetadataJupyter(e *encoder, v *CodeCellMetadataJupyter) (any, error) {
-	return genPtrStruct(e, v)
-}
-
 var descPtrCodeCellMetadataJupyter = typeDesc{kind: kindPtr, elem: &descCodeCellMetadataJupyter}
 
 func decPtrKernelspec(d *decoder, j int, req bool) (*Kernelspec, bool) {
@@ -4212,8 +3948,6 @@ func eqPtrKernelspec(e *encoder, v *Kernelspec, j int) bool { return eqPtrStruct
 
 func encPtrKernelspec(e *encoder, v *Kernelspec, j int, ind string) { encPtrStruct(e, v, j, ind) }
 
-func genPtrKernelspec(e *encoder, v *Kernelspec) (any, error) { return genPtrStruct(e, v) }
-
 var descPtrKernelspec = typeDesc{kind: kindPtr, elem: &descKernelspec}
 
 func decPtrLanguageInfo(d *decoder, j int, req bool) (*LanguageInfo, bool) {
@@ -4223,8 +3957,6 @@ func decPtrLanguageInfo(d *decoder, j int, req bool) (*LanguageInfo, bool) {
 func eqPtrLanguageInfo(e *encoder, v *LanguageInfo, j int) bool { return eqPtrStruct(e, v, j) }
 
 func encPtrLanguageInfo(e *encoder, v *LanguageInfo, j int, ind string) { encPtrStruct(e, v, j, ind) }
-
-func genPtrLanguageInfo(e *encoder, v *LanguageInfo) (any, error) { return genPtrStruct(e, v) }
 
 var descPtrLanguageInfo = typeDesc{kind: kindPtr, elem: &descLanguageInfo}
 
@@ -4238,10 +3970,6 @@ func eqPtrMarkdownCellMetadataJupyter(e *encoder, v *MarkdownCellMetadataJupyter
 
 func encPtrMarkdownCellMetadataJupyter(e *encoder, v *MarkdownCellMetadataJupyter, j int, ind string) {
 	encPtrStruct(e, v, j, ind)
-}
-
-func genPtrMarkdownCellMetadataJupyter(e *encoder, v *MarkdownCellMetadataJupyter) (any, error) {
-	return genPtrStruct(e, v)
 }
 
 var descPtrMarkdownCellMetadataJupyter = typeDesc{kind: kindPtr, elem: &descMarkdownCellMetadataJupyter}
@@ -4258,10 +3986,6 @@ func encPtrRawCellMetadataJupyter(e *encoder, v *RawCellMetadataJupyter, j int, 
 	encPtrStruct(e, v, j, ind)
 }
 
-func genPtrRawCellMetadataJupyter(e *encoder, v *RawCellMetadataJupyter) (any, error) {
-	return genPtrStruct(e, v)
-}
-
 var descPtrRawCellMetadataJupyter = typeDesc{kind: kindPtr, elem: &descRawCellMetadataJupyter}
 
 func decSliceAuthor(d *decoder, j int, req bool) ([]Author, bool) {
@@ -4271,7 +3995,5 @@ func decSliceAuthor(d *decoder, j int, req bool) ([]Author, bool) {
 func eqSliceAuthor(e *encoder, v []Author, j int) bool { return eqSliceStruct(e, v, j) }
 
 func encSliceAuthor(e *encoder, v []Author, j int, ind string) { encSliceStruct(e, v, j, ind) }
-
-func genSliceAuthor(e *encoder, v []Author) (any, error) { return genSliceStruct(e, v) }
 
 var descSliceAuthor = typeDesc{kind: kindSlice, elem: &descAuthor}

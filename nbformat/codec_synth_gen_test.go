@@ -143,16 +143,6 @@ func (x *SynthInner) writeField(e *encoder, i, j int, ind string) {
 	}
 }
 
-func (x *SynthInner) genericField(e *encoder, i int) (any, error) {
-	switch i {
-	case 0: // flag
-		return genBool(e, x.Flag)
-	case 1: // name
-		return genPtrString(e, x.Name)
-	}
-	return nil, nil
-}
-
 func (x *SynthInner) fieldStruct(i int, cow bool) codecStruct {
 	switch i {
 	case 0: // flag
@@ -864,74 +854,6 @@ func (x *SynthStruct) writeField(e *encoder, i, j int, ind string) {
 	}
 }
 
-func (x *SynthStruct) genericField(e *encoder, i int) (any, error) {
-	switch i {
-	case 0: // s
-		return genString(e, x.S)
-	case 1: // i
-		return genInt(e, x.I)
-	case 2: // f
-		return genFloat64(e, x.F)
-	case 3: // b
-		return genBool(e, x.B)
-	case 4: // named
-		return genSynthName(e, x.Named)
-	case 5: // list
-		return genSynthList(e, x.List)
-	case 6: // ps
-		return genPtrString(e, x.PS)
-	case 7: // pi
-		return genPtrInt(e, x.PI)
-	case 8: // pb
-		return genPtrBool(e, x.PB)
-	case 9: // pf
-		return genPtrFloat64(e, x.PF)
-	case 10: // pinner
-		return genPtrSynthInner(e, x.PInner)
-	case 11: // inner
-		return e.genStruct(&x.Inner)
-	case 12: // strs
-		return genSliceString(e, x.Strs)
-	case 13: // inners
-		return genSliceSynthInner(e, x.Inners)
-	case 14: // ints
-		return genSliceInt(e, x.Ints)
-	case 15: // floats
-		return genSliceFloat64(e, x.Floats)
-	case 16: // pstrs
-		return genSlicePtrString(e, x.PStrs)
-	case 17: // nested
-		return genSliceSliceString(e, x.Nested)
-	case 18: // anys
-		return genSliceAny(e, x.Anys)
-	case 19: // any
-		return genAny(e, x.Any)
-	case 20: // anyopt
-		return genAny(e, x.AnyOpt)
-	case 21: // m
-		return genMapAny(e, x.M)
-	case 22: // mi
-		return genMapInt(e, x.MI)
-	case 23: // minner
-		return genMapSynthInner(e, x.MInner)
-	case 24: // bundles
-		return genMapMimeBundle(e, x.Bundles)
-	case 25: // text
-		return genMultilineString(e, x.Text)
-	case 26: // data
-		return genMimeBundle(e, x.Data)
-	case 27: // cell
-		return genCell(e, x.Cell)
-	case 28: // out
-		return genOutput(e, x.Out)
-	case 29: // cells
-		return genSliceCell(e, x.Cells)
-	case 30: // outs
-		return genSliceOutput(e, x.Outs)
-	}
-	return nil, nil
-}
-
 func (x *SynthStruct) fieldStruct(i int, cow bool) codecStruct {
 	switch i {
 	case 0: // s
@@ -1328,8 +1250,6 @@ func eqMapInt(e *encoder, v map[string]int, j int) bool { return eqMap(e, v, j, 
 
 func encMapInt(e *encoder, v map[string]int, j int, ind string) { encMap(e, v, j, ind, eqInt, encInt) }
 
-func genMapInt(e *encoder, v map[string]int) (any, error) { return genMap(e, v, genInt) }
-
 var descMapInt = typeDesc{kind: kindMap, elem: &descInt}
 
 func decMapSynthInner(d *decoder, j int, req bool) (map[string]SynthInner, bool) {
@@ -1342,8 +1262,6 @@ func encMapSynthInner(e *encoder, v map[string]SynthInner, j int, ind string) {
 	encMapStruct(e, v, j, ind)
 }
 
-func genMapSynthInner(e *encoder, v map[string]SynthInner) (any, error) { return genMapStruct(e, v) }
-
 var descMapSynthInner = typeDesc{kind: kindMap, elem: &descSynthInner}
 
 func decPtrFloat64(d *decoder, j int, req bool) (*float64, bool) {
@@ -1353,8 +1271,6 @@ func decPtrFloat64(d *decoder, j int, req bool) (*float64, bool) {
 func eqPtrFloat64(e *encoder, v *float64, j int) bool { return eqPtr(e, v, j, eqFloat64) }
 
 func encPtrFloat64(e *encoder, v *float64, j int, ind string) { encPtr(e, v, j, ind, encFloat64) }
-
-func genPtrFloat64(e *encoder, v *float64) (any, error) { return genPtr(e, v, genFloat64) }
 
 var descPtrFloat64 = typeDesc{kind: kindPtr, elem: &descFloat64}
 
@@ -1366,8 +1282,6 @@ func eqPtrSynthInner(e *encoder, v *SynthInner, j int) bool { return eqPtrStruct
 
 func encPtrSynthInner(e *encoder, v *SynthInner, j int, ind string) { encPtrStruct(e, v, j, ind) }
 
-func genPtrSynthInner(e *encoder, v *SynthInner) (any, error) { return genPtrStruct(e, v) }
-
 var descPtrSynthInner = typeDesc{kind: kindPtr, elem: &descSynthInner}
 
 func decSliceAny(d *decoder, j int, req bool) ([]any, bool) { return decSlice(d, j, decAny) }
@@ -1375,8 +1289,6 @@ func decSliceAny(d *decoder, j int, req bool) ([]any, bool) { return decSlice(d,
 func eqSliceAny(e *encoder, v []any, j int) bool { return eqSlice(e, v, j, eqAny) }
 
 func encSliceAny(e *encoder, v []any, j int, ind string) { encSlice(e, v, j, ind, eqAny, encAny) }
-
-func genSliceAny(e *encoder, v []any) (any, error) { return genSlice(e, v, genAny) }
 
 var descSliceAny = typeDesc{kind: kindSlice, elem: &descAny}
 
@@ -1390,8 +1302,6 @@ func encSliceFloat64(e *encoder, v []float64, j int, ind string) {
 	encSlice(e, v, j, ind, eqFloat64, encFloat64)
 }
 
-func genSliceFloat64(e *encoder, v []float64) (any, error) { return genSlice(e, v, genFloat64) }
-
 var descSliceFloat64 = typeDesc{kind: kindSlice, elem: &descFloat64}
 
 func decSliceInt(d *decoder, j int, req bool) ([]int, bool) { return decSlice(d, j, decInt) }
@@ -1399,8 +1309,6 @@ func decSliceInt(d *decoder, j int, req bool) ([]int, bool) { return decSlice(d,
 func eqSliceInt(e *encoder, v []int, j int) bool { return eqSlice(e, v, j, eqInt) }
 
 func encSliceInt(e *encoder, v []int, j int, ind string) { encSlice(e, v, j, ind, eqInt, encInt) }
-
-func genSliceInt(e *encoder, v []int) (any, error) { return genSlice(e, v, genInt) }
 
 var descSliceInt = typeDesc{kind: kindSlice, elem: &descInt}
 
@@ -1414,8 +1322,6 @@ func encSlicePtrString(e *encoder, v []*string, j int, ind string) {
 	encSlice(e, v, j, ind, eqPtrString, encPtrString)
 }
 
-func genSlicePtrString(e *encoder, v []*string) (any, error) { return genSlice(e, v, genPtrString) }
-
 var descSlicePtrString = typeDesc{kind: kindSlice, elem: &descPtrString}
 
 func decSliceSliceString(d *decoder, j int, req bool) ([][]string, bool) {
@@ -1428,10 +1334,6 @@ func encSliceSliceString(e *encoder, v [][]string, j int, ind string) {
 	encSlice(e, v, j, ind, eqSliceString, encSliceString)
 }
 
-func genSliceSliceString(e *encoder, v [][]string) (any, error) {
-	return genSlice(e, v, genSliceString)
-}
-
 var descSliceSliceString = typeDesc{kind: kindSlice, elem: &descSliceString}
 
 func decSliceSynthInner(d *decoder, j int, req bool) ([]SynthInner, bool) {
@@ -1441,8 +1343,6 @@ func decSliceSynthInner(d *decoder, j int, req bool) ([]SynthInner, bool) {
 func eqSliceSynthInner(e *encoder, v []SynthInner, j int) bool { return eqSliceStruct(e, v, j) }
 
 func encSliceSynthInner(e *encoder, v []SynthInner, j int, ind string) { encSliceStruct(e, v, j, ind) }
-
-func genSliceSynthInner(e *encoder, v []SynthInner) (any, error) { return genSliceStruct(e, v) }
 
 var descSliceSynthInner = typeDesc{kind: kindSlice, elem: &descSynthInner}
 
@@ -1455,8 +1355,6 @@ func eqSynthList(e *encoder, v SynthList, j int) bool { return eqSliceString(e, 
 
 func encSynthList(e *encoder, v SynthList, j int, ind string) { encSliceString(e, []string(v), j, ind) }
 
-func genSynthList(e *encoder, v SynthList) (any, error) { return genSliceString(e, []string(v)) }
-
 func decSynthName(d *decoder, j int, req bool) (SynthName, bool) {
 	v, ok := decString(d, j, req)
 	return SynthName(v), ok
@@ -1465,5 +1363,3 @@ func decSynthName(d *decoder, j int, req bool) (SynthName, bool) {
 func eqSynthName(e *encoder, v SynthName, j int) bool { return eqString(e, string(v), j) }
 
 func encSynthName(e *encoder, v SynthName, j int, ind string) { encString(e, string(v), j, ind) }
-
-func genSynthName(e *encoder, v SynthName) (any, error) { return genString(e, string(v)) }

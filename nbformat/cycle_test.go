@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nbdialog/ipynb/internal/nbgeneric"
+	"github.com/nbdialog/ipynb/internal/nbmap"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -181,9 +181,9 @@ func TestAttackCyclicMetadata(t *testing.T) {
 	var b nbformat.MimeBundle
 	checkCycleError(t, "SetJSON", b.SetJSON("application/json", map[string]any{"x": []any{selfMap("self")}}), "/x/0/self", "map[string]interface {}")
 	var md nbformat.CodeCellMetadata
-	checkCycleError(t, "FromMap", nbgeneric.FromMap(map[string]any{"tags": []any{"t"}, "c": selfMap("self")}, &md), "/c/self", "map[string]interface {}")
+	checkCycleError(t, "FromMap", nbmap.FromMap(map[string]any{"tags": []any{"t"}, "c": selfMap("self")}, &md), "/c/self", "map[string]interface {}")
 	md.AdditionalProperties = map[string]any{"c": selfMap("self")}
-	_, err := nbgeneric.ToMap(&md)
+	_, err := nbmap.ToMap(&md)
 	checkCycleError(t, "ToMap", err, "/c/self", "map[string]interface {}")
 	// A value met twice but not inside itself is no cycle.
 	nb := mustRead(t, []byte(attackNB))

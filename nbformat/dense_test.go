@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
-	"github.com/nbdialog/ipynb/internal/nbgeneric"
 	"github.com/nbdialog/ipynb/internal/nbjson"
+	"github.com/nbdialog/ipynb/internal/nbmap"
 	"github.com/nbdialog/ipynb/internal/nbtest"
 	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
@@ -151,7 +151,7 @@ func TestDenseValuesLinearWork(t *testing.T) {
 			if _, err := nbformat.Marshal(nb); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := nbgeneric.ToMap(&nb.Metadata); err != nil {
+			if _, err := nbmap.ToMap(&nb.Metadata); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -221,7 +221,7 @@ func TestRawMetadata(t *testing.T) {
 	}
 	// ToMap, FromMap and Encode keep raw values.
 	md["a"] = json.RawMessage(`[1, {"b": "é"}]`)
-	m, err := nbgeneric.ToMap(&nb.Metadata)
+	m, err := nbmap.ToMap(&nb.Metadata)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +232,7 @@ func TestRawMetadata(t *testing.T) {
 		t.Errorf("ToMap a: %T %s", m["a"], m["a"])
 	}
 	var back nbformat.NotebookMetadata
-	if err := nbgeneric.FromMap(m, &back); err != nil {
+	if err := nbmap.FromMap(m, &back); err != nil {
 		t.Fatal(err)
 	}
 	if raw, ok := back.AdditionalProperties["a"].(json.RawMessage); !ok || string(raw) != `[1,{"b":"é"}]` {

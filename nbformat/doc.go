@@ -84,11 +84,11 @@
 //	├─ internal/zerocopy   zero-copy string views (the one use of unsafe)
 //	└─ internal/{cellid,jsonpointer,jsonvalue,lines,mimetype,jsonsize}, schema
 //
-// Inside the package, the code that reads, compares, writes and converts
-// each generated struct is generated too (codec_gen.go, by
+// Inside the package, the code that reads, compares and writes each
+// generated struct is generated too (codec_gen.go, by
 // internal/cmd/gencodec from schema_gen.go) over one handwritten
 // algorithm per operation: codec.go (the model), codec_decode.go,
-// codec_equal.go, codec_encode.go, codec_generic.go. A value read
+// codec_equal.go, codec_encode.go. A value read
 // remembers the node it came from (Notebook's source; the cells' and
 // outputs' unexported src, which internal/cmd/retag adds): "unedited" is
 // the generated comparison of a value with that node, and the writer
@@ -96,9 +96,8 @@
 // files, by concern: reading (notebook, read, decode*, shape), writing
 // (marshal, encode, rawjson, match, equal, fill, cycle),
 // canonical, validate, heal*, upgrade, the types (cell, output,
-// multiline, mimebundle, pointer, errors, nilvariant), generic* (typed
-// values to and from generic JSON), encoding/json of single cells and
-// outputs (marshaljson), AdditionalProperties members as JSON
+// multiline, mimebundle, pointer, errors, nilvariant), encoding/json of
+// single cells and outputs (marshaljson), AdditionalProperties members as JSON
 // (member_api). Package convert and the ipynb command use the public API
 // (UnmarshalOptions.NoCopy to keep the bytes they read) and internal/nbread;
 // texts and JSON data they size or view without copies they take as read
@@ -108,9 +107,11 @@
 // notebooks with Upgrade, and tell the problems about cell ids with
 // internal/cellid; they write generic JSON compactly with internal/nbjson
 // (internal/jsonvalue.Compact, this package's encoder for other values
-// through MimeBundle.SetJSON); what they still reach that is not public
-// goes through internal/nbgeneric (typed values to and from generic JSON),
-// set by generic.go.
+// through MimeBundle.SetJSON); and they convert typed values to and from
+// generic JSON with internal/nbmap, which imports this package: its code
+// over each generated struct is generated from schema_gen.go too
+// (internal/cmd/gencodec -map), over this package's exported fields. No
+// internal package reaches inside this one.
 //
 // # Concurrency
 //

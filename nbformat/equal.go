@@ -116,8 +116,9 @@ func jsonEqual(a, b []byte) bool {
 	return err1 == nil && err2 == nil && genericEqual(x, y)
 }
 
+// genericEqual reports whether two values of Decode are equal (NaN equal
+// to NaN).
 func genericEqual(x, y any) bool {
-	x, y = decodeRaw(x), decodeRaw(y)
 	switch x := x.(type) {
 	case map[string]any:
 		y, ok := y.(map[string]any)

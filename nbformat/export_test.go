@@ -20,6 +20,6 @@ func HealWithIDs(nb *Notebook, newID func() CellID) ([]Repair, error) {
 // NewMimeBundle returns a bundle holding the given MIME type → text pairs.
 func NewMimeBundle(pairs ...string) MimeBundle { return newMimeBundle(pairs...) }
 
-// EncodeCompact is the encoder's compact JSON of any value (the old
-// nbgeneric.Encode), for the differential test of internal/nbjson.
+// EncodeCompact is the encoder's compact JSON of any value, for the
+// differential test of internal/nbjson.
 func EncodeCompact(v any) ([]byte, error) { return encodeCompact(v) }

@@ -23,24 +23,6 @@ func notebookShape() *jsontree.Shape {
 	return nbShape
 }
 
-// typeShape returns the shape the typed layer alone needs for values of
-// the type td describes (FromMap and the like: nothing is validated
-// there).
-func typeShape(td *typeDesc) *jsontree.Shape {
-	var key any = td
-	if td.kind == kindStruct {
-		key = td.codec // (a struct's description may be made anew)
-	}
-	if s, ok := typeShapes.Load(key); ok {
-		return s.(*jsontree.Shape)
-	}
-	s := nbshape.Of(td)
-	typeShapes.Store(key, s)
-	return s
-}
-
-var typeShapes sync.Map // *typeDesc or *structCodec → *jsontree.Shape
-
 // Kind, Elem, Fields and Variants describe td to package nbshape.
 
 func (td *typeDesc) Kind() nbshape.Kind {

@@ -289,22 +289,3 @@ func outputTexts(o Output, f func(*MultilineString)) {
 		bundleTexts(o.Data, f)
 	}
 }
-
-// detachOutput is detach of one output's texts.
-func detachOutput(o Output) {
-	bound := 0
-	outputTexts(o, func(m *MultilineString) { bound += m.textBound() })
-	var b strings.Builder
-	b.Grow(bound)
-	outputTexts(o, func(m *MultilineString) { *m = Text(m.textInto(&b)) })
-	switch o := o.(type) {
-	case *ExecuteResult:
-		if o.Data.b != nil {
-			o.Data.b.raw = nil
-		}
-	case *DisplayData:
-		if o.Data.b != nil {
-			o.Data.b.raw = nil
-		}
-	}
-}

@@ -204,3 +204,16 @@ func upgradeOutputV3(out map[string]any) map[string]any {
 	}
 	return out
 }
+
+// decodeRaw returns x decoded when it is a json.RawMessage (nil when that
+// does not parse), else x itself.
+func decodeRaw(x any) any {
+	if r, ok := x.(json.RawMessage); ok {
+		g, err := Decode(r)
+		if err != nil {
+			return nil
+		}
+		return g
+	}
+	return x
+}

@@ -71,16 +71,6 @@ func Notebook(doc Type) *jsontree.Shape {
 	return b.build(comps)
 }
 
-// Of returns the shape the typed layer alone needs for values of type t
-// (never nil: the root itself is recorded).
-func Of(t Type) *jsontree.Shape {
-	b := shapeBuilder{memo: map[string]*jsontree.Shape{}}
-	if s := b.build([]shapeComp{{t: t}}); s != nil {
-		return s
-	}
-	return &jsontree.Shape{}
-}
-
 // flatten adds the components that apply at the same place (schema
 // branches and references, pointer and interface element types).
 func flatten(comps []shapeComp) []shapeComp {

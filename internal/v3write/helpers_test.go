@@ -11,8 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/jsontree"
-	"github.com/nbdialog/ipynb/internal/nbgeneric"
 	"github.com/nbdialog/ipynb/internal/nbjson"
+	"github.com/nbdialog/ipynb/internal/nbmap"
 	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -114,7 +114,7 @@ func tryUpgrade(data []byte) ([]nbformat.Cell, map[string]any, error) {
 	if err := nbformat.Upgrade(nb); err != nil {
 		return nil, nil, err
 	}
-	meta, err := nbgeneric.ToMap(&nb.Metadata)
+	meta, err := nbmap.ToMap(&nb.Metadata)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -142,7 +142,7 @@ func canonicalV4(t testing.TB, cells []nbformat.Cell, meta map[string]any) []byt
 		nbformat.SetCellID(c, "")
 		nb.Cells = append(nb.Cells, c)
 	}
-	if err := nbgeneric.FromMap(meta, &nb.Metadata); err != nil {
+	if err := nbmap.FromMap(meta, &nb.Metadata); err != nil {
 		t.Fatal(err)
 	}
 	out, err := nbformat.MarshalOptions{Canonical: true}.Marshal(nb)

@@ -9,8 +9,8 @@ import (
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/lines"
 	"github.com/nbdialog/ipynb/internal/mimetype"
-	"github.com/nbdialog/ipynb/internal/nbgeneric"
 	"github.com/nbdialog/ipynb/internal/nbjson"
+	"github.com/nbdialog/ipynb/internal/nbmap"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -19,9 +19,10 @@ import (
 // objects, and its decoded form with texts joined, which is compared),
 // and version 3 objects built member by member in a chosen order.
 
-// v4Cell is a version 4 cell as generic JSON (g: what nbgeneric.ToMap
-// gives, json.RawMessage inside) and, once asked (normalized), decoded
-// with its texts joined and without its id (n).
+// v4Cell is a version 4 cell as generic JSON (g: what nbmap.ToMap
+// gives, texts joined, json.RawMessage inside) and, once asked
+// (normalized), decoded all the way down, its texts joined (those of a
+// cell of an unknown type too), and without its id (n).
 type v4Cell struct {
 	g map[string]any
 	n map[string]any
@@ -40,7 +41,7 @@ func cellForms(c nbformat.Cell) (*v4Cell, error) {
 		}
 		return &v4Cell{g: g}, nil
 	}
-	g, err := nbgeneric.ToMap(c)
+	g, err := nbmap.ToMap(c)
 	if err != nil {
 		return nil, err
 	}

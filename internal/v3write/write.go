@@ -9,8 +9,8 @@ import (
 	"github.com/nbdialog/ipynb/internal/jsonpointer"
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
-	"github.com/nbdialog/ipynb/internal/nbgeneric"
 	"github.com/nbdialog/ipynb/internal/nblimits"
+	"github.com/nbdialog/ipynb/internal/nbmap"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -277,7 +277,7 @@ func (w *writer) render(nb *Notebook, inPlace map[int]any, appended [][]any, dst
 			delete(meta, k)
 		}
 		var md nbformat.NotebookMetadata
-		if err := nbgeneric.FromMap(meta, &md); err != nil {
+		if err := nbmap.FromMap(meta, &md); err != nil {
 			return &Error{Input: "cells", Pointer: "/metadata", Err: err}
 		}
 		if len(untyped) > 0 {

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// leafSets are the types whose helpers (dec, eq, enc, gen, zero, and the
+// leafSets are the types whose helpers (dec, eq, enc, zero, and the
 // desc variable) package nbformat writes by hand (codec_leaf.go and the
 // files beside it), by mangled name.
 var leafSets = map[string]bool{
@@ -230,14 +230,6 @@ func (g *gen) methods(s *gstruct) {
 		}
 		g.p("\t\tenc%s(e, %s, j, ind)", f.typ.mangle(), v)
 	})
-	g.fieldSwitch(s, "genericField(e *encoder, i int) (any, error)", "nil, nil", func(f *gfield) {
-		v := g.value(f)
-		if f.typ.kind == kStruct {
-			g.p("\t\treturn e.genStruct(&x.%s)", f.goName)
-			return
-		}
-		g.p("\t\treturn gen%s(e, %s)", f.typ.mangle(), v)
-	})
 	g.fieldSwitch(s, "fieldStruct(i int, cow bool) codecStruct", "nil", func(f *gfield) {
 		switch {
 		case f.typ.kind == kStruct:
@@ -440,7 +432,7 @@ func (g *gen) dispatch() {
 	g.p("")
 }
 
-// helperSet writes dec, eq, enc, gen and zero of the composite or named
+// helperSet writes dec, eq, enc and zero of the composite or named
 // type t, and its desc variable.
 func (g *gen) helperSet(t *gtype) {
 	m, ts := t.mangle(), t.spell()
@@ -457,8 +449,6 @@ func (g *gen) helperSet(t *gtype) {
 		g.p("")
 		g.p("func enc%s(e *encoder, v %s, j int, ind string) { enc%s(e, %s(v), j, ind) }", m, ts, um, us)
 		g.p("")
-		g.p("func gen%s(e *encoder, v %s) (any, error) { return gen%s(e, %s(v)) }", m, ts, um, us)
-		g.p("")
 		if zeroNeeded(&u) {
 			g.p("func zero%s(v %s) bool { return zero%s(%s(v)) }", m, ts, um, us)
 			g.p("")
@@ -474,8 +464,6 @@ func (g *gen) helperSet(t *gtype) {
 			g.p("func eq%s(e *encoder, v %s, j int) bool { return eqPtrStruct(e, v, j) }", m, ts)
 			g.p("")
 			g.p("func enc%s(e *encoder, v %s, j int, ind string) { encPtrStruct(e, v, j, ind) }", m, ts)
-			g.p("")
-			g.p("func gen%s(e *encoder, v %s) (any, error) { return genPtrStruct(e, v) }", m, ts)
 		} else {
 			em := el.mangle()
 			g.p("func dec%s(d *decoder, j int, req bool) (%s, bool) { return decPtr(d, j, req, dec%s) }", m, ts, em)
@@ -483,8 +471,6 @@ func (g *gen) helperSet(t *gtype) {
 			g.p("func eq%s(e *encoder, v %s, j int) bool { return eqPtr(e, v, j, eq%s) }", m, ts, em)
 			g.p("")
 			g.p("func enc%s(e *encoder, v %s, j int, ind string) { encPtr(e, v, j, ind, enc%s) }", m, ts, em)
-			g.p("")
-			g.p("func gen%s(e *encoder, v %s) (any, error) { return genPtr(e, v, gen%s) }", m, ts, em)
 		}
 	case kSlice:
 		if el.kind == kStruct {
@@ -493,8 +479,6 @@ func (g *gen) helperSet(t *gtype) {
 			g.p("func eq%s(e *encoder, v %s, j int) bool { return eqSliceStruct(e, v, j) }", m, ts)
 			g.p("")
 			g.p("func enc%s(e *encoder, v %s, j int, ind string) { encSliceStruct(e, v, j, ind) }", m, ts)
-			g.p("")
-			g.p("func gen%s(e *encoder, v %s) (any, error) { return genSliceStruct(e, v) }", m, ts)
 		} else {
 			em := el.mangle()
 			g.p("func dec%s(d *decoder, j int, req bool) (%s, bool) { return decSlice(d, j, dec%s) }", m, ts, em)
@@ -502,8 +486,6 @@ func (g *gen) helperSet(t *gtype) {
 			g.p("func eq%s(e *encoder, v %s, j int) bool { return eqSlice(e, v, j, eq%s) }", m, ts, em)
 			g.p("")
 			g.p("func enc%s(e *encoder, v %s, j int, ind string) { encSlice(e, v, j, ind, eq%s, enc%s) }", m, ts, em, em)
-			g.p("")
-			g.p("func gen%s(e *encoder, v %s) (any, error) { return genSlice(e, v, gen%s) }", m, ts, em)
 		}
 	case kMap:
 		if el.kind == kStruct {
@@ -512,8 +494,6 @@ func (g *gen) helperSet(t *gtype) {
 			g.p("func eq%s(e *encoder, v %s, j int) bool { return eqMapStruct(e, v, j) }", m, ts)
 			g.p("")
 			g.p("func enc%s(e *encoder, v %s, j int, ind string) { encMapStruct(e, v, j, ind) }", m, ts)
-			g.p("")
-			g.p("func gen%s(e *encoder, v %s) (any, error) { return genMapStruct(e, v) }", m, ts)
 		} else {
 			em := el.mangle()
 			g.p("func dec%s(d *decoder, j int, req bool) (%s, bool) { return decMap(d, j, dec%s) }", m, ts, em)
@@ -521,8 +501,6 @@ func (g *gen) helperSet(t *gtype) {
 			g.p("func eq%s(e *encoder, v %s, j int) bool { return eqMap(e, v, j, eq%s) }", m, ts, em)
 			g.p("")
 			g.p("func enc%s(e *encoder, v %s, j int, ind string) { encMap(e, v, j, ind, eq%s, enc%s) }", m, ts, em, em)
-			g.p("")
-			g.p("func gen%s(e *encoder, v %s) (any, error) { return genMap(e, v, gen%s) }", m, ts, em)
 		}
 	default:
 		panic("no helpers for " + ts)

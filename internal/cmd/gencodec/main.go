@@ -6,7 +6,7 @@
 // (JSON names, which are optional, which are the type tag or a cell's id)
 // and typed methods over a member given by its index: decoding it from a
 // node of the tape, clearing it, asking whether it is zero or present,
-// comparing it with a node, writing it, converting it to generic JSON, and
+// comparing it with a node, writing it, and
 // reaching a struct it holds. The algorithms over whole structs (which
 // member a key names, the members kept in AdditionalProperties, the
 // original layout of an edited object) are package nbformat's own
@@ -16,13 +16,19 @@
 // change, and no reflection.
 //
 // Usage: gencodec -in nbformat/schema_gen.go -out nbformat/codec_gen.go
-// [-extra AdditionalProperties] [-state src:nodeRef] [-test]
+// [-extra AdditionalProperties] [-state src:nodeRef] [-test] [-map]
 //
 // With -test, the input is a test file of structs standing for what a
 // schema change could generate (nbformat/codec_synth_test.go), and the
 // output a test file of their codec: without the tables over all
 // generated structs, and with no codec ids (the order of their members in
 // unsorted files is not learnt).
+//
+// With -map, the output is internal/nbmap/map_gen.go: for every struct,
+// its conversion to generic JSON and (but for cells and what holds them)
+// from generic JSON, over its exported fields, in package nbmap (which
+// imports nbformat); the algorithms over values are nbmap's own
+// (tomap.go, frommap.go).
 //
 // -state names the unexported provenance field that retag gives the
 // variants of cells and outputs (structs with a cell_type or output_type
@@ -43,18 +49,19 @@ func main() {
 	extra := flag.String("extra", "AdditionalProperties", "the field that keeps members the schema does not name")
 	state := flag.String("state", "", `the provenance field of the variants, NAME:TYPE ("" for none)`)
 	test := flag.Bool("test", false, "write the codec of test structs (no tables, no ids)")
+	toMap := flag.Bool("map", false, "write internal/nbmap's conversions to and from generic JSON")
 	flag.Parse()
 	if *in == "" || *out == "" {
 		fmt.Fprintln(os.Stderr, "usage: gencodec -in schema_gen.go -out codec_gen.go [-extra FIELD] [-state NAME:TYPE]")
 		os.Exit(2)
 	}
-	if err := run(*in, *out, *extra, *state, *test); err != nil {
+	if err := run(*in, *out, *extra, *state, *test, *toMap); err != nil {
 		fmt.Fprintln(os.Stderr, "gencodec:", err)
 		os.Exit(1)
 	}
 }
 
-func run(in, out, extra, state string, test bool) error {
+func run(in, out, extra, state string, test, toMap bool) error {
 	src, err := os.ReadFile(in)
 	if err != nil {
 		return err
@@ -64,7 +71,11 @@ func run(in, out, extra, state string, test bool) error {
 		return err
 	}
 	m.test = test
-	code, err := emit(m)
+	emitter := emit
+	if toMap {
+		emitter = emitMap
+	}
+	code, err := emitter(m)
 	if err != nil {
 		return err
 	}
