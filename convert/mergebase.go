@@ -1,0 +1,187 @@
+package convert
+
+// Base reduced before a merge reads theirs: its outputs that ours holds byte for byte are ours'.
+
+import (
+	"bytes"
+	"hash/maphash"
+
+	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
+	"github.com/nbdialog/ipynb/nbformat"
+)
+
+// A merge compares base's outputs with the sides' and never writes them
+// (a base output reaches the result only decoded, through a value merge
+// or a conflict's base version), so an output of base that ours' file
+// holds byte for byte need not be kept twice: reducedBase writes base's
+// text with such outputs replaced by a placeholder output, the merge reads
+// that text instead of base's (its own bytes, which the caller may then
+// let go before theirs is read), and shareOursOutputs makes each
+// placeholder read the output of ours it stands for. Base's message then
+// holds, for that output, ours' output read: the same bytes read in the
+// same context (a code cell's outputs, the same nbformat version), so the
+// same value, compared and decoded as base's own would be.
+
+// reduceBaseFrom is the least size of base that MergeTo reduces: below
+// it, the three inputs are read at once (on as many cores as there are),
+// as Merge reads them.
+var reduceBaseFrom = 1 << 20
+
+// placeholderOutput stands for an output of base that ours holds.
+const placeholderOutput = `{"output_type":"stream","name":"stdout","text":""}`
+
+// sharedOutput is an output of base replaced by a placeholder: output out
+// of base's cell cell, held by ours' cell oursCell as output oursOut.
+type sharedOutput struct{ cell, out, oursCell, oursOut int }
+
+// reducedBase returns base's text with each output of a code cell that
+// ours' file holds byte for byte in a code cell (where both are version
+// 4 notebooks of the same minor version) replaced by placeholderOutput,
+// and the outputs replaced; nil, nil where none is (or either text is not
+// one JSON object with cells so). An output holding "is_ai_res" (which
+// may make it a prompt's reply, part of its message's text) is kept.
+func reducedBase(base, ours []byte) ([]byte, []sharedOutput) {
+	for _, data := range [2][]byte{base, ours} {
+		if v, ok := jsonvalue.MemberRaw(data, "nbformat"); !ok || string(v) != "4" {
+			return nil, nil
+		}
+	}
+	bMinor, okB := jsonvalue.MemberRaw(base, "nbformat_minor")
+	oMinor, okO := jsonvalue.MemberRaw(ours, "nbformat_minor")
+	if !okB || !okO || !bytes.Equal(bMinor, oMinor) {
+		return nil, nil
+	}
+	oursOuts, ok := codeOutputs(ours)
+	if !ok {
+		return nil, nil
+	}
+	seed := maphash.MakeSeed()
+	type at struct{ cell, out int }
+	held := map[uint64][]at{}
+	for i, outs := range oursOuts {
+		for j, sp := range outs {
+			h := maphash.Bytes(seed, ours[sp[0]:sp[1]])
+			held[h] = append(held[h], at{i, j})
+		}
+	}
+	baseOuts, ok := codeOutputs(base)
+	if !ok {
+		return nil, nil
+	}
+	var shared []sharedOutput
+	var spans [][2]int // of base's text, replaced
+	for i, outs := range baseOuts {
+		for j, sp := range outs {
+			raw := base[sp[0]:sp[1]]
+			if len(raw) <= len(placeholderOutput) || bytes.Contains(raw, []byte("is_ai_res")) {
+				continue
+			}
+			for _, a := range held[maphash.Bytes(seed, raw)] {
+				if o := oursOuts[a.cell][a.out]; bytes.Equal(ours[o[0]:o[1]], raw) {
+					shared = append(shared, sharedOutput{i, j, a.cell, a.out})
+					spans = append(spans, sp)
+					break
+				}
+			}
+		}
+	}
+	if len(shared) == 0 {
+		return nil, nil
+	}
+	n := len(base)
+	for _, sp := range spans {
+		n -= sp[1] - sp[0] - len(placeholderOutput)
+	}
+	text := make([]byte, 0, n)
+	last := 0
+	for _, sp := range spans {
+		text = append(text, base[last:sp[0]]...)
+		text = append(text, placeholderOutput...)
+		last = sp[1]
+	}
+	return append(text, base[last:]...), shared
+}
+
+// codeOutputs returns where, in a notebook's text, the outputs of each of
+// its cells are (as offsets into data; none for a cell that is not a code
+// cell), the members a reader takes (a key's last occurrence); ok is
+// false unless the text is one JSON object whose cells are an array of
+// objects.
+func codeOutputs(data []byte) (cells [][][2]int, ok bool) {
+	raw, ok := jsonvalue.MemberRaw(data, "cells")
+	if !ok {
+		return nil, false
+	}
+	off := cap(data) - cap(raw) // (raw is a part of data)
+	spans, ok := jsonvalue.ElementSpans(raw)
+	if !ok {
+		return nil, false
+	}
+	cells = make([][][2]int, len(spans))
+	for i, sp := range spans {
+		cell := raw[sp[0]:sp[1]]
+		ms, ok := jsonvalue.Spans(cell)
+		if !ok {
+			return nil, false
+		}
+		var typ, outs *jsonvalue.Span
+		for k := range ms {
+			switch ms[k].Key {
+			case "cell_type":
+				typ = &ms[k]
+			case "outputs":
+				outs = &ms[k]
+			}
+		}
+		if typ == nil || outs == nil || string(cell[typ.Value:typ.End]) != `"code"` {
+			continue
+		}
+		list := cell[outs.Value:outs.End]
+		es, ok := jsonvalue.ElementSpans(list)
+		if !ok {
+			continue
+		}
+		at := off + sp[0] + outs.Value
+		for _, e := range es {
+			if list[e[0]] == '{' {
+				cells[i] = append(cells[i], [2]int{at + e[0], at + e[1]})
+			}
+		}
+	}
+	return cells, true
+}
+
+// shareOursOutputs makes each placeholder of base's dialog, read from
+// reducedBase's text, read the output of ours it stands for (ours: ours'
+// dialog as read), and reports whether every one was found where it was
+// put (else the dialog is not base's: the caller reads base itself).
+func shareOursOutputs(base, ours *dialog.Dialog, shared []sharedOutput) bool {
+	type fix struct{ at, from *readOutput }
+	fixes := make([]fix, 0, len(shared))
+	for _, s := range shared {
+		if s.cell >= len(base.Messages) || s.oursCell >= len(ours.Messages) {
+			return false
+		}
+		b, o := base.Messages[s.cell], ours.Messages[s.oursCell]
+		if s.out >= len(b.Outputs) || s.oursOut >= len(o.Outputs) {
+			return false
+		}
+		at, ok1 := b.Outputs[s.out].Source().(*readOutput)
+		from, ok2 := o.Outputs[s.oursOut].Source().(*readOutput)
+		if !ok1 || !ok2 || !isPlaceholder(at.out) {
+			return false
+		}
+		fixes = append(fixes, fix{at, from})
+	}
+	for _, f := range fixes {
+		f.at.out = f.from.out // (f.at.nb stays base's: it is not written)
+	}
+	return true
+}
+
+// isPlaceholder reports whether out reads as placeholderOutput.
+func isPlaceholder(out nbformat.Output) bool {
+	s, ok := out.(*nbformat.Stream)
+	return ok && s.Name == "stdout" && s.Text.String() == "" && len(s.AdditionalProperties) == 0
+}
