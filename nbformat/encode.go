@@ -48,6 +48,23 @@ type encoder struct {
 // before handing them on (see spill), unless one element is larger.
 const spillSize = 64 << 10
 
+// verbatim writes p as it is: into buf, or, writing to a stream, p
+// itself once buf is handed on, when p is no smaller than spillSize (a
+// value read unedited, say: no copy of it is made).
+func (e *encoder) verbatim(p []byte) {
+	if e.out == nil || len(p) < spillSize || e.err != nil {
+		e.buf = append(e.buf, p...)
+		return
+	}
+	for _, piece := range [2][]byte{e.buf, p} {
+		if err := e.out(piece); err != nil {
+			e.fail(err)
+			return
+		}
+	}
+	e.buf = e.buf[:0]
+}
+
 // spill hands what buf holds to out, if set, once it passes spillSize
 // bytes, and empties buf: the encoder only ever appends to buf, so
 // what it holds is final.
@@ -362,7 +379,7 @@ func sameType(t *jsontree.Tape, j int, x any) bool {
 // (see nbstyle.QuotedAs), else decoded and escaped again.
 func (e *encoder) token(tok []byte) {
 	if nbstyle.QuotedAs(tok, e.st.Esc) {
-		e.buf = append(e.buf, tok...)
+		e.verbatim(tok)
 		return
 	}
 	e.str(jsontree.UnescapeString(tok[1 : len(tok)-1]))
