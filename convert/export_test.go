@@ -64,8 +64,9 @@ func ReduceBaseFrom(n int) (restore func()) {
 }
 
 // ReducedOutputs is the number of base's outputs MergeTo reads as ours'
-// for these inputs (see reducedBase), for the tests.
-func ReducedOutputs(base, ours []byte) int {
-	_, shared := reducedBase(base, ours)
-	return len(shared)
+// for these inputs, and whether its notebook metadata (see reducedBase),
+// for the tests.
+func ReducedOutputs(base, ours []byte) (int, bool) {
+	_, r := reducedBase(base, ours)
+	return len(r.outputs), r.meta
 }

@@ -142,8 +142,9 @@ func (o options) readInput(in []byte) (*File, error) {
 // read returns the bytes of an input, "base", "ours" or "theirs": MergeTo
 // asks for each once, in that order, and keeps none of them past the
 // call (nor changes them). What the merge needs of a large base (1 MiB or
-// more) is taken from it before theirs is asked for: its outputs that
-// ours holds byte for byte are compared as ours' (the same values), so
+// more) is taken from it before theirs is asked for: its outputs and
+// notebook metadata that ours holds byte for byte are compared as ours'
+// (the same values), so
 // that a caller keeping nothing read has, at most, two of the inputs in
 // memory at once. An error of read is returned as it is (nothing asked
 // for after it); an input that is not a readable notebook fails with a
@@ -180,13 +181,13 @@ func (o options) mergeTo(w io.Writer, read func(input string) ([]byte, error), o
 		defer close(read1)
 		fOurs, errOurs = o.readInput(ours)
 	}()
-	text, shared := reducedBase(base, ours)
+	text, reduced := reducedBase(base, ours)
 	var fBase *File
-	if shared != nil {
+	if text != nil {
 		fBase, _ = o.readInput(text)
 	}
 	<-read1
-	if fBase != nil && (errOurs != nil || !shareOursOutputs(fBase.Dialog, fOurs.Dialog, shared)) {
+	if fBase != nil && (errOurs != nil || !shareOurs(fBase.Dialog, fOurs.Dialog, reduced)) {
 		fBase = nil
 	}
 	if fBase == nil {

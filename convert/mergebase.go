@@ -1,10 +1,12 @@
 package convert
 
-// Base reduced before a merge reads theirs: its outputs that ours holds byte for byte are ours'.
+// Base reduced before a merge reads theirs: its outputs and metadata that ours holds byte for byte are ours'.
 
 import (
 	"bytes"
 	"hash/maphash"
+	"maps"
+	"slices"
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
@@ -21,7 +23,8 @@ import (
 // placeholder read the output of ours it stands for. Base's message then
 // holds, for that output, ours' output read: the same bytes read in the
 // same context (a code cell's outputs, the same nbformat version), so the
-// same value, compared and decoded as base's own would be.
+// same value, compared and decoded as base's own would be. So with the
+// notebook metadata, when it is ours' bytes.
 
 // reduceBaseFrom is the least size of base that MergeTo reduces: below
 // it, the three inputs are read at once (on as many cores as there are),
@@ -35,13 +38,61 @@ const placeholderOutput = `{"output_type":"stream","name":"stdout","text":""}`
 // of base's cell cell, held by ours' cell oursCell as output oursOut.
 type sharedOutput struct{ cell, out, oursCell, oursOut int }
 
+// reduction is what reducedBase replaced in base's text.
+type reduction struct {
+	outputs []sharedOutput
+	meta    bool // the notebook metadata, ours' bytes, by {}
+}
+
 // reducedBase returns base's text with each output of a code cell that
 // ours' file holds byte for byte in a code cell (where both are version
 // 4 notebooks of the same minor version) replaced by placeholderOutput,
-// and the outputs replaced; nil, nil where none is (or either text is not
-// one JSON object with cells so). An output holding "is_ai_res" (which
-// may make it a prompt's reply, part of its message's text) is kept.
-func reducedBase(base, ours []byte) ([]byte, []sharedOutput) {
+// and its notebook metadata, when it is ours' bytes, by {} (values of
+// minReduced bytes or more); and what it replaced. The text is nil where nothing is replaced (or either text is
+// not one JSON object with cells so). An output holding "is_ai_res"
+// (which may make it a prompt's reply, part of its message's text) is
+// kept.
+func reducedBase(base, ours []byte) ([]byte, reduction) {
+	type piece struct {
+		span [2]int
+		with string
+	}
+	var pieces []piece
+	outputs, spans := reducedOutputs(base, ours)
+	for _, sp := range spans {
+		pieces = append(pieces, piece{sp, placeholderOutput})
+	}
+	bm, okB := jsonvalue.MemberRaw(base, "metadata")
+	om, okO := jsonvalue.MemberRaw(ours, "metadata")
+	meta := okB && okO && len(bm) >= minReduced && bytes.Equal(bm, om)
+	if meta {
+		at := cap(base) - cap(bm) // (bm is a part of base)
+		pieces = append(pieces, piece{[2]int{at, at + len(bm)}, "{}"})
+		slices.SortFunc(pieces, func(a, b piece) int { return a.span[0] - b.span[0] })
+	}
+	if len(pieces) == 0 {
+		return nil, reduction{}
+	}
+	n := len(base)
+	for _, p := range pieces {
+		n -= p.span[1] - p.span[0] - len(p.with)
+	}
+	text := make([]byte, 0, n)
+	last := 0
+	for _, p := range pieces {
+		text = append(append(text, base[last:p.span[0]]...), p.with...)
+		last = p.span[1]
+	}
+	return append(text, base[last:]...), reduction{outputs: outputs, meta: meta}
+}
+
+// minReduced is the least size of a value reducedBase replaces: a smaller
+// one is not worth its look-up.
+const minReduced = 256
+
+// reducedOutputs is reducedBase's work on outputs: the outputs of base
+// ours holds, and where they are in base.
+func reducedOutputs(base, ours []byte) ([]sharedOutput, [][2]int) {
 	for _, data := range [2][]byte{base, ours} {
 		if v, ok := jsonvalue.MemberRaw(data, "nbformat"); !ok || string(v) != "4" {
 			return nil, nil
@@ -61,8 +112,10 @@ func reducedBase(base, ours []byte) ([]byte, []sharedOutput) {
 	held := map[uint64][]at{}
 	for i, outs := range oursOuts {
 		for j, sp := range outs {
-			h := maphash.Bytes(seed, ours[sp[0]:sp[1]])
-			held[h] = append(held[h], at{i, j})
+			if sp[1]-sp[0] >= minReduced {
+				h := maphash.Bytes(seed, ours[sp[0]:sp[1]])
+				held[h] = append(held[h], at{i, j})
+			}
 		}
 	}
 	baseOuts, ok := codeOutputs(base)
@@ -70,11 +123,11 @@ func reducedBase(base, ours []byte) ([]byte, []sharedOutput) {
 		return nil, nil
 	}
 	var shared []sharedOutput
-	var spans [][2]int // of base's text, replaced
+	var spans [][2]int
 	for i, outs := range baseOuts {
 		for j, sp := range outs {
 			raw := base[sp[0]:sp[1]]
-			if len(raw) <= len(placeholderOutput) || bytes.Contains(raw, []byte("is_ai_res")) {
+			if len(raw) < minReduced || bytes.Contains(raw, []byte("is_ai_res")) {
 				continue
 			}
 			for _, a := range held[maphash.Bytes(seed, raw)] {
@@ -86,21 +139,7 @@ func reducedBase(base, ours []byte) ([]byte, []sharedOutput) {
 			}
 		}
 	}
-	if len(shared) == 0 {
-		return nil, nil
-	}
-	n := len(base)
-	for _, sp := range spans {
-		n -= sp[1] - sp[0] - len(placeholderOutput)
-	}
-	text := make([]byte, 0, n)
-	last := 0
-	for _, sp := range spans {
-		text = append(text, base[last:sp[0]]...)
-		text = append(text, placeholderOutput...)
-		last = sp[1]
-	}
-	return append(text, base[last:]...), shared
+	return shared, spans
 }
 
 // codeOutputs returns where, in a notebook's text, the outputs of each of
@@ -152,14 +191,19 @@ func codeOutputs(data []byte) (cells [][][2]int, ok bool) {
 	return cells, true
 }
 
-// shareOursOutputs makes each placeholder of base's dialog, read from
-// reducedBase's text, read the output of ours it stands for (ours: ours'
-// dialog as read), and reports whether every one was found where it was
-// put (else the dialog is not base's: the caller reads base itself).
-func shareOursOutputs(base, ours *dialog.Dialog, shared []sharedOutput) bool {
+// shareOurs makes each placeholder of base's dialog, read from
+// reducedBase's text, what it stands for in ours' dialog as read: an
+// output read, the notebook metadata (a map of its own, holding ours'
+// values, which are never changed); and reports whether every one was
+// found where it was put (else the dialog is not base's: the caller reads
+// base itself).
+func shareOurs(base, ours *dialog.Dialog, r reduction) bool {
+	if r.meta && len(base.Meta) > 0 {
+		return false
+	}
 	type fix struct{ at, from *readOutput }
-	fixes := make([]fix, 0, len(shared))
-	for _, s := range shared {
+	fixes := make([]fix, 0, len(r.outputs))
+	for _, s := range r.outputs {
 		if s.cell >= len(base.Messages) || s.oursCell >= len(ours.Messages) {
 			return false
 		}
@@ -176,6 +220,9 @@ func shareOursOutputs(base, ours *dialog.Dialog, shared []sharedOutput) bool {
 	}
 	for _, f := range fixes {
 		f.at.out = f.from.out // (f.at.nb stays base's: it is not written)
+	}
+	if r.meta {
+		base.Meta = maps.Clone(ours.Meta)
 	}
 	return true
 }

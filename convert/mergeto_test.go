@@ -74,7 +74,7 @@ func TestMergeToAsMergeOnRealMerges(t *testing.T) {
 	for _, m := range ms {
 		name := m.repo + "@" + m.commit[:8] + ":" + m.path
 		base, ours, theirs := blob(t, dir, m.base), blob(t, dir, m.ours), blob(t, dir, m.theirs)
-		if convert.ReducedOutputs(base, ours) > 0 {
+		if n, meta := convert.ReducedOutputs(base, ours); n > 0 || meta {
 			reduced++
 		}
 		for _, st := range []dialog.OutputStrategy{dialog.OutputsConflict, dialog.OutputsOurs} {
@@ -90,13 +90,22 @@ func TestMergeToAsMergeOnRealMerges(t *testing.T) {
 // TestMergeToAsMergeOnOutputEdits: notebooks of outputs (streams, images,
 // tables, errors) where ours and theirs edit, move, delete and add cells
 // and outputs, and re-run cells (outputs changed, the same on both sides
-// or not), some outputs of base being in ours elsewhere than in base, and
-// an output of ours repeated: MergeTo with base reduced merges as Merge
-// does.
+// or not), some outputs of base being in ours elsewhere than in base, an
+// output of ours repeated, and the notebook metadata changed by theirs or
+// both: MergeTo with base reduced merges as Merge does.
 func TestMergeToAsMergeOnOutputEdits(t *testing.T) {
 	defer convert.ReduceBaseFrom(0)()
+	meta := func(data []byte, edit func(string) string) []byte {
+		raw, ok := jsonvalue.MemberRaw(data, "metadata")
+		if !ok {
+			t.Fatal("no metadata")
+		}
+		at := bytes.LastIndex(data, raw)
+		return []byte(string(data[:at]) + edit(string(raw)) + string(data[at+len(raw):]))
+	}
 	base := nbtest.Heavy{Cells: 12, Seed: 3, Kinds: []nbtest.OutputKind{nbtest.Stream, nbtest.Image, nbtest.Table, nbtest.Error},
 		StreamLines: 3, TableRows: 2, ImageBytes: 300}.Notebook()
+	base = meta(base, func(s string) string { return `{"big": "` + strings.Repeat("x", 400) + `", ` + s[1:] })
 	cells := corpusCells(t, base)
 	if len(cells) < 8 {
 		t.Fatalf("%d cells", len(cells))
@@ -134,25 +143,33 @@ func TestMergeToAsMergeOnOutputEdits(t *testing.T) {
 		return s[:i] + `"outputs": [` + s[i+j:]
 	}
 	moved := append([]int{len(cells) - 1}, all()[:len(cells)-1]...)
+	addKey := func(s string) string { return `{"theirs": [1, 2], ` + s[1:] }
+	changeKey := func(s string) string { return strings.Replace(s, `"name": "python3"`, `"name": "python4"`, 1) }
 	cases := map[string][2][]byte{
-		"same":                 {side(all(), nil), side(all(), nil)},
-		"ours re-runs":         {side(all(), map[int]func(string) string{1: rerun, 3: newText}), side(all(), nil)},
-		"both re-run alike":    {side(all(), map[int]func(string) string{3: newText}), side(all(), map[int]func(string) string{3: newText})},
-		"both re-run":          {side(all(), map[int]func(string) string{3: newText}), side(all(), map[int]func(string) string{3: rerun, 5: newText})},
-		"ours moves a cell":    {side(moved, nil), side(all(), map[int]func(string) string{5: newText})},
-		"theirs deletes":       {side(all(), map[int]func(string) string{5: newText}), side(all()[2:], nil)},
-		"ours drops outputs":   {side(all(), map[int]func(string) string{1: dropOutputs, 3: dropOutputs}), side(all(), map[int]func(string) string{3: newText})},
-		"ours repeats a cell":  {side(append(all(), 1), nil), side(all(), map[int]func(string) string{1: newText})},
-		"theirs only":          {side(all(), nil), side(all(), map[int]func(string) string{1: newText, 7: dropOutputs})},
-		"ours deletes, re-run": {side(all()[4:], nil), side(all(), map[int]func(string) string{1: rerun, 5: newText})},
+		"same":                  {side(all(), nil), side(all(), nil)},
+		"ours re-runs":          {side(all(), map[int]func(string) string{1: rerun, 3: newText}), side(all(), nil)},
+		"both re-run alike":     {side(all(), map[int]func(string) string{3: newText}), side(all(), map[int]func(string) string{3: newText})},
+		"both re-run":           {side(all(), map[int]func(string) string{3: newText}), side(all(), map[int]func(string) string{3: rerun, 5: newText})},
+		"ours moves a cell":     {side(moved, nil), side(all(), map[int]func(string) string{5: newText})},
+		"theirs deletes":        {side(all(), map[int]func(string) string{5: newText}), side(all()[2:], nil)},
+		"ours drops outputs":    {side(all(), map[int]func(string) string{1: dropOutputs, 3: dropOutputs}), side(all(), map[int]func(string) string{3: newText})},
+		"ours repeats a cell":   {side(append(all(), 1), nil), side(all(), map[int]func(string) string{1: newText})},
+		"theirs only":           {side(all(), nil), side(all(), map[int]func(string) string{1: newText, 7: dropOutputs})},
+		"ours deletes, re-run":  {side(all()[4:], nil), side(all(), map[int]func(string) string{1: rerun, 5: newText})},
+		"theirs adds metadata":  {side(all(), nil), meta(side(all(), nil), addKey)},
+		"theirs edits metadata": {side(all(), map[int]func(string) string{1: newText}), meta(side(all(), nil), changeKey)},
+		"both edit metadata":    {meta(side(all(), nil), changeKey), meta(side(all(), nil), addKey)},
+	}
+	if b := meta(base, changeKey); bytes.Equal(b, base) {
+		t.Fatal("no kernelspec name in the notebook's metadata")
 	}
 	for name, c := range cases {
 		for _, st := range []dialog.OutputStrategy{dialog.OutputsConflict, dialog.OutputsTheirs, dialog.OutputsClear} {
 			mergeToCase(t, name, base, c[0], c[1], dialog.MergeOptions{Outputs: st})
 		}
 	}
-	if convert.ReducedOutputs(base, side(moved, nil)) == 0 {
-		t.Error("no output of base reduced")
+	if n, meta := convert.ReducedOutputs(base, side(moved, nil)); n == 0 || !meta {
+		t.Errorf("%d outputs of base reduced, metadata %v", n, meta)
 	}
 }
 
