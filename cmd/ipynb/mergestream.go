@@ -233,3 +233,39 @@ func (w *oursWriter) Write(p []byte) (int, error) {
 func (w *oursWriter) equal(size int64) bool {
 	return !w.differs && w.n == size && size == int64(len(w.ours))
 }
+
+// mergeTwoWayTo is mergeTwoWay writing the result to w: as it is made
+// (convert.MergeTo) for version 4 sides whose cells all have ids (nothing
+// is done to the result afterwards), else from memory. Nothing is written
+// of a merge that fails.
+func mergeTwoWayTo(w io.Writer, ours, theirs []byte, opt mergeOptions) ([]mergeConflict, error) {
+	om, _ := majorVersionOf(ours)
+	tm, _ := majorVersionOf(theirs)
+	if om == 4 && tm == 4 {
+		o, t, made, _, err := pairCells(ours, theirs)
+		if err != nil {
+			return nil, err
+		}
+		if made == nil {
+			base, err := emptyBase(o)
+			if err != nil {
+				return nil, err
+			}
+			res, err := convert.MergeTo(w, func(which string) ([]byte, error) {
+				return map[string][]byte{"base": base, "ours": o, "theirs": t}[which], nil
+			}, opt)
+			if err != nil {
+				return nil, err
+			}
+			return res.Conflicts, nil
+		}
+	}
+	res, err := mergeTwoWay(ours, theirs, opt)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.Write(res.data); err != nil {
+		return nil, err
+	}
+	return res.conflicts, nil
+}
