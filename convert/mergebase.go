@@ -9,7 +9,7 @@ import (
 	"slices"
 
 	"github.com/nbdialog/ipynb/dialog"
-	"github.com/nbdialog/ipynb/internal/jsonvalue"
+	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -53,21 +53,23 @@ type reduction struct {
 // (which may make it a prompt's reply, part of its message's text) is
 // kept.
 func reducedBase(base, ours []byte) ([]byte, reduction) {
+	b, okB := spansOf(base)
+	o, okO := spansOf(ours)
+	if !okB || !okO || b.major != "4" || o.major != "4" || b.minor != o.minor {
+		return nil, reduction{}
+	}
 	type piece struct {
 		span [2]int
 		with string
 	}
 	var pieces []piece
-	outputs, spans := reducedOutputs(base, ours)
+	outputs, spans := reducedOutputs(base, ours, b.cells, o.cells)
 	for _, sp := range spans {
 		pieces = append(pieces, piece{sp, placeholderOutput})
 	}
-	bm, okB := jsonvalue.MemberRaw(base, "metadata")
-	om, okO := jsonvalue.MemberRaw(ours, "metadata")
-	meta := okB && okO && len(bm) >= minReduced && bytes.Equal(bm, om)
+	meta := b.meta[1]-b.meta[0] >= minReduced && bytes.Equal(base[b.meta[0]:b.meta[1]], ours[o.meta[0]:o.meta[1]])
 	if meta {
-		at := cap(base) - cap(bm) // (bm is a part of base)
-		pieces = append(pieces, piece{[2]int{at, at + len(bm)}, "{}"})
+		pieces = append(pieces, piece{b.meta, "{}"})
 		slices.SortFunc(pieces, func(a, b piece) int { return a.span[0] - b.span[0] })
 	}
 	if len(pieces) == 0 {
@@ -91,22 +93,9 @@ func reducedBase(base, ours []byte) ([]byte, reduction) {
 const minReduced = 256
 
 // reducedOutputs is reducedBase's work on outputs: the outputs of base
-// ours holds, and where they are in base.
-func reducedOutputs(base, ours []byte) ([]sharedOutput, [][2]int) {
-	for _, data := range [2][]byte{base, ours} {
-		if v, ok := jsonvalue.MemberRaw(data, "nbformat"); !ok || string(v) != "4" {
-			return nil, nil
-		}
-	}
-	bMinor, okB := jsonvalue.MemberRaw(base, "nbformat_minor")
-	oMinor, okO := jsonvalue.MemberRaw(ours, "nbformat_minor")
-	if !okB || !okO || !bytes.Equal(bMinor, oMinor) {
-		return nil, nil
-	}
-	oursOuts, ok := codeOutputs(ours)
-	if !ok {
-		return nil, nil
-	}
+// ours holds (where each text's code cells' outputs are: see spansOf),
+// and where they are in base.
+func reducedOutputs(base, ours []byte, baseOuts, oursOuts [][][2]int) ([]sharedOutput, [][2]int) {
 	seed := maphash.MakeSeed()
 	type at struct{ cell, out int }
 	held := map[uint64][]at{}
@@ -117,10 +106,6 @@ func reducedOutputs(base, ours []byte) ([]sharedOutput, [][2]int) {
 				held[h] = append(held[h], at{i, j})
 			}
 		}
-	}
-	baseOuts, ok := codeOutputs(base)
-	if !ok {
-		return nil, nil
 	}
 	var shared []sharedOutput
 	var spans [][2]int
@@ -142,53 +127,61 @@ func reducedOutputs(base, ours []byte) ([]sharedOutput, [][2]int) {
 	return shared, spans
 }
 
-// codeOutputs returns where, in a notebook's text, the outputs of each of
-// its cells are (as offsets into data; none for a cell that is not a code
-// cell), the members a reader takes (a key's last occurrence); ok is
-// false unless the text is one JSON object whose cells are an array of
-// objects.
-func codeOutputs(data []byte) (cells [][][2]int, ok bool) {
-	raw, ok := jsonvalue.MemberRaw(data, "cells")
-	if !ok {
-		return nil, false
+// notebookSpans is where a notebook's text holds what reducedBase
+// replaces: the outputs of each cell (none for a cell that is not a code
+// cell, or whose outputs are not objects) and the notebook metadata
+// (offsets into the text; meta is empty without it), with its nbformat
+// and nbformat_minor as written. Each is the member a reader takes (a
+// key's last occurrence).
+type notebookSpans struct {
+	cells        [][][2]int
+	meta         [2]int
+	major, minor string
+}
+
+// spansShape records a notebook's cells and their outputs' elements,
+// nothing inside those (nor inside the metadata).
+var spansShape = &jsontree.Shape{Members: map[string]*jsontree.Shape{
+	"cells": {Elem: &jsontree.Shape{Members: map[string]*jsontree.Shape{"outputs": {}}}},
+}}
+
+// spansOf finds a notebook text's spans (see notebookSpans) in one
+// parse, which records little more than its cells; ok is false unless the
+// text is one JSON object whose cells are an array of objects.
+func spansOf(data []byte) (s notebookSpans, ok bool) {
+	t, err := jsontree.ParseShaped(data, jsontree.Limits{MaxDepth: defaultMaxDepth}, spansShape)
+	if err != nil || t.Nodes[jsontree.Root].Kind != jsontree.Object {
+		return s, false
 	}
-	off := cap(data) - cap(raw) // (raw is a part of data)
-	spans, ok := jsonvalue.ElementSpans(raw)
-	if !ok {
-		return nil, false
+	cells := t.Lookup(jsontree.Root, "cells")
+	if cells < 0 || t.Nodes[cells].Kind != jsontree.Array {
+		return s, false
 	}
-	cells = make([][][2]int, len(spans))
-	for i, sp := range spans {
-		cell := raw[sp[0]:sp[1]]
-		ms, ok := jsonvalue.Spans(cell)
-		if !ok {
-			return nil, false
+	if m := t.Lookup(jsontree.Root, "metadata"); m >= 0 {
+		s.meta = [2]int{int(t.Nodes[m].Start), int(t.Nodes[m].End)}
+	}
+	for key, v := range map[string]*string{"nbformat": &s.major, "nbformat_minor": &s.minor} {
+		if k := t.Lookup(jsontree.Root, key); k >= 0 {
+			*v = string(t.Raw(k))
 		}
-		var typ, outs *jsonvalue.Span
-		for k := range ms {
-			switch ms[k].Key {
-			case "cell_type":
-				typ = &ms[k]
-			case "outputs":
-				outs = &ms[k]
-			}
+	}
+	kids := t.ChildList(cells)
+	s.cells = make([][][2]int, len(kids))
+	for i, c := range kids {
+		if t.Nodes[c].Kind != jsontree.Object {
+			return s, false
 		}
-		if typ == nil || outs == nil || string(cell[typ.Value:typ.End]) != `"code"` {
+		typ, outs := t.Lookup(c, "cell_type"), t.Lookup(c, "outputs")
+		if typ < 0 || outs < 0 || !t.StrIs(typ, "code") || t.Nodes[outs].Kind != jsontree.Array {
 			continue
 		}
-		list := cell[outs.Value:outs.End]
-		es, ok := jsonvalue.ElementSpans(list)
-		if !ok {
-			continue
-		}
-		at := off + sp[0] + outs.Value
-		for _, e := range es {
-			if list[e[0]] == '{' {
-				cells[i] = append(cells[i], [2]int{at + e[0], at + e[1]})
+		for _, e := range t.ChildList(outs) {
+			if t.Nodes[e].Kind == jsontree.Object {
+				s.cells[i] = append(s.cells[i], [2]int{int(t.Nodes[e].Start), int(t.Nodes[e].End)})
 			}
 		}
 	}
-	return cells, true
+	return s, true
 }
 
 // shareOurs makes each placeholder of base's dialog, read from
