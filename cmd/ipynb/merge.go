@@ -149,11 +149,7 @@ func mergeBytes(base, ours, theirs []byte, opt mergeOptions) (*merged, error) {
 	}
 	m := &merged{data: res.Data, conflicts: res.Conflicts}
 	if om == 3 && tm > 3 {
-		if rm, _ := majorVersionOf(res.Data); rm != 3 {
-			m.note = fmt.Sprintf("theirs changed the format to nbformat %d (ours is base's nbformat 3): the result is nbformat %d, as theirs", tm, rm)
-		} else {
-			m.note = fmt.Sprintf("theirs is nbformat %d: the result stays nbformat 3, as ours", tm)
-		}
+		m.note = formatNote(tm, res.Data)
 	}
 	return m, nil
 }

@@ -204,7 +204,8 @@ func collectLarge(size int) {
 }
 
 // formatNote says how a merge of a version 3 ours and a theirs of
-// version tm is written (see mergeBytes).
+// version tm (above 3) is written: the result, in ours' version unless
+// ours is base as it is (see mergeBytes).
 func formatNote(tm int, result []byte) string {
 	if rm, _ := majorVersionOf(result); rm != 3 {
 		return fmt.Sprintf("theirs changed the format to nbformat %d (ours is base's nbformat 3): the result is nbformat %d, as theirs", tm, rm)
