@@ -1,6 +1,6 @@
 package main
 
-// merge's three-way notebook merge, its result streamed to the file written.
+// merge's and fix's merges written as they are made: the result streamed to the file written.
 
 import (
 	"bytes"
