@@ -37,7 +37,8 @@ func mergeToCase(t *testing.T, name string, base, ours, theirs []byte, opt dialo
 	}
 	if werr != nil {
 		var wi, gi *convert.MergeInputError
-		if !errors.As(werr, &wi) || !errors.As(gerr, &gi) || wi.Input != gi.Input || werr.Error() != gerr.Error() {
+		w, g := errors.As(werr, &wi), errors.As(gerr, &gi)
+		if w != g || w && wi.Input != gi.Input || werr.Error() != gerr.Error() {
 			t.Errorf("%s: Merge: %v, MergeTo: %v", name, werr, gerr)
 		}
 		return
