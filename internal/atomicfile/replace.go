@@ -69,7 +69,7 @@ func Replace(name string, data []byte, o Options) (*Stamp, error) {
 }
 
 // ReplaceWith is Replace with the new content written by write, as it is
-// made, into the temporary file (through a buffer of 256 KiB), rather
+// made, into the temporary file (through a buffer of 64 KiB), rather
 // than given whole: the caller need not hold it in memory. check, if not
 // nil, is then given the temporary file's content to read (and its size),
 // before the temporary is synced and the file checked a last time: an
@@ -90,7 +90,7 @@ func ReplaceWith(name string, write func(w io.Writer) error, check func(content 
 			h.Write(p)
 			size += int64(len(p))
 			return len(p), nil
-		}), 256<<10)
+		}), 64<<10)
 		if err := write(bw); err != nil {
 			if werr != nil {
 				return werr // (a full disk, say: explained as Replace explains it)
