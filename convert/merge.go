@@ -140,16 +140,17 @@ func (o options) readInput(in []byte) (*File, error) {
 // in memory); the result's Data is nil.
 //
 // read returns the bytes of an input, "base", "ours" or "theirs": MergeTo
-// asks for each once, in that order, and keeps none of them past the
-// call (nor changes them). What the merge needs of a large base (1 MiB or
-// more) is taken from it before theirs is asked for: its outputs and
-// notebook metadata that ours holds byte for byte are compared as ours'
-// (the same values), so
-// that a caller keeping nothing read has, at most, two of the inputs in
-// memory at once. An error of read is returned as it is (nothing asked
-// for after it); an input that is not a readable notebook fails with a
-// *MergeInputError, nothing written. An error writing to w (or one the
-// merge meets while writing) may leave a part of the notebook written.
+// asks for each once, in that order, reads them in place (they must not
+// change until it returns), and keeps none of them past the call. What
+// the merge needs of a large base (1 MiB or more) is taken from it before
+// theirs is asked for: its outputs and notebook metadata that ours holds
+// byte for byte are compared as ours' (the same values), so that a caller
+// keeping nothing read has two of the inputs in memory at once (three
+// only where nothing of a version 4 base is ours' bytes). An error of
+// read is returned as it is (nothing asked for after it); an input that
+// is not a readable notebook fails with a *MergeInputError, nothing
+// written. An error writing to w (or one the merge meets while writing)
+// may leave a part of the notebook written.
 func MergeTo(w io.Writer, read func(input string) ([]byte, error), opt dialog.MergeOptions) (*MergeResult, error) {
 	return options{}.mergeTo(w, read, opt)
 }
