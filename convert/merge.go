@@ -146,7 +146,8 @@ func (o options) readInput(in []byte) (*File, error) {
 // theirs is asked for: its outputs and notebook metadata that ours holds
 // byte for byte are compared as ours' (the same values), so that a caller
 // keeping nothing read has two of the inputs in memory at once (three
-// only where nothing of a version 4 base is ours' bytes). An error of
+// where base is smaller, or not version 4 as ours, or none of its large
+// outputs and metadata are ours' bytes). An error of
 // read is returned as it is (nothing asked for after it); an input that
 // is not a readable notebook fails with a *MergeInputError, nothing
 // written. An error writing to w (or one the merge meets while writing)
