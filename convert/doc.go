@@ -159,7 +159,11 @@
 // of the files is clean, the two agree (on real merges, byte for byte in
 // all but cases where git's result is itself invalid). [Diff] compares
 // two notebooks cell by cell. [SaveOptions].MergeOnChange makes Save merge
-// with a file changed on disk instead of refusing it.
+// with a file changed on disk instead of refusing it. [MergeTo] is Merge
+// for large files: it asks for the inputs in turn and writes the result
+// as it is made, so that a caller holding nothing it read has two of the
+// inputs in memory at once (of a large base, only what the merge needs is
+// kept before theirs is asked for), never the whole result beside them.
 //
 // # Concurrency
 //

@@ -274,7 +274,7 @@ func ExampleMerge() {
 		log.Fatal(err)
 	}
 	fmt.Print(d.Summary(40, 0))
-	fmt.Println(res.Clean())
+	fmt.Println(len(res.Conflicts) == 0)
 
 	mine := edit(func(d *dialog.Dialog) { d.Messages[3].Content = "my text" })
 	if res, err = convert.Merge(base, mine, theirs, dialog.MergeOptions{}); err != nil {

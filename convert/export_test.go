@@ -54,3 +54,19 @@ func Cells(dir, name string, prefix, suffix []nbformat.Cell) ([]nbformat.Cell, e
 	}
 	return append(append(append([]nbformat.Cell{}, prefix...), nb.Cells...), suffix...), nil
 }
+
+// ReduceBaseFrom sets the least size of base MergeTo reduces, for the
+// tests, returning a function restoring it.
+func ReduceBaseFrom(n int) (restore func()) {
+	saved := reduceBaseFrom
+	reduceBaseFrom = n
+	return func() { reduceBaseFrom = saved }
+}
+
+// ReducedOutputs is the number of base's outputs MergeTo reads as ours'
+// for these inputs, and whether its notebook metadata (see reducedBase),
+// for the tests.
+func ReducedOutputs(base, ours []byte) (int, bool) {
+	_, r := reducedBase(base, ours)
+	return len(r.outputs), r.meta
+}

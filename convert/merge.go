@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
+	"hash"
+	"io"
 	"strings"
 	"sync"
 
@@ -19,17 +21,16 @@ import (
 type MergeResult struct {
 	// Data is the merged notebook, in ours' style: it differs from ours
 	// only in the cells (and notebook metadata keys) the merge changed.
-	// It is a valid notebook even when conflicts remain.
+	// It is a valid notebook even when conflicts remain. (Nil from
+	// MergeTo, which writes it.)
 	Data []byte
 	// Conflicts are what the merge could not decide (see
-	// dialog.Conflict), in cell order, notebook metadata last. Their
+	// dialog.Conflict), in cell order, notebook metadata last; none when
+	// the merge is clean. Their
 	// unresolved texts are in Data between conflict markers, the others
 	// in records (see ConflictsKey).
 	Conflicts []dialog.Conflict
 }
-
-// Clean reports whether the merge left no conflicts.
-func (r *MergeResult) Clean() bool { return len(r.Conflicts) == 0 }
 
 // Merge merges notebooks three-way. See [Options.Merge].
 func Merge(base, ours, theirs []byte, opt dialog.MergeOptions) (*MergeResult, error) {
@@ -97,20 +98,19 @@ func trimPrefix(err error) string {
 // An input that is not a readable notebook fails with a
 // *MergeInputError; nothing is merged then.
 func (o options) Merge(base, ours, theirs []byte, opt dialog.MergeOptions) (*MergeResult, error) {
-	// The three are read at once (on as many cores as there are). The
-	// notebooks live only during the merge, and nothing returned refers to
-	// them: they may read the inputs without copying them.
+	return o.mergeRead(nil, base, ours, theirs, opt)
+}
+
+// mergeRead merges the three inputs, read at once (on as many cores as
+// there are), writing the result to w (nil: into the result's Data).
+func (o options) mergeRead(w io.Writer, base, ours, theirs []byte, opt dialog.MergeOptions) (*MergeResult, error) {
+	// The notebooks live only during the merge, and nothing returned
+	// refers to them: they may read the inputs without copying them.
 	var ds [3]*File
 	var errs [3]error
 	var wg sync.WaitGroup
 	for i, in := range [3][]byte{base, ours, theirs} {
-		wg.Go(func() {
-			nb, _, err := readNotebook(in, false)
-			if err == nil {
-				ds[i], err = o.toDialog(nb, in)
-			}
-			errs[i] = err
-		})
+		wg.Go(func() { ds[i], errs[i] = o.readInput(in) })
 	}
 	wg.Wait()
 	for i, err := range errs {
@@ -122,13 +122,104 @@ func (o options) Merge(base, ours, theirs []byte, opt dialog.MergeOptions) (*Mer
 	// kept message whose id is taken) come from the three inputs, so the
 	// same merge always writes the same bytes (git may run it again).
 	ds[1].Random = seeded(mergeSeed(base, ours, theirs))
-	return o.mergeDialogs(ds[0], ds[1], ds[2], mergeInputs{base, ours, theirs}, opt)
+	return o.mergeDialogs(ds[0], ds[1], ds[2], mergeInputs{base, ours, theirs, bytes.Equal(base, ours)}, opt, w)
+}
+
+// readInput reads a merge's input as a dialog, its notebook reading the
+// input's bytes in place.
+func (o options) readInput(in []byte) (*File, error) {
+	nb, _, err := readNotebook(in, false)
+	if err != nil {
+		return nil, err
+	}
+	return o.toDialog(nb, in)
+}
+
+// MergeTo merges notebooks three-way as [Merge] does, writing the merged
+// notebook to w as it is made (in pieces: the notebook is not built whole
+// in memory); the result's Data is nil.
+//
+// read returns the bytes of an input, "base", "ours" or "theirs": MergeTo
+// asks for each once, in that order, reads them in place (they must not
+// change until it returns), and keeps none of them past the call. What
+// the merge needs of a large base (1 MiB or more) is taken from it before
+// theirs is asked for: its outputs and notebook metadata that ours holds
+// byte for byte are compared as ours' (the same values), so that a caller
+// keeping nothing read has two of the inputs in memory at once (three
+// where base is smaller, or not version 4 as ours, or none of its large
+// outputs and metadata are ours' bytes). An error of
+// read is returned as it is (nothing asked for after it); an input that
+// is not a readable notebook fails with a *MergeInputError, nothing
+// written. An error writing to w (or one the merge meets while writing)
+// may leave a part of the notebook written.
+func MergeTo(w io.Writer, read func(input string) ([]byte, error), opt dialog.MergeOptions) (*MergeResult, error) {
+	return options{}.mergeTo(w, read, opt)
+}
+
+func (o options) mergeTo(w io.Writer, read func(input string) ([]byte, error), opt dialog.MergeOptions) (*MergeResult, error) {
+	base, err := read("base")
+	if err != nil {
+		return nil, err
+	}
+	ours, err := read("ours")
+	if err != nil {
+		return nil, err
+	}
+	if len(base) < reduceBaseFrom {
+		theirs, err := read("theirs")
+		if err != nil {
+			return nil, err
+		}
+		return o.mergeRead(w, base, ours, theirs, opt)
+	}
+	seed := sha256.New()
+	seedInput(seed, base)
+	seedInput(seed, ours)
+	oursIsBase := bytes.Equal(base, ours)
+	var fOurs *File
+	var errOurs error
+	read1 := make(chan struct{})
+	go func() {
+		defer close(read1)
+		fOurs, errOurs = o.readInput(ours)
+	}()
+	text, reduced := reducedBase(base, ours)
+	var fBase *File
+	if text != nil {
+		fBase, _ = o.readInput(text)
+	}
+	<-read1
+	if fBase != nil && (errOurs != nil || !shareOurs(fBase.Dialog, fOurs.Dialog, reduced)) {
+		fBase = nil
+	}
+	if fBase == nil {
+		// Base as it is (also to report its error before ours').
+		if fBase, err = o.readInput(base); err != nil {
+			return nil, &MergeInputError{Input: "base", Err: err}
+		}
+		text = base
+	}
+	if errOurs != nil {
+		return nil, &MergeInputError{Input: "ours", Err: errOurs}
+	}
+	base = nil // (what is left of it is text, read by fBase)
+	theirs, err := read("theirs")
+	if err != nil {
+		return nil, err
+	}
+	seedInput(seed, theirs)
+	fTheirs, err := o.readInput(theirs)
+	if err != nil {
+		return nil, &MergeInputError{Input: "theirs", Err: err}
+	}
+	fOurs.Random = seeded(binary.LittleEndian.Uint64(seed.Sum(nil)))
+	return o.mergeDialogs(fBase, fOurs, fTheirs, mergeInputs{text, ours, theirs, oursIsBase}, opt, w)
 }
 
 // mergeDialogs merges dialogs read by this package (Source set) from in,
 // writing the result in ours' style. Ours' notebook is changed in place:
 // it must be private to the merge.
-func (o options) mergeDialogs(fBase, fOurs, fTheirs *File, in mergeInputs, opt dialog.MergeOptions) (*MergeResult, error) {
+func (o options) mergeDialogs(fBase, fOurs, fTheirs *File, in mergeInputs, opt dialog.MergeOptions, w io.Writer) (*MergeResult, error) {
 	base, ours, theirs := fBase.Dialog, fOurs.Dialog, fTheirs.Dialog
 	orgs := [3]*origin{}
 	for i, f := range [3]*File{fBase, fOurs, fTheirs} {
@@ -244,7 +335,7 @@ func (o options) mergeDialogs(fBase, fOurs, fTheirs *File, in mergeInputs, opt d
 	}
 	in.base, orgs[0], dialogs[0] = nil, nil, nil
 	detachBase(conflicts)
-	data, err := o.marshalMerged(merged, versions, fb, orgs[1], orgs[2], in, <-valid)
+	data, err := o.marshalMerged(merged, versions, fb, orgs[1], orgs[2], in, <-valid, w)
 	if err != nil {
 		return nil, err
 	}
@@ -433,10 +524,15 @@ func fileIDTaken(s *snapshot, m *dialog.Message) bool {
 func mergeSeed(base, ours, theirs []byte) uint64 {
 	h := sha256.New()
 	for _, in := range [3][]byte{base, ours, theirs} {
-		h.Write(binary.LittleEndian.AppendUint64(nil, uint64(len(in))))
-		h.Write(in)
+		seedInput(h, in)
 	}
 	return binary.LittleEndian.Uint64(h.Sum(nil))
+}
+
+// seedInput adds an input to the hash of a merge's seed (see mergeSeed).
+func seedInput(h hash.Hash, in []byte) {
+	h.Write(binary.LittleEndian.AppendUint64(nil, uint64(len(in))))
+	h.Write(in)
 }
 
 // detachBase replaces the base version of each conflict by a copy that

@@ -137,7 +137,7 @@ func TestMergeAgreesWithGitOnCorpus(t *testing.T) {
 			continue
 		}
 		compared++
-		if !res.Clean() {
+		if len(res.Conflicts) > 0 {
 			t.Errorf("%s (ops %d@%d, %d@%d): conflicts %v", e.Path, opO, iO, opT, iT, res.Conflicts)
 			continue
 		}
@@ -304,7 +304,7 @@ func TestMergeWithUpgradedSide(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{})
-	if err != nil || !res.Clean() {
+	if err != nil || len(res.Conflicts) > 0 {
 		t.Fatalf("%v %v", err, res)
 	}
 	got, err := nbformat.Unmarshal(res.Data)
@@ -363,7 +363,7 @@ func TestMergeKeepsTheirsHiddenChanges(t *testing.T) {
 		t.Fatal("git's merge conflicts")
 	}
 	res, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{})
-	if err != nil || !res.Clean() {
+	if err != nil || len(res.Conflicts) > 0 {
 		t.Fatalf("%v %v", err, res)
 	}
 	if !bytes.Equal(res.Data, want) {
@@ -403,7 +403,7 @@ func TestMergeTheirsNewCellKeepsItsBytes(t *testing.T) {
 		t.Fatal("git's merge conflicts")
 	}
 	res, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{})
-	if err != nil || !res.Clean() {
+	if err != nil || len(res.Conflicts) > 0 {
 		t.Fatalf("%v %v", err, res)
 	}
 	if !bytes.Equal(res.Data, want) {
@@ -438,7 +438,7 @@ func TestMergeHostAttributes(t *testing.T) {
 	ours := edit(func(d *dialog.Dialog) { d.Messages[0].Attrs = map[string]any{"pinned": 1} })
 	theirs := edit(func(d *dialog.Dialog) { d.Messages[0].Attrs = map[string]any{"bookmark": 3} })
 	res, err := o.Merge(base, ours, theirs, dialog.MergeOptions{})
-	if err != nil || !res.Clean() {
+	if err != nil || len(res.Conflicts) > 0 {
 		t.Fatalf("%v %v", err, res)
 	}
 	d, err := o.Unmarshal(res.Data)

@@ -131,7 +131,7 @@ func realMergesWith(t *testing.T, dir string, ms []realMerge, strategy dialog.Ou
 		}
 		if !m.gitClean {
 			conflicted++
-			if res.Clean() {
+			if len(res.Conflicts) == 0 {
 				conflictedClean++
 				if err := changesKept(base, ours, theirs, res.Data, strategy); err != nil {
 					t.Errorf("%s: a change of ours is missing: %v", name, err)
@@ -143,7 +143,7 @@ func realMergesWith(t *testing.T, dir string, ms []realMerge, strategy dialog.Ou
 			continue
 		}
 		clean++
-		if !res.Clean() {
+		if len(res.Conflicts) > 0 {
 			t.Errorf("%s: conflicts where git merged cleanly: %v", name, res.Conflicts)
 			continue
 		}

@@ -17,7 +17,10 @@ import (
 // change is ours' bytes and the rest is in ours' style.
 
 // mergeInputs are the three texts a merge reads.
-type mergeInputs struct{ base, ours, theirs []byte }
+type mergeInputs struct {
+	base, ours, theirs []byte
+	oursIsBase         bool // ours is base's very bytes
+}
 
 // keepsV3 reports whether the merge is written as version 3: ours is
 // version 3, unless ours is base as it is (oursIsBase) and theirs moved

@@ -67,7 +67,7 @@ func TestMergeV3RecordsHoldVersion3Values(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Clean() {
+			if len(res.Conflicts) == 0 {
 				t.Fatalf("clean merge, want a conflict:\n%s", res.Data)
 			}
 			out := decodeJSON(t, res.Data)

@@ -3,6 +3,7 @@ package convert
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 
@@ -41,7 +42,7 @@ func factsOfBase(merged *dialog.Dialog, versions map[*dialog.Message][3]*dialog.
 		minor:      mergedMinor(orgB.work, orgO.work, orgT.work),
 		empty:      emptyAttachments(merged.Messages, versions, orgB, orgO, orgT), // (before ours' cells are written in place)
 		hidden:     theirsHidden(merged.Messages, versions, orgB, orgO, orgT),
-		oursIsBase: bytes.Equal(in.base, in.ours),
+		oursIsBase: in.oursIsBase,
 		v3Keys:     mergedV3Keys(orgB, orgO, orgT),
 	}
 }
@@ -51,7 +52,10 @@ func factsOfBase(merged *dialog.Dialog, versions map[*dialog.Message][3]*dialog.
 // theirs' messages as theirs' cells when the two notebooks are of one
 // version; over a version 3 ours, as version 3 (see keepsV3). versions
 // holds no base versions any more (base is done with: see baseFacts).
-func (o options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Message][3]*dialog.Message, fb baseFacts, orgO, orgT *origin, in mergeInputs, bothValid bool) ([]byte, error) {
+//
+// With w, the merge is written to w (as it is made, for version 4) and
+// nil returned.
+func (o options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Message][3]*dialog.Message, fb baseFacts, orgO, orgT *origin, in mergeInputs, bothValid bool, w io.Writer) ([]byte, error) {
 	mo := mergedOrigin(fb.minor, orgO, len(merged.Messages))
 	pick := &cellPicker{versions: versions, ours: orgO, theirs: orgT,
 		theirsRaw:   &rawCells{nb: orgT.nb, data: in.theirs},
@@ -99,7 +103,20 @@ func (o options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 				maps.Copy(meta, fb.v3Keys)
 			}
 		}
-		return o.marshalMergedV3(nb, merged.Messages, versions, meta, orgO, orgT, in)
+		out, err := o.marshalMergedV3(nb, merged.Messages, versions, meta, orgO, orgT, in)
+		if err == nil && w != nil {
+			if _, err = w.Write(out); err != nil {
+				err = fmt.Errorf("convert: merge: writing: %w", err)
+			}
+			out = nil
+		}
+		return out, err
+	}
+	if w != nil {
+		if err := (nbformat.MarshalOptions{}).MarshalTo(w, nb); err != nil {
+			return nil, fmt.Errorf("convert: merge: %w", err)
+		}
+		return nil, nil
 	}
 	out, err := nbformat.Marshal(nb)
 	if err != nil {

@@ -59,7 +59,7 @@ func (o options) saveMerging(d *File, stamp *atomicfile.Stamp) error {
 		if err != nil {
 			return fmt.Errorf("convert: save %s: %w", d.Path, err)
 		}
-		if !res.Clean() {
+		if len(res.Conflicts) > 0 {
 			return &SaveConflictError{Path: d.Path, Conflicts: res.Conflicts, Merged: res.Data}
 		}
 		merged, err := o.Unmarshal(res.Data)

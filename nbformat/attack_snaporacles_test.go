@@ -114,7 +114,7 @@ func bypassed(nb *Notebook) ([]byte, error) {
 	err := nb.encode(func(pieces ...[]byte) error {
 		out = join(pieces)
 		return nil
-	})
+	}, false)
 	return out, err
 }
 

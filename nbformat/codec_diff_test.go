@@ -132,7 +132,7 @@ func oldEncode(nb *Notebook) ([]byte, error) {
 
 func newEncode(nb *Notebook) ([]byte, error) {
 	var out []byte
-	err := nb.encode(func(p ...[]byte) error { out = join(p); return nil })
+	err := nb.encode(func(p ...[]byte) error { out = join(p); return nil }, false)
 	return out, err
 }
 

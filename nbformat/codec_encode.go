@@ -16,7 +16,7 @@ import (
 )
 
 // copyNode writes node j of the tape as it was read.
-func (e *encoder) copyNode(j int) { e.buf = append(e.buf, e.t.Raw(j)...) }
+func (e *encoder) copyNode(j int) { e.verbatim(e.t.Raw(j)) }
 
 // orig returns the original a changed value is written over: o, -1 when
 // there is none (or no tape), or, for a value that reads its original's

@@ -39,6 +39,44 @@ type encoder struct {
 	scratch       []byte
 	stack         []int // lists of members being compared (see members)
 	cycles        jsoncycle.Guard
+	// out, if set, is handed what buf holds whenever it passes spillSize
+	// bytes, after a whole element of an array (see spill).
+	out func([]byte) error
+}
+
+// spillSize is the most bytes an encoder writing to a stream holds
+// before handing them on (see spill), unless one element is larger.
+const spillSize = 64 << 10
+
+// verbatim writes p as it is: into buf, or, writing to a stream, p
+// itself once buf is handed on, when p is no smaller than spillSize (a
+// value read unedited, say: no copy of it is made).
+func (e *encoder) verbatim(p []byte) {
+	if e.out == nil || len(p) < spillSize || e.err != nil {
+		e.buf = append(e.buf, p...)
+		return
+	}
+	for _, piece := range [2][]byte{e.buf, p} {
+		if err := e.out(piece); err != nil {
+			e.fail(err)
+			return
+		}
+	}
+	e.buf = e.buf[:0]
+}
+
+// spill hands what buf holds to out, if set, once it passes spillSize
+// bytes, and empties buf: the encoder only ever appends to buf, so
+// what it holds is final.
+func (e *encoder) spill() {
+	if e.out == nil || len(e.buf) < spillSize || e.err != nil {
+		return
+	}
+	if err := e.out(e.buf); err != nil {
+		e.fail(err)
+		return
+	}
+	e.buf = e.buf[:0]
 }
 
 func (e *encoder) fail(err error) {
@@ -285,6 +323,7 @@ func (e *encoder) array(o int, ind string, n int, hasOrig bool, elem func(i int,
 			}
 			e.buf = append(e.buf, sep...)
 			elem(i, lineIndent(sep, ind+e.st.Indent))
+			e.spill()
 		}
 		e.buf = append(e.buf, data[t.Nodes[kids[len(kids)-1]].End:t.Nodes[o].End]...)
 		return
@@ -307,6 +346,7 @@ func (e *encoder) array(o int, ind string, n int, hasOrig bool, elem func(i int,
 			e.buf = append(e.buf, inner...)
 		}
 		elem(i, inner)
+		e.spill()
 	}
 	if !e.st.Compact() {
 		e.buf = append(e.buf, e.st.Newline...)
@@ -339,7 +379,7 @@ func sameType(t *jsontree.Tape, j int, x any) bool {
 // (see nbstyle.QuotedAs), else decoded and escaped again.
 func (e *encoder) token(tok []byte) {
 	if nbstyle.QuotedAs(tok, e.st.Esc) {
-		e.buf = append(e.buf, tok...)
+		e.verbatim(tok)
 		return
 	}
 	e.str(jsontree.UnescapeString(tok[1 : len(tok)-1]))

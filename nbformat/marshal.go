@@ -52,8 +52,12 @@ func (o MarshalOptions) Marshal(nb *Notebook) ([]byte, error) {
 // copy of the file is made (a caller comparing or hashing the output holds
 // only the notebook); so do, with Canonical, those of an unedited notebook
 // read from its canonical bytes, which are recognised without being built
-// anew. Otherwise the output is built in memory and written in one Write.
-// A failed write is returned as an error wrapping w's error.
+// anew. Otherwise, without Canonical, the output is written in pieces of
+// about 64 KiB as it is built (the notebook and one piece in memory, not
+// the whole output); with Canonical it is built in memory and written in
+// one Write. A failed write is returned as an error wrapping w's error;
+// so is a failure to build the output, which may then have been written
+// in part.
 func (o MarshalOptions) MarshalTo(w io.Writer, nb *Notebook) error {
 	if o.Canonical {
 		if data, ok, err := canonicalAsRead(nb); err != nil {
@@ -101,12 +105,12 @@ func (nb *Notebook) marshal() ([]byte, error) {
 		}
 		out = join(pieces)
 		return nil
-	})
+	}, false)
 	return out, err
 }
 
 func (nb *Notebook) marshalTo(w io.Writer) error {
-	return nb.write(func(pieces ...[]byte) error { return writeAll(w, pieces...) })
+	return nb.write(func(pieces ...[]byte) error { return writeAll(w, pieces...) }, true)
 }
 
 // newEncoder returns the encoder that writes nb, or compares it with the
@@ -129,8 +133,9 @@ func (nb *Notebook) initEncoder(e *encoder) {
 }
 
 // write hands the notebook's bytes to emit: the bytes read (in pieces)
-// when nb is unedited, else one buffer built by the encoder.
-func (nb *Notebook) write(emit func(pieces ...[]byte) error) error {
+// when nb is unedited, else what the encoder builds: one buffer, or with
+// stream, pieces as they are built (emit must not keep them).
+func (nb *Notebook) write(emit func(pieces ...[]byte) error, stream bool) error {
 	if err := nilVariantError(nb); err != nil {
 		return err
 	}
@@ -138,7 +143,7 @@ func (nb *Notebook) write(emit func(pieces ...[]byte) error) error {
 	if lead, rest, ok := nb.asRead(); ok {
 		return emit(lead, rest)
 	}
-	return nb.encode(emit)
+	return nb.encode(emit, stream)
 }
 
 // asRead returns the bytes nb was read from as Marshal writes them (the
@@ -238,9 +243,13 @@ func join(pieces [][]byte) []byte {
 }
 
 // encode hands to emit the bytes the encoder builds for nb, built in
-// memory or edited (without a nil cell or output).
-func (nb *Notebook) encode(emit func(pieces ...[]byte) error) (err error) {
+// memory or edited (without a nil cell or output): in one buffer, or with
+// stream in pieces of about spillSize bytes as they are built.
+func (nb *Notebook) encode(emit func(pieces ...[]byte) error, stream bool) (err error) {
 	e := nb.newEncoder()
+	if stream {
+		e.out = func(p []byte) error { return emit(p) }
+	}
 	defer func() {
 		if err != nil {
 			err = cycleAt(err, &nb.Document) // the place of a cycle, looked for only now
@@ -258,7 +267,11 @@ func (nb *Notebook) encode(emit func(pieces ...[]byte) error) (err error) {
 		lead = lead[3:]
 	}
 	e.st = nb.src.styleOf()
-	e.buf = make([]byte, 0, len(t.Data)+len(t.Data)/8)
+	if stream {
+		e.buf = make([]byte, 0, min(2*spillSize, len(t.Data)+len(t.Data)/8))
+	} else {
+		e.buf = make([]byte, 0, len(t.Data)+len(t.Data)/8)
+	}
 	e.buf = append(e.buf, lead...)
 	e.encStruct(&nb.Document, jsontree.Root, "")
 	e.buf = append(e.buf, t.Data[root.End:]...)

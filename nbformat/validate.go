@@ -99,7 +99,7 @@ func (nb *Notebook) encodedTape() (*jsontree.Tape, error) {
 		}
 		data = join(pieces)
 		return nil
-	})
+	}, false)
 	if err != nil {
 		return nil, err
 	}

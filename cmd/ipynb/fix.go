@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -84,27 +85,28 @@ func runFix(e *env, args []string) int {
 		} else {
 			kept = data
 		}
-		out, conflicts, ids, err := fixMarkers(data, opt)
-		restore()
+		f, err := splitForFix(data, opt)
+		st := exitOK
 		switch {
 		case errors.Is(err, errNoMarkers):
 			if stamp == nil {
 				e.stdout.Write(kept)
 			}
+			restore()
 			continue
 		case err != nil:
 			printError(e.stderr, name, err)
-			status = exitError
-			continue
+			st = exitError
+		default:
+			st = f.write(e, a, stamp)
 		}
-		if stamp == nil {
-			e.stdout.Write(out)
-		} else if st := replaceRead(e, a, out, stamp); st != exitOK {
+		restore()
+		if st != exitOK {
 			status = max(status, st)
 			continue
 		}
-		if len(conflicts) > 0 {
-			fmt.Fprintf(e.stderr, "%s: %s\n", name, conflictSummary(conflicts, ids))
+		if f.summary != "" {
+			fmt.Fprintf(e.stderr, "%s: %s\n", name, f.summary)
 			status = max(status, exitFindings)
 		} else if stamp != nil {
 			fmt.Fprintf(e.stdout, "%s\n", name)
@@ -142,72 +144,179 @@ func printError(w io.Writer, path string, err error) {
 	fmt.Fprintf(w, "%s: %s\n", path, strings.TrimPrefix(strings.TrimPrefix(err.Error(), "nbformat: "), "convert: "))
 }
 
-// fixMarkers repairs data, a notebook with conflict markers: it returns
-// the merged notebook, the conflicts left in it and the cell ids of the
-// sides. Errors locate the problem in data (*locError). Data is given
-// away: where it has markers, ours' side is split out in its place (only
-// theirs' and the base's are copies), so the file is in memory once.
-func fixMarkers(data []byte, opt mergeOptions) ([]byte, []mergeConflict, map[string]bool, error) {
+// fixMerge is the merge fix makes of a file's conflicts: the sides split
+// out of the file, and once merged, what the conflicts left are (said as
+// soon as the merge is made: the conflicts hold parts of theirs' side,
+// which is let go).
+type fixMerge struct {
+	sides   *conflictSides
+	opt     mergeOptions
+	summary string // "" when none is left
+}
+
+// splitForFix splits data, a notebook with conflict markers, into the
+// sides fix merges (errNoMarkers without markers; errors locate the
+// problem in data, *locError). Data is given away: where it has markers,
+// ours' side is split out in its place (only theirs' and the base's are
+// copies), so the file is in memory once.
+func splitForFix(data []byte, opt mergeOptions) (*fixMerge, error) {
 	cs, err := splitConflictsOwned(data)
 	if err != nil {
 		var me *markerError
 		if errors.As(err, &me) {
-			return nil, nil, nil, &locError{Line: me.Line, Err: errors.New(me.Msg)}
+			return nil, &locError{Line: me.Line, Err: errors.New(me.Msg)}
 		}
-		return nil, nil, nil, err
+		return nil, err
 	}
 	if cs.hunks == 0 {
 		if _, err := nbformat.Unmarshal(data); err != nil {
-			return nil, nil, nil, located(err, nil)
+			return nil, located(err, nil)
 		}
-		return nil, nil, nil, errNoMarkers
+		return nil, errNoMarkers
 	}
 	opt.MarkerSize = cs.markerSize
 	opt.OursLabel, opt.TheirsLabel = mergeLabels(cs.oursLabel, cs.theirsLabel, os.Environ())
-	// The sides' texts are let go as soon as the merge is done with
-	// them (only ours' is needed afterwards), so that they are not in
-	// memory beside the result.
-	base, theirs := cs.base.text, cs.theirs.text
-	cs.base.text, cs.theirs.text = nil, nil
-	threeWay := base != nil
-	var res *merged
+	return &fixMerge{sides: cs, opt: opt}, nil
+}
+
+// mergeTo merges the sides, writing the result to w as it is made (see
+// convert.MergeTo: the base's side is let go as soon as the merge has
+// taken what it needs of it). Errors locate the problem in the file
+// (*locError); nothing is written to w then.
+func (f *fixMerge) mergeTo(w io.Writer) error {
+	cs := f.sides
+	ours := cs.ours.text
+	if om, _ := majorVersionOf(ours); om > 0 && om < 3 {
+		return fmt.Errorf("nbformat %d: %w", om, errOldFormat)
+	}
+	var theirs []byte // made when the merge asks for it (after the base)
+	threeWay := cs.base.has()
+	var conflicts []mergeConflict
+	var err error
 	var mie *convert.MergeInputError
 	if threeWay {
-		res, err = mergeBytes(base, cs.ours.text, theirs, opt)
+		read := func(which string) ([]byte, error) {
+			switch which {
+			case "base":
+				return cs.base.take(&cs.ours), nil
+			case "ours":
+				return ours, nil
+			}
+			if theirs == nil {
+				collectLarge(len(ours)) // (the base, let go, makes room for theirs)
+				theirs = cs.theirs.take(&cs.ours)
+			}
+			return theirs, nil
+		}
+		var res *convert.MergeResult
+		if res, err = convert.MergeTo(w, read, f.opt); err == nil {
+			conflicts = res.Conflicts
+		}
 		if errors.As(err, &mie) && mie.Input == "base" {
 			// The zdiff3 style moves lines both sides share out of the
 			// conflicts, so the lines around a base section need not be
 			// the base's: without a readable base, merge two-way.
+			// (Nothing is written of a merge whose input does not read.)
 			threeWay = false
 		}
 	}
 	if !threeWay {
-		res, err = mergeTwoWay(cs.ours.text, theirs, opt)
+		if theirs == nil {
+			theirs = cs.theirs.take(&cs.ours)
+		}
+		conflicts, err = mergeTwoWayTo(w, ours, theirs, f.opt)
 	}
 	if errors.As(err, &mie) {
 		sd := map[string]*side{"ours": &cs.ours, "theirs": &cs.theirs}[mie.Input]
-		return nil, nil, nil, located(fmt.Errorf("%s side of the conflicts is not a notebook: %w", mie.Input, mie.Err), sd)
+		return located(fmt.Errorf("%s side of the conflicts is not a notebook: %w", mie.Input, mie.Err), sd)
 	}
 	if err != nil {
-		return nil, nil, nil, err
+		return err
 	}
 	if !threeWay {
 		// From an empty base every cell is "added": a cell both sides
 		// have in two versions was changed on both.
-		for i := range res.conflicts {
-			if res.conflicts[i].What == "added on both sides" {
-				res.conflicts[i].What = "changed on both sides"
+		for i := range conflicts {
+			if conflicts[i].What == "added on both sides" {
+				conflicts[i].What = "changed on both sides"
 			}
 		}
 	}
-	var ids map[string]bool
-	if len(res.conflicts) > 0 {
-		ids = idsIn(res.conflicts, cs.ours.text, theirs)
+	if len(conflicts) > 0 {
+		f.summary = conflictSummary(conflicts, idsIn(conflicts, ours, theirs))
 	}
-	if err := checkMerged(res.data, cs.ours.text); err != nil {
-		return nil, nil, nil, err
+	return nil
+}
+
+// write merges the sides and writes the result: to standard output
+// (stamp nil), from memory, only if the merge is made; over the file
+// path read with stamp, as it is made, into the temporary file that
+// replaces it (checked there before the rename: see
+// atomicfile.ReplaceWith), only if it is still the file read. It returns
+// the status, errors said.
+func (f *fixMerge) write(e *env, path string, stamp *atomicfile.Stamp) int {
+	ours := f.sides.ours.text
+	inMemory := func() ([]byte, error) {
+		var buf bytes.Buffer
+		if err := f.mergeTo(&buf); err != nil {
+			return nil, err
+		}
+		return buf.Bytes(), checkMerged(buf.Bytes(), ours)
 	}
-	return res.data, res.conflicts, ids, nil
+	if stamp == nil {
+		out, err := inMemory()
+		if err != nil {
+			printError(e.stderr, quoteName(path), err)
+			return exitError
+		}
+		e.stdout.Write(out)
+		return exitOK
+	}
+	if beforeReplace != nil {
+		beforeReplace(path)
+	}
+	ran := false
+	produce := func(w io.Writer) error {
+		ran = true
+		if err := f.mergeTo(w); err != nil {
+			return &mergeFailed{err, -1}
+		}
+		return nil
+	}
+	readBack := func(r io.ReaderAt, size int64) error {
+		collectLarge(int(size)) // (the sides and the merge, done with, make room for the result)
+		data := make([]byte, size)
+		if _, err := r.ReadAt(data, 0); err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+		if err := checkMerged(data, ours); err != nil {
+			return &mergeFailed{err, -1}
+		}
+		return nil
+	}
+	_, err := atomicfile.ReplaceWith(path, produce, readBack, atomicfile.Options{Expect: stamp})
+	if err != nil && !ran && !errors.Is(err, atomicfile.ErrChanged) && !errors.Is(err, atomicfile.ErrLocked) {
+		// The file cannot be written (read-only, say): the merge is
+		// made all the same, as its errors are said first.
+		out, merr := inMemory()
+		if merr != nil {
+			printError(e.stderr, quoteName(path), merr)
+			return exitError
+		}
+		return replaceRead(e, path, out, stamp)
+	}
+	var mf *mergeFailed
+	switch {
+	case errors.As(err, &mf):
+		printError(e.stderr, quoteName(path), mf.err)
+		return exitError
+	case errors.Is(err, atomicfile.ErrChanged), errors.Is(err, atomicfile.ErrLocked):
+		return leftAlone(e.stderr, path, err)
+	case err != nil:
+		fmt.Fprintf(e.stderr, "%s: %v\n", quoteName(path), pathError(err))
+		return exitError
+	}
+	return exitOK
 }
 
 // located turns a syntax error in a side's text into a *locError at the

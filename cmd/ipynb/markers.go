@@ -43,7 +43,63 @@ type side struct {
 	text []byte
 	n    int       // its lines
 	runs []lineRun // in order of side line
+	// A side made when asked (see take) has no text until then, but its
+	// pieces: runs of ours' text in place and of copies of its own lines.
+	lazy   bool
+	pieces []piece
+	own    []byte // the lines ours does not hold, copied
+	size   int
 }
+
+// A piece of a side made when asked: bytes start to end of ours' text, or
+// of the side's own copies.
+type piece struct {
+	ours       bool
+	start, end int
+}
+
+// addLazy adds line n of the file to a side made when asked: held by ours
+// at offset at of ours' text (inOurs), or copied.
+func (s *side) addLazy(line []byte, n int, inOurs bool, at int) {
+	s.n++
+	if k := len(s.runs); k == 0 || s.runs[k-1].file+(s.n-s.runs[k-1].side) != n {
+		s.runs = append(s.runs, lineRun{s.n, n})
+	}
+	s.size += len(line)
+	p := piece{ours: inOurs, start: at, end: at + len(line)}
+	if !inOurs {
+		p.start = len(s.own)
+		s.own = append(s.own, line...)
+		p.end = len(s.own)
+	}
+	if k := len(s.pieces); k > 0 && s.pieces[k-1].ours == p.ours && s.pieces[k-1].end == p.start {
+		s.pieces[k-1].end = p.end
+		return
+	}
+	s.pieces = append(s.pieces, p)
+}
+
+// take returns the side's text and lets it go (the side keeps its line
+// numbers): made now, from ours' text, if the side is made when asked.
+func (s *side) take(ours *side) []byte {
+	text := s.text
+	if s.lazy {
+		text = make([]byte, 0, s.size)
+		for _, p := range s.pieces {
+			from := s.own
+			if p.ours {
+				from = ours.text
+			}
+			text = append(text, from[p.start:p.end]...)
+		}
+		s.lazy, s.pieces, s.own = false, nil, nil
+	}
+	s.text = nil
+	return text
+}
+
+// has reports whether the side has a text (made or to be made).
+func (s *side) has() bool { return s.text != nil || s.lazy }
 
 // A lineRun is a run of the side's lines, from side line side on, that
 // are the file's lines from file line file on.
@@ -118,7 +174,9 @@ func splitConflicts(data []byte) (*conflictSides, error) { return splitSides(dat
 // away: ours' text is made in data's place (a side's lines are in the
 // file's order, so each is moved back, never past a line still to be
 // read), and data holds it afterwards when there are conflicts (without
-// any, data is unchanged). Only theirs' and the base's texts are new.
+// any, data is unchanged). Theirs' and the base's texts are made when
+// asked (side.take), from ours' text and copies of their conflicts'
+// parts, so that they need not be in memory at once.
 func splitConflictsOwned(data []byte) (*conflictSides, error) { return splitSides(data, true) }
 
 // splitSides splits data in two passes: the first checks the markers and
@@ -141,15 +199,30 @@ func splitSides(data []byte, owned bool) (*conflictSides, error) {
 		return cs, err
 	}
 	sides := &conflictSides{}
+	if owned {
+		sides.ours.text = data[:0]
+		sides.theirs.lazy, sides.base.lazy = true, allBase
+		eachSideLine(data, func(line []byte, n int, ours, theirs, base bool) {
+			// (Ours last: its text may take the place of this very line.)
+			at := len(sides.ours.text)
+			if theirs {
+				sides.theirs.addLazy(line, n, ours, at)
+			}
+			if base && allBase {
+				sides.base.addLazy(line, n, ours, at)
+			}
+			if ours {
+				sides.ours.add(line, n)
+			}
+		})
+		cs.ours, cs.theirs, cs.base = sides.ours, sides.theirs, sides.base
+		return cs, nil
+	}
 	sides.theirs.text = make([]byte, 0, size[1])
 	if allBase {
 		sides.base.text = make([]byte, 0, size[2])
 	}
-	if owned {
-		sides.ours.text = data[:0]
-	} else {
-		sides.ours.text = make([]byte, 0, size[0])
-	}
+	sides.ours.text = make([]byte, 0, size[0])
 	eachSideLine(data, func(line []byte, n int, ours, theirs, base bool) {
 		// (Ours last: its text may take the place of this very line.)
 		if theirs {

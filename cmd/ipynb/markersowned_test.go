@@ -10,7 +10,8 @@ import (
 // splitConflicts and splitConflictsOwned give what the one-pass split
 // that copied every side gave (splitConflictsCopying, kept as the
 // oracle): the same sides, texts and line runs, labels and errors; the
-// owned split leaves ours' text in the input's place.
+// owned split leaves ours' text in the input's place, and makes theirs'
+// and the base's when asked, from it.
 func FuzzSplitConflictsOwned(f *testing.F) {
 	f.Add([]byte("a\n<<<<<<< x\nb\n||||||| y\nc\n=======\nd\n>>>>>>> z\ne"))
 	f.Add([]byte("a\n<<<<<<< x\nb\n||||||| y\nc\n=======\nd\n>>>>>>> z\ne\n<<<<<<< x\nf\n=======\n>>>>>>> z\n"))
@@ -36,8 +37,12 @@ func FuzzSplitConflictsOwned(f *testing.F) {
 			}
 			for i, s := range []side{cs.ours, cs.theirs, cs.base} {
 				w := []side{want.ours, want.theirs, want.base}[i]
-				if !bytes.Equal(s.text, w.text) || (s.text == nil) != (w.text == nil) {
-					t.Fatalf("side %d: %q, want %q", i, s.text, w.text)
+				text := s.text
+				if s.lazy {
+					text = s.take(&cs.ours) // (the owned split's theirs and base)
+				}
+				if !bytes.Equal(text, w.text) || (text == nil) != (w.text == nil) {
+					t.Fatalf("side %d: %q, want %q", i, text, w.text)
 				}
 				if want.hunks > 0 && (s.n != w.n || !slices.Equal(s.runs, w.runs)) {
 					t.Fatalf("side %d: %d lines %v, want %d %v", i, s.n, s.runs, w.n, w.runs)

@@ -6,13 +6,15 @@ import (
 	"runtime/debug"
 )
 
-// Memory of one merge: merge and fix hold the sides of a merge, its
-// result and what reading them needs at once, and at the runtime's
-// default pace (GOGC 100: the heap may grow to twice what is live before
-// a collection) peaked at about twice that. mergeMemory makes the
-// runtime collect before the heap passes a soft limit proportional to the
-// merge's largest input, so that the peak is what is live (see
-// TestMergeMemoryScales).
+// Memory of one merge: merge and fix hold two of a merge's inputs at
+// once, with what reading them needs (the base is reduced to what the
+// merge needs of it before theirs is read, and the result is written as
+// it is made: see convert.MergeTo), three when the base cannot be
+// reduced; at the runtime's default pace (GOGC 100: the heap may grow to
+// twice what is live before a collection) the peak would be about twice
+// that. mergeMemory makes the runtime collect before the heap passes a
+// soft limit proportional to the merge's largest input, so that the peak
+// stays near what is live (see TestMergePeakMemoryLong).
 
 // mergeMemoryPerByte and mergeMemoryBase make the soft limit: this many
 // bytes per byte of the largest input, plus the runtime's own.

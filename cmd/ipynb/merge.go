@@ -149,11 +149,7 @@ func mergeBytes(base, ours, theirs []byte, opt mergeOptions) (*merged, error) {
 	}
 	m := &merged{data: res.Data, conflicts: res.Conflicts}
 	if om == 3 && tm > 3 {
-		if rm, _ := majorVersionOf(res.Data); rm != 3 {
-			m.note = fmt.Sprintf("theirs changed the format to nbformat %d (ours is base's nbformat 3): the result is nbformat %d, as theirs", tm, rm)
-		} else {
-			m.note = fmt.Sprintf("theirs is nbformat %d: the result stays nbformat 3, as ours", tm)
-		}
+		m.note = formatNote(tm, res.Data)
 	}
 	return m, nil
 }
@@ -237,45 +233,54 @@ func runMerge(e *env, args []string) int {
 	opt.OursLabel, opt.TheirsLabel = mergeLabels(*oursLabel, *theirsLabel, os.Environ())
 	paths := fs.Args()
 	roles := []string{"base", "ours", "theirs"}
-	var texts [3][]byte
-	var stamp *atomicfile.Stamp // ours'
-	var reread [3]bool          // a file, which the text fallback can read again
-	for i, p := range paths {
-		data, st, err := e.readStamped(input{path: p})
+	m := &mergeRun{e: e, paths: paths, name: *name, out: *out, opt: opt}
+	defer func() {
+		for i := len(m.memory) - 1; i >= 0; i-- {
+			m.memory[i]()
+		}
+	}()
+	readInput := func(i int) bool {
+		data, st, err := e.readStamped(input{path: paths[i]})
 		if i == 1 {
-			stamp = st
+			m.stamp = st
 		}
-		reread[i] = st != nil
+		m.keep[i] = st == nil
 		if err != nil {
-			fmt.Fprintf(e.stderr, "%s: %v\n", label(p, *name, roles[i]), pathError(err))
-			return exitError
+			fmt.Fprintf(e.stderr, "%s: %v\n", label(paths[i], *name, roles[i]), pathError(err))
+			return false
 		}
-		texts[i] = data
+		m.texts[i] = data
+		return true
 	}
-	defer mergeMemory(max(len(texts[0]), len(texts[1]), len(texts[2])))()
-	// Base and theirs are let go as soon as the merge is done with them
-	// (so that they are not in memory beside its result): the text
-	// fallback reads them again (those read from a pipe are kept).
-	base, theirs := texts[0], texts[2]
-	for _, i := range []int{0, 2} {
-		if reread[i] {
-			texts[i] = nil
-		}
+	// Base and ours first: a three-way merge reads theirs only once base
+	// is reduced to what the merge needs of it (see mergeRun.threeWay).
+	if !readInput(0) || !readInput(1) {
+		return exitError
 	}
+	m.memory = append(m.memory, mergeMemory(max(len(m.texts[0]), len(m.texts[1]))))
 	var res *merged
-	var ids map[string]bool
-	if len(bytes.TrimSpace(base)) == 0 {
+	if len(bytes.TrimSpace(m.texts[0])) > 0 {
+		st, failed := m.threeWay()
+		if failed == nil {
+			return st
+		}
+		err = failed.err
+	} else {
 		// No base: git gives an empty one when both sides added the
 		// file. Every cell is then added on both sides.
-		res, err = mergeTwoWay(texts[1], theirs, opt)
-	} else {
-		res, err = mergeBytes(base, texts[1], theirs, opt)
+		if !readInput(2) {
+			return exitError
+		}
+		m.memory = append(m.memory, mergeMemory(max(len(m.texts[1]), len(m.texts[2]))))
+		res, err = mergeTwoWay(m.texts[1], m.texts[2], opt)
+		if err == nil {
+			err = checkMerged(res.data, m.texts[1])
+		}
 	}
+	texts := &m.texts
+	var ids map[string]bool
 	if err == nil && len(res.conflicts) > 0 {
-		ids = idsIn(res.conflicts, texts[1], theirs)
-	}
-	if err == nil {
-		err = checkMerged(res.data, texts[1])
+		ids = idsIn(res.conflicts, texts[1], texts[2])
 	}
 	textConflicts := 0
 	if err != nil {
@@ -313,10 +318,10 @@ func runMerge(e *env, args []string) int {
 		switch {
 		case bytes.Equal(res.data, texts[1]):
 			// The merge is ours: nothing to write.
-		case stamp == nil:
+		case m.stamp == nil:
 			e.stdout.Write(res.data) // OURS is a pipe
 		default:
-			if st := replaceRead(e, dest, res.data, stamp); st != exitOK {
+			if st := replaceRead(e, dest, res.data, m.stamp); st != exitOK {
 				return st // nothing written: left alone (1) or not writable (2)
 			}
 		}

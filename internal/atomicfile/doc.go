@@ -21,7 +21,9 @@
 // crash, sees the old file or the new one, never a mix. On Linux the
 // temporary file is unnamed (O_TMPFILE) while it is written and gets a name
 // only for the instant between linkat and rename; elsewhere, and on file
-// systems without O_TMPFILE, it is named ".NAME.save-PID-RANDOM.tmp". Every
+// systems without O_TMPFILE, it is named ".NAME.save-PID-RANDOM.tmp".
+// [ReplaceWith] does the same with content written as it is made (and
+// checked, read back from the temporary file, before the rename). Every
 // write into a folder (at most once a minute per folder and process)
 // removes the named temporaries there whose process is gone, whatever
 // file they were for. (Process ids are looked up on this machine, in this

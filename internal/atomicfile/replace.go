@@ -1,8 +1,11 @@
 package atomicfile
 
 import (
+	"bufio"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -62,6 +65,75 @@ var writeData = func(f *os.File, data []byte) error {
 // (writeTemp), then check the file once more under its lock and rename the
 // temporary over it (publish).
 func Replace(name string, data []byte, o Options) (*Stamp, error) {
+	return o.replace(name, func(f *os.File) error { return writeData(f, data) }, data)
+}
+
+// ReplaceWith is Replace with the new content written by write, as it is
+// made, into the temporary file (through a buffer of 64 KiB), rather
+// than given whole: the caller need not hold it in memory. check, if not
+// nil, is then given the temporary file's content to read (and its size),
+// before the temporary is synced and the file checked a last time: an
+// error of write or check leaves the file alone (the temporary is
+// removed) and is returned as it is. The Stamp
+// returned holds the SHA-256 digest of the content in place of its bytes
+// (see Stamp.Digest).
+func ReplaceWith(name string, write func(w io.Writer) error, check func(content io.ReaderAt, size int64) error, o Options) (*Stamp, error) {
+	h := sha256.New()
+	var size int64
+	s, err := o.replace(name, func(f *os.File) error {
+		var werr error // writing the temporary file's
+		bw := bufio.NewWriterSize(writerFunc(func(p []byte) (int, error) {
+			if err := writeData(f, p); err != nil {
+				werr = err
+				return 0, err
+			}
+			h.Write(p)
+			size += int64(len(p))
+			return len(p), nil
+		}), 64<<10)
+		if err := write(bw); err != nil {
+			if werr != nil {
+				return werr // (a full disk, say: explained as Replace explains it)
+			}
+			return &callerError{err}
+		}
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		if check != nil {
+			if err := check(f, size); err != nil {
+				return &callerError{err}
+			}
+		}
+		return nil
+	}, nil)
+	if err != nil {
+		var ce *callerError
+		if errors.As(err, &ce) {
+			return nil, ce.err
+		}
+		return nil, err
+	}
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	s.sum = &sum
+	return s, nil
+}
+
+// writerFunc is an io.Writer of a function.
+type writerFunc func(p []byte) (int, error)
+
+func (w writerFunc) Write(p []byte) (int, error) { return w(p) }
+
+// callerError is an error of ReplaceWith's caller (its write or check),
+// returned as it is.
+type callerError struct{ err error }
+
+func (e *callerError) Error() string { return e.err.Error() }
+
+// replace is Replace with the content written by fill into the temporary
+// file (data, if not nil, being that content, kept in the Stamp).
+func (o Options) replace(name string, fill func(f *os.File) error, data []byte) (*Stamp, error) {
 	dir, base, err := o.place(name)
 	if err != nil {
 		return nil, err
@@ -76,7 +148,7 @@ func Replace(name string, data []byte, o Options) (*Stamp, error) {
 		return nil, err
 	}
 	sweep(d.root, d.f)
-	t, err := d.writeTemp(base, data, keep)
+	t, err := d.writeTemp(base, fill, keep)
 	if err != nil {
 		return nil, err
 	}
@@ -223,24 +295,28 @@ type temp struct {
 	published bool   // renamed over the file
 }
 
-// writeTemp writes data to a new temporary file in the folder, gives it
-// the kept mode and owner, syncs it and, if unnamed, names it.
-func (d *target) writeTemp(base string, data []byte, k kept) (*temp, error) {
+// writeTemp writes the content (fill) to a new temporary file in the
+// folder, gives it the kept mode and owner, syncs it and, if unnamed,
+// names it.
+func (d *target) writeTemp(base string, fill func(f *os.File) error, k kept) (*temp, error) {
 	f, tmp, err := createTemp(d.root, d.f, base, k.perm)
 	if err != nil {
 		return nil, saveError(d.name, err)
 	}
 	t := &temp{root: d.root, f: f, name: tmp}
-	if err := t.fill(d, base, data, k); err != nil {
+	if err := t.fill(d, base, fill, k); err != nil {
 		t.discard()
+		if ce := (*callerError)(nil); errors.As(err, &ce) {
+			return nil, err
+		}
 		return nil, saveError(d.name, err)
 	}
 	return t, nil
 }
 
 // fill writes, chmods, chowns, syncs and names the temporary file.
-func (t *temp) fill(d *target, base string, data []byte, k kept) error {
-	if err := writeData(t.f, data); err != nil {
+func (t *temp) fill(d *target, base string, fill func(f *os.File) error, k kept) error {
+	if err := fill(t.f); err != nil {
 		return err
 	}
 	if k.keepPerm {

@@ -157,64 +157,85 @@ func TestReplaceChecksRightBeforeRename(t *testing.T) {
 		}, "symbolic link"},
 	} {
 		for _, digest := range []bool{false, true} {
-			name := tc.name
-			if digest {
-				name += ", digest"
-			}
-			t.Run(name, func(t *testing.T) {
-				base := t.TempDir()
-				dir := filepath.Join(base, "d")
-				os.Mkdir(dir, 0o755)
-				path := filepath.Join(dir, "a.ipynb")
-				outside := filepath.Join(dir, "..", "outside")
-				write(t, outside, "outside\n")
-				write(t, path, nb)
-				_, st, err := Read(path, ReadOptions{})
-				if err != nil {
-					t.Fatal(err)
-				}
+			for _, streamed := range []bool{false, true} {
+				name := tc.name
 				if digest {
-					st = st.Digest()
+					name += ", digest"
 				}
-				var want []byte
-				var wantInfo fs.FileInfo
-				within(t, 20*time.Second, "Replace", func() {
-					_, err = Replace(path, []byte("new\n"), Options{Expect: st, BeforeCheck: func() {
-						tc.change(t, path)
-						wantInfo, _ = os.Lstat(path)
-						if wantInfo != nil && wantInfo.Mode().IsRegular() {
-							want, _ = os.ReadFile(path)
+				if streamed {
+					name += ", ReplaceWith"
+				}
+				t.Run(name, func(t *testing.T) {
+					base := t.TempDir()
+					dir := filepath.Join(base, "d")
+					os.Mkdir(dir, 0o755)
+					path := filepath.Join(dir, "a.ipynb")
+					outside := filepath.Join(dir, "..", "outside")
+					write(t, outside, "outside\n")
+					write(t, path, nb)
+					_, st, err := Read(path, ReadOptions{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if digest {
+						st = st.Digest()
+					}
+					var want []byte
+					var wantInfo fs.FileInfo
+					within(t, 20*time.Second, "Replace", func() {
+						_, err = replaceOrStream(streamed, path, []byte("new\n"), Options{Expect: st, BeforeCheck: func() {
+							tc.change(t, path)
+							wantInfo, _ = os.Lstat(path)
+							if wantInfo != nil && wantInfo.Mode().IsRegular() {
+								want, _ = os.ReadFile(path)
+							}
+						}})
+					})
+					if !errors.Is(err, ErrChanged) || !strings.Contains(err.Error(), tc.want) {
+						t.Errorf("Replace = %v, want ErrChanged saying %q", err, tc.want)
+					}
+					now, _ := os.Lstat(path)
+					switch {
+					case wantInfo == nil:
+						if now != nil {
+							t.Error("a removed file was written")
 						}
-					}})
+					case now == nil || !os.SameFile(now, wantInfo):
+						t.Error("the changed file was replaced")
+					case wantInfo.Mode().IsRegular():
+						if b, _ := os.ReadFile(path); !bytes.Equal(b, want) {
+							t.Errorf("the changed file was overwritten: %q", b)
+						}
+					}
+					if b, _ := os.ReadFile(outside); string(b) != "outside\n" {
+						t.Errorf("a file outside was written: %q", b)
+					}
+					entries, _ := os.ReadDir(dir)
+					for _, e := range entries {
+						if _, ok := tempOwner(e.Name()); ok {
+							t.Errorf("temporary left: %s", e.Name())
+						}
+					}
 				})
-				if !errors.Is(err, ErrChanged) || !strings.Contains(err.Error(), tc.want) {
-					t.Errorf("Replace = %v, want ErrChanged saying %q", err, tc.want)
-				}
-				now, _ := os.Lstat(path)
-				switch {
-				case wantInfo == nil:
-					if now != nil {
-						t.Error("a removed file was written")
-					}
-				case now == nil || !os.SameFile(now, wantInfo):
-					t.Error("the changed file was replaced")
-				case wantInfo.Mode().IsRegular():
-					if b, _ := os.ReadFile(path); !bytes.Equal(b, want) {
-						t.Errorf("the changed file was overwritten: %q", b)
-					}
-				}
-				if b, _ := os.ReadFile(outside); string(b) != "outside\n" {
-					t.Errorf("a file outside was written: %q", b)
-				}
-				entries, _ := os.ReadDir(dir)
-				for _, e := range entries {
-					if _, ok := tempOwner(e.Name()); ok {
-						t.Errorf("temporary left: %s", e.Name())
-					}
-				}
-			})
+			}
 		}
 	}
+}
+
+// replaceOrStream is Replace, or with streamed ReplaceWith writing data in
+// two pieces.
+func replaceOrStream(streamed bool, path string, data []byte, o Options) (*Stamp, error) {
+	if !streamed {
+		return Replace(path, data, o)
+	}
+	return ReplaceWith(path, func(w io.Writer) error {
+		h := len(data) / 2
+		if _, err := w.Write(data[:h]); err != nil {
+			return err
+		}
+		_, err := w.Write(data[h:])
+		return err
+	}, nil, o)
 }
 
 // A Digest stamp holds no bytes; Replace over it writes a file left as

@@ -62,7 +62,7 @@ func tempOwner(name string) (int, bool) {
 func createNamed(root *os.Root, base string, perm fs.FileMode) (*os.File, string, error) {
 	for range 100 {
 		tmp := tempBase(base)
-		f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		f, err := root.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}

@@ -30,7 +30,7 @@ var namedOnly = false
 // unnamed file.
 func createTemp(root *os.Root, dirf *os.File, base string, perm fs.FileMode) (f *os.File, tmp string, err error) {
 	if procFD() && !namedOnly {
-		fd, err := syscall.Openat(int(dirf.Fd()), ".", oTmpfile|syscall.O_WRONLY|syscall.O_CLOEXEC, uint32(perm))
+		fd, err := syscall.Openat(int(dirf.Fd()), ".", oTmpfile|syscall.O_RDWR|syscall.O_CLOEXEC, uint32(perm))
 		if err == nil {
 			return os.NewFile(uintptr(fd), filepath.Join(dirf.Name(), "(unnamed temporary file)")), "", nil
 		}

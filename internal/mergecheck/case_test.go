@@ -155,7 +155,7 @@ func libraryMerge(base, ours, theirs []byte) (o outcome) {
 	if err != nil {
 		return outcome{status: 2, said: err.Error()}
 	}
-	if res.Clean() {
+	if len(res.Conflicts) == 0 {
 		return outcome{result: res.Data}
 	}
 	return outcome{result: res.Data, status: 1, said: fmt.Sprint(res.Conflicts)}

@@ -1,0 +1,223 @@
+package convert_test
+
+// MergeTo merges as Merge does, with base reduced and the result streamed.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
+	"github.com/nbdialog/ipynb/internal/nbtest"
+)
+
+// mergeToCase merges the inputs with Merge and, base reduced at every
+// size, with MergeTo, and fails t where they differ (bytes, conflicts or
+// error) or where MergeTo asks for the inputs other than once each, in
+// order.
+func mergeToCase(t *testing.T, name string, base, ours, theirs []byte, opt dialog.MergeOptions) {
+	t.Helper()
+	want, werr := convert.Merge(base, ours, theirs, opt)
+	var asked []string
+	read := func(input string) ([]byte, error) {
+		asked = append(asked, input)
+		return map[string][]byte{"base": base, "ours": ours, "theirs": theirs}[input], nil
+	}
+	var out bytes.Buffer
+	got, gerr := convert.MergeTo(&out, read, opt)
+	if (werr == nil) != (gerr == nil) {
+		t.Errorf("%s: Merge: %v, MergeTo: %v", name, werr, gerr)
+		return
+	}
+	if werr != nil {
+		var wi, gi *convert.MergeInputError
+		w, g := errors.As(werr, &wi), errors.As(gerr, &gi)
+		if w != g || w && wi.Input != gi.Input || werr.Error() != gerr.Error() {
+			t.Errorf("%s: Merge: %v, MergeTo: %v", name, werr, gerr)
+		}
+		return
+	}
+	if got.Data != nil {
+		t.Errorf("%s: MergeTo's result has Data", name)
+	}
+	if n := len(asked); n == 0 || n > 3 || strings.Join(asked, " ") != strings.Join([]string{"base", "ours", "theirs"}[:n], " ") {
+		t.Errorf("%s: MergeTo asked for %v", name, asked)
+	}
+	if !bytes.Equal(out.Bytes(), want.Data) {
+		t.Errorf("%s: MergeTo wrote %d bytes, not Merge's %d", name, out.Len(), len(want.Data))
+	}
+	if len(got.Conflicts) != len(want.Conflicts) {
+		t.Errorf("%s: MergeTo: %d conflicts, Merge: %d", name, len(got.Conflicts), len(want.Conflicts))
+		return
+	}
+	for i := range got.Conflicts {
+		g, w := got.Conflicts[i], want.Conflicts[i]
+		if g.ID != w.ID || g.What != w.What || g.Part != w.Part || g.InText != w.InText ||
+			!cmp.Equal(fmt.Sprint(g.Values), fmt.Sprint(w.Values)) {
+			t.Errorf("%s: conflict %d: MergeTo %+v, Merge %+v", name, i, g, w)
+		}
+	}
+}
+
+// TestMergeToAsMergeOnRealMerges: over the real merges (../shared), both
+// output strategies, MergeTo with base reduced at every size writes what
+// Merge returns, with the same conflicts and errors.
+func TestMergeToAsMergeOnRealMerges(t *testing.T) {
+	defer convert.ReduceBaseFrom(0)()
+	dir, ms := realMerges(t)
+	reduced := 0
+	for _, m := range ms {
+		name := m.repo + "@" + m.commit[:8] + ":" + m.path
+		base, ours, theirs := blob(t, dir, m.base), blob(t, dir, m.ours), blob(t, dir, m.theirs)
+		if n, meta := convert.ReducedOutputs(base, ours); n > 0 || meta {
+			reduced++
+		}
+		for _, st := range []dialog.OutputStrategy{dialog.OutputsConflict, dialog.OutputsOurs} {
+			mergeToCase(t, name, base, ours, theirs, dialog.MergeOptions{Outputs: st})
+		}
+	}
+	t.Logf("%d merges, %d with a base reduced", len(ms), reduced)
+	if reduced < len(ms)/4 {
+		t.Errorf("only %d of %d bases reduced", reduced, len(ms))
+	}
+}
+
+// TestMergeToAsMergeOnOutputEdits: notebooks of outputs (streams, images,
+// tables, errors) where ours and theirs edit, move, delete and add cells
+// and outputs, and re-run cells (outputs changed, the same on both sides
+// or not), some outputs of base being in ours elsewhere than in base, an
+// output of ours repeated, and the notebook metadata changed by theirs or
+// both: MergeTo with base reduced merges as Merge does.
+func TestMergeToAsMergeOnOutputEdits(t *testing.T) {
+	defer convert.ReduceBaseFrom(0)()
+	meta := func(data []byte, edit func(string) string) []byte {
+		raw, ok := jsonvalue.MemberRaw(data, "metadata")
+		if !ok {
+			t.Fatal("no metadata")
+		}
+		at := bytes.LastIndex(data, raw)
+		return []byte(string(data[:at]) + edit(string(raw)) + string(data[at+len(raw):]))
+	}
+	base := nbtest.Heavy{Cells: 12, Seed: 3, Kinds: []nbtest.OutputKind{nbtest.Stream, nbtest.Image, nbtest.Table, nbtest.Error},
+		StreamLines: 3, TableRows: 2, ImageBytes: 300}.Notebook()
+	base = meta(base, func(s string) string { return `{"big": "` + strings.Repeat("x", 400) + `", ` + s[1:] })
+	cells := corpusCells(t, base)
+	if len(cells) < 8 {
+		t.Fatalf("%d cells", len(cells))
+	}
+	// A side is base's cells rearranged: each edit names cells by index.
+	side := func(order []int, edit map[int]func(string) string) []byte {
+		var parts []string
+		for _, i := range order {
+			c := cells[i]
+			if f := edit[i]; f != nil {
+				c = f(c)
+			}
+			parts = append(parts, c)
+		}
+		return replaceCells(t, base, parts)
+	}
+	all := func() []int {
+		o := make([]int, len(cells))
+		for i := range o {
+			o[i] = i
+		}
+		return o
+	}
+	rerun := func(s string) string { return strings.Replace(s, `"execution_count": `, `"execution_count": 9`, 1) }
+	newText := func(s string) string { return strings.Replace(s, `"text": [`, `"text": ["rerun\n", `, 1) }
+	dropOutputs := func(s string) string {
+		i := strings.Index(s, `"outputs": [`)
+		if i < 0 {
+			return s
+		}
+		j := strings.Index(s[i:], "\n   ]")
+		if j < 0 {
+			return s
+		}
+		return s[:i] + `"outputs": [` + s[i+j:]
+	}
+	moved := append([]int{len(cells) - 1}, all()[:len(cells)-1]...)
+	addKey := func(s string) string { return `{"theirs": [1, 2], ` + s[1:] }
+	changeKey := func(s string) string { return strings.Replace(s, `"name": "python3"`, `"name": "python4"`, 1) }
+	cases := map[string][2][]byte{
+		"same":                  {side(all(), nil), side(all(), nil)},
+		"ours re-runs":          {side(all(), map[int]func(string) string{1: rerun, 3: newText}), side(all(), nil)},
+		"both re-run alike":     {side(all(), map[int]func(string) string{3: newText}), side(all(), map[int]func(string) string{3: newText})},
+		"both re-run":           {side(all(), map[int]func(string) string{3: newText}), side(all(), map[int]func(string) string{3: rerun, 5: newText})},
+		"ours moves a cell":     {side(moved, nil), side(all(), map[int]func(string) string{5: newText})},
+		"theirs deletes":        {side(all(), map[int]func(string) string{5: newText}), side(all()[2:], nil)},
+		"ours drops outputs":    {side(all(), map[int]func(string) string{1: dropOutputs, 3: dropOutputs}), side(all(), map[int]func(string) string{3: newText})},
+		"ours repeats a cell":   {side(append(all(), 1), nil), side(all(), map[int]func(string) string{1: newText})},
+		"theirs only":           {side(all(), nil), side(all(), map[int]func(string) string{1: newText, 7: dropOutputs})},
+		"ours deletes, re-run":  {side(all()[4:], nil), side(all(), map[int]func(string) string{1: rerun, 5: newText})},
+		"theirs adds metadata":  {side(all(), nil), meta(side(all(), nil), addKey)},
+		"theirs edits metadata": {side(all(), map[int]func(string) string{1: newText}), meta(side(all(), nil), changeKey)},
+		"both edit metadata":    {meta(side(all(), nil), changeKey), meta(side(all(), nil), addKey)},
+	}
+	if b := meta(base, changeKey); bytes.Equal(b, base) {
+		t.Fatal("no kernelspec name in the notebook's metadata")
+	}
+	for name, c := range cases {
+		for _, st := range []dialog.OutputStrategy{dialog.OutputsConflict, dialog.OutputsTheirs, dialog.OutputsClear} {
+			mergeToCase(t, name, base, c[0], c[1], dialog.MergeOptions{Outputs: st})
+		}
+	}
+	if n, meta := convert.ReducedOutputs(base, side(moved, nil)); n == 0 || !meta {
+		t.Errorf("%d outputs of base reduced, metadata %v", n, meta)
+	}
+}
+
+// TestMergeToAsMergeOnCorpus: each corpus notebook merged with itself
+// edited (ours: a line added to its first cell; theirs: its last cell's
+// outputs dropped): MergeTo with base reduced merges as Merge does.
+func TestMergeToAsMergeOnCorpus(t *testing.T) {
+	defer convert.ReduceBaseFrom(0)()
+	n := 0
+	for e, data := range corpus.Sample(t) {
+		ours := bytes.Replace(data, []byte(`"source": [`), []byte(`"source": ["# ours\n", `), 1)
+		theirs := data
+		if i := bytes.LastIndex(data, []byte(`"outputs": [`)); i >= 0 {
+			if j := bytes.Index(data[i:], []byte("]")); j > 0 {
+				theirs = append(append(append([]byte{}, data[:i]...), `"outputs": [`...), data[i+j:]...)
+			}
+		}
+		mergeToCase(t, e.Path, data, ours, theirs, dialog.MergeOptions{})
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no corpus files")
+	}
+}
+
+// corpusCells returns the text of each cell of a notebook.
+func corpusCells(t *testing.T, data []byte) []string {
+	t.Helper()
+	raw, ok := jsonvalue.MemberRaw(data, "cells")
+	spans, ok2 := jsonvalue.ElementSpans(raw)
+	if !ok || !ok2 {
+		t.Fatal("no cells")
+	}
+	cells := make([]string, len(spans))
+	for i, sp := range spans {
+		cells[i] = string(raw[sp[0]:sp[1]])
+	}
+	return cells
+}
+
+// replaceCells returns the notebook data with the cells given.
+func replaceCells(t *testing.T, data []byte, cells []string) []byte {
+	t.Helper()
+	raw, ok := jsonvalue.MemberRaw(data, "cells")
+	if !ok {
+		t.Fatal("no cells")
+	}
+	at := bytes.Index(data, raw)
+	return []byte(string(data[:at]) + "[\n  " + strings.Join(cells, ",\n  ") + "\n ]" + string(data[at+len(raw):]))
+}
