@@ -72,11 +72,16 @@ func checkCopiesKept(t *testing.T, name string, marked []byte) (repeated int) {
 			return 0 // (a side is not JSON: fix refuses it, see TestFixRefusesSides)
 		}
 	}
-	out, conflicts, _, err := fixMarkers(slices.Clone(marked), mergeOptions{})
+	f, err := splitForFix(slices.Clone(marked), mergeOptions{})
+	var buf bytes.Buffer
+	if err == nil {
+		err = f.mergeTo(&buf)
+	}
 	if err != nil {
 		t.Errorf("%s: %v\ngit's file:\n%s", name, err, marked)
 		return 0
 	}
+	out, conflicts := buf.Bytes(), f.summary
 	res, ok := copiesOf(out)
 	if !ok {
 		t.Fatalf("%s: the result is not a notebook:\n%s", name, out)
@@ -100,7 +105,7 @@ func checkCopiesKept(t *testing.T, name string, marked []byte) (repeated int) {
 			}
 		}
 		if got != want.n || !kept {
-			t.Errorf("%s: %d copies of %s in the result, id %s kept: %v (both sides hold %d as base does; conflicts %v)\ngit's file:\n%s\nresult:\n%s", name, got, tok, want.id, kept, want.n, conflicts, marked, out)
+			t.Errorf("%s: %d copies of %s in the result, id %s kept: %v (both sides hold %d as base does; conflicts: %q)\ngit's file:\n%s\nresult:\n%s", name, got, tok, want.id, kept, want.n, conflicts, marked, out)
 		}
 	}
 	return repeated
