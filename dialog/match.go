@@ -246,38 +246,49 @@ func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j in
 	}
 	tries := 0
 	pairRun(a, b, ra, rb, out, nil, pairable, true, similarity, text, &tries, budget)
-	if len(ra) == 1 {
-		pairAlone(a, b, ra[0], rb, out, pairable, text, budget)
-	}
+	pairAlone(a, b, ra, rb, out, pairable, text, budget)
 }
 
-// pairAlone pairs message i of a, alone unpaired between its paired
-// neighbours, with the one message of run rb of its kind that shares
-// anything with it (similarity above 0), when there is exactly one and
-// not both have ids of their own: the side edited it, however much (a
-// cell whose one line beside its first was rewritten and another added
-// is as much deleted as kept by its lines). Several such, or none, and
-// it stays unpaired (deleted).
-func pairAlone(a, b []*Message, i int, rb []int, out []int, pairable func(i, j int) bool, text func(*Message) string, budget *int) {
+// pairAlone pairs each message of run ra left unpaired that is the only
+// one of its kind there with the one message of run rb of that kind left
+// unpaired that shares anything with it (similarity above 0), when there
+// is exactly one and not both have ids of their own: the side edited it,
+// however much (a cell whose one line beside its first was rewritten and
+// another added is as much deleted as kept by its lines). Several such,
+// or none, and it stays unpaired (deleted).
+func pairAlone(a, b []*Message, ra, rb []int, out []int, pairable func(i, j int) bool, text func(*Message) string, budget *int) {
+	paired := map[int]bool{}
 	for _, j := range rb {
-		if out[j] == i {
-			return // paired
+		if out[j] >= 0 {
+			paired[out[j]] = true
 		}
 	}
-	found := -1
-	for _, j := range rb {
-		if out[j] >= 0 || a[i].Kind != b[j].Kind || !pairable(i, j) || *budget <= 0 {
+	kinds := map[Kind]int{} // kind → the unpaired messages of ra of it
+	for _, i := range ra {
+		if !paired[i] {
+			kinds[a[i].Kind]++
+		}
+	}
+	for _, i := range ra {
+		if paired[i] || kinds[a[i].Kind] != 1 {
 			continue
 		}
-		if compared(similarity, text, a[i], b[j], budget) > 0 {
-			if found >= 0 {
-				return
+		found := -1
+		for _, j := range rb {
+			if out[j] >= 0 || a[i].Kind != b[j].Kind || !pairable(i, j) || *budget <= 0 {
+				continue
 			}
-			found = j
+			if compared(similarity, text, a[i], b[j], budget) > 0 {
+				if found >= 0 {
+					found = -2
+					break
+				}
+				found = j
+			}
 		}
-	}
-	if found >= 0 {
-		out[found] = i
+		if found >= 0 {
+			out[found] = i
+		}
 	}
 }
 

@@ -372,13 +372,15 @@ func TestMergePairsMostAlikeUnkeyed(t *testing.T) {
 	}
 }
 
-// Without ids, a message alone between its paired neighbours is the one
-// message there of its kind that shares anything with it, however much
-// the side rewrote it (seed 9008480 of internal/mergecheck: theirs
-// rewrote a version 3 heading's two lines beside its first and put a new
-// message before it, ours deleted it: a deletion against an edit, not a
-// message theirs added). Two such messages, and it is deleted: nothing
-// says which is its edit.
+// Without ids, a message alone of its kind between its paired
+// neighbours is the one message there of its kind that shares anything
+// with it, however much the side rewrote it (seed 9008480 of
+// internal/mergecheck: theirs rewrote a version 3 heading's two lines
+// beside its first and put a new message before it, ours deleted it: a
+// deletion against an edit, not a message theirs added; seed 5018908:
+// ours rewrote a raw message and deleted the note after it, theirs moved
+// the raw message to the end: ours' text at theirs' place). Two such
+// messages, and it is deleted: nothing says which is its edit.
 func TestMergeAloneInItsGapUnkeyed(t *testing.T) {
 	opt := dialog.MergeOptions{Unkeyed: func(*dialog.Message) bool { return true }}
 	note := func(id, text string) *dialog.Message { return msg(id, dialog.Note, text) }
@@ -394,5 +396,14 @@ func TestMergeAloneInItsGapUnkeyed(t *testing.T) {
 	got, cs = mustMerge(t, base, ours, theirs, opt)
 	if want := []string{"«p»\nbefore", "«a»\nX", "«a»\nY", "«q»\nafter"}; !slices.Equal(contents(got), want) || len(cs) != 0 {
 		t.Errorf("two alike, deleted: %q, conflicts %v; want %q, none", contents(got), whats(cs), want)
+	}
+	a, b, c, q := "«b0»\nb0.1 # title", "«b1»\nb1.1 # title\nb1.2 x = 1", "«b2»\nb2.1 - item", "«b3»\nb3.1 text"
+	a2 := "«b0»\no3 new line\no4 text"
+	base = dlg(msg("a", dialog.Raw, a), note("b", b), note("c", c), msg("q", dialog.Code, q))
+	ours = dlg(msg("oa", dialog.Raw, a2), note("oc", c), msg("oq", dialog.Code, q))
+	theirs = dlg(note("tb", b), note("tc", c), msg("tq", dialog.Code, q), msg("ta", dialog.Raw, a))
+	got, cs = mustMerge(t, base, ours, theirs, opt)
+	if want := []string{c, q, a2}; !slices.Equal(contents(got), want) || len(cs) != 0 {
+		t.Errorf("rewritten beside a deletion, moved: %q, conflicts %v; want %q, none", contents(got), whats(cs), want)
 	}
 }
