@@ -246,7 +246,51 @@ func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j in
 	}
 	tries := 0
 	pairRun(a, b, ra, rb, out, nil, pairable, true, similarity, text, &tries, budget)
-	pairAlone(a, b, ra, rb, out, pairable, text, budget)
+}
+
+// pairAloneInRuns pairs, after every other pairing (moved messages too:
+// stronger evidence), the messages still unpaired in the runs between
+// paired ones by pairAlone, where ids are made up (unkeyed: nil, none
+// are). out: for each message of b, its counterpart in a or -1.
+func pairAloneInRuns(a, b []*Message, out []int, unkeyed func(*Message) bool, text func(*Message) string) {
+	if unkeyed == nil {
+		return
+	}
+	taken := make([]bool, len(a))
+	for _, i := range out {
+		if i >= 0 {
+			taken[i] = true
+		}
+	}
+	pairable := func(i, j int) bool { return unkeyed(a[i]) || unkeyed(b[j]) }
+	budget := pairBudget
+	var runA, runB []int
+	next := 0
+	collect := func(i int) {
+		for ; next < i; next++ {
+			if !taken[next] {
+				runA = append(runA, next)
+			}
+		}
+	}
+	flush := func() {
+		if len(runA) > 0 && len(runB) > 0 {
+			pairAlone(a, b, runA, runB, out, pairable, text, &budget)
+		}
+		runA, runB = runA[:0], runB[:0]
+	}
+	for j := range b {
+		switch i := out[j]; {
+		case i < 0:
+			runB = append(runB, j)
+		case i >= next:
+			collect(i)
+			flush()
+			next = i + 1
+		}
+	}
+	collect(len(a))
+	flush()
 }
 
 // pairAlone pairs each message of run ra left unpaired that is the only

@@ -407,3 +407,23 @@ func TestMergeAloneInItsGapUnkeyed(t *testing.T) {
 		t.Errorf("rewritten beside a deletion, moved: %q, conflicts %v; want %q, none", contents(got), whats(cs), want)
 	}
 }
+
+// Without ids, a message moved and edited is that message even where a
+// new message barely like it took its old place (paired in place there
+// by what they share: seed 15018549 of internal/mergecheck, a version 3
+// heading ending as the message did): theirs moved p after q, replaced
+// its last line and put n in its place; ours edited p's second line. The
+// merge: n, q, p with both edits (theirs' place), clean.
+func TestMergeMovedOverWeakInPlaceUnkeyed(t *testing.T) {
+	opt := dialog.MergeOptions{Unkeyed: func(*dialog.Message) bool { return true }}
+	note := func(id, text string) *dialog.Message { return msg(id, dialog.Note, text) }
+	code := func(id, text string) *dialog.Message { return msg(id, dialog.Code, text) }
+	p, q, n := "«p»\nP one\nP two\nP # title", "«q»\nq = 1", "### «n» n.1 x = 1 n.2 # title"
+	base := dlg(note("p", p), code("q", q))
+	ours := dlg(note("op", "«p»\nP 1\nP two\nP # title"), code("oq", q))
+	theirs := dlg(note("tn", n), code("tq", q), note("tp", "«p»\nP one\nP two\nX"))
+	got, cs := mustMerge(t, base, ours, theirs, opt)
+	if want := []string{n, q, "«p»\nP 1\nP two\nX"}; !slices.Equal(contents(got), want) || len(cs) != 0 {
+		t.Errorf("%q, conflicts %v; want %q, none", contents(got), whats(cs), want)
+	}
+}

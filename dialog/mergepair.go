@@ -15,11 +15,14 @@ import (
 // deletion and an insertion, and the other side's edit of the message
 // would be kept beside the new one (a copy).
 
-// matchSides is match, then pairRenamed; text (nil: none) gives the other
-// texts compared (see compared).
+// matchSides is match, then pairRenamed, pairMovedOverWeak and
+// pairAloneInRuns; text (nil: none) gives the other texts compared (see
+// compared).
 func matchSides(a, b []*Message, unkeyed func(*Message) bool, text func(*Message) string) []int {
 	out := match(a, b, unkeyed, text)
 	pairRenamed(a, b, out, unkeyed, text)
+	pairMovedOverWeak(a, b, out, unkeyed, text)
+	pairAloneInRuns(a, b, out, unkeyed, text)
 	return out
 }
 
@@ -234,5 +237,54 @@ func holdsWords(s, w string) bool {
 			return true
 		}
 		i = k + 1
+	}
+}
+
+// pairMovedOverWeak re-pairs a message of a paired in place with one
+// barely like it (similarity under `similar`: runs of as many messages
+// on both sides, sharing anything) with a message of b left unpaired
+// elsewhere that is like it (at least `similar`; the most alike): the
+// side moved and edited it, and the message in its old place is new.
+// Otherwise the moved message would be a copy beside the other side's
+// version merged into the new one. Ids made up only (unkeyed: nil,
+// none are); within pairBudget.
+func pairMovedOverWeak(a, b []*Message, out []int, unkeyed func(*Message) bool, text func(*Message) string) {
+	if unkeyed == nil {
+		return
+	}
+	var free []int // unpaired messages of b
+	for j, i := range out {
+		if i < 0 && unkeyed(b[j]) {
+			free = append(free, j)
+		}
+	}
+	if len(free) == 0 {
+		return
+	}
+	budget, tries := pairBudget, 0
+	for j0, i := range out {
+		if i < 0 || !unkeyed(a[i]) || a[i].Content == b[j0].Content || a[i].Kind != b[j0].Kind {
+			continue
+		}
+		weak := compared(similarity, text, a[i], b[j0], &budget)
+		if weak >= similar {
+			continue
+		}
+		best, bestK := weak, -1
+		for k, j := range free {
+			if tries++; tries > maxPairTries || budget <= 0 {
+				return
+			}
+			if out[j] >= 0 || b[j].Kind != a[i].Kind {
+				continue
+			}
+			if s := compared(similarity, text, a[i], b[j], &budget); s >= similar && s > best {
+				best, bestK = s, k
+			}
+		}
+		if bestK >= 0 {
+			out[free[bestK]], out[j0] = i, -1
+			free[bestK] = j0
+		}
 	}
 }
