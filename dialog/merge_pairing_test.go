@@ -427,3 +427,21 @@ func TestMergeMovedOverWeakInPlaceUnkeyed(t *testing.T) {
 		t.Errorf("%q, conflicts %v; want %q, none", contents(got), whats(cs), want)
 	}
 }
+
+// The other way round (seed 17018814): theirs deleted a and moved p,
+// edited, into a's place before q, where p pairs in place with a by a
+// line they share; ours edited p. The merge: p with both edits at
+// theirs' place, q; a gone (deleted by theirs, unchanged by ours).
+func TestMergeMovedIntoWeakPlaceUnkeyed(t *testing.T) {
+	opt := dialog.MergeOptions{Unkeyed: func(*dialog.Message) bool { return true }}
+	note := func(id, text string) *dialog.Message { return msg(id, dialog.Note, text) }
+	code := func(id, text string) *dialog.Message { return msg(id, dialog.Code, text) }
+	a, q, p := "«a»\nA one\n---\nA two", "«q»\nq = 1", "«p»\nP one\n---\nP two\nP three"
+	base := dlg(note("a", a), code("q", q), note("p", p))
+	ours := dlg(note("oa", a), code("oq", q), note("op", "«p»\nP 1\n---\nP two\nP three"))
+	theirs := dlg(note("tp", "«p»\nP one\n---\nP two\nP 3"), code("tq", q))
+	got, cs := mustMerge(t, base, ours, theirs, opt)
+	if want := []string{"«p»\nP 1\n---\nP two\nP 3", q}; !slices.Equal(contents(got), want) || len(cs) != 0 {
+		t.Errorf("%q, conflicts %v; want %q, none", contents(got), whats(cs), want)
+	}
+}
