@@ -1,6 +1,10 @@
 package dialog
 
-import "github.com/nbdialog/ipynb/internal/textdiff"
+import (
+	"strings"
+
+	"github.com/nbdialog/ipynb/internal/textdiff"
+)
 
 // Matching messages of two versions of a dialog: by id where ids are
 // identities, otherwise by aligning contents (equal messages first, then
@@ -295,11 +299,11 @@ func pairAloneInRuns(a, b []*Message, out []int, unkeyed func(*Message) bool, te
 
 // pairAlone pairs each message of run ra left unpaired that is the only
 // one of its kind there with the one message of run rb of that kind left
-// unpaired that shares anything with it (similarity above 0), when there
-// is exactly one and not both have ids of their own: the side edited it,
-// however much (a cell whose one line beside its first was rewritten and
-// another added is as much deleted as kept by its lines). Several such,
-// or none, and it stays unpaired (deleted).
+// unpaired that shares anything with it but blank lines (see sharing),
+// when there is exactly one and not both have ids of their own: the side
+// edited it, however much (a cell whose one line beside its first was
+// rewritten and another added is as much deleted as kept by its lines).
+// Several such, or none, and it stays unpaired (deleted).
 func pairAlone(a, b []*Message, ra, rb []int, out []int, pairable func(i, j int) bool, text func(*Message) string, budget *int) {
 	paired := map[int]bool{}
 	for _, j := range rb {
@@ -322,7 +326,7 @@ func pairAlone(a, b []*Message, ra, rb []int, out []int, pairable func(i, j int)
 			if out[j] >= 0 || a[i].Kind != b[j].Kind || !pairable(i, j) || *budget <= 0 {
 				continue
 			}
-			if compared(similarity, text, a[i], b[j], budget) > 0 {
+			if compared(sharing, text, a[i], b[j], budget) > 0 {
 				if found >= 0 {
 					found = -2
 					break
@@ -469,4 +473,21 @@ func alignAlike(a, b []*Message, ra, rb, seg []int, k0, k1 int, pair func(j, i i
 			k--
 		}
 	}
+}
+
+// sharing is similarity of the texts without their blank lines (which
+// any two texts of paragraphs share).
+func sharing(x, y string) float64 {
+	return similarity(withoutBlankLines(x), withoutBlankLines(y))
+}
+
+// withoutBlankLines is s without its lines that are blank or spaces.
+func withoutBlankLines(s string) string {
+	var b strings.Builder
+	for _, l := range textdiff.Lines(s) {
+		if strings.TrimSpace(l) != "" {
+			b.WriteString(l)
+		}
+	}
+	return b.String()
 }

@@ -380,7 +380,9 @@ func TestMergePairsMostAlikeUnkeyed(t *testing.T) {
 // deletion against an edit, not a message theirs added; seed 5018908:
 // ours rewrote a raw message and deleted the note after it, theirs moved
 // the raw message to the end: ours' text at theirs' place). Two such
-// messages, and it is deleted: nothing says which is its edit.
+// messages, and it is deleted: nothing says which is its edit; a blank
+// line, which paragraphs share, is nothing shared (JuliaTutorials' real
+// merge: ours' new note paired with base's by it).
 func TestMergeAloneInItsGapUnkeyed(t *testing.T) {
 	opt := dialog.MergeOptions{Unkeyed: func(*dialog.Message) bool { return true }}
 	note := func(id, text string) *dialog.Message { return msg(id, dialog.Note, text) }
@@ -396,6 +398,11 @@ func TestMergeAloneInItsGapUnkeyed(t *testing.T) {
 	got, cs = mustMerge(t, base, ours, theirs, opt)
 	if want := []string{"«p»\nbefore", "«a»\nX", "«a»\nY", "«q»\nafter"}; !slices.Equal(contents(got), want) || len(cs) != 0 {
 		t.Errorf("two alike, deleted: %q, conflicts %v; want %q, none", contents(got), whats(cs), want)
+	}
+	theirs = dlg(note("tp", "«p»\nbefore"), note("tn", "«n»\n\nN text"), note("tm", "«m»\nM"), note("tq", "«q»\nafter"))
+	got, cs = mustMerge(t, dlg(note("p", "«p»\nbefore"), note("a", "«a»\n\nA text"), note("q", "«q»\nafter")), ours, theirs, opt)
+	if want := []string{"«p»\nbefore", "«n»\n\nN text", "«m»\nM", "«q»\nafter"}; !slices.Equal(contents(got), want) || len(cs) != 0 {
+		t.Errorf("a blank line shared, deleted: %q, conflicts %v; want %q, none", contents(got), whats(cs), want)
 	}
 	a, b, c, q := "«b0»\nb0.1 # title", "«b1»\nb1.1 # title\nb1.2 x = 1", "«b2»\nb2.1 - item", "«b3»\nb3.1 text"
 	a2 := "«b0»\no3 new line\no4 text"
