@@ -1,6 +1,10 @@
 package dialog
 
-import "github.com/nbdialog/ipynb/internal/textdiff"
+import (
+	"strings"
+
+	"github.com/nbdialog/ipynb/internal/textdiff"
+)
 
 // Matching messages of two versions of a dialog: by id where ids are
 // identities, otherwise by aligning contents (equal messages first, then
@@ -246,38 +250,93 @@ func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j in
 	}
 	tries := 0
 	pairRun(a, b, ra, rb, out, nil, pairable, true, similarity, text, &tries, budget)
-	if len(ra) == 1 {
-		pairAlone(a, b, ra[0], rb, out, pairable, text, budget)
-	}
 }
 
-// pairAlone pairs message i of a, alone unpaired between its paired
-// neighbours, with the one message of run rb of its kind that shares
-// anything with it (similarity above 0), when there is exactly one and
-// not both have ids of their own: the side edited it, however much (a
-// cell whose one line beside its first was rewritten and another added
-// is as much deleted as kept by its lines). Several such, or none, and
-// it stays unpaired (deleted).
-func pairAlone(a, b []*Message, i int, rb []int, out []int, pairable func(i, j int) bool, text func(*Message) string, budget *int) {
-	for _, j := range rb {
-		if out[j] == i {
-			return // paired
+// pairAloneInRuns pairs, after every other pairing (moved messages too:
+// stronger evidence), the messages still unpaired in the runs between
+// paired ones by pairAlone, where ids are made up (unkeyed: nil, none
+// are). out: for each message of b, its counterpart in a or -1.
+func pairAloneInRuns(a, b []*Message, out []int, unkeyed func(*Message) bool, text func(*Message) string) {
+	if unkeyed == nil {
+		return
+	}
+	taken := make([]bool, len(a))
+	for _, i := range out {
+		if i >= 0 {
+			taken[i] = true
 		}
 	}
-	found := -1
+	pairable := func(i, j int) bool { return unkeyed(a[i]) || unkeyed(b[j]) }
+	budget := pairBudget
+	var runA, runB []int
+	next := 0
+	collect := func(i int) {
+		for ; next < i; next++ {
+			if !taken[next] {
+				runA = append(runA, next)
+			}
+		}
+	}
+	flush := func() {
+		if len(runA) > 0 && len(runB) > 0 {
+			pairAlone(a, b, runA, runB, out, pairable, text, &budget)
+		}
+		runA, runB = runA[:0], runB[:0]
+	}
+	for j := range b {
+		switch i := out[j]; {
+		case i < 0:
+			runB = append(runB, j)
+		case i >= next:
+			collect(i)
+			flush()
+			next = i + 1
+		}
+	}
+	collect(len(a))
+	flush()
+}
+
+// pairAlone pairs each message of run ra left unpaired that is the only
+// one of its kind there with the one message of run rb of that kind left
+// unpaired that shares anything with it but blank lines (see sharing),
+// when there is exactly one and not both have ids of their own: the side
+// edited it, however much (a cell whose one line beside its first was
+// rewritten and another added is as much deleted as kept by its lines).
+// Several such, or none, and it stays unpaired (deleted).
+func pairAlone(a, b []*Message, ra, rb []int, out []int, pairable func(i, j int) bool, text func(*Message) string, budget *int) {
+	paired := map[int]bool{}
 	for _, j := range rb {
-		if out[j] >= 0 || a[i].Kind != b[j].Kind || !pairable(i, j) || *budget <= 0 {
+		if out[j] >= 0 {
+			paired[out[j]] = true
+		}
+	}
+	kinds := map[Kind]int{} // kind → the unpaired messages of ra of it
+	for _, i := range ra {
+		if !paired[i] {
+			kinds[a[i].Kind]++
+		}
+	}
+	for _, i := range ra {
+		if paired[i] || kinds[a[i].Kind] != 1 {
 			continue
 		}
-		if compared(similarity, text, a[i], b[j], budget) > 0 {
-			if found >= 0 {
-				return
+		found := -1
+		for _, j := range rb {
+			if out[j] >= 0 || a[i].Kind != b[j].Kind || !pairable(i, j) || *budget <= 0 {
+				continue
 			}
-			found = j
+			if compared(sharing, text, a[i], b[j], budget) > 0 {
+				if found >= 0 {
+					found = -2
+					break
+				}
+				found = j
+			}
 		}
-	}
-	if found >= 0 {
-		out[found] = i
+		if found >= 0 {
+			out[found] = i
+		}
 	}
 }
 
@@ -414,4 +473,21 @@ func alignAlike(a, b []*Message, ra, rb, seg []int, k0, k1 int, pair func(j, i i
 			k--
 		}
 	}
+}
+
+// sharing is similarity of the texts without their blank lines (which
+// any two texts of paragraphs share).
+func sharing(x, y string) float64 {
+	return similarity(withoutBlankLines(x), withoutBlankLines(y))
+}
+
+// withoutBlankLines is s without its lines that are blank or spaces.
+func withoutBlankLines(s string) string {
+	var b strings.Builder
+	for _, l := range textdiff.Lines(s) {
+		if strings.TrimSpace(l) != "" {
+			b.WriteString(l)
+		}
+	}
+	return b.String()
 }

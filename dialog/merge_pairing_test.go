@@ -372,13 +372,17 @@ func TestMergePairsMostAlikeUnkeyed(t *testing.T) {
 	}
 }
 
-// Without ids, a message alone between its paired neighbours is the one
-// message there of its kind that shares anything with it, however much
-// the side rewrote it (seed 9008480 of internal/mergecheck: theirs
-// rewrote a version 3 heading's two lines beside its first and put a new
-// message before it, ours deleted it: a deletion against an edit, not a
-// message theirs added). Two such messages, and it is deleted: nothing
-// says which is its edit.
+// Without ids, a message alone of its kind between its paired
+// neighbours is the one message there of its kind that shares anything
+// with it, however much the side rewrote it (seed 9008480 of
+// internal/mergecheck: theirs rewrote a version 3 heading's two lines
+// beside its first and put a new message before it, ours deleted it: a
+// deletion against an edit, not a message theirs added; seed 5018908:
+// ours rewrote a raw message and deleted the note after it, theirs moved
+// the raw message to the end: ours' text at theirs' place). Two such
+// messages, and it is deleted: nothing says which is its edit; a blank
+// line, which paragraphs share, is nothing shared (JuliaTutorials' real
+// merge: ours' new note paired with base's by it).
 func TestMergeAloneInItsGapUnkeyed(t *testing.T) {
 	opt := dialog.MergeOptions{Unkeyed: func(*dialog.Message) bool { return true }}
 	note := func(id, text string) *dialog.Message { return msg(id, dialog.Note, text) }
@@ -394,5 +398,57 @@ func TestMergeAloneInItsGapUnkeyed(t *testing.T) {
 	got, cs = mustMerge(t, base, ours, theirs, opt)
 	if want := []string{"«p»\nbefore", "«a»\nX", "«a»\nY", "«q»\nafter"}; !slices.Equal(contents(got), want) || len(cs) != 0 {
 		t.Errorf("two alike, deleted: %q, conflicts %v; want %q, none", contents(got), whats(cs), want)
+	}
+	theirs = dlg(note("tp", "«p»\nbefore"), note("tn", "«n»\n\nN text"), note("tm", "«m»\nM"), note("tq", "«q»\nafter"))
+	got, cs = mustMerge(t, dlg(note("p", "«p»\nbefore"), note("a", "«a»\n\nA text"), note("q", "«q»\nafter")), ours, theirs, opt)
+	if want := []string{"«p»\nbefore", "«n»\n\nN text", "«m»\nM", "«q»\nafter"}; !slices.Equal(contents(got), want) || len(cs) != 0 {
+		t.Errorf("a blank line shared, deleted: %q, conflicts %v; want %q, none", contents(got), whats(cs), want)
+	}
+	a, b, c, q := "«b0»\nb0.1 # title", "«b1»\nb1.1 # title\nb1.2 x = 1", "«b2»\nb2.1 - item", "«b3»\nb3.1 text"
+	a2 := "«b0»\no3 new line\no4 text"
+	base = dlg(msg("a", dialog.Raw, a), note("b", b), note("c", c), msg("q", dialog.Code, q))
+	ours = dlg(msg("oa", dialog.Raw, a2), note("oc", c), msg("oq", dialog.Code, q))
+	theirs = dlg(note("tb", b), note("tc", c), msg("tq", dialog.Code, q), msg("ta", dialog.Raw, a))
+	got, cs = mustMerge(t, base, ours, theirs, opt)
+	if want := []string{c, q, a2}; !slices.Equal(contents(got), want) || len(cs) != 0 {
+		t.Errorf("rewritten beside a deletion, moved: %q, conflicts %v; want %q, none", contents(got), whats(cs), want)
+	}
+}
+
+// Without ids, a message moved and edited is that message even where a
+// new message barely like it took its old place (paired in place there
+// by what they share: seed 15018549 of internal/mergecheck, a version 3
+// heading ending as the message did): theirs moved p after q, replaced
+// its last line and put n in its place; ours edited p's second line. The
+// merge: n, q, p with both edits (theirs' place), clean.
+func TestMergeMovedOverWeakInPlaceUnkeyed(t *testing.T) {
+	opt := dialog.MergeOptions{Unkeyed: func(*dialog.Message) bool { return true }}
+	note := func(id, text string) *dialog.Message { return msg(id, dialog.Note, text) }
+	code := func(id, text string) *dialog.Message { return msg(id, dialog.Code, text) }
+	p, q, n := "«p»\nP one\nP two\nP # title", "«q»\nq = 1", "### «n» n.1 x = 1 n.2 # title"
+	base := dlg(note("p", p), code("q", q))
+	ours := dlg(note("op", "«p»\nP 1\nP two\nP # title"), code("oq", q))
+	theirs := dlg(note("tn", n), code("tq", q), note("tp", "«p»\nP one\nP two\nX"))
+	got, cs := mustMerge(t, base, ours, theirs, opt)
+	if want := []string{n, q, "«p»\nP 1\nP two\nX"}; !slices.Equal(contents(got), want) || len(cs) != 0 {
+		t.Errorf("%q, conflicts %v; want %q, none", contents(got), whats(cs), want)
+	}
+}
+
+// The other way round (seed 17018814): theirs deleted a and moved p,
+// edited, into a's place before q, where p pairs in place with a by a
+// line they share; ours edited p. The merge: p with both edits at
+// theirs' place, q; a gone (deleted by theirs, unchanged by ours).
+func TestMergeMovedIntoWeakPlaceUnkeyed(t *testing.T) {
+	opt := dialog.MergeOptions{Unkeyed: func(*dialog.Message) bool { return true }}
+	note := func(id, text string) *dialog.Message { return msg(id, dialog.Note, text) }
+	code := func(id, text string) *dialog.Message { return msg(id, dialog.Code, text) }
+	a, q, p := "«a»\nA one\n---\nA two", "«q»\nq = 1", "«p»\nP one\n---\nP two\nP three"
+	base := dlg(note("a", a), code("q", q), note("p", p))
+	ours := dlg(note("oa", a), code("oq", q), note("op", "«p»\nP 1\n---\nP two\nP three"))
+	theirs := dlg(note("tp", "«p»\nP one\n---\nP two\nP 3"), code("tq", q))
+	got, cs := mustMerge(t, base, ours, theirs, opt)
+	if want := []string{"«p»\nP 1\n---\nP two\nP 3", q}; !slices.Equal(contents(got), want) || len(cs) != 0 {
+		t.Errorf("%q, conflicts %v; want %q, none", contents(got), whats(cs), want)
 	}
 }

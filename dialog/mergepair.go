@@ -15,11 +15,14 @@ import (
 // deletion and an insertion, and the other side's edit of the message
 // would be kept beside the new one (a copy).
 
-// matchSides is match, then pairRenamed; text (nil: none) gives the other
-// texts compared (see compared).
+// matchSides is match, then pairRenamed, pairMovedOverWeak and
+// pairAloneInRuns; text (nil: none) gives the other texts compared (see
+// compared).
 func matchSides(a, b []*Message, unkeyed func(*Message) bool, text func(*Message) string) []int {
 	out := match(a, b, unkeyed, text)
 	pairRenamed(a, b, out, unkeyed, text)
+	pairMovedOverWeak(a, b, out, unkeyed, text)
+	pairAloneInRuns(a, b, out, unkeyed, text)
 	return out
 }
 
@@ -234,5 +237,73 @@ func holdsWords(s, w string) bool {
 			return true
 		}
 		i = k + 1
+	}
+}
+
+// pairMovedOverWeak re-pairs a message of a and one of b paired in place
+// while barely alike (similarity under `similar`: runs of as many
+// messages on both sides, sharing anything) where a message left
+// unpaired elsewhere is like one of them (at least `similar`; the most
+// alike): a message of b like a's, a's message moved and edited there
+// (the one in its old place is new); a message of a like b's, b's message
+// is that one moved (and a's deleted). Otherwise the moved message would
+// be a copy, or a deletion, beside the other side's version merged into
+// the wrong one. Ids made up only (unkeyed: nil, none are); within
+// pairBudget.
+func pairMovedOverWeak(a, b []*Message, out []int, unkeyed func(*Message) bool, text func(*Message) string) {
+	if unkeyed == nil {
+		return
+	}
+	taken := make([]bool, len(a))
+	var freeB []int // unpaired messages of b
+	for j, i := range out {
+		if i >= 0 {
+			taken[i] = true
+		} else if unkeyed(b[j]) {
+			freeB = append(freeB, j)
+		}
+	}
+	var freeA []int // unpaired messages of a
+	for i := range a {
+		if !taken[i] && unkeyed(a[i]) {
+			freeA = append(freeA, i)
+		}
+	}
+	if len(freeA) == 0 && len(freeB) == 0 {
+		return
+	}
+	budget, tries := pairBudget, 0
+	// best returns the index in free of the message most like m (scored
+	// by like), at least `similar` and above floor, or -1.
+	best := func(m *Message, free []int, msgs []*Message, floor float64) int {
+		top, at := floor, -1
+		for k, x := range free {
+			if tries++; tries > maxPairTries || budget <= 0 {
+				return -1
+			}
+			if x < 0 || msgs[x].Kind != m.Kind {
+				continue
+			}
+			if s := compared(similarity, text, m, msgs[x], &budget); s >= similar && s > top {
+				top, at = s, k
+			}
+		}
+		return at
+	}
+	for j0, i := range out {
+		if i < 0 || !unkeyed(a[i]) || a[i].Content == b[j0].Content || a[i].Kind != b[j0].Kind {
+			continue
+		}
+		weak := compared(similarity, text, a[i], b[j0], &budget)
+		if weak >= similar {
+			continue
+		}
+		if k := best(a[i], freeB, b, weak); k >= 0 {
+			out[freeB[k]], out[j0] = i, -1
+			freeB[k] = j0
+		} else if k := best(b[j0], freeA, a, weak); k >= 0 {
+			out[j0] = freeA[k]
+			freeA[k] = i
+		}
 	}
 }

@@ -43,6 +43,10 @@
 //     count, as a markdown cell without those members has none: a side
 //     that cleared a cell's outputs while the other made it a note both
 //     left it with none (see noneSpelled).
+//   - Output lists of one length on base and both sides are values output
+//     by output (as git's line merge of the file merges them): an output
+//     a side left as base has it is no change of its own, so the other
+//     side's output there loses nothing of it.
 //   - Cells between marker cells (a "replaced on both sides" region) are
 //     inside a marked conflict: a cell one side edited and the other
 //     deleted, shown there, is shown as conflicting.
