@@ -47,6 +47,7 @@ func emitMap(m *model) ([]byte, error) {
 			g.fromStruct(s)
 		}
 	}
+	g.metaViews()
 	for _, n := range sortedNames(g.toHelpers) {
 		g.toHelper(g.toHelpers[n])
 	}
