@@ -36,7 +36,7 @@ func metaMap(md any) (meta, same map[string]any, err error) {
 // metaMapFast is metaMap, fast reporting whether the plans read md
 // (fastMeta's fast path), and not ToMap.
 func metaMapFast(md any) (meta, same map[string]any, fast bool, err error) {
-	if meta, same, ok := fastMeta(md); ok {
+	if meta, same, ok := nbmap.MetaMap(md); ok {
 		return meta, same, true, nil
 	}
 	meta, err = nbmap.ToMap(md)

@@ -117,7 +117,7 @@ func TestGeneratedMetaMatchesPlans(t *testing.T) {
 		}
 		nread++
 		for j, m := range metaVariants(want) {
-			wantEq, wantOK := sameAsTyped(m, md)
+			wantEq, wantOK := sameAsTypedByPlans(m, md)
 			gotEq, gotOK := nbmap.MetaEqual(m, md)
 			if gotOK != wantOK || gotEq != wantEq {
 				t.Errorf("%s, variant %d %v: MetaEqual %v (reads %v), sameAsTyped %v (reads %v)", where, j, m, gotEq, gotOK, wantEq, wantOK)

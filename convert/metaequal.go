@@ -5,6 +5,7 @@ import (
 	"reflect"
 
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
+	"github.com/nbdialog/ipynb/internal/nbmap"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -19,6 +20,11 @@ import (
 // fastMeta's plans do not read md (metaMap gives ToMap's object), and the
 // caller must compare with that object.
 func sameAsTyped(m map[string]any, md any) (same, ok bool) {
+	return nbmap.MetaEqual(m, md)
+}
+
+// sameAsTypedByPlans is sameAsTyped by the reflective plans.
+func sameAsTypedByPlans(m map[string]any, md any) (same, ok bool) {
 	v := reflect.ValueOf(md)
 	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
 		return false, false
@@ -178,11 +184,10 @@ func (p *metaPlan) shadows(v reflect.Value, k string) bool {
 // jsonvalue.Equal compares them).
 func (org *origin) sameMeta(meta map[string]any) bool {
 	if org.metaTyped {
-		// (The plans read it when it was read, and it has not changed.)
-		if directNotebookMeta {
-			return sameNotebookMeta(meta, &org.work.Metadata)
+		// (MetaMap read it when it was read, and it has not changed.)
+		if same, ok := nbmap.MetaEqual(meta, &org.work.Metadata); ok {
+			return same
 		}
-		return planEqual(meta, reflect.ValueOf(&org.work.Metadata).Elem(), notebookMetaPlan)
 	}
 	return jsonvalue.Equal(meta, org.metaAsRead())
 }
