@@ -11,12 +11,12 @@ import (
 
 // Each typed member of the cells' and the notebook's metadata types (and
 // of the structs they point to), set alone, gives what ToMap gives, by
-// nbmap.MetaMap itself (values shared) unless the member is a list, which
-// only ToMap converts; so a member the schema adds is never left out of a
+// nbmap.MetaMap itself (values shared) unless the member is a list or a
+// map, which only ToMap converts; so a member the schema adds is never left out of a
 // message's Meta.
 func TestMetaMapEveryMember(t *testing.T) {
 	// set sets fv to a value of its type and reports whether MetaMap
-	// shares it (all but lists).
+	// shares it (all but lists and maps).
 	set := func(fv reflect.Value) bool {
 		switch fv.Kind() {
 		case reflect.Pointer:
@@ -32,7 +32,8 @@ func TestMetaMapEveryMember(t *testing.T) {
 		case reflect.String:
 			fv.SetString("s")
 		case reflect.Map:
-			fv.Set(reflect.ValueOf(map[string]any{"name": 1, "x": "y"}))
+			fv.Set(reflect.MakeMapWithSize(fv.Type(), 0))
+			return false
 		default:
 			t.Fatalf("a field of kind %s", fv.Kind())
 		}
@@ -42,6 +43,9 @@ func TestMetaMapEveryMember(t *testing.T) {
 		reflect.TypeFor[nbformat.RawCellMetadata](), reflect.TypeFor[nbformat.NotebookMetadata]()} {
 		for i := range typ.NumField() {
 			f := typ.Field(i)
+			if f.Name == "AdditionalProperties" {
+				continue
+			}
 			md := reflect.New(typ)
 			fv := md.Elem().Field(i)
 			shared := set(fv)
@@ -54,6 +58,9 @@ func TestMetaMapEveryMember(t *testing.T) {
 			}
 			inner := fv.Elem()
 			for j := range inner.NumField() {
+				if inner.Type().Field(j).Name == "AdditionalProperties" {
+					continue
+				}
 				md := reflect.New(typ)
 				p := md.Elem().Field(i)
 				p.Set(reflect.New(inner.Type()))

@@ -323,7 +323,7 @@ func mapNonZero(t *gtype, v string) string {
 func (g *mapGen) toHelper(t *gtype) {
 	m, ts := t.mangle(), qual(t)
 	g.p("func gen%s(e *encoder, v %s) (any, error) {", m, ts)
-	if t.named != "" {
+	if t.named != "" && t.kind == kString {
 		g.p("\treturn string(v), nil")
 		g.p("}")
 		g.p("")
