@@ -2,10 +2,9 @@ package convert
 
 import (
 	"bytes"
-	"encoding/json"
 
 	"github.com/nbdialog/ipynb/dialog"
-	"github.com/nbdialog/ipynb/internal/jsonvalue"
+	"github.com/nbdialog/ipynb/internal/nbmap"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -16,7 +15,7 @@ import (
 // metaSnap is what the snapshot of a message read can take its Meta as
 // read from without copying it: same, a map equal to Meta that no one
 // changes (the cell's own, see metaMap), or else md, the cell's typed
-// metadata, which the plans read into Meta with no key removed (see
+// metadata, which nbmap.MetaMap read into Meta with no key removed (see
 // sameAsTyped); with neither, the snapshot copies Meta.
 type metaSnap struct {
 	same map[string]any
@@ -107,7 +106,7 @@ func (o options) sameMessage(m *dialog.Message, sn *snapshot) bool {
 	}
 	if sn.meta != nil {
 		same, ok := sameAsTyped(m.Meta, sn.meta)
-		return ok && same // (ok: the plans read it when it was read)
+		return ok && same // (ok: MetaMap read it when it was read)
 	}
 	return sameMeta(m.Meta, s.Meta)
 }
@@ -129,34 +128,9 @@ func sameMeta(m, s map[string]any) bool {
 	return true
 }
 
-// sameValue is jsonvalue.Equal(v, w), without its general walk for
-// strings, booleans, null and ints compared with their own type, and raw
-// JSON of the same bytes.
-func sameValue(v, w any) bool {
-	switch x := v.(type) {
-	case string:
-		if y, ok := w.(string); ok {
-			return x == y
-		}
-	case bool:
-		if y, ok := w.(bool); ok {
-			return x == y
-		}
-	case int:
-		if y, ok := w.(int); ok {
-			return x == y
-		}
-	case nil:
-		if w == nil {
-			return true
-		}
-	case json.RawMessage:
-		if y, ok := w.(json.RawMessage); ok && (x == nil) == (y == nil) && bytes.Equal(x, y) {
-			return true
-		}
-	}
-	return jsonvalue.Equal(v, w)
-}
+// sameValue is jsonvalue.Equal(v, w), cheaper for the values most
+// metadata holds (see nbmap.SameValue).
+func sameValue(v, w any) bool { return nbmap.SameValue(v, w) }
 
 func sameAttachments(a, b []dialog.Attachment) bool {
 	if len(a) != len(b) {

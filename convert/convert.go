@@ -95,7 +95,7 @@ type origin struct {
 type snapshot struct {
 	msg dialog.Message // a deep copy (but for Meta when meta is set)
 	// meta, if not nil, is the typed metadata of the cell the message was
-	// read from, which the plans read into its Meta (see sameAsTyped):
+	// read from, which nbmap.MetaMap read into its Meta (see sameAsTyped):
 	// Meta as read, msg.Meta being nil.
 	meta      any
 	cell      nbformat.Cell

@@ -89,7 +89,7 @@ func TestMetaMapMatchesToMap(t *testing.T) {
 
 // metaMap gives what nbmap.ToMap gives for a notebook's metadata: its
 // typed members that are structs (kernelspec, language_info) read by
-// their own plans, their required members always there (but for an
+// their own views, their required members always there (but for an
 // extra key of the name, a value of another type from an invalid file,
 // while the member is empty), for every corpus notebook and for metadata
 // built to hold every kind of member; the fast path is taken unless a
@@ -265,6 +265,6 @@ func checkMetaMap(t *testing.T, where string, md any) (fast bool) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("%s: metaMap differs from ToMap (-want +got):\n%s", where, diff)
 	}
-	_, _, fast = fastMeta(md)
+	_, _, fast = nbmap.MetaMap(md)
 	return fast
 }

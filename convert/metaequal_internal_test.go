@@ -18,7 +18,7 @@ import (
 // that object copied and with each of its copies changed one way (a key
 // deleted, set to another value or to the same number of another type,
 // a key added, a nested object's key changed or deleted); and it reads
-// (ok) exactly the metadata fastMeta's plans read.
+// (ok) exactly the metadata nbmap.MetaMap reads.
 func TestSameAsTypedMatchesEqual(t *testing.T) {
 	yes, s, one, half, nan := true, "x", 1, 0.5, math.NaN()
 	raw := json.RawMessage(`{"a": [1, 2]}`)
@@ -71,7 +71,7 @@ func TestSameAsTypedMatchesEqual(t *testing.T) {
 		for j, m := range metaVariants(ref) {
 			same, ok := sameAsTyped(m, md)
 			if ok != fast {
-				t.Fatalf("metadata %d (%T): sameAsTyped reads it: %v, the plans: %v", i, md, ok, fast)
+				t.Fatalf("metadata %d (%T): sameAsTyped reads it: %v, MetaMap: %v", i, md, ok, fast)
 			}
 			if !ok {
 				continue
@@ -85,7 +85,7 @@ func TestSameAsTypedMatchesEqual(t *testing.T) {
 			typed++
 		}
 	}
-	t.Logf("%d metadata read by the plans, %d comparisons", typed, checked)
+	t.Logf("%d metadata read by MetaMap, %d comparisons", typed, checked)
 }
 
 // metaVariants returns copies of ref: one as it is, and one per change.

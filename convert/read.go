@@ -311,7 +311,7 @@ func (o options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Note
 	case same != nil:
 		ms.same = same
 	case fast:
-		ms.md = md // typed members the plans read, nothing taken out
+		ms.md = md // typed members MetaMap read, nothing taken out
 	}
 	if len(atts) == 0 {
 		return ms, nil

@@ -105,7 +105,7 @@ func TestDialogReadAllocationsCold(t *testing.T) {
 }
 
 // typedMetaCells is a version 4.5 notebook of n code cells whose metadata
-// has typed members the plans read (a flag, a name, the execution timing
+// has typed members nbmap.MetaMap reads (a flag, a name, the execution timing
 // and jupyter objects JupyterLab records) beside a key the schema does
 // not type, and a kernelspec in its metadata.
 func typedMetaCells(n int) []byte {

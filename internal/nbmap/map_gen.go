@@ -1519,6 +1519,1243 @@ func decStream(d *decoder, v val, x *nbformat.Stream) {
 	})
 }
 
+// metaOf is MetaMap of v, a pointer to a metadata struct; ok is false
+// for any other v and where the view does not read it (see reads<S>).
+func metaOf(v any) (m, same map[string]any, ok bool) {
+	switch x := v.(type) {
+	case *nbformat.Author:
+		if x != nil {
+			return metaAuthor(x)
+		}
+	case *nbformat.CodeCellMetadata:
+		if x != nil {
+			return metaCodeCellMetadata(x)
+		}
+	case *nbformat.CodeCellMetadataExecution:
+		if x != nil {
+			return metaCodeCellMetadataExecution(x)
+		}
+	case *nbformat.CodeCellMetadataJupyter:
+		if x != nil {
+			return metaCodeCellMetadataJupyter(x)
+		}
+	case *nbformat.Kernelspec:
+		if x != nil {
+			return metaKernelspec(x)
+		}
+	case *nbformat.LanguageInfo:
+		if x != nil {
+			return metaLanguageInfo(x)
+		}
+	case *nbformat.MarkdownCellMetadata:
+		if x != nil {
+			return metaMarkdownCellMetadata(x)
+		}
+	case *nbformat.MarkdownCellMetadataJupyter:
+		if x != nil {
+			return metaMarkdownCellMetadataJupyter(x)
+		}
+	case *nbformat.NotebookMetadata:
+		if x != nil {
+			return metaNotebookMetadata(x)
+		}
+	case *nbformat.RawCellMetadata:
+		if x != nil {
+			return metaRawCellMetadata(x)
+		}
+	case *nbformat.RawCellMetadataJupyter:
+		if x != nil {
+			return metaRawCellMetadataJupyter(x)
+		}
+	}
+	return nil, nil, false
+}
+
+// equalOf is MetaEqual of m and v.
+func equalOf(m map[string]any, v any) (same, ok bool) {
+	switch x := v.(type) {
+	case *nbformat.Author:
+		if x != nil && readsAuthor(x) {
+			return equalAuthor(m, x), true
+		}
+	case *nbformat.CodeCellMetadata:
+		if x != nil && readsCodeCellMetadata(x) {
+			return equalCodeCellMetadata(m, x), true
+		}
+	case *nbformat.CodeCellMetadataExecution:
+		if x != nil && readsCodeCellMetadataExecution(x) {
+			return equalCodeCellMetadataExecution(m, x), true
+		}
+	case *nbformat.CodeCellMetadataJupyter:
+		if x != nil && readsCodeCellMetadataJupyter(x) {
+			return equalCodeCellMetadataJupyter(m, x), true
+		}
+	case *nbformat.Kernelspec:
+		if x != nil && readsKernelspec(x) {
+			return equalKernelspec(m, x), true
+		}
+	case *nbformat.LanguageInfo:
+		if x != nil && readsLanguageInfo(x) {
+			return equalLanguageInfo(m, x), true
+		}
+	case *nbformat.MarkdownCellMetadata:
+		if x != nil && readsMarkdownCellMetadata(x) {
+			return equalMarkdownCellMetadata(m, x), true
+		}
+	case *nbformat.MarkdownCellMetadataJupyter:
+		if x != nil && readsMarkdownCellMetadataJupyter(x) {
+			return equalMarkdownCellMetadataJupyter(m, x), true
+		}
+	case *nbformat.NotebookMetadata:
+		if x != nil && readsNotebookMetadata(x) {
+			return equalNotebookMetadata(m, x), true
+		}
+	case *nbformat.RawCellMetadata:
+		if x != nil && readsRawCellMetadata(x) {
+			return equalRawCellMetadata(m, x), true
+		}
+	case *nbformat.RawCellMetadataJupyter:
+		if x != nil && readsRawCellMetadataJupyter(x) {
+			return equalRawCellMetadataJupyter(m, x), true
+		}
+	}
+	return false, false
+}
+
+func metaAuthor(x *nbformat.Author) (m, same map[string]any, ok bool) {
+	typed := 0
+	if x.Name != nil {
+		typed++
+	}
+	if !keptValues(x.AdditionalProperties) {
+		return nil, nil, false
+	}
+	if typed == 0 {
+		return extraCopy(x.AdditionalProperties), x.AdditionalProperties, true
+	}
+	out := make(map[string]any, len(x.AdditionalProperties)+typed)
+	for k, v := range x.AdditionalProperties {
+		out[k] = v
+	}
+	if x.Name != nil {
+		out["name"] = *x.Name
+	}
+	return out, nil, true
+}
+
+func readsAuthor(x *nbformat.Author) bool {
+	return keptValues(x.AdditionalProperties)
+}
+
+func equalAuthor(m map[string]any, x *nbformat.Author) bool {
+	extra := x.AdditionalProperties
+	n, shadowed := len(extra), 0 // the object's keys; extra keys a typed member shadows
+	if x.Name != nil {
+		got, has := m["name"]
+		if !has || !(sameString(got, *x.Name)) {
+			return false
+		}
+		if _, in := extra["name"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if len(m) != n {
+		return false
+	}
+	for k, v := range extra {
+		if shadowed > 0 {
+			switch k {
+			case "name":
+				if x.Name != nil {
+					continue // shadowed by the field
+				}
+			}
+		}
+		if got, has := m[k]; !has || !sameValue(got, v) {
+			return false
+		}
+	}
+	return true
+}
+
+func metaCodeCellMetadata(x *nbformat.CodeCellMetadata) (m, same map[string]any, ok bool) {
+	typed := 0
+	if x.Collapsed != nil {
+		typed++
+	}
+	if x.Execution != nil {
+		typed++
+	}
+	if x.Jupyter != nil {
+		typed++
+	}
+	if x.Name != nil {
+		typed++
+	}
+	if x.Scrolled != nil {
+		if !keptValue(x.Scrolled) {
+			return nil, nil, false
+		}
+		typed++
+	}
+	if x.Tags != nil {
+		return nil, nil, false
+	}
+	if !keptValues(x.AdditionalProperties) {
+		return nil, nil, false
+	}
+	if typed == 0 {
+		return extraCopy(x.AdditionalProperties), x.AdditionalProperties, true
+	}
+	out := make(map[string]any, len(x.AdditionalProperties)+typed)
+	for k, v := range x.AdditionalProperties {
+		out[k] = v
+	}
+	if x.Collapsed != nil {
+		out["collapsed"] = *x.Collapsed
+	}
+	if x.Execution != nil {
+		sub, _, ok := metaCodeCellMetadataExecution(x.Execution)
+		if !ok {
+			return nil, nil, false
+		}
+		out["execution"] = sub
+	}
+	if x.Jupyter != nil {
+		sub, _, ok := metaCodeCellMetadataJupyter(x.Jupyter)
+		if !ok {
+			return nil, nil, false
+		}
+		out["jupyter"] = sub
+	}
+	if x.Name != nil {
+		out["name"] = *x.Name
+	}
+	if x.Scrolled != nil {
+		out["scrolled"] = x.Scrolled
+	}
+	return out, nil, true
+}
+
+func readsCodeCellMetadata(x *nbformat.CodeCellMetadata) bool {
+	if x.Execution != nil && !readsCodeCellMetadataExecution(x.Execution) {
+		return false
+	}
+	if x.Jupyter != nil && !readsCodeCellMetadataJupyter(x.Jupyter) {
+		return false
+	}
+	if x.Scrolled != nil && !keptValue(x.Scrolled) {
+		return false
+	}
+	if x.Tags != nil {
+		return false
+	}
+	return keptValues(x.AdditionalProperties)
+}
+
+func equalCodeCellMetadata(m map[string]any, x *nbformat.CodeCellMetadata) bool {
+	extra := x.AdditionalProperties
+	n, shadowed := len(extra), 0 // the object's keys; extra keys a typed member shadows
+	if x.Collapsed != nil {
+		got, has := m["collapsed"]
+		if !has || !(sameBool(got, *x.Collapsed)) {
+			return false
+		}
+		if _, in := extra["collapsed"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if x.Execution != nil {
+		got, has := m["execution"]
+		obj, isObj := jsonObject(got)
+		if !has || !(isObj && equalCodeCellMetadataExecution(obj, x.Execution)) {
+			return false
+		}
+		if _, in := extra["execution"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if x.Jupyter != nil {
+		got, has := m["jupyter"]
+		obj, isObj := jsonObject(got)
+		if !has || !(isObj && equalCodeCellMetadataJupyter(obj, x.Jupyter)) {
+			return false
+		}
+		if _, in := extra["jupyter"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if x.Name != nil {
+		got, has := m["name"]
+		if !has || !(sameString(got, *x.Name)) {
+			return false
+		}
+		if _, in := extra["name"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if x.Scrolled != nil {
+		got, has := m["scrolled"]
+		if !has || !(sameValue(got, x.Scrolled)) {
+			return false
+		}
+		if _, in := extra["scrolled"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if x.Tags != nil {
+		return false // (not read: see readsCodeCellMetadata)
+	}
+	if len(m) != n {
+		return false
+	}
+	for k, v := range extra {
+		if shadowed > 0 {
+			switch k {
+			case "collapsed":
+				if x.Collapsed != nil {
+					continue // shadowed by the field
+				}
+			case "execution":
+				if x.Execution != nil {
+					continue // shadowed by the field
+				}
+			case "jupyter":
+				if x.Jupyter != nil {
+					continue // shadowed by the field
+				}
+			case "name":
+				if x.Name != nil {
+					continue // shadowed by the field
+				}
+			case "scrolled":
+				if x.Scrolled != nil {
+					continue // shadowed by the field
+				}
+			case "tags":
+				if x.Tags != nil {
+					continue // shadowed by the field
+				}
+			}
+		}
+		if got, has := m[k]; !has || !sameValue(got, v) {
+			return false
+		}
+	}
+	return true
+}
+
+func metaCodeCellMetadataExecution(x *nbformat.CodeCellMetadataExecution) (m, same map[string]any, ok bool) {
+	typed := 0
+	if x.IopubExecuteInput != nil {
+		typed++
+	}
+	if x.IopubStatusBusy != nil {
+		typed++
+	}
+	if x.IopubStatusIdle != nil {
+		typed++
+	}
+	if x.ShellExecuteReply != nil {
+		typed++
+	}
+	if !keptValues(x.AdditionalProperties) {
+		return nil, nil, false
+	}
+	if typed == 0 {
+		return extraCopy(x.AdditionalProperties), x.AdditionalProperties, true
+	}
+	out := make(map[string]any, len(x.AdditionalProperties)+typed)
+	for k, v := range x.AdditionalProperties {
+		out[k] = v
+	}
+	if x.IopubExecuteInput != nil {
+		out["iopub.execute_input"] = *x.IopubExecuteInput
+	}
+	if x.IopubStatusBusy != nil {
+		out["iopub.status.busy"] = *x.IopubStatusBusy
+	}
+	if x.IopubStatusIdle != nil {
+		out["iopub.status.idle"] = *x.IopubStatusIdle
+	}
+	if x.ShellExecuteReply != nil {
+		out["shell.execute_reply"] = *x.ShellExecuteReply
+	}
+	return out, nil, true
+}
+
+func readsCodeCellMetadataExecution(x *nbformat.CodeCellMetadataExecution) bool {
+	return keptValues(x.AdditionalProperties)
+}
+
+func equalCodeCellMetadataExecution(m map[string]any, x *nbformat.CodeCellMetadataExecution) bool {
+	extra := x.AdditionalProperties
+	n, shadowed := len(extra), 0 // the object's keys; extra keys a typed member shadows
+	if x.IopubExecuteInput != nil {
+		got, has := m["iopub.execute_input"]
+		if !has || !(sameString(got, *x.IopubExecuteInput)) {
+			return false
+		}
+		if _, in := extra["iopub.execute_input"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if x.IopubStatusBusy != nil {
+		got, has := m["iopub.status.busy"]
+		if !has || !(sameString(got, *x.IopubStatusBusy)) {
+			return false
+		}
+		if _, in := extra["iopub.status.busy"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if x.IopubStatusIdle != nil {
+		got, has := m["iopub.status.idle"]
+		if !has || !(sameString(got, *x.IopubStatusIdle)) {
+			return false
+		}
+		if _, in := extra["iopub.status.idle"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if x.ShellExecuteReply != nil {
+		got, has := m["shell.execute_reply"]
+		if !has || !(sameString(got, *x.ShellExecuteReply)) {
+			return false
+		}
+		if _, in := extra["shell.execute_reply"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if len(m) != n {
+		return false
+	}
+	for k, v := range extra {
+		if shadowed > 0 {
+			switch k {
+			case "iopub.execute_input":
+				if x.IopubExecuteInput != nil {
+					continue // shadowed by the field
+				}
+			case "iopub.status.busy":
+				if x.IopubStatusBusy != nil {
+					continue // shadowed by the field
+				}
+			case "iopub.status.idle":
+				if x.IopubStatusIdle != nil {
+					continue // shadowed by the field
+				}
+			case "shell.execute_reply":
+				if x.ShellExecuteReply != nil {
+					continue // shadowed by the field
+				}
+			}
+		}
+		if got, has := m[k]; !has || !sameValue(got, v) {
+			return false
+		}
+	}
+	return true
+}
+
+func metaCodeCellMetadataJupyter(x *nbformat.CodeCellMetadataJupyter) (m, same map[string]any, ok bool) {
+	typed := 0
+	if x.OutputsHidden != nil {
+		typed++
+	}
+	if x.SourceHidden != nil {
+		typed++
+	}
+	if !keptValues(x.AdditionalProperties) {
+		return nil, nil, false
+	}
+	if typed == 0 {
+		return extraCopy(x.AdditionalProperties), x.AdditionalProperties, true
+	}
+	out := make(map[string]any, len(x.AdditionalProperties)+typed)
+	for k, v := range x.AdditionalProperties {
+		out[k] = v
+	}
+	if x.OutputsHidden != nil {
+		out["outputs_hidden"] = *x.OutputsHidden
+	}
+	if x.SourceHidden != nil {
+		out["source_hidden"] = *x.SourceHidden
+	}
+	return out, nil, true
+}
+
+func readsCodeCellMetadataJupyter(x *nbformat.CodeCellMetadataJupyter) bool {
+	return keptValues(x.AdditionalProperties)
+}
+
+func equalCodeCellMetadataJupyter(m map[string]any, x *nbformat.CodeCellMetadataJupyter) bool {
+	extra := x.AdditionalProperties
+	n, shadowed := len(extra), 0 // the object's keys; extra keys a typed member shadows
+	if x.OutputsHidden != nil {
+		got, has := m["outputs_hidden"]
+		if !has || !(sameBool(got, *x.OutputsHidden)) {
+			return false
+		}
+		if _, in := extra["outputs_hidden"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if x.SourceHidden != nil {
+		got, has := m["source_hidden"]
+		if !has || !(sameBool(got, *x.SourceHidden)) {
+			return false
+		}
+		if _, in := extra["source_hidden"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if len(m) != n {
+		return false
+	}
+	for k, v := range extra {
+		if shadowed > 0 {
+			switch k {
+			case "outputs_hidden":
+				if x.OutputsHidden != nil {
+					continue // shadowed by the field
+				}
+			case "source_hidden":
+				if x.SourceHidden != nil {
+					continue // shadowed by the field
+				}
+			}
+		}
+		if got, has := m[k]; !has || !sameValue(got, v) {
+			return false
+		}
+	}
+	return true
+}
+
+func metaKernelspec(x *nbformat.Kernelspec) (m, same map[string]any, ok bool) {
+	typed := 0
+	typed++
+	typed++
+	if !keptValues(x.AdditionalProperties) {
+		return nil, nil, false
+	}
+	if typed == 0 {
+		return extraCopy(x.AdditionalProperties), x.AdditionalProperties, true
+	}
+	out := make(map[string]any, len(x.AdditionalProperties)+typed)
+	for k, v := range x.AdditionalProperties {
+		out[k] = v
+	}
+	setRequired(out, "display_name", x.DisplayName)
+	setRequired(out, "name", x.Name)
+	return out, nil, true
+}
+
+func readsKernelspec(x *nbformat.Kernelspec) bool {
+	return keptValues(x.AdditionalProperties)
+}
+
+func equalKernelspec(m map[string]any, x *nbformat.Kernelspec) bool {
+	extra := x.AdditionalProperties
+	n, shadowed := len(extra), 0 // the object's keys; extra keys a typed member shadows
+	if _, in := extra["display_name"]; x.DisplayName != "" || !in {
+		if got, has := m["display_name"]; !has || !sameString(got, x.DisplayName) {
+			return false
+		}
+		if _, in := extra["display_name"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if _, in := extra["name"]; x.Name != "" || !in {
+		if got, has := m["name"]; !has || !sameString(got, x.Name) {
+			return false
+		}
+		if _, in := extra["name"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if len(m) != n {
+		return false
+	}
+	for k, v := range extra {
+		if shadowed > 0 {
+			switch k {
+			case "display_name":
+				if x.DisplayName != "" {
+					continue // shadowed by the field
+				}
+			case "name":
+				if x.Name != "" {
+					continue // shadowed by the field
+				}
+			}
+		}
+		if got, has := m[k]; !has || !sameValue(got, v) {
+			return false
+		}
+	}
+	return true
+}
+
+func metaLanguageInfo(x *nbformat.LanguageInfo) (m, same map[string]any, ok bool) {
+	typed := 0
+	if x.CodemirrorMode != nil {
+		if !keptValue(x.CodemirrorMode) {
+			return nil, nil, false
+		}
+		typed++
+	}
+	if x.FileExtension != nil {
+		typed++
+	}
+	if x.Mimetype != nil {
+		typed++
+	}
+	typed++
+	if x.PygmentsLexer != nil {
+		typed++
+	}
+	if !keptValues(x.AdditionalProperties) {
+		return nil, nil, false
+	}
+	if typed == 0 {
+		return extraCopy(x.AdditionalProperties), x.AdditionalProperties, true
+	}
+	out := make(map[string]any, len(x.AdditionalProperties)+typed)
+	for k, v := range x.AdditionalProperties {
+		out[k] = v
+	}
+	if x.CodemirrorMode != nil {
+		out["codemirror_mode"] = x.CodemirrorMode
+	}
+	if x.FileExtension != nil {
+		out["file_extension"] = *x.FileExtension
+	}
+	if x.Mimetype != nil {
+		out["mimetype"] = *x.Mimetype
+	}
+	setRequired(out, "name", x.Name)
+	if x.PygmentsLexer != nil {
+		out["pygments_lexer"] = *x.PygmentsLexer
+	}
+	return out, nil, true
+}
+
+func readsLanguageInfo(x *nbformat.LanguageInfo) bool {
+	if x.CodemirrorMode != nil && !keptValue(x.CodemirrorMode) {
+		return false
+	}
+	return keptValues(x.AdditionalProperties)
+}
+
+func equalLanguageInfo(m map[string]any, x *nbformat.LanguageInfo) bool {
+	extra := x.AdditionalProperties
+	n, shadowed := len(extra), 0 // the object's keys; extra keys a typed member shadows
+	if x.CodemirrorMode != nil {
+		got, has := m["codemirror_mode"]
+		if !has || !(sameValue(got, x.CodemirrorMode)) {
+			return false
+		}
+		if _, in := extra["codemirror_mode"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if x.FileExtension != nil {
+		got, has := m["file_extension"]
+		if !has || !(sameString(got, *x.FileExtension)) {
+			return false
+		}
+		if _, in := extra["file_extension"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if x.Mimetype != nil {
+		got, has := m["mimetype"]
+		if !has || !(sameString(got, *x.Mimetype)) {
+			return false
+		}
+		if _, in := extra["mimetype"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if _, in := extra["name"]; x.Name != "" || !in {
+		if got, has := m["name"]; !has || !sameString(got, x.Name) {
+			return false
+		}
+		if _, in := extra["name"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if x.PygmentsLexer != nil {
+		got, has := m["pygments_lexer"]
+		if !has || !(sameString(got, *x.PygmentsLexer)) {
+			return false
+		}
+		if _, in := extra["pygments_lexer"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if len(m) != n {
+		return false
+	}
+	for k, v := range extra {
+		if shadowed > 0 {
+			switch k {
+			case "codemirror_mode":
+				if x.CodemirrorMode != nil {
+					continue // shadowed by the field
+				}
+			case "file_extension":
+				if x.FileExtension != nil {
+					continue // shadowed by the field
+				}
+			case "mimetype":
+				if x.Mimetype != nil {
+					continue // shadowed by the field
+				}
+			case "name":
+				if x.Name != "" {
+					continue // shadowed by the field
+				}
+			case "pygments_lexer":
+				if x.PygmentsLexer != nil {
+					continue // shadowed by the field
+				}
+			}
+		}
+		if got, has := m[k]; !has || !sameValue(got, v) {
+			return false
+		}
+	}
+	return true
+}
+
+func metaMarkdownCellMetadata(x *nbformat.MarkdownCellMetadata) (m, same map[string]any, ok bool) {
+	typed := 0
+	if x.Jupyter != nil {
+		typed++
+	}
+	if x.Name != nil {
+		typed++
+	}
+	if x.Tags != nil {
+		return nil, nil, false
+	}
+	if !keptValues(x.AdditionalProperties) {
+		return nil, nil, false
+	}
+	if typed == 0 {
+		return extraCopy(x.AdditionalProperties), x.AdditionalProperties, true
+	}
+	out := make(map[string]any, len(x.AdditionalProperties)+typed)
+	for k, v := range x.AdditionalProperties {
+		out[k] = v
+	}
+	if x.Jupyter != nil {
+		sub, _, ok := metaMarkdownCellMetadataJupyter(x.Jupyter)
+		if !ok {
+			return nil, nil, false
+		}
+		out["jupyter"] = sub
+	}
+	if x.Name != nil {
+		out["name"] = *x.Name
+	}
+	return out, nil, true
+}
+
+func readsMarkdownCellMetadata(x *nbformat.MarkdownCellMetadata) bool {
+	if x.Jupyter != nil && !readsMarkdownCellMetadataJupyter(x.Jupyter) {
+		return false
+	}
+	if x.Tags != nil {
+		return false
+	}
+	return keptValues(x.AdditionalProperties)
+}
+
+func equalMarkdownCellMetadata(m map[string]any, x *nbformat.MarkdownCellMetadata) bool {
+	extra := x.AdditionalProperties
+	n, shadowed := len(extra), 0 // the object's keys; extra keys a typed member shadows
+	if x.Jupyter != nil {
+		got, has := m["jupyter"]
+		obj, isObj := jsonObject(got)
+		if !has || !(isObj && equalMarkdownCellMetadataJupyter(obj, x.Jupyter)) {
+			return false
+		}
+		if _, in := extra["jupyter"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if x.Name != nil {
+		got, has := m["name"]
+		if !has || !(sameString(got, *x.Name)) {
+			return false
+		}
+		if _, in := extra["name"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if x.Tags != nil {
+		return false // (not read: see readsMarkdownCellMetadata)
+	}
+	if len(m) != n {
+		return false
+	}
+	for k, v := range extra {
+		if shadowed > 0 {
+			switch k {
+			case "jupyter":
+				if x.Jupyter != nil {
+					continue // shadowed by the field
+				}
+			case "name":
+				if x.Name != nil {
+					continue // shadowed by the field
+				}
+			case "tags":
+				if x.Tags != nil {
+					continue // shadowed by the field
+				}
+			}
+		}
+		if got, has := m[k]; !has || !sameValue(got, v) {
+			return false
+		}
+	}
+	return true
+}
+
+func metaMarkdownCellMetadataJupyter(x *nbformat.MarkdownCellMetadataJupyter) (m, same map[string]any, ok bool) {
+	typed := 0
+	if x.SourceHidden != nil {
+		typed++
+	}
+	if !keptValues(x.AdditionalProperties) {
+		return nil, nil, false
+	}
+	if typed == 0 {
+		return extraCopy(x.AdditionalProperties), x.AdditionalProperties, true
+	}
+	out := make(map[string]any, len(x.AdditionalProperties)+typed)
+	for k, v := range x.AdditionalProperties {
+		out[k] = v
+	}
+	if x.SourceHidden != nil {
+		out["source_hidden"] = *x.SourceHidden
+	}
+	return out, nil, true
+}
+
+func readsMarkdownCellMetadataJupyter(x *nbformat.MarkdownCellMetadataJupyter) bool {
+	return keptValues(x.AdditionalProperties)
+}
+
+func equalMarkdownCellMetadataJupyter(m map[string]any, x *nbformat.MarkdownCellMetadataJupyter) bool {
+	extra := x.AdditionalProperties
+	n, shadowed := len(extra), 0 // the object's keys; extra keys a typed member shadows
+	if x.SourceHidden != nil {
+		got, has := m["source_hidden"]
+		if !has || !(sameBool(got, *x.SourceHidden)) {
+			return false
+		}
+		if _, in := extra["source_hidden"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if len(m) != n {
+		return false
+	}
+	for k, v := range extra {
+		if shadowed > 0 {
+			switch k {
+			case "source_hidden":
+				if x.SourceHidden != nil {
+					continue // shadowed by the field
+				}
+			}
+		}
+		if got, has := m[k]; !has || !sameValue(got, v) {
+			return false
+		}
+	}
+	return true
+}
+
+func metaNotebookMetadata(x *nbformat.NotebookMetadata) (m, same map[string]any, ok bool) {
+	typed := 0
+	if x.Authors != nil {
+		return nil, nil, false
+	}
+	if x.Kernelspec != nil {
+		typed++
+	}
+	if x.LanguageInfo != nil {
+		typed++
+	}
+	if x.OrigNbformat != nil {
+		typed++
+	}
+	if x.Title != nil {
+		typed++
+	}
+	if !keptValues(x.AdditionalProperties) {
+		return nil, nil, false
+	}
+	if typed == 0 {
+		return extraCopy(x.AdditionalProperties), x.AdditionalProperties, true
+	}
+	out := make(map[string]any, len(x.AdditionalProperties)+typed)
+	for k, v := range x.AdditionalProperties {
+		out[k] = v
+	}
+	if x.Kernelspec != nil {
+		sub, _, ok := metaKernelspec(x.Kernelspec)
+		if !ok {
+			return nil, nil, false
+		}
+		out["kernelspec"] = sub
+	}
+	if x.LanguageInfo != nil {
+		sub, _, ok := metaLanguageInfo(x.LanguageInfo)
+		if !ok {
+			return nil, nil, false
+		}
+		out["language_info"] = sub
+	}
+	if x.OrigNbformat != nil {
+		out["orig_nbformat"] = *x.OrigNbformat
+	}
+	if x.Title != nil {
+		out["title"] = *x.Title
+	}
+	return out, nil, true
+}
+
+func readsNotebookMetadata(x *nbformat.NotebookMetadata) bool {
+	if x.Authors != nil {
+		return false
+	}
+	if x.Kernelspec != nil && !readsKernelspec(x.Kernelspec) {
+		return false
+	}
+	if x.LanguageInfo != nil && !readsLanguageInfo(x.LanguageInfo) {
+		return false
+	}
+	return keptValues(x.AdditionalProperties)
+}
+
+func equalNotebookMetadata(m map[string]any, x *nbformat.NotebookMetadata) bool {
+	extra := x.AdditionalProperties
+	n, shadowed := len(extra), 0 // the object's keys; extra keys a typed member shadows
+	if x.Authors != nil {
+		return false // (not read: see readsNotebookMetadata)
+	}
+	if x.Kernelspec != nil {
+		got, has := m["kernelspec"]
+		obj, isObj := jsonObject(got)
+		if !has || !(isObj && equalKernelspec(obj, x.Kernelspec)) {
+			return false
+		}
+		if _, in := extra["kernelspec"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if x.LanguageInfo != nil {
+		got, has := m["language_info"]
+		obj, isObj := jsonObject(got)
+		if !has || !(isObj && equalLanguageInfo(obj, x.LanguageInfo)) {
+			return false
+		}
+		if _, in := extra["language_info"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if x.OrigNbformat != nil {
+		got, has := m["orig_nbformat"]
+		if !has || !(sameInt(got, *x.OrigNbformat)) {
+			return false
+		}
+		if _, in := extra["orig_nbformat"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if x.Title != nil {
+		got, has := m["title"]
+		if !has || !(sameString(got, *x.Title)) {
+			return false
+		}
+		if _, in := extra["title"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if len(m) != n {
+		return false
+	}
+	for k, v := range extra {
+		if shadowed > 0 {
+			switch k {
+			case "authors":
+				if x.Authors != nil {
+					continue // shadowed by the field
+				}
+			case "kernelspec":
+				if x.Kernelspec != nil {
+					continue // shadowed by the field
+				}
+			case "language_info":
+				if x.LanguageInfo != nil {
+					continue // shadowed by the field
+				}
+			case "orig_nbformat":
+				if x.OrigNbformat != nil {
+					continue // shadowed by the field
+				}
+			case "title":
+				if x.Title != nil {
+					continue // shadowed by the field
+				}
+			}
+		}
+		if got, has := m[k]; !has || !sameValue(got, v) {
+			return false
+		}
+	}
+	return true
+}
+
+func metaRawCellMetadata(x *nbformat.RawCellMetadata) (m, same map[string]any, ok bool) {
+	typed := 0
+	if x.Format != nil {
+		typed++
+	}
+	if x.Jupyter != nil {
+		typed++
+	}
+	if x.Name != nil {
+		typed++
+	}
+	if x.Tags != nil {
+		return nil, nil, false
+	}
+	if !keptValues(x.AdditionalProperties) {
+		return nil, nil, false
+	}
+	if typed == 0 {
+		return extraCopy(x.AdditionalProperties), x.AdditionalProperties, true
+	}
+	out := make(map[string]any, len(x.AdditionalProperties)+typed)
+	for k, v := range x.AdditionalProperties {
+		out[k] = v
+	}
+	if x.Format != nil {
+		out["format"] = *x.Format
+	}
+	if x.Jupyter != nil {
+		sub, _, ok := metaRawCellMetadataJupyter(x.Jupyter)
+		if !ok {
+			return nil, nil, false
+		}
+		out["jupyter"] = sub
+	}
+	if x.Name != nil {
+		out["name"] = *x.Name
+	}
+	return out, nil, true
+}
+
+func readsRawCellMetadata(x *nbformat.RawCellMetadata) bool {
+	if x.Jupyter != nil && !readsRawCellMetadataJupyter(x.Jupyter) {
+		return false
+	}
+	if x.Tags != nil {
+		return false
+	}
+	return keptValues(x.AdditionalProperties)
+}
+
+func equalRawCellMetadata(m map[string]any, x *nbformat.RawCellMetadata) bool {
+	extra := x.AdditionalProperties
+	n, shadowed := len(extra), 0 // the object's keys; extra keys a typed member shadows
+	if x.Format != nil {
+		got, has := m["format"]
+		if !has || !(sameString(got, *x.Format)) {
+			return false
+		}
+		if _, in := extra["format"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if x.Jupyter != nil {
+		got, has := m["jupyter"]
+		obj, isObj := jsonObject(got)
+		if !has || !(isObj && equalRawCellMetadataJupyter(obj, x.Jupyter)) {
+			return false
+		}
+		if _, in := extra["jupyter"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if x.Name != nil {
+		got, has := m["name"]
+		if !has || !(sameString(got, *x.Name)) {
+			return false
+		}
+		if _, in := extra["name"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if x.Tags != nil {
+		return false // (not read: see readsRawCellMetadata)
+	}
+	if len(m) != n {
+		return false
+	}
+	for k, v := range extra {
+		if shadowed > 0 {
+			switch k {
+			case "format":
+				if x.Format != nil {
+					continue // shadowed by the field
+				}
+			case "jupyter":
+				if x.Jupyter != nil {
+					continue // shadowed by the field
+				}
+			case "name":
+				if x.Name != nil {
+					continue // shadowed by the field
+				}
+			case "tags":
+				if x.Tags != nil {
+					continue // shadowed by the field
+				}
+			}
+		}
+		if got, has := m[k]; !has || !sameValue(got, v) {
+			return false
+		}
+	}
+	return true
+}
+
+func metaRawCellMetadataJupyter(x *nbformat.RawCellMetadataJupyter) (m, same map[string]any, ok bool) {
+	typed := 0
+	if x.SourceHidden != nil {
+		typed++
+	}
+	if !keptValues(x.AdditionalProperties) {
+		return nil, nil, false
+	}
+	if typed == 0 {
+		return extraCopy(x.AdditionalProperties), x.AdditionalProperties, true
+	}
+	out := make(map[string]any, len(x.AdditionalProperties)+typed)
+	for k, v := range x.AdditionalProperties {
+		out[k] = v
+	}
+	if x.SourceHidden != nil {
+		out["source_hidden"] = *x.SourceHidden
+	}
+	return out, nil, true
+}
+
+func readsRawCellMetadataJupyter(x *nbformat.RawCellMetadataJupyter) bool {
+	return keptValues(x.AdditionalProperties)
+}
+
+func equalRawCellMetadataJupyter(m map[string]any, x *nbformat.RawCellMetadataJupyter) bool {
+	extra := x.AdditionalProperties
+	n, shadowed := len(extra), 0 // the object's keys; extra keys a typed member shadows
+	if x.SourceHidden != nil {
+		got, has := m["source_hidden"]
+		if !has || !(sameBool(got, *x.SourceHidden)) {
+			return false
+		}
+		if _, in := extra["source_hidden"]; in {
+			shadowed++
+		} else {
+			n++
+		}
+	}
+	if len(m) != n {
+		return false
+	}
+	for k, v := range extra {
+		if shadowed > 0 {
+			switch k {
+			case "source_hidden":
+				if x.SourceHidden != nil {
+					continue // shadowed by the field
+				}
+			}
+		}
+		if got, has := m[k]; !has || !sameValue(got, v) {
+			return false
+		}
+	}
+	return true
+}
+
 func genCellID(e *encoder, v nbformat.CellID) (any, error) {
 	return string(v), nil
 }

@@ -47,6 +47,7 @@ func emitMap(m *model) ([]byte, error) {
 			g.fromStruct(s)
 		}
 	}
+	g.metaViews()
 	for _, n := range sortedNames(g.toHelpers) {
 		g.toHelper(g.toHelpers[n])
 	}
@@ -322,7 +323,7 @@ func mapNonZero(t *gtype, v string) string {
 func (g *mapGen) toHelper(t *gtype) {
 	m, ts := t.mangle(), qual(t)
 	g.p("func gen%s(e *encoder, v %s) (any, error) {", m, ts)
-	if t.named != "" {
+	if t.named != "" && t.kind == kString {
 		g.p("\treturn string(v), nil")
 		g.p("}")
 		g.p("")
