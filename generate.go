@@ -66,5 +66,5 @@ package ipynb
 //go:generate go run github.com/atombender/go-jsonschema --only-models --tags=json --capitalization=ID -p nbformat -o nbformat/schema_gen.go schema/notebook.schema.json
 //go:generate go run ./internal/cmd/retag -keep json -hidden AdditionalProperties -state src:nodeRef -state-members cell_type,output_type -in nbformat/schema_gen.go -out nbformat/schema_gen.go
 //go:generate go run ./internal/cmd/gencodec -state src:nodeRef -in nbformat/schema_gen.go -out nbformat/codec_gen.go
-//go:generate go run ./internal/cmd/gencodec -test -in nbformat/codec_synth_test.go -out nbformat/codec_synth_gen_test.go
+//go:generate go run ./internal/cmd/gencodec -test -state src:nodeRef -beside nbformat/schema_gen.go -in nbformat/codec_synth_test.go -out nbformat/codec_synth_gen_test.go
 //go:generate go run ./internal/cmd/gencodec -map -state src:nodeRef -in nbformat/schema_gen.go -out internal/nbmap/map_gen.go

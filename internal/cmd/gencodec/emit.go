@@ -39,10 +39,9 @@ func emit(m *model) ([]byte, error) {
 	g.p("")
 	g.p("package nbformat")
 	g.p("")
-	for _, s := range m.structs {
-		for _, f := range s.fields {
-			g.need(f.typ)
-		}
+	g.needAll()
+	for n := range m.beside {
+		delete(g.helpers, n)
 	}
 	g.descriptors()
 	for _, s := range m.structs {
@@ -64,6 +63,26 @@ func emit(m *model) ([]byte, error) {
 		return nil, fmt.Errorf("formatting the generated code: %w\n%s", err, g.buf.Bytes())
 	}
 	return out, nil
+}
+
+// needAll records the helpers the fields of every struct need.
+func (g *gen) needAll() {
+	for _, s := range g.m.structs {
+		for _, f := range s.fields {
+			g.need(f.typ)
+		}
+	}
+}
+
+// helperNames returns the mangled names of the helpers emit writes for m.
+func helperNames(m *model) map[string]bool {
+	g := &gen{m: m, helpers: map[string]*gtype{}}
+	g.needAll()
+	names := map[string]bool{}
+	for n := range g.helpers {
+		names[n] = true
+	}
+	return names
 }
 
 // need records the helpers t (and its element types) need.

@@ -16,13 +16,17 @@
 // change, and no reflection.
 //
 // Usage: gencodec -in nbformat/schema_gen.go -out nbformat/codec_gen.go
-// [-extra AdditionalProperties] [-state src:nodeRef] [-test] [-map]
+// [-extra AdditionalProperties] [-state src:nodeRef] [-test [-beside schema_gen.go]] [-map]
 //
 // With -test, the input is a test file of structs standing for what a
 // schema change could generate (nbformat/codec_synth_test.go), and the
 // output a test file of their codec: without the tables over all
 // generated structs, and with no codec ids (the order of their members in
-// unsorted files is not learnt).
+// unsorted files is not learnt). -beside names the package's own
+// structs (schema_gen.go): the helpers their codec writes are not written
+// again (-state is then that of the -beside file), so that a member of a
+// new type added to the schema (a number, say) never declares a helper
+// twice in the package's test build.
 //
 // With -map, the output is internal/nbmap/map_gen.go: for every struct,
 // its conversion to generic JSON and (but for cells and what holds them)
@@ -49,28 +53,44 @@ func main() {
 	extra := flag.String("extra", "AdditionalProperties", "the field that keeps members the schema does not name")
 	state := flag.String("state", "", `the provenance field of the variants, NAME:TYPE ("" for none)`)
 	test := flag.Bool("test", false, "write the codec of test structs (no tables, no ids)")
+	beside := flag.String("beside", "", "with -test: the package's own structs (schema_gen.go), whose codec's helpers are not written again")
 	toMap := flag.Bool("map", false, "write internal/nbmap's conversions to and from generic JSON")
 	flag.Parse()
 	if *in == "" || *out == "" {
 		fmt.Fprintln(os.Stderr, "usage: gencodec -in schema_gen.go -out codec_gen.go [-extra FIELD] [-state NAME:TYPE]")
 		os.Exit(2)
 	}
-	if err := run(*in, *out, *extra, *state, *test, *toMap); err != nil {
+	if err := run(*in, *out, *extra, *state, *beside, *test, *toMap); err != nil {
 		fmt.Fprintln(os.Stderr, "gencodec:", err)
 		os.Exit(1)
 	}
 }
 
-func run(in, out, extra, state string, test, toMap bool) error {
+func run(in, out, extra, state, beside string, test, toMap bool) error {
 	src, err := os.ReadFile(in)
 	if err != nil {
 		return err
 	}
-	m, err := load(in, src, extra, state)
+	own := state
+	if test {
+		own = "" // (test structs have no provenance; -state is the -beside file's)
+	}
+	m, err := load(in, src, extra, own)
 	if err != nil {
 		return err
 	}
 	m.test = test
+	if test && beside != "" {
+		bsrc, err := os.ReadFile(beside)
+		if err != nil {
+			return err
+		}
+		bm, err := load(beside, bsrc, extra, state)
+		if err != nil {
+			return err
+		}
+		m.beside = helperNames(bm)
+	}
 	emitter := emit
 	if toMap {
 		emitter = emitMap

@@ -138,6 +138,7 @@ type model struct {
 	extra   string              // the field keeping unnamed members
 	state   string              // the unexported provenance field of variants ("" if none)
 	test    bool                // test structs: no tables over all structs, no ids
+	beside  map[string]bool     // helpers the package's own codec writes (with -test: not written again)
 }
 
 // handwritten names the types of package nbformat the generated structs
