@@ -9,25 +9,29 @@ import (
 )
 
 // isPlaceConflict reports whether c is the conflict of a cell both sides
-// moved to different places (see dialog.Merge): the one conflict of a
-// message as a whole (Part 0) that its text does not show.
+// moved, or added, to different places (see dialog.Merge): the
+// conflicts of a message as a whole (Part 0) that its text does not
+// show.
 func isPlaceConflict(c dialog.Conflict) bool {
 	return c.ID != "" && c.Part == 0 && !c.InText
 }
 
-// placeRecord is the record of conflict c, a cell both sides moved to
-// different places (see ConflictsKey): pointer "" (the cell itself), and
-// each side's place, {"index": N, "after": ID}, as its file has it: the
-// cell's index among its cells (counting every worksheet's of a version
-// 3 file, in order), and the id of the cell before it, absent when the
-// cell is first or that cell has no id of its file's (a file without
-// cell ids). ok is false when c's values are not the indices of its
+// placeRecord is the record of conflict c, a cell both sides moved or
+// added to different places (see ConflictsKey): pointer "" (the cell
+// itself), and each side's place (base's where it has the cell),
+// {"index": N, "after": ID}, as its file has it: the cell's index among
+// its cells (counting every worksheet's of a version 3 file, in order),
+// and the id of the cell before it, absent when the cell is first or
+// that cell has no id of its file's (a file without cell ids). ok is false when c's values are not the indices of its
 // versions in dialogs.
 func placeRecord(c dialog.Conflict, dialogs [3]*dialog.Dialog, orgs [3]*origin) (json.RawMessage, bool) {
 	keys := []string{"pointer", "what"}
 	vals := map[string]any{"pointer": "", "what": c.What}
 	for i, side := range [3]string{"base", "ours", "theirs"} {
 		m := [3]*dialog.Message{c.Base, c.Ours, c.Theirs}[i]
+		if i == 0 && m == nil && c.Values[0] == nil {
+			continue // added on both sides: no place in base
+		}
 		n, ok := c.Values[i].(int)
 		if m == nil || dialogs[i] == nil || !ok || n < 0 || n >= len(dialogs[i].Messages) || dialogs[i].Messages[n] != m {
 			return nil, false

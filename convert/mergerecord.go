@@ -55,8 +55,11 @@ import (
 // "index", the cell's index among its cells (0-based; in a version 3 file
 // counting the cells of every worksheet, in order), and "after", the id
 // of the cell before it there, absent when it is first or that cell has
-// no id in its file (before nbformat 4.5). Resolving is moving the cell,
-// or leaving it, and deleting the record.
+// no id in its file (before nbformat 4.5). A cell both sides added (of
+// one id, or equal in a file without ids) at different places (after
+// other cells all three have) has such a record with "what": "added on
+// both sides at different places" and no "base". Resolving is moving the
+// cell, or leaving it, and deleting the record.
 const ConflictsKey = "ipynb_conflicts"
 
 // recordConflicts adds the records of the conflicts that have no text to

@@ -132,14 +132,15 @@ type Conflict struct {
 	// a prompt", "attachment K of a message that is now code"), "deleted
 	// by ours, edited by theirs" (or the reverse), "added on both sides",
 	// "replaced on both sides", "moved on both sides" (to different
-	// places), "notebook metadata key K". Nested metadata keys are written
+	// places), "added on both sides at different places", "notebook
+	// metadata key K". Nested metadata keys are written
 	// as a path: "metadata key a/b".
 	What string
 	// Part is the part of the message that conflicts (one of the Part
 	// bits: PartKind, PartContent, PartReply, PartOutputs, PartCount,
 	// PartAttachments, PartMeta, PartAttrs, PartID), PartMeta for the
 	// notebook metadata, or 0 for the message as a whole (deleted and
-	// edited, added, replaced or moved on both sides).
+	// edited, added, replaced, moved or added apart on both sides).
 	Part Part
 	// Key locates the value inside Part: the metadata key and the keys
 	// nested under it (PartMeta), the attribute and keys under it
@@ -153,8 +154,9 @@ type Conflict struct {
 	Base, Ours, Theirs *Message
 	// Values holds the conflicting values of a metadata key, attribute
 	// or attachment: base, ours, theirs (nil where absent); for a
-	// message moved on both sides, its places: its index (an int) among
-	// base's, ours' and theirs' messages.
+	// message moved on both sides, or added on both sides at different
+	// places, its places: its index (an int) among base's (nil where
+	// added), ours' and theirs' messages.
 	Values [3]any
 }
 
@@ -207,6 +209,14 @@ func (c Conflict) String() string {
 // some messages it moved (a swap), the merge takes it to have moved the
 // others than those the other side moved, so that a swap never undoes
 // the other side's move.
+//
+// A message both sides added (of one id, or equal where ids are made up)
+// comes once. Where the message before it among those base, ours and
+// theirs all have (or none, first) is the same on both sides it merges
+// cleanly, at ours' place among the messages added there; otherwise it
+// is where ours put it, and is a Conflict ("added on both sides at
+// different places", Part 0, not InText) whose Values are its places
+// (base's nil), recorded by package convert as a moved message's are.
 //
 // What both sides changed differently and has no text — the kind, a
 // metadata value, an attribute, an attachment, an execution count, an id

@@ -18,6 +18,10 @@ import (
 // different places says.
 const movedApartWhat = "moved on both sides"
 
+// addedApartWhat is what a Conflict of a message both sides added (one
+// message: of one id, or equal) at different places says.
+const addedApartWhat = "added on both sides at different places"
+
 // moves is the judgement of both sides' moves, by key (see Moves).
 type moves struct {
 	pos    [3][]int  // side (0 base, 1 ours, 2 theirs) → key → index there, or -1
@@ -131,35 +135,41 @@ func keptInOrder(mv *moves, kb, ks []int, s int) []int {
 	return mv.kept(kb, ks, s)
 }
 
-// movedApart returns the messages both sides surely moved to different
-// places, by key, with their indices in base, ours and theirs: the
-// places differ when the message before it among those all three have
-// (none: it is first) is another on ours than on theirs. Both sides
-// moving it after the same message, one side moving it and the other
-// editing it, and moves of different messages are not in the result.
+// movedApart returns the messages both sides surely moved, or both
+// added, to different places, by key, with their indices in base (-1
+// where added), ours and theirs: the places differ when the message
+// before it among those all three have (none: it is first) is another on
+// ours than on theirs. Both sides moving or adding it after the same
+// message (their orders among messages not all three have may differ),
+// one side moving it and the other editing it, and moves of different
+// messages are not in the result.
 func (mv *moves) movedApart(kb, ko, kt []int) map[int][3]int {
 	if mv == nil {
 		return nil
 	}
-	var before [3]map[int]int // side → key → the common key before it (-1: none)
-	for s := 1; s < 3; s++ {
-		if !slices.Contains(mv.sure[s], true) {
-			return nil
+	var cand []int // keys moved or added by both sides
+	for k := range mv.common {
+		if mv.common[k] && mv.sure[1][k] && mv.sure[2][k] || mv.pos[0][k] < 0 && mv.pos[1][k] >= 0 && mv.pos[2][k] >= 0 {
+			cand = append(cand, k)
 		}
-		before[s] = map[int]int{}
+	}
+	if len(cand) == 0 {
+		return nil
+	}
+	var before [3][]int // side → key → the common key before it (-1: none)
+	for s := 1; s < 3; s++ {
+		before[s] = make([]int, len(mv.common))
 		last := -1
 		for _, k := range [3][]int{kb, ko, kt}[s] {
+			before[s][k] = last
 			if mv.common[k] {
-				if mv.sure[1][k] || mv.sure[2][k] {
-					before[s][k] = last
-				}
 				last = k
 			}
 		}
 	}
 	var out map[int][3]int
-	for _, k := range kb {
-		if !mv.sure[1][k] || !mv.sure[2][k] || before[1][k] == before[2][k] {
+	for _, k := range cand {
+		if before[1][k] == before[2][k] {
 			continue
 		}
 		if out == nil {

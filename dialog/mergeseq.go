@@ -128,7 +128,11 @@ func (mg *merger) merge(base, ours, theirs *Dialog) (*Dialog, []Conflict) {
 		e := es[key]
 		if m := mg.entry(e, out, taken); m != nil {
 			if at, ok := apart[key]; ok {
-				mg.add(Conflict{ID: m.ID, What: movedApartWhat, Base: e.b, Ours: e.o, Theirs: e.t, Values: [3]any{at[0], at[1], at[2]}})
+				c := Conflict{ID: m.ID, What: movedApartWhat, Base: e.b, Ours: e.o, Theirs: e.t, Values: [3]any{at[0], at[1], at[2]}}
+				if at[0] < 0 {
+					c.What, c.Values[0] = addedApartWhat, nil
+				}
+				mg.add(c)
 			}
 			out.Messages = append(out.Messages, m)
 			if mg.opt.Trace != nil {

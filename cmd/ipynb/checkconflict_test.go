@@ -67,6 +67,10 @@ func TestCheckReportsConflicts(t *testing.T) {
 		// third cell), theirs' recorded.
 		{"cell moved on both sides", ordered("a b c d"), ordered("b c a d"), ordered("b c d a"), nil,
 			[]string{"/cells/2/metadata/ipynb_conflicts/0", "cell 3 (id a): conflict recorded: moved on both sides"}},
+		// x added after a by ours, after b by theirs: once, at ours'
+		// place (the second cell), both places recorded.
+		{"cell added on both sides at different places", ordered("a b c"), ordered("a x b c"), ordered("a b x c"), nil,
+			[]string{"/cells/1/metadata/ipynb_conflicts/0", "cell 2 (id x): conflict recorded: added on both sides at different places"}},
 	} {
 		dir := t.TempDir()
 		for name, text := range map[string]string{"base.ipynb": c.base, "nb.ipynb": c.ours, "theirs.ipynb": c.theirs} {

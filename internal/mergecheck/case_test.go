@@ -114,6 +114,9 @@ func drawCase(seed uint64, reals []realBase, disjoint bool) *tcase {
 				e = moveApart(r, sides[s], c.ed[0], &count) // a cell ours moved, elsewhere
 			case s == 1 && len(c.ed[0]) > 0 && r.IntN(6) == 0:
 				e = c.ed[0][r.IntN(len(c.ed[0]))] // the same edit
+				if e.op == "ins" && r.IntN(2) == 0 {
+					e = insApart(r, sides[s], e) // the same cell, elsewhere
+				}
 			default:
 				prefer := slices.Clone(hot)
 				if s == 1 {

@@ -468,7 +468,8 @@ func (k *run) kept(ch change, side int, b, other *obj, rs []*cellView) (place st
 // order checks the order of the cells all four have once: a side's
 // reordering is the result's when the other side reordered nothing; when
 // both did, a cell both moved to different places is at each side's place
-// or records it (see movedApart).
+// or records it (see movedApart); a cell both sides added at different
+// places likewise (see addedApart).
 func (k *run) order(vs [4]*nbView) {
 	count := map[string][4]int{}
 	for i, v := range vs {
@@ -486,6 +487,7 @@ func (k *run) order(vs [4]*nbView) {
 			}
 		}
 	}
+	k.addedApart(vs, count, seqs)
 	want, who := seqs[0], ""
 	switch om, tm := !slices.Equal(seqs[1], seqs[0]), !slices.Equal(seqs[2], seqs[0]); {
 	case om && tm:

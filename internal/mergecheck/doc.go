@@ -12,9 +12,10 @@
 // "ipynb_conflicts"); a cell deleted on one side and unchanged on the
 // other is gone, and kept with a marked conflict where the other side
 // edited it; values unchanged on both sides are kept; one side's
-// reordering is the result's, and a cell both sides moved to different
-// places is at each side's place or carries a record naming it (see
-// place_test.go); a clean merge has no markers or records.
+// reordering is the result's, and a cell both sides moved, or added, to
+// different places is at each side's place or carries a record naming it
+// (see place_test.go, addplace_test.go); a clean merge has no markers or
+// records.
 //
 // What the checker compares, and why (each a claim it does not make):
 //

@@ -456,3 +456,16 @@ func moveApart(r *rand.Rand, d *doc, es []edit, count *int) edit {
 	}
 	return e
 }
+
+// insApart is ours' insertion oe made by theirs (of d: the same cell, as
+// a cherry-pick makes it, of one token, id and content) after an anchor
+// other than ours' (the front among them), so that both sides add one
+// cell at different places (issue 21).
+func insApart(r *rand.Rand, d *doc, oe edit) edit {
+	e := oe
+	anchors := slices.DeleteFunc(append([]string{""}, d.tokens()...), func(t string) bool { return t == oe.at })
+	if len(anchors) > 0 {
+		e.at = anchors[r.IntN(len(anchors))]
+	}
+	return e
+}

@@ -300,8 +300,10 @@ func report(t *testing.T, what string, tl *tally, m merger, maxShrink int) []row
 func property(t *testing.T, what string, m merger, seeds []uint64, reals []realBase, maxShrink int) *tally {
 	t.Helper()
 	tl := &tally{}
-	apart := movesApart
-	defer func() { t.Logf("%s: %d cells both sides moved to different places", what, movesApart-apart) }()
+	apart, added := movesApart, addsApart
+	defer func() {
+		t.Logf("%s: %d cells both sides moved to different places, %d added at different places", what, movesApart-apart, addsApart-added)
+	}()
 	dump := os.Getenv("IPYNB_MERGEPROP_CASES") != "" // a line per failing case, for tables made elsewhere
 	for _, s := range seeds {
 		c := newCase(s, reals)

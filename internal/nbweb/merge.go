@@ -213,8 +213,8 @@ func (a *mergeApp) view(d *dialog.Dialog, i int) nbhtml.MergeConflict {
 		v.Choices = []nbhtml.MergeChoice{{Value: "ours", Label: "ours' cells"}, {Value: "theirs", Label: "theirs' cells"}, {Value: "both", Label: "both"}}
 		return v
 	}
-	if c.What == movedBoth && m != nil {
-		return movedView(v, d, m)
+	if isPlaceWhat(c.What) && m != nil {
+		return movedView(v, d, m, c.What)
 	}
 	describe := func(m *dialog.Message, value any, side int) string {
 		switch {
@@ -416,7 +416,7 @@ func (a *mergeApp) apply(rs []resolution) ([]byte, int, error) {
 			for _, k := range drop {
 				remove = append(remove, d.Messages[k].ID)
 			}
-		case c.What == movedBoth && m != nil && r.Choice == "theirs":
+		case isPlaceWhat(c.What) && m != nil && r.Choice == "theirs":
 			after, ok := theirsPlace(d, m)
 			if done = ok; ok {
 				moves = append(moves, [2]*dialog.Message{m, after})

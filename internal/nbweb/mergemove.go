@@ -15,6 +15,14 @@ import (
 // place in its metadata (see convert.ConflictsKey).
 const movedBoth = "moved on both sides"
 
+// addedApart is the conflict of a cell both sides added at different
+// places: at ours' place, its record holds ours' and theirs' places (base
+// has none).
+const addedApart = "added on both sides at different places"
+
+// isPlaceWhat reports whether a conflict's what is one of a cell's place.
+func isPlaceWhat(what string) bool { return what == movedBoth || what == addedApart }
+
 // place is one side's place of a cell, as its position record holds it:
 // its index among that side's cells and the id of the cell before it
 // there ("" when first, or when the side's file has no cell ids).
@@ -46,7 +54,7 @@ func recordedPlace(m *dialog.Message, side string) (p place, ok bool) {
 		return place{}, false
 	}
 	for _, r := range recs {
-		if r.Pointer == nil || *r.Pointer != "" || r.What != movedBoth {
+		if r.Pointer == nil || *r.Pointer != "" || !isPlaceWhat(r.What) {
 			continue
 		}
 		if v := map[string]*sidePlace{"base": r.Base, "ours": r.Ours, "theirs": r.Theirs}[side]; v != nil {
@@ -69,17 +77,20 @@ func placeText(p place, ok bool) string {
 	return fmt.Sprintf("cell %d of its file", p.index+1)
 }
 
-// movedView is the page's view of conflict c, whose cell is m: the three
-// places, and the choices: ours' place (where the cell is), and theirs'
+// movedView is the page's view of conflict c of a cell's place (what),
+// whose cell is m: the three places (base's none where added), and the choices: ours' place (where the cell is), and theirs'
 // where the page can put it there (first, or after a cell of d with the
 // id theirs' record names).
-func movedView(v nbhtml.MergeConflict, d *dialog.Dialog, m *dialog.Message) nbhtml.MergeConflict {
+func movedView(v nbhtml.MergeConflict, d *dialog.Dialog, m *dialog.Message, what string) nbhtml.MergeConflict {
 	var ps [3]place
 	var oks [3]bool
 	for i, side := range []string{"base", "ours", "theirs"} {
 		ps[i], oks[i] = recordedPlace(m, side)
 	}
 	v.Base, v.Ours, v.Theirs = placeText(ps[0], oks[0]), placeText(ps[1], oks[1]), placeText(ps[2], oks[2])
+	if what == addedApart {
+		v.Base = "(none: added on both sides)"
+	}
 	v.Choices = []nbhtml.MergeChoice{{Value: "ours", Label: "ours' place (where it is)"}}
 	if _, ok := theirsPlace(d, m); ok {
 		v.Choices = append(v.Choices, nbhtml.MergeChoice{Value: "theirs", Label: "theirs' place"})
