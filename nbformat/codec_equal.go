@@ -115,6 +115,11 @@ func (e *encoder) eqStruct(x codecStruct, o int) bool {
 	if len(extra) > 0 && e.keptExtras(x, extra, zero) != extrasMatched {
 		return e.differs(x, o)
 	}
+	if extrasMatched > 1 && !simpleKeys(t, o) {
+		// A repeated key of extra was counted each time: the count may
+		// hide a kept value the original lacks.
+		return e.eqStructUnique(x, o)
+	}
 	// Nothing else is written: no field the original lacks, but those
 	// written as the kept value of their key (counted above).
 	for rest := lacking &^ has; rest != 0; rest &= rest - 1 {

@@ -44,6 +44,11 @@
 //     count, as a markdown cell without those members has none: a side
 //     that cleared a cell's outputs while the other made it a note both
 //     left it with none (see noneSpelled).
+//   - A version 3 cell or pyout/display_data output without metadata
+//     has the empty metadata, as nbformat's upgrade reads it (upgrade_cell,
+//     upgrade_output): a side whose only change is that spelling (git's
+//     hunks may give the line "metadata": {} to one side) changed nothing
+//     (see noMetaSpelled).
 //   - Output lists of one length on base and both sides are values output
 //     by output (as git's line merge of the file merges them): an output
 //     a side left as base has it is no change of its own, so the other

@@ -28,8 +28,9 @@ func tokenKeys(vs [4]*nbView) { tokenKeysBy(vs, byAlignment) }
 func tokenKeysInOrder(vs [4]*nbView) { tokenKeysBy(vs, inOrder) }
 
 // tokenKeysEqualFirst is tokenKeys giving a base cell's key, among a
-// side's cells of its token, first to the one equal to it (the copy git's
-// hunks left as base had it is base's), the others in order.
+// side's or the result's cells of its token, first to the one equal to it
+// (the copy git's hunks left as base had it is base's, and so is the
+// result's copy equal to it), the others in order.
 func tokenKeysEqualFirst(vs [4]*nbView) { tokenKeysBy(vs, equalFirst) }
 
 // tokenIDKeys is tokenKeys with a repeated token's cells told apart by
@@ -128,7 +129,7 @@ func tokenKeysBy(vs [4]*nbView, how numbering) {
 				used[keys[p[1]]] = true
 			}
 		}
-		if how == equalFirst && i < 3 {
+		if how == equalFirst {
 			for j, c := range vs[i].cells {
 				for k, b := range vs[0].cells {
 					if toks[i][j] == toks[0][k] && !used[baseKeys[k]] && equal(b.c, c.c) {

@@ -105,3 +105,51 @@ func TestLinesKeptReadsRecordTexts(t *testing.T) {
 		}
 	}
 }
+
+// A repair's copy of a cell a side holds twice that is equal to a base
+// copy is that copy, in the result as in the sides (tokenKeysEqualFirst):
+// seed 6000913 (fix path; ours moved raw cell b1 after b3, theirs made b1
+// code and deleted b2 and b3), where git's hunks left b1's text three
+// times in base read back (raw, then as b3's code cell, then raw again at
+// ours' new place), ours' sides [b2, the code copy, the raw copy] and
+// theirs' [the code copy with b1's metadata, the raw copy]. Read with the
+// raw copies as base's first, ours deleted nothing of b1 and theirs gave
+// the code copy b1's metadata: the repair's [theirs' code copy, the raw
+// copy] keeps both, and the raw copy equal to base's first is that copy.
+func TestRepairResultCopyEqualToBase(t *testing.T) {
+	cell := func(typ, meta, src string) string {
+		s, _ := json.Marshal(src)
+		c := `{"cell_type": "` + typ + `", "metadata": ` + meta + `, "source": ` + string(s)
+		if typ == "code" {
+			c += `, "execution_count": null, "outputs": []`
+		}
+		return c + "}"
+	}
+	nb := func(cells ...string) []byte {
+		return []byte(`{"cells": [` + strings.Join(cells, ", ") + `], "metadata": {}, "nbformat": 4, "nbformat_minor": 1}`)
+	}
+	const colab = `{"colab": {"height": 140}}`
+	raw, b2 := cell("raw", colab, "«b1»\nA"), cell("markdown", "{}", "«b2»\nB")
+	code, theirsCode := cell("code", "{}", "«b1»\nA"), cell("code", colab, "«b1»\nA")
+	base, ours, theirs := nb(raw, b2, code, raw), nb(b2, code, raw), nb(theirsCode, raw)
+	opt := checkOptions{keys: tokenKeysEqualFirst, uniqueLines: true}
+	for _, c := range []struct {
+		name   string
+		result []byte
+		want   string // a failure's text holds it; "" none
+	}{
+		{"the repair's", nb(theirsCode, raw), ""},
+		{"theirs' change lost", nb(code, raw), "lost (theirs)"},
+		{"the raw copy lost", nb(theirsCode), "cell lost"},
+		{"theirs' deletion of b2 undone", nb(b2, theirsCode, raw), "deleted"},
+	} {
+		fails := check(base, ours, theirs, c.result, true, opt)
+		found := false
+		for _, f := range fails {
+			found = found || c.want != "" && strings.Contains(f.String(), c.want)
+		}
+		if c.want == "" && len(fails) > 0 || c.want != "" && !found {
+			t.Errorf("%s: failures %v, want %q", c.name, fails, c.want)
+		}
+	}
+}

@@ -273,3 +273,52 @@ func TestOutputsJudgedOutputByOutput(t *testing.T) {
 		}
 	}
 }
+
+// A version 3 cell's or pyout/display_data output's missing metadata is
+// the empty one (nbformat's upgrade sets it so): seed 6001725 (fix path),
+// git's hunk gave an output's "metadata": {} line to ours' side only, so
+// that ours read back "added" it while theirs changed the output's data;
+// theirs' output, without the line, lost nothing of ours. A metadata with
+// members is a change still.
+func TestV3MetadataAbsentIsEmpty(t *testing.T) {
+	out := func(meta, png string) string {
+		return `{"output_type": "display_data", ` + meta + `"png": "` + png + `", "text": ["x"]}`
+	}
+	nb := func(cellMeta, src string, outs ...string) []byte {
+		return []byte(`{"metadata": {"name": "nb"}, "nbformat": 3, "nbformat_minor": 0, "worksheets": [{"metadata": {}, "cells": [` +
+			`{"cell_type": "code", "collapsed": false, "input": "` + src + `", "language": "python", ` + cellMeta +
+			`"outputs": [` + strings.Join(outs, ", ") + `], "prompt_number": 1}]}]}`)
+	}
+	const empty, isolated = `"metadata": {}, `, `"metadata": {"isolated": true}, `
+	opt := checkOptions{keys: tokenKeys, uniqueLines: true}
+	for _, c := range []struct {
+		name                       string
+		base, ours, theirs, result []byte
+		want                       string // a failure's text holds it; "" none
+	}{
+		{"output: ours spelled it, theirs changed the data",
+			nb(empty, "«b0»\\nx", out("", "AA==")), nb(empty, "«b0»\\nx", out(empty, "AA==")), nb(empty, "«b0»\\nx", out("", "AQ==")),
+			nb(empty, "«b0»\\nx", out("", "AQ==")), ""},
+		{"output: ours spelled it, theirs' change lost",
+			nb(empty, "«b0»\\nx", out("", "AA==")), nb(empty, "«b0»\\nx", out(empty, "AA==")), nb(empty, "«b0»\\nx", out("", "AQ==")),
+			nb(empty, "«b0»\\nx", out(empty, "AA==")), "lost (theirs) /outputs"},
+		{"output: ours gave it members",
+			nb(empty, "«b0»\\nx", out("", "AA==")), nb(empty, "«b0»\\nx", out(isolated, "AA==")), nb(empty, "«b0»\\nx", out("", "AQ==")),
+			nb(empty, "«b0»\\nx", out("", "AQ==")), "lost (ours) /outputs"},
+		{"cell: ours spelled it, theirs changed the text",
+			nb("", "«b0»\\nx", out(empty, "AA==")), nb(empty, "«b0»\\nx", out(empty, "AA==")), nb("", "«b0»\\ny", out(empty, "AA==")),
+			nb("", "«b0»\\ny", out(empty, "AA==")), ""},
+		{"cell: ours gave it members",
+			nb("", "«b0»\\nx", out(empty, "AA==")), nb(isolated, "«b0»\\nx", out(empty, "AA==")), nb("", "«b0»\\ny", out(empty, "AA==")),
+			nb("", "«b0»\\ny", out(empty, "AA==")), "lost (ours) /metadata"},
+	} {
+		fails := check(c.base, c.ours, c.theirs, c.result, true, opt)
+		found := false
+		for _, f := range fails {
+			found = found || c.want != "" && strings.Contains(f.String(), c.want)
+		}
+		if c.want == "" && len(fails) > 0 || c.want != "" && !found {
+			t.Errorf("%s: failures %v, want %q", c.name, fails, c.want)
+		}
+	}
+}

@@ -13,8 +13,9 @@ import (
 // so that versions and spellings compare as values — the text member
 // ("source", or a version 3 code cell's "input") as one string named
 // "source", a version 3 "prompt_number" as "execution_count" and a
-// version 3 code cell's "collapsed" as its metadata's, the
-// multiline strings of outputs and attachments as one string each — and
+// version 3 code cell's "collapsed" as its metadata's, a version 3
+// cell's or pyout/display_data output's missing metadata as the empty
+// one (as the upgrade reads them), the multiline strings of outputs and attachments as one string each — and
 // its conflict records taken out of the metadata.
 
 type nbView struct {
@@ -201,6 +202,7 @@ func viewOf(data []byte) (*nbView, error) {
 				c.del("collapsed")
 				c.sub("metadata", true).set("collapsed", x)
 			}
+			noMetaSpelled(c)
 		}
 		noneSpelled(c)
 		if outs, ok := c.vals["outputs"].([]any); ok {
@@ -226,6 +228,28 @@ func viewOf(data []byte) (*nbView, error) {
 		w.cells = append(w.cells, cv)
 	}
 	return w, nil
+}
+
+// noMetaSpelled gives a version 3 cell, and its pyout and display_data
+// outputs, that lack metadata the empty metadata, as nbformat's upgrade
+// reads them (upgrade_cell and upgrade_output set it by default): in
+// version 3 a missing metadata and an empty one are one value, and a side
+// that only spelled it otherwise (git's line merge gives the line of an
+// output's "metadata": {} to one side's hunk) changed nothing.
+func noMetaSpelled(c *obj) {
+	if _, ok := c.get("metadata"); !ok {
+		c.set("metadata", newObj())
+	}
+	outs, _ := c.vals["outputs"].([]any)
+	for _, o := range outs {
+		if o, ok := o.(*obj); ok {
+			if typ := str(o.vals["output_type"]); typ == "pyout" || typ == "display_data" {
+				if _, ok := o.get("metadata"); !ok {
+					o.set("metadata", newObj())
+				}
+			}
+		}
+	}
 }
 
 // noneSpelled takes out of a cell the spellings of having no outputs and
