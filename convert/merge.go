@@ -240,6 +240,9 @@ func (o options) mergeDialogs(fBase, fOurs, fTheirs *File, in mergeInputs, opt d
 	if opt.KindMeta == nil {
 		opt.KindMeta = map[dialog.Kind]map[string]any{dialog.Prompt: {promptKey: true}}
 	}
+	if opt.Separator == "" {
+		opt.Separator = ReplySeparator
+	}
 	userUnkeyed, userEqual, userTrace, userPairText := opt.Unkeyed, opt.Equal, opt.Trace, opt.PairText
 	elsewhere := copiesElsewhere(base, orgs[0], ours, theirs)
 	for i, d := range [2]*dialog.Dialog{ours, theirs} {

@@ -91,6 +91,15 @@ type MergeOptions struct {
 	// a kind change is no change of such a key, and leaves out of the
 	// merged Meta what the merged kind carries.
 	KindMeta map[Kind]map[string]any
+	// Separator, if set, is how the caller's files hold a prompt's
+	// question and reply in one text (package convert: ReplySeparator).
+	// Where base's message is not a prompt and its text holds Separator,
+	// a side that made it a prompt split that text in two: its question,
+	// Separator and its reply are merged as one text with the other
+	// side's (which did not make it a prompt), then split at the first
+	// Separator again. Empty: only a side that changed nothing of base's
+	// text but the split is merged so.
+	Separator string
 	// Trace, if set, is called for each message of the merged dialog, in
 	// order, with its versions in base, ours and theirs (nil where a side
 	// has none): for callers that write the result beside one side's

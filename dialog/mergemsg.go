@@ -149,7 +149,7 @@ func (mg *merger) message3(b, o, t *Message, added bool) *Message {
 	// (A side that only made base's message a prompt merges its text as
 	// one: see wholeTexts. ot and tt are the versions whose texts and
 	// outputs merge.)
-	ot, tt, sep := wholeTexts(b, o, t)
+	ot, tt, sep := wholeTexts(b, o, t, mg.opt.Separator)
 	conflict := func(c Conflict) {
 		c.ID, c.Ours, c.Theirs = o.ID, o, t
 		if !added {

@@ -1,41 +1,49 @@
+// One text for a message a side split into a question and a reply.
 package dialog
 
 import "strings"
 
-// A side that turned a note (or a raw or code message) into a prompt
-// whose question, a separator and its reply are the message's text as
-// base had it changed the kind alone: its text is base's, as one text
-// (a notebook's cell holds a prompt's question and reply in one source,
-// and a line merge of the file, such as git's, reads it so). Merged as a
-// question and a reply apart, the other side's edit of that text (its
-// reply's lines deleted, say) would be undone by the reply the prompt
-// holds, which base had not.
+// A side that turned a note (or a raw or code message) whose text held a
+// question, a separator and a reply into a prompt changed the message's
+// kind and split its text; a notebook's cell holds a prompt's question and
+// reply in one source, and a line merge of the file, such as git's, reads
+// them as one text. Merged as a question and a reply apart, the other
+// side's edit of that text (its reply's lines deleted, say) would be
+// undone by the reply the prompt holds, which base's text held too.
 
 // wholeTexts returns the versions of a message both sides changed to
-// merge the texts of: a side that only made base's message a prompt (see
-// above) as base's text without a reply, and the separator between its
-// question and reply ("" where neither side did).
-func wholeTexts(b, o, t *Message) (mo, mt *Message, sep string) {
-	mo, mt = o, t
+// merge the texts of: a side that made base's message a prompt (see
+// above) as its question, the separator and its reply in one text without
+// a reply, and the separator to split the merged text at ("" where
+// neither side did). joint is MergeOptions.Separator.
+func wholeTexts(b, o, t *Message, joint string) (mo, mt *Message, sep string) {
 	for i, s := range [2]*Message{o, t} {
 		other := [2]*Message{t, o}[i]
 		if s.Kind != Prompt || b.Kind == Prompt || other.Kind == Prompt {
 			continue
 		}
 		r := s.Reply()
-		if r == "" || len(b.Content) <= len(s.Content)+len(r) || !strings.HasPrefix(b.Content, s.Content) || !strings.HasSuffix(b.Content, r) {
+		if r == "" {
 			continue
 		}
-		sep = b.Content[len(s.Content) : len(b.Content)-len(r)]
+		sep := joint
+		switch {
+		case sep != "":
+			if !strings.Contains(b.Content, sep) {
+				continue // (a reply added to a note is merged apart)
+			}
+		case len(b.Content) > len(s.Content)+len(r) && strings.HasPrefix(b.Content, s.Content) && strings.HasSuffix(b.Content, r):
+			sep = b.Content[len(s.Content) : len(b.Content)-len(r)]
+		default:
+			continue
+		}
 		w := cloneMessage(s)
-		w.Content = b.Content
+		w.Content = s.Content + sep + r
 		w.SetReply("")
 		if i == 0 {
-			mo = w
-		} else {
-			mt = w
+			return w, t, sep
 		}
-		return mo, mt, sep
+		return o, w, sep
 	}
 	return o, t, ""
 }
