@@ -1,8 +1,6 @@
 package convert
 
 import (
-	"reflect"
-
 	"github.com/nbdialog/ipynb/internal/jsonsize"
 	"github.com/nbdialog/ipynb/internal/mimetype"
 	"github.com/nbdialog/ipynb/nbformat"
@@ -34,7 +32,7 @@ func outputSize(out nbformat.Output) (int, bool) {
 		return membersSize(x.AdditionalProperties, []member{
 			typeMember(x.OutputType, x),
 			{"name", x.Name == "", func() (int, bool) { return jsonsize.String(x.Name), true }},
-			{"text", reflect.ValueOf(x.Text).IsZero(), func() (int, bool) { return textSize(x.Text), true }},
+			{"text", x.Text.IsZero(), func() (int, bool) { return textSize(x.Text), true }},
 		})
 	case *nbformat.DisplayData:
 		return membersSize(x.AdditionalProperties, []member{

@@ -187,6 +187,11 @@ func (m *MultilineString) Set(s string) {
 	*m = MultilineString{text: s, form: f}
 }
 
+// IsZero reports whether m is the zero MultilineString: no text, neither
+// read from a file nor set. A field holding it is absent when written
+// where the schema lets it be (as encoding/json's omitzero leaves it out).
+func (m MultilineString) IsZero() bool { return zeroMultilineString(m) }
+
 // Equal reports whether m and o hold the same text.
 func (m MultilineString) Equal(o MultilineString) bool {
 	if m.raw != nil && o.raw != nil && bytes.Equal(m.raw, o.raw) {

@@ -340,7 +340,7 @@ func mapCodeCell(e *encoder, x *nbformat.CodeCell) (map[string]any, error) {
 				continue // shadowed by the field
 			}
 		case "metadata":
-			if !isZero(x.Metadata) {
+			if !zeroCodeCellMetadata(&x.Metadata) {
 				continue // shadowed by the field
 			}
 		case "outputs":
@@ -348,7 +348,7 @@ func mapCodeCell(e *encoder, x *nbformat.CodeCell) (map[string]any, error) {
 				continue // shadowed by the field
 			}
 		case "source":
-			if !isZero(x.Source) {
+			if !x.Source.IsZero() {
 				continue // shadowed by the field
 			}
 		}
@@ -482,6 +482,16 @@ func decCodeCellMetadata(d *decoder, v val, x *nbformat.CodeCellMetadata) {
 		}
 		return false
 	})
+}
+
+func zeroCodeCellMetadata(x *nbformat.CodeCellMetadata) bool {
+	return x.Collapsed == nil &&
+		x.Execution == nil &&
+		x.Jupyter == nil &&
+		x.Name == nil &&
+		x.Scrolled == nil &&
+		x.Tags == nil &&
+		x.AdditionalProperties == nil
 }
 
 func mapCodeCellMetadataExecution(e *encoder, x *nbformat.CodeCellMetadataExecution) (map[string]any, error) {
@@ -702,7 +712,7 @@ func mapDocument(e *encoder, x *nbformat.Document) (map[string]any, error) {
 				continue // shadowed by the field
 			}
 		case "metadata":
-			if !isZero(x.Metadata) {
+			if !zeroNotebookMetadata(&x.Metadata) {
 				continue // shadowed by the field
 			}
 		case "nbformat":
@@ -1055,11 +1065,11 @@ func mapMarkdownCell(e *encoder, x *nbformat.MarkdownCell) (map[string]any, erro
 				continue // shadowed by the field
 			}
 		case "metadata":
-			if !isZero(x.Metadata) {
+			if !zeroMarkdownCellMetadata(&x.Metadata) {
 				continue // shadowed by the field
 			}
 		case "source":
-			if !isZero(x.Source) {
+			if !x.Source.IsZero() {
 				continue // shadowed by the field
 			}
 		}
@@ -1143,6 +1153,13 @@ func decMarkdownCellMetadata(d *decoder, v val, x *nbformat.MarkdownCellMetadata
 		}
 		return false
 	})
+}
+
+func zeroMarkdownCellMetadata(x *nbformat.MarkdownCellMetadata) bool {
+	return x.Jupyter == nil &&
+		x.Name == nil &&
+		x.Tags == nil &&
+		x.AdditionalProperties == nil
 }
 
 func mapMarkdownCellMetadataJupyter(e *encoder, x *nbformat.MarkdownCellMetadataJupyter) (map[string]any, error) {
@@ -1287,6 +1304,15 @@ func decNotebookMetadata(d *decoder, v val, x *nbformat.NotebookMetadata) {
 	})
 }
 
+func zeroNotebookMetadata(x *nbformat.NotebookMetadata) bool {
+	return x.Authors == nil &&
+		x.Kernelspec == nil &&
+		x.LanguageInfo == nil &&
+		x.OrigNbformat == nil &&
+		x.Title == nil &&
+		x.AdditionalProperties == nil
+}
+
 func mapRawCell(e *encoder, x *nbformat.RawCell) (map[string]any, error) {
 	out := make(map[string]any, 5+len(x.AdditionalProperties))
 	if x.Attachments != nil {
@@ -1319,11 +1345,11 @@ func mapRawCell(e *encoder, x *nbformat.RawCell) (map[string]any, error) {
 				continue // shadowed by the field
 			}
 		case "metadata":
-			if !isZero(x.Metadata) {
+			if !zeroRawCellMetadata(&x.Metadata) {
 				continue // shadowed by the field
 			}
 		case "source":
-			if !isZero(x.Source) {
+			if !x.Source.IsZero() {
 				continue // shadowed by the field
 			}
 		}
@@ -1423,6 +1449,14 @@ func decRawCellMetadata(d *decoder, v val, x *nbformat.RawCellMetadata) {
 	})
 }
 
+func zeroRawCellMetadata(x *nbformat.RawCellMetadata) bool {
+	return x.Format == nil &&
+		x.Jupyter == nil &&
+		x.Name == nil &&
+		x.Tags == nil &&
+		x.AdditionalProperties == nil
+}
+
 func mapRawCellMetadataJupyter(e *encoder, x *nbformat.RawCellMetadataJupyter) (map[string]any, error) {
 	out := make(map[string]any, 1+len(x.AdditionalProperties))
 	if x.SourceHidden != nil {
@@ -1476,7 +1510,7 @@ func mapStream(e *encoder, x *nbformat.Stream) (map[string]any, error) {
 				continue // shadowed by the field
 			}
 		case "text":
-			if !isZero(x.Text) {
+			if !x.Text.IsZero() {
 				continue // shadowed by the field
 			}
 		}

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"reflect"
 	"strconv"
 
 	"github.com/nbdialog/ipynb/internal/jsoncycle"
@@ -122,10 +121,6 @@ func typeTag(v, typ string) string {
 }
 
 func zeroFloat(f float64) bool { return math.Float64bits(f) == 0 }
-
-// isZero reports whether a text or a struct is its zero value (as
-// nbformat tells whether a field shadows a key of AdditionalProperties).
-func isZero(v any) bool { return reflect.ValueOf(v).IsZero() }
 
 // text is a text as one string (its lines joined), as Python nbformat
 // holds it in memory.
@@ -255,12 +250,15 @@ func (e *encoder) any(v any) (any, error) {
 		return text(x), nil
 	case nbformat.MimeBundle:
 		return bundle(x)
+	case nbformat.CellID:
+		return string(x), nil
+	case nbformat.CellType:
+		return string(x), nil
+	case nbformat.OutputType:
+		return string(x), nil
 	}
 	if m, ok, err := structMap(e, v); ok {
 		return m, err
-	}
-	if r := reflect.ValueOf(v); r.Kind() == reflect.String && r.Type().PkgPath() == reflect.TypeFor[nbformat.CellID]().PkgPath() {
-		return r.String(), nil // CellID, CellType, OutputType
 	}
 	b, err := json.Marshal(v)
 	if err != nil {

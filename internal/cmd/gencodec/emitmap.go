@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"go/format"
 	"sort"
+	"strings"
 )
 
 // mapLeaves are the types whose converters internal/nbmap writes by hand
@@ -41,10 +42,21 @@ func emitMap(m *model) ([]byte, error) {
 		}
 	}
 	g.mapDispatch()
+	valued := map[string]bool{} // structs held as values: their zero tests
+	for _, s := range m.structs {
+		for _, f := range s.fields {
+			if f.typ.kind == kStruct {
+				valued[f.typ.st.name] = true
+			}
+		}
+	}
 	for _, s := range m.structs {
 		g.toStruct(s)
 		if decodable(s) {
 			g.fromStruct(s)
+		}
+		if valued[s.name] {
+			g.zeroStruct(s)
 		}
 	}
 	g.metaViews()
@@ -298,8 +310,26 @@ func mapZero(t *gtype, v string) string {
 		return "!" + v
 	case t.kind == kBundle:
 		return v + " == (nbformat.MimeBundle{})"
+	case t.kind == kMultiline:
+		return v + ".IsZero()"
+	case t.kind == kStruct:
+		return "zero" + t.st.name + "(&" + v + ")"
 	}
-	return "isZero(" + v + ")" // (texts and structs: by reflection, rarely asked)
+	panic("gencodec: no zero test for " + t.spell())
+}
+
+// zeroStruct writes zero<S>, whether a struct held as a value is its zero
+// value (as reflect.Value.IsZero): every field and the unnamed members.
+func (g *mapGen) zeroStruct(s *gstruct) {
+	g.p("func zero%s(x *nbformat.%s) bool {", s.name, s.name)
+	var terms []string
+	for _, f := range s.fields {
+		terms = append(terms, mapZero(f.typ, "x."+f.goName))
+	}
+	terms = append(terms, "x."+g.m.extra+" == nil")
+	g.p("\treturn %s", strings.Join(terms, " &&\n\t\t"))
+	g.p("}")
+	g.p("")
 }
 
 // mapNonZero is the negation of mapZero.
