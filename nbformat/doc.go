@@ -16,7 +16,11 @@
 //     [CellType] or [OutputType]; each marshals and unmarshals with
 //     encoding/json as the JSON it is in a notebook.
 //   - [MultilineString] is text stored as a string or a list of lines;
-//     [MimeBundle] is output data keyed by MIME type.
+//     [MimeBundle] is output data keyed by MIME type. Both, and
+//     [Notebook], marshal and unmarshal with encoding/json as the JSON
+//     they are in a notebook. (The metadata structs alone do not: their
+//     AdditionalProperties reach encoding/json only through the notebook,
+//     cell or output that holds them.)
 //   - Every generated struct has an AdditionalProperties map: unknown
 //     metadata keys live there (read and write them freely), and so do
 //     members whose JSON does not fit the schema's type, so nothing read is
@@ -97,7 +101,7 @@
 // (marshal, encode, rawjson, match, equal, fill, cycle),
 // canonical, validate, heal*, upgrade, the types (cell, output,
 // multiline, mimebundle, pointer, errors, nilvariant), encoding/json of
-// single cells and outputs (marshaljson), AdditionalProperties members as JSON
+// notebooks, cells, outputs, texts and bundles (marshaljson), AdditionalProperties members as JSON
 // (member_api). Package convert and the ipynb command use the public API
 // (UnmarshalOptions.NoCopy to keep the bytes they read) and internal/nbread;
 // texts and JSON data they size or view without copies they take as read

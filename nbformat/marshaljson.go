@@ -1,10 +1,11 @@
-// encoding/json for single cells and outputs: each variant marshals as the
-// JSON nbformat writes for it and unmarshals from any JSON object of its
-// type.
+// encoding/json for notebooks, single cells and outputs, texts and MIME
+// bundles: each marshals as the JSON nbformat writes for it and unmarshals
+// from any JSON value of its kind.
 
 package nbformat
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 )
@@ -22,12 +23,118 @@ import (
 //     validated. A JSON value of another type (a markdown cell given to a
 //     *CodeCell, say) is an error; an *UnknownCell or *UnknownOutput takes
 //     any JSON value as its Raw.
+//
+// A [Notebook] marshals as [Marshal] writes it (in the style it was read
+// in) and unmarshals as [Unmarshal] reads it; a [MultilineString] and a
+// [MimeBundle] marshal as the "source" of a new notebook's cell and the
+// "data" of its output, and unmarshal from a JSON value that fits: a
+// string or an array of strings, an object. JSON null unmarshals as
+// nothing (the value is left as it was). encoding/json re-indents what
+// MarshalJSON returns.
 var (
+	_ json.Marshaler   = Notebook{}
+	_ json.Unmarshaler = (*Notebook)(nil)
+	_ json.Marshaler   = MultilineString{}
+	_ json.Unmarshaler = (*MultilineString)(nil)
+	_ json.Marshaler   = MimeBundle{}
+	_ json.Unmarshaler = (*MimeBundle)(nil)
 	_ json.Marshaler   = CodeCell{}
 	_ json.Unmarshaler = (*CodeCell)(nil)
 	_ json.Marshaler   = UnknownOutput{}
 	_ json.Unmarshaler = (*UnknownOutput)(nil)
 )
+
+// MarshalJSON returns the notebook's JSON, as [Marshal] writes it.
+func (nb Notebook) MarshalJSON() ([]byte, error) { return Marshal(&nb) }
+
+// UnmarshalJSON sets nb to the notebook b holds, as [Unmarshal] reads it
+// (a notebook of version 3 or earlier is upgraded).
+func (nb *Notebook) UnmarshalJSON(b []byte) error {
+	if isNull(b) {
+		return nil
+	}
+	x, err := Unmarshal(bytes.Clone(b))
+	if err != nil {
+		return err
+	}
+	*nb = *x
+	return nil
+}
+
+// MarshalJSON returns the text's JSON: as read, or as a new cell's source.
+func (m MultilineString) MarshalJSON() ([]byte, error) {
+	b, err := marshalCellJSON(&MarkdownCell{CellType: CellTypeMarkdown, Source: m})
+	if err != nil {
+		return nil, err
+	}
+	return memberJSON(b, "source", "text")
+}
+
+// UnmarshalJSON sets m to the text b holds: a JSON string or an array of
+// strings.
+func (m *MultilineString) UnmarshalJSON(b []byte) error {
+	if isNull(b) {
+		return nil
+	}
+	doc := make([]byte, 0, len(b)+64)
+	doc = append(doc, `{"cell_type": "markdown", "metadata": {}, "source": `...)
+	doc = append(doc, b...)
+	doc = append(doc, '}')
+	c, err := unmarshalCellJSON(doc)
+	if err != nil {
+		return fmt.Errorf("nbformat: reading a text: %w", err)
+	}
+	md, ok := c.(*MarkdownCell)
+	if !ok || md.AdditionalProperties["source"] != nil {
+		return fmt.Errorf("nbformat: reading a text: %.40s is neither a string nor an array of strings", b)
+	}
+	*m = md.Source
+	return nil
+}
+
+// MarshalJSON returns the bundle's JSON: as read, or as a new output's
+// data.
+func (m MimeBundle) MarshalJSON() ([]byte, error) {
+	b, err := marshalOutputJSON(&DisplayData{OutputType: OutputTypeDisplayData, Data: m, Metadata: map[string]any{}})
+	if err != nil {
+		return nil, err
+	}
+	return memberJSON(b, "data", "MIME bundle")
+}
+
+// UnmarshalJSON sets m to the bundle b holds: a JSON object whose values
+// fit their MIME types (see [MimeBundle]).
+func (m *MimeBundle) UnmarshalJSON(b []byte) error {
+	if isNull(b) {
+		return nil
+	}
+	var d DisplayData
+	doc := make([]byte, 0, len(b)+64)
+	doc = append(doc, `{"output_type": "display_data", "metadata": {}, "data": `...)
+	doc = append(doc, b...)
+	doc = append(doc, '}')
+	if err := unmarshalOutputAs(doc, &d); err != nil {
+		return fmt.Errorf("nbformat: reading a MIME bundle: %w", err)
+	}
+	if d.AdditionalProperties["data"] != nil {
+		return fmt.Errorf("nbformat: reading a MIME bundle: %.40s is not an object of MIME types", b)
+	}
+	*m = d.Data
+	return nil
+}
+
+// isNull reports whether b is the JSON null (which encoding/json passes
+// to an Unmarshaler for it to ignore).
+func isNull(b []byte) bool { return string(bytes.TrimSpace(b)) == "null" }
+
+// memberJSON returns the JSON of member key of the object b.
+func memberJSON(b []byte, key, what string) ([]byte, error) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(b, &obj); err != nil || obj[key] == nil {
+		return nil, fmt.Errorf("nbformat: a %s written does not read back: %v", what, err)
+	}
+	return obj[key], nil
+}
 
 // MarshalJSON returns the cell's JSON (see [Cell]).
 func (c CodeCell) MarshalJSON() ([]byte, error) { return marshalCellJSON(&c) }
