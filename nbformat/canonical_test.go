@@ -36,6 +36,8 @@ func TestNotCanonical(t *testing.T) {
 		{"DataNotObject", `{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "code", "metadata": {}, "source": "", "outputs": [{"output_type": "display_data", "data": 5, "metadata": {}}]}]}`, "/cells/0/outputs/0/data"},
 		{"AttachmentsNotObject", `{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "markdown", "metadata": {}, "source": "", "attachments": []}]}`, "/cells/0/attachments"},
 		{"LoneSurrogate", `{"nbformat": 4, "nbformat_minor": 5, "metadata": {"x": "\ud800"}, "cells": []}`, "/metadata/x"},
+		{"LoneSurrogateInLines", `{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "raw", "id": "a", "metadata": {}, "source": ["a\n", "b\ud800\n", "c"]}]}`, "/cells/0/source/1"},
+		{"BigIntInArray", `{"nbformat": 4, "nbformat_minor": 5, "metadata": {"x": [1, 2, ` + strings.Repeat("9", 4301) + `]}, "cells": []}`, "/metadata/x/2"},
 		{"PairedSurrogates", `{"nbformat": 4, "nbformat_minor": 5, "metadata": {"x": "\ud83e\udd16"}, "cells": []}`, "-"},
 		{"MarkdownNoOutputsFine", `{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "markdown", "metadata": {}, "source": "x"}]}`, "-"},
 	}

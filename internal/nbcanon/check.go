@@ -40,7 +40,7 @@ func pythonFailure(t *jsontree.Tape, v3 bool) error {
 			c.err.(*Problem).Pointer = pointerOf(t, i)
 			return c.err
 		}
-		if t.Lazy(i) {
+		if t.Lazy(i) && t.Nodes[i].Flags&jsontree.FlagStrings == 0 { // (strings only: no number)
 			k := 0
 			t.Scalars(i, func(n jsontree.Node) bool {
 				if bigInt(&n) {
@@ -71,7 +71,7 @@ func pythonFailure(t *jsontree.Tape, v3 bool) error {
 			c.fail(pointerOf(t, i), "a string holds a lone UTF-16 surrogate, which UTF-8 cannot encode")
 			break
 		}
-		if t.Lazy(i) {
+		if t.Lazy(i) && t.LazyStyle.EscapedNonASCII { // (a surrogate is a \u escape of non-ASCII)
 			k := 0
 			t.Scalars(i, func(n jsontree.Node) bool {
 				if n.Kind == jsontree.String && n.Flags&jsontree.FlagEscaped != 0 && loneSurrogates(t.Data[n.Start:n.End]) {

@@ -299,7 +299,8 @@ func (w *canon) joinedLines(j int) (func(ind string), bool) {
 	return func(ind string) {
 		inner := ind + " "
 		count := 0
-		emit := func(s string) {
+		next := func() { // before a piece
+			w.flush(sameChunk)
 			if count == 0 {
 				w.buf = append(w.buf, '[')
 			} else {
@@ -307,13 +308,25 @@ func (w *canon) joinedLines(j int) (func(ind string), bool) {
 			}
 			w.buf = append(w.buf, '\n')
 			w.buf = append(w.buf, inner...)
-			w.str(s)
 			count++
+		}
+		emit := func(s string) {
+			next()
+			w.str(s)
 		}
 		// pending holds the text after the last line emitted; its last line
 		// is kept back, as the next piece may continue it ("\r" + "\n").
 		var pending []byte
 		jsontree.EachString(t.Raw(j), func(s []byte) {
+			if len(pending) == 0 && w.oneLine(s) {
+				// The usual piece: a whole line, spelled as Python
+				// spells it, goes out as it is.
+				next()
+				w.buf = append(w.buf, '"')
+				w.buf = append(w.buf, s...)
+				w.buf = append(w.buf, '"')
+				return
+			}
 			n := len(pending)
 			cr := n > 0 && pending[n-1] == '\r'
 			pending = jsontree.AppendUnescaped(pending, s)
@@ -340,6 +353,42 @@ func (w *canon) joinedLines(j int) (func(ind string), bool) {
 		w.buf = append(w.buf, ind...)
 		w.buf = append(w.buf, ']')
 	}, true
+}
+
+// oneLine reports whether the contents s of a string token are one line
+// of text as Python writes it: spelled as json.dumps spells it, ending in
+// an escaped "\n", its only line boundary (escapes before it only of '"',
+// '\\', tab and backspace).
+func (w *canon) oneLine(s []byte) bool {
+	n := len(s) - 2
+	if n < 0 || s[n] != '\\' || s[n+1] != 'n' {
+		return false
+	}
+	body := s[:n]
+	for i := 0; i < len(body); i++ {
+		k := bytes.IndexByte(body[i:], '\\')
+		if k < 0 {
+			break
+		}
+		i += k + 1
+		if i == len(body) {
+			return false // (the "\n" was "\\" and "n")
+		}
+		switch body[i] {
+		case '"', '\\', 't', 'b':
+		default:
+			return false
+		}
+	}
+	if w.esc.ASCII {
+		for _, c := range body {
+			if c >= 0x7f {
+				return false
+			}
+		}
+		return true // (no control character is unescaped in JSON)
+	}
+	return !hasLineBoundary(body)
 }
 
 // hasLineBoundary reports whether text holds a str.splitlines boundary.
