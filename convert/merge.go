@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash"
 	"io"
 	"strings"
@@ -144,13 +145,17 @@ func (o options) readInput(in []byte) (*File, error) {
 // change until it returns), and keeps none of them past the call. What
 // the merge needs of a large base (1 MiB or more) is taken from it before
 // theirs is asked for: its outputs and notebook metadata that ours holds
-// byte for byte are compared as ours' (the same values), so that a caller
-// keeping nothing read has two of the inputs in memory at once (three
-// where base is smaller, or not version 4 as ours, or none of its large
-// outputs and metadata are ours' bytes). An error of
-// read is returned as it is (nothing asked for after it); an input that
-// is not a readable notebook fails with a *MergeInputError, nothing
-// written. An error writing to w (or one the merge meets while writing)
+// byte for byte are compared as ours' (the same values), the other
+// outputs as theirs' where theirs holds them byte for byte (known by
+// their SHA-256 digests), so that a caller keeping nothing read has two
+// of the inputs in memory at once. Where theirs does not hold an output
+// of base that ours does not hold either (both sides re-ran its cell),
+// or base is not version 4 as ours and theirs, MergeTo asks for "base"
+// once more, after theirs, and reads it as it is (three inputs in memory
+// then); bytes other than the first are an error wrapping ErrChanged. An
+// error of read is returned as it is (nothing asked for after it); an
+// input that is not a readable notebook fails with a *MergeInputError,
+// nothing written. An error writing to w (or one the merge meets while writing)
 // may leave a part of the notebook written.
 func MergeTo(w io.Writer, read func(input string) ([]byte, error), opt dialog.MergeOptions) (*MergeResult, error) {
 	return options{}.mergeTo(w, read, opt)
@@ -192,7 +197,12 @@ func (o options) mergeTo(w io.Writer, read func(input string) ([]byte, error), o
 	if fBase != nil && (errOurs != nil || !shareOurs(fBase.Dialog, fOurs.Dialog, reduced)) {
 		fBase = nil
 	}
+	var baseSum [sha256.Size]byte // (of base, where the merge may ask for it again)
+	if fBase != nil && len(reduced.pending) > 0 {
+		baseSum = sha256.Sum256(base)
+	}
 	if fBase == nil {
+		reduced = reduction{}
 		// Base as it is (also to report its error before ours').
 		if fBase, err = o.readInput(base); err != nil {
 			return nil, &MergeInputError{Input: "base", Err: err}
@@ -211,6 +221,20 @@ func (o options) mergeTo(w io.Writer, read func(input string) ([]byte, error), o
 	fTheirs, err := o.readInput(theirs)
 	if err != nil {
 		return nil, &MergeInputError{Input: "theirs", Err: err}
+	}
+	if len(reduced.pending) > 0 && !sharePending(fBase.Dialog, fTheirs.Dialog, theirs, reduced) {
+		// Base's own outputs are needed: base as it is.
+		again, err := read("base")
+		if err != nil {
+			return nil, err
+		}
+		if sha256.Sum256(again) != baseSum {
+			return nil, &MergeInputError{Input: "base", Err: fmt.Errorf("convert: base read again differs from base read first: %w", ErrChanged)}
+		}
+		if fBase, err = o.readInput(again); err != nil {
+			return nil, &MergeInputError{Input: "base", Err: err}
+		}
+		text = again
 	}
 	fOurs.Random = seeded(binary.LittleEndian.Uint64(seed.Sum(nil)))
 	return o.mergeDialogs(fBase, fOurs, fTheirs, mergeInputs{text, ours, theirs, oursIsBase}, opt, w)

@@ -1,9 +1,10 @@
 package convert
 
-// Base reduced before a merge reads theirs: its outputs and metadata that ours holds byte for byte are ours'.
+// Base reduced before a merge reads theirs: its outputs and metadata that ours holds byte for byte are ours', its other outputs theirs' where theirs holds them.
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"hash/maphash"
 	"maps"
 	"slices"
@@ -25,6 +26,13 @@ import (
 // same context (a code cell's outputs, the same nbformat version), so the
 // same value, compared and decoded as base's own would be. So with the
 // notebook metadata, when it is ours' bytes.
+//
+// An output of base that ours does not hold (ours re-ran its cell) is
+// replaced by a placeholder too, its bytes kept only as their SHA-256
+// digest: once theirs is read, sharePending makes the placeholder read the
+// output of theirs whose bytes have that digest. Where theirs holds no
+// such output (both sides re-ran the cell), the merge needs base's own
+// and reads base again (see MergeTo).
 
 // reduceBaseFrom is the least size of base that MergeTo reduces: below
 // it, the three inputs are read at once (on as many cores as there are),
@@ -38,10 +46,20 @@ const placeholderOutput = `{"output_type":"stream","name":"stdout","text":""}`
 // of base's cell cell, held by ours' cell oursCell as output oursOut.
 type sharedOutput struct{ cell, out, oursCell, oursOut int }
 
+// pendingOutput is an output of base replaced by a placeholder that ours
+// does not hold: output out of base's cell cell, of size bytes whose
+// SHA-256 digest is sum.
+type pendingOutput struct {
+	cell, out, size int
+	sum             [sha256.Size]byte
+}
+
 // reduction is what reducedBase replaced in base's text.
 type reduction struct {
 	outputs []sharedOutput
-	meta    bool // the notebook metadata, ours' bytes, by {}
+	pending []pendingOutput
+	meta    bool   // the notebook metadata, ours' bytes, by {}
+	minor   string // base's nbformat_minor, as written
 }
 
 // reducedBase returns base's text with each output of a code cell that
@@ -63,7 +81,7 @@ func reducedBase(base, ours []byte) ([]byte, reduction) {
 		with string
 	}
 	var pieces []piece
-	outputs, spans := reducedOutputs(base, ours, b.cells, o.cells)
+	outputs, pending, spans := reducedOutputs(base, ours, b.cells, o.cells)
 	for _, sp := range spans {
 		pieces = append(pieces, piece{sp, placeholderOutput})
 	}
@@ -85,7 +103,7 @@ func reducedBase(base, ours []byte) ([]byte, reduction) {
 		text = append(append(text, base[last:p.span[0]]...), p.with...)
 		last = p.span[1]
 	}
-	return append(text, base[last:]...), reduction{outputs: outputs, meta: meta}
+	return append(text, base[last:]...), reduction{outputs: outputs, pending: pending, meta: meta, minor: b.minor}
 }
 
 // minReduced is the least size of a value reducedBase replaces: a smaller
@@ -94,8 +112,8 @@ const minReduced = 256
 
 // reducedOutputs is reducedBase's work on outputs: the outputs of base
 // ours holds (where each text's code cells' outputs are: see spansOf),
-// and where they are in base.
-func reducedOutputs(base, ours []byte, baseOuts, oursOuts [][][2]int) ([]sharedOutput, [][2]int) {
+// those it does not, and where all of them are in base.
+func reducedOutputs(base, ours []byte, baseOuts, oursOuts [][][2]int) ([]sharedOutput, []pendingOutput, [][2]int) {
 	seed := maphash.MakeSeed()
 	type at struct{ cell, out int }
 	held := map[uint64][]at{}
@@ -108,23 +126,26 @@ func reducedOutputs(base, ours []byte, baseOuts, oursOuts [][][2]int) ([]sharedO
 		}
 	}
 	var shared []sharedOutput
+	var pending []pendingOutput
 	var spans [][2]int
 	for i, outs := range baseOuts {
+	outputs:
 		for j, sp := range outs {
 			raw := base[sp[0]:sp[1]]
 			if len(raw) < minReduced || bytes.Contains(raw, []byte("is_ai_res")) {
 				continue
 			}
+			spans = append(spans, sp)
 			for _, a := range held[maphash.Bytes(seed, raw)] {
 				if o := oursOuts[a.cell][a.out]; bytes.Equal(ours[o[0]:o[1]], raw) {
 					shared = append(shared, sharedOutput{i, j, a.cell, a.out})
-					spans = append(spans, sp)
-					break
+					continue outputs
 				}
 			}
+			pending = append(pending, pendingOutput{i, j, len(raw), sha256.Sum256(raw)})
 		}
 	}
-	return shared, spans
+	return shared, pending, spans
 }
 
 // notebookSpans is where a notebook's text holds what reducedBase
@@ -224,4 +245,51 @@ func shareOurs(base, ours *dialog.Dialog, r reduction) bool {
 func isPlaceholder(out nbformat.Output) bool {
 	s, ok := out.(*nbformat.Stream)
 	return ok && s.Name == "stdout" && s.Text.String() == "" && len(s.AdditionalProperties) == 0
+}
+
+// sharePending makes each pending placeholder of base's dialog (see
+// reducedBase) the output of theirs' dialog, read from theirs' text, whose
+// bytes have its digest; and reports whether every one was found (else
+// the merge needs base's own outputs: the caller reads base as it is).
+// Theirs' text must be a version 4 notebook of base's minor version.
+func sharePending(base, theirs *dialog.Dialog, text []byte, r reduction) bool {
+	t, ok := spansOf(text)
+	if !ok || t.major != "4" || t.minor != r.minor {
+		return false
+	}
+	sizes := make(map[int]bool, len(r.pending))
+	for _, p := range r.pending {
+		sizes[p.size] = true
+	}
+	type at struct{ cell, out int }
+	held := map[[sha256.Size]byte]at{}
+	for i, outs := range t.cells {
+		for j, sp := range outs {
+			if sizes[sp[1]-sp[0]] {
+				held[sha256.Sum256(text[sp[0]:sp[1]])] = at{i, j}
+			}
+		}
+	}
+	type fix struct{ at, from *readOutput }
+	fixes := make([]fix, 0, len(r.pending))
+	for _, p := range r.pending {
+		a, ok := held[p.sum]
+		if !ok || p.cell >= len(base.Messages) || a.cell >= len(theirs.Messages) {
+			return false
+		}
+		b, m := base.Messages[p.cell], theirs.Messages[a.cell]
+		if p.out >= len(b.Outputs) || a.out >= len(m.Outputs) {
+			return false
+		}
+		to, ok1 := b.Outputs[p.out].Source().(*readOutput)
+		from, ok2 := m.Outputs[a.out].Source().(*readOutput)
+		if !ok1 || !ok2 || !isPlaceholder(to.out) {
+			return false
+		}
+		fixes = append(fixes, fix{to, from})
+	}
+	for _, f := range fixes {
+		f.at.out = f.from.out // (f.at.nb stays base's: it is not written)
+	}
+	return true
 }

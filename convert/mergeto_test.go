@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -20,8 +21,9 @@ import (
 // mergeToCase merges the inputs with Merge and, base reduced at every
 // size, with MergeTo, and fails t where they differ (bytes, conflicts or
 // error) or where MergeTo asks for the inputs other than once each, in
-// order.
-func mergeToCase(t *testing.T, name string, base, ours, theirs []byte, opt dialog.MergeOptions) {
+// order (and base once more, after theirs). It returns how many times
+// MergeTo asked for base.
+func mergeToCase(t *testing.T, name string, base, ours, theirs []byte, opt dialog.MergeOptions) (bases int) {
 	t.Helper()
 	want, werr := convert.Merge(base, ours, theirs, opt)
 	var asked []string
@@ -33,7 +35,7 @@ func mergeToCase(t *testing.T, name string, base, ours, theirs []byte, opt dialo
 	got, gerr := convert.MergeTo(&out, read, opt)
 	if (werr == nil) != (gerr == nil) {
 		t.Errorf("%s: Merge: %v, MergeTo: %v", name, werr, gerr)
-		return
+		return 0
 	}
 	if werr != nil {
 		var wi, gi *convert.MergeInputError
@@ -41,20 +43,25 @@ func mergeToCase(t *testing.T, name string, base, ours, theirs []byte, opt dialo
 		if w != g || w && wi.Input != gi.Input || werr.Error() != gerr.Error() {
 			t.Errorf("%s: Merge: %v, MergeTo: %v", name, werr, gerr)
 		}
-		return
+		return 0
 	}
 	if got.Data != nil {
 		t.Errorf("%s: MergeTo's result has Data", name)
 	}
-	if n := len(asked); n == 0 || n > 3 || strings.Join(asked, " ") != strings.Join([]string{"base", "ours", "theirs"}[:n], " ") {
+	if n := len(asked); n == 0 || n > 4 || strings.Join(asked, " ") != strings.Join([]string{"base", "ours", "theirs", "base"}[:n], " ") {
 		t.Errorf("%s: MergeTo asked for %v", name, asked)
+	}
+	for _, a := range asked {
+		if a == "base" {
+			bases++
+		}
 	}
 	if !bytes.Equal(out.Bytes(), want.Data) {
 		t.Errorf("%s: MergeTo wrote %d bytes, not Merge's %d", name, out.Len(), len(want.Data))
 	}
 	if len(got.Conflicts) != len(want.Conflicts) {
 		t.Errorf("%s: MergeTo: %d conflicts, Merge: %d", name, len(got.Conflicts), len(want.Conflicts))
-		return
+		return bases
 	}
 	for i := range got.Conflicts {
 		g, w := got.Conflicts[i], want.Conflicts[i]
@@ -63,6 +70,7 @@ func mergeToCase(t *testing.T, name string, base, ours, theirs []byte, opt dialo
 			t.Errorf("%s: conflict %d: MergeTo %+v, Merge %+v", name, i, g, w)
 		}
 	}
+	return bases
 }
 
 // TestMergeToAsMergeOnRealMerges: over the real merges (../shared), both
@@ -220,4 +228,84 @@ func replaceCells(t *testing.T, data []byte, cells []string) []byte {
 	}
 	at := bytes.Index(data, raw)
 	return []byte(string(data[:at]) + "[\n  " + strings.Join(cells, ",\n  ") + "\n ]" + string(data[at+len(raw):]))
+}
+
+// A base whose outputs ours re-ran (every stream and image changed) is
+// reduced all the same: its outputs theirs holds byte for byte are read
+// as theirs', and MergeTo asks for base once; where theirs re-ran one of
+// those outputs too, or is of another minor version, it asks for base
+// again and merges with base's own outputs. Each merges as Merge does.
+// Base asked again with other bytes fails with ErrChanged, naming base.
+func TestMergeToBaseOutputsTheirsHolds(t *testing.T) {
+	defer convert.ReduceBaseFrom(0)()
+	base := nbtest.Heavy{Cells: 10, Seed: 5, Kinds: []nbtest.OutputKind{nbtest.Stream, nbtest.Image, nbtest.Table},
+		StreamLines: 20, TableRows: 3, ImageBytes: 400}.Notebook()
+	rerun := func(data []byte) []byte {
+		data = bytes.ReplaceAll(data, []byte(`"image/png": "`), []byte(`"image/png": "Z`))
+		return bytes.ReplaceAll(data, []byte(`"text": [`), []byte(`"text": ["rerun\n", `))
+	}
+	ours := rerun(base)
+	if bytes.Count(ours, []byte(`"Z`)) < 2 || bytes.Count(ours, []byte(`"rerun\n"`)) < 2 {
+		t.Fatal("the notebook has too few streams and images")
+	}
+	editSource := func(data []byte) []byte {
+		return bytes.Replace(data, []byte(`"source": [`), []byte(`"source": ["# theirs\n", `), 1)
+	}
+	oneImage := func(data []byte) []byte {
+		return bytes.Replace(data, []byte(`"image/png": "`), []byte(`"image/png": "Y`), 1)
+	}
+	otherMinor := bytes.Replace(editSource(base), []byte(`"nbformat_minor": 5`), []byte(`"nbformat_minor": 4`), 1)
+	if bytes.Equal(otherMinor, editSource(base)) {
+		t.Fatal("no nbformat_minor 5 in the notebook")
+	}
+	for _, c := range []struct {
+		name   string
+		theirs []byte
+		bases  int
+	}{
+		{"theirs edits a source", editSource(base), 1},
+		{"theirs re-runs one image", oneImage(editSource(base)), 2},
+		{"theirs re-runs alike (neither holds base's)", rerun(base), 2},
+		{"theirs of another minor version", otherMinor, 2},
+	} {
+		for _, st := range []dialog.OutputStrategy{dialog.OutputsConflict, dialog.OutputsTheirs} {
+			if got := mergeToCase(t, c.name, base, ours, c.theirs, dialog.MergeOptions{Outputs: st}); got != c.bases {
+				t.Errorf("%s: base asked for %d times, want %d", c.name, got, c.bases)
+			}
+		}
+	}
+	asked := 0
+	_, err := convert.MergeTo(io.Discard, func(input string) ([]byte, error) {
+		switch input {
+		case "ours":
+			return ours, nil
+		case "theirs":
+			return oneImage(base), nil
+		}
+		if asked++; asked > 1 {
+			return editSource(base), nil
+		}
+		return base, nil
+	}, dialog.MergeOptions{})
+	var mie *convert.MergeInputError
+	if !errors.Is(err, convert.ErrChanged) || !errors.As(err, &mie) || mie.Input != "base" {
+		t.Errorf("base changed between its two reads: %v, want a MergeInputError of base wrapping ErrChanged", err)
+	}
+	failed := errors.New("gone")
+	asked = 0
+	_, err = convert.MergeTo(io.Discard, func(input string) ([]byte, error) {
+		switch input {
+		case "ours":
+			return ours, nil
+		case "theirs":
+			return oneImage(base), nil
+		}
+		if asked++; asked > 1 {
+			return nil, failed
+		}
+		return base, nil
+	}, dialog.MergeOptions{})
+	if err != failed {
+		t.Errorf("base unreadable the second time: %v, want read's own error", err)
+	}
 }

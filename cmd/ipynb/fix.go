@@ -198,6 +198,12 @@ func (f *fixMerge) mergeTo(w io.Writer) error {
 		read := func(which string) ([]byte, error) {
 			switch which {
 			case "base":
+				// (Made anew if asked again, after theirs: see
+				// convert.MergeTo. A side made when asked holds its own
+				// lines only.)
+				if cs.base.lazy {
+					return cs.base.make(&cs.ours), nil
+				}
 				return cs.base.take(&cs.ours), nil
 			case "ours":
 				return ours, nil

@@ -82,19 +82,27 @@ func (s *side) addLazy(line []byte, n int, inOurs bool, at int) {
 // take returns the side's text and lets it go (the side keeps its line
 // numbers): made now, from ours' text, if the side is made when asked.
 func (s *side) take(ours *side) []byte {
-	text := s.text
-	if s.lazy {
-		text = make([]byte, 0, s.size)
-		for _, p := range s.pieces {
-			from := s.own
-			if p.ours {
-				from = ours.text
-			}
-			text = append(text, from[p.start:p.end]...)
-		}
-		s.lazy, s.pieces, s.own = false, nil, nil
-	}
+	text := s.make(ours)
+	s.lazy, s.pieces, s.own = false, nil, nil
 	s.text = nil
+	return text
+}
+
+// make returns the side's text, made now from ours' text if the side is
+// made when asked (which it still is afterwards: a side made when asked
+// holds only its own lines, not its text).
+func (s *side) make(ours *side) []byte {
+	if !s.lazy {
+		return s.text
+	}
+	text := make([]byte, 0, s.size)
+	for _, p := range s.pieces {
+		from := s.own
+		if p.ours {
+			from = ours.text
+		}
+		text = append(text, from[p.start:p.end]...)
+	}
 	return text
 }
 

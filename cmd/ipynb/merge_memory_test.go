@@ -202,6 +202,18 @@ func exitStatus(err error) int {
 	return -1
 }
 
+// rerunAll is an nbtest.Heavy notebook whose cells were all run again:
+// every image and every stream's text changed.
+func rerunAll(t testing.TB, data []byte) []byte {
+	t.Helper()
+	out := bytes.ReplaceAll(data, []byte(`"image/png": "`), []byte(`"image/png": "Z`))
+	out = bytes.ReplaceAll(out, []byte(`"text": [`), []byte(`"text": ["run again\n", `))
+	if bytes.Count(out, []byte(`"run again\n"`)) < 2 || bytes.Count(out, []byte(`"Z`)) < 2 {
+		t.Fatal("rerunAll: too few streams and images")
+	}
+	return out
+}
+
 // denseCase is a merge of a notebook of one dense value of n items
 // (nbtest.Dense: where is "meta", "cell" or "output"): ours changes its
 // cell's source, theirs adds a top-level member (clean) or changes the
@@ -228,7 +240,8 @@ func denseCase(where string, n int) *memCase {
 // largest: 3.7× at 8 MB). Two inputs are in memory at once, not three:
 // base is read first and reduced to what the merge needs of it (its
 // outputs and notebook metadata that ours holds byte for byte are read as
-// ours') before theirs is read (fix makes theirs' side from ours' text
+// ours', its other outputs as theirs' where theirs holds them: so where
+// ours re-ran every cell) before theirs is read (fix makes theirs' side from ours' text
 // then), and the result is written as it is made into the temporary file
 // that replaces the file, then read back to be checked while only ours
 // is in memory beside it.
@@ -248,6 +261,15 @@ func TestMergePeakMemoryLong(t *testing.T) {
 		{"output-heavy", []int{8, 16, 32, 64}, heavy, func(mb int) *memCase {
 			return newMemCase(t, nbtest.Heavy{Bytes: mb * 1e6, Seed: 1, Kinds: []nbtest.OutputKind{nbtest.Stream, nbtest.Image, nbtest.Table},
 				StreamLines: 20, TableRows: 15, ImageBytes: 30000, ImageJitter: 40000}.Notebook())
+		}},
+		{"output-heavy, ours re-ran every cell", []int{8, 16, 32}, heavy, func(mb int) *memCase {
+			// Its base outputs ours does not hold are theirs' bytes (see
+			// convert.MergeTo). (No marked files: fix reads git's
+			// file, in which ours' outputs are merged already.)
+			c := newMemCase(t, nbtest.Heavy{Bytes: mb * 1e6, Seed: 1, Kinds: []nbtest.OutputKind{nbtest.Stream, nbtest.Image, nbtest.Table},
+				StreamLines: 20, TableRows: 15, ImageBytes: 30000, ImageJitter: 40000}.Notebook())
+			c.ours, c.marked, c.marked3 = rerunAll(t, c.ours), nil, nil
+			return c
 		}},
 		{"dense metadata", []int{8, 16, 32}, dense, func(mb int) *memCase { return denseCase("meta", mb*1e6/2) }},
 		{"dense output data", []int{8, 16, 32}, dense, func(mb int) *memCase { return denseCase("output", mb*1e6/2) }},

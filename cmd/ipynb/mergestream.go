@@ -63,6 +63,15 @@ func (m *mergeRun) threeWay() (int, *mergeFailed) {
 		switch which {
 		case "base":
 			b := m.texts[0]
+			if b == nil {
+				// Asked again, after theirs: where both sides re-ran a
+				// cell, the merge needs base's own outputs.
+				data, _, err := m.e.readStamped(input{path: m.paths[0]})
+				if err != nil {
+					return nil, &mergeFailed{err, 0}
+				}
+				return data, nil
+			}
 			if !m.keep[0] {
 				m.texts[0] = nil // (read again for the text fallback)
 			}
