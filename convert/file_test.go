@@ -350,7 +350,7 @@ func TestCrashDuringSave(t *testing.T) {
 	d.Random = rand.NewChaCha8([32]byte{1})
 	for i := 0; i < 200; i++ {
 		m := d.Add(dialog.Code, "version 0")
-		m.Outputs = []dialog.Output{dialog.StreamOutput("stdout", strings.Repeat(fmt.Sprintf("line %d of output\n", i), 400))}
+		m.Outputs = []dialog.Output{streamOutput("stdout", strings.Repeat(fmt.Sprintf("line %d of output\n", i), 400))}
 	}
 	if err := convert.WriteFile(d, path); err != nil {
 		t.Fatal(err)

@@ -168,10 +168,10 @@ func TestLostValuesAreErrors(t *testing.T) {
 	// Parts a cell has no place for.
 	count := 3
 	for _, bad := range []*dialog.Message{
-		{ID: "n0", Kind: dialog.Note, Outputs: dialog.CodeOutput("1")},
+		{ID: "n0", Kind: dialog.Note, Outputs: codeOutput("1")},
 		{ID: "r0", Kind: dialog.Raw, ExecutionCount: &count},
 		{ID: "c0", Kind: dialog.Code, Attachments: []dialog.Attachment{{ID: "a", MIME: "image/png"}}},
-		{ID: "p0", Kind: dialog.Prompt, Outputs: dialog.CodeOutput("1")},
+		{ID: "p0", Kind: dialog.Prompt, Outputs: codeOutput("1")},
 		{ID: "p1", Kind: dialog.Prompt, Outputs: []dialog.Output{
 			dialog.NewOutput(map[string]any{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": true}, "data": map[string]any{"text/markdown": "a"}}),
 			dialog.NewOutput(map[string]any{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": 1}, "data": map[string]any{"text/markdown": "b"}})}},

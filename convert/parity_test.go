@@ -70,7 +70,7 @@ var seedEdits = []struct {
 		if len(d.Messages) == 0 {
 			return false, nil
 		}
-		_, err := d.Make(dialog.Code, "print(1)", dialog.MakeOptions{Before: d.Messages[len(d.Messages)-1].ID, Outputs: []dialog.Output{dialog.StreamOutput("stdout", "1\n")}, ID: "c0ffee00"})
+		_, err := d.Make(dialog.Code, "print(1)", dialog.MakeOptions{Before: d.Messages[len(d.Messages)-1].ID, Outputs: []dialog.Output{streamOutput("stdout", "1\n")}, ID: "c0ffee00"})
 		return true, err
 	}},
 	{"delete", func(d *dialog.Dialog) (bool, error) {

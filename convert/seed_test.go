@@ -27,7 +27,7 @@ func seedDialog() (d *convert.File, note, code, prompt, raw *dialog.Message) {
 	note = d.Add(dialog.Note, "A *test* dialog")
 	d.Attach(note, []byte("not really a png"), "image/png")
 	code = d.Add(dialog.Code, "1+1")
-	code.Outputs = dialog.CodeOutput("2")
+	code.Outputs = codeOutput("2")
 	prompt = d.Add(dialog.Prompt, "Add them.")
 	prompt.SetReply("The answer is **2**.")
 	raw = d.Add(dialog.Raw, "plain text")

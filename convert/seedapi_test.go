@@ -36,7 +36,7 @@ func TestOracleSeedExample(t *testing.T) {
 
 	d := &convert.File{Dialog: dialog.New("dlg")}
 	d.Make(dialog.Note, "A *test* dialog", dialog.MakeOptions{ID: id(0), Attachments: []dialog.Attachment{dialog.Attachment{ID: id(4), MIME: "image/png", Data: []byte("not really a png")}}})
-	d.Make(dialog.Code, "1+1", dialog.MakeOptions{ID: id(1), Outputs: dialog.CodeOutput("2")})
+	d.Make(dialog.Code, "1+1", dialog.MakeOptions{ID: id(1), Outputs: codeOutput("2")})
 	d.Make(dialog.Prompt, "Add them.", dialog.MakeOptions{ID: id(2), Reply: "The answer is **2**."})
 	if _, err := d.Make(dialog.Raw, "plain text", dialog.MakeOptions{ID: id(3)}); err != nil {
 		t.Fatal(err)
@@ -97,7 +97,7 @@ dlg.write(Path(sys.argv[1])/'none', msgs=[])
 	d := &convert.File{Dialog: dialog.New("sub")}
 	d.Meta = map[string]any{"solveit_ver": 2}
 	a, _ := d.Make(dialog.Note, "first", dialog.MakeOptions{ID: "5ab00001"})
-	d.Make(dialog.Code, "1+1", dialog.MakeOptions{Outputs: dialog.CodeOutput("2"), ID: "5ab00002"})
+	d.Make(dialog.Code, "1+1", dialog.MakeOptions{Outputs: codeOutput("2"), ID: "5ab00002"})
 	c, _ := d.Make(dialog.Prompt, "Why?", dialog.MakeOptions{Reply: "Because.", ID: "5ab00003"})
 	j, err := d.Make(dialog.Code, "2+2", dialog.MakeOptions{ID: "5ab00004", OutputsJSON: `[{"output_type": "execute_result", "execution_count": 2, "data": {"text/plain": "4"}, "metadata": {"x": 1.5}}]`})
 	if err != nil {

@@ -38,3 +38,8 @@ func diffLines(want, got []string) string {
 }
 
 var cellSpan = nbtest.CellSpan
+
+var (
+	codeOutput   = nbtest.CodeOutput
+	streamOutput = nbtest.StreamOutput
+)

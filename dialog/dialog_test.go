@@ -155,7 +155,7 @@ func TestSummary(t *testing.T) {
 	d.Random = rand.NewChaCha8([32]byte{3})
 	d.Add(dialog.Note, "# Title\nsecond line")
 	c := d.Add(dialog.Code, "1+1")
-	c.Outputs = dialog.CodeOutput("2")
+	c.Outputs = codeOutput("2")
 	p := d.Add(dialog.Prompt, "Why?")
 	p.SetReply("Because\nit is.")
 	for i := 0; i < 3; i++ {
@@ -192,7 +192,7 @@ func TestValidate(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Messages = append(d.Messages, &dialog.Message{ID: d.Messages[0].ID, Kind: "chart"},
-		&dialog.Message{ID: "x", Kind: dialog.Note, Outputs: dialog.CodeOutput("1")},
+		&dialog.Message{ID: "x", Kind: dialog.Note, Outputs: codeOutput("1")},
 		&dialog.Message{ID: "y", Kind: dialog.Code, Outputs: []dialog.Output{dialog.NewOutput(map[string]any{"output_type": "weird"})}},
 		&dialog.Message{Kind: dialog.Code},
 		&dialog.Message{ID: "z", Kind: dialog.Code, Meta: map[string]any{"f": func() {}}})

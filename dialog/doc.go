@@ -19,7 +19,7 @@
 // kind with its outputs, reply, metadata, attributes, attachments and id,
 // and puts it at a position or after or before another message:
 //
-//	d.Make(dialog.Code, "1+1", dialog.MakeOptions{Outputs: dialog.CodeOutput("2")})
+//	d.Make(dialog.Code, "1+1", dialog.MakeOptions{OutputsJSON: `[{"output_type": "stream", "name": "stdout", "text": "2\n"}]`})
 //	d.Make(dialog.Prompt, "Add them.", dialog.MakeOptions{Reply: "The answer is **2**."})
 //	d.Make(dialog.Note, "new note", dialog.MakeOptions{After: first.ID, ID: "deadbeef"})
 //

@@ -14,7 +14,7 @@ func Example() {
 	d.Random = rand.NewChaCha8([32]byte{1}) // reproducible ids
 	d.Add(dialog.Note, "A *test* dialog")
 	code := d.Add(dialog.Code, "1+1")
-	code.Outputs = dialog.CodeOutput("2")
+	code.Outputs = []dialog.Output{dialog.NewOutput(map[string]any{"output_type": "execute_result", "metadata": map[string]any{}, "data": map[string]any{"text/plain": "2"}, "execution_count": 1})}
 	q := d.Add(dialog.Prompt, "Add them.")
 	q.SetReply("The answer is **2**.")
 	fmt.Print(d)
@@ -36,7 +36,7 @@ func ExampleDialog_Make() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if _, err := d.Make(dialog.Code, "1+1", dialog.MakeOptions{Outputs: dialog.CodeOutput("2")}); err != nil {
+	if _, err := d.Make(dialog.Code, "1+1", dialog.MakeOptions{OutputsJSON: `[{"output_type": "execute_result", "metadata": {}, "data": {"text/plain": "2"}, "execution_count": 1}]`}); err != nil {
 		log.Fatal(err)
 	}
 	if _, err := d.Make(dialog.Prompt, "Add them.", dialog.MakeOptions{Reply: "The answer is **2**."}); err != nil {
@@ -49,7 +49,7 @@ func ExampleDialog_Make() {
 	if _, err := d.Make(dialog.Note, "new note", dialog.MakeOptions{After: note.ID, ID: "deadbeef"}); err != nil {
 		log.Fatal(err)
 	}
-	if _, err := d.Make(dialog.Code, "print(1)", dialog.MakeOptions{Before: last.ID, ID: "c0ffee00", Outputs: []dialog.Output{dialog.StreamOutput("stdout", "1\n")}}); err != nil {
+	if _, err := d.Make(dialog.Code, "print(1)", dialog.MakeOptions{Before: last.ID, ID: "c0ffee00", Outputs: []dialog.Output{dialog.NewOutput(map[string]any{"output_type": "stream", "name": "stdout", "text": "1\n"})}}); err != nil {
 		log.Fatal(err)
 	}
 	if _, err := d.Make(dialog.Note, "# Pinned", dialog.MakeOptions{At: 1, Meta: map[string]any{"my_app": 3}, Attrs: map[string]any{"pinned": 1}}); err != nil {
@@ -140,7 +140,7 @@ func ExampleMerge() {
 func ExampleOutput_Map() {
 	d := dialog.New("demo")
 	d.Random = rand.NewChaCha8([32]byte{1})
-	code, err := d.Make(dialog.Code, "print('hi')", dialog.MakeOptions{Outputs: []dialog.Output{dialog.StreamOutput("stdout", "hi\n")}})
+	code, err := d.Make(dialog.Code, "print('hi')", dialog.MakeOptions{Outputs: []dialog.Output{dialog.NewOutput(map[string]any{"output_type": "stream", "name": "stdout", "text": "hi\n"})}})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -18,8 +18,8 @@ type MakeOptions struct {
 	// unique id prefix, the message going just after or before it.
 	At            int
 	After, Before string
-	// Outputs are a code message's outputs (as [CodeOutput],
-	// [StreamOutput] or [NewOutput] make them); OutputsJSON gives them as
+	// Outputs are a code message's outputs (as [NewOutput] makes them,
+	// or read from a notebook); OutputsJSON gives them as
 	// a JSON array instead (the seed's output='[…]'), read as
 	// [Output.UnmarshalJSON] reads each output, after Outputs.
 	Outputs     []Output
@@ -42,7 +42,7 @@ type MakeOptions struct {
 // place it, and puts it into the dialog in one call: the seed's
 // mk_message.
 //
-//	d.Make(dialog.Code, "1+1", dialog.MakeOptions{Outputs: dialog.CodeOutput("2")})
+//	d.Make(dialog.Code, "1+1", dialog.MakeOptions{OutputsJSON: `[{"output_type": "stream", "name": "stdout", "text": "2\n"}]`})
 //	d.Make(dialog.Prompt, "Add them.", dialog.MakeOptions{Reply: "The answer is **2**."})
 //	d.Make(dialog.Note, "new note", dialog.MakeOptions{After: first.ID, ID: "deadbeef"})
 //

@@ -22,7 +22,7 @@ func TestMakePlacement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _ := d.Make(dialog.Code, "c", dialog.MakeOptions{ID: "cccc0003", Outputs: dialog.CodeOutput("3"), ExecutionCount: new(4)})
+	c, _ := d.Make(dialog.Code, "c", dialog.MakeOptions{ID: "cccc0003", Outputs: codeOutput("3"), ExecutionCount: new(4)})
 	b, _ := d.Make(dialog.Prompt, "b", dialog.MakeOptions{Before: "cccc", Reply: "B!", Meta: map[string]any{"k": 1}, Attrs: map[string]any{"pinned": 1}})
 	first, _ := d.Make(dialog.Raw, "first", dialog.MakeOptions{At: 1})
 	last, _ := d.Make(dialog.Note, "last", dialog.MakeOptions{Attachments: []dialog.Attachment{{Data: []byte("png"), MIME: "image/png"}}})
@@ -90,7 +90,7 @@ func TestMakeRefuses(t *testing.T) {
 		{dialog.Note, dialog.MakeOptions{At: 4}, "position 4: the dialog has 2 messages", nil},
 		{dialog.Note, dialog.MakeOptions{At: -4}, "position -4", nil},
 		{dialog.Note, dialog.MakeOptions{At: 1, After: "ab000001"}, "2 placements", nil},
-		{dialog.Note, dialog.MakeOptions{Outputs: dialog.CodeOutput("1")}, "only code messages have outputs", nil},
+		{dialog.Note, dialog.MakeOptions{Outputs: codeOutput("1")}, "only code messages have outputs", nil},
 		{dialog.Code, dialog.MakeOptions{Reply: "r"}, "only prompts have replies", nil},
 		{dialog.Note, dialog.MakeOptions{ExecutionCount: new(1)}, "execution count", nil},
 		{dialog.Code, dialog.MakeOptions{Attachments: []dialog.Attachment{{Data: []byte("x"), MIME: "image/png"}}}, "attachments", nil},

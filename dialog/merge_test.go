@@ -191,7 +191,7 @@ func TestMergeReply(t *testing.T) {
 	}
 }
 
-func stream(text string) dialog.Output { return dialog.StreamOutput("stdout", text) }
+func stream(text string) dialog.Output { return streamOutput("stdout", text) }
 
 func count(n int) *int { return &n }
 

@@ -71,7 +71,7 @@ func (mg *merger) outputs(ob, oo, ot []Output, b, o, t *Message, added bool) (ou
 
 // markerOutput is a stream output holding one conflict marker line.
 func markerOutput(size int, c byte, label string) Output {
-	return StreamOutput("stdout", markerLine(size, c, label)+"\n")
+	return streamOutput("stdout", markerLine(size, c, label)+"\n")
 }
 
 // markerLine is a conflict marker line without its newline: size times

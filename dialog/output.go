@@ -19,7 +19,7 @@ import (
 // cheap, and to change an output, make a new one ([NewOutput]) from the
 // map [Output.Map] returns.
 //
-// An output made in memory ([NewOutput], [CodeOutput], [Output.UnmarshalJSON])
+// An output made in memory ([NewOutput], [Output.UnmarshalJSON])
 // holds its generic JSON. An output read from a file ([SourcedOutput];
 // package convert makes them) holds the reader's own form, the bytes as
 // read, and is decoded only when a caller looks inside ([Output.Map]):
@@ -258,20 +258,9 @@ func numbers(v any) any {
 	return v
 }
 
-// CodeOutput returns the outputs of a code message whose result is text:
-// one execute_result with text/plain data and execution count 1.
-func CodeOutput(text string) []Output {
-	return []Output{newOutput(map[string]any{
-		"output_type":     "execute_result",
-		"metadata":        map[string]any{},
-		"data":            map[string]any{"text/plain": text},
-		"execution_count": 1,
-	})}
-}
-
-// StreamOutput returns a stream output: name "stdout" or "stderr", and
+// streamOutput returns a stream output: name "stdout" or "stderr", and
 // its text.
-func StreamOutput(name, text string) Output {
+func streamOutput(name, text string) Output {
 	return newOutput(map[string]any{"output_type": "stream", "name": name, "text": text})
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/nbtest"
 )
 
 // countingSource is an output kept as JSON text, counting its decodes; two
@@ -132,7 +133,7 @@ func TestOutputJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !outs[0].Equal(dialog.StreamOutput("stdout", "hi\n")) {
+	if !outs[0].Equal(streamOutput("stdout", "hi\n")) {
 		t.Errorf("stream %v", outs[0])
 	}
 	g, _ := outs[1].Map()
@@ -176,3 +177,8 @@ func mustMap(t *testing.T, o dialog.Output) map[string]any {
 	}
 	return m
 }
+
+var (
+	codeOutput   = nbtest.CodeOutput
+	streamOutput = nbtest.StreamOutput
+)
