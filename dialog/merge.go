@@ -2,7 +2,6 @@ package dialog
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/nbdialog/ipynb/internal/textdiff"
 )
@@ -40,16 +39,6 @@ func (s OutputStrategy) String() string {
 		return strategyNames[s]
 	}
 	return fmt.Sprintf("OutputStrategy(%d)", int(s))
-}
-
-// ParseOutputStrategy returns the strategy of a name String returns.
-func ParseOutputStrategy(name string) (OutputStrategy, error) {
-	for i, n := range strategyNames {
-		if n == name {
-			return OutputStrategy(i), nil
-		}
-	}
-	return 0, fmt.Errorf("dialog: unknown output strategy %q (want %s)", name, strings.Join(strategyNames, ", "))
 }
 
 // MergeOptions configures Merge. The zero value is ready to use.

@@ -84,11 +84,26 @@ type strategyValue struct {
 func (v *strategyValue) String() string { return v.name }
 
 func (v *strategyValue) Set(s string) error {
-	if _, err := dialog.ParseOutputStrategy(s); err != nil {
-		return errors.New(strings.TrimPrefix(err.Error(), "dialog: "))
+	if _, err := parseStrategy(s); err != nil {
+		return err
 	}
 	v.name, v.set = s, true
 	return nil
+}
+
+// strategies are the output strategies, by the names String gives them.
+var strategies = []dialog.OutputStrategy{dialog.OutputsConflict, dialog.OutputsOurs, dialog.OutputsTheirs, dialog.OutputsClear}
+
+// parseStrategy returns the output strategy named name.
+func parseStrategy(name string) (dialog.OutputStrategy, error) {
+	names := make([]string, len(strategies))
+	for i, st := range strategies {
+		if st.String() == name {
+			return st, nil
+		}
+		names[i] = st.String()
+	}
+	return 0, fmt.Errorf("unknown output strategy %q (want %s)", name, strings.Join(names, ", "))
 }
 
 // outputsStrategy is the --outputs flag of merge and fix.
@@ -102,9 +117,9 @@ func outputsFlag(fs *flag.FlagSet) outputsStrategy {
 
 // options returns the merge options of the flag.
 func (s outputsStrategy) options() (mergeOptions, error) {
-	st, err := dialog.ParseOutputStrategy(s.v.name)
+	st, err := parseStrategy(s.v.name)
 	if err != nil {
-		return mergeOptions{}, fmt.Errorf("--outputs: %s", strings.TrimPrefix(err.Error(), "dialog: "))
+		return mergeOptions{}, fmt.Errorf("--outputs: %w", err)
 	}
 	return mergeOptions{Outputs: st}, nil
 }

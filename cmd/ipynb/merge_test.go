@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
@@ -292,5 +293,18 @@ func TestMergeKeepsOursWhenNothingToTake(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(p); !bytes.Equal(got, ours) {
 		t.Error("OURS changed")
+	}
+}
+
+// --outputs takes the strategies' names and refuses others.
+func TestParseStrategy(t *testing.T) {
+	for _, s := range []dialog.OutputStrategy{dialog.OutputsConflict, dialog.OutputsOurs, dialog.OutputsTheirs, dialog.OutputsClear} {
+		got, err := parseStrategy(s.String())
+		if err != nil || got != s {
+			t.Errorf("%v: %v %v", s, got, err)
+		}
+	}
+	if _, err := parseStrategy("union"); err == nil || !strings.Contains(err.Error(), `"union"`) {
+		t.Errorf("unknown strategy: %v", err)
 	}
 }
