@@ -36,7 +36,7 @@ func Example() {
 	for _, m := range f.Messages {
 		fmt.Println(m.Preview(60))
 	}
-	m, err := f.Messages.Get("5f1e") // by id prefix
+	m, err := f.Get("5f1e") // by id prefix
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func ExampleSolveit() {
 			fmt.Println(m.ID, m.Attrs)
 		}
 	}
-	m, err := d.Messages.Get("1c2d")
+	m, err := d.Get("1c2d")
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -183,7 +183,7 @@ func TestLostValuesAreErrors(t *testing.T) {
 			dialog.NewOutput(map[string]any{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": 1}, "data": map[string]any{"text/markdown": "a"}, "transient": map[string]any{}})}},
 	} {
 		nd := &convert.File{Dialog: dialog.New("x")}
-		nd.Messages = dialog.Msgs{bad}
+		nd.Messages = []*dialog.Message{bad}
 		if _, err := convert.Marshal(nd); !errors.Is(err, convert.ErrNoPlace) || !strings.Contains(err.Error(), "message "+bad.ID) {
 			t.Errorf("%s: %v", bad.ID, err)
 		}
@@ -388,7 +388,7 @@ func TestStableIDsWithoutFileIDs(t *testing.T) {
 			seen[id] = true
 		}
 		third, _ := convert.Unmarshal(data)
-		m, err := third.Messages.Get(first.Messages[1].ID)
+		m, err := third.Get(first.Messages[1].ID)
 		if err != nil || m.Content != first.Messages[1].Content {
 			t.Errorf("%s: id seen once not usable again: %v", name, err)
 		}

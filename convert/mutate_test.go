@@ -255,7 +255,7 @@ func messageMutations() []messageMutation {
 		{name: "Messages swapped",
 			inPlace: func(t *testing.T, d *dialog.Dialog) { d.Messages[0], d.Messages[1] = d.Messages[1], d.Messages[0] },
 			replace: func(t *testing.T, d *dialog.Dialog) {
-				d.Messages = append(dialog.Msgs{d.Messages[1], d.Messages[0]}, d.Messages[2:]...)
+				d.Messages = append([]*dialog.Message{d.Messages[1], d.Messages[0]}, d.Messages[2:]...)
 			}, changed: true},
 		{name: "Message removed", inPlace: func(t *testing.T, d *dialog.Dialog) { d.Messages = d.Messages[:len(d.Messages)-1] }, changed: true},
 		{name: "Message replaced by a copy of itself", inPlace: func(t *testing.T, d *dialog.Dialog) { c := *d.Messages[2]; d.Messages[2] = &c }},

@@ -48,7 +48,7 @@ func readDialog(data []byte) *dialog.Dialog {
 func decodedCopy(t *testing.T, d *dialog.Dialog) *dialog.Dialog {
 	t.Helper()
 	c := *d
-	c.Messages = make(dialog.Msgs, len(d.Messages))
+	c.Messages = make([]*dialog.Message, len(d.Messages))
 	for i, m := range d.Messages {
 		cp := *m
 		cp.Outputs = nil
@@ -283,7 +283,7 @@ func TestSummaryDoesNotDecodeOutputs(t *testing.T) {
 			t.Fatalf("%d cells: not read", n)
 		}
 		old := *d
-		old.Messages = make(dialog.Msgs, len(d.Messages))
+		old.Messages = make([]*dialog.Message, len(d.Messages))
 		for i, m := range d.Messages {
 			cp := *m
 			cp.Outputs = make([]dialog.Output, len(m.Outputs))

@@ -250,7 +250,7 @@ func TestSeedWriteReadSave(t *testing.T) {
 	if !bytes.Equal(before, after) || !fi1.ModTime().Equal(fi2.ModTime()) {
 		t.Error("saving an unedited dialog changed the file")
 	}
-	var _ dialog.Msgs = back.Messages
+	var _ []*dialog.Message = back.Messages
 	err = (&convert.File{Dialog: dialog.New("unread")}).Save()
 	if err == nil || !strings.Contains(err.Error(), "no path") {
 		t.Errorf("Save of an unread dialog = %v", err)

@@ -14,7 +14,7 @@ type Dialog struct {
 	// Name is the dialog's name, usually its file's stem.
 	Name string
 	// Messages are the messages in order.
-	Messages Msgs
+	Messages []*Message
 	// Meta is the notebook-level metadata, carried verbatim: numbers,
 	// strings, booleans and null as Go values, arrays and objects as
 	// json.RawMessage (their bytes as read, decoded only on demand, e.g.
@@ -46,7 +46,7 @@ func (d *Dialog) newID() string {
 		if _, err := io.ReadFull(d.rand(), b[:]); err != nil {
 			panic("dialog: reading random bytes: " + err.Error())
 		}
-		if id := hex.EncodeToString(b[:]); d.Messages.Index(id) < 0 {
+		if id := hex.EncodeToString(b[:]); d.Index(id) < 0 {
 			return id
 		}
 	}
@@ -92,7 +92,7 @@ func (d *Dialog) Insert(i int, m *Message) {
 func (d *Dialog) Remove(refs ...string) ([]*Message, error) {
 	drop := map[*Message]bool{}
 	for _, r := range refs {
-		m, err := d.Messages.Get(r)
+		m, err := d.Get(r)
 		if err != nil {
 			return nil, err
 		}
@@ -147,7 +147,7 @@ func (d *Dialog) Summary(width, rows int) string {
 	var b strings.Builder
 	b.WriteString(d.Name)
 	b.WriteString("\n")
-	d.Messages.show(&b, width, rows)
+	msgs(d.Messages).show(&b, width, rows)
 	return b.String()
 }
 

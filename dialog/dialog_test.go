@@ -89,24 +89,24 @@ func TestInsertAndLookup(t *testing.T) {
 	c := &dialog.Message{ID: "bbbb0003", Kind: dialog.Code}
 	d.Insert(-1, a)
 	d.Insert(-1, c)
-	d.Insert(d.Messages.Index("bbbb0003"), b)
+	d.Insert(d.Index("bbbb0003"), b)
 	e := &dialog.Message{Kind: dialog.Raw}
-	d.Insert(d.Messages.Index("aaaa0001")+1, e)
+	d.Insert(d.Index("aaaa0001")+1, e)
 	d.Insert(0, &dialog.Message{ID: "first", Kind: dialog.Note})
 	d.Insert(100, &dialog.Message{ID: "last", Kind: dialog.Note})
 	if diff := cmp.Diff([]string{"first", "aaaa0001", e.ID, "aaaa0002", "bbbb0003", "last"}, ids(d)); diff != "" {
 		t.Error(diff)
 	}
-	if m, err := d.Messages.Get("bbbb"); err != nil || m != c {
+	if m, err := d.Get("bbbb"); err != nil || m != c {
 		t.Errorf("Get by unique prefix: %v %v", m, err)
 	}
-	if m, err := d.Messages.Get("aaaa0002"); err != nil || m != b {
+	if m, err := d.Get("aaaa0002"); err != nil || m != b {
 		t.Errorf("Get by id: %v %v", m, err)
 	}
-	if _, err := d.Messages.Get("aaaa"); !errors.Is(err, dialog.ErrAmbiguous) || !strings.Contains(err.Error(), "aaaa0001, aaaa0002") {
+	if _, err := d.Get("aaaa"); !errors.Is(err, dialog.ErrAmbiguous) || !strings.Contains(err.Error(), "aaaa0001, aaaa0002") {
 		t.Errorf("ambiguous prefix: %v", err)
 	}
-	if _, err := d.Messages.Get("zz"); !errors.Is(err, dialog.ErrNotFound) {
+	if _, err := d.Get("zz"); !errors.Is(err, dialog.ErrNotFound) {
 		t.Errorf("missing: %v", err)
 	}
 	if _, err := d.Make(dialog.Note, "x", dialog.MakeOptions{After: "nope"}); !errors.Is(err, dialog.ErrNotFound) {

@@ -36,7 +36,7 @@ func TestDiffPartID(t *testing.T) {
 	}
 }
 
-func msgIDs(ms Msgs) []string {
+func msgIDs(ms []*Message) []string {
 	var out []string
 	for _, m := range ms {
 		out = append(out, m.ID)

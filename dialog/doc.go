@@ -58,7 +58,7 @@
 // rtoken_hex(4)), unique within a dialog; attachment ids are RFC 4122
 // version 4 UUIDs, made as github.com/google/uuid makes them. Both come from
 // [Dialog.Random] (crypto/rand when nil); a seeded math/rand/v2 ChaCha8
-// gives deterministic ids for tests. [Msgs.Get] finds a message by id or
+// gives deterministic ids for tests. [Dialog.Get] finds a message by id or
 // unique id prefix, and reports an id that several messages share as
 // ambiguous, as the seed's find_id does.
 //

@@ -71,16 +71,16 @@ func ExampleDialog_Make() {
 	// dialog: make note message: after "nope": no such message
 }
 
-func ExampleMsgs_Get() {
+func ExampleDialog_Get() {
 	d := dialog.New("demo")
 	d.Insert(-1, &dialog.Message{ID: "a1b2c3d4", Kind: dialog.Note, Content: "first"})
 	d.Insert(-1, &dialog.Message{ID: "a1ffffff", Kind: dialog.Note, Content: "second"})
-	m, err := d.Messages.Get("a1b") // a unique id prefix
+	m, err := d.Get("a1b") // a unique id prefix
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(m.Content)
-	_, err = d.Messages.Get("a1")
+	_, err = d.Get("a1")
 	fmt.Println(err)
 	// Output:
 	// first

@@ -87,8 +87,8 @@ func (d *Dialog) Make(kind Kind, content string, opts MakeOptions) (*Message, er
 }
 
 // check checks the options given for a message of this kind to go into
-// msgs and returns where it goes and its outputs.
-func (s *MakeOptions) check(kind Kind, msgs Msgs) (int, []Output, error) {
+// ms and returns where it goes and its outputs.
+func (s *MakeOptions) check(kind Kind, ms msgs) (int, []Output, error) {
 	if !kind.Valid() {
 		return 0, nil, errors.New("unknown kind")
 	}
@@ -109,31 +109,31 @@ func (s *MakeOptions) check(kind Kind, msgs Msgs) (int, []Output, error) {
 	if placed > 1 {
 		return 0, nil, fmt.Errorf("%d placements given (At, After, Before): give one", placed)
 	}
-	i, err := s.place(msgs)
+	i, err := s.place(ms)
 	if err != nil {
 		return 0, nil, err
 	}
 	if s.ID != "" && !validID(s.ID) {
 		return 0, nil, fmt.Errorf("id %q: an id is 1 to 64 letters, digits, - and _ (a notebook cell id)", s.ID)
 	}
-	if s.ID != "" && msgs.Index(s.ID) >= 0 {
+	if s.ID != "" && ms.index(s.ID) >= 0 {
 		return 0, nil, fmt.Errorf("id %q: %w", s.ID, ErrDuplicateID)
 	}
 	return i, outs, s.checkParts(kind, len(outs) > 0 || s.OutputsJSON != "")
 }
 
-// place is the index in msgs the message goes to.
-func (s *MakeOptions) place(msgs Msgs) (int, error) {
-	n := len(msgs)
+// place is the index in ms the message goes to.
+func (s *MakeOptions) place(ms msgs) (int, error) {
+	n := len(ms)
 	switch {
 	case s.After != "":
-		i, err := msgs.find(s.After)
+		i, err := ms.find(s.After)
 		if err != nil {
 			return 0, fmt.Errorf("after %w", err)
 		}
 		return i + 1, nil
 	case s.Before != "":
-		i, err := msgs.find(s.Before)
+		i, err := ms.find(s.Before)
 		if err != nil {
 			return 0, fmt.Errorf("before %w", err)
 		}

@@ -122,7 +122,7 @@ func TestGetSharedID(t *testing.T) {
 	for _, id := range []string{"abcd0001", "dup00000", "dup00000"} {
 		d.Messages = append(d.Messages, &dialog.Message{ID: id, Kind: dialog.Note})
 	}
-	if _, err := d.Messages.Get("dup00000"); !errors.Is(err, dialog.ErrAmbiguous) || !strings.Contains(err.Error(), "at 1, 2") {
+	if _, err := d.Get("dup00000"); !errors.Is(err, dialog.ErrAmbiguous) || !strings.Contains(err.Error(), "at 1, 2") {
 		t.Errorf("Get of a shared id: %v", err)
 	}
 	if _, err := d.Remove("dup00000"); !errors.Is(err, dialog.ErrAmbiguous) || len(d.Messages) != 3 {
@@ -131,7 +131,7 @@ func TestGetSharedID(t *testing.T) {
 	if _, err := d.Make(dialog.Note, "x", dialog.MakeOptions{After: "dup00000"}); !errors.Is(err, dialog.ErrAmbiguous) {
 		t.Errorf("Make after a shared id: %v", err)
 	}
-	if m, err := d.Messages.Get("abcd"); err != nil || m.ID != "abcd0001" {
+	if m, err := d.Get("abcd"); err != nil || m.ID != "abcd0001" {
 		t.Errorf("unique prefix: %v %v", m, err)
 	}
 }

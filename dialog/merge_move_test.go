@@ -32,7 +32,7 @@ func reordered(t *testing.T, d *dialog.Dialog, ids string) *dialog.Dialog {
 	c := clone(d)
 	c.Messages = nil
 	for _, id := range strings.Fields(ids) {
-		m, err := d.Messages.Get(id)
+		m, err := d.Get(id)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -83,7 +83,7 @@ func identical(n int) (b, o, t *dialog.Dialog, opt dialog.MergeOptions) {
 		b.Messages = append(b.Messages, msg(fmt.Sprintf("b%07d", i), dialog.Code, ""))
 	}
 	o, t = clone(b), clone(b)
-	var kept dialog.Msgs
+	var kept []*dialog.Message
 	for i, m := range o.Messages {
 		m.ID = "o" + m.ID
 		if i%3 != 0 {
@@ -128,8 +128,8 @@ func TestMergeIdenticalMessages(t *testing.T) {
 // replaced by unrelated ones costs in proportion to the input, not to the
 // product of the runs.
 func TestMergeSimilarityBudget(t *testing.T) {
-	big := func(prefix string, n, lines int) dialog.Msgs {
-		var ms dialog.Msgs
+	big := func(prefix string, n, lines int) []*dialog.Message {
+		var ms []*dialog.Message
 		for i := range n {
 			var b strings.Builder
 			for l := range lines {

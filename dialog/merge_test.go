@@ -49,7 +49,7 @@ func cloneMap(m map[string]any) map[string]any {
 
 func get(t *testing.T, d *dialog.Dialog, id string) *dialog.Message {
 	t.Helper()
-	m, err := d.Messages.Get(id)
+	m, err := d.Get(id)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, d.Summary(0, 0))
 	}

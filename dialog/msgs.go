@@ -7,9 +7,9 @@ import (
 	"strings"
 )
 
-// Msgs is an ordered list of messages, indexable by position (m[i]) and by
-// id or unique id prefix (Get).
-type Msgs []*Message
+// msgs is an ordered list of messages, searched by id or unique id
+// prefix.
+type msgs []*Message
 
 // ErrNotFound is returned when no message has that id (or id prefix).
 var ErrNotFound = errors.New("no such message")
@@ -18,9 +18,13 @@ var ErrNotFound = errors.New("no such message")
 // starting with that prefix.
 var ErrAmbiguous = errors.New("ambiguous message id")
 
-// Index returns the position of the first message with exactly this id,
+// Index returns the position in d.Messages of the first message with
+// exactly this id, or -1.
+func (d *Dialog) Index(id string) int { return msgs(d.Messages).index(id) }
+
+// index returns the position of the first message with exactly this id,
 // or -1.
-func (ms Msgs) Index(id string) int {
+func (ms msgs) index(id string) int {
 	for i, m := range ms {
 		if m != nil && m.ID == id {
 			return i
@@ -35,17 +39,17 @@ func (ms Msgs) Index(id string) int {
 // two messages sharing the id ref (a dialog read from a file with
 // repeated ids, or built so), or several ids starting with ref. Use
 // errors.Is.
-func (ms Msgs) Get(ref string) (*Message, error) {
-	i, err := ms.find(ref)
+func (d *Dialog) Get(ref string) (*Message, error) {
+	i, err := msgs(d.Messages).find(ref)
 	if err != nil {
 		return nil, fmt.Errorf("dialog: %w", err)
 	}
-	return ms[i], nil
+	return d.Messages[i], nil
 }
 
 // find is Get's search, returning a position and an error without the
 // package prefix.
-func (ms Msgs) find(ref string) (int, error) {
+func (ms msgs) find(ref string) (int, error) {
 	found, n := -1, 0
 	for i, m := range ms {
 		if m != nil && m.ID == ref {
@@ -80,7 +84,7 @@ func (ms Msgs) find(ref string) (int, error) {
 }
 
 // positions lists the positions of the messages that match, for errors.
-func positions(ms Msgs, match func(*Message) bool) string {
+func positions(ms msgs, match func(*Message) bool) string {
 	var ps []string
 	for i, m := range ms {
 		if m != nil && match(m) {
@@ -93,7 +97,7 @@ func positions(ms Msgs, match func(*Message) bool) string {
 // show writes to b the messages one Preview line each (width characters
 // at most; 0: no limit), a prompt's reply on a following "> " line, and at
 // most rows messages (0: all) followed by "…(N more)".
-func (ms Msgs) show(b *strings.Builder, width, rows int) {
+func (ms msgs) show(b *strings.Builder, width, rows int) {
 	var r row
 	for i, m := range ms {
 		if rows > 0 && i == rows {
