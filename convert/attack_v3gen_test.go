@@ -355,7 +355,7 @@ func TestV3GenDiffManifest(t *testing.T) {
 	var lines []string
 	for i := range n {
 		data := v3Gen{rand.New(rand.NewPCG(uint64(i), 7)), []int{2, 8, 40, 1000}[i%4]}.notebook()
-		for _, reg := range []*convert.Registry{nil, convert.Solveit()} {
+		for _, reg := range []*convert.Registry{nil, convert.MustRegistry(convert.Solveit())} {
 			got := v3Writes(data, reg)
 			line := fmt.Sprintf("%05d %v %x", i, reg != nil, sha256.Sum256([]byte(got)))
 			if os.Getenv("LAZYATTACK_KEEP") != "" {

@@ -75,7 +75,7 @@ func TestV3ReadAsPythonUpgrade(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, reg := range []*convert.Registry{nil, convert.Solveit()} {
+		for _, reg := range []*convert.Registry{nil, convert.MustRegistry(convert.Solveit())} {
 			o := convert.Options{Registry: reg}
 			d, err := o.Unmarshal(data)
 			if err != nil {

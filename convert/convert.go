@@ -24,7 +24,7 @@ type options struct {
 	// Registry declares host attributes kept in cell metadata. Nil means,
 	// when writing, the registry the dialog was read (or last written)
 	// with, and otherwise none.
-	Registry *Registry
+	Registry *registry
 	// Force makes Save overwrite a file that changed on disk since it was
 	// read.
 	Force bool
@@ -69,7 +69,7 @@ type origin struct {
 	snaps map[*dialog.Message]*snapshot
 	file  *fileStamp // the file read, for Save
 	valid bool       // nb is valid (a version 3 notebook is then written back as read)
-	reg   *Registry  // the registry the dialog was read (or last written) with
+	reg   *registry  // the registry the dialog was read (or last written) with
 	// inPlace: changed messages are written into their original cells
 	// (see adopt); set only for notebooks this package parsed for its
 	// own use, as a merge's.

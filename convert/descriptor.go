@@ -39,10 +39,10 @@ func Flag(attr, key string) Descriptor {
 	}
 }
 
-// Registry is a set of Descriptors, no two sharing an attribute or a key.
-// The zero value is empty and ready to use. Register must not be called
-// while conversions use the registry; lookups are safe for concurrent use.
-type Registry struct {
+// registry is a set of Descriptors, no two sharing an attribute or a key:
+// the Descriptors of the options, indexed. The zero value is empty and
+// ready to use. Lookups are safe for concurrent use.
+type registry struct {
 	byAttr map[string]int
 	byKey  map[string]int
 	all    []Descriptor // registration order
@@ -65,19 +65,19 @@ func (e *ConflictError) Error() string {
 		e.New.Attr, e.New.Key, e.Field, name, e.Existing.Attr, e.Existing.Key)
 }
 
-// NewRegistry returns a registry holding ds.
-func NewRegistry(ds ...Descriptor) (*Registry, error) {
-	r := &Registry{}
-	if err := r.Register(ds...); err != nil {
+// newRegistry returns a registry holding ds.
+func newRegistry(ds ...Descriptor) (*registry, error) {
+	r := &registry{}
+	if err := r.register(ds...); err != nil {
 		return nil, err
 	}
 	return r, nil
 }
 
-// Register adds descriptors, all or none: it fails with a *ConflictError
+// register adds descriptors, all or none: it fails with a *ConflictError
 // if any shares an attribute or key with a registered one or with another
 // of ds, or with an error if one lacks an attribute or key.
-func (r *Registry) Register(ds ...Descriptor) error {
+func (r *registry) register(ds ...Descriptor) error {
 	byAttr := map[string]Descriptor{}
 	byKey := map[string]Descriptor{}
 	for _, d := range r.all {
@@ -106,8 +106,8 @@ func (r *Registry) Register(ds ...Descriptor) error {
 	return nil
 }
 
-// All yields the descriptors in registration order.
-func (r *Registry) All() iter.Seq[Descriptor] {
+// each yields the descriptors in registration order.
+func (r *registry) each() iter.Seq[Descriptor] {
 	return func(yield func(Descriptor) bool) {
 		if r == nil {
 			return
@@ -121,7 +121,7 @@ func (r *Registry) All() iter.Seq[Descriptor] {
 }
 
 // lookupAttr returns the descriptor of an attribute.
-func (r *Registry) lookupAttr(attr string) (Descriptor, bool) {
+func (r *registry) lookupAttr(attr string) (Descriptor, bool) {
 	if r == nil {
 		return Descriptor{}, false
 	}

@@ -33,16 +33,16 @@
 // # Attributes
 //
 // Notebook metadata rides verbatim in Dialog.Meta and cell metadata in
-// Message.Meta, except the keys a host declares with [Descriptor]s in a
-// [Registry] (passed in the options; there is no global registry): those are
-// promoted to Message.Attrs on reading and demoted back on writing,
-// converted by the descriptor and left out when falsy. A declared key
-// found in Message.Meta when writing (a host that put it there) is
-// promoted the same way; Attrs wins over Meta. A dialog keeps the registry
-// it was read (or last written) with, so a plain [File.Save] or [Marshal]
-// writes it as read; a registry in WriteOptions or SaveOptions takes
-// precedence. [Solveit]
-// returns Solveit's own attribute set, for hosts that opt in.
+// Message.Meta, except the keys a host declares with [Descriptor]s
+// (ReadOptions.Descriptors and the like; there is no global set), no two
+// sharing an attribute or a key: those are promoted to Message.Attrs on
+// reading and demoted back on writing, converted by the descriptor and
+// left out when falsy. A declared key found in Message.Meta when writing
+// (a host that put it there) is promoted the same way; Attrs wins over
+// Meta. A dialog keeps the descriptors it was read (or last written) with,
+// so a plain [File.Save] or [Marshal] writes it as read; descriptors in
+// WriteOptions or SaveOptions take precedence. [Solveit] returns
+// Solveit's own attribute set, for hosts that opt in.
 //
 // # Attachments
 //
@@ -167,7 +167,6 @@
 //
 // # Concurrency
 //
-// Options and Registry values may be shared by goroutines (Register
-// aside). A File must not be marshalled or saved while it is being
-// changed.
+// Options values may be shared by goroutines. A File must not be
+// marshalled or saved while it is being changed.
 package convert

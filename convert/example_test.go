@@ -60,29 +60,26 @@ func Example() {
 
 // A host declares its own attributes: Solveit keeps int flags that the
 // notebook schema stores as booleans, and a bookmark number.
-func ExampleRegistry() {
-	reg, err := convert.NewRegistry(
+func ExampleDescriptor() {
+	descs := []convert.Descriptor{
 		convert.Flag("pinned", "pinned"),
 		convert.Flag("skipped", "skipped"),
-		convert.Descriptor{Attr: "bookmark", Key: "bookmark"},
-	)
-	if err != nil {
-		log.Fatal(err)
+		{Attr: "bookmark", Key: "bookmark"},
 	}
-	opts := convert.Options{Registry: reg}
 	data, err := os.ReadFile(filepath.Join("..", "testdata", "dialog.ipynb"))
 	if err != nil {
 		log.Fatal(err)
 	}
-	d, err := opts.Unmarshal(data)
+	d, err := convert.ReadOptions{Descriptors: descs}.Unmarshal(data)
 	if err != nil {
 		log.Fatal(err)
 	}
 	for _, m := range d.Messages[2:] {
 		fmt.Println(m.ID, m.Kind, m.Attrs, m.Meta)
 	}
-	// Registering a key twice is an error.
-	fmt.Println(reg.Register(convert.Descriptor{Attr: "pin", Key: "pinned"}))
+	// Declaring a key twice is an error.
+	_, err = convert.ReadOptions{Descriptors: append(descs, convert.Descriptor{Attr: "pin", Key: "pinned"})}.Unmarshal(data)
+	fmt.Println(err)
 	// Output:
 	// 5f1e2d3c prompt map[pinned:1] map[]
 	// 9a8b7c6d raw map[] map[]
@@ -145,7 +142,7 @@ func ExampleSolveit() {
 		log.Fatal(err)
 	}
 
-	d, err := convert.ReadOptions{Registry: convert.Solveit()}.ReadFile(path)
+	d, err := convert.ReadOptions{Descriptors: convert.Solveit()}.ReadFile(path)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package convert
 import (
 	"errors"
 	"io/fs"
+	"iter"
 	"path/filepath"
 
 	"github.com/nbdialog/ipynb/dialog"
@@ -70,3 +71,26 @@ func ReducedOutputs(base, ours []byte) (int, bool) {
 	_, r := reducedBase(base, ours)
 	return len(r.outputs), r.meta
 }
+
+// Registry is the registry of a set of Descriptors (see registry), for
+// the tests of Options.
+type Registry = registry
+
+// NewRegistry returns the registry of ds, for the tests.
+func NewRegistry(ds ...Descriptor) (*Registry, error) { return newRegistry(ds...) }
+
+// MustRegistry returns the registry of ds, which must not conflict, for
+// the tests.
+func MustRegistry(ds []Descriptor) *Registry {
+	r, err := newRegistry(ds...)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
+// Register is register, for the tests.
+func (r *registry) Register(ds ...Descriptor) error { return r.register(ds...) }
+
+// All is each, for the tests.
+func (r *registry) All() iter.Seq[Descriptor] { return r.each() }

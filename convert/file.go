@@ -143,7 +143,13 @@ func (o options) makeParents(name string) error {
 // ErrChanged) holds); a file on disk that is not a notebook fails with
 // the reading error (an *nbformat.SyntaxError naming the file, line and
 // column, say). Nothing on disk is lost either way.
-func (o SaveOptions) Save(f *File) error { return o.opts().save(f) }
+func (o SaveOptions) Save(f *File) error {
+	opts, err := o.opts()
+	if err != nil {
+		return err
+	}
+	return opts.save(f)
+}
 
 // save is SaveOptions.Save.
 func (o options) save(d *File) error {

@@ -113,15 +113,15 @@ dlg.mk_message('hidden?', msg_type='note', meta={'skipped': 0, 'bookmark': 0}, i
 dlg.mk_message('bookmarked', msg_type='note', meta={'skipped': 1, 'bookmark': 7}, id='f1a90003')
 dlg.mk_message('both', msg_type='note', meta={'bookmark': 1}, bookmark=2, id='f1a90004')
 `)
-	reg, _ := convert.NewRegistry(convert.Flag("collapsed", "collapsed"), convert.Descriptor{Attr: "skipped", Key: "skipped"},
-		convert.Descriptor{Attr: "bookmark", Key: "bookmark"})
+	descs := []convert.Descriptor{convert.Flag("collapsed", "collapsed"), {Attr: "skipped", Key: "skipped"},
+		{Attr: "bookmark", Key: "bookmark"}}
 	d := &convert.File{Dialog: dialog.New("flags")}
 	d.Make(dialog.Code, "x = 1", dialog.MakeOptions{Meta: map[string]any{"collapsed": 1, "other": "kept"}, ID: "f1a90001"})
 	d.Make(dialog.Note, "hidden?", dialog.MakeOptions{Meta: map[string]any{"skipped": 0, "bookmark": 0}, ID: "f1a90002"})
 	d.Make(dialog.Note, "bookmarked", dialog.MakeOptions{Meta: map[string]any{"skipped": 1, "bookmark": 7}, ID: "f1a90003"})
 	d.Make(dialog.Note, "both", dialog.MakeOptions{Meta: map[string]any{"bookmark": 1}, ID: "f1a90004", Attrs: map[string]any{"bookmark": 2}})
 	var repairs []nbformat.Repair
-	got, err := convert.WriteOptions{Registry: reg, Repaired: func(r nbformat.Repair) { repairs = append(repairs, r) }}.Marshal(d)
+	got, err := convert.WriteOptions{Descriptors: descs, Repaired: func(r nbformat.Repair) { repairs = append(repairs, r) }}.Marshal(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +242,7 @@ func TestOracleRegistryCarried(t *testing.T) {
 	path := copyTestdata(t, "dialog.ipynb", src)
 	edited := t.TempDir()
 	runOracle(t, "edits.py", src, edited)
-	d, err := convert.ReadOptions{Registry: seedRegistry(t)}.ReadFile(path)
+	d, err := convert.ReadOptions{Descriptors: seedDescriptors}.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +268,7 @@ func TestOracleRegistryCarried(t *testing.T) {
 	d2 := &convert.File{Dialog: dialog.New("new")}
 	d2.Make(dialog.Note, "n", dialog.MakeOptions{Attrs: map[string]any{"skipped": true}})
 	p2 := filepath.Join(t.TempDir(), "new.ipynb")
-	if err := (convert.WriteOptions{Registry: seedRegistry(t)}).WriteFile(d2, p2); err != nil {
+	if err := (convert.WriteOptions{Descriptors: seedDescriptors}).WriteFile(d2, p2); err != nil {
 		t.Fatal(err)
 	}
 	d2.Messages[0].Content = "edited"
@@ -277,7 +277,7 @@ func TestOracleRegistryCarried(t *testing.T) {
 	}
 	// An explicit registry still wins over the carried one.
 	d2.Messages[0].Content = "edited again"
-	if _, err := (convert.WriteOptions{Registry: &convert.Registry{}}).Marshal(d2); !errors.Is(err, convert.ErrNoDescriptor) {
+	if _, err := (convert.WriteOptions{Descriptors: []convert.Descriptor{}}).Marshal(d2); !errors.Is(err, convert.ErrNoDescriptor) {
 		t.Errorf("explicit empty registry: %v", err)
 	}
 }
@@ -306,7 +306,7 @@ dlg.mk_message('q', msg_type='prompt', output='a', pinned=1, o_collapsed=0, id='
 	d.Make(dialog.Note, "# Head", dialog.MakeOptions{ID: "50170001", Attrs: map[string]any{"heading_collapsed": 1, "bookmark": 3, "skipped": 1}})
 	d.Make(dialog.Code, "x", dialog.MakeOptions{ID: "50170002", Attrs: map[string]any{"o_collapsed": 1, "i_collapsed": 1, "pinned": 0}})
 	d.Make(dialog.Prompt, "q", dialog.MakeOptions{Reply: "a", ID: "50170003", Attrs: map[string]any{"pinned": 1, "o_collapsed": 0}})
-	opts := convert.Options{Registry: convert.Solveit()}
+	opts := convert.Options{Registry: convert.MustRegistry(convert.Solveit())}
 	got, err := opts.Marshal(d)
 	if err != nil {
 		t.Fatal(err)
@@ -321,8 +321,8 @@ dlg.mk_message('q', msg_type='prompt', output='a', pinned=1, o_collapsed=0, id='
 	if diff := cmp.Diff(map[string]any{"o_collapsed": 1, "i_collapsed": 1}, back.Messages[1].Attrs); diff != "" {
 		t.Errorf("read back (-want +got):\n%s", diff)
 	}
-	if r := convert.Solveit(); r == convert.Solveit() {
-		t.Error("Solveit returns a shared registry")
+	if a, b := convert.Solveit(), convert.Solveit(); &a[0] == &b[0] {
+		t.Error("Solveit returns a shared slice")
 	}
 }
 

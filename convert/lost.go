@@ -50,7 +50,7 @@ func (e *LostValueError) Error() string {
 	if e.Message != "" {
 		where = "message " + e.Message
 	}
-	return fmt.Sprintf("convert: %s: %s: %s: %v (declare the key in the Registry to convert it, or give a valid value)", where, e.Pointer, e.What, ErrInvalidValue)
+	return fmt.Sprintf("convert: %s: %s: %s: %v (declare the key with a Descriptor to convert it, or give a valid value)", where, e.Pointer, e.What, ErrInvalidValue)
 }
 
 // Unwrap returns ErrInvalidValue.

@@ -468,7 +468,7 @@ func v3Named(c map[string]any) map[string]any {
 
 // conflictPath is the path of a conflict's value inside its cell (inside
 // the notebook for ID ""): see ConflictsKey.
-func conflictPath(c dialog.Conflict, reg *Registry) ([]string, bool) {
+func conflictPath(c dialog.Conflict, reg *registry) ([]string, bool) {
 	switch c.Part {
 	case dialog.PartKind:
 		return []string{"cell_type"}, true

@@ -33,21 +33,22 @@ type File struct {
 // ReadOptions configures reading. The zero value reads without
 // descriptors, naming a dialog read from a file after the file's stem.
 type ReadOptions struct {
-	// Registry declares host attributes kept in cell metadata; the File
-	// keeps it for writing.
-	Registry *Registry
+	// Descriptors declare host attributes kept in cell metadata, no two
+	// sharing an attribute or a key; the File keeps them for writing.
+	Descriptors []Descriptor
 	// Name, if set, names the dialog read (the seed's read_ipynb(…,
 	// name=)).
 	Name string
 }
 
 // WriteOptions configures writing. The zero value writes a File with the
-// registry it was read (or last written) with.
+// descriptors it was read (or last written) with.
 type WriteOptions struct {
-	// Registry declares host attributes kept in cell metadata. Nil means
-	// the registry the File was read (or last written) with, and
-	// otherwise none.
-	Registry *Registry
+	// Descriptors declare host attributes kept in cell metadata, no two
+	// sharing an attribute or a key. Nil means the descriptors the File
+	// was read (or last written) with, and otherwise none; an empty,
+	// non-nil slice declares none.
+	Descriptors []Descriptor
 	// Messages, if not nil, makes Marshal, ToNotebook and WriteFile write
 	// only these messages of the dialog, in this order, with its notebook
 	// metadata: the seed's msgs= (get_ipynb, write_ipynb,
@@ -66,10 +67,10 @@ type WriteOptions struct {
 // SaveOptions configures [SaveOptions.Save]. The zero value saves safely:
 // a file changed on disk since it was read is not overwritten.
 type SaveOptions struct {
-	// Registry, Repaired and Owner are as in WriteOptions.
-	Registry *Registry
-	Repaired func(nbformat.Repair)
-	Owner    *Owner
+	// Descriptors, Repaired and Owner are as in WriteOptions.
+	Descriptors []Descriptor
+	Repaired    func(nbformat.Repair)
+	Owner       *Owner
 	// Force makes Save overwrite a file that changed on disk since it was
 	// read.
 	Force bool
@@ -78,14 +79,29 @@ type SaveOptions struct {
 	MergeOnChange *dialog.MergeOptions
 }
 
-func (o ReadOptions) opts() options { return options{Registry: o.Registry} }
-
-func (o WriteOptions) opts() options {
-	return options{Registry: o.Registry, Messages: o.Messages, Repaired: o.Repaired, Owner: o.Owner}
+func (o ReadOptions) opts() (options, error) {
+	reg, err := registryOf(o.Descriptors)
+	return options{Registry: reg}, err
 }
 
-func (o SaveOptions) opts() options {
-	return options{Registry: o.Registry, Repaired: o.Repaired, Owner: o.Owner, Force: o.Force, MergeOnChange: o.MergeOnChange}
+func (o WriteOptions) opts() (options, error) {
+	reg, err := registryOf(o.Descriptors)
+	return options{Registry: reg, Messages: o.Messages, Repaired: o.Repaired, Owner: o.Owner}, err
+}
+
+func (o SaveOptions) opts() (options, error) {
+	reg, err := registryOf(o.Descriptors)
+	return options{Registry: reg, Repaired: o.Repaired, Owner: o.Owner, Force: o.Force, MergeOnChange: o.MergeOnChange}, err
+}
+
+// registryOf returns the registry of the descriptors of options: nil for
+// nil (none, or when writing those read), an error for descriptors that
+// share an attribute or a key or lack one.
+func registryOf(ds []Descriptor) (*registry, error) {
+	if ds == nil {
+		return nil, nil
+	}
+	return newRegistry(ds...)
 }
 
 // Unmarshal reads a dialog from notebook JSON. See [ReadOptions.Unmarshal].
@@ -98,7 +114,11 @@ func Unmarshal(data []byte) (*File, error) { return ReadOptions{}.Unmarshal(data
 // one buffer per dialog rather than allocated one by one, so a message
 // kept after its dialog keeps them alive.
 func (o ReadOptions) Unmarshal(data []byte) (*File, error) {
-	f, err := o.opts().Unmarshal(data)
+	opts, err := o.opts()
+	if err != nil {
+		return nil, err
+	}
+	f, err := opts.Unmarshal(data)
 	if err == nil && o.Name != "" {
 		f.Name = o.Name
 	}
@@ -114,7 +134,11 @@ func ReadFile(path string) (*File, error) { return ReadOptions{}.ReadFile(path) 
 // ModTime are the file's, so that Save writes it back. Reading never
 // blocks on a named pipe (it is refused).
 func (o ReadOptions) ReadFile(path string) (*File, error) {
-	f, err := o.opts().ReadFile(path)
+	opts, err := o.opts()
+	if err != nil {
+		return nil, err
+	}
+	f, err := opts.ReadFile(path)
 	if err == nil && o.Name != "" {
 		f.Name = o.Name
 	}
@@ -127,12 +151,16 @@ func (o ReadOptions) ReadFile(path string) (*File, error) {
 // Markdown cells become notes, or prompts when their metadata has a true
 // solveit_ai (the reply is split off at ReplySeparator); code and raw
 // cells become code and raw messages. Cell metadata goes to Message.Meta,
-// except keys the Registry declares, which go to Message.Attrs. Cells
+// except keys the Descriptors declare, which go to Message.Attrs. Cells
 // without a valid id, or with the id of an earlier cell, get ids derived
 // from their position and content. A version 3 notebook is read through
 // its upgrade to 4.5.
 func (o ReadOptions) ToDialog(nb *nbformat.Notebook) (*File, error) {
-	f, err := o.opts().toDialog(nb, nil)
+	opts, err := o.opts()
+	if err != nil {
+		return nil, err
+	}
+	f, err := opts.toDialog(nb, nil)
 	if err == nil && o.Name != "" {
 		f.Name = o.Name
 	}
@@ -149,7 +177,13 @@ func Marshal(f *File) ([]byte, error) { return WriteOptions{}.Marshal(f) }
 // (see nbformat.Heal). To write to an io.Writer without a second copy of
 // an unchanged file's bytes, convert with ToNotebook and write with
 // nbformat.MarshalOptions.MarshalTo.
-func (o WriteOptions) Marshal(f *File) ([]byte, error) { return o.opts().Marshal(f) }
+func (o WriteOptions) Marshal(f *File) ([]byte, error) {
+	opts, err := o.opts()
+	if err != nil {
+		return nil, err
+	}
+	return opts.Marshal(f)
+}
 
 // ToNotebook converts f to a notebook (only Messages, if set), as Marshal
 // writes it: a File read from a notebook becomes that notebook with the
@@ -158,7 +192,11 @@ func (o WriteOptions) Marshal(f *File) ([]byte, error) { return o.opts().Marshal
 // The result shares the unchanged cells of the notebook read: do not
 // change them.
 func (o WriteOptions) ToNotebook(f *File) (*nbformat.Notebook, error) {
-	return o.opts().ToNotebook(f)
+	opts, err := o.opts()
+	if err != nil {
+		return nil, err
+	}
+	return opts.ToNotebook(f)
 }
 
 // WriteFile writes f to the file at path. See [WriteOptions.WriteFile].
@@ -167,11 +205,17 @@ func WriteFile(f *File, path string) error { return WriteOptions{}.WriteFile(f, 
 // WriteFile writes f to the file at path, atomically (see
 // [SaveOptions.Save] for how), creating missing parent folders (given to
 // Owner, if set), and makes it f's file: Path and ModTime are set, the
-// registry used is kept for later writes, and a later Save of the
+// descriptors used are kept for later writes, and a later Save of the
 // unchanged dialog changes nothing. A path that is a symbolic link has its
 // target written. With Messages set, it writes only those messages, and
 // the file is not made f's file.
-func (o WriteOptions) WriteFile(f *File, path string) error { return o.opts().WriteFile(f, path) }
+func (o WriteOptions) WriteFile(f *File, path string) error {
+	opts, err := o.opts()
+	if err != nil {
+		return err
+	}
+	return opts.WriteFile(f, path)
+}
 
 // Save writes f back to its file. See [SaveOptions.Save].
 func (f *File) Save() error { return SaveOptions{}.Save(f) }

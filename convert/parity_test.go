@@ -25,15 +25,9 @@ import (
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
-// seedRegistry is the seed's Message.meta_attrs: skipped and pinned, kept
-// as read.
-func seedRegistry(t testing.TB) *convert.Registry {
-	r, err := convert.NewRegistry(convert.Descriptor{Attr: "skipped", Key: "skipped"}, convert.Descriptor{Attr: "pinned", Key: "pinned"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
+// seedDescriptors are the seed's Message.meta_attrs: skipped and pinned,
+// kept as read.
+var seedDescriptors = []convert.Descriptor{{Attr: "skipped", Key: "skipped"}, {Attr: "pinned", Key: "pinned"}}
 
 var seedPNG = []byte("\x89PNG fake")
 
@@ -452,7 +446,7 @@ func TestOracleParity(t *testing.T) {
 	// One more edit, ours: every message's content edited, so that every
 	// cell is written anew and none is excused as unedited.
 	parseErrors(runOracle(t, "-c", everyEditPy, src, filepath.Join(edited, "every")), "")
-	opts := convert.Options{Registry: seedRegistry(t)}
+	opts := convert.Options{Registry: convert.MustRegistry(seedDescriptors)}
 	counts := map[string]map[string]int{} // behaviour → operation → count
 	note := func(behaviour, op string) {
 		if counts[behaviour] == nil {

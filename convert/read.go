@@ -106,7 +106,7 @@ func (o options) toDialog(nb *nbformat.Notebook, data []byte) (*File, error) {
 // split off its content), and returns sameMeta (a map no one changes
 // equal to meta, see metaMap), or nil if a key was taken out of meta.
 func (o options) takeAttrs(m *dialog.Message, meta, sameMeta map[string]any) map[string]any {
-	for d := range o.Registry.All() {
+	for d := range o.Registry.each() {
 		v, ok := meta[d.Key]
 		if !ok {
 			continue

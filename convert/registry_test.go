@@ -45,6 +45,19 @@ func TestRegistryConflicts(t *testing.T) {
 	if !slices.Equal(attrs, []string{"a"}) {
 		t.Errorf("All = %v", attrs)
 	}
+	// The options' Descriptors are checked so when they are used.
+	two := []convert.Descriptor{{Attr: "a", Key: "x"}, {Attr: "b", Key: "x"}}
+	data, _ := os.ReadFile(filepath.Join("..", "testdata", "dialog.ipynb"))
+	if _, err := (convert.ReadOptions{Descriptors: two}).Unmarshal(data); !errors.As(err, &ce) || ce.Field != "key" {
+		t.Errorf("ReadOptions with a key declared twice: %v", err)
+	}
+	f, _ := convert.Unmarshal(data)
+	if _, err := (convert.WriteOptions{Descriptors: two}).Marshal(f); !errors.As(err, &ce) {
+		t.Errorf("WriteOptions with a key declared twice: %v", err)
+	}
+	if err := (convert.SaveOptions{Descriptors: []convert.Descriptor{{Key: "x"}}}).Save(f); err == nil || !strings.Contains(err.Error(), "must not be empty") {
+		t.Errorf("SaveOptions with an empty attribute: %v", err)
+	}
 }
 
 // Demotion writes truthy attributes, omits falsy ones (removing the key

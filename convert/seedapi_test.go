@@ -164,12 +164,12 @@ dlg.mk_message('marked', msg_type='note', bookmark=9, id='b0000001')
 m = dlg.mk_message('plain', msg_type='note', id='b0000002')
 m.meta['my_app_flag'] = dict(level=3)
 `)
-	reg, _ := convert.NewRegistry(convert.Descriptor{Attr: "bookmark", Key: "bookmark"})
+	descs := []convert.Descriptor{{Attr: "bookmark", Key: "bookmark"}}
 	d := &convert.File{Dialog: dialog.New("t")}
 	d.Meta = map[string]any{"my_app": map[string]any{"version": 1}}
 	d.Make(dialog.Note, "marked", dialog.MakeOptions{ID: "b0000001", Attrs: map[string]any{"bookmark": 9}})
 	d.Make(dialog.Note, "plain", dialog.MakeOptions{Meta: map[string]any{"my_app_flag": map[string]any{"level": 3}}, ID: "b0000002"})
-	got, err := convert.WriteOptions{Registry: reg}.Marshal(d)
+	got, err := convert.WriteOptions{Descriptors: descs}.Marshal(d)
 	if err != nil {
 		t.Fatal(err)
 	}

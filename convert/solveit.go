@@ -1,9 +1,9 @@
 package convert
 
-// Solveit returns a new registry of Solveit's cell attributes, for hosts
-// that keep them as Solveit does (dialoghelper's meta_attrs). It is not a
-// default: pass it in options to opt in, and Register more descriptors on
-// the returned registry as needed (each call returns a fresh one).
+// Solveit returns the Descriptors of Solveit's cell attributes, for hosts
+// that keep them as Solveit does (dialoghelper's meta_attrs). They are not
+// a default: pass them in options to opt in, appending more descriptors as
+// needed (each call returns a fresh slice).
 //
 //	attribute          metadata key        in memory  in the file
 //	skipped            skipped             0 or 1     true, or absent
@@ -22,17 +22,13 @@ package convert
 // Solveit writes (solveit_ai, time_run, nbdev) are not attributes: the
 // prompt marker is the converter's own, and the rest rides in
 // Message.Meta.
-func Solveit() *Registry {
-	r, err := NewRegistry(
+func Solveit() []Descriptor {
+	return []Descriptor{
 		Flag("skipped", "skipped"),
 		Flag("pinned", "pinned"),
 		Flag("o_collapsed", "collapsed"),
 		Flag("i_collapsed", "hide_input"),
 		Flag("heading_collapsed", "heading_collapsed"),
-		Descriptor{Attr: "bookmark", Key: "bookmark"},
-	)
-	if err != nil {
-		panic(err) // the set above has no conflicts
+		{Attr: "bookmark", Key: "bookmark"},
 	}
-	return r
 }

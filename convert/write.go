@@ -443,10 +443,10 @@ func (o options) cellMeta(m *dialog.Message) (map[string]any, error) {
 	}
 	for _, attr := range slices.Sorted(maps.Keys(m.Attrs)) {
 		if _, ok := o.Registry.lookupAttr(attr); !ok {
-			return nil, fmt.Errorf("convert: message %s: attribute %q has no descriptor in the registry: %w", m.ID, attr, ErrNoDescriptor)
+			return nil, fmt.Errorf("convert: message %s: attribute %q has no descriptor: %w", m.ID, attr, ErrNoDescriptor)
 		}
 	}
-	for d := range o.Registry.All() {
+	for d := range o.Registry.each() {
 		v, ok := m.Attrs[d.Attr]
 		if !ok {
 			if v, ok = m.Meta[d.Key]; !ok {
