@@ -23,11 +23,11 @@ import (
 func TestDialogRoundTripWritesTheBytesRead(t *testing.T) {
 	valid, invalid := 0, 0
 	for e, data := range corpus.Sample(t) {
-		d, err := convert.Unmarshal(data)
+		d, err := convert.Unmarshal(data, convert.ReadOptions{})
 		if err != nil {
 			continue // version 1 or 2
 		}
-		out, err := convert.Marshal(d)
+		out, err := convert.Marshal(d, convert.WriteOptions{})
 		if err != nil {
 			t.Fatalf("%s: %v", e.Path, err)
 		}
@@ -39,7 +39,7 @@ func TestDialogRoundTripWritesTheBytesRead(t *testing.T) {
 			continue
 		}
 		invalid++
-		again, err := convert.Marshal(d)
+		again, err := convert.Marshal(d, convert.WriteOptions{})
 		if err != nil || !bytes.Equal(again, out) {
 			t.Fatalf("%s: a second Marshal differs (%v)", e.Path, err)
 		}
@@ -129,7 +129,7 @@ func pythonEdits(t *testing.T, limit int) *editedFiles {
 		if len(data) > 64<<10 {
 			continue
 		}
-		d, err := convert.Unmarshal(data)
+		d, err := convert.Unmarshal(data, convert.ReadOptions{})
 		if err != nil || !bytes.Contains(data, []byte(`"nbformat": 4`)) {
 			continue
 		}
@@ -173,12 +173,12 @@ func TestToNotebookChangeNotTakenAsRead(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := f.want(t, "one", p)
-		d, err := convert.Unmarshal(data)
+		d, err := convert.Unmarshal(data, convert.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		first := f.cells[p][0]
-		nb, err := convert.WriteOptions{}.ToNotebook(d)
+		nb, err := convert.ToNotebook(d, convert.WriteOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -195,18 +195,18 @@ func TestToNotebookChangeNotTakenAsRead(t *testing.T) {
 		case *nbformat.RawCell:
 			c.Source = src
 		}
-		if out, err := convert.Marshal(d); err != nil || !bytes.Equal(out, data) {
+		if out, err := convert.Marshal(d, convert.WriteOptions{}); err != nil || !bytes.Equal(out, data) {
 			t.Fatalf("%s: the dialog, unchanged, writes other bytes (%v) %s", p, err, firstDiff(data, out))
 		}
 		// A write of the dialog edited (which needs the snapshot), the
 		// edit then undone.
 		last := f.cells[p][1]
 		editMsg(d.Dialog, last, "\nedited two")
-		if _, err := convert.Marshal(d); err != nil {
+		if _, err := convert.Marshal(d, convert.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		d.Messages[last].Content = d.Messages[last].Content[:len(d.Messages[last].Content)-len("\nedited two")]
-		again, err := convert.WriteOptions{}.ToNotebook(d)
+		again, err := convert.ToNotebook(d, convert.WriteOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -255,17 +255,17 @@ func TestEditsAfterOtherWrites(t *testing.T) {
 		first, last := f.cells[p][0], f.cells[p][1]
 
 		// After ToNotebook of the dialog unedited.
-		d, err := convert.Unmarshal(data)
+		d, err := convert.Unmarshal(data, convert.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := (convert.WriteOptions{}).ToNotebook(d); err != nil {
+		if _, err := convert.ToNotebook(d, convert.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		editMsg(d.Dialog, first, "\nedited one")
-		out, err := convert.Marshal(d)
+		out, err := convert.Marshal(d, convert.WriteOptions{})
 		check(p, "one", "edited after ToNotebook", out, err)
-		nb, err := convert.WriteOptions{}.ToNotebook(d)
+		nb, err := convert.ToNotebook(d, convert.WriteOptions{})
 		if err == nil {
 			out, err = nbformat.Marshal(nb)
 		}
@@ -277,7 +277,7 @@ func TestEditsAfterOtherWrites(t *testing.T) {
 		if err := os.WriteFile(file, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		d, err = convert.ReadFile(file)
+		d, err = convert.ReadFile(file, convert.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -285,12 +285,12 @@ func TestEditsAfterOtherWrites(t *testing.T) {
 		if err := os.WriteFile(file, append(bytes.Clone(data), ' '), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := d.Save(); !errors.Is(err, convert.ErrChanged) {
+		if err := d.Save(convert.SaveOptions{}); !errors.Is(err, convert.ErrChanged) {
 			t.Fatalf("%s: Save over a changed file: %v, want ErrChanged", p, err)
 		}
-		out, err = convert.Marshal(d)
+		out, err = convert.Marshal(d, convert.WriteOptions{})
 		check(p, "one", "edited, after a failed Save", out, err)
-		if err := (convert.SaveOptions{Force: true}).Save(d); err != nil {
+		if err := d.Save(convert.SaveOptions{Force: true}); err != nil {
 			t.Fatal(err)
 		}
 		out, err = os.ReadFile(file)
@@ -300,30 +300,30 @@ func TestEditsAfterOtherWrites(t *testing.T) {
 		if err := os.WriteFile(file, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		d, err = convert.ReadFile(file)
+		d, err = convert.ReadFile(file, convert.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := convert.Marshal(d); err != nil {
+		if _, err := convert.Marshal(d, convert.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(file, f.want(t, "two", p), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		editMsg(d.Dialog, first, "\nedited one")
-		if err := (convert.SaveOptions{MergeOnChange: &dialog.MergeOptions{}}).Save(d); err != nil {
+		if err := d.Save(convert.SaveOptions{MergeOnChange: &dialog.MergeOptions{}}); err != nil {
 			t.Fatalf("%s: merging Save: %v", p, err)
 		}
 		out, err = os.ReadFile(file)
 		check(p, "both", "merged by Save", out, err)
-		out, err = convert.Marshal(d)
+		out, err = convert.Marshal(d, convert.WriteOptions{})
 		check(p, "both", "the merged dialog", out, err)
 		editMsg(d.Dialog, first, "\nedited three")
-		out, err = convert.Marshal(d)
+		out, err = convert.Marshal(d, convert.WriteOptions{})
 		check(p, "three", "edited after a merge", out, err)
 
 		// Concurrent writes of one edited dialog.
-		d, err = convert.Unmarshal(data)
+		d, err = convert.Unmarshal(data, convert.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -335,10 +335,10 @@ func TestEditsAfterOtherWrites(t *testing.T) {
 		for i := range outs {
 			wg.Go(func() {
 				if i%2 == 0 {
-					outs[i], errs[i] = convert.Marshal(d)
+					outs[i], errs[i] = convert.Marshal(d, convert.WriteOptions{})
 					return
 				}
-				nb, err := convert.WriteOptions{}.ToNotebook(d)
+				nb, err := convert.ToNotebook(d, convert.WriteOptions{})
 				if err == nil {
 					outs[i], err = nbformat.Marshal(nb)
 				}

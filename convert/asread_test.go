@@ -21,13 +21,13 @@ func TestUnchangedDialogWritesTheBytesRead(t *testing.T) {
 		if e.Schema != "valid" {
 			continue
 		}
-		d, err := convert.Unmarshal(data)
+		d, err := convert.Unmarshal(data, convert.ReadOptions{})
 		if err != nil {
 			continue // version 1 or 2
 		}
 		var out []byte
 		allocs := testing.AllocsPerRun(3, func() {
-			if out, err = convert.Marshal(d); err != nil {
+			if out, err = convert.Marshal(d, convert.WriteOptions{}); err != nil {
 				t.Fatalf("%s: %v", e.Path, err)
 			}
 		})
@@ -39,14 +39,14 @@ func TestUnchangedDialogWritesTheBytesRead(t *testing.T) {
 		}
 		if len(out) > 0 {
 			out[0] ^= 0xff
-			again, err := convert.Marshal(d)
+			again, err := convert.Marshal(d, convert.WriteOptions{})
 			if err != nil || !bytes.Equal(again, data) {
 				t.Fatalf("%s: changing the bytes Marshal returned changed the dialog's next Marshal (%v)", e.Path, err)
 			}
 		}
 		var nb *nbformat.Notebook
 		allocs = testing.AllocsPerRun(3, func() {
-			if nb, err = (convert.WriteOptions{}).ToNotebook(d); err != nil {
+			if nb, err = convert.ToNotebook(d, convert.WriteOptions{}); err != nil {
 				t.Fatalf("%s: %v", e.Path, err)
 			}
 		})
@@ -54,10 +54,10 @@ func TestUnchangedDialogWritesTheBytesRead(t *testing.T) {
 			t.Errorf("%s: ToNotebook of the unchanged dialog: %.0f allocations, want at most 2", e.Path, allocs)
 		}
 		nb.Cells = nb.Cells[:0] // the caller's copy: changing it changes nothing of the dialog's
-		if out, err := convert.Marshal(d); err != nil || !bytes.Equal(out, data) {
+		if out, err := convert.Marshal(d, convert.WriteOptions{}); err != nil || !bytes.Equal(out, data) {
 			t.Fatalf("%s: changing the notebook ToNotebook returned changed the dialog (%v)", e.Path, err)
 		}
-		if nb, err = (convert.WriteOptions{}).ToNotebook(d); err != nil {
+		if nb, err = convert.ToNotebook(d, convert.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		if got, err := nbformat.Marshal(nb); err != nil || !bytes.Equal(got, data) {

@@ -46,15 +46,15 @@ func lazyInputs(t *testing.T, limit, generated int) map[string][]byte {
 // output decoded.
 func writes(d *convert.File) []string {
 	var out []string
-	b, err := convert.Marshal(d)
+	b, err := convert.Marshal(d, convert.WriteOptions{})
 	out = append(out, fmt.Sprintf("marshal %q %v", b, err))
-	nb, err := convert.WriteOptions{}.ToNotebook(d)
+	nb, err := convert.ToNotebook(d, convert.WriteOptions{})
 	if err == nil {
 		b, err = nbformat.Marshal(nb)
 	}
 	out = append(out, fmt.Sprintf("tonotebook %q %v", b, err))
 	if len(d.Messages) > 0 {
-		b, err = convert.WriteOptions{Messages: d.Messages[:1]}.Marshal(d)
+		b, err = convert.Marshal(d, convert.WriteOptions{Messages: d.Messages[:1]})
 		out = append(out, fmt.Sprintf("first %q %v", b, err))
 	}
 	for _, m := range d.Messages {
@@ -80,7 +80,7 @@ func TestLazyAttackConcurrentWrites(t *testing.T) {
 	for name, data := range lazyInputs(t, limit, generated) {
 		for _, edit := range []bool{false, true} {
 			read := func() *convert.File {
-				d, err := convert.Unmarshal(data)
+				d, err := convert.Unmarshal(data, convert.ReadOptions{})
 				if err != nil {
 					return nil
 				}
@@ -255,11 +255,11 @@ func TestLazyAttackInPlaceEditsWritten(t *testing.T) {
 		r := rand.New(rand.NewPCG(uint64(tried), 9))
 		for _, ed := range inPlaceEdits {
 			for _, swap := range []bool{false, true} {
-				d, err := convert.Unmarshal(data)
+				d, err := convert.Unmarshal(data, convert.ReadOptions{})
 				if err != nil {
 					t.Fatal(err)
 				}
-				nb, err := convert.WriteOptions{}.ToNotebook(d)
+				nb, err := convert.ToNotebook(d, convert.WriteOptions{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -305,7 +305,7 @@ func TestLazyAttackInPlaceEditsWritten(t *testing.T) {
 					last = 0
 				}
 				d.Messages[last].Content += "\nmore"
-				if _, err := convert.Marshal(d); err != nil {
+				if _, err := convert.Marshal(d, convert.WriteOptions{}); err != nil {
 					t.Fatalf("%s: %v", e.Path, err)
 				}
 				check("after the dialog's write")
@@ -347,22 +347,22 @@ func TestLazyAttackMovedCellsWritten(t *testing.T) {
 			continue
 		}
 		tried++
-		d, err := convert.Unmarshal(data)
+		d, err := convert.Unmarshal(data, convert.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		od, err := convert.Unmarshal(other)
+		od, err := convert.Unmarshal(other, convert.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := convert.Marshal(od); err != nil { // (its snapshot need not be taken)
+		if _, err := convert.Marshal(od, convert.WriteOptions{}); err != nil { // (its snapshot need not be taken)
 			t.Fatal(err)
 		}
-		nb, err := convert.WriteOptions{}.ToNotebook(d)
+		nb, err := convert.ToNotebook(d, convert.WriteOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		onb, err := convert.WriteOptions{}.ToNotebook(od)
+		onb, err := convert.ToNotebook(od, convert.WriteOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

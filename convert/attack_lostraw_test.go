@@ -69,13 +69,13 @@ func TestEditedMessageKeepsReadInvalidMetaIndented(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := convert.Unmarshal(data)
+		d, err := convert.Unmarshal(data, convert.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		d.Messages[0].Content += "e"
 		var repairs []nbformat.Repair
-		got, err := convert.WriteOptions{Repaired: func(r nbformat.Repair) { repairs = append(repairs, r) }}.Marshal(d)
+		got, err := convert.Marshal(d, convert.WriteOptions{Repaired: func(r nbformat.Repair) { repairs = append(repairs, r) }})
 		if err != nil {
 			t.Errorf("%s %s: %v", c.key, c.val, err)
 			continue

@@ -34,12 +34,12 @@ func TestAttackDialogRoundTrip(t *testing.T) {
 			if err != nil || nbformat.Validate(nb) != nil {
 				continue // an invalid notebook is written healed (documented)
 			}
-			d, err := convert.Unmarshal(v)
+			d, err := convert.Unmarshal(v, convert.ReadOptions{})
 			if err != nil {
 				t.Logf("%s %s: convert.Unmarshal: %v", filepath.Base(p), name, err)
 				continue
 			}
-			out, err := convert.Marshal(d)
+			out, err := convert.Marshal(d, convert.WriteOptions{})
 			if err != nil {
 				t.Errorf("%s %s: Marshal: %v", filepath.Base(p), name, err)
 				continue

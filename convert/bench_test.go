@@ -26,18 +26,18 @@ func BenchmarkRoundTrip(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := convert.Unmarshal(data); err != nil {
+		if _, err := convert.Unmarshal(data, convert.ReadOptions{}); err != nil {
 			continue // not a dialog (invalid files are healed, so they differ)
 		}
 		b.Run(strings.TrimSuffix(filepath.Base(p), ".ipynb"), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				d, err := convert.Unmarshal(data)
+				d, err := convert.Unmarshal(data, convert.ReadOptions{})
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := convert.Marshal(d); err != nil {
+				if _, err := convert.Marshal(d, convert.WriteOptions{}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -61,7 +61,7 @@ func BenchmarkSmallCorpus(b *testing.B) {
 		if len(data) >= 20<<10 {
 			continue
 		}
-		d, err := convert.Unmarshal(data)
+		d, err := convert.Unmarshal(data, convert.ReadOptions{})
 		if err != nil {
 			continue
 		}
@@ -94,21 +94,21 @@ func BenchmarkSmallCorpus(b *testing.B) {
 	}
 	run := func(name string, f func(i int)) { runOn(name, all, f) }
 	roundTrip := func(i int) {
-		d, err := convert.Unmarshal(files[i])
+		d, err := convert.Unmarshal(files[i], convert.ReadOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := convert.Marshal(d); err != nil {
+		if _, err := convert.Marshal(d, convert.WriteOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
 	unmarshal := func(i int) {
-		if _, err := convert.Unmarshal(files[i]); err != nil {
+		if _, err := convert.Unmarshal(files[i], convert.ReadOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
 	marshal := func(i int) {
-		if _, err := convert.Marshal(dialogs[i]); err != nil {
+		if _, err := convert.Marshal(dialogs[i], convert.WriteOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -140,7 +140,7 @@ func BenchmarkSmallCorpus(b *testing.B) {
 	// io.Writer: ToNotebook, then nbformat's writer (which finds the
 	// notebook unedited).
 	run("ToNotebookMarshal", func(i int) {
-		nb, err := convert.WriteOptions{}.ToNotebook(dialogs[i])
+		nb, err := convert.ToNotebook(dialogs[i], convert.WriteOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -153,7 +153,7 @@ func BenchmarkSmallCorpus(b *testing.B) {
 	// left unedited.
 	edited := make([]*convert.File, len(files))
 	for i, data := range files {
-		d, err := convert.Unmarshal(data)
+		d, err := convert.Unmarshal(data, convert.ReadOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -163,7 +163,7 @@ func BenchmarkSmallCorpus(b *testing.B) {
 		edited[i] = d
 	}
 	run("EditedMarshal", func(i int) {
-		if _, err := convert.Marshal(edited[i]); err != nil {
+		if _, err := convert.Marshal(edited[i], convert.WriteOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	})
@@ -192,7 +192,7 @@ func BenchmarkCorpusBucket(b *testing.B) {
 		{name: "Over2MB", from: 2e6, to: 1 << 62},
 	}
 	for _, data := range corpus.Files(b) {
-		if _, err := convert.Unmarshal(data); err != nil {
+		if _, err := convert.Unmarshal(data, convert.ReadOptions{}); err != nil {
 			continue
 		}
 		for _, k := range buckets {
@@ -232,11 +232,11 @@ func BenchmarkCorpusBucket(b *testing.B) {
 			})
 		}
 		run("Dialog", func(data []byte) {
-			d, err := convert.Unmarshal(data)
+			d, err := convert.Unmarshal(data, convert.ReadOptions{})
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := convert.Marshal(d); err != nil {
+			if _, err := convert.Marshal(d, convert.WriteOptions{}); err != nil {
 				b.Fatal(err)
 			}
 		})

@@ -29,7 +29,7 @@ type options struct {
 	// read.
 	Force bool
 	// MergeOnChange, if set, makes Save merge with a file that changed
-	// on disk since it was read, instead of refusing (see SaveOptions.Save).
+	// on disk since it was read, instead of refusing (see File.Save).
 	MergeOnChange *dialog.MergeOptions
 	// Owner, if set, is given to files written (uid and gid).
 	Owner *Owner
@@ -102,7 +102,7 @@ type snapshot struct {
 	generated bool // the id was made here (the cell had none, or a bad one)
 }
 
-// Unmarshal is ReadOptions.Unmarshal.
+// Unmarshal is the function Unmarshal.
 func (o options) Unmarshal(data []byte) (*File, error) {
 	nb, kept, err := readNotebook(data, true)
 	if err != nil {
@@ -111,7 +111,7 @@ func (o options) Unmarshal(data []byte) (*File, error) {
 	return o.toDialog(nb, kept)
 }
 
-// Marshal is WriteOptions.Marshal.
+// Marshal is the function Marshal.
 func (o options) Marshal(d *File) ([]byte, error) { return o.marshal(d, o.Messages) }
 
 // marshal is Marshal writing the messages only (nil: all of d's): the

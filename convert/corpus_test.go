@@ -22,12 +22,12 @@ func TestCorpusDialogRoundTrip(t *testing.T) {
 		if e.Schema != "valid" {
 			continue
 		}
-		d, err := convert.Unmarshal(data)
+		d, err := convert.Unmarshal(data, convert.ReadOptions{})
 		if err != nil {
 			t.Errorf("%s: %v", e.Path, err)
 			continue
 		}
-		out, err := convert.Marshal(d)
+		out, err := convert.Marshal(d, convert.WriteOptions{})
 		if err != nil {
 			t.Errorf("%s: %v", e.Path, err)
 			continue
@@ -48,7 +48,7 @@ func TestCorpusDialogHeals(t *testing.T) {
 		if e.Schema != "invalid" {
 			continue
 		}
-		d, err := convert.Unmarshal(data)
+		d, err := convert.Unmarshal(data, convert.ReadOptions{})
 		if err != nil {
 			// Only what nbformat itself cannot take as a notebook.
 			if _, nerr := nbformat.Unmarshal(data); nerr == nil {
@@ -58,7 +58,7 @@ func TestCorpusDialogHeals(t *testing.T) {
 			}
 			continue
 		}
-		out, err := convert.Marshal(d)
+		out, err := convert.Marshal(d, convert.WriteOptions{})
 		if err != nil {
 			t.Errorf("%s: %v", e.Path, err)
 			continue
@@ -173,7 +173,7 @@ func TestCorpusDialogEditLocality(t *testing.T) {
 		if e.Schema != "valid" {
 			continue
 		}
-		d, err := convert.Unmarshal(data)
+		d, err := convert.Unmarshal(data, convert.ReadOptions{})
 		if err != nil || len(d.Messages) < 3 {
 			continue
 		}
@@ -185,7 +185,7 @@ func TestCorpusDialogEditLocality(t *testing.T) {
 		start, end := cellSpan(t, data, mid)
 		m := d.Messages[mid]
 		m.Content += "\nedited é"
-		out, err := convert.Marshal(d)
+		out, err := convert.Marshal(d, convert.WriteOptions{})
 		if err != nil {
 			t.Errorf("%s: %v", e.Path, err)
 			continue
@@ -195,7 +195,7 @@ func TestCorpusDialogEditLocality(t *testing.T) {
 			t.Errorf("%s: bytes outside message %d's cell changed %s", e.Path, mid, firstDiff(data, out))
 			continue
 		}
-		back, err := convert.Unmarshal(out)
+		back, err := convert.Unmarshal(out, convert.ReadOptions{})
 		if err != nil {
 			t.Fatalf("%s: %v", e.Path, err)
 		}
@@ -214,19 +214,19 @@ func TestV3Dialog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := convert.Unmarshal(data)
+	d, err := convert.Unmarshal(data, convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(d.Messages) != 3 || d.Messages[0].Content != "## Old notebook" || d.Messages[2].Kind != dialog.Code {
 		t.Fatalf("messages: %s", d)
 	}
-	out, _ := convert.Marshal(d)
+	out, _ := convert.Marshal(d, convert.WriteOptions{})
 	if !bytes.Equal(out, data) {
 		t.Error("unedited v3 dialog not written back unchanged")
 	}
 	d.Messages[1].Content = "changed"
-	out, err = convert.Marshal(d)
+	out, err = convert.Marshal(d, convert.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,7 +55,7 @@ func TestMarshalCyclicValues(t *testing.T) {
 				t.Fatal(err)
 			}
 			c.store(d.Dialog, m)
-			_, err = convert.Marshal(d)
+			_, err = convert.Marshal(d, convert.WriteOptions{})
 			var fe *nbformat.FormatError
 			if !errors.As(err, new(*json.UnsupportedValueError)) || !errors.As(err, &fe) || string(fe.Pointer) != c.ptr || !strings.Contains(err.Error(), c.where+"nbformat: "+c.ptr+": cannot write a ") {
 				t.Errorf("%v (pointer %q), want the cycle at %s", err, pointerOf(fe), c.ptr)

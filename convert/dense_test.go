@@ -45,7 +45,7 @@ func allocatedBytes(f func()) uint64 {
 // Before, a 2-byte value cost a 28-byte tape node and a 16-byte interface,
 // twice (the notebook and its dialog).
 func TestDenseDialogScale(t *testing.T) {
-	if _, err := convert.Unmarshal(denseNotebook("meta", 1)); err != nil { // warm up
+	if _, err := convert.Unmarshal(denseNotebook("meta", 1), convert.ReadOptions{}); err != nil { // warm up
 		t.Fatal(err)
 	}
 	for _, where := range []string{"meta", "cell", "output"} {
@@ -57,11 +57,11 @@ func TestDenseDialogScale(t *testing.T) {
 			var kept any
 			var keptOut dialog.Output
 			b := allocatedBytes(func() {
-				d, e := convert.Unmarshal(data)
+				d, e := convert.Unmarshal(data, convert.ReadOptions{})
 				if err = e; err != nil {
 					return
 				}
-				out, err = convert.Marshal(d)
+				out, err = convert.Marshal(d, convert.WriteOptions{})
 				kept = d.Meta["x"]
 				if where == "cell" {
 					kept = d.Messages[0].Meta["x"]
@@ -99,12 +99,12 @@ func TestDenseDialogScale(t *testing.T) {
 	}
 	// An edited dialog: the dense value is written back as it was.
 	data := denseNotebook("cell", 1000)
-	d, err := convert.Unmarshal(data)
+	d, err := convert.Unmarshal(data, convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	d.Messages[0].Content = "edited"
-	out, err := convert.Marshal(d)
+	out, err := convert.Marshal(d, convert.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

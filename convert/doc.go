@@ -3,13 +3,15 @@
 // dialog with what it was read from: [Unmarshal] and [ReadFile] return
 // one, [Marshal], [WriteFile] and [File.Save] write one.
 //
-//	f, err := convert.ReadFile("notes.ipynb")
+//	f, err := convert.ReadFile("notes.ipynb", convert.ReadOptions{})
 //	f.Add(dialog.Note, "One more note.")
-//	err = f.Save() // writes the new cell, nothing else
+//	err = f.Save(convert.SaveOptions{}) // writes the new cell, nothing else
 //
-// Options are structs whose zero value is the default, one per use:
-// [ReadOptions], [WriteOptions] and [SaveOptions]; each package function
-// is the zero options' method (Marshal(f) is WriteOptions{}.Marshal(f)).
+// Options are structs whose zero value is the default, one per use, passed
+// as the last argument: [ReadOptions] to Unmarshal, ReadFile and ToDialog,
+// [WriteOptions] to Marshal, WriteFile and ToNotebook, [SaveOptions] to
+// File.Save, and dialog.MergeOptions to Merge and MergeTo (as package
+// dialog takes its options).
 //
 // The package ports the seed's module (aidialog's ipynb.py): for every
 // operation it writes the bytes the seed writes, except for the deliberate

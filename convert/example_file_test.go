@@ -27,11 +27,11 @@ func ExampleSaveOptions() {
 	d := dialog.New("notes")
 	d.Random = rand.NewChaCha8([32]byte{1})
 	d.Add(dialog.Note, "# Notes")
-	if err := convert.WriteFile(&convert.File{Dialog: d}, path); err != nil {
+	if err := convert.WriteFile(&convert.File{Dialog: d}, path, convert.WriteOptions{}); err != nil {
 		log.Fatal(err)
 	}
 
-	f, err := convert.ReadOptions{Name: "mine"}.ReadFile(path)
+	f, err := convert.ReadFile(path, convert.ReadOptions{Name: "mine"})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -42,14 +42,14 @@ func ExampleSaveOptions() {
 		log.Fatal(err)
 	}
 	f.Add(dialog.Note, "mine")
-	err = f.Save()
+	err = f.Save(convert.SaveOptions{})
 	fmt.Println(errors.Is(err, convert.ErrChanged))
 
 	// Forced, the dialog replaces the file.
-	if err := (convert.SaveOptions{Force: true}).Save(f); err != nil {
+	if err := f.Save(convert.SaveOptions{Force: true}); err != nil {
 		log.Fatal(err)
 	}
-	back, err := convert.ReadFile(path)
+	back, err := convert.ReadFile(path, convert.ReadOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}

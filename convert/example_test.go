@@ -29,7 +29,7 @@ func Example() {
 		log.Fatal(err)
 	}
 
-	f, err := convert.ReadFile(path)
+	f, err := convert.ReadFile(path, convert.ReadOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -41,10 +41,10 @@ func Example() {
 		log.Fatal(err)
 	}
 	m.SetReply("Two, as 1+1 shows.")
-	if err := f.Save(); err != nil {
+	if err := f.Save(convert.SaveOptions{}); err != nil {
 		log.Fatal(err)
 	}
-	back, err := convert.ReadFile(path)
+	back, err := convert.ReadFile(path, convert.ReadOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func ExampleDescriptor() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	d, err := convert.ReadOptions{Descriptors: descs}.Unmarshal(data)
+	d, err := convert.Unmarshal(data, convert.ReadOptions{Descriptors: descs})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func ExampleDescriptor() {
 		fmt.Println(m.ID, m.Kind, m.Attrs, m.Meta)
 	}
 	// Declaring a key twice is an error.
-	_, err = convert.ReadOptions{Descriptors: append(descs, convert.Descriptor{Attr: "pin", Key: "pinned"})}.Unmarshal(data)
+	_, err = convert.Unmarshal(data, convert.ReadOptions{Descriptors: append(descs, convert.Descriptor{Attr: "pin", Key: "pinned"})})
 	fmt.Println(err)
 	// Output:
 	// 5f1e2d3c prompt map[pinned:1] map[]
@@ -99,7 +99,7 @@ func ExampleWriteFile() {
 	d.Random = rand.NewChaCha8([32]byte{1})
 	d.Add(dialog.Note, "# Notes")
 	f := &convert.File{Dialog: d}
-	if err := convert.WriteFile(f, filepath.Join(dir, "notes.ipynb")); err != nil {
+	if err := convert.WriteFile(f, filepath.Join(dir, "notes.ipynb"), convert.WriteOptions{}); err != nil {
 		log.Fatal(err)
 	}
 	out, err := os.ReadFile(filepath.Join(dir, "notes.ipynb"))
@@ -142,7 +142,7 @@ func ExampleSolveit() {
 		log.Fatal(err)
 	}
 
-	d, err := convert.ReadOptions{Descriptors: convert.Solveit()}.ReadFile(path)
+	d, err := convert.ReadFile(path, convert.ReadOptions{Descriptors: convert.Solveit()})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func ExampleSolveit() {
 	if _, err := d.Make(dialog.Note, "Checked.", dialog.MakeOptions{After: m.ID, ID: "0c0ffee0", Attrs: map[string]any{"o_collapsed": 1}}); err != nil {
 		log.Fatal(err)
 	}
-	if err := d.Save(); err != nil { // Solveit's registry, carried
+	if err := d.Save(convert.SaveOptions{}); err != nil { // Solveit's registry, carried
 		log.Fatal(err)
 	}
 	out, err := os.ReadFile(path)
@@ -175,7 +175,7 @@ func ExampleSolveit() {
 
 // Some messages of a dialog, written into a folder that does not exist
 // yet, in one call (the seed's dlg.write(dir, msgs=…)).
-func ExampleWriteOptions_WriteFile() {
+func ExampleWriteFile_folders() {
 	dir, err := os.MkdirTemp("", "example")
 	if err != nil {
 		log.Fatal(err)
@@ -190,10 +190,10 @@ func ExampleWriteOptions_WriteFile() {
 		log.Fatal(err)
 	}
 	pick := convert.WriteOptions{Messages: []*dialog.Message{q}}
-	if err := pick.WriteFile(&convert.File{Dialog: d}, filepath.Join(dir, "out", "today", "picked.ipynb")); err != nil {
+	if err := convert.WriteFile(&convert.File{Dialog: d}, filepath.Join(dir, "out", "today", "picked.ipynb"), pick); err != nil {
 		log.Fatal(err)
 	}
-	back, err := convert.ReadFile(filepath.Join(dir, "out", "today", "picked"))
+	back, err := convert.ReadFile(filepath.Join(dir, "out", "today", "picked"), convert.ReadOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -217,16 +217,16 @@ func ExampleWriteOptions_messages() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	data, err := convert.WriteOptions{Messages: []*dialog.Message{q}}.Marshal(d)
+	data, err := convert.Marshal(d, convert.WriteOptions{Messages: []*dialog.Message{q}})
 	if err != nil {
 		log.Fatal(err)
 	}
-	back, err := convert.Unmarshal(data)
+	back, err := convert.Unmarshal(data, convert.ReadOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Print(back.Summary(40, 0))
-	nb, err := convert.WriteOptions{Messages: []*dialog.Message{}}.ToNotebook(d)
+	nb, err := convert.ToNotebook(d, convert.WriteOptions{Messages: []*dialog.Message{}})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -246,12 +246,12 @@ func ExampleMerge() {
 		log.Fatal(err)
 	}
 	edit := func(f func(d *dialog.Dialog)) []byte {
-		d, err := convert.Unmarshal(base)
+		d, err := convert.Unmarshal(base, convert.ReadOptions{})
 		if err != nil {
 			log.Fatal(err)
 		}
 		f(d.Dialog)
-		out, err := convert.Marshal(d)
+		out, err := convert.Marshal(d, convert.WriteOptions{})
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -266,7 +266,7 @@ func ExampleMerge() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	d, err := convert.Unmarshal(res.Data)
+	d, err := convert.Unmarshal(res.Data, convert.ReadOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -277,7 +277,7 @@ func ExampleMerge() {
 	if res, err = convert.Merge(base, mine, theirs, dialog.MergeOptions{}); err != nil {
 		log.Fatal(err)
 	}
-	if d, err = convert.Unmarshal(res.Data); err != nil {
+	if d, err = convert.Unmarshal(res.Data, convert.ReadOptions{}); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(res.Conflicts[0])

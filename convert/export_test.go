@@ -14,10 +14,10 @@ import (
 // and saving in one struct (see options).
 type Options = options
 
-// ToDialog is ReadOptions.ToDialog, for the tests.
+// ToDialog is the function ToDialog, for the tests.
 func (o options) ToDialog(nb *nbformat.Notebook) (*File, error) { return o.toDialog(nb, nil) }
 
-// Save is SaveOptions.Save, for the tests.
+// Save is File.Save, for the tests.
 func (o options) Save(f *File) error { return o.save(f) }
 
 // ToCell converts one message to a new cell (the seed's mk_cell), for the

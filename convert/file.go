@@ -36,7 +36,7 @@ func ipynbName(name string) string {
 	return name + ".ipynb"
 }
 
-// ReadFile is ReadOptions.ReadFile.
+// ReadFile is the function ReadFile.
 func (o options) ReadFile(file string) (*File, error) {
 	path := ipynbName(file)
 	data, stamp, err := readStamped(path)
@@ -57,7 +57,7 @@ func (o options) ReadFile(file string) (*File, error) {
 	return f, nil
 }
 
-// WriteFile is WriteOptions.WriteFile.
+// WriteFile is the function WriteFile.
 func (o options) WriteFile(d *File, name string) error {
 	o = o.carried(d.org)
 	data, err := o.Marshal(d)
@@ -102,7 +102,8 @@ func (o options) makeParents(name string) error {
 	return nil
 }
 
-// Save writes f back to the file it was read from (File.Path).
+// Save writes f back to the file it was read from (File.Path), as opt
+// says; the zero SaveOptions save safely.
 //
 // Saving is atomic and durable: the new content goes to a temporary file
 // in the same folder (unnamed where Linux allows it), which is synced and
@@ -143,15 +144,15 @@ func (o options) makeParents(name string) error {
 // ErrChanged) holds); a file on disk that is not a notebook fails with
 // the reading error (an *nbformat.SyntaxError naming the file, line and
 // column, say). Nothing on disk is lost either way.
-func (o SaveOptions) Save(f *File) error {
-	opts, err := o.opts()
+func (f *File) Save(opt SaveOptions) error {
+	opts, err := opt.opts()
 	if err != nil {
 		return err
 	}
 	return opts.save(f)
 }
 
-// save is SaveOptions.Save.
+// save is File.Save.
 func (o options) save(d *File) error {
 	if d.Path == "" {
 		return errors.New("convert: save: the file has no path (it was not read from a file): use WriteFile")

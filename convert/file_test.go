@@ -41,12 +41,12 @@ func TestSaveEditsOnlyTheEditedCell(t *testing.T) {
 	dir := t.TempDir()
 	path := copyTestdata(t, "dialog.ipynb", dir)
 	before, _ := os.ReadFile(path)
-	d, err := convert.ReadFile(path)
+	d, err := convert.ReadFile(path, convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	d.Messages[2].SetReply("A better answer.")
-	if err := d.Save(); err != nil {
+	if err := d.Save(convert.SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	after, _ := os.ReadFile(path)
@@ -61,7 +61,7 @@ func TestSaveEditsOnlyTheEditedCell(t *testing.T) {
 	// A second save of the now unedited dialog changes nothing; a second
 	// edit is saved too (the dialog follows its file).
 	fi1, _ := os.Stat(path)
-	if err := d.Save(); err != nil {
+	if err := d.Save(convert.SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	fi2, _ := os.Stat(path)
@@ -69,10 +69,10 @@ func TestSaveEditsOnlyTheEditedCell(t *testing.T) {
 		t.Error("unedited save rewrote the file")
 	}
 	d.Messages[0].Content = "Second edit"
-	if err := d.Save(); err != nil {
+	if err := d.Save(convert.SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	back, _ := convert.ReadFile(path)
+	back, _ := convert.ReadFile(path, convert.ReadOptions{})
 	if back.Messages[0].Content != "Second edit" || back.Messages[2].Reply() != "A better answer." {
 		t.Errorf("second save: %s", back)
 	}
@@ -81,7 +81,7 @@ func TestSaveEditsOnlyTheEditedCell(t *testing.T) {
 func TestSaveRefusesChangedFile(t *testing.T) {
 	dir := t.TempDir()
 	path := copyTestdata(t, "dialog.ipynb", dir)
-	d, err := convert.ReadFile(path)
+	d, err := convert.ReadFile(path, convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestSaveRefusesChangedFile(t *testing.T) {
 	if err := os.Rename(other, path); err != nil {
 		t.Fatal(err)
 	}
-	err = d.Save()
+	err = d.Save(convert.SaveOptions{})
 	if !errors.Is(err, convert.ErrChanged) {
 		t.Fatalf("Save = %v, want ErrChanged", err)
 	}
@@ -106,7 +106,7 @@ func TestSaveRefusesChangedFile(t *testing.T) {
 	if !bytes.Contains(theirs, []byte("Howdy?")) {
 		t.Error("the other writer's file was overwritten")
 	}
-	if err := (convert.SaveOptions{Force: true}).Save(d); err != nil {
+	if err := d.Save(convert.SaveOptions{Force: true}); err != nil {
 		t.Fatal(err)
 	}
 	forced, _ := os.ReadFile(path)
@@ -119,12 +119,12 @@ func TestSaveRefusesChangedFile(t *testing.T) {
 	if err := os.WriteFile(path, orig, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := d.Save(); !errors.Is(err, convert.ErrChanged) {
+	if err := d.Save(convert.SaveOptions{}); !errors.Is(err, convert.ErrChanged) {
 		t.Errorf("Save after an in-place rewrite = %v", err)
 	}
 	// So is a removal.
 	os.Remove(path)
-	if err := d.Save(); !errors.Is(err, convert.ErrChanged) {
+	if err := d.Save(convert.SaveOptions{}); !errors.Is(err, convert.ErrChanged) {
 		t.Errorf("Save after removal = %v", err)
 	}
 }
@@ -139,12 +139,12 @@ func TestSaveKeepsModeAndFollowsLinks(t *testing.T) {
 	if err := os.Symlink("dialog.ipynb", link); err != nil {
 		t.Fatal(err)
 	}
-	d, err := convert.ReadFile(link)
+	d, err := convert.ReadFile(link, convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	d.Messages[0].Content = "through the link"
-	if err := d.Save(); err != nil {
+	if err := d.Save(convert.SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
@@ -180,13 +180,13 @@ func TestOptionsMessages(t *testing.T) {
 	}
 	subset := convert.WriteOptions{Messages: []*dialog.Message{prompt, code}}
 	path := filepath.Join(dir, "sub", "subset.ipynb")
-	if err := subset.WriteFile(d, path); err != nil {
+	if err := convert.WriteFile(d, path, subset); err != nil {
 		t.Fatal(err)
 	}
 	if d.Path != "" {
 		t.Errorf("the subset's file became the dialog's file: Path %q", d.Path)
 	}
-	back, err := convert.ReadFile(path)
+	back, err := convert.ReadFile(path, convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,32 +197,32 @@ func TestOptionsMessages(t *testing.T) {
 		t.Errorf("subset metadata (-want +got):\n%s", diff)
 	}
 	data, _ := os.ReadFile(path)
-	if out, err := subset.Marshal(d); err != nil || !bytes.Equal(out, data) {
+	if out, err := convert.Marshal(d, subset); err != nil || !bytes.Equal(out, data) {
 		t.Errorf("Marshal differs from the file WriteFile wrote (%v)", err)
 	}
-	if nb, err := subset.ToNotebook(d); err != nil || len(nb.Cells) != 2 {
+	if nb, err := convert.ToNotebook(d, subset); err != nil || len(nb.Cells) != 2 {
 		t.Errorf("ToNotebook: %v", err)
 	}
 	d.Name = "named"
-	if err := subset.WriteFile(d, filepath.Join(dir, "named.ipynb")); err != nil {
+	if err := convert.WriteFile(d, filepath.Join(dir, "named.ipynb"), subset); err != nil {
 		t.Fatal(err)
 	}
 	if w, _ := os.ReadFile(filepath.Join(dir, "named.ipynb")); !bytes.Equal(w, data) {
 		t.Error("Write of the subset differs from WriteFile's")
 	}
 	none := convert.WriteOptions{Messages: []*dialog.Message{}}
-	if nb, err := none.ToNotebook(d); err != nil || len(nb.Cells) != 0 {
+	if nb, err := convert.ToNotebook(d, none); err != nil || len(nb.Cells) != 0 {
 		t.Errorf("empty Messages: %v", err)
 	}
-	if nb, err := (convert.WriteOptions{}).ToNotebook(d); err != nil || len(nb.Cells) != len(d.Messages) {
+	if nb, err := convert.ToNotebook(d, convert.WriteOptions{}); err != nil || len(nb.Cells) != len(d.Messages) {
 		t.Errorf("nil Messages: %v", err)
 	}
 	full := filepath.Join(dir, "full.ipynb")
-	if err := convert.WriteFile(d, full); err != nil {
+	if err := convert.WriteFile(d, full, convert.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	d.Messages[0].Content += " (edited)"
-	if err := d.Save(); err != nil {
+	if err := d.Save(convert.SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -277,12 +277,12 @@ func TestSavePermissionDenied(t *testing.T) {
 }
 
 func permChild(t *testing.T, path string) {
-	d, err := convert.ReadFile(path)
+	d, err := convert.ReadFile(path, convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	d.Messages[0].Content = "cannot save this"
-	err = d.Save()
+	err = d.Save(convert.SaveOptions{})
 	if err == nil || !errors.Is(err, os.ErrPermission) || !strings.Contains(err.Error(), "permission denied") || !strings.Contains(err.Error(), "unchanged") {
 		t.Fatalf("Save in a read-only folder = %v", err)
 	}
@@ -300,14 +300,14 @@ func TestConcurrentSaves(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d, err := convert.ReadFile(path)
+			d, err := convert.ReadFile(path, convert.ReadOptions{})
 			if err != nil {
 				errs <- err
 				return
 			}
 			for i := 0; i < 10; i++ {
 				d.Messages[0].Content = fmt.Sprintf("writer %d save %d", w, i)
-				if err := (convert.SaveOptions{Force: true}).Save(d); err != nil {
+				if err := d.Save(convert.SaveOptions{Force: true}); err != nil {
 					errs <- err
 					return
 				}
@@ -319,7 +319,7 @@ func TestConcurrentSaves(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	d, err := convert.ReadFile(path)
+	d, err := convert.ReadFile(path, convert.ReadOptions{})
 	if err != nil {
 		t.Fatalf("torn file: %v", err)
 	}
@@ -352,7 +352,7 @@ func TestCrashDuringSave(t *testing.T) {
 		m := d.Add(dialog.Code, "version 0")
 		m.Outputs = []dialog.Output{streamOutput("stdout", strings.Repeat(fmt.Sprintf("line %d of output\n", i), 400))}
 	}
-	if err := convert.WriteFile(d, path); err != nil {
+	if err := convert.WriteFile(d, path, convert.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	fi, _ := os.Stat(path)
@@ -370,7 +370,7 @@ func TestCrashDuringSave(t *testing.T) {
 		cmd.Process.Kill()
 		cmd.Wait()
 		kills++
-		back, err := convert.ReadFile(path)
+		back, err := convert.ReadFile(path, convert.ReadOptions{})
 		if err != nil {
 			t.Fatalf("after kill %d: file is not a notebook: %v", kills, err)
 		}
@@ -382,7 +382,7 @@ func TestCrashDuringSave(t *testing.T) {
 			}
 		}
 	}
-	back, _ := convert.ReadFile(path)
+	back, _ := convert.ReadFile(path, convert.ReadOptions{})
 	t.Logf("%d kills, %d versions seen on disk, the last %q", kills, len(versions), back.Messages[0].Content)
 	if len(versions) < 3 {
 		t.Errorf("only %d versions seen: the children did not get to save", len(versions))
@@ -393,7 +393,7 @@ func TestCrashDuringSave(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	t.Logf("%d files in the folder after the kills", len(entries))
 	back.Messages[0].Content = "final"
-	if err := (convert.SaveOptions{Force: true}).Save(back); err != nil {
+	if err := back.Save(convert.SaveOptions{Force: true}); err != nil {
 		t.Fatal(err)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
@@ -430,7 +430,7 @@ func TestTwoProcessesSave(t *testing.T) {
 			t.Errorf("child: %v", err)
 		}
 	}
-	d, err := convert.ReadFile(path)
+	d, err := convert.ReadFile(path, convert.ReadOptions{})
 	if err != nil {
 		t.Fatalf("torn file: %v", err)
 	}
@@ -448,13 +448,13 @@ func TestSaveLoopChild(t *testing.T) {
 	if path == "" {
 		t.Skip("run by TestTwoProcessesSave")
 	}
-	d, err := convert.ReadFile(path)
+	d, err := convert.ReadFile(path, convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 30; i++ {
 		d.Messages[0].Content = fmt.Sprintf("process %s save %d", os.Getenv("IPYNB_SAVE_TAG"), i)
-		if err := (convert.SaveOptions{Force: true}).Save(d); err != nil {
+		if err := d.Save(convert.SaveOptions{Force: true}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -462,7 +462,7 @@ func TestSaveLoopChild(t *testing.T) {
 
 // crashChild saves new versions of the dialog at path until killed.
 func crashChild(path string) {
-	d, err := convert.ReadFile(path)
+	d, err := convert.ReadFile(path, convert.ReadOptions{})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(3)
@@ -473,7 +473,7 @@ func crashChild(path string) {
 		for _, m := range d.Messages {
 			m.Content = fmt.Sprintf("version %d", v)
 		}
-		if err := (convert.SaveOptions{Force: true}).Save(d); err != nil {
+		if err := d.Save(convert.SaveOptions{Force: true}); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(4)
 		}

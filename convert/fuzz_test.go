@@ -37,7 +37,7 @@ func outputsOne(t *testing.T, data []byte) {
 	if err != nil || nb.Nbformat != 4 || nbformat.Validate(nb) != nil {
 		return
 	}
-	d, err := convert.Unmarshal(data)
+	d, err := convert.Unmarshal(data, convert.ReadOptions{})
 	if err != nil {
 		return
 	}
@@ -60,11 +60,11 @@ func outputsOne(t *testing.T, data []byte) {
 		}
 		m.Outputs = remade
 	}
-	out, err := convert.Marshal(d)
+	out, err := convert.Marshal(d, convert.WriteOptions{})
 	if err != nil {
 		t.Fatalf("Marshal of remade outputs: %v", err)
 	}
-	back, err := convert.Unmarshal(out)
+	back, err := convert.Unmarshal(out, convert.ReadOptions{})
 	if err != nil {
 		t.Fatalf("written notebook does not read: %v", err)
 	}
@@ -86,11 +86,11 @@ func dialogOne(t *testing.T, data []byte) {
 		if err != nil {
 			return
 		}
-		d, err := convert.Unmarshal(data)
+		d, err := convert.Unmarshal(data, convert.ReadOptions{})
 		if err != nil {
 			return // versions 1 and 2 without worksheets, say
 		}
-		out, err := convert.Marshal(d)
+		out, err := convert.Marshal(d, convert.WriteOptions{})
 		if err != nil {
 			return // a notebook nothing can heal
 		}
@@ -108,11 +108,11 @@ func dialogOne(t *testing.T, data []byte) {
 		}
 		if len(d.Messages) > 0 {
 			d.Messages[0].Content = "edited"
-			out2, err := convert.Marshal(d)
+			out2, err := convert.Marshal(d, convert.WriteOptions{})
 			if err != nil {
 				t.Fatalf("Marshal after an edit: %v", err)
 			}
-			d2, err := convert.Unmarshal(out2)
+			d2, err := convert.Unmarshal(out2, convert.ReadOptions{})
 			if err != nil {
 				t.Fatalf("edited notebook does not read: %v", err)
 			}

@@ -54,15 +54,15 @@ func TestHealedDialogWrittenOnce(t *testing.T) {
 		if nbformat.Validate(nb) == nil {
 			t.Fatalf("%d cells: the notebook is valid", shape.n)
 		}
-		d, err := convert.Unmarshal(data)
+		d, err := convert.Unmarshal(data, convert.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := convert.Marshal(d)
+		got, err := convert.Marshal(d, convert.WriteOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		general, err := convert.WriteOptions{}.ToNotebook(d)
+		general, err := convert.ToNotebook(d, convert.WriteOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,19 +80,19 @@ func TestHealedDialogWrittenOnce(t *testing.T) {
 		if err := nbformat.Validate(back); err != nil {
 			t.Fatalf("%d cells: written invalid: %v", shape.n, err)
 		}
-		if again, err := convert.Marshal(d); err != nil || !bytes.Equal(again, got) {
+		if again, err := convert.Marshal(d, convert.WriteOptions{}); err != nil || !bytes.Equal(again, got) {
 			t.Fatalf("%d cells: a second Marshal writes other bytes (%v)", shape.n, err)
 		}
 		if testtier.Race {
 			continue
 		}
 		fast := allocatedBytes(func() {
-			if _, err := convert.Marshal(d); err != nil {
+			if _, err := convert.Marshal(d, convert.WriteOptions{}); err != nil {
 				t.Error(err)
 			}
 		})
 		slow := allocatedBytes(func() {
-			nb, err := convert.WriteOptions{}.ToNotebook(d)
+			nb, err := convert.ToNotebook(d, convert.WriteOptions{})
 			if err != nil {
 				t.Error(err)
 				return
@@ -155,12 +155,12 @@ func TestMissingIDsWrittenWithoutHealing(t *testing.T) {
 		extra   bool
 	}{{"few", few, false}, {"few and metadata", few, true}, {"most", most, false}, {"most and metadata", most, true}} {
 		data := missingIDsNotebook(3000, c.missing, c.extra)
-		d, err := convert.Unmarshal(data)
+		d, err := convert.Unmarshal(data, convert.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var repairs []nbformat.Repair
-		got, err := convert.WriteOptions{Repaired: func(r nbformat.Repair) { repairs = append(repairs, r) }}.Marshal(d)
+		got, err := convert.Marshal(d, convert.WriteOptions{Repaired: func(r nbformat.Repair) { repairs = append(repairs, r) }})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -198,7 +198,7 @@ func TestMissingIDsWrittenWithoutHealing(t *testing.T) {
 			continue
 		}
 		allocated := allocatedBytes(func() {
-			if _, err := convert.Marshal(d); err != nil {
+			if _, err := convert.Marshal(d, convert.WriteOptions{}); err != nil {
 				t.Error(err)
 			}
 		})

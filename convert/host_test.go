@@ -48,7 +48,7 @@ func TestOracleAttachmentsEveryType(t *testing.T) {
 
 	d.Make(dialog.Note, "see", dialog.MakeOptions{ID: "a77a0001", Attachments: atts})
 	d.Make(dialog.Prompt, "what?", dialog.MakeOptions{ID: "a77a0002", Reply: "this", Attachments: []dialog.Attachment{dialog.Attachment{ID: "p.svg", MIME: "image/svg+xml", Data: []byte("<svg/>")}}})
-	got, err := convert.Marshal(d)
+	got, err := convert.Marshal(d, convert.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestOracleAttachmentsEveryType(t *testing.T) {
 		t.Errorf("differs from the seed's bytes %s", firstDiff(want, got))
 	}
 	// Reading the seed's file gives the data back, whatever the type.
-	back, err := convert.Unmarshal(want)
+	back, err := convert.Unmarshal(want, convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestAttachmentNotBase64Kept(t *testing.T) {
  "cell_type": "markdown", "id": "r0000001", "metadata": {}, "source": "note"}],
  "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
 `)
-	d, err := convert.Unmarshal(src)
+	d, err := convert.Unmarshal(src, convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestAttachmentNotBase64Kept(t *testing.T) {
 		t.Fatalf("attachments %q", atts)
 	}
 	d.Messages[0].Content = "edited note"
-	out, err := convert.Marshal(d)
+	out, err := convert.Marshal(d, convert.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ dlg.mk_message('both', msg_type='note', meta={'bookmark': 1}, bookmark=2, id='f1
 	d.Make(dialog.Note, "bookmarked", dialog.MakeOptions{Meta: map[string]any{"skipped": 1, "bookmark": 7}, ID: "f1a90003"})
 	d.Make(dialog.Note, "both", dialog.MakeOptions{Meta: map[string]any{"bookmark": 1}, ID: "f1a90004", Attrs: map[string]any{"bookmark": 2}})
 	var repairs []nbformat.Repair
-	got, err := convert.WriteOptions{Descriptors: descs, Repaired: func(r nbformat.Repair) { repairs = append(repairs, r) }}.Marshal(d)
+	got, err := convert.Marshal(d, convert.WriteOptions{Descriptors: descs, Repaired: func(r nbformat.Repair) { repairs = append(repairs, r) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestLostValuesAreErrors(t *testing.T) {
 	d := &convert.File{Dialog: dialog.New("lost")}
 	d.Make(dialog.Note, "fine", dialog.MakeOptions{ID: "10570001"})
 	m, _ := d.Make(dialog.Code, "x", dialog.MakeOptions{Meta: map[string]any{"collapsed": 1, "scrolled": "sideways"}, ID: "10570002"})
-	_, err := convert.Marshal(d)
+	_, err := convert.Marshal(d, convert.WriteOptions{})
 	var lv *convert.LostValueError
 	if !errors.As(err, &lv) || !errors.Is(err, convert.ErrInvalidValue) || lv.Message != "10570002" {
 		t.Fatalf("Marshal = %v", err)
@@ -151,17 +151,17 @@ func TestLostValuesAreErrors(t *testing.T) {
 			t.Errorf("error %q lacks %q", err, want)
 		}
 	}
-	if err := convert.WriteFile(d, filepath.Join(t.TempDir(), "lost.ipynb")); !errors.Is(err, convert.ErrInvalidValue) {
+	if err := convert.WriteFile(d, filepath.Join(t.TempDir(), "lost.ipynb"), convert.WriteOptions{}); !errors.Is(err, convert.ErrInvalidValue) {
 		t.Errorf("WriteFile = %v", err)
 	}
 	m.Meta = nil
 	d.Meta = map[string]any{"kernelspec": 5}
-	if _, err := convert.Marshal(d); !errors.As(err, &lv) || lv.Message != "" || !strings.Contains(err.Error(), "notebook metadata: /metadata/kernelspec") {
+	if _, err := convert.Marshal(d, convert.WriteOptions{}); !errors.As(err, &lv) || lv.Message != "" || !strings.Contains(err.Error(), "notebook metadata: /metadata/kernelspec") {
 		t.Errorf("invalid notebook metadata: %v", err)
 	}
 	d.Meta = nil
 	m.Attrs = map[string]any{"undeclared": 1}
-	if _, err := convert.Marshal(d); !errors.Is(err, convert.ErrNoDescriptor) {
+	if _, err := convert.Marshal(d, convert.WriteOptions{}); !errors.Is(err, convert.ErrNoDescriptor) {
 		t.Errorf("undeclared attribute: %v", err)
 	}
 
@@ -184,7 +184,7 @@ func TestLostValuesAreErrors(t *testing.T) {
 	} {
 		nd := &convert.File{Dialog: dialog.New("x")}
 		nd.Messages = []*dialog.Message{bad}
-		if _, err := convert.Marshal(nd); !errors.Is(err, convert.ErrNoPlace) || !strings.Contains(err.Error(), "message "+bad.ID) {
+		if _, err := convert.Marshal(nd, convert.WriteOptions{}); !errors.Is(err, convert.ErrNoPlace) || !strings.Contains(err.Error(), "message "+bad.ID) {
 			t.Errorf("%s: %v", bad.ID, err)
 		}
 	}
@@ -196,14 +196,14 @@ func TestLostValuesAreErrors(t *testing.T) {
  {"cell_type": "markdown", "id": "m1", "metadata": {}, "source": "b"}
 ], "metadata": {"kernelspec": 3}, "nbformat": 4, "nbformat_minor": 5}
 `)
-	f, err := convert.Unmarshal(src)
+	f, err := convert.Unmarshal(src, convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.Messages[0].Content = "a edited"
 	f.Messages[1].Content = "b edited"
 	var repairs []string
-	out, err := convert.WriteOptions{Repaired: func(r nbformat.Repair) { repairs = append(repairs, string(r.Pointer)) }}.Marshal(f)
+	out, err := convert.Marshal(f, convert.WriteOptions{Repaired: func(r nbformat.Repair) { repairs = append(repairs, string(r.Pointer)) }})
 	if err != nil {
 		t.Fatalf("healing the file as read: %v", err)
 	}
@@ -214,9 +214,9 @@ func TestLostValuesAreErrors(t *testing.T) {
 		t.Errorf("written %s", out)
 	}
 	// Giving the invalid cell a new invalid value is the caller's doing.
-	f2, _ := convert.Unmarshal(src)
+	f2, _ := convert.Unmarshal(src, convert.ReadOptions{})
 	f2.Messages[0].Meta["collapsed"] = "no"
-	if _, err := convert.Marshal(f2); !errors.As(err, &lv) || lv.Message != "c1" {
+	if _, err := convert.Marshal(f2, convert.WriteOptions{}); !errors.As(err, &lv) || lv.Message != "c1" {
 		t.Errorf("a new invalid value in an invalid cell: %v", err)
 	}
 }
@@ -242,7 +242,7 @@ func TestOracleRegistryCarried(t *testing.T) {
 	path := copyTestdata(t, "dialog.ipynb", src)
 	edited := t.TempDir()
 	runOracle(t, "edits.py", src, edited)
-	d, err := convert.ReadOptions{Descriptors: seedDescriptors}.ReadFile(path)
+	d, err := convert.ReadFile(path, convert.ReadOptions{Descriptors: seedDescriptors})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,28 +256,28 @@ func TestOracleRegistryCarried(t *testing.T) {
 	if !unskipped {
 		t.Fatal("testdata/dialog.ipynb has no skipped message")
 	}
-	if err := d.Save(); err != nil {
+	if err := d.Save(convert.SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	sameFile(t, filepath.Join(edited, "unskip", "dialog.ipynb"), path)
 	// Still carried after the save, and after WriteFile with a registry.
 	d.Messages[2].Attrs["pinned"] = 0
-	if err := d.Save(); err != nil {
+	if err := d.Save(convert.SaveOptions{}); err != nil {
 		t.Fatalf("second save: %v", err)
 	}
 	d2 := &convert.File{Dialog: dialog.New("new")}
 	d2.Make(dialog.Note, "n", dialog.MakeOptions{Attrs: map[string]any{"skipped": true}})
 	p2 := filepath.Join(t.TempDir(), "new.ipynb")
-	if err := (convert.WriteOptions{Descriptors: seedDescriptors}).WriteFile(d2, p2); err != nil {
+	if err := convert.WriteFile(d2, p2, convert.WriteOptions{Descriptors: seedDescriptors}); err != nil {
 		t.Fatal(err)
 	}
 	d2.Messages[0].Content = "edited"
-	if err := d2.Save(); err != nil {
+	if err := d2.Save(convert.SaveOptions{}); err != nil {
 		t.Fatalf("save after WriteFile with a registry: %v", err)
 	}
 	// An explicit registry still wins over the carried one.
 	d2.Messages[0].Content = "edited again"
-	if _, err := (convert.WriteOptions{Descriptors: []convert.Descriptor{}}).Marshal(d2); !errors.Is(err, convert.ErrNoDescriptor) {
+	if _, err := convert.Marshal(d2, convert.WriteOptions{Descriptors: []convert.Descriptor{}}); !errors.Is(err, convert.ErrNoDescriptor) {
 		t.Errorf("explicit empty registry: %v", err)
 	}
 }
@@ -341,7 +341,7 @@ m = dlg.mk_message('1+1', msg_type='code', id='0e700001', output=[
 		dialog.NewOutput(map[string]any{"output_type": "execute_result", "execution_count": 1, "data": map[string]any{"text/plain": "2"}, "metadata": map[string]any{"__type": "int"}}),
 		dialog.NewOutput(map[string]any{"output_type": "display_data", "data": map[string]any{"text/plain": "x"}, "metadata": map[string]any{"__type": "X", "keep": 1}}),
 	}})
-	got, err := convert.Marshal(d)
+	got, err := convert.Marshal(d, convert.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,8 +356,8 @@ m = dlg.mk_message('1+1', msg_type='code', id='0e700001', output=[
 	if err != nil {
 		t.Fatal(err)
 	}
-	rd, _ := convert.Unmarshal(data)
-	if out, _ := convert.Marshal(rd); !bytes.Equal(out, data) {
+	rd, _ := convert.Unmarshal(data, convert.ReadOptions{})
+	if out, _ := convert.Marshal(rd, convert.WriteOptions{}); !bytes.Equal(out, data) {
 		t.Errorf("unedited file changed %s", firstDiff(data, out))
 	}
 }
@@ -372,11 +372,11 @@ func TestStableIDsWithoutFileIDs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		first, err := convert.Unmarshal(data)
+		first, err := convert.Unmarshal(data, convert.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		second, _ := convert.Unmarshal(bytes.Clone(data))
+		second, _ := convert.Unmarshal(bytes.Clone(data), convert.ReadOptions{})
 		if diff := cmp.Diff(messageIDs(first.Dialog), messageIDs(second.Dialog)); diff != "" {
 			t.Errorf("%s: ids differ between readings:\n%s", name, diff)
 		}
@@ -387,13 +387,13 @@ func TestStableIDsWithoutFileIDs(t *testing.T) {
 			}
 			seen[id] = true
 		}
-		third, _ := convert.Unmarshal(data)
+		third, _ := convert.Unmarshal(data, convert.ReadOptions{})
 		m, err := third.Get(first.Messages[1].ID)
 		if err != nil || m.Content != first.Messages[1].Content {
 			t.Errorf("%s: id seen once not usable again: %v", name, err)
 		}
 		m.Content += " edited"
-		out, err := convert.Marshal(third)
+		out, err := convert.Marshal(third, convert.WriteOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -417,8 +417,8 @@ func TestStableIDsWithoutFileIDs(t *testing.T) {
 	}
 	// Position and content both count: the same text at two places, and
 	// two texts at one place, get different ids.
-	a, _ := convert.Unmarshal([]byte(`{"cells": [{"cell_type": "raw", "metadata": {}, "source": "same"}, {"cell_type": "raw", "metadata": {}, "source": "same"}], "metadata": {}, "nbformat": 4, "nbformat_minor": 4}`))
-	b, _ := convert.Unmarshal([]byte(`{"cells": [{"cell_type": "raw", "metadata": {}, "source": "other"}, {"cell_type": "raw", "metadata": {}, "source": "same"}], "metadata": {}, "nbformat": 4, "nbformat_minor": 4}`))
+	a, _ := convert.Unmarshal([]byte(`{"cells": [{"cell_type": "raw", "metadata": {}, "source": "same"}, {"cell_type": "raw", "metadata": {}, "source": "same"}], "metadata": {}, "nbformat": 4, "nbformat_minor": 4}`), convert.ReadOptions{})
+	b, _ := convert.Unmarshal([]byte(`{"cells": [{"cell_type": "raw", "metadata": {}, "source": "other"}, {"cell_type": "raw", "metadata": {}, "source": "same"}], "metadata": {}, "nbformat": 4, "nbformat_minor": 4}`), convert.ReadOptions{})
 	if a.Messages[0].ID == a.Messages[1].ID || a.Messages[0].ID == b.Messages[0].ID || a.Messages[1].ID != b.Messages[1].ID {
 		t.Errorf("ids %v %v", messageIDs(a.Dialog), messageIDs(b.Dialog))
 	}

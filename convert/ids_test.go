@@ -19,7 +19,7 @@ func TestEditKeepsIDsOfOlderFile(t *testing.T) {
 	src := `{"nbformat": 4, "nbformat_minor": 4, "metadata": {}, "cells": [
  {"cell_type": "markdown", "id": "51ef017d", "metadata": {}, "source": "# Title"},
  {"cell_type": "code", "id": "b149a6fa", "metadata": {}, "source": "x = 1", "outputs": [], "execution_count": null}]}`
-	d, err := convert.Unmarshal([]byte(src))
+	d, err := convert.Unmarshal([]byte(src), convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func TestEditKeepsIDsOfOlderFile(t *testing.T) {
 	if _, err := d.Make(dialog.Note, "added", dialog.MakeOptions{ID: "c0ffee00"}); err != nil {
 		t.Fatal(err)
 	}
-	out, err := convert.Marshal(d)
+	out, err := convert.Marshal(d, convert.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,11 +60,11 @@ func TestDialogKeepsBOM(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := append([]byte("\xef\xbb\xbf"), src...)
-	d, err := convert.Unmarshal(data)
+	d, err := convert.Unmarshal(data, convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := convert.Marshal(d)
+	out, err := convert.Marshal(d, convert.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestDialogKeepsBOM(t *testing.T) {
 		t.Error("unedited round trip changed the file")
 	}
 	d.Messages[0].Content += "!"
-	out, err = convert.Marshal(d)
+	out, err = convert.Marshal(d, convert.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -68,7 +68,7 @@ func TestReadOutputEditsMatchPython(t *testing.T) {
 		if err != nil || nb.Nbformat != 4 {
 			continue // Python's edits are of version 4's cells
 		}
-		d, err := convert.ReadOptions{}.ToDialog(nb)
+		d, err := convert.ToDialog(nb, convert.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,7 +97,7 @@ func TestReadOutputEditsMatchPython(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d, err := convert.Unmarshal(data)
+			d, err := convert.Unmarshal(data, convert.ReadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -117,7 +117,7 @@ func TestReadOutputEditsMatchPython(t *testing.T) {
 			case "delete":
 				a.Outputs = a.Outputs[1:]
 			}
-			got, err := convert.Marshal(d)
+			got, err := convert.Marshal(d, convert.WriteOptions{})
 			if err != nil {
 				t.Fatalf("%s, %s: %v", p, edit, err)
 			}
@@ -169,7 +169,7 @@ func TestRepeatedIDsShortAndLong(t *testing.T) {
 			fmt.Fprintf(&b, `{"cell_type": "markdown", "id": "id%d", "metadata": {}, "source": "cell %d"}`, i%7, i)
 		}
 		b.WriteString(`], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`)
-		d, err := convert.Unmarshal([]byte(b.String()))
+		d, err := convert.Unmarshal([]byte(b.String()), convert.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -32,7 +32,7 @@ func outputHeavy(n int) []byte {
 // dialogMarshalTo writes d to w as ipynb check does: ToNotebook, then
 // nbformat's MarshalTo.
 func dialogMarshalTo(w io.Writer, d *convert.File) error {
-	nb, err := convert.WriteOptions{}.ToNotebook(d)
+	nb, err := convert.ToNotebook(d, convert.WriteOptions{})
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,7 @@ func TestDialogOutputsLazyScale(t *testing.T) {
 		sizes = sizes[:3]
 	}
 	if nb, err := nbformat.Unmarshal(outputHeavy(2)); err == nil { // warm up
-		d, _ := convert.ReadOptions{}.ToDialog(nb)
+		d, _ := convert.ToDialog(nb, convert.ReadOptions{})
 		dialogMarshalTo(io.Discard, d)
 	}
 	var prevAlloc, prevSize uint64
@@ -77,7 +77,7 @@ func TestDialogOutputsLazyScale(t *testing.T) {
 		}
 		out.Reset()
 		alloc := allocatedBytes(func() {
-			d, e := convert.ReadOptions{}.ToDialog(nb)
+			d, e := convert.ToDialog(nb, convert.ReadOptions{})
 			if err = e; err == nil {
 				err = dialogMarshalTo(&out, d)
 			}
@@ -114,7 +114,7 @@ func TestDialogOutputsLazyScale(t *testing.T) {
 // output made from that JSON, and a second look gets a map of its own.
 func TestOutputDecodedWhenLookedAt(t *testing.T) {
 	data := outputHeavy(2)
-	d, err := convert.Unmarshal(data)
+	d, err := convert.Unmarshal(data, convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestOutputDecodedWhenLookedAt(t *testing.T) {
 	}
 	// The same notebook read twice: its outputs compare equal without
 	// being the same values; a changed one differs.
-	d2, err := convert.Unmarshal(data)
+	d2, err := convert.Unmarshal(data, convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func BenchmarkDialogLayer(b *testing.B) {
 	out.Grow(len(data))
 	for b.Loop() {
 		out.Reset()
-		d, err := convert.ReadOptions{}.ToDialog(nb)
+		d, err := convert.ToDialog(nb, convert.ReadOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -220,17 +220,17 @@ func TestOutputEqualityMatchesDecoded(t *testing.T) {
 		pairs++
 	}
 	for e, data := range corpus.Sample(t) {
-		d1, err := convert.Unmarshal(data)
+		d1, err := convert.Unmarshal(data, convert.ReadOptions{})
 		if err != nil {
 			continue
 		}
-		d2, err := convert.Unmarshal(data)
+		d2, err := convert.Unmarshal(data, convert.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var dc *convert.File
 		if c, err := os.ReadFile(filepath.Join(canon, e.Path)); err == nil {
-			dc, _ = convert.Unmarshal(c)
+			dc, _ = convert.Unmarshal(c, convert.ReadOptions{})
 		}
 		var prev dialog.Output
 		for i, m := range d1.Messages {

@@ -20,7 +20,7 @@ import (
 func TestCorpusDialogMarshalTo(t *testing.T) {
 	n := 0
 	for e, data := range corpus.Sample(t) {
-		d, err := convert.Unmarshal(data)
+		d, err := convert.Unmarshal(data, convert.ReadOptions{})
 		if err != nil {
 			continue
 		}
@@ -31,7 +31,7 @@ func TestCorpusDialogMarshalTo(t *testing.T) {
 				}
 				d.Messages[0].Content += "\nedited"
 			}
-			want, werr := convert.Marshal(d)
+			want, werr := convert.Marshal(d, convert.WriteOptions{})
 			var got bytes.Buffer
 			gerr := marshalTo(&got, d)
 			if (werr == nil) != (gerr == nil) || werr == nil && !bytes.Equal(got.Bytes(), want) {
@@ -50,7 +50,7 @@ func TestCorpusDialogMarshalTo(t *testing.T) {
 
 // marshalTo writes d to w: ToNotebook, then nbformat's MarshalTo.
 func marshalTo(w io.Writer, d *convert.File) error {
-	nb, err := convert.WriteOptions{}.ToNotebook(d)
+	nb, err := convert.ToNotebook(d, convert.WriteOptions{})
 	if err != nil {
 		return err
 	}
@@ -70,14 +70,14 @@ func BenchmarkMarshalTo(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := convert.Unmarshal(data); err != nil {
+		if _, err := convert.Unmarshal(data, convert.ReadOptions{}); err != nil {
 			continue
 		}
 		b.Run(strings.TrimSuffix(filepath.Base(p), ".ipynb"), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				d, err := convert.Unmarshal(data)
+				d, err := convert.Unmarshal(data, convert.ReadOptions{})
 				if err != nil {
 					b.Fatal(err)
 				}

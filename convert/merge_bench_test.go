@@ -24,12 +24,12 @@ func bigEdits(b *testing.B) (base, ours, theirs []byte) {
 		b.Skip(err)
 	}
 	edit := func(f func(d *dialog.Dialog)) []byte {
-		d, err := convert.Unmarshal(base)
+		d, err := convert.Unmarshal(base, convert.ReadOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
 		f(d.Dialog)
-		out, err := convert.Marshal(d)
+		out, err := convert.Marshal(d, convert.WriteOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -85,11 +85,11 @@ func BenchmarkReadWrite3Big(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, data := range [][]byte{base, ours, theirs} {
-			d, err := convert.Unmarshal(data)
+			d, err := convert.Unmarshal(data, convert.ReadOptions{})
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := convert.Marshal(d); err != nil {
+			if _, err := convert.Marshal(d, convert.WriteOptions{}); err != nil {
 				b.Fatal(err)
 			}
 		}

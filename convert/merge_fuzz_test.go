@@ -30,7 +30,7 @@ func FuzzMerge(f *testing.F) {
 		if nb, err := nbformat.Unmarshal(data); err != nil || nbformat.Validate(nb) != nil {
 			continue
 		}
-		if _, err := convert.Unmarshal(data); err == nil {
+		if _, err := convert.Unmarshal(data, convert.ReadOptions{}); err == nil {
 			bases = append(bases, data)
 		}
 	}
@@ -104,7 +104,7 @@ func conflictKinds(cs []dialog.Conflict) []string {
 // messages around messages both sides put in one place), sorted
 // (messages both sides inserted at one place come in side order).
 func settled(t *testing.T, data []byte) []string {
-	d, err := convert.Unmarshal(data)
+	d, err := convert.Unmarshal(data, convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

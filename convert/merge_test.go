@@ -60,12 +60,12 @@ func editAt(d *dialog.Dialog, op, i int, tag string) {
 
 func edited(t testing.TB, data []byte, edit func(d *dialog.Dialog)) []byte {
 	t.Helper()
-	d, err := convert.Unmarshal(data)
+	d, err := convert.Unmarshal(data, convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	edit(d.Dialog)
-	out, err := convert.Marshal(d)
+	out, err := convert.Marshal(d, convert.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestMergeAgreesWithGitOnCorpus(t *testing.T) {
 		if !testtier.Full() && tried >= 60 {
 			break
 		}
-		d, err := convert.Unmarshal(data)
+		d, err := convert.Unmarshal(data, convert.ReadOptions{})
 		if err != nil || len(d.Messages) < 8 {
 			continue
 		}
@@ -159,7 +159,7 @@ func TestMergeConflictWritesValidNotebook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := convert.Unmarshal(data)
+	d, err := convert.Unmarshal(data, convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,9 +197,9 @@ func TestMergeConflictWritesValidNotebook(t *testing.T) {
 		t.Errorf("Python nbformat: %s", py)
 	}
 	// Everything else is ours' bytes: only the conflicting cell changed.
-	d2, _ := convert.Unmarshal(ours)
+	d2, _ := convert.Unmarshal(ours, convert.ReadOptions{})
 	d2.Messages[target].Content = want
-	expect, _ := convert.Marshal(d2)
+	expect, _ := convert.Marshal(d2, convert.WriteOptions{})
 	if !bytes.Equal(res.Data, expect) {
 		t.Errorf("more than the conflicting cell changed %s", firstDiff(expect, res.Data))
 	}

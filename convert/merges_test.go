@@ -249,7 +249,7 @@ func changesKept(base, side, other, merged []byte, strategy dialog.OutputStrateg
 	if err != nil {
 		return err
 	}
-	md, err := convert.Unmarshal(merged)
+	md, err := convert.Unmarshal(merged, convert.ReadOptions{})
 	if err != nil {
 		return err
 	}
@@ -260,7 +260,7 @@ func changesKept(base, side, other, merged []byte, strategy dialog.OutputStrateg
 		}
 	}
 	count := func(data []byte, kind dialog.Kind, content string) int {
-		d, err := convert.Unmarshal(data)
+		d, err := convert.Unmarshal(data, convert.ReadOptions{})
 		if err != nil {
 			return -1
 		}
@@ -284,7 +284,7 @@ func changesKept(base, side, other, merged []byte, strategy dialog.OutputStrateg
 	for _, c := range sideChanges {
 		switch {
 		case c.ID == "" && c.Kind == dialog.Changed: // notebook metadata
-			sd, _ := convert.Unmarshal(side)
+			sd, _ := convert.Unmarshal(side, convert.ReadOptions{})
 			for _, k := range c.Keys {
 				if diff := cmp.Diff(sd.Meta[k], md.Meta[k]); diff != "" {
 					return fmt.Errorf("notebook metadata key %s (-seed +ours):\n%s", k, diff)

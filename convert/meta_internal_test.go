@@ -128,7 +128,7 @@ func TestNotebookMetaMapMatchesToMap(t *testing.T) {
 	}
 	files, fast := 0, 0
 	read := func(where string, data []byte) {
-		d, err := Unmarshal(data)
+		d, err := Unmarshal(data, ReadOptions{})
 		if err != nil {
 			return
 		}

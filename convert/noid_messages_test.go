@@ -24,7 +24,7 @@ func TestSaveKeepsIDsOfMessagesWithoutID(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "x.ipynb")
 	d := &convert.File{Dialog: dialog.New("x")}
 	d.Messages = append(d.Messages, &dialog.Message{Kind: dialog.Note, Content: "x"}, &dialog.Message{Kind: dialog.Code, Content: "1"})
-	if err := convert.WriteFile(d, p); err != nil {
+	if err := convert.WriteFile(d, p, convert.WriteOptions{}); err != nil {
 		t.Logf("refused: %v", err)
 		return
 	}
@@ -45,7 +45,7 @@ func TestSaveKeepsIDsOfMessagesWithoutID(t *testing.T) {
 	}
 	before := idsOf()
 	d.Messages[0].Content = "y"
-	if err := d.Save(); err != nil {
+	if err := d.Save(convert.SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	after := idsOf()

@@ -64,7 +64,7 @@ type WriteOptions struct {
 	Owner *Owner
 }
 
-// SaveOptions configures [SaveOptions.Save]. The zero value saves safely:
+// SaveOptions configures [File.Save]. The zero value saves safely:
 // a file changed on disk since it was read is not overwritten.
 type SaveOptions struct {
 	// Descriptors, Repaired and Owner are as in WriteOptions.
@@ -104,43 +104,37 @@ func registryOf(ds []Descriptor) (*registry, error) {
 	return newRegistry(ds...)
 }
 
-// Unmarshal reads a dialog from notebook JSON. See [ReadOptions.Unmarshal].
-func Unmarshal(data []byte) (*File, error) { return ReadOptions{}.Unmarshal(data) }
-
 // Unmarshal reads a dialog from notebook JSON (any version nbformat reads
 // from 2 on; the cells of versions 2 and 3 are read as their upgrade to
 // 4.5 gives them). The File does not depend on data afterwards (it keeps a
 // copy of its own). Its messages' texts are cut from that copy or from
 // one buffer per dialog rather than allocated one by one, so a message
 // kept after its dialog keeps them alive.
-func (o ReadOptions) Unmarshal(data []byte) (*File, error) {
-	opts, err := o.opts()
+func Unmarshal(data []byte, opt ReadOptions) (*File, error) {
+	opts, err := opt.opts()
 	if err != nil {
 		return nil, err
 	}
 	f, err := opts.Unmarshal(data)
-	if err == nil && o.Name != "" {
-		f.Name = o.Name
+	if err == nil && opt.Name != "" {
+		f.Name = opt.Name
 	}
 	return f, err
 }
 
-// ReadFile reads a dialog from a notebook file. See [ReadOptions.ReadFile].
-func ReadFile(path string) (*File, error) { return ReadOptions{}.ReadFile(path) }
-
 // ReadFile reads a dialog from the notebook file at path (".ipynb" is
-// added if missing: ReadFile("notes") reads notes.ipynb). The dialog is
-// named Name if set, else after the file's stem; the File's Path and
+// added if missing: ReadFile("notes", …) reads notes.ipynb). The dialog is
+// named opt.Name if set, else after the file's stem; the File's Path and
 // ModTime are the file's, so that Save writes it back. Reading never
 // blocks on a named pipe (it is refused).
-func (o ReadOptions) ReadFile(path string) (*File, error) {
-	opts, err := o.opts()
+func ReadFile(path string, opt ReadOptions) (*File, error) {
+	opts, err := opt.opts()
 	if err != nil {
 		return nil, err
 	}
 	f, err := opts.ReadFile(path)
-	if err == nil && o.Name != "" {
-		f.Name = o.Name
+	if err == nil && opt.Name != "" {
+		f.Name = opt.Name
 	}
 	return f, err
 }
@@ -155,67 +149,58 @@ func (o ReadOptions) ReadFile(path string) (*File, error) {
 // without a valid id, or with the id of an earlier cell, get ids derived
 // from their position and content. A version 3 notebook is read through
 // its upgrade to 4.5.
-func (o ReadOptions) ToDialog(nb *nbformat.Notebook) (*File, error) {
-	opts, err := o.opts()
+func ToDialog(nb *nbformat.Notebook, opt ReadOptions) (*File, error) {
+	opts, err := opt.opts()
 	if err != nil {
 		return nil, err
 	}
 	f, err := opts.toDialog(nb, nil)
-	if err == nil && o.Name != "" {
-		f.Name = o.Name
+	if err == nil && opt.Name != "" {
+		f.Name = opt.Name
 	}
 	return f, err
 }
 
-// Marshal writes f as notebook JSON. See [WriteOptions.Marshal].
-func Marshal(f *File) ([]byte, error) { return WriteOptions{}.Marshal(f) }
-
-// Marshal writes f as notebook JSON (only Messages, if set). A File read
-// by Unmarshal (or ReadFile) and not changed is written back byte for
+// Marshal writes f as notebook JSON (only opt.Messages, if set). A File
+// read by Unmarshal (or ReadFile) and not changed is written back byte for
 // byte; a changed one differs only in the cells of the changed messages,
 // written in the file's own style. An invalid notebook is written valid
 // (see nbformat.Heal). To write to an io.Writer without a second copy of
 // an unchanged file's bytes, convert with ToNotebook and write with
 // nbformat.MarshalOptions.MarshalTo.
-func (o WriteOptions) Marshal(f *File) ([]byte, error) {
-	opts, err := o.opts()
+func Marshal(f *File, opt WriteOptions) ([]byte, error) {
+	opts, err := opt.opts()
 	if err != nil {
 		return nil, err
 	}
 	return opts.Marshal(f)
 }
 
-// ToNotebook converts f to a notebook (only Messages, if set), as Marshal
-// writes it: a File read from a notebook becomes that notebook with the
-// dialog's changes (version 3 ones become 4.5 once changed), any other an
-// nbformat 4.5 notebook; invalid notebooks are healed (nbformat.Heal).
-// The result shares the unchanged cells of the notebook read: do not
-// change them.
-func (o WriteOptions) ToNotebook(f *File) (*nbformat.Notebook, error) {
-	opts, err := o.opts()
+// ToNotebook converts f to a notebook (only opt.Messages, if set), as
+// Marshal writes it: a File read from a notebook becomes that notebook
+// with the dialog's changes (version 3 ones become 4.5 once changed), any
+// other an nbformat 4.5 notebook; invalid notebooks are healed
+// (nbformat.Heal). The result shares the unchanged cells of the notebook
+// read: do not change them.
+func ToNotebook(f *File, opt WriteOptions) (*nbformat.Notebook, error) {
+	opts, err := opt.opts()
 	if err != nil {
 		return nil, err
 	}
 	return opts.ToNotebook(f)
 }
 
-// WriteFile writes f to the file at path. See [WriteOptions.WriteFile].
-func WriteFile(f *File, path string) error { return WriteOptions{}.WriteFile(f, path) }
-
-// WriteFile writes f to the file at path, atomically (see
-// [SaveOptions.Save] for how), creating missing parent folders (given to
-// Owner, if set), and makes it f's file: Path and ModTime are set, the
-// descriptors used are kept for later writes, and a later Save of the
-// unchanged dialog changes nothing. A path that is a symbolic link has its
-// target written. With Messages set, it writes only those messages, and
-// the file is not made f's file.
-func (o WriteOptions) WriteFile(f *File, path string) error {
-	opts, err := o.opts()
+// WriteFile writes f to the file at path, atomically (see [File.Save] for
+// how), creating missing parent folders (given to opt.Owner, if set), and
+// makes it f's file: Path and ModTime are set, the descriptors used are
+// kept for later writes, and a later Save of the unchanged dialog changes
+// nothing. A path that is a symbolic link has its target written. With
+// opt.Messages set, it writes only those messages, and the file is not
+// made f's file.
+func WriteFile(f *File, path string, opt WriteOptions) error {
+	opts, err := opt.opts()
 	if err != nil {
 		return err
 	}
 	return opts.WriteFile(f, path)
 }
-
-// Save writes f back to its file. See [SaveOptions.Save].
-func (f *File) Save() error { return SaveOptions{}.Save(f) }

@@ -36,7 +36,7 @@ func readDialog(data []byte) *dialog.Dialog {
 	if err != nil {
 		return nil
 	}
-	d, err := convert.ReadOptions{}.ToDialog(nb)
+	d, err := convert.ToDialog(nb, convert.ReadOptions{})
 	if err != nil {
 		return nil
 	}

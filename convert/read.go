@@ -11,7 +11,7 @@ import (
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
-// toDialog is ReadOptions.ToDialog of nb, read from data (nil: not
+// toDialog is ToDialog of nb, read from data (nil: not
 // known), which nb keeps and no one changes.
 func (o options) toDialog(nb *nbformat.Notebook, data []byte) (*File, error) {
 	pristine := data != nil // nb was parsed from data by this package

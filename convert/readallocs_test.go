@@ -62,11 +62,11 @@ func TestDialogAllocationsPerMessage(t *testing.T) {
 		t.Skip("the race detector's instrumentation allocates")
 	}
 	roundTrip := func(data []byte) {
-		d, err := convert.Unmarshal(data)
+		d, err := convert.Unmarshal(data, convert.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := convert.Marshal(d); err != nil {
+		if _, err := convert.Marshal(d, convert.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}

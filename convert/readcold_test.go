@@ -61,7 +61,7 @@ func TestDialogReadAllocationsCold(t *testing.T) {
 	}
 	read := func(data []byte) func() {
 		return func() {
-			if _, err := convert.Unmarshal(data); err != nil {
+			if _, err := convert.Unmarshal(data, convert.ReadOptions{}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -134,11 +134,11 @@ func TestTypedMetadataAllocationsCold(t *testing.T) {
 	}
 	beyond := func(n int) int64 {
 		data := typedMetaCells(n)
-		if _, err := convert.Unmarshal(data); err != nil { // once warm
+		if _, err := convert.Unmarshal(data, convert.ReadOptions{}); err != nil { // once warm
 			t.Fatal(err)
 		}
 		a, _ := leastCold(func() {
-			if _, err := convert.Unmarshal(data); err != nil {
+			if _, err := convert.Unmarshal(data, convert.ReadOptions{}); err != nil {
 				t.Fatal(err)
 			}
 		})

@@ -77,7 +77,7 @@ func TestReadIDsAsTheRule(t *testing.T) {
 				cells = append(cells, fmt.Sprintf(`{"cell_type": %q, "id": %q, "metadata": {}, "source": %s%s}`, typ, ids[i], src, extra))
 			}
 			data := `{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [` + strings.Join(cells, ", ") + `]}`
-			d, err := convert.Unmarshal([]byte(data))
+			d, err := convert.Unmarshal([]byte(data), convert.ReadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

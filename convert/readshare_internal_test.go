@@ -24,7 +24,7 @@ func TestV3CellsCarryTheirMessagesIDs(t *testing.T) {
 		{"cell_type": "markdown", "metadata": {}, "source": ["Some ", "text"]},
 		{"cell_type": "code", "collapsed": false, "input": ["print(1)\n", "x = 1"], "language": "python", "metadata": {}, "outputs": [{"output_type": "stream", "stream": "stdout", "text": ["1\n"]}], "prompt_number": 1},
 		{"cell_type": "raw", "metadata": {}, "source": "raw"}], "metadata": {}}]}`)
-	d, err := Unmarshal(data)
+	d, err := Unmarshal(data, ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestSnapshotSharesCellMetadata(t *testing.T) {
 		func(m map[string]any) { m["new"] = "v" },
 		func(m map[string]any) { m["obj"] = json.RawMessage(`{"x": [1]}`) },
 	} {
-		d, err := Unmarshal(data)
+		d, err := Unmarshal(data, ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,7 +92,7 @@ func TestSnapshotSharesCellMetadata(t *testing.T) {
 		}
 		before := jsonvalue.CloneObject(cellMeta)
 		edit(m.Meta)
-		out, err := Marshal(d)
+		out, err := Marshal(d, WriteOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +105,7 @@ func TestSnapshotSharesCellMetadata(t *testing.T) {
 		if !jsonvalue.Equal(cellMeta, before) {
 			t.Errorf("changing the message's metadata changed the cell read: %v", cellMeta)
 		}
-		back, err := Unmarshal(out)
+		back, err := Unmarshal(out, ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,7 +131,7 @@ func TestExecutionCountIsTheMessagesOwn(t *testing.T) {
 	if n := nb.Cells[0].(*nbformat.CodeCell).ExecutionCount; n == nil || *n != 7 {
 		t.Errorf("changing the message's execution count changed the notebook's cell (%v)", n != nil && *n == 99)
 	}
-	out, err := Marshal(d)
+	out, err := Marshal(d, WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,12 +151,12 @@ func TestExecutionCountIsTheMessagesOwn(t *testing.T) {
 func TestFastPathsAgreeWithTheGeneralOnes(t *testing.T) {
 	n := 0
 	for e, data := range corpus.Sample(t) {
-		d, err := Unmarshal(data)
+		d, err := Unmarshal(data, ReadOptions{})
 		if err != nil {
 			continue
 		}
 		n++
-		fast, err := Marshal(d)
+		fast, err := Marshal(d, WriteOptions{})
 		if err != nil {
 			t.Fatalf("%s: %v", e.Path, err)
 		}
@@ -193,8 +193,8 @@ func TestFastPathsAgreeWithTheGeneralOnes(t *testing.T) {
 		}
 		d.Messages[0].Content += "\nchanged"
 		other.Messages[0].Content += "\nchanged"
-		a, err1 := Marshal(d)
-		b, err2 := Marshal(other)
+		a, err1 := Marshal(d, WriteOptions{})
+		b, err2 := Marshal(other, WriteOptions{})
 		if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
 			t.Errorf("%s: the changed dialogs write different bytes (%v, %v)", e.Path, err1, err2)
 		}
@@ -232,7 +232,7 @@ func sameDialog(a, b *dialog.Dialog) bool {
 // replacing a value is still seen.
 func TestMetadataSnapshotSharesRawValues(t *testing.T) {
 	data := []byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {"widgets": {"state": {"a": [1, 2, 3]}}, "k": 1}, "cells": []}` + "\n")
-	d, err := Unmarshal(data)
+	d, err := Unmarshal(data, ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +249,7 @@ func TestMetadataSnapshotSharesRawValues(t *testing.T) {
 		t.Error("the snapshot copies the metadata's raw values")
 	}
 	d.Meta["widgets"] = json.RawMessage(`{"state": {}}`)
-	out, err := Marshal(d)
+	out, err := Marshal(d, WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,7 @@ func TestSharedTextsSurviveTheInputsReuse(t *testing.T) {
 `)
 	want := []string{"plain text, one string", "only line of a list", "x = 1\ny = 2", `escaped "quote" and é`, "", ""}
 	shared := []bool{true, true, false, false, false, false}
-	for _, read := range []func([]byte) (*File, error){Unmarshal, options{}.Unmarshal} {
+	for _, read := range []func([]byte) (*File, error){func(b []byte) (*File, error) { return Unmarshal(b, ReadOptions{}) }, options{}.Unmarshal} {
 		data := bytes.Clone(src)
 		d, err := read(data)
 		if err != nil {
@@ -62,7 +62,7 @@ func TestSharedTextsSurviveTheInputsReuse(t *testing.T) {
 				t.Errorf("message %d: %q once the input is overwritten, want %q", i, m.Content, want[i])
 			}
 		}
-		out, err := Marshal(d)
+		out, err := Marshal(d, WriteOptions{})
 		if err != nil || !bytes.Equal(out, src) {
 			t.Errorf("the unchanged dialog writes other bytes once the input is overwritten (%v):\n%s", err, out)
 		}
@@ -78,7 +78,7 @@ func TestSharedTextsSurviveTheInputsReuse(t *testing.T) {
 func TestReadMessagesAsToMessage(t *testing.T) {
 	n := 0
 	for e, data := range corpus.Sample(t) {
-		d, err := Unmarshal(data)
+		d, err := Unmarshal(data, ReadOptions{})
 		if err != nil {
 			continue
 		}
@@ -147,8 +147,8 @@ func TestSnapOfForeignMessages(t *testing.T) {
 	data := []byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
  {"cell_type": "markdown", "id": "a", "metadata": {}, "source": "one"},
  {"cell_type": "markdown", "id": "b", "metadata": {}, "source": "two"}]}`)
-	d1, err1 := Unmarshal(data)
-	d2, err2 := Unmarshal(data)
+	d1, err1 := Unmarshal(data, ReadOptions{})
+	d2, err2 := Unmarshal(data, ReadOptions{})
 	if err1 != nil || err2 != nil {
 		t.Fatal(err1, err2)
 	}

@@ -48,14 +48,14 @@ func TestRegistryConflicts(t *testing.T) {
 	// The options' Descriptors are checked so when they are used.
 	two := []convert.Descriptor{{Attr: "a", Key: "x"}, {Attr: "b", Key: "x"}}
 	data, _ := os.ReadFile(filepath.Join("..", "testdata", "dialog.ipynb"))
-	if _, err := (convert.ReadOptions{Descriptors: two}).Unmarshal(data); !errors.As(err, &ce) || ce.Field != "key" {
+	if _, err := convert.Unmarshal(data, convert.ReadOptions{Descriptors: two}); !errors.As(err, &ce) || ce.Field != "key" {
 		t.Errorf("ReadOptions with a key declared twice: %v", err)
 	}
-	f, _ := convert.Unmarshal(data)
-	if _, err := (convert.WriteOptions{Descriptors: two}).Marshal(f); !errors.As(err, &ce) {
+	f, _ := convert.Unmarshal(data, convert.ReadOptions{})
+	if _, err := convert.Marshal(f, convert.WriteOptions{Descriptors: two}); !errors.As(err, &ce) {
 		t.Errorf("WriteOptions with a key declared twice: %v", err)
 	}
-	if err := (convert.SaveOptions{Descriptors: []convert.Descriptor{{Key: "x"}}}).Save(f); err == nil || !strings.Contains(err.Error(), "must not be empty") {
+	if err := f.Save(convert.SaveOptions{Descriptors: []convert.Descriptor{{Key: "x"}}}); err == nil || !strings.Contains(err.Error(), "must not be empty") {
 		t.Errorf("SaveOptions with an empty attribute: %v", err)
 	}
 }
@@ -91,7 +91,7 @@ func TestDescriptorDemotion(t *testing.T) {
 // new messages.
 func TestPre45IDsNotWritten(t *testing.T) {
 	data, _ := os.ReadFile(filepath.Join("..", "testdata", "v4.4.ipynb"))
-	d, err := convert.Unmarshal(data)
+	d, err := convert.Unmarshal(data, convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestPre45IDsNotWritten(t *testing.T) {
 	}
 	d.Messages[1].Content = "edited"
 	d.Add(dialog.Note, "new")
-	out, err := convert.Marshal(d)
+	out, err := convert.Marshal(d, convert.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestSaveOwner(t *testing.T) {
 	dir := t.TempDir()
 	d, _, _, _, _ := seedDialog()
 	path := filepath.Join(dir, "owned.ipynb")
-	if err := (convert.WriteOptions{Owner: &convert.Owner{UID: 65534, GID: 65534}}).WriteFile(d, path); err != nil {
+	if err := convert.WriteFile(d, path, convert.WriteOptions{Owner: &convert.Owner{UID: 65534, GID: 65534}}); err != nil {
 		t.Fatal(err)
 	}
 	fi, _ := os.Stat(path)
@@ -134,7 +134,7 @@ func TestSaveOwner(t *testing.T) {
 	}
 	// A later save by root keeps the owner.
 	d.Messages[0].Content = "again"
-	if err := d.Save(); err != nil {
+	if err := d.Save(convert.SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	fi, _ = os.Stat(path)
@@ -146,11 +146,11 @@ func TestSaveOwner(t *testing.T) {
 // Several goroutines may marshal the same (unchanging) dialog at once.
 func TestConcurrentMarshal(t *testing.T) {
 	data, _ := os.ReadFile(filepath.Join("..", "testdata", "invalid.ipynb"))
-	d, err := convert.Unmarshal(data)
+	d, err := convert.Unmarshal(data, convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := convert.Marshal(d)
+	want, err := convert.Marshal(d, convert.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestConcurrentMarshal(t *testing.T) {
 	for g := 0; g < 8; g++ {
 		go func() {
 			for i := 0; i < 10; i++ {
-				got, err := convert.Marshal(d)
+				got, err := convert.Marshal(d, convert.WriteOptions{})
 				if err != nil || !bytes.Equal(got, want) {
 					done <- errors.New("concurrent Marshal differs")
 					return
@@ -185,14 +185,14 @@ func TestManyCellsWithoutIDs(t *testing.T) {
 		b.WriteString(`{"cell_type": "raw", "metadata": {}, "source": "x"}`)
 	}
 	b.WriteString("]}")
-	d, err := convert.Unmarshal([]byte(b.String()))
+	d, err := convert.Unmarshal([]byte(b.String()), convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(d.Messages) != 50000 {
 		t.Fatalf("%d messages", len(d.Messages))
 	}
-	out, err := convert.Marshal(d)
+	out, err := convert.Marshal(d, convert.WriteOptions{})
 	if err != nil || string(out) != b.String() {
 		t.Errorf("round trip: %v", err)
 	}

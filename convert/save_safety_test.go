@@ -157,13 +157,13 @@ func TestWriteSweepsStaleTemporaries(t *testing.T) {
 	for n := range names {
 		os.WriteFile(filepath.Join(dir, n), []byte("x"), 0o644)
 	}
-	d, err := convert.ReadFile(copyTestdata(t, "dialog.ipynb", dir))
+	d, err := convert.ReadFile(copyTestdata(t, "dialog.ipynb", dir), convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	names["dialog.ipynb"] = true
 	d.Messages[0].Content = "edited"
-	if err := d.Save(); err != nil {
+	if err := d.Save(convert.SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for n, kept := range names {
@@ -181,7 +181,7 @@ func TestReadFileRefusesAPipe(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := convert.ReadFile(p)
+		_, err := convert.ReadFile(p, convert.ReadOptions{})
 		done <- err
 	}()
 	select {

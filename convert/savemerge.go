@@ -33,7 +33,7 @@ func (e *SaveConflictError) Unwrap() error { return ErrChanged }
 const saveRetries = 5
 
 // saveMerging saves d over a file that changed since it was read (stamp):
-// see SaveOptions.Save.
+// see File.Save.
 func (o options) saveMerging(d *File, stamp *atomicfile.Stamp) error {
 	// Ours as bytes: the merge works on private copies, never on d.
 	ours, err := o.Marshal(d)

@@ -39,15 +39,15 @@ func TestSaveMergesChangedFile(t *testing.T) {
 	dir := t.TempDir()
 	path := copyTestdata(t, "jupyter.ipynb", dir)
 	base, _ := os.ReadFile(path)
-	d, err := convert.ReadFile(path)
+	d, err := convert.ReadFile(path, convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := len(d.Messages)
 	d.Messages[0].Content += "\nedited here"
 	disk := otherWriter(t, path, func(d *dialog.Dialog) { d.Messages[n-1].Content += "\nedited elsewhere" })
-	ours, _ := convert.Marshal(d)
-	if err := d.Save(); !errors.Is(err, convert.ErrChanged) {
+	ours, _ := convert.Marshal(d, convert.WriteOptions{})
+	if err := d.Save(convert.SaveOptions{}); !errors.Is(err, convert.ErrChanged) {
 		t.Fatalf("Save without MergeOnChange: %v", err)
 	}
 	o := convert.Options{MergeOnChange: &dialog.MergeOptions{}}
@@ -75,7 +75,7 @@ func TestSaveMergesChangedFile(t *testing.T) {
 	if err := o.Save(d); err != nil {
 		t.Fatal(err)
 	}
-	if d2, err := convert.ReadFile(path); err != nil || d2.Messages[1].Content != "again" {
+	if d2, err := convert.ReadFile(path, convert.ReadOptions{}); err != nil || d2.Messages[1].Content != "again" {
 		t.Errorf("second save: %v", err)
 	}
 }
@@ -85,13 +85,13 @@ func TestSaveMergesChangedFile(t *testing.T) {
 func TestSaveMergeConflictWritesNothing(t *testing.T) {
 	dir := t.TempDir()
 	path := copyTestdata(t, "jupyter.ipynb", dir)
-	d, err := convert.ReadFile(path)
+	d, err := convert.ReadFile(path, convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	d.Messages[0].Content = "mine"
 	disk := otherWriter(t, path, func(d *dialog.Dialog) { d.Messages[0].Content = "theirs" })
-	err = convert.SaveOptions{MergeOnChange: &dialog.MergeOptions{}}.Save(d)
+	err = d.Save(convert.SaveOptions{MergeOnChange: &dialog.MergeOptions{}})
 	var ce *convert.SaveConflictError
 	if !errors.As(err, &ce) || !errors.Is(err, convert.ErrChanged) || len(ce.Conflicts) != 1 || ce.Conflicts[0].What != "content" {
 		t.Fatalf("err %v", err)
@@ -99,7 +99,7 @@ func TestSaveMergeConflictWritesNothing(t *testing.T) {
 	if got, _ := os.ReadFile(path); !bytes.Equal(got, disk) {
 		t.Error("the file on disk changed")
 	}
-	md, err := convert.Unmarshal(ce.Merged)
+	md, err := convert.Unmarshal(ce.Merged, convert.ReadOptions{})
 	if err != nil || md.Messages[0].Content != "<<<<<<< ours\nmine\n=======\ntheirs\n>>>>>>> theirs\n" {
 		t.Errorf("merged: %v %q", err, md.Messages[0].Content)
 	}
@@ -116,7 +116,7 @@ func TestSaveMergeConflictWritesNothing(t *testing.T) {
 func TestSaveMergeRefusesNonNotebook(t *testing.T) {
 	dir := t.TempDir()
 	path := copyTestdata(t, "jupyter.ipynb", dir)
-	d, err := convert.ReadFile(path)
+	d, err := convert.ReadFile(path, convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestSaveMergeRefusesNonNotebook(t *testing.T) {
 	if err := os.WriteFile(path, junk, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err = convert.SaveOptions{MergeOnChange: &dialog.MergeOptions{}}.Save(d)
+	err = d.Save(convert.SaveOptions{MergeOnChange: &dialog.MergeOptions{}})
 	var se *nbformat.SyntaxError
 	if !errors.As(err, &se) || se.File != path || se.Line != 2 || !strings.HasPrefix(err.Error(), "convert: save: ") || !strings.Contains(err.Error(), path+":2:") {
 		t.Fatalf("err %v", err)

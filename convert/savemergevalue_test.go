@@ -22,7 +22,7 @@ func TestSaveMergeOfAResavedFile(t *testing.T) {
 	if err := os.WriteFile(path, orig, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	d, err := convert.ReadFile(path)
+	d, err := convert.ReadFile(path, convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestSaveMergeOfAResavedFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Messages[0].Meta["deep"] = map[string]any{"a": 1, "b": 7, "c": []any{1, 2.5}}
-	if err := (convert.SaveOptions{MergeOnChange: &dialog.MergeOptions{}}).Save(d); err != nil {
+	if err := d.Save(convert.SaveOptions{MergeOnChange: &dialog.MergeOptions{}}); err != nil {
 		t.Fatalf("save: %v", err)
 	}
 	got, _ := os.ReadFile(path)

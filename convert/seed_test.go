@@ -184,7 +184,7 @@ func TestSeedPromptCell(t *testing.T) {
 func TestSeedWriteReadSave(t *testing.T) {
 	dir := t.TempDir()
 	d, _, _, _, _ := seedDialog()
-	if err := convert.WriteFile(d, filepath.Join(dir, "dlg.ipynb")); err != nil {
+	if err := convert.WriteFile(d, filepath.Join(dir, "dlg.ipynb"), convert.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := writeIn(d, dir); err != nil {
@@ -221,7 +221,7 @@ func TestSeedWriteReadSave(t *testing.T) {
 		t.Errorf("missing file: %v %v", none, err)
 	}
 
-	back, err := convert.ReadFile(filepath.Join(dir, "dlg")) // .ipynb added
+	back, err := convert.ReadFile(filepath.Join(dir, "dlg"), convert.ReadOptions{}) // .ipynb added
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +242,7 @@ func TestSeedWriteReadSave(t *testing.T) {
 	path := filepath.Join(dir, "dlg.ipynb")
 	before, _ := os.ReadFile(path)
 	fi1, _ := os.Stat(path)
-	if err := back.Save(); err != nil {
+	if err := back.Save(convert.SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	after, _ := os.ReadFile(path)
@@ -251,7 +251,7 @@ func TestSeedWriteReadSave(t *testing.T) {
 		t.Error("saving an unedited dialog changed the file")
 	}
 	var _ []*dialog.Message = back.Messages
-	err = (&convert.File{Dialog: dialog.New("unread")}).Save()
+	err = (&convert.File{Dialog: dialog.New("unread")}).Save(convert.SaveOptions{})
 	if err == nil || !strings.Contains(err.Error(), "no path") {
 		t.Errorf("Save of an unread dialog = %v", err)
 	}
@@ -274,7 +274,7 @@ func TestSeedMetadataPreservation(t *testing.T) {
 	if err := writeIn(d, dir); err != nil {
 		t.Fatal(err)
 	}
-	back, err := convert.ReadFile(filepath.Join(dir, "dlg"))
+	back, err := convert.ReadFile(filepath.Join(dir, "dlg"), convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,12 +307,12 @@ func TestSeedRoundTripFidelity(t *testing.T) {
 		if err != nil || nbformat.Validate(nb) != nil {
 			continue // invalid files are healed, not preserved
 		}
-		d, err := convert.ReadFile(p)
+		d, err := convert.ReadFile(p, convert.ReadOptions{})
 		if err != nil {
 			t.Errorf("%s: %v", p, err)
 			continue
 		}
-		out, err := convert.Marshal(d)
+		out, err := convert.Marshal(d, convert.WriteOptions{})
 		if err != nil {
 			t.Errorf("%s: %v", p, err)
 			continue
@@ -340,11 +340,11 @@ func TestSeedHealing(t *testing.T) {
 	if nbformat.Validate(nb) == nil {
 		t.Fatal("the bad notebook validates")
 	}
-	d, err := convert.ReadFile(filepath.Join(dir, "bad"))
+	d, err := convert.ReadFile(filepath.Join(dir, "bad"), convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	healed, err := convert.Marshal(d)
+	healed, err := convert.Marshal(d, convert.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,7 +51,7 @@ func TestOracleSeedExample(t *testing.T) {
 	if _, err := d.Make(dialog.Prompt, "Hello?", dialog.MakeOptions{ID: later[1], Reply: ""}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := convert.Marshal(d)
+	got, err := convert.Marshal(d, convert.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ dlg.write(Path(sys.argv[1])/'none', msgs=[])
 	if err := writeIn(d, filepath.Join(dir, "w", "x")); err != nil {
 		t.Fatal(err)
 	}
-	if err := convert.WriteFile(d, filepath.Join(dir, "f", "g", "h.ipynb")); err != nil {
+	if err := convert.WriteFile(d, filepath.Join(dir, "f", "g", "h.ipynb"), convert.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{filepath.Join(dir, "w", "x", "sub.ipynb"), filepath.Join(dir, "f", "g", "h.ipynb")} {
@@ -140,14 +140,14 @@ dlg.write(Path(sys.argv[1])/'none', msgs=[])
 func TestReadFileName(t *testing.T) {
 	dir := t.TempDir()
 	path := copyTestdata(t, "dialog.ipynb", dir)
-	d, err := convert.ReadOptions{Name: "renamed"}.ReadFile(strings.TrimSuffix(path, ".ipynb"))
+	d, err := convert.ReadFile(strings.TrimSuffix(path, ".ipynb"), convert.ReadOptions{Name: "renamed"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d.Name != "renamed" || d.Path != path {
 		t.Errorf("name %q path %q", d.Name, d.Path)
 	}
-	if d, _ := convert.ReadFile(path); d.Name != "dialog" {
+	if d, _ := convert.ReadFile(path, convert.ReadOptions{}); d.Name != "dialog" {
 		t.Errorf("default name %q", d.Name)
 	}
 }
@@ -169,7 +169,7 @@ m.meta['my_app_flag'] = dict(level=3)
 	d.Meta = map[string]any{"my_app": map[string]any{"version": 1}}
 	d.Make(dialog.Note, "marked", dialog.MakeOptions{ID: "b0000001", Attrs: map[string]any{"bookmark": 9}})
 	d.Make(dialog.Note, "plain", dialog.MakeOptions{Meta: map[string]any{"my_app_flag": map[string]any{"level": 3}}, ID: "b0000002"})
-	got, err := convert.WriteOptions{Descriptors: descs}.Marshal(d)
+	got, err := convert.Marshal(d, convert.WriteOptions{Descriptors: descs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,12 +182,12 @@ m.meta['my_app_flag'] = dict(level=3)
 from aidialog.dialog import *
 from aidialog.ipynb import *
 sys.stdout.buffer.write(write_ipynb(reads_ipynb(sys.argv[1])).encode())`, bad)
-	hd, err := convert.Unmarshal([]byte(bad))
+	hd, err := convert.Unmarshal([]byte(bad), convert.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var repairs []nbformat.Repair
-	healed, err := convert.WriteOptions{Repaired: func(r nbformat.Repair) { repairs = append(repairs, r) }}.Marshal(hd)
+	healed, err := convert.Marshal(hd, convert.WriteOptions{Repaired: func(r nbformat.Repair) { repairs = append(repairs, r) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +210,7 @@ sys.stdout.buffer.write(write_ipynb(reads_ipynb(sys.argv[1])).encode())`, bad)
 	// outputs are still reported, not dropped silently.
 	hd.Messages[0].Content = "hi there"
 	repairs = nil
-	if _, err := (convert.WriteOptions{Repaired: func(r nbformat.Repair) { repairs = append(repairs, r) }}).Marshal(hd); err != nil {
+	if _, err := convert.Marshal(hd, convert.WriteOptions{Repaired: func(r nbformat.Repair) { repairs = append(repairs, r) }}); err != nil {
 		t.Fatal(err)
 	}
 	if len(repairs) != 1 || repairs[0].Pointer != "/cells/0/outputs" || !strings.Contains(repairs[0].What, "written anew") {

@@ -18,14 +18,14 @@ func TestCorpusSeedEditsWrite(t *testing.T) {
 	n := 0
 	for e, data := range corpus.Files(t) {
 		for _, ed := range seedEdits {
-			d, err := convert.ReadOptions{Descriptors: seedDescriptors}.Unmarshal(data)
+			d, err := convert.Unmarshal(data, convert.ReadOptions{Descriptors: seedDescriptors})
 			if err != nil {
 				break // not a notebook this package reads as a dialog
 			}
 			if ok, err := ed.edit(d.Dialog); !ok || err != nil {
 				continue
 			}
-			out, err := convert.WriteOptions{Descriptors: seedDescriptors}.Marshal(d)
+			out, err := convert.Marshal(d, convert.WriteOptions{Descriptors: seedDescriptors})
 			if err != nil {
 				t.Errorf("%s %s: %v", ed.name, e.Path, err)
 				continue

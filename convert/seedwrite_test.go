@@ -10,7 +10,7 @@ import (
 // writeIn writes f to dir/<f.Name>.ipynb, the seed's dlg.write(dir), with
 // the public API.
 func writeIn(f *convert.File, dir string) error {
-	return convert.WriteFile(f, filepath.Join(dir, f.Name+".ipynb"))
+	return convert.WriteFile(f, filepath.Join(dir, f.Name+".ipynb"), convert.WriteOptions{})
 }
 
 // writeSubset writes only msgs of f (none for nil) to dir/<f.Name>.ipynb,
@@ -19,5 +19,5 @@ func writeSubset(f *convert.File, dir string, msgs []*dialog.Message) error {
 	if msgs == nil {
 		msgs = []*dialog.Message{}
 	}
-	return convert.WriteOptions{Messages: msgs}.WriteFile(f, filepath.Join(dir, f.Name+".ipynb"))
+	return convert.WriteFile(f, filepath.Join(dir, f.Name+".ipynb"), convert.WriteOptions{Messages: msgs})
 }

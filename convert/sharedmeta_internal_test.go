@@ -29,7 +29,7 @@ func TestSnapshotsShareFlagMetadata(t *testing.T) {
 			{"cell_type": "code", "execution_count": null, "metadata": {"collapsed": true, "scrolled": false}, "outputs": [], "source": "c"},
 			{"cell_type": "code", "execution_count": null, "metadata": {"collapsed": false, "x": 1}, "outputs": [], "source": "d"}]}`,
 	} {
-		d, err := Unmarshal([]byte(data))
+		d, err := Unmarshal([]byte(data), ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,7 +62,7 @@ func TestSnapshotsShareFlagMetadata(t *testing.T) {
 		if metaOf(0)["collapsed"] != false || metaOf(1)["collapsed"] != false || d.Messages[1].Meta["collapsed"] != false {
 			t.Fatalf("changing a message's metadata changed the snapshots or another message")
 		}
-		out, err := Marshal(d)
+		out, err := Marshal(d, WriteOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +79,7 @@ func TestSnapshotsShareFlagMetadata(t *testing.T) {
 				t.Errorf("cell %d written collapsed %v, want %v\n%s", i, got, want, out)
 			}
 		}
-		again, err := Unmarshal(out)
+		again, err := Unmarshal(out, ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

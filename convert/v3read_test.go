@@ -20,13 +20,13 @@ func TestV3DialogWritesTheBytesRead(t *testing.T) {
 		if err != nil || nb.Nbformat >= 4 || nbformat.Validate(nb) != nil {
 			continue
 		}
-		d, err := convert.Unmarshal(data)
+		d, err := convert.Unmarshal(data, convert.ReadOptions{})
 		if err != nil {
 			t.Fatalf("%s: %v", e.Path, err)
 		}
 		var out []byte
 		allocs := testing.AllocsPerRun(3, func() {
-			if out, err = convert.Marshal(d); err != nil {
+			if out, err = convert.Marshal(d, convert.WriteOptions{}); err != nil {
 				t.Fatalf("%s: %v", e.Path, err)
 			}
 		})

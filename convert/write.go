@@ -16,7 +16,7 @@ import (
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
-// ToNotebook is WriteOptions.ToNotebook: a dialog read from a notebook
+// ToNotebook is the function ToNotebook: a dialog read from a notebook
 // becomes that notebook with the dialog's changes (version 3 ones become
 // 4.5 once changed), any other an nbformat 4.5 notebook. Invalid
 // notebooks are healed (nbformat.Heal).

@@ -236,10 +236,10 @@ func check(e *env, in input) checkResult {
 	// The dialog's output is compared as it is written, never held (see
 	// compareWriter).
 	out := &compareWriter{want: data}
-	d, err := (convert.ReadOptions{}).ToDialog(nb)
+	d, err := convert.ToDialog(nb, convert.ReadOptions{})
 	var back *nbformat.Notebook
 	if err == nil {
-		back, err = (convert.WriteOptions{}).ToNotebook(d)
+		back, err = convert.ToNotebook(d, convert.WriteOptions{})
 	}
 	if err == nil {
 		err = (nbformat.MarshalOptions{}).MarshalTo(out, back)

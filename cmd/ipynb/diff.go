@@ -209,7 +209,7 @@ func runTextconv(e *env, file string, caps outCaps) int {
 	var d *dialog.Dialog
 	if err == nil {
 		var f *convert.File
-		if f, err = convert.Unmarshal(data); err == nil {
+		if f, err = convert.Unmarshal(data, convert.ReadOptions{}); err == nil {
 			d = f.Dialog
 		}
 	}

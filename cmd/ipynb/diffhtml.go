@@ -32,7 +32,7 @@ func diffPage(d *differ, names [2]string, a, b []byte, live bool) (page []byte, 
 			ds[i] = dialog.New(names[i])
 			continue
 		}
-		f, err := convert.Unmarshal(data)
+		f, err := convert.Unmarshal(data, convert.ReadOptions{})
 		if err != nil {
 			return nil, false, &convert.MergeInputError{Input: string(rune('a' + i)), Err: err}
 		}

@@ -73,10 +73,10 @@ func (d *differ) changes(a, b []byte) ([]dialog.Change, error) {
 	}
 	if meta {
 		// The notebooks' metadata, which a Change of it does not carry.
-		if da, err := convert.Unmarshal(a); err == nil {
+		if da, err := convert.Unmarshal(a, convert.ReadOptions{}); err == nil {
 			d.metaA = da.Meta
 		}
-		if db, err := convert.Unmarshal(b); err == nil {
+		if db, err := convert.Unmarshal(b, convert.ReadOptions{}); err == nil {
 			d.metaB = db.Meta
 		}
 	}

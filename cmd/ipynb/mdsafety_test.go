@@ -303,7 +303,7 @@ func TestMarkdownScales(t *testing.T) {
 			var first, last uint64
 			const from, to = 2000, 16000
 			for n := from; n <= to; n *= 2 {
-				d, err := convert.Unmarshal([]byte(gen(n)))
+				d, err := convert.Unmarshal([]byte(gen(n)), convert.ReadOptions{})
 				if err != nil {
 					t.Fatal(err)
 				}

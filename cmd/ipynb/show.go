@@ -57,7 +57,7 @@ func readDialog(e *env, cmd string, args []string) (*dialog.Dialog, *nbformat.No
 	var d *dialog.Dialog
 	if err == nil {
 		var f *convert.File
-		if f, err = (convert.ReadOptions{}).ToDialog(nb); err == nil {
+		if f, err = convert.ToDialog(nb, convert.ReadOptions{}); err == nil {
 			d = f.Dialog
 		}
 	}

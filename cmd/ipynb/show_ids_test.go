@@ -20,7 +20,7 @@ func TestShowStableIDs(t *testing.T) {
 		if first.code != 0 || first.stdout != third.stdout {
 			t.Errorf("%s: show differs between runs:\n%s\n%s", name, first.stdout, third.stdout)
 		}
-		d, err := convert.ReadFile(dir + "/" + name)
+		d, err := convert.ReadFile(dir+"/"+name, convert.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -35,7 +35,7 @@ var goldenFiles = []string{
 // renderFile renders a corpus file as the command does.
 func renderFile(t *testing.T, path string, data []byte) []byte {
 	t.Helper()
-	d, err := convert.Unmarshal(data)
+	d, err := convert.Unmarshal(data, convert.ReadOptions{})
 	if err != nil {
 		return nil // not readable as a dialog: the readers' tests cover it
 	}
@@ -220,8 +220,8 @@ func TestDiffPagesOfRealMerges(t *testing.T) {
 			if err != nil {
 				continue // not readable: the readers' tests
 			}
-			da, _ := convert.Unmarshal(base)
-			db, _ := convert.Unmarshal(b)
+			da, _ := convert.Unmarshal(base, convert.ReadOptions{})
+			db, _ := convert.Unmarshal(b, convert.ReadOptions{})
 			var page bytes.Buffer
 			if err := Diff(&page, da.Dialog, db.Dialog, changes, DiffOptions{NameA: "base", NameB: side}); err != nil {
 				t.Fatal(err)

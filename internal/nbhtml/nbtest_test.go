@@ -96,7 +96,7 @@ func notebookJSON(t testing.TB, cells ...cell) []byte {
 // readNotebook reads notebook JSON as the command does.
 func readNotebook(t testing.TB, data []byte) *dialog.Dialog {
 	t.Helper()
-	d, err := convert.Unmarshal(data)
+	d, err := convert.Unmarshal(data, convert.ReadOptions{})
 	if err != nil {
 		t.Fatalf("convert: %v", err)
 	}

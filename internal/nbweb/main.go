@@ -97,7 +97,7 @@ func (r reader) dialogOf(name string, data []byte) (*dialog.Dialog, bool) {
 	if data == nil {
 		return dialog.New(name), true
 	}
-	d, err := convert.Unmarshal(data)
+	d, err := convert.Unmarshal(data, convert.ReadOptions{})
 	if err != nil {
 		fmt.Fprintf(r.stderr, "ipynb web: %s: %s\n", quote(name), strings.TrimPrefix(err.Error(), "convert: "))
 		return nil, false

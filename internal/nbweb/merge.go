@@ -120,7 +120,7 @@ func newMergeApp(in reader, paths [3]string, target string) (webApp, int) {
 		fmt.Fprintf(in.stderr, "ipynb web: %s: %s\n", quote(paths[1]), strings.TrimPrefix(err.Error(), "convert: "))
 		return nil, exitError
 	}
-	f, err := convert.Unmarshal(a.res.Data)
+	f, err := convert.Unmarshal(a.res.Data, convert.ReadOptions{})
 	if err != nil {
 		fmt.Fprintf(in.stderr, "ipynb web: the merge: %v\n", err)
 		return nil, exitError
@@ -148,7 +148,7 @@ func (a *mergeApp) status() int {
 
 // page is the merge page of the conflicts.
 func (a *mergeApp) page() ([]byte, error) {
-	f, err := convert.Unmarshal(a.res.Data)
+	f, err := convert.Unmarshal(a.res.Data, convert.ReadOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -376,7 +376,7 @@ func validity(data []byte) (bool, []string) {
 // apply makes the notebook of the resolutions, and counts the conflicts
 // they resolve.
 func (a *mergeApp) apply(rs []resolution) ([]byte, int, error) {
-	f, err := convert.Unmarshal(a.res.Data)
+	f, err := convert.Unmarshal(a.res.Data, convert.ReadOptions{})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -485,7 +485,7 @@ func (a *mergeApp) apply(rs []resolution) ([]byte, int, error) {
 			return nil, 0, err
 		}
 	}
-	data, err := convert.Marshal(f)
+	data, err := convert.Marshal(f, convert.WriteOptions{})
 	return data, resolved, err
 }
 

@@ -61,7 +61,7 @@ func runBuckets(paths []string, runs int, pyTimes string) error {
 		if err != nil {
 			return err
 		}
-		if _, err := convert.Unmarshal(data); err != nil {
+		if _, err := convert.Unmarshal(data, convert.ReadOptions{}); err != nil {
 			skipped++ // not a notebook we (or anyone) can round-trip
 			continue
 		}
@@ -72,8 +72,8 @@ func runBuckets(paths []string, runs int, pyTimes string) error {
 			_, _ = nbformat.Marshal(nb)
 		})
 		dlg := minimum(runs, func() {
-			d, _ := convert.Unmarshal(data)
-			_, _ = convert.Marshal(d)
+			d, _ := convert.Unmarshal(data, convert.ReadOptions{})
+			_, _ = convert.Marshal(d, convert.WriteOptions{})
 		})
 		var b *bucket
 		for _, c := range bs {

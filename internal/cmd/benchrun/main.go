@@ -58,11 +58,11 @@ func main() {
 			return err
 		})
 		dlg := median(*runs, func() error {
-			d, err := convert.Unmarshal(data)
+			d, err := convert.Unmarshal(data, convert.ReadOptions{})
 			if err != nil {
 				return err
 			}
-			_, err = convert.Marshal(d)
+			_, err = convert.Marshal(d, convert.WriteOptions{})
 			return err
 		})
 		fmt.Printf("%s\t%d\t%.6f\t%.6f\t%.6f\n", path, len(data), valid, ours, dlg)
