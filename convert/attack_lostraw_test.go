@@ -41,7 +41,7 @@ with open(os.path.join(out, "want.ipynb"), "w", encoding="utf-8") as f:
 // written with that metadata removed (a repair reported to Repaired, as
 // for every invalidity of the file as read), whatever the file's spacing:
 // the value in the message is the value read. (It was refused as a value
-// the caller gave, a LostValueError, when the file held it indented:
+// the caller gave, an *Error (Op "write"), when the file held it indented:
 // lostValue compared the message's compacted json.RawMessage with the
 // cell's, the file's bytes, byte for byte.) Expected bytes: Python
 // nbformat's write of the same edit.

@@ -36,7 +36,7 @@ type options struct {
 	// Repaired, if set, is told about every repair made to write an
 	// invalid notebook (as read) as a valid one. Values the caller gave
 	// that a repair would remove are not repaired but refused (see
-	// LostValueError).
+	// Error, Op "write").
 	Repaired func(nbformat.Repair)
 	// Messages, if not nil, makes Marshal, ToNotebook, WriteFile and
 	// Write write only these messages of the dialog, in this order, with

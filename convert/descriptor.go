@@ -48,23 +48,6 @@ type registry struct {
 	all    []Descriptor // registration order
 }
 
-// A ConflictError reports a descriptor whose attribute or key is already
-// registered.
-type ConflictError struct {
-	New      Descriptor
-	Existing Descriptor
-	Field    string // "attribute" or "key"
-}
-
-func (e *ConflictError) Error() string {
-	name := e.New.Attr
-	if e.Field == "key" {
-		name = e.New.Key
-	}
-	return fmt.Sprintf("convert: descriptor %s ↔ %s: %s %q is already registered (as %s ↔ %s)",
-		e.New.Attr, e.New.Key, e.Field, name, e.Existing.Attr, e.Existing.Key)
-}
-
 // newRegistry returns a registry holding ds.
 func newRegistry(ds ...Descriptor) (*registry, error) {
 	r := &registry{}
@@ -74,7 +57,7 @@ func newRegistry(ds ...Descriptor) (*registry, error) {
 	return r, nil
 }
 
-// register adds descriptors, all or none: it fails with a *ConflictError
+// register adds descriptors, all or none: it fails with an *Error of Op "descriptor"
 // if any shares an attribute or key with a registered one or with another
 // of ds, or with an error if one lacks an attribute or key.
 func (r *registry) register(ds ...Descriptor) error {
@@ -88,10 +71,10 @@ func (r *registry) register(ds ...Descriptor) error {
 			return fmt.Errorf("convert: descriptor %q ↔ %q: attribute and key must not be empty", d.Attr, d.Key)
 		}
 		if old, ok := byAttr[d.Attr]; ok {
-			return &ConflictError{New: d, Existing: old, Field: "attribute"}
+			return &Error{Op: "descriptor", Descriptor: d, Existing: old, What: "attribute"}
 		}
 		if old, ok := byKey[d.Key]; ok {
-			return &ConflictError{New: d, Existing: old, Field: "key"}
+			return &Error{Op: "descriptor", Descriptor: d, Existing: old, What: "key"}
 		}
 		byAttr[d.Attr], byKey[d.Key] = d, d
 	}

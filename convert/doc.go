@@ -89,7 +89,7 @@
 // or changed message, or to changed notebook metadata) that has no valid
 // place in a notebook, such as "collapsed": 1 on a code cell without a
 // descriptor converting it, makes Marshal, WriteFile and Save fail with a
-// [*LostValueError] naming the message and the JSON Pointer
+// [*Error] of Op "write" naming the message and the JSON Pointer
 // ([ErrInvalidValue]); an attribute no descriptor declares fails with
 // [ErrNoDescriptor]; a part of a message that its cell has no place for
 // (outputs of a note, a prompt's outputs besides its reply, attachments of

@@ -139,7 +139,7 @@ func (o options) makeParents(name string) error {
 // file now (see Merge). A clean merge is written, with the same check
 // against the file as merged (changed again: it is merged again), and f
 // then holds the merged messages and metadata (new Message values). A
-// merge with conflicts writes nothing and fails with a *SaveConflictError
+// merge with conflicts writes nothing and fails with an *Error of Op "save"
 // carrying the conflicts and the merged notebook (errors.Is(err,
 // ErrChanged) holds); a file on disk that is not a notebook fails with
 // the reading error (an *nbformat.SyntaxError naming the file, line and

@@ -142,8 +142,8 @@ func TestLostValuesAreErrors(t *testing.T) {
 	d.Make(dialog.Note, "fine", dialog.MakeOptions{ID: "10570001"})
 	m, _ := d.Make(dialog.Code, "x", dialog.MakeOptions{Meta: map[string]any{"collapsed": 1, "scrolled": "sideways"}, ID: "10570002"})
 	_, err := convert.Marshal(d, convert.WriteOptions{})
-	var lv *convert.LostValueError
-	if !errors.As(err, &lv) || !errors.Is(err, convert.ErrInvalidValue) || lv.Message != "10570002" {
+	var lv *convert.Error
+	if !errors.As(err, &lv) || lv.Op != "write" || !errors.Is(err, convert.ErrInvalidValue) || lv.Message != "10570002" {
 		t.Fatalf("Marshal = %v", err)
 	}
 	for _, want := range []string{"message 10570002", "/cells/1/metadata/collapsed", "/cells/1/metadata/scrolled"} {

@@ -21,7 +21,7 @@ import (
 // came from the file as read (an invalid file being healed), the repair is
 // reported through Options.Repaired; when it came from the caller (a new
 // or changed message, changed notebook metadata), writing fails with a
-// *LostValueError instead.
+// *Error (Op "write") instead.
 
 // Sentinel errors, matched with errors.Is.
 var (
@@ -36,25 +36,6 @@ var (
 	// (outputs of a note, say), and writing would lose it.
 	ErrNoPlace = errors.New("its cell has no place for it")
 )
-
-// A LostValueError reports a value that writing would have removed or
-// replaced to make the notebook valid.
-type LostValueError struct {
-	Message string           // the message's id; "" for notebook metadata
-	Pointer nbformat.Pointer // where, in the notebook being written
-	What    string           // the repair that healing would have made
-}
-
-func (e *LostValueError) Error() string {
-	where := "notebook metadata"
-	if e.Message != "" {
-		where = "message " + e.Message
-	}
-	return fmt.Sprintf("convert: %s: %s: %s: %v (declare the key with a Descriptor to convert it, or give a valid value)", where, e.Pointer, e.What, ErrInvalidValue)
-}
-
-// Unwrap returns ErrInvalidValue.
-func (e *LostValueError) Unwrap() error { return ErrInvalidValue }
 
 // builtCell is a cell made from a new or changed message.
 type builtCell struct {
@@ -87,7 +68,7 @@ func lostValue(r nbformat.Repair, built map[int]builtCell, newMeta, origMeta map
 				return nil
 			}
 		}
-		return &LostValueError{Pointer: r.Pointer, What: r.What}
+		return &Error{Op: "write", Err: ErrInvalidValue, Pointer: r.Pointer, What: r.What}
 	case "cells":
 		if len(toks) < 3 {
 			return nil
@@ -115,7 +96,7 @@ func lostValue(r nbformat.Repair, built map[int]builtCell, newMeta, origMeta map
 		}
 		now, err := cellMap(b.cell)
 		if err != nil {
-			return &LostValueError{Message: b.msg.ID, Pointer: r.Pointer, What: r.What}
+			return &Error{Op: "write", Err: ErrInvalidValue, Message: b.msg.ID, Pointer: r.Pointer, What: r.What}
 		}
 		v, ok := at(now, nbformat.Pointer(rest))
 		if !ok {
@@ -128,7 +109,7 @@ func lostValue(r nbformat.Repair, built map[int]builtCell, newMeta, origMeta map
 				}
 			}
 		}
-		return &LostValueError{Message: b.msg.ID, Pointer: r.Pointer, What: r.What}
+		return &Error{Op: "write", Err: ErrInvalidValue, Message: b.msg.ID, Pointer: r.Pointer, What: r.What}
 	}
 	return nil
 }

@@ -38,32 +38,6 @@ func Merge(base, ours, theirs []byte, opt dialog.MergeOptions) (*MergeResult, er
 	return options{}.Merge(base, ours, theirs, opt)
 }
 
-// A MergeInputError reports a merge input that cannot be read as a
-// notebook: Input is "base", "ours" or "theirs"; Err says why and where
-// (an *nbformat.SyntaxError with line and column, or an error with a JSON
-// Pointer; use errors.As).
-type MergeInputError struct {
-	Input string
-	Err   error
-}
-
-// Error returns "convert: merge: INPUT: " and the reader's message.
-func (e *MergeInputError) Error() string {
-	return "convert: merge: " + e.Input + ": " + trimPrefix(e.Err)
-}
-
-// Unwrap returns the reader's error.
-func (e *MergeInputError) Unwrap() error { return e.Err }
-
-func trimPrefix(err error) string {
-	s := err.Error()
-	const p = "convert: "
-	if len(s) > len(p) && s[:len(p)] == p {
-		return s[len(p):]
-	}
-	return s
-}
-
 // Merge merges the notebooks ours and theirs made from base, as
 // dialog.Merge merges dialogs: cells are matched by id, or by content
 // where a notebook has no cell ids (before nbformat 4.5); opt.Unkeyed is
@@ -96,8 +70,8 @@ func trimPrefix(err error) string {
 // Ids the merge has to give are drawn from a seed derived from the three
 // inputs, so the same merge always writes the same bytes.
 //
-// An input that is not a readable notebook fails with a
-// *MergeInputError; nothing is merged then.
+// An input that is not a readable notebook fails with an *Error of Op
+// "merge"; nothing is merged then.
 func (o options) Merge(base, ours, theirs []byte, opt dialog.MergeOptions) (*MergeResult, error) {
 	return o.mergeRead(nil, base, ours, theirs, opt)
 }
@@ -116,7 +90,7 @@ func (o options) mergeRead(w io.Writer, base, ours, theirs []byte, opt dialog.Me
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
-			return nil, &MergeInputError{Input: [3]string{"base", "ours", "theirs"}[i], Err: err}
+			return nil, &Error{Op: "merge", Input: [3]string{"base", "ours", "theirs"}[i], Err: err}
 		}
 	}
 	// The ids the merge gives (a message both sides added under one id, a
@@ -154,7 +128,7 @@ func (o options) readInput(in []byte) (*File, error) {
 // once more, after theirs, and reads it as it is (three inputs in memory
 // then); bytes other than the first are an error wrapping ErrChanged. An
 // error of read is returned as it is (nothing asked for after it); an
-// input that is not a readable notebook fails with a *MergeInputError,
+// input that is not a readable notebook fails with an *Error of Op "merge",
 // nothing written. An error writing to w (or one the merge meets while writing)
 // may leave a part of the notebook written.
 func MergeTo(w io.Writer, read func(input string) ([]byte, error), opt dialog.MergeOptions) (*MergeResult, error) {
@@ -205,12 +179,12 @@ func (o options) mergeTo(w io.Writer, read func(input string) ([]byte, error), o
 		reduced = reduction{}
 		// Base as it is (also to report its error before ours').
 		if fBase, err = o.readInput(base); err != nil {
-			return nil, &MergeInputError{Input: "base", Err: err}
+			return nil, &Error{Op: "merge", Input: "base", Err: err}
 		}
 		text = base
 	}
 	if errOurs != nil {
-		return nil, &MergeInputError{Input: "ours", Err: errOurs}
+		return nil, &Error{Op: "merge", Input: "ours", Err: errOurs}
 	}
 	base = nil // (what is left of it is text, read by fBase)
 	theirs, err := read("theirs")
@@ -220,7 +194,7 @@ func (o options) mergeTo(w io.Writer, read func(input string) ([]byte, error), o
 	seedInput(seed, theirs)
 	fTheirs, err := o.readInput(theirs)
 	if err != nil {
-		return nil, &MergeInputError{Input: "theirs", Err: err}
+		return nil, &Error{Op: "merge", Input: "theirs", Err: err}
 	}
 	if len(reduced.pending) > 0 && !sharePending(fBase.Dialog, fTheirs.Dialog, theirs, reduced) {
 		// Base's own outputs are needed: base as it is.
@@ -229,10 +203,10 @@ func (o options) mergeTo(w io.Writer, read func(input string) ([]byte, error), o
 			return nil, err
 		}
 		if sha256.Sum256(again) != baseSum {
-			return nil, &MergeInputError{Input: "base", Err: fmt.Errorf("convert: base read again differs from base read first: %w", ErrChanged)}
+			return nil, &Error{Op: "merge", Input: "base", Err: fmt.Errorf("convert: base read again differs from base read first: %w", ErrChanged)}
 		}
 		if fBase, err = o.readInput(again); err != nil {
-			return nil, &MergeInputError{Input: "base", Err: err}
+			return nil, &Error{Op: "merge", Input: "base", Err: err}
 		}
 		text = again
 	}

@@ -245,8 +245,8 @@ func TestMergeRefusesNonNotebooks(t *testing.T) {
 		{[3][]byte{good, []byte(`[1]`), good}, "ours", ""},
 	} {
 		_, err := convert.Merge(tc.in[0], tc.in[1], tc.in[2], dialog.MergeOptions{})
-		var ie *convert.MergeInputError
-		if !errors.As(err, &ie) || ie.Input != tc.input || !strings.Contains(err.Error(), tc.where) || !strings.HasPrefix(err.Error(), "convert: merge: "+tc.input+": ") {
+		var ie *convert.Error
+		if !errors.As(err, &ie) || ie.Op != "merge" || ie.Input != tc.input || !strings.Contains(err.Error(), tc.where) || !strings.HasPrefix(err.Error(), "convert: merge: "+tc.input+": ") {
 			t.Errorf("%s: %v", tc.input, err)
 		}
 	}

@@ -104,9 +104,9 @@ func realMergesWith(t *testing.T, dir string, ms []realMerge, strategy dialog.Ou
 		base, ours, theirs := blob(t, dir, m.base), blob(t, dir, m.ours), blob(t, dir, m.theirs)
 		res, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{Outputs: strategy})
 		if err != nil {
-			var ie *convert.MergeInputError
+			var ie *convert.Error
 			var se *nbformat.SyntaxError
-			if !errors.As(err, &ie) || !errors.As(err, &se) || se.Line == 0 {
+			if !errors.As(err, &ie) || ie.Op != "merge" || !errors.As(err, &se) || se.Line == 0 {
 				t.Errorf("%s: error without input and line: %v", name, err)
 				continue
 			}

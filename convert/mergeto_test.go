@@ -38,9 +38,9 @@ func mergeToCase(t *testing.T, name string, base, ours, theirs []byte, opt dialo
 		return 0
 	}
 	if werr != nil {
-		var wi, gi *convert.MergeInputError
+		var wi, gi *convert.Error
 		w, g := errors.As(werr, &wi), errors.As(gerr, &gi)
-		if w != g || w && wi.Input != gi.Input || werr.Error() != gerr.Error() {
+		if w != g || w && (wi.Op != gi.Op || wi.Input != gi.Input) || werr.Error() != gerr.Error() {
 			t.Errorf("%s: Merge: %v, MergeTo: %v", name, werr, gerr)
 		}
 		return 0

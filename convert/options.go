@@ -58,7 +58,7 @@ type WriteOptions struct {
 	// Repaired, if set, is told about every repair made to write an
 	// invalid notebook (as read) as a valid one. Values the caller gave
 	// that a repair would remove are not repaired but refused (see
-	// LostValueError).
+	// Error, Op "write").
 	Repaired func(nbformat.Repair)
 	// Owner, if set, is given to files and folders written (uid and gid).
 	Owner *Owner

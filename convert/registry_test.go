@@ -20,16 +20,16 @@ func TestRegistryConflicts(t *testing.T) {
 	if err := r.Register(convert.Descriptor{Attr: "a", Key: "x"}); err != nil {
 		t.Fatal(err)
 	}
-	var ce *convert.ConflictError
+	var ce *convert.Error
 	err := r.Register(convert.Descriptor{Attr: "b", Key: "y"}, convert.Descriptor{Attr: "a", Key: "z"})
-	if !errors.As(err, &ce) || ce.Field != "attribute" || ce.Existing.Key != "x" {
+	if !errors.As(err, &ce) || ce.Op != "descriptor" || ce.What != "attribute" || ce.Existing.Key != "x" || ce.Descriptor.Key != "z" {
 		t.Errorf("attribute conflict: %v", err)
 	}
 	if slices.ContainsFunc(slices.Collect(r.All()), func(d convert.Descriptor) bool { return d.Attr == "b" }) {
 		t.Error("a failed Register registered part of its descriptors")
 	}
 	err = r.Register(convert.Descriptor{Attr: "c", Key: "x"})
-	if !errors.As(err, &ce) || ce.Field != "key" || !strings.Contains(err.Error(), `key "x" is already registered`) {
+	if !errors.As(err, &ce) || ce.Op != "descriptor" || ce.What != "key" || !strings.Contains(err.Error(), `key "x" is already registered`) {
 		t.Errorf("key conflict: %v", err)
 	}
 	if _, err := convert.NewRegistry(convert.Descriptor{Attr: "d", Key: "w"}, convert.Descriptor{Attr: "e", Key: "w"}); err == nil {
@@ -48,11 +48,11 @@ func TestRegistryConflicts(t *testing.T) {
 	// The options' Descriptors are checked so when they are used.
 	two := []convert.Descriptor{{Attr: "a", Key: "x"}, {Attr: "b", Key: "x"}}
 	data, _ := os.ReadFile(filepath.Join("..", "testdata", "dialog.ipynb"))
-	if _, err := convert.Unmarshal(data, convert.ReadOptions{Descriptors: two}); !errors.As(err, &ce) || ce.Field != "key" {
+	if _, err := convert.Unmarshal(data, convert.ReadOptions{Descriptors: two}); !errors.As(err, &ce) || ce.Op != "descriptor" || ce.What != "key" {
 		t.Errorf("ReadOptions with a key declared twice: %v", err)
 	}
 	f, _ := convert.Unmarshal(data, convert.ReadOptions{})
-	if _, err := convert.Marshal(f, convert.WriteOptions{Descriptors: two}); !errors.As(err, &ce) {
+	if _, err := convert.Marshal(f, convert.WriteOptions{Descriptors: two}); !errors.As(err, &ce) || ce.Op != "descriptor" {
 		t.Errorf("WriteOptions with a key declared twice: %v", err)
 	}
 	if err := f.Save(convert.SaveOptions{Descriptors: []convert.Descriptor{{Key: "x"}}}); err == nil || !strings.Contains(err.Error(), "must not be empty") {

@@ -4,29 +4,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/atomicfile"
 	"github.com/nbdialog/ipynb/nbformat"
 )
-
-// A SaveConflictError reports a Save with Options.MergeOnChange whose
-// merge with the file on disk left conflicts: nothing was written. It
-// matches ErrChanged (errors.Is).
-type SaveConflictError struct {
-	Path      string
-	Conflicts []dialog.Conflict
-	// Merged is the merged notebook, conflicts marked in their cells, for
-	// a caller that wants to write it anyway (it is valid) or show it.
-	Merged []byte
-}
-
-// Error names the file and counts the conflicts.
-func (e *SaveConflictError) Error() string {
-	return fmt.Sprintf("convert: save %s: the file changed on disk and merging with it left %d conflicts (first: %v)", e.Path, len(e.Conflicts), e.Conflicts[0])
-}
-
-// Unwrap returns ErrChanged.
-func (e *SaveConflictError) Unwrap() error { return ErrChanged }
 
 // saveRetries bounds the merges of one Save against a file that keeps
 // changing.
@@ -46,8 +26,8 @@ func (o options) saveMerging(d *File, stamp *atomicfile.Stamp) error {
 			return err
 		}
 		res, err := o.Merge(stamp.Data(), ours, disk, *o.MergeOnChange)
-		var ie *MergeInputError
-		if errors.As(err, &ie) && ie.Input == "theirs" {
+		var ie *Error
+		if errors.As(err, &ie) && ie.Op == "merge" && ie.Input == "theirs" {
 			var se *nbformat.SyntaxError
 			if errors.As(ie.Err, &se) {
 				c := *se
@@ -60,7 +40,7 @@ func (o options) saveMerging(d *File, stamp *atomicfile.Stamp) error {
 			return fmt.Errorf("convert: save %s: %w", d.Path, err)
 		}
 		if len(res.Conflicts) > 0 {
-			return &SaveConflictError{Path: d.Path, Conflicts: res.Conflicts, Merged: res.Data}
+			return &Error{Op: "save", Err: ErrChanged, Path: d.Path, Conflicts: res.Conflicts, Merged: res.Data}
 		}
 		merged, err := o.Unmarshal(res.Data)
 		if err != nil {

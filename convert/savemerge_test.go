@@ -92,8 +92,8 @@ func TestSaveMergeConflictWritesNothing(t *testing.T) {
 	d.Messages[0].Content = "mine"
 	disk := otherWriter(t, path, func(d *dialog.Dialog) { d.Messages[0].Content = "theirs" })
 	err = d.Save(convert.SaveOptions{MergeOnChange: &dialog.MergeOptions{}})
-	var ce *convert.SaveConflictError
-	if !errors.As(err, &ce) || !errors.Is(err, convert.ErrChanged) || len(ce.Conflicts) != 1 || ce.Conflicts[0].What != "content" {
+	var ce *convert.Error
+	if !errors.As(err, &ce) || ce.Op != "save" || ce.Path != path || !errors.Is(err, convert.ErrChanged) || len(ce.Conflicts) != 1 || ce.Conflicts[0].What != "content" {
 		t.Fatalf("err %v", err)
 	}
 	if got, _ := os.ReadFile(path); !bytes.Equal(got, disk) {

@@ -239,7 +239,7 @@ func (o options) changedCell(m *dialog.Message, s *snapshot, org *origin, ids bo
 }
 
 // heal heals nb (see nbformat.Heal), telling o.Repaired of the repairs,
-// but refuses, with a LostValueError for each, repairs that would remove
+// but refuses, with an *Error (Op "write") for each, repairs that would remove
 // a value the caller gave: in the cells built, or in the notebook metadata
 // written (newMeta, nil if unchanged from origMeta, as read). written, if
 // not nil, gets the bytes Heal wrote, as nbformat.HealOptions.Written.

@@ -161,7 +161,7 @@ func runDiff(e *env, args []string) int {
 		return runDiffHTML(e, &d, [2]string{aName, bName}, [2]string{aFile, bFile}, texts, *out, gitMode)
 	}
 	changes, err := d.changes(texts[0], texts[1])
-	if mie := (*convert.MergeInputError)(nil); errors.As(err, &mie) {
+	if mie := (*convert.Error)(nil); errors.As(err, &mie) && mie.Op == "merge" {
 		i := 0
 		if mie.Input == "b" {
 			i = 1

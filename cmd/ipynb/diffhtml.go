@@ -20,7 +20,7 @@ import (
 
 // diffPage makes the diff page of notebook texts a and b (names: what
 // the page calls them; live: served by ipynb web). An input that is not a notebook is a
-// *convert.MergeInputError, as differ.changes returns it.
+// *convert.Error (Op "merge"), as differ.changes returns it.
 func diffPage(d *differ, names [2]string, a, b []byte, live bool) (page []byte, changed bool, err error) {
 	changes, err := d.changes(a, b)
 	if err != nil {
@@ -34,7 +34,7 @@ func diffPage(d *differ, names [2]string, a, b []byte, live bool) (page []byte, 
 		}
 		f, err := convert.Unmarshal(data, convert.ReadOptions{})
 		if err != nil {
-			return nil, false, &convert.MergeInputError{Input: string(rune('a' + i)), Err: err}
+			return nil, false, &convert.Error{Op: "merge", Input: string(rune('a' + i)), Err: err}
 		}
 		ds[i] = f.Dialog
 	}
@@ -85,7 +85,7 @@ func writePage(e *env, cmd, out string, page []byte, inputs ...string) int {
 // status is diff's.
 func runDiffHTML(e *env, d *differ, names, files [2]string, texts [2][]byte, out string, gitMode bool) int {
 	page, changed, err := diffPage(d, names, texts[0], texts[1], false)
-	if mie := (*convert.MergeInputError)(nil); errors.As(err, &mie) {
+	if mie := (*convert.Error)(nil); errors.As(err, &mie) && mie.Op == "merge" {
 		i := 0
 		if mie.Input == "b" {
 			i = 1

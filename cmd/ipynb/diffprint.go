@@ -33,7 +33,7 @@ type differ struct {
 
 // changes compares two notebook texts; nil stands for no notebook (all
 // cells added or removed). An input that is not a notebook is a
-// *convert.MergeInputError (Input "a" or "b").
+// *convert.Error (Op "merge") (Input "a" or "b").
 func (d *differ) changes(a, b []byte) ([]dialog.Change, error) {
 	var err error
 	switch {
@@ -41,11 +41,11 @@ func (d *differ) changes(a, b []byte) ([]dialog.Change, error) {
 		return nil, nil
 	case a == nil:
 		if a, err = emptyLike(b); err != nil {
-			return nil, &convert.MergeInputError{Input: "b", Err: err}
+			return nil, &convert.Error{Op: "merge", Input: "b", Err: err}
 		}
 	case b == nil:
 		if b, err = emptyLike(a); err != nil {
-			return nil, &convert.MergeInputError{Input: "a", Err: err}
+			return nil, &convert.Error{Op: "merge", Input: "a", Err: err}
 		}
 	}
 	cs, err := convert.Diff(a, b)

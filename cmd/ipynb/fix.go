@@ -193,7 +193,7 @@ func (f *fixMerge) mergeTo(w io.Writer) error {
 	threeWay := cs.base.has()
 	var conflicts []mergeConflict
 	var err error
-	var mie *convert.MergeInputError
+	var mie *convert.Error
 	if threeWay {
 		read := func(which string) ([]byte, error) {
 			switch which {
@@ -218,7 +218,7 @@ func (f *fixMerge) mergeTo(w io.Writer) error {
 		if res, err = convert.MergeTo(w, read, f.opt); err == nil {
 			conflicts = res.Conflicts
 		}
-		if errors.As(err, &mie) && mie.Input == "base" {
+		if errors.As(err, &mie) && mie.Op == "merge" && mie.Input == "base" {
 			// The zdiff3 style moves lines both sides share out of the
 			// conflicts, so the lines around a base section need not be
 			// the base's: without a readable base, merge two-way.
@@ -232,7 +232,7 @@ func (f *fixMerge) mergeTo(w io.Writer) error {
 		}
 		conflicts, err = mergeTwoWayTo(w, ours, theirs, f.opt)
 	}
-	if errors.As(err, &mie) {
+	if errors.As(err, &mie) && mie.Op == "merge" {
 		sd := map[string]*side{"ours": &cs.ours, "theirs": &cs.theirs}[mie.Input]
 		return located(fmt.Errorf("%s side of the conflicts is not a notebook: %w", mie.Input, mie.Err), sd)
 	}

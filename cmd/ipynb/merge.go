@@ -143,7 +143,7 @@ type merged struct {
 var errOldFormat = errors.New("merging handles version 3 and 4 notebooks (upgrade with 'ipynb fmt --upgrade')")
 
 // mergeBytes merges three notebook texts with the library. An input
-// that does not read is a *convert.MergeInputError. The result keeps
+// that does not read is a *convert.Error (Op "merge"). The result keeps
 // ours' major version (a merge driver should not change a file's format
 // on the way): a version 3 ours stays version 3, unless ours is base as
 // it is and theirs moved to version 4 (the result is then theirs' format,
@@ -299,7 +299,7 @@ func runMerge(e *env, args []string) int {
 	}
 	textConflicts := 0
 	if err != nil {
-		if mie := (*convert.MergeInputError)(nil); errors.As(err, &mie) {
+		if mie := (*convert.Error)(nil); errors.As(err, &mie) && mie.Op == "merge" {
 			i := max(slices.Index(roles, mie.Input), 0)
 			printError(e.stderr, label(paths[i], *name, roles[i]), located(mie.Err, nil))
 		} else {

@@ -45,7 +45,7 @@ func mergeTwoWay(ours, theirs []byte, opt mergeOptions) (*merged, error) {
 			// (Paired with ours' cells as version 4 cells are.)
 			t, err := upgradedText(theirs)
 			if err != nil {
-				return nil, &convert.MergeInputError{Input: "theirs", Err: err}
+				return nil, &convert.Error{Op: "merge", Input: "theirs", Err: err}
 			}
 			theirs = t
 		}
@@ -94,11 +94,11 @@ func pairCells(ours, theirs []byte) (o, t []byte, made map[string]bool, minor in
 	// (Read without copying the texts, which do not change.)
 	nbO, err := unmarshalOwned(ours)
 	if err != nil {
-		return nil, nil, nil, 0, &convert.MergeInputError{Input: "ours", Err: err}
+		return nil, nil, nil, 0, &convert.Error{Op: "merge", Input: "ours", Err: err}
 	}
 	nbT, err := unmarshalOwned(theirs)
 	if err != nil {
-		return nil, nil, nil, 0, &convert.MergeInputError{Input: "theirs", Err: err}
+		return nil, nil, nil, 0, &convert.Error{Op: "merge", Input: "theirs", Err: err}
 	}
 	if nbO.Nbformat != 4 || nbT.Nbformat != 4 || allIDs(nbO) && allIDs(nbT) {
 		return ours, theirs, nil, 0, nil

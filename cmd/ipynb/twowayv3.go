@@ -22,12 +22,12 @@ import (
 func mergeTwoWayV3(ours, theirs []byte, opt mergeOptions) (*merged, error) {
 	o4, err := upgradedText(ours)
 	if err != nil {
-		return nil, &convert.MergeInputError{Input: "ours", Err: err}
+		return nil, &convert.Error{Op: "merge", Input: "ours", Err: err}
 	}
 	t4, theirsV3 := theirs, false
 	if m, _ := majorVersionOf(theirs); m == 3 {
 		if t4, err = upgradedText(theirs); err != nil {
-			return nil, &convert.MergeInputError{Input: "theirs", Err: err}
+			return nil, &convert.Error{Op: "merge", Input: "theirs", Err: err}
 		}
 		theirsV3 = true
 	}

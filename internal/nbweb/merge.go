@@ -111,7 +111,7 @@ func newMergeApp(in reader, paths [3]string, target string) (webApp, int) {
 	if err == nil {
 		a.res, err = convert.Merge(base, texts[1], texts[2], dialog.MergeOptions{OursLabel: a.labels[0], TheirsLabel: a.labels[1]})
 	}
-	if mie := (*convert.MergeInputError)(nil); errors.As(err, &mie) {
+	if mie := (*convert.Error)(nil); errors.As(err, &mie) && mie.Op == "merge" {
 		fmt.Fprintf(in.stderr, "ipynb web: %s (%s): %s\n", quote(paths[max(slices.Index([]string{"base", "ours", "theirs"}, mie.Input), 0)]), mie.Input,
 			strings.TrimPrefix(mie.Err.Error(), "nbformat: "))
 		return nil, exitError
