@@ -24,7 +24,7 @@ func ExampleSaveOptions() {
 	path := filepath.Join(dir, "notes.ipynb")
 
 	// A new notebook: a File made from a dialog alone.
-	d := dialog.New("notes")
+	d := &dialog.Dialog{Name: "notes"}
 	d.Random = rand.NewChaCha8([32]byte{1})
 	d.Add(dialog.Note, "# Notes")
 	if err := convert.WriteFile(&convert.File{Dialog: d}, path, convert.WriteOptions{}); err != nil {

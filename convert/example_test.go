@@ -95,7 +95,7 @@ func ExampleWriteFile() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	d := dialog.New("notes")
+	d := &dialog.Dialog{Name: "notes"}
 	d.Random = rand.NewChaCha8([32]byte{1})
 	d.Add(dialog.Note, "# Notes")
 	f := &convert.File{Dialog: d}
@@ -181,7 +181,7 @@ func ExampleWriteFile_folders() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	d := dialog.New("picked")
+	d := &dialog.Dialog{Name: "picked"}
 	if _, err := d.Make(dialog.Note, "# Notes", dialog.MakeOptions{ID: "a1b2c3d4"}); err != nil {
 		log.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func ExampleWriteFile_folders() {
 // through Marshal, ToNotebook and WriteFile; an empty, non-nil list writes
 // no cells.
 func ExampleWriteOptions_messages() {
-	d := &convert.File{Dialog: dialog.New("picked")}
+	d := &convert.File{Dialog: &dialog.Dialog{Name: "picked"}}
 	if _, err := d.Make(dialog.Note, "# Notes", dialog.MakeOptions{ID: "a1b2c3d4"}); err != nil {
 		log.Fatal(err)
 	}

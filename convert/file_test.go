@@ -346,7 +346,7 @@ func TestCrashDuringSave(t *testing.T) {
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "big.ipynb")
-	d := &convert.File{Dialog: dialog.New("big")}
+	d := &convert.File{Dialog: &dialog.Dialog{Name: "big"}}
 	d.Random = rand.NewChaCha8([32]byte{1})
 	for i := 0; i < 200; i++ {
 		m := d.Add(dialog.Code, "version 0")

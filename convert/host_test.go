@@ -36,7 +36,7 @@ func TestOracleAttachmentsEveryType(t *testing.T) {
 	t.Parallel()
 	var py strings.Builder
 	py.WriteString("dlg = Dialog(name='att')\nm = dlg.mk_message('see', msg_type='note', id='a77a0001')\np = dlg.mk_message('what?', msg_type='prompt', output='this', id='a77a0002')\n")
-	d := &convert.File{Dialog: dialog.New("att")}
+	d := &convert.File{Dialog: &dialog.Dialog{Name: "att"}}
 	var atts []dialog.Attachment
 	for _, a := range attachmentTypes {
 		lit, _ := json.Marshal([]byte(a.data)) // base64, which Python decodes
@@ -115,7 +115,7 @@ dlg.mk_message('both', msg_type='note', meta={'bookmark': 1}, bookmark=2, id='f1
 `)
 	descs := []convert.Descriptor{convert.Flag("collapsed", "collapsed"), {Attr: "skipped", Key: "skipped"},
 		{Attr: "bookmark", Key: "bookmark"}}
-	d := &convert.File{Dialog: dialog.New("flags")}
+	d := &convert.File{Dialog: &dialog.Dialog{Name: "flags"}}
 	d.Make(dialog.Code, "x = 1", dialog.MakeOptions{Meta: map[string]any{"collapsed": 1, "other": "kept"}, ID: "f1a90001"})
 	d.Make(dialog.Note, "hidden?", dialog.MakeOptions{Meta: map[string]any{"skipped": 0, "bookmark": 0}, ID: "f1a90002"})
 	d.Make(dialog.Note, "bookmarked", dialog.MakeOptions{Meta: map[string]any{"skipped": 1, "bookmark": 7}, ID: "f1a90003"})
@@ -138,7 +138,7 @@ dlg.mk_message('both', msg_type='note', meta={'bookmark': 1}, bookmark=2, id='f1
 // metadata, is an error naming the place; what it removes from the file
 // as read is a reported repair.
 func TestLostValuesAreErrors(t *testing.T) {
-	d := &convert.File{Dialog: dialog.New("lost")}
+	d := &convert.File{Dialog: &dialog.Dialog{Name: "lost"}}
 	d.Make(dialog.Note, "fine", dialog.MakeOptions{ID: "10570001"})
 	m, _ := d.Make(dialog.Code, "x", dialog.MakeOptions{Meta: map[string]any{"collapsed": 1, "scrolled": "sideways"}, ID: "10570002"})
 	_, err := convert.Marshal(d, convert.WriteOptions{})
@@ -182,7 +182,7 @@ func TestLostValuesAreErrors(t *testing.T) {
 		{ID: "p4", Kind: dialog.Prompt, Outputs: []dialog.Output{
 			dialog.NewOutput(map[string]any{"output_type": "display_data", "metadata": map[string]any{"is_ai_res": 1}, "data": map[string]any{"text/markdown": "a"}, "transient": map[string]any{}})}},
 	} {
-		nd := &convert.File{Dialog: dialog.New("x")}
+		nd := &convert.File{Dialog: &dialog.Dialog{Name: "x"}}
 		nd.Messages = []*dialog.Message{bad}
 		if _, err := convert.Marshal(nd, convert.WriteOptions{}); !errors.Is(err, convert.ErrNoPlace) || !strings.Contains(err.Error(), "message "+bad.ID) {
 			t.Errorf("%s: %v", bad.ID, err)
@@ -265,7 +265,7 @@ func TestOracleRegistryCarried(t *testing.T) {
 	if err := d.Save(convert.SaveOptions{}); err != nil {
 		t.Fatalf("second save: %v", err)
 	}
-	d2 := &convert.File{Dialog: dialog.New("new")}
+	d2 := &convert.File{Dialog: &dialog.Dialog{Name: "new"}}
 	d2.Make(dialog.Note, "n", dialog.MakeOptions{Attrs: map[string]any{"skipped": true}})
 	p2 := filepath.Join(t.TempDir(), "new.ipynb")
 	if err := convert.WriteFile(d2, p2, convert.WriteOptions{Descriptors: seedDescriptors}); err != nil {
@@ -302,7 +302,7 @@ dlg.mk_message('# Head', msg_type='note', heading_collapsed=1, bookmark=3, skipp
 dlg.mk_message('x', msg_type='code', o_collapsed=1, i_collapsed=1, pinned=0, id='50170002')
 dlg.mk_message('q', msg_type='prompt', output='a', pinned=1, o_collapsed=0, id='50170003')
 `)
-	d := &convert.File{Dialog: dialog.New("solveit")}
+	d := &convert.File{Dialog: &dialog.Dialog{Name: "solveit"}}
 	d.Make(dialog.Note, "# Head", dialog.MakeOptions{ID: "50170001", Attrs: map[string]any{"heading_collapsed": 1, "bookmark": 3, "skipped": 1}})
 	d.Make(dialog.Code, "x", dialog.MakeOptions{ID: "50170002", Attrs: map[string]any{"o_collapsed": 1, "i_collapsed": 1, "pinned": 0}})
 	d.Make(dialog.Prompt, "q", dialog.MakeOptions{Reply: "a", ID: "50170003", Attrs: map[string]any{"pinned": 1, "o_collapsed": 0}})
@@ -336,7 +336,7 @@ m = dlg.mk_message('1+1', msg_type='code', id='0e700001', output=[
     dict(output_type='execute_result', execution_count=1, data={'text/plain': '2'}, metadata={'__type': 'int'}),
     dict(output_type='display_data', data={'text/plain': 'x'}, metadata={'__type': 'X', 'keep': 1})])
 `)
-	d := &convert.File{Dialog: dialog.New("out")}
+	d := &convert.File{Dialog: &dialog.Dialog{Name: "out"}}
 	m, _ := d.Make(dialog.Code, "1+1", dialog.MakeOptions{ID: "0e700001", Outputs: []dialog.Output{
 		dialog.NewOutput(map[string]any{"output_type": "execute_result", "execution_count": 1, "data": map[string]any{"text/plain": "2"}, "metadata": map[string]any{"__type": "int"}}),
 		dialog.NewOutput(map[string]any{"output_type": "display_data", "data": map[string]any{"text/plain": "x"}, "metadata": map[string]any{"__type": "X", "keep": 1}}),

@@ -22,7 +22,7 @@ import (
 // one from the new content, instead of the id its snapshot's cell has.
 func TestSaveKeepsIDsOfMessagesWithoutID(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "x.ipynb")
-	d := &convert.File{Dialog: dialog.New("x")}
+	d := &convert.File{Dialog: &dialog.Dialog{Name: "x"}}
 	d.Messages = append(d.Messages, &dialog.Message{Kind: dialog.Note, Content: "x"}, &dialog.Message{Kind: dialog.Code, Content: "1"})
 	if err := convert.WriteFile(d, p, convert.WriteOptions{}); err != nil {
 		t.Logf("refused: %v", err)

@@ -22,7 +22,7 @@ import (
 // seedDialog builds the seed's dialog: a note with an attachment, a code
 // message with an output, a prompt with a reply, a raw message.
 func seedDialog() (d *convert.File, note, code, prompt, raw *dialog.Message) {
-	d = &convert.File{Dialog: dialog.New("dlg")}
+	d = &convert.File{Dialog: &dialog.Dialog{Name: "dlg"}}
 	d.Random = rand.NewChaCha8([32]byte{7})
 	note = d.Add(dialog.Note, "A *test* dialog")
 	d.Attach(note, []byte("not really a png"), "image/png")
@@ -143,7 +143,7 @@ func notebookOf(cells ...nbformat.Cell) *nbformat.Notebook {
 
 // Prompts serialize as markdown with the reply after the separator.
 func TestSeedPromptCell(t *testing.T) {
-	d := dialog.New("p")
+	d := &dialog.Dialog{Name: "p"}
 	pr := d.Add(dialog.Prompt, "What is 2+2?")
 	pr.SetReply("The answer is 4.")
 	prCell, err := convert.Options{}.ToCell(pr)
@@ -251,7 +251,7 @@ func TestSeedWriteReadSave(t *testing.T) {
 		t.Error("saving an unedited dialog changed the file")
 	}
 	var _ []*dialog.Message = back.Messages
-	err = (&convert.File{Dialog: dialog.New("unread")}).Save(convert.SaveOptions{})
+	err = (&convert.File{Dialog: &dialog.Dialog{Name: "unread"}}).Save(convert.SaveOptions{})
 	if err == nil || !strings.Contains(err.Error(), "no path") {
 		t.Errorf("Save of an unread dialog = %v", err)
 	}

@@ -34,7 +34,7 @@ func TestOracleSeedExample(t *testing.T) {
 	}
 	id := func(i int) string { return ids[i][1] }
 
-	d := &convert.File{Dialog: dialog.New("dlg")}
+	d := &convert.File{Dialog: &dialog.Dialog{Name: "dlg"}}
 	d.Make(dialog.Note, "A *test* dialog", dialog.MakeOptions{ID: id(0), Attachments: []dialog.Attachment{dialog.Attachment{ID: id(4), MIME: "image/png", Data: []byte("not really a png")}}})
 	d.Make(dialog.Code, "1+1", dialog.MakeOptions{ID: id(1), Outputs: codeOutput("2")})
 	d.Make(dialog.Prompt, "Add them.", dialog.MakeOptions{ID: id(2), Reply: "The answer is **2**."})
@@ -94,7 +94,7 @@ j = dlg.mk_message('2+2', msg_type='code', output='[{"output_type": "execute_res
 dlg.write(Path(sys.argv[1])/'a'/'b', msgs=[c, j, a])
 dlg.write(Path(sys.argv[1])/'none', msgs=[])
 `, out)
-	d := &convert.File{Dialog: dialog.New("sub")}
+	d := &convert.File{Dialog: &dialog.Dialog{Name: "sub"}}
 	d.Meta = map[string]any{"solveit_ver": 2}
 	a, _ := d.Make(dialog.Note, "first", dialog.MakeOptions{ID: "5ab00001"})
 	d.Make(dialog.Code, "1+1", dialog.MakeOptions{Outputs: codeOutput("2"), ID: "5ab00002"})
@@ -165,7 +165,7 @@ m = dlg.mk_message('plain', msg_type='note', id='b0000002')
 m.meta['my_app_flag'] = dict(level=3)
 `)
 	descs := []convert.Descriptor{{Attr: "bookmark", Key: "bookmark"}}
-	d := &convert.File{Dialog: dialog.New("t")}
+	d := &convert.File{Dialog: &dialog.Dialog{Name: "t"}}
 	d.Meta = map[string]any{"my_app": map[string]any{"version": 1}}
 	d.Make(dialog.Note, "marked", dialog.MakeOptions{ID: "b0000001", Attrs: map[string]any{"bookmark": 9}})
 	d.Make(dialog.Note, "plain", dialog.MakeOptions{Meta: map[string]any{"my_app_flag": map[string]any{"level": 3}}, ID: "b0000002"})

@@ -27,9 +27,6 @@ type Dialog struct {
 	Random io.Reader
 }
 
-// New returns an empty dialog.
-func New(name string) *Dialog { return &Dialog{Name: name} }
-
 // rand returns the source of new ids.
 func (d *Dialog) rand() io.Reader {
 	if d.Random != nil {
@@ -118,8 +115,11 @@ func (d *Dialog) Attach(m *Message, data []byte, mime string) Attachment {
 	return a
 }
 
-// Validate checks every message (see Message.Validate) and that ids are
-// unique.
+// Validate reports what would make the dialog unwritable or meaningless:
+// a nil message, a message without an id or of an unknown kind, outputs
+// on a note or raw message, outputs that are not Jupyter outputs,
+// metadata or attributes that are not JSON, and an id that several
+// messages share.
 func (d *Dialog) Validate() error {
 	seen := map[string]bool{}
 	var errs []error
@@ -128,7 +128,7 @@ func (d *Dialog) Validate() error {
 			errs = append(errs, errors.New("dialog: nil message"))
 			continue
 		}
-		if err := m.Validate(); err != nil {
+		if err := m.validate(); err != nil {
 			errs = append(errs, err)
 		}
 		if m.ID != "" && seen[m.ID] {

@@ -23,7 +23,7 @@ func ids(d *dialog.Dialog) []string {
 }
 
 func TestIDs(t *testing.T) {
-	d := dialog.New("d")
+	d := &dialog.Dialog{Name: "d"}
 	seen := map[string]bool{}
 	for i := 0; i < 2000; i++ {
 		m := d.Add(dialog.Note, "x")
@@ -41,7 +41,7 @@ func TestIDs(t *testing.T) {
 // repeating itself still never gives an id already in use.
 func TestSeededIDs(t *testing.T) {
 	make := func() []string {
-		d := dialog.New("d")
+		d := &dialog.Dialog{Name: "d"}
 		d.Random = rand.NewChaCha8([32]byte{7})
 		for i := 0; i < 5; i++ {
 			d.Add(dialog.Code, "")
@@ -51,7 +51,7 @@ func TestSeededIDs(t *testing.T) {
 	if diff := cmp.Diff(make(), make()); diff != "" {
 		t.Errorf("seeded ids differ:\n%s", diff)
 	}
-	d := dialog.New("d")
+	d := &dialog.Dialog{Name: "d"}
 	d.Random = strings.NewReader(strings.Repeat("\x01\x02\x03\x04", 3) + "\x05\x06\x07\x08")
 	a := d.Add(dialog.Note, "a")
 	b := d.Add(dialog.Note, "b")
@@ -61,7 +61,7 @@ func TestSeededIDs(t *testing.T) {
 }
 
 func TestAttachmentIDsAreUUID4(t *testing.T) {
-	d := dialog.New("d")
+	d := &dialog.Dialog{Name: "d"}
 	d.Random = rand.NewChaCha8([32]byte{1})
 	m := d.Add(dialog.Note, "see attachment")
 	for i := 0; i < 100; i++ {
@@ -74,7 +74,7 @@ func TestAttachmentIDsAreUUID4(t *testing.T) {
 			t.Fatalf("%q: version %d variant %v", a.ID, u.Version(), u.Variant())
 		}
 	}
-	d2 := dialog.New("d")
+	d2 := &dialog.Dialog{Name: "d"}
 	d2.Random = rand.NewChaCha8([32]byte{1})
 	d2.Add(dialog.Note, "see attachment")
 	if got := d2.Attach(d2.Messages[0], nil, "image/png").ID; got != m.Attachments[0].ID {
@@ -83,7 +83,7 @@ func TestAttachmentIDsAreUUID4(t *testing.T) {
 }
 
 func TestInsertAndLookup(t *testing.T) {
-	d := dialog.New("d")
+	d := &dialog.Dialog{Name: "d"}
 	a := &dialog.Message{ID: "aaaa0001", Kind: dialog.Note}
 	b := &dialog.Message{ID: "aaaa0002", Kind: dialog.Note}
 	c := &dialog.Message{ID: "bbbb0003", Kind: dialog.Code}
@@ -151,7 +151,7 @@ func TestReply(t *testing.T) {
 }
 
 func TestSummary(t *testing.T) {
-	d := dialog.New("demo")
+	d := &dialog.Dialog{Name: "demo"}
 	d.Random = rand.NewChaCha8([32]byte{3})
 	d.Add(dialog.Note, "# Title\nsecond line")
 	c := d.Add(dialog.Code, "1+1")
@@ -186,7 +186,7 @@ func TestSummary(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
-	d := dialog.New("d")
+	d := &dialog.Dialog{Name: "d"}
 	d.Add(dialog.Note, "ok")
 	if err := d.Validate(); err != nil {
 		t.Fatal(err)

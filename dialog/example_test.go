@@ -10,7 +10,7 @@ import (
 )
 
 func Example() {
-	d := dialog.New("demo")
+	d := &dialog.Dialog{Name: "demo"}
 	d.Random = rand.NewChaCha8([32]byte{1}) // reproducible ids
 	d.Add(dialog.Note, "A *test* dialog")
 	code := d.Add(dialog.Code, "1+1")
@@ -30,7 +30,7 @@ func Example() {
 // code message with its output, a prompt with its reply, a raw message,
 // then messages placed after and before others, with given ids.
 func ExampleDialog_Make() {
-	d := dialog.New("dlg")
+	d := &dialog.Dialog{Name: "dlg"}
 	d.Random = rand.NewChaCha8([32]byte{7}) // reproducible ids
 	note, err := d.Make(dialog.Note, "A *test* dialog", dialog.MakeOptions{Attachments: []dialog.Attachment{{Data: []byte("not really a png"), MIME: "image/png"}}})
 	if err != nil {
@@ -72,7 +72,7 @@ func ExampleDialog_Make() {
 }
 
 func ExampleDialog_Get() {
-	d := dialog.New("demo")
+	d := &dialog.Dialog{Name: "demo"}
 	d.Insert(-1, &dialog.Message{ID: "a1b2c3d4", Kind: dialog.Note, Content: "first"})
 	d.Insert(-1, &dialog.Message{ID: "a1ffffff", Kind: dialog.Note, Content: "second"})
 	m, err := d.Get("a1b") // a unique id prefix
@@ -112,15 +112,15 @@ func ExampleText() {
 // (theirs replaced a note), and both sides' edits of one message merge
 // line by line (edits of adjacent lines would conflict, as in git).
 func ExampleMerge() {
-	base := dialog.New("notes")
+	base := &dialog.Dialog{Name: "notes"}
 	base.Insert(0, &dialog.Message{ID: "a1", Kind: dialog.Code, Content: "x = 1\n# and\ny = 2\n"})
 	base.Insert(1, &dialog.Message{ID: "b2", Kind: dialog.Note, Content: "Some notes."})
 
-	ours := dialog.New("notes")
+	ours := &dialog.Dialog{Name: "notes"}
 	ours.Insert(0, &dialog.Message{ID: "a1", Kind: dialog.Code, Content: "x = 10\n# and\ny = 2\n"})
 	ours.Insert(1, &dialog.Message{ID: "b2", Kind: dialog.Note, Content: "Some notes."})
 
-	theirs := dialog.New("notes")
+	theirs := &dialog.Dialog{Name: "notes"}
 	theirs.Insert(0, &dialog.Message{ID: "a1", Kind: dialog.Code, Content: "x = 1\n# and\ny = 20\n"})
 	theirs.Insert(1, &dialog.Message{ID: "c3", Kind: dialog.Note, Content: "Their note."})
 
@@ -138,7 +138,7 @@ func ExampleMerge() {
 // by making a new one. Outputs read from a notebook (package convert) are
 // decoded only then.
 func ExampleOutput_Map() {
-	d := dialog.New("demo")
+	d := &dialog.Dialog{Name: "demo"}
 	d.Random = rand.NewChaCha8([32]byte{1})
 	code, err := d.Make(dialog.Code, "print('hi')", dialog.MakeOptions{Outputs: []dialog.Output{dialog.NewOutput(map[string]any{"output_type": "stream", "name": "stdout", "text": "hi\n"})}})
 	if err != nil {

@@ -79,7 +79,7 @@ func (d *Dialog) Make(kind Kind, content string, opts MakeOptions) (*Message, er
 	if m.ID == "" {
 		m.ID = d.newID()
 	}
-	if err := m.Validate(); err != nil {
+	if err := m.validate(); err != nil {
 		return nil, err
 	}
 	d.Insert(i, m)
@@ -89,7 +89,7 @@ func (d *Dialog) Make(kind Kind, content string, opts MakeOptions) (*Message, er
 // check checks the options given for a message of this kind to go into
 // ms and returns where it goes and its outputs.
 func (s *MakeOptions) check(kind Kind, ms msgs) (int, []Output, error) {
-	if !kind.Valid() {
+	if !kind.valid() {
 		return 0, nil, errors.New("unknown kind")
 	}
 	outs := append([]Output{}, s.Outputs...)

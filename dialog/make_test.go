@@ -16,7 +16,7 @@ import (
 // Make places a message as the seed's mk_message does (append by default,
 // idx, after, before) and fills it in the same call.
 func TestMakePlacement(t *testing.T) {
-	d := dialog.New("d")
+	d := &dialog.Dialog{Name: "d"}
 	d.Random = rand.NewChaCha8([32]byte{1})
 	a, err := d.Make(dialog.Note, "a", dialog.MakeOptions{ID: "aaaa0001"})
 	if err != nil {
@@ -57,7 +57,7 @@ func TestMakePlacement(t *testing.T) {
 // Outputs as JSON text (the seed's output='[…]' for code): numbers as a
 // notebook read gives them.
 func TestMakeOutputsJSON(t *testing.T) {
-	d := dialog.New("d")
+	d := &dialog.Dialog{Name: "d"}
 	m, err := d.Make(dialog.Code, "1+1", dialog.MakeOptions{OutputsJSON: `[{"output_type": "execute_result", "execution_count": 3,
 		"data": {"text/plain": "2.5"}, "metadata": {"f": 1.5, "big": 123456789012345678901234567890}}]`})
 	if err != nil {
@@ -75,7 +75,7 @@ func TestMakeOutputsJSON(t *testing.T) {
 
 // Every refusal names the problem and adds nothing.
 func TestMakeRefuses(t *testing.T) {
-	d := dialog.New("d")
+	d := &dialog.Dialog{Name: "d"}
 	d.Insert(-1, &dialog.Message{ID: "ab000001", Kind: dialog.Note})
 	d.Insert(-1, &dialog.Message{ID: "ab000002", Kind: dialog.Note})
 	cases := []struct {
@@ -118,7 +118,7 @@ func TestMakeRefuses(t *testing.T) {
 // The seed's find_id: an id that two messages share is ambiguous, not the
 // first of them.
 func TestGetSharedID(t *testing.T) {
-	d := dialog.New("d")
+	d := &dialog.Dialog{Name: "d"}
 	for _, id := range []string{"abcd0001", "dup00000", "dup00000"} {
 		d.Messages = append(d.Messages, &dialog.Message{ID: id, Kind: dialog.Note})
 	}
@@ -194,7 +194,7 @@ func pythonBools(t *testing.T, lits []string) []bool {
 // Messages made by Add and Make have metadata ready to be written to; the
 // metadata given to Make is copied.
 func TestNewMessagesHaveMeta(t *testing.T) {
-	d := dialog.New("d")
+	d := &dialog.Dialog{Name: "d"}
 	a := d.Add(dialog.Note, "a")
 	a.Meta["k"] = 1 // would panic on a nil map
 	m, err := d.Make(dialog.Code, "x = 1", dialog.MakeOptions{})

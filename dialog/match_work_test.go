@@ -19,7 +19,7 @@ import (
 func TestAlignmentWorkScales(t *testing.T) {
 	unkeyed := dialog.MergeOptions{Unkeyed: func(*dialog.Message) bool { return true }}
 	nested := func(n int) (b, o, th *dialog.Dialog) {
-		b, o, th = dialog.New("b"), dialog.New("o"), dialog.New("t")
+		b, o, th = &dialog.Dialog{Name: "b"}, &dialog.Dialog{Name: "o"}, &dialog.Dialog{Name: "t"}
 		lines := []string{"t0"}
 		for k := 1; len(lines) < n; k++ {
 			lines = append(lines, fmt.Sprintf("t%d", k), fmt.Sprintf("t%d", k-1))
@@ -34,7 +34,7 @@ func TestAlignmentWorkScales(t *testing.T) {
 		return b, o, th
 	}
 	long := func(n int) (b, o, th *dialog.Dialog) {
-		b, o = dialog.New("b"), dialog.New("o")
+		b, o = &dialog.Dialog{Name: "b"}, &dialog.Dialog{Name: "o"}
 		for i := range n {
 			b.Messages = append(b.Messages, msg(fmt.Sprintf("b%07d", i), dialog.Code, strings.Repeat(fmt.Sprint(i, " "), 4000)))
 			o.Messages = append(o.Messages, msg(fmt.Sprintf("o%07d", i), dialog.Code, strings.Repeat(fmt.Sprint(-i, " "), 4000)))

@@ -12,7 +12,7 @@ import (
 // insert and delete a message every 50, all ids made up (unkeyed) when
 // unkeyed is set, so that matching goes through content alignment.
 func scaled(n int, unkeyed bool) (b, o, t *dialog.Dialog, opt dialog.MergeOptions) {
-	b = dialog.New("big")
+	b = &dialog.Dialog{Name: "big"}
 	for i := range n {
 		kind := dialog.Code
 		if i%3 == 0 {
@@ -78,7 +78,7 @@ func BenchmarkMerge(b *testing.B) {
 // third, theirs appends n/10 more — the worst case for matching by
 // content, where nothing is unique.
 func identical(n int) (b, o, t *dialog.Dialog, opt dialog.MergeOptions) {
-	b = dialog.New("same")
+	b = &dialog.Dialog{Name: "same"}
 	for i := range n {
 		b.Messages = append(b.Messages, msg(fmt.Sprintf("b%07d", i), dialog.Code, ""))
 	}

@@ -22,8 +22,8 @@ const (
 	Raw    Kind = "raw"
 )
 
-// Valid reports whether k is one of the four kinds.
-func (k Kind) Valid() bool { return k == Note || k == Prompt || k == Code || k == Raw }
+// valid reports whether k is one of the four kinds.
+func (k Kind) valid() bool { return k == Note || k == Prompt || k == Code || k == Raw }
 
 // Message is one message of a dialog.
 type Message struct {
@@ -199,15 +199,15 @@ func truncate(s string, width int) string {
 	return b.String()
 }
 
-// Validate reports problems that would make the message unwritable or
+// validate reports problems that would make the message unwritable or
 // meaningless: an empty id, an unknown kind, outputs on a note or raw
 // message, outputs that are not Jupyter outputs, metadata or attributes
 // that are not JSON.
-func (m *Message) Validate() error {
+func (m *Message) validate() error {
 	if m.ID == "" {
 		return fmt.Errorf("dialog: message %q has no id", truncate(m.Content, 30))
 	}
-	if !m.Kind.Valid() {
+	if !m.Kind.valid() {
 		return fmt.Errorf("dialog: message %s: unknown kind %q", m.ID, m.Kind)
 	}
 	if (m.Kind == Note || m.Kind == Raw) && len(m.Outputs) > 0 {

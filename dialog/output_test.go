@@ -47,7 +47,7 @@ func sourced(n *atomic.Int64, text string) dialog.Output {
 // readDialog is a dialog as a reader makes it: each call gives new output
 // values over the same texts, as reading one file twice does.
 func readDialog(n *atomic.Int64, streams ...string) *dialog.Dialog {
-	d := dialog.New("read")
+	d := &dialog.Dialog{Name: "read"}
 	for i, s := range streams {
 		m := &dialog.Message{ID: fmt.Sprintf("c%03d", i), Kind: dialog.Code, Content: "print()"}
 		m.Outputs = []dialog.Output{sourced(n, `{"output_type": "stream", "name": "stdout", "text": "`+s+`\n"}`),
@@ -154,7 +154,7 @@ func TestOutputJSON(t *testing.T) {
 		t.Errorf("UnmarshalJSON: %v %v", back, err)
 	}
 	for _, bad := range []string{`{}`, `[1]`, `[{}] x`, `[{"a": }]`, ``} {
-		d := dialog.New("d")
+		d := &dialog.Dialog{Name: "d"}
 		if _, err := d.Make(dialog.Code, "x", dialog.MakeOptions{OutputsJSON: bad}); bad != "" && (err == nil || !strings.Contains(err.Error(), "outputs JSON")) {
 			t.Errorf("OutputsJSON %q: %v", bad, err)
 		}

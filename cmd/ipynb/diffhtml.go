@@ -29,7 +29,7 @@ func diffPage(d *differ, names [2]string, a, b []byte, live bool) (page []byte, 
 	var ds [2]*dialog.Dialog
 	for i, data := range [2][]byte{a, b} {
 		if data == nil {
-			ds[i] = dialog.New(names[i])
+			ds[i] = &dialog.Dialog{Name: names[i]}
 			continue
 		}
 		f, err := convert.Unmarshal(data, convert.ReadOptions{})

@@ -10,7 +10,7 @@ import (
 )
 
 func ExampleNotebook() {
-	d := dialog.New("demo")
+	d := &dialog.Dialog{Name: "demo"}
 	d.Add(dialog.Note, "Hello <script>alert(1)</script> [link](javascript:alert(1))")
 	var page bytes.Buffer
 	if err := nbhtml.Notebook(&page, d, nbhtml.Options{}); err != nil {

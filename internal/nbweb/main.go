@@ -95,7 +95,7 @@ func (r reader) read(path string) ([]byte, *atomicfile.Stamp, bool) {
 // dialogOf reads notebook text as a dialog (nil data: no notebook).
 func (r reader) dialogOf(name string, data []byte) (*dialog.Dialog, bool) {
 	if data == nil {
-		return dialog.New(name), true
+		return &dialog.Dialog{Name: name}, true
 	}
 	d, err := convert.Unmarshal(data, convert.ReadOptions{})
 	if err != nil {
