@@ -219,7 +219,7 @@ func TestV3Dialog(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(d.Messages) != 3 || d.Messages[0].Content != "## Old notebook" || d.Messages[2].Kind != dialog.Code {
-		t.Fatalf("messages: %s", d)
+		t.Fatalf("messages: %s", d.Summary(120, 20))
 	}
 	out, _ := convert.Marshal(d, convert.WriteOptions{})
 	if !bytes.Equal(out, data) {

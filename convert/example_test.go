@@ -197,7 +197,7 @@ func ExampleWriteFile_folders() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Print(back)
+	fmt.Print(back.Summary(120, 20))
 	// Output:
 	// picked
 	// e5f60718:p:Why? ⇒ reply(8)

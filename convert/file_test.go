@@ -74,7 +74,7 @@ func TestSaveEditsOnlyTheEditedCell(t *testing.T) {
 	}
 	back, _ := convert.ReadFile(path, convert.ReadOptions{})
 	if back.Messages[0].Content != "Second edit" || back.Messages[2].Reply() != "A better answer." {
-		t.Errorf("second save: %s", back)
+		t.Errorf("second save: %s", back.Summary(120, 20))
 	}
 }
 

@@ -49,9 +49,9 @@ func cellMeta(t *testing.T, c nbformat.Cell) map[string]any {
 
 func TestSeedDialogSummary(t *testing.T) {
 	d, _, _, _, _ := seedDialog()
-	rows := strings.Split(strings.TrimSuffix(d.String(), "\n"), "\n")
+	rows := strings.Split(strings.TrimSuffix(d.Summary(120, 20), "\n"), "\n")
 	if rows[0] != "dlg" || len(rows) != 6 {
-		t.Fatalf("summary:\n%s", d)
+		t.Fatalf("summary:\n%s", d.Summary(120, 20))
 	}
 	for i, want := range []string{":n:A *test* dialog", ":c:1+1 ⇒ out(", ":p:Add them. ⇒ reply(20)", "> The answer is **2**.", ":r:plain text"} {
 		if !strings.Contains(rows[i+1], want) {

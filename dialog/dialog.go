@@ -150,6 +150,3 @@ func (d *Dialog) Summary(width, rows int) string {
 	msgs(d.Messages).show(&b, width, rows)
 	return b.String()
 }
-
-// String returns Summary(120, 20).
-func (d *Dialog) String() string { return d.Summary(120, 20) }

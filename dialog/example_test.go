@@ -17,7 +17,7 @@ func Example() {
 	code.Outputs = []dialog.Output{dialog.NewOutput(map[string]any{"output_type": "execute_result", "metadata": map[string]any{}, "data": map[string]any{"text/plain": "2"}, "execution_count": 1})}
 	q := d.Add(dialog.Prompt, "Add them.")
 	q.SetReply("The answer is **2**.")
-	fmt.Print(d)
+	fmt.Print(d.Summary(120, 20))
 	// Output:
 	// demo
 	// 6ae6783f:n:A *test* dialog
@@ -56,7 +56,7 @@ func ExampleDialog_Make() {
 		log.Fatal(err)
 	}
 	_, err = d.Make(dialog.Note, "lost?", dialog.MakeOptions{After: "nope"}) // refused: nothing is added
-	fmt.Print(d)
+	fmt.Print(d.Summary(120, 20))
 	fmt.Println(err)
 	// Output:
 	// dlg
@@ -150,7 +150,11 @@ func ExampleOutput_Map() {
 	}
 	g["text"] = "cleaned\n"
 	code.Outputs[0] = dialog.NewOutput(g)
-	fmt.Println(code.Outputs[0].Type(), code.Outputs[0])
+	j, err := code.Outputs[0].MarshalJSON()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(code.Outputs[0].Type(), string(j))
 	// Output:
 	// stream {"name":"stdout","output_type":"stream","text":"cleaned\n"}
 }

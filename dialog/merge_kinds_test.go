@@ -62,7 +62,8 @@ func holds(k dialog.Kind, p dialog.Part) bool {
 func outputsText(outs []dialog.Output) string {
 	var b strings.Builder
 	for _, o := range outs {
-		b.WriteString(o.String())
+		j, _ := o.MarshalJSON()
+		b.Write(j)
 	}
 	return b.String()
 }

@@ -154,9 +154,6 @@ func (m *Message) preview(b *strings.Builder, r *row, width int, reply string) {
 	b.WriteString(mark)
 }
 
-// String returns Preview(120).
-func (m *Message) String() string { return m.Preview(120) }
-
 // outputSize is the size of the outputs as encoding/json writes the list
 // (0 when it cannot): the size an output read from a file tells
 // (OutputSource.Size), else the output's decoded value measured without being

@@ -177,15 +177,6 @@ func (o *Output) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// String returns the output as compact JSON, for printing.
-func (o Output) String() string {
-	b, err := o.MarshalJSON()
-	if err != nil {
-		return fmt.Sprintf("<output %s: %v>", o.Type(), err)
-	}
-	return string(b)
-}
-
 // parseOutputs parses a JSON array of outputs, as the seed's
 // mk_message(…, output='[…]') takes them (see MakeOptions.OutputsJSON).
 // Integers become ints (json.Number when too large for one), other

@@ -117,8 +117,8 @@ func TestOutputIsAValue(t *testing.T) {
 		t.Error("an edited output compares as the original")
 	}
 	var zero dialog.Output
-	if zero.Type() != "" || zero.IsReply() || !zero.Equal(dialog.Output{}) || zero.String() != "{}" {
-		t.Errorf("zero output: type %q, %s", zero.Type(), zero)
+	if j, err := zero.MarshalJSON(); zero.Type() != "" || zero.IsReply() || !zero.Equal(dialog.Output{}) || string(j) != "{}" || err != nil {
+		t.Errorf("zero output: type %q, %s, %v", zero.Type(), j, err)
 	}
 }
 
