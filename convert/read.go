@@ -7,6 +7,7 @@ import (
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/cellid"
+	"github.com/nbdialog/ipynb/internal/lines"
 	"github.com/nbdialog/ipynb/internal/truthy"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -291,7 +292,7 @@ func (o options) toMessage(m *dialog.Message, c nbformat.Cell, nb *nbformat.Note
 		}
 		obj, _ := g.(map[string]any)
 		m.Kind = dialog.Kind(c.Type())
-		m.Content = dialog.Text(obj["source"])
+		m.Content = lines.Text(obj["source"])
 		if meta, ok := obj["metadata"].(map[string]any); ok {
 			m.Meta = meta
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/jsonpointer"
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
+	"github.com/nbdialog/ipynb/internal/lines"
 	"github.com/nbdialog/ipynb/internal/nbjson"
 	"github.com/nbdialog/ipynb/internal/nbmap"
 	"github.com/nbdialog/ipynb/internal/truthy"
@@ -401,7 +402,7 @@ func unknownCell(u *nbformat.UnknownCell, m *dialog.Message, meta map[string]any
 		obj = map[string]any{"value": g}
 	}
 	changed := !ok
-	if dialog.Text(obj["source"]) != m.Content {
+	if lines.Text(obj["source"]) != m.Content {
 		obj["source"], changed = m.Content, true
 	}
 	if old, _ := obj["metadata"].(map[string]any); !jsonvalue.Equal(old, meta) {

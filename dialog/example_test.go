@@ -1,7 +1,6 @@
 package dialog_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"log"
 	"math/rand/v2"
@@ -85,27 +84,6 @@ func ExampleDialog_Get() {
 	// Output:
 	// first
 	// dialog: "a1" matches a1b2c3d4, a1ffffff: ambiguous message id
-}
-
-// Notebooks store multiline text as a list of lines that keep their "\n";
-// Text joins them back (Python nbformat: "".join(lines)).
-func ExampleText() {
-	var out []dialog.Output
-	err := json.Unmarshal([]byte(`[{"output_type": "stream", "name": "stdout", "text": ["loss 0.31\n", "loss 0.27\n"]}]`), &out)
-	if err != nil {
-		log.Fatal(err)
-	}
-	m, err := out[0].Map()
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Printf("%q\n", dialog.Text(m["text"]))
-	fmt.Printf("%q\n", dialog.Text("one string"))
-	fmt.Printf("%q\n", dialog.Text(42))
-	// Output:
-	// "loss 0.31\nloss 0.27\n"
-	// "one string"
-	// ""
 }
 
 // Merge two edits of one dialog: the changes made on one side are taken

@@ -65,7 +65,7 @@ func (m *Message) Reply() string {
 				return ""
 			}
 			data, _ := g["data"].(map[string]any)
-			return Text(data["text/markdown"])
+			return lines.Text(data["text/markdown"])
 		}
 	}
 	return ""
@@ -87,22 +87,6 @@ func (m *Message) SetReply(reply string) {
 		kept = nil
 	}
 	m.Outputs = kept
-}
-
-// Text returns a notebook text value held in generic form, as in
-// [Output.Map] and cell sources: a string, or a list of strings joined
-// without separators (notebooks split text into lines that keep their
-// "\n"). Items of a list that are not strings are skipped; any other
-// value gives "".
-func Text(v any) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case []any:
-		text, _ := lines.Join(v)
-		return text
-	}
-	return ""
 }
 
 // Preview is the one-line summary of the message, at most width

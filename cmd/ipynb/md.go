@@ -15,6 +15,7 @@ import (
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/atomicfile"
+	nblines "github.com/nbdialog/ipynb/internal/lines"
 	"github.com/nbdialog/ipynb/internal/termtext"
 	"github.com/nbdialog/ipynb/internal/truthy"
 )
@@ -221,17 +222,17 @@ func (r *mdRenderer) output(i, j int, out dialog.Output) string {
 	}
 	switch out.Type() {
 	case "stream":
-		return fence(plainText(dialog.Text(o["text"])), "text")
+		return fence(plainText(nblines.Text(o["text"])), "text")
 	case "error":
 		// The traceback ends with "ename: evalue" already; show it once.
 		if tb, ok := o["traceback"].([]any); ok && len(tb) > 0 {
 			lines := make([]string, len(tb))
 			for k, l := range tb {
-				lines[k] = strings.TrimRight(plainText(dialog.Text(l)), "\n")
+				lines[k] = strings.TrimRight(plainText(nblines.Text(l)), "\n")
 			}
 			return fence(strings.Join(lines, "\n"), "text")
 		}
-		return fence(plainText(dialog.Text(o["ename"])+": "+dialog.Text(o["evalue"])), "text")
+		return fence(plainText(nblines.Text(o["ename"])+": "+nblines.Text(o["evalue"])), "text")
 	case "execute_result", "display_data":
 		data, _ := o["data"].(map[string]any)
 		if _, ok := data["text/markdown"]; ok {
@@ -242,7 +243,7 @@ func (r *mdRenderer) output(i, j int, out dialog.Output) string {
 		// nbconvert's Markdown export: HTML, then Markdown, as they are.
 		for _, t := range []string{"text/html", "text/markdown"} {
 			if v, ok := data[t]; ok {
-				return strings.TrimRight(dialog.Text(v), "\n")
+				return strings.TrimRight(nblines.Text(v), "\n")
 			}
 		}
 		if r.dir != "" {
@@ -271,7 +272,7 @@ func (r *mdRenderer) output(i, j int, out dialog.Output) string {
 			}
 		}
 		if plain, ok := data["text/plain"]; ok {
-			s := fence(plainText(dialog.Text(plain)), "text")
+			s := fence(plainText(nblines.Text(plain)), "text")
 			if len(refs) > 0 {
 				s = strings.Join(refs, " ") + "\n\n" + s
 			}
@@ -293,13 +294,13 @@ func dataSize(mime string, v any) int {
 			return len(b)
 		}
 	}
-	return len(dialog.Text(v))
+	return len(nblines.Text(v))
 }
 
 // imageBytes decodes an output's image: base64 for binary types, the text
 // itself for SVG.
 func imageBytes(mime string, v any) ([]byte, bool) {
-	s := dialog.Text(v)
+	s := nblines.Text(v)
 	if mime == "image/svg+xml" {
 		return []byte(s), true
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nbdialog/ipynb/dialog"
+	nblines "github.com/nbdialog/ipynb/internal/lines"
 	"github.com/nbdialog/ipynb/internal/termtext"
 )
 
@@ -61,7 +62,7 @@ func viewOutput(out dialog.Output) outView {
 	case "stream":
 		name, _ := o["name"].(string)
 		v.key += " " + name
-		v.reps = []outRep{{text: termtext.Plain(dialog.Text(o["text"]))}}
+		v.reps = []outRep{{text: termtext.Plain(nblines.Text(o["text"]))}}
 	case "error":
 		v.reps = []outRep{{text: tracebackText(o)}}
 	case "execute_result", "display_data", "pyout":
@@ -88,11 +89,11 @@ func tracebackText(o map[string]any) string {
 	if tb, ok := o["traceback"].([]any); ok && len(tb) > 0 {
 		lines := make([]string, len(tb))
 		for k, l := range tb {
-			lines[k] = strings.TrimRight(termtext.Plain(dialog.Text(l)), "\n")
+			lines[k] = strings.TrimRight(termtext.Plain(nblines.Text(l)), "\n")
 		}
 		return strings.Join(lines, "\n") + "\n"
 	}
-	return termtext.Plain(dialog.Text(o["ename"])+": "+dialog.Text(o["evalue"])) + "\n"
+	return termtext.Plain(nblines.Text(o["ename"])+": "+nblines.Text(o["evalue"])) + "\n"
 }
 
 // mimeRank orders an output's representations, most readable first.

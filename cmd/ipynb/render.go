@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/nbdialog/ipynb/dialog"
+	nblines "github.com/nbdialog/ipynb/internal/lines"
 )
 
 // Notebooks as line-oriented text, for git's textconv (git log -p, git
@@ -153,7 +154,7 @@ func outputSummary(out dialog.Output) string {
 	switch t := out.Type(); t {
 	case "stream":
 		name, _ := o["name"].(string)
-		s = fmt.Sprintf("stream %s, %s", name, linesText(dialog.Text(o["text"])))
+		s = fmt.Sprintf("stream %s, %s", name, linesText(nblines.Text(o["text"])))
 	case "error":
 		ename, _ := o["ename"].(string)
 		evalue, _ := o["evalue"].(string)
@@ -173,7 +174,7 @@ func outputSummary(out dialog.Output) string {
 			case strings.HasPrefix(k, "text/") || strings.HasSuffix(k, "json") || strings.HasSuffix(k, "javascript") || strings.HasSuffix(k, "+xml"):
 				parts = append(parts, k+" "+linesText(textOf(data[k])))
 			default:
-				parts = append(parts, k+" "+sizeText(len(dialog.Text(data[k]))*3/4))
+				parts = append(parts, k+" "+sizeText(len(nblines.Text(data[k]))*3/4))
 			}
 		}
 		s = t
@@ -181,7 +182,7 @@ func outputSummary(out dialog.Output) string {
 			s += fmt.Sprintf(" [%v]", c)
 		}
 		s += ": " + strings.Join(parts, ", ")
-		if tp := dialog.Text(data["text/plain"]); tp != "" {
+		if tp := nblines.Text(data["text/plain"]); tp != "" {
 			s += " " + quoteShort(tp)
 		}
 	default:
@@ -194,7 +195,7 @@ func outputSummary(out dialog.Output) string {
 func textOf(v any) string {
 	switch v.(type) {
 	case string, []any:
-		if t := dialog.Text(v); t != "" || v == nil {
+		if t := nblines.Text(v); t != "" || v == nil {
 			return t
 		}
 	}

@@ -100,6 +100,22 @@ func Join(list []any) (text string, ok bool) {
 	return b.String(), ok
 }
 
+// Text returns a notebook text value held as generic JSON, as in
+// dialog.Output.Map and cell sources: a string, or a list of strings
+// joined without separators (notebooks split text into lines that keep
+// their "\n"). Items of a list that are not strings are skipped; any
+// other value gives "".
+func Text(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case []any:
+		text, _ := Join(v)
+		return text
+	}
+	return ""
+}
+
 // JoinV3 is nbformat 3's _join_lines: lists written by splitlines(True)
 // (their first line ends with "\n" or "\r") are joined as they are, older
 // ones (plain splitlines) with "\n".

@@ -60,3 +60,23 @@ func splitBar(s string) []string {
 	}
 	return append(out, s[start:])
 }
+
+// Text joins a list of lines (Python nbformat: "".join(lines)), takes a
+// string as it is, skips what is not a string in a list, and gives ""
+// for any other value.
+func TestText(t *testing.T) {
+	for _, tc := range []struct {
+		v    any
+		want string
+	}{
+		{[]any{"loss 0.31\n", "loss 0.27\n"}, "loss 0.31\nloss 0.27\n"},
+		{"one string", "one string"},
+		{[]any{"a", 1, "b"}, "ab"},
+		{42, ""},
+		{nil, ""},
+	} {
+		if got := Text(tc.v); got != tc.want {
+			t.Errorf("Text(%#v) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/nbdialog/ipynb/dialog"
+	nblines "github.com/nbdialog/ipynb/internal/lines"
 	"github.com/nbdialog/ipynb/internal/termtext"
 	"github.com/nbdialog/ipynb/internal/textdiff"
 )
@@ -54,13 +55,13 @@ func outViews(m *dialog.Message) []outView {
 		}
 		if typ == "stream" {
 			name, _ := o["name"].(string)
-			text := dialog.Text(o["text"])
+			text := nblines.Text(o["text"])
 			for i+1 < len(outs) && outs[i+1].Type() == "stream" {
 				n, err := outs[i+1].Map()
 				if next, _ := n["name"].(string); err != nil || next != name {
 					break
 				}
-				text += dialog.Text(n["text"])
+				text += nblines.Text(n["text"])
 				i++
 			}
 			vs = append(vs, outView{key: "stream " + name, text: termtext.Plain(text), typ: typ, mime: name})
@@ -73,11 +74,11 @@ func outViews(m *dialog.Message) []outView {
 			if tb, ok := o["traceback"].([]any); ok && len(tb) > 0 {
 				lines := make([]string, len(tb))
 				for k, l := range tb {
-					lines[k] = strings.TrimRight(termtext.Plain(dialog.Text(l)), "\n")
+					lines[k] = strings.TrimRight(termtext.Plain(nblines.Text(l)), "\n")
 				}
 				v.text = strings.Join(lines, "\n") + "\n"
 			} else {
-				v.text = dialog.Text(o["ename"]) + ": " + termtext.Plain(dialog.Text(o["evalue"])) + "\n"
+				v.text = nblines.Text(o["ename"]) + ": " + termtext.Plain(nblines.Text(o["evalue"])) + "\n"
 			}
 		case "execute_result", "display_data":
 			data, _ := decodeObject(o["data"])
@@ -85,13 +86,13 @@ func outViews(m *dialog.Message) []outView {
 			v.key = "data " + v.mime
 			switch {
 			case strings.HasPrefix(v.mime, "image/"):
-				v.raw = dialog.Text(data[v.mime])
+				v.raw = nblines.Text(data[v.mime])
 				v.text = imageInfo(v.mime, v.raw) + "\n"
 			case v.mime == "text/html":
-				v.raw = dialog.Text(data[v.mime])
+				v.raw = nblines.Text(data[v.mime])
 				v.text = v.raw
 			case v.mime == "text/plain" || v.mime == "text/markdown" || v.mime == "text/latex":
-				v.text = termtext.Plain(dialog.Text(data[v.mime]))
+				v.text = termtext.Plain(nblines.Text(data[v.mime]))
 			case v.mime != "":
 				v.text = indentJSON(data[v.mime]) + "\n"
 			}
@@ -119,7 +120,7 @@ func chosenType(data map[string]any) string {
 			_, has := data[t]
 			rich = rich || has
 		}
-		if !scriptTag.MatchString(dialog.Text(h)) || !rich {
+		if !scriptTag.MatchString(nblines.Text(h)) || !rich {
 			return "text/html"
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/nbdialog/ipynb/dialog"
+	nblines "github.com/nbdialog/ipynb/internal/lines"
 	"github.com/nbdialog/ipynb/internal/termtext"
 )
 
@@ -57,13 +58,13 @@ func (p *page) outputs(m *dialog.Message, outs []dialog.Output) {
 		if outs[i].Type() == "stream" {
 			// Consecutive writes to one stream show as one block.
 			name, _ := o["name"].(string)
-			text := dialog.Text(o["text"])
+			text := nblines.Text(o["text"])
 			for i+1 < len(outs) && outs[i+1].Type() == "stream" {
 				n, err := outs[i+1].Map()
 				if next, _ := n["name"].(string); err != nil || next != name {
 					break
 				}
-				text += dialog.Text(n["text"])
+				text += nblines.Text(n["text"])
 				i++
 			}
 			p.stream(name, text)
@@ -97,7 +98,7 @@ func (p *page) output(m *dialog.Message, typ string, o map[string]any) {
 			// The traceback ends with "ename: evalue" already.
 			lines := make([]string, len(tb))
 			for k, l := range tb {
-				lines[k] = strings.TrimRight(termtext.Plain(dialog.Text(l)), "\n")
+				lines[k] = strings.TrimRight(termtext.Plain(nblines.Text(l)), "\n")
 			}
 			p.text(strings.Join(lines, "\n"))
 		} else {
@@ -133,7 +134,7 @@ func (p *page) bundle(data, meta map[string]any) {
 	chosen := ""
 	if h, ok := data["text/html"]; ok {
 		chosen = "text/html"
-		if scriptTag.MatchString(dialog.Text(h)) && slices.ContainsFunc(richTypes, func(t string) bool { _, ok := data[t]; return ok }) {
+		if scriptTag.MatchString(nblines.Text(h)) && slices.ContainsFunc(richTypes, func(t string) bool { _, ok := data[t]; return ok }) {
 			chosen = ""
 		}
 	}
@@ -166,18 +167,18 @@ func (p *page) bundle(data, meta map[string]any) {
 	}
 	switch {
 	case chosen == "text/html":
-		p.htmlFrame(dialog.Text(data[chosen]))
+		p.htmlFrame(nblines.Text(data[chosen]))
 	case chosen == "text/markdown":
-		p.md(dialog.Text(data[chosen]), nil)
+		p.md(nblines.Text(data[chosen]), nil)
 	case chosen == "text/latex":
 		p.s(`<pre class="nb-latex">`)
-		p.text(dialog.Text(data[chosen]))
+		p.text(nblines.Text(data[chosen]))
 		p.s("</pre>")
 	case strings.HasPrefix(chosen, "image/"):
 		p.image(chosen, data[chosen], meta)
 	case chosen == "text/plain":
 		p.s(`<pre class="nb-text">`)
-		p.text(strings.TrimSuffix(termtext.Plain(dialog.Text(data[chosen])), "\n"))
+		p.text(strings.TrimSuffix(termtext.Plain(nblines.Text(data[chosen])), "\n"))
 		p.s("</pre>")
 	case chosen != "":
 		p.s(`<pre class="nb-json">`)
@@ -253,7 +254,7 @@ var (
 
 // image writes an image output.
 func (p *page) image(mime string, v any, meta map[string]any) {
-	s := dialog.Text(v)
+	s := nblines.Text(v)
 	var src string
 	if mime == "image/svg+xml" {
 		src = "data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString([]byte(s))
@@ -356,7 +357,7 @@ func sortedKeys(m map[string]any) []string {
 // dataSize is the size of an output's value in bytes (base64 images
 // decoded).
 func dataSize(mime string, v any) int {
-	s := dialog.Text(v)
+	s := nblines.Text(v)
 	if strings.HasPrefix(mime, "image/") && mime != "image/svg+xml" {
 		return base64.StdEncoding.DecodedLen(len(strings.Join(strings.Fields(s), "")))
 	}

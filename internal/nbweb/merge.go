@@ -15,6 +15,7 @@ import (
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/atomicfile"
+	"github.com/nbdialog/ipynb/internal/lines"
 	"github.com/nbdialog/ipynb/internal/nbhtml"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -266,7 +267,7 @@ func outputsText(m *dialog.Message) string {
 		if o.Type() == "stream" {
 			if om, err := o.Map(); err == nil {
 				name, _ := om["name"].(string)
-				b.WriteString(name + ": " + dialog.Text(om["text"]))
+				b.WriteString(name + ": " + lines.Text(om["text"]))
 				if !strings.HasSuffix(b.String(), "\n") {
 					b.WriteString("\n")
 				}
@@ -551,16 +552,16 @@ func summary(o dialog.Output) string {
 	}
 	switch o.Type() {
 	case "error":
-		return fmt.Sprintf("error %s: %s", dialog.Text(m["ename"]), dialog.Text(m["evalue"]))
+		return fmt.Sprintf("error %s: %s", lines.Text(m["ename"]), lines.Text(m["evalue"]))
 	case "execute_result", "display_data":
 		data, _ := m["data"].(map[string]any)
 		var parts []string
 		for k, v := range data {
-			parts = append(parts, fmt.Sprintf("%s (%d bytes)", k, len(dialog.Text(v))))
+			parts = append(parts, fmt.Sprintf("%s (%d bytes)", k, len(lines.Text(v))))
 		}
 		slices.Sort(parts)
 		s := o.Type() + ": " + strings.Join(parts, ", ")
-		if t := dialog.Text(data["text/plain"]); t != "" {
+		if t := lines.Text(data["text/plain"]); t != "" {
 			s += "\n" + t
 		}
 		return s
