@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/jsonpointer"
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/nbmap"
 	"github.com/nbdialog/ipynb/nbformat"
@@ -149,7 +150,7 @@ func cellMap(c nbformat.Cell) (map[string]any, error) {
 
 // at resolves a JSON Pointer in generic JSON.
 func at(v any, p nbformat.Pointer) (any, bool) {
-	for tok := range p.Tokens() {
+	for tok := range jsonpointer.Tokens(string(p)) {
 		switch x := v.(type) {
 		case map[string]any:
 			var ok bool

@@ -5,6 +5,8 @@ package nbformat
 
 import (
 	"strconv"
+
+	"github.com/nbdialog/ipynb/internal/jsonpointer"
 )
 
 // Writing missing required members: a struct decoded from a file that
@@ -44,7 +46,7 @@ func structAt(doc codecStruct, p Pointer) (codecStruct, bool) {
 	x := doc
 	var list int // x's field that the next token indexes, or -1
 	list = -1
-	for tok := range p.Tokens() {
+	for tok := range jsonpointer.Tokens(string(p)) {
 		if list >= 0 {
 			k, err := strconv.Atoi(tok)
 			if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/nbdialog/ipynb/internal/cellid"
+	"github.com/nbdialog/ipynb/internal/jsonpointer"
 	"github.com/nbdialog/ipynb/internal/jsontree"
 )
 
@@ -312,7 +313,7 @@ func isIDProblem(p *ValidationError) bool {
 
 func tokens(p Pointer) []string {
 	var toks []string
-	for t := range p.Tokens() {
+	for t := range jsonpointer.Tokens(string(p)) {
 		toks = append(toks, t)
 	}
 	return toks

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nbdialog/ipynb/internal/jsonpointer"
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -46,7 +47,7 @@ func locate(data []byte, ptr nbformat.Pointer) (line, col int) {
 		return 0, 0
 	}
 	n := jsontree.Root
-	for tok := range ptr.Tokens() {
+	for tok := range jsonpointer.Tokens(string(ptr)) {
 		next := -1
 		switch t.Nodes[n].Kind {
 		case jsontree.Object:
