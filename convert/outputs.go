@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"bytes"
 	"slices"
 
 	"github.com/nbdialog/ipynb/dialog"
@@ -54,7 +55,7 @@ func sameOutput(a, b nbformat.Output) bool {
 	switch x := a.(type) {
 	case *nbformat.Stream:
 		y, ok := b.(*nbformat.Stream)
-		return ok && x.Name == y.Name && x.OutputType == y.OutputType && x.Text.Equal(y.Text) &&
+		return ok && x.Name == y.Name && x.OutputType == y.OutputType && sameText(x.Text, y.Text) &&
 			jsonvalue.EqualObjects(x.AdditionalProperties, y.AdditionalProperties)
 	case *nbformat.DisplayData:
 		y, ok := b.(*nbformat.DisplayData)
@@ -192,4 +193,15 @@ func rejoin(o map[string]any) map[string]any {
 		}
 	}
 	return o
+}
+
+// sameText reports whether two texts are equal: by their bytes as read
+// when both were read, else by their text.
+func sameText(a, b nbformat.MultilineString) bool {
+	if ra, ok := a.RawJSON(); ok {
+		if rb, ok := b.RawJSON(); ok && bytes.Equal(ra, rb) {
+			return true
+		}
+	}
+	return a.String() == b.String()
 }

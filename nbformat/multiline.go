@@ -192,14 +192,6 @@ func (m *MultilineString) Set(s string) {
 // where the schema lets it be (as encoding/json's omitzero leaves it out).
 func (m MultilineString) IsZero() bool { return zeroMultilineString(m) }
 
-// Equal reports whether m and o hold the same text.
-func (m MultilineString) Equal(o MultilineString) bool {
-	if m.raw != nil && o.raw != nil && bytes.Equal(m.raw, o.raw) {
-		return true
-	}
-	return m.String() == o.String()
-}
-
 // multiline writes text. splittable says whether new text may be stored as
 // lines in this place (false for binary MIME data such as image/png).
 func (e *encoder) multiline(m MultilineString, o int, ind string, splittable bool) {

@@ -37,7 +37,7 @@ func TestLoneSurrogates(t *testing.T) {
 		t.Errorf("unedited round trip: %v\n%s", err, out)
 	}
 	other, _ := nbformat.Unmarshal([]byte(strings.Replace(src, `x \ud83d`, `x \ud83e`, 1)))
-	if other.Cells[0].(*nbformat.MarkdownCell).Source.Equal(md.Source) {
+	if other.Cells[0].(*nbformat.MarkdownCell).Source.String() == md.Source.String() {
 		t.Error("sources differing in a lone surrogate compare equal")
 	}
 	// Edited: the lone surrogates are written back as escapes.
