@@ -24,7 +24,7 @@ func ExampleHeal() {
 		log.Fatal(err)
 	}
 	for _, r := range repairs {
-		fmt.Println(r)
+		fmt.Println(string(r.Pointer) + ": " + r.What)
 	}
 	// The fresh id: the CRC-32C of "1\x00markdown\x00done", as 8 hex digits.
 	fmt.Println("valid:", nbformat.Validate(nb) == nil)

@@ -18,8 +18,6 @@ type Repair struct {
 	What    string
 }
 
-func (r Repair) String() string { return string(r.Pointer) + ": " + r.What }
-
 // Heal makes an nbformat 4 notebook valid against the schema of its
 // version, changing only what is invalid, and reports each change. A valid
 // notebook is left exactly as it is.
