@@ -90,10 +90,10 @@
 // place in a notebook, such as "collapsed": 1 on a code cell without a
 // descriptor converting it, makes Marshal, WriteFile and Save fail with a
 // [*Error] of Op "write" naming the message and the JSON Pointer
-// ([ErrInvalidValue]); an attribute no descriptor declares fails with
-// [ErrNoDescriptor]; a part of a message that its cell has no place for
-// (outputs of a note, a prompt's outputs besides its reply, attachments of
-// code, an execution count outside code) fails with [ErrNoPlace].
+// ([ErrInvalidValue]); an attribute no descriptor declares, and a part of
+// a message that its cell has no place for (outputs of a note, a prompt's
+// outputs besides its reply, attachments of code, an execution count
+// outside code), fail with [ErrNoPlace].
 //
 // # Files
 //

@@ -161,7 +161,7 @@ func TestLostValuesAreErrors(t *testing.T) {
 	}
 	d.Meta = nil
 	m.Attrs = map[string]any{"undeclared": 1}
-	if _, err := convert.Marshal(d, convert.WriteOptions{}); !errors.Is(err, convert.ErrNoDescriptor) {
+	if _, err := convert.Marshal(d, convert.WriteOptions{}); !errors.Is(err, convert.ErrNoPlace) || !strings.Contains(err.Error(), `attribute "undeclared" has no descriptor`) {
 		t.Errorf("undeclared attribute: %v", err)
 	}
 
@@ -277,7 +277,7 @@ func TestOracleRegistryCarried(t *testing.T) {
 	}
 	// An explicit registry still wins over the carried one.
 	d2.Messages[0].Content = "edited again"
-	if _, err := convert.Marshal(d2, convert.WriteOptions{Descriptors: []convert.Descriptor{}}); !errors.Is(err, convert.ErrNoDescriptor) {
+	if _, err := convert.Marshal(d2, convert.WriteOptions{Descriptors: []convert.Descriptor{}}); !errors.Is(err, convert.ErrNoPlace) {
 		t.Errorf("explicit empty registry: %v", err)
 	}
 }

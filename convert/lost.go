@@ -30,11 +30,9 @@ var (
 	// metadata has no valid place in a notebook (a non-boolean
 	// "collapsed" on a code cell, say), and writing would lose it.
 	ErrInvalidValue = errors.New("the value is not valid in a notebook and would be lost")
-	// ErrNoDescriptor: a message carries an attribute that the registry
-	// does not declare, so it has no place in the file.
-	ErrNoDescriptor = errors.New("undeclared attribute")
 	// ErrNoPlace: a message holds something its cell has no place for
-	// (outputs of a note, say), and writing would lose it.
+	// (outputs of a note, say, or an attribute no descriptor declares),
+	// and writing would lose it.
 	ErrNoPlace = errors.New("its cell has no place for it")
 )
 

@@ -444,7 +444,7 @@ func (o options) cellMeta(m *dialog.Message) (map[string]any, error) {
 	}
 	for _, attr := range slices.Sorted(maps.Keys(m.Attrs)) {
 		if _, ok := o.Registry.lookupAttr(attr); !ok {
-			return nil, fmt.Errorf("convert: message %s: attribute %q has no descriptor: %w", m.ID, attr, ErrNoDescriptor)
+			return nil, fmt.Errorf("convert: message %s: attribute %q has no descriptor: %w", m.ID, attr, ErrNoPlace)
 		}
 	}
 	for d := range o.Registry.each() {
