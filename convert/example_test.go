@@ -262,25 +262,25 @@ func ExampleMerge() {
 		d.Messages[1].Content = "1+2"
 		d.Messages[3].Content = "their text"
 	})
-	res, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{})
+	merged, conflicts, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	d, err := convert.Unmarshal(res.Data, convert.ReadOptions{})
+	d, err := convert.Unmarshal(merged, convert.ReadOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Print(d.Summary(40, 0))
-	fmt.Println(len(res.Conflicts) == 0)
+	fmt.Println(len(conflicts) == 0)
 
 	mine := edit(func(d *dialog.Dialog) { d.Messages[3].Content = "my text" })
-	if res, err = convert.Merge(base, mine, theirs, dialog.MergeOptions{}); err != nil {
+	if merged, conflicts, err = convert.Merge(base, mine, theirs, dialog.MergeOptions{}); err != nil {
 		log.Fatal(err)
 	}
-	if d, err = convert.Unmarshal(res.Data, convert.ReadOptions{}); err != nil {
+	if d, err = convert.Unmarshal(merged, convert.ReadOptions{}); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(res.Conflicts[0])
+	fmt.Println(conflicts[0])
 	fmt.Print(d.Messages[3].Content)
 	// Output:
 	// a54dca18:n:A *merged* dialog

@@ -18,24 +18,10 @@ import (
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
-// MergeResult is the outcome of a merge of notebooks.
-type MergeResult struct {
-	// Data is the merged notebook, in ours' style: it differs from ours
-	// only in the cells (and notebook metadata keys) the merge changed.
-	// It is a valid notebook even when conflicts remain. (Nil from
-	// MergeTo, which writes it.)
-	Data []byte
-	// Conflicts are what the merge could not decide (see
-	// dialog.Conflict), in cell order, notebook metadata last; none when
-	// the merge is clean. Their
-	// unresolved texts are in Data between conflict markers, the others
-	// in records (see ConflictsKey).
-	Conflicts []dialog.Conflict
-}
-
-// Merge merges notebooks three-way. See [Options.Merge].
-func Merge(base, ours, theirs []byte, opt dialog.MergeOptions) (*MergeResult, error) {
-	return options{}.Merge(base, ours, theirs, opt)
+// mergeResult is the outcome of a merge of notebooks (see Merge).
+type mergeResult struct {
+	Data      []byte            // the merged notebook (nil from mergeTo, which writes it)
+	Conflicts []dialog.Conflict // what the merge could not decide
 }
 
 // Merge merges the notebooks ours and theirs made from base, as
@@ -70,15 +56,32 @@ func Merge(base, ours, theirs []byte, opt dialog.MergeOptions) (*MergeResult, er
 // Ids the merge has to give are drawn from a seed derived from the three
 // inputs, so the same merge always writes the same bytes.
 //
+// Merge returns the merged notebook, data, in ours' style: it differs
+// from ours only in the cells (and notebook metadata keys) the merge
+// changed, and is a valid notebook even when conflicts remain. conflicts
+// are what the merge could not decide (see dialog.Conflict), in cell
+// order, notebook metadata last; none when the merge is clean. Their
+// unresolved texts are in data between conflict markers, the others in
+// records (see ConflictsKey).
+//
 // An input that is not a readable notebook fails with an *Error of Op
 // "merge"; nothing is merged then.
-func (o options) Merge(base, ours, theirs []byte, opt dialog.MergeOptions) (*MergeResult, error) {
+func Merge(base, ours, theirs []byte, opt dialog.MergeOptions) (data []byte, conflicts []dialog.Conflict, err error) {
+	res, err := options{}.Merge(base, ours, theirs, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	return res.Data, res.Conflicts, nil
+}
+
+// Merge is the function Merge with the options o.
+func (o options) Merge(base, ours, theirs []byte, opt dialog.MergeOptions) (*mergeResult, error) {
 	return o.mergeRead(nil, base, ours, theirs, opt)
 }
 
 // mergeRead merges the three inputs, read at once (on as many cores as
 // there are), writing the result to w (nil: into the result's Data).
-func (o options) mergeRead(w io.Writer, base, ours, theirs []byte, opt dialog.MergeOptions) (*MergeResult, error) {
+func (o options) mergeRead(w io.Writer, base, ours, theirs []byte, opt dialog.MergeOptions) (*mergeResult, error) {
 	// The notebooks live only during the merge, and nothing returned
 	// refers to them: they may read the inputs without copying them.
 	var ds [3]*File
@@ -112,7 +115,7 @@ func (o options) readInput(in []byte) (*File, error) {
 
 // MergeTo merges notebooks three-way as [Merge] does, writing the merged
 // notebook to w as it is made (in pieces: the notebook is not built whole
-// in memory); the result's Data is nil.
+// in memory), and returns the conflicts.
 //
 // read returns the bytes of an input, "base", "ours" or "theirs": MergeTo
 // asks for each once, in that order, reads them in place (they must not
@@ -131,11 +134,15 @@ func (o options) readInput(in []byte) (*File, error) {
 // input that is not a readable notebook fails with an *Error of Op "merge",
 // nothing written. An error writing to w (or one the merge meets while writing)
 // may leave a part of the notebook written.
-func MergeTo(w io.Writer, read func(input string) ([]byte, error), opt dialog.MergeOptions) (*MergeResult, error) {
-	return options{}.mergeTo(w, read, opt)
+func MergeTo(w io.Writer, read func(input string) ([]byte, error), opt dialog.MergeOptions) (conflicts []dialog.Conflict, err error) {
+	res, err := options{}.mergeTo(w, read, opt)
+	if err != nil {
+		return nil, err
+	}
+	return res.Conflicts, nil
 }
 
-func (o options) mergeTo(w io.Writer, read func(input string) ([]byte, error), opt dialog.MergeOptions) (*MergeResult, error) {
+func (o options) mergeTo(w io.Writer, read func(input string) ([]byte, error), opt dialog.MergeOptions) (*mergeResult, error) {
 	base, err := read("base")
 	if err != nil {
 		return nil, err
@@ -217,7 +224,7 @@ func (o options) mergeTo(w io.Writer, read func(input string) ([]byte, error), o
 // mergeDialogs merges dialogs read by this package (Source set) from in,
 // writing the result in ours' style. Ours' notebook is changed in place:
 // it must be private to the merge.
-func (o options) mergeDialogs(fBase, fOurs, fTheirs *File, in mergeInputs, opt dialog.MergeOptions, w io.Writer) (*MergeResult, error) {
+func (o options) mergeDialogs(fBase, fOurs, fTheirs *File, in mergeInputs, opt dialog.MergeOptions, w io.Writer) (*mergeResult, error) {
 	base, ours, theirs := fBase.Dialog, fOurs.Dialog, fTheirs.Dialog
 	orgs := [3]*origin{}
 	for i, f := range [3]*File{fBase, fOurs, fTheirs} {
@@ -340,7 +347,7 @@ func (o options) mergeDialogs(fBase, fOurs, fTheirs *File, in mergeInputs, opt d
 	if err != nil {
 		return nil, err
 	}
-	return &MergeResult{Data: data, Conflicts: conflicts}, nil
+	return &mergeResult{Data: data, Conflicts: conflicts}, nil
 }
 
 // copiesElsewhere returns the messages of sides that have, as their id,

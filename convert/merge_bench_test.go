@@ -67,7 +67,7 @@ func BenchmarkMergeBig(b *testing.B) {
 	b.SetBytes(int64(len(base) + len(ours) + len(theirs)))
 	b.ReportAllocs()
 	for b.Loop() {
-		res, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{})
+		res, err := merge(base, ours, theirs, dialog.MergeOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -49,8 +49,8 @@ func FuzzMerge(f *testing.F) {
 		base := bases[int(which)%len(bases)]
 		x := edited(t, base, func(d *dialog.Dialog) { applyOps(d, opsX, "x") })
 		y := edited(t, base, func(d *dialog.Dialog) { applyOps(d, opsY, "y") })
-		merge := func(b, o, th []byte, opt dialog.MergeOptions) *convert.MergeResult {
-			res, err := convert.Merge(b, o, th, opt)
+		mergeValid := func(b, o, th []byte, opt dialog.MergeOptions) *mergeResult {
+			res, err := merge(b, o, th, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,14 +63,14 @@ func FuzzMerge(f *testing.F) {
 			}
 			return res
 		}
-		if res := merge(base, x, base, dialog.MergeOptions{}); len(res.Conflicts) > 0 || !bytes.Equal(res.Data, x) {
-			t.Fatalf("merge(base, x, base) != x: %v %s", res.Conflicts, firstDiff(x, res.Data))
+		if res := mergeValid(base, x, base, dialog.MergeOptions{}); len(res.Conflicts) > 0 || !bytes.Equal(res.Data, x) {
+			t.Fatalf("mergeValid(base, x, base) != x: %v %s", res.Conflicts, firstDiff(x, res.Data))
 		}
-		if res := merge(base, base, y, dialog.MergeOptions{}); len(res.Conflicts) > 0 || !bytes.Equal(res.Data, y) {
-			t.Fatalf("merge(base, base, y) != y: %v %s", res.Conflicts, firstDiff(y, res.Data))
+		if res := mergeValid(base, base, y, dialog.MergeOptions{}); len(res.Conflicts) > 0 || !bytes.Equal(res.Data, y) {
+			t.Fatalf("mergeValid(base, base, y) != y: %v %s", res.Conflicts, firstDiff(y, res.Data))
 		}
-		xy := merge(base, x, y, dialog.MergeOptions{OursLabel: "X", TheirsLabel: "Y"})
-		yx := merge(base, y, x, dialog.MergeOptions{OursLabel: "Y", TheirsLabel: "X"})
+		xy := mergeValid(base, x, y, dialog.MergeOptions{OursLabel: "X", TheirsLabel: "Y"})
+		yx := mergeValid(base, y, x, dialog.MergeOptions{OursLabel: "Y", TheirsLabel: "X"})
 		if a, b := conflictKinds(xy.Conflicts), conflictKinds(yx.Conflicts); !slices.Equal(a, b) {
 			t.Fatalf("conflicts differ with the sides swapped: %q vs %q", a, b)
 		}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 )
 
@@ -37,7 +36,7 @@ func TestMergeGivesTheSameIDsEveryTime(t *testing.T) {
 	base := nb(md("# Load the library"), code("<svg id=\"target\"></svg>"), md("# Now use it"), withID(code("y = 2")))
 	ours := nb(md(""), md("# Now use it"), withID(code("y = 2")))
 	theirs := nb(md(""), code("<svg id=\"target\"></svg> # edited"), md("# Now use it"), withID(code("y = 2")))
-	first, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{})
+	first, err := merge(base, ours, theirs, dialog.MergeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +44,7 @@ func TestMergeGivesTheSameIDsEveryTime(t *testing.T) {
 		t.Fatal("merge was clean; the case needs a delete/edit conflict")
 	}
 	for i := range 20 {
-		again, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{})
+		again, err := merge(base, ours, theirs, dialog.MergeOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -124,7 +124,7 @@ func TestMergeAgreesWithGitOnCorpus(t *testing.T) {
 		ours := edited(t, data, func(d *dialog.Dialog) { editAt(d, opO, iO, "ours") })
 		theirs := edited(t, data, func(d *dialog.Dialog) { editAt(d, opT, iT, "theirs") })
 		want, clean := gitMergeFile(t, dir, data, ours, theirs)
-		res, err := convert.Merge(data, ours, theirs, dialog.MergeOptions{})
+		res, err := merge(data, ours, theirs, dialog.MergeOptions{})
 		if err != nil {
 			t.Errorf("%s: %v", e.Path, err)
 			continue
@@ -175,7 +175,7 @@ func TestMergeConflictWritesValidNotebook(t *testing.T) {
 	}
 	ours := edited(t, data, func(d *dialog.Dialog) { d.Messages[target].Content = "ours = 1" })
 	theirs := edited(t, data, func(d *dialog.Dialog) { d.Messages[target].Content = "theirs = 2" })
-	res, err := convert.Merge(data, ours, theirs, dialog.MergeOptions{MarkerSize: 9})
+	res, err := merge(data, ours, theirs, dialog.MergeOptions{MarkerSize: 9})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +244,7 @@ func TestMergeRefusesNonNotebooks(t *testing.T) {
 		{[3][]byte{[]byte(`{"cells": [], "metadata": {}, "nbformat": "4"}`), good, good}, "base", "/nbformat"},
 		{[3][]byte{good, []byte(`[1]`), good}, "ours", ""},
 	} {
-		_, err := convert.Merge(tc.in[0], tc.in[1], tc.in[2], dialog.MergeOptions{})
+		_, err := merge(tc.in[0], tc.in[1], tc.in[2], dialog.MergeOptions{})
 		var ie *convert.Error
 		if !errors.As(err, &ie) || ie.Op != "merge" || ie.Input != tc.input || !strings.Contains(err.Error(), tc.where) || !strings.HasPrefix(err.Error(), "convert: merge: "+tc.input+": ") {
 			t.Errorf("%s: %v", tc.input, err)
@@ -303,7 +303,7 @@ func TestMergeWithUpgradedSide(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{})
+	res, err := merge(base, ours, theirs, dialog.MergeOptions{})
 	if err != nil || len(res.Conflicts) > 0 {
 		t.Fatalf("%v %v", err, res)
 	}
@@ -362,7 +362,7 @@ func TestMergeKeepsTheirsHiddenChanges(t *testing.T) {
 	if !clean {
 		t.Fatal("git's merge conflicts")
 	}
-	res, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{})
+	res, err := merge(base, ours, theirs, dialog.MergeOptions{})
 	if err != nil || len(res.Conflicts) > 0 {
 		t.Fatalf("%v %v", err, res)
 	}
@@ -402,7 +402,7 @@ func TestMergeTheirsNewCellKeepsItsBytes(t *testing.T) {
 	if !clean {
 		t.Fatal("git's merge conflicts")
 	}
-	res, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{})
+	res, err := merge(base, ours, theirs, dialog.MergeOptions{})
 	if err != nil || len(res.Conflicts) > 0 {
 		t.Fatalf("%v %v", err, res)
 	}

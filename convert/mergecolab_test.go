@@ -96,7 +96,7 @@ func TestMergeColabResavedIsNoChange(t *testing.T) {
 			if swap {
 				o, th = th, o
 			}
-			res, err := convert.Merge(base, o, th, dialog.MergeOptions{})
+			res, err := merge(base, o, th, dialog.MergeOptions{})
 			if err != nil {
 				t.Fatalf("notebook %d: %v", i, err)
 			}

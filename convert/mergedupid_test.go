@@ -7,7 +7,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 )
 
@@ -22,7 +21,7 @@ func TestMergeBaseDuplicateIDChangedIsAnEdit(t *testing.T) {
 	base := notebook(5, withID(5, "409e04b4", b4), b3, withID(5, "409e04b4", b4))
 	ours := notebook(5, withID(5, "409e04b4", b4), b3, withID(5, "o2id", b4))
 	theirs := notebook(5, withID(5, "409e04b4", b4), b3)
-	res, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{})
+	res, err := merge(base, ours, theirs, dialog.MergeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +52,7 @@ func TestMergeBaseDuplicateIDUnchanged(t *testing.T) {
 		{"theirs edits another cell", base, notebook(5, withID(5, "409e04b4", b4), b3("«b3» edited"), withID(5, "409e04b4", b4)), []any{"«b4»", "«b3» edited", "«b4»"}},
 		{"theirs deletes the copy", base, notebook(5, withID(5, "409e04b4", b4), b3("«b3»")), []any{"«b4»", "«b3»"}},
 	} {
-		res, err := convert.Merge(base, c.ours, c.theirs, dialog.MergeOptions{})
+		res, err := merge(base, c.ours, c.theirs, dialog.MergeOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,7 +108,7 @@ func TestMergeBaseDuplicateIDPairedByContent(t *testing.T) {
 			notebook(5, withID(5, "0256a0o1", o1), withID(5, "87d92bb2", b2)),
 			[]string{`0256a0o1 "«o1»\no1.1 - item"`, `87d92bb2 "«b2»\nb2.1 x = 1"`}, ""},
 	} {
-		res, err := convert.Merge(c.base, c.ours, c.theirs, dialog.MergeOptions{})
+		res, err := merge(c.base, c.ours, c.theirs, dialog.MergeOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 )
 
@@ -97,7 +96,7 @@ func TestMergeSideDuplicateIDPairedByContent(t *testing.T) {
 			notebook(4, code(`{}`, "«s»", "[]", "null"), code(`{}`, "«s»", "[]", "null")),
 			[]string{`code <nil> "«s»"`, `code <nil> "«s»"`}, 0},
 	} {
-		res, err := convert.Merge(c.base, c.ours, c.theirs, dialog.MergeOptions{})
+		res, err := merge(c.base, c.ours, c.theirs, dialog.MergeOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

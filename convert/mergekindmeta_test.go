@@ -3,7 +3,6 @@ package convert_test
 import (
 	"testing"
 
-	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 )
 
@@ -17,7 +16,7 @@ func TestMergeKeepsMetadataAKindImplies(t *testing.T) {
 	raw := `{"id": "c0", "cell_type": "raw", "metadata": {"solveit_ai": true}, "source": "hello"}`
 	codeCell := withID(5, "c0", code(`{"solveit_ai": true}`, "hello", "[]", "null"))
 	prompt := withID(5, "c0", md(`{"solveit_ai": true}`, "hello", ""))
-	res, err := convert.Merge(notebook(5, raw), notebook(5, codeCell), notebook(5, prompt), dialog.MergeOptions{})
+	res, err := merge(notebook(5, raw), notebook(5, codeCell), notebook(5, prompt), dialog.MergeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

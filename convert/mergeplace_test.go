@@ -101,7 +101,7 @@ func TestMergeRecordsCellPlacedApart(t *testing.T) {
 			if base == "" {
 				base = "a b c"
 			}
-			res, err := convert.Merge(c.nb(base), c.nb(c.ours), c.nb(c.theirs), dialog.MergeOptions{})
+			res, err := merge(c.nb(base), c.nb(c.ours), c.nb(c.theirs), dialog.MergeOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -184,7 +184,7 @@ func TestMergeRecordsConflictsInTheFile(t *testing.T) {
 			}
 			in := [3][]byte{build(c.base, c.nbBase), build(c.ours, c.nbO), build(c.theirs, c.nbT)}
 			name := fmt.Sprintf("%s (4.%d)", c.name, minor)
-			res, err := convert.Merge(in[0], in[1], in[2], dialog.MergeOptions{})
+			res, err := merge(in[0], in[1], in[2], dialog.MergeOptions{})
 			if err != nil {
 				t.Errorf("%s: %v", name, err)
 				continue

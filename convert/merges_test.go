@@ -102,7 +102,7 @@ func realMergesWith(t *testing.T, dir string, ms []realMerge, strategy dialog.Ou
 	for _, m := range ms {
 		name := m.repo + "@" + m.commit[:8] + ":" + m.path
 		base, ours, theirs := blob(t, dir, m.base), blob(t, dir, m.ours), blob(t, dir, m.theirs)
-		res, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{Outputs: strategy})
+		res, err := merge(base, ours, theirs, dialog.MergeOptions{Outputs: strategy})
 		if err != nil {
 			var ie *convert.Error
 			var se *nbformat.SyntaxError

@@ -28,7 +28,7 @@ func TestMergeKeepsLoneSurrogates(t *testing.T) {
 	if err != nil || len(changes) != 1 || changes[0].Parts != dialog.PartContent|dialog.PartMeta {
 		t.Fatalf("diff: %v %v", changes, err)
 	}
-	res, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{})
+	res, err := merge(base, ours, theirs, dialog.MergeOptions{})
 	if err != nil || len(res.Conflicts) > 0 {
 		t.Fatalf("merge: %v %v", err, res)
 	}
@@ -42,7 +42,7 @@ func TestMergeKeepsLoneSurrogates(t *testing.T) {
 	}
 	// Both sides changing it differently conflict, both kept escaped.
 	ours2 := fix(nb("", `\ud83d`, "b"), `x \udc00 y`)
-	res, err = convert.Merge(base, ours2, theirs, dialog.MergeOptions{})
+	res, err = merge(base, ours2, theirs, dialog.MergeOptions{})
 	if err != nil || len(res.Conflicts) == 0 || !bytes.Contains(res.Data, []byte(`x \udc00 y`)) || !bytes.Contains(res.Data, []byte(`x \ud83e y`)) {
 		t.Errorf("conflict: %v %v\n%s", err, res.Conflicts, res.Data)
 	}

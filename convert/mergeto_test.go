@@ -25,14 +25,15 @@ import (
 // MergeTo asked for base.
 func mergeToCase(t *testing.T, name string, base, ours, theirs []byte, opt dialog.MergeOptions) (bases int) {
 	t.Helper()
-	want, werr := convert.Merge(base, ours, theirs, opt)
+	want, werr := merge(base, ours, theirs, opt)
 	var asked []string
 	read := func(input string) ([]byte, error) {
 		asked = append(asked, input)
 		return map[string][]byte{"base": base, "ours": ours, "theirs": theirs}[input], nil
 	}
 	var out bytes.Buffer
-	got, gerr := convert.MergeTo(&out, read, opt)
+	gotConflicts, gerr := convert.MergeTo(&out, read, opt)
+	got := &mergeResult{Conflicts: gotConflicts}
 	if (werr == nil) != (gerr == nil) {
 		t.Errorf("%s: Merge: %v, MergeTo: %v", name, werr, gerr)
 		return 0
@@ -44,9 +45,6 @@ func mergeToCase(t *testing.T, name string, base, ours, theirs []byte, opt dialo
 			t.Errorf("%s: Merge: %v, MergeTo: %v", name, werr, gerr)
 		}
 		return 0
-	}
-	if got.Data != nil {
-		t.Errorf("%s: MergeTo's result has Data", name)
 	}
 	if n := len(asked); n == 0 || n > 4 || strings.Join(asked, " ") != strings.Join([]string{"base", "ours", "theirs", "base"}[:n], " ") {
 		t.Errorf("%s: MergeTo asked for %v", name, asked)
@@ -287,9 +285,9 @@ func TestMergeToBaseOutputsTheirsHolds(t *testing.T) {
 		}
 		return base, nil
 	}, dialog.MergeOptions{})
-	var mie *convert.MergeInputError
-	if !errors.Is(err, convert.ErrChanged) || !errors.As(err, &mie) || mie.Input != "base" {
-		t.Errorf("base changed between its two reads: %v, want a MergeInputError of base wrapping ErrChanged", err)
+	var mie *convert.Error
+	if !errors.Is(err, convert.ErrChanged) || !errors.As(err, &mie) || mie.Op != "merge" || mie.Input != "base" {
+		t.Errorf("base changed between its two reads: %v, want an *Error of Op \"merge\" of base wrapping ErrChanged", err)
 	}
 	failed := errors.New("gone")
 	asked = 0

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/jsontree"
@@ -92,7 +91,7 @@ func TestMergeV3Corpus(t *testing.T) {
 			i, j := cells[k], cells[k+3]
 			ours, theirs := editLine(tp, lines[i], "ours"), editLine(tp, lines[j], "theirs")
 			want, clean := gitMergeFile(t, t.TempDir(), base, ours, theirs)
-			res, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{})
+			res, err := merge(base, ours, theirs, dialog.MergeOptions{})
 			name := fmt.Sprintf("%s cells %d, %d", e.Path, i, j)
 			if err != nil {
 				t.Errorf("%s: %v", name, err)
@@ -107,7 +106,7 @@ func TestMergeV3Corpus(t *testing.T) {
 		if len(cells) > 0 {
 			i := cells[len(cells)/2]
 			ours, theirs := editLine(tp, lines[i], "ours"), editLine(tp, lines[i], "theirs")
-			res, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{})
+			res, err := merge(base, ours, theirs, dialog.MergeOptions{})
 			name := fmt.Sprintf("%s cell %d both", e.Path, i)
 			if err != nil {
 				t.Errorf("%s: %v", name, err)

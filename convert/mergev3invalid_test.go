@@ -3,7 +3,6 @@ package convert_test
 import (
 	"testing"
 
-	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -18,7 +17,7 @@ func TestMergeV3CutSideRefused(t *testing.T) {
  "metadata": {}}]}`)
 	ours := []byte(`{"metadata": {"name": "nb"}, "nbformat": 3, "nbformat_minor": 0, "worksheets": [{
  "cell_type": "raw", "metadata": {}, "source": ["x = 1"]}]}`)
-	res, err := convert.Merge(base, ours, base, dialog.MergeOptions{})
+	res, err := merge(base, ours, base, dialog.MergeOptions{})
 	if err == nil {
 		nb, uerr := nbformat.Unmarshal(res.Data)
 		if uerr == nil {

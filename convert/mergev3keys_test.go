@@ -3,7 +3,6 @@ package convert_test
 import (
 	"testing"
 
-	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 )
 
@@ -23,7 +22,7 @@ func TestMergeV3NameAndSignature(t *testing.T) {
 	} {
 		ours := append([]byte(nil), base...)
 		ours = append(ours, '\n') // (not base's very bytes)
-		res, err := convert.Merge(base, ours, nb(c.theirs), dialog.MergeOptions{})
+		res, err := merge(base, ours, nb(c.theirs), dialog.MergeOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

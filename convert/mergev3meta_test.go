@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 )
 
@@ -34,7 +33,7 @@ func TestMergeV3MetadataWithoutRequiredMembers(t *testing.T) {
 			map[string]any{"name": "", "x": 1.0, "kernelspec": map[string]any{"display_name": "b"}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			res, err := convert.Merge(nb(c.base), nb(c.ours), nb(c.theirs), dialog.MergeOptions{})
+			res, err := merge(nb(c.base), nb(c.ours), nb(c.theirs), dialog.MergeOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -112,9 +112,9 @@ func TestDiffV3HeadingLinesPaired(t *testing.T) {
 // mergeHeadingEdited merges base, ours and theirs, failing t where a
 // conflict reads a side's edit of a heading as a deletion (a side
 // missing from it).
-func mergeHeadingEdited(t *testing.T, base, ours, theirs []byte) *convert.MergeResult {
+func mergeHeadingEdited(t *testing.T, base, ours, theirs []byte) *mergeResult {
 	t.Helper()
-	res, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{})
+	res, err := merge(base, ours, theirs, dialog.MergeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,7 +63,7 @@ func TestMergeV3RecordsHoldVersion3Values(t *testing.T) {
 		},
 	}} {
 		t.Run(c.name, func(t *testing.T) {
-			res, err := convert.Merge(nb(c.base), nb(c.ours), nb(c.theirs), dialog.MergeOptions{})
+			res, err := merge(nb(c.base), nb(c.ours), nb(c.theirs), dialog.MergeOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 )
 
@@ -45,7 +44,7 @@ func TestMergeVersion(t *testing.T) {
 				if om == 5 {
 					want = 5
 				}
-				res, err := convert.Merge(nb(bm, "a", "b"), nb(om, "a ours", "b"), nb(tm, "a", "b theirs"), dialog.MergeOptions{})
+				res, err := merge(nb(bm, "a", "b"), nb(om, "a ours", "b"), nb(tm, "a", "b theirs"), dialog.MergeOptions{})
 				if err != nil {
 					t.Errorf("%s: %v", name, err)
 					continue

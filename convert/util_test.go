@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/nbtest"
 )
 
@@ -43,3 +45,18 @@ var (
 	codeOutput   = nbtest.CodeOutput
 	streamOutput = nbtest.StreamOutput
 )
+
+// mergeResult is what convert.Merge returns, together, for the tests.
+type mergeResult struct {
+	Data      []byte
+	Conflicts []dialog.Conflict
+}
+
+// merge is convert.Merge, its results together.
+func merge(base, ours, theirs []byte, opt dialog.MergeOptions) (*mergeResult, error) {
+	data, conflicts, err := convert.Merge(base, ours, theirs, opt)
+	if err != nil {
+		return nil, err
+	}
+	return &mergeResult{data, conflicts}, nil
+}

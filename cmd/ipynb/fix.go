@@ -214,10 +214,7 @@ func (f *fixMerge) mergeTo(w io.Writer) error {
 			}
 			return theirs, nil
 		}
-		var res *convert.MergeResult
-		if res, err = convert.MergeTo(w, read, f.opt); err == nil {
-			conflicts = res.Conflicts
-		}
+		conflicts, err = convert.MergeTo(w, read, f.opt)
 		if errors.As(err, &mie) && mie.Op == "merge" && mie.Input == "base" {
 			// The zdiff3 style moves lines both sides share out of the
 			// conflicts, so the lines around a base section need not be

@@ -158,13 +158,13 @@ func mergeBytes(base, ours, theirs []byte, opt mergeOptions) (*merged, error) {
 		return nil, fmt.Errorf("nbformat %d: %w", om, errOldFormat)
 	}
 	tm, _ := majorVersionOf(theirs)
-	res, err := convert.Merge(base, ours, theirs, opt)
+	data, conflicts, err := convert.Merge(base, ours, theirs, opt)
 	if err != nil {
 		return nil, err
 	}
-	m := &merged{data: res.Data, conflicts: res.Conflicts}
+	m := &merged{data: data, conflicts: conflicts}
 	if om == 3 && tm > 3 {
-		m.note = formatNote(tm, res.Data)
+		m.note = formatNote(tm, data)
 	}
 	return m, nil
 }

@@ -94,7 +94,7 @@ func (m *mergeRun) threeWay() (int, *mergeFailed) {
 	// written, whether it is ours' bytes so far.
 	same := &oursWriter{ours: m.texts[1]}
 	produce := func(w io.Writer) error {
-		res, err := convert.MergeTo(io.MultiWriter(w, same), read, m.opt)
+		conflicts, err := convert.MergeTo(io.MultiWriter(w, same), read, m.opt)
 		var mf *mergeFailed
 		switch {
 		case errors.As(err, &mf):
@@ -102,10 +102,10 @@ func (m *mergeRun) threeWay() (int, *mergeFailed) {
 		case err != nil:
 			return &mergeFailed{err, -1}
 		}
-		if len(res.Conflicts) > 0 {
+		if len(conflicts) > 0 {
 			// Said now: the conflicts' versions of theirs' cells hold
 			// parts of theirs' text (which is let go).
-			summary = conflictSummary(res.Conflicts, idsIn(res.Conflicts, m.texts[1], m.texts[2]))
+			summary = conflictSummary(conflicts, idsIn(conflicts, m.texts[1], m.texts[2]))
 		}
 		if !m.keep[2] {
 			m.texts[2] = nil // (read again for the text fallback)
@@ -261,13 +261,9 @@ func mergeTwoWayTo(w io.Writer, ours, theirs []byte, opt mergeOptions) ([]mergeC
 			if err != nil {
 				return nil, err
 			}
-			res, err := convert.MergeTo(w, func(which string) ([]byte, error) {
+			return convert.MergeTo(w, func(which string) ([]byte, error) {
 				return map[string][]byte{"base": base, "ours": o, "theirs": t}[which], nil
 			}, opt)
-			if err != nil {
-				return nil, err
-			}
-			return res.Conflicts, nil
 		}
 	}
 	res, err := mergeTwoWay(ours, theirs, opt)

@@ -154,14 +154,14 @@ func libraryMerge(base, ours, theirs []byte) (o outcome) {
 			o = outcome{status: 3, said: fmt.Sprintf("panic: %v", p)}
 		}
 	}()
-	res, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{})
+	data, conflicts, err := convert.Merge(base, ours, theirs, dialog.MergeOptions{})
 	if err != nil {
 		return outcome{status: 2, said: err.Error()}
 	}
-	if len(res.Conflicts) == 0 {
-		return outcome{result: res.Data}
+	if len(conflicts) == 0 {
+		return outcome{result: data}
 	}
-	return outcome{result: res.Data, status: 1, said: fmt.Sprint(res.Conflicts)}
+	return outcome{result: data, status: 1, said: fmt.Sprint(conflicts)}
 }
 
 // buildCommand builds the ipynb command into a temporary directory.

@@ -36,13 +36,14 @@ type mergeConflict = dialog.Conflict
 
 // mergeApp is the state of a merge page.
 type mergeApp struct {
-	in     reader
-	paths  [3]string
-	target string            // the file saved into: OURS, or -o's
-	stamp  *atomicfile.Stamp // target's read (nil: it did not exist)
-	res    *convert.MergeResult
-	labels [2]string // the markers' labels
-	quit   func()
+	in        reader
+	paths     [3]string
+	target    string            // the file saved into: OURS, or -o's
+	stamp     *atomicfile.Stamp // target's read (nil: it did not exist)
+	data      []byte            // the merged notebook
+	conflicts []dialog.Conflict // its conflicts
+	labels    [2]string         // the markers' labels
+	quit      func()
 	// at is, for each conflict, the position of its message in the merged
 	// notebook (-1: the notebook's metadata, or not found).
 	at []int
@@ -110,7 +111,7 @@ func newMergeApp(in reader, paths [3]string, target string) (webApp, int) {
 		base, err = emptyLike(texts[1])
 	}
 	if err == nil {
-		a.res, err = convert.Merge(base, texts[1], texts[2], dialog.MergeOptions{OursLabel: a.labels[0], TheirsLabel: a.labels[1]})
+		a.data, a.conflicts, err = convert.Merge(base, texts[1], texts[2], dialog.MergeOptions{OursLabel: a.labels[0], TheirsLabel: a.labels[1]})
 	}
 	if mie := (*convert.Error)(nil); errors.As(err, &mie) && mie.Op == "merge" {
 		fmt.Fprintf(in.stderr, "ipynb web: %s (%s): %s\n", quote(paths[max(slices.Index([]string{"base", "ours", "theirs"}, mie.Input), 0)]), mie.Input,
@@ -121,13 +122,13 @@ func newMergeApp(in reader, paths [3]string, target string) (webApp, int) {
 		fmt.Fprintf(in.stderr, "ipynb web: %s: %s\n", quote(paths[1]), strings.TrimPrefix(err.Error(), "convert: "))
 		return nil, exitError
 	}
-	f, err := convert.Unmarshal(a.res.Data, convert.ReadOptions{})
+	f, err := convert.Unmarshal(a.data, convert.ReadOptions{})
 	if err != nil {
 		fmt.Fprintf(in.stderr, "ipynb web: the merge: %v\n", err)
 		return nil, exitError
 	}
 	d := f.Dialog
-	a.at = locate(d, a.res.Conflicts)
+	a.at = locate(d, a.conflicts)
 	return a, -1
 }
 
@@ -149,13 +150,13 @@ func (a *mergeApp) status() int {
 
 // page is the merge page of the conflicts.
 func (a *mergeApp) page() ([]byte, error) {
-	f, err := convert.Unmarshal(a.res.Data, convert.ReadOptions{})
+	f, err := convert.Unmarshal(a.data, convert.ReadOptions{})
 	if err != nil {
 		return nil, err
 	}
 	d := f.Dialog
 	var cs []nbhtml.MergeConflict
-	for i := range a.res.Conflicts {
+	for i := range a.conflicts {
 		cs = append(cs, a.view(d, i))
 	}
 	var b bytes.Buffer
@@ -186,7 +187,7 @@ func partOf(m *dialog.Message, part string) string {
 
 // view is a conflict as the page shows it.
 func (a *mergeApp) view(d *dialog.Dialog, i int) nbhtml.MergeConflict {
-	c := a.res.Conflicts[i]
+	c := a.conflicts[i]
 	m := a.messageAt(d, i)
 	v := nbhtml.MergeConflict{Title: c.What}
 	if m != nil {
@@ -315,11 +316,11 @@ func (a *mergeApp) action(name string, body []byte) (any, bool) {
 	var req struct {
 		Resolutions []resolution `json:"resolutions"`
 	}
-	if err := json.Unmarshal(body, &req); err != nil || len(req.Resolutions) != len(a.res.Conflicts) {
+	if err := json.Unmarshal(body, &req); err != nil || len(req.Resolutions) != len(a.conflicts) {
 		return mergeAnswer{Error: "the page sent no resolution for each conflict"}, true
 	}
 	data, resolved, err := a.apply(req.Resolutions)
-	ans := mergeAnswer{Resolved: resolved, Total: len(a.res.Conflicts)}
+	ans := mergeAnswer{Resolved: resolved, Total: len(a.conflicts)}
 	if err != nil {
 		ans.Error = strings.TrimPrefix(err.Error(), "convert: ")
 		return ans, true
@@ -377,7 +378,7 @@ func validity(data []byte) (bool, []string) {
 // apply makes the notebook of the resolutions, and counts the conflicts
 // they resolve.
 func (a *mergeApp) apply(rs []resolution) ([]byte, int, error) {
-	f, err := convert.Unmarshal(a.res.Data, convert.ReadOptions{})
+	f, err := convert.Unmarshal(a.data, convert.ReadOptions{})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -385,7 +386,7 @@ func (a *mergeApp) apply(rs []resolution) ([]byte, int, error) {
 	resolved := 0
 	var remove []string
 	var moves [][2]*dialog.Message // a message, and the one to put it after (nil: the front)
-	for i, c := range a.res.Conflicts {
+	for i, c := range a.conflicts {
 		r := rs[i]
 		m := a.messageAt(d, i)
 		side := c.Ours

@@ -58,7 +58,7 @@ func TestResolveRealMerges(t *testing.T) {
 		}
 		merges++
 		a := app.(*mergeApp)
-		if len(a.res.Conflicts) == 0 {
+		if len(a.conflicts) == 0 {
 			continue
 		}
 		conflicted++
@@ -66,10 +66,10 @@ func TestResolveRealMerges(t *testing.T) {
 		if err != nil || !bytes.Contains(page, []byte(`class="nb-dcell nb-k-changed nb-conflict"`)) {
 			t.Errorf("%s: merge page: %v", cols[2], err)
 		}
-		d, _ := a.in.dialogOf("merged", a.res.Data)
+		d, _ := a.in.dialogOf("merged", a.data)
 		for _, choice := range []string{"ours", "theirs", "both"} {
-			rs := make([]resolution, len(a.res.Conflicts))
-			for i := range a.res.Conflicts {
+			rs := make([]resolution, len(a.conflicts))
+			for i := range a.conflicts {
 				v := a.view(d, i)
 				rs[i].Choice = v.Choices[0].Value // delete, or ours
 				for _, ch := range v.Choices {

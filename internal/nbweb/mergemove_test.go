@@ -58,7 +58,7 @@ func TestResolveCellPlacedApart(t *testing.T) {
 				}
 			}
 			a, _ := newTestMerge(t, paths, "")
-			d, _ := a.in.dialogOf("merged", a.res.Data)
+			d, _ := a.in.dialogOf("merged", a.data)
 			v := a.view(d, 0)
 			var choices []string
 			for _, c := range v.Choices {

@@ -43,8 +43,8 @@ func newTestMerge(t *testing.T, paths [3]string, target string) (*mergeApp, *byt
 		t.Fatalf("newMergeApp: %d: %s", st, stderr.String())
 	}
 	a := app.(*mergeApp)
-	if len(a.res.Conflicts) != 1 {
-		t.Fatalf("%d conflicts, want 1", len(a.res.Conflicts))
+	if len(a.conflicts) != 1 {
+		t.Fatalf("%d conflicts, want 1", len(a.conflicts))
 	}
 	return a, &stderr
 }
