@@ -130,7 +130,7 @@ func (o options) idsMadeValid(d *dialog.Dialog, nb *nbformat.Notebook, org *orig
 		if i >= len(nb.Cells) || nb.Cells[i] == org.nb.Cells[i] {
 			return false // the cell's id was not written anew
 		}
-		if id := nbformat.CellIDOf(nb.Cells[i]); !id.Valid() || string(id) != d.Messages[i].ID {
+		if id := nbformat.CellIDOf(nb.Cells[i]); !cellid.Valid(string(id)) || string(id) != d.Messages[i].ID {
 			return false
 		}
 		alone.Cells = append(alone.Cells, nb.Cells[i])
@@ -263,7 +263,7 @@ func (o options) heal(nb *nbformat.Notebook, built map[int]builtCell, newMeta, o
 // hasCellIDs reports whether a cell of nb has a valid id.
 func hasCellIDs(nb *nbformat.Notebook) bool {
 	for _, c := range nb.Cells {
-		if nbformat.CellIDOf(c).Valid() {
+		if cellid.Valid(string(nbformat.CellIDOf(c))) {
 			return true
 		}
 	}

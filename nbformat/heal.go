@@ -250,7 +250,7 @@ func (h *healer) keepIDs() error {
 	}
 	kept := false
 	for _, c := range nb.Cells {
-		if CellIDOf(c).Valid() {
+		if CellIDOf(c).valid() {
 			kept = true
 			break
 		}

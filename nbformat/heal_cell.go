@@ -223,7 +223,7 @@ func freshID(newID func() CellID, used map[CellID]bool, i int, c Cell) CellID {
 		fresh = CellID(cellid.Derive(i, string(c.Type()), SourceOf(c).String(), func(id string) bool { return used[CellID(id)] }))
 	} else {
 		fresh = newID()
-		for used[fresh] || !fresh.Valid() {
+		for used[fresh] || !fresh.valid() {
 			fresh = newID()
 		}
 	}
@@ -336,7 +336,7 @@ func (h *healer) wholeCell(i int, p *ValidationError) {
 	c := h.nb.Cells[i]
 	raw := nbrebuild.Compact(nil, h.t, h.cellNodeOf(i))
 	id := CellIDOf(c)
-	if !id.Valid() {
+	if !id.valid() {
 		id = ""
 	}
 	h.nb.Cells[i] = &RawCell{CellType: CellTypeRaw, ID: id, Source: Text(string(raw))}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -148,8 +149,8 @@ func TestHealKeepBOM(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := nbformat.CellIDOf(nb.Cells[0]); !got.Valid() {
-			t.Errorf("keep %v: id %q, not valid", keep, got)
+		if got := nbformat.CellIDOf(nb.Cells[0]); !cellid.Valid(string(got)) || nbformat.Validate(nb) != nil {
+			t.Errorf("keep %v: id %q, not valid: %v", keep, got, nbformat.Validate(nb))
 		}
 		out, _ := nbformat.Marshal(nb)
 		if bom := bytes.HasPrefix(out, []byte("\xef\xbb\xbf")); bom != keep {

@@ -14,10 +14,10 @@ import (
 	"github.com/nbdialog/ipynb/internal/nbv3"
 )
 
-// Valid reports whether id is a valid cell id: 1 to 64 ASCII letters,
+// valid reports whether id is a valid cell id: 1 to 64 ASCII letters,
 // digits, "-" or "_" (the schema's cell_id; nothing may follow, not even a
 // final newline).
-func (id CellID) Valid() bool { return cellid.Valid(string(id)) }
+func (id CellID) valid() bool { return cellid.Valid(string(id)) }
 
 // Upgrade converts nb to nbformat 4.5 in place:
 //
@@ -81,7 +81,7 @@ func upgrade(nb *Notebook) error {
 func fixIDs(nb *Notebook) {
 	var used, seen map[CellID]bool // valid ids (and fresh ones if many); valid ids met so far
 	for _, c := range nb.Cells {
-		if id := CellIDOf(c); id.Valid() {
+		if id := CellIDOf(c); id.valid() {
 			if used == nil {
 				used = make(map[CellID]bool, len(nb.Cells))
 			}
@@ -106,7 +106,7 @@ func fixIDs(nb *Notebook) {
 		return false
 	}
 	for i, c := range nb.Cells {
-		if id := CellIDOf(c); id.Valid() && !seen[id] {
+		if id := CellIDOf(c); id.valid() && !seen[id] {
 			if seen == nil {
 				seen = make(map[CellID]bool, len(nb.Cells))
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/cellid"
 	"github.com/nbdialog/ipynb/internal/textdiff"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -305,7 +306,7 @@ func idText(id nbformat.CellID) string {
 	switch {
 	case id == "":
 		return "none"
-	case !id.Valid():
+	case !cellid.Valid(string(id)):
 		return strconv.Quote(string(id))
 	}
 	return string(id)
