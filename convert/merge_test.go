@@ -37,7 +37,9 @@ func editAt(d *dialog.Dialog, op, i int, tag string) {
 		lines[0] = "changed by " + tag + "\n"
 		m.Content = strings.Join(lines, "")
 	case 2:
-		d.Insert(i, &dialog.Message{Kind: dialog.Code, Content: "print('inserted by " + tag + "')", Outputs: []dialog.Output{}})
+		if _, err := d.Make(dialog.Code, "print('inserted by "+tag+"')", dialog.MakeOptions{At: i + 1}); err != nil {
+			panic(err)
+		}
 	case 3:
 		d.Messages = append(d.Messages[:i:i], d.Messages[i+1:]...)
 	case 4:

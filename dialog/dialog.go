@@ -63,13 +63,13 @@ func (d *Dialog) newAttachmentID() string {
 // and empty metadata, and returns it.
 func (d *Dialog) Add(kind Kind, content string) *Message {
 	m := &Message{Kind: kind, Content: content, Meta: map[string]any{}}
-	d.Insert(len(d.Messages), m)
+	d.insert(len(d.Messages), m)
 	return m
 }
 
-// Insert puts m at position i (clamped to the list; a negative i counts
+// insert puts m at position i (clamped to the list; a negative i counts
 // from the end, -1 appending), giving it a fresh id if it has none.
-func (d *Dialog) Insert(i int, m *Message) {
+func (d *Dialog) insert(i int, m *Message) {
 	if m.ID == "" {
 		m.ID = d.newID()
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -87,13 +88,14 @@ func TestInsertAndLookup(t *testing.T) {
 	a := &dialog.Message{ID: "aaaa0001", Kind: dialog.Note}
 	b := &dialog.Message{ID: "aaaa0002", Kind: dialog.Note}
 	c := &dialog.Message{ID: "bbbb0003", Kind: dialog.Code}
-	d.Insert(-1, a)
-	d.Insert(-1, c)
-	d.Insert(d.Index("bbbb0003"), b)
-	e := &dialog.Message{Kind: dialog.Raw}
-	d.Insert(d.Index("aaaa0001")+1, e)
-	d.Insert(0, &dialog.Message{ID: "first", Kind: dialog.Note})
-	d.Insert(100, &dialog.Message{ID: "last", Kind: dialog.Note})
+	d.Messages = append(d.Messages, a, c)
+	d.Messages = slices.Insert(d.Messages, d.Index("bbbb0003"), b)
+	e, err := d.Make(dialog.Raw, "", dialog.MakeOptions{After: "aaaa0001"})
+	if err != nil || e.ID == "" {
+		t.Fatalf("Make: %v %v", e, err)
+	}
+	d.Messages = slices.Insert(d.Messages, 0, &dialog.Message{ID: "first", Kind: dialog.Note})
+	d.Messages = append(d.Messages, &dialog.Message{ID: "last", Kind: dialog.Note})
 	if diff := cmp.Diff([]string{"first", "aaaa0001", e.ID, "aaaa0002", "bbbb0003", "last"}, ids(d)); diff != "" {
 		t.Error(diff)
 	}

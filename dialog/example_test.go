@@ -71,9 +71,10 @@ func ExampleDialog_Make() {
 }
 
 func ExampleDialog_Get() {
-	d := &dialog.Dialog{Name: "demo"}
-	d.Insert(-1, &dialog.Message{ID: "a1b2c3d4", Kind: dialog.Note, Content: "first"})
-	d.Insert(-1, &dialog.Message{ID: "a1ffffff", Kind: dialog.Note, Content: "second"})
+	d := &dialog.Dialog{Name: "demo", Messages: []*dialog.Message{
+		{ID: "a1b2c3d4", Kind: dialog.Note, Content: "first"},
+		{ID: "a1ffffff", Kind: dialog.Note, Content: "second"},
+	}}
 	m, err := d.Get("a1b") // a unique id prefix
 	if err != nil {
 		log.Fatal(err)
@@ -90,17 +91,18 @@ func ExampleDialog_Get() {
 // (theirs replaced a note), and both sides' edits of one message merge
 // line by line (edits of adjacent lines would conflict, as in git).
 func ExampleMerge() {
-	base := &dialog.Dialog{Name: "notes"}
-	base.Insert(0, &dialog.Message{ID: "a1", Kind: dialog.Code, Content: "x = 1\n# and\ny = 2\n"})
-	base.Insert(1, &dialog.Message{ID: "b2", Kind: dialog.Note, Content: "Some notes."})
-
-	ours := &dialog.Dialog{Name: "notes"}
-	ours.Insert(0, &dialog.Message{ID: "a1", Kind: dialog.Code, Content: "x = 10\n# and\ny = 2\n"})
-	ours.Insert(1, &dialog.Message{ID: "b2", Kind: dialog.Note, Content: "Some notes."})
-
-	theirs := &dialog.Dialog{Name: "notes"}
-	theirs.Insert(0, &dialog.Message{ID: "a1", Kind: dialog.Code, Content: "x = 1\n# and\ny = 20\n"})
-	theirs.Insert(1, &dialog.Message{ID: "c3", Kind: dialog.Note, Content: "Their note."})
+	base := &dialog.Dialog{Name: "notes", Messages: []*dialog.Message{
+		{ID: "a1", Kind: dialog.Code, Content: "x = 1\n# and\ny = 2\n"},
+		{ID: "b2", Kind: dialog.Note, Content: "Some notes."},
+	}}
+	ours := &dialog.Dialog{Name: "notes", Messages: []*dialog.Message{
+		{ID: "a1", Kind: dialog.Code, Content: "x = 10\n# and\ny = 2\n"},
+		{ID: "b2", Kind: dialog.Note, Content: "Some notes."},
+	}}
+	theirs := &dialog.Dialog{Name: "notes", Messages: []*dialog.Message{
+		{ID: "a1", Kind: dialog.Code, Content: "x = 1\n# and\ny = 20\n"},
+		{ID: "c3", Kind: dialog.Note, Content: "Their note."},
+	}}
 
 	merged, conflicts := dialog.Merge(base, ours, theirs, dialog.MergeOptions{})
 	fmt.Print(merged.Summary(0, 0))

@@ -82,7 +82,7 @@ func (d *Dialog) Make(kind Kind, content string, opts MakeOptions) (*Message, er
 	if err := m.validate(); err != nil {
 		return nil, err
 	}
-	d.Insert(i, m)
+	d.insert(i, m)
 	return m, nil
 }
 

@@ -76,8 +76,8 @@ func TestMakeOutputsJSON(t *testing.T) {
 // Every refusal names the problem and adds nothing.
 func TestMakeRefuses(t *testing.T) {
 	d := &dialog.Dialog{Name: "d"}
-	d.Insert(-1, &dialog.Message{ID: "ab000001", Kind: dialog.Note})
-	d.Insert(-1, &dialog.Message{ID: "ab000002", Kind: dialog.Note})
+	d.Messages = append(d.Messages, &dialog.Message{ID: "ab000001", Kind: dialog.Note})
+	d.Messages = append(d.Messages, &dialog.Message{ID: "ab000002", Kind: dialog.Note})
 	cases := []struct {
 		kind dialog.Kind
 		opts dialog.MakeOptions

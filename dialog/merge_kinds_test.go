@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -214,9 +215,9 @@ func TestMergeReplacedOnBothSides(t *testing.T) {
 		d.Remove("m2")
 		d.Remove("m3")
 	}
-	o.Insert(1, msg("o1", dialog.Code, "ours 1"))
-	o.Insert(2, msg("o2", dialog.Note, "ours 2"))
-	th.Insert(1, msg("t1", dialog.Code, "theirs 1"))
+	o.Messages = slices.Insert(o.Messages, 1, msg("o1", dialog.Code, "ours 1"))
+	o.Messages = slices.Insert(o.Messages, 2, msg("o2", dialog.Note, "ours 2"))
+	th.Messages = slices.Insert(th.Messages, 1, msg("t1", dialog.Code, "theirs 1"))
 	for _, opt := range []dialog.MergeOptions{{}, {MarkerSize: 9, OursLabel: "main", TheirsLabel: "topic"}} {
 		got, cs := mustMerge(t, b, o, th, opt)
 		var contents []string
@@ -238,8 +239,8 @@ func TestMergeReplacedOnBothSides(t *testing.T) {
 	}
 	// Only inserting: clean. One side replacing, the other deleting: clean.
 	o2, th2 := clone(b), clone(b)
-	o2.Insert(2, msg("o1", dialog.Note, "ours"))
-	th2.Insert(2, msg("t1", dialog.Note, "theirs"))
+	o2.Messages = slices.Insert(o2.Messages, 2, msg("o1", dialog.Note, "ours"))
+	th2.Messages = slices.Insert(th2.Messages, 2, msg("t1", dialog.Note, "theirs"))
 	if _, cs := mustMerge(t, b, o2, th2, dialog.MergeOptions{}); len(cs) != 0 {
 		t.Errorf("inserts: %v", whats(cs))
 	}

@@ -2,6 +2,7 @@ package dialog_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -27,7 +28,7 @@ func scaled(n int, unkeyed bool) (b, o, t *dialog.Dialog, opt dialog.MergeOption
 		t.Messages[i+20].Content = "theirs\n" + t.Messages[i+20].Content
 	}
 	for i := n - 40; i > 0; i -= 50 {
-		o.Insert(i, msg(fmt.Sprintf("o%07d", i), dialog.Code, fmt.Sprintf("new %d", i)))
+		o.Messages = slices.Insert(o.Messages, i, msg(fmt.Sprintf("o%07d", i), dialog.Code, fmt.Sprintf("new %d", i)))
 		t.Messages = append(t.Messages[:i+5:i+5], t.Messages[i+6:]...)
 	}
 	if unkeyed {

@@ -100,7 +100,7 @@ func base5() *dialog.Dialog {
 func TestMergeSequence(t *testing.T) {
 	b := base5()
 	o := clone(b)
-	o.Insert(1, msg("o1", dialog.Note, "ours' note")) // after m1
+	o.Messages = slices.Insert(o.Messages, 1, msg("o1", dialog.Note, "ours' note")) // after m1
 	o.Remove("m4")
 	th := clone(b)
 	m5 := th.Messages[4]
@@ -124,10 +124,10 @@ func TestMergeSequence(t *testing.T) {
 func TestMergeInsertsAtOnePlace(t *testing.T) {
 	b := base5()
 	o, th := clone(b), clone(b)
-	o.Insert(2, msg("o1", dialog.Note, "ours"))
-	th.Insert(2, msg("t1", dialog.Note, "theirs"))
-	o.Insert(0, msg("same", dialog.Code, "both"))
-	th.Insert(0, msg("same", dialog.Code, "both"))
+	o.Messages = slices.Insert(o.Messages, 2, msg("o1", dialog.Note, "ours"))
+	th.Messages = slices.Insert(th.Messages, 2, msg("t1", dialog.Note, "theirs"))
+	o.Messages = slices.Insert(o.Messages, 0, msg("same", dialog.Code, "both"))
+	th.Messages = slices.Insert(th.Messages, 0, msg("same", dialog.Code, "both"))
 	got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{})
 	if len(cs) != 0 {
 		t.Fatalf("conflicts: %v", whats(cs))
@@ -337,10 +337,10 @@ func TestMergeUnkeyed(t *testing.T) {
 	b := renumber(base5(), "b")
 	o := renumber(b, "o")
 	th := renumber(b, "t")
-	o.Messages[1].Content = "x = 10\ny = 2\nz = 3\n"    // edited in place
-	th.Messages[1].Content = "x = 1\ny = 2\nz = 30\n"   // the other line
-	th.Insert(0, msg("tnew", dialog.Note, "new first")) // inserted
-	th.Messages = slices.Delete(th.Messages, 4, 5)      // m4 (raw) deleted
+	o.Messages[1].Content = "x = 10\ny = 2\nz = 3\n"                                   // edited in place
+	th.Messages[1].Content = "x = 1\ny = 2\nz = 30\n"                                  // the other line
+	th.Messages = slices.Insert(th.Messages, 0, msg("tnew", dialog.Note, "new first")) // inserted
+	th.Messages = slices.Delete(th.Messages, 4, 5)                                     // m4 (raw) deleted
 	unkeyed := func(*dialog.Message) bool { return true }
 	got, cs := mustMerge(t, b, o, th, dialog.MergeOptions{Unkeyed: unkeyed})
 	if len(cs) != 0 {

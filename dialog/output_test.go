@@ -52,7 +52,7 @@ func readDialog(n *atomic.Int64, streams ...string) *dialog.Dialog {
 		m := &dialog.Message{ID: fmt.Sprintf("c%03d", i), Kind: dialog.Code, Content: "print()"}
 		m.Outputs = []dialog.Output{sourced(n, `{"output_type": "stream", "name": "stdout", "text": "`+s+`\n"}`),
 			sourced(n, `{"output_type": "display_data", "metadata": {}, "data": {"image/png": "`+strings.Repeat("iVBO", 100)+`"}}`)}
-		d.Insert(-1, m)
+		d.Messages = append(d.Messages, m)
 	}
 	return d
 }
