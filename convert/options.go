@@ -111,15 +111,7 @@ func registryOf(ds []Descriptor) (*registry, error) {
 // one buffer per dialog rather than allocated one by one, so a message
 // kept after its dialog keeps them alive.
 func Unmarshal(data []byte, opt ReadOptions) (*File, error) {
-	opts, err := opt.opts()
-	if err != nil {
-		return nil, err
-	}
-	f, err := opts.Unmarshal(data)
-	if err == nil && opt.Name != "" {
-		f.Name = opt.Name
-	}
-	return f, err
+	return opt.read(func(o options) (*File, error) { return o.Unmarshal(data) })
 }
 
 // ReadFile reads a dialog from the notebook file at path (".ipynb" is
@@ -128,15 +120,7 @@ func Unmarshal(data []byte, opt ReadOptions) (*File, error) {
 // ModTime are the file's, so that Save writes it back. Reading never
 // blocks on a named pipe (it is refused).
 func ReadFile(path string, opt ReadOptions) (*File, error) {
-	opts, err := opt.opts()
-	if err != nil {
-		return nil, err
-	}
-	f, err := opts.ReadFile(path)
-	if err == nil && opt.Name != "" {
-		f.Name = opt.Name
-	}
-	return f, err
+	return opt.read(func(o options) (*File, error) { return o.ReadFile(path) })
 }
 
 // ToDialog converts a notebook to a dialog. The notebook is kept (in the
@@ -150,11 +134,17 @@ func ReadFile(path string, opt ReadOptions) (*File, error) {
 // from their position and content. A version 3 notebook is read through
 // its upgrade to 4.5.
 func ToDialog(nb *nbformat.Notebook, opt ReadOptions) (*File, error) {
-	opts, err := opt.opts()
+	return opt.read(func(o options) (*File, error) { return o.toDialog(nb, nil) })
+}
+
+// read reads with the options of opt, naming the dialog read opt.Name if
+// set.
+func (opt ReadOptions) read(read func(options) (*File, error)) (*File, error) {
+	o, err := opt.opts()
 	if err != nil {
 		return nil, err
 	}
-	f, err := opts.toDialog(nb, nil)
+	f, err := read(o)
 	if err == nil && opt.Name != "" {
 		f.Name = opt.Name
 	}
