@@ -124,9 +124,15 @@ func (m *matcher) unmatched() {
 	}
 }
 
-// equalInOrder pairs equal messages in their common order.
+// equalInOrder pairs equal messages in their common order (where a
+// content repeats in a, those equal in every part first: see
+// equalKeys).
 func (m *matcher) equalInOrder() {
-	for x, y := range textdiff.MatchAnchored(m.ka, m.kb) {
+	matched := func() []int { return textdiff.MatchAnchored(m.ka, m.kb) }
+	if fa, fb, ok := m.equalKeys(); ok {
+		matched = func() []int { return m.equalThenContent(fa, fb) }
+	}
+	for x, y := range matched() {
 		if y >= 0 && m.pairable(m.ra[x], m.rb[y]) {
 			m.pair(m.rb[y], m.ra[x])
 		}
