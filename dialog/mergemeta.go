@@ -75,6 +75,25 @@ func (mg *merger) withoutKindMeta(k Kind, meta map[string]any) map[string]any {
 	return out
 }
 
+// kindMetaUndone reports a conflict for each key the merged kind of m
+// carries (opt.KindMeta) whose merged value m.Meta has not: a side
+// deleted or changed that key where the other gave the message the kind
+// (a code cell's "solveit_ai" deleted by one side, the cell made a
+// prompt by the other), and the kind, written, gives it back. Values
+// are the three versions' with what their kinds carry (nil where absent).
+func (mg *merger) kindMetaUndone(m, b, o, t *Message, conflict func(Conflict)) {
+	for key, v := range mg.opt.KindMeta[m.Kind] {
+		if x, ok := m.Meta[key]; ok && jsonvalue.Equal(x, v) || mg.reported(PartMeta, key) {
+			continue
+		}
+		var vs [3]any
+		for i, s := range [3]*Message{b, o, t} {
+			vs[i] = mg.withKindMeta(s)[key]
+		}
+		conflict(Conflict{What: "metadata key " + key + " of the merged kind", Part: PartMeta, Key: []string{key}, Values: vs})
+	}
+}
+
 // mergeMeta merges the dialogs' metadata.
 func (mg *merger) mergeMeta(b, o, t map[string]any) map[string]any {
 	return mg.mergeMap(b, o, t, func(path []string, v [3]any) {

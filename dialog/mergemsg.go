@@ -214,6 +214,7 @@ func (mg *merger) message3(b, o, t *Message, added bool) *Message {
 	m.Meta = mg.mergeMap(mg.withKindMeta(b), mg.withKindMeta(o), mg.withKindMeta(t), func(path []string, v [3]any) {
 		conflict(Conflict{What: "metadata key " + joinPath(path), Part: PartMeta, Key: path, Values: v})
 	})
+	mg.kindMetaUndone(m, b, o, t, conflict)
 	m.Meta = mg.withoutKindMeta(m.Kind, m.Meta)
 	m.Attrs = mg.mergeMap(b.Attrs, o.Attrs, t.Attrs, func(path []string, v [3]any) {
 		conflict(Conflict{What: "attribute " + joinPath(path), Part: PartAttrs, Key: path, Values: v})
