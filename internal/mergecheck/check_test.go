@@ -287,6 +287,7 @@ func (k *run) cell(key string, b, o, t *cellView, rs []*cellView) {
 			k.fail("deleted cell kept", sideNames[i+1], key, "", "the other side left it unchanged")
 		case equal(other.c, b.c):
 		case len(rs) == 0 && derivedOnly(b.c, other.c):
+		case len(rs) == 0 && k.idCopyOnly(b.c, other.c, 2-i):
 		case len(rs) == 0:
 			k.fail("edit of a deleted cell lost", sideNames[2-i], key, "", "deleted by %s; the cell is absent", sideNames[i+1])
 		case !cellMarked(rs[0], nil) && !rs[0].inRegion && !derivedOnly(b.c, other.c):
@@ -408,6 +409,18 @@ func (k *run) values(key string, b *obj, sides [2]*obj, rs []*cellView) {
 			k.fail("value from nowhere", "", key, p, "result %s, no input has it", compact(vr, hr))
 		}
 	}
+}
+
+// idCopyOnly reports whether side's version s of base's cell b differs
+// from it only in its id, now one the side gives another cell too and a
+// cell of the result keeps: the side made the cell a copy of that one
+// (git's hunks gave it that cell's id line), and a valid result cannot
+// keep the id on both, so the change is none a deletion of the cell
+// loses (the id is kept on the other).
+func (k *run) idCopyOnly(b, s *obj, side int) bool {
+	var chs []change
+	diff("", b, s, true, true, &chs)
+	return len(chs) == 1 && chs[0].ptr == "/id" && chs[0].has && k.dupIDs[side][str(chs[0].val)] && k.resultIDs[str(chs[0].val)]
 }
 
 // copyRenamed reports whether id is one a side gives more than one cell

@@ -36,7 +36,10 @@
 //     is in the result), its validity and its marks (see linesKept). An
 //     id a side gives two cells is not required of every copy in the
 //     result (whose ids are unique): a copy may carry an id of its own
-//     where another cell of the result keeps that id.
+//     where another cell of the result keeps that id; and a cell whose
+//     one change on a side is such an id (git's hunks gave it the other
+//     cell's id line) holds no edit that the other side's deletion of
+//     it loses (see idCopyOnly).
 //   - A value both sides left as base had, shown in a conflict record
 //     with that value, and a text both sides' versions of which are in a
 //     record, are inside a marked conflict.

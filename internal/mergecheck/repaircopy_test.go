@@ -153,3 +153,44 @@ func TestRepairResultCopyEqualToBase(t *testing.T) {
 		}
 	}
 }
+
+// A side whose one change to a cell is an id it gives another cell too
+// (git's hunks gave the cell that cell's id line) changed nothing a
+// deletion of the cell loses, where the result keeps the id on the other
+// cell: seed 10003875 (fix path; both sides renamed b1 to o3id, theirs
+// moved it to the front), where git's file gives ours b1 twice, both
+// o3id, and theirs deletes the second, base's b25875b1. The repair's
+// [b1, b0] keeps every value; one that drops b0 is caught.
+func TestRepairIDCopyDeleted(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git absent")
+	}
+	const (
+		b0 = `{"cell_type": "code", "execution_count": null, "id": "50862db0", "metadata": {}, "outputs": [], "source": ["«b0»\n", "b0.1 text"]}`
+		b1 = `{"cell_type": "markdown", "id": "b25875b1", "metadata": {}, "source": ["«b1»\n", "b1.1 - item"]}`
+	)
+	o3 := strings.Replace(b1, "b25875b1", "o3id", 1)
+	marked := gitMarked(t, t.TempDir(), nb45(t, b0, b1), nb45(t, b0, o3), nb45(t, o3, b0))
+	if marked == nil {
+		t.Fatal("git merged cleanly")
+	}
+	if sides, _ := readBack(marked); bytes.Count(sides[1], []byte(`"o3id"`)) != 2 || bytes.Count(sides[2], []byte(`"o3id"`)) != 1 {
+		t.Fatalf("ours' side does not give o3id twice, theirs' once:\n%s", marked)
+	}
+	for _, c := range []struct {
+		name  string
+		cells []string
+		want  string // the failures' checks
+	}{
+		{"the copy gone", []string{o3, b0}, ""},
+		{"b0 dropped", []string{o3}, "cell lost"},
+	} {
+		var got []string
+		for _, f := range judgeRepair(outcome{marked: marked, result: nb45(t, c.cells...)}, checkOptions{keys: tokenKeys, uniqueLines: true}) {
+			got = append(got, f.check)
+		}
+		if strings.Join(got, ",") != c.want {
+			t.Errorf("%s: failures %q, want %q\ngit's file:\n%s", c.name, got, c.want, marked)
+		}
+	}
+}
