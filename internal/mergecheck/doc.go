@@ -29,7 +29,10 @@
 //     another cell's text does not say which cell it is: the readings
 //     (copies numbered by alignment, in order, the copy equal to base's
 //     first, copies told apart by their ids, cells keyed by id with an
-//     id's copies numbered in order) are all tried. A side read
+//     id's copies numbered in order, and cells by their place in git's
+//     file: a cell whose opening brace and kind git merged cleanly is
+//     one cell in all three sides, whatever token lines git's hunks gave
+//     it, see fileKeys) are all tried. A side read
 //     back that is JSON but no valid notebook (a markdown cell with
 //     outputs) has no value cell by cell that a valid result could keep:
 //     such a repair is judged by its text lines (each line a side added

@@ -150,6 +150,9 @@ func judgeRepair(out outcome, opt checkOptions) []failure {
 			}
 		},
 	}
+	if keys := fileKeys(out.marked, sides); keys != nil {
+		readings = append(readings, keys) // the cells as git's file places them
+	}
 	for _, keys := range readings {
 		if len(fails) == 0 {
 			break
