@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
 )
 
 // A repair sees git's file alone, and a cell whose opening brace and
@@ -110,19 +109,8 @@ func sideOrigins(marked []byte) [3]func(int) int {
 	for _, l := range bytes.SplitAfter(marked, []byte("\n")) {
 		at := off
 		off += len(l)
-		m := markerLine.FindStringSubmatch(strings.TrimRight(string(l), "\r\n"))
-		switch {
-		case m != nil && m[1][0] == '<' && state == 0:
-			state = 1
-			continue
-		case m != nil && m[1][0] == '|' && state == 1:
-			state = 2
-			continue
-		case m != nil && m[1][0] == '=' && (state == 1 || state == 2):
-			state = 3
-			continue
-		case m != nil && m[1][0] == '>' && state == 3:
-			state = 0
+		var isMarker bool
+		if state, isMarker = markerStep(string(l), state); isMarker {
 			continue
 		}
 		add := func(i, file int) {

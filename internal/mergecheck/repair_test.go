@@ -3,7 +3,6 @@ package mergecheck
 import (
 	"bytes"
 	"fmt"
-	"strings"
 )
 
 // The judge of a repair of git's markers ("ipynb fix" after git's line
@@ -46,20 +45,12 @@ import (
 func readBack(marked []byte) (sides [3][]byte, hunks int) {
 	state := 0 // 0 outside, 1 ours, 2 base, 3 theirs
 	for _, l := range bytes.SplitAfter(marked, []byte("\n")) {
-		m := markerLine.FindStringSubmatch(strings.TrimRight(string(l), "\r\n"))
-		switch {
-		case m != nil && m[1][0] == '<' && state == 0:
-			state = 1
-			hunks++
-			continue
-		case m != nil && m[1][0] == '|' && state == 1:
-			state = 2
-			continue
-		case m != nil && m[1][0] == '=' && (state == 1 || state == 2):
-			state = 3
-			continue
-		case m != nil && m[1][0] == '>' && state == 3:
-			state = 0
+		next, isMarker := markerStep(string(l), state)
+		if isMarker {
+			if state == 0 {
+				hunks++
+			}
+			state = next
 			continue
 		}
 		if state == 0 {

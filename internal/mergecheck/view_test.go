@@ -357,6 +357,25 @@ func lineSet(text string) map[string]bool {
 	return m
 }
 
+// markerStep reads git's markers in the diff3 style: the state after
+// line l (0 outside the conflicts, 1 in ours' part, 2 base's, 3 theirs')
+// from state, and whether l is a marker line so read.
+func markerStep(l string, state int) (next int, isMarker bool) {
+	m := markerLine.FindStringSubmatch(strings.TrimRight(l, "\r\n"))
+	switch {
+	case m == nil:
+	case m[1][0] == '<' && state == 0:
+		return 1, true
+	case m[1][0] == '|' && state == 1:
+		return 2, true
+	case m[1][0] == '=' && (state == 1 || state == 2):
+		return 3, true
+	case m[1][0] == '>' && state == 3:
+		return 0, true
+	}
+	return state, false
+}
+
 var markerLine = regexp.MustCompile(`^(<{7}|\|{7}|={7}|>{7})( |$)`)
 
 // regions reads the conflict regions of a text (<<<<<<< ours
@@ -416,19 +435,8 @@ func sideText(text string, side int) string {
 	var b strings.Builder
 	state := 0 // as in regions
 	for _, l := range lines(text) {
-		m := markerLine.FindStringSubmatch(l)
-		switch {
-		case m != nil && m[1][0] == '<' && state == 0:
-			state = 1
-			continue
-		case m != nil && m[1][0] == '|' && state == 1:
-			state = 2
-			continue
-		case m != nil && m[1][0] == '=' && (state == 1 || state == 2):
-			state = 3
-			continue
-		case m != nil && m[1][0] == '>' && state == 3:
-			state = 0
+		var isMarker bool
+		if state, isMarker = markerStep(l, state); isMarker {
 			continue
 		}
 		if state == 0 || [4]int{0, 1, 0, 2}[state] == side {
