@@ -2,6 +2,7 @@ package convert
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/cellid"
@@ -53,23 +54,24 @@ func (o options) asRead(d *File, only []*dialog.Message) (*nbformat.Notebook, []
 }
 
 // bytesValid reports whether the bytes a pristine notebook was read from
-// are valid: Validate's verdict on it, asked once (nbformat validates the
-// bytes read once, but its check that the notebook is unedited is made
-// anew each time, and may allocate).
-func (org *origin) bytesValid() bool {
-	switch org.dataValid.Load() {
-	case 1:
-		return true
-	case 2:
-		return false
-	}
-	valid := nbformat.Validate(org.nb) == nil
-	if valid {
-		org.dataValid.Store(1)
-	} else {
-		org.dataValid.Store(2)
-	}
-	return valid
+// are valid: Validate's verdict on it (see origin.validate).
+func (org *origin) bytesValid() bool { return org.validate() == nil }
+
+// verdict is nbformat.Validate's answer for a notebook no one changes,
+// asked once: nbformat validates the bytes read once, but its check that
+// the notebook is unedited is made anew each time, and an invalid
+// notebook's error is built anew (its problems copied and placed). The
+// error is shared by every caller, which only reads it.
+type verdict struct {
+	once sync.Once
+	err  error
+}
+
+// validate returns nbformat.Validate(org.nb), asked once (concurrent
+// writes of one dialog share it).
+func (org *origin) validate() error {
+	org.verdict.once.Do(func() { org.verdict.err = nbformat.Validate(org.nb) })
+	return org.verdict.err
 }
 
 // readCopy returns a copy of nb, unedited, that the caller may change

@@ -3,7 +3,6 @@ package convert
 import (
 	"bytes"
 	"fmt"
-	"sync/atomic"
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/nbformat"
@@ -83,10 +82,9 @@ type origin struct {
 	// data: the bytes a pristine nb was read from (and keeps); no one
 	// changes them.
 	data []byte
-	// dataValid is the verdict of nbformat.Validate on a pristine nb
-	// (that of data), once asked (see bytesValid): 0 not yet, 1 valid, 2
-	// invalid.
-	dataValid atomic.Int32
+	// verdict is nbformat.Validate's answer for nb, asked once (see
+	// origin.validate).
+	verdict verdict
 	// generated: a message's id was made here (see snapshot.generated).
 	generated bool
 }

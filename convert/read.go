@@ -57,7 +57,7 @@ func (o options) toDialog(nb *nbformat.Notebook, data []byte) (*File, error) {
 		org.meta = cloneObject(meta)
 	}
 	if nb.Nbformat < 4 {
-		org.valid = nbformat.Validate(nb) == nil
+		org.valid = org.validate() == nil
 	}
 	// Ids the file does not give (all of them in version 2 and 3, whose
 	// upgrade made up random ones) are derived from the cell's position

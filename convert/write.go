@@ -98,7 +98,7 @@ func (o options) idsMadeValid(d *dialog.Dialog, nb *nbformat.Notebook, org *orig
 	}
 	// The problems of the bytes read (org.nb is as read: Validate finds
 	// them once, and keeps them).
-	err := nbformat.Validate(org.nb)
+	err := org.validate()
 	if err == nil {
 		return true
 	}
