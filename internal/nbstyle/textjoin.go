@@ -35,6 +35,14 @@ func WriteJoined(b *strings.Builder, raw []byte) {
 			// A backslash: the run before it, then the character it
 			// stands for.
 			b.Write(raw[start:i])
+			if raw[i+1] == 'n' && raw[i+2] == '"' {
+				// A line's end, which ends its string (most do): on to
+				// the next string.
+				b.WriteByte('\n')
+				i += 2
+				start = i
+				break
+			}
 			if c := shortEscape[raw[i+1]]; c != 0 {
 				b.WriteByte(c)
 				i += 2
