@@ -304,10 +304,17 @@ func (g *gen) methods(s *gstruct) {
 	g.p("\treturn set, zero")
 	g.p("}")
 	g.p("")
-	g.p("func %s zero() bool {", x)
+	g.zeroFunc("func "+x+" zero() bool", s, zeroExpr)
+}
+
+// zeroFunc writes the function sig reporting whether the struct x of
+// type s is its zero value (as reflect.Value.IsZero): every field, by
+// zero, and the unnamed members.
+func (g *gen) zeroFunc(sig string, s *gstruct, zero func(t *gtype, v string) string) {
+	g.p("%s {", sig)
 	var terms []string
 	for _, f := range s.fields {
-		terms = append(terms, zeroExpr(f.typ, "x."+f.goName))
+		terms = append(terms, zero(f.typ, "x."+f.goName))
 	}
 	terms = append(terms, "x."+g.m.extra+" == nil")
 	g.p("\treturn %s", strings.Join(terms, " &&\n\t\t"))

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"go/format"
 	"sort"
-	"strings"
 )
 
 // mapLeaves are the types whose converters internal/nbmap writes by hand
@@ -321,15 +320,7 @@ func mapZero(t *gtype, v string) string {
 // zeroStruct writes zero<S>, whether a struct held as a value is its zero
 // value (as reflect.Value.IsZero): every field and the unnamed members.
 func (g *mapGen) zeroStruct(s *gstruct) {
-	g.p("func zero%s(x *nbformat.%s) bool {", s.name, s.name)
-	var terms []string
-	for _, f := range s.fields {
-		terms = append(terms, mapZero(f.typ, "x."+f.goName))
-	}
-	terms = append(terms, "x."+g.m.extra+" == nil")
-	g.p("\treturn %s", strings.Join(terms, " &&\n\t\t"))
-	g.p("}")
-	g.p("")
+	g.zeroFunc("func zero"+s.name+"(x *nbformat."+s.name+") bool", s, mapZero)
 }
 
 // mapNonZero is the negation of mapZero.
