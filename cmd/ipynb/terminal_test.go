@@ -132,3 +132,44 @@ func TestShowAndMDOnATerminal(t *testing.T) {
 		t.Errorf("show --json on a terminal: %v %q", err, out.String())
 	}
 }
+
+// diff to a terminal (the stdoutTTY seam, colour off) of outputs and
+// sources holding terminal codes (an OSC title, a clear screen, a bidi
+// override, a bell) prints no character a terminal would obey, and still
+// shows the text around them; colour codes and progress-bar rewrites of
+// streams are removed as md removes them.
+func TestDiffOnATerminal(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	nb := func(text string) string {
+		b, err := json.Marshal(map[string]any{"nbformat": 4, "nbformat_minor": 5, "metadata": map[string]any{},
+			"cells": []any{map[string]any{"cell_type": "code", "id": "c1", "execution_count": 1, "metadata": map[string]any{},
+				"source": "print(x) # " + text, "outputs": []any{map[string]any{"output_type": "stream", "name": "stdout", "text": text}}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	for name, text := range map[string]string{
+		"a.ipynb": "plain\n",
+		"b.ipynb": "\x1b]0;pwned\x07 title \x1b[2J cleared \u202eevil \x1b[32mgreen\x1b[0m 10%\r100%\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(nb(text)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errb bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, stdoutTTY: true}
+	if code := run(e, []string{"diff", "--color", "never", filepath.Join(dir, "a.ipynb"), filepath.Join(dir, "b.ipynb")}); code != 1 {
+		t.Fatalf("diff: exit %d, want 1: %s", code, errb.String())
+	}
+	s := out.String()
+	if r, bad := dangerous(s); bad {
+		t.Errorf("diff on a terminal prints %U:\n%q", r, s)
+	}
+	for _, want := range []string{"pwned", "title", "cleared", "evil", "green", "100%"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("diff on a terminal does not show %q:\n%s", want, s)
+		}
+	}
+}
