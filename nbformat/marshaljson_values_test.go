@@ -62,11 +62,7 @@ func TestJSONMarshalNotebooksTextsBundles(t *testing.T) {
 						continue
 					}
 					if want, ok := fo["data"].(map[string]any); ok { // (a value of another kind is in AdditionalProperties)
-						checkValueJSON(t, e.Path, data, want, func(b []byte) (any, error) {
-							var m nbformat.MimeBundle
-							err := json.Unmarshal(b, &m)
-							return m, err
-						})
+						checkValueJSON(t, e.Path, data, want, unmarshalAs[nbformat.MimeBundle])
 					}
 				}
 			case *nbformat.MarkdownCell:
@@ -77,14 +73,17 @@ func TestJSONMarshalNotebooksTextsBundles(t *testing.T) {
 				continue
 			}
 			if want, ok := fc["source"]; ok && isText(want) { // (a value of another kind is in AdditionalProperties)
-				checkValueJSON(t, e.Path, src, want, func(b []byte) (any, error) {
-					var m nbformat.MultilineString
-					err := json.Unmarshal(b, &m)
-					return m, err
-				})
+				checkValueJSON(t, e.Path, src, want, unmarshalAs[nbformat.MultilineString])
 			}
 		}
 	}
+}
+
+// unmarshalAs reads b into a new T with encoding/json.
+func unmarshalAs[T any](b []byte) (any, error) {
+	var v T
+	err := json.Unmarshal(b, &v)
+	return v, err
 }
 
 // checkValueJSON checks json.Marshal(v) against want, the file's value,
