@@ -175,6 +175,11 @@ func displayPointer(p string) string {
 func check(e *env, in input) checkResult {
 	r := checkResult{Path: in.path}
 	data, err := e.read(in)
+	if se := refusedSyntax(err); se != nil {
+		// A stream whose bytes are not JSON: as a file's.
+		r.Status, r.Line, r.Column, r.Detail = "error", se.Line, se.Column, se.Msg
+		return r
+	}
 	if err != nil {
 		r.Status, r.Detail, r.io = "error", pathError(err).Error(), true
 		return r

@@ -148,7 +148,7 @@ func runDiff(e *env, args []string) int {
 		}
 		data, err := e.read(input{path: f})
 		if err != nil {
-			fmt.Fprintf(e.stderr, "%s: %v\n", quoteName(names[i]), pathError(err))
+			fmt.Fprintln(e.stderr, readFailure(quoteName(names[i]), err))
 			return exitError
 		}
 		texts[i] = data
@@ -214,7 +214,7 @@ func runTextconv(e *env, file string, caps outCaps) int {
 		}
 	}
 	if err != nil && data == nil {
-		fmt.Fprintf(e.stderr, "%s: %v\n", quoteName(file), pathError(err))
+		fmt.Fprintln(e.stderr, readFailure(quoteName(file), err))
 		return exitError
 	}
 	if err != nil {

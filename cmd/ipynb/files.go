@@ -65,7 +65,10 @@ func (e *env) readStamped(in input) ([]byte, *atomicfile.Stamp, error) {
 		if errors.Is(err, nbformat.ErrLimit) {
 			err = fmt.Errorf("standard input is more than the limit of %d bytes", maxBytes)
 		}
-		return data, nil, streamError(err)
+		if refusedSyntax(err) == nil {
+			err = streamError(err)
+		}
+		return data, nil, err
 	case in.walked:
 		name := in.path
 		if in.real != "" {
@@ -75,7 +78,9 @@ func (e *env) readStamped(in input) ([]byte, *atomicfile.Stamp, error) {
 	case stream(in.path):
 		// As standard input (/dev/zero is refused at its first byte).
 		data, err = atomicfile.ReadStreamWith(in.path, readAll)
-		err = streamError(err)
+		if refusedSyntax(err) == nil {
+			err = streamError(err)
+		}
 	default:
 		data, stamp, err = atomicfile.Read(in.path, atomicfile.ReadOptions{MaxBytes: maxBytes})
 	}
@@ -83,6 +88,29 @@ func (e *env) readStamped(in input) ([]byte, *atomicfile.Stamp, error) {
 		err = errors.New("it became a symbolic link after its folder was searched; left alone")
 	}
 	return data, stamp, err
+}
+
+// refusedSyntax returns the syntax error for which reading a stream
+// (standard input, a pipe) stopped before its end, nil for any other
+// error: the bytes read are not JSON, which is what the stream holds, not
+// a failure to read it, so commands report it as they report a file's
+// (PATH:LINE:COLUMN: …, a finding of check, fmt and strip).
+func refusedSyntax(err error) *nbformat.SyntaxError {
+	var se *nbformat.SyntaxError
+	if errors.As(err, &se) && !se.Limit && se.Line > 0 {
+		return se
+	}
+	return nil
+}
+
+// readFailure is the line saying why the input shown (its name as
+// printed) could not be read: "shown:LINE:COLUMN: why" for a stream
+// whose bytes are not JSON (see refusedSyntax), "shown: why" otherwise.
+func readFailure(shown string, err error) string {
+	if se := refusedSyntax(err); se != nil {
+		return fmt.Sprintf("%s:%d:%d: %s", shown, se.Line, se.Column, se.Msg)
+	}
+	return shown + ": " + pathError(err).Error()
 }
 
 // stream reports whether a path named on the command line is read as a

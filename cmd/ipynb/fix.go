@@ -69,7 +69,7 @@ func runFix(e *env, args []string) int {
 			continue
 		}
 		if err != nil {
-			fmt.Fprintf(e.stderr, "%s: %v\n", name, pathError(err))
+			fmt.Fprintln(e.stderr, readFailure(name, err))
 			status = exitError
 			continue
 		}

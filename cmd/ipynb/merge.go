@@ -261,7 +261,7 @@ func runMerge(e *env, args []string) int {
 		}
 		m.keep[i] = st == nil
 		if err != nil {
-			fmt.Fprintf(e.stderr, "%s: %v\n", label(paths[i], *name, roles[i]), pathError(err))
+			fmt.Fprintln(e.stderr, readFailure(label(paths[i], *name, roles[i]), err))
 			return false
 		}
 		m.texts[i] = data
@@ -313,7 +313,7 @@ func runMerge(e *env, args []string) int {
 				continue
 			}
 			if texts[i], _, err = e.readStamped(input{path: paths[i]}); err != nil {
-				fmt.Fprintf(e.stderr, "%s: %v\n", label(paths[i], *name, roles[i]), pathError(err))
+				fmt.Fprintln(e.stderr, readFailure(label(paths[i], *name, roles[i]), err))
 				return exitError
 			}
 		}

@@ -180,7 +180,7 @@ func (m *mergeRun) threeWay() (int, *mergeFailed) {
 	switch {
 	case errors.As(err, &mf):
 		if mf.read >= 0 {
-			fmt.Fprintf(m.e.stderr, "%s: %v\n", label(m.paths[mf.read], m.name, []string{"base", "ours", "theirs"}[mf.read]), pathError(mf.err))
+			fmt.Fprintln(m.e.stderr, readFailure(label(m.paths[mf.read], m.name, []string{"base", "ours", "theirs"}[mf.read]), mf.err))
 			return exitError, nil
 		}
 		return exitError, mf

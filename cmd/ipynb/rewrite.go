@@ -58,6 +58,11 @@ func rewriteOne(e *env, in input, checkOnly bool, transform func(in input, data 
 		r.status = leftAlone(r.errw(), in.path, err)
 		return r
 	}
+	if refusedSyntax(err) != nil {
+		fmt.Fprintln(r.errw(), readFailure(quoteName(in.path), err))
+		r.status = exitFindings // as for a file that is not JSON
+		return r
+	}
 	if err != nil {
 		fmt.Fprintf(r.errw(), "%s: %v\n", quoteName(in.path), pathError(err))
 		r.status = exitError

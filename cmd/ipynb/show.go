@@ -47,6 +47,10 @@ func readDialog(e *env, cmd string, args []string) (*dialog.Dialog, *nbformat.No
 		return nil, nil, nil, exitError
 	}
 	data, err := e.read(in)
+	if refusedSyntax(err) != nil {
+		fmt.Fprintln(e.stderr, readFailure(quoteName(in.path), err))
+		return nil, nil, nil, exitError
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "%s: %s\n", quoteName(in.path), readError(in.path, err))
 		return nil, nil, nil, exitError

@@ -158,6 +158,11 @@ func printStripped(e *env, ins []input, transform func(in input, data []byte, lo
 	status := exitOK
 	for _, in := range ins {
 		data, err := e.read(in)
+		if refusedSyntax(err) != nil {
+			fmt.Fprintln(e.stderr, readFailure(quoteName(in.path), err))
+			status = max(status, exitFindings) // as for a file that is not JSON
+			continue
+		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "%s: %v\n", quoteName(in.path), pathError(err))
 			status = exitError
