@@ -160,9 +160,9 @@ func records(extra map[string]any, md nbformat.Pointer, cell int, name string) [
 	for k, r := range list {
 		what, _ := jsonvalue.At(r, []string{"what"})
 		ptr, _ := jsonvalue.At(r, []string{"pointer"})
-		desc := recordText(what)
+		desc := quoteText(recordText(what))
 		if p := recordText(ptr); p != "" {
-			desc += " at " + p
+			desc += " at " + quoteText(p)
 		}
 		if desc == "" {
 			desc = "a record"

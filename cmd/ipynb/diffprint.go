@@ -163,7 +163,11 @@ func (d *differ) write(w io.Writer, aName, bName string, changes []dialog.Change
 	d.writeNames(w, aName, bName)
 	for _, c := range changes {
 		if c.A == nil && c.B == nil {
-			d.paint(w, colBold, headerMark+"notebook metadata: changed "+strings.Join(c.Keys, ", "))
+			keys := make([]string, len(c.Keys))
+			for i, k := range c.Keys {
+				keys[i] = quoteText(k)
+			}
+			d.paint(w, colBold, headerMark+"notebook metadata: changed "+strings.Join(keys, ", "))
 			d.lines(w, d.metaDiff(c.Keys, nil, nil))
 			continue
 		}
@@ -330,7 +334,7 @@ func outputLines(m *dialog.Message) []string {
 func attachmentLines(m *dialog.Message) []string {
 	var ls []string
 	for _, a := range m.Attachments {
-		ls = append(ls, fmt.Sprintf("attachment %s: %s, %s %s", a.ID, a.MIME, sizeText(len(a.Data)), digest(a.Data)))
+		ls = append(ls, fmt.Sprintf("attachment %s: %s, %s %s", quoteText(a.ID), quoteText(a.MIME), sizeText(len(a.Data)), digest(a.Data)))
 	}
 	return ls
 }

@@ -214,13 +214,14 @@ func describeConflict(c mergeConflict, ids map[string]bool) string {
 	if m == nil {
 		m = c.Base
 	}
+	what := quoteText(c.What)
 	switch {
 	case c.ID == "" || m == nil:
-		return c.What
+		return what
 	case ids[c.ID]:
-		return "cell " + c.ID + ": " + c.What
+		return "cell " + c.ID + ": " + what
 	}
-	return fmt.Sprintf("%s cell %q: %s", m.Kind, leadLine(m.Content, 40), c.What)
+	return fmt.Sprintf("%s cell %q: %s", m.Kind, leadLine(m.Content, 40), what)
 }
 
 func runMerge(e *env, args []string) int {

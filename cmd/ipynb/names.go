@@ -34,6 +34,16 @@ func quoteName(s string) string {
 	return strconv.Quote(s)
 }
 
+// quoteText returns a text the command prints that comes from a file (a
+// metadata key in a conflict's description, say) as quoteName quotes a
+// name, "-" included, so that one conflict stays on one line.
+func quoteText(s string) string {
+	if !needsQuote(s) {
+		return s
+	}
+	return strconv.Quote(s)
+}
+
 func needsQuote(s string) bool {
 	if strings.HasPrefix(s, `"`) {
 		return true

@@ -84,7 +84,7 @@ func writeText(w io.Writer, text string) {
 func attachmentDetails(m *dialog.Message) []string {
 	var ls []string
 	for _, a := range m.Attachments {
-		ls = append(ls, fmt.Sprintf("attachment %s: %s, %s", a.ID, a.MIME, sizeText(len(a.Data))))
+		ls = append(ls, fmt.Sprintf("attachment %s: %s, %s", quoteText(a.ID), quoteText(a.MIME), sizeText(len(a.Data))))
 	}
 	return ls
 }
@@ -103,7 +103,8 @@ func otherOutputs(m *dialog.Message) []dialog.Output {
 	return m.Outputs
 }
 
-// metaLines are "prefix key = value" lines, keys sorted, values as
+// metaLines are "prefix key = value" lines, keys sorted (quoted as
+// quoteText quotes them, so that each stays on its line), values as
 // compact JSON.
 func metaLines(prefix string, m map[string]any) []string {
 	keys := make([]string, 0, len(m))
@@ -113,7 +114,7 @@ func metaLines(prefix string, m map[string]any) []string {
 	slices.Sort(keys)
 	ls := make([]string, 0, len(keys))
 	for _, k := range keys {
-		ls = append(ls, prefix+k+" = "+compactJSON(m[k]))
+		ls = append(ls, prefix+quoteText(k)+" = "+compactJSON(m[k]))
 	}
 	return ls
 }
@@ -154,7 +155,7 @@ func outputSummary(out dialog.Output) string {
 	switch t := out.Type(); t {
 	case "stream":
 		name, _ := o["name"].(string)
-		s = fmt.Sprintf("stream %s, %s", name, linesText(nblines.Text(o["text"])))
+		s = fmt.Sprintf("stream %s, %s", quoteText(name), linesText(nblines.Text(o["text"])))
 	case "error":
 		ename, _ := o["ename"].(string)
 		evalue, _ := o["evalue"].(string)
@@ -170,11 +171,11 @@ func outputSummary(out dialog.Output) string {
 		for _, k := range mimes {
 			switch {
 			case strings.HasPrefix(k, "image/"):
-				parts = append(parts, k+" "+imageInfo(k, data[k]))
+				parts = append(parts, quoteText(k)+" "+imageInfo(k, data[k]))
 			case strings.HasPrefix(k, "text/") || strings.HasSuffix(k, "json") || strings.HasSuffix(k, "javascript") || strings.HasSuffix(k, "+xml"):
-				parts = append(parts, k+" "+linesText(textOf(data[k])))
+				parts = append(parts, quoteText(k)+" "+linesText(textOf(data[k])))
 			default:
-				parts = append(parts, k+" "+sizeText(len(nblines.Text(data[k]))*3/4))
+				parts = append(parts, quoteText(k)+" "+sizeText(len(nblines.Text(data[k]))*3/4))
 			}
 		}
 		s = t
@@ -186,7 +187,7 @@ func outputSummary(out dialog.Output) string {
 			s += " " + quoteShort(tp)
 		}
 	default:
-		s = t
+		s = quoteText(t)
 	}
 	return s + " " + digest(b)
 }
