@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
+	"github.com/nbdialog/ipynb/internal/nbjson"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -18,12 +20,30 @@ type jsonChange struct {
 	B           *int           `json:"b_cell,omitempty"`
 	Parts       []string       `json:"parts,omitempty"`
 	Keys        []string       `json:"keys,omitempty"`
-	Content     string         `json:"content_diff,omitempty"`
-	Reply       string         `json:"reply_diff,omitempty"`
+	Content     exactString    `json:"content_diff,omitempty"`
+	Reply       exactString    `json:"reply_diff,omitempty"`
 	IDs         []*string      `json:"ids,omitempty"`             // [a, b], null for none
 	Count       []*int         `json:"execution_count,omitempty"` // [a, b]
 	Outputs     [][]string     `json:"outputs,omitempty"`         // [a, b] summaries
 	Meta        map[string]any `json:"metadata,omitempty"`        // key → [a, b]
+}
+
+// An exactString is a text of the notebooks written as JSON with its
+// lone surrogates as their escapes (encoding/json writes U+FFFD for
+// them: two texts that differ there would read the same).
+type exactString string
+
+func (s exactString) MarshalJSON() ([]byte, error) {
+	return jsonvalue.AppendQuoted(nil, string(s)), nil
+}
+
+// exactValue is a metadata value for the JSON output, its strings as
+// exactString writes them.
+func exactValue(v any) any {
+	if b, err := nbjson.Encode(v); err == nil {
+		return json.RawMessage(b)
+	}
+	return v
 }
 
 func (d *differ) writeJSON(w io.Writer, aName, bName string, changes []dialog.Change) {
@@ -54,10 +74,10 @@ func (d *differ) writeJSON(w io.Writer, aName, bName string, changes []dialog.Ch
 		}
 		if c.A != nil && c.B != nil {
 			if c.Parts&dialog.PartContent != 0 {
-				jc.Content = d.hunks(c.A.Content, c.B.Content)
+				jc.Content = exactString(d.hunks(c.A.Content, c.B.Content))
 			}
 			if c.Parts&dialog.PartReply != 0 {
-				jc.Reply = d.hunks(c.A.Reply(), c.B.Reply())
+				jc.Reply = exactString(d.hunks(c.A.Reply(), c.B.Reply()))
 			}
 			if c.Parts&dialog.PartID != 0 {
 				ia, ib := d.fileIDs(c)
@@ -80,14 +100,14 @@ func (d *differ) writeJSON(w io.Writer, aName, bName string, changes []dialog.Ch
 				jc.Meta = map[string]any{}
 				for _, k := range c.Keys {
 					ma, mb, name := d.metaOf(k, c.A, c.B)
-					jc.Meta[k] = []any{ma[name], mb[name]}
+					jc.Meta[k] = []any{exactValue(ma[name]), exactValue(mb[name])}
 				}
 			}
 		}
 		if c.A == nil && c.B == nil {
 			jc.Meta = map[string]any{}
 			for _, k := range c.Keys {
-				jc.Meta[k] = []any{d.metaA[k], d.metaB[k]}
+				jc.Meta[k] = []any{exactValue(d.metaA[k]), exactValue(d.metaB[k])}
 			}
 		}
 		out.Changes = append(out.Changes, jc)

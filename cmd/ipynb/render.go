@@ -12,6 +12,7 @@ import (
 
 	"github.com/nbdialog/ipynb/dialog"
 	nblines "github.com/nbdialog/ipynb/internal/lines"
+	"github.com/nbdialog/ipynb/internal/nbjson"
 )
 
 // Notebooks as line-oriented text, for git's textconv (git log -p, git
@@ -120,20 +121,34 @@ func metaLines(prefix string, m map[string]any) []string {
 }
 
 // compactJSON is v as JSON, keys sorted, long values shortened with a
-// digest.
+// digest. Strings keep what encoding/json would lose: a lone surrogate
+// is written as its escape (encoding/json writes U+FFFD), so that values
+// that differ show differently.
 func compactJSON(v any) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := nbjson.Encode(v)
+	if err != nil {
 		return fmt.Sprintf("%v", v)
 	}
-	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	const max = 120
 	if len(b) <= max {
 		return string(b)
 	}
 	return string(b[:max-30]) + "… (" + sizeText(len(b)) + ", " + digest(b) + ")"
+}
+
+// exactJSON is v as encoding/json writes it, unless a string in it is
+// not valid UTF-8 (a lone surrogate, held as its WTF-8 bytes), which
+// encoding/json writes as U+FFFD: then as nbjson writes it, the
+// surrogate's escape kept, so that outputs that differ only there get
+// different digests.
+func exactJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	if bytes.Contains(b, []byte(`\ufffd`)) {
+		if e, err := nbjson.Encode(v); err == nil {
+			return e
+		}
+	}
+	return b
 }
 
 // digest is a short hash of b, so that a change in a summarised value
@@ -150,7 +165,7 @@ func outputSummary(out dialog.Output) string {
 	if err != nil {
 		return out.Type() + " (unreadable: " + err.Error() + ")"
 	}
-	b, _ := json.Marshal(o)
+	b := exactJSON(o)
 	var s string
 	switch t := out.Type(); t {
 	case "stream":
