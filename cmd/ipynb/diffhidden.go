@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
+	"github.com/nbdialog/ipynb/internal/nbjson"
 )
 
 // Differences the cell diff does not show. Two files that differ are
@@ -116,21 +119,24 @@ func firstDifference(ptr string, x, y any) (string, any, any, bool) {
 		}
 		return "", nil, nil, false
 	}
-	if x == y { // strings, json.Numbers (as written), booleans, null
+	if xn, ok := x.(json.Number); ok { // numbers as written (300 is not 300.0)
+		if yn, ok := y.(json.Number); ok && xn == yn {
+			return "", nil, nil, false
+		}
+		return ptr, x, y, true
+	}
+	if jsonvalue.Equal(x, y) { // strings (lone surrogates as WTF-8), NaN and ±Infinity, booleans, null
 		return "", nil, nil, false
 	}
 	return ptr, x, y, true
 }
 
-// decodeNumbers decodes a JSON text with its numbers as written.
+// decodeNumbers decodes a JSON text as notebooks are read: numbers as
+// written (json.Number), NaN and ±Infinity, strings with their lone
+// surrogates (which encoding/json turns into U+FFFD: two files differing
+// only there read the same).
 func decodeNumbers(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	return v, nil
+	return jsonvalue.Decode(data)
 }
 
 // missing is a member one side does not have.
@@ -147,11 +153,11 @@ func brief(v any) string {
 	case items:
 		return strconv.Itoa(int(v)) + " items"
 	}
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(v)
-	return leadLine(strings.TrimSuffix(b.String(), "\n"), 40)
+	b, err := nbjson.Encode(v)
+	if err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	return leadLine(string(b), 40)
 }
 
 // writeHidden writes the diff of two texts the cell diff found equal:

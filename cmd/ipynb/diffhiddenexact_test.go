@@ -1,0 +1,40 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Where no cell changed, the line saying how two files differ reads them
+// as notebooks are read (diffhidden.go): a file with NaN (which
+// notebooks hold, and encoding/json refuses) that was only re-indented is
+// "only the formatting" (exit 0; it was "the files differ, not in any
+// cell", exit 1), and two files differing only in a lone surrogate
+// outside the cells differ (exit 1; encoding/json read both as U+FFFD:
+// "only the formatting", exit 0 — item 9 of issue 21).
+func TestDiffHiddenDifferenceReadsAsNotebooks(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	const nb = "{\n \"cells\": [],\n \"extra\": \"%s\",\n \"metadata\": {\n  \"k\": NaN\n },\n \"nbformat\": 4,\n \"nbformat_minor\": 5\n}\n"
+	a := write("a.ipynb", strings.Replace(nb, "%s", "x", 1))
+	reindented := write("b.ipynb", strings.ReplaceAll(strings.Replace(nb, "%s", "x", 1), "\n ", "\n  "))
+	r := runWith("", "diff", a, reindented)
+	if r.code != exitOK || !strings.Contains(r.stdout, "## the same notebook: only the formatting of its JSON differs") {
+		t.Errorf("re-indented, NaN: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	noNaN := strings.Replace(nb, "NaN", "1", 1)
+	s1 := write("s1.ipynb", strings.Replace(noNaN, "%s", `\ud83d`, 1))
+	s2 := write("s2.ipynb", strings.Replace(noNaN, "%s", `\ud83e`, 1))
+	r = runWith("", "diff", s1, s2)
+	if r.code != exitFindings || !strings.Contains(r.stdout, `## the files differ, not in any cell: first at /extra ("\ud83d" → "\ud83e")`+"\n") {
+		t.Errorf("lone surrogates: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
