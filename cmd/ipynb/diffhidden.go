@@ -44,21 +44,25 @@ func hiddenDifference(a, b []byte) string {
 // cell diff has no change for it); "" when both files have one version or
 // a file does not say its own.
 func versionChange(a, b []byte) string {
-	var v [2]struct {
-		Major *json.Number `json:"nbformat"`
-		Minor *json.Number `json:"nbformat_minor"`
-	}
+	var v [2][2]json.Number // nbformat, nbformat_minor
 	for i, data := range [2][]byte{a, b} {
-		d := json.NewDecoder(bytes.NewReader(data))
-		d.UseNumber()
-		if d.Decode(&v[i]) != nil || v[i].Major == nil || v[i].Minor == nil {
+		top, err := decodeNumbers(data) // as notebooks are read (NaN in them included)
+		m, _ := top.(map[string]any)
+		if err != nil || m == nil {
 			return ""
 		}
+		for j, key := range []string{"nbformat", "nbformat_minor"} {
+			n, ok := m[key].(json.Number)
+			if !ok {
+				return ""
+			}
+			v[i][j] = n
+		}
 	}
-	if *v[0].Major == *v[1].Major && *v[0].Minor == *v[1].Minor {
+	if v[0] == v[1] {
 		return ""
 	}
-	return fmt.Sprintf("%snotebook: nbformat %s.%s → %s.%s", headerMark, *v[0].Major, *v[0].Minor, *v[1].Major, *v[1].Minor)
+	return fmt.Sprintf("%snotebook: nbformat %s.%s → %s.%s", headerMark, v[0][0], v[0][1], v[1][0], v[1][1])
 }
 
 // lineCount says how many lines a and b have.

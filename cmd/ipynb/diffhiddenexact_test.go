@@ -13,7 +13,9 @@ import (
 // "only the formatting" (exit 0; it was "the files differ, not in any
 // cell", exit 1), and two files differing only in a lone surrogate
 // outside the cells differ (exit 1; encoding/json read both as U+FFFD:
-// "only the formatting", exit 0 — item 9 of issue 21).
+// "only the formatting", exit 0 — item 9 of issue 21). The line naming
+// a change of version is shown for files holding NaN too (it was left
+// out).
 func TestDiffHiddenDifferenceReadsAsNotebooks(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) string {
@@ -36,5 +38,12 @@ func TestDiffHiddenDifferenceReadsAsNotebooks(t *testing.T) {
 	r = runWith("", "diff", s1, s2)
 	if r.code != exitFindings || !strings.Contains(r.stdout, `## the files differ, not in any cell: first at /extra ("\ud83d" → "\ud83e")`+"\n") {
 		t.Errorf("lone surrogates: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	cell := func(text, minor string) string {
+		return `{"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["` + text + `"]}], "metadata": {"k": NaN}, "nbformat": 4, "nbformat_minor": ` + minor + "}\n"
+	}
+	r = runWith("", "diff", write("v3.ipynb", cell("a", "3")), write("v4.ipynb", cell("b", "4")))
+	if r.code != exitFindings || !strings.HasSuffix(r.stdout, "\n## notebook: nbformat 4.3 → 4.4\n") {
+		t.Errorf("version change, NaN: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
