@@ -13,7 +13,6 @@ import (
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/cellid"
-	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/textdiff"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -541,58 +540,4 @@ func mergeSeed(base, ours, theirs []byte) uint64 {
 func seedInput(h hash.Hash, in []byte) {
 	h.Write(binary.LittleEndian.AppendUint64(nil, uint64(len(in))))
 	h.Write(in)
-}
-
-// detachBase replaces the base version of each conflict by a copy that
-// does not refer to base's notebook (its outputs decoded, its texts and
-// values copied), so that base's input need not stay in memory beside the
-// result for a conflict's sake.
-func detachBase(conflicts []dialog.Conflict) {
-	for i := range conflicts {
-		c := &conflicts[i]
-		if c.Base != nil {
-			c.Base = detachedMessage(c.Base, c.Ours, c.Theirs)
-		}
-	}
-}
-
-// detachedMessage is a copy of m holding nothing of the notebook it was
-// read from, except outputs it shares: an output that one of others
-// (ours' and theirs' versions, which stay in memory anyway) holds at the
-// same place with the same source text is that one; another is decoded
-// into a copy (one that does not decode is kept as it is).
-func detachedMessage(m *dialog.Message, others ...*dialog.Message) *dialog.Message {
-	c := *m
-	c.ID, c.Content = strings.Clone(m.ID), strings.Clone(m.Content)
-	if m.ExecutionCount != nil {
-		n := *m.ExecutionCount
-		c.ExecutionCount = &n
-	}
-	if m.Outputs != nil {
-		c.Outputs = make([]dialog.Output, len(m.Outputs))
-	outputs:
-		for j, out := range m.Outputs {
-			for _, o := range others {
-				if o != nil && j < len(o.Outputs) {
-					if a, b := out.Source(), o.Outputs[j].Source(); a != nil && b != nil && a.Same(b) {
-						c.Outputs[j] = o.Outputs[j]
-						continue outputs
-					}
-				}
-			}
-			if g, err := out.Map(); err == nil {
-				c.Outputs[j] = dialog.NewOutput(jsonvalue.CloneObject(g))
-			} else {
-				c.Outputs[j] = out
-			}
-		}
-	}
-	if m.Attachments != nil {
-		c.Attachments = make([]dialog.Attachment, len(m.Attachments))
-		for j, a := range m.Attachments {
-			c.Attachments[j] = dialog.Attachment{ID: strings.Clone(a.ID), MIME: strings.Clone(a.MIME), Data: bytes.Clone(a.Data)}
-		}
-	}
-	c.Meta, c.Attrs = jsonvalue.CloneObject(m.Meta), jsonvalue.CloneObject(m.Attrs)
-	return &c
 }

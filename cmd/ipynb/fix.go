@@ -86,6 +86,9 @@ func runFix(e *env, args []string) int {
 			kept = data
 		}
 		f, err := splitForFix(data, opt)
+		if err == nil && stamp != nil {
+			f.sides.compactOurs() // (data, in ours' place, is let go)
+		}
 		st := exitOK
 		switch {
 		case errors.Is(err, errNoMarkers):
@@ -195,13 +198,16 @@ func (f *fixMerge) mergeTo(w io.Writer) error {
 	var err error
 	var mie *convert.Error
 	if threeWay {
+		baseAsked := false
 		read := func(which string) ([]byte, error) {
 			switch which {
 			case "base":
 				// (Made anew if asked again, after theirs: see
-				// convert.MergeTo. A side made when asked holds its own
-				// lines only.)
-				if cs.base.lazy {
+				// convert.MergeTo, which asks twice at most. A side
+				// made when asked holds its own lines only, until
+				// taken.)
+				if cs.base.lazy && !baseAsked {
+					baseAsked = true
 					return cs.base.make(&cs.ours), nil
 				}
 				return cs.base.take(&cs.ours), nil

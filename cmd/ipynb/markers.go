@@ -106,6 +106,15 @@ func (s *side) make(ours *side) []byte {
 	return text
 }
 
+// compactOurs gives ours' text, split out in the file's place, a place of
+// its own size when the file is half as large again as it (its conflicts'
+// other sides), so that the file is let go.
+func (cs *conflictSides) compactOurs() {
+	if t := cs.ours.text; cap(t) >= len(t)+len(t)/2 {
+		cs.ours.text = bytes.Clone(t)
+	}
+}
+
 // has reports whether the side has a text (made or to be made).
 func (s *side) has() bool { return s.text != nil || s.lazy }
 
@@ -190,13 +199,19 @@ func splitConflictsOwned(data []byte) (*conflictSides, error) { return splitSide
 // splitSides splits data in two passes: the first checks the markers and
 // measures the sides, the second copies each side's lines into a text of
 // exactly its size (the base only when every conflict has a base
-// section); ours' text is data's place when owned.
+// section); ours' text is data's place when owned, and the lines of
+// theirs and the base that ours does not hold are copied into texts of
+// exactly their size (not grown by appending: a conflict-heavy file's
+// sides are as large as ours).
 func splitSides(data []byte, owned bool) (*conflictSides, error) {
-	var size [3]int // ours, theirs, base
+	var size, own [3]int // ours, theirs, base; own: the lines ours does not hold
 	cs, allBase, err := eachSideLine(data, func(line []byte, _ int, ours, theirs, base bool) {
 		for i, in := range [3]bool{ours, theirs, base} {
 			if in {
 				size[i] += len(line)
+				if !ours {
+					own[i] += len(line)
+				}
 			}
 		}
 	})
@@ -210,6 +225,10 @@ func splitSides(data []byte, owned bool) (*conflictSides, error) {
 	if owned {
 		sides.ours.text = data[:0]
 		sides.theirs.lazy, sides.base.lazy = true, allBase
+		sides.theirs.own = make([]byte, 0, own[1])
+		if allBase {
+			sides.base.own = make([]byte, 0, own[2])
+		}
 		eachSideLine(data, func(line []byte, n int, ours, theirs, base bool) {
 			// (Ours last: its text may take the place of this very line.)
 			at := len(sides.ours.text)

@@ -28,6 +28,23 @@ import (
 type memCase struct {
 	base, ours, theirs, conflicting []byte
 	marked, marked3                 []byte
+	// conflicts: the merge of base, ours and theirs leaves conflicts.
+	conflicts bool
+}
+
+// inputs returns the files command k reads (nil ones where the case has
+// none, and then the command is not run).
+func (c *memCase) inputs(k int) [][]byte {
+	switch memoryCommands[k].prepare {
+	case "marked.ipynb":
+		return [][]byte{c.marked}
+	case "marked3.ipynb":
+		return [][]byte{c.marked3}
+	}
+	if memoryCommands[k].args[len(memoryCommands[k].args)-1] == "conflicting.ipynb" {
+		return [][]byte{c.base, c.ours, c.conflicting}
+	}
+	return [][]byte{c.base, c.ours, c.theirs}
 }
 
 // stepLine is the first line of markdown cell i of an nbtest.Heavy
@@ -70,6 +87,9 @@ func (c *memCase) write(t testing.TB, dir string) {
 	t.Helper()
 	for name, data := range map[string][]byte{"base.ipynb": c.base, "ours.ipynb": c.ours, "theirs.ipynb": c.theirs,
 		"conflicting.ipynb": c.conflicting, "marked.ipynb": c.marked, "marked3.ipynb": c.marked3} {
+		if data == nil {
+			continue
+		}
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -202,16 +222,53 @@ func exitStatus(err error) int {
 	return -1
 }
 
-// rerunAll is an nbtest.Heavy notebook whose cells were all run again:
-// every image and every stream's text changed.
-func rerunAll(t testing.TB, data []byte) []byte {
+// rerunAll is an nbtest.Heavy notebook whose cells were all run again by
+// a side (by: a letter): every image and every stream's text changed.
+func rerunAll(t testing.TB, data []byte, by string) []byte {
 	t.Helper()
-	out := bytes.ReplaceAll(data, []byte(`"image/png": "`), []byte(`"image/png": "Z`))
-	out = bytes.ReplaceAll(out, []byte(`"text": [`), []byte(`"text": ["run again\n", `))
-	if bytes.Count(out, []byte(`"run again\n"`)) < 2 || bytes.Count(out, []byte(`"Z`)) < 2 {
+	out := bytes.ReplaceAll(data, []byte(`"image/png": "`), []byte(`"image/png": "`+by))
+	line := `"run again by ` + by + `\n"`
+	out = bytes.ReplaceAll(out, []byte(`"text": [`), []byte(`"text": [`+line+`, `))
+	if bytes.Count(out, []byte(line)) < 2 || bytes.Count(out, []byte(`"image/png": "`+by)) < 2 {
 		t.Fatal("rerunAll: too few streams and images")
 	}
 	return out
+}
+
+// markedByGit sets the case's marked files to what git's line merge
+// (git merge-file) leaves of ours, base and theirs, in the merge and the
+// diff3 style; it skips t without git.
+func (c *memCase) markedByGit(t testing.TB, dir string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	files := map[string][]byte{"o.ipynb": c.ours, "b.ipynb": c.base, "t.ipynb": c.theirs}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, diff3 := range []bool{false, true} {
+		args := []string{"merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs", "o.ipynb", "b.ipynb", "t.ipynb"}
+		if diff3 {
+			args = slices.Insert(args, 2, "--diff3")
+		}
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		if st := exitStatus(err); st <= 0 || st > 127 || len(out) == 0 {
+			t.Fatalf("git %s: exit %d, %d bytes (want conflicts)", strings.Join(args, " "), st, len(out))
+		}
+		if diff3 {
+			c.marked3 = out
+		} else {
+			c.marked = out
+		}
+	}
+	for name := range files {
+		os.Remove(filepath.Join(dir, name))
+	}
 }
 
 // denseCase is a merge of a notebook of one dense value of n items
@@ -228,15 +285,23 @@ func denseCase(where string, n int) *memCase {
 }
 
 // The peak resident memory of the built ipynb merge and fix, as a multiple
-// of the largest input, on benchgen's output-heavy notebooks of 8 to 64 MB
-// and on notebooks of one dense value (metadata, output data), 8 to 32 MB
-// (IPYNB_LONG=1: it writes about 1.4 GB of notebooks; GNU time measures).
-// Each command runs three times and the least peak counts (the
-// collector's timing only adds). Fails when a multiple at 32 MB or more
-// passes its shape's bound (the largest measured at 32 and 64 MB + about
-// 10%: output-heavy merge and fix 2.6×, dense merge 2.4×), or when a
-// multiple exceeds the smallest size's by more than 15% (not linear; the
-// runtime's own memory, about 8 MB, makes small sizes' multiples the
+// of the largest input the command reads (fix: git's file), on benchgen's
+// output-heavy notebooks of 8 to 64 MB, on such notebooks whose cells
+// ours, theirs or both sides re-ran (8 to 32 MB; both: every output
+// conflicts, and fix repairs what git merge-file leaves, in the merge and
+// the diff3 style), and on notebooks of one dense value (metadata, output
+// data), 8 to 32 MB (IPYNB_LONG=1: it writes about 2 GB of notebooks; GNU
+// time measures). Each command runs three times and the least peak counts
+// (the collector's timing only adds). Fails when a multiple at 32 MB or
+// more passes its shape's bound (the largest measured at 32 and 64 MB +
+// about 10%: output-heavy merge and fix 2.6×, dense merge 2.4×; theirs
+// re-ran, merge 3.3×: the outputs taken from theirs are decoded into
+// ours' notebook, which is written whole; both re-ran, merge 4.7×, fix
+// 2.8× and 2.5× (diff3) of git's file, which holds both sides' outputs:
+// base is read again, its outputs neither side holds needed, and the
+// conflicts' base versions hold copies of them, past the call), or when
+// a multiple exceeds the smallest size's by more than 15% (not linear;
+// the runtime's own memory, about 8 MB, makes small sizes' multiples the
 // largest: 3.7× at 8 MB). Two inputs are in memory at once, not three:
 // base is read first and reduced to what the merge needs of it (its
 // outputs and notebook metadata that ours holds byte for byte are read as
@@ -252,71 +317,109 @@ func TestMergePeakMemoryLong(t *testing.T) {
 	}
 	heavy := map[string]float64{"merge": 2.9, "merge, conflicting": 2.9, "fix": 2.9, "fix, diff3": 2.9}
 	dense := map[string]float64{"merge": 2.7, "merge, conflicting": 2.7}
+	rerunTheirs := map[string]float64{"merge": 3.6, "merge, conflicting": 2.9}
+	rerunBoth := map[string]float64{"merge": 5.2, "fix": 3.1, "fix, diff3": 2.8} // (were 5.6×, 3.2× and 3.0×)
 	shapes := []struct {
 		name   string
 		sizes  []int
 		bounds map[string]float64
-		make   func(mb int) *memCase
+		make   func(t *testing.T, mb int) *memCase
 	}{
-		{"output-heavy", []int{8, 16, 32, 64}, heavy, func(mb int) *memCase {
-			return newMemCase(t, nbtest.Heavy{Bytes: mb * 1e6, Seed: 1, Kinds: []nbtest.OutputKind{nbtest.Stream, nbtest.Image, nbtest.Table},
-				StreamLines: 20, TableRows: 15, ImageBytes: 30000, ImageJitter: 40000}.Notebook())
-		}},
-		{"output-heavy, ours re-ran every cell", []int{8, 16, 32}, heavy, func(mb int) *memCase {
+		{"output-heavy", []int{8, 16, 32, 64}, heavy, func(t *testing.T, mb int) *memCase { return newMemCase(t, heavyNotebook(mb)) }},
+		{"output-heavy, ours re-ran every cell", []int{8, 16, 32}, heavy, func(t *testing.T, mb int) *memCase {
 			// Its base outputs ours does not hold are theirs' bytes (see
 			// convert.MergeTo). (No marked files: fix reads git's
 			// file, in which ours' outputs are merged already.)
-			c := newMemCase(t, nbtest.Heavy{Bytes: mb * 1e6, Seed: 1, Kinds: []nbtest.OutputKind{nbtest.Stream, nbtest.Image, nbtest.Table},
-				StreamLines: 20, TableRows: 15, ImageBytes: 30000, ImageJitter: 40000}.Notebook())
-			c.ours, c.marked, c.marked3 = rerunAll(t, c.ours), nil, nil
+			c := newMemCase(t, heavyNotebook(mb))
+			c.ours, c.marked, c.marked3 = rerunAll(t, c.ours, "Z"), nil, nil
 			return c
 		}},
-		{"dense metadata", []int{8, 16, 32}, dense, func(mb int) *memCase { return denseCase("meta", mb*1e6/2) }},
-		{"dense output data", []int{8, 16, 32}, dense, func(mb int) *memCase { return denseCase("output", mb*1e6/2) }},
+		{"output-heavy, theirs re-ran every cell", []int{8, 16, 32}, rerunTheirs, func(t *testing.T, mb int) *memCase {
+			c := newMemCase(t, heavyNotebook(mb))
+			c.theirs, c.marked, c.marked3 = rerunAll(t, c.theirs, "Y"), nil, nil
+			return c
+		}},
+		{"output-heavy, both re-ran every cell", []int{8, 16, 32}, rerunBoth, func(t *testing.T, mb int) *memCase {
+			// Every output conflicts: the result holds both sides'.
+			c := newMemCase(t, heavyNotebook(mb))
+			c.ours, c.theirs = rerunAll(t, c.ours, "Z"), rerunAll(t, c.theirs, "Y")
+			c.conflicting, c.conflicts = nil, true
+			c.markedByGit(t, t.TempDir())
+			return c
+		}},
+		{"dense metadata", []int{8, 16, 32}, dense, func(t *testing.T, mb int) *memCase { return denseCase("meta", mb*1e6/2) }},
+		{"dense output data", []int{8, 16, 32}, dense, func(t *testing.T, mb int) *memCase { return denseCase("output", mb*1e6/2) }},
 	}
 	for _, sh := range shapes {
-		first := map[string]float64{} // the multiple at the smallest size
-		for _, mb := range sh.sizes {
-			dir := t.TempDir()
-			c := sh.make(mb)
-			c.write(t, dir)
-			size, marked := float64(len(c.base)), c.marked != nil
-			c = nil
-			for _, mc := range memoryCommands {
-				if mc.prepare != "" && !marked {
-					continue
+		t.Run(sh.name, func(t *testing.T) { peakMemoryOf(t, sh.sizes, sh.bounds, sh.make) })
+	}
+}
+
+// peakMemoryOf measures the commands on the cases newCase makes at sizes
+// (MB), failing past bounds (by command) or where not linear.
+func peakMemoryOf(t *testing.T, sizes []int, bounds map[string]float64, newCase func(t *testing.T, mb int) *memCase) {
+	first := map[string]float64{} // the multiple at the smallest size
+	for _, mb := range sizes {
+		dir := t.TempDir()
+		c := newCase(t, mb)
+		c.write(t, dir)
+		largest := make([]int, len(memoryCommands)) // of each command's inputs; 0: not run
+		status := make([]int, len(memoryCommands))
+		for k, mc := range memoryCommands {
+			status[k] = mc.status
+			if mc.name == "merge" && c.conflicts {
+				status[k] = exitFindings
+			}
+			for _, in := range c.inputs(k) {
+				if in == nil {
+					largest[k] = 0
+					break
 				}
-				// Three runs, judged by their least: one run's peak moves
-				// by a few tenths, and jumps by about 1× of the input,
-				// with the collector's timing (whether a collection ends
-				// before the largest allocation; on a loaded machine the
-				// concurrent mark lags): 3.37× or 4.35× for one 32 MB
-				// input. The noise only adds to what the command needs.
-				// Linearity compares each size with the smallest (a
-				// multiple that grows over a 4–8× range of sizes), not
-				// with the last, which two modes 1× apart can defeat.
-				var runs [3]float64
-				for i := range runs {
-					if mc.prepare != "" {
-						data, _ := os.ReadFile(filepath.Join(dir, mc.prepare))
-						os.WriteFile(filepath.Join(dir, "fixed.ipynb"), data, 0o644)
-					}
-					runs[i] = float64(peakRSS(t, dir, mc.status, mc.args...)) / size
+				largest[k] = max(largest[k], len(in))
+			}
+		}
+		base := float64(len(c.base))
+		c = nil
+		for k, mc := range memoryCommands {
+			if largest[k] == 0 {
+				continue
+			}
+			// Three runs, judged by their least: one run's peak moves
+			// by a few tenths, and jumps by about 1× of the input,
+			// with the collector's timing (whether a collection ends
+			// before the largest allocation; on a loaded machine the
+			// concurrent mark lags): 3.37× or 4.35× for one 32 MB
+			// input. The noise only adds to what the command needs.
+			// Linearity compares each size with the smallest (a
+			// multiple that grows over a 4–8× range of sizes), not
+			// with the last, which two modes 1× apart can defeat.
+			var runs [3]float64
+			for i := range runs {
+				if mc.prepare != "" {
+					data, _ := os.ReadFile(filepath.Join(dir, mc.prepare))
+					os.WriteFile(filepath.Join(dir, "fixed.ipynb"), data, 0o644)
 				}
-				slices.Sort(runs[:])
-				x := runs[0]
-				t.Logf("%s, %d MB: %s peaks at %.2f× the input (runs %.2f, %.2f, %.2f)", sh.name, mb, mc.name, x, runs[0], runs[1], runs[2])
-				if mb >= 32 && x > sh.bounds[mc.name] {
-					t.Errorf("%s, %d MB: %s peaks at %.2f× the input (at most %.2f×)", sh.name, mb, mc.name, x, sh.bounds[mc.name])
-				}
-				if p, ok := first[mc.name]; ok && x > 1.15*p {
-					t.Errorf("%s, %d MB: %s peaks at %.2f×, %.2f× at %d MB: not linear", sh.name, mb, mc.name, x, p, sh.sizes[0])
-				} else if !ok {
-					first[mc.name] = x
-				}
+				runs[i] = float64(peakRSS(t, dir, status[k], mc.args...)) / float64(largest[k])
+			}
+			slices.Sort(runs[:])
+			x := runs[0]
+			t.Logf("%d MB: %s peaks at %.2f× its largest input, %.2f× base (runs %.2f, %.2f, %.2f)", mb, mc.name, x, x*float64(largest[k])/base, runs[0], runs[1], runs[2])
+			if mb >= 32 && x > bounds[mc.name] {
+				t.Errorf("%d MB: %s peaks at %.2f× its largest input (at most %.2f×)", mb, mc.name, x, bounds[mc.name])
+			}
+			if p, ok := first[mc.name]; ok && x > 1.15*p {
+				t.Errorf("%d MB: %s peaks at %.2f×, %.2f× at %d MB: not linear", mb, mc.name, x, p, sizes[0])
+			} else if !ok {
+				first[mc.name] = x
 			}
 		}
 	}
+}
+
+// heavyNotebook is an output-heavy notebook of mb MB (benchgen's shape).
+func heavyNotebook(mb int) []byte {
+	return nbtest.Heavy{Bytes: mb * 1e6, Seed: 1, Kinds: []nbtest.OutputKind{nbtest.Stream, nbtest.Image, nbtest.Table},
+		StreamLines: 20, TableRows: 15, ImageBytes: 30000, ImageJitter: 40000}.Notebook()
 }
 
 // BenchmarkMergeCommand and BenchmarkFixCommand: merge and fix of a
