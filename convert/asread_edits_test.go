@@ -13,6 +13,7 @@ import (
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/nbtest"
 	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -111,7 +112,7 @@ func (f *editedFiles) want(t *testing.T, edit, path string) []byte {
 }
 
 func pythonEdits(t *testing.T, limit int) *editedFiles {
-	py := nbformatPython()
+	py := nbtest.NbformatPython()
 	if py == "" {
 		t.Skip("Python nbformat not found")
 	}

@@ -5,13 +5,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/internal/nbtest"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
-// pyLostRaw writes, with Python nbformat, OUT/in.ipynb: a notebook whose
+// pyLostRaw writes, with Python nbformat, for each KEY VAL pair of its
+// arguments after OUT (the Nth pair into OUT/N), in.ipynb: a notebook whose
 // markdown cell has metadata the schema refuses (an array or object where
 // the schema wants a string, or a string where it wants a list) — as read
 // from a file Python wrote, indented — and OUT/want.ipynb: the same with
@@ -19,22 +22,25 @@ import (
 // nbformat.write writes it.
 const pyLostRaw = `
 import sys, os, nbformat
-out, key = sys.argv[1], sys.argv[2]
 import json
-val = json.loads(sys.argv[3])
-nb = nbformat.v4.new_notebook()
-nb.nbformat_minor = 4
-nb.cells.append(nbformat.v4.new_markdown_cell("x\ny"))
-nb.cells.append(nbformat.v4.new_code_cell("1"))
-for c in nb.cells:
-    c.pop("id", None)
-nb.cells[0].metadata[key] = val
-with open(os.path.join(out, "in.ipynb"), "w", encoding="utf-8") as f:
-    f.write(nbformat.writes(nb, version=4))
-nb.cells[0].source += "e"
-del nb.cells[0].metadata[key]
-with open(os.path.join(out, "want.ipynb"), "w", encoding="utf-8") as f:
-    f.write(nbformat.writes(nb, version=4))
+args = sys.argv[2:]
+for n in range(len(args) // 2):
+  out = os.path.join(sys.argv[1], str(n))
+  os.mkdir(out)
+  key, val = args[2*n], json.loads(args[2*n+1])
+  nb = nbformat.v4.new_notebook()
+  nb.nbformat_minor = 4
+  nb.cells.append(nbformat.v4.new_markdown_cell("x\ny"))
+  nb.cells.append(nbformat.v4.new_code_cell("1"))
+  for c in nb.cells:
+      c.pop("id", None)
+  nb.cells[0].metadata[key] = val
+  with open(os.path.join(out, "in.ipynb"), "w", encoding="utf-8") as f:
+      f.write(nbformat.writes(nb, version=4))
+  nb.cells[0].source += "e"
+  del nb.cells[0].metadata[key]
+  with open(os.path.join(out, "want.ipynb"), "w", encoding="utf-8") as f:
+      f.write(nbformat.writes(nb, version=4))
 `
 
 // A message read with cell metadata the schema refuses, then edited, is
@@ -47,20 +53,26 @@ with open(os.path.join(out, "want.ipynb"), "w", encoding="utf-8") as f:
 // nbformat's write of the same edit.
 func TestEditedMessageKeepsReadInvalidMetaIndented(t *testing.T) {
 	t.Parallel()
-	py := nbformatPython()
+	py := nbtest.NbformatPython()
 	if py == "" {
 		t.Skip("Python nbformat not found")
 	}
-	for _, c := range []struct{ key, val string }{
+	cases := []struct{ key, val string }{
 		{"name", `["s", "ü"]`},
 		{"name", `{"a": [1, 2]}`},
 		{"tags", `{"k": "v"}`},
 		{"jupyter", `[1, {"b": null}]`},
-	} {
-		dir := t.TempDir()
-		if msg, err := exec.Command(py, "-c", pyLostRaw, dir, c.key, c.val).CombinedOutput(); err != nil {
-			t.Fatalf("Python: %v\n%s", err, msg)
-		}
+	}
+	top := t.TempDir()
+	args := []string{"-c", pyLostRaw, top}
+	for _, c := range cases {
+		args = append(args, c.key, c.val)
+	}
+	if msg, err := exec.Command(py, args...).CombinedOutput(); err != nil {
+		t.Fatalf("Python: %v\n%s", err, msg)
+	}
+	for i, c := range cases {
+		dir := filepath.Join(top, strconv.Itoa(i))
 		data, err := os.ReadFile(filepath.Join(dir, "in.ipynb"))
 		if err != nil {
 			t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/nbdialog/ipynb/convert"
+	"github.com/nbdialog/ipynb/internal/nbtest"
 	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
@@ -43,7 +44,7 @@ for name in sorted(os.listdir(src)):
 // Notebooks Python refuses, and those ours refuses, are left out.
 func TestV3ReadAsPythonUpgrade(t *testing.T) {
 	t.Parallel()
-	py := nbformatPython()
+	py := nbtest.NbformatPython()
 	if py == "" {
 		t.Skip("Python nbformat not found")
 	}

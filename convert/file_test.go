@@ -17,11 +17,13 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/nbformat"
 
 	"github.com/nbdialog/ipynb/internal/nbtest"
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 func copyTestdata(t *testing.T, name, dir string) string {
@@ -360,7 +362,11 @@ func TestCrashDuringSave(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	kills := 0
 	versions := map[string]bool{}
-	for round := 0; round < 25; round++ {
+	rounds := 10
+	if testtier.Full() {
+		rounds = 25
+	}
+	for round := 0; round < rounds; round++ {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashDuringSave$")
 		cmd.Env = append(os.Environ(), "IPYNB_CRASH_CHILD="+path)
 		if err := cmd.Start(); err != nil {

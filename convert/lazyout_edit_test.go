@@ -13,6 +13,7 @@ import (
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/nbtest"
 	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -50,7 +51,7 @@ for rel in sys.argv[3:]:
 // NewOutput, an output deleted. Only the edited cells change.
 func TestReadOutputEditsMatchPython(t *testing.T) {
 	t.Parallel()
-	py := nbformatPython()
+	py := nbtest.NbformatPython()
 	if py == "" {
 		t.Skip("Python nbformat not found")
 	}

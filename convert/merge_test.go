@@ -15,6 +15,7 @@ import (
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/nbtest"
 	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -207,30 +208,9 @@ func TestMergeConflictWritesValidNotebook(t *testing.T) {
 	}
 }
 
-// nbformatPython returns a Python with nbformat (Debian's python3 first,
-// the reference), or "".
-func nbformatPython() string {
-	for _, py := range []string{"/usr/bin/python3", "python3"} {
-		if p, err := exec.LookPath(py); err == nil && exec.Command(p, "-c", "import nbformat").Run() == nil {
-			return p
-		}
-	}
-	return ""
-}
-
-// pythonNbformatValid returns Python nbformat's complaint about a notebook
-// ("" when valid, or when Python is absent).
 func pythonNbformatValid(t *testing.T, data []byte) string {
-	py := nbformatPython()
-	if py == "" {
-		return ""
-	}
-	cmd := exec.Command(py, "-c", "import sys, nbformat; nbformat.validate(nbformat.reads(sys.stdin.read(), as_version=nbformat.NO_CONVERT))")
-	cmd.Stdin = bytes.NewReader(data)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return string(out)
-	}
-	return ""
+	msg, _ := nbtest.PythonComplaint(data)
+	return msg
 }
 
 // Inputs that are not notebooks are refused, naming the input and the

@@ -8,9 +8,11 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/nbtest"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -20,7 +22,7 @@ import (
 // strings).
 func colabResave(t *testing.T, nbs [][]byte) [][]byte {
 	t.Helper()
-	py, err := exec.LookPath("python3")
+	py, err := nbtest.AnyPython()
 	if err != nil {
 		t.Skip("python3 absent: no Colab-style re-save")
 	}

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
@@ -33,6 +34,21 @@ func oracleDir(t testing.TB) string {
 // 3.13.0), skipping t when there is none.
 func oraclePython(t testing.TB) string {
 	t.Helper()
+	oraclePythonOnce.Do(func() { oraclePythonPath = findOraclePython() })
+	if oraclePythonPath == "" {
+		t.Skip("Python 3.13 not found (pyenv's 3.13.0, or $IPYNB_ORACLE_PYTHON): no aidialog oracle")
+	}
+	return oraclePythonPath
+}
+
+var (
+	oraclePythonOnce sync.Once
+	oraclePythonPath string
+)
+
+// findOraclePython looks for the oracle's interpreter once a process:
+// asking pyenv runs a shell script.
+func findOraclePython() string {
 	if p := os.Getenv("IPYNB_ORACLE_PYTHON"); p != "" {
 		return p
 	}
@@ -52,7 +68,6 @@ func oraclePython(t testing.TB) string {
 			return p
 		}
 	}
-	t.Skip("Python 3.13 not found (pyenv's 3.13.0, or $IPYNB_ORACLE_PYTHON): no aidialog oracle")
 	return ""
 }
 

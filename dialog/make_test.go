@@ -9,7 +9,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/nbtest"
 	"github.com/nbdialog/ipynb/internal/truthy"
 )
 
@@ -175,7 +177,7 @@ func boolInt(b bool) int {
 // pythonBools asks Python for bool(json.loads(lit)) of each literal.
 func pythonBools(t *testing.T, lits []string) []bool {
 	t.Helper()
-	py, err := exec.LookPath("python3")
+	py, err := nbtest.AnyPython()
 	if err != nil {
 		t.Skip("python3 not found")
 	}

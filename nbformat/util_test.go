@@ -3,7 +3,6 @@ package nbformat_test
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -23,9 +22,9 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // pythonNbformat returns Debian's python3 with nbformat, or skips t.
 func pythonNbformat(t testing.TB) string {
 	t.Helper()
-	py := "/usr/bin/python3"
-	if err := exec.Command(py, "-c", "import nbformat").Run(); err != nil {
-		t.Skipf("Python nbformat not available (apt-get install python3-nbformat): %v", err)
+	py := nbtest.NbformatPython()
+	if py != "/usr/bin/python3" {
+		t.Skip("Python nbformat not available (apt-get install python3-nbformat)")
 	}
 	return py
 }

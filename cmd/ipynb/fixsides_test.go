@@ -1,14 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nbdialog/ipynb/internal/nbtest"
 )
 
 // gitConflict writes base, ours and theirs into dir and has git's line
@@ -183,14 +183,9 @@ func TestFixVersionFromParsedValues(t *testing.T) {
 // ("" when valid, or when Python nbformat is absent: then unchecked).
 func pythonInvalid(t *testing.T, data []byte) string {
 	t.Helper()
-	if exec.Command("/usr/bin/python3", "-c", "import nbformat").Run() != nil {
+	msg, ok := nbtest.PythonComplaint(data)
+	if !ok {
 		t.Log("Python nbformat absent: validity unchecked")
-		return ""
 	}
-	cmd := exec.Command("/usr/bin/python3", "-c", "import sys, nbformat; nbformat.validate(nbformat.reads(sys.stdin.read(), as_version=nbformat.NO_CONVERT))")
-	cmd.Stdin = bytes.NewReader(data)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return string(out)
-	}
-	return ""
+	return msg
 }

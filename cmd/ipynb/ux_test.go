@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/nbdialog/ipynb/internal/nbtest"
 )
 
 // "ipynb help CMD" prints exactly what "ipynb CMD --help" prints.
@@ -171,7 +173,7 @@ func TestSyntaxErrorPlace(t *testing.T) {
 // here: the table above must agree with json.JSONDecodeError.
 func TestSyntaxErrorPlaceMatchesPython(t *testing.T) {
 	t.Parallel()
-	py, err := exec.LookPath("python3")
+	py, err := nbtest.AnyPython()
 	if err != nil {
 		t.Skip("no python3")
 	}

@@ -12,7 +12,7 @@ import (
 // python runs a Python 3 script with stdin, skipping t without Python.
 func python(t *testing.T, script, stdin string) string {
 	t.Helper()
-	py, err := exec.LookPath("python3")
+	py, err := exec.LookPath("/usr/bin/python3")
 	if err != nil {
 		t.Skip("python3 absent: no reference")
 	}

@@ -4,6 +4,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // The repair judge is not vacuous: on the cases git's line merge
@@ -34,7 +36,11 @@ func TestRepairJudgeCatches(t *testing.T) {
 			func(_ [3][]byte, invalid bool) bool { return invalid }, false},
 	}
 	counts := make([][2]int, len(fakes)) // applied, as wanted
-	for seed := range uint64(300) {
+	seeds := uint64(120)
+	if testtier.Full() {
+		seeds = 300
+	}
+	for seed := range seeds {
 		fs := newCase(seed+1, reals).files()
 		marked := gitMarked(t, dir, fs[0], fs[1], fs[2])
 		if marked == nil {

@@ -68,7 +68,10 @@ func TestPagesScaleLinearly(t *testing.T) {
 			return []cell{code("x", 1, outs...)}
 		},
 	}
-	sizes := []int{20_000, 40_000, 80_000, 160_000}
+	sizes := []int{10_000, 20_000, 40_000, 80_000}
+	if testtier.Full() {
+		sizes = []int{20_000, 40_000, 80_000, 160_000}
+	}
 	// Growth by doubling buffers, and regexp's pooled machines (emptied
 	// by a collection), make one doubling cost up to 4 times the last and
 	// vary from run to run; over three doublings, linear work grows 8
