@@ -417,8 +417,11 @@ func repeatedIDs(d *dialog.Dialog, org *origin) (first map[string]*dialog.Messag
 // id: the first copy has the id, the others made-up ones (see
 // fileIDTaken), and a copy other than the first has the kind and text of
 // base's message while the first has them too (alike copies: their places
-// tell them apart) or shares no line with its text (so it is not base's
-// message edited). Such copies are all paired by content and place, as
+// tell them apart), or shares no line with its text, or has the kind and
+// text of another message of base (so it is not base's message edited,
+// but that one given the id: seed 8002725 of the fix path, where the
+// first copy paired by id put a delete/edit conflict into the copy no
+// side changed). Such copies are all paired by content and place, as
 // messages whose ids carry no identity, as copiesElsewhere's are.
 // Otherwise the first copy may be base's message edited, as its id says:
 // it stays paired by id.
@@ -433,7 +436,7 @@ func sideCopies(base, d *dialog.Dialog, org *origin, elsewhere map[*dialog.Messa
 	ambiguous := map[string]bool{}
 	for _, b := range base.Messages {
 		f := first[b.ID]
-		if f == nil || !(f.Kind == b.Kind && f.Content == b.Content) && sharesLine(f.Content, b.Content) {
+		if f == nil || !(f.Kind == b.Kind && f.Content == b.Content) && sharesLine(f.Content, b.Content) && !asOther(base, b, f) {
 			continue
 		}
 		for _, c := range later[b.ID] {
@@ -455,6 +458,17 @@ func sideCopies(base, d *dialog.Dialog, org *origin, elsewhere map[*dialog.Messa
 		}
 	}
 	return elsewhere
+}
+
+// asOther reports whether m has the kind and content of a message of base
+// other than b.
+func asOther(base *dialog.Dialog, b, m *dialog.Message) bool {
+	for _, x := range base.Messages {
+		if x != b && x.Kind == m.Kind && x.Content == m.Content {
+			return true
+		}
+	}
+	return false
 }
 
 // fileIDsBack gives a merged message whose id is made up (a version's

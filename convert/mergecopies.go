@@ -13,9 +13,16 @@ package convert
 // paired alike instead: which copies are paired is as base's copies, in
 // order, take the side's first copy equal to them in every part, then
 // the copies left in order; those chosen are paired in their order.
-// (Where base holds the id once, or another cell of base has the copies'
-// text, a copy may be another cell given the id: see copiesElsewhere and
-// sideCopies, which pair by content.)
+// Another cell of base with the copies' text, under an id of its own,
+// does not make the copies another's: a side's copy of the id could be
+// that cell given the id by git's hunks, or base's copy, and the content
+// cannot say which, so the id lines do: the side's copies are base's
+// copies of the id (a side without that cell's id deleted it). Pairing
+// such copies by content instead could pair a side's copy under the id
+// with that cell and another with a copy the other side deleted, both
+// copies then gone (seed 8000326 of the fix path). (Where base holds the
+// id once, a copy may be another cell given the id: see copiesElsewhere
+// and sideCopies, which pair by content.)
 
 import (
 	"github.com/nbdialog/ipynb/dialog"
@@ -24,7 +31,7 @@ import (
 
 // pairCopies pairs, as above, the side's copies of every id base's file
 // gives more than one cell while all copies in the three have base's
-// first copy's kind and text, which no other cell of base has: a side's copy takes the id of the base copy it is
+// first copy's kind and text: a side's copy takes the id of the base copy it is
 // paired with (so the merge pairs them by id), and the side copies
 // returned are keyed (their ids are identities, whatever was made up
 // when reading them). A side's copies beyond base's are left as read.
@@ -54,7 +61,7 @@ func pairCopies(dialogs [3]*dialog.Dialog, orgs [3]*origin) map[*dialog.Message]
 	var keyed map[*dialog.Message]bool
 	for id := range repeated {
 		bs := copies[0][id]
-		if len(bs) < 2 || !oneText(bs[0], bs, copies[1][id], copies[2][id]) || textElsewhere(dialogs[0], id, bs[0], orgs[0]) {
+		if len(bs) < 2 || !oneText(bs[0], bs, copies[1][id], copies[2][id]) {
 			continue
 		}
 		for f := 1; f < 3; f++ {
@@ -74,21 +81,6 @@ func pairCopies(dialogs [3]*dialog.Dialog, orgs [3]*origin) map[*dialog.Message]
 		}
 	}
 	return keyed
-}
-
-// textElsewhere reports whether a message of d (read as org) whose
-// file's id is not id has m's content (another cell's text, which git's
-// hunks may have given id's header: a copy may be that cell).
-func textElsewhere(d *dialog.Dialog, id string, m *dialog.Message, org *origin) bool {
-	for i, x := range d.Messages {
-		if x.Content != m.Content {
-			continue
-		}
-		if s := org.snapAt(i, x); s == nil || s.cell == nil || string(nbformat.CellIDOf(s.cell)) != id {
-			return true
-		}
-	}
-	return false
 }
 
 // oneText reports whether every message of the lists has first's kind

@@ -396,18 +396,20 @@ func takeCell(orig, c nbformat.Cell) bool { return nbformat.ReplaceCell(orig, c)
 
 // sameHidden reports whether two cells agree in what their messages do
 // not show: an attachments member present but empty, members unknown to
-// the schema, and anything of a cell of an unknown type.
+// the schema (not those it gives another kind of cell: see
+// unknownMembers), and anything of a cell of an unknown type.
 func sameHidden(a, b nbformat.Cell) bool {
+	same := func(x, y map[string]any) bool { return jsonvalue.Equal(unknownMembers(x), unknownMembers(y)) }
 	switch x := a.(type) {
 	case *nbformat.MarkdownCell:
 		y, ok := b.(*nbformat.MarkdownCell)
-		return !ok || (x.Attachments != nil) == (y.Attachments != nil) && jsonvalue.Equal(x.AdditionalProperties, y.AdditionalProperties)
+		return !ok || (x.Attachments != nil) == (y.Attachments != nil) && same(x.AdditionalProperties, y.AdditionalProperties)
 	case *nbformat.RawCell:
 		y, ok := b.(*nbformat.RawCell)
-		return !ok || (x.Attachments != nil) == (y.Attachments != nil) && jsonvalue.Equal(x.AdditionalProperties, y.AdditionalProperties)
+		return !ok || (x.Attachments != nil) == (y.Attachments != nil) && same(x.AdditionalProperties, y.AdditionalProperties)
 	case *nbformat.CodeCell:
 		y, ok := b.(*nbformat.CodeCell)
-		return !ok || jsonvalue.Equal(x.AdditionalProperties, y.AdditionalProperties)
+		return !ok || same(x.AdditionalProperties, y.AdditionalProperties)
 	case *nbformat.UnknownCell:
 		y, ok := b.(*nbformat.UnknownCell)
 		return !ok || bytes.Equal(x.Raw, y.Raw)
@@ -430,20 +432,57 @@ func copyHidden(dst, src nbformat.Cell) {
 			if len(d.Attachments) == 0 {
 				d.Attachments = emptyAtts(s.Attachments)
 			}
-			d.AdditionalProperties = s.AdditionalProperties
+			d.AdditionalProperties = withUnknownOf(d.AdditionalProperties, s.AdditionalProperties)
 		}
 	case *nbformat.RawCell:
 		if s, ok := src.(*nbformat.RawCell); ok {
 			if len(d.Attachments) == 0 {
 				d.Attachments = emptyAtts(s.Attachments)
 			}
-			d.AdditionalProperties = s.AdditionalProperties
+			d.AdditionalProperties = withUnknownOf(d.AdditionalProperties, s.AdditionalProperties)
 		}
 	case *nbformat.CodeCell:
 		if s, ok := src.(*nbformat.CodeCell); ok {
-			d.AdditionalProperties = s.AdditionalProperties
+			d.AdditionalProperties = withUnknownOf(d.AdditionalProperties, s.AdditionalProperties)
 		}
 	}
+}
+
+// cellMembers are the members the nbformat 4 schema gives a kind of cell.
+// In a cell of another kind (outputs on a markdown cell: git's line merge
+// gave it lines of another cell) such a member is no part the cell hides
+// but one healing removes: a side's change of it is not carried into a
+// merge (see copyHidden), which would make the result invalid.
+var cellMembers = map[string]bool{"attachments": true, "cell_type": true, "execution_count": true, "id": true, "metadata": true, "outputs": true, "source": true}
+
+// unknownMembers returns the members of a cell's additional properties
+// that the schema does not know (nil if none).
+func unknownMembers(props map[string]any) map[string]any {
+	var out map[string]any
+	for k, v := range props {
+		if !cellMembers[k] {
+			if out == nil {
+				out = make(map[string]any, len(props))
+			}
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// withUnknownOf returns dst's additional properties that the schema knows
+// with src's unknown ones (nil if none).
+func withUnknownOf(dst, src map[string]any) map[string]any {
+	out := unknownMembers(src)
+	for k, v := range dst {
+		if cellMembers[k] {
+			if out == nil {
+				out = map[string]any{}
+			}
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // adopt writes the new cell c into the original cell orig when they are of

@@ -1,6 +1,7 @@
 package dialog
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/nbdialog/ipynb/internal/textdiff"
@@ -126,15 +127,59 @@ func (m *matcher) unmatched() {
 
 // equalInOrder pairs equal messages in their common order (where a
 // content repeats in a, those equal in every part first: see
-// equalKeys).
+// equalKeys), the messages paired by id in it: of two equal messages of
+// a, one before and one after a message paired by id, a message of b
+// after that message's pair is paired with the one after it.
 func (m *matcher) equalInOrder() {
-	matched := func() []int { return textdiff.MatchAnchored(m.ka, m.kb) }
-	if fa, fb, ok := m.equalKeys(); ok {
-		matched = func() []int { return m.equalThenContent(fa, fb) }
+	ka, kb := m.ka, m.kb
+	fa, fb, repeats := m.equalKeys()
+	ia, ib := m.ra, m.rb // the places in a and b of the keys
+	if len(m.ra) < len(m.a) {
+		// Some are paired by id: each pair one key of its own.
+		ia, ib = make([]int, len(m.a)), make([]int, len(m.b))
+		whole := func(keys []string, places []int, n int, key func(int) string) []string {
+			out := make([]string, n)
+			for x, i := range places {
+				out[i] = keys[x]
+			}
+			for i := range out {
+				if k := key(i); k != "" {
+					out[i] = k
+				}
+			}
+			return out
+		}
+		pairKey := func(i int) string { return "\x01" + strconv.Itoa(i) }
+		ofA := func(i int) string {
+			if m.taken[i] {
+				return pairKey(i)
+			}
+			return ""
+		}
+		ofB := func(j int) string {
+			if i := m.out[j]; i >= 0 {
+				return pairKey(i)
+			}
+			return ""
+		}
+		if repeats {
+			fa, fb = whole(fa, m.ra, len(m.a), ofA), whole(fb, m.rb, len(m.b), ofB)
+		}
+		ka, kb = whole(ka, m.ra, len(m.a), ofA), whole(kb, m.rb, len(m.b), ofB)
+		for i := range ia {
+			ia[i] = i
+		}
+		for j := range ib {
+			ib[j] = j
+		}
+	}
+	matched := func() []int { return textdiff.MatchAnchored(ka, kb) }
+	if repeats {
+		matched = func() []int { return equalThenContent(fa, fb, ka, kb) }
 	}
 	for x, y := range matched() {
-		if y >= 0 && m.pairable(m.ra[x], m.rb[y]) {
-			m.pair(m.rb[y], m.ra[x])
+		if y >= 0 && !m.taken[ia[x]] && m.out[ib[y]] < 0 && m.pairable(ia[x], ib[y]) {
+			m.pair(ib[y], ia[x])
 		}
 	}
 }

@@ -68,16 +68,16 @@ func (m *matcher) equalKeys() (fa, fb []string, ok bool) {
 	return fa, fb, true
 }
 
-// equalThenContent matches the unmatched messages in their common order:
-// by keys fa and fb (see equalKeys), then, between those pairs, by
-// content. It returns, for each of m.ra, its match in m.rb or -1.
-func (m *matcher) equalThenContent(fa, fb []string) []int {
+// equalThenContent matches messages in their common order: by keys fa
+// and fb (see equalKeys), then, between those pairs, by content keys ka
+// and kb. It returns, for each key of fa, its match in fb or -1.
+func equalThenContent(fa, fb, ka, kb []string) []int {
 	out := textdiff.MatchAnchored(fa, fb)
 	gap := func(x0, x1, y0, y1 int) {
 		if x0 >= x1 || y0 >= y1 {
 			return
 		}
-		for x, y := range textdiff.MatchAnchored(m.ka[x0:x1], m.kb[y0:y1]) {
+		for x, y := range textdiff.MatchAnchored(ka[x0:x1], kb[y0:y1]) {
 			if y >= 0 {
 				out[x0+x] = y0 + y
 			}

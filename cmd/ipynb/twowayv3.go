@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"maps"
 
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
@@ -76,6 +77,14 @@ func mergeTwoWayV3(ours, theirs []byte, opt mergeOptions) (*merged, error) {
 	if err != nil {
 		return nil, err
 	}
+	if keys := theirsV3Keys(ours, theirs, theirsV3); len(keys) > 0 {
+		if meta == nil {
+			if meta, err = mergedMeta(res.data); err != nil {
+				return nil, err
+			}
+		}
+		maps.Copy(meta, keys)
+	}
 	if res.data, err = v3write.Write(ours, &v3write.Notebook{Cells: cells, Meta: meta, Theirs: theirsData}); err != nil {
 		var we *v3write.Error
 		if errors.As(err, &we) && errors.Is(err, v3write.ErrNotRepresentable) {
@@ -138,15 +147,59 @@ func changedMeta(merged, o []byte) (map[string]any, error) {
 			return nil, nil
 		}
 	}
-	ms, ok := jsonvalue.Members(mr)
+	return mergedMeta(merged)
+}
+
+// mergedMeta returns the notebook metadata of the merged text as a
+// generic object (its values as written).
+func mergedMeta(merged []byte) (map[string]any, error) {
+	meta, ok := topMeta(merged)
 	if !ok {
 		return nil, fmt.Errorf("the merged notebook's metadata is not an object (a bug)")
+	}
+	return meta, nil
+}
+
+// topMeta returns a notebook text's top-level metadata as a generic
+// object (its values as written); false if it has none that is an object.
+func topMeta(data []byte) (map[string]any, bool) {
+	raw, ok := topMember(data, "metadata")
+	if !ok {
+		return nil, false
+	}
+	ms, ok := jsonvalue.Members(raw)
+	if !ok {
+		return nil, false
 	}
 	meta := make(map[string]any, len(ms))
 	for _, m := range ms {
 		meta[m.Key] = m.Value
 	}
-	return meta, nil
+	return meta, true
+}
+
+// theirsV3Keys returns the version 3 notebook metadata keys that the
+// upgrade drops (name, signature) which a version 3 theirs has and ours
+// has not, with theirs' values: from an empty base, theirs added them,
+// and the merge of the upgrades does not see them (nil if none).
+func theirsV3Keys(ours, theirs []byte, theirsV3 bool) map[string]any {
+	if !theirsV3 {
+		return nil
+	}
+	o, _ := topMeta(ours)
+	t, _ := topMeta(theirs)
+	var out map[string]any
+	for _, k := range []string{"name", "signature"} {
+		if v, ok := t[k]; ok {
+			if _, has := o[k]; !has {
+				if out == nil {
+					out = map[string]any{}
+				}
+				out[k] = v
+			}
+		}
+	}
+	return out
 }
 
 // topMember returns the value of a notebook text's top-level member key
