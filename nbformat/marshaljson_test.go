@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -31,6 +33,9 @@ func jsonValue(t *testing.T, b []byte) any {
 func TestJSONMarshalCorpus(t *testing.T) {
 	t.Parallel()
 	for e, data := range corpus.Sample(t) {
+		if !testtier.Full() && len(data) > 512<<10 {
+			continue // encoding/json's reflection over megabytes; every file in the long tier
+		}
 		nb, err := nbformat.Unmarshal(data)
 		if err != nil || nb.Nbformat != 4 {
 			continue
