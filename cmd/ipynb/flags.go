@@ -263,9 +263,11 @@ func boundsUsage(usage string, min, max int) string {
 // Bounds of the numeric flags: large enough for any real use, small
 // enough that no value makes a command allocate or loop in proportion to
 // it. Git passes --marker-size from a repository's own attributes
-// (conflict-marker-size), so an absurd one is refused, not obeyed.
+// (conflict-marker-size, from 1 to 2147483647): merge takes every value
+// git can pass, so that a conflict is always marked, and writes markers
+// at most maxMarkerSize long.
 const (
-	maxMarkerSize = 1024        // merge --marker-size: a marker line's length
+	maxMarkerSize = 1024        // merge --marker-size: the longest marker line written
 	maxContext    = 100_000_000 // diff -U: lines of context (more than any cell has)
 	maxWidth      = 1 << 20     // show --width: characters per row
 	maxRows       = 100_000_000 // show --rows: messages shown
