@@ -86,7 +86,7 @@ func TestGitInstall(t *testing.T) {
 	if r := ipynb(t, dir, "", "git", "install", "--strip"); r.code != 0 {
 		t.Fatalf("install --strip: %+v", r)
 	}
-	if got := strings.TrimSpace(gitIn(t, dir, "config", "--get", "filter.ipynb.clean")); got != exe+" strip -" {
+	if got := strings.TrimSpace(gitIn(t, dir, "config", "--get", "filter.ipynb.clean")); got != exe+" strip --filter -" {
 		t.Errorf("filter.ipynb.clean = %q", got)
 	}
 	if got := gitIn(t, dir, "check-attr", "filter", "--", "x.ipynb"); got != "x.ipynb: filter: ipynb\n" {

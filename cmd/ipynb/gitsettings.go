@@ -101,7 +101,7 @@ var settings = []setting{
 	{key: "mergetool.ipynb.cmd", suffix: mergetoolSuffix, tool: true},
 	{key: "mergetool.ipynb.trustExitCode", value: "true", tool: true},
 	{key: "filter.ipynb.smudge", value: smudgeCommand, strip: true},
-	{key: "filter.ipynb.clean", suffix: "strip -", strip: true},
+	{key: "filter.ipynb.clean", suffix: "strip --filter -", strip: true, older: []older{{"strip -", "git blame fails: git cleans the textconv's text, which strip - refuses"}}},
 	{key: "filter.ipynb.required", value: "true", strip: true},
 }
 
