@@ -186,7 +186,10 @@ func runDiff(e *env, args []string) int {
 	differs := len(changes) > 0
 	switch {
 	case *asJSON:
-		d.writeJSON(e.stdout, aName, bName, changes) // JSON escapes the names itself
+		if err := d.writeJSON(e.stdout, aName, bName, changes); err != nil { // JSON escapes the names itself
+			fmt.Fprintf(e.stderr, "ipynb diff: writing JSON: %v\n", err)
+			return exitError
+		}
 	case differs:
 		// As git writes them: "--- a/x.ipynb", or quoted, "--- \"a/x\\ny.ipynb\"".
 		d.write(e.stdout, quoteName(aName), quoteName(bName), changes)
