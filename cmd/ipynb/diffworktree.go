@@ -2,10 +2,17 @@ package main
 
 // The diff driver's work tree side, stripped as git stores it.
 
+import (
+	"path/filepath"
+	"strings"
+)
+
 // storedSide returns data, the text of a side the diff driver was given
 // as file, as git stores it: git hands the driver the work tree file
-// itself (file is then the path git names, relative to the top of the
-// work tree where git runs the driver) for git diff's new side, and for
+// itself (file is then the path relative to the top of the work tree,
+// where git runs the driver: the path git names, or with --relative that
+// path under the folder it is relative to; git's copies of blobs are
+// absolute paths of temporary files) for git diff's new side, and for
 // git diff --cached's when the index entry is up to date, without its
 // clean filter. Where ipynb's strip filter applies to the path (git
 // check-attr, and filter.ipynb.clean is ipynb's), the side is stripped
@@ -13,11 +20,11 @@ package main
 // and counts git stores none of. Any other side, or one strip refuses,
 // is data.
 func storedSide(path, file string, data []byte) []byte {
-	if file != path || data == nil {
+	if data == nil || file != path && !strings.HasSuffix(file, "/"+path) || filepath.IsAbs(file) {
 		return data
 	}
-	got, _, err := checkAttr("", []string{path})
-	if err != nil || got[path]["filter"] != driver {
+	got, _, err := checkAttr("", []string{file})
+	if err != nil || got[file]["filter"] != driver {
 		return data
 	}
 	if v, ok, err := gitConfigGet("", "filter.ipynb.clean"); err != nil || !ok || !settingFor("filter.ipynb.clean").ours(v) {

@@ -38,6 +38,20 @@ func TestGitDiffUnderStripShowsWhatIsStored(t *testing.T) {
 	gitIn(t, dir, "add", "nb.ipynb")
 	check("diff", "--cached")
 	check("diff", "HEAD")
+	// In a folder, names relative to it (git diff --relative names the
+	// file under the folder, the path without it).
+	sub := filepath.Join(dir, "sub")
+	os.MkdirAll(sub, 0o755)
+	commitFile(t, dir, "sub/n.ipynb", base, "sub")
+	os.WriteFile(filepath.Join(sub, "n.ipynb"), bytes.Replace(base, []byte(`"plot()"`), []byte(`"plot(3)"`), 1), 0o644)
+	for _, args := range [][]string{{"diff"}, {"diff", "--relative"}} {
+		out := gitIn(t, sub, args...)
+		if !strings.Contains(out, "\n-plot()\n+plot(3)\n") || strings.Contains(out, "## out") {
+			t.Errorf("git %s in sub:\n%s", strings.Join(args, " "), out)
+		}
+	}
+	gitIn(t, dir, "reset", "-q", "--hard")
+	os.WriteFile(filepath.Join(dir, "nb.ipynb"), bytes.Replace(base, []byte(`"plot()"`), []byte(`"plot(3)"`), 1), 0o644)
 	// Where the filter does not apply (the attributes without it), the
 	// work tree is shown as it is.
 	os.WriteFile(filepath.Join(dir, ".git", "info", "attributes"), []byte("*.ipynb merge=ipynb diff=ipynb\n"), 0o644)
