@@ -191,11 +191,11 @@ func check(e *env, in input) checkResult {
 		var fe *nbformat.FormatError
 		switch {
 		case errors.As(err, &se) && se.Line > 0:
-			r.Line, r.Column, r.Detail = se.Line, se.Column, se.Msg
+			r.Line, r.Column, r.Detail = se.Line, se.Column, se.Msg+markerHint(data, se.Line)
 		case se != nil && se.Offset >= 0:
 			// A syntax error placed by its offset only.
 			r.Line, r.Column = jsontree.Position(data, se.Offset)
-			r.Detail = se.Msg
+			r.Detail = se.Msg + markerHint(data, r.Line)
 		case se != nil:
 			r.Detail = se.Msg
 		default:
@@ -281,4 +281,24 @@ func conflictResult(r *checkResult, data []byte, marks []conflictMark) {
 		line, col := locate(data, m.pointer)
 		r.Problems = append(r.Problems, problem{Line: line, Column: col, Pointer: string(m.pointer), Keyword: "conflict", Message: m.msg})
 	}
+}
+
+// markerHint is what check adds to a syntax error at line (1-based) of
+// data when that line is a git conflict marker (git merged the notebook
+// as text): how to repair it; "" otherwise.
+func markerHint(data []byte, line int) string {
+	for range line - 1 {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			return ""
+		}
+		data = data[i+1:]
+	}
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		data = data[:i]
+	}
+	if kind, _, _ := markerKind(data, 0); kind == 0 {
+		return ""
+	}
+	return " (a git conflict marker: ipynb fix merges the notebook's conflicts cell by cell)"
 }

@@ -97,6 +97,7 @@ func runDiff(e *env, args []string) int {
 		return exitError
 	}
 	var aName, bName, aFile, bFile string
+	var gitPaths [2]string // git's names of the sides, for storedSide
 	gitMode := false
 	switch fs.NArg() {
 	case 2:
@@ -115,6 +116,7 @@ func runDiff(e *env, args []string) int {
 		}
 		aFile, bFile = fs.Arg(1), fs.Arg(4)
 		aName, bName = "a/"+path, "b/"+newPath
+		gitPaths = [2]string{path, newPath}
 		if aFile == os.DevNull {
 			aName = os.DevNull
 		}
@@ -152,6 +154,9 @@ func runDiff(e *env, args []string) int {
 			return exitError
 		}
 		texts[i] = data
+		if gitMode && !link {
+			texts[i] = storedSide(gitPaths[i], f, data)
+		}
 	}
 	if link {
 		d.lines(e.stdout, textdiff.Unified(quoteName(aName), quoteName(bName), string(texts[0]), string(texts[1]), d.context))
@@ -181,7 +186,10 @@ func runDiff(e *env, args []string) int {
 	differs := len(changes) > 0
 	switch {
 	case *asJSON:
-		d.writeJSON(e.stdout, aName, bName, changes) // JSON escapes the names itself
+		if err := d.writeJSON(e.stdout, aName, bName, changes); err != nil { // JSON escapes the names itself
+			fmt.Fprintf(e.stderr, "ipynb diff: writing JSON: %v\n", err)
+			return exitError
+		}
 	case differs:
 		// As git writes them: "--- a/x.ipynb", or quoted, "--- \"a/x\\ny.ipynb\"".
 		d.write(e.stdout, quoteName(aName), quoteName(bName), changes)

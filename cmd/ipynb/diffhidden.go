@@ -123,13 +123,10 @@ func firstDifference(ptr string, x, y any) (string, any, any, bool) {
 		}
 		return "", nil, nil, false
 	}
-	if xn, ok := x.(json.Number); ok { // numbers as written (300 is not 300.0)
-		if yn, ok := y.(json.Number); ok && xn == yn {
-			return "", nil, nil, false
-		}
-		return ptr, x, y, true
-	}
-	if jsonvalue.Equal(x, y) { // strings (lone surrogates as WTF-8), NaN and ±Infinity, booleans, null
+	// Numbers by value, as Python compares them (300 is 300.0, as in
+	// the cell diff and diff --json), strings (lone surrogates as WTF-8),
+	// NaN and ±Infinity, booleans (true is not 1), null.
+	if jsonvalue.Equal(x, y) {
 		return "", nil, nil, false
 	}
 	return ptr, x, y, true

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"encoding/json"
 	"io"
 	"strings"
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
-	"github.com/nbdialog/ipynb/internal/nbjson"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -37,16 +35,11 @@ func (s exactString) MarshalJSON() ([]byte, error) {
 	return jsonvalue.AppendQuoted(nil, string(s)), nil
 }
 
-// exactValue is a metadata value for the JSON output, its strings as
-// exactString writes them.
-func exactValue(v any) any {
-	if b, err := nbjson.Encode(v); err == nil {
-		return json.RawMessage(b)
-	}
-	return v
-}
-
-func (d *differ) writeJSON(w io.Writer, aName, bName string, changes []dialog.Change) {
+// writeJSON writes the changes as JSON, metadata values as the notebooks
+// spell them (see jsonValues); it returns the error of encoding or
+// writing them.
+func (d *differ) writeJSON(w io.Writer, aName, bName string, changes []dialog.Change) error {
+	var vals jsonValues
 	out := struct {
 		A       string       `json:"a"`
 		B       string       `json:"b"`
@@ -100,19 +93,22 @@ func (d *differ) writeJSON(w io.Writer, aName, bName string, changes []dialog.Ch
 				jc.Meta = map[string]any{}
 				for _, k := range c.Keys {
 					ma, mb, name := d.metaOf(k, c.A, c.B)
-					jc.Meta[k] = []any{exactValue(ma[name]), exactValue(mb[name])}
+					jc.Meta[k] = []any{vals.add(ma[name]), vals.add(mb[name])}
 				}
 			}
 		}
 		if c.A == nil && c.B == nil {
 			jc.Meta = map[string]any{}
 			for _, k := range c.Keys {
-				jc.Meta[k] = []any{exactValue(d.metaA[k]), exactValue(d.metaB[k])}
+				jc.Meta[k] = []any{vals.add(d.metaA[k]), vals.add(d.metaB[k])}
 			}
 		}
 		out.Changes = append(out.Changes, jc)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.Encode(out)
+	b, err := vals.marshal(out)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
 }

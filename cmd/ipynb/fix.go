@@ -25,6 +25,11 @@ the markers carry one (merge.conflictStyle diff3 or zdiff3) and it reads
 as a notebook, else two-way, from an empty base, so that every cell the
 two sides do not agree on is kept from both. What still conflicts is marked inside the cell's text, with
 the markers' own size and labels; the file written is a valid notebook.
+Where the sides read back are not notebooks (git's unchanged lines mix
+two layouts, as when one side was re-saved with Colab's 2-space indent)
+and git has the file unmerged (git ls-files -u), git's stages :1: :2: :3:
+are merged instead, as "ipynb merge" merges them, unless the file holds
+lines none of them has (edited since git's merge).
 
 The file is replaced atomically, only if it is still, right before the
 rename, the file read (else it is left alone, reported, exit 1); a folder is searched for *.ipynb files; "-" reads standard
@@ -86,6 +91,9 @@ func runFix(e *env, args []string) int {
 			kept = data
 		}
 		f, err := splitForFix(data, opt)
+		if err == nil {
+			f.path = a
+		}
 		if err == nil && stamp != nil {
 			f.sides.compactOurs() // (data, in ours' place, is let go)
 		}
@@ -102,6 +110,9 @@ func runFix(e *env, args []string) int {
 			st = exitError
 		default:
 			st = f.write(e, a, stamp)
+			if st == exitOK && f.stageOurs != nil {
+				fmt.Fprintf(e.stderr, "%s: merged git's stages :1: :2: :3: (the sides read back from the markers are not notebooks)\n", name)
+			}
 		}
 		restore()
 		if st != exitOK {
@@ -152,9 +163,11 @@ func printError(w io.Writer, path string, err error) {
 // soon as the merge is made: the conflicts hold parts of theirs' side,
 // which is let go).
 type fixMerge struct {
-	sides   *conflictSides
-	opt     mergeOptions
-	summary string // "" when none is left
+	sides     *conflictSides
+	opt       mergeOptions
+	summary   string // "" when none is left
+	path      string // the file, as named (for git's stages: fixstages.go)
+	stageOurs []byte // git's stage :2: when the stages were merged
 }
 
 // splitForFix splits data, a notebook with conflict markers, into the
@@ -236,8 +249,21 @@ func (f *fixMerge) mergeTo(w io.Writer) error {
 		conflicts, err = mergeTwoWayTo(w, ours, theirs, f.opt)
 	}
 	if errors.As(err, &mie) && mie.Op == "merge" {
+		st, ok := gitStages(f.path)
+		if ok && onlyStageLines(st, ours, theirs) {
+			return f.mergeStages(w, st)
+		}
+		hint := stagesHint
+		if ok {
+			hint = editedHint
+		}
 		sd := map[string]*side{"ours": &cs.ours, "theirs": &cs.theirs}[mie.Input]
-		return located(fmt.Errorf("%s side of the conflicts is not a notebook: %w", mie.Input, mie.Err), sd)
+		err := located(fmt.Errorf("%s side of the conflicts is not a notebook: %w", mie.Input, mie.Err), sd)
+		if le, ok := err.(*locError); ok {
+			le.Err = errors.New(le.Err.Error() + hint)
+			return le
+		}
+		return fmt.Errorf("%w%s", err, hint)
 	}
 	if err != nil {
 		return err
@@ -264,13 +290,19 @@ func (f *fixMerge) mergeTo(w io.Writer) error {
 // atomicfile.ReplaceWith), only if it is still the file read. It returns
 // the status, errors said.
 func (f *fixMerge) write(e *env, path string, stamp *atomicfile.Stamp) int {
-	ours := f.sides.ours.text
+	sideOurs := f.sides.ours.text
+	ours := func() []byte { // the ours merged
+		if f.stageOurs != nil {
+			return f.stageOurs
+		}
+		return sideOurs
+	}
 	inMemory := func() ([]byte, error) {
 		var buf bytes.Buffer
 		if err := f.mergeTo(&buf); err != nil {
 			return nil, err
 		}
-		return buf.Bytes(), checkMerged(buf.Bytes(), ours)
+		return buf.Bytes(), checkMerged(buf.Bytes(), ours())
 	}
 	if stamp == nil {
 		out, err := inMemory()
@@ -298,7 +330,7 @@ func (f *fixMerge) write(e *env, path string, stamp *atomicfile.Stamp) int {
 		if _, err := r.ReadAt(data, 0); err != nil && !errors.Is(err, io.EOF) {
 			return err
 		}
-		if err := checkMerged(data, ours); err != nil {
+		if err := checkMerged(data, ours()); err != nil {
 			return &mergeFailed{err, -1}
 		}
 		return nil

@@ -139,6 +139,7 @@ func reorder(fs *flag.FlagSet, args []string) ([]string, error) {
 			break
 		}
 		if len(a) > 1 && a[0] == '-' {
+			a = attachedValue(fs, a)
 			flags = append(flags, a)
 			name := strings.TrimLeft(a, "-")
 			name, _, hasValue := strings.Cut(name, "=")
@@ -164,6 +165,21 @@ func reorder(fs *flag.FlagSet, args []string) ([]string, error) {
 	// The "--" stays between the flags and the rest, so that a path
 	// beginning with a dash ("--" then "-x.ipynb") is not read as a flag.
 	return append(append(flags, "--"), rest...), nil
+}
+
+// attachedValue returns a, a flag as typed, with a one-letter numeric
+// flag's attached value made -N=VALUE ("-U3" is "-U=3", as git reads
+// -U3); any other flag as it is.
+func attachedValue(fs *flag.FlagSet, a string) string {
+	if len(a) < 3 || a[1] == '-' || strings.Contains(a, "=") || fs.Lookup(a[1:]) != nil {
+		return a
+	}
+	if f := fs.Lookup(a[1:2]); f != nil {
+		if _, ok := f.Value.(intRange); ok {
+			return a[:2] + "=" + a[2:]
+		}
+	}
+	return a
 }
 
 func unknownFlag(fs *flag.FlagSet, typed string) error {
@@ -263,9 +279,11 @@ func boundsUsage(usage string, min, max int) string {
 // Bounds of the numeric flags: large enough for any real use, small
 // enough that no value makes a command allocate or loop in proportion to
 // it. Git passes --marker-size from a repository's own attributes
-// (conflict-marker-size), so an absurd one is refused, not obeyed.
+// (conflict-marker-size, from 1 to 2147483647): merge takes every value
+// git can pass, so that a conflict is always marked, and writes markers
+// at most maxMarkerSize long.
 const (
-	maxMarkerSize = 1024        // merge --marker-size: a marker line's length
+	maxMarkerSize = 1024        // merge --marker-size: the longest marker line written
 	maxContext    = 100_000_000 // diff -U: lines of context (more than any cell has)
 	maxWidth      = 1 << 20     // show --width: characters per row
 	maxRows       = 100_000_000 // show --rows: messages shown

@@ -50,7 +50,7 @@ func TestGitInstall(t *testing.T) {
 	}
 	exe, _ := filepath.EvalSymlinks(binary)
 	for key, want := range map[string]string{
-		"merge.ipynb.driver":   exe + " merge --text-fallback --marker-size %L --path %P --ours-label %X --theirs-label %Y -- %O %A %B || { s=$?; [ $s -lt 126 ] && exit $s; git merge-file -L ours -L base -L theirs --marker-size=%L -- %A %O %B; }",
+		"merge.ipynb.driver":   exe + " merge --text-fallback --marker-size %L --path %P --ours-label %X --theirs-label %Y -- %O %A %B || { s=$?; [ $s -lt 126 ] && exit $s; m=%L; [ $m -gt 1024 ] && m=1024; git merge-file -L ours -L base -L theirs --marker-size=$m -- %A %O %B; }",
 		"diff.ipynb.command":   exe + " diff --",
 		"diff.ipynb.textconv":  exe + " diff --textconv --",
 		"diff.ipynb.xfuncname": "^def",
@@ -86,7 +86,7 @@ func TestGitInstall(t *testing.T) {
 	if r := ipynb(t, dir, "", "git", "install", "--strip"); r.code != 0 {
 		t.Fatalf("install --strip: %+v", r)
 	}
-	if got := strings.TrimSpace(gitIn(t, dir, "config", "--get", "filter.ipynb.clean")); got != exe+" strip -" {
+	if got := strings.TrimSpace(gitIn(t, dir, "config", "--get", "filter.ipynb.clean")); got != exe+" strip --filter -" {
 		t.Errorf("filter.ipynb.clean = %q", got)
 	}
 	if got := gitIn(t, dir, "check-attr", "filter", "--", "x.ipynb"); got != "x.ipynb: filter: ipynb\n" {
@@ -148,7 +148,7 @@ func TestGitInstallScopes(t *testing.T) {
 		t.Fatalf("install --global: %+v", r)
 	}
 	exe, _ := filepath.EvalSymlinks(binary)
-	if got := strings.TrimSpace(gitIn(t, out, "config", "--global", "--get", "merge.ipynb.driver")); got != exe+" merge --text-fallback --marker-size %L --path %P --ours-label %X --theirs-label %Y -- %O %A %B || { s=$?; [ $s -lt 126 ] && exit $s; git merge-file -L ours -L base -L theirs --marker-size=%L -- %A %O %B; }" {
+	if got := strings.TrimSpace(gitIn(t, out, "config", "--global", "--get", "merge.ipynb.driver")); got != exe+" merge --text-fallback --marker-size %L --path %P --ours-label %X --theirs-label %Y -- %O %A %B || { s=$?; [ $s -lt 126 ] && exit $s; m=%L; [ $m -gt 1024 ] && m=1024; git merge-file -L ours -L base -L theirs --marker-size=$m -- %A %O %B; }" {
 		t.Errorf("global driver: %q", got)
 	}
 	if got := readFile(t, filepath.Join(home, ".config", "git", "attributes")); got != "*.ipynb merge=ipynb diff=ipynb\n" {

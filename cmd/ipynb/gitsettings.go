@@ -36,13 +36,21 @@ type setting struct {
 // removed or moved after install; or it was killed, 128 and more), git
 // merge-file merges %A as git does without a driver, so that a conflict
 // is marked in the file: a driver that does not run would otherwise
-// leave a conflict whose file is ours alone, without a marker.
+// leave a conflict whose file is ours alone, without a marker. Git
+// passes %L from 1 to 2147483647 (conflict-marker-size; 7 for a value
+// it cannot read); git merge-file fails past about 10^9 (it runs out of
+// memory, leaving ours alone), so the rescue passes it at most
+// maxMarkerSize, the length merge writes markers at.
 func driverSuffix(outputs string) string {
 	return "merge" + outputsArg(outputs) + " --text-fallback --marker-size %L --path %P --ours-label %X --theirs-label %Y -- %O %A %B" + driverRescue
 }
 
 // driverRescue follows the merge driver's command (see driverSuffix).
-const driverRescue = " || { s=$?; [ $s -lt 126 ] && exit $s; git merge-file -L ours -L base -L theirs --marker-size=%L -- %A %O %B; }"
+const driverRescue = " || { s=$?; [ $s -lt 126 ] && exit $s; m=%L; [ $m -gt 1024 ] && m=1024; git merge-file -L ours -L base -L theirs --marker-size=$m -- %A %O %B; }"
+
+// olderRescue is the rescue of installs that passed %L to git merge-file
+// whatever its size.
+const olderRescue = " || { s=$?; [ $s -lt 126 ] && exit $s; git merge-file -L ours -L base -L theirs --marker-size=%L -- %A %O %B; }"
 
 // outputsArg is the merge driver's --outputs argument for a strategy,
 // with its leading space ("" for the default).
@@ -60,7 +68,9 @@ func olderDrivers() []older {
 	old := []older{{"merge --marker-size %L --path %P %O %A %B", "a notebook named -x.ipynb breaks it"}}
 	for _, o := range append([]string{""}, outputStrategies()...) {
 		old = append(old, older{"merge" + outputsArg(o) + " --marker-size %L --path %P --ours-label %X --theirs-label %Y -- %O %A %B",
-			"it refuses files that are not notebooks, leaving a conflict without markers"})
+			"it refuses files that are not notebooks, leaving a conflict without markers"},
+			older{"merge" + outputsArg(o) + " --text-fallback --marker-size %L --path %P --ours-label %X --theirs-label %Y -- %O %A %B" + olderRescue,
+				"when ipynb cannot run, its fallback fails for a conflict-marker-size past about 10^9, leaving a conflict without markers"})
 	}
 	return old
 }
@@ -91,7 +101,7 @@ var settings = []setting{
 	{key: "mergetool.ipynb.cmd", suffix: mergetoolSuffix, tool: true},
 	{key: "mergetool.ipynb.trustExitCode", value: "true", tool: true},
 	{key: "filter.ipynb.smudge", value: smudgeCommand, strip: true},
-	{key: "filter.ipynb.clean", suffix: "strip -", strip: true},
+	{key: "filter.ipynb.clean", suffix: "strip --filter -", strip: true, older: []older{{"strip -", "git blame fails: git cleans the textconv's text, which strip - refuses"}}},
 	{key: "filter.ipynb.required", value: "true", strip: true},
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -227,7 +228,7 @@ func describeConflict(c mergeConflict, ids map[string]bool) string {
 func runMerge(e *env, args []string) int {
 	fs := mergeCmd.flags(e)
 	strategy := outputsFlag(fs)
-	size := boundedInt(fs, "marker-size", 7, 1, maxMarkerSize, "length of the conflict markers (git passes %L, its conflict-marker-size)")
+	size := boundedInt(fs, "marker-size", 7, 1, math.MaxInt32, fmt.Sprintf("length of the conflict markers (git passes %%L, its conflict-marker-size; markers are written at most %d long)", maxMarkerSize))
 	out := fs.String("o", "", "write the result to this file (- for standard output) instead of over OURS")
 	name := fs.String("path", "", "the path of the file being merged, to name it in messages (git passes %P)")
 	oursLabel := fs.String("ours-label", "", "the label after <<<<<<< markers (git passes %X, its name for ours; default: HEAD when git merge names theirs, else ours)")
@@ -245,7 +246,7 @@ func runMerge(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ipynb merge: %v\n", err)
 		return exitError
 	}
-	opt.MarkerSize = *size
+	opt.MarkerSize = min(*size, maxMarkerSize)
 	opt.OursLabel, opt.TheirsLabel = mergeLabels(*oursLabel, *theirsLabel, os.Environ())
 	paths := fs.Args()
 	roles := []string{"base", "ours", "theirs"}

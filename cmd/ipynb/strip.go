@@ -12,7 +12,8 @@ var stripCmd = &command{
 	summary: "remove outputs, execution counts and volatile metadata (as nbstripout)",
 	doc: `Strips notebooks as nbstripout does, in place and atomically, keeping each
 file's own style, and prints the files it changed; "-" reads standard input
-and writes standard output (a git clean filter: ipynb strip -).
+and writes standard output; --filter - is git's clean filter, which writes
+input that is not JSON back unchanged.
 
 Outputs are removed from every cell (of any type, in nbformat 4 cells or
 nbformat 3 worksheets) except cells whose metadata has "init_cell": true,
@@ -72,6 +73,7 @@ func runStrip(e *env, args []string) int {
 	fs.BoolVar(&verify, "check", false, "the same as --verify")
 	fs.BoolVar(&textconv, "textconv", false, "print the stripped notebooks to standard output; change no file")
 	fs.BoolVar(&textconv, "t", false, "the same as --textconv")
+	filter := fs.Bool("filter", false, "git's clean filter (ipynb git install --strip writes \"ipynb strip --filter -\"): strip standard input to standard output, writing input that is not JSON back unchanged (such as the text git blame cleans)")
 	var opt stripOptions
 	fs.BoolVar(&opt.keepOutput, "keep-output", false, `keep all outputs (except in cells whose metadata says "keep_output": false or "init_cell": false)`)
 	fs.BoolVar(&opt.keepCount, "keep-count", false, "keep execution counts and prompt numbers")
@@ -96,6 +98,13 @@ func runStrip(e *env, args []string) int {
 		return exitError
 	}
 	opt.keys = keys
+	if *filter {
+		if verify || textconv || fs.NArg() != 1 || fs.Arg(0) != "-" {
+			fmt.Fprintln(e.stderr, "ipynb strip: --filter reads standard input only (ipynb strip --filter -), without --verify or --textconv")
+			return exitError
+		}
+		return cleanFilter(e, opt)
+	}
 	transform := func(in input, data []byte, log io.Writer) ([]byte, error) {
 		out, changes, err := stripNotebook(data, opt)
 		if *verbose {
