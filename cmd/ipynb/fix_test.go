@@ -72,7 +72,7 @@ func missingLines(want, got []string) []string {
 // it, git merge-file --ours / --theirs); exit 0 when merged cleanly, 1
 // with conflicts, 2 only when a side is not JSON (file unchanged).
 func TestFixRealConflicts(t *testing.T) {
-	needGit(t)
+	needGitParallel(t)
 	counts := map[string]int{}
 	for i, c := range mergeCases(t) {
 		if c.gitClean || !testtier.Sample(i) {

@@ -22,7 +22,7 @@ import (
 // unique ids, one keeping the cell's own; nothing lost, no conflict. The
 // sides are read back from git's file here, by the markers alone.
 func TestFixKeepsCopiesBothSidesHold(t *testing.T) {
-	needGit(t)
+	needGitParallel(t)
 	files, err := filepath.Glob(filepath.Join("testdata", "fixcopies", "*.ipynb"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no bases: %v", err)

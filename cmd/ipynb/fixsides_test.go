@@ -119,7 +119,7 @@ func TestFixRecordsBothSides(t *testing.T) {
 // ones for cells that had none). The results are valid for Python
 // nbformat and keep every cell's text.
 func TestFixVersionFromParsedValues(t *testing.T) {
-	needGit(t)
+	needGitParallel(t)
 	out := map[string]any{"output_type": "stream", "name": "stdout", "text": []any{"\"nbformat_minor\": 5,\n", "\"id\": \"ipynb-fix-00000000-1\",\n"}}
 	mk := func(minor int, ids bool, second string, more ...map[string]any) string {
 		id := func(s string) string {

@@ -32,6 +32,7 @@ func readFile(t *testing.T, p string) string {
 // install changes nothing; uninstall gives back the configuration and
 // the attributes as they were, keeping what is not ipynb's.
 func TestGitInstall(t *testing.T) {
+	needGitParallel(t)
 	dir := newRepo(t)
 	config := filepath.Join(dir, ".git", "config")
 	attrs := filepath.Join(dir, ".git", "info", "attributes")

@@ -17,7 +17,7 @@ import (
 // whose work tree file held ours alone, without a marker, theirs' edit
 // only in the index, a commit away from being lost.
 func TestGitDriverMergesNonNotebooksAsGitDoes(t *testing.T) {
-	needGit(t)
+	needGitParallel(t)
 	nb := []byte(mknbText(t, "a = 1", "b = 2", "c = 3", "d = 4", "e = 5", "f = 6"))
 	v3, err := os.ReadFile(filepath.Join(shipped, "v3.ipynb"))
 	if err != nil {
@@ -116,6 +116,7 @@ func mknbText(t *testing.T, sources ...string) string {
 // every strategy) is found by ipynb git status, which says why and how
 // to update it, and ipynb git install updates it keeping its strategy.
 func TestGitStatusFindsDriverWithoutTextFallback(t *testing.T) {
+	needGitParallel(t)
 	for _, outputs := range []string{"", " --outputs theirs"} {
 		dir := newRepo(t)
 		exe, _ := filepath.EvalSymlinks(binary)

@@ -78,6 +78,7 @@ func TestGitInstallStripKeepsOtherFilters(t *testing.T) {
 // git status says so (exit 1) and how to install it; it used to report
 // the set-up in effect.
 func TestGitStatusFilterAskedButMissing(t *testing.T) {
+	needGitParallel(t)
 	dir := newRepo(t)
 	commitFile(t, dir, ".gitattributes", []byte("*.ipynb merge=ipynb diff=ipynb filter=ipynb\n"), "shared attributes")
 	if r := ipynb(t, dir, "", "git", "install"); r.code != 0 {

@@ -18,6 +18,7 @@ import (
 // changing only a count follows --outputs, default conflict"); with
 // --outputs theirs, theirs' count is kept.
 func TestGitMergeCountOnlyFollowsOutputs(t *testing.T) {
+	needGitParallel(t)
 	for _, c := range []struct {
 		outputs string
 		status  int

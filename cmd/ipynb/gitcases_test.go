@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/nbdialog/ipynb/internal/corpus"
@@ -21,6 +22,9 @@ func needGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
+	if _, ok := parallelGit.Load(strings.SplitN(t.Name(), "/", 2)[0]); ok {
+		return // the configuration TestMain gave the process
+	}
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
@@ -29,6 +33,39 @@ func needGit(t *testing.T) {
 	t.Setenv("GIT_AUTHOR_EMAIL", "t@example.com")
 	t.Setenv("GIT_COMMITTER_NAME", "t")
 	t.Setenv("GIT_COMMITTER_EMAIL", "t@example.com")
+}
+
+// needGitParallel is needGit for a test that runs in parallel with
+// others: git's configuration is the empty one TestMain gives the whole
+// process (HOME, XDG_CONFIG_HOME and the names in gitTestEnv), which
+// such a test must not write (a test of --global installs uses needGit,
+// and a HOME of its own).
+func needGitParallel(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	parallelGit.Store(t.Name(), true)
+	t.Parallel()
+}
+
+// parallelGit holds the names of the tests that called needGitParallel.
+var parallelGit sync.Map
+
+// gitTestEnv gives the process an empty git configuration in a HOME of
+// its own, for the tests that run git in parallel (see needGitParallel).
+func gitTestEnv(home string) {
+	for k, v := range map[string]string{
+		"HOME":                home,
+		"XDG_CONFIG_HOME":     filepath.Join(home, ".config"),
+		"GIT_CONFIG_NOSYSTEM": "1",
+		"GIT_AUTHOR_NAME":     "t",
+		"GIT_AUTHOR_EMAIL":    "t@example.com",
+		"GIT_COMMITTER_NAME":  "t",
+		"GIT_COMMITTER_EMAIL": "t@example.com",
+	} {
+		os.Setenv(k, v)
+	}
 }
 
 // gitIn runs git in dir and returns its combined output, failing t on

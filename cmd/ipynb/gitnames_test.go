@@ -26,6 +26,7 @@ var weirdNames = []string{
 // (git diff), the textconv (git log -p), the merge driver's %O %A %B %P
 // (a clean and a conflicting git merge), and ipynb git status PATH.
 func TestGitWeirdNames(t *testing.T) {
+	needGitParallel(t)
 	dir := newRepo(t)
 	if r := ipynb(t, dir, "", "git", "install", "--strip"); r.code != 0 {
 		t.Fatalf("install: %+v", r)

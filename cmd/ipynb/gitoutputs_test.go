@@ -13,6 +13,7 @@ import (
 // it; uninstall removes the driver whatever its strategy; and a real
 // git merge follows it.
 func TestGitInstallOutputs(t *testing.T) {
+	needGitParallel(t)
 	dir := newRepo(t)
 	driverValue := func() string { return strings.TrimSpace(gitIn(t, dir, "config", "--get", "merge.ipynb.driver")) }
 	if r := ipynb(t, dir, "", "git", "install", "--outputs", "ours"); r.code != 0 || !strings.Contains(driverValue(), " merge --outputs ours --text-fallback --marker-size %L ") {

@@ -71,6 +71,7 @@ func cellIDs(got map[string]any) string {
 // merge exit 1) holding a valid notebook in ours' order, whose cell
 // records the places, and which check reports as a conflict.
 func TestGitMergeCellPlacedApart(t *testing.T) {
+	needGitParallel(t)
 	ordered := func(ids string) []byte {
 		var cs []map[string]any
 		for _, id := range strings.Fields(ids) {

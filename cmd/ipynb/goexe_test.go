@@ -12,7 +12,9 @@ import (
 // goEnv returns go env's values of names.
 func goEnv(t *testing.T, names ...string) []string {
 	t.Helper()
-	out, err := exec.Command("go", append([]string{"env"}, names...)...).Output()
+	cmd := exec.Command("go", append([]string{"env"}, names...)...)
+	cmd.Env = toolEnv // the caches of the user who runs the tests, not of the tests' HOME
+	out, err := cmd.Output()
 	if err != nil {
 		t.Skipf("go env: %v", err)
 	}

@@ -112,6 +112,7 @@ func TestPageNotOverInput(t *testing.T) {
 
 // A notebook whose file name is HTML: the page shows the name, as text.
 func TestBrowserHTMLFileName(t *testing.T) {
+	t.Parallel()
 	tab := browsertest.Open(t, nil)
 	dir := t.TempDir()
 	// No "/" (a file name cannot hold one): no end tags.

@@ -42,6 +42,7 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	toolEnv = toolchainEnv()
+	gitTestEnv(filepath.Join(dir, "home"))
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -21,19 +21,23 @@ import (
 
 var webBuilt sync.Once
 
+// webBuiltOut and webBuiltErr are the build's, for every test that asks.
+var (
+	webBuiltOut []byte
+	webBuiltErr error
+)
+
 // buildWeb builds ipynb-web beside the ipynb binary the tests run, where
 // ipynb web looks for it.
 func buildWeb(t *testing.T) {
 	t.Helper()
-	var err error
-	var out []byte
 	webBuilt.Do(func() {
 		cmd := exec.Command("go", "build", "-o", filepath.Join(filepath.Dir(binary), "ipynb-web"), "../ipynb-web")
 		cmd.Env = toolEnv
-		out, err = cmd.CombinedOutput()
+		webBuiltOut, webBuiltErr = cmd.CombinedOutput()
 	})
-	if err != nil {
-		t.Fatalf("building ipynb-web: %v\n%s", err, out)
+	if webBuiltErr != nil {
+		t.Fatalf("building ipynb-web: %v\n%s", webBuiltErr, webBuiltOut)
 	}
 }
 
@@ -105,6 +109,7 @@ func webProcess(t *testing.T, dir string, args ...string) (url string, wait func
 // The server answers only its token, its own host name, and posts of
 // JSON from its own origin; it stops when the page says it closed.
 func TestWebServerRefuses(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "nb.ipynb"), []byte(htmlNotebook), 0o666)
 	url, wait := webProcess(t, dir, "nb.ipynb")
@@ -183,6 +188,7 @@ func mergeInputs(t *testing.T, dir string) {
 
 // A merge resolved in the browser: theirs' text, both outputs, saved.
 func TestBrowserWebMerge(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	mergeInputs(t, dir)
 	var url string
@@ -239,6 +245,7 @@ func TestBrowserWebMerge(t *testing.T) {
 
 // Closing the page without saving: OURS is left as it was, exit 1.
 func TestWebMergeClosedUnsaved(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	mergeInputs(t, dir)
 	before, _ := os.ReadFile(filepath.Join(dir, "ours.ipynb"))

@@ -18,6 +18,7 @@ import (
 // text is hostile markup (a script, an image whose error handler calls the
 // trap server): the page runs none of it and fetches nothing.
 func TestBrowserWebMergeCellPlacedApart(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, base, ours, theirs string
 		title                    string
