@@ -54,6 +54,9 @@ type source struct {
 	order []int32 // structCodec.id → 1 + the node of the first object of that type
 	style *nbstyle.Style
 	once  sync.Once
+	// deep: read with a nesting limit above the default (the version 3
+	// upgrade then parses the worksheets again within the default).
+	deep bool
 	// problems: the validation of these bytes, once done (see
 	// Notebook.problems); an empty list for valid bytes.
 	problems atomic.Pointer[[]located]
@@ -211,6 +214,7 @@ func (o UnmarshalOptions) read(data []byte, copyData bool) (*Notebook, error) {
 	if c := t.Lookup(jsontree.Root, "cells"); c >= 0 && t.Nodes[c].Kind == jsontree.Array && int(t.Nodes[c].Len) > maxCells {
 		return nil, &FormatError{Pointer: "/cells", Msg: fmt.Sprintf("%d cells, more than the limit of %d", t.Nodes[c].Len, maxCells), Err: ErrLimit}
 	}
+	b.src.deep = lim.MaxDepth > nblimits.DefaultMaxDepth
 	return decodeNotebookIn(b, t), nil
 }
 

@@ -17,9 +17,17 @@ var (
 
 // notebookShape returns the shape notebooks are read with: the interiors
 // the typed layer and the validator read are recorded, the rest is lazy
-// (see package nbshape).
+// (see package nbshape); and a version 2 or 3 notebook's worksheets
+// whole, which the upgrade reads (see upgradeV3) from that parse.
 func notebookShape() *jsontree.Shape {
-	shapeOnce.Do(func() { nbShape = nbshape.Notebook(&descDocument) })
+	shapeOnce.Do(func() {
+		s := nbshape.Notebook(&descDocument)
+		if s.Members == nil {
+			s.Members = map[string]*jsontree.Shape{}
+		}
+		s.Members["worksheets"] = jsontree.All // (before any parse uses s)
+		nbShape = s
+	})
 	return nbShape
 }
 

@@ -148,14 +148,25 @@ func upgradeV3(nb *Notebook) error {
 			return fmt.Errorf("nbformat: upgrade: %w", err)
 		}
 	}
-	raw := []byte("[]")
-	if ws != nil {
-		var err error
-		if raw, err = nbv3.Cells(ws, nb.Nbformat == 2, jsontree.Limits{MaxDepth: defaultMaxDepth}); err != nil {
-			return fmt.Errorf("nbformat: upgrade: %w", err)
+	// The version 4 notebook the cells are read from, its cells written
+	// after this head by the upgrade.
+	data := append(make([]byte, 0, len(v4Head)+len(ws)+3), v4Head...)
+	lim := jsontree.Limits{MaxDepth: defaultMaxDepth}
+	var err error
+	switch t, w := nb.worksheetsRead(ws); {
+	case t != nil:
+		data, err = nbv3.AppendCells(data, t, w, nb.Nbformat == 2, lim)
+	case ws != nil:
+		if t, err = jsontree.Parse(ws, lim); err == nil {
+			data, err = nbv3.AppendCells(data, t, jsontree.Root, nb.Nbformat == 2, lim)
 		}
+	default:
+		data = append(data, "[]"...)
 	}
-	doc, err := UnmarshalOptions{}.unmarshalParts(append(append([]byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": `), raw...), '}'))
+	if err != nil {
+		return fmt.Errorf("nbformat: upgrade: %w", err)
+	}
+	doc, err := UnmarshalOptions{}.unmarshalParts(append(data, '}'))
 	if err != nil {
 		return fmt.Errorf("nbformat: upgrade: %w", err)
 	}
@@ -194,6 +205,35 @@ func upgradeV3(nb *Notebook) error {
 	nb.Cells = doc.Cells
 	nb.Nbformat, nb.NbformatMinor = 4, minorVersion
 	return nil
+}
+
+// v4Head is the start of the version 4 notebook upgradeV3 reads the
+// upgraded cells from.
+const v4Head = `{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": `
+
+// worksheetsRead returns the tape nb was read from and its worksheets
+// node when ws is that member's bytes as read (not a copy, nor a value set
+// in memory), recorded whole (see notebookShape) within the default
+// nesting limit: the upgrade reads them from that parse. Else nil, -1.
+func (nb *Notebook) worksheetsRead(ws []byte) (*jsontree.Tape, int) {
+	if nb.src == nil || nb.src.deep || len(ws) == 0 {
+		return nil, -1
+	}
+	t := nb.src.tape
+	w := t.Lookup(jsontree.Root, "worksheets")
+	if w < 0 {
+		return nil, -1
+	}
+	n := &t.Nodes[w]
+	if int(n.End-n.Start) != len(ws) || &t.Data[n.Start] != &ws[0] {
+		return nil, -1
+	}
+	for j := w; j < t.Next(w); j++ {
+		if t.Lazy(j) {
+			return nil, -1
+		}
+	}
+	return t, w
 }
 
 // detachCells makes the texts of cells decoded from temporary JSON take

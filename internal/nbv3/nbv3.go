@@ -55,14 +55,23 @@ func Cells(worksheets []byte, v2 bool, lim jsontree.Limits) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return AppendCells(make([]byte, 0, len(worksheets)), t, jsontree.Root, v2, lim)
+}
+
+// AppendCells appends to dst what Cells returns for the worksheets at
+// node ws of t, a tape that records every node below ws (none lazy): the
+// worksheets as a notebook's parse has them, not parsed again. Values
+// the upgrade parses (JSON held in a string) are parsed within lim.
+func AppendCells(dst []byte, t *jsontree.Tape, ws int, v2 bool, lim jsontree.Limits) ([]byte, error) {
+	var err error
 	u := upgrader{t: t, v2: v2, lim: lim}
-	out := append(make([]byte, 0, len(worksheets)), '[')
-	if t.Nodes[jsontree.Root].Kind != jsontree.Array {
+	out := append(dst, '[')
+	if t.Nodes[ws].Kind != jsontree.Array {
 		return append(out, ']'), nil
 	}
 	n := 0
 	wi := 0
-	t.Children(jsontree.Root, func(w int) bool {
+	t.Children(ws, func(w int) bool {
 		defer func() { wi++ }()
 		if t.Nodes[w].Kind != jsontree.Object {
 			err = fmt.Errorf("/worksheets/%d is not an object", wi)
