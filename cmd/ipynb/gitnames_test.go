@@ -27,14 +27,15 @@ var weirdNames = []string{
 // (a clean and a conflicting git merge), and ipynb git status PATH.
 func TestGitWeirdNames(t *testing.T) {
 	needGitParallel(t)
-	dir := newRepo(t)
-	if r := ipynb(t, dir, "", "git", "install", "--strip"); r.code != 0 {
-		t.Fatalf("install: %+v", r)
-	}
 	nb, _ := os.ReadFile(filepath.Join(shipped, "jupyter.ipynb"))
-	commitFile(t, dir, "README", []byte("x\n"), "start")
 	for _, name := range weirdNames {
 		t.Run(quoteName(name), func(t *testing.T) {
+			t.Parallel() // a repository of its own
+			dir := newRepo(t)
+			if r := ipynb(t, dir, "", "git", "install", "--strip"); r.code != 0 {
+				t.Fatalf("install: %+v", r)
+			}
+			commitFile(t, dir, "README", []byte("x\n"), "start")
 			file := filepath.Join(dir, name)
 			// Clean filter.
 			commitFile(t, dir, name, nb, "add "+name)

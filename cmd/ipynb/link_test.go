@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -21,7 +20,7 @@ func TestCommandLinksNoCgo(t *testing.T) {
 		t.Skip("no go command to list the dependencies")
 	}
 	cmd := exec.Command(goTool, "list", "-deps", "-f", "{{.ImportPath}}", ".")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
+	cmd.Env = append(toolEnv, "CGO_ENABLED=1")
 	out, err := cmd.Output()
 	if err != nil {
 		t.Skipf("go list: %v", err)

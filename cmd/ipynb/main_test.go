@@ -43,6 +43,7 @@ func TestMain(m *testing.M) {
 	}
 	toolEnv = toolchainEnv()
 	gitTestEnv(filepath.Join(dir, "home"))
+	startWebBuild()
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -19,23 +18,29 @@ import (
 	"github.com/nbdialog/ipynb/internal/browsertest"
 )
 
-var webBuilt sync.Once
-
-// webBuiltOut and webBuiltErr are the build's, for every test that asks.
+// webBuilt is closed when the build of ipynb-web that TestMain starts
+// (startWebBuild) has ended, with its output and error.
 var (
+	webBuilt    = make(chan struct{})
 	webBuiltOut []byte
 	webBuiltErr error
 )
 
-// buildWeb builds ipynb-web beside the ipynb binary the tests run, where
-// ipynb web looks for it.
-func buildWeb(t *testing.T) {
-	t.Helper()
-	webBuilt.Do(func() {
+// startWebBuild builds ipynb-web beside the ipynb binary the tests run,
+// where ipynb web looks for it, while the first tests run.
+func startWebBuild() {
+	go func() {
+		defer close(webBuilt)
 		cmd := exec.Command("go", "build", "-o", filepath.Join(filepath.Dir(binary), "ipynb-web"), "../ipynb-web")
 		cmd.Env = toolEnv
 		webBuiltOut, webBuiltErr = cmd.CombinedOutput()
-	})
+	}()
+}
+
+// buildWeb waits for ipynb-web to be built.
+func buildWeb(t *testing.T) {
+	t.Helper()
+	<-webBuilt
 	if webBuiltErr != nil {
 		t.Fatalf("building ipynb-web: %v\n%s", webBuiltErr, webBuiltOut)
 	}
