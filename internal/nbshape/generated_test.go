@@ -104,3 +104,16 @@ func describe(s *jsontree.Shape) string {
 	slices.Sort(keys)
 	return fmt.Sprintf("{members %q, flat %v, other %v}", keys, s.Flat, s.Other != nil)
 }
+
+// The start-up cost of the shape, built from the schemas and generated.
+func BenchmarkShapeBuilt(b *testing.B) {
+	for b.Loop() {
+		nbshape.Notebook(nbshape.Doc)
+	}
+}
+
+func BenchmarkShapeGenerated(b *testing.B) {
+	for b.Loop() {
+		nbshape.Generated()
+	}
+}
