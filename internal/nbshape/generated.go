@@ -23,7 +23,8 @@ var Doc Type
 var generated func() *jsontree.Shape
 
 // Generated returns Notebook(Doc) as generated into shape_gen.go, or, when
-// it is not generated yet, as built from the schemas.
+// it is not generated yet, as built from the schemas: a new shape each
+// call, which the caller may complete before its first use.
 func Generated() *jsontree.Shape {
 	if generated == nil {
 		return Notebook(Doc)
