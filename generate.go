@@ -38,7 +38,9 @@
 // -test run writes the codec of nbformat/codec_synth_test.go's stand-ins
 // for a schema change, its -map run internal/nbmap/map_gen.go, the
 // conversions of every generated struct to and from generic JSON that
-// package convert uses). When a new nbformat release moves the schema:
+// package convert uses); internal/cmd/genshape then writes
+// internal/nbshape/shape_gen.go, the shape notebooks are read with, built
+// from the embedded schemas and the codec's type descriptions. When a new nbformat release moves the schema:
 //
 //  1. Copy the new official files (nbformat/v4/nbformat.v4.N.schema.json
 //     and nbformat.v4.schema.json) from jupyter/nbformat into schema/, byte
@@ -68,3 +70,4 @@ package ipynb
 //go:generate go run ./internal/cmd/gencodec -state src:nodeRef -in nbformat/schema_gen.go -out nbformat/codec_gen.go
 //go:generate go run ./internal/cmd/gencodec -test -state src:nodeRef -beside nbformat/schema_gen.go -in nbformat/codec_synth_test.go -out nbformat/codec_synth_gen_test.go
 //go:generate go run ./internal/cmd/gencodec -map -state src:nodeRef -in nbformat/schema_gen.go -out internal/nbmap/map_gen.go
+//go:generate go run ./internal/cmd/genshape -out internal/nbshape/shape_gen.go

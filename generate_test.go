@@ -15,8 +15,8 @@ import (
 // generate.go, with their outputs redirected into a temporary folder and
 // the pinned go-jsonschema of go.mod, gives exactly the committed
 // schema/notebook.schema.json, nbformat/schema_gen.go,
-// nbformat/codec_gen.go, nbformat/codec_synth_gen_test.go and
-// internal/nbmap/map_gen.go (as .ci/run
+// nbformat/codec_gen.go, nbformat/codec_synth_gen_test.go,
+// internal/nbmap/map_gen.go and internal/nbshape/shape_gen.go (as .ci/run
 // checks with go generate; this test checks it from go test too). In the
 // long tier only (IPYNB_LONG=1: see internal/testtier); skipped when the
 // go command or the generator's module is not available.
@@ -65,8 +65,8 @@ func TestGeneratedCodeIsFresh(t *testing.T) {
 			t.Fatalf("%s: %v\n%s", strings.Join(fields, " "), err, out)
 		}
 	}
-	if len(outputs) != 5 {
-		t.Fatalf("generate.go has outputs %q, want the generation schema, schema_gen.go, codec_gen.go, codec_synth_gen_test.go and map_gen.go", outputs)
+	if len(outputs) != 6 {
+		t.Fatalf("generate.go has outputs %q, want the generation schema, schema_gen.go, codec_gen.go, codec_synth_gen_test.go, map_gen.go and shape_gen.go", outputs)
 	}
 	for _, committed := range outputs {
 		want, err := os.ReadFile(committed)

@@ -117,10 +117,8 @@ var typeBits = map[string]uint8{
 // handling of notebooks from a future minor version: every
 // additionalProperties becomes true.
 func Compile(data []byte, relax bool) (*Schema, error) {
-	dec := json.NewDecoder(strings.NewReader(string(data)))
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
+	doc, err := decodeSchema(data)
+	if err != nil {
 		return nil, fmt.Errorf("draft04: %w", err)
 	}
 	if relax {

@@ -63,12 +63,27 @@ type Field struct {
 // Notebook returns the shape for documents of type doc that every
 // embedded schema may validate.
 func Notebook(doc Type) *jsontree.Shape {
-	b := shapeBuilder{memo: map[string]*jsontree.Shape{}, refs: map[string]*snode{}, regexps: map[string]*regexp.Regexp{}}
+	s, _ := build(doc)
+	return s
+}
+
+// build returns Notebook(doc) with what its Others do (for Source).
+func build(doc Type) (*jsontree.Shape, map[*jsontree.Shape]otherNote) {
+	b := shapeBuilder{memo: map[string]*jsontree.Shape{}, refs: map[string]*snode{}, regexps: map[string]*regexp.Regexp{}, notes: map[*jsontree.Shape]otherNote{}}
 	comps := []shapeComp{{t: doc}}
 	for _, root := range b.schemaRoots() {
 		comps = append(comps, shapeComp{s: root})
 	}
-	return b.build(comps)
+	return b.build(comps), b.notes
+}
+
+// otherNote is what the Other of a shape does: return All (all), or the
+// shape of table for the predicates a key satisfies (bit i: preds[i], a
+// Go regular expression or, "", "a JSON MIME type").
+type otherNote struct {
+	all   bool
+	preds []string
+	table []*jsontree.Shape
 }
 
 // flatten adds the components that apply at the same place (schema
@@ -199,6 +214,7 @@ func (b *shapeBuilder) members(s *jsontree.Shape, comps []shapeComp) {
 // schemas is one predicate), worked out for every combination up front.
 func (b *shapeBuilder) others(s *jsontree.Shape, comps []shapeComp) {
 	var preds []func(string) bool
+	var names []string        // of preds: the Go pattern, or "" for JSON MIME types
 	index := map[string]int{} // "p" + pattern source (or "json" for JSON MIME types) → predicate
 	for _, c := range comps {
 		if c.s != nil {
@@ -206,6 +222,7 @@ func (b *shapeBuilder) others(s *jsontree.Shape, comps []shapeComp) {
 				if _, ok := index["p"+p.src]; !ok {
 					index["p"+p.src] = len(preds)
 					preds = append(preds, memoMatch(p.re))
+					names = append(names, p.re.String())
 				}
 			}
 		}
@@ -213,11 +230,13 @@ func (b *shapeBuilder) others(s *jsontree.Shape, comps []shapeComp) {
 			if _, ok := index["json"]; !ok {
 				index["json"] = len(preds)
 				preds = append(preds, mimetype.IsJSON)
+				names = append(names, "")
 			}
 		}
 	}
 	if len(preds) > 8 {
-		s.Other = func(string) *jsontree.Shape { return jsontree.All }
+		s.Other = otherAll
+		b.notes[s] = otherNote{all: true}
 		return
 	}
 	table := make([]*jsontree.Shape, 1<<len(preds))
@@ -229,7 +248,17 @@ func (b *shapeBuilder) others(s *jsontree.Shape, comps []shapeComp) {
 	if !some {
 		return
 	}
-	s.Other = func(key string) *jsontree.Shape {
+	s.Other = otherFunc(preds, table)
+	b.notes[s] = otherNote{preds: names, table: table}
+}
+
+// otherAll is the Other of a shape whose unnamed members are read whole.
+func otherAll(string) *jsontree.Shape { return jsontree.All }
+
+// otherFunc returns the Other that gives a key the shape table holds for
+// the predicates it satisfies (bit i: preds[i]).
+func otherFunc(preds []func(string) bool, table []*jsontree.Shape) func(string) *jsontree.Shape {
+	return func(key string) *jsontree.Shape {
 		mask := 0
 		for i, p := range preds {
 			if p(key) {

@@ -51,6 +51,7 @@ type shapeBuilder struct {
 	nodes   int
 	pending []*snode // references to resolve
 	regexps map[string]*regexp.Regexp
+	notes   map[*jsontree.Shape]otherNote // of the shapes with an Other
 }
 
 // schemaRoots compiles every embedded schema nbformat validates with.
