@@ -22,6 +22,7 @@ import (
 // nbformat's verdict, MANIFEST.tsv) writes the bytes read. An invalid one
 // is healed; a second Marshal writes the same bytes.
 func TestDialogRoundTripWritesTheBytesRead(t *testing.T) {
+	t.Parallel()
 	valid, invalid := 0, 0
 	for e, data := range corpus.Sample(t) {
 		d, err := convert.Unmarshal(data, convert.ReadOptions{})

@@ -72,6 +72,7 @@ func writes(d *convert.File) []string {
 // upgrade), give what the same calls give one after another on another
 // dialog read from the same bytes. Run with -race.
 func TestLazyAttackConcurrentWrites(t *testing.T) {
+	t.Parallel()
 	limit, generated := 40, 60
 	if !testtier.Full() {
 		limit, generated = 8, 12
@@ -235,6 +236,7 @@ func normalized(t *testing.T, data []byte) map[string]any {
 // read (which must not record the caller's edit as read). Valid version
 // 4 corpus notebooks, which ToNotebook writes back as the file.
 func TestLazyAttackInPlaceEditsWritten(t *testing.T) {
+	t.Parallel()
 	limit := 80
 	if !testtier.Full() {
 		limit = 15
@@ -326,6 +328,7 @@ func TestLazyAttackInPlaceEditsWritten(t *testing.T) {
 // value changed, so every region read is as read (the snapshot finds the
 // cells as read): each cell must be matched with its own node.
 func TestLazyAttackMovedCellsWritten(t *testing.T) {
+	t.Parallel()
 	limit := 60
 	if !testtier.Full() {
 		limit = 12

@@ -16,6 +16,7 @@ import (
 // writes it back unedited: the bytes must be the bytes read, as
 // nbformat.Marshal gives them for the same input (the notebook contract).
 func TestAttackDialogRoundTrip(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.ipynb"))
 	for _, p := range files {
 		data, err := os.ReadFile(p)

@@ -344,6 +344,7 @@ func v3Writes(data []byte, reg *convert.Registry) string {
 // what reading and writing them gives to $LAZYATTACK_OUT (run in two
 // trees, compared with diff).
 func TestV3GenDiffManifest(t *testing.T) {
+	t.Parallel()
 	out := os.Getenv("LAZYATTACK_OUT")
 	if out == "" {
 		t.Skip("LAZYATTACK_OUT not set")

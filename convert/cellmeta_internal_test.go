@@ -15,6 +15,7 @@ import (
 // map, which only ToMap converts; so a member the schema adds is never left out of a
 // message's Meta.
 func TestMetaMapEveryMember(t *testing.T) {
+	t.Parallel()
 	// set sets fv to a value of its type and reports whether MetaMap
 	// shares it (all but lists and maps).
 	set := func(fv reflect.Value) bool {

@@ -17,6 +17,7 @@ import (
 // Acceptance 2: every valid corpus notebook goes through a dialog and back
 // byte for byte.
 func TestCorpusDialogRoundTrip(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for e, data := range corpus.Sample(t) {
 		if e.Schema != "valid" {
@@ -43,6 +44,7 @@ func TestCorpusDialogRoundTrip(t *testing.T) {
 // Acceptance 3: every invalid corpus notebook is written valid, with every
 // cell's source, every code cell's outputs and every attachment.
 func TestCorpusDialogHeals(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for e, data := range corpus.Sample(t) {
 		if e.Schema != "invalid" {
@@ -168,6 +170,7 @@ func content(t *testing.T, data []byte) []string {
 // Acceptance 4: editing one message's content changes no byte outside its
 // cell.
 func TestCorpusDialogEditLocality(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for e, data := range corpus.Sample(t) {
 		if e.Schema != "valid" {
@@ -210,6 +213,7 @@ func TestCorpusDialogEditLocality(t *testing.T) {
 // A version 3 dialog is written back unchanged while unedited, and as a
 // valid 4.5 notebook once edited.
 func TestV3Dialog(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("..", "testdata", "v3.ipynb"))
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 // notebook's, the output), as encoding/json refuses such values; making
 // the output (dialog.NewOutput copies it) does not overflow the stack.
 func TestMarshalCyclicValues(t *testing.T) {
+	t.Parallel()
 	self := func() map[string]any {
 		m := map[string]any{"a": 1.0}
 		m["self"] = m

@@ -40,6 +40,7 @@ func copyTestdata(t *testing.T, name, dir string) string {
 }
 
 func TestSaveEditsOnlyTheEditedCell(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := copyTestdata(t, "dialog.ipynb", dir)
 	before, _ := os.ReadFile(path)
@@ -81,6 +82,7 @@ func TestSaveEditsOnlyTheEditedCell(t *testing.T) {
 }
 
 func TestSaveRefusesChangedFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := copyTestdata(t, "dialog.ipynb", dir)
 	d, err := convert.ReadFile(path, convert.ReadOptions{})
@@ -132,6 +134,7 @@ func TestSaveRefusesChangedFile(t *testing.T) {
 }
 
 func TestSaveKeepsModeAndFollowsLinks(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := copyTestdata(t, "dialog.ipynb", dir)
 	if err := os.Chmod(path, 0o640); err != nil {
@@ -171,6 +174,7 @@ func TestSaveKeepsModeAndFollowsLinks(t *testing.T) {
 // made the dialog's file (SaveOptions has no Messages: Save cannot drop
 // the other messages).
 func TestOptionsMessages(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	d, _, code, prompt, _ := seedDialog()
 	d.Meta = map[string]any{"kernelspec": map[string]any{"name": "python3", "display_name": "Python 3"}}
@@ -232,6 +236,7 @@ func TestOptionsMessages(t *testing.T) {
 // Permission errors leave the original intact and say what happened. As
 // root, permissions do not apply, so the check runs as user nobody.
 func TestSavePermissionDenied(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("IPYNB_PERM_CHILD") != "" {
 		permChild(t, os.Getenv("IPYNB_PERM_CHILD"))
 		return
@@ -293,6 +298,7 @@ func permChild(t *testing.T, path string) {
 // Concurrent saves never leave a torn file: the result is one of the
 // versions written, whole.
 func TestConcurrentSaves(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := copyTestdata(t, "jupyter.ipynb", dir)
 	var wg sync.WaitGroup
@@ -410,6 +416,7 @@ func TestCrashDuringSave(t *testing.T) {
 // Two processes saving the same file at once never tear it, and leave no
 // temporary file.
 func TestTwoProcessesSave(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("IPYNB_SAVE_CHILD") != "" {
 		return // the work is done by crashChild-like loops below
 	}
@@ -450,6 +457,7 @@ func TestTwoProcessesSave(t *testing.T) {
 
 // TestSaveLoopChild is run by TestTwoProcessesSave in child processes.
 func TestSaveLoopChild(t *testing.T) {
+	t.Parallel()
 	path := os.Getenv("IPYNB_SAVE_LOOP")
 	if path == "" {
 		t.Skip("run by TestTwoProcessesSave")

@@ -72,6 +72,7 @@ func TestOracleAttachmentsEveryType(t *testing.T) {
 // A value that is not base64 (a writer that stored raw text) is kept as
 // read, and written back unchanged when the message is edited.
 func TestAttachmentNotBase64Kept(t *testing.T) {
+	t.Parallel()
 	src := []byte(`{"cells": [{"attachments": {"raw.txt": {"text/plain": "hello world"}, "svg": {"image/svg+xml": ["<svg>\n", "</svg>"]}},
  "cell_type": "markdown", "id": "r0000001", "metadata": {}, "source": "note"}],
  "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
@@ -138,6 +139,7 @@ dlg.mk_message('both', msg_type='note', meta={'bookmark': 1}, bookmark=2, id='f1
 // metadata, is an error naming the place; what it removes from the file
 // as read is a reported repair.
 func TestLostValuesAreErrors(t *testing.T) {
+	t.Parallel()
 	d := &convert.File{Dialog: &dialog.Dialog{Name: "lost"}}
 	d.Make(dialog.Note, "fine", dialog.MakeOptions{ID: "10570001"})
 	m, _ := d.Make(dialog.Code, "x", dialog.MakeOptions{Meta: map[string]any{"collapsed": 1, "scrolled": "sideways"}, ID: "10570002"})
@@ -367,6 +369,7 @@ m = dlg.mk_message('1+1', msg_type='code', id='0e700001', output=[
 // written to the file (a version 3 dialog, once edited, is written as 4.5
 // with the ids shown).
 func TestStableIDsWithoutFileIDs(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"v4.4.ipynb", "kaggle.ipynb", "colab.ipynb", "v3.ipynb"} {
 		data, err := os.ReadFile(filepath.Join("..", "testdata", name))
 		if err != nil {

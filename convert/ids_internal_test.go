@@ -14,6 +14,7 @@ import (
 // empty ids, ids of one length and of several, ids that share the bytes
 // the filter mixes), for every message and every id of the pool.
 func TestIDsFilterAsScan(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for trial := range 3000 {
 		n := 1 + rng.IntN(idScan)

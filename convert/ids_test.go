@@ -16,6 +16,7 @@ import (
 // written with their messages' ids, and the file becomes 4.5 (the repair
 // that loses nothing), as reading it back with encoding/json shows.
 func TestEditKeepsIDsOfOlderFile(t *testing.T) {
+	t.Parallel()
 	src := `{"nbformat": 4, "nbformat_minor": 4, "metadata": {}, "cells": [
  {"cell_type": "markdown", "id": "51ef017d", "metadata": {}, "source": "# Title"},
  {"cell_type": "code", "id": "b149a6fa", "metadata": {}, "source": "x = 1", "outputs": [], "execution_count": null}]}`
@@ -55,6 +56,7 @@ func TestEditKeepsIDsOfOlderFile(t *testing.T) {
 // dialog exactly as it went in, mark included (contract 4); an edit
 // changes only the edited cell's bytes, and the mark stays.
 func TestDialogKeepsBOM(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile(filepath.Join("..", "testdata", "jupyter.ipynb"))
 	if err != nil {
 		t.Fatal(err)

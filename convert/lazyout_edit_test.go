@@ -160,6 +160,7 @@ func editTargets(d *dialog.Dialog) (first, last *dialog.Message, stream *outputA
 // the id derived from its position, kind and content (the first 8 hex
 // digits of the CRC-32C of "position NUL kind NUL content").
 func TestRepeatedIDsShortAndLong(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{10, 31, 32, 33, 100} {
 		var b strings.Builder
 		b.WriteString(`{"cells": [`)

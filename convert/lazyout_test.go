@@ -113,6 +113,7 @@ func TestDialogOutputsLazyScale(t *testing.T) {
 // generic JSON is what the notebook holds (texts joined), equal to the
 // output made from that JSON, and a second look gets a map of its own.
 func TestOutputDecodedWhenLookedAt(t *testing.T) {
+	t.Parallel()
 	data := outputHeavy(2)
 	d, err := convert.Unmarshal(data, convert.ReadOptions{})
 	if err != nil {
@@ -198,6 +199,7 @@ func BenchmarkDialogLayer(b *testing.B) {
 // (output metadata, JSON data) decoded by encoding/json and every number
 // as a float64 (the corpus holds no integer past 2^53 there), by go-cmp.
 func TestOutputEqualityMatchesDecoded(t *testing.T) {
+	t.Parallel()
 	canon := corpus.CanonicalDir(t)
 	ref := func(a, b dialog.Output) bool {
 		x, errX := a.Map()

@@ -18,6 +18,7 @@ import (
 // corpus dialog: a valid notebook's own bytes unedited, the healed
 // notebook for an invalid one, and the same bytes after an edit.
 func TestCorpusDialogMarshalTo(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for e, data := range corpus.Sample(t) {
 		d, err := convert.Unmarshal(data, convert.ReadOptions{})

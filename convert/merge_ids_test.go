@@ -13,6 +13,7 @@ import (
 // the same ids, and the same bytes, every time it runs: git may run a
 // merge driver again, and two runs must agree.
 func TestMergeGivesTheSameIDsEveryTime(t *testing.T) {
+	t.Parallel()
 	nb := func(cells ...map[string]any) []byte {
 		b, err := json.MarshalIndent(map[string]any{
 			"cells": cells, "metadata": map[string]any{}, "nbformat": 4, "nbformat_minor": 2,

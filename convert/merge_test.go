@@ -158,6 +158,7 @@ func TestMergeAgreesWithGitOnCorpus(t *testing.T) {
 // reference, when present) whose conflicting cell carries the markers, and
 // the conflict as a value.
 func TestMergeConflictWritesValidNotebook(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("..", "testdata", "jupyter.ipynb"))
 	if err != nil {
 		t.Fatal(err)
@@ -216,6 +217,7 @@ func pythonNbformatValid(t *testing.T, data []byte) string {
 // Inputs that are not notebooks are refused, naming the input and the
 // place.
 func TestMergeRefusesNonNotebooks(t *testing.T) {
+	t.Parallel()
 	good := []byte(`{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`)
 	for _, tc := range []struct {
 		in    [3][]byte
@@ -236,6 +238,7 @@ func TestMergeRefusesNonNotebooks(t *testing.T) {
 
 // Diff of notebooks: cells matched by id, or by content without ids.
 func TestDiffNotebooks(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"jupyter.ipynb", "v4.4.ipynb"} {
 		data, err := os.ReadFile(filepath.Join("..", "testdata", name))
 		if err != nil {
@@ -269,6 +272,7 @@ func TestDiffNotebooks(t *testing.T) {
 // the other edited a cell: the merge is 4.5 with the upgrade's ids and
 // the edit, as Python nbformat reads it.
 func TestMergeWithUpgradedSide(t *testing.T) {
+	t.Parallel()
 	base, err := os.ReadFile(filepath.Join("..", "testdata", "v4.4.ipynb"))
 	if err != nil {
 		t.Fatal(err)
@@ -316,6 +320,7 @@ func TestMergeWithUpgradedSide(t *testing.T) {
 // attachments object, as VS Code adds; a member unknown to the schema)
 // survives when ours edited the same cell's text, as in git's merge.
 func TestMergeKeepsTheirsHiddenChanges(t *testing.T) {
+	t.Parallel()
 	base := []byte(`{
  "cells": [
   {
@@ -357,6 +362,7 @@ func TestMergeKeepsTheirsHiddenChanges(t *testing.T) {
 // style, even where its members are in an order the file's first cell
 // does not use (Colab writes both orders), as git's merge keeps them.
 func TestMergeTheirsNewCellKeepsItsBytes(t *testing.T) {
+	t.Parallel()
 	cell := func(order, id, text string) string {
 		parts := map[string]string{
 			"t": `      "cell_type": "markdown"`,
@@ -396,6 +402,7 @@ func TestMergeTheirsNewCellKeepsItsBytes(t *testing.T) {
 // Host attributes (declared in a Registry) merge key by key like the rest
 // of cell metadata, and are written back through their descriptors.
 func TestMergeHostAttributes(t *testing.T) {
+	t.Parallel()
 	reg, err := convert.NewRegistry(convert.Flag("pinned", "pinned"), convert.Descriptor{Attr: "bookmark", Key: "bookmark"})
 	if err != nil {
 		t.Fatal(err)

@@ -65,6 +65,7 @@ for line in sys.stdin:
 // re-saved; and diff finds nothing between a notebook and its re-save.
 // The reference is encoding/json's reading of the notebooks.
 func TestMergeColabResavedIsNoChange(t *testing.T) {
+	t.Parallel()
 	var bases [][]byte
 	for e, data := range corpus.Files(t) {
 		if e.Schema != "valid" {

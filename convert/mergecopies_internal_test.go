@@ -10,6 +10,7 @@ import (
 // keeps are those its copies equal (then the first left), paired with
 // the side's copies in their order.
 func TestPairInOrder(t *testing.T) {
+	t.Parallel()
 	msg := func(reply string) *dialog.Message {
 		m := &dialog.Message{Kind: dialog.Prompt, Content: "«c»"}
 		if reply != "" {

@@ -21,6 +21,7 @@ import (
 // as deleted by ours and edited by theirs. Every cell both sides hold as
 // base has it is in the result once, as they hold it.
 func TestMergeContentCopiesPairedByEqualCell(t *testing.T) {
+	t.Parallel()
 	out := func(n int, text string) string {
 		return `[{"data": {"text/plain": ["` + text + `"]}, "execution_count": ` + string(rune('0'+n)) + `, "metadata": {}, "output_type": "execute_result"}]`
 	}

@@ -15,6 +15,7 @@ import (
 // to c was read as a edited, a delete/edit conflict whose markers went
 // into c's text.
 func TestMergeSideCopyEqualToBase(t *testing.T) {
+	t.Parallel()
 	cell := func(id, src string) string { return withID(5, id, code(`{}`, src, "[]", "null")) }
 	a, b, c := "«b0»\nx = 1", "«b3»\ny = 2", "«b0»\nx = 1\nt4 new line"
 	base := notebook(5, cell("id-b0", a), cell("id-b3", b), cell("o1id", c))

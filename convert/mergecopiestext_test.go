@@ -16,6 +16,7 @@ import (
 // side at least. Ours' copies of a paired by content took b and the
 // copy theirs deleted: both copies of a were gone, b kept.
 func TestMergeCopiesBesideAlikeCell(t *testing.T) {
+	t.Parallel()
 	cell := func(id string) string { return withID(5, id, code(`{}`, "«b0»", "[]", "21")) }
 	raw := `{"id": "0f5884o2", "cell_type": "raw", "metadata": {}, "source": "«o2»"}`
 	base := notebook(5, cell("724e8fb0"), cell("88eb45b1"), cell("724e8fb0"))

@@ -16,6 +16,7 @@ import (
 // it. Where the other side deleted it, that is a conflict marked in the
 // cell, not a deletion that drops the side's id (o2id was in no file).
 func TestMergeBaseDuplicateIDChangedIsAnEdit(t *testing.T) {
+	t.Parallel()
 	b4 := md(`{}`, "«b4»", "")
 	b3 := withID(5, "ff99aeb3", `{"cell_type": "raw", "metadata": {}, "source": "«b3»"}`)
 	base := notebook(5, withID(5, "409e04b4", b4), b3, withID(5, "409e04b4", b4))
@@ -39,6 +40,7 @@ func TestMergeBaseDuplicateIDChangedIsAnEdit(t *testing.T) {
 // it is no edit (the merge is clean and keeps both copies); where a side
 // deletes the copy the other left alone, it goes cleanly.
 func TestMergeBaseDuplicateIDUnchanged(t *testing.T) {
+	t.Parallel()
 	b4 := md(`{}`, "«b4»", "")
 	b3 := func(src string) string {
 		return withID(5, "ff99aeb3", `{"cell_type": "raw", "metadata": {}, "source": "`+src+`"}`)
@@ -84,6 +86,7 @@ func TestMergeBaseDuplicateIDUnchanged(t *testing.T) {
 // cell: theirs' cell of that id with the first cell's text is that cell
 // unchanged, and keeps its id (not ours' copy's made-up one).
 func TestMergeBaseDuplicateIDPairedByContent(t *testing.T) {
+	t.Parallel()
 	b0, b0o := md(`{}`, "«b0»\n# clean", ""), md(`{}`, "«b0»\no3 new line", "")
 	b4, b5 := withID(5, "3c669488", md(`{}`, "«b4»", "")), md(`{}`, "«b5»\n## Trust", "")
 	o1, b2 := md(`{}`, "«o1»\no1.1 - item", ""), md(`{}`, "«b2»\nb2.1 x = 1", "")

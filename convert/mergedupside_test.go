@@ -24,6 +24,7 @@ import (
 // Each case's cells are "kind id text" (and "+att" with attachments), in
 // order; an id "*" is one made up by the merge (not pinned), "<nil>" none.
 func TestMergeSideDuplicateIDPairedByContent(t *testing.T) {
+	t.Parallel()
 	mdc := func(id, src string) string { return withID(5, id, md(`{}`, src, "")) }
 	codec := func(id, src string) string { return withID(5, id, code(`{}`, src, "[]", "null")) }
 	rawc := func(id, src string) string {

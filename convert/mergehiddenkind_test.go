@@ -17,6 +17,7 @@ import (
 // markdown_cell). A member unknown to the schema is still carried (see
 // TestMergeKeepsTheirsHiddenChanges).
 func TestMergeDropsOtherKindsMembers(t *testing.T) {
+	t.Parallel()
 	cell := `{"cell_type": "markdown", "metadata": {}, "outputs": [], "source": "«b2»"}`
 	other := md(`{}`, "«b1»", "")
 	base := notebook(3, other, cell)

@@ -13,6 +13,7 @@ import (
 // "solveit_ai": true, which base and both sides' files hold (it was
 // dropped, theirs' prompt reading as the key deleted).
 func TestMergeKeepsMetadataAKindImplies(t *testing.T) {
+	t.Parallel()
 	raw := `{"id": "c0", "cell_type": "raw", "metadata": {"solveit_ai": true}, "source": "hello"}`
 	codeCell := withID(5, "c0", code(`{"solveit_ai": true}`, "hello", "[]", "null"))
 	prompt := withID(5, "c0", md(`{"solveit_ai": true}`, "hello", ""))

@@ -28,6 +28,7 @@ import (
 // The expected records are read off the orders below: a cell's index is
 // its position there, its "after" the cell before it.
 func TestMergeRecordsCellPlacedApart(t *testing.T) {
+	t.Parallel()
 	cell := func(id string, withID bool) string {
 		idm := ""
 		if withID {

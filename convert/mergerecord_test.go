@@ -163,6 +163,7 @@ var recordCases = []recordCase{
 // them. (Without cell ids a cell whose kind changed is another cell: see
 // recordCase.kind.)
 func TestMergeRecordsConflictsInTheFile(t *testing.T) {
+	t.Parallel()
 	results := t.TempDir()
 	defer pythonValidatesAll(t, results)
 	n := 0

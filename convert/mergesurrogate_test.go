@@ -15,6 +15,7 @@ import (
 // (Diff sees it, Merge applies it, written as its escape), and one left
 // alone stays as it was.
 func TestMergeKeepsLoneSurrogates(t *testing.T) {
+	t.Parallel()
 	nb := func(first, meta, second string) []byte {
 		return notebook(5, withID(5, "a", code(`{"k": "`+meta+`"}`, "", "[]", "null")), withID(5, "b", code(`{}`, second, "[]", "null")))
 	}

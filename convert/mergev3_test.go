@@ -70,6 +70,7 @@ func editLine(tp *jsontree.Tape, j int, tag string) []byte {
 // valid nbformat 3 notebook, both lines between markers in the cell,
 // every other cell ours' bytes.
 func TestMergeV3Corpus(t *testing.T) {
+	t.Parallel()
 	dir, entries := corpus.Entries(t)
 	merged, conflicted := 0, 0
 	for _, e := range entries {

@@ -12,6 +12,7 @@ import (
 // nothing tells whose cell the members were: the merge is refused, not
 // written invalid with them in the worksheet.
 func TestMergeV3CutSideRefused(t *testing.T) {
+	t.Parallel()
 	base := []byte(`{"metadata": {"name": "nb"}, "nbformat": 3, "nbformat_minor": 0, "worksheets": [{"cells": [
  {"cell_type": "code", "collapsed": false, "input": ["x = 1"], "language": "python", "metadata": {}, "outputs": [], "prompt_number": 2}],
  "metadata": {}}]}`)

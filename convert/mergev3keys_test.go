@@ -10,6 +10,7 @@ import (
 // works on drops, are merged too: theirs removing or changing one while
 // ours left it is theirs' change, not lost under ours' metadata.
 func TestMergeV3NameAndSignature(t *testing.T) {
+	t.Parallel()
 	nb := func(meta string) []byte {
 		return []byte(`{"metadata": ` + meta + `, "nbformat": 3, "nbformat_minor": 0, "worksheets": [{"cells": [{"cell_type": "markdown", "metadata": {}, "source": "x"}], "metadata": {}}]}`)
 	}

@@ -12,6 +12,7 @@ import (
 // a merge writes them as the sides wrote them, without the members
 // version 4 requires of them (display_name, name) added as empty.
 func TestMergeV3MetadataWithoutRequiredMembers(t *testing.T) {
+	t.Parallel()
 	nb := func(meta string) []byte {
 		return []byte(`{"metadata": {"name": ""` + meta + `}, "nbformat": 3, "nbformat_minor": 0,
  "worksheets": [{"metadata": {}, "cells": [{"cell_type": "markdown", "metadata": {}, "source": ["hi"]}]}]}`)

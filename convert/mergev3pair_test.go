@@ -25,6 +25,7 @@ func v3Notebook(cells ...string) []byte {
 // ours' heading beside it (mergecheck's seed 1004625, without the shared
 // corpus).
 func TestMergeV3HeadingLinesPaired(t *testing.T) {
+	t.Parallel()
 	base := v3Notebook(`{"cell_type": "heading", "level": 2, "metadata": {}, "source": ["Intro\n", "Old notebook"]}`)
 	ours := v3Notebook(`{"cell_type": "heading", "level": 2, "metadata": {}, "source": ["Intro\n", "a new line"]}`,
 		`{"cell_type": "markdown", "metadata": {}, "source": ["added"]}`)
@@ -62,6 +63,7 @@ func TestMergeV3HeadingLinesPaired(t *testing.T) {
 // line with base's upgrade, "## Intro": compared by those lines alone, it
 // was new: mergecheck's seed 1001471.)
 func TestMergeV3HeadingLineAddedPaired(t *testing.T) {
+	t.Parallel()
 	long := `{"cell_type": "heading", "level": 2, "metadata": {}, "source": ["Body\n", "b1 x = 1\n", "b2 text\n", "b3 - item"]}`
 	base := v3Notebook(`{"cell_type": "heading", "level": 2, "metadata": {}, "source": ["Intro"]}`, long)
 	ours := v3Notebook(long, `{"cell_type": "heading", "level": 2, "metadata": {}, "source": ["Intro\n", "ours' line"]}`,
@@ -93,6 +95,7 @@ func TestMergeV3HeadingLineAddedPaired(t *testing.T) {
 // that heading, one of its two lines kept; the diff is the heading
 // changed and a cell added, not the heading removed and another added.
 func TestDiffV3HeadingLinesPaired(t *testing.T) {
+	t.Parallel()
 	a := v3Notebook(`{"cell_type": "heading", "level": 2, "metadata": {}, "source": ["Intro\n", "Old notebook"]}`)
 	b := v3Notebook(`{"cell_type": "heading", "level": 2, "metadata": {}, "source": ["Intro\n", "a new line"]}`,
 		`{"cell_type": "markdown", "metadata": {}, "source": ["added"]}`)

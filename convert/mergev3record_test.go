@@ -18,6 +18,7 @@ import (
 // name the members as version 4 does. The expected values are read off
 // the version 3 files below, not made by the merge's code.
 func TestMergeV3RecordsHoldVersion3Values(t *testing.T) {
+	t.Parallel()
 	nb := func(cell string) []byte {
 		return []byte(`{"metadata": {"name": "nb"}, "nbformat": 3, "nbformat_minor": 0, "worksheets": [{"cells": [` + cell + `], "metadata": {}}]}`)
 	}

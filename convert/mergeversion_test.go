@@ -18,6 +18,7 @@ import (
 // and keep both edits. (Theirs moving a 4.5 ours back before 4.5 is not
 // followed: it would remove ours' cell ids.)
 func TestMergeVersion(t *testing.T) {
+	t.Parallel()
 	results := t.TempDir()
 	defer pythonValidatesAll(t, results)
 	nb := func(minor int, first, second string) []byte {

@@ -25,6 +25,7 @@ import (
 // path (no ToMap) wherever the typed members set hold scalars and the
 // extra values are kept as they are: for most corpus cells.
 func TestMetaMapMatchesToMap(t *testing.T) {
+	t.Parallel()
 	check := func(where string, md any) bool { return checkMetaMap(t, where, md) }
 	yes, no, s, one, half := true, false, "x", 1, 0.5
 	raw := json.RawMessage(`{"a": [1, 2]}`)
@@ -97,6 +98,7 @@ func TestMetaMapMatchesToMap(t *testing.T) {
 // and a dialog read (from testdata and the corpus) holds, and keeps as
 // read, what ToMap gives.
 func TestNotebookMetaMapMatchesToMap(t *testing.T) {
+	t.Parallel()
 	check := func(where string, md *nbformat.NotebookMetadata) bool { return checkMetaMap(t, where, md) }
 	s, one := "x", 1
 	raw := json.RawMessage(`{"name": "ipython", "version": 3}`)
@@ -170,6 +172,7 @@ func TestNotebookMetaMapMatchesToMap(t *testing.T) {
 // decodeBase64 reads what Python's base64 reads once the line breaks,
 // spaces and tabs encoders put in are removed, and refuses the rest.
 func TestDecodeBase64MatchesPython(t *testing.T) {
+	t.Parallel()
 	py := anyPython()
 	if py == "" {
 		t.Skip("python3 not found")

@@ -20,6 +20,7 @@ import (
 // a key added, a nested object's key changed or deleted); and it reads
 // (ok) exactly the metadata nbmap.MetaMap reads.
 func TestSameAsTypedMatchesEqual(t *testing.T) {
+	t.Parallel()
 	yes, s, one, half, nan := true, "x", 1, 0.5, math.NaN()
 	raw := json.RawMessage(`{"a": [1, 2]}`)
 	var mds []any

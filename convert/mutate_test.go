@@ -301,6 +301,7 @@ func deepCopy(t *testing.T, v any) any {
 // that nothing remembered from a first write hides it) and is written
 // again after it, by Marshal and by ToNotebook.
 func TestMessageMutationsSeen(t *testing.T) {
+	t.Parallel()
 	reg, err := convert.NewRegistry(convert.Flag("pinned", "pinned"), convert.Descriptor{Attr: "star", Key: "star"})
 	if err != nil {
 		t.Fatal(err)

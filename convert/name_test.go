@@ -13,6 +13,7 @@ import (
 // nothing of where WriteFile and Save write. Only
 // the path given is written, in a folder holding nothing else afterwards.
 func TestDialogNameIsNoPath(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	dir := filepath.Join(root, "nb")
 	if err := os.Mkdir(dir, 0o755); err != nil {

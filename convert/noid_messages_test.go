@@ -21,6 +21,7 @@ import (
 // cell of a changed message takes m.ID, and "" makes Heal derive a new
 // one from the new content, instead of the id its snapshot's cell has.
 func TestSaveKeepsIDsOfMessagesWithoutID(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "x.ipynb")
 	d := &convert.File{Dialog: &dialog.Dialog{Name: "x"}}
 	d.Messages = append(d.Messages, &dialog.Message{Kind: dialog.Note, Content: "x"}, &dialog.Message{Kind: dialog.Code, Content: "1"})
@@ -59,6 +60,7 @@ func TestSaveKeepsIDsOfMessagesWithoutID(t *testing.T) {
 // message or the cell has a valid id. Finding for the owner of
 // convert/convert.go (ToCell).
 func TestToCellOfMessageWithoutID(t *testing.T) {
+	t.Parallel()
 	c, err := convert.Options{}.ToCell(&dialog.Message{Kind: dialog.Note, Content: "x"})
 	if err != nil {
 		return

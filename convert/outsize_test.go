@@ -99,6 +99,7 @@ func checkSizes(t *testing.T, where string, d *dialog.Dialog) (sized, all int) {
 // every output decoded, on every notebook of the corpus (all versions)
 // and on synthetic output-heavy ones; nearly all outputs tell their size.
 func TestOutputSizesMatchMarshal(t *testing.T) {
+	t.Parallel()
 	sized, all, files := 0, 0, 0
 	compare := func(where string, data []byte) {
 		d := readDialog(data)
@@ -206,6 +207,7 @@ var outputSizeCases = []struct {
 // their size, the others may leave it to decoding but never tell another
 // number.
 func TestOutputSizeCases(t *testing.T) {
+	t.Parallel()
 	for _, c := range outputSizeCases {
 		d := readDialog(outputNotebook(c.outputs))
 		if d == nil {

@@ -415,6 +415,7 @@ func encoded(t *testing.T, v any) []byte {
 // IPYNB_PARITY_ALL=1 runs it over every notebook of the corpus (595 files,
 // about three minutes), not only the Solveit dialogs.
 func TestOracleParity(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t)
 	oracleDir(t)
 	oraclePython(t)

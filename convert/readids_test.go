@@ -40,6 +40,7 @@ func referenceIDs(kinds, contents, ids []string) []string {
 // with valid, invalid and repeated ids, and with the ids that cells
 // before or after them would derive (so that deriving must skip them).
 func TestReadIDsAsTheRule(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(13, 1))
 	for n := range 81 {
 		for round := range 6 {

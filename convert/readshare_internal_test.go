@@ -19,6 +19,7 @@ import (
 // give it its id; and the cells written are those of writing the upgrade
 // with the ids set afterwards.
 func TestV3CellsCarryTheirMessagesIDs(t *testing.T) {
+	t.Parallel()
 	data := []byte(`{"nbformat": 3, "nbformat_minor": 0, "metadata": {"name": ""}, "worksheets": [{"cells": [
 		{"cell_type": "heading", "level": 1, "metadata": {}, "source": "Title"},
 		{"cell_type": "markdown", "metadata": {}, "source": ["Some ", "text"]},
@@ -65,6 +66,7 @@ func TestV3CellsCarryTheirMessagesIDs(t *testing.T) {
 // still seen: the changed message alone is written anew, and the cell read
 // is left as it was.
 func TestSnapshotSharesCellMetadata(t *testing.T) {
+	t.Parallel()
 	data := []byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
  {"cell_type": "markdown", "id": "a", "metadata": {"k": 1, "obj": {"x": [1, 2]}}, "source": "one"},
  {"cell_type": "markdown", "id": "b", "metadata": {"k": 2}, "source": "two"}
@@ -118,6 +120,7 @@ func TestSnapshotSharesCellMetadata(t *testing.T) {
 // A message's execution count is its own: changing it changes what is
 // written, not the notebook the dialog was converted from.
 func TestExecutionCountIsTheMessagesOwn(t *testing.T) {
+	t.Parallel()
 	nb, err := nbformat.Unmarshal([]byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
  {"cell_type": "code", "id": "a", "execution_count": 7, "metadata": {}, "outputs": [], "source": "x"}]}`))
 	if err != nil {
@@ -149,6 +152,7 @@ func TestExecutionCountIsTheMessagesOwn(t *testing.T) {
 // reading its bytes again); and both write the same bytes once their first
 // message is changed.
 func TestFastPathsAgreeWithTheGeneralOnes(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for e, data := range corpus.Sample(t) {
 		d, err := Unmarshal(data, ReadOptions{})
@@ -231,6 +235,7 @@ func sameDialog(a, b *dialog.Dialog) bool {
 // notebook's large metadata (widget state) is not copied to read it;
 // replacing a value is still seen.
 func TestMetadataSnapshotSharesRawValues(t *testing.T) {
+	t.Parallel()
 	data := []byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {"widgets": {"state": {"a": [1, 2, 3]}}, "k": 1}, "cells": []}` + "\n")
 	d, err := Unmarshal(data, ReadOptions{})
 	if err != nil {

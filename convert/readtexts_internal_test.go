@@ -76,6 +76,7 @@ func TestSharedTextsSurviveTheInputsReuse(t *testing.T) {
 // MultilineString.String, each allocated alone), over the corpus; and its
 // snapshot is a copy of it.
 func TestReadMessagesAsToMessage(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for e, data := range corpus.Sample(t) {
 		d, err := Unmarshal(data, ReadOptions{})
@@ -144,6 +145,7 @@ func sameMsg(a, b *dialog.Message) bool {
 // (read from the same bytes), new messages, and values placed right after
 // the block's last element.
 func TestSnapOfForeignMessages(t *testing.T) {
+	t.Parallel()
 	data := []byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
  {"cell_type": "markdown", "id": "a", "metadata": {}, "source": "one"},
  {"cell_type": "markdown", "id": "b", "metadata": {}, "source": "two"}]}`)
@@ -191,6 +193,7 @@ func ptrTo[T any](v T) *T { return &v }
 // cloneCell copies the cell: changing the copy's id leaves the cell's (an
 // unknown cell's id is not set).
 func TestCloneCell(t *testing.T) {
+	t.Parallel()
 	nb, err := nbformat.Unmarshal([]byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
  {"cell_type": "raw", "id": "a", "metadata": {}, "source": "r"},
  {"cell_type": "markdown", "id": "b", "metadata": {}, "source": "m"},

@@ -16,6 +16,7 @@ import (
 )
 
 func TestRegistryConflicts(t *testing.T) {
+	t.Parallel()
 	var r convert.Registry // the zero value is ready to use
 	if err := r.Register(convert.Descriptor{Attr: "a", Key: "x"}); err != nil {
 		t.Fatal(err)
@@ -63,6 +64,7 @@ func TestRegistryConflicts(t *testing.T) {
 // Demotion writes truthy attributes, omits falsy ones (removing the key
 // from Meta too), and refuses attributes nobody declared.
 func TestDescriptorDemotion(t *testing.T) {
+	t.Parallel()
 	reg, _ := convert.NewRegistry(convert.Descriptor{Attr: "star", Key: "app.star"}, convert.Flag("pinned", "pinned"))
 	opts := convert.Options{Registry: reg}
 	m := &dialog.Message{ID: "m1", Kind: dialog.Note, Meta: map[string]any{"app.star": "stale", "pinned": true, "other": 1},
@@ -90,6 +92,7 @@ func TestDescriptorDemotion(t *testing.T) {
 // Before 4.5, ids made up in memory are not written, even for edited and
 // new messages.
 func TestPre45IDsNotWritten(t *testing.T) {
+	t.Parallel()
 	data, _ := os.ReadFile(filepath.Join("..", "testdata", "v4.4.ipynb"))
 	d, err := convert.Unmarshal(data, convert.ReadOptions{})
 	if err != nil {
@@ -118,6 +121,7 @@ func TestPre45IDsNotWritten(t *testing.T) {
 // Options.Owner sets the saved file's owner (as root; others may only give
 // files to themselves).
 func TestSaveOwner(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to give a file away")
 	}
@@ -145,6 +149,7 @@ func TestSaveOwner(t *testing.T) {
 
 // Several goroutines may marshal the same (unchanging) dialog at once.
 func TestConcurrentMarshal(t *testing.T) {
+	t.Parallel()
 	data, _ := os.ReadFile(filepath.Join("..", "testdata", "invalid.ipynb"))
 	d, err := convert.Unmarshal(data, convert.ReadOptions{})
 	if err != nil {
@@ -176,6 +181,7 @@ func TestConcurrentMarshal(t *testing.T) {
 
 // Reading a notebook of many cells without ids is not quadratic.
 func TestManyCellsWithoutIDs(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString(`{"nbformat": 4, "nbformat_minor": 4, "metadata": {}, "cells": [`)
 	for i := 0; i < 50000; i++ {

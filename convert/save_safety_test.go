@@ -35,6 +35,7 @@ func during(t *testing.T, hook func()) convert.Options {
 // is not overwritten: Save returns ErrChanged — also for an edit that
 // keeps the file's size and modification time.
 func TestSaveChecksAfterMarshal(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		edit func(path string) []byte
@@ -90,6 +91,7 @@ func TestSaveChecksAfterMarshal(t *testing.T) {
 // during Save (ErrChanged) nor with Force (the link, not its target, is
 // replaced).
 func TestSaveNeverFollowsALinkSwappedIn(t *testing.T) {
+	t.Parallel()
 	for _, force := range []bool{false, true} {
 		t.Run("force="+strconv.FormatBool(force), func(t *testing.T) {
 			dir := t.TempDir()
@@ -139,6 +141,7 @@ func TestSaveNeverFollowsALinkSwappedIn(t *testing.T) {
 // processes that are gone, whatever notebook they were for; a running
 // process's temporary is kept.
 func TestWriteSweepsStaleTemporaries(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command("true")
 	if err := cmd.Run(); err != nil {
 		t.Skip(err)
@@ -175,6 +178,7 @@ func TestWriteSweepsStaleTemporaries(t *testing.T) {
 
 // ReadFile of a named pipe does not block: it is refused at once.
 func TestReadFileRefusesAPipe(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "p.ipynb")
 	if err := syscall.Mkfifo(p, 0o644); err != nil {
 		t.Skip(err)

@@ -36,6 +36,7 @@ func otherWriter(t *testing.T, path string, edit func(d *dialog.Dialog)) []byte 
 // in the file, which git's line merge (the reference) agrees with, and the
 // dialog follows the file.
 func TestSaveMergesChangedFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := copyTestdata(t, "jupyter.ipynb", dir)
 	base, _ := os.ReadFile(path)
@@ -83,6 +84,7 @@ func TestSaveMergesChangedFile(t *testing.T) {
 // A conflicting change on disk: nothing is written, and the error carries
 // the conflicts and a valid merged notebook.
 func TestSaveMergeConflictWritesNothing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := copyTestdata(t, "jupyter.ipynb", dir)
 	d, err := convert.ReadFile(path, convert.ReadOptions{})
@@ -114,6 +116,7 @@ func TestSaveMergeConflictWritesNothing(t *testing.T) {
 // A file replaced on disk by something that is not a notebook is not
 // merged with, and stays.
 func TestSaveMergeRefusesNonNotebook(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := copyTestdata(t, "jupyter.ipynb", dir)
 	d, err := convert.ReadFile(path, convert.ReadOptions{})
@@ -138,6 +141,7 @@ func TestSaveMergeRefusesNonNotebook(t *testing.T) {
 // A change made while Save marshals (found by the check right before the
 // rename) is merged too, not overwritten.
 func TestSaveMergesChangeDuringSave(t *testing.T) {
+	t.Parallel()
 	path := copyTestdata(t, "dialog.ipynb", t.TempDir())
 	var n int
 	o := during(t, func() {

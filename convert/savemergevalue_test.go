@@ -17,6 +17,7 @@ import (
 // changed, and the dialog changing another key of that object, merge
 // cleanly into both changes.
 func TestSaveMergeOfAResavedFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "nb.ipynb")
 	orig := notebook(5, withID(5, "c", code(`{"deep": {"a": 1, "b": 2, "c": [1, 2.5]}}`, "x", "[]", "null")), withID(5, "d", md(`{}`, "text", "")))
 	if err := os.WriteFile(path, orig, 0o644); err != nil {

@@ -48,6 +48,7 @@ func cellMeta(t *testing.T, c nbformat.Cell) map[string]any {
 }
 
 func TestSeedDialogSummary(t *testing.T) {
+	t.Parallel()
 	d, _, _, _, _ := seedDialog()
 	rows := strings.Split(strings.TrimSuffix(d.Summary(120, 20), "\n"), "\n")
 	if rows[0] != "dlg" || len(rows) != 6 {
@@ -62,6 +63,7 @@ func TestSeedDialogSummary(t *testing.T) {
 
 // Message().to_cell()['metadata'] == {}
 func TestSeedEmptyMessageMetadata(t *testing.T) {
+	t.Parallel()
 	c, err := convert.Options{}.ToCell(&dialog.Message{ID: "a1b2c3d4", Kind: dialog.Code})
 	if err != nil {
 		t.Fatal(err)
@@ -73,6 +75,7 @@ func TestSeedEmptyMessageMetadata(t *testing.T) {
 
 // meta_attrs: bookmark is promoted and demoted; absent values are not written.
 func TestSeedBookmarkDescriptor(t *testing.T) {
+	t.Parallel()
 	reg, err := convert.NewRegistry(convert.Descriptor{Attr: "bookmark", Key: "bookmark"})
 	if err != nil {
 		t.Fatal(err)
@@ -107,6 +110,7 @@ func TestSeedBookmarkDescriptor(t *testing.T) {
 
 // FlagMsg(collapsed=1).to_cell()['metadata']['collapsed'] is True
 func TestSeedFlagDescriptor(t *testing.T) {
+	t.Parallel()
 	reg, err := convert.NewRegistry(convert.Flag("collapsed", "collapsed"))
 	if err != nil {
 		t.Fatal(err)
@@ -143,6 +147,7 @@ func notebookOf(cells ...nbformat.Cell) *nbformat.Notebook {
 
 // Prompts serialize as markdown with the reply after the separator.
 func TestSeedPromptCell(t *testing.T) {
+	t.Parallel()
 	d := &dialog.Dialog{Name: "p"}
 	pr := d.Add(dialog.Prompt, "What is 2+2?")
 	pr.SetReply("The answer is 4.")
@@ -182,6 +187,7 @@ func TestSeedPromptCell(t *testing.T) {
 
 // write_ipynb, Dialog.write, ipynb_cells, read_ipynb, save.
 func TestSeedWriteReadSave(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	d, _, _, _, _ := seedDialog()
 	if err := convert.WriteFile(d, filepath.Join(dir, "dlg.ipynb"), convert.WriteOptions{}); err != nil {
@@ -267,6 +273,7 @@ func summaryRows(d *dialog.Dialog) []string {
 
 // Metadata preservation: unknown cell and notebook metadata survive.
 func TestSeedMetadataPreservation(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	d, note, _, _, _ := seedDialog()
 	note.Meta = map[string]any{"my_app_flag": map[string]any{"level": 3}}
@@ -300,6 +307,7 @@ func TestSeedMetadataPreservation(t *testing.T) {
 
 // Round-trip fidelity: every shipped notebook reproduces exactly.
 func TestSeedRoundTripFidelity(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.ipynb"))
 	for _, p := range files {
 		data, _ := os.ReadFile(p)
@@ -326,6 +334,7 @@ func TestSeedRoundTripFidelity(t *testing.T) {
 // Schema-invalid files are healed: the content survives, the invalidity
 // does not.
 func TestSeedHealing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	badCells := []any{map[string]any{"cell_type": "markdown", "id": "aaaa1111", "metadata": map[string]any{}, "source": "hi", "outputs": []any{}}}
 	raw, _ := json.Marshal(map[string]any{"nbformat": 4, "nbformat_minor": 5, "metadata": map[string]any{}, "cells": badCells})

@@ -138,6 +138,7 @@ dlg.write(Path(sys.argv[1])/'none', msgs=[])
 
 // read_ipynb(…, name=): the name given, else the file's stem.
 func TestReadFileName(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := copyTestdata(t, "dialog.ipynb", dir)
 	d, err := convert.ReadFile(strings.TrimSuffix(path, ".ipynb"), convert.ReadOptions{Name: "renamed"})

@@ -14,6 +14,7 @@ import (
 // that came from the file are healed and reported, never refused as the
 // caller's.
 func TestCorpusSeedEditsWrite(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t)
 	n := 0
 	for e, data := range corpus.Files(t) {

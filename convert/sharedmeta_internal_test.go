@@ -16,6 +16,7 @@ import (
 // is not shared (the snapshot has a copy of its own, or compares with the
 // cell's typed metadata).
 func TestSnapshotsShareFlagMetadata(t *testing.T) {
+	t.Parallel()
 	for _, data := range []string{
 		`{"nbformat": 3, "nbformat_minor": 0, "metadata": {"name": ""}, "worksheets": [{"cells": [
 			{"cell_type": "code", "collapsed": false, "input": "a", "language": "python", "metadata": {}, "outputs": []},

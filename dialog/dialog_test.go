@@ -24,6 +24,7 @@ func ids(d *dialog.Dialog) []string {
 }
 
 func TestIDs(t *testing.T) {
+	t.Parallel()
 	d := &dialog.Dialog{Name: "d"}
 	seen := map[string]bool{}
 	for i := 0; i < 2000; i++ {
@@ -41,6 +42,7 @@ func TestIDs(t *testing.T) {
 // A seeded source gives the same ids every time, and a source that keeps
 // repeating itself still never gives an id already in use.
 func TestSeededIDs(t *testing.T) {
+	t.Parallel()
 	make := func() []string {
 		d := &dialog.Dialog{Name: "d"}
 		d.Random = rand.NewChaCha8([32]byte{7})
@@ -62,6 +64,7 @@ func TestSeededIDs(t *testing.T) {
 }
 
 func TestAttachmentIDsAreUUID4(t *testing.T) {
+	t.Parallel()
 	d := &dialog.Dialog{Name: "d"}
 	d.Random = rand.NewChaCha8([32]byte{1})
 	m := d.Add(dialog.Note, "see attachment")
@@ -84,6 +87,7 @@ func TestAttachmentIDsAreUUID4(t *testing.T) {
 }
 
 func TestInsertAndLookup(t *testing.T) {
+	t.Parallel()
 	d := &dialog.Dialog{Name: "d"}
 	a := &dialog.Message{ID: "aaaa0001", Kind: dialog.Note}
 	b := &dialog.Message{ID: "aaaa0002", Kind: dialog.Note}
@@ -124,6 +128,7 @@ func TestInsertAndLookup(t *testing.T) {
 }
 
 func TestReply(t *testing.T) {
+	t.Parallel()
 	m := &dialog.Message{ID: "p", Kind: dialog.Prompt, Content: "Q?"}
 	if m.Reply() != "" {
 		t.Error("reply before SetReply")
@@ -153,6 +158,7 @@ func TestReply(t *testing.T) {
 }
 
 func TestSummary(t *testing.T) {
+	t.Parallel()
 	d := &dialog.Dialog{Name: "demo"}
 	d.Random = rand.NewChaCha8([32]byte{3})
 	d.Add(dialog.Note, "# Title\nsecond line")
@@ -188,6 +194,7 @@ func TestSummary(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
+	t.Parallel()
 	d := &dialog.Dialog{Name: "d"}
 	d.Add(dialog.Note, "ok")
 	if err := d.Validate(); err != nil {

@@ -9,6 +9,7 @@ import (
 // the id changed (PartID). Two made-up ids that differ (a moved message
 // of a notebook without ids) are no change.
 func TestDiffPartID(t *testing.T) {
+	t.Parallel()
 	made := func(m *Message) bool { return strings.HasPrefix(m.ID, "made") }
 	d := func(ids ...string) *Dialog {
 		out := &Dialog{}

@@ -25,6 +25,7 @@ func describe(cs []dialog.Change) []string {
 }
 
 func TestDiff(t *testing.T) {
+	t.Parallel()
 	a := base5()
 	a.Meta = map[string]any{"k": 1}
 	if cs := dialog.Diff(a, clone(a), dialog.DiffOptions{}); len(cs) != 0 {
@@ -59,6 +60,7 @@ func TestDiff(t *testing.T) {
 
 // Unkeyed messages are matched by content, as in Merge.
 func TestDiffUnkeyed(t *testing.T) {
+	t.Parallel()
 	a := dlg(msg("a1", dialog.Code, "x = 1\ny = 2\n"), msg("a2", dialog.Note, "n"))
 	b := dlg(msg("b1", dialog.Code, "x = 1\ny = 3\n"), msg("b2", dialog.Note, "n"))
 	opt := dialog.DiffOptions{Unkeyed: func(*dialog.Message) bool { return true }}
@@ -68,6 +70,7 @@ func TestDiffUnkeyed(t *testing.T) {
 }
 
 func TestUnifiedDiff(t *testing.T) {
+	t.Parallel()
 	got := textdiff.Unified("a", "b", "x\ny\nz\n", "x\nY\nz\n", 1)
 	want := "--- a\n+++ b\n@@ -1,3 +1,3 @@\n x\n-y\n+Y\n z\n"
 	if got != want {

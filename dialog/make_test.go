@@ -18,6 +18,7 @@ import (
 // Make places a message as the seed's mk_message does (append by default,
 // idx, after, before) and fills it in the same call.
 func TestMakePlacement(t *testing.T) {
+	t.Parallel()
 	d := &dialog.Dialog{Name: "d"}
 	d.Random = rand.NewChaCha8([32]byte{1})
 	a, err := d.Make(dialog.Note, "a", dialog.MakeOptions{ID: "aaaa0001"})
@@ -59,6 +60,7 @@ func TestMakePlacement(t *testing.T) {
 // Outputs as JSON text (the seed's output='[…]' for code): numbers as a
 // notebook read gives them.
 func TestMakeOutputsJSON(t *testing.T) {
+	t.Parallel()
 	d := &dialog.Dialog{Name: "d"}
 	m, err := d.Make(dialog.Code, "1+1", dialog.MakeOptions{OutputsJSON: `[{"output_type": "execute_result", "execution_count": 3,
 		"data": {"text/plain": "2.5"}, "metadata": {"f": 1.5, "big": 123456789012345678901234567890}}]`})
@@ -77,6 +79,7 @@ func TestMakeOutputsJSON(t *testing.T) {
 
 // Every refusal names the problem and adds nothing.
 func TestMakeRefuses(t *testing.T) {
+	t.Parallel()
 	d := &dialog.Dialog{Name: "d"}
 	d.Messages = append(d.Messages, &dialog.Message{ID: "ab000001", Kind: dialog.Note})
 	d.Messages = append(d.Messages, &dialog.Message{ID: "ab000002", Kind: dialog.Note})
@@ -120,6 +123,7 @@ func TestMakeRefuses(t *testing.T) {
 // The seed's find_id: an id that two messages share is ambiguous, not the
 // first of them.
 func TestGetSharedID(t *testing.T) {
+	t.Parallel()
 	d := &dialog.Dialog{Name: "d"}
 	for _, id := range []string{"abcd0001", "dup00000", "dup00000"} {
 		d.Messages = append(d.Messages, &dialog.Message{ID: id, Kind: dialog.Note})
@@ -142,6 +146,7 @@ func TestGetSharedID(t *testing.T) {
 // ai_res filters on nested_idx(x, 'metadata', 'is_ai_res')); the expected
 // verdicts are Python's own bool(json.loads(v)).
 func TestReplyMarkedTruthy(t *testing.T) {
+	t.Parallel()
 	lits := []string{`true`, `false`, `1`, `0`, `2`, `0.0`, `-1.5`, `""`, `"yes"`, `"0"`, `[]`, `[0]`, `{}`, `{"a":1}`, `null`}
 	want := pythonBools(t, lits)
 	for i, lit := range lits {
@@ -196,6 +201,7 @@ func pythonBools(t *testing.T, lits []string) []bool {
 // Messages made by Add and Make have metadata ready to be written to; the
 // metadata given to Make is copied.
 func TestNewMessagesHaveMeta(t *testing.T) {
+	t.Parallel()
 	d := &dialog.Dialog{Name: "d"}
 	a := d.Add(dialog.Note, "a")
 	a.Meta["k"] = 1 // would panic on a nil map

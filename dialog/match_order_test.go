@@ -16,6 +16,7 @@ import (
 // first "T" on theirs (which it then moved) and the second on ours, each
 // side deleted the "T" the other kept: both were gone.
 func TestMergePairsEqualInOrderOfKeyed(t *testing.T) {
+	t.Parallel()
 	msg := func(id, src string) *dialog.Message { return &dialog.Message{ID: id, Kind: dialog.Note, Content: src} }
 	b := &dialog.Dialog{Messages: []*dialog.Message{msg("p", "P"), msg("c1", "T"), msg("q", "Q"), msg("c2", "T")}}
 	o := &dialog.Dialog{Messages: []*dialog.Message{msg("p", "P"), msg("n", "N"), msg("q", "Q"), msg("o", "T")}}

@@ -35,6 +35,7 @@ func addedApart(t *testing.T, cs []dialog.Conflict) []string {
 }
 
 func TestMergeAddedOnBothSidesApart(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, base, ours, theirs string
 		order                    string   // the merged order
@@ -83,6 +84,7 @@ func TestMergeAddedOnBothSidesApart(t *testing.T) {
 // pair by content and are judged the same way; the conflict names the
 // merged message (ours' id).
 func TestMergeAddedOnBothSidesApartUnkeyed(t *testing.T) {
+	t.Parallel()
 	side := func(order, prefix string) *dialog.Dialog {
 		d := letters(order)
 		for _, m := range d.Messages {
@@ -111,6 +113,7 @@ func TestMergeAddedOnBothSidesApartUnkeyed(t *testing.T) {
 // A message both sides added with different texts at different places
 // is the text conflict and the place conflict.
 func TestMergeAddedApartEdited(t *testing.T) {
+	t.Parallel()
 	o, th := letters("a x b c"), letters("a b x c")
 	get(t, th, "x").Content = "x theirs\n"
 	get(t, o, "x").Content = "x ours\n"

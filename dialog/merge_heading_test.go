@@ -15,6 +15,7 @@ import (
 // raw by theirs (its lines apart again) while ours edited it, it is one
 // cell; added by both, once extended, it is one cell.
 func TestMergeHeadingLinesPaired(t *testing.T) {
+	t.Parallel()
 	unkeyed := func(*dialog.Message) bool { return true }
 	note := func(id, src string) *dialog.Message { return &dialog.Message{ID: id, Kind: dialog.Note, Content: src} }
 	raw := func(id, src string) *dialog.Message { return &dialog.Message{ID: id, Kind: dialog.Raw, Content: src} }
@@ -66,6 +67,7 @@ func TestMergeHeadingLinesPaired(t *testing.T) {
 // Messages of one line that share words but neither holds the other at
 // its ends are not paired when moved: unrelated generated cells look so.
 func TestMergeOneLineWordsNotPaired(t *testing.T) {
+	t.Parallel()
 	unkeyed := func(*dialog.Message) bool { return true }
 	note := func(id, src string) *dialog.Message { return &dialog.Message{ID: id, Kind: dialog.Note, Content: src} }
 	d := func(ms ...*dialog.Message) *dialog.Dialog { return &dialog.Dialog{Messages: ms} }
@@ -93,6 +95,7 @@ func TestMergeOneLineWordsNotPaired(t *testing.T) {
 // one. (Its Content, one line each, shares no line: compared so, ours'
 // version would be a new message and base's deleted.)
 func TestMergePairTextLines(t *testing.T) {
+	t.Parallel()
 	unkeyed := func(*dialog.Message) bool { return true }
 	b0 := &dialog.Message{ID: "b0", Kind: dialog.Note, Content: "## Intro Old notebook"}
 	o0 := &dialog.Message{ID: "o0", Kind: dialog.Note, Content: "## Intro a new line"}

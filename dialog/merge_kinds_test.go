@@ -92,6 +92,7 @@ func attachmentsOf(m *dialog.Message) string {
 // the reply was edited lost the reply; a note with an attachment made
 // code while the attachment was edited could not be written.
 func TestMergeKindChangeKeepsTheOtherSidesEdit(t *testing.T) {
+	t.Parallel()
 	kinds := []dialog.Kind{dialog.Note, dialog.Prompt, dialog.Code, dialog.Raw}
 	for _, from := range kinds {
 		for _, to := range kinds {
@@ -209,6 +210,7 @@ func recorded(cs []dialog.Conflict, e edit, want any, oursEdited bool) bool {
 // Inserting at one place without deleting stays clean (ours first), and
 // so does one side replacing while the other only deletes.
 func TestMergeReplacedOnBothSides(t *testing.T) {
+	t.Parallel()
 	b := base5()
 	o, th := clone(b), clone(b)
 	for _, d := range []*dialog.Dialog{o, th} {
@@ -258,6 +260,7 @@ func TestMergeReplacedOnBothSides(t *testing.T) {
 // merge cleanly, whatever holds the objects (raw JSON or maps); the
 // merged raw object keeps ours' key order, theirs' new keys after.
 func TestMergeMetadataValues(t *testing.T) {
+	t.Parallel()
 	raw := func(s string) json.RawMessage { return json.RawMessage(s) }
 	b := dlg(&dialog.Message{ID: "x", Kind: dialog.Code, Content: "c", Meta: map[string]any{
 		"colab": raw(`{"base_uri": "https://localhost:8080/", "height": 100, "deep": {"a": 1, "b": [1, 2]}}`), "n": 1}})
@@ -335,6 +338,7 @@ func jsonEqual(a, b any) bool {
 // sides giving ids of their own keep ours' and report it. Without ids, a
 // message whose kind changed is paired the same way.
 func TestMergeRenamedMessage(t *testing.T) {
+	t.Parallel()
 	b := base5()
 	rename := func(d *dialog.Dialog, id string) *dialog.Dialog {
 		c := clone(d)

@@ -59,6 +59,7 @@ func moved(t *testing.T, cs []dialog.Conflict) []string {
 }
 
 func TestMergeMovedOnBothSides(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, base, ours, theirs string
 		order                    string   // the merged order
@@ -107,6 +108,7 @@ func TestMergeMovedOnBothSides(t *testing.T) {
 // apart and one editing it is the position conflict only, the edit
 // applied.
 func TestMergeMovedAndEdited(t *testing.T) {
+	t.Parallel()
 	b := letters("a b c d")
 	edited := reordered(t, b, "a b c d")
 	get(t, edited, "a").Content = "a edited\n"
@@ -130,6 +132,7 @@ func TestMergeMovedAndEdited(t *testing.T) {
 // by content, and their moves are judged the same way; the conflict names
 // the merged message (ours' id: neither side's is an identity).
 func TestMergeMovedOnBothSidesUnkeyed(t *testing.T) {
+	t.Parallel()
 	b := letters("a b c d")
 	side := func(order, prefix string) *dialog.Dialog {
 		d := reordered(t, b, order)
@@ -156,6 +159,7 @@ func TestMergeMovedOnBothSidesUnkeyed(t *testing.T) {
 // other side's. Seed 5000775 of internal/mergecheck ("mirror, b deleted"
 // below, without ids) merged to a c, theirs' move lost.
 func TestMergeSwapAndMove(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, base, ours, theirs string
 		order                    string

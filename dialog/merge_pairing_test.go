@@ -17,6 +17,7 @@ import (
 // of the real merge dotnet/interactive@a68e1265, where ours' nine outputs
 // of `#r "nuget:…"` were lost).
 func TestMergeOneLineEditPaired(t *testing.T) {
+	t.Parallel()
 	unkeyed := func(*dialog.Message) bool { return true }
 	code := func(id, src string) *dialog.Message {
 		return &dialog.Message{ID: id, Kind: dialog.Code, Content: src, Outputs: []dialog.Output{}}
@@ -53,6 +54,7 @@ func TestMergeOneLineEditPaired(t *testing.T) {
 // the old one, the merge has the new message once and the old one
 // deleted (it had it twice, cleanly: theirs' "edit" beside ours' copy).
 func TestMergeReplacedIsNotEdited(t *testing.T) {
+	t.Parallel()
 	unkeyed := func(*dialog.Message) bool { return true }
 	raw := func(id, src string) *dialog.Message { return &dialog.Message{ID: id, Kind: dialog.Raw, Content: src} }
 	b := &dialog.Dialog{Messages: []*dialog.Message{raw("b0", "first draft\nof a paragraph")}}
@@ -72,6 +74,7 @@ func TestMergeReplacedIsNotEdited(t *testing.T) {
 // with itself, not with its alike neighbour of the old kind: the other
 // side's outputs of the neighbour stay on the neighbour.
 func TestMergeKindChangedInPlace(t *testing.T) {
+	t.Parallel()
 	unkeyed := func(*dialog.Message) bool { return true }
 	code := func(id, src string) *dialog.Message {
 		return &dialog.Message{ID: id, Kind: dialog.Code, Content: src, Outputs: []dialog.Output{}}
@@ -102,6 +105,7 @@ func TestMergeKindChangedInPlace(t *testing.T) {
 // versions merges (ours' output kept), not a deletion conflicting with
 // the edit beside an inserted copy.
 func TestMergeSameEditPairedOnBothSides(t *testing.T) {
+	t.Parallel()
 	unkeyed := func(*dialog.Message) bool { return true }
 	code := func(id, src string) *dialog.Message {
 		return &dialog.Message{ID: id, Kind: dialog.Code, Content: src, Outputs: []dialog.Output{}}
@@ -137,6 +141,7 @@ func TestMergeSameEditPairedOnBothSides(t *testing.T) {
 // message and deleted the base one, rather than renamed it; the message is
 // there once, not also as the renamed base message under a new id.
 func TestMergeRenamedToAnIDTheOtherAdded(t *testing.T) {
+	t.Parallel()
 	base := &dialog.Dialog{Messages: []*dialog.Message{{ID: "d0697bb5", Kind: dialog.Code, Content: "x = 1", Outputs: []dialog.Output{}}}}
 	note := &dialog.Message{ID: "deb976o4", Kind: dialog.Note, Content: "x = 1"}
 	ours := &dialog.Dialog{Messages: []*dialog.Message{note}}
@@ -158,6 +163,7 @@ func TestMergeRenamedToAnIDTheOtherAdded(t *testing.T) {
 // a conflict that shows both texts, and the base message theirs kept
 // unchanged is deleted by ours.
 func TestMergeRenamedToAnIDTheOtherAddedDifferently(t *testing.T) {
+	t.Parallel()
 	base := &dialog.Dialog{Messages: []*dialog.Message{{ID: "d0697bb5", Kind: dialog.Code, Content: "x = 1", Outputs: []dialog.Output{}}}}
 	ours := &dialog.Dialog{Messages: []*dialog.Message{{ID: "deb976o4", Kind: dialog.Code, Content: "x = 1", Outputs: []dialog.Output{}}}}
 	theirs := clone(base)
@@ -181,6 +187,7 @@ func TestMergeRenamedToAnIDTheOtherAddedDifferently(t *testing.T) {
 // version kept in a delete/edit conflict (the v3 heading of mergecheck's
 // seed 2000051: a heading's lines are one line in its upgrade).
 func TestMergeFurtherEditPaired(t *testing.T) {
+	t.Parallel()
 	unkeyed := func(*dialog.Message) bool { return true }
 	msg := func(id string, k dialog.Kind, src string) *dialog.Message {
 		m := &dialog.Message{ID: id, Kind: k, Content: src}
@@ -226,6 +233,7 @@ func TestMergeFurtherEditPaired(t *testing.T) {
 // delete/edit conflict, the edit kept, not a clean deletion beside an
 // insertion (mergecheck's seed 1004789, without the shared corpus).
 func TestMergeHeadingLineKeptPaired(t *testing.T) {
+	t.Parallel()
 	unkeyed := func(*dialog.Message) bool { return true }
 	b := &dialog.Dialog{Messages: []*dialog.Message{{ID: "b0", Kind: dialog.Note, Content: "## «b0» Old notebook"}}}
 	o := &dialog.Dialog{Messages: []*dialog.Message{{ID: "o0", Kind: dialog.Code, Content: "«b0»", Outputs: []dialog.Output{}}}}
@@ -245,6 +253,7 @@ func TestMergeHeadingLineKeptPaired(t *testing.T) {
 // no change); where one side's id is an identity, that one's; where
 // base's is none either, ours'.
 func TestMergeUnkeyedSidesKeepBaseID(t *testing.T) {
+	t.Parallel()
 	unkeyed := func(m *dialog.Message) bool { return strings.HasPrefix(m.ID, "u") }
 	for _, c := range []struct {
 		name       string
@@ -279,6 +288,7 @@ func TestMergeUnkeyedSidesKeepBaseID(t *testing.T) {
 //   - the other side edited its line and inserted a message of that
 //     shape after it: each side's version is its own message.
 func TestMergeReplacedByAlikeShapeUnkeyed(t *testing.T) {
+	t.Parallel()
 	opt := dialog.MergeOptions{Unkeyed: func(*dialog.Message) bool { return true }}
 	note := func(id, text string) *dialog.Message { return msg(id, dialog.Note, text) }
 	a, n := "«a»\na.1 text", "«n»\nn.1 text"
@@ -317,6 +327,7 @@ func contents(d *dialog.Dialog) []string {
 // and made b code; b's code version was paired with a, alike by its
 // lines or of b's new kind).
 func TestMergeKindChangedBeforeAlikeUnkeyed(t *testing.T) {
+	t.Parallel()
 	opt := dialog.MergeOptions{Unkeyed: func(*dialog.Message) bool { return true }}
 	a := "«a»\nThis cell uses no marker\n\n$$\n\\begin{align}\nx\n$$"
 	b := "«b»\nThis cell uses no marker, and a slash\n\n$$\n\\begin{align}\ny\n$$"
@@ -352,6 +363,7 @@ func TestMergeKindChangedBeforeAlikeUnkeyed(t *testing.T) {
 //     u gone (not u edited into theirs' message and f deleted against
 //     ours' edit).
 func TestMergePairsMostAlikeUnkeyed(t *testing.T) {
+	t.Parallel()
 	opt := dialog.MergeOptions{Unkeyed: func(*dialog.Message) bool { return true }}
 	code := func(id, text string) *dialog.Message { return msg(id, dialog.Code, text) }
 	note := func(id, text string) *dialog.Message { return msg(id, dialog.Note, text) }
@@ -384,6 +396,7 @@ func TestMergePairsMostAlikeUnkeyed(t *testing.T) {
 // line, which paragraphs share, is nothing shared (JuliaTutorials' real
 // merge: ours' new note paired with base's by it).
 func TestMergeAloneInItsGapUnkeyed(t *testing.T) {
+	t.Parallel()
 	opt := dialog.MergeOptions{Unkeyed: func(*dialog.Message) bool { return true }}
 	note := func(id, text string) *dialog.Message { return msg(id, dialog.Note, text) }
 	base := dlg(note("p", "«p»\nbefore"), note("a", "«a»\nA one\nA two"), note("q", "«q»\nafter"))
@@ -422,6 +435,7 @@ func TestMergeAloneInItsGapUnkeyed(t *testing.T) {
 // its last line and put n in its place; ours edited p's second line. The
 // merge: n, q, p with both edits (theirs' place), clean.
 func TestMergeMovedOverWeakInPlaceUnkeyed(t *testing.T) {
+	t.Parallel()
 	opt := dialog.MergeOptions{Unkeyed: func(*dialog.Message) bool { return true }}
 	note := func(id, text string) *dialog.Message { return msg(id, dialog.Note, text) }
 	code := func(id, text string) *dialog.Message { return msg(id, dialog.Code, text) }
@@ -440,6 +454,7 @@ func TestMergeMovedOverWeakInPlaceUnkeyed(t *testing.T) {
 // line they share; ours edited p. The merge: p with both edits at
 // theirs' place, q; a gone (deleted by theirs, unchanged by ours).
 func TestMergeMovedIntoWeakPlaceUnkeyed(t *testing.T) {
+	t.Parallel()
 	opt := dialog.MergeOptions{Unkeyed: func(*dialog.Message) bool { return true }}
 	note := func(id, text string) *dialog.Message { return msg(id, dialog.Note, text) }
 	code := func(id, text string) *dialog.Message { return msg(id, dialog.Code, text) }

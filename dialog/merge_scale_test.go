@@ -118,6 +118,7 @@ func BenchmarkMergeIdentical(b *testing.B) {
 // Equal messages are matched one for one: the merge of identical() keeps
 // ours' deletions and theirs' additions.
 func TestMergeIdenticalMessages(t *testing.T) {
+	t.Parallel()
 	n := 3000
 	b, o, th, opt := identical(n)
 	got, cs := dialog.Merge(b, o, th, opt)

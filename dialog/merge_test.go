@@ -98,6 +98,7 @@ func base5() *dialog.Dialog {
 // Every one-sided change to the sequence is applied, from both sides at
 // once: inserts, deletes, moves.
 func TestMergeSequence(t *testing.T) {
+	t.Parallel()
 	b := base5()
 	o := clone(b)
 	o.Messages = slices.Insert(o.Messages, 1, msg("o1", dialog.Note, "ours' note")) // after m1
@@ -122,6 +123,7 @@ func TestMergeSequence(t *testing.T) {
 // Both sides inserting at one place keeps both, ours first; the same
 // message added by both (same id, same content) appears once.
 func TestMergeInsertsAtOnePlace(t *testing.T) {
+	t.Parallel()
 	b := base5()
 	o, th := clone(b), clone(b)
 	o.Messages = slices.Insert(o.Messages, 2, msg("o1", dialog.Note, "ours"))
@@ -149,6 +151,7 @@ func TestMergeInsertsAtOnePlace(t *testing.T) {
 // Both sides editing one message's text merge line by line; overlapping
 // edits conflict, with git's markers (size and labels settable).
 func TestMergeContent(t *testing.T) {
+	t.Parallel()
 	b := base5()
 	o, th := clone(b), clone(b)
 	o.Messages[1].Content = "x = 10\ny = 2\nz = 3\n"
@@ -172,6 +175,7 @@ func TestMergeContent(t *testing.T) {
 
 // A prompt's reply merges as text; its question separately.
 func TestMergeReply(t *testing.T) {
+	t.Parallel()
 	p := msg("p", dialog.Prompt, "Question?")
 	p.SetReply("Line one.\nLine two.\nLine three.\n")
 	b := dlg(p)
@@ -198,6 +202,7 @@ func count(n int) *int { return &n }
 // Outputs and execution counts: one-sided changes apply; both-sided ones
 // follow the strategy.
 func TestMergeOutputs(t *testing.T) {
+	t.Parallel()
 	b := base5()
 	b.Messages[1].Outputs = []dialog.Output{stream("base\n")}
 	b.Messages[1].ExecutionCount = count(1)
@@ -231,6 +236,7 @@ func TestMergeOutputs(t *testing.T) {
 // Outputs both sides changed in different lines merge as a line merge of
 // the file would (no conflict).
 func TestMergeOutputsLineByLine(t *testing.T) {
+	t.Parallel()
 	b := base5()
 	b.Messages[1].Outputs = []dialog.Output{stream("a\nb\nc\nd\n")}
 	o, th := clone(b), clone(b)
@@ -245,6 +251,7 @@ func TestMergeOutputsLineByLine(t *testing.T) {
 // Metadata and attributes merge key by key, recursively; a key both
 // changed keeps ours' value and is reported with its three values.
 func TestMergeMetadata(t *testing.T) {
+	t.Parallel()
 	b := base5()
 	b.Meta = map[string]any{"kernelspec": map[string]any{"name": "python3", "display_name": "Python 3"}, "keep": 1}
 	b.Messages[0].Meta = map[string]any{"tags": []any{"a"}, "x": "base"}
@@ -279,6 +286,7 @@ func TestMergeMetadata(t *testing.T) {
 
 // Attachments merge by id: each side's additions kept.
 func TestMergeAttachments(t *testing.T) {
+	t.Parallel()
 	b := base5()
 	o, th := clone(b), clone(b)
 	o.Messages[0].Attachments = []dialog.Attachment{{ID: "a.png", MIME: "image/png", Data: []byte{1}}}
@@ -300,6 +308,7 @@ func TestMergeAttachments(t *testing.T) {
 // content set against nothing between markers that say which side edited
 // it and which deleted it, and reported.
 func TestMergeDeletedVsEdited(t *testing.T) {
+	t.Parallel()
 	b := base5()
 	o, th := clone(b), clone(b)
 	o.Remove("m3")
@@ -327,6 +336,7 @@ func TestMergeDeletedVsEdited(t *testing.T) {
 // Messages whose ids are made up (Unkeyed) are matched by content: equal
 // ones, then ones edited in place, then similar ones.
 func TestMergeUnkeyed(t *testing.T) {
+	t.Parallel()
 	renumber := func(d *dialog.Dialog, prefix string) *dialog.Dialog {
 		c := clone(d)
 		for i, m := range c.Messages {
@@ -366,6 +376,7 @@ func TestMergeUnkeyed(t *testing.T) {
 
 // Merge is symmetric: swapping the sides swaps the labels only.
 func TestMergeSymmetric(t *testing.T) {
+	t.Parallel()
 	b := base5()
 	o, th := clone(b), clone(b)
 	o.Messages[1].Content = "x = 10\ny = 2\nz = 3\n"
@@ -387,6 +398,7 @@ func TestMergeSymmetric(t *testing.T) {
 
 // The strategies' names are the ones their documentation gives.
 func TestOutputStrategyString(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[dialog.OutputStrategy]string{dialog.OutputsConflict: "conflict", dialog.OutputsOurs: "ours", dialog.OutputsTheirs: "theirs", dialog.OutputsClear: "clear", 9: "OutputStrategy(9)"} {
 		if got := s.String(); got != want {
 			t.Errorf("%d: %q, want %q", int(s), got, want)
@@ -397,6 +409,7 @@ func TestOutputStrategyString(t *testing.T) {
 // A side turning code into a note while the other changed its outputs:
 // the outputs have no place; reported, and the result stays valid.
 func TestMergeKindChangeDropsOutputs(t *testing.T) {
+	t.Parallel()
 	b := base5()
 	o, th := clone(b), clone(b)
 	o.Messages[1].Kind = dialog.Note
@@ -413,6 +426,7 @@ func TestMergeKindChangeDropsOutputs(t *testing.T) {
 // conflict, either side deleting it: outputs and counts are derived data
 // (what people commit; nbdime does so).
 func TestMergeDeletedVsRerun(t *testing.T) {
+	t.Parallel()
 	b := base5()
 	for _, rerun := range []func(m *dialog.Message){
 		func(m *dialog.Message) { m.Outputs, m.ExecutionCount = []dialog.Output{stream("1\n")}, count(7) },
@@ -448,6 +462,7 @@ func TestMergeDeletedVsRerun(t *testing.T) {
 // by default a conflict (ours' count kept, the conflict reported for a
 // record); ours', theirs', or none.
 func TestMergeCountsFollowStrategy(t *testing.T) {
+	t.Parallel()
 	b := base5()
 	o, th := clone(b), clone(b)
 	o.Messages[4].ExecutionCount, th.Messages[4].ExecutionCount = count(5), count(6)
@@ -471,6 +486,7 @@ func TestMergeCountsFollowStrategy(t *testing.T) {
 // Without a base, both sides' messages are added; the same message
 // (same id and text) once.
 func TestMergeWithoutBase(t *testing.T) {
+	t.Parallel()
 	o := dlg(msg("a", dialog.Note, "shared"), msg("b", dialog.Code, "ours"))
 	th := dlg(msg("a", dialog.Note, "shared"), msg("c", dialog.Code, "theirs"))
 	got, cs := mustMerge(t, nil, o, th, dialog.MergeOptions{})
@@ -484,6 +500,7 @@ func TestMergeWithoutBase(t *testing.T) {
 // conflicts of a renamed message follow its new id, not an earlier
 // message's.
 func TestMergeAddedBothKinds(t *testing.T) {
+	t.Parallel()
 	b := base5()
 	o, th := clone(b), clone(b)
 	o.Add(dialog.Code, "x").ID = "new"

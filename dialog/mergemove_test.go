@@ -9,6 +9,7 @@ import (
 // inLongestRun agrees with a search of every subsequence, on every
 // permutation of up to 7 elements.
 func TestInLongestRun(t *testing.T) {
+	t.Parallel()
 	var perms func(prefix, rest []int, f func([]int))
 	perms = func(prefix, rest []int, f func([]int)) {
 		if len(rest) == 0 {
@@ -60,6 +61,7 @@ func TestInLongestRun(t *testing.T) {
 // (the most messages all three have, then the most the other side surely
 // moved, then the most), surely moved judged by brute force too.
 func TestMovesKept(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	side := func(nb int, next *int) []int {
 		var ks []int

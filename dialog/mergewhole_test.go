@@ -18,6 +18,7 @@ import (
 // took the separator out). As a question and a reply merged apart, the
 // reply the prompt holds would undo a deletion of its lines.
 func TestMergeNoteMadePromptKeepsTheTextEdit(t *testing.T) {
+	t.Parallel()
 	const sep = "\n\n-- reply --\n\n"
 	note := func(text string) *dialog.Message { return &dialog.Message{ID: "x", Kind: dialog.Note, Content: text} }
 	prompt := func(q, r string) *dialog.Message {
@@ -62,6 +63,7 @@ func TestMergeNoteMadePromptKeepsTheTextEdit(t *testing.T) {
 // markers, where it conflicts; never a reply the other side deleted put
 // back beside the conflict.
 func TestMergeNoteMadePromptAndEditedMergesAsGitDoes(t *testing.T) {
+	t.Parallel()
 	git, err := exec.LookPath("git")
 	if err != nil {
 		t.Skip("git is not installed")

@@ -62,6 +62,7 @@ func readDialog(n *atomic.Int64, streams ...string) *dialog.Dialog {
 // changed costs the decoding of the pairs Same cannot tell (it is unsure,
 // not sure they differ), whatever the number of outputs unchanged.
 func TestMergeComparesReadOutputsUndecoded(t *testing.T) {
+	t.Parallel()
 	var n atomic.Int64
 	texts := make([]string, 60)
 	for i := range texts {
@@ -97,6 +98,7 @@ func TestMergeComparesReadOutputsUndecoded(t *testing.T) {
 // Outputs are values: NewOutput copies the map given, Map returns a copy,
 // and an edit is a new output.
 func TestOutputIsAValue(t *testing.T) {
+	t.Parallel()
 	data := map[string]any{"text/plain": "1"}
 	src := map[string]any{"output_type": "execute_result", "execution_count": 1, "metadata": map[string]any{}, "data": data}
 	o := dialog.NewOutput(src)
@@ -127,6 +129,7 @@ func TestOutputIsAValue(t *testing.T) {
 // notebook read gives them, and text that is not an array of objects is
 // refused.
 func TestOutputJSON(t *testing.T) {
+	t.Parallel()
 	var outs []dialog.Output
 	err := json.Unmarshal([]byte(`[{"output_type": "stream", "name": "stdout", "text": "hi\n"},
 		{"output_type": "execute_result", "execution_count": 2, "metadata": {"x": 1.5, "big": 123456789012345678901234567890}, "data": {"text/plain": "<b>"}}]`), &outs)

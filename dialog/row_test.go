@@ -60,6 +60,7 @@ func randomText(rng *rand.Rand) string {
 // newline counting as the two characters \n, cut between them), at every
 // width, for notes, prompts with replies and code messages with outputs.
 func TestPreviewRowsAsRunes(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range 1000 {
 		d := &dialog.Dialog{Name: "d"}

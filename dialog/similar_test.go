@@ -9,6 +9,7 @@ import "testing"
 // a cell deleted and another of its shape inserted in its place was paired
 // with it as an edit).
 func TestEdgeSimilarityWithinALine(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		x, y  string
 		alike bool // scores at least `similar`

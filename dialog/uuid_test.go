@@ -14,6 +14,7 @@ import (
 // the same bytes: every bit pattern of the version and variant bytes, and
 // random inputs.
 func TestNewUUID4AsGoogleUUID(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(4, 122))
 	var inputs [][]byte
 	for b := range 256 {

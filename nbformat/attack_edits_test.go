@@ -22,6 +22,7 @@ import (
 // TestAttackInputCopied changes the caller's buffer after Unmarshal (which
 // documents that it copies data): the notebook must not see it.
 func TestAttackInputCopied(t *testing.T) {
+	t.Parallel()
 	data := []byte(attackNB)
 	orig := bytes.Clone(data)
 	nb := mustRead(t, data)
@@ -42,6 +43,7 @@ func TestAttackInputCopied(t *testing.T) {
 // type, in a small bundle and in one large enough to be indexed: the value
 // read must be the last, as Python's json (and encoding/json) keep.
 func TestAttackMimeBundleDuplicateKeys(t *testing.T) {
+	t.Parallel()
 	for _, extra := range []int{0, 5, 16, 20, 40} {
 		var members []string
 		for i := range extra {
@@ -74,6 +76,7 @@ func TestAttackMimeBundleDuplicateKeys(t *testing.T) {
 // TestAttackMimeBundleSharedCopy changes output data through a copy of the
 // bundle (copies share storage, as documented): the notebook is edited.
 func TestAttackMimeBundleSharedCopy(t *testing.T) {
+	t.Parallel()
 	nb := mustRead(t, []byte(attackNB))
 	er := nb.Cells[0].(*nbformat.CodeCell).Outputs[1].(*nbformat.ExecuteResult)
 	b := er.Data
@@ -101,6 +104,7 @@ func TestAttackMimeBundleSharedCopy(t *testing.T) {
 // and stores a member then deletes it: the notebook's values are those
 // read, so Marshal must write the bytes read.
 func TestAttackMapDeleteReAdd(t *testing.T) {
+	t.Parallel()
 	data := []byte(attackNB)
 	nb := mustRead(t, data)
 	ap := nb.Metadata.AdditionalProperties
@@ -127,6 +131,7 @@ func TestAttackMapDeleteReAdd(t *testing.T) {
 // TestAttackSetEqualSource sets every cell's source to the text it has:
 // nothing changed in value, so by contract 2 no byte may change.
 func TestAttackSetEqualSource(t *testing.T) {
+	t.Parallel()
 	data := []byte(attackNB)
 	nb := mustRead(t, data)
 	for _, c := range nb.Cells {
@@ -140,6 +145,7 @@ func TestAttackSetEqualSource(t *testing.T) {
 // TestAttackHealThenEdit heals a notebook, then edits it: the edit is
 // written, and the healed notebook validates as Python says.
 func TestAttackHealThenEdit(t *testing.T) {
+	t.Parallel()
 	data := []byte(strings.Replace(attackNB, `"execution_count": 4,`, `"execution_count": -4,`, 1))
 	nb := mustRead(t, data)
 	if nbformat.Validate(nb) == nil {
@@ -179,6 +185,7 @@ func TestAttackHealThenEdit(t *testing.T) {
 // upgraded cells in place: every edit is written, and the result
 // validates as Python nbformat says.
 func TestAttackUpgradeThenEdit(t *testing.T) {
+	t.Parallel()
 	py := pythonNbformat(t)
 	data, err := os.ReadFile(filepath.Join("..", "testdata", "v3.ipynb"))
 	if err != nil {
@@ -244,6 +251,7 @@ func TestAttackUpgradeThenEdit(t *testing.T) {
 // each must answer (no stack overflow), and an edit elsewhere must keep the
 // deep value's bytes.
 func TestAttackDeepValues(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("large inputs")
 	}
@@ -291,6 +299,7 @@ func TestAttackDeepValues(t *testing.T) {
 // capacity: that must never write into another value (the notebook still
 // writes the bytes read; the decoded value still encodes as before).
 func TestAttackAppendToEverySlice(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.ipynb"))
 	var inputs [][]byte
 	inputs = append(inputs, []byte(attackNB))
@@ -407,6 +416,7 @@ func (v textValue) MarshalText() ([]byte, error) { return []byte(fmt.Sprintf("t%
 // call may panic, and what Marshal writes for the member is what
 // encoding/json writes for it (compared as JSON values).
 func TestAttackStrangeStoredValues(t *testing.T) {
+	t.Parallel()
 	ch := make(chan int)
 	n := 5
 	values := map[string]any{
@@ -513,6 +523,7 @@ func numbersAsFloats(v any) any {
 // TestAttackTypedNils stores typed nil cells and outputs and nil pointers
 // where decoding puts values: every call must answer, none may panic.
 func TestAttackTypedNils(t *testing.T) {
+	t.Parallel()
 	edits := map[string]func(nb *nbformat.Notebook){
 		"nil-code-cell":     func(nb *nbformat.Notebook) { nb.Cells[0] = (*nbformat.CodeCell)(nil) },
 		"nil-markdown-cell": func(nb *nbformat.Notebook) { nb.Cells[1] = (*nbformat.MarkdownCell)(nil) },

@@ -12,6 +12,7 @@ import (
 // TestAttackLimitsExact reads notebooks at and one past the documented
 // limits: at the limit they read, one past fails.
 func TestAttackLimitsExact(t *testing.T) {
+	t.Parallel()
 	opts := nbformat.UnmarshalOptions{MaxCells: 3}
 	if _, err := opts.Unmarshal([]byte(attackNB)); err != nil {
 		t.Errorf("3 cells with MaxCells 3: %v", err)
@@ -49,6 +50,7 @@ func panicSite() string {
 // must write the values the receiving notebook now holds, as encoding/json
 // reads them back.
 func TestAttackForeignCells(t *testing.T) {
+	t.Parallel()
 	other := strings.NewReplacer(`"x = 1\n"`, `"x = 100\n"`, `"one\n"`, `"uno\n"`, `"# Title\n"`, `"# Other\n"`,
 		`print(\"\u00e9\\t\")`, `print(2)`, `"execution_count": 4,`, `"execution_count": 44,`).Replace(attackNB)
 	for i := range 3 {
@@ -87,6 +89,7 @@ func TestAttackForeignCells(t *testing.T) {
 // makes Marshal, Heal and Upgrade fail with a *FormatError whose pointer
 // names it, and leaves the notebook as it was.
 func TestNilVariantNamed(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct {
 		edit func(nb *nbformat.Notebook)
 		ptr  nbformat.Pointer

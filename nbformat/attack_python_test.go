@@ -216,6 +216,7 @@ func hostileVariants() (names []string, docs [][]byte) {
 // (scripts/reference/nbformat_verdict.py), and checks that every variant
 // read writes back its bytes unedited.
 func TestAttackHostileVerdicts(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t)
 	py := pythonNbformat(t)
 	names, docs := hostileVariants()
@@ -272,6 +273,7 @@ func TestAttackHostileVerdicts(t *testing.T) {
 // metadata), validates again and compares with Python nbformat's verdict
 // on what Marshal writes.
 func TestAttackEditAfterValidate(t *testing.T) {
+	t.Parallel()
 	py := pythonNbformat(t)
 	edits := []struct {
 		name string
@@ -344,6 +346,7 @@ func TestAttackEditAfterValidate(t *testing.T) {
 // values equal to the originals), validating after each step: every
 // verdict must be Python nbformat's on what Marshal writes at that step.
 func TestAttackVerdictSequence(t *testing.T) {
+	t.Parallel()
 	py := pythonNbformat(t)
 	nb := mustRead(t, []byte(attackNB))
 	c0 := nb.Cells[0].(*nbformat.CodeCell)
@@ -408,6 +411,7 @@ func TestAttackVerdictSequence(t *testing.T) {
 // is, escaped keys, another minor version) and compares Validate's
 // verdict with Python nbformat's on each.
 func TestAttackCorpusByteMutations(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t)
 	py := pythonNbformat(t)
 	muts := []struct {

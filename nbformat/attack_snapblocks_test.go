@@ -33,6 +33,7 @@ import (
 // TestSnapBlocksSingleEdits applies each edit alone, with several seeds,
 // to every input.
 func TestSnapBlocksSingleEdits(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t)
 	applied := make([]int, len(blockEdits))
 	seeds := 3
@@ -237,6 +238,7 @@ func FuzzSnapBlocksEdits(f *testing.F) {
 // then upgraded (version 3 and 4.0-4.4 to 4.5) or healed: what they
 // change is no longer as read, and an edit after must still be written.
 func TestSnapBlocksAfterUpgradeAndHeal(t *testing.T) {
+	t.Parallel()
 	inputs := map[string][]byte{"v3": snapBlocksInputsV3, "v4.2": versionNotebook(2), "v4.4": versionNotebook(4), "v4.5": versionNotebook(5)}
 	if data, err := os.ReadFile(filepath.Join("..", "testdata", "v3.ipynb")); err == nil {
 		inputs["v3.ipynb"] = data

@@ -105,6 +105,7 @@ func mustMarshal(t *testing.T, nb *nbformat.Notebook) []byte {
 // notebooks read from the same bytes, then edits one of them through the
 // other notebook: both notebooks must write the edit where the cell now is.
 func TestAttackSwapCellsBetweenNotebooks(t *testing.T) {
+	t.Parallel()
 	data := []byte(attackNB)
 	a, b := mustRead(t, data), mustRead(t, data)
 	a.Cells[0], b.Cells[0] = b.Cells[0], a.Cells[0]
@@ -129,6 +130,7 @@ func TestAttackSwapCellsBetweenNotebooks(t *testing.T) {
 // TestAttackPointeeEdits edits values behind the pointers decoding gave
 // (execution counts and strings allocated in shared blocks).
 func TestAttackPointeeEdits(t *testing.T) {
+	t.Parallel()
 	data := []byte(attackNB)
 	nb := mustRead(t, data)
 	c0 := nb.Cells[0].(*nbformat.CodeCell)
@@ -170,6 +172,7 @@ func TestAttackPointeeEdits(t *testing.T) {
 // TestAttackAppendWithinCapacity appends to every slice decoding returned
 // and checks no other value of the notebook changed.
 func TestAttackAppendWithinCapacity(t *testing.T) {
+	t.Parallel()
 	data := []byte(attackNB)
 	nb := mustRead(t, data)
 	c0 := nb.Cells[0].(*nbformat.CodeCell)
@@ -234,6 +237,7 @@ func TestAttackKeepOneCellAfterGC(t *testing.T) {
 // TestAttackConcurrentReaders runs Marshal, Validate, Edited and accessors
 // on one notebook from several goroutines (run with -race).
 func TestAttackConcurrentReaders(t *testing.T) {
+	t.Parallel()
 	data := []byte(attackNB)
 	nb := mustRead(t, data)
 	nb.Cells[1].(*nbformat.MarkdownCell).Source.Set("edited")
@@ -271,6 +275,7 @@ func TestAttackConcurrentReaders(t *testing.T) {
 // checks that encoding/json finds each edit in Marshal's output, and that
 // notebooks edited back to equal values write the bytes read.
 func TestAttackCorpusMutations(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for e, data := range corpus.Files(t) {
 		nb, err := nbformat.Unmarshal(data)
@@ -319,6 +324,7 @@ func setSource(c nbformat.Cell, s string) {
 // everything that only reads it (run with -race): the package documents
 // that as safe. The bytes written must be the same in every goroutine.
 func TestAttackConcurrentReadersAllFiles(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.ipynb"))
 	for _, p := range files {
 		data, err := os.ReadFile(p)

@@ -16,6 +16,7 @@ import (
 // copies of each with a space added after a line break at the middle of
 // the file, and with the final newline dropped.
 func TestCanonicalAsReadIsMarshalCanonical(t *testing.T) {
+	t.Parallel()
 	inputs := map[string][]byte{}
 	paths, _ := filepath.Glob(filepath.Join("..", "testdata", "*.ipynb"))
 	for _, p := range paths {

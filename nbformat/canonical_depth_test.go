@@ -111,6 +111,7 @@ func TestCanonicalDepthLimit(t *testing.T) {
 // several items, scalars and empty containers at the bottom, in every
 // place of a notebook) get Python's verdict (skipped without Python).
 func TestCanonicalDepthAgreesWithPython(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t)
 	py := pythonNbformat(t)
 	var shapes []depthShape // version 4 ones: the reference script writes only those

@@ -9,6 +9,7 @@ import (
 // cellMetadata gives the cell's own metadata (edits land in the cell),
 // and nil for a cell of an unknown type.
 func TestCellMetadata(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("..", "testdata", "jupyter.ipynb"))
 	if err != nil {
 		t.Fatal(err)

@@ -157,6 +157,7 @@ func diffCodec(nb *Notebook) string {
 }
 
 func TestCodecMatchesReflectiveCorpus(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for e, data := range corpus.Sample(t) {
 		for _, ed := range codecEdits {
@@ -180,6 +181,7 @@ func TestCodecMatchesReflectiveCorpus(t *testing.T) {
 // member of the testdata notebooks (as TestDecodeMatchesReflectiveMutations
 // does) and compares the codecs on the result, unedited and edited.
 func TestCodecMatchesReflectiveMutations(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t)
 	for name, data := range testdataNotebooks(t) {
 		tape, err := jsontree.Parse(data, jsontree.Limits{})
@@ -215,6 +217,7 @@ func TestCodecMatchesReflectiveMutations(t *testing.T) {
 // TestCodecMatchesReflectiveBuilt compares the writers on notebooks built
 // in memory.
 func TestCodecMatchesReflectiveBuilt(t *testing.T) {
+	t.Parallel()
 	for _, ed := range codecEdits {
 		nb := New()
 		nb.Cells = append(nb.Cells, NewRawCell("r"), NewCodeCell("c"))

@@ -63,6 +63,7 @@ func synthFresh(x codecStruct) []byte {
 }
 
 func TestSynthDecode(t *testing.T) {
+	t.Parallel()
 	x, _ := synthDecode(t, []byte(synthJSON))
 	got := x
 	if got.S != "s\u00e9" || got.I != -1 || got.F != 0.5 || !got.B || got.Named != "n" || len(got.List) != 1 ||
@@ -83,6 +84,7 @@ func TestSynthDecode(t *testing.T) {
 // Every member replaced by every misfit, and repeated: what does not fit
 // is kept, and the struct is written back byte for byte.
 func TestSynthMisfitsRoundTrip(t *testing.T) {
+	t.Parallel()
 	data := []byte(synthJSON)
 	tape, err := jsontree.Parse(data, jsontree.Limits{})
 	if err != nil {
@@ -115,6 +117,7 @@ func TestSynthMisfitsRoundTrip(t *testing.T) {
 // Each member changed is written over the original, changing only that
 // member, and reads back as the new value.
 func TestSynthEdits(t *testing.T) {
+	t.Parallel()
 	s, n, f, b := "new", 7, 1.25, true
 	edits := map[string]func(x *SynthStruct){
 		"s":      func(x *SynthStruct) { x.S = "t\n" },

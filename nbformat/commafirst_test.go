@@ -16,6 +16,7 @@ import (
 // comma-first separator is not indentation), hold the edit, and keep the
 // other cells' bytes.
 func TestEditCommaFirstLayout(t *testing.T) {
+	t.Parallel()
 	type edit func(t *testing.T, nb *nbformat.Notebook)
 	setSource := func(t *testing.T, nb *nbformat.Notebook) {
 		s := nbformat.SourceOf(nb.Cells[0])

@@ -105,6 +105,7 @@ func hostileValues() map[string]any {
 // nbjson.Encode writes the bytes, or the error (by its text), the
 // encoder's compact JSON gives, for every hostile value.
 func TestCompactMatchesEncoder(t *testing.T) {
+	t.Parallel()
 	for name, v := range hostileValues() {
 		want, wantErr := nbformat.EncodeCompact(v)
 		got, gotErr := nbjson.Encode(v)

@@ -20,6 +20,7 @@ import (
 // writes it unchanged), Python's verdict (testdata/verdicts.txt), and for
 // an edited notebook the original bytes outside the edited cell.
 func TestConcurrentReaders(t *testing.T) {
+	t.Parallel()
 	verdicts, err := os.ReadFile(filepath.Join("..", "testdata", "verdicts.txt"))
 	if err != nil {
 		t.Fatal(err)

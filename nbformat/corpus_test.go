@@ -15,6 +15,7 @@ import (
 
 // Acceptance 1: every corpus file that parses comes back byte for byte.
 func TestCorpusRoundTrip(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for e, data := range corpus.Sample(t) {
 		nb, err := nbformat.Unmarshal(data)
@@ -39,6 +40,7 @@ func TestCorpusRoundTrip(t *testing.T) {
 
 // Acceptance 2: canonical bytes equal Python nbformat's, for every v4 file.
 func TestCorpusCanonical(t *testing.T) {
+	t.Parallel()
 	cdir := corpus.CanonicalDir(t)
 	n := 0
 	for e, data := range corpus.Sample(t) {
@@ -75,6 +77,7 @@ func TestCorpusCanonical(t *testing.T) {
 // Acceptance 4: editing the middle cell's source changes no byte outside
 // that cell's span.
 func TestCorpusEditLocality(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for e, data := range corpus.Sample(t) {
 		nb, err := nbformat.Unmarshal(data)
@@ -122,6 +125,7 @@ func TestCorpusEditLocality(t *testing.T) {
 // Acceptance 3: Validate's verdict equals Python's strict isvalid on every
 // corpus file, and every problem's pointer resolves in the file.
 func TestCorpusValidate(t *testing.T) {
+	t.Parallel()
 	counts := map[string]int{}
 	for e, data := range corpus.Sample(t) {
 		nb, err := nbformat.Unmarshal(data)

@@ -10,6 +10,7 @@ import (
 // every way of reading (a copy of the caller's bytes, or bytes kept), and
 // for the temporary notebooks of the version 3 upgrade.
 func TestTapeInNotebookBlock(t *testing.T) {
+	t.Parallel()
 	data := []byte(`{"cells": [{"cell_type": "markdown", "id": "a", "metadata": {}, "source": ["hi"]}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`)
 	for _, c := range []struct {
 		name string

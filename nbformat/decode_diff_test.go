@@ -143,6 +143,7 @@ func diffSources(o *oracleSource, n *source, ocells, ncells []Cell) string {
 // TestDecodeMatchesReflectiveCorpus compares the decoders on every corpus
 // notebook.
 func TestDecodeMatchesReflectiveCorpus(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for e, data := range corpus.Sample(t) {
 		if d := diffDecoders(data); d != "" {
@@ -183,6 +184,7 @@ var misfits = []string{
 // member of the testdata notebooks, spells its key with an escape, and
 // repeats it with a misfit after it, comparing the decoders each time.
 func TestDecodeMatchesReflectiveMutations(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t)
 	step := 1
 	if testing.Short() {

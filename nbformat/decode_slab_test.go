@@ -17,6 +17,7 @@ import (
 // TestSlab checks the blocks' hand-out: zero values, each once, and
 // slices whose appends never reach a neighbour's values.
 func TestSlab(t *testing.T) {
+	t.Parallel()
 	var s slab[int]
 	seen := map[*int]bool{}
 	for i := range 1000 {

@@ -180,6 +180,7 @@ func TestDenseValuesLinearWork(t *testing.T) {
 // are json.RawMessage (scalars decoded), written back as they were, and a
 // value replaced by an equal one (decoded, or respaced) changes nothing.
 func TestRawMetadata(t *testing.T) {
+	t.Parallel()
 	data := []byte("{\n \"cells\": [],\n \"metadata\": {\n  \"a\": [1, {\"b\": \"é\"}],\n  \"n\": 2,\n  \"o\": {\"z\": 1, \"y\": [NaN]}\n },\n \"nbformat\": 4,\n \"nbformat_minor\": 5\n}\n")
 	nb, err := nbformat.Unmarshal(data)
 	if err != nil {
@@ -256,6 +257,7 @@ func unchanged(nb *nbformat.Notebook, t *testing.T, want []byte) bool {
 // MaxValues counts every value, those inside lazy metadata too, and
 // refuses the first one past the limit with its line and column.
 func TestMaxValues(t *testing.T) {
+	t.Parallel()
 	data := []byte("{\"nbformat\": 4, \"nbformat_minor\": 5, \"cells\": [],\n \"metadata\": {\"x\": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]}}")
 	// 1 root + 2 numbers + cells + metadata + x = 6 values before the zeros.
 	if _, err := (nbformat.UnmarshalOptions{MaxValues: 16}).Unmarshal(data); err != nil {
@@ -395,6 +397,7 @@ func TestDenseCanonical(t *testing.T) {
 // A byte-order mark Heal removed stays removed on the lazily read path of
 // canonical output too.
 func TestDenseCanonicalAfterHealedBOM(t *testing.T) {
+	t.Parallel()
 	data := append([]byte("\xef\xbb\xbf"), denseNotebook("meta", 100)...)
 	nb, err := nbformat.Unmarshal(data)
 	if err != nil {

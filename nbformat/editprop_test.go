@@ -33,6 +33,7 @@ func FuzzEditLayout(f *testing.F) {
 // TestEditLayoutProperty runs the checks of FuzzEditLayout on generated
 // inputs (fewer with -short).
 func TestEditLayoutProperty(t *testing.T) {
+	t.Parallel()
 	n := 4000
 	if !testtier.Full() {
 		n = 400

@@ -14,6 +14,7 @@ import (
 // schema's cell_type and output_type enums (the reference:
 // schema/nbformat.v4.5.schema.json), and the generated structs use them.
 func TestTypeEnumsMatchSchema(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("../schema/nbformat.v4.5.schema.json")
 	if err != nil {
 		t.Skipf("no official schema: %v", err)

@@ -13,6 +13,7 @@ import (
 
 // Bad input gets a clear error naming the place, never a panic.
 func TestUnmarshalErrors(t *testing.T) {
+	t.Parallel()
 	deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
 	tests := []struct {
 		name      string
@@ -105,6 +106,7 @@ func TestUnmarshalErrors(t *testing.T) {
 }
 
 func TestReadFileNamesTheFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := dir + "/bad.ipynb"
 	if err := writeFile(path, "{\n \"nbformat\": 4,\n \"cells\": [1,,]\n}"); err != nil {
@@ -121,6 +123,7 @@ func TestReadFileNamesTheFile(t *testing.T) {
 
 // Inputs that are accepted, each with its defined behaviour.
 func TestUnusualInputsRoundTrip(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		in    string

@@ -9,6 +9,7 @@ import (
 // and only it gains the member when written; the document and the other
 // structs read from the file keep being compared member by member.
 func TestHealFillsOnlyThePlacesLackingMembers(t *testing.T) {
+	t.Parallel()
 	in := `{
  "cells": [
   {
@@ -87,6 +88,7 @@ func TestHealFillsOnlyThePlacesLackingMembers(t *testing.T) {
 // outputs and pointers, and the nearest struct above a place that is not
 // one; a place outside the typed values is not found.
 func TestStructAt(t *testing.T) {
+	t.Parallel()
 	nb, err := Unmarshal([]byte(`{"cells": [{"cell_type": "code", "id": "c", "metadata": {"jupyter": {}}, "source": "", "execution_count": 1,
  "outputs": [{"output_type": "stream", "name": "stdout", "text": "hi"}]}],
  "metadata": {"kernelspec": {"name": "k", "display_name": "K"}, "x": {"y": 1}}, "nbformat": 4, "nbformat_minor": 5}`))

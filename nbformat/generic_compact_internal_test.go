@@ -45,6 +45,7 @@ func checkGenericCompact(t *testing.T, where string, v any) {
 // whole, and values at the edges (numbers, escapes, invalid UTF-8, types
 // that are not generic JSON).
 func TestEncodeCompactGeneric(t *testing.T) {
+	t.Parallel()
 	edge := []any{
 		nil, true, false, "", "a\"b\\c\n\t\x00\x1f<>&\u2028é😀", "\xff",
 		0, -1, math.MaxInt64, math.MinInt64, 0.0, math.Copysign(0, -1), 1.5, 1e300, 1e-7, 123456789012345678.0,

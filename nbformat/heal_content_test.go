@@ -292,6 +292,7 @@ func isText(x any) bool {
 
 // Candidate ids that are not valid are skipped.
 func TestHealSkipsInvalidCandidates(t *testing.T) {
+	t.Parallel()
 	nb, err := nbformat.Unmarshal([]byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "raw", "metadata": {}, "source": ""}]}`))
 	if err != nil {
 		t.Fatal(err)

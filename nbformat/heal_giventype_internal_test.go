@@ -12,6 +12,7 @@ import (
 // with escapes, values that are not strings, escaped and invalid UTF-8
 // values (left to the JSON reading).
 func TestGivenTypeAsUnknownType(t *testing.T) {
+	t.Parallel()
 	for _, raw := range []string{
 		`{"output_type": "unknown", "data": {"text/html": "<b>\"x\"</b>"}}`,
 		`{"data": {"output_type": "inner"}, "output_type": "after"}`,

@@ -54,6 +54,7 @@ func checkHealed(t *testing.T, in string) []byte {
 // Heal converges however many problems one place has (it used to make one
 // repair per place per pass, for five passes).
 func TestHealConvergesManyProblems(t *testing.T) {
+	t.Parallel()
 	num := func(i int) string { return fmt.Sprint(i) }
 	for _, n := range []int{6, 7, 40} {
 		for name, in := range map[string]string{
@@ -72,6 +73,7 @@ func TestHealConvergesManyProblems(t *testing.T) {
 // Heal's output depends only on its input: an unknown output with several
 // MIME entries in an unsorted file, attachments, ids (50 runs).
 func TestHealDeterministic(t *testing.T) {
+	t.Parallel()
 	in := `{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [` +
 		`{"source": "", "cell_type": "code", "metadata": {}, "outputs": [{"output_type": "result", "data": {"text/plain": "p", "text/html": 1, "image/png": "AA", "application/json": {"b": 1, "a": 2}, "text/markdown": ["x", 2]}, "metadata": {}}], "execution_count": 1},` +
 		`{"source": "", "cell_type": "markdown", "metadata": {}, "attachments": {"z.png": {"image/png": 1, "text/plain": 2}, "a.png": {"image/png": ["A", "B"]}, "m.png": 5}},` +
@@ -86,6 +88,7 @@ func TestHealDeterministic(t *testing.T) {
 
 // Content that has a valid place is kept (issue 9 item 7).
 func TestHealKeepsContent(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, in string
 		want     []string // fragments of the healed notebook
@@ -132,6 +135,7 @@ func TestHealKeepsContent(t *testing.T) {
 // to 5 (giving ids to cells that lack one) instead of deleting the ids —
 // unless raising would make something else invalid.
 func TestHealColabIDs(t *testing.T) {
+	t.Parallel()
 	in := `{
   "nbformat": 4,
   "nbformat_minor": 0,
@@ -185,6 +189,7 @@ func TestHealColabIDs(t *testing.T) {
 // Validation problems carry a structured cause: Heal and callers tell
 // them apart with errors.Is and Member, not by reading messages.
 func TestValidationErrorCauses(t *testing.T) {
+	t.Parallel()
 	in := nb45(`{"cell_type": "code", "metadata": {}, "source": 5, "outputs": [], "execution_count": -1, "stray": 1}, {"cell_type": "raw", "id": "a", "metadata": {}, "source": ""}, {"cell_type": "raw", "id": "a", "metadata": {}, "source": ""}`)
 	nb, err := nbformat.Unmarshal([]byte(in))
 	if err != nil {
@@ -217,6 +222,7 @@ func TestValidationErrorCauses(t *testing.T) {
 // Healing every invalid v4 notebook of the corpus (MANIFEST column schema)
 // keeps every string and number that has a valid place.
 func TestCorpusHealKeepsContent(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for e, data := range corpus.Sample(t) {
 		if e.Schema != "invalid" {
@@ -243,6 +249,7 @@ func TestCorpusHealKeepsContent(t *testing.T) {
 // [a-zA-Z0-9-_], nothing after (Python's fastjsonschema: not even a final
 // newline); Validate tells.
 func TestCellIDValid(t *testing.T) {
+	t.Parallel()
 	for id, want := range map[string]bool{
 		"a": true, "Xy_3-z": true, strings.Repeat("a", 64): true,
 		"": false, strings.Repeat("a", 65): false, "abc\n": false, "a b": false, "é": false, "a.b": false,
@@ -261,6 +268,7 @@ func TestCellIDValid(t *testing.T) {
 // An id with a final newline is invalid to Python (fastjsonschema's "$"
 // does not match before it): once Validate agrees, Heal gives a fresh id.
 func TestHealIDWithFinalNewline(t *testing.T) {
+	t.Parallel()
 	in := nb45(`{"cell_type": "raw", "id": "abc\n", "metadata": {}, "source": "s"}`)
 	nb, err := nbformat.Unmarshal([]byte(in))
 	if err != nil {

@@ -44,6 +44,7 @@ func healOnce(t *testing.T, in string) (*nbformat.Notebook, []nbformat.Repair) {
 // its source and outputs. Before, the member was never removed, and after
 // three passes the whole code cell became a raw cell holding its JSON.
 func TestHealStrayOutputCountKeepsCell(t *testing.T) {
+	t.Parallel()
 	outs := map[string]string{
 		"stream":       `{"output_type": "stream", "name": "stdout", "text": "hello\n"`,
 		"error":        `{"output_type": "error", "ename": "ValueError", "evalue": "bad value", "traceback": ["line one"]`,
@@ -96,6 +97,7 @@ func TestHealStrayOutputCountKeepsCell(t *testing.T) {
 // place. Before, "Stream" with data became a stream with empty text: its
 // text/plain and its image were gone.
 func TestHealCaseVariantTypeFollowsMembers(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, out string
 		typ       string
@@ -147,6 +149,7 @@ func TestHealCaseVariantTypeFollowsMembers(t *testing.T) {
 // (the last resort of Heal, for places that still fail after a few
 // passes), and the cell stays a code cell with its source.
 func TestHealOneBadOutputMemberIsRepairedInPlace(t *testing.T) {
+	t.Parallel()
 	bases := map[string]string{
 		"stream":         `"output_type": "stream", "name": "stdout", "text": "t"`,
 		"display_data":   `"output_type": "display_data", "metadata": {}, "data": {"text/plain": "d"}`,
@@ -223,6 +226,7 @@ func splitMembers(s string) []string {
 // the output is repaired in place (never the whole cell replaced), the
 // result validates, and healing again changes nothing.
 func TestHealTwoBadOutputMembersRepairedInPlace(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t)
 	bases := []string{
 		`"output_type": "stream", "name": "stdout", "text": "t"`,

@@ -12,6 +12,7 @@ import (
 )
 
 func TestHealValidIsNoOp(t *testing.T) {
+	t.Parallel()
 	for _, path := range testdataFiles(t) {
 		data, nb := readNotebook(t, path)
 		if nb.Nbformat != 4 || nbformat.Validate(nb) != nil {
@@ -29,6 +30,7 @@ func TestHealValidIsNoOp(t *testing.T) {
 }
 
 func TestHealInvalid(t *testing.T) {
+	t.Parallel()
 	data, nb := readNotebook(t, filepath.Join("..", "testdata", "invalid.ipynb"))
 	n := 0
 	ids := []nbformat.CellID{"fresh001", "fresh002"}
@@ -69,6 +71,7 @@ func TestHealInvalid(t *testing.T) {
 // Heal makes every invalid v4 corpus notebook valid, keeping every code
 // cell's outputs and every cell's source.
 func TestCorpusHeal(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for e, data := range corpus.Sample(t) {
 		nb, err := nbformat.Unmarshal(data)
@@ -150,6 +153,7 @@ func sameWords(a, b string) bool {
 // cell's position, type and source: the same notebook always comes out as
 // the same bytes, and the id is the documented hash.
 func TestDefaultIDsDerived(t *testing.T) {
+	t.Parallel()
 	src := `{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
  {"cell_type": "code", "id": "dup", "metadata": {}, "source": "a = 1", "outputs": [], "execution_count": null},
  {"cell_type": "code", "id": "dup", "metadata": {}, "source": "b = 2", "outputs": [], "execution_count": null},

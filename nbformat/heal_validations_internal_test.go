@@ -33,6 +33,7 @@ func keptIDsNotebook(minor int) []byte {
 // validating the raised notebook again). Repairs and bytes are those of
 // Heal without Validate first.
 func TestHealRaisingMinorValidatesOnce(t *testing.T) {
+	t.Parallel()
 	for _, minor := range []int{0, 4} {
 		data := keptIDsNotebook(minor)
 		nb, err := Unmarshal(data)
@@ -105,6 +106,7 @@ func TestHealRaisingMinorValidatesOnce(t *testing.T) {
 // schema validation (of what it wrote); it cost two. The one repair is
 // the execution count's.
 func TestHealValidatesEachPassOnce(t *testing.T) {
+	t.Parallel()
 	data := []byte(`{"cells": [
   {"cell_type": "code", "execution_count": "7", "id": "c1", "metadata": {"tags": ["a"]}, "outputs": [
     {"output_type": "display_data", "data": {"text/html": ["<b>x</b>"], "image/png": "iVBORw0KGgo="}, "metadata": {"image/png": {"width": 3}}},

@@ -31,6 +31,7 @@ func healWritten(t *testing.T, nb *nbformat.Notebook, keepBOM bool) ([]nbformat.
 // and removed, and on the notebooks Upgrade makes of version 3 ones
 // (edited in memory: Heal always writes them).
 func TestHealWrittenIsMarshal(t *testing.T) {
+	t.Parallel()
 	files := map[string][]byte{}
 	paths, _ := filepath.Glob(filepath.Join("..", "testdata", "*.ipynb"))
 	for _, p := range paths {
@@ -139,6 +140,7 @@ func TestHealWrittenBuiltInMemory(t *testing.T) {
 
 // HealOptions.KeepBOM: a byte-order mark read stays, else Heal removes it.
 func TestHealKeepBOM(t *testing.T) {
+	t.Parallel()
 	data := []byte("\xef\xbb\xbf" + `{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "raw", "metadata": {}, "source": ""}]}`)
 	for _, keep := range []bool{false, true} {
 		nb, err := nbformat.Unmarshal(data)

@@ -66,6 +66,7 @@ func TestHostileManyEmptyCells(t *testing.T) {
 }
 
 func TestHostileHugeNumbers(t *testing.T) {
+	t.Parallel()
 	digits := strings.Repeat("7", 1_000_000)
 	for _, num := range []string{digits, "-" + digits, "0." + digits, digits + "e-999999"} {
 		in := []byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {"n": ` + num + `}, "cells": []}`)
@@ -90,6 +91,7 @@ func TestHostileHugeNumbers(t *testing.T) {
 }
 
 func TestHostileLongString(t *testing.T) {
+	t.Parallel()
 	in := []byte(`{"nbformat": 4, "metadata": {"s": "` + strings.Repeat("a", 1000) + `"}}`)
 	_, err := nbformat.UnmarshalOptions{MaxString: 999}.Unmarshal(in)
 	if !errors.Is(err, nbformat.ErrLimit) || !strings.Contains(err.Error(), "a string of 1000 bytes, more than the limit of 999") {
@@ -126,6 +128,7 @@ func TestHostileHugeFile(t *testing.T) {
 // A UTF-8 byte-order mark is kept by a round trip, refused by canonical
 // output (Python's json module refuses it) and removed by Heal.
 func TestHostileBOM(t *testing.T) {
+	t.Parallel()
 	in := "\xef\xbb\xbf" + `{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": []}` + "\n"
 	nb, err := nbformat.Unmarshal([]byte(in))
 	if err != nil {
@@ -149,6 +152,7 @@ func TestHostileBOM(t *testing.T) {
 // NaN and Infinity (which Python reads and writes) are kept; where the
 // schema wants an integer, they are reported.
 func TestHostileNaN(t *testing.T) {
+	t.Parallel()
 	in := `{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "code", "id": "a", "metadata": {}, "source": "", "outputs": [], "execution_count": NaN}]}`
 	nb, err := nbformat.Unmarshal([]byte(in))
 	if err != nil {
@@ -168,6 +172,7 @@ func TestHostileNaN(t *testing.T) {
 // canonical output and an edit; none of these is quadratic in the number
 // of members (FuzzUnmarshal stalled on such input before that was fixed).
 func TestHostileWideObjects(t *testing.T) {
+	t.Parallel()
 	keys := func(n int) string {
 		var b strings.Builder
 		for i := 0; i < n; i++ {
@@ -192,6 +197,7 @@ func TestHostileWideObjects(t *testing.T) {
 // Healing a cell with tens of thousands of stray members is not quadratic
 // either, and keeps the cell's content.
 func TestHostileHealWide(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	for i := 0; i < 20000; i++ {
 		b.WriteString(`, "k` + strconv.Itoa(i) + `": 1`)

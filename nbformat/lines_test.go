@@ -13,6 +13,7 @@ import (
 // Text(s).Lines() agrees with CPython's str.splitlines(True) on every line
 // boundary (testdata/splitlines.json, from scripts/reference/python_text.py).
 func TestSplitLinesMatchesPython(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("testdata/splitlines.json")
 	if err != nil {
 		t.Fatal(err)
@@ -47,6 +48,7 @@ func TestSplitLinesMatchesPython(t *testing.T) {
 }
 
 func TestMultilineString(t *testing.T) {
+	t.Parallel()
 	var zero nbformat.MultilineString
 	if zero.String() != "" || zero.Lines() != nil || zero.String() != nbformat.Text("").String() {
 		t.Errorf("zero value: %q %v", zero.String(), zero.Lines())

@@ -11,6 +11,7 @@ import (
 // join gives the pieces' concatenation, in a new array (never one of the
 // pieces', which are the bytes read), whatever their number and lengths.
 func TestJoinPieces(t *testing.T) {
+	t.Parallel()
 	src := bytes.Repeat([]byte("0123456789"), 100)
 	cases := [][][]byte{
 		nil, {}, {nil}, {src[:0], src[:0]},

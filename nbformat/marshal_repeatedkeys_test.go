@@ -18,6 +18,7 @@ import (
 // metadata). Expected: the input as encoding/json reads it (the last of
 // a repeated key counting, as in Python), with the member added.
 func TestEditRepeatedKeyKeepsAdded(t *testing.T) {
+	t.Parallel()
 	type place struct {
 		name string
 		obj  func(nb *nbformat.Notebook) *map[string]any // the edited object's extras

@@ -29,6 +29,7 @@ func (w *pieceWriter) Write(p []byte) (int, error) {
 // in one Write of the whole; so is a notebook built in memory (written as
 // Python writes it).
 func TestMarshalToStreamsEdited(t *testing.T) {
+	t.Parallel()
 	data := nbtest.Heavy{Cells: 200, Seed: 7, ImageLines: true}.Notebook()
 	nb, err := nbformat.Unmarshal(data)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 // unedited back as the file's own bytes, canonical output as Python
 // nbformat's (corpus-canonical), and an edited notebook as Marshal does.
 func TestMarshalToCorpus(t *testing.T) {
+	t.Parallel()
 	canonDir := corpus.CanonicalDir(t)
 	n, canon := 0, 0
 	for e, data := range corpus.Sample(t) {
@@ -80,6 +81,7 @@ func (w errWriter) Write([]byte) (int, error) { return 0, w.err }
 
 // TestMarshalToWriteError: a failing writer's error comes back wrapped.
 func TestMarshalToWriteError(t *testing.T) {
+	t.Parallel()
 	boom := errors.New("disk full")
 	nb, err := nbformat.Unmarshal(readTestdata(t, "jupyter.ipynb"))
 	if err != nil {

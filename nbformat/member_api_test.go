@@ -13,6 +13,7 @@ import (
 // what SetMember stores reads back, in the forms the reader uses and
 // written by Marshal as given.
 func TestMember(t *testing.T) {
+	t.Parallel()
 	props := map[string]any{
 		"int": 3, "float": 1.5, "str": "é", "bool": true, "null": nil,
 		"raw": json.RawMessage(`{"a": [1, 2]}`), "generic": map[string]any{"b": []any{"x"}},

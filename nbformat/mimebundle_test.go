@@ -13,6 +13,7 @@ import (
 // form given, whatever the notebook's style. Other values, and values of
 // JSON MIME types, stay JSON.
 func TestSetJSONText(t *testing.T) {
+	t.Parallel()
 	var b nbformat.MimeBundle
 	for mime, raw := range map[string]string{
 		"text/plain":       `"one\ntwo"`,

@@ -49,6 +49,7 @@ func (e *encoder) multilineReescaped(m MultilineString, ind string) {
 // into a new place, in every escaping and layout, gives the bytes the
 // re-escaping writer gave.
 func TestMultilineCopiesAsReescaped(t *testing.T) {
+	t.Parallel()
 	var raws [][]byte
 	for _, tok := range hostileTokens {
 		if _, err := jsontree.Parse([]byte(tok), jsontree.Limits{MaxDepth: 10}); err == nil {

@@ -44,6 +44,7 @@ func readNotebook(t *testing.T, path string) ([]byte, *nbformat.Notebook) {
 }
 
 func TestRoundTripTestdata(t *testing.T) {
+	t.Parallel()
 	for _, path := range testdataFiles(t) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			data, nb := readNotebook(t, path)
@@ -59,6 +60,7 @@ func TestRoundTripTestdata(t *testing.T) {
 }
 
 func TestCanonicalTestdata(t *testing.T) {
+	t.Parallel()
 	for _, path := range testdataFiles(t) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			data, nb := readNotebook(t, path)
@@ -89,6 +91,7 @@ func TestCanonicalTestdata(t *testing.T) {
 }
 
 func TestValidateTestdata(t *testing.T) {
+	t.Parallel()
 	f, err := os.Open(filepath.Join("..", "testdata", "verdicts.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -119,6 +122,7 @@ func TestValidateTestdata(t *testing.T) {
 
 // invalid.ipynb was made invalid in four known ways (make_testdata.py).
 func TestValidateReportsEveryProblem(t *testing.T) {
+	t.Parallel()
 	_, nb := readNotebook(t, filepath.Join("..", "testdata", "invalid.ipynb"))
 	before, _ := nbformat.Marshal(nb)
 	err := nbformat.Validate(nb)
@@ -150,6 +154,7 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 // Contract 2: the same edits, made through the API, give the bytes Python's
 // json module writes in each file's own style (scripts/reference/make_edits.py).
 func TestEditsKeepStyle(t *testing.T) {
+	t.Parallel()
 	edits, err := filepath.Glob(filepath.Join("..", "testdata", "edits", "*.ipynb"))
 	if err != nil || len(edits) == 0 {
 		t.Fatalf("no edit expectations: %v", err)

@@ -15,6 +15,7 @@ import (
 // copied carries its state): of a value read and its copies, the first in
 // the notebook is written over the original, the others whole.
 func TestCopiedCellsAreNotOriginals(t *testing.T) {
+	t.Parallel()
 	const (
 		markdown = `{"cell_type": "markdown", "source": "m"}`
 		stream   = `{"output_type": "stream", "text": "t"}`

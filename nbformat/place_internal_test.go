@@ -43,6 +43,7 @@ func placeProblemsByBytes(data []byte, probs []*ValidationError) {
 // LF, CRLF, one line) and random texts of newlines and other bytes, for
 // offsets in order, repeated, out of order, at the ends, and beyond.
 func TestPlaceProblemsAsByteLoop(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	var inputs [][]byte
 	for _, nb := range testdataNotebooks(t) {

@@ -9,6 +9,7 @@ import (
 // A regular file that grows while it is read (its size from Stat is then
 // too small) is read to its end, and refused once it passes MaxBytes.
 func TestReadGrowingFile(t *testing.T) {
+	t.Parallel()
 	data := bytes.Repeat([]byte("x"), 100<<10)
 	for _, size := range []int64{1, 10, 64 << 10, 100<<10 - 1} {
 		got, err := UnmarshalOptions{}.readAll(bytes.NewReader(data), size)

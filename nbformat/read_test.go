@@ -74,6 +74,7 @@ func TestReadAllRefusesEndlessInput(t *testing.T) {
 // Input at the limit is read; one byte more is refused; the bytes come
 // back exactly, however the reader splits them.
 func TestReadAllLimitBoundary(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("../testdata/jupyter.ipynb")
 	if err != nil {
 		t.Fatal(err)
@@ -113,6 +114,7 @@ func TestReadAllLimitBoundary(t *testing.T) {
 // Input that can never be JSON is refused as soon as the offending byte is
 // read, with the parser's error at that byte, not after MaxBytes of it.
 func TestReadAllRefusesNonJSONAtOnce(t *testing.T) {
+	t.Parallel()
 	prefix := `{"nbformat": 4, "metadata": {"x": "` + strings.Repeat("a", 200<<10)
 	tests := []struct {
 		name       string
@@ -158,6 +160,7 @@ func TestReadAllRefusesNonJSONAtOnce(t *testing.T) {
 // /dev/zero has no size: it is refused at its first byte, by ReadFile and
 // ReadAll, instead of being read to the limit.
 func TestReadDevZero(t *testing.T) {
+	t.Parallel()
 	f, err := os.Open("/dev/zero")
 	if err != nil {
 		t.Skipf("no /dev/zero: %v", err)

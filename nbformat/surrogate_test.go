@@ -20,6 +20,7 @@ import (
 // (UTF-8 cannot encode a surrogate). Python is the reference for what
 // the strings hold.
 func TestLoneSurrogates(t *testing.T) {
+	t.Parallel()
 	src := `{"cells": [{"cell_type": "markdown", "id": "a", "metadata": {"k": "\ud83d"}, "source": ["x \ud83d\n", "y \uDE00 \ud83d\ude00"]}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`
 	nb, err := nbformat.Unmarshal([]byte(src))
 	if err != nil {

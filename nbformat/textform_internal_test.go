@@ -8,6 +8,7 @@ import (
 
 // textLines keeps its pieces, textString one string.
 func TestTextForms(t *testing.T) {
+	t.Parallel()
 	l := textLines("x", "y\n", "z")
 	if l.String() != "xy\nz" {
 		t.Errorf("textLines: %q", l.String())

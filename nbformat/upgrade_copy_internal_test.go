@@ -27,6 +27,7 @@ func upgradedCopy(nb *Notebook) (*Notebook, error) {
 // leaves the notebook it copies exactly as read, on every version 3 corpus
 // notebook.
 func TestUpgradedCopyIsUpgradeOfARereading(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for e, data := range corpus.Sample(t) {
 		nb, err := Unmarshal(data)

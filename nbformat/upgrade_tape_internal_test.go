@@ -19,6 +19,7 @@ import (
 // parse of the worksheets' bytes alone; worksheets set in memory, or read
 // with a deeper nesting limit, are parsed anew.
 func TestV3UpgradeFromTheParseRead(t *testing.T) {
+	t.Parallel()
 	lim := jsontree.Limits{MaxDepth: defaultMaxDepth}
 	n := 0
 	for _, data := range corpus.Sample(t) {

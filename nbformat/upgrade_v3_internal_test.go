@@ -115,6 +115,7 @@ func checkV3(t *testing.T, name string, nb *Notebook) {
 // every rule of the upgrade and every spelling; its errors are the
 // oracle's; Upgrade itself agrees.
 func TestV3UpgradeIsTheOracle(t *testing.T) {
+	t.Parallel()
 	fails := map[string]bool{"worksheet not an object": true, "cell not an object": true, "cell not an object in a later worksheet": true}
 	for _, tc := range v3TapeCases {
 		nb := v3Notebook(t, tc.version, tc.worksheets)
@@ -127,6 +128,7 @@ func TestV3UpgradeIsTheOracle(t *testing.T) {
 
 // The same over every version 2 and 3 notebook of the corpus.
 func TestV3UpgradeOverTheCorpus(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for e, data := range corpus.Sample(t) {
 		nb, err := Unmarshal(data)
@@ -171,6 +173,7 @@ func TestV3UpgradeOfWorksheetsInMemory(t *testing.T) {
 // A heading of a negative level upgrades as Python's does ("#" * -1 is
 // "").
 func TestUpgradeNegativeHeadingLevel(t *testing.T) {
+	t.Parallel()
 	nb := v3Notebook(t, 3, `[{"cells": [{"cell_type": "heading", "level": -3, "source": "Title"}]}]`)
 	if err := Upgrade(nb); err != nil {
 		t.Fatal(err)

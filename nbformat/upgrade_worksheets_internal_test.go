@@ -10,6 +10,7 @@ import (
 // never generic worksheets a caller put into AdditionalProperties: those
 // are copied before their cells are upgraded.
 func TestUpgradeV3LeavesCallersWorksheets(t *testing.T) {
+	t.Parallel()
 	const v3 = `{"nbformat": 3, "nbformat_minor": 0, "metadata": {"name": "n"}, "worksheets": [{"cells": [
  {"cell_type": "code", "input": ["x = 1\n", "x"], "language": "python", "collapsed": false, "prompt_number": 1,
   "outputs": [{"output_type": "pyout", "prompt_number": 1, "text": ["1"], "metadata": {}}], "metadata": {}},

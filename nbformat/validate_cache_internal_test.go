@@ -13,6 +13,7 @@ import (
 // and Heal's first pass, reuse the problems found (each caller getting its
 // own copies); an edit validates what Marshal writes instead.
 func TestValidateOnceForTheBytesRead(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("..", "testdata", "invalid.ipynb"))
 	if err != nil {
 		t.Fatal(err)
@@ -89,6 +90,7 @@ func TestValidateOnceForTheBytesRead(t *testing.T) {
 // Goroutines validating a notebook just read at once (run with -race) all
 // get the problems one alone gets.
 func TestValidateOnceConcurrently(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("..", "testdata", "invalid.ipynb"))
 	if err != nil {
 		t.Fatal(err)

@@ -410,6 +410,7 @@ func firstV3Output(nb map[string]any) map[string]any {
 // Debian's python3-nbformat 5.5 runs it) on the testdata and corpus files
 // and on every mutation of them, the newline ones included.
 func TestValidateAgreesWithPython(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t)
 	py := pythonNbformat(t)
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.ipynb"))

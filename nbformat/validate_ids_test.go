@@ -15,6 +15,7 @@ import (
 // The expected places come from Python's json module and nbformat's
 // isvalid over the same bytes.
 func TestValidateDuplicateIDsLikePython(t *testing.T) {
+	t.Parallel()
 	py := "/usr/bin/python3"
 	if _, err := exec.LookPath(py); err != nil || exec.Command(py, "-c", "import nbformat").Run() != nil {
 		t.Skip("Python nbformat not available")

@@ -66,6 +66,7 @@ func attackInputs() [][]byte {
 }
 
 func TestAttackAcceptanceAsPython(t *testing.T) {
+	t.Parallel()
 	py := "/usr/bin/python3"
 	if _, err := os.Stat(py); err != nil {
 		t.Skip("no Python")
@@ -132,6 +133,7 @@ func TestAttackAcceptanceAsPython(t *testing.T) {
 // parses other documents (valid and failing, from several goroutines, so
 // that pooled scratch memory is reused): the tapes kept must not change.
 func TestAttackTapesIndependent(t *testing.T) {
+	t.Parallel()
 	docs := [][]byte{
 		[]byte(`{"cells": [1, 2, "three", {"a": [4, 5]}], "x": "y\n"}`),
 		[]byte(`[` + strings.Repeat(`"s", 1, `, 500) + `2]`),

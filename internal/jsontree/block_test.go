@@ -19,6 +19,7 @@ import (
 // holds no pointers (the block is then memory the collector does not
 // scan, and bytes written there hide nothing from it).
 func TestNodeHoldsNoPointers(t *testing.T) {
+	t.Parallel()
 	typ := reflect.TypeFor[Node]()
 	for i := range typ.NumField() {
 		switch f := typ.Field(i); f.Type.Kind() {
@@ -83,6 +84,7 @@ func overlap(a uintptr, n int, b uintptr, n2 int) bool {
 // neither), and, with Copy, the data a copy the input's later changes do
 // not reach.
 func TestParseBlockIsParseShaped(t *testing.T) {
+	t.Parallel()
 	shapes := map[string]*Shape{"All": All, "nil": nil, "test": testShape(), "flat": {Flat: true, Elem: &Shape{Flat: true}}}
 	spares := map[string]func(int) int{
 		"none":  nil,

@@ -80,6 +80,7 @@ var specials = []string{
 // 8-byte word, at the end of the input or followed by more text, scans as
 // the reference scans it, with and without a MaxString around its length.
 func TestStringScanAtEveryWordOffset(t *testing.T) {
+	t.Parallel()
 	for _, sp := range specials {
 		for pre := 0; pre <= 17; pre++ {
 			body := string(bytes.Repeat([]byte{'a'}, pre)) + sp
@@ -100,6 +101,7 @@ func TestStringScanAtEveryWordOffset(t *testing.T) {
 // Whitespace runs of every length (indentation after a newline, as
 // writers indent) between every pair of tokens scan as the reference.
 func TestWhitespaceRuns(t *testing.T) {
+	t.Parallel()
 	for n := 0; n <= 20; n++ {
 		for _, ws := range []string{" ", "\n", "\r\n", "\t", "\n "} {
 			sp := string(bytes.Repeat([]byte(ws), n))
@@ -117,6 +119,7 @@ func TestWhitespaceRuns(t *testing.T) {
 // Numbers and literals, whole, cut short and misspelt, scan as the
 // reference.
 func TestScalarsAsReference(t *testing.T) {
+	t.Parallel()
 	for _, tok := range []string{
 		"0", "-0", "12", "-12", "1.5", "1e5", "1E+5", "1e-5", "1.5e5", "01", "-", "1.", "1.e5", "1e", "1e+", ".5", "+1", "--1",
 		"true", "false", "null", "NaN", "Infinity", "-Infinity", "tru", "fals", "nul", "Na", "Infinit", "-Inf", "-I", "trUe", "nulll",
@@ -131,6 +134,7 @@ func TestScalarsAsReference(t *testing.T) {
 // Limits on values, depth and string length break at the same value as
 // the reference says.
 func TestLimitsAsReference(t *testing.T) {
+	t.Parallel()
 	doc := []byte(`{"a": [1, [2, [3, {"b": "xyz"}]], "long string", {}], "c": [[], [[]]], "d": ["x", "yy", 3]}`)
 	for v := 0; v <= 20; v++ {
 		for d := 0; d <= 5; d++ {
@@ -161,6 +165,7 @@ func testInputs(t *testing.T) [][]byte {
 // of them cut short or with one byte changed at random places (seeded:
 // the same cases each run).
 func TestNotebooksAsReference(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(13, 1))
 	repl := []byte{'"', '\\', '{', '}', '[', ']', ',', ':', ' ', '\n', 0, 0x1f, 0x80, 0xff, 'x', '1', '-', 'e', '.'}
 	for k, data := range testInputs(t) {

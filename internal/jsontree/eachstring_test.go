@@ -13,6 +13,7 @@ import (
 // quotes, backslashes and escapes at every position around the vectorised
 // searches' word boundaries.
 func TestEachStringAndUnescapeAsEncodingJSON(t *testing.T) {
+	t.Parallel()
 	pieces := []string{`\"`, `\\`, `\n`, `\u00e9`, `\ud83d\ude00`, `\/`, `\t`, `é`, `"`}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for n := range 3000 {

@@ -13,6 +13,7 @@ import (
 // AppendPythonFloat spells floats as CPython's json.dumps does
 // (testdata/python-floats.txt, from scripts/reference/python_floats.py).
 func TestPythonFloats(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("testdata/python-floats.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -40,6 +41,7 @@ func TestPythonFloats(t *testing.T) {
 }
 
 func TestPythonNumbers(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"-0": "0", "0": "0", "12345678901234567890123": "12345678901234567890123", "1.50": "1.5",
 		"1E5": "100000.0", "1e-7": "1e-07", "1E400": "Infinity", "-1e400": "-Infinity", "NaN": "NaN", "-0.0": "-0.0",
@@ -57,6 +59,7 @@ func TestPythonNumbers(t *testing.T) {
 // AppendQuoted and IsPythonToken agree with CPython's json.dumps
 // (testdata/python-strings.json, from scripts/reference/python_text.py).
 func TestPythonStrings(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("testdata/python-strings.json")
 	if err != nil {
 		t.Fatal(err)
@@ -108,6 +111,7 @@ func TestPythonStrings(t *testing.T) {
 }
 
 func TestParseAcceptsWhatPythonAccepts(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{`NaN`, `-Infinity`, `[Infinity]`, `{"a":NaN}`, " \t\r\n1 ", `"\ud800"`, `1E+2`, `-0.0e-0`, "\xef\xbb\xbf{}"} {
 		if _, err := Parse([]byte(in), Limits{}); err != nil {
 			t.Errorf("Parse(%q): %v", in, err)
@@ -121,6 +125,7 @@ func TestParseAcceptsWhatPythonAccepts(t *testing.T) {
 }
 
 func TestTapeStructure(t *testing.T) {
+	t.Parallel()
 	in := `{"a": [1, {"b": null}], "c": "x", "a": true}`
 	tape, err := Parse([]byte(in), Limits{})
 	if err != nil {
@@ -142,6 +147,7 @@ func TestTapeStructure(t *testing.T) {
 }
 
 func TestLimits(t *testing.T) {
+	t.Parallel()
 	if _, err := Parse([]byte(`[[[]]]`), Limits{MaxDepth: 2}); err == nil || !err.(*SyntaxError).Limit {
 		t.Errorf("depth: %v", err)
 	}

@@ -27,6 +27,7 @@ func subtree(t *Tape, i int) []Node {
 // full parse does, and one lazy node per other container, whose Expand is
 // the full parse of its subtree.
 func TestParseShapedLazyNodes(t *testing.T) {
+	t.Parallel()
 	data := []byte(` {"keep": [1, [2, {"a": 3}], {"keep": {"x": [4]}, "y": [5, 6]}], "skip": {"a": [1, 2, 3], "b": "é"}, "n": 1} `)
 	full, err := Parse(data, Limits{})
 	if err != nil {
@@ -106,6 +107,7 @@ func TestParseShapedLazyNodes(t *testing.T) {
 // Lazy or not, the input is checked the same: every syntax error and limit
 // is reported at the same offset with the same message.
 func TestParseShapedErrorsAsParse(t *testing.T) {
+	t.Parallel()
 	inputs := []string{
 		`{"a": [1, 2,]}`, `{"a": {"b" 1}}`, `{"a": [1, 2}`, `{"a": {"b": [tru]}}`, `{"a": "\x01"}`,
 		`{"a": ["\ud800 \q"]}`, `{"a": [01]}`, `{"a": [1.]}`, `{"a": [-]}`, `{"a": {"b": 1,}}`, `{"a": [1] ]`,
@@ -133,6 +135,7 @@ func TestParseShapedErrorsAsParse(t *testing.T) {
 // The style of lazy interiors is summarized: unsorted keys, raw and
 // escaped non-ASCII, what \u escapes show.
 func TestParseShapedLazyStyle(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]LazyStyle{
 		`{"x": {"a": 1, "b": {"c": 1, "d": 2}}}`:     {},
 		`{"x": {"b": 1, "a": 2}}`:                    {Unsorted: true},
@@ -156,6 +159,7 @@ func TestParseShapedLazyStyle(t *testing.T) {
 // Parsing with a shape that keeps little records a number of nodes that
 // does not grow with the values inside lazy containers.
 func TestParseShapedNodesBounded(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{1000, 100000} {
 		data := []byte(`{"keep": [1, 2], "x": [` + strings.TrimSuffix(strings.Repeat("0,", n), ",") + `]}`)
 		tp, err := ParseShaped(data, Limits{}, testShape())
@@ -169,6 +173,7 @@ func TestParseShapedNodesBounded(t *testing.T) {
 }
 
 func TestAppendCompactAndEqualIgnoringSpace(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{
 		`{ "a" : [ 1 , 2 ] , "b\" c" : "x y" }`, "[\n 1,\n \"\\\\\" ,\r\n\t{}\n]", `"a b"`, ` 12 `, `[ NaN , -Infinity ]`,
 	} {
@@ -267,6 +272,7 @@ func checkFlat(t *testing.T, data []byte, shape *Shape) {
 }
 
 func TestParseFlat(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{
 		`{"keep": [1, 2], "x": [1, -0, 2.5e3, "a\"b", "é", true, false, null, NaN, -Infinity], "y": [[1], {"a": [2, 3]}], "z": []}`,
 		`[ 1 , "x" , [ ] , { } ]`, `{"a": [1, 2,]}`, `{"a": ["x" "y"]}`, `{"a": [1 2]}`, `{"a": [tru]}`, `{"a": ["\q"]}`,

@@ -11,6 +11,7 @@ import (
 // the empty key), whether the keys get a perfect hash or not (keys that
 // differ only in bytes the hash does not look at fall back to the map).
 func TestMemberLookup(t *testing.T) {
+	t.Parallel()
 	sets := [][]string{
 		nil,
 		{""},
@@ -52,6 +53,7 @@ func TestMemberLookup(t *testing.T) {
 // Concurrent parses with one shape, used for the first time, agree (the
 // index built at first use is shared; go test -race checks the access).
 func TestMemberLookupConcurrent(t *testing.T) {
+	t.Parallel()
 	s := testShape()
 	data := []byte(`{"keep": [{"keep": 1, "x": [2]}], "other": {"a": 1}}`)
 	want, err := ParseShaped(data, Limits{}, testShape())
@@ -73,6 +75,7 @@ func TestMemberLookupConcurrent(t *testing.T) {
 // The notebook-like keys get a table: the lookup does not fall back to
 // the map.
 func TestMemberIndexBuilt(t *testing.T) {
+	t.Parallel()
 	m := map[string]*Shape{}
 	for _, k := range []string{"cell_type", "execution_count", "id", "metadata", "outputs", "source", "attachments", "nbformat", "nbformat_minor", "cells", "name", "text", "data", "output_type", "ename", "evalue", "traceback"} {
 		m[k] = &Shape{}

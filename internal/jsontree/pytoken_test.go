@@ -60,6 +60,7 @@ func isPythonTokenByteLoop(raw []byte, ascii bool, flags uint8) bool {
 // up to 40 plain bytes, so escapes fall at every offset of a machine word
 // and past it), both escapings.
 func TestIsPythonTokenAsByteLoop(t *testing.T) {
+	t.Parallel()
 	pieces := []string{`a`, `\n`, `\"`, `\\`, `\u001f`, `\u00e9`, `\u00E9`, `\/`, "\x7f", `é`, `\t`, `\u000a`, `\u2028`, `\b`, `\f`, `\r`, `\u0000`}
 	r := rand.New(rand.NewPCG(1, 2))
 	for n := range 30000 {

@@ -13,6 +13,7 @@ import (
 // interiors left lazy. (Before, every member of a recorded object was
 // looked up, scalars included: a sixth of the parse of a notebook.)
 func TestShapeLookedUpForContainersOnly(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{1, 7, 40} {
 		var b strings.Builder
 		b.WriteString(`{"o": {`)

@@ -12,6 +12,7 @@ import (
 // bytes of several kinds) and in random words, and in words of ordinary
 // bytes it flags nothing: checked against a byte-by-byte test.
 func TestSpecialMask(t *testing.T) {
+	t.Parallel()
 	special := func(b byte) bool { return b == '"' || b == '\\' || b < 0x20 || b >= 0x80 }
 	first := func(w [8]byte) int {
 		for i, b := range w {

@@ -3,6 +3,7 @@ package mergecheck
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -20,7 +21,7 @@ import (
 // addsApart counts the cells the checker found added at different places
 // by both sides (reported by property, so that a generator that no longer
 // makes them shows).
-var addsApart int
+var addsApart atomic.Int64
 
 // addedApart checks the cells both sides added at different places:
 // count is each key's number of cells in base, ours, theirs and the
@@ -49,7 +50,7 @@ func (k *run) addedApart(vs [4]*nbView, count map[string][4]int, seqs [4][]strin
 		if len(ps) != 1 || len(pt) != 1 || ps[0] == pt[0] {
 			continue
 		}
-		addsApart++
+		addsApart.Add(1)
 		for s := 1; s < 3; s++ {
 			at := before[s][key][0]
 			kept := false
@@ -86,6 +87,7 @@ func places(before []string) string {
 // places as their files have them are accepted, a record naming another
 // place is not; the same place on both sides needs none.
 func TestAddedApartJudged(t *testing.T) {
+	t.Parallel()
 	nb := func(ids string, recs map[string]string) []byte {
 		var cs []string
 		for _, id := range strings.Fields(ids) {

@@ -17,6 +17,7 @@ import (
 // (ours' lines against theirs') keeps every value; one that keeps ours'
 // side alone, or gives the conflict a line no side has there, is caught.
 func TestRepairFileKeysCellPlacedByGit(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git absent")
 	}

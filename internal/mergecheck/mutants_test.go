@@ -279,6 +279,7 @@ func trueMergeCases() []known {
 }
 
 func TestCheckerAcceptsTrueMerges(t *testing.T) {
+	t.Parallel()
 	ks := trueMergeCases()
 	if len(ks) < 100 {
 		t.Fatalf("only %d cases with a known merge", len(ks))
@@ -293,6 +294,7 @@ func TestCheckerAcceptsTrueMerges(t *testing.T) {
 }
 
 func TestCheckerCatchesMutants(t *testing.T) {
+	t.Parallel()
 	ks := trueMergeCases()
 	opt := checkOptions{keys: tokenKeys, uniqueLines: true}
 	for _, mu := range mutants {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -26,7 +27,7 @@ import (
 // movesApart counts the cells the checker found moved to different
 // places by both sides (reported by property, so that a generator that
 // no longer makes them shows).
-var movesApart int
+var movesApart atomic.Int64
 
 // movedApart checks the cells both sides moved to different places: seqs
 // are the keys of the cells all four views have once, in each one's
@@ -53,7 +54,7 @@ func (k *run) movedApart(vs [4]*nbView, seqs [4][]string) {
 		if !moved[1][key] || !moved[2][key] || before[1][key] == before[2][key] {
 			continue
 		}
-		movesApart++
+		movesApart.Add(1)
 		rc := viewCell(vs[3], key)
 		for s := 1; s < 3; s++ {
 			if before[3][key] == before[s][key] || rc != nil && placeRecorded(rc, s, vs[s]) {
@@ -199,6 +200,7 @@ func (k *run) placeRecords(vs [4]*nbView) {
 // naming another place is not; same-place moves and a one-sided move
 // need none.
 func TestMovedApartJudged(t *testing.T) {
+	t.Parallel()
 	type cell struct{ id, rec string }
 	nb := func(minor int, cells ...cell) []byte {
 		var cs []string

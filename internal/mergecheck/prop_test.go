@@ -28,19 +28,23 @@ func long(t *testing.T) {
 }
 
 func TestMergeProperty(t *testing.T) {
+	t.Parallel()
 	property(t, "convert.Merge", libraryMerge, seedRange(1, fastCases), realBases(25), 15)
 }
 
 func TestMergePropertyLong(t *testing.T) {
+	t.Parallel()
 	long(t)
 	property(t, "convert.Merge (long)", libraryMerge, seedRange(1_000_000, longCases), realBases(1), 400)
 }
 
 func TestMergePropertyCommand(t *testing.T) {
+	t.Parallel()
 	commandProperty(t, fastCmd, 1, realBases(25))
 }
 
 func TestMergePropertyCommandLong(t *testing.T) {
+	t.Parallel()
 	long(t)
 	commandProperty(t, longCmd, 2_000_000, realBases(1))
 }
@@ -63,6 +67,7 @@ func commandProperty(t *testing.T, n, from int, reals []realBase) {
 // 6000; IPYNB_MERGEPROP_PATH=merge or fix as for TestMergePropertySeed)
 // go test ./internal/mergecheck -run TestMergePropertyRange -v.
 func TestMergePropertyRange(t *testing.T) {
+	t.Parallel()
 	from, err := strconv.Atoi(os.Getenv("IPYNB_MERGEPROP_FROM"))
 	if err != nil || from < 1 {
 		t.Skip("set IPYNB_MERGEPROP_FROM to the first seed (a positive integer)")
@@ -97,6 +102,7 @@ func TestMergePropertyRange(t *testing.T) {
 // (IPYNB_MERGEPROP_DUMP=DIR: writes base.ipynb, ours.ipynb and
 // theirs.ipynb of the shrunk case into DIR).
 func TestMergePropertySeed(t *testing.T) {
+	t.Parallel()
 	s := os.Getenv("IPYNB_MERGEPROP_SEED")
 	if s == "" {
 		t.Skip("set IPYNB_MERGEPROP_SEED to a case's seed")

@@ -280,6 +280,7 @@ func lcs(a, b []*cellView, eq func(x, y *cellView) bool) [][2]int {
 }
 
 func TestRealMergesKeepEverySide(t *testing.T) {
+	t.Parallel()
 	dir := "../../../shared/merges"
 	man, err := os.ReadFile(filepath.Join(dir, "MANIFEST.tsv"))
 	if err != nil {

@@ -167,6 +167,7 @@ func candidates(fails []failure, vs [4]*nbView) []swap {
 const oneSideEvery = 8
 
 func TestRealMergesJudgeCatchesOneSideLong(t *testing.T) {
+	t.Parallel()
 	long(t)
 	dir := "../../../shared/merges"
 	rows := realMergeFiles(t, dir)

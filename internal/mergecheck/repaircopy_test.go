@@ -14,6 +14,7 @@ import (
 // of its own keeps every value; one that keeps the id on no cell, or
 // drops a copy both sides hold, is caught.
 func TestRepairRenamesCopyID(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git absent")
 	}
@@ -68,6 +69,7 @@ func nb45(t *testing.T, cells ...string) []byte {
 // cell a prompt with a reply, which the result, code as ours', records.
 // Without the record the reply's lines are lost.
 func TestLinesKeptReadsRecordTexts(t *testing.T) {
+	t.Parallel()
 	marked := []byte(`{
  "cells": [
   {
@@ -117,6 +119,7 @@ func TestLinesKeptReadsRecordTexts(t *testing.T) {
 // the code copy b1's metadata: the repair's [theirs' code copy, the raw
 // copy] keeps both, and the raw copy equal to base's first is that copy.
 func TestRepairResultCopyEqualToBase(t *testing.T) {
+	t.Parallel()
 	cell := func(typ, meta, src string) string {
 		s, _ := json.Marshal(src)
 		c := `{"cell_type": "` + typ + `", "metadata": ` + meta + `, "source": ` + string(s)
@@ -162,6 +165,7 @@ func TestRepairResultCopyEqualToBase(t *testing.T) {
 // o3id, and theirs deletes the second, base's b25875b1. The repair's
 // [b1, b0] keeps every value; one that drops b0 is caught.
 func TestRepairIDCopyDeleted(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git absent")
 	}

@@ -14,6 +14,7 @@ import (
 // changes git's file; it accepts a refusal that leaves git's file as it
 // was where a side is not one.
 func TestRepairJudgeCatches(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git absent")
 	}
@@ -142,6 +143,7 @@ func theirsOwn(sides [3][]byte) bool {
 // nothing and shows no line from nowhere; a result without ours' line, or
 // with a line no side has in a conflict, is caught.
 func TestLinesKeptReadsHeadingsAsUpgraded(t *testing.T) {
+	t.Parallel()
 	marked := []byte(`{
  "nbformat": 3,
  "nbformat_minor": 0,

@@ -300,9 +300,9 @@ func report(t *testing.T, what string, tl *tally, m merger, maxShrink int) []row
 func property(t *testing.T, what string, m merger, seeds []uint64, reals []realBase, maxShrink int) *tally {
 	t.Helper()
 	tl := &tally{}
-	apart, added := movesApart, addsApart
+	apart, added := movesApart.Load(), addsApart.Load()
 	defer func() {
-		t.Logf("%s: %d cells both sides moved to different places, %d added at different places", what, movesApart-apart, addsApart-added)
+		t.Logf("%s: %d cells both sides moved to different places, %d added at different places", what, movesApart.Load()-apart, addsApart.Load()-added)
 	}()
 	dump := os.Getenv("IPYNB_MERGEPROP_CASES") != "" // a line per failing case, for tables made elsewhere
 	for _, s := range seeds {

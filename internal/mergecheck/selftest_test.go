@@ -14,6 +14,7 @@ import (
 // and marker readers.
 
 func TestJSONAgreesWithEncodingJSON(t *testing.T) {
+	t.Parallel()
 	bases := realBases(10)
 	if len(bases) == 0 {
 		t.Fatal("no notebooks in testdata")
@@ -46,6 +47,7 @@ func TestJSONAgreesWithEncodingJSON(t *testing.T) {
 }
 
 func TestLoneSurrogatesKept(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		`"a\ud83db"`:        "a" + lone(0xd83d) + "b",
 		`"\udc00"`:          lone(0xdc00),
@@ -75,6 +77,7 @@ func TestLoneSurrogatesKept(t *testing.T) {
 }
 
 func TestGeneratorDeterministicAndValid(t *testing.T) {
+	t.Parallel()
 	reals := realBases(25)
 	for s := range uint64(150) {
 		for _, disjoint := range []bool{false, true} {
@@ -93,6 +96,7 @@ func TestGeneratorDeterministicAndValid(t *testing.T) {
 }
 
 func TestRecords(t *testing.T) {
+	t.Parallel()
 	meta := func(s string) *obj {
 		v, err := parseJSON([]byte(s))
 		if err != nil {
@@ -131,6 +135,7 @@ func TestRecords(t *testing.T) {
 }
 
 func TestRegions(t *testing.T) {
+	t.Parallel()
 	outside, parts := regions("a\n<<<<<<< ours\nb\n||||||| base\nc\n=======\nd\n>>>>>>> theirs\ne\n<<<<<<< x\nf")
 	want := [][3][]string{{{"c"}, {"b"}, {"d"}}}
 	if !cmp.Equal(parts, want) || !outside["a"] || !outside["e"] || !outside["f"] || outside["b"] {
@@ -152,6 +157,7 @@ func TestRegions(t *testing.T) {
 // has it (seed 156 without ../shared: theirs deleted a markdown cell's
 // blank line, which a merge dropping it passed).
 func TestBlankAndRepeatedLinesJudged(t *testing.T) {
+	t.Parallel()
 	nb := func(src string) []byte {
 		s, _ := json.Marshal(src)
 		return []byte(`{"cells": [{"cell_type": "markdown", "id": "c0", "metadata": {}, "source": ` + string(s) + `}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`)
@@ -198,6 +204,7 @@ func TestBlankAndRepeatedLinesJudged(t *testing.T) {
 // marker cells); read as an opening marker, b0's cell made b0 lost and
 // the region's first marker a cell from nowhere.
 func TestMarkerCellsHoldOneLine(t *testing.T) {
+	t.Parallel()
 	cell := func(id, typ, src string) string {
 		s, _ := json.Marshal(src)
 		return `{"cell_type": "` + typ + `", "id": "` + id + `", "metadata": {}, "source": ` + string(s) + `}`
@@ -239,6 +246,7 @@ func TestMarkerCellsHoldOneLine(t *testing.T) {
 // the other side's change there is no loss of it (seed 5018851: ours
 // replaced output 1, theirs output 0, merged to theirs' 0 and ours' 1).
 func TestOutputsJudgedOutputByOutput(t *testing.T) {
+	t.Parallel()
 	out := func(text string) string {
 		return `{"name": "stdout", "output_type": "stream", "text": "` + text + `\n"}`
 	}
@@ -281,6 +289,7 @@ func TestOutputsJudgedOutputByOutput(t *testing.T) {
 // theirs' output, without the line, lost nothing of ours. A metadata with
 // members is a change still.
 func TestV3MetadataAbsentIsEmpty(t *testing.T) {
+	t.Parallel()
 	out := func(meta, png string) string {
 		return `{"output_type": "display_data", ` + meta + `"png": "` + png + `", "text": ["x"]}`
 	}

@@ -71,6 +71,7 @@ func reviewPair(t *testing.T) (a, b []byte) {
 }
 
 func TestBrowserDiffPage(t *testing.T) {
+	t.Parallel()
 	tab := browsertest.Open(t, nil)
 	a, b := reviewPair(t)
 	p, _ := diffPageOf(t, a, b)
@@ -157,6 +158,7 @@ func TestBrowserDiffPage(t *testing.T) {
 // What a diff page shows of hostile notebooks stays inert: both sides'
 // Markdown, HTML and SVG outputs, metadata values, ids and names.
 func TestBrowserDiffInert(t *testing.T) {
+	t.Parallel()
 	tab := browsertest.Open(t, nil)
 	p := payload(tab.Trap())
 	evil := func(v string) []byte {

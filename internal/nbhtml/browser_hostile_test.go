@@ -160,6 +160,7 @@ func hostileCheck(t *testing.T, tab *browsertest.Tab, path string, page []byte, 
 // removed) and a merge page, in a real browser: nothing it planted runs,
 // loads, or stays active in the page's document.
 func TestBrowserHostileNotebook(t *testing.T) {
+	t.Parallel()
 	tab := browsertest.Open(t, nil)
 	trap := tab.Trap()
 	p := payload(trap)
@@ -243,6 +244,7 @@ func TestBrowserHostileNotebook(t *testing.T) {
 // notebook or anyone may make): no error, and a good fragment still
 // renders its cell.
 func TestBrowserLazyBadFragment(t *testing.T) {
+	t.Parallel()
 	tab := browsertest.Open(t, nil)
 	var cells []cell
 	for i := range 6 {

@@ -37,6 +37,7 @@ func mxssFragments(p string) []string {
 // TestBrowserHostileNotebook) and no planted script runs. The fast tier
 // renders 150 mixtures, the long one 3,000.
 func TestBrowserMarkdownMixtures(t *testing.T) {
+	t.Parallel()
 	n := 150
 	if testtier.Full() {
 		n = 3000

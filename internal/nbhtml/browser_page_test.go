@@ -13,6 +13,7 @@ import (
 // A notebook of every kind of cell and output, as the browser builds its
 // page: what a reader sees, asserted on the DOM.
 func TestBrowserNotebookDOM(t *testing.T) {
+	t.Parallel()
 	tab := browsertest.Open(t, nil)
 	wide := pngOf(40, 20, color.RGBA{0, 90, 200, 255})
 	md := "# Results\n\n| a | b |\n|---|--:|\n| 1 | 2 |\n\n~~old~~\n\n- [x] done\n\n" +

@@ -60,6 +60,7 @@ func openRendered(tab *browsertest.Tab, path string) {
 
 // The controls: the detectors see a script that runs and a request made.
 func TestBrowserDetectorsWork(t *testing.T) {
+	t.Parallel()
 	tab := browsertest.Open(t, nil)
 	p := filepath.Join(t.TempDir(), "control.html")
 	os.WriteFile(p, []byte(`<!DOCTYPE html><title>x</title><script>`+payload(tab.Trap())+`</script><img src="`+tab.Trap()+`/img">`), 0o666)
@@ -81,6 +82,7 @@ func TestBrowserDetectorsWork(t *testing.T) {
 }
 
 func TestBrowserScriptInHTMLOutput(t *testing.T) {
+	t.Parallel()
 	tab := browsertest.Open(t, nil)
 	p := payload(tab.Trap())
 	open(t, tab, Options{}, code("show()", 1,
@@ -105,6 +107,7 @@ func TestBrowserScriptInHTMLOutput(t *testing.T) {
 }
 
 func TestBrowserScriptInMarkdown(t *testing.T) {
+	t.Parallel()
 	tab := browsertest.Open(t, nil)
 	p := payload(tab.Trap())
 	src := "# Title\n\n<script>" + p + "</script>\n\n" +
@@ -131,6 +134,7 @@ func TestBrowserScriptInMarkdown(t *testing.T) {
 }
 
 func TestBrowserScriptInSVG(t *testing.T) {
+	t.Parallel()
 	tab := browsertest.Open(t, nil)
 	p := payload(tab.Trap())
 	svg := `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30" onload="` + p + `"><script>` + p + `</script>` +
@@ -147,6 +151,7 @@ func TestBrowserScriptInSVG(t *testing.T) {
 }
 
 func TestBrowserScriptInAttachment(t *testing.T) {
+	t.Parallel()
 	tab := browsertest.Open(t, nil)
 	p := payload(tab.Trap())
 	svg := `<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20" onload="` + p + `"><script>` + p + `</script><circle cx="10" cy="10" r="9" fill="orange"/></svg>`
@@ -172,6 +177,7 @@ func TestBrowserScriptInAttachment(t *testing.T) {
 }
 
 func TestBrowserJavascriptLinks(t *testing.T) {
+	t.Parallel()
 	tab := browsertest.Open(t, nil)
 	p := "window.__pwned=1;document.title='PWNED'" // a link's URL has no spaces
 	links := []string{
@@ -203,6 +209,7 @@ func TestBrowserJavascriptLinks(t *testing.T) {
 }
 
 func TestBrowserHTMLInNames(t *testing.T) {
+	t.Parallel()
 	tab := browsertest.Open(t, nil)
 	p := payload(tab.Trap())
 	name := `<img src=x onerror="` + p + `"><script>` + p + `</script>`
@@ -224,6 +231,7 @@ func TestBrowserHTMLInNames(t *testing.T) {
 
 // A page asks for nothing: not in the page, not from its frames.
 func TestBrowserNoNetwork(t *testing.T) {
+	t.Parallel()
 	tab := browsertest.Open(t, nil)
 	trap := tab.Trap()
 	open(t, tab, Options{},
@@ -244,6 +252,7 @@ func TestBrowserNoNetwork(t *testing.T) {
 // A note's HTML cannot close the page's elements or leave its own open:
 // the cells after it are where they belong.
 func TestBrowserMarkdownStaysInItsCell(t *testing.T) {
+	t.Parallel()
 	tab := browsertest.Open(t, nil)
 	open(t, tab, Options{},
 		note("a</div></div></section></main><table><tr><td>open <div><b>and <i>never"),

@@ -87,6 +87,7 @@ const scrollJS = `(async () => {
 		})()`
 
 func TestBrowserScale(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t)
 	tab := browsertest.Open(t, nil)
 	plot := base64.StdEncoding.EncodeToString(noisePNG(115))

@@ -20,6 +20,7 @@ var update = flag.Bool("update", false, "rewrite golden files and the copies of 
 
 // The style sheet is chroma's github style as chroma writes it.
 func TestChromaCSS(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	if err := chromahtml.New(chromahtml.WithClasses(true)).WriteCSS(&b, styles.Get("github")); err != nil {
 		t.Fatal(err)
@@ -36,6 +37,7 @@ func TestChromaCSS(t *testing.T) {
 
 // The lexers are chroma's own files, byte for byte.
 func TestLexersAsChroma(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/alecthomas/chroma/v2").Output()
 	if err != nil {
 		t.Skipf("go list: %v", err)
@@ -63,6 +65,7 @@ func TestLexersAsChroma(t *testing.T) {
 // Code is highlighted as chroma's own registry highlights it, for the
 // languages of notebooks.
 func TestHighlightAsChroma(t *testing.T) {
+	t.Parallel()
 	f := chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(true))
 	for _, c := range []struct{ lang, code string }{
 		{"python", "import os\nprint(f\"{os.sep!r}\")  # comment\n%matplotlib inline\n"},
@@ -102,6 +105,7 @@ func TestHighlightAsChroma(t *testing.T) {
 // order: the cells and fences after the budget is spent are plain (and
 // escaped), code too long to highlight spends none of it.
 func TestHighlightBudget(t *testing.T) {
+	t.Parallel()
 	if h := newHighlighter(); h.left != maxPageHighlight {
 		t.Fatalf("a page starts with %d bytes to highlight, want %d", h.left, maxPageHighlight)
 	}

@@ -58,6 +58,7 @@ func mainOf(page []byte) []byte {
 }
 
 func TestGoldenPages(t *testing.T) {
+	t.Parallel()
 	dir := corpus.Dir(t)
 	for _, f := range goldenFiles {
 		data, err := os.ReadFile(filepath.Join(dir, f))
@@ -115,6 +116,7 @@ func cellCount(data []byte) (int, bool) {
 // 50 kB; every one with IPYNB_LONG=1) makes a page of valid UTF-8 with
 // one section per cell of the file.
 func TestCorpusPages(t *testing.T) {
+	t.Parallel()
 	n := 0
 	long := testtier.Full()
 	for e, data := range corpus.Sample(t) {
@@ -147,6 +149,7 @@ func TestCorpusPages(t *testing.T) {
 // A sample of the corpus in the browser: one section per cell, every
 // image decoded, every frame sandboxed, no request, no script error.
 func TestBrowserCorpusSample(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t)
 	tab := browsertest.Open(t, nil)
 	picked := 0
@@ -188,6 +191,7 @@ func TestBrowserCorpusSample(t *testing.T) {
 // to theirs; the first 30 merges, all with IPYNB_LONG=1): a section per
 // change, each change listed, no <script> among the cells.
 func TestDiffPagesOfRealMerges(t *testing.T) {
+	t.Parallel()
 	shared := corpus.Shared()
 	if shared == "" {
 		t.Skip("no ../shared")

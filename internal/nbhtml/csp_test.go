@@ -84,6 +84,7 @@ func scriptHashes(page []byte) []string {
 // `ipynb web`, is as strict, allows the scripts of every live page, and
 // forbids framing.
 func TestEveryPageCSP(t *testing.T) {
+	t.Parallel()
 	nb := notebookJSON(t, note("# hi <script>x()</script>"), code("1", 1, display(map[string]any{"text/html": "<script>y()</script><b>b</b>"})), raw("r"))
 	nb2 := notebookJSON(t, note("# hi"), code("2", 2), raw("r"))
 	render := func(f func(*bytes.Buffer) error) []byte {

@@ -7,6 +7,7 @@ import (
 
 // The spans marked inside a changed line.
 func TestIntraLine(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ a, b, want string }{
 		{"x = 1\n", "x = 2\n", "[{4 5}] [{4 5}]"},
 		{"print('red')", "print('blue')", "[{7 10}] [{7 11}]"},

@@ -23,6 +23,7 @@ func renderMD(src string) string {
 // refused as a closer before a digit, $$ never closed, openers on many
 // lines of one paragraph, inside table cells and list items).
 func TestMathLinear(t *testing.T) {
+	t.Parallel()
 	shapes := map[string]func(n int) string{
 		"open $":      func(n int) string { return strings.Repeat("$a ", n) },
 		"digit after": func(n int) string { return strings.Repeat("$a$1 ", n) },
@@ -57,6 +58,7 @@ func TestMathLinear(t *testing.T) {
 // paragraphs of $, \, digits, letters, spaces and line ends render the
 // same with and without the memory.
 func TestMathMemoryChangesNothing(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	alphabet := []string{"$", "$", "$$", `\`, "1", "a", "b", " ", "\n", "|", "-", "> ", "*"}
 	for range 3000 {

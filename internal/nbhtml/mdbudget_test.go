@@ -12,6 +12,7 @@ import (
 // bound of that scanning is within the budget, and shown as its source
 // beyond: the scanning allowed grows linearly with the text.
 func TestMarkdownLinkWorkLinear(t *testing.T) {
+	t.Parallel()
 	shapes := map[string]func(n int) string{
 		"link":          func(n int) string { return strings.Repeat("[a](", n) },
 		"<destination>": func(n int) string { return strings.Repeat("[a](< ", n) },
@@ -45,6 +46,7 @@ func TestMarkdownLinkWorkLinear(t *testing.T) {
 // Real Markdown is rendered: many links on a line, in a paragraph, in a
 // long document, a long data URL, reference links with definitions.
 func TestMarkdownLinkWorkKeepsRealText(t *testing.T) {
+	t.Parallel()
 	var line, para, doc strings.Builder
 	for i := range 100 {
 		fmt.Fprintf(&line, "[link %d](https://example.org/some/path/%d) and ", i, i)
@@ -70,6 +72,7 @@ func TestMarkdownLinkWorkKeepsRealText(t *testing.T) {
 // lines — is shown as its source; real nesting (lists ten deep, YAML
 // indented in a fence, numbered lists, a quote in a list) is rendered.
 func TestMarkdownNesting(t *testing.T) {
+	t.Parallel()
 	deepList := func(n int) string {
 		var b strings.Builder
 		for i := range n {

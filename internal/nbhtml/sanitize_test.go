@@ -8,6 +8,7 @@ import (
 // The allow list, tag by tag (the browser tests check what the DOM makes
 // of it).
 func TestSanitize(t *testing.T) {
+	t.Parallel()
 	img := func(src string) string { return imageSrc(src, nil) }
 	for _, c := range []struct{ in, want string }{
 		{`<b>x</b>`, `<b>x</b>`},
@@ -45,6 +46,7 @@ func TestSanitize(t *testing.T) {
 }
 
 func TestLinkHref(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"https://x.org/a b": "https://x.org/a b", "http://x": "http://x", "mailto:a@b.c": "mailto:a@b.c", "#sec": "#sec",
 		"javascript:x": "", "JAVASCRIPT:x": "", " javascript:x": "", "java\tscript:x": "", "java\nscript:x": "",

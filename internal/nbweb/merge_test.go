@@ -21,6 +21,7 @@ import (
 // conflict marker left in any cell (read with encoding/json), and counts
 // every conflict resolved.
 func TestResolveRealMerges(t *testing.T) {
+	t.Parallel()
 	shared := corpus.Shared()
 	if shared == "" {
 		t.Skip("no ../shared")

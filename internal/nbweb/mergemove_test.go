@@ -16,6 +16,7 @@ import (
 // way; without cell ids (nbformat 4.4) theirs' place names no cell, and
 // only ours' is offered.
 func TestResolveCellPlacedApart(t *testing.T) {
+	t.Parallel()
 	nb := func(minor int, order string) []byte {
 		var cells []any
 		for _, id := range strings.Fields(order) {

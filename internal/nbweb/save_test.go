@@ -56,6 +56,7 @@ const theirsChosen = `{"resolutions": [{"choice": "theirs", "text": "x = 'theirs
 // dangling link — is left alone, nothing is written through a link, and
 // the page is told.
 func TestSaveIntoNewFile(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		what string
 		put  func(dir, target string)

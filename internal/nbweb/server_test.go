@@ -14,6 +14,7 @@ import (
 // server refuses requests that do not name it as their host (DNS
 // rebinding), lack its token, or post from elsewhere.
 func TestServerHeaders(t *testing.T) {
+	t.Parallel()
 	s := &webServer{app: pageApp{[]byte("<!DOCTYPE html>")}, addr: "127.0.0.1:4242", token: strings.Repeat("ab", 16)}
 	base := "/" + s.token + "/"
 	s.base = base

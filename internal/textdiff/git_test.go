@@ -219,6 +219,7 @@ func editAll(lines []string) []string {
 // Match marks the very lines git diff marks, on every case: it is
 // git's algorithm, heuristics included, not merely as short.
 func TestDiffAgreesWithGit(t *testing.T) {
+	t.Parallel()
 	g := newGit(t)
 	for _, c := range diffCases(!testtier.Full()) {
 		wa, wb := g.changes(t, c.a, c.b)
@@ -234,6 +235,7 @@ func TestDiffAgreesWithGit(t *testing.T) {
 // 80,000-line text with 2,000 insertions on each side): where git's
 // merge is clean, ours is clean and the same text.
 func TestMergeShapesAgreeWithGit(t *testing.T) {
+	t.Parallel()
 	g := newGit(t)
 	sizes := []int{1000, 4000, 20000, 80000}
 	if !testtier.Full() {
@@ -262,6 +264,7 @@ func TestMergeShapesAgreeWithGit(t *testing.T) {
 // Unified gives git diff's hunks, line numbers and all, on the shapes
 // (many small hunks among them: every hunk's numbers are counted once).
 func TestUnifiedAgreesWithGit(t *testing.T) {
+	t.Parallel()
 	g := newGit(t)
 	sizes := []int{3000, 20000}
 	if !testtier.Full() {
@@ -304,6 +307,7 @@ func gitHunks(out string) string {
 // sides edit in many places, each in its own blocks (the search stops at
 // maxCost there): where git is clean, ours is clean with git's text.
 func TestMergeLongTextsAgreeWithGit(t *testing.T) {
+	t.Parallel()
 	g := newGit(t)
 	r := rand.New(rand.NewPCG(59, 61))
 	count := 40

@@ -73,6 +73,7 @@ func TestWorkScalesLinearly(t *testing.T) {
 // 2·maxCost·n steps (split.go): random texts of every vocabulary, edited
 // lightly or wholly, and the crafted extremes.
 func TestWorkBounded(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(31, 37))
 	check := func(name string, a, b []string) {
 		_, steps := matchCost(a, b)

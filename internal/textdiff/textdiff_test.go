@@ -79,6 +79,7 @@ func gitBinary(t *testing.T) string {
 // and counted, not required equal (git also refines conflicts by diffing
 // the two sides).
 func TestMergeTextAgreesWithGit(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name     string
 		vocab    int
@@ -144,6 +145,7 @@ func mergeTextAgainstGit(t *testing.T, vocab int, tolerate float64) {
 // Unified diffs apply with GNU patch (the reference reader of the format)
 // and are never longer than GNU diff's for the same texts.
 func TestUnifiedAppliesWithPatch(t *testing.T) {
+	t.Parallel()
 	patch, err := exec.LookPath("patch")
 	if err != nil {
 		t.Skip("patch not installed")
@@ -208,6 +210,7 @@ func changedLines(u string) int {
 }
 
 func TestMergeTextMarkers(t *testing.T) {
+	t.Parallel()
 	base := "a\nb\nc\n"
 	ours := "a\nB1\nc\n"
 	theirs := "a\nB2\nc" // no final newline: the marker still starts a line
@@ -230,6 +233,7 @@ func TestMergeTextMarkers(t *testing.T) {
 }
 
 func TestLines(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in   string
 		want []string
@@ -244,6 +248,7 @@ func TestLines(t *testing.T) {
 // a merge of their sorted lines pairs (the reference), and the lines
 // each has as Lines gives them.
 func TestCommonLines(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(41, 43))
 	for i := range 300 {
 		x, y := join(randomText(r, r.IntN(30), 1+r.IntN(12))), join(randomText(r, r.IntN(30), 1+r.IntN(12)))
@@ -269,6 +274,7 @@ func TestCommonLines(t *testing.T) {
 // increasing finds a longest increasing run: as long as the quadratic
 // dynamic programme's (the reference), increasing, and taken in order.
 func TestIncreasing(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(47, 53))
 	for i := range 500 {
 		n := r.IntN(60)

@@ -103,6 +103,7 @@ func lastCell(t *testing.T, out []byte) []byte {
 // A new code cell takes ours' member order, language, list storage and
 // left-out prompt number, and no collapsed its metadata lacks.
 func TestNewCodeCellInOursStyle(t *testing.T) {
+	t.Parallel()
 	c := nbformat.NewCodeCell("x = 'é'\ny")
 	out := write(t, cookbook, withNew(t, cookbook, c))
 	want := `{
@@ -131,6 +132,7 @@ func TestNewCodeCellInOursStyle(t *testing.T) {
 // In a sorted file whose unrun cells have a null prompt number, a new
 // unrun cell gets one.
 func TestNullPromptNumber(t *testing.T) {
+	t.Parallel()
 	ours := `{"metadata": {}, "nbformat": 3, "nbformat_minor": 0, "worksheets": [{"cells": [{"cell_type": "code", "input": [], "language": "python", "metadata": {}, "outputs": [], "prompt_number": null}], "metadata": {}}]}`
 	out := write(t, ours, withNew(t, ours, nbformat.NewCodeCell("")))
 	if got := string(lastCell(t, out)); got != `{"cell_type": "code", "input": [], "language": "python", "metadata": {}, "outputs": [], "prompt_number": null}` {
@@ -141,6 +143,7 @@ func TestNullPromptNumber(t *testing.T) {
 // Markdown cells become heading cells where the heading upgrades to
 // their text exactly; a cell of ours keeps its type.
 func TestHeadings(t *testing.T) {
+	t.Parallel()
 	for src, want := range map[string]string{
 		"# Title":       `"cell_type": "heading", "level": 1, "metadata": {}, "source": ["Title"]`,
 		"### x  y":      `"cell_type": "heading", "level": 3, "metadata": {}, "source": ["x  y"]`,
@@ -174,6 +177,7 @@ func TestHeadings(t *testing.T) {
 // A text whose list of lines nbformat 3's reader would not join back to
 // it is stored as one string.
 func TestTextKeptWhole(t *testing.T) {
+	t.Parallel()
 	ours := `{"metadata": {}, "nbformat": 3, "nbformat_minor": 0, "worksheets": [{"cells": [], "metadata": {}}]}`
 	out := write(t, ours, withNew(t, ours, nbformat.NewRawCell("a\u2028b\nc"), nbformat.NewRawCell("a\u2028")))
 	cs := cellBytes(t, out)
@@ -188,6 +192,7 @@ func TestTextKeptWhole(t *testing.T) {
 // Output data: version 3 keys for the MIME types that have one, the MIME
 // type for the others, application/json as Python's json.dumps text.
 func TestOutputData(t *testing.T) {
+	t.Parallel()
 	ours := `{"metadata": {}, "nbformat": 3, "nbformat_minor": 0, "worksheets": [{"cells": [], "metadata": {}}]}`
 	c := nbformat.NewCodeCell("")
 	er := nbformat.NewExecuteResult(4, textBundle("text/plain", "a\nb", "image/png", "AAAA\n", "text/markdown", "*x*\ny"))
@@ -208,6 +213,7 @@ func TestOutputData(t *testing.T) {
 
 // pyDumps writes what Python's json.dumps writes.
 func TestPyDumpsAsPython(t *testing.T) {
+	t.Parallel()
 	py := python(t)
 	texts := []string{
 		`{"b": [1, 2.50, -0, 1e400, -1E-7, 1.0, 100000000000000000000000], "a": {"z": null, "y": true, "x": false}}`,
@@ -238,6 +244,7 @@ func TestPyDumpsAsPython(t *testing.T) {
 // A changed cell of ours is written over it: only the members that
 // changed are rewritten; an output the cell keeps keeps its bytes.
 func TestChangedCellOverOurs(t *testing.T) {
+	t.Parallel()
 	up, _, _ := tryUpgrade([]byte(cookbook))
 	c := up[2].(*nbformat.CodeCell)
 	c.Source = nbformat.Text("1 + 2")
@@ -266,6 +273,7 @@ func TestChangedCellOverOurs(t *testing.T) {
 // Metadata given: only what changed changes; ours' name and signature
 // (which the upgrade drops) stay; transient keys are left out.
 func TestMetadata(t *testing.T) {
+	t.Parallel()
 	up, meta, _ := tryUpgrade([]byte(cookbook))
 	meta["kernelspec"] = map[string]any{"name": "julia", "display_name": "Julia"}
 	meta["orig_nbformat"] = 3
@@ -287,6 +295,7 @@ func TestMetadata(t *testing.T) {
 // an emptied worksheet stays, with no cells; a file without worksheets
 // gets one.
 func TestWorksheets(t *testing.T) {
+	t.Parallel()
 	ours := `{"metadata": {}, "nbformat": 3, "nbformat_minor": 0, "worksheets": [` +
 		`{"cells": [{"cell_type": "raw", "metadata": {}, "source": ["a"]}], "metadata": {}}, ` +
 		`{"cells": [{"cell_type": "raw", "metadata": {}, "source": ["b"]}, {"cell_type": "raw", "metadata": {}, "source": ["c"]}], "metadata": {"w": 2}}, ` +
@@ -316,6 +325,7 @@ func TestWorksheets(t *testing.T) {
 // New text in a file with characters beyond ASCII is written raw, as the
 // file writes them; in an ASCII file, escaped.
 func TestASCII(t *testing.T) {
+	t.Parallel()
 	raw := `{"metadata": {}, "nbformat": 3, "nbformat_minor": 0, "worksheets": [{"cells": [{"cell_type": "raw", "metadata": {}, "source": ["é"]}], "metadata": {}}]}`
 	if got := string(lastCell(t, write(t, raw, withNew(t, raw, nbformat.NewRawCell("☕🤖"))))); got != `{"cell_type": "raw", "metadata": {}, "source": ["☕🤖"]}` {
 		t.Errorf("got %s", got)
@@ -329,6 +339,7 @@ func TestASCII(t *testing.T) {
 // A cell of theirs is theirs' bytes laid out in ours' style; changed, it
 // takes ours' member order.
 func TestTheirsInOursStyle(t *testing.T) {
+	t.Parallel()
 	theirs := `{"metadata": {}, "nbformat": 3, "nbformat_minor": 0, "worksheets": [{"cells": [{"cell_type": "code", "collapsed": false, "input": ["t = 1"], "language": "julia", "metadata": {}, "outputs": [], "prompt_number": 5}], "metadata": {}}]}`
 	tu, _, _ := tryUpgrade([]byte(theirs))
 	nb := withNew(t, cookbook)
@@ -368,6 +379,7 @@ func TestTheirsInOursStyle(t *testing.T) {
 // Inputs that are not version 3 notebooks are refused, saying which and
 // where.
 func TestBadInputs(t *testing.T) {
+	t.Parallel()
 	v4 := `{"metadata": {}, "nbformat": 4, "nbformat_minor": 5, "cells": []}`
 	for _, tc := range []struct{ ours, theirs, want string }{
 		{`{"nbformat": 3,`, "", "v3write: ours: nbformat: 1:16: "},

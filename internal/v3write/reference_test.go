@@ -11,6 +11,7 @@ import (
 // given as its own upgrade's cells (with or without its upgraded
 // metadata), comes back byte for byte.
 func TestCorpusUnchangedIsOurs(t *testing.T) {
+	t.Parallel()
 	for name, data := range corpusV3(t) {
 		cells, meta, err := tryUpgrade(data)
 		if err != nil {
@@ -38,6 +39,7 @@ func TestCorpusUnchangedIsOurs(t *testing.T) {
 // result, its upgrade of it is its upgrade of the original, and it is
 // valid where the original is.
 func TestCorpusAsPythonDowngrade(t *testing.T) {
+	t.Parallel()
 	files := corpusV3(t)
 	outs := map[string][]byte{}
 	ins := map[string][]byte{}

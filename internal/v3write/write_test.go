@@ -92,6 +92,7 @@ func nullCountOutput(cells []nbformat.Cell) bool {
 // checkEdited; then Python nbformat reads every result, and its upgrade
 // of it holds the cells written.
 func TestCorpusEdits(t *testing.T) {
+	t.Parallel()
 	seeds := 2
 	if !testtier.Full() {
 		seeds = 1
@@ -139,6 +140,7 @@ func TestCorpusEdits(t *testing.T) {
 // TestNotRepresentable: what nbformat 3 has no place for is refused,
 // naming the cell's member, and nothing is written.
 func TestNotRepresentable(t *testing.T) {
+	t.Parallel()
 	ours := []byte(`{"metadata": {"name": ""}, "nbformat": 3, "nbformat_minor": 0, "worksheets": [{"cells": [], "metadata": {}}]}`)
 	att := nbformat.NewMarkdownCell("![x](attachment:x.png)")
 	att.Attachments = map[string]nbformat.MimeBundle{"x.png": textBundle("image/png", "AAAA")}
@@ -237,6 +239,7 @@ func checkStyle(t *testing.T, name string, ours, out []byte, e edited) {
 // reads every result, its upgrade of it holds the cells written, and it
 // is valid.
 func TestGeneratedEdits(t *testing.T) {
+	t.Parallel()
 	n := 150
 	switch {
 	case testtier.Full():
