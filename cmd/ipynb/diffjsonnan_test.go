@@ -7,9 +7,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // diff --json writes a changed metadata value that is NaN or Infinity
@@ -49,8 +50,8 @@ func TestDiffJSONWritesNaN(t *testing.T) {
 		"changed":           {"v": []any{[]any{1.0, "nan"}, "infinity"}},
 	}
 	for _, c := range got.Changes {
-		if w, ok := want[c.Kind]; !ok || !reflect.DeepEqual(c.Metadata, w) {
-			t.Errorf("%s: %v, want %v\n%s", c.Kind, c.Metadata, want[c.Kind], r.stdout)
+		if w, ok := want[c.Kind]; !ok || !cmp.Equal(c.Metadata, w) {
+			t.Errorf("%s: %s\n%s", c.Kind, cmp.Diff(w, c.Metadata), r.stdout)
 		}
 		delete(want, c.Kind)
 	}

@@ -3,9 +3,10 @@ package draft04
 import (
 	"encoding/json"
 	"io/fs"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/nbdialog/ipynb/schema"
 )
@@ -36,8 +37,8 @@ func TestDecodeSchemaAsEncodingJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%.60q: decoded differently", doc)
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("%.60q: decoded differently (-encoding/json +ours):\n%s", doc, d)
 		}
 	}
 	for _, bad := range []string{`{"a":NaN}`, `[1,]`, `{"a" 1}`, ``} {
