@@ -33,7 +33,6 @@ func keptIDsNotebook(minor int) []byte {
 // validating the raised notebook again). Repairs and bytes are those of
 // Heal without Validate first.
 func TestHealRaisingMinorValidatesOnce(t *testing.T) {
-	t.Parallel()
 	for _, minor := range []int{0, 4} {
 		data := keptIDsNotebook(minor)
 		nb, err := Unmarshal(data)

@@ -48,7 +48,6 @@ func checkLazyVerdicts(t *testing.T, name string, data []byte) (fellBack bool) {
 // shape foresees what every schema reads), while recording far fewer nodes
 // on files with open metadata.
 func TestLazyVerdictsCorpus(t *testing.T) {
-	t.Parallel()
 	n, lazyNodes, fullNodes := 0, 0, 0
 	for e, data := range corpus.Sample(t) {
 		if checkLazyVerdicts(t, e.Path, data) {
@@ -68,7 +67,6 @@ func TestLazyVerdictsCorpus(t *testing.T) {
 // lazy places included (an invalid value where the schema is open has no
 // problem to report; one where it is not is reported the same).
 func TestLazyVerdictsInvalid(t *testing.T) {
-	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.ipynb"))
 	for _, p := range files {
 		data, err := os.ReadFile(p)
@@ -115,7 +113,6 @@ func FuzzLazyVerdicts(f *testing.F) {
 // Containers where the schema wants a scalar of an enum (a stream's name,
 // a cell or output type) are refused without reading them.
 func TestLazyEnumPlaces(t *testing.T) {
-	t.Parallel()
 	big := `{"x": [` + strings.TrimSuffix(strings.Repeat("0, ", 1000), ", ") + `]}`
 	for _, s := range []string{
 		`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "code", "id": "a", "metadata": {}, "source": "", "execution_count": null, "outputs": [{"output_type": "stream", "name": ` + big + `, "text": ""}]}]}`,

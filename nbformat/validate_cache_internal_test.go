@@ -13,7 +13,6 @@ import (
 // and Heal's first pass, reuse the problems found (each caller getting its
 // own copies); an edit validates what Marshal writes instead.
 func TestValidateOnceForTheBytesRead(t *testing.T) {
-	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("..", "testdata", "invalid.ipynb"))
 	if err != nil {
 		t.Fatal(err)

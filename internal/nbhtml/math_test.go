@@ -23,7 +23,6 @@ func renderMD(src string) string {
 // refused as a closer before a digit, $$ never closed, openers on many
 // lines of one paragraph, inside table cells and list items).
 func TestMathLinear(t *testing.T) {
-	t.Parallel()
 	shapes := map[string]func(n int) string{
 		"open $":      func(n int) string { return strings.Repeat("$a ", n) },
 		"digit after": func(n int) string { return strings.Repeat("$a$1 ", n) },

@@ -12,7 +12,6 @@ import (
 // bound of that scanning is within the budget, and shown as its source
 // beyond: the scanning allowed grows linearly with the text.
 func TestMarkdownLinkWorkLinear(t *testing.T) {
-	t.Parallel()
 	shapes := map[string]func(n int) string{
 		"link":          func(n int) string { return strings.Repeat("[a](", n) },
 		"<destination>": func(n int) string { return strings.Repeat("[a](< ", n) },
