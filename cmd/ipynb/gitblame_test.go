@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // git blame works on an edited notebook with the drivers installed,
@@ -89,6 +91,9 @@ func TestStripFilterPassesNonJSON(t *testing.T) {
 // strip --filter streams what cannot start a JSON object: 256 MiB of
 // NULs go through in a few MiB of memory.
 func TestStripFilterStreams(t *testing.T) {
+	if testtier.Race {
+		t.Skip("memory is not measured under -race (see testtier.Race)")
+	}
 	const size = 256 << 20
 	cmd := exec.Command(binary, "strip", "--filter", "-")
 	cmd.Stdin = io.LimitReader(&zeros{}, size)
