@@ -389,10 +389,12 @@ func TestFmtStripRace(t *testing.T) {
 			}
 			healed, stripped := changes(t, data)
 			if !healed && !strings.Contains(fmtR.stderr, name+": changed while processing") {
-				t.Errorf("round %d: %s lost fmt's change, and fmt did not say it skipped it", round, name)
+				t.Errorf("round %d: %s lost fmt's change, and fmt did not say it skipped it\nfmt (exit %d) said of it: %q\nstrip (exit %d) said of it: %q",
+					round, name, fmtR.code, linesNaming(fmtR, name), stripR.code, linesNaming(stripR, name))
 			}
 			if !stripped && !strings.Contains(stripR.stderr, name+": changed while processing") {
-				t.Errorf("round %d: %s lost strip's change, and strip did not say it skipped it", round, name)
+				t.Errorf("round %d: %s lost strip's change, and strip did not say it skipped it\nfmt (exit %d) said of it: %q\nstrip (exit %d) said of it: %q",
+					round, name, fmtR.code, linesNaming(fmtR, name), stripR.code, linesNaming(stripR, name))
 			}
 			if !healed || !stripped {
 				skipped++
@@ -405,6 +407,18 @@ func TestFmtStripRace(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d files left alone by one side, and reported", skipped, 3*files)
+}
+
+// linesNaming is every line of r's output and error output that names
+// the file.
+func linesNaming(r result, name string) []string {
+	var out []string
+	for _, l := range strings.Split(r.stdout+r.stderr, "\n") {
+		if strings.Contains(l, name) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // changes tells whether fmt's heal (no outputs on the markdown cell) and

@@ -177,24 +177,38 @@ func TestMergeMemoryScales(t *testing.T) {
 }
 
 // peakRSS runs the built command in dir under GNU time and returns its
-// peak resident memory in bytes. (The kernel's maximum resident set size
-// of a child of the test itself would count the test's own memory: a
-// child forked from a process keeps its high-water mark across exec.)
+// peak resident memory in bytes.
 func peakRSS(t *testing.T, dir string, want int, args ...string) int64 {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	kb, err := peakKiB(t, cmd)
+	if st := exitStatus(err); st != want {
+		t.Fatalf("%v: exit %d, want %d: %s", args, st, want, stderr.String())
+	}
+	return kb << 10
+}
+
+// peakKiB runs cmd (not yet started) under GNU time, with cmd's folder
+// and streams, and returns its peak resident memory in KiB and the error
+// of its run. The kernel's maximum resident set size of a child of the
+// test itself would count the test's own memory (Go starts a child with
+// vfork, sharing the test's memory until exec, and exec keeps that
+// memory's high-water mark); GNU time forks a small process that then
+// runs the command.
+func peakKiB(t *testing.T, cmd *exec.Cmd) (int64, error) {
 	t.Helper()
 	const gnuTime = "/usr/bin/time"
 	if _, err := os.Stat(gnuTime); err != nil {
 		t.Skip("no " + gnuTime)
 	}
-	out := filepath.Join(dir, "rss.txt")
-	cmd := exec.Command(gnuTime, append([]string{"-o", out, "-f", "%M", binary}, args...)...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	err := cmd.Run()
-	if st := exitStatus(err); st != want {
-		t.Fatalf("%v: exit %d, want %d: %s", args, st, want, stderr.String())
-	}
+	out := filepath.Join(t.TempDir(), "rss.txt")
+	timed := exec.Command(gnuTime, append([]string{"-o", out, "-f", "%M"}, cmd.Args...)...)
+	timed.Dir, timed.Env = cmd.Dir, cmd.Env
+	timed.Stdin, timed.Stdout, timed.Stderr = cmd.Stdin, cmd.Stdout, cmd.Stderr
+	runErr := timed.Run()
 	data, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
@@ -207,7 +221,7 @@ func peakRSS(t *testing.T, dir string, want int, args ...string) int64 {
 	if _, err := fmt.Sscan(lines[len(lines)-1], &kb); err != nil {
 		t.Fatalf("%s wrote %q", gnuTime, data)
 	}
-	return kb << 10
+	return kb, runErr
 }
 
 // exitStatus is the exit status of a command's error.
