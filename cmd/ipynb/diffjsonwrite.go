@@ -57,21 +57,14 @@ func (vs *jsonValues) marshal(v any) ([]byte, error) {
 // fill replaces the slots of compact JSON src by their values.
 func (vs *jsonValues) fill(src []byte) []byte {
 	var dst []byte
-	inString, escaped := false, false
+	var str jsonString
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
+		case str.in:
+			str.next(c)
 		case c == '"':
-			inString = true
+			str.in = true
 		case bytes.HasPrefix(src[i:], []byte("-0e-")):
 			j := i + 4
 			for j < len(src) && src[j] >= '0' && src[j] <= '9' {
@@ -88,11 +81,27 @@ func (vs *jsonValues) fill(src []byte) []byte {
 	return dst
 }
 
+// jsonString follows compact JSON through its strings: in is set from a
+// string's opening quote, and next, given each byte after it, clears it
+// at the closing quote.
+type jsonString struct{ in, escaped bool }
+
+func (s *jsonString) next(c byte) {
+	switch {
+	case s.escaped:
+		s.escaped = false
+	case c == '\\':
+		s.escaped = true
+	case c == '"':
+		s.in = false
+	}
+}
+
 // indentJSON appends compact JSON src (NaN and Infinity allowed) to dst
 // indented by two spaces a level, as json.Indent does, and a newline.
 func indentJSON(dst, src []byte) []byte {
 	depth := 0
-	inString, escaped := false, false
+	var str jsonString
 	newline := func() {
 		dst = append(dst, '\n')
 		for range depth {
@@ -101,21 +110,14 @@ func indentJSON(dst, src []byte) []byte {
 	}
 	for i := 0; i < len(src); i++ {
 		c := src[i]
-		if inString {
+		if str.in {
 			dst = append(dst, c)
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
+			str.next(c)
 			continue
 		}
 		switch c {
 		case '"':
-			inString = true
+			str.in = true
 			dst = append(dst, c)
 		case '{', '[':
 			dst = append(dst, c)
