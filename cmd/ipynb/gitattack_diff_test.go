@@ -65,11 +65,14 @@ func TestGitDiffNeverShowsADifferenceAsNothing(t *testing.T) {
 	}
 }
 
-func writeFileT(t *testing.T, dir, name, text string) {
+// writeFileT writes text to name in dir and returns the file's path.
+func writeFileT(t *testing.T, dir, name, text string) string {
 	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return p
 }
 
 // A symbolic link named *.ipynb is diffed by git through the driver

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -15,18 +13,11 @@ import (
 // of check in two lines, and in diff a line without its +/- prefix.
 func TestNotebookNamesStayOnOneLine(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
 	cell := func(v string) string {
 		return `{"cells": [{"cell_type": "code", "execution_count": null, "id": "c1", "metadata": {"k": {"n\nl": ` + v +
 			`}}, "outputs": [], "source": ["x"]}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}` + "\n"
 	}
-	base, ours, theirs := write("base.ipynb", cell("1")), write("ours.ipynb", cell("2")), write("theirs.ipynb", cell("3"))
+	base, ours, theirs := writeFileT(t, dir, "base.ipynb", cell("1")), writeFileT(t, dir, "ours.ipynb", cell("2")), writeFileT(t, dir, "theirs.ipynb", cell("3"))
 	r := runWith("", "merge", base, ours, theirs)
 	if r.code != exitFindings || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, `"metadata key k/n\nl"`) {
 		t.Errorf("merge: exit %d, stderr:\n%s", r.code, r.stderr)
@@ -37,7 +28,7 @@ func TestNotebookNamesStayOnOneLine(t *testing.T) {
 		t.Errorf("check: exit %d, stdout:\n%s", r.code, r.stdout)
 	}
 
-	nb := write("names.ipynb", `{"cells": [
+	nb := writeFileT(t, dir, "names.ipynb", `{"cells": [
   {"cell_type": "markdown", "id": "m", "metadata": {}, "source": ["![x](attachment:a\nb.png)"],
    "attachments": {"a\nb.png": {"text/x\ny": "t"}}},
   {"cell_type": "code", "execution_count": 1, "id": "c", "metadata": {}, "source": ["x"], "outputs": [
@@ -45,7 +36,7 @@ func TestNotebookNamesStayOnOneLine(t *testing.T) {
    {"output_type": "display_data", "metadata": {}, "data": {"text/x\nq": "z"}}]}],
  "metadata": {"x\ny": 1}, "nbformat": 4, "nbformat_minor": 5}
 `)
-	empty := write("empty.ipynb", `{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`+"\n")
+	empty := writeFileT(t, dir, "empty.ipynb", `{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`+"\n")
 	r = runWith("", "diff", empty, nb)
 	for _, want := range []string{
 		"+## attachment \"a\\nb.png\": \"text/x\\ny\", 1 B\n",
