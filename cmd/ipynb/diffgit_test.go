@@ -13,6 +13,7 @@ import (
 // became — a stream's new lines, an image's new size — and the textconv
 // caps a long output, counting what it leaves out.
 func TestGitDiffShowsOutputs(t *testing.T) {
+	t.Parallel()
 	dir := newRepo(t)
 	if r := ipynb(t, dir, "", "git", "install"); r.code != 0 {
 		t.Fatalf("install: %+v", r)

@@ -167,6 +167,7 @@ func toStrings(v any) []string {
 // change under its summary within the caps, and every line of every
 // source change whatever the outputs.
 func TestDiffOutputsOfRealPairs(t *testing.T) {
+	t.Parallel()
 	s := corpus.Shared()
 	if s == "" {
 		t.Skip("../shared not present")
@@ -218,6 +219,7 @@ func TestDiffOutputsOfRealPairs(t *testing.T) {
 // cap what is shown under output summaries; bad values are usage
 // errors.
 func TestDiffShowFlags(t *testing.T) {
+	t.Parallel()
 	dir := diffPair(t)
 	for _, c := range []struct {
 		args     []string
@@ -273,6 +275,7 @@ func TestDiffShowFlags(t *testing.T) {
 // (git diff --no-index, the hunks alike), capped with a count of what is
 // left out; the caps per output and per cell hold.
 func TestDiffOutputTextAgreesWithGit(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
@@ -338,6 +341,7 @@ func TestDiffOutputTextAgreesWithGit(t *testing.T) {
 // Metadata is compared as JSON values: respaced, reordered or respelled
 // numbers are no change of a cell; a nested change is shown by its path.
 func TestDiffMetadataByValue(t *testing.T) {
+	t.Parallel()
 	const a = `{"cells": [{"cell_type": "code", "execution_count": null, "id": "c1", "metadata": {"colab": {"height": 300, "base_uri": "x"}, "n": [1, 2.5]}, "outputs": [], "source": "x"}], "metadata": {"k": {"a": 1, "b": {"c": 1e2}}}, "nbformat": 4, "nbformat_minor": 5}`
 	same := `{"cells": [{"cell_type": "code", "execution_count": null, "id": "c1", "metadata": {"n": [1.0, 25e-1], "colab": {"base_uri": "x",   "height": 300.0}}, "outputs": [], "source": "x"}], "metadata": {"k": {"b": {"c": 100}, "a": 1}}, "nbformat": 4, "nbformat_minor": 5}`
 	changed := `{"cells": [{"cell_type": "code", "execution_count": null, "id": "c1", "metadata": {"colab": {"height": 400, "base_uri": "x", "new": true}, "n": [1, 2.5]}, "outputs": [], "source": "x"}], "metadata": {"k": {"b": {"c": 1e2}}}, "nbformat": 4, "nbformat_minor": 5}`
@@ -365,6 +369,7 @@ func TestDiffMetadataByValue(t *testing.T) {
 // Image sizes as the headers say, checked against the standard library's
 // encoders and SVG's attributes.
 func TestImageInfo(t *testing.T) {
+	t.Parallel()
 	b64 := func(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
 	pngText := b64(pngOf(t, 33, 7))
 	// Notebooks split base64 in lines.

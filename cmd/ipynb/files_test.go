@@ -24,6 +24,7 @@ func ipynbWithin(t *testing.T, limit time.Duration, dir string, args ...string) 
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary, args...)
 	cmd.Dir = dir
+	cmd.Env = testEnv(t)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

@@ -117,6 +117,7 @@ func TestGitInstall(t *testing.T) {
 // the shared .gitattributes; --global writes the user's configuration
 // and global attributes file; status notices a command that is gone.
 func TestGitInstallScopes(t *testing.T) {
+	t.Parallel()
 	dir := newRepo(t)
 	if r := ipynb(t, dir, "", "git", "install", "--attributes", "--command", "ipynb"); r.code != 0 {
 		t.Fatalf("install --attributes: %+v", r)
@@ -141,7 +142,7 @@ func TestGitInstallScopes(t *testing.T) {
 
 	// --global, from outside any repository.
 	out := t.TempDir()
-	home := os.Getenv("HOME")
+	home := testHome(t)
 	if r := ipynb(t, out, "", "git", "install"); r.code != 2 || !strings.Contains(r.stderr, "not inside a git work tree") {
 		t.Errorf("install outside a repository: %+v", r)
 	}
@@ -169,6 +170,7 @@ func TestGitInstallScopes(t *testing.T) {
 	copyFile(t, binary, gone)
 	cmd := exec.Command(gone, "git", "install", "--global")
 	cmd.Dir = out
+	cmd.Env = testEnv(t)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%v: %s", err, b)
 	}

@@ -64,6 +64,7 @@ func TestGitAttributesLinkNeverFollowed(t *testing.T) {
 // and installs once it is removed. It used to be overwritten without a
 // word, and uninstall then removed it: the user's setting was gone.
 func TestGitInstallKeepsSettingsNotIpynbs(t *testing.T) {
+	t.Parallel()
 	for _, scope := range []string{"--local", "--global"} {
 		t.Run(scope[2:], func(t *testing.T) {
 			dir := newRepo(t)
@@ -71,8 +72,8 @@ func TestGitInstallKeepsSettingsNotIpynbs(t *testing.T) {
 			for _, kv := range [][2]string{{"diff.ipynb.textconv", textconv}, {"filter.ipynb.clean", "jq ."}} {
 				gitIn(t, dir, "config", scope, kv[0], kv[1])
 			}
-			files := []string{filepath.Join(dir, ".git", "config"), filepath.Join(os.Getenv("HOME"), ".gitconfig"),
-				filepath.Join(dir, ".git", "info", "attributes"), filepath.Join(os.Getenv("HOME"), ".config", "git", "attributes")}
+			files := []string{filepath.Join(dir, ".git", "config"), filepath.Join(testHome(t), ".gitconfig"),
+				filepath.Join(dir, ".git", "info", "attributes"), filepath.Join(testHome(t), ".config", "git", "attributes")}
 			before := make([]string, len(files))
 			for i, f := range files {
 				before[i] = readFile(t, f)
@@ -106,10 +107,11 @@ func TestGitInstallKeepsSettingsNotIpynbs(t *testing.T) {
 // itself. It used to write ~/.config/git/attributes, which git then
 // never read: the drivers were reported installed and applied to nothing.
 func TestGitInstallGlobalAttributesFileGitReads(t *testing.T) {
+	t.Parallel()
 	for _, where := range []string{"include", "system"} {
 		t.Run(where, func(t *testing.T) {
 			dir := newRepo(t)
-			home := os.Getenv("HOME")
+			home := testHome(t)
 			attrs := filepath.Join(home, "dot", "attributes")
 			os.MkdirAll(filepath.Dir(attrs), 0o755)
 			os.WriteFile(attrs, []byte("*.py diff=python\n"), 0o644)
@@ -121,8 +123,8 @@ func TestGitInstallGlobalAttributesFileGitReads(t *testing.T) {
 			case "system":
 				system := filepath.Join(t.TempDir(), "gitconfig")
 				os.WriteFile(system, []byte(setting), 0o644)
-				t.Setenv("GIT_CONFIG_NOSYSTEM", "0")
-				t.Setenv("GIT_CONFIG_SYSTEM", system)
+				setTestEnv(t, "GIT_CONFIG_NOSYSTEM", "0")
+				setTestEnv(t, "GIT_CONFIG_SYSTEM", system)
 			}
 			if r := ipynb(t, dir, "", "git", "install", "--global"); r.code != 0 {
 				t.Fatalf("install --global: %+v", r)

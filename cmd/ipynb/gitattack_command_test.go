@@ -18,6 +18,7 @@ import (
 // used to be written as given: every git diff then stopped with
 // "external diff died".
 func TestGitInstallCommandGitCanRun(t *testing.T) {
+	t.Parallel()
 	dir := newRepo(t)
 	spaced := filepath.Join(t.TempDir(), "my tools", "ipynb")
 	os.MkdirAll(filepath.Dir(spaced), 0o755)
@@ -56,6 +57,7 @@ func TestGitInstallCommandGitCanRun(t *testing.T) {
 // replaces the versioned folder. It used to write the link's target:
 // after the upgrade every git diff stopped ("external diff died").
 func TestGitInstallWritesThePathRun(t *testing.T) {
+	t.Parallel()
 	for _, how := range []string{"path", "PATH"} {
 		t.Run(how, func(t *testing.T) {
 			dir := newRepo(t)
@@ -68,13 +70,14 @@ func TestGitInstallWritesThePathRun(t *testing.T) {
 			if err := os.Symlink(v1, link); err != nil {
 				t.Skip(err)
 			}
-			name := link
+			cmd := exec.Command(link, "git", "install")
 			if how == "PATH" {
-				t.Setenv("PATH", filepath.Dir(link)+string(os.PathListSeparator)+os.Getenv("PATH"))
-				name = "ipynb"
+				// Run as a shell runs "ipynb" found on the PATH.
+				setTestEnv(t, "PATH", filepath.Dir(link)+string(os.PathListSeparator)+os.Getenv("PATH"))
+				cmd.Args[0] = "ipynb"
 			}
-			cmd := exec.Command(name, "git", "install")
 			cmd.Dir = dir
+			cmd.Env = testEnv(t)
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Fatalf("install: %v\n%s", err, out)
 			}

@@ -18,6 +18,7 @@ import (
 // show (the format version). git diff used to print nothing for such a
 // file, and the commit then held changes nobody was shown.
 func TestGitDiffNeverShowsADifferenceAsNothing(t *testing.T) {
+	t.Parallel()
 	dir := newRepo(t)
 	if r := ipynb(t, dir, "", "git", "install"); r.code != 0 {
 		t.Fatalf("install: %+v", r)
@@ -80,6 +81,7 @@ func writeFileT(t *testing.T, dir, name, text string) string {
 // driver shows the change of target as a line diff, with no error. It
 // used to report "invalid character" for each side on standard error.
 func TestGitDiffSymlinkNamedIpynb(t *testing.T) {
+	t.Parallel()
 	dir := newRepo(t)
 	if r := ipynb(t, dir, "", "git", "install"); r.code != 0 {
 		t.Fatalf("install: %+v", r)
@@ -95,6 +97,7 @@ func TestGitDiffSymlinkNamedIpynb(t *testing.T) {
 	for _, args := range [][]string{{"diff"}, {"diff", "HEAD"}} {
 		cmd := exec.Command("git", args...)
 		cmd.Dir = dir
+		cmd.Env = testEnv(t)
 		var out, errb strings.Builder
 		cmd.Stdout, cmd.Stderr = &out, &errb
 		if err := cmd.Run(); err != nil || errb.String() != "" || !strings.Contains(out.String(), "-real.ipynb\n") || !strings.Contains(out.String(), "+other.ipynb\n") {
@@ -108,6 +111,7 @@ func TestGitDiffSymlinkNamedIpynb(t *testing.T) {
 // beside the cell changes, as git's own "old mode"/"new mode" lines do.
 // git diff used to show nothing for a file git status called modified.
 func TestGitDiffShowsModeChange(t *testing.T) {
+	t.Parallel()
 	dir := newRepo(t)
 	if r := ipynb(t, dir, "", "git", "install"); r.code != 0 {
 		t.Fatalf("install: %+v", r)
@@ -133,6 +137,7 @@ func TestGitDiffShowsModeChange(t *testing.T) {
 // lines about the rename: the driver writes them (git diff -M used to
 // print nothing for it), and beside the cell changes of a rename too.
 func TestGitDiffShowsRename(t *testing.T) {
+	t.Parallel()
 	dir := newRepo(t)
 	if r := ipynb(t, dir, "", "git", "install"); r.code != 0 {
 		t.Fatalf("install: %+v", r)

@@ -17,6 +17,7 @@ import (
 // stored the notebook in clear. nbstripout's filter, which strips as
 // ipynb does, is replaced as before.
 func TestGitInstallStripKeepsOtherFilters(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"--strip"}, {"--strip", "--attributes"}, {"--strip", "--global"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			dir := newRepo(t)

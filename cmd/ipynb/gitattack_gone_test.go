@@ -16,6 +16,7 @@ import (
 // git diff stops naming the command, a clone with --strip still checks
 // out (smudge = cat), and ipynb git status says the command is missing.
 func TestGitDriversWithIpynbGone(t *testing.T) {
+	t.Parallel()
 	dir := newRepo(t)
 	gone := filepath.Join(t.TempDir(), "bin", "ipynb")
 	os.MkdirAll(filepath.Dir(gone), 0o755)

@@ -54,6 +54,7 @@ func TestGitMergeCountOnlyFollowsOutputs(t *testing.T) {
 // else changed: git diff through the driver says only that the formatting
 // changed (values are compared as values, not bytes: issue 21 item 2).
 func TestGitDiffReindentedIsFormattingOnly(t *testing.T) {
+	t.Parallel()
 	dir := newRepo(t)
 	if r := ipynb(t, dir, "", "git", "install"); r.code != 0 {
 		t.Fatalf("install: %+v", r)

@@ -16,6 +16,7 @@ import (
 // while git merged sub/nb.ipynb with merge=union (both sides' JSON lines
 // concatenated) — and, with --strip, committed its outputs.
 func TestGitStatusChecksEveryTrackedNotebook(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"--attributes"}, {"--global"}, {"--attributes", "--strip"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			dir := newRepo(t)
@@ -67,6 +68,7 @@ func mkdirAll(t *testing.T, dir, sub string) {
 // and where from; it used to print nothing and exit 0 while git went on
 // merging and diffing notebooks with ipynb.
 func TestGitUninstallSaysWhatStays(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ install, uninstall, where string }{
 		{"--global", "", "global"},
 		{"", "--global", "local"},

@@ -19,6 +19,7 @@ import (
 // which strip - refused (git blame failed: "external filter … failed").
 // The line edited is not committed yet, the others are the commit's.
 func TestGitBlameWithStrip(t *testing.T) {
+	t.Parallel()
 	base, err := os.ReadFile(filepath.Join(shipped, "jupyter.ipynb"))
 	if err != nil {
 		t.Fatal(err)
@@ -111,6 +112,7 @@ func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); 
 // The clean filter an older install wrote (strip -) is found outdated by
 // ipynb git status, and install replaces it.
 func TestGitStatusFindsOlderCleanFilter(t *testing.T) {
+	t.Parallel()
 	dir := newRepo(t)
 	exe, _ := filepath.EvalSymlinks(binary)
 	if r := ipynb(t, dir, "", "git", "install", "--strip"); r.code != 0 {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -15,55 +16,112 @@ import (
 // Helpers for the tests that use the real git binary and the real
 // merges of ../shared/merges (see its README).
 
-// needGit skips t when the git binary is absent, and gives git an empty
-// configuration: the user's ~/.gitconfig is never read or written.
+// needGit skips t when the git binary is absent, and gives the git and
+// ipynb processes t starts (through gitIn, ipynb or testEnv) an empty
+// configuration in a HOME of t's own: the user's ~/.gitconfig is never
+// read or written, and t may run in parallel with others, --global
+// installs included. A second call gives t a fresh HOME.
 func needGit(t *testing.T) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
-	if _, ok := parallelGit.Load(strings.SplitN(t.Name(), "/", 2)[0]); ok {
-		return // the configuration TestMain gave the process
-	}
 	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_AUTHOR_NAME", "t")
-	t.Setenv("GIT_AUTHOR_EMAIL", "t@example.com")
-	t.Setenv("GIT_COMMITTER_NAME", "t")
-	t.Setenv("GIT_COMMITTER_EMAIL", "t@example.com")
+	e := &procEnv{home: home}
+	if old, ok := testEnvs.Load(t.Name()); ok {
+		e.extra = old.(*procEnv).extra
+	}
+	testEnvs.Store(t.Name(), e)
+	t.Cleanup(func() { testEnvs.CompareAndDelete(t.Name(), e) })
 }
 
 // needGitParallel is needGit for a test that runs in parallel with
-// others: git's configuration is the empty one TestMain gives the whole
-// process (HOME, XDG_CONFIG_HOME and the names in gitTestEnv), which
-// such a test must not write (a test of --global installs uses needGit,
-// and a HOME of its own).
+// others.
 func needGitParallel(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	parallelGit.Store(t.Name(), true)
+	needGit(t)
 	t.Parallel()
 }
 
-// parallelGit holds the names of the tests that called needGitParallel.
-var parallelGit sync.Map
+// procEnv is what needGit and setTestEnv give the processes a test
+// starts: a HOME and settings over the process's environment.
+type procEnv struct {
+	home  string
+	mu    sync.Mutex
+	extra []string // NAME=value, the later winning
+}
+
+// testEnvs maps a test's name to its *procEnv.
+var testEnvs sync.Map
+
+// ownEnv returns the procEnv of t, or of the nearest test enclosing it,
+// or nil.
+func ownEnv(t testing.TB) *procEnv {
+	for name := t.Name(); ; {
+		if e, ok := testEnvs.Load(name); ok {
+			return e.(*procEnv)
+		}
+		i := strings.LastIndexByte(name, '/')
+		if i < 0 {
+			return nil
+		}
+		name = name[:i]
+	}
+}
+
+// testEnv returns the environment for a process t starts: the
+// process's, with the HOME and settings needGit and setTestEnv gave t;
+// nil (the process's own) when they gave none.
+func testEnv(t testing.TB) []string {
+	e := ownEnv(t)
+	if e == nil {
+		return nil
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.Concat(os.Environ(), gitConfigEnv(e.home), e.extra)
+}
+
+// testHome returns the HOME of the processes t starts.
+func testHome(t testing.TB) string {
+	if e := ownEnv(t); e != nil {
+		return e.home
+	}
+	return os.Getenv("HOME")
+}
+
+// setTestEnv is t.Setenv for the processes t starts after needGit: the
+// test process's own environment is left alone, so t may run in
+// parallel.
+func setTestEnv(t testing.TB, name, value string) {
+	t.Helper()
+	e := ownEnv(t)
+	if e == nil {
+		t.Fatal("setTestEnv before needGit")
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.extra = append(e.extra, name+"="+value)
+}
+
+// gitConfigEnv is an empty git configuration in home, as NAME=value.
+func gitConfigEnv(home string) []string {
+	return []string{
+		"HOME=" + home,
+		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
+		"GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=t",
+		"GIT_AUTHOR_EMAIL=t@example.com",
+		"GIT_COMMITTER_NAME=t",
+		"GIT_COMMITTER_EMAIL=t@example.com",
+	}
+}
 
 // gitTestEnv gives the process an empty git configuration in a HOME of
-// its own, for the tests that run git in parallel (see needGitParallel).
+// its own, for the processes tests start without needGit.
 func gitTestEnv(home string) {
-	for k, v := range map[string]string{
-		"HOME":                home,
-		"XDG_CONFIG_HOME":     filepath.Join(home, ".config"),
-		"GIT_CONFIG_NOSYSTEM": "1",
-		"GIT_AUTHOR_NAME":     "t",
-		"GIT_AUTHOR_EMAIL":    "t@example.com",
-		"GIT_COMMITTER_NAME":  "t",
-		"GIT_COMMITTER_EMAIL": "t@example.com",
-	} {
+	for _, kv := range gitConfigEnv(home) {
+		k, v, _ := strings.Cut(kv, "=")
 		os.Setenv(k, v)
 	}
 }
@@ -85,6 +143,7 @@ func gitStatusIn(t *testing.T, dir string, args ...string) (string, int) {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
+	cmd.Env = testEnv(t)
 	out, err := cmd.CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); ok {
 		return string(out), ee.ExitCode()

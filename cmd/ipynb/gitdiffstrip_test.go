@@ -17,6 +17,7 @@ import (
 // without the clean filter (for --cached too, the index entry being up
 // to date), and the driver showed every output as added.
 func TestGitDiffUnderStripShowsWhatIsStored(t *testing.T) {
+	t.Parallel()
 	base, err := os.ReadFile(filepath.Join(shipped, "jupyter.ipynb"))
 	if err != nil {
 		t.Fatal(err)

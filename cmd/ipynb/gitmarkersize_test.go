@@ -34,6 +34,7 @@ func markerLength(file string) int {
 // runs out of memory at 2147483647) marks it with markers at most 1024
 // long too.
 func TestGitLargeMarkerSizes(t *testing.T) {
+	t.Parallel()
 	dir := newRepo(t)
 	if r := ipynb(t, dir, "", "git", "install"); r.code != 0 {
 		t.Fatalf("install: %+v", r)
@@ -88,6 +89,7 @@ func TestGitLargeMarkerSizes(t *testing.T) {
 // merge-file any %L, is found outdated by ipynb git status, and install
 // updates it.
 func TestGitStatusFindsUnboundedRescue(t *testing.T) {
+	t.Parallel()
 	dir := newRepo(t)
 	exe, _ := filepath.EvalSymlinks(binary)
 	if r := ipynb(t, dir, "", "git", "install"); r.code != 0 {

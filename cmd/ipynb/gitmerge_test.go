@@ -65,6 +65,7 @@ func validNotebook(t *testing.T, data []byte) *nbformat.Notebook {
 }
 
 func TestGitMergeDriver(t *testing.T) {
+	t.Parallel()
 	dir := newRepo(t)
 	if r := ipynb(t, dir, "", "git", "install"); r.code != 0 {
 		t.Fatalf("install: %+v", r)
@@ -167,6 +168,7 @@ func TestGitMergeDriver(t *testing.T) {
 // With --strip, what git commits has no outputs and no counts; the work
 // tree keeps them.
 func TestGitStripFilter(t *testing.T) {
+	t.Parallel()
 	dir := newRepo(t)
 	if r := ipynb(t, dir, "", "git", "install", "--strip"); r.code != 0 {
 		t.Fatalf("install --strip: %+v", r)
@@ -201,6 +203,7 @@ func TestGitStripFilter(t *testing.T) {
 // stop git log -p or git diff; a rename reaches the driver with its new
 // path.
 func TestGitHistoryWithBrokenNotebook(t *testing.T) {
+	t.Parallel()
 	dir := newRepo(t)
 	if r := ipynb(t, dir, "", "git", "install"); r.code != 0 {
 		t.Fatalf("install: %+v", r)
@@ -231,6 +234,7 @@ func TestGitHistoryWithBrokenNotebook(t *testing.T) {
 // empty base; the cells both added alike are kept once, the one added in
 // two versions is a conflict inside a valid notebook.
 func TestGitMergeAddAdd(t *testing.T) {
+	t.Parallel()
 	dir := newRepo(t)
 	if r := ipynb(t, dir, "", "git", "install"); r.code != 0 {
 		t.Fatalf("install: %+v", r)

@@ -21,6 +21,7 @@ var quoteNames = []string{
 // true (git's default) and, for names without characters that drive a
 // terminal, false.
 func TestQuoteAsGitLsFiles(t *testing.T) {
+	t.Parallel()
 	dir := newRepo(t)
 	for _, n := range quoteNames {
 		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
@@ -53,6 +54,7 @@ func TestQuoteAsGitLsFiles(t *testing.T) {
 // The diff driver's --- and +++ lines name the file as git's own diff
 // does, and check names the file as git ls-files does.
 func TestGitDiffNamesQuotedAsGit(t *testing.T) {
+	t.Parallel()
 	base, err := os.ReadFile(filepath.Join(shipped, "jupyter.ipynb"))
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 // ever lost. Outputs are not in git by design: a command that writes the
 // file from git (stash, restore, checkout) writes it without them.
 func TestGitStripEveryday(t *testing.T) {
+	t.Parallel()
 	for _, global := range []bool{false, true} {
 		name := "local"
 		if global {
@@ -162,6 +163,7 @@ func outputCount(t *testing.T, data []byte) int {
 // restore; ipynb git status finds it and says how to repair it (exit
 // 1), and ipynb git install repairs it.
 func TestGitStripOldInstallRepaired(t *testing.T) {
+	t.Parallel()
 	for _, global := range []bool{false, true} {
 		scope, flag := "--local", ""
 		if global {
@@ -182,7 +184,7 @@ func TestGitStripOldInstallRepaired(t *testing.T) {
 			}
 			attrs := filepath.Join(dir, ".git", "info", "attributes")
 			if global {
-				attrs = filepath.Join(os.Getenv("HOME"), ".config", "git", "attributes")
+				attrs = filepath.Join(testHome(t), ".config", "git", "attributes")
 			}
 			os.MkdirAll(filepath.Dir(attrs), 0o755)
 			os.WriteFile(attrs, []byte("*.ipynb merge=ipynb diff=ipynb filter=ipynb\n"), 0o644)

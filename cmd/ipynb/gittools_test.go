@@ -21,6 +21,7 @@ import (
 // reached over loopback by a Go HTTP client, as the page's script would
 // reach it.
 func TestGitDifftoolMergetool(t *testing.T) {
+	t.Parallel()
 	dir := newRepo(t)
 	buildWeb(t)
 	tmp := t.TempDir()
@@ -29,7 +30,7 @@ func TestGitDifftoolMergetool(t *testing.T) {
 	// The browser is given a launcher page (file://…, see nbweb's
 	// launcher) that sends it on to the page's address: record that.
 	nbtest.WriteExecutable(t, browser, []byte("#!/bin/sh\nsed -n 's/.*content=\"0;url=\\([^\"]*\\)\".*/\\1/p' \"${1#file://}\" >> \""+urls+"\"\n"))
-	t.Setenv("BROWSER", browser)
+	setTestEnv(t, "BROWSER", browser)
 	if r := ipynb(t, dir, "", "git", "install"); r.code != 0 || !strings.Contains(r.stdout, "set local mergetool.ipynb.trustExitCode = true") || strings.Contains(r.stdout, "ipynb-web is not installed") {
 		t.Fatalf("install: %+v", r)
 	}
@@ -107,18 +108,21 @@ func TestGitDifftoolMergetool(t *testing.T) {
 // Without ipynb-web beside ipynb or on the PATH, install says the tools
 // need it (the drivers do not), and status says so too.
 func TestGitToolsWithoutWebProgram(t *testing.T) {
+	t.Parallel()
 	dir := newRepo(t)
 	alone := filepath.Join(t.TempDir(), "ipynb")
 	copyFile(t, binary, alone)
-	t.Setenv("PATH", "/usr/bin:/bin")
+	setTestEnv(t, "PATH", "/usr/bin:/bin")
 	cmd := exec.Command(alone, "git", "install")
 	cmd.Dir = dir
+	cmd.Env = testEnv(t)
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "note: the server program ipynb-web is not installed") {
 		t.Errorf("install: %v\n%s", err, out)
 	}
 	cmd = exec.Command(alone, "git", "status")
 	cmd.Dir = dir
+	cmd.Env = testEnv(t)
 	out, err = cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "git difftool -t ipynb and git mergetool -t ipynb fail until it is") || !strings.Contains(string(out), "ipynb merges and diffs notebooks here") {
 		t.Errorf("status: %v\n%s", err, out)
@@ -143,6 +147,7 @@ func startGit(t *testing.T, dir string, args ...string) func() int {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
+	cmd.Env = testEnv(t)
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {

@@ -31,9 +31,10 @@ func TestGitInstallRefusesGoRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds ipynb with go run")
 	}
+	t.Parallel()
 	env := goEnv(t, "GOCACHE", "GOMODCACHE", "GOPATH")
 	needGit(t) // a temporary HOME: --global writes there
-	goEnvs := append(os.Environ(), "GOCACHE="+env[0], "GOMODCACHE="+env[1], "GOPATH="+env[2])
+	goEnvs := append(testEnv(t), "GOCACHE="+env[0], "GOMODCACHE="+env[1], "GOPATH="+env[2])
 	refused := func(t *testing.T, out []byte, err error, code int) string {
 		t.Helper()
 		ee, ok := err.(*exec.ExitError)
@@ -41,7 +42,7 @@ func TestGitInstallRefusesGoRun(t *testing.T) {
 		if !ok || ee.ExitCode() != code || !strings.Contains(msg, "go install ./cmd/ipynb") || strings.Contains(msg, "@latest") {
 			t.Errorf("install from a go run build: %v\n%s", err, out)
 		}
-		if _, err := os.Stat(filepath.Join(os.Getenv("HOME"), ".gitconfig")); err == nil {
+		if _, err := os.Stat(filepath.Join(testHome(t), ".gitconfig")); err == nil {
 			t.Errorf("a refused install wrote ~/.gitconfig")
 		}
 		return msg
@@ -74,7 +75,7 @@ func TestGitInstallRefusesGoRun(t *testing.T) {
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		copyFile(t, binary, p)
 		cmd := exec.Command(p, "git", "install", "--global")
-		cmd.Env = append(os.Environ(), "GOCACHE="+cache)
+		cmd.Env = append(testEnv(t), "GOCACHE="+cache)
 		out, err := cmd.CombinedOutput()
 		refused(t, out, err, exitError)
 	}

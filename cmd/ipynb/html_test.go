@@ -81,6 +81,7 @@ func TestDiffHTMLCommand(t *testing.T) {
 // name, another name for it, a link to it, nor in git's driver form; the
 // notebooks are left as they were.
 func TestPageNotOverInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	b := strings.Replace(htmlNotebook, `"text": "1\n"`, `"text": "2\n"`, 1)
 	os.WriteFile(filepath.Join(dir, "a.ipynb"), []byte(htmlNotebook), 0o666)

@@ -105,6 +105,7 @@ func labelRepo(t *testing.T, topic string) (dir string, base, ours, theirs []byt
 // cherry-pick, whose name git < 2.44 does not give, says ours and
 // theirs.
 func TestGitMergeLabelsRealGit(t *testing.T) {
+	t.Parallel()
 	const topic = "feature/ünï-'x'"
 	dir, _, _, _ := labelRepo(t, topic)
 	out, st := gitStatusIn(t, dir, "merge", "--no-edit", topic)
@@ -155,6 +156,7 @@ func gitAtLeast(t *testing.T, major, minor int) bool {
 // names, "HEAD:old.ipynb" for a renamed file, quotes and all — are the
 // markers', and an absent label (”) falls back as on older git.
 func TestGitMergeLabelsNewGit(t *testing.T) {
+	t.Parallel()
 	dir, base, ours, theirs := labelRepo(t, "topic")
 	cmdline := strings.TrimSpace(gitIn(t, dir, "config", "--get", "merge.ipynb.driver"))
 	tmp := t.TempDir()
@@ -174,6 +176,7 @@ func TestGitMergeLabelsNewGit(t *testing.T) {
 		os.WriteFile(b, theirs, 0o644)
 		cmd := exec.Command("sh", "-c", expandDriver(cmdline, o, a, b, 7, tc.path, "abc1234", tc.x, tc.y))
 		cmd.Dir = dir
+		cmd.Env = testEnv(t)
 		out, err := cmd.CombinedOutput()
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
 			t.Fatalf("driver: %v\n%s", err, out)
@@ -220,6 +223,7 @@ func TestFixLabels(t *testing.T) {
 // theirs on git < 2.44 (which names neither side to a driver), and the
 // conflict is found by check; rebase --abort leaves the commit as it was.
 func TestGitRebaseLabelsRealGit(t *testing.T) {
+	t.Parallel()
 	dir, _, ours, _ := labelRepo(t, "topic")
 	out, st := gitStatusIn(t, dir, "rebase", "topic")
 	if st == 0 || !strings.Contains(out, "CONFLICT (content)") {

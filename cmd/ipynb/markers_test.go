@@ -17,6 +17,7 @@ import (
 // for every real conflicted merge, in both conflict styles and with
 // another marker size.
 func TestSplitConflictsAgreesWithGit(t *testing.T) {
+	t.Parallel()
 	needGit(t)
 	n := 0
 	for i, c := range mergeCases(t) {

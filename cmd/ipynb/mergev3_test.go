@@ -68,6 +68,7 @@ func inputOf(t *testing.T, data []byte) string {
 // byte for byte (and nbformat 3, valid); conflicting, exit 1, the
 // conflict marked inside the code cell, the other cells as they were.
 func TestMergeV3(t *testing.T) {
+	t.Parallel()
 	base, ours, theirs := v3Sides(t, false)
 	dir := mergeFiles(t, base, ours, theirs)
 	r := ipynb(t, dir, "", "merge", "base.ipynb", "ours.ipynb", "theirs.ipynb")
@@ -159,6 +160,7 @@ func TestDiffV3(t *testing.T) {
 // leaves a valid nbformat 3 notebook, the conflict marked inside the cell
 // with git's labels, which check finds.
 func TestGitMergeV3(t *testing.T) {
+	t.Parallel()
 	dir := newRepo(t)
 	if r := ipynb(t, dir, "", "git", "install"); r.code != 0 {
 		t.Fatalf("install: %+v", r)

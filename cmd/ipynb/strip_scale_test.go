@@ -13,6 +13,7 @@ import (
 // keys included), and for many duplicated outputs (operation counts at
 // doubling sizes, not time).
 func TestStripScales(t *testing.T) {
+	t.Parallel()
 	shapes := map[string]func(n int) string{
 		"cells": func(n int) string {
 			var b strings.Builder

@@ -11,6 +11,7 @@ import (
 // that differ only in a lone surrogate (it called them identical), and
 // fix keeps such escapes, both sides' versions between markers.
 func TestLoneSurrogatesThroughDiffAndFix(t *testing.T) {
+	t.Parallel()
 	needGit(t)
 	dir := t.TempDir()
 	nb := func(line string) string {
