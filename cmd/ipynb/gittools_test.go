@@ -53,7 +53,7 @@ func TestGitDifftoolMergetool(t *testing.T) {
 	if body := get(t, page); !strings.Contains(body, "ours") || !strings.Contains(body, "base") {
 		t.Errorf("the difftool page does not show the change base → ours")
 	}
-	post(t, page, "bye", `{}`)
+	post(t, page, "bye", byeBody())
 	if code := tool(); code != 0 {
 		t.Errorf("git difftool: exit %d", code)
 	}

@@ -8,8 +8,11 @@
 // their path and that name that address as their host (so that another
 // site cannot reach it through a name that resolves to the loopback
 // address); posts only from the page's own origin, as JSON. It stops when
-// the page says it closed (or has said nothing for 10 s: the page speaks
-// every 2 s) or on an interrupt. The address (and so the token) is printed
+// the page says it closed (3 s later: a reload says so, then speaks
+// again), at once when a client's bye says it is done ({"done": true}),
+// when the page has said nothing for 10 s (it speaks every 2 s), or on an
+// interrupt; an action in flight (a save) always ends, and counts in the
+// exit status, before the server does. The address (and so the token) is printed
 // for the user, and never put in another program's arguments: a browser
 // opened is given a launcher page that only this user may read.
 package nbweb
@@ -62,6 +65,10 @@ type webServer struct {
 	mu    sync.Mutex
 	alive time.Time // the page's last word (zero: not yet)
 	bye   time.Time // when the page said it closed (zero: it did not)
+
+	// acting is read-held by each action while it runs; serve takes it
+	// once the server stopped, so that no action is cut short.
+	acting sync.RWMutex
 }
 
 // serve serves app until its page closes or the process is interrupted.
@@ -94,7 +101,9 @@ func serve(stdout, stderr io.Writer, app webApp, open bool) int {
 		q.setQuit(stop)
 	}
 	go s.watch(ctx)
+	shut := make(chan struct{})
 	go func() {
+		defer close(shut)
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
@@ -104,6 +113,10 @@ func serve(stdout, stderr io.Writer, app webApp, open bool) int {
 		fmt.Fprintf(stderr, "ipynb web: %v\n", err)
 		return 2
 	}
+	// Serve returns as soon as the server stops: the requests it was
+	// answering end first (those left after 2 s, actions only).
+	<-shut
+	s.acting.Lock()
 	return app.status()
 }
 
@@ -190,8 +203,16 @@ func (s *webServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	if rest == "alive" || rest == "bye" {
 		w.WriteHeader(http.StatusNoContent)
+		var bye struct {
+			Done bool `json:"done"`
+		}
+		if rest == "bye" && json.Unmarshal(body, &bye) == nil && bye.Done && s.stop != nil {
+			s.stop()
+		}
 		return
 	}
+	s.acting.RLock()
+	defer s.acting.RUnlock()
 	answer, ok := s.app.action(rest, body)
 	if !ok {
 		http.NotFound(w, r)
