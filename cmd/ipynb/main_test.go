@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/nbdialog/ipynb/internal/browsertest"
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -44,7 +45,7 @@ func TestMain(m *testing.M) {
 	toolEnv = toolchainEnv()
 	gitTestEnv(filepath.Join(dir, "home"))
 	startWebBuild()
-	code := m.Run()
+	code := browsertest.Main(m) // one chromium for the browser tests, a tab each
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
