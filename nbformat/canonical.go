@@ -6,6 +6,7 @@ package nbformat
 import (
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/nbcanon"
@@ -24,23 +25,42 @@ func marshalCanonical(nb *Notebook) ([]byte, error) {
 	return out, err
 }
 
-// canonicalAsRead returns the bytes nb was read from, not copied, when nb
-// is unedited and they are its canonical bytes already (no byte-order
-// mark, nothing before the JSON): recognised without building them anew.
-func canonicalAsRead(nb *Notebook) ([]byte, bool, error) {
-	lead, rest, ok := nb.asRead()
-	if !ok || len(lead) != 0 {
-		return nil, false, nil
-	}
-	var same bool
-	err := onCanonicalTape(nb, func(t *jsontree.Tape) (err error) {
-		same, err = nbcanon.Same(t, nb.Nbformat, rest)
-		return canonicalError(nb, err)
+// writeCanonical writes nb's canonical bytes to w in pieces as they are
+// made. Should the writing start again on a full parse (see
+// onCanonicalTape), the bytes w was given already are not given again.
+func writeCanonical(w io.Writer, nb *Notebook) error {
+	rw := &resumeWriter{w: w}
+	err := onCanonicalTape(nb, func(t *jsontree.Tape) error {
+		rw.pos = 0
+		return canonicalError(nb, nbcanon.WriteTo(rw, t, nb.Nbformat))
 	})
-	if err != nil || !same {
-		return nil, false, err
+	if rw.err != nil && errors.Is(err, rw.err) {
+		return fmt.Errorf("nbformat: writing: %w", rw.err)
 	}
-	return rest, true, nil
+	return err
+}
+
+// resumeWriter passes to w the bytes past the n it was given before:
+// writing the same bytes again from the start (pos 0) resumes where w
+// was left. err is w's error.
+type resumeWriter struct {
+	w      io.Writer
+	pos, n int
+	err    error
+}
+
+func (r *resumeWriter) Write(p []byte) (int, error) {
+	start := r.pos
+	r.pos += len(p)
+	if r.pos <= r.n {
+		return len(p), nil
+	}
+	if _, err := r.w.Write(p[max(0, r.n-start):]); err != nil {
+		r.err = err
+		return 0, err
+	}
+	r.n = r.pos
+	return len(p), nil
 }
 
 // onCanonicalTape calls f with the tape nb's canonical bytes are written

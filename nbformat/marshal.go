@@ -50,26 +50,14 @@ func (o MarshalOptions) Marshal(nb *Notebook) ([]byte, error) {
 // MarshalTo writes to w what Marshal returns. An unedited notebook's
 // bytes go to w straight from the bytes it was read from, so no second
 // copy of the file is made (a caller comparing or hashing the output holds
-// only the notebook); so do, with Canonical, those of an unedited notebook
-// read from its canonical bytes, which are recognised without being built
-// anew. Otherwise, without Canonical, the output is written in pieces of
-// about 64 KiB as it is built (the notebook and one piece in memory, not
-// the whole output); with Canonical it is built in memory and written in
-// one Write. A failed write is returned as an error wrapping w's error;
-// so is a failure to build the output, which may then have been written
-// in part.
+// only the notebook). Otherwise, and always with Canonical, the output is
+// written in pieces (about 64 KiB; 32 KiB with Canonical) as it is built:
+// the notebook and one piece in memory, not the whole output. A failed
+// write is returned as an error wrapping w's error; so is a failure to
+// build the output, which may then have been written in part.
 func (o MarshalOptions) MarshalTo(w io.Writer, nb *Notebook) error {
 	if o.Canonical {
-		if data, ok, err := canonicalAsRead(nb); err != nil {
-			return err
-		} else if ok {
-			return writeAll(w, data)
-		}
-		out, err := marshalCanonical(nb)
-		if err == nil {
-			err = writeAll(w, out)
-		}
-		return err
+		return writeCanonical(w, nb)
 	}
 	return nb.marshalTo(w)
 }

@@ -87,10 +87,10 @@ const (
 )
 
 // format returns the formatted bytes of a notebook and the repairs made.
-// With checkOnly in Python nbformat's layout (fmtLayout), a notebook Heal
-// leaves unchanged is compared with its canonical bytes without building
-// them: the bytes returned are data itself when they are the same, nil
-// when not (only whether the file changes matters then).
+// With checkOnly in Python nbformat's layout (fmtLayout, fmtCanonical),
+// the notebook is compared with its canonical bytes as they are written,
+// never built whole: the bytes returned are data itself when they are the
+// same, nil when not (only whether the file changes matters then).
 func format(data []byte, mode fmtMode, upgrade, checkOnly bool) ([]byte, []nbformat.Repair, error) {
 	nb, err := unmarshalOwned(data)
 	if err != nil {
@@ -105,6 +105,9 @@ func format(data []byte, mode fmtMode, upgrade, checkOnly bool) ([]byte, []nbfor
 		return nil, nil, fmt.Errorf("nbformat %d: %w", nb.Nbformat, errOld)
 	}
 	if mode == fmtCanonical {
+		if checkOnly {
+			return sameCanonical(data, nb, nil)
+		}
 		out, err := nbformat.MarshalOptions{Canonical: true}.Marshal(nb)
 		return out, nil, err
 	}
@@ -113,12 +116,8 @@ func format(data []byte, mode fmtMode, upgrade, checkOnly bool) ([]byte, []nbfor
 		return nil, repairs, err
 	}
 	if mode == fmtLayout {
-		if checkOnly && !nb.Edited() {
-			same, err := sameAsWritten(data, func(w io.Writer) error { return nbformat.MarshalOptions{Canonical: true}.MarshalTo(w, nb) })
-			if err != nil || same {
-				return data, repairs, err
-			}
-			return nil, repairs, nil
+		if checkOnly {
+			return sameCanonical(data, nb, repairs)
 		}
 		out, err := nbformat.MarshalOptions{Canonical: true}.Marshal(nb)
 		return out, repairs, err
@@ -128,6 +127,17 @@ func format(data []byte, mode fmtMode, upgrade, checkOnly bool) ([]byte, []nbfor
 	}
 	out, err := nbformat.Marshal(nb)
 	return out, repairs, err
+}
+
+// sameCanonical is format's answer, with checkOnly, in Python nbformat's
+// layout: data when they are nb's canonical bytes, else nil. They are
+// compared as they are written, so the first difference ends the work.
+func sameCanonical(data []byte, nb *nbformat.Notebook, repairs []nbformat.Repair) ([]byte, []nbformat.Repair, error) {
+	same, err := sameAsWritten(data, func(w io.Writer) error { return nbformat.MarshalOptions{Canonical: true}.MarshalTo(w, nb) })
+	if err != nil || !same {
+		return nil, repairs, err
+	}
+	return data, repairs, nil
 }
 
 // sameAsWritten reports whether write writes exactly data, comparing each

@@ -17,6 +17,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -43,7 +44,60 @@ func (p *Problem) Error() string { return p.Pointer + ": " + p.Msg }
 // t, or a *Problem. A rule that reads a lazy interior panics with the
 // tape's *jsontree.LazyError: the caller then writes a full parse.
 func Write(t *jsontree.Tape, major int) ([]byte, error) {
-	w := canon{t: t, buf: make([]byte, 0, len(t.Data)+len(t.Data)/32+64)}
+	w, err := newCanon(t, major, nil)
+	if err != nil {
+		return nil, err
+	}
+	w.buf = make([]byte, 0, len(t.Data)+len(t.Data)/32+64)
+	w.root(jsontree.Root)
+	w.buf = append(w.buf, '\n')
+	return w.buf, nil
+}
+
+// WriteTo writes what Write returns to out, in pieces of about chunk
+// bytes (or one value, when larger), holding no more of them: the first
+// error of out stops the writing and is returned as it is. Its other
+// errors and panics are Write's; a panic may come after pieces were
+// written.
+func WriteTo(out io.Writer, t *jsontree.Tape, major int) (err error) {
+	w, err := newCanon(t, major, out)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			f, ok := r.(writeFailure)
+			if !ok {
+				panic(r)
+			}
+			err = f.err
+		}
+	}()
+	w.buf = make([]byte, 0, 2*chunk)
+	w.root(jsontree.Root)
+	w.buf = append(w.buf, '\n')
+	w.flush(0)
+	return nil
+}
+
+// chunk is the size of the pieces WriteTo writes.
+const chunk = 32 << 10
+
+// writeFailure carries the error of WriteTo's writer out of the writing.
+type writeFailure struct{ err error }
+
+type canon struct {
+	t   *jsontree.Tape
+	buf []byte
+	esc jsontree.Escaping
+	v3  bool
+	out io.Writer // WriteTo's: buf goes to it in pieces (nil: Write keeps it whole)
+}
+
+// newCanon is the writer of the notebook of nbformat major on t, once
+// Python's reader and writer are known to accept it.
+func newCanon(t *jsontree.Tape, major int, out io.Writer) (*canon, error) {
+	w := &canon{t: t, out: out}
 	switch major {
 	case 4:
 	case 3:
@@ -55,72 +109,19 @@ func Write(t *jsontree.Tape, major int) ([]byte, error) {
 	if err := pythonFailure(t, w.v3); err != nil {
 		return nil, err
 	}
-	w.root(jsontree.Root)
-	w.buf = append(w.buf, '\n')
-	return w.buf, nil
+	return w, nil
 }
 
-// Same reports whether data are the canonical bytes of the notebook of
-// nbformat major on t (what Write returns), without building them: they
-// are written in pieces of about sameChunk bytes (or one value, when
-// larger), each compared with data and dropped, stopping at the first
-// difference. Its errors and panics are Write's.
-func Same(t *jsontree.Tape, major int, data []byte) (same bool, err error) {
-	w := canon{t: t, comparing: true, against: data}
-	switch major {
-	case 4:
-	case 3:
-		w.v3 = true
-		w.esc.ASCII = true
-	default:
-		return false, fmt.Errorf("nbformat %d: %w", major, ErrVersion)
-	}
-	if err := pythonFailure(t, w.v3); err != nil {
-		return false, err
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			if r != errDiffers {
-				panic(r)
-			}
-			same = false
-		}
-	}()
-	w.root(jsontree.Root)
-	w.buf = append(w.buf, '\n')
-	w.flush(0)
-	return w.off == len(data), nil
-}
-
-// sameChunk is the size of the pieces Same compares.
-const sameChunk = 32 << 10
-
-// errDiffers stops Same's writing at the first difference.
-var errDiffers = errors.New("nbcanon: differs")
-
-type canon struct {
-	t   *jsontree.Tape
-	buf []byte
-	esc jsontree.Escaping
-	v3  bool
-	// comparing (Same): what is written is compared with against (off
-	// of its bytes matched so far; buf not yet), then dropped.
-	comparing bool
-	against   []byte
-	off       int
-}
-
-// flush, for Same, compares the bytes written with those expected next
-// and drops them, once there are at least least of them; a difference
-// panics with errDiffers.
+// flush, for WriteTo, writes the bytes made so far to out and drops them,
+// once there are at least least of them; an error of out panics with a
+// writeFailure.
 func (w *canon) flush(least int) {
-	if !w.comparing || len(w.buf) < least {
+	if w.out == nil || len(w.buf) < least || len(w.buf) == 0 {
 		return
 	}
-	if !bytes.HasPrefix(w.against[w.off:], w.buf) {
-		panic(errDiffers)
+	if _, err := w.out.Write(w.buf); err != nil {
+		panic(writeFailure{err})
 	}
-	w.off += len(w.buf)
 	w.buf = w.buf[:0]
 }
 
@@ -139,7 +140,7 @@ func (w *canon) object(ms []cmember, ind string) {
 	inner := ind + " "
 	w.buf = append(w.buf, '{')
 	for i, m := range ms {
-		w.flush(sameChunk)
+		w.flush(chunk)
 		if i > 0 {
 			w.buf = append(w.buf, ',')
 		}
@@ -162,7 +163,7 @@ func (w *canon) array(n int, elem func(i int, ind string), ind string) {
 	inner := ind + " "
 	w.buf = append(w.buf, '[')
 	for i := 0; i < n; i++ {
-		w.flush(sameChunk)
+		w.flush(chunk)
 		if i > 0 {
 			w.buf = append(w.buf, ',')
 		}
@@ -248,7 +249,7 @@ func (w *canon) flatArray(j int, ind string) {
 	w.buf = append(w.buf, '[')
 	i := 0
 	if !w.t.Scalars(j, func(e jsontree.Node) bool {
-		w.flush(sameChunk)
+		w.flush(chunk)
 		if i > 0 {
 			w.buf = append(w.buf, ',')
 		}
@@ -300,7 +301,7 @@ func (w *canon) joinedLines(j int) (func(ind string), bool) {
 		inner := ind + " "
 		count := 0
 		next := func() { // before a piece
-			w.flush(sameChunk)
+			w.flush(chunk)
 			if count == 0 {
 				w.buf = append(w.buf, '[')
 			} else {
