@@ -57,9 +57,14 @@ func TestMergeAddedOnBothSidesApart(t *testing.T) {
 		{"two cells", "a b c", "x a y b c", "a b y c x", "x a y b c", []string{"x 0,4", "y 2,2"}},
 		// Theirs put z before x, both after a: the message before x
 		// among those all three have is a on both sides, one place;
-		// insertions at one place come ours' (x) first, then theirs'
-		// others (z).
-		{"same gap, other added cells", "a b c", "a x b c", "a z x b c", "a x z b c", nil},
+		// insertions at one place keep both sides' orders (z before x,
+		// as theirs put it), ours' first where both orders allow either.
+		{"same gap, other added cells", "a b c", "a x b c", "a z x b c", "a z x b c", nil},
+		{"same gap, each side's own", "a b c", "a x y b c", "a x z y b c", "a x z y b c", nil},
+		{"same gap, both sides' own between", "a b c", "a x w y b c", "a x z y b c", "a x w z y b c", nil},
+		// Both added the same notebook (an empty base): theirs' b
+		// stands between a and c, as on theirs.
+		{"empty base", "", "a c d", "a b c d", "a b c d", nil},
 		// Ours deleted b, after which theirs put x: a is before x on
 		// both sides among the messages all three have.
 		{"after a cell one side deleted", "a b c", "a x c", "a b x c", "a x c", nil},

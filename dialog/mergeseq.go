@@ -371,9 +371,11 @@ type slot struct {
 }
 
 // mergedSlots merges the key sequences with diff3: stable and equal
-// chunks once, a conflicting chunk as ours then those keys of theirs that
-// ours lacks, between marker messages when both sides replaced messages
-// there (see replacedOnBoth). Marker messages are added to *es.
+// chunks once; a conflicting chunk as ours' keys with theirs' that ours
+// lacks among them, each after the key both hold that precedes it on
+// theirs (after ours' keys there), or, when both sides replaced messages
+// there (see replacedOnBoth), ours then theirs' keys ours lacks, between
+// marker messages. Marker messages are added to *es.
 func (mg *merger) mergedSlots(kb, ko, kt []int, mo, mt []int) []slot {
 	var slots []slot
 	add := func(keys []int, from slotSide) {
@@ -394,22 +396,37 @@ func (mg *merger) mergedSlots(kb, ko, kt []int, mo, mt []int) []slot {
 			for _, k := range c.Ours {
 				in[k] = true
 			}
-			marked := mg.replacedOnBoth(c.Base, c.Ours, c.Theirs)
-			if marked {
+			if mg.replacedOnBoth(c.Base, c.Ours, c.Theirs) {
 				slots = append(slots, mg.markerSlot('<', mg.mk.Ours, len(c.Base)))
-			}
-			add(c.Ours, fromOurs)
-			if marked {
+				add(c.Ours, fromOurs)
 				slots = append(slots, mg.markerSlot('=', "", 0))
+				for _, k := range c.Theirs {
+					if !in[k] {
+						slots = append(slots, slot{k, fromTheirs})
+					}
+				}
+				slots = append(slots, mg.markerSlot('>', mg.mk.Theirs, 0))
+				continue
 			}
-			for _, k := range c.Theirs {
-				if !in[k] {
-					slots = append(slots, slot{k, fromTheirs})
+			// Interleaved where both sides hold a key: between two
+			// such keys, ours' others first, then theirs'.
+			m := textdiff.MatchAnchored(c.Ours, c.Theirs)
+			j := 0
+			theirsUpTo := func(end int) {
+				for ; j < end; j++ {
+					if k := c.Theirs[j]; !in[k] {
+						slots = append(slots, slot{k, fromTheirs})
+					}
 				}
 			}
-			if marked {
-				slots = append(slots, mg.markerSlot('>', mg.mk.Theirs, 0))
+			for i, k := range c.Ours {
+				if m[i] >= 0 {
+					theirsUpTo(m[i])
+					j = m[i] + 1
+				}
+				slots = append(slots, slot{k, fromOurs})
 			}
+			theirsUpTo(len(c.Theirs))
 		}
 	}
 	return slots
