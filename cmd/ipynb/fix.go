@@ -22,8 +22,11 @@ so that the JSON no longer reads. Each side is read back from the markers
 (the lines outside the conflicts with that side's lines), and the sides
 are merged cell by cell, as "ipynb merge" does: with the base side when
 the markers carry one (merge.conflictStyle diff3 or zdiff3) and it reads
-as a notebook, else two-way, from an empty base, so that every cell the
-two sides do not agree on is kept from both. What still conflicts is marked inside the cell's text, with
+as a notebook, else with git's stage :1: of the file as the base while
+git has it unmerged (git ls-files -u), else two-way, from an empty base,
+so that every cell the two sides do not agree on is kept from both (a
+cell one side deleted and the other edited is then kept edited: without
+a base, a deletion and an addition look alike). What still conflicts is marked inside the cell's text, with
 the markers' own size and labels; the file written is a valid notebook.
 Where the sides read back are not notebooks (git's unchanged lines mix
 two layouts, as when one side was re-saved with Colab's 2-space indent)
@@ -110,8 +113,12 @@ func runFix(e *env, args []string) int {
 			st = exitError
 		default:
 			st = f.write(e, a, stamp)
-			if st == exitOK && f.stageOurs != nil {
+			switch {
+			case st != exitOK:
+			case f.stageOurs != nil:
 				fmt.Fprintf(e.stderr, "%s: merged git's stages :1: :2: :3: (the sides read back from the markers are not notebooks)\n", name)
+			case f.stageBase:
+				fmt.Fprintf(e.stderr, "%s: merged with git's stage :1: as the base (the markers carry none)\n", name)
 			}
 		}
 		restore()
@@ -168,6 +175,7 @@ type fixMerge struct {
 	summary   string // "" when none is left
 	path      string // the file, as named (for git's stages: fixstages.go)
 	stageOurs []byte // git's stage :2: when the stages were merged
+	stageBase bool   // git's stage :1: was the base of the sides
 }
 
 // splitForFix splits data, a notebook with conflict markers, into the
@@ -246,7 +254,9 @@ func (f *fixMerge) mergeTo(w io.Writer) error {
 		if theirs == nil {
 			theirs = cs.theirs.take(&cs.ours)
 		}
-		conflicts, err = mergeTwoWayTo(w, ours, theirs, f.opt)
+		if conflicts, threeWay, err = f.mergeOnStageBase(w, ours, theirs); !threeWay {
+			conflicts, err = mergeTwoWayTo(w, ours, theirs, f.opt)
+		}
 	}
 	if errors.As(err, &mie) && mie.Op == "merge" {
 		st, ok := gitStages(f.path)

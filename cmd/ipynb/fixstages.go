@@ -1,7 +1,8 @@
 package main
 
 // fix of a file git left unmerged: its stages, when the sides read back
-// from the markers are not notebooks.
+// from the markers are not notebooks, and its base stage, when the
+// markers carry no base.
 
 import (
 	"bytes"
@@ -88,6 +89,37 @@ func onlyStageLines(st [3][]byte, sides ...[]byte) bool {
 		}
 	}
 	return true
+}
+
+// mergeOnStageBase merges the sides read back from markers without a base
+// section (git's default conflict style) three-way, with git's stage :1:
+// of the file as the base, when git has the file unmerged with a base
+// (ok false otherwise, nothing written: the merge is two-way then). The
+// sides are git's stages :2: and :3: with any edit made since, so a cell
+// one side deleted and the other edited is a conflict, as ipynb merge
+// makes it, not an addition. A base stage that does not read as a
+// notebook is not used.
+func (f *fixMerge) mergeOnStageBase(w io.Writer, ours, theirs []byte) (conflicts []mergeConflict, ok bool, err error) {
+	st, staged := gitStages(f.path)
+	if _, readable := majorVersionOf(st[0]); !staged || !readable {
+		return nil, false, nil
+	}
+	read := func(which string) ([]byte, error) {
+		switch which {
+		case "base":
+			return st[0], nil
+		case "ours":
+			return ours, nil
+		}
+		return theirs, nil
+	}
+	conflicts, err = convert.MergeTo(w, read, f.opt)
+	var mie *convert.Error
+	if errors.As(err, &mie) && mie.Op == "merge" && mie.Input == "base" {
+		return nil, false, nil // (nothing is written of a merge whose input does not read)
+	}
+	f.stageBase = true
+	return conflicts, true, err
 }
 
 // mergeStages merges git's stages of the file as ipynb merge does (from
