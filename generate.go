@@ -15,8 +15,8 @@
 //   - [github.com/nbdialog/ipynb/dialog]: dialogs, ordered messages of four
 //     kinds (note, prompt, code, raw); standard library only.
 //   - [github.com/nbdialog/ipynb/convert]: dialogs to and from notebooks,
-//     with host metadata attributes declared in a registry, and safe atomic
-//     saving.
+//     the host metadata a tool keeps declared as descriptors
+//     ([convert.Descriptor]), and safe atomic saving.
 //   - [github.com/nbdialog/ipynb/schema]: the official JSON schemas,
 //     embedded.
 //
