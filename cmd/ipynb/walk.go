@@ -49,7 +49,7 @@ func expand(e *env, args []string, o *walkOptions) (ins []input, ok bool) {
 	if o == nil {
 		o = &walkOptions{verbose: new(bool)}
 	}
-	w := &walker{e: e, o: o, ok: true, seen: map[[2]uint64]string{}}
+	w := &walker{e: e, o: o, ok: true}
 	for _, a := range args {
 		if a == "-" {
 			continue
@@ -104,10 +104,10 @@ type walker struct {
 	o           *walkOptions
 	roots       []string // the folders given, links resolved
 	found       []input
-	seen        map[[2]uint64]string // device and inode → path found
-	skipped     int                  // in all folders
-	skippedHere int                  // in the current argument
-	foundHere   int                  // notebooks in the current argument, repeats included
+	seen        map[[2]uint64]seenFile // device and inode → file found
+	skipped     int                    // in all folders
+	skippedHere int                    // in the current argument
+	foundHere   int                    // notebooks in the current argument, repeats included
 	ok          bool
 }
 
@@ -207,19 +207,54 @@ func (w *walker) add(q, real string, folder fs.FileInfo) {
 	if real != "" {
 		target = real
 	}
-	if fi, err := os.Stat(target); err == nil {
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-			id := [2]uint64{uint64(st.Dev), uint64(st.Ino)}
-			if first, dup := w.seen[id]; dup {
-				if *w.o.verbose {
-					fmt.Fprintf(w.e.stderr, "%s: skipped: the same file as %s\n", quoteName(q), quoteName(first))
-				}
-				return
+	if beforeIdentify != nil {
+		beforeIdentify(target)
+	}
+	if id, ok := identity(target); ok {
+		if first, dup := w.seen[id]; dup && identitySame(first.target, id) {
+			if *w.o.verbose {
+				fmt.Fprintf(w.e.stderr, "%s: skipped: the same file as %s\n", quoteName(q), quoteName(first.shown))
 			}
-			w.seen[id] = q
+			return
 		}
+		if w.seen == nil {
+			w.seen = map[[2]uint64]seenFile{}
+		}
+		w.seen[id] = seenFile{shown: q, target: target}
 	}
 	w.found = append(w.found, input{path: q, walked: true, real: real, folder: folder})
+}
+
+// seenFile is a file the walk took: its path as shown, and the file the
+// path leads to (the link's target, for a link).
+type seenFile struct{ shown, target string }
+
+// beforeIdentify, if set (by tests), runs before the walk looks up the
+// identity of a file it found.
+var beforeIdentify func(target string)
+
+// identity is the device and inode of the file p leads to.
+func identity(p string) ([2]uint64, bool) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return [2]uint64{}, false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return [2]uint64{}, false
+	}
+	return [2]uint64{uint64(st.Dev), uint64(st.Ino)}, true
+}
+
+// identitySame reports whether p still leads to the file id. A file found
+// earlier in the walk may have been replaced since (renamed over by
+// another process saving it), and the inode number it had given to a new
+// file at once (ext4 reuses a freed inode number for the next file
+// created): a file found later with that number is another file, not the
+// same one under a second name, unless the first name still leads to it.
+func identitySame(p string, id [2]uint64) bool {
+	now, ok := identity(p)
+	return ok && now == id
 }
 
 func (w *walker) skip(q, format string, args ...any) {
