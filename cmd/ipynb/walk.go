@@ -4,7 +4,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -137,13 +139,12 @@ func (w *walker) dir(p string, follow bool) {
 		w.ok = false
 		return
 	}
-	entries, err := f.ReadDir(-1)
+	entries, err := w.list(f, p)
 	if err != nil {
 		fmt.Fprintf(w.e.stderr, "%s: %v\n", quoteName(p), pathError(err))
 		w.ok = false
 		return
 	}
-	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	for _, d := range entries {
 		name, t := d.Name(), d.Type()
 		q := filepath.Join(p, name)
@@ -161,6 +162,56 @@ func (w *walker) dir(p string, follow bool) {
 			w.skip(q, "not a regular file (%s)", atomicfile.Kind(t))
 		}
 	}
+}
+
+// maxListings is how often list lists a folder that keeps changing.
+const maxListings = 8
+
+// readDir lists a folder (a seam for tests).
+var readDir = func(f *os.File) ([]fs.DirEntry, error) { return f.ReadDir(-1) }
+
+// list returns the entries of the folder f (p), sorted by name. Whether a
+// listing returns an entry renamed over (a file saved by another process)
+// while it runs is unspecified (POSIX): btrfs leaves out an entry renamed
+// over after the folder was opened or rewound. So list rewinds and lists
+// again, taking every name seen, for as long as the folder's modification
+// time or size moved during a listing; at most maxListings times, then it
+// says that a notebook saved meanwhile may be missing. (A change within
+// the same tick of a coarse clock leaves the time as it was.)
+func (w *walker) list(f *os.File, p string) ([]fs.DirEntry, error) {
+	byName := map[string]fs.DirEntry{}
+	for n := 1; ; n++ {
+		before, err := f.Stat()
+		if err != nil {
+			return nil, err
+		}
+		// Rewinding makes the listing show the folder as it is now, as
+		// opening it would.
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+		entries, err := readDir(f)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range entries {
+			byName[d.Name()] = d
+		}
+		after, err := f.Stat()
+		if err != nil {
+			return nil, err
+		}
+		if after.ModTime().Equal(before.ModTime()) && after.Size() == before.Size() {
+			break
+		}
+		if n == maxListings {
+			fmt.Fprintf(w.e.stderr, "ipynb %s: %s kept changing while it was listed (%d times); a notebook saved or added there meanwhile may be missing\n", w.o.cmd, quoteName(p), n)
+			break
+		}
+	}
+	entries := slices.Collect(maps.Values(byName))
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, nil
 }
 
 // link takes a symbolic link found in a folder if it leads to a regular
