@@ -22,10 +22,7 @@ import (
 // later name takes the first file's inode by a hard link, and the first
 // name gets a new file, before the walk looks the later one up.
 func TestWalkInodeNumberGivenToAnotherFile(t *testing.T) {
-	dir := t.TempDir()
-	a, b := filepath.Join(dir, "a.ipynb"), filepath.Join(dir, "b.ipynb")
-	os.WriteFile(a, []byte(`{"a": 1}`), 0o644)
-	os.WriteFile(b, []byte(`{"b": 1}`), 0o644)
+	dir, a, b := twoFiles(t)
 	beforeIdentify = func(p string) {
 		if p != b {
 			return
@@ -43,10 +40,7 @@ func TestWalkInodeNumberGivenToAnotherFile(t *testing.T) {
 // The same with the inode number really reused, where the file system
 // reuses it (ext4; not tmpfs, which skips).
 func TestWalkInodeNumberReused(t *testing.T) {
-	dir := t.TempDir()
-	a, b := filepath.Join(dir, "a.ipynb"), filepath.Join(dir, "b.ipynb")
-	os.WriteFile(a, []byte(`{"a": 1}`), 0o644)
-	os.WriteFile(b, []byte(`{"b": 1}`), 0o644)
+	dir, a, b := twoFiles(t)
 	reused := false
 	beforeIdentify = func(p string) {
 		if p != b {
@@ -74,10 +68,7 @@ func TestWalkInodeNumberReused(t *testing.T) {
 // was saved; the folder's time is moved on as the save moves it (a
 // coarse clock may not show the move within a tick).
 func TestWalkListsAgainAFolderChangedWhileListed(t *testing.T) {
-	dir := t.TempDir()
-	a, b := filepath.Join(dir, "a.ipynb"), filepath.Join(dir, "b.ipynb")
-	os.WriteFile(a, []byte(`{"a": 1}`), 0o644)
-	os.WriteFile(b, []byte(`{"b": 1}`), 0o644)
+	dir, a, b := twoFiles(t)
 	listings := 0
 	real := readDir
 	readDir = func(f *os.File) ([]fs.DirEntry, error) {
@@ -101,10 +92,7 @@ func TestWalkListsAgainAFolderChangedWhileListed(t *testing.T) {
 // The same with the file system's own listing: b renamed over between
 // the opening of the folder and its listing (which loses it on btrfs).
 func TestWalkFileRenamedOverWhileListed(t *testing.T) {
-	dir := t.TempDir()
-	a, b := filepath.Join(dir, "a.ipynb"), filepath.Join(dir, "b.ipynb")
-	os.WriteFile(a, []byte(`{"a": 1}`), 0o644)
-	os.WriteFile(b, []byte(`{"b": 1}`), 0o644)
+	dir, a, b := twoFiles(t)
 	once := false
 	real := readDir
 	readDir = func(f *os.File) ([]fs.DirEntry, error) {
@@ -116,6 +104,15 @@ func TestWalkFileRenamedOverWhileListed(t *testing.T) {
 	}
 	defer func() { readDir = real }()
 	walkTakesBoth(t, dir, a, b)
+}
+
+// twoFiles makes a folder holding a.ipynb and b.ipynb.
+func twoFiles(t *testing.T) (dir, a, b string) {
+	dir = t.TempDir()
+	a, b = filepath.Join(dir, "a.ipynb"), filepath.Join(dir, "b.ipynb")
+	os.WriteFile(a, []byte(`{"a": 1}`), 0o644)
+	os.WriteFile(b, []byte(`{"b": 1}`), 0o644)
+	return dir, a, b
 }
 
 // replaceByRename replaces p as a save does: a new file renamed over it.
