@@ -275,8 +275,14 @@ func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j in
 	if len(ra) == len(rb) {
 		// As many on both sides, each pair alike: edited in place.
 		// Without it a kind changed in a run of alike messages pairs
-		// each with its neighbour.
+		// each with its neighbour. Not where a message's content is
+		// another's of the run (of another kind, or equal messages
+		// would be paired already): that one, its kind changed, moved.
 		inPlace := true
+		at := make(map[string]int, len(ra)) // content → place in ra
+		for k, i := range ra {
+			at[a[i].Content] = k
+		}
 		for k := range ra {
 			x, y := a[ra[k]], b[rb[k]]
 			if out[rb[k]] >= 0 || !pairable(ra[k], rb[k]) {
@@ -285,6 +291,10 @@ func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j in
 			}
 			if x.Content == y.Content {
 				continue
+			}
+			if k2, ok := at[y.Content]; ok && k2 != k && pairable(ra[k2], rb[k]) {
+				inPlace = false
+				break
 			}
 			s := compared(similarity, text, x, y, budget)
 			if *budget <= 0 || s == 0 || x.Kind != y.Kind && s < similar {

@@ -28,7 +28,8 @@
 //     twice in a side is one cell twice, and an id git's hunks gave to
 //     another cell's text does not say which cell it is: the readings
 //     (copies numbered by alignment, in order, the copy equal to base's
-//     first, copies told apart by their ids, cells keyed by id with an
+//     first, copies told apart by their ids, the copy in base's place of
+//     a cell base has once, cells keyed by id with an
 //     id's copies numbered in order, and cells by their place in git's
 //     file: a cell whose opening brace and kind git merged cleanly is
 //     one cell in all three sides, whatever token lines git's hunks gave

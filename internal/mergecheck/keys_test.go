@@ -39,6 +39,14 @@ func tokenKeysEqualFirst(vs [4]*nbView) { tokenKeysBy(vs, equalFirst) }
 // ids).
 func tokenIDKeys(vs [4]*nbView) { tokenKeysBy(vs, copyIDs) }
 
+// tokenKeysAlignedCopies is tokenKeys aligning, too, the cells of a
+// token base has once that a side or the result holds more than once:
+// the copy aligned with base's cell is base's, the others the next
+// numbers (git's clean hunks put a cell one side inserted elsewhere
+// beside base's place of it; that the first copy is base's is not in the
+// file).
+func tokenKeysAlignedCopies(vs [4]*nbView) { tokenKeysBy(vs, alignedCopies) }
+
 // How tokenKeysBy numbers a token's cells in a notebook that has it more
 // than once.
 type numbering int
@@ -48,10 +56,11 @@ const (
 	inOrder
 	equalFirst
 	copyIDs
+	alignedCopies
 )
 
 func tokenKeysBy(vs [4]*nbView, how numbering) {
-	aligned := how == byAlignment
+	aligned := how == byAlignment || how == alignedCopies
 	byID := map[string]string{}
 	for _, v := range vs {
 		for _, c := range v.cells {
@@ -123,8 +132,12 @@ func tokenKeysBy(vs [4]*nbView, how numbering) {
 		if aligned {
 			pairs = lcsStrings(toks[0], toks[i])
 		}
+		held := map[string]int{} // this notebook's cells of each token
+		for _, tok := range toks[i] {
+			held[tok]++
+		}
 		for _, p := range pairs {
-			if count[toks[0][p[0]]] > 1 { // a repeated token: by alignment
+			if tok := toks[0][p[0]]; count[tok] > 1 || how == alignedCopies && held[tok] > 1 { // a repeated token: by alignment
 				keys[p[1]] = baseKeys[p[0]]
 				used[keys[p[1]]] = true
 			}

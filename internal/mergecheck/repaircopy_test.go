@@ -198,3 +198,49 @@ func TestRepairIDCopyDeleted(t *testing.T) {
 		}
 	}
 }
+
+// A cell base has once that git's file gives a side twice is read with
+// the copy in base's place as base's, too: seed 12003919 (fix path; both
+// sides added o3 and o2, ours both at the front, theirs o3 at the end),
+// where git's clean hunk puts theirs' o3 at the end of all three sides,
+// so ours' o3 at the front is ours' copy. Read first copy first, ours'
+// o2 was after o3, not at the front where theirs has it: "added cell's
+// place lost" of the repair's [o3, o2, b0, b3, o3], which keeps every
+// cell at each side's place. One that drops ours' copy or o2 is caught.
+func TestRepairCopyInBasePlace(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git absent")
+	}
+	const (
+		b0 = `{"attachments": {"x.png": {"image/png": "AAECAw=="}}, "cell_type": "markdown", "id": "a1b2c3d4", "metadata": {}, "source": ["«b0»\n", "![x](attachment:x.png)"]}`
+		b3 = `{"cell_type": "code", "execution_count": null, "id": "d4e5f6a7", "metadata": {}, "outputs": [], "source": ["«b3»\n", "plot()"]}`
+		o2 = `{"cell_type": "markdown", "id": "6aa2c5o2", "metadata": {}, "source": ["«o2»\n", "o2.1 x = 1"]}`
+		o3 = `{"cell_type": "code", "execution_count": null, "id": "ba475bo3", "metadata": {}, "outputs": [], "source": ["«o3»\n", "o3.1 - item"]}`
+	)
+	marked := gitMarked(t, t.TempDir(), nb45(t, b0, b3), nb45(t, o3, o2, b0, b3), nb45(t, o2, b0, b3, o3))
+	if marked == nil {
+		t.Fatal("git merged cleanly")
+	}
+	if sides, _ := readBack(marked); bytes.Count(sides[0], []byte(`"ba475bo3"`)) != 1 || bytes.Count(sides[1], []byte(`"ba475bo3"`)) != 2 {
+		t.Fatalf("base's side does not have o3 once, ours' twice:\n%s", marked)
+	}
+	o3Copy := strings.Replace(o3, "ba475bo3", "22bfad97", 1)
+	for _, c := range []struct {
+		name  string
+		cells []string
+		want  string // the failures' checks
+	}{
+		{"both copies", []string{o3, o2, b0, b3, o3Copy}, ""},
+		{"ours' copy dropped", []string{o2, b0, b3, o3}, "inserted cell lost"},
+		{"o2 dropped", []string{o3, b0, b3, o3Copy}, "inserted cell lost,inserted cell lost"}, // (by both sides)
+	} {
+		var got []string
+		for _, f := range judgeRepair(outcome{marked: marked, result: nb45(t, c.cells...), status: 0}, checkOptions{keys: tokenKeys, uniqueLines: true}) {
+			got = append(got, f.check)
+		}
+		if strings.Join(got, ",") != c.want {
+			t.Errorf("%s: failures %q, want %q\ngit's file:\n%s", c.name, got, c.want, marked)
+		}
+	}
+}
