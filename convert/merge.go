@@ -131,8 +131,12 @@ func (o options) readInput(in []byte) (*File, error) {
 // then); bytes other than the first are an error wrapping ErrChanged. An
 // error of read is returned as it is (nothing asked for after it); an
 // input that is not a readable notebook fails with an *Error of Op "merge",
-// nothing written. An error writing to w (or one the merge meets while writing)
-// may leave a part of the notebook written.
+// nothing written. The conflicts' base versions hold no outputs (Outputs
+// nil): base's outputs, which the caller has in base, are not kept past
+// the call (where both sides re-ran every cell they are as large as base;
+// what is written holds both sides' outputs, and base's where a record
+// needs them). An error writing to w (or one the merge meets while
+// writing) may leave a part of the notebook written.
 func MergeTo(w io.Writer, read func(input string) ([]byte, error), opt dialog.MergeOptions) (conflicts []dialog.Conflict, err error) {
 	res, err := options{}.mergeTo(w, read, opt)
 	if err != nil {
@@ -341,7 +345,7 @@ func (o options) mergeDialogs(fBase, fOurs, fTheirs *File, in mergeInputs, opt d
 		versions[m] = v
 	}
 	in.base, orgs[0], dialogs[0] = nil, nil, nil
-	detachBase(conflicts)
+	detachBase(conflicts, w == nil)
 	data, err := o.marshalMerged(merged, versions, fb, orgs[1], orgs[2], in, <-valid, w)
 	if err != nil {
 		return nil, err

@@ -16,12 +16,21 @@ import (
 // values copied, every string its own), so that base's input need not
 // stay in memory beside the result for a conflict's sake. (A string of a
 // value read shares its input's bytes: one such string kept would keep
-// all of base's.)
-func detachBase(conflicts []dialog.Conflict) {
+// all of base's.) Without outputs (MergeTo's conflicts), the copies hold
+// none: base's outputs, which neither side may hold (both re-ran the
+// cell), would be as large as base's input, kept past the merge for
+// nothing it writes.
+func detachBase(conflicts []dialog.Conflict, outputs bool) {
 	for i := range conflicts {
 		c := &conflicts[i]
 		if c.Base != nil {
-			c.Base = detachedMessage(c.Base, c.Ours, c.Theirs)
+			m := c.Base
+			if !outputs && m.Outputs != nil {
+				cp := *m
+				cp.Outputs = nil
+				m = &cp
+			}
+			c.Base = detachedMessage(m, c.Ours, c.Theirs)
 		}
 	}
 }

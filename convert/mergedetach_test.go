@@ -1,6 +1,6 @@
 package convert_test
 
-// MergeTo keeps nothing of base's bytes past the call: the conflicts' base versions are copies.
+// MergeTo keeps nothing of base's bytes past the call: the conflicts' base versions are copies, without outputs.
 
 import (
 	"bytes"
@@ -15,11 +15,11 @@ import (
 )
 
 // Both sides re-ran the cell: its outputs conflict, and the conflict's
-// base version holds base's outputs and metadata. Once MergeTo returns,
-// base's bytes are collected while the conflicts are kept (a string of a
-// value read shares the bytes it was read from: the base version must
-// hold copies). A base of 1 MiB and more is read twice (see MergeTo):
-// both reads are checked.
+// base version holds base's metadata, not its outputs (see MergeTo).
+// Once MergeTo returns, base's bytes are collected while the conflicts
+// are kept (a string of a value read shares the bytes it was read from:
+// the base version must hold copies). A base of 1 MiB and more is read
+// twice (see MergeTo): both reads are checked.
 func TestMergeToKeepsNoBaseBytes(t *testing.T) {
 	if testtier.Race {
 		t.Skip("the race detector's instrumentation keeps values")
@@ -52,8 +52,8 @@ func TestMergeToKeepsNoBaseBytes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(conflicts) != 1 || conflicts[0].Base == nil || len(conflicts[0].Base.Outputs) != 2 {
-			t.Fatalf("size %d: conflicts %v, want one of outputs with a base version", size, conflicts)
+		if len(conflicts) != 1 || conflicts[0].Base == nil || conflicts[0].Base.Outputs != nil || len(conflicts[0].Ours.Outputs) != 2 {
+			t.Fatalf("size %d: conflicts %v, want one of outputs with a base version without outputs", size, conflicts)
 		}
 		for i, done := range freed {
 			collected := false
@@ -69,9 +69,11 @@ func TestMergeToKeepsNoBaseBytes(t *testing.T) {
 				t.Errorf("size %d: base read %d is still in memory after MergeTo, beside its conflicts", size, i+1)
 			}
 		}
-		g, err := conflicts[0].Base.Outputs[0].Map()
-		if err != nil || !strings.HasPrefix(g["text"].(string), "base ") {
-			t.Errorf("size %d: base version's output %v, %v", size, g, err)
+		if tag := conflicts[0].Base.Meta["tag"]; tag != "m" {
+			t.Errorf("size %d: base version's metadata tag %v, want m", size, tag)
+		}
+		if !bytes.Contains(out.Bytes(), []byte(`"ours `)) || !bytes.Contains(out.Bytes(), []byte(`"theirs `)) {
+			t.Errorf("size %d: the merge does not hold both sides' outputs", size)
 		}
 		runtime.KeepAlive(conflicts)
 	}
