@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/internal/atomicfile"
+	"github.com/nbdialog/ipynb/nbformat"
 )
 
 // mergeRun is one run of merge: its files, what was read of them, and the
@@ -126,10 +128,35 @@ func (m *mergeRun) threeWay() (int, *mergeFailed) {
 		if m.out == "" && same.equal(size) {
 			return errMergeIsOurs
 		}
+		// Ours, read from a file whose stamp holds its digest (see
+		// below), is let go while the result (larger than it where
+		// both sides' outputs are kept) is read back and checked: read
+		// again only where the result is not a valid notebook.
+		var oursSum *[sha256.Size]byte
+		if m.stamp != nil && m.stamp.Data() == nil && m.texts[1] != nil {
+			sum := sha256.Sum256(m.texts[1])
+			oursSum, same.ours, m.texts[1] = &sum, nil, nil
+		}
 		collectLarge(int(size)) // (theirs and the merge, done with, make room for the result)
 		data := make([]byte, size)
 		if _, err := r.ReadAt(data, 0); err != nil && !errors.Is(err, io.EOF) {
 			return err
+		}
+		if oursSum != nil {
+			if nb, err := unmarshalOwned(data); err == nil && nbformat.Validate(nb) == nil {
+				if om == 3 && tm > 3 {
+					note = formatNote(tm, data)
+				}
+				return nil
+			}
+			ours, _, err := m.e.readStamped(input{path: m.paths[1]})
+			switch {
+			case err != nil:
+				return &mergeFailed{err, 1}
+			case sha256.Sum256(ours) != *oursSum:
+				return fmt.Errorf("%s changed while it was merged: %w", quoteName(m.paths[1]), atomicfile.ErrChanged)
+			}
+			m.texts[1] = ours
 		}
 		return check(data)
 	}
@@ -160,6 +187,9 @@ func (m *mergeRun) threeWay() (int, *mergeFailed) {
 	case m.out == "-" || m.out == "" && m.stamp == nil:
 		err = inMemory("", atomicfile.Options{}) // standard output, or ours is a pipe
 	default:
+		if m.stamp != nil && len(m.texts[1]) >= 1<<20 {
+			m.stamp = m.stamp.Digest() // (ours' bytes are let go for the read-back)
+		}
 		o := atomicfile.Options{Expect: m.stamp}
 		if m.out != "" {
 			dest, o = m.out, atomicfile.Options{}
