@@ -5,10 +5,10 @@ package nbformat
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 )
@@ -41,12 +41,21 @@ func (e *encoder) equalMultiline(m MultilineString, o int) bool {
 		if (m.raw[0] == '"') != (n.Kind == jsontree.String) || !t.IsMultiline(o) {
 			return false
 		}
-		return slices.Equal(m.Lines(), multilineFromRaw(raw).Lines())
+		e.scratch = appendLinesKey(e.scratch[:0], m.raw)
+		mid := len(e.scratch)
+		e.scratch = appendLinesKey(e.scratch, raw)
+		return bytes.Equal(e.scratch[:mid], e.scratch[mid:])
 	case m.lines != nil:
 		if n.Kind != jsontree.Array || !t.IsMultiline(o) {
 			return false
 		}
-		return slices.Equal(m.lines, multilineFromRaw(raw).Lines())
+		e.scratch = e.scratch[:0]
+		for _, l := range m.lines {
+			e.scratch = binary.LittleEndian.AppendUint64(append(e.scratch, l...), uint64(len(l)))
+		}
+		mid := len(e.scratch)
+		e.scratch = appendLinesKey(e.scratch, raw)
+		return bytes.Equal(e.scratch[:mid], e.scratch[mid:])
 	}
 	if !t.IsMultiline(o) {
 		return false
@@ -99,6 +108,21 @@ func (e *encoder) equalEntry(en *mimeEntry, j int) bool {
 		return jsonEqual(en.json, e.t.Raw(j))
 	}
 	return e.equalMultiline(en.text, j)
+}
+
+// appendLinesKey appends to dst the key of a multiline value as written
+// (a string or an array of strings): each string unescaped, then its
+// length in 8 bytes. Two values hold the same lines exactly when their
+// keys are equal (a key is read back from its end), and comparing keys
+// built in one scratch buffer allocates nothing per value (its lines
+// unescaped as strings would be as large as an image's base64).
+func appendLinesKey(dst, raw []byte) []byte {
+	jsontree.EachString(raw, func(s []byte) {
+		n := len(dst)
+		dst = jsontree.AppendUnescaped(dst, s)
+		dst = binary.LittleEndian.AppendUint64(dst, uint64(len(dst)-n))
+	})
+	return dst
 }
 
 // sameBytes reports whether a and b are the same memory.
