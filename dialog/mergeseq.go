@@ -48,7 +48,6 @@ func (mg *merger) merge(base, ours, theirs *Dialog) (*Dialog, []Conflict) {
 	mo := matchSides(bm, om, mg.opt.Unkeyed, mg.opt.PairText) // ours index → base index
 	mt := matchSides(bm, tm, mg.opt.Unkeyed, mg.opt.PairText)
 	mg.unpairRenamedAdded(bm, om, tm, mo, mt)
-	mg.unpairAddedByBoth(bm, om, tm, mo, mt)
 	mg.pairSameEdits(len(bm), om, tm, mo, mt)
 	mg.pairFurtherEdits(bm, om, tm, mo, mt)
 	var es []*entry
