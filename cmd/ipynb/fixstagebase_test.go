@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -88,17 +87,6 @@ func TestFixMergeStyleUsesStageBase(t *testing.T) {
 	}
 }
 
-// reindented is the notebook written by encoding/json (keys sorted, one
-// space per level), the layout withoutCell writes.
-func reindented(t *testing.T, data []byte) []byte {
-	t.Helper()
-	var nb map[string]any
-	if err := json.Unmarshal(data, &nb); err != nil {
-		t.Fatal(err)
-	}
-	out, err := json.MarshalIndent(nb, "", " ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return append(out, '\n')
-}
+// reindented is the notebook written by encoding/json, the layout
+// withoutCell writes.
+func reindented(t *testing.T, data []byte) []byte { return jsonRewritten(t, data, nil) }

@@ -52,15 +52,24 @@ func TestGitMergeAddAddCellInPlace(t *testing.T) {
 }
 
 // withoutCell is the notebook data without its cell i, written by
-// encoding/json.
+// encoding/json (see jsonRewritten).
 func withoutCell(t *testing.T, data []byte, i int) []byte {
+	return jsonRewritten(t, data, func(nb map[string]any) {
+		nb["cells"] = slices.Delete(nb["cells"].([]any), i, i+1)
+	})
+}
+
+// jsonRewritten is the notebook data, changed by edit (nil: unchanged),
+// written by encoding/json (keys sorted, one space per level).
+func jsonRewritten(t *testing.T, data []byte, edit func(nb map[string]any)) []byte {
 	t.Helper()
 	var nb map[string]any
 	if err := json.Unmarshal(data, &nb); err != nil {
 		t.Fatal(err)
 	}
-	cells := nb["cells"].([]any)
-	nb["cells"] = slices.Delete(cells, i, i+1)
+	if edit != nil {
+		edit(nb)
+	}
 	out, err := json.MarshalIndent(nb, "", " ")
 	if err != nil {
 		t.Fatal(err)
