@@ -64,11 +64,11 @@ func (r *resumeWriter) Write(p []byte) (int, error) {
 }
 
 // onCanonicalTape calls f with the tape nb's canonical bytes are written
-// from. Python's writer reads every value: every container gets its
-// nodes, except flat arrays (of numbers, strings, …), streamed from their
-// bytes, so that a file dense in small values stays cheap. Should a rule
-// read a flat array's elements as nodes all the same, f is called again
-// with a full parse.
+// from: parsed with nbcanon.Shape, the containers Python's rules read get
+// nodes, every other value is written from its bytes, so that a file
+// dense in small values stays cheap. Should a rule read a lazy value's
+// interior as nodes all the same (a notebook off the schema), f is called
+// again with a full parse.
 func onCanonicalTape(nb *Notebook, f func(*jsontree.Tape) error) (err error) {
 	t, err := nb.tape() // the bytes read, when unedited
 	if err != nil {
@@ -77,7 +77,7 @@ func onCanonicalTape(nb *Notebook, f func(*jsontree.Tape) error) (err error) {
 	if !t.HasLazy() {
 		return f(t)
 	}
-	flat, err := jsontree.ParseFlat(t.Data, jsontree.Limits{}, notebookShape())
+	flat, err := jsontree.ParseShaped(t.Data, jsontree.Limits{}, nbcanon.Shape(nb.Nbformat))
 	if err != nil {
 		return err
 	}

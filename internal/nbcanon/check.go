@@ -40,14 +40,12 @@ func pythonFailure(t *jsontree.Tape, v3 bool) error {
 			c.err.(*Problem).Pointer = pointerOf(t, i)
 			return c.err
 		}
-		if t.Lazy(i) && t.Nodes[i].Flags&jsontree.FlagStrings == 0 { // (strings only: no number)
-			k := 0
-			t.Scalars(i, func(n jsontree.Node) bool {
-				if bigInt(&n) {
-					c.err.(*Problem).Pointer = jsonpointer.AppendIndex(pointerOf(t, i), k)
+		if t.Lazy(i) && t.Nodes[i].Flags&jsontree.FlagStrings == 0 && mayHoldBigInt(t.Raw(i)) { // (strings only: no number)
+			eachInside(t, i, func(n *jsontree.Node, open []inside) bool {
+				if bigInt(n) {
+					c.err.(*Problem).Pointer = insidePointer(t, i, open)
 					return false
 				}
-				k++
 				return true
 			})
 			if c.err != nil {
@@ -55,8 +53,12 @@ func pythonFailure(t *jsontree.Tape, v3 bool) error {
 			}
 		}
 	}
-	if i := tooDeepForPython(t, v3); i >= 0 {
-		c.fail(pointerOf(t, i), "nesting %d deep, more than Python nbformat's writer can copy within Python's recursion limit (RecursionError)", depthOf(t, i))
+	if i, open := tooDeepForPython(t, v3); i >= 0 {
+		p, d := pointerOf(t, i), depthOf(t, i)
+		if open != nil {
+			p, d = insidePointer(t, i, open), d+len(open)
+		}
+		c.fail(p, "nesting %d deep, more than Python nbformat's writer can copy within Python's recursion limit (RecursionError)", d)
 		return c.err
 	}
 	if v3 {
@@ -64,21 +66,25 @@ func pythonFailure(t *jsontree.Tape, v3 bool) error {
 		return c.err // v3 writes ASCII: any surrogate is escaped
 	}
 	c.v4(jsontree.Root)
+	if c.err != nil {
+		return c.err
+	}
+	surrogates := func(n *jsontree.Node) bool {
+		return n.Kind == jsontree.String && n.Flags&jsontree.FlagEscaped != 0 && loneSurrogates(t.Data[n.Start:n.End]) ||
+			n.Flags&jsontree.FlagKeyEscaped != 0 && loneSurrogates(t.Data[n.Key:n.KeyEnd])
+	}
+	const surrogateMsg = "a string holds a lone UTF-16 surrogate, which UTF-8 cannot encode"
 	for i := range t.Nodes {
-		n := &t.Nodes[i]
-		if n.Kind == jsontree.String && n.Flags&jsontree.FlagEscaped != 0 && loneSurrogates(t.Raw(i)) ||
-			n.Flags&jsontree.FlagKeyEscaped != 0 && loneSurrogates(t.KeyRaw(i)) {
-			c.fail(pointerOf(t, i), "a string holds a lone UTF-16 surrogate, which UTF-8 cannot encode")
+		if surrogates(&t.Nodes[i]) {
+			c.fail(pointerOf(t, i), surrogateMsg)
 			break
 		}
-		if t.Lazy(i) && t.LazyStyle.EscapedNonASCII { // (a surrogate is a \u escape of non-ASCII)
-			k := 0
-			t.Scalars(i, func(n jsontree.Node) bool {
-				if n.Kind == jsontree.String && n.Flags&jsontree.FlagEscaped != 0 && loneSurrogates(t.Data[n.Start:n.End]) {
-					c.fail(jsonpointer.AppendIndex(pointerOf(t, i), k), "a string holds a lone UTF-16 surrogate, which UTF-8 cannot encode")
+		if t.Lazy(i) && maySurrogate(t.Raw(i)) {
+			eachInside(t, i, func(n *jsontree.Node, open []inside) bool {
+				if surrogates(n) {
+					c.fail(insidePointer(t, i, open), surrogateMsg)
 					return false
 				}
-				k++
 				return true
 			})
 			if c.err != nil {

@@ -1,7 +1,11 @@
 // How deep Python nbformat can write: its recursion limit (tooDeepForPython).
 package nbcanon
 
-import "github.com/nbdialog/ipynb/internal/jsontree"
+import (
+	"slices"
+
+	"github.com/nbdialog/ipynb/internal/jsontree"
+)
 
 // Python raises RecursionError once a call would put more than
 // sys.getrecursionlimit() (1000 by default) frames and C-level recursive
@@ -95,8 +99,10 @@ func (s pyStep) need(n *jsontree.Node, objects, arrays int, parentArray bool) in
 
 // tooDeepForPython returns the first node (in document order) whose
 // handling would exceed Python's recursion limit in json.loads, in the
-// reader's from_dict or in the writer's deepcopy, or -1.
-func tooDeepForPython(t *jsontree.Tape, v3 bool) int {
+// reader's from_dict or in the writer's deepcopy, or -1; when that is a
+// value inside lazy node i, i and the containers open in the walk to it
+// (see eachInside).
+func tooDeepForPython(t *jsontree.Tape, v3 bool) (int, []inside) {
 	stripped := transientSubtrees(t, v3)
 	read, write := pyFromDict, pyDeepcopy
 	if v3 {
@@ -124,7 +130,7 @@ func tooDeepForPython(t *jsontree.Tape, v3 bool) int {
 		}
 		container := n.Kind == jsontree.Object || n.Kind == jsontree.Array
 		if container && pyLoadsEntries+len(stack) > pyRecursionLimit {
-			return i
+			return i, nil
 		}
 		parentArray := len(stack) > 0 && stack[len(stack)-1].array
 		need := read.need(n, objects, arrays, parentArray)
@@ -132,18 +138,35 @@ func tooDeepForPython(t *jsontree.Tape, v3 bool) int {
 			need = max(need, write.need(n, objects, arrays, parentArray))
 		}
 		if need > pyRecursionLimit {
-			return i
+			return i, nil
 		}
-		if t.Lazy(i) && n.Len > 0 {
-			// A flat array streamed from its bytes (ParseFlat): its
-			// elements are scalars one array deeper.
-			e := jsontree.Node{Kind: jsontree.Number}
-			need := read.need(&e, objects, arrays+1, true)
-			if int32(i) >= strippedEnd {
-				need = max(need, write.need(&e, objects, arrays+1, true))
-			}
-			if need > pyRecursionLimit {
-				return i
+		if t.Lazy(i) && mayBeTooDeep(t, i, objects, arrays, len(stack)) {
+			// The values inside, from their bytes, one level deeper
+			// per container open in the walk.
+			var at []inside
+			eachInside(t, i, func(e *jsontree.Node, open []inside) bool {
+				o, a := objects, arrays
+				for _, f := range open {
+					if f.object {
+						o++
+					} else {
+						a++
+					}
+				}
+				parentArray := !open[len(open)-1].object
+				need := read.need(e, o, a, parentArray)
+				if int32(i) >= strippedEnd {
+					need = max(need, write.need(e, o, a, parentArray))
+				}
+				deep := (e.Kind == jsontree.Object || e.Kind == jsontree.Array) && pyLoadsEntries+len(stack)+len(open) > pyRecursionLimit
+				if deep || need > pyRecursionLimit {
+					at = slices.Clone(open)
+					return false
+				}
+				return true
+			})
+			if at != nil {
+				return i, at
 			}
 		}
 		if container {
@@ -155,7 +178,16 @@ func tooDeepForPython(t *jsontree.Tape, v3 bool) int {
 			}
 		}
 	}
-	return -1
+	return -1, nil
+}
+
+// mayBeTooDeep reports whether a value inside lazy node i, below objects
+// and arrays enclosing it (stack containers in all), may need more stack
+// than Python has: a step needs at most 2 entries per enclosing container
+// and 9 for the value; json.loads one per level past its 6.
+func mayBeTooDeep(t *jsontree.Tape, i, objects, arrays, stack int) bool {
+	nest := t.Nesting(t.Nodes[i])
+	return 2*(objects+arrays+nest)+9 > pyRecursionLimit || pyLoadsEntries+stack+nest > pyRecursionLimit
 }
 
 // transientSubtrees maps the first node of each value strip_transient

@@ -10,7 +10,10 @@
 // final newline nbformat.write adds. It works on the JSON the notebook
 // would be written as (so unknown and invalid members take part exactly as
 // they would in Python), applying each rule only where Python's code would
-// apply it.
+// apply it. On a tape parsed with Shape, a value the rules do not look
+// into (one with no nodes inside: metadata, JSON output data) is written
+// and checked from its bytes, token by token, so that memory follows the
+// widest object and the depth of such a value, not its number of values.
 package nbcanon
 
 import (
@@ -25,6 +28,7 @@ import (
 	"github.com/nbdialog/ipynb/internal/lines"
 	"github.com/nbdialog/ipynb/internal/mimetype"
 	"github.com/nbdialog/ipynb/internal/nbv3"
+	"github.com/nbdialog/ipynb/internal/zerocopy"
 )
 
 // ErrVersion is returned for a major version Python nbformat's writers do
@@ -92,6 +96,8 @@ type canon struct {
 	esc jsontree.Escaping
 	v3  bool
 	out io.Writer // WriteTo's: buf goes to it in pieces (nil: Write keeps it whole)
+	// the members of the objects open in a lazy value, by depth (see lazy)
+	lazyMembers [][]lazyMember
 }
 
 // newCanon is the writer of the notebook of nbformat major on t, once
@@ -203,14 +209,14 @@ func (w *canon) members(j int, hook func(key string, k int) (func(string), bool)
 func (w *canon) value(j int, ind string) {
 	t := w.t
 	n := &t.Nodes[j]
+	if t.Lazy(j) {
+		w.lazy(j, t.ValueAt(int(n.Start)), ind, 0)
+		return
+	}
 	switch n.Kind {
 	case jsontree.Object:
 		w.object(w.members(j, nil), ind)
 	case jsontree.Array:
-		if t.Lazy(j) {
-			w.flatArray(j, ind)
-			return
-		}
 		kids := t.ChildList(j)
 		w.array(len(kids), func(i int, ind string) { w.value(kids[i], ind) }, ind)
 	default:
@@ -235,35 +241,6 @@ func (w *canon) scalar(n *jsontree.Node) {
 	default:
 		w.buf = append(w.buf, raw...)
 	}
-}
-
-// flatArray writes lazy array j of scalars (see jsontree.ParseFlat),
-// streaming its elements.
-func (w *canon) flatArray(j int, ind string) {
-	n := int(w.t.Nodes[j].Len)
-	if n == 0 {
-		w.buf = append(w.buf, "[]"...)
-		return
-	}
-	inner := ind + " "
-	w.buf = append(w.buf, '[')
-	i := 0
-	if !w.t.Scalars(j, func(e jsontree.Node) bool {
-		w.flush(chunk)
-		if i > 0 {
-			w.buf = append(w.buf, ',')
-		}
-		w.buf = append(w.buf, '\n')
-		w.buf = append(w.buf, inner...)
-		w.scalar(&e)
-		i++
-		return true
-	}) {
-		panic(&jsontree.LazyError{Node: j})
-	}
-	w.buf = append(w.buf, '\n')
-	w.buf = append(w.buf, ind...)
-	w.buf = append(w.buf, ']')
 }
 
 // multilineText returns the text of a string or array of strings, and
@@ -334,7 +311,7 @@ func (w *canon) joinedLines(j int) (func(ind string), bool) {
 			if !cr && !hasLineBoundary(pending[n:]) {
 				return // the same line goes on: nothing to split (no rescans)
 			}
-			parts := lines.Split(string(pending))
+			parts := lines.Split(zerocopy.String(pending)) // (emitted before pending changes)
 			if len(parts) < 2 {
 				return
 			}
@@ -343,7 +320,7 @@ func (w *canon) joinedLines(j int) (func(ind string), bool) {
 			}
 			pending = append(pending[:0], parts[len(parts)-1]...)
 		})
-		for _, p := range lines.Split(string(pending)) {
+		for _, p := range lines.Split(zerocopy.String(pending)) {
 			emit(p)
 		}
 		if count == 0 {
