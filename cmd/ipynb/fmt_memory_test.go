@@ -19,8 +19,10 @@ import (
 // peak at no more than 2× the file (and the runtime's own few MB), at 8,
 // 16 and 32 MB, whatever the file's layout: an output-heavy notebook
 // written compactly, indented by two spaces as Colab writes (by
-// encoding/json's Indent), and in Python nbformat's layout, and a notebook
-// of one dense metadata value. fmt --check compares the canonical bytes
+// encoding/json's Indent), and in Python nbformat's layout, and notebooks
+// dense in small values: a metadata array of numbers, one of small
+// objects (written from their bytes, no node per value), a cell source of
+// one-character lines. fmt --check compares the canonical bytes
 // with the file as they are written, so a file not in Python's layout
 // stops it at the first difference and a file in it is never copied
 // (IPYNB_LONG=1; GNU time measures).
@@ -44,6 +46,10 @@ func TestCheckPeakMemoryLong(t *testing.T) {
 			"compact.ipynb":  compact.Bytes(),
 			"indented.ipynb": indented.Bytes(),
 			"dense.ipynb":    nbtest.Dense("meta", mb*1e6/2), // values of two bytes: "0,"
+			// small objects in the metadata, {"a":0}, and a source of
+			// one-character lines, "a"
+			"dense-objects.ipynb": nbtest.Dense("objects", mb*1e6/8),
+			"dense-source.ipynb":  nbtest.Dense("source", mb*1e6/4),
 		}
 		files["canonical.ipynb"] = compact.Bytes()
 		for name, data := range files {
