@@ -48,11 +48,14 @@ func mergeTwoWayV3(ours, theirs []byte, opt mergeOptions) (*merged, error) {
 	// theirs' (a version 3 theirs), else none.
 	from := map[nbformat.CellID]v3write.Cell{}
 	var theirsData []byte
+	var theirsCells []map[string]any
+	theirsAt := map[nbformat.CellID]v3write.Cell{}
 	if theirsV3 && validV3Text(theirs) {
-		theirsData = theirs
+		theirsData, theirsCells = theirs, theirsV3Cells(theirs)
 		if err := cellsByID(t, v3write.Theirs, from); err != nil {
 			return nil, err
 		}
+		maps.Copy(theirsAt, from)
 	} else if m, _ := majorVersionOf(theirs); m > 3 {
 		res.note = fmt.Sprintf("theirs is nbformat %d: the result stays nbformat 3, as ours", m)
 	}
@@ -69,7 +72,11 @@ func mergeTwoWayV3(ours, theirs []byte, opt mergeOptions) (*merged, error) {
 	}
 	cells := make([]v3write.Cell, len(rnb.Cells))
 	for k, c := range rnb.Cells {
-		x := from[nbformat.CellIDOf(c)]
+		id := nbformat.CellIDOf(c)
+		if tc, ok := theirsAt[id]; ok && tc.Index < len(theirsCells) {
+			recordTheirsV3Kind(c, theirsCells[tc.Index])
+		}
+		x := from[id]
 		x.Cell = c
 		cells[k] = x
 	}

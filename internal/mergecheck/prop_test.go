@@ -1,8 +1,11 @@
 package mergecheck
 
 import (
+	"fmt"
+	"maps"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -65,18 +68,16 @@ func commandProperty(t *testing.T, n, from int, reals []realBase) {
 // TestMergePropertyRange runs a range of seeds no tier runs, to look for
 // new failures: IPYNB_MERGEPROP_FROM=N (and IPYNB_MERGEPROP_N, default
 // 6000; IPYNB_MERGEPROP_PATH=merge or fix as for TestMergePropertySeed)
-// go test ./internal/mergecheck -run TestMergePropertyRange -v.
+// go test ./internal/mergecheck -run TestMergePropertyRange -v
+// (IPYNB_MERGEPROP_SEEDS=N,M,...: those seeds instead of a range).
 func TestMergePropertyRange(t *testing.T) {
 	t.Parallel()
-	from, err := strconv.Atoi(os.Getenv("IPYNB_MERGEPROP_FROM"))
-	if err != nil || from < 1 {
-		t.Skip("set IPYNB_MERGEPROP_FROM to the first seed (a positive integer)")
+	seeds, from, err := envSeeds()
+	if err != nil {
+		t.Fatal(err)
 	}
-	n := 6000
-	if s := os.Getenv("IPYNB_MERGEPROP_N"); s != "" {
-		if n, err = strconv.Atoi(s); err != nil || n < 1 {
-			t.Fatalf("IPYNB_MERGEPROP_N=%q: not a positive integer", s)
-		}
+	if seeds == nil {
+		t.Skip("set IPYNB_MERGEPROP_FROM to the first seed (a positive integer), or IPYNB_MERGEPROP_SEEDS")
 	}
 	reals := realBases(25)
 	if from >= 1_000_000 {
@@ -92,7 +93,40 @@ func TestMergePropertyRange(t *testing.T) {
 		}
 		m, what = fixMerge(t, buildCommand(t), t.TempDir()), "git merge-file --diff3 + ipynb fix"
 	}
-	property(t, what+" (seeds from "+strconv.Itoa(from)+")", m, seedRange(from, n), reals, 400)
+	property(t, what+" (seeds from "+strconv.Itoa(from)+")", m, seeds, reals, 400)
+}
+
+// envSeeds reads TestMergePropertyRange's seeds: IPYNB_MERGEPROP_SEEDS, a
+// comma-separated list, or IPYNB_MERGEPROP_N (default 6000) seeds from
+// IPYNB_MERGEPROP_FROM; nil when neither is set. from is the least seed.
+func envSeeds() (seeds []uint64, from int, err error) {
+	if list := os.Getenv("IPYNB_MERGEPROP_SEEDS"); list != "" {
+		for _, f := range strings.Split(list, ",") {
+			s, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || s < 1 {
+				return nil, 0, fmt.Errorf("IPYNB_MERGEPROP_SEEDS: %q is not a positive integer", f)
+			}
+			if from == 0 || s < from {
+				from = s
+			}
+			seeds = append(seeds, uint64(s))
+		}
+		return seeds, from, nil
+	}
+	s := os.Getenv("IPYNB_MERGEPROP_FROM")
+	if s == "" {
+		return nil, 0, nil
+	}
+	if from, err = strconv.Atoi(s); err != nil || from < 1 {
+		return nil, 0, fmt.Errorf("IPYNB_MERGEPROP_FROM=%q: not a positive integer", s)
+	}
+	n := 6000
+	if s := os.Getenv("IPYNB_MERGEPROP_N"); s != "" {
+		if n, err = strconv.Atoi(s); err != nil || n < 1 {
+			return nil, 0, fmt.Errorf("IPYNB_MERGEPROP_N=%q: not a positive integer", s)
+		}
+	}
+	return seedRange(from, n), from, nil
 }
 
 // TestMergePropertySeed shows one case, shrunk to its first failure
@@ -156,5 +190,35 @@ func TestMergePropertySeed(t *testing.T) {
 	fails, _ = runCase(c, m)
 	for _, f := range fails {
 		t.Errorf("%v", f)
+	}
+}
+
+// fixedSeeds are seeds of TestMergePropertyRange's ranges, by path, that
+// failed once and were fixed (the cause named by each fix's test), run
+// again by the long tier: a later change that brings one back fails
+// TestMergePropertyFixedSeedsLong, though the tier's ranges hold none.
+var fixedSeeds = map[string][]uint64{
+	"fix": {26000380}, // cmd/ipynb/TestFixTwoWayV3KindRecordsTheirsLanguageAndLevel
+}
+
+func TestMergePropertyFixedSeedsLong(t *testing.T) {
+	t.Parallel()
+	long(t)
+	reals := realBases(1)
+	bin := buildCommand(t) // (in the test's own directory: the subtests share it)
+	for _, path := range slices.Sorted(maps.Keys(fixedSeeds)) {
+		t.Run(path, func(t *testing.T) {
+			m := libraryMerge
+			switch path {
+			case "merge":
+				m = commandMerge(t, bin, t.TempDir())
+			case "fix":
+				if _, err := exec.LookPath("git"); err != nil {
+					t.Skip("git absent")
+				}
+				m = fixMerge(t, bin, t.TempDir())
+			}
+			property(t, path+" (fixed seeds)", m, fixedSeeds[path], reals, 5)
+		})
 	}
 }
