@@ -94,26 +94,11 @@ func (w *canon) lazy(j int, n jsontree.Node, ind string, objects int) int {
 		}
 		ms = ms[:k]
 		w.lazyMembers[objects] = ms
-		if len(ms) == 0 {
-			w.buf = append(w.buf, "{}"...)
-			return pos
-		}
-		inner := ind + " "
-		w.buf = append(w.buf, '{')
-		for i, m := range ms {
-			w.flush(chunk)
-			if i > 0 {
-				w.buf = append(w.buf, ',')
-			}
-			w.buf = append(w.buf, '\n')
-			w.buf = append(w.buf, inner...)
-			w.str(zerocopy.String(m.key))
+		w.container('{', '}', len(ms), func(i int, inner string) {
+			w.str(zerocopy.String(ms[i].key))
 			w.buf = append(w.buf, ": "...)
-			w.lazy(j, m.val, inner, objects+1)
-		}
-		w.buf = append(w.buf, '\n')
-		w.buf = append(w.buf, ind...)
-		w.buf = append(w.buf, '}')
+			w.lazy(j, ms[i].val, inner, objects+1)
+		}, ind)
 		return pos
 	}
 	w.scalar(&n)

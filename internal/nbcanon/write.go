@@ -138,36 +138,27 @@ type cmember struct {
 }
 
 func (w *canon) object(ms []cmember, ind string) {
-	if len(ms) == 0 {
-		w.buf = append(w.buf, "{}"...)
-		return
-	}
 	slices.SortStableFunc(ms, func(a, b cmember) int { return strings.Compare(a.key, b.key) })
-	inner := ind + " "
-	w.buf = append(w.buf, '{')
-	for i, m := range ms {
-		w.flush(chunk)
-		if i > 0 {
-			w.buf = append(w.buf, ',')
-		}
-		w.buf = append(w.buf, '\n')
-		w.buf = append(w.buf, inner...)
-		w.str(m.key)
+	w.container('{', '}', len(ms), func(i int, inner string) {
+		w.str(ms[i].key)
 		w.buf = append(w.buf, ": "...)
-		m.write(inner)
-	}
-	w.buf = append(w.buf, '\n')
-	w.buf = append(w.buf, ind...)
-	w.buf = append(w.buf, '}')
+		ms[i].write(inner)
+	}, ind)
 }
 
 func (w *canon) array(n int, elem func(i int, ind string), ind string) {
+	w.container('[', ']', n, elem, ind)
+}
+
+// container writes an array or object (open, close) of n items in
+// Python's indent=1 layout, elem writing item i at the indent given.
+func (w *canon) container(open, close byte, n int, elem func(i int, ind string), ind string) {
 	if n == 0 {
-		w.buf = append(w.buf, "[]"...)
+		w.buf = append(w.buf, open, close)
 		return
 	}
 	inner := ind + " "
-	w.buf = append(w.buf, '[')
+	w.buf = append(w.buf, open)
 	for i := 0; i < n; i++ {
 		w.flush(chunk)
 		if i > 0 {
@@ -179,7 +170,7 @@ func (w *canon) array(n int, elem func(i int, ind string), ind string) {
 	}
 	w.buf = append(w.buf, '\n')
 	w.buf = append(w.buf, ind...)
-	w.buf = append(w.buf, ']')
+	w.buf = append(w.buf, close)
 }
 
 func (w *canon) str(s string) { w.buf, _ = jsontree.AppendQuoted(w.buf, s, w.esc) }
