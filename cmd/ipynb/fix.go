@@ -18,21 +18,34 @@ var fixCmd = &command{
 	summary: "repair notebooks with git's conflict markers in their JSON",
 	doc: `Repairs notebooks into which a merge without ipynb's driver wrote git's
 conflict markers (<<<<<<<, ||||||| in the diff3 style, =======, >>>>>>>),
-so that the JSON no longer reads. Each side is read back from the markers
-(the lines outside the conflicts with that side's lines), and the sides
-are merged cell by cell, as "ipynb merge" does: with the base side when
-the markers carry one (merge.conflictStyle diff3 or zdiff3) and it reads
-as a notebook, else with git's stage :1: of the file as the base while
-git has it unmerged (git ls-files -u), else two-way, from an empty base,
-so that every cell the two sides do not agree on is kept from both (a
-cell one side deleted and the other edited is then kept edited: without
-a base, a deletion and an addition look alike). What still conflicts is marked inside the cell's text, with
-the markers' own size and labels; the file written is a valid notebook.
-Where the sides read back are not notebooks (git's unchanged lines mix
-two layouts, as when one side was re-saved with Colab's 2-space indent)
-and git has the file unmerged (git ls-files -u), git's stages :1: :2: :3:
-are merged instead, as "ipynb merge" merges them, unless the file holds
-lines none of them has (edited since git's merge).
+so that the JSON no longer reads.
+
+While git has the file unmerged (git ls-files -u) and the file is as
+git's merge left it (its sides are those git merge-file or git
+merge-tree makes of git's stages again), git's stages :1: :2: :3: are
+merged, as "ipynb merge" merges them: the same result whatever the
+conflict style. Git merges lines, not cells, so that the sides between
+its markers can join lines of two versions of a cell (ours' new kind
+with theirs' attachments); the stages are the versions themselves.
+
+Otherwise (outside a repository, on standard input, or edited since
+git's merge) each side is read back from the markers (the lines outside
+the conflicts with that side's lines), and the sides are merged cell by
+cell, as "ipynb merge" does: with the base side when the markers carry
+one (merge.conflictStyle diff3 or zdiff3) and it reads as a notebook,
+else with git's stage :1: of the file as the base while git has it
+unmerged, else two-way, from an empty base, so that every cell the two
+sides do not agree on is kept from both (a cell one side deleted and the
+other edited is then kept edited: without a base, a deletion and an
+addition look alike). Sides whose cells hold members of another kind of
+cell (a code cell with attachments), differently on each side, are
+refused (merging them would drop a side's value), as are sides that are
+not notebooks (git's unchanged lines mix two layouts, as when one side
+was re-saved with Colab's 2-space indent); while git has the file
+unmerged, its stages are merged instead, unless the file holds lines
+none of them has (edited since git's merge). What still conflicts is
+marked inside the cell's text, with the markers' own size and labels;
+the file written is a valid notebook.
 
 The file is replaced atomically, only if it is still, right before the
 rename, the file read (else it is left alone, reported, exit 1); a folder is searched for *.ipynb files; "-" reads standard
@@ -97,7 +110,11 @@ func runFix(e *env, args []string) int {
 		if err == nil {
 			f.path = a
 		}
-		if err == nil && stamp != nil {
+		if err == nil {
+			defer f.close()
+			f.useStages()
+		}
+		if err == nil && stamp != nil && !f.unedited {
 			f.sides.compactOurs() // (data, in ours' place, is let go)
 		}
 		st := exitOK
@@ -115,6 +132,8 @@ func runFix(e *env, args []string) int {
 			st = f.write(e, a, stamp)
 			switch {
 			case st != exitOK:
+			case f.unedited:
+				fmt.Fprintf(e.stderr, "%s: merged git's stages :1: :2: :3: (the file is as git's merge left it)\n", name)
 			case f.stageOurs != nil:
 				fmt.Fprintf(e.stderr, "%s: merged git's stages :1: :2: :3: (the sides read back from the markers are not notebooks)\n", name)
 			case f.stageBase:
@@ -176,7 +195,30 @@ type fixMerge struct {
 	path      string // the file, as named (for git's stages: fixstages.go)
 	stageOurs []byte // git's stage :2: when the stages were merged
 	stageBase bool   // git's stage :1: was the base of the sides
+	// Git's stages of the file (nil: none), asked for once (stages);
+	// unedited: the file is git's merge of them (mergedAsGit), which
+	// fix merges instead of the sides.
+	staged      *gitStaged
+	stagesAsked bool
+	unedited    bool
 }
+
+// useStages makes fix merge git's stages of the file rather than the
+// sides read back from its markers when git has the file unmerged and
+// the file is as git's merge left it (see mergedAsGit): the sides read
+// back are then lines of different versions of a cell joined (a code
+// cell with theirs' attachments, where ours changed the kind), and
+// differ with the conflict style; the stages are the versions themselves,
+// merged as ipynb merge merges them. The sides are let go then.
+func (f *fixMerge) useStages() {
+	if g := f.stages(); g != nil && f.mergedAsGit(g) {
+		f.unedited = true
+		f.sides.ours, f.sides.theirs, f.sides.base = side{}, side{}, side{}
+	}
+}
+
+// close removes what fix kept of git's stages.
+func (f *fixMerge) close() { f.staged.remove() }
 
 // splitForFix splits data, a notebook with conflict markers, into the
 // sides fix merges (errNoMarkers without markers; errors locate the
@@ -208,6 +250,9 @@ func splitForFix(data []byte, opt mergeOptions) (*fixMerge, error) {
 // taken what it needs of it). Errors locate the problem in the file
 // (*locError); nothing is written to w then.
 func (f *fixMerge) mergeTo(w io.Writer) error {
+	if f.unedited {
+		return f.mergeStages(w, f.staged)
+	}
 	cs := f.sides
 	ours := cs.ours.text
 	if om, _ := majorVersionOf(ours); om > 0 && om < 3 {
@@ -241,7 +286,7 @@ func (f *fixMerge) mergeTo(w io.Writer) error {
 			}
 			return theirs, nil
 		}
-		conflicts, err = convert.MergeTo(w, read, f.opt)
+		conflicts, err = convert.MergeTo(w, f.checkedSides(read, "base", "ours", "theirs"), f.opt)
 		if errors.As(err, &mie) && mie.Op == "merge" && mie.Input == "base" {
 			// The zdiff3 style moves lines both sides share out of the
 			// conflicts, so the lines around a base section need not be
@@ -255,20 +300,39 @@ func (f *fixMerge) mergeTo(w io.Writer) error {
 			theirs = cs.theirs.take(&cs.ours)
 		}
 		if conflicts, threeWay, err = f.mergeOnStageBase(w, ours, theirs); !threeWay {
-			conflicts, err = mergeTwoWayTo(w, ours, theirs, f.opt)
+			check := f.checkedSides(func(which string) ([]byte, error) {
+				return map[string][]byte{"ours": ours, "theirs": theirs}[which], nil
+			}, "ours", "theirs")
+			if _, err = check("ours"); err == nil {
+				_, err = check("theirs")
+			}
+			if err == nil {
+				conflicts, err = mergeTwoWayTo(w, ours, theirs, f.opt)
+			}
 		}
 	}
 	if errors.As(err, &mie) && mie.Op == "merge" {
-		st, ok := gitStages(f.path)
-		if ok && onlyStageLines(st, ours, theirs) {
-			return f.mergeStages(w, st)
+		g := f.stages()
+		if g != nil {
+			if theirs == nil {
+				theirs = cs.theirs.take(&cs.ours)
+			}
+			if st, err := g.all(); err == nil && onlyStageLines(st, ours, theirs) {
+				return f.mergeStages(w, g)
+			}
 		}
 		hint := stagesHint
-		if ok {
+		if g != nil {
 			hint = editedHint
 		}
-		sd := map[string]*side{"ours": &cs.ours, "theirs": &cs.theirs}[mie.Input]
-		err := located(fmt.Errorf("%s side of the conflicts is not a notebook: %w", mie.Input, mie.Err), sd)
+		which := mie.Input
+		var he *hybridCellError
+		if errors.As(mie.Err, &he) {
+			which = he.side
+			return &locError{Line: he.member.line, Err: fmt.Errorf("%s side of the conflicts is not a notebook: %w%s", which, he, hint)}
+		}
+		sd := map[string]*side{"ours": &cs.ours, "theirs": &cs.theirs}[which]
+		err := located(fmt.Errorf("%s side of the conflicts is not a notebook: %w", which, mie.Err), sd)
 		if le, ok := err.(*locError); ok {
 			le.Err = errors.New(le.Err.Error() + hint)
 			return le

@@ -8,13 +8,15 @@ import (
 	"testing"
 )
 
-// fix of git's default-style markers (no base section) while git has the
-// file unmerged merges three-way with git's stage :1: as the base: ours
-// deleted a cell theirs edited, and fix marks that conflict, writing what
-// fix writes of the same merge's diff3-style markers (git checkout
-// --conflict=diff3), which carry the base; and a cell each side edited
-// apart merges cleanly as from the diff3 file. Outside git (no stages)
-// the same file merges two-way, and theirs' edit is kept.
+// fix of git's default-style markers (no base section), edited since
+// git's merge (so that fix does not merge git's stages in its place),
+// while git has the file unmerged merges three-way with git's stage :1:
+// as the base: ours deleted a cell theirs edited, and fix marks that
+// conflict, writing what fix writes of the same merge's diff3-style
+// markers (git checkout --conflict=diff3), which carry the base, with the
+// same edit; and a cell each side edited apart merges cleanly as from
+// the diff3 file. Outside git (no stages) the same file merges two-way,
+// and theirs' edit is kept.
 func TestFixMergeStyleUsesStageBase(t *testing.T) {
 	t.Parallel()
 	full, err := os.ReadFile(filepath.Join(shipped, "jupyter.ipynb"))
@@ -28,8 +30,8 @@ func TestFixMergeStyleUsesStageBase(t *testing.T) {
 		status       int
 		inResult     []string
 	}{
-		{"delete/edit", withoutCell(t, full, 2), reindented(t, replaceOnce(t, full, `"1+1"`, `"1+1 # theirs"`)), exitFindings, []string{"1+1 # theirs"}},
-		{"edit/delete", reindented(t, replaceOnce(t, full, `"1+1"`, `"1+1 # ours"`)), withoutCell(t, full, 2), exitFindings, []string{"1+1 # ours"}},
+		{"delete/edit", withoutCell(t, full, 2), reindented(t, replaceOnce(t, full, `"1+1"`, `"1+1 # theirs"`)), exitFindings, []string{"1+1 # theirs", "raw text, edited since"}},
+		{"edit/delete", reindented(t, replaceOnce(t, full, `"1+1"`, `"1+1 # ours"`)), withoutCell(t, full, 2), exitFindings, []string{"1+1 # ours", "raw text, edited since"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -46,6 +48,8 @@ func TestFixMergeStyleUsesStageBase(t *testing.T) {
 			if bytes.Contains(marked, []byte("\n|||||||")) {
 				t.Fatal("git wrote a base section: the test needs the default style")
 			}
+			marked = replaceOnce(t, marked, `"raw text"`, `"raw text, edited since"`)
+			os.WriteFile(filepath.Join(dir, "nb.ipynb"), marked, 0o644)
 			// The merge style, fixed inside the repository.
 			r := ipynbWithin(t, 60e9, dir, "fix", "nb.ipynb")
 			got, _ := os.ReadFile(filepath.Join(dir, "nb.ipynb"))
@@ -58,6 +62,7 @@ func TestFixMergeStyleUsesStageBase(t *testing.T) {
 			if !bytes.Contains(diff3, []byte("\n|||||||")) {
 				t.Fatal("git checkout --conflict=diff3 wrote no base section")
 			}
+			diff3 = replaceOnce(t, diff3, `"raw text"`, `"raw text, edited since"`)
 			away := t.TempDir()
 			os.WriteFile(filepath.Join(away, "nb.ipynb"), diff3, 0o644)
 			r3 := ipynbWithin(t, 60e9, away, "fix", "nb.ipynb")

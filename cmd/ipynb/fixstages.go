@@ -1,15 +1,18 @@
 package main
 
-// fix of a file git left unmerged: its stages, when the sides read back
-// from the markers are not notebooks, and its base stage, when the
-// markers carry no base.
+// fix of a file git left unmerged: its stages :1: :2: :3:, merged as
+// ipynb merge merges them where the file is as git's merge left it (or
+// where the sides read back from the markers are not notebooks), and its
+// base stage where the markers carry no base.
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -24,50 +27,262 @@ const stagesHint = " (run ipynb fix inside the repository while git has the file
 // lines none of them has.
 const editedHint = " (git's stages :1: :2: :3: of the file are not merged in its place: it holds lines none of them has, edited since git's merge; git checkout --merge FILE writes git's merge again, losing those edits)"
 
-// gitStages returns the versions git's index holds of path while it is
-// unmerged (git ls-files -u): the base (stage 1, nil when the file was
-// added on both sides), ours (2) and theirs (3); ok is false outside a
-// repository, for standard input, or when ours or theirs is missing.
-// Lines git's text merge makes of two layouts of one notebook (Colab
-// re-saves with a 2-space indent) mix both, so that a side read back
-// from the markers is no notebook; the stages are the sides themselves.
-func gitStages(path string) (stages [3][]byte, ok bool) {
+// gitStaged is what git's index holds of a file while it is unmerged (git
+// ls-files -u): the base (stage 1; none when the file was added on both
+// sides), ours (2) and theirs (3), copied into files of a folder of its
+// own, so that a merge reads each when it asks for it (as ipynb merge
+// reads its files) and not all three at once.
+type gitStaged struct {
+	dir   string
+	files [3]string // "" for a stage git does not have
+	oids  [3]string // the stages' blobs
+	name  string    // the file's path from the top of the work tree
+}
+
+// stageFiles copies git's stages of path into a temporary folder; ok is
+// false outside a repository, for standard input, when git has the file
+// merged, or when ours or theirs is missing. The caller removes the folder
+// (remove).
+func stageFiles(path string) (g *gitStaged, ok bool) {
 	if path == "-" {
-		return stages, false
+		return nil, false
 	}
-	cmd := exec.Command("git", "ls-files", "-u", "-z", "--", path)
-	out, err := cmd.Output()
+	out, err := exec.Command("git", "ls-files", "-u", "-z", "--full-name", "--", path).Output()
 	if err != nil || len(out) == 0 {
-		return stages, false
+		return nil, false
 	}
 	var oids [3]string
+	name := ""
 	for _, rec := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
 		// <mode> SP <object> SP <stage> TAB <file>
-		info, _, found := strings.Cut(rec, "\t")
+		info, file, found := strings.Cut(rec, "\t")
+		if name == "" {
+			name = file
+		}
 		f := strings.Fields(info)
 		if !found || len(f) != 3 {
-			return stages, false
+			return nil, false
 		}
 		n, err := strconv.Atoi(f[2])
-		if err != nil || n < 1 || n > 3 || oids[n-1] != "" {
-			return stages, false // another file under path, or more than one
+		if err != nil || n < 1 || n > 3 || oids[n-1] != "" || file != name {
+			return nil, false // another file under path, or more than one
 		}
 		oids[n-1] = f[1]
 	}
 	if oids[1] == "" || oids[2] == "" {
-		return stages, false
+		return nil, false
 	}
+	dir, err := os.MkdirTemp("", "ipynb-fix-")
+	if err != nil {
+		return nil, false
+	}
+	g = &gitStaged{dir: dir, oids: oids, name: name}
 	for i, oid := range oids {
 		if oid == "" {
 			continue
 		}
-		data, err := exec.Command("git", "cat-file", "blob", oid).Output()
+		name := filepath.Join(dir, strconv.Itoa(i+1))
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if err != nil {
-			return stages, false
+			g.remove()
+			return nil, false
 		}
-		stages[i] = data
+		cmd := exec.Command("git", "cat-file", "blob", oid)
+		cmd.Stdout = f // (git writes the blob there, not into memory)
+		err = cmd.Run()
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			g.remove()
+			return nil, false
+		}
+		g.files[i] = name
 	}
-	return stages, true
+	return g, true
+}
+
+// remove removes the stages' folder.
+func (g *gitStaged) remove() {
+	if g != nil {
+		os.RemoveAll(g.dir)
+	}
+}
+
+// read returns stage i+1 (nil without it).
+func (g *gitStaged) read(i int) ([]byte, error) {
+	if g.files[i] == "" {
+		return nil, nil
+	}
+	return os.ReadFile(g.files[i])
+}
+
+// all returns the three stages (nil for one git does not have).
+func (g *gitStaged) all() (st [3][]byte, err error) {
+	for i := range st {
+		if st[i], err = g.read(i); err != nil {
+			return st, err
+		}
+	}
+	return st, nil
+}
+
+// mergedAsGit reports whether the file's sides are git's line merge of
+// its stages, unedited since: ours' side read back from the markers is
+// ours' side of git's merge of the stages, and theirs' side theirs'.
+// These hold whatever the conflict style, marker size and labels (the
+// lines outside the conflicts are git's clean merge, each conflict's part
+// its side's lines), and an edit since (a line changed, added or removed,
+// a conflict resolved by hand) changes one of them. Git's merge is made
+// again two ways: by git merge-file --ours and --theirs (the diff
+// algorithm of git merge-file, git checkout --merge, the default of git
+// before merge-ort), and, while git merges (MERGE_HEAD), by git merge-tree
+// --write-tree HEAD MERGE_HEAD (merge-ort's own, whose histogram diff can
+// place a conflict elsewhere), where its stages of the file are the
+// index's. A merge git made otherwise (whitespace rules, renormalizing, a
+// rebase's merge placed differently) is not recognized: fix reads the
+// sides from the markers then.
+func (f *fixMerge) mergedAsGit(g *gitStaged) bool {
+	return f.sameAsMergeFile(g) || f.sameAsMergeTree(g)
+}
+
+// sameAsMergeFile compares the sides with git merge-file's of the stages.
+func (f *fixMerge) sameAsMergeFile(g *gitStaged) bool {
+	base := g.files[0]
+	if base == "" {
+		// (git merges a file added on both sides from an empty one.)
+		base = filepath.Join(g.dir, "empty")
+		if err := os.WriteFile(base, nil, 0o600); err != nil {
+			return false
+		}
+	}
+	cs := f.sides
+	for _, s := range []struct {
+		favor string
+		side  *side
+	}{{"--ours", &cs.ours}, {"--theirs", &cs.theirs}} {
+		cmd := exec.Command("git", "merge-file", "-p", s.favor, "--", g.files[1], base, g.files[2])
+		same, err := sameOutput(cmd, s.side.reader(&cs.ours))
+		if err != nil || !same {
+			return false
+		}
+	}
+	return true
+}
+
+// sameAsMergeTree compares the sides with those of git merge-tree's merge
+// of HEAD and MERGE_HEAD, while git merges and its stages of the file are
+// the index's. (git merge-tree writes the merge's objects into the
+// repository, as a merge does.)
+func (f *fixMerge) sameAsMergeTree(g *gitStaged) bool {
+	if exec.Command("git", "rev-parse", "-q", "--verify", "MERGE_HEAD").Run() != nil {
+		return false
+	}
+	out, err := exec.Command("git", "merge-tree", "--write-tree", "-z", "HEAD", "MERGE_HEAD").Output()
+	var ee *exec.ExitError
+	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) { // (1: conflicts)
+		return false
+	}
+	// <tree> NUL, then <mode> SP <object> SP <stage> TAB <file> NUL each,
+	// then NUL and the messages.
+	recs := strings.Split(string(out), "\x00")
+	var oids [3]string
+	for _, rec := range recs[1:] {
+		if rec == "" {
+			break
+		}
+		info, file, _ := strings.Cut(rec, "\t")
+		fs := strings.Fields(info)
+		if file != g.name || len(fs) != 3 {
+			continue
+		}
+		if n, err := strconv.Atoi(fs[2]); err == nil && n >= 1 && n <= 3 {
+			oids[n-1] = fs[1]
+		}
+	}
+	if oids != g.oids {
+		return false // (another merge than the index's)
+	}
+	blob, err := exec.Command("git", "cat-file", "blob", recs[0]+":"+g.name).Output()
+	if err != nil {
+		return false
+	}
+	cs := f.sides
+	return sameSide(blob, false, cs.ours.reader(&cs.ours)) && sameSide(blob, true, cs.theirs.reader(&cs.ours))
+}
+
+// sameSide reports whether ours' side (theirs' if theirs) of marked, a file
+// with conflict markers, is r's bytes, compared line by line.
+func sameSide(marked []byte, theirs bool, r io.Reader) bool {
+	same := true
+	var buf []byte
+	_, _, err := eachSideLine(marked, func(line []byte, _ int, inOurs, inTheirs, _ bool) {
+		if !same || (theirs && !inTheirs) || (!theirs && !inOurs) {
+			return
+		}
+		if cap(buf) < len(line) {
+			buf = make([]byte, len(line))
+		}
+		buf = buf[:len(line)]
+		if _, err := io.ReadFull(r, buf); err != nil || !bytes.Equal(buf, line) {
+			same = false
+		}
+	})
+	if err != nil || !same {
+		return false
+	}
+	n, _ := r.Read(make([]byte, 1))
+	return n == 0
+}
+
+// sameOutput runs cmd and reports whether its standard output is want's
+// bytes, compared as they come (neither is held whole).
+func sameOutput(cmd *exec.Cmd, want io.Reader) (bool, error) {
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return false, err
+	}
+	if err := cmd.Start(); err != nil {
+		return false, err
+	}
+	same, cmpErr := sameStream(out, want)
+	if !same {
+		cmd.Process.Kill()
+	}
+	err = cmd.Wait()
+	if !same || cmpErr != nil {
+		return false, cmpErr
+	}
+	var ee *exec.ExitError
+	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() > 0 && ee.ExitCode() < 128) {
+		return false, err // (a positive status below 128 counts conflicts)
+	}
+	return true, nil
+}
+
+// sameStream reports whether a and b hold the same bytes.
+func sameStream(a, b io.Reader) (bool, error) {
+	bufA, bufB := make([]byte, 64<<10), make([]byte, 64<<10)
+	for {
+		n, errA := io.ReadFull(a, bufA)
+		if errA != nil && errA != io.EOF && errA != io.ErrUnexpectedEOF {
+			return false, errA
+		}
+		m, errB := io.ReadFull(b, bufB[:n])
+		if m != n || !bytes.Equal(bufA[:n], bufB[:n]) {
+			return false, nil
+		}
+		if errB != nil && errB != io.EOF && errB != io.ErrUnexpectedEOF {
+			return false, errB
+		}
+		if errA != nil { // a ended: so must b
+			k, err := b.Read(bufB[:1])
+			for k == 0 && err == nil {
+				k, err = b.Read(bufB[:1])
+			}
+			return k == 0 && err == io.EOF, nil
+		}
+	}
 }
 
 // onlyStageLines reports whether every line of the sides read back from
@@ -100,19 +315,23 @@ func onlyStageLines(st [3][]byte, sides ...[]byte) bool {
 // makes it, not an addition. A base stage that does not read as a
 // notebook is not used.
 func (f *fixMerge) mergeOnStageBase(w io.Writer, ours, theirs []byte) (conflicts []mergeConflict, ok bool, err error) {
-	st, staged := gitStages(f.path)
-	if _, readable := majorVersionOf(st[0]); !staged || !readable {
+	g := f.stages()
+	if g == nil {
 		return nil, false, nil
 	}
-	read := func(which string) ([]byte, error) {
+	base, err := g.read(0)
+	if _, readable := majorVersionOf(base); err != nil || !readable {
+		return nil, false, nil
+	}
+	read := f.checkedSides(func(which string) ([]byte, error) {
 		switch which {
 		case "base":
-			return st[0], nil
+			return base, nil
 		case "ours":
 			return ours, nil
 		}
 		return theirs, nil
-	}
+	}, "ours", "theirs")
 	conflicts, err = convert.MergeTo(w, read, f.opt)
 	var mie *convert.Error
 	if errors.As(err, &mie) && mie.Op == "merge" && mie.Input == "base" {
@@ -122,24 +341,42 @@ func (f *fixMerge) mergeOnStageBase(w io.Writer, ours, theirs []byte) (conflicts
 	return conflicts, true, err
 }
 
+// stages returns git's stages of the file (nil when git has none), asked
+// of git once.
+func (f *fixMerge) stages() *gitStaged {
+	if !f.stagesAsked {
+		f.stagesAsked = true
+		f.staged, _ = stageFiles(f.path)
+	}
+	return f.staged
+}
+
 // mergeStages merges git's stages of the file as ipynb merge does (from
-// an empty base when there is no base stage), writing the result to w.
-func (f *fixMerge) mergeStages(w io.Writer, st [3][]byte) error {
+// an empty base when there is no base stage), writing the result to w:
+// each stage read when the merge asks for it.
+func (f *fixMerge) mergeStages(w io.Writer, g *gitStaged) error {
 	var conflicts []mergeConflict
 	var err error
-	if st[0] != nil {
+	stage := map[string]int{"base": 0, "ours": 1, "theirs": 2}
+	var ours []byte
+	if g.files[0] != "" {
 		read := func(which string) ([]byte, error) {
-			switch which {
-			case "base":
-				return st[0], nil
-			case "ours":
-				return st[1], nil
+			data, err := g.read(stage[which])
+			if which == "ours" {
+				ours = data
 			}
-			return st[2], nil
+			return data, err
 		}
 		conflicts, err = convert.MergeTo(w, read, f.opt)
 	} else {
-		conflicts, err = mergeTwoWayTo(w, st[1], st[2], f.opt)
+		var theirs []byte
+		if ours, err = g.read(1); err == nil {
+			theirs, err = g.read(2)
+		}
+		if err != nil {
+			return err
+		}
+		conflicts, err = mergeTwoWayTo(w, ours, theirs, f.opt)
 		for i := range conflicts {
 			if conflicts[i].What == "added on both sides" {
 				conflicts[i].What = "changed on both sides"
@@ -148,15 +385,18 @@ func (f *fixMerge) mergeStages(w io.Writer, st [3][]byte) error {
 	}
 	var mie *convert.Error
 	if errors.As(err, &mie) && mie.Op == "merge" {
-		n := map[string]int{"base": 1, "ours": 2, "theirs": 3}[mie.Input]
-		return fmt.Errorf("the sides of the conflicts are not notebooks, nor is git's stage :%d: (%s): %w", n, mie.Input, mie.Err)
+		return fmt.Errorf("the sides of the conflicts are not notebooks, nor is git's stage :%d: (%s): %w", stage[mie.Input]+1, mie.Input, mie.Err)
 	}
 	if err != nil {
 		return err
 	}
-	f.stageOurs = st[1]
+	f.stageOurs = ours
 	if len(conflicts) > 0 {
-		f.summary = conflictSummary(conflicts, idsIn(conflicts, st[1], st[2]))
+		theirs, err := g.read(2) // (only to name the cells' ids)
+		if err != nil {
+			return err
+		}
+		f.summary = conflictSummary(conflicts, idsIn(conflicts, ours, theirs))
 	}
 	return nil
 }

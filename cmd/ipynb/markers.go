@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"slices"
 )
 
@@ -104,6 +105,23 @@ func (s *side) make(ours *side) []byte {
 		text = append(text, from[p.start:p.end]...)
 	}
 	return text
+}
+
+// reader reads the side's text: made as it is read, from ours' text, if
+// the side is made when asked (which it still is afterwards).
+func (s *side) reader(ours *side) io.Reader {
+	if !s.lazy {
+		return bytes.NewReader(s.text)
+	}
+	rs := make([]io.Reader, len(s.pieces))
+	for i, p := range s.pieces {
+		from := s.own
+		if p.ours {
+			from = ours.text
+		}
+		rs[i] = bytes.NewReader(from[p.start:p.end])
+	}
+	return io.MultiReader(rs...)
 }
 
 // compactOurs gives ours' text, split out in the file's place, a place of
