@@ -34,9 +34,10 @@ const editedHint = " (git's stages :1: :2: :3: of the file are not merged in its
 // reads its files) and not all three at once.
 type gitStaged struct {
 	dir   string
-	files [3]string // "" for a stage git does not have
-	oids  [3]string // the stages' blobs
-	name  string    // the file's path from the top of the work tree
+	files [3]string                      // "" for a stage git does not have
+	oids  [3]string                      // the stages' blobs
+	name  string                         // the file's path from the top of the work tree
+	git   func(args ...string) *exec.Cmd // git in the file's folder
 }
 
 // stageFiles copies git's stages of path into a temporary folder; ok is
@@ -47,7 +48,15 @@ func stageFiles(path string) (g *gitStaged, ok bool) {
 	if path == "-" {
 		return nil, false
 	}
-	out, err := exec.Command("git", "ls-files", "-u", "-z", "--full-name", "--", path).Output()
+	// (git runs in the file's folder: the repository is the file's,
+	// wherever fix runs.)
+	dir, file := filepath.Split(path)
+	git := func(args ...string) *exec.Cmd {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		return cmd
+	}
+	out, err := git("ls-files", "-u", "-z", "--full-name", "--", file).Output()
 	if err != nil || len(out) == 0 {
 		return nil, false
 	}
@@ -55,16 +64,16 @@ func stageFiles(path string) (g *gitStaged, ok bool) {
 	name := ""
 	for _, rec := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
 		// <mode> SP <object> SP <stage> TAB <file>
-		info, file, found := strings.Cut(rec, "\t")
+		info, full, found := strings.Cut(rec, "\t")
 		if name == "" {
-			name = file
+			name = full
 		}
 		f := strings.Fields(info)
 		if !found || len(f) != 3 {
 			return nil, false
 		}
 		n, err := strconv.Atoi(f[2])
-		if err != nil || n < 1 || n > 3 || oids[n-1] != "" || file != name {
+		if err != nil || n < 1 || n > 3 || oids[n-1] != "" || full != name {
 			return nil, false // another file under path, or more than one
 		}
 		oids[n-1] = f[1]
@@ -72,22 +81,22 @@ func stageFiles(path string) (g *gitStaged, ok bool) {
 	if oids[1] == "" || oids[2] == "" {
 		return nil, false
 	}
-	dir, err := os.MkdirTemp("", "ipynb-fix-")
+	tmp, err := os.MkdirTemp("", "ipynb-fix-")
 	if err != nil {
 		return nil, false
 	}
-	g = &gitStaged{dir: dir, oids: oids, name: name}
+	g = &gitStaged{dir: tmp, oids: oids, name: name, git: git}
 	for i, oid := range oids {
 		if oid == "" {
 			continue
 		}
-		name := filepath.Join(dir, strconv.Itoa(i+1))
+		name := filepath.Join(tmp, strconv.Itoa(i+1))
 		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if err != nil {
 			g.remove()
 			return nil, false
 		}
-		cmd := exec.Command("git", "cat-file", "blob", oid)
+		cmd := git("cat-file", "blob", oid)
 		cmd.Stdout = f // (git writes the blob there, not into memory)
 		err = cmd.Run()
 		if cerr := f.Close(); err == nil {
@@ -161,7 +170,7 @@ func (f *fixMerge) sameAsMergeFile(g *gitStaged) bool {
 		favor string
 		side  *side
 	}{{"--ours", &cs.ours}, {"--theirs", &cs.theirs}} {
-		cmd := exec.Command("git", "merge-file", "-p", s.favor, "--", g.files[1], base, g.files[2])
+		cmd := g.git("merge-file", "-p", s.favor, "--", g.files[1], base, g.files[2])
 		same, err := sameOutput(cmd, s.side.reader(&cs.ours))
 		if err != nil || !same {
 			return false
@@ -175,10 +184,10 @@ func (f *fixMerge) sameAsMergeFile(g *gitStaged) bool {
 // the index's. (git merge-tree writes the merge's objects into the
 // repository, as a merge does.)
 func (f *fixMerge) sameAsMergeTree(g *gitStaged) bool {
-	if exec.Command("git", "rev-parse", "-q", "--verify", "MERGE_HEAD").Run() != nil {
+	if g.git("rev-parse", "-q", "--verify", "MERGE_HEAD").Run() != nil {
 		return false
 	}
-	out, err := exec.Command("git", "merge-tree", "--write-tree", "-z", "HEAD", "MERGE_HEAD").Output()
+	out, err := g.git("merge-tree", "--write-tree", "-z", "HEAD", "MERGE_HEAD").Output()
 	var ee *exec.ExitError
 	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) { // (1: conflicts)
 		return false
@@ -203,7 +212,7 @@ func (f *fixMerge) sameAsMergeTree(g *gitStaged) bool {
 	if oids != g.oids {
 		return false // (another merge than the index's)
 	}
-	blob, err := exec.Command("git", "cat-file", "blob", recs[0]+":"+g.name).Output()
+	blob, err := g.git("cat-file", "blob", recs[0]+":"+g.name).Output()
 	if err != nil {
 		return false
 	}
