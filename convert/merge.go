@@ -138,14 +138,20 @@ func (o options) readInput(in []byte) (*File, error) {
 // needs them). An error writing to w (or one the merge meets while
 // writing) may leave a part of the notebook written.
 func MergeTo(w io.Writer, read func(input string) ([]byte, error), opt dialog.MergeOptions) (conflicts []dialog.Conflict, err error) {
-	res, err := options{}.mergeTo(w, read, opt)
+	return mergeToParts(w, read, nil, opt)
+}
+
+// mergeToParts is MergeTo reading base's outputs neither side holds part
+// by part (see internal/mergeparts), where part is not nil.
+func mergeToParts(w io.Writer, read func(input string) ([]byte, error), part func(off, n int64) ([]byte, error), opt dialog.MergeOptions) ([]dialog.Conflict, error) {
+	res, err := options{}.mergeTo(w, read, part, opt)
 	if err != nil {
 		return nil, err
 	}
 	return res.Conflicts, nil
 }
 
-func (o options) mergeTo(w io.Writer, read func(input string) ([]byte, error), opt dialog.MergeOptions) (*mergeResult, error) {
+func (o options) mergeTo(w io.Writer, read func(input string) ([]byte, error), part func(off, n int64) ([]byte, error), opt dialog.MergeOptions) (*mergeResult, error) {
 	base, err := read("base")
 	if err != nil {
 		return nil, err
@@ -206,7 +212,18 @@ func (o options) mergeTo(w io.Writer, read func(input string) ([]byte, error), o
 	if err != nil {
 		return nil, &Error{Op: "merge", Input: "theirs", Err: err}
 	}
-	if len(reduced.pending) > 0 && !sharePending(fBase.Dialog, fTheirs.Dialog, theirs, reduced) {
+	var lb *lazyBase // (base's outputs neither side holds, read part by part)
+	whole := false   // (base's own outputs are needed: base as it is)
+	if len(reduced.pending) > 0 {
+		unfound, ok := sharePending(fBase.Dialog, fTheirs.Dialog, theirs, reduced)
+		if ok && len(unfound) > 0 {
+			if lb = lazyParts(part, reduced.minor); lb == nil || !readLazily(fBase.Dialog, unfound, lb) {
+				lb, ok = nil, false
+			}
+		}
+		whole = !ok
+	}
+	if whole {
 		// Base's own outputs are needed: base as it is.
 		again, err := read("base")
 		if err != nil {
@@ -221,7 +238,14 @@ func (o options) mergeTo(w io.Writer, read func(input string) ([]byte, error), o
 		text = again
 	}
 	fOurs.Random = seeded(binary.LittleEndian.Uint64(seed.Sum(nil)))
-	return o.mergeDialogs(fBase, fOurs, fTheirs, mergeInputs{text, ours, theirs, oursIsBase}, opt, w)
+	res, err := o.mergeDialogs(fBase, fOurs, fTheirs, mergeInputs{text, ours, theirs, oursIsBase}, opt, w)
+	if lb != nil && err == nil {
+		err = lb.failed() // (a part of base not read, or not as first read)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // mergeDialogs merges dialogs read by this package (Source set) from in,

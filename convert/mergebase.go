@@ -31,8 +31,9 @@ import (
 // replaced by a placeholder too, its bytes kept only as their SHA-256
 // digest: once theirs is read, sharePending makes the placeholder read the
 // output of theirs whose bytes have that digest. Where theirs holds no
-// such output (both sides re-ran the cell), the merge needs base's own
-// and reads base again (see MergeTo).
+// such output (both sides re-ran the cell), the merge needs base's own:
+// it reads each from base alone when it looks at it (see lazyBase), or
+// base again whole where the caller gives no parts (see MergeTo).
 
 // reduceBaseFrom is the least size of base that MergeTo reduces: below
 // it, the three inputs are read at once (on as many cores as there are),
@@ -47,11 +48,11 @@ const placeholderOutput = `{"output_type":"stream","name":"stdout","text":""}`
 type sharedOutput struct{ cell, out, oursCell, oursOut int }
 
 // pendingOutput is an output of base replaced by a placeholder that ours
-// does not hold: output out of base's cell cell, of size bytes whose
-// SHA-256 digest is sum.
+// does not hold: output out of base's cell cell, the size bytes at offset
+// off of base, whose SHA-256 digest is sum.
 type pendingOutput struct {
-	cell, out, size int
-	sum             [sha256.Size]byte
+	cell, out, off, size int
+	sum                  [sha256.Size]byte
 }
 
 // reduction is what reducedBase replaced in base's text.
@@ -142,7 +143,7 @@ func reducedOutputs(base, ours []byte, baseOuts, oursOuts [][][2]int) ([]sharedO
 					continue outputs
 				}
 			}
-			pending = append(pending, pendingOutput{i, j, len(raw), sha256.Sum256(raw)})
+			pending = append(pending, pendingOutput{i, j, sp[0], len(raw), sha256.Sum256(raw)})
 		}
 	}
 	return shared, pending, spans
@@ -249,13 +250,15 @@ func isPlaceholder(out nbformat.Output) bool {
 
 // sharePending makes each pending placeholder of base's dialog (see
 // reducedBase) the output of theirs' dialog, read from theirs' text, whose
-// bytes have its digest; and reports whether every one was found (else
-// the merge needs base's own outputs: the caller reads base as it is).
-// Theirs' text must be a version 4 notebook of base's minor version.
-func sharePending(base, theirs *dialog.Dialog, text []byte, r reduction) bool {
+// bytes have its digest, and returns those theirs does not hold (the
+// merge needs base's own outputs for them: see lazyBase); ok is false
+// where theirs' text or a placeholder is not where it should be (the
+// caller reads base as it is). Theirs' text must be a version 4 notebook
+// of base's minor version.
+func sharePending(base, theirs *dialog.Dialog, text []byte, r reduction) (unfound []pendingOutput, ok bool) {
 	t, ok := spansOf(text)
 	if !ok || t.major != "4" || t.minor != r.minor {
-		return false
+		return nil, false
 	}
 	sizes := make(map[int]bool, len(r.pending))
 	for _, p := range r.pending {
@@ -273,23 +276,27 @@ func sharePending(base, theirs *dialog.Dialog, text []byte, r reduction) bool {
 	type fix struct{ at, from *readOutput }
 	fixes := make([]fix, 0, len(r.pending))
 	for _, p := range r.pending {
-		a, ok := held[p.sum]
-		if !ok || p.cell >= len(base.Messages) || a.cell >= len(theirs.Messages) {
-			return false
+		a, found := held[p.sum]
+		if !found {
+			unfound = append(unfound, p)
+			continue
+		}
+		if p.cell >= len(base.Messages) || a.cell >= len(theirs.Messages) {
+			return nil, false
 		}
 		b, m := base.Messages[p.cell], theirs.Messages[a.cell]
 		if p.out >= len(b.Outputs) || a.out >= len(m.Outputs) {
-			return false
+			return nil, false
 		}
 		to, ok1 := b.Outputs[p.out].Source().(*readOutput)
 		from, ok2 := m.Outputs[a.out].Source().(*readOutput)
 		if !ok1 || !ok2 || !isPlaceholder(to.out) {
-			return false
+			return nil, false
 		}
 		fixes = append(fixes, fix{to, from})
 	}
 	for _, f := range fixes {
 		f.at.out = f.from.out // (f.at.nb stays base's: it is not written)
 	}
-	return true
+	return unfound, true
 }

@@ -16,25 +16,51 @@ import (
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
+	"github.com/nbdialog/ipynb/internal/mergeparts"
 	"github.com/nbdialog/ipynb/internal/nbtest"
 	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // mergeToCase merges the inputs with Merge and, base reduced at every
-// size, with MergeTo, and fails t where they differ (bytes, conflicts or
-// error) or where MergeTo asks for the inputs other than once each, in
-// order (and base once more, after theirs). It returns how many times
-// MergeTo asked for base.
+// size, with MergeTo, twice: as internal/mergeparts's MergeTo, given parts
+// of base, and as MergeTo itself; and fails t where they differ (bytes,
+// conflicts or error) or where MergeTo asks for the inputs other than
+// once each, in order, and base once more, after theirs (whole without
+// parts, else in parts). It returns how many times MergeTo asked for base
+// (parts count as one, as base read again).
 func mergeToCase(t *testing.T, name string, base, ours, theirs []byte, opt dialog.MergeOptions) (bases int) {
+	t.Helper()
+	for _, parts := range []bool{true, false} {
+		bases = mergeToCaseParts(t, name, base, ours, theirs, opt, parts)
+	}
+	return bases
+}
+
+func mergeToCaseParts(t *testing.T, name string, base, ours, theirs []byte, opt dialog.MergeOptions, parts bool) (bases int) {
 	t.Helper()
 	want, werr := merge(base, ours, theirs, opt)
 	var asked []string
+	askedParts := 0
 	read := func(input string) ([]byte, error) {
 		asked = append(asked, input)
 		return map[string][]byte{"base": base, "ours": ours, "theirs": theirs}[input], nil
 	}
+	part := func(off, n int64) ([]byte, error) {
+		askedParts++
+		if len(asked) < 3 || off < 0 || n < 0 || off+n > int64(len(base)) {
+			t.Errorf("%s: MergeTo asked for part %d+%d of base after %v", name, off, n, asked)
+			return nil, errors.New("no such part")
+		}
+		return base[off : off+n], nil
+	}
+	mergeTo := func(w io.Writer) ([]dialog.Conflict, error) {
+		if parts {
+			return mergeparts.MergeTo(w, read, part, opt)
+		}
+		return convert.MergeTo(w, read, opt)
+	}
 	var out bytes.Buffer
-	gotConflicts, gerr := convert.MergeTo(&out, read, opt)
+	gotConflicts, gerr := mergeTo(&out)
 	got := &mergeResult{Conflicts: gotConflicts}
 	if (werr == nil) != (gerr == nil) {
 		t.Errorf("%s: Merge: %v, MergeTo: %v", name, werr, gerr)
@@ -48,13 +74,17 @@ func mergeToCase(t *testing.T, name string, base, ours, theirs []byte, opt dialo
 		}
 		return 0
 	}
-	if n := len(asked); n == 0 || n > 4 || strings.Join(asked, " ") != strings.Join([]string{"base", "ours", "theirs", "base"}[:n], " ") {
-		t.Errorf("%s: MergeTo asked for %v", name, asked)
+	if n := len(asked); n == 0 || n > 4 || strings.Join(asked, " ") != strings.Join([]string{"base", "ours", "theirs", "base"}[:n], " ") ||
+		n == 4 && askedParts > 0 {
+		t.Errorf("%s: MergeTo asked for %v and %d parts of base (parts given: %v)", name, asked, askedParts, parts)
 	}
 	for _, a := range asked {
 		if a == "base" {
 			bases++
 		}
+	}
+	if askedParts > 0 {
+		bases++
 	}
 	if !bytes.Equal(out.Bytes(), want.Data) {
 		t.Errorf("%s: MergeTo wrote %d bytes, not Merge's %d", name, out.Len(), len(want.Data))
@@ -236,9 +266,11 @@ func replaceCells(t *testing.T, data []byte, cells []string) []byte {
 // A base whose outputs ours re-ran (every stream and image changed) is
 // reduced all the same: its outputs theirs holds byte for byte are read
 // as theirs', and MergeTo asks for base once; where theirs re-ran one of
-// those outputs too, or is of another minor version, it asks for base
-// again and merges with base's own outputs. Each merges as Merge does.
-// Base asked again with other bytes fails with ErrChanged, naming base.
+// those outputs too, it asks for base's own outputs again, in parts
+// (given internal/mergeparts's part; else base whole), and where theirs
+// is of another minor version, for base whole. Each merges as Merge does.
+// Base asked again with other bytes (whole or a part) fails with
+// ErrChanged, naming base; an error of read or part is returned as it is.
 func TestMergeToBaseOutputsTheirsHolds(t *testing.T) {
 	defer convert.ReduceBaseFrom(0)()
 	base := nbtest.Heavy{Cells: 10, Seed: 5, Kinds: []nbtest.OutputKind{nbtest.Stream, nbtest.Image, nbtest.Table},
@@ -310,5 +342,26 @@ func TestMergeToBaseOutputsTheirsHolds(t *testing.T) {
 	}, dialog.MergeOptions{})
 	if err != failed {
 		t.Errorf("base unreadable the second time: %v, want read's own error", err)
+	}
+	for _, c := range []struct {
+		name string
+		part func(off, n int64) ([]byte, error)
+		ok   func(error) bool
+	}{
+		{"a part of base changed", func(off, n int64) ([]byte, error) {
+			return editSource(base)[off : off+n], nil
+		}, func(err error) bool {
+			return errors.Is(err, convert.ErrChanged) && errors.As(err, &mie) && mie.Op == "merge" && mie.Input == "base"
+		}},
+		{"a part of base unreadable", func(off, n int64) ([]byte, error) {
+			return nil, failed
+		}, func(err error) bool { return err == failed }},
+	} {
+		_, err = mergeparts.MergeTo(io.Discard, func(input string) ([]byte, error) {
+			return map[string][]byte{"base": base, "ours": ours, "theirs": oneImage(base)}[input], nil
+		}, c.part, dialog.MergeOptions{})
+		if !c.ok(err) {
+			t.Errorf("%s: %v", c.name, err)
+		}
 	}
 }

@@ -8,10 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/internal/atomicfile"
+	"github.com/nbdialog/ipynb/internal/mergeparts"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -26,6 +28,7 @@ type mergeRun struct {
 	texts [3][]byte // as read; base and theirs only while needed (see keep)
 	keep  [3]bool   // read from a pipe: kept for the text fallback
 	stamp *atomicfile.Stamp
+	base  *os.File // base's file, open for the parts of it the merge asks for
 	// memory restores the memory limits set for the inputs.
 	memory []func()
 }
@@ -61,6 +64,7 @@ func (m *mergeRun) threeWay() (int, *mergeFailed) {
 	if om > 0 && om < 3 {
 		return exitError, &mergeFailed{fmt.Errorf("nbformat %d: %w", om, errOldFormat), -1}
 	}
+	defer m.closeBase()
 	read := func(which string) ([]byte, error) {
 		switch which {
 		case "base":
@@ -96,7 +100,7 @@ func (m *mergeRun) threeWay() (int, *mergeFailed) {
 	// written, whether it is ours' bytes so far.
 	same := &oursWriter{ours: m.texts[1]}
 	produce := func(w io.Writer) error {
-		conflicts, err := convert.MergeTo(io.MultiWriter(w, same), read, m.opt)
+		conflicts, err := mergeparts.MergeTo(io.MultiWriter(w, same), read, m.basePart, m.opt)
 		var mf *mergeFailed
 		switch {
 		case errors.As(err, &mf):
@@ -229,6 +233,51 @@ func (m *mergeRun) threeWay() (int, *mergeFailed) {
 		return exitFindings, nil
 	}
 	return exitOK, nil
+}
+
+// basePart returns the n bytes of base at offset off: of base's text
+// where it is kept (read from a pipe), else read from its file, kept open
+// for the parts the merge asks for after (closeBase closes it). Whether
+// they are the bytes first read, the merge checks.
+func (m *mergeRun) basePart(off, n int64) ([]byte, error) {
+	data, err := m.readBasePart(off, n)
+	if err != nil {
+		return nil, &mergeFailed{err, 0}
+	}
+	return data, nil
+}
+
+// readBasePart is basePart, its error not wrapped.
+func (m *mergeRun) readBasePart(off, n int64) ([]byte, error) {
+	if b := m.texts[0]; b != nil {
+		if off > int64(len(b)) || n > int64(len(b))-off {
+			return nil, fmt.Errorf("%s changed while it was merged: %w", quoteName(m.paths[0]), atomicfile.ErrChanged)
+		}
+		return b[off : off+n], nil
+	}
+	if m.base == nil {
+		f, err := os.Open(m.paths[0])
+		if err != nil {
+			return nil, err
+		}
+		m.base = f
+	}
+	data := make([]byte, n)
+	if _, err := m.base.ReadAt(data, off); err != nil {
+		if errors.Is(err, io.EOF) {
+			err = fmt.Errorf("%s changed while it was merged: %w", quoteName(m.paths[0]), atomicfile.ErrChanged)
+		}
+		return nil, err
+	}
+	return data, nil
+}
+
+// closeBase closes base's file, if basePart opened it.
+func (m *mergeRun) closeBase() {
+	if m.base != nil {
+		m.base.Close()
+		m.base = nil
+	}
 }
 
 // collectLarge collects garbage now, before an input or result of size
