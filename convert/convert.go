@@ -46,6 +46,10 @@ type options struct {
 	// refuses to run with Messages set (it would drop the other messages
 	// from the dialog's file). Reading ignores Messages.
 	Messages []*dialog.Message
+	// deferOutputs: outputs read from another notebook than the one
+	// written over are decoded only as the writer reaches them (see
+	// options.outputFor); a merge's, into a notebook written and dropped.
+	deferOutputs bool
 }
 
 // Owner is a file's numeric user and group.

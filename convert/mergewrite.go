@@ -83,6 +83,12 @@ func (o options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 	// A version 3 ours is written back as it is only if the merge is ours
 	// (cells taken from theirs went into its upgrade, not into it).
 	mo.valid = mo.valid && slices.Equal(merged.Messages, orgO.msgs) && orgO.sameMeta(merged.Meta) && len(fb.v3Keys) == 0
+	// Written as it is made, a merge that is not healed (nor written as
+	// version 3) decodes the outputs it takes from theirs into ours'
+	// cells only as each cell is written: one cell's at a time beside
+	// ours and theirs, not all of them (as large as theirs where both
+	// sides re-ran every cell). The bytes are the same.
+	o.deferOutputs = w != nil && mo.valid4 && !v3
 	nb, err := o.ToNotebook(&File{Dialog: merged, org: mo})
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/lines"
 	"github.com/nbdialog/ipynb/internal/mimetype"
+	"github.com/nbdialog/ipynb/internal/nbdefer"
 	"github.com/nbdialog/ipynb/internal/nbmap"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -153,11 +154,22 @@ func cleanOutMeta(out map[string]any) {
 // notebook nb: the output read itself when it was read from nb and holds
 // no transient metadata (written back as its bytes where it is unedited),
 // else one made from its generic JSON without transient metadata, its
-// text in nb's style.
-func outputFor(out dialog.Output, nb *nbformat.Notebook) (nbformat.Output, error) {
-	if r, ok := out.Source().(*readOutput); ok && r.nb != nil && r.nb == nb && !hasTransientMeta(r.out) {
+// text in nb's style (with o.deferOutputs, an output read is made so only
+// when the writer reaches it: see internal/nbdefer).
+func (o options) outputFor(out dialog.Output, nb *nbformat.Notebook) (nbformat.Output, error) {
+	r, ok := out.Source().(*readOutput)
+	if ok && r.nb != nil && r.nb == nb && !hasTransientMeta(r.out) {
 		return r.out, nil
 	}
+	if ok && o.deferOutputs {
+		return nbdefer.Output(string(r.out.Type()), func() (any, error) { return outputAnew(out) }).(nbformat.Output), nil
+	}
+	return outputAnew(out)
+}
+
+// outputAnew is the nbformat output made from an output's generic JSON
+// without transient metadata (see outputFor).
+func outputAnew(out dialog.Output) (nbformat.Output, error) {
 	g, err := out.Map()
 	if err != nil {
 		return nil, err

@@ -366,7 +366,7 @@ func (o options) cell(m *dialog.Message, s *snapshot, ids bool, from *nbformat.N
 		}
 		c.Outputs = make([]nbformat.Output, len(m.Outputs))
 		for i, out := range m.Outputs {
-			no, err := outputFor(out, from)
+			no, err := o.outputFor(out, from)
 			if err != nil {
 				return nil, fmt.Errorf("convert: message %s: output %d: %w", m.ID, i, err)
 			}

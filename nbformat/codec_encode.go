@@ -199,6 +199,7 @@ func encSliceCell(e *encoder, v []Cell, j int, ind string) {
 }
 
 func encSliceOutput(e *encoder, v []Output, j int, ind string) {
+	v = e.madeOutputs(v) // (see deferredOutput)
 	if j >= 0 && eqSliceOutput(e, v, j) {
 		e.copyNode(j)
 		return

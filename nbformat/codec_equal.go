@@ -413,7 +413,9 @@ func eqSliceString(e *encoder, v []string, j int) bool { return eqSlice(e, v, j,
 
 func eqSliceCell(e *encoder, v []Cell, j int) bool { return eqSlice(e, v, j, eqCell) }
 
-func eqSliceOutput(e *encoder, v []Output, j int) bool { return eqSlice(e, v, j, eqOutput) }
+func eqSliceOutput(e *encoder, v []Output, j int) bool {
+	return eqSlice(e, e.madeOutputs(v), j, eqOutput) // (see deferredOutput)
+}
 
 func eqMapAny(e *encoder, v map[string]any, j int) bool { return eqMap(e, v, j, eqAny) }
 
