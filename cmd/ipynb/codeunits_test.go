@@ -92,6 +92,7 @@ func TestTextFormsShowSurrogatesEscaped(t *testing.T) {
 		{[]string{"diff", "--html", a, b}, []string{`<mark>\ud83d</mark>`, `<mark>\ud83e</mark>`}},
 		{[]string{"show", a}, []string{`c1:c:x1 = "\ud83d"`, `m1:n:md \ud83d *em*`}},
 		{[]string{"show", "--json", a}, []string{`"content": "x1 = \"\ud83d\""`}},
+		{[]string{"show", "--width", "14", a}, []string{"c1:c:x1 = \"\\u…\n"}}, // 13 characters and "…": the escape cut as shown
 		{[]string{"md", a}, []string{"\n" + `x1 = "\ud83d"` + "\n", "md \\ud83d *em*", "out\\ud83d"}},
 		{[]string{"html", a}, []string{`md \ud83d <em>em</em>`, `out\ud83d`, `\ud83d`}},
 	} {

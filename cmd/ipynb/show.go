@@ -137,6 +137,11 @@ func runShow(e *env, args []string) int {
 		fmt.Fprint(e.stdout, s)
 		return exitOK
 	}
+	for _, m := range d.Messages {
+		// A row is cut by characters: a surrogate's escape is what it
+		// shows (codeunits.go), never its bytes cut or three U+FFFD.
+		m.Content = unitText(m.Content)
+	}
 	// Outputs are sized without being decoded (dialog.OutputSource.Size).
 	fmt.Fprint(e.stdout, e.forTerminal(d.Summary(*width, *rows)))
 	return exitOK
