@@ -359,11 +359,16 @@ func (o options) mergeDialogs(fBase, fOurs, fTheirs *File, in mergeInputs, opt d
 	if len(elsewhere) > 0 {
 		fileIDsBack(merged, conflicts, versions, elsewhere, snapOf)
 	}
+	sheets, conflicts, err := v3Sheets(merged, conflicts, versions, dialogs, orgs) // (version 3 worksheets: mergev3sheets.go)
+	if err != nil {
+		return nil, err
+	}
 	o.recordConflicts(merged, conflicts, versions, dialogs, orgs, files)
 	// Base is done with: what writing takes from it is taken now, and
 	// nothing below refers to it (but the conflicts' base versions), so
 	// that its notebook is not in memory beside the result.
 	fb := factsOfBase(merged, versions, orgs[0], orgs[1], orgs[2], in)
+	fb.v3Sheets = sheets
 	for m, v := range versions {
 		v[0] = nil
 		versions[m] = v

@@ -22,9 +22,12 @@ func isPlaceConflict(c dialog.Conflict) bool {
 // {"index": N, "after": ID}, as its file has it: the cell's index among
 // its cells (counting every worksheet's of a version 3 file, in order),
 // and the id of the cell before it, absent when the cell is first or
-// that cell has no id of its file's (a file without cell ids). ok is false when c's values are not the indices of its
-// versions in dialogs.
-func placeRecord(c dialog.Conflict, dialogs [3]*dialog.Dialog, orgs [3]*origin) (json.RawMessage, bool) {
+// that cell has no id of its file's (a file without cell ids), and, in a
+// version 3 file of several worksheets, "worksheet": the index of the
+// worksheet holding it (see v3Sheets). ok is false when c's values are
+// not the indices of its versions in dialogs. files caches the files'
+// worksheets.
+func placeRecord(c dialog.Conflict, dialogs [3]*dialog.Dialog, orgs [3]*origin, files *sideFiles) (json.RawMessage, bool) {
 	keys := []string{"pointer", "what"}
 	vals := map[string]any{"pointer": "", "what": c.What}
 	for i, side := range [3]string{"base", "ours", "theirs"} {
@@ -44,6 +47,9 @@ func placeRecord(c dialog.Conflict, dialogs [3]*dialog.Dialog, orgs [3]*origin) 
 				}
 			}
 		}
+		if sheets := files.v3Sheets(orgs[i]); n < len(sheets) {
+			pk, pv["worksheet"] = append(pk, "worksheet"), sheets[n]
+		}
 		place, err := jsonvalue.AppendObject(nil, pk, pv)
 		if err != nil {
 			return nil, false
@@ -55,4 +61,21 @@ func placeRecord(c dialog.Conflict, dialogs [3]*dialog.Dialog, orgs [3]*origin) 
 		return nil, false
 	}
 	return raw, true
+}
+
+// v3Sheets returns the worksheet of each cell of org's upgrade when org is
+// a version 3 file of several worksheets (nil otherwise), read once.
+func (f *sideFiles) v3Sheets(org *origin) []int {
+	if s, ok := f.sheets[org]; ok {
+		return s
+	}
+	s, n, ok := v3Layout(org)
+	if !ok || n < 2 {
+		s = nil
+	}
+	if f.sheets == nil {
+		f.sheets = map[*origin][]int{}
+	}
+	f.sheets[org] = s
+	return s
 }

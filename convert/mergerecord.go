@@ -55,7 +55,10 @@ import (
 // "index", the cell's index among its cells (0-based; in a version 3 file
 // counting the cells of every worksheet, in order), and "after", the id
 // of the cell before it there, absent when it is first or that cell has
-// no id in its file (before nbformat 4.5). A cell both sides added (of
+// no id in its file (before nbformat 4.5), and in a version 3 file of
+// several worksheets "worksheet", the index of the one holding it (a cell
+// both sides moved to different worksheets has such a record, "what":
+// "moved to different worksheets on both sides"). A cell both sides added (of
 // one id, or equal in a file without ids) at different places (after
 // other cells all three have) has such a record with "what": "added on
 // both sides at different places" and no "base". Resolving is moving the
@@ -81,7 +84,7 @@ func (o options) recordConflicts(merged *dialog.Dialog, conflicts []dialog.Confl
 			continue
 		}
 		if isPlaceConflict(c) {
-			if rec, ok := placeRecord(c, dialogs, orgs); ok {
+			if rec, ok := placeRecord(c, dialogs, orgs, files); ok {
 				if _, seen := byID[c.ID]; !seen {
 					order = append(order, c.ID)
 				}
@@ -334,7 +337,8 @@ func decodedRaw(v any) any {
 // sideFiles holds what the records of one merge read of the inputs' files:
 // the cells of the version 3 ones.
 type sideFiles struct {
-	v3 map[*origin]*v3Cells
+	v3     map[*origin]*v3Cells
+	sheets map[*origin][]int // see v3Layout (nil: one worksheet, or not version 3)
 }
 
 // v3Cells are a version 3 file's cells as it holds them, in order (those

@@ -61,7 +61,8 @@ func mergedV3Keys(orgB, orgO, orgT *origin) map[string]any {
 // marshalMergedV3 writes nb, the merge (its cells those of the merged
 // messages msgs: ours' and theirs' upgraded cells, changed in place or as
 // they are, or cells built anew), as version 3 over ours' text; meta is
-// the merged notebook metadata, nil if it is ours'; versions maps each
+// the merged notebook metadata, nil if it is ours'; sheets the worksheet
+// of each cell (nil: ours' cells in theirs, see v3Sheets); versions maps each
 // merged message to its base, ours and theirs versions. A merged message
 // that is theirs' version (and not ours') is written as theirs' cell, so
 // that its bytes are kept where its upgrade lost something of them (a
@@ -69,7 +70,7 @@ func mergedV3Keys(orgB, orgO, orgT *origin) map[string]any {
 // git's line merge cut, in fix), nb is healed, and that side's cells are
 // written anew from it, so that none of their invalid bytes remain.
 func (o options) marshalMergedV3(nb *nbformat.Notebook, msgs []*dialog.Message, versions map[*dialog.Message][3]*dialog.Message,
-	meta map[string]any, orgO, orgT *origin, in mergeInputs) ([]byte, error) {
+	meta map[string]any, sheets []int, orgO, orgT *origin, in mergeInputs) ([]byte, error) {
 	from := make(map[nbformat.Cell]v3write.Cell, len(orgO.work.Cells)+len(orgT.work.Cells))
 	var theirs []byte
 	if orgT.nb.Nbformat == 3 && orgT.valid {
@@ -97,7 +98,7 @@ func (o options) marshalMergedV3(nb *nbformat.Notebook, msgs []*dialog.Message, 
 	if meta != nil {
 		meta = withoutFilled(meta, in)
 	}
-	out, err := v3write.Write(in.ours, &v3write.Notebook{Cells: cells, Meta: meta, Theirs: theirs})
+	out, err := v3write.Write(in.ours, &v3write.Notebook{Cells: cells, Meta: meta, Theirs: theirs, Sheets: sheets})
 	if err != nil {
 		var we *v3write.Error
 		if errors.As(err, &we) && errors.Is(err, v3write.ErrNotRepresentable) {

@@ -29,6 +29,9 @@ type baseFacts struct {
 	hidden map[*dialog.Message]nbformat.Cell
 	// oursIsBase: ours is base's very bytes.
 	oursIsBase bool
+	// v3Sheets: the worksheet of each merged message, when the merge
+	// puts one in another worksheet than ours has it in (see v3Sheets).
+	v3Sheets []int
 	// v3Keys: the version 3 notebook metadata the upgrade drops (name,
 	// signature), merged, where the merge differs from ours (nil:
 	// removed); see mergedV3Keys.
@@ -82,7 +85,7 @@ func (o options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 	mo.valid4 = mo.valid4 || v3 && orgO.valid && orgT.valid
 	// A version 3 ours is written back as it is only if the merge is ours
 	// (cells taken from theirs went into its upgrade, not into it).
-	mo.valid = mo.valid && slices.Equal(merged.Messages, orgO.msgs) && orgO.sameMeta(merged.Meta) && len(fb.v3Keys) == 0
+	mo.valid = mo.valid && slices.Equal(merged.Messages, orgO.msgs) && orgO.sameMeta(merged.Meta) && len(fb.v3Keys) == 0 && fb.v3Sheets == nil
 	// Written as it is made, a merge that is not healed (nor written as
 	// version 3) decodes the outputs it takes from theirs into ours'
 	// cells only as each cell is written: one cell's at a time beside
@@ -109,7 +112,7 @@ func (o options) marshalMerged(merged *dialog.Dialog, versions map[*dialog.Messa
 				maps.Copy(meta, fb.v3Keys)
 			}
 		}
-		out, err := o.marshalMergedV3(nb, merged.Messages, versions, meta, orgO, orgT, in)
+		out, err := o.marshalMergedV3(nb, merged.Messages, versions, meta, fb.v3Sheets, orgO, orgT, in)
 		if err == nil && w != nil {
 			if _, err = w.Write(out); err != nil {
 				err = fmt.Errorf("convert: merge: writing: %w", err)

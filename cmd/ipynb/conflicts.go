@@ -242,15 +242,7 @@ func findMarkers(lines []markLine) []found {
 			continue
 		}
 		_, closing := marker(lines[end].text, '>')
-		s := strings.Repeat("<", n)
-		if label != "" {
-			s += " " + label
-		}
-		s += " … " + strings.Repeat(">", n)
-		if closing != "" {
-			s += " " + closing
-		}
-		out = append(out, found{lines[i], s})
+		out = append(out, found{lines[i], markerText('<', n, label) + " … " + markerText('>', n, closing)})
 		i = end
 	}
 	return out
@@ -268,4 +260,27 @@ func marker(line string, c byte) (int, string) {
 		return 0, ""
 	}
 	return n, strings.TrimSpace(line[n:])
+}
+
+// shownMarker is the longest run of a marker's character a message
+// shows; a longer marker is shown as that many and its size.
+const shownMarker = 7
+
+// shownLabel is the most characters of a marker's label a message shows.
+const shownLabel = 40
+
+// markerText is a marker line of n characters c and its label as a
+// message quotes it: up to shownMarker characters as they are, a longer
+// one as shownMarker of them and its size ("<<<<<<<(1024) HEAD": a
+// .gitattributes conflict-marker-size makes markers up to 1024 long), its
+// label cut to shownLabel characters ("…").
+func markerText(c byte, n int, label string) string {
+	s := strings.Repeat(string(c), min(n, shownMarker))
+	if n > shownMarker {
+		s += "(" + strconv.Itoa(n) + ")"
+	}
+	if label != "" {
+		s += " " + leadLine(label, shownLabel)
+	}
+	return s
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"unicode/utf8"
 
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
@@ -51,6 +52,9 @@ func diffPage(d *differ, names [2]string, a, b []byte, live bool) (page []byte, 
 // none), reached by whatever name or link. It returns the exit status of
 // a failure, or -1.
 func writePage(e *env, cmd, out string, page []byte, inputs ...string) int {
+	if !utf8.Valid(page) {
+		page = []byte(unitText(string(page))) // as every text form shows them (codeunits.go)
+	}
 	if out == "" || out == "-" {
 		if e.stdoutTTY {
 			fmt.Fprintf(e.stderr, "ipynb %s: standard output is a terminal; write the page to a file with -o FILE (or pipe it)\n", cmd)

@@ -7,7 +7,6 @@ import (
 	"maps"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
@@ -106,7 +105,7 @@ func pathWord(k string) string {
 	if plainWord.MatchString(k) {
 		return k
 	}
-	return strconv.Quote(k)
+	return quoteUnits(k)
 }
 
 // metaLine is a leaf change as a line of ipynb diff (see above), with

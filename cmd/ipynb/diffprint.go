@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/nbdialog/ipynb/convert"
@@ -311,7 +310,7 @@ func idText(id nbformat.CellID) string {
 	case id == "":
 		return "none"
 	case !cellid.Valid(string(id)):
-		return strconv.Quote(string(id))
+		return quoteUnits(string(id))
 	}
 	return string(id)
 }

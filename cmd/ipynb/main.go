@@ -104,7 +104,7 @@ func run(e *env, args []string) (status int) {
 			status = exitError
 		}
 	}()
-	defer e.guardTerminals()()
+	defer e.guardTerminals(printsText(args))()
 	return runCommand(e, args)
 }
 

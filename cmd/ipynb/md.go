@@ -114,7 +114,8 @@ func runMD(e *env, args []string) int {
 		}
 	}
 	if *out != "" {
-		if _, err := atomicfile.Replace(*out, []byte(text), atomicfile.Options{}); err != nil {
+		// As standard output shows it (codeunits.go).
+		if _, err := atomicfile.Replace(*out, []byte(unitText(text)), atomicfile.Options{}); err != nil {
 			fmt.Fprintln(e.stderr, describe(*out, err))
 			return exitError
 		}

@@ -222,7 +222,7 @@ func describeConflict(c mergeConflict, ids map[string]bool) string {
 	case ids[c.ID]:
 		return "cell " + c.ID + ": " + what
 	}
-	return fmt.Sprintf("%s cell %q: %s", m.Kind, leadLine(m.Content, 40), what)
+	return fmt.Sprintf("%s cell %s: %s", m.Kind, quoteUnits(leadLine(m.Content, 40)), what)
 }
 
 func runMerge(e *env, args []string) int {

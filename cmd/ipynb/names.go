@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
 )
 
 // Names the command prints — file paths, and JSON Pointers, whose keys
@@ -42,7 +44,8 @@ func quoteName(s string) string {
 // quoteText returns a text the command prints that comes from a file (a
 // metadata key in a conflict's description, say) quoted as quoteName
 // quotes a name with core.quotePath false ("-" included), so that one
-// conflict stays on one line and letters stay readable.
+// conflict stays on one line and letters stay readable; a lone
+// surrogate is written as its escape (`\ud83d`, see codeunits.go).
 func quoteText(s string) string {
 	return cQuote(s, false)
 }
@@ -81,6 +84,15 @@ func cQuote(s string, fully bool) string {
 		case c < 0x20 || c == 0x7f:
 			octal(c)
 		case c >= utf8.RuneSelf:
+			if _, ok := jsonvalue.Surrogate(s[i:]); ok && !fully {
+				// A notebook string's lone surrogate, as its escape
+				// (codeunits.go).
+				var buf [6]byte
+				shown, n := appendInvalid(buf[:0], s[i:])
+				b.Write(shown)
+				i += n
+				continue
+			}
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if fully || r == utf8.RuneError && size == 1 || needsPicture(r) {
 				for j := range size {

@@ -240,12 +240,12 @@ func sizeText(n int) string {
 	return fmt.Sprintf("%.1f MB", float64(n)/1000000)
 }
 
-// leadLine is the first line of s, at most n characters.
+// leadLine is the first line of s, at most n characters (a lone
+// surrogate counted as one and never cut: codeunits.go).
 func leadLine(s string, n int) string {
 	l, _, more := strings.Cut(s, "\n")
-	r := []rune(l)
-	if len(r) > n {
-		return string(r[:n]) + "…"
+	if i := unitIndex(l, n); i < len(l) {
+		return l[:i] + "…"
 	}
 	if more {
 		return l + "…"
@@ -255,5 +255,5 @@ func leadLine(s string, n int) string {
 
 // quoteShort is the start of a text, quoted.
 func quoteShort(s string) string {
-	return fmt.Sprintf("%q", leadLine(s, 40))
+	return quoteUnits(leadLine(s, 40))
 }

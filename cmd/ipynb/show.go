@@ -111,19 +111,19 @@ func runShow(e *env, args []string) int {
 	}
 	if *jsonOut {
 		type row struct {
-			ID      string `json:"id"`
-			Kind    string `json:"kind"`
-			Content string `json:"content"`
-			Reply   string `json:"reply,omitempty"`
-			Outputs int    `json:"outputs"`      // how many
-			Bytes   int    `json:"output_bytes"` // their size as compact JSON, as the row's out(N B)
+			ID      unitString `json:"id"`
+			Kind    string     `json:"kind"`
+			Content unitString `json:"content"`
+			Reply   unitString `json:"reply,omitempty"`
+			Outputs int        `json:"outputs"`      // how many
+			Bytes   int        `json:"output_bytes"` // their size as compact JSON, as the row's out(N B)
 		}
 		out := []row{}
 		for i, m := range d.Messages {
 			if *rows > 0 && i == *rows {
 				break
 			}
-			out = append(out, row{ID: m.ID, Kind: string(m.Kind), Content: m.Content, Reply: m.Reply(), Outputs: len(m.Outputs), Bytes: outputBytes(m.Outputs)})
+			out = append(out, row{ID: unitString(m.ID), Kind: string(m.Kind), Content: unitString(m.Content), Reply: unitString(m.Reply()), Outputs: len(m.Outputs), Bytes: outputBytes(m.Outputs)})
 		}
 		var b strings.Builder
 		enc := json.NewEncoder(&b)
@@ -136,6 +136,11 @@ func runShow(e *env, args []string) int {
 		}
 		fmt.Fprint(e.stdout, s)
 		return exitOK
+	}
+	for _, m := range d.Messages {
+		// A row is cut by characters: a surrogate's escape is what it
+		// shows (codeunits.go), never its bytes cut or three U+FFFD.
+		m.Content = unitText(m.Content)
 	}
 	// Outputs are sized without being decoded (dialog.OutputSource.Size).
 	fmt.Fprint(e.stdout, e.forTerminal(d.Summary(*width, *rows)))

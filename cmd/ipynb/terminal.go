@@ -21,7 +21,8 @@ import (
 //   - C1 controls (U+0080–U+009F, which include the one-byte CSI and OSC)
 //     and the bidirectional formatting characters (U+061C, U+200E, U+200F,
 //     U+202A–U+202E, U+2066–U+2069) as <U+XXXX>.
-//   - Bytes that are not UTF-8 (in file names) as <0xXX>.
+//   - A lone surrogate's WTF-8 bytes as its escape (\ud83d), other bytes
+//     that are not UTF-8 as <0xXX> (codeunits.go).
 //
 // Output that is not a terminal is left as it is.
 
@@ -59,7 +60,10 @@ func termSafe(s string) string {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, "<0x%02X>", s[i])
+			var buf [6]byte
+			shown, n := appendInvalid(buf[:0], s[i:])
+			b.Write(shown)
+			size = n
 		case crlf(s, i):
 			b.WriteByte('\r')
 		case r < 0x20 && needsPicture(r):
@@ -109,15 +113,24 @@ func (e *env) forTerminal(s string) string {
 	return s
 }
 
-// termWriter is a terminal's stream as every command writes to it
-// (results, errors, -v reports): what is written goes through termSafe,
-// so that no file name, pointer or message taken from a notebook can
-// drive the terminal, whichever code path prints it. A write ending in
-// the middle of a UTF-8 sequence, or in a CR that may start a CRLF, holds
-// those bytes back until the next write or Flush.
+// termWriter is a stream as every command writes to it (results,
+// errors, -v reports): what is written goes through show, termSafe for a
+// terminal, so that no file name, pointer or message taken from a
+// notebook can drive the terminal, whichever code path prints it;
+// unitText elsewhere (codeunits.go). A write ending in the middle of a
+// UTF-8 sequence or of a surrogate's WTF-8 bytes, or in a CR that may
+// start a CRLF, holds those bytes back until the next write or Flush.
 type termWriter struct {
 	w    io.Writer
 	held []byte
+	show func(string) string // nil: termSafe
+}
+
+func (t *termWriter) shown(s string) string {
+	if t.show == nil {
+		return termSafe(s)
+	}
+	return t.show(s)
 }
 
 func (t *termWriter) Write(p []byte) (int, error) {
@@ -130,19 +143,12 @@ func (t *termWriter) Write(p []byte) (int, error) {
 	if cut > 0 && data[cut-1] == '\r' {
 		cut--
 	} else {
-		for k := 1; k <= utf8.UTFMax && k <= cut; k++ {
-			if utf8.RuneStart(data[cut-k]) {
-				if !utf8.FullRune(data[cut-k:]) {
-					cut -= k
-				}
-				break
-			}
-		}
+		cut -= heldTail(data)
 	}
 	if cut < len(data) {
 		t.held = append([]byte(nil), data[cut:]...)
 	}
-	if _, err := io.WriteString(t.w, termSafe(string(data[:cut]))); err != nil {
+	if _, err := io.WriteString(t.w, t.shown(string(data[:cut]))); err != nil {
 		return 0, err
 	}
 	return len(p), nil
@@ -153,26 +159,32 @@ func (t *termWriter) Flush() error {
 	if len(t.held) == 0 {
 		return nil
 	}
-	s := termSafe(string(t.held))
+	s := t.shown(string(t.held))
 	t.held = nil
 	_, err := io.WriteString(t.w, s)
 	return err
 }
 
-// guardTerminals makes e's terminal streams termWriters; the progress
-// line, which writes its own control sequences, keeps the raw stream.
-// The function returned flushes them.
-func (e *env) guardTerminals() (flush func()) {
+// guardTerminals makes e's streams termWriters: a terminal's through
+// termSafe, standard error elsewhere, and standard output when text is
+// set (the command prints text: textCommands), through unitText. The
+// progress line, which writes its own control sequences, keeps the raw
+// stream. The function returned flushes them.
+func (e *env) guardTerminals(text bool) (flush func()) {
 	e.rawStderr = e.stderr
 	var ws []*termWriter
-	if e.stdoutTTY {
+	if e.stdoutTTY || text {
 		tw := &termWriter{w: e.stdout}
+		if !e.stdoutTTY {
+			tw.show = unitText
+		}
 		e.stdout, ws = tw, append(ws, tw)
 	}
-	if e.stderrTTY {
-		tw := &termWriter{w: e.stderr}
-		e.stderr, ws = tw, append(ws, tw)
+	tw := &termWriter{w: e.stderr}
+	if !e.stderrTTY {
+		tw.show = unitText
 	}
+	e.stderr, ws = tw, append(ws, tw)
 	return func() {
 		for _, w := range ws {
 			w.Flush()

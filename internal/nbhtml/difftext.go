@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/textdiff"
 )
 
@@ -261,6 +262,12 @@ func addSpan(ss []span, start, end int) []span {
 func words(s string) []string {
 	var ws []string
 	for len(s) > 0 {
+		if _, ok := jsonvalue.Surrogate(s); ok {
+			// A lone surrogate's WTF-8 bytes: one character, never split.
+			ws = append(ws, s[:3])
+			s = s[3:]
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s)
 		class := func(r rune) int {
 			switch {

@@ -52,6 +52,11 @@ type Notebook struct {
 	// Theirs is the version 3 file cells From Theirs are in (nil if
 	// none is).
 	Theirs []byte
+	// Sheets, if not nil, gives by cell the worksheet of ours it is
+	// written in (the cells of a worksheet in their order in Cells).
+	// Nil: each of ours' cells in its own, the others in the worksheet
+	// of the cell of ours before them.
+	Sheets []int
 }
 
 // writer holds what writing a notebook over ours needs.
@@ -85,9 +90,17 @@ func Write(ours []byte, nb *Notebook) ([]byte, error) {
 	slots := make([]slot, len(nb.Cells)) // where each is in what nbformat writes
 	dst := make([]int, len(nb.Cells))    // the worksheet each is written in
 	taken := map[int]bool{}              // ours' cells written at their place
+	if nb.Sheets != nil && len(nb.Sheets) != len(nb.Cells) {
+		return nil, &Error{Input: "cells", Err: fmt.Errorf("%d worksheets for %d cells", len(nb.Sheets), len(nb.Cells))}
+	}
 	cur := 0
 	for k, c := range nb.Cells {
 		p := jsonpointer.AppendIndex("/cells", k)
+		if nb.Sheets != nil {
+			if s := nb.Sheets[k]; s < 0 || s >= nSheets || s >= len(of.counts) {
+				return nil, &Error{Input: "cells", Pointer: p, Err: fmt.Errorf("no worksheet %d in ours (it has %d)", s, len(of.counts))}
+			}
+		}
 		forms, err := cellForms(c.Cell)
 		if err != nil {
 			return nil, &Error{Input: "cells", Pointer: p, Err: err}
@@ -110,6 +123,9 @@ func Write(ours []byte, nb *Notebook) ([]byte, error) {
 			taken[c.Index] = true
 			r := of.cells[c.Index]
 			cur = max(cur, r.sheet)
+			if nb.Sheets != nil {
+				cur = nb.Sheets[k]
+			}
 			slots[k], dst[k] = slot{r.sheet, r.pos}, cur
 			if !equalCell(forms.g, o.cell.g) {
 				d, err := w.cell(forms, o, p)
@@ -133,6 +149,9 @@ func Write(ours []byte, nb *Notebook) ([]byte, error) {
 			if v, err = d.compact(); err != nil {
 				return nil, &Error{Input: "cells", Pointer: p, Err: err}
 			}
+		}
+		if nb.Sheets != nil {
+			cur = nb.Sheets[k]
 		}
 		count := 0
 		if cur < len(of.counts) {
@@ -167,7 +186,7 @@ func unchanged(of *v3File, nb *Notebook) bool {
 		return false
 	}
 	for i, c := range nb.Cells {
-		if c.From != Ours || c.Index != i {
+		if c.From != Ours || c.Index != i || nb.Sheets != nil && nb.Sheets[i] != of.cells[i].sheet {
 			return false
 		}
 		forms, err := cellForms(c.Cell)
