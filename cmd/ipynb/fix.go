@@ -132,10 +132,10 @@ func runFix(e *env, args []string) int {
 			st = f.write(e, a, stamp)
 			switch {
 			case st != exitOK:
+			case f.unedited && f.staged.files[0] == "":
+				fmt.Fprintf(e.stderr, "%s: merged git's stages :2: :3: from an empty base (added on both sides; the file is as git's merge left it)\n", name)
 			case f.unedited:
 				fmt.Fprintf(e.stderr, "%s: merged git's stages :1: :2: :3: (the file is as git's merge left it)\n", name)
-			case f.stageOurs != nil:
-				fmt.Fprintf(e.stderr, "%s: merged git's stages :1: :2: :3: (the sides read back from the markers are not notebooks)\n", name)
 			case f.stageBase:
 				fmt.Fprintf(e.stderr, "%s: merged with git's stage :1: as the base (the markers carry none)\n", name)
 			}
@@ -211,7 +211,7 @@ type fixMerge struct {
 // differ with the conflict style; the stages are the versions themselves,
 // merged as ipynb merge merges them. The sides are let go then.
 func (f *fixMerge) useStages() {
-	if g := f.stages(); g != nil && f.mergedAsGit(g) {
+	if g := f.stages(); g != nil && !g.baseHasMarkers() && f.mergedAsGit(g) {
 		f.unedited = true
 		f.sides.ours, f.sides.theirs, f.sides.base = side{}, side{}, side{}
 	}
@@ -312,17 +312,12 @@ func (f *fixMerge) mergeTo(w io.Writer) error {
 		}
 	}
 	if errors.As(err, &mie) && mie.Op == "merge" {
-		g := f.stages()
-		if g != nil {
-			if theirs == nil {
-				theirs = cs.theirs.take(&cs.ours)
-			}
-			if st, err := g.all(); err == nil && onlyStageLines(st, ours, theirs) {
-				return f.mergeStages(w, g)
-			}
-		}
+		// (Git's stages are merged only where the file is as git's merge
+		// left it: see useStages. Here it is not, and merging them would
+		// undo what was edited since, a line deleted or a conflict
+		// resolved by hand.)
 		hint := stagesHint
-		if g != nil {
+		if f.stages() != nil {
 			hint = editedHint
 		}
 		which := mie.Input

@@ -12,9 +12,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/nbdialog/ipynb/convert"
 )
@@ -25,7 +27,7 @@ const stagesHint = " (run ipynb fix inside the repository while git has the file
 
 // editedHint is said instead when git has the stages but the file holds
 // lines none of them has.
-const editedHint = " (git's stages :1: :2: :3: of the file are not merged in its place: it holds lines none of them has, edited since git's merge; git checkout --merge FILE writes git's merge again, losing those edits)"
+const editedHint = " (git's stages :1: :2: :3: of the file are not merged in its place: it is not as git's merge left it, edited since git's merge or merged otherwise than git merge-file and git merge-tree make it again; git checkout --merge FILE writes git's merge again, losing those edits)"
 
 // gitStaged is what git's index holds of a file while it is unmerged (git
 // ls-files -u): the base (stage 1; none when the file was added on both
@@ -38,6 +40,7 @@ type gitStaged struct {
 	oids  [3]string                      // the stages' blobs
 	name  string                         // the file's path from the top of the work tree
 	git   func(args ...string) *exec.Cmd // git in the file's folder
+	stop  func()                         // ends removeOnSignal's watch
 }
 
 // stageFiles copies git's stages of path into a temporary folder; ok is
@@ -54,6 +57,9 @@ func stageFiles(path string) (g *gitStaged, ok bool) {
 	git := func(args ...string) *exec.Cmd {
 		cmd := exec.Command("git", args...)
 		cmd.Dir = dir
+		// (A file name is a name, not a pattern: nb[1].ipynb or
+		// :nb.ipynb names that file only.)
+		cmd.Env = append(os.Environ(), "GIT_LITERAL_PATHSPECS=1")
 		return cmd
 	}
 	out, err := git("ls-files", "-u", "-z", "--full-name", "--", file).Output()
@@ -78,14 +84,14 @@ func stageFiles(path string) (g *gitStaged, ok bool) {
 		}
 		oids[n-1] = f[1]
 	}
-	if oids[1] == "" || oids[2] == "" {
+	if oids[1] == "" || oids[2] == "" || filepath.Base(filepath.FromSlash(name)) != file {
 		return nil, false
 	}
 	tmp, err := os.MkdirTemp("", "ipynb-fix-")
 	if err != nil {
 		return nil, false
 	}
-	g = &gitStaged{dir: tmp, oids: oids, name: name, git: git}
+	g = &gitStaged{dir: tmp, oids: oids, name: name, git: git, stop: removeOnSignal(tmp)}
 	for i, oid := range oids {
 		if oid == "" {
 			continue
@@ -114,8 +120,50 @@ func stageFiles(path string) (g *gitStaged, ok bool) {
 // remove removes the stages' folder.
 func (g *gitStaged) remove() {
 	if g != nil {
+		g.stop()
 		os.RemoveAll(g.dir)
 	}
+}
+
+// removeOnSignal removes dir if fix is interrupted or terminated while it
+// holds it (the signal then ends fix as it would have); stop ends the
+// watch.
+func removeOnSignal(dir string) (stop func()) {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sig:
+			os.RemoveAll(dir)
+			signal.Reset(s)
+			if p, err := os.FindProcess(os.Getpid()); err == nil {
+				p.Signal(s)
+			}
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(sig)
+		close(done)
+	}
+}
+
+// baseHasMarkers reports whether git's base stage holds conflict
+// markers: the virtual base git makes of a criss-cross merge's two bases,
+// which merged with conflicts, is no notebook (fix reads the sides from
+// the file's markers then).
+func (g *gitStaged) baseHasMarkers() bool {
+	base, err := g.read(0)
+	if err != nil {
+		return true
+	}
+	for l := range bytes.Lines(base) {
+		if k, _, _ := markerKind(l, 0); k == '<' {
+			return true
+		}
+	}
+	return false
 }
 
 // read returns stage i+1 (nil without it).
@@ -124,16 +172,6 @@ func (g *gitStaged) read(i int) ([]byte, error) {
 		return nil, nil
 	}
 	return os.ReadFile(g.files[i])
-}
-
-// all returns the three stages (nil for one git does not have).
-func (g *gitStaged) all() (st [3][]byte, err error) {
-	for i := range st {
-		if st[i], err = g.read(i); err != nil {
-			return st, err
-		}
-	}
-	return st, nil
 }
 
 // mergedAsGit reports whether the file's sides are git's line merge of
@@ -292,27 +330,6 @@ func sameStream(a, b io.Reader) (bool, error) {
 			return k == 0 && err == io.EOF, nil
 		}
 	}
-}
-
-// onlyStageLines reports whether every line of the sides read back from
-// the markers is a line of one of git's stages: the file is what git's
-// merge wrote (a line edited since, which the stages do not hold, keeps
-// fix from merging the stages over it).
-func onlyStageLines(st [3][]byte, sides ...[]byte) bool {
-	lines := map[string]bool{}
-	for _, s := range st {
-		for l := range bytes.Lines(s) {
-			lines[string(bytes.TrimRight(l, "\r\n"))] = true
-		}
-	}
-	for _, s := range sides {
-		for l := range bytes.Lines(s) {
-			if !lines[string(bytes.TrimRight(l, "\r\n"))] {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // mergeOnStageBase merges the sides read back from markers without a base
