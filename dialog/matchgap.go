@@ -1,5 +1,7 @@
 package dialog
 
+import "slices"
+
 // Pairing by place the messages content left unpaired, where ids are made up.
 
 // A message rewritten so that it shares nothing with base's (a one-line
@@ -24,10 +26,14 @@ type gapPairs struct {
 
 // pairGaps pairs, where ids are made up (unkeyed: nil, none are),
 // messages of a (base) and b (a side) left unpaired (out: for each
-// message of b, its counterpart in a or -1; it changes) in the gaps
-// between paired messages that line up: two messages of b paired, with
-// none paired between them, whose pairs in a come in that order with
-// none paired between them (or the ends of both). In a gap, in order:
+// message of b, its counterpart in a or -1; it changes) by their places.
+// A run of unpaired messages of a between two paired ones p and q (or an
+// end) faces the run of unpaired messages of b just after p's pair and
+// the one just before q's pair (the ends of b for the ends of a): one
+// run where p's and q's pairs are neighbours in b as in a (the places
+// line up), else the one of the two that holds messages, where the other
+// holds none (p or q moved away). Where a run of b faces one run of a
+// alone, their messages are paired, in order:
 //
 //   - a code message of a that has outputs or a count, and the one
 //     message of b there with the same outputs and count (no other
@@ -40,58 +46,100 @@ type gapPairs struct {
 //
 // Messages paired so are marked weak (the merge keeps such a pair only
 // where the other side did not change the message but by re-running it:
-// see keepGapPairs); messages of a left unpaired in a gap where b has
-// messages left unpaired are marked open.
+// see keepGapPairs); messages of a left unpaired facing messages of b
+// left unpaired (in either run) are marked open.
 func pairGaps(a, b []*Message, out []int, unkeyed func(*Message) bool) gapPairs {
 	g := gapPairs{weak: make([]bool, len(b)), open: make([]bool, len(a))}
 	if unkeyed == nil {
 		return g
 	}
-	taken := make([]bool, len(a))
-	for _, i := range out {
+	pairOf := make([]int, len(a)) // in b, or -1
+	for i := range pairOf {
+		pairOf[i] = -1
+	}
+	for j, i := range out {
 		if i >= 0 {
-			taken[i] = true
+			pairOf[i] = j
 		}
 	}
-	pair := func(j, i int) { out[j], taken[i], g.weak[j] = i, true, true }
-	gap := func(i0, i1, j0, j1 int) {
-		var ga, gb []int
-		for i := i0 + 1; i < i1; i++ {
-			if taken[i] || !unkeyed(a[i]) {
-				return // a message moved, or one of its own id: no gap
+	// The run of unpaired messages of b after place j (before, back).
+	runFrom := func(j, step int) []int {
+		var r []int
+		for j += step; j >= 0 && j < len(b) && out[j] < 0; j += step {
+			r = append(r, j)
+		}
+		if step < 0 {
+			slices.Reverse(r)
+		}
+		return r
+	}
+	type gap struct {
+		ga, after, before []int // the run of a; the runs of b it faces
+		faced             []int // the one it pairs with, or nil
+	}
+	var gaps []*gap
+	claims := map[int]int{} // first index of a run of b → gaps facing it alone
+	for i0 := -1; i0 < len(a); {
+		i1 := i0 + 1
+		for i1 < len(a) && pairOf[i1] < 0 {
+			i1++
+		}
+		if i1 > i0+1 {
+			jp, jq := -1, len(b)
+			if i0 >= 0 {
+				jp = pairOf[i0]
 			}
-			ga = append(ga, i)
-		}
-		for j := j0 + 1; j < j1; j++ {
-			if !unkeyed(b[j]) {
-				return
+			if i1 < len(a) {
+				jq = pairOf[i1]
 			}
-			gb = append(gb, j)
+			gp := &gap{ga: seq(i0+1, i1), after: runFrom(jp, 1), before: runFrom(jq, -1)}
+			switch {
+			case len(gp.after) == 0:
+				gp.faced = gp.before
+			case len(gp.before) == 0 || gp.after[0] == gp.before[0]:
+				gp.faced = gp.after
+			}
+			if len(gp.faced) > 0 {
+				claims[gp.faced[0]]++
+			}
+			gaps = append(gaps, gp)
 		}
-		if len(ga) == 0 || len(gb) == 0 {
-			return
+		i0 = i1
+	}
+	pair := func(j, i int) { out[j], pairOf[i], g.weak[j] = i, j, true }
+	for _, gp := range gaps {
+		if f := gp.faced; len(f) > 0 && claims[f[0]] == 1 && (allUnkeyed(a, gp.ga, unkeyed) || allUnkeyed(b, f, unkeyed)) {
+			fillGap(a, b, gp.ga, f, pair)
 		}
-		fillGap(a, b, ga, gb, pair)
 		left := false
-		for _, j := range gb {
+		for _, j := range append(slices.Clip(gp.after), gp.before...) {
 			left = left || out[j] < 0
 		}
-		for _, i := range ga {
-			g.open[i] = left && !taken[i]
+		for _, i := range gp.ga {
+			g.open[i] = left && pairOf[i] < 0
 		}
 	}
-	i0, j0 := -1, -1
-	for j, i := range out {
-		if i < 0 {
-			continue
-		}
-		if i > i0 {
-			gap(i0, i, j0, j)
-		}
-		i0, j0 = i, j
-	}
-	gap(i0, len(a), j0, len(b))
 	return g
+}
+
+// seq is the indexes from i to j (not j).
+func seq(i, j int) []int {
+	s := make([]int, 0, j-i)
+	for ; i < j; i++ {
+		s = append(s, i)
+	}
+	return s
+}
+
+// allUnkeyed reports whether every message ms[i], i in is, has a made-up
+// id.
+func allUnkeyed(ms []*Message, is []int, unkeyed func(*Message) bool) bool {
+	for _, i := range is {
+		if !unkeyed(ms[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // fillGap pairs messages of gap ga (indexes into a) with messages of gap
