@@ -26,7 +26,8 @@ type gapPairs struct {
 
 // pairGaps pairs, where ids are made up (unkeyed: nil, none are),
 // messages of a (base) and b (a side) left unpaired (out: for each
-// message of b, its counterpart in a or -1; it changes) by their places.
+// message of b, its counterpart in a or -1; it changes) by their places,
+// kinds told apart as pairKindOf does (text: nil, none has another text).
 // A run of unpaired messages of a between two paired ones p and q (or an
 // end) faces the run of unpaired messages of b just after p's pair and
 // the one just before q's pair (the ends of b for the ends of a): one
@@ -48,7 +49,7 @@ type gapPairs struct {
 // where the other side did not change the message but by re-running it:
 // see keepGapPairs); messages of a left unpaired facing messages of b
 // left unpaired (in either run) are marked open.
-func pairGaps(a, b []*Message, out []int, unkeyed func(*Message) bool) gapPairs {
+func pairGaps(a, b []*Message, out []int, unkeyed func(*Message) bool, text func(*Message) string) gapPairs {
 	g := gapPairs{weak: make([]bool, len(b)), open: make([]bool, len(a))}
 	if unkeyed == nil {
 		return g
@@ -109,7 +110,7 @@ func pairGaps(a, b []*Message, out []int, unkeyed func(*Message) bool) gapPairs 
 	pair := func(j, i int) { out[j], pairOf[i], g.weak[j] = i, j, true }
 	for _, gp := range gaps {
 		if f := gp.faced; len(f) > 0 && claims[f[0]] == 1 && (allUnkeyed(a, gp.ga, unkeyed) || allUnkeyed(b, f, unkeyed)) {
-			fillGap(a, b, gp.ga, f, pair)
+			fillGap(a, b, gp.ga, f, pair, text)
 		}
 		left := false
 		for _, j := range append(slices.Clip(gp.after), gp.before...) {
@@ -143,8 +144,8 @@ func allUnkeyed(ms []*Message, is []int, unkeyed func(*Message) bool) bool {
 }
 
 // fillGap pairs messages of gap ga (indexes into a) with messages of gap
-// gb (into b) as pairGaps says.
-func fillGap(a, b []*Message, ga, gb []int, pair func(j, i int)) {
+// gb (into b) as pairGaps says (text: see pairKindOf).
+func fillGap(a, b []*Message, ga, gb []int, pair func(j, i int), text func(*Message) string) {
 	// By outputs and count kept: pairs in order.
 	var pa, pb []int // indexes into ga and gb
 	for x, i := range ga {
@@ -175,24 +176,24 @@ func fillGap(a, b []*Message, ga, gb []int, pair func(j, i int)) {
 	x0, y0 := 0, 0
 	for k := range pa {
 		pair(gb[pb[k]], ga[pa[k]])
-		fillByKind(a, b, ga[x0:pa[k]], gb[y0:pb[k]], pair)
+		fillByKind(a, b, ga[x0:pa[k]], gb[y0:pb[k]], pair, text)
 		x0, y0 = pa[k]+1, pb[k]+1
 	}
-	fillByKind(a, b, ga[x0:], gb[y0:], pair)
+	fillByKind(a, b, ga[x0:], gb[y0:], pair, text)
 }
 
 // fillByKind pairs the messages of ga (into a) with those of gb (into
-// b): position by position where both hold as many of the same kinds in
-// order; otherwise, in order, the message of each kind that each holds
+// b): position by position where both hold as many of the same kinds
+// (see pairKindOf) in order; otherwise, in order, the message of each kind that each holds
 // exactly one of.
-func fillByKind(a, b []*Message, ga, gb []int, pair func(j, i int)) {
+func fillByKind(a, b []*Message, ga, gb []int, pair func(j, i int), text func(*Message) string) {
 	if len(ga) == 0 || len(gb) == 0 {
 		return
 	}
 	if len(ga) == len(gb) {
 		same := true
 		for k := range ga {
-			same = same && a[ga[k]].Kind == b[gb[k]].Kind
+			same = same && pairKindOf(a[ga[k]], text) == pairKindOf(b[gb[k]], text)
 		}
 		if same {
 			for k := range ga {
@@ -201,22 +202,22 @@ func fillByKind(a, b []*Message, ga, gb []int, pair func(j, i int)) {
 			return
 		}
 	}
-	count := func(ms []*Message, g []int) map[Kind]int {
-		n := map[Kind]int{}
+	count := func(ms []*Message, g []int) map[pairKind]int {
+		n := map[pairKind]int{}
 		for _, i := range g {
-			n[ms[i].Kind]++
+			n[pairKindOf(ms[i], text)]++
 		}
 		return n
 	}
 	na, nb := count(a, ga), count(b, gb)
 	last := -1 // in gb
 	for _, i := range ga {
-		k := a[i].Kind
+		k := pairKindOf(a[i], text)
 		if na[k] != 1 || nb[k] != 1 {
 			continue
 		}
 		for y, j := range gb {
-			if b[j].Kind == k {
+			if pairKindOf(b[j], text) == k {
 				if y > last {
 					pair(j, i)
 					last = y
@@ -236,4 +237,21 @@ func ranCode(m *Message) bool {
 // sameRun reports whether y is code with x's outputs and count, x run.
 func sameRun(x, y *Message) bool {
 	return ranCode(x) && y.Kind == Code && sameCount(x.ExecutionCount, y.ExecutionCount) && sameOutputs(x.Outputs, y.Outputs)
+}
+
+// pairKind is a message's kind for the pairings that weigh little
+// evidence (by place, by sharing anything): its Kind, and whether the
+// caller compares it by another text too (see MergeOptions.PairText).
+type pairKind struct {
+	kind  Kind
+	other bool
+}
+
+// pairKindOf is m's pairKind, text (nil: none) giving the other texts: a
+// message whose other text is not its Content is of a form of its own in
+// its file (for package convert, a version 3 heading, a cell type apart
+// from markdown's), which a message of another form is no weak evidence
+// of having been.
+func pairKindOf(m *Message, text func(*Message) string) pairKind {
+	return pairKind{m.Kind, text != nil && text(m) != m.Content}
 }

@@ -10,8 +10,8 @@ package dialog
 // unpaired messages of that side, or paired by place and not kept.
 // mo and mt (side index → base index) change.
 func (mg *merger) pairByPlace(bm, om, tm []*Message, mo, mt []int) (openO, openT []bool) {
-	gO := pairGaps(bm, om, mo, mg.opt.Unkeyed)
-	gT := pairGaps(bm, tm, mt, mg.opt.Unkeyed)
+	gO := pairGaps(bm, om, mo, mg.opt.Unkeyed, mg.opt.PairText)
+	gT := pairGaps(bm, tm, mt, mg.opt.Unkeyed, mg.opt.PairText)
 	mg.keepGapPairs(bm, om, tm, mo, mt, gO, gT)
 	return gO.open, gT.open
 }

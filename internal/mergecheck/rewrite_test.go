@@ -222,3 +222,38 @@ func rwGitMerge(t *testing.T, git string, files [3][]byte) ([]byte, bool) {
 	t.Fatalf("git merge-file: %v", err)
 	return nil, false
 }
+
+// A version 3 heading is a cell type of its own: ours' new heading in the
+// place of the markdown cell it deleted is not that cell edited because
+// their formulaic texts share byte triples (property seed 14004881:
+// theirs made the markdown cell code, and ours' heading came out a code
+// cell, theirs' edit in no cell). Expected, by the rule of a deletion
+// against an edit: theirs' code cell kept in a conflict, ours' heading
+// beside it as ours wrote it.
+func TestMergeV3HeadingIsNoMarkdownCellsEdit(t *testing.T) {
+	t.Parallel()
+	nb := func(cell string) []byte {
+		return []byte(`{"metadata":{"name":"nb"},"nbformat":3,"nbformat_minor":0,"worksheets":[{"cells":[` + cell + `],"metadata":{}}]}` + "\n")
+	}
+	base := nb(`{"cell_type":"markdown","metadata":{},"source":["«b6»\n","b6.1 - item\n","b6.2 - item\n","b6.3 text\n","b6.s lone \ud83d"]}`)
+	ours := nb(`{"cell_type":"heading","level":2,"metadata":{},"source":["«o4»\n","o4.1 text\n","o4.2 - item\n","o4.3 - item\n","o4.s lone \ud83d"]}`)
+	theirs := nb(`{"cell_type":"code","collapsed":false,"input":["«b6»\n","b6.1 - item\n","b6.2 - item\n","b6.3 text\n","b6.s lone \ud83d"],"language":"python","metadata":{},"outputs":[]}`)
+	out := libraryMerge(base, ours, theirs)
+	var nbv struct {
+		Worksheets []struct {
+			Cells []map[string]any `json:"cells"`
+		} `json:"worksheets"`
+	}
+	if err := json.Unmarshal(out.result, &nbv); err != nil || len(nbv.Worksheets) != 1 {
+		t.Fatalf("result (status %d, %s): %v\n%s", out.status, out.said, err, out.result)
+	}
+	var heading, code bool
+	for _, c := range nbv.Worksheets[0].Cells {
+		text := fmt.Sprint(c["source"], c["input"])
+		heading = heading || c["cell_type"] == "heading" && strings.Contains(text, "«o4»")
+		code = code || c["cell_type"] == "code" && strings.Contains(text, "b6.1 - item")
+	}
+	if out.status != 1 || !heading || !code {
+		t.Errorf("status %d (%s), ours' heading kept %v, theirs' code cell kept %v:\n%s", out.status, out.said, heading, code, out.result)
+	}
+}
