@@ -260,7 +260,7 @@ func contentKey(m *Message) string { return string(m.Kind) + "\x00" + m.Content 
 // pairSimilar pairs, in order, messages of run ra (indexes into a) with
 // messages of run rb (into b): position by position when the runs have
 // the same length and each position shares content (similarity above 0)
-// and is of the same kind or similar (messages edited in place, some
+// and is of the same kind (of one form: see pairKindOf) or similar (messages edited in place, some
 // given another kind), else those of equal contents (of any kinds: a
 // kind changed), then between them those of the same kind and similar
 // content (see pairRun and compared: text gives the other texts
@@ -294,6 +294,10 @@ func pairSimilar(a, b []*Message, ra, rb []int, out []int, pairable func(i, j in
 			}
 			if k2, ok := at[y.Content]; ok && k2 != k && pairable(ra[k2], rb[k]) {
 				inPlace = false
+				break
+			}
+			if x.Kind == y.Kind && pairKindOf(x, text) != pairKindOf(y, text) {
+				inPlace = false // (left to pairRenamed's measure: see pairRun)
 				break
 			}
 			s := compared(similarity, text, x, y, budget)
@@ -361,7 +365,8 @@ func pairAloneInRuns(a, b []*Message, out []int, unkeyed func(*Message) bool, te
 // pairAlone pairs each message of run ra left unpaired that is the only
 // one of its kind there with the one message of run rb of that kind left
 // unpaired that shares anything with it but blank lines (see sharing),
-// when there is exactly one and not both have ids of their own: the side
+// (kinds as pairKindOf tells them apart), when there is exactly one and
+// not both have ids of their own: the side
 // edited it, however much (a cell whose one line beside its first was
 // rewritten and another added is as much deleted as kept by its lines).
 // Several such, or none, and it stays unpaired (deleted).
@@ -372,19 +377,20 @@ func pairAlone(a, b []*Message, ra, rb []int, out []int, pairable func(i, j int)
 			paired[out[j]] = true
 		}
 	}
-	kinds := map[Kind]int{} // kind → the unpaired messages of ra of it
+	kinds := map[pairKind]int{} // kind → the unpaired messages of ra of it
 	for _, i := range ra {
 		if !paired[i] {
-			kinds[a[i].Kind]++
+			kinds[pairKindOf(a[i], text)]++
 		}
 	}
 	for _, i := range ra {
-		if paired[i] || kinds[a[i].Kind] != 1 {
+		k := pairKindOf(a[i], text)
+		if paired[i] || kinds[k] != 1 {
 			continue
 		}
 		found := -1
 		for _, j := range rb {
-			if out[j] >= 0 || a[i].Kind != b[j].Kind || !pairable(i, j) || *budget <= 0 {
+			if out[j] >= 0 || k != pairKindOf(b[j], text) || !pairable(i, j) || *budget <= 0 {
 				continue
 			}
 			if compared(sharing, text, a[i], b[j], budget) > 0 {
@@ -407,7 +413,10 @@ func pairAlone(a, b []*Message, ra, rb []int, out []int, pairable func(i, j int)
 // it is paired): those of equal contents first, whatever their kinds (a
 // kind changed: no likeness of another message beats a message's own
 // text), then between those, for each message of ra, the message of rb
-// (pairable, and of its kind where sameKind) that f rates highest (see
+// (pairable, and of its kind and form where sameKind: see pairKindOf; a
+// message of another form, a version 3 heading and a markdown cell, is
+// left to a measure without byte triples, which formulaic texts share)
+// that f rates highest (see
 // compared), at least `similar`. tries and budget bound the work
 // (maxPairTries looks; bytes compared).
 func pairRun(a, b []*Message, ra, rb []int, out []int, taken []bool, pairable func(i, j int) bool, sameKind bool,
@@ -446,7 +455,7 @@ func pairRun(a, b []*Message, ra, rb []int, out []int, taken []bool, pairable fu
 	}
 	// Between equal pairs, the most alike: segments of ra and rb.
 	candidate := func(i, j int) bool {
-		return out[j] < 0 && (!sameKind || a[i].Kind == b[j].Kind) && pairable(i, j)
+		return out[j] < 0 && (!sameKind || pairKindOf(a[i], text) == pairKindOf(b[j], text)) && pairable(i, j)
 	}
 	var seg []int // indexes into ra
 	k0 := 0       // the segment's first index in rb

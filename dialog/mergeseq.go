@@ -37,6 +37,9 @@ type entry struct {
 	bi      int // index in base, or -1
 	movedO  bool
 	movedT  bool
+	// openO and openT report that ours (theirs) may have rewritten base's
+	// message as one it added (see pairByPlace).
+	openO, openT bool
 	// marker is a message holding one conflict marker line, which
 	// replaced, when set, reports (see replacedOnBoth).
 	marker   *Message
@@ -50,11 +53,12 @@ func (mg *merger) merge(base, ours, theirs *Dialog) (*Dialog, []Conflict) {
 	mg.unpairRenamedAdded(bm, om, tm, mo, mt)
 	mg.pairSameEdits(len(bm), om, tm, mo, mt)
 	mg.pairFurtherEdits(bm, om, tm, mo, mt)
+	openO, openT := mg.pairByPlace(bm, om, tm, mo, mt)
 	var es []*entry
 	keyB := make([]int, len(bm))
 	for i, m := range bm {
 		keyB[i] = len(es)
-		es = append(es, &entry{b: m, bi: i})
+		es = append(es, &entry{b: m, bi: i, openO: openO[i], openT: openT[i]})
 	}
 	keyO := make([]int, len(om))
 	for j, m := range om {
@@ -323,7 +327,8 @@ func matchAdded(a, b []*Message, unkeyed func(*Message) bool) []int {
 // survives reports whether an entry is in the merge: not deleted, or
 // deleted on one side while the other side edited it (re-running it is no
 // edit: its outputs and count are derived data, whatever the output
-// strategy).
+// strategy; but where the side that deleted it may have rewritten it, see
+// rewrittenRerun, a re-run is kept).
 func (mg *merger) survives(e *entry) bool {
 	if e.b == nil || e.marker != nil {
 		return true
@@ -332,9 +337,9 @@ func (mg *merger) survives(e *entry) bool {
 	case e.o != nil && e.t != nil:
 		return true
 	case e.o != nil:
-		return mg.renamedFrom(e.o, e.b) || !mg.same(e.o, e.b) && !mg.derivedOnly(e.o, e.b)
+		return mg.renamedFrom(e.o, e.b) || !mg.same(e.o, e.b) && !mg.derivedOnly(e.o, e.b) || mg.rewrittenRerun(e.openT, e.b, e.o)
 	case e.t != nil:
-		return mg.renamedFrom(e.t, e.b) || !mg.same(e.t, e.b) && !mg.derivedOnly(e.t, e.b)
+		return mg.renamedFrom(e.t, e.b) || !mg.same(e.t, e.b) && !mg.derivedOnly(e.t, e.b) || mg.rewrittenRerun(e.openO, e.b, e.t)
 	}
 	return false
 }
