@@ -513,7 +513,9 @@ func TestFixCrissCrossMerge(t *testing.T) {
 	cell := func(id, src string) map[string]any {
 		return map[string]any{"cell_type": "markdown", "id": id, "metadata": map[string]any{}, "source": []any{src}}
 	}
-	nb := func(src string) []byte { return []byte(jupyterNotebook(5, cell("a", "a"), cell("b", "b"), cell("c", src))) }
+	nb := func(src string) []byte {
+		return []byte(jupyterNotebook(5, cell("a", "a"), cell("b", "b"), cell("c", src)))
+	}
 	dir := newRepo(t)
 	commitFile(t, dir, "nb.ipynb", nb("base"), "base")
 	gitIn(t, dir, "checkout", "-q", "-b", "b1")
