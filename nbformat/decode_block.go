@@ -12,7 +12,8 @@ import (
 
 // notebookBlock is what reading a notebook allocates in one block: the
 // notebook, its source, the source's tape (see jsontree.Block.Tape) and
-// order, room for the decoder's first variants, and
+// order, the decoder (cleared once the document is decoded), room for its
+// first variants, and
 // the targets of the two pointers to structs nearly every notebook's
 // metadata has (kernelspec and language_info: see decoder.spares), and
 // the first blocks of the slabs of the targets of optional strings and
@@ -25,6 +26,7 @@ type notebookBlock struct {
 	src          source
 	tape         jsontree.Tape
 	order        [len(structCodecs)]int32
+	dec          decoder
 	variants     [64]variant
 	kernelspec   Kernelspec
 	languageInfo LanguageInfo
@@ -41,11 +43,13 @@ func decodeNotebookIn(b *notebookBlock, t *jsontree.Tape) *Notebook {
 	b.src.tape = t
 	b.src.order = b.order[:]
 	b.nb.src = &b.src
-	d := newDecoder(t, &b.src)
+	d := &b.dec
+	*d = decoder{t: t, src: &b.src}
 	d.spares = [2]any{&b.kernelspec, &b.languageInfo}
 	d.variants = b.variants[:0]
 	d.strs.seed(b.strs[:])
 	d.bools.seed(b.bools[:])
 	d.decStruct(&b.nb.Document, jsontree.Root)
+	*d = decoder{} // (its slabs' free rest is not the notebook's)
 	return &b.nb
 }

@@ -1,20 +1,5 @@
 package jsontree
 
-import "unicode/utf8"
-
-// ParseFlat is ParseShaped for writers that read every value but need no
-// node per element of a long flat array: a container the shape leaves out
-// is recorded all the same (and so are its children, by the same rule),
-// except an array whose elements are all numbers, strings, booleans or
-// nulls, which becomes one lazy node; [Tape.Scalars] reads its elements.
-func ParseFlat(data []byte, lim Limits, shape *Shape) (*Tape, error) {
-	return parseWith(parser{lim: lim, shape: shape, flat: true}, data)
-}
-
-// flatRest is the shape of what ParseFlat records outside the given shape:
-// its children get no shape, so the same rule applies to them.
-var flatRest = &Shape{}
-
 // flatElems reads the elements of the array whose '[' was just read, n,
 // in one pass when they are all numbers, strings, booleans or nulls: it
 // leaves p.pos past the ']' and makes n the lazy node of a flat array
@@ -94,60 +79,6 @@ func (p *parser) flatElems(n *Node) (bool, error) {
 		n.Flags |= FlagStrings
 	}
 	return true, nil
-}
-
-// Scalars calls f, in order, with a node for each element of lazy array i
-// made by ParseFlat (elements only numbers, strings, booleans and nulls),
-// with Start, End, Kind and Flags set, until f returns false. It reports
-// false if the array holds a container (then it was not made by
-// ParseFlat).
-func (t *Tape) Scalars(i int, f func(n Node) bool) bool {
-	d := t.Data[:t.Nodes[i].End]
-	pos := int(t.Nodes[i].Start) + 1
-	for {
-		pos = skipWS(d, pos)
-		if pos >= len(d) || d[pos] == ']' {
-			return true
-		}
-		n := Node{Start: int32(pos), Key: -1, KeyEnd: -1}
-		switch c := d[pos]; {
-		case c == '[' || c == '{':
-			return false
-		case c == '"':
-			end := stringEnd(d, pos)
-			n.Kind, n.Flags = String, stringFlags(d[pos+1:end-1])
-			pos = end
-		default:
-			end := pos
-			for end < len(d) && d[end] != ',' && d[end] != ']' && d[end] != ' ' && d[end] != '\n' && d[end] != '\r' && d[end] != '\t' {
-				end++
-			}
-			n.Kind, n.Flags = scalarKind(d[pos:end])
-			pos = end
-		}
-		n.End = int32(pos)
-		n.Skip = -1
-		if !f(n) {
-			return true
-		}
-		pos = skipWS(d, pos)
-		if pos < len(d) && d[pos] == ',' {
-			pos++
-		}
-	}
-}
-
-// stringFlags returns FlagEscaped and FlagASCII for valid string contents.
-func stringFlags(s []byte) uint8 {
-	flags := FlagASCII
-	for _, c := range s {
-		if c == '\\' {
-			flags |= FlagEscaped
-		} else if c >= utf8.RuneSelf {
-			flags &^= FlagASCII
-		}
-	}
-	return flags
 }
 
 // scalarKind classifies a valid number or literal token.

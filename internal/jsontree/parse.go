@@ -109,7 +109,6 @@ type parser struct {
 	// comparison per value, set by record)
 	maxValues, maxString int
 	shape                *Shape // of the root value
-	flat                 bool   // see ParseFlat
 	bom                  bool   // data starts with a byte-order mark (skipped)
 	values               int    // values seen, recorded or not
 	lazy                 int    // lazy nodes recorded
@@ -338,13 +337,11 @@ func (p *parser) node(i int32) *Node { return &p.chunks[i>>chunkBits][i&(chunkLe
 // and enters it: an empty one is closed at once, else p.pos is left at
 // its first value (after the key, for an object) and inner is the shape
 // of its recorded children (nil when lazy). A flat array (see [Shape]
-// Flat and ParseFlat) of scalars is read whole.
+// Flat) of scalars is read whole.
 func (p *parser) open(start int, kind Kind, record bool, shape *Shape) (opened bool, inner *Shape, err error) {
 	flags := p.keyFlags
 	if record {
-		flat := shape == nil && p.flat || shape != nil && shape.Flat
-		switch {
-		case kind == Array && flat:
+		if kind == Array && shape != nil && shape.Flat {
 			n := Node{Start: int32(start), End: int32(start + 1), Key: p.key, KeyEnd: p.keyEnd, Kind: kind, Flags: flags}
 			isFlat, err := p.flatElems(&n)
 			if err != nil {
@@ -356,11 +353,6 @@ func (p *parser) open(start int, kind Kind, record bool, shape *Shape) (opened b
 				p.node(i).Len = n.Len
 				return false, nil, nil
 			}
-			if shape == nil {
-				shape = flatRest
-			}
-		case shape == nil && p.flat:
-			shape = flatRest
 		}
 		if shape == nil {
 			flags |= FlagLazy

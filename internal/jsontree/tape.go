@@ -1,7 +1,7 @@
 // Package jsontree is the lossless JSON layer under package nbformat: a fast
 // validating scanner that records values' byte spans in a flat tape,
 // string and number helpers, and the writer used for new content. A shaped
-// parse (ParseShaped, ParseFlat) records only the interiors its caller
+// parse (ParseShaped) records only the interiors its caller
 // reads, one lazy node standing for each other container, so that memory
 // follows the structure read rather than the number of values; the whole
 // input is checked either way.
@@ -54,7 +54,7 @@ const (
 	// FlagLazy marks an array or object whose children have no nodes
 	// (see [Shape]); its Len still counts them.
 	FlagLazy
-	// FlagStrings marks a lazy array of a Flat shape (or of ParseFlat)
+	// FlagStrings marks a lazy array of a Flat shape
 	// whose elements are all strings.
 	FlagStrings
 )

@@ -6,7 +6,7 @@ import "sync/atomic"
 var scanned atomic.Int64
 
 // Scanned returns the number of bytes the parser has been given to read in
-// the process so far: for every Parse, ParseShaped, ParseFlat and Expand,
+// the process so far: for every Parse, ParseShaped and Expand,
 // from where it starts to the end of what it may read. It costs one
 // addition per parse. Tests use it to show that the work of reading,
 // validating and writing is linear in the input (a value parsed again at

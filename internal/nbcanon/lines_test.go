@@ -23,7 +23,7 @@ func TestJoinedLines(t *testing.T) {
 				var tp *jsontree.Tape
 				var err error
 				if flat {
-					tp, err = jsontree.ParseFlat(raw, jsontree.Limits{}, nil)
+					tp, err = jsontree.ParseShaped(raw, jsontree.Limits{}, &jsontree.Shape{Flat: true})
 				} else {
 					tp, err = jsontree.Parse(raw, jsontree.Limits{})
 				}
@@ -45,7 +45,7 @@ func TestJoinedLines(t *testing.T) {
 	// One long line in many pieces is not rescanned per piece.
 	size := func(n int) uint64 {
 		raw, _ := json.Marshal(strings.Split(strings.Repeat("x", n), ""))
-		tp, _ := jsontree.ParseFlat(raw, jsontree.Limits{}, nil)
+		tp, _ := jsontree.ParseShaped(raw, jsontree.Limits{}, &jsontree.Shape{Flat: true})
 		var a, b runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&a)
