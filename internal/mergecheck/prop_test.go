@@ -20,7 +20,7 @@ import (
 
 const (
 	fastCases = 300  // library cases of the default tier
-	fastCmd   = 40   // command cases (merge, and fix) of the default tier
+	fastCmd   = 20   // command cases (merge, and twice as many fix) of the default tier
 	longCases = 6000 // library cases with IPYNB_LONG=1
 	longCmd   = 1500 // command cases with IPYNB_LONG=1
 )

@@ -188,7 +188,7 @@ func TestBrowserCorpusSample(t *testing.T) {
 }
 
 // The diff pages of real revisions (../shared/merges: base to ours, and
-// to theirs; the first 30 merges, all with IPYNB_LONG=1): a section per
+// to theirs; the first 15 merges, all with IPYNB_LONG=1): a section per
 // change, each change listed, no <script> among the cells.
 func TestDiffPagesOfRealMerges(t *testing.T) {
 	t.Parallel()
@@ -203,7 +203,7 @@ func TestDiffPagesOfRealMerges(t *testing.T) {
 	}
 	pages := 0
 	for n, line := range strings.Split(string(manifest), "\n")[1:] {
-		if n >= 30 && !testtier.Full() {
+		if n >= 15 && !testtier.Full() {
 			break // the long tier (IPYNB_LONG=1) takes all
 		}
 		cols := strings.Split(line, "\t")
