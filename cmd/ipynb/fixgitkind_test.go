@@ -545,3 +545,39 @@ func TestFixCrissCrossMerge(t *testing.T) {
 		}
 	}
 }
+
+// Sides whose joined cells hold another kind's members that no side
+// changed (ours' stray outputs and count are base's, read back from the
+// same lines) merge as before; where a side changed one (ours re-counted
+// a cell theirs made markdown: the count, on ours' side, sits in a
+// markdown cell), fix refuses rather than drop it. Version 3 files of the
+// outside attack's edit-pair generator, through git merge-file --diff3.
+func TestFixJoinedKindsRefusedOnlyForChanges(t *testing.T) {
+	t.Parallel()
+	needGit(t)
+	for _, tc := range []struct {
+		dir    string
+		refuse bool
+	}{{"same", false}, {"count", true}} {
+		read := func(name string) string {
+			data, err := os.ReadFile(filepath.Join("testdata", "fixhybrid", tc.dir, name+".ipynb"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return string(data)
+		}
+		dir := t.TempDir()
+		p := gitConflict(t, dir, read("base"), read("ours"), read("theirs"), "--diff3")
+		before, _ := os.ReadFile(p)
+		r := ipynbWithin(t, 60e9, dir, "fix", "nb.ipynb")
+		after, _ := os.ReadFile(p)
+		switch {
+		case tc.refuse && (r.code != exitError || !strings.Contains(r.stderr, `holding "prompt_number"`) || !bytes.Equal(before, after)):
+			t.Errorf("%s: fix exit %d, want the count refused, the file unchanged\n%s", tc.dir, r.code, r.stderr)
+		case !tc.refuse && r.code == exitError:
+			t.Errorf("%s: fix refused sides no side changed a joined member of\n%s", tc.dir, r.stderr)
+		case !tc.refuse:
+			validNotebook(t, after)
+		}
+	}
+}

@@ -20,8 +20,12 @@ import (
 // side read back from the markers is a cell no version had, a code cell
 // with attachments, say. A merge reads such a member as invalid and
 // drops it (the kind has no place for it), and with it the side's
-// change. So fix refuses sides whose cells hold other kinds' members
-// unless every side holds the same ones (then no side changed them).
+// change. So fix refuses ours' or theirs' side where a cell holds a
+// member of another kind whose value is a change: no cell of a kind that
+// has it holds it on any side, nor does base's side hold it alike (an
+// unchanged value is no change), nor the other side (both agree). Base's
+// own such members are base's values, which no side keeps: dropping them
+// loses nothing.
 
 // strayMembers are, by nbformat major version and cell type, the members
 // of other kinds of cell that a cell of that type has no place for.
@@ -175,8 +179,11 @@ func (h *hybridCheck) check(which string, text []byte) error {
 		return nil
 	}
 	for _, s := range h.sides {
+		if s == "base" {
+			continue // (base's values: a merge loses none a side holds)
+		}
 		for _, m := range h.strays[s] {
-			if h.held[m.key] || h.everySideHas(m.key) {
+			if h.held[m.key] || h.everySideHas(m.key) || h.has("base", m.key) {
 				continue
 			}
 			if sd := h.lines[s]; sd != nil && sd.n > 0 {
@@ -188,10 +195,19 @@ func (h *hybridCheck) check(which string, text []byte) error {
 	return nil
 }
 
-// everySideHas reports whether every side checked holds the stray member.
+// has reports whether side s holds the stray member.
+func (h *hybridCheck) has(s string, k memberKey) bool {
+	return slices.ContainsFunc(h.strays[s], func(m strayMember) bool { return m.key == k })
+}
+
+// everySideHas reports whether ours and theirs (those checked) both hold
+// the stray member.
 func (h *hybridCheck) everySideHas(k memberKey) bool {
 	for _, s := range h.sides {
-		if !slices.ContainsFunc(h.strays[s], func(m strayMember) bool { return m.key == k }) {
+		if s == "base" {
+			continue
+		}
+		if !h.has(s, k) {
 			return false
 		}
 	}
