@@ -2,9 +2,10 @@ package convert_test
 
 import (
 	"encoding/json"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
@@ -126,8 +127,8 @@ func TestMergeV3Worksheets(t *testing.T) {
 			continue
 		}
 		got, recs := sheetTexts(t, out)
-		if !reflect.DeepEqual(got, tc.want) || len(conflicts) != tc.conflicts || len(recs) != tc.conflicts {
-			t.Errorf("%s: worksheets %q (want %q), %d conflicts %v, records %v", tc.name, got, tc.want, len(conflicts), conflicts, recs)
+		if diff := cmp.Diff(tc.want, got); diff != "" || len(conflicts) != tc.conflicts || len(recs) != tc.conflicts {
+			t.Errorf("%s: worksheets (-want +got):\n%s%d conflicts %v, records %v", tc.name, diff, len(conflicts), conflicts, recs)
 		}
 		if nb, err := nbformat.Unmarshal(out); err != nil || nbformat.Validate(nb) != nil {
 			t.Errorf("%s: the merge is not a valid notebook:\n%s", tc.name, out)
@@ -151,7 +152,7 @@ func TestMergeV3Worksheets(t *testing.T) {
 	one := v3Sheets(s("a", "b"))
 	if out, _, err := convert.Merge(one, one, v3Sheets(s("a", "b", "c")), dialog.MergeOptions{}); err != nil {
 		t.Errorf("one worksheet: %v", err)
-	} else if got, _ := sheetTexts(t, out); !reflect.DeepEqual(got, [][]string{s("a", "b", "c")}) {
-		t.Errorf("one worksheet: %q", got)
+	} else if got, _ := sheetTexts(t, out); cmp.Diff([][]string{s("a", "b", "c")}, got) != "" {
+		t.Errorf("one worksheet (-want +got):\n%s", cmp.Diff([][]string{s("a", "b", "c")}, got))
 	}
 }
