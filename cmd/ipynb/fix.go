@@ -201,6 +201,7 @@ type fixMerge struct {
 	staged      *gitStaged
 	stagesAsked bool
 	unedited    bool
+	crlf        bool // the file as git wrote it has CRLF line ends
 }
 
 // useStages makes fix merge git's stages of the file rather than the
@@ -251,6 +252,9 @@ func splitForFix(data []byte, opt mergeOptions) (*fixMerge, error) {
 // (*locError); nothing is written to w then.
 func (f *fixMerge) mergeTo(w io.Writer) error {
 	if f.unedited {
+		if f.crlf {
+			w = crlfWriter{w}
+		}
 		return f.mergeStages(w, f.staged)
 	}
 	cs := f.sides

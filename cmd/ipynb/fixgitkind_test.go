@@ -581,3 +581,46 @@ func TestFixJoinedKindsRefusedOnlyForChanges(t *testing.T) {
 		}
 	}
 }
+
+// A file git writes with CRLF line ends (core.autocrlf, or the eol=crlf
+// attribute: its stages hold LF) is recognized as git's merge all the
+// same, and the merge of its stages is written with CRLF line ends.
+func TestFixMergesStagesOfCRLFFiles(t *testing.T) {
+	t.Parallel()
+	c := kindCases()[0]
+	for _, how := range []string{"core.autocrlf", "eol=crlf"} {
+		dir := newRepo(t)
+		if how == "core.autocrlf" {
+			gitIn(t, dir, "config", "core.autocrlf", "true")
+		} else {
+			os.WriteFile(filepath.Join(dir, ".gitattributes"), []byte("*.ipynb text eol=crlf\n"), 0o644)
+			gitIn(t, dir, "add", ".gitattributes")
+		}
+		gitIn(t, dir, "config", "merge.conflictStyle", "diff3")
+		commitFile(t, dir, "nb.ipynb", []byte(c.base), "base")
+		gitIn(t, dir, "checkout", "-q", "-b", "topic")
+		commitFile(t, dir, "nb.ipynb", []byte(c.theirs), "theirs")
+		gitIn(t, dir, "checkout", "-q", "main")
+		commitFile(t, dir, "nb.ipynb", []byte(c.ours), "ours")
+		if out, st := gitStatusIn(t, dir, "merge", "--no-edit", "topic"); st != 1 {
+			t.Fatalf("%s: git merge: exit %d (want its conflict)\n%s", how, st, out)
+		}
+		p := filepath.Join(dir, "nb.ipynb")
+		marked, _ := os.ReadFile(p)
+		if !bytes.Contains(marked, []byte("\r\n")) {
+			t.Fatalf("%s: git wrote no CRLF", how)
+		}
+		r := ipynbWithin(t, 60e9, dir, "fix", "nb.ipynb")
+		got, _ := os.ReadFile(p)
+		if r.code != exitFindings || !strings.Contains(r.stderr, "merged git's stages") {
+			t.Errorf("%s: fix exit %d, want %d, merging git's stages\n%s", how, r.code, exitFindings, r.stderr)
+		}
+		if n, crlf := bytes.Count(got, []byte("\n")), bytes.Count(got, []byte("\r\n")); n == 0 || n != crlf {
+			t.Errorf("%s: %d of %d line ends are CRLF", how, crlf, n)
+		}
+		validNotebook(t, got)
+		if !bytes.Contains(got, []byte("QkJCQg==")) {
+			t.Errorf("%s: theirs' attachment is in no file", how)
+		}
+	}
+}

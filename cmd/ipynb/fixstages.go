@@ -189,12 +189,64 @@ func (g *gitStaged) read(i int) ([]byte, error) {
 // index's. A merge git made otherwise (whitespace rules, renormalizing, a
 // rebase's merge placed differently) is not recognized: fix reads the
 // sides from the markers then.
+//
+// A file git wrote with CRLF line ends (core.autocrlf, eol=crlf: the
+// stages hold LF) is compared with its carriage returns left out (JSON
+// holds a raw CR only as white space), and the merge is written with
+// CRLF line ends again (crlf).
 func (f *fixMerge) mergedAsGit(g *gitStaged) bool {
-	return f.sameAsMergeFile(g) || f.sameAsMergeTree(g)
+	if f.sameAsMergeFile(g, false) || f.sameAsMergeTree(g, false) {
+		return true
+	}
+	first, _, _ := bytes.Cut(f.sides.ours.text, []byte("\n"))
+	if !bytes.HasSuffix(first, []byte("\r")) {
+		return false
+	}
+	f.crlf = f.sameAsMergeFile(g, true) || f.sameAsMergeTree(g, true)
+	return f.crlf
+}
+
+// sideReader reads a side's text, without its carriage returns if noCR.
+func (f *fixMerge) sideReader(s *side, noCR bool) io.Reader {
+	r := s.reader(&f.sides.ours)
+	if noCR {
+		return &dropCR{r}
+	}
+	return r
+}
+
+// dropCR reads r without its carriage returns.
+type dropCR struct{ r io.Reader }
+
+func (d *dropCR) Read(p []byte) (int, error) {
+	for {
+		n, err := d.r.Read(p)
+		k := 0
+		for _, c := range p[:n] {
+			if c != '\r' {
+				p[k] = c
+				k++
+			}
+		}
+		if k > 0 || err != nil {
+			return k, err
+		}
+	}
+}
+
+// crlfWriter writes to w with each LF written as CRLF (a notebook the
+// merge wrote has no CR of its own).
+type crlfWriter struct{ w io.Writer }
+
+func (c crlfWriter) Write(p []byte) (int, error) {
+	if _, err := c.w.Write(bytes.ReplaceAll(p, []byte("\n"), []byte("\r\n"))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // sameAsMergeFile compares the sides with git merge-file's of the stages.
-func (f *fixMerge) sameAsMergeFile(g *gitStaged) bool {
+func (f *fixMerge) sameAsMergeFile(g *gitStaged, noCR bool) bool {
 	base := g.files[0]
 	if base == "" {
 		// (git merges a file added on both sides from an empty one.)
@@ -209,7 +261,7 @@ func (f *fixMerge) sameAsMergeFile(g *gitStaged) bool {
 		side  *side
 	}{{"--ours", &cs.ours}, {"--theirs", &cs.theirs}} {
 		cmd := g.git("merge-file", "-p", s.favor, "--", g.files[1], base, g.files[2])
-		same, err := sameOutput(cmd, s.side.reader(&cs.ours))
+		same, err := sameOutput(cmd, f.sideReader(s.side, noCR))
 		if err != nil || !same {
 			return false
 		}
@@ -221,7 +273,7 @@ func (f *fixMerge) sameAsMergeFile(g *gitStaged) bool {
 // of HEAD and MERGE_HEAD, while git merges and its stages of the file are
 // the index's. (git merge-tree writes the merge's objects into the
 // repository, as a merge does.)
-func (f *fixMerge) sameAsMergeTree(g *gitStaged) bool {
+func (f *fixMerge) sameAsMergeTree(g *gitStaged, noCR bool) bool {
 	if g.git("rev-parse", "-q", "--verify", "MERGE_HEAD").Run() != nil {
 		return false
 	}
@@ -255,7 +307,7 @@ func (f *fixMerge) sameAsMergeTree(g *gitStaged) bool {
 		return false
 	}
 	cs := f.sides
-	return sameSide(blob, false, cs.ours.reader(&cs.ours)) && sameSide(blob, true, cs.theirs.reader(&cs.ours))
+	return sameSide(blob, false, f.sideReader(&cs.ours, noCR)) && sameSide(blob, true, f.sideReader(&cs.theirs, noCR))
 }
 
 // sameSide reports whether ours' side (theirs' if theirs) of marked, a file
