@@ -216,22 +216,14 @@ func TestFixMergesStagesOfCRLFFiles(t *testing.T) {
 	t.Parallel()
 	c := kindCases()[0]
 	for _, how := range []string{"core.autocrlf", "eol=crlf"} {
-		dir := newRepo(t)
-		if how == "core.autocrlf" {
-			gitIn(t, dir, "config", "core.autocrlf", "true")
-		} else {
-			os.WriteFile(filepath.Join(dir, ".gitattributes"), []byte("*.ipynb text eol=crlf\n"), 0o644)
-			gitIn(t, dir, "add", ".gitattributes")
-		}
-		gitIn(t, dir, "config", "merge.conflictStyle", "diff3")
-		commitFile(t, dir, "nb.ipynb", []byte(c.base), "base")
-		gitIn(t, dir, "checkout", "-q", "-b", "topic")
-		commitFile(t, dir, "nb.ipynb", []byte(c.theirs), "theirs")
-		gitIn(t, dir, "checkout", "-q", "main")
-		commitFile(t, dir, "nb.ipynb", []byte(c.ours), "ours")
-		if out, st := gitStatusIn(t, dir, "merge", "--no-edit", "topic"); st != 1 {
-			t.Fatalf("%s: git merge: exit %d (want its conflict)\n%s", how, st, out)
-		}
+		dir := repoMerged(t, c, "diff3", func(dir string) {
+			if how == "core.autocrlf" {
+				gitIn(t, dir, "config", "core.autocrlf", "true")
+			} else {
+				os.WriteFile(filepath.Join(dir, ".gitattributes"), []byte("*.ipynb text eol=crlf\n"), 0o644)
+				gitIn(t, dir, "add", ".gitattributes")
+			}
+		})
 		p := filepath.Join(dir, "nb.ipynb")
 		marked, _ := os.ReadFile(p)
 		if !bytes.Contains(marked, []byte("\r\n")) {

@@ -155,9 +155,13 @@ func kindCases() []kindCase {
 // repoMerged commits base, then theirs on a branch and ours on main, and
 // merges the branch into main without ipynb's driver in the conflict
 // style given, expecting git's conflict; it returns the repository.
-func repoMerged(t *testing.T, c kindCase, style string) string {
+// Each setup runs in the new repository first.
+func repoMerged(t *testing.T, c kindCase, style string, setup ...func(dir string)) string {
 	t.Helper()
 	dir := newRepo(t)
+	for _, f := range setup {
+		f(dir)
+	}
 	gitIn(t, dir, "config", "merge.conflictStyle", style)
 	commitFile(t, dir, "nb.ipynb", []byte(c.base), "base")
 	gitIn(t, dir, "checkout", "-q", "-b", "topic")
