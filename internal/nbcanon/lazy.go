@@ -40,14 +40,7 @@ func (w *canon) lazy(j int, n jsontree.Node, ind string, objects int) int {
 				pos = int(c.End)
 				break
 			}
-			w.flush(chunk)
-			if count == 0 {
-				w.buf = append(w.buf, '[')
-			} else {
-				w.buf = append(w.buf, ',')
-			}
-			w.buf = append(w.buf, '\n')
-			w.buf = append(w.buf, inner...)
+			w.item(count == 0, inner)
 			pos = w.lazy(j, c, inner, objects)
 			count++
 		}

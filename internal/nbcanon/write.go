@@ -118,6 +118,20 @@ func newCanon(t *jsontree.Tape, major int, out io.Writer) (*canon, error) {
 	return w, nil
 }
 
+// item starts an item of an array written in pieces (see flush): the
+// opening bracket before the first, a comma before the others, then a
+// new line indented by inner.
+func (w *canon) item(first bool, inner string) {
+	w.flush(chunk)
+	if first {
+		w.buf = append(w.buf, '[')
+	} else {
+		w.buf = append(w.buf, ',')
+	}
+	w.buf = append(w.buf, '\n')
+	w.buf = append(w.buf, inner...)
+}
+
 // flush, for WriteTo, writes the bytes made so far to out and drops them,
 // once there are at least least of them; an error of out panics with a
 // writeFailure.
@@ -269,14 +283,7 @@ func (w *canon) joinedLines(j int) (func(ind string), bool) {
 		inner := ind + " "
 		count := 0
 		next := func() { // before a piece
-			w.flush(chunk)
-			if count == 0 {
-				w.buf = append(w.buf, '[')
-			} else {
-				w.buf = append(w.buf, ',')
-			}
-			w.buf = append(w.buf, '\n')
-			w.buf = append(w.buf, inner...)
+			w.item(count == 0, inner)
 			count++
 		}
 		emit := func(s string) {
