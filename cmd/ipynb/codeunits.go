@@ -24,11 +24,12 @@ import (
 // still reports the change (its header names the part), and diff --json
 // tells them apart.
 //
-// The rule has one home, appendInvalid. Streams apply it as they are
+// The rule has one home, jsonvalue.AppendShown (pages apply it too).
+// Streams apply it as they are
 // written (termWriter; standard error always, standard output for the
 // commands that print text, textCommands, on a terminal with termSafe),
-// so no path that prints a notebook's text can miss it; unitText applies
-// it where text goes elsewhere (a file md writes) or is measured or cut
+// so no path that prints a notebook's text can miss it; unitText (jsonvalue.Shown)
+// applies it where text goes elsewhere (a file md writes) or is measured or cut
 // first (leadLine, quoteUnits).
 
 // textCommands are the commands whose standard output is text. The
@@ -51,56 +52,6 @@ func printsText(args []string) bool {
 	return false
 }
 
-// appendInvalid appends how s, which starts with a byte that is not
-// UTF-8, is shown (see above), and returns the number of bytes of s
-// shown: 3 for a surrogate's WTF-8 bytes, else 1.
-func appendInvalid(b []byte, s string) ([]byte, int) {
-	if r, ok := jsonvalue.Surrogate(s); ok {
-		return append(b, '\\', 'u', hexDigit[r>>12], hexDigit[r>>8&15], hexDigit[r>>4&15], hexDigit[r&15]), 3
-	}
-	return append(b, '<', '0', 'x', upperHex[s[0]>>4], upperHex[s[0]&15], '>'), 1
-}
-
-const (
-	hexDigit = "0123456789abcdef"
-	upperHex = "0123456789ABCDEF"
-)
-
-// invalidAt returns the length of the valid UTF-8 that starts s: the
-// index of its first byte that is not UTF-8, or len(s).
-func invalidAt(s string) int {
-	for i := 0; i < len(s); {
-		if s[i] < utf8.RuneSelf {
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			return i
-		}
-		i += size
-	}
-	return len(s)
-}
-
-// unitText is s as it is printed: its surrogates as escapes, other
-// bytes that are not UTF-8 as <0xXX>.
-func unitText(s string) string {
-	i := invalidAt(s)
-	if i == len(s) {
-		return s
-	}
-	b := make([]byte, 0, len(s)+16)
-	for i < len(s) {
-		b = append(b, s[:i]...)
-		var n int
-		b, n = appendInvalid(b, s[i:])
-		s = s[i+n:]
-		i = invalidAt(s)
-	}
-	return string(append(b, s...))
-}
-
 // quoteUnits is s quoted as Go quotes a string (strconv.Quote), but with
 // a surrogate written as its escape (`"\ud83d"`, where Go would write
 // "\xed\xa0\xbd").
@@ -119,7 +70,7 @@ func quoteUnits(s string) string {
 		if i == len(s) {
 			break
 		}
-		b, _ = appendInvalid(b, s[i:])
+		b, _ = jsonvalue.AppendShown(b, s[i:])
 		s = s[i+3:]
 	}
 	return string(append(b, '"'))
@@ -165,3 +116,6 @@ type unitString string
 func (s unitString) MarshalJSON() ([]byte, error) {
 	return jsonvalue.AppendQuoted(nil, string(s)), nil
 }
+
+// unitText is s as it is printed (jsonvalue.Shown).
+func unitText(s string) string { return jsonvalue.Shown(s) }

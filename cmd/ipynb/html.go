@@ -62,11 +62,6 @@ func runHTML(e *env, args []string) int {
 	if *title != "" {
 		name = *title
 	}
-	for _, m := range d.Messages {
-		// Markdown and the highlighter read characters: a surrogate's
-		// escape, not three U+FFFD (codeunits.go).
-		m.Content = unitText(m.Content)
-	}
 	var page bytes.Buffer
 	if err := nbhtml.Notebook(&page, d, nbhtml.Options{Title: name, Lazy: *lazy}); err != nil {
 		fmt.Fprintf(e.stderr, "ipynb html: %v\n", err)

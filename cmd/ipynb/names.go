@@ -88,7 +88,7 @@ func cQuote(s string, fully bool) string {
 				// A notebook string's lone surrogate, as its escape
 				// (codeunits.go).
 				var buf [6]byte
-				shown, n := appendInvalid(buf[:0], s[i:])
+				shown, n := jsonvalue.AppendShown(buf[:0], s[i:])
 				b.Write(shown)
 				i += n
 				continue

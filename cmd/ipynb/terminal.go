@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
 )
 
 // Notebook content printed to a terminal must not drive it: an escape
@@ -61,7 +63,7 @@ func termSafe(s string) string {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			var buf [6]byte
-			shown, n := appendInvalid(buf[:0], s[i:])
+			shown, n := jsonvalue.AppendShown(buf[:0], s[i:])
 			b.Write(shown)
 			size = n
 		case crlf(s, i):

@@ -9,6 +9,7 @@ import (
 
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
 )
 
 // Code (code cells, fenced blocks in Markdown) is highlighted by chroma,
@@ -44,6 +45,7 @@ func newHighlighter() *highlighter { return &highlighter{left: maxPageHighlight}
 // code is highlight(lang, code), or code plain once the page's budget
 // is spent.
 func (h *highlighter) code(lang, code string) string {
+	code = jsonvalue.Shown(code) // lexers read characters: a surrogate as its escape
 	switch {
 	case len(code) > maxHighlight:
 		return highlight("", code) // plain anyway: not counted

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -56,6 +57,7 @@ type mdWriter struct {
 // renderMarkdown writes src as HTML to w (a message with attachments
 // atts; ids: the page's heading ids; hl: its highlighting).
 func renderMarkdown(w *bufio.Writer, src string, atts []dialog.Attachment, ids map[string]int, hl *highlighter) {
+	src = jsonvalue.Shown(src) // Markdown reads characters: a surrogate as its escape
 	work := linkWork(src)
 	if work > linkBudget(len(src)) {
 		plainMarkdown(w, src, "it opens so many links that rendering it would take too long ("+strconv.FormatInt(work, 10)+" bytes to scan)")

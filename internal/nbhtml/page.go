@@ -8,6 +8,9 @@ import (
 	"html"
 	"io"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
 )
 
 //go:embed assets/page.css
@@ -96,7 +99,9 @@ func (p *page) head(title, extraCSS string) {
 	p.s("<meta name=\"referrer\" content=\"no-referrer\">\n")
 	p.s("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
 	p.s("<meta name=\"generator\" content=\"ipynb (github.com/nbdialog/ipynb)\">\n")
-	p.s("<title>" + html.EscapeString(title) + "</title>\n<style>\n")
+	p.s("<title>")
+	p.text(title)
+	p.s("</title>\n<style>\n")
 	p.s(pageCSS)
 	p.s(codeCSS())
 	p.s(overrideCSS)
@@ -119,8 +124,13 @@ func (p *page) s(s string) { p.w.WriteString(s) }
 func (p *page) text(s string) { writeEscaped(p.w, s) }
 
 // writeEscaped writes s escaped for HTML text and attribute values,
-// without building the escaped copy (outputs may be large).
+// without building the escaped copy (outputs may be large). Bytes that
+// are not UTF-8 (a lone surrogate's WTF-8 bytes) are shown as every text
+// form shows them (jsonvalue.Shown): a page is always valid UTF-8.
 func writeEscaped(w *bufio.Writer, s string) {
+	if !utf8.ValidString(s) {
+		s = jsonvalue.Shown(s)
+	}
 	for len(s) > 0 {
 		i := strings.IndexAny(s, "<>&\"'\x00")
 		if i < 0 {
