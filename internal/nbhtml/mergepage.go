@@ -4,6 +4,8 @@ import (
 	_ "embed"
 	"io"
 	"strconv"
+
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
 )
 
 //go:embed assets/merge.js
@@ -18,7 +20,10 @@ var mergeJS string
 // JSON: {"resolutions": [{"choice": "ours"|"theirs"|"both"|"edit"|"",
 // "text": "…"}, …]} to "check" and to "save", which answer
 // {"resolved": N, "total": N, "valid": bool, "problems": ["…"],
-// "saved": "…", "error": "…"}.
+// "saved": "…", "error": "…"}. The texts an editor starts with or a
+// choice puts in it are carried as JSON strings (data-value attributes),
+// exactly: HTML cannot hold a lone surrogate, a JavaScript string can,
+// and the text the page posts back escapes it again.
 
 // MergeConflict is one conflict as a merge page shows it.
 type MergeConflict struct {
@@ -88,15 +93,17 @@ func Merge(w io.Writer, conflicts []MergeConflict, o MergeOptions) error {
 		for _, ch := range c.Choices {
 			p.s(`<button type="button" class="nb-choice" data-choice="`)
 			p.text(ch.Value)
-			p.s(`" data-text="`)
-			p.text(ch.Text)
+			p.s(`" data-value="`)
+			p.jsonText(ch.Text)
 			p.s(`">`)
 			p.text(ch.Label)
 			p.s(`</button> `)
 		}
 		p.s(`</div>`)
 		if c.Text {
-			p.s(`<textarea class="nb-editor" spellcheck="false" rows="` + strconv.Itoa(min(max(lines(c.Merged)+1, 4), 30)) + `" aria-label="the resolved text">`)
+			p.s(`<textarea class="nb-editor" spellcheck="false" rows="` + strconv.Itoa(min(max(lines(c.Merged)+1, 4), 30)) + `" aria-label="the resolved text" data-value="`)
+			p.jsonText(c.Merged)
+			p.s(`">`)
 			p.text(c.Merged)
 			p.s(`</textarea>`)
 		}
@@ -105,6 +112,9 @@ func Merge(w io.Writer, conflicts []MergeConflict, o MergeOptions) error {
 	p.s("</main>\n</div>\n")
 	return p.foot()
 }
+
+// jsonText writes s as a JSON string, escaped for an attribute value.
+func (p *page) jsonText(s string) { p.text(string(jsonvalue.AppendQuoted(nil, s))) }
 
 // versionDiff writes a side's version: as its diff from base for text,
 // as it is otherwise.

@@ -15,6 +15,7 @@ import (
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/atomicfile"
+	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/lines"
 	"github.com/nbdialog/ipynb/internal/nbhtml"
 	"github.com/nbdialog/ipynb/nbformat"
@@ -55,8 +56,23 @@ type mergeApp struct {
 
 // resolution is the page's choice for one conflict.
 type resolution struct {
-	Choice string `json:"choice"` // ours, theirs, both, delete, keep, edit, or "" (none yet)
-	Text   string `json:"text"`   // the text of a text conflict
+	Choice string    `json:"choice"` // ours, theirs, both, delete, keep, edit, or "" (none yet)
+	Text   unitsText `json:"text"`   // the text of a text conflict
+}
+
+// unitsText is a text the page sends, decoded with its lone surrogates
+// kept (as WTF-8, jsonvalue.Decode) where encoding/json would make each
+// U+FFFD: the page holds a cell's text exactly (nbhtml.Merge).
+type unitsText string
+
+func (t *unitsText) UnmarshalJSON(b []byte) error {
+	v, err := jsonvalue.Decode(b)
+	s, ok := v.(string)
+	if err != nil || !ok {
+		return errors.New("nbweb: a resolution's text is not a string")
+	}
+	*t = unitsText(s)
+	return nil
 }
 
 // mergeAnswer is what check and save tell the page.
@@ -396,12 +412,13 @@ func (a *mergeApp) apply(rs []resolution) ([]byte, int, error) {
 		done := r.Choice != ""
 		switch {
 		case textPart(c) != "" && m != nil:
+			text := string(r.Text)
 			if textPart(c) == "reply" {
-				m.SetReply(r.Text)
+				m.SetReply(text)
 			} else {
-				m.Content = r.Text
+				m.Content = text
 			}
-			done = !markerLine.MatchString(r.Text)
+			done = !markerLine.MatchString(text)
 		case c.What == replacedBoth && m != nil:
 			sep, end := replacedRegion(d, a.at[i])
 			if sep < 0 {

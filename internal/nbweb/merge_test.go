@@ -76,11 +76,11 @@ func TestResolveRealMerges(t *testing.T) {
 				for _, ch := range v.Choices {
 					if ch.Value == choice {
 						rs[i].Choice = choice
-						rs[i].Text = ch.Text
+						rs[i].Text = unitsText(ch.Text)
 					}
 				}
 				if v.Text && rs[i].Text == "" && rs[i].Choice != choice {
-					rs[i].Text = v.Choices[0].Text
+					rs[i].Text = unitsText(v.Choices[0].Text)
 				}
 			}
 			data, resolved, err := a.apply(rs)

@@ -45,11 +45,13 @@
         chosen[i] = b.getAttribute("data-choice");
         s.querySelectorAll("button.nb-choice").forEach(function (o) { o.classList.toggle("nb-on", o === b); });
         var ed = s.querySelector("textarea.nb-editor");
-        if (ed) ed.value = b.getAttribute("data-text");
+        if (ed) ed.value = JSON.parse(b.getAttribute("data-value"));
         check();
       });
     });
     var ed = s.querySelector("textarea.nb-editor");
+    // The text itself (the element's text cannot hold a lone surrogate).
+    if (ed) ed.value = JSON.parse(ed.getAttribute("data-value"));
     if (ed) ed.addEventListener("input", function () { chosen[i] = "edit"; check(); });
   });
   document.querySelector("button.nb-save").addEventListener("click", function () {
