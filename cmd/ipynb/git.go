@@ -24,6 +24,10 @@ install sets, in the repository's .git/config (--global: ~/.gitconfig):
                             [ $s -lt 126 ] && exit $s; git merge-file
                             -L ours -L base -L theirs --marker-size=%L
                             -- %A %O %B; }
+  merge.ipynb.recursive binary  (a criss-cross merge's bases are merged as
+                            git merges binary files: their own common
+                            ancestor, so two branches' resolutions of one
+                            conflict meet as a conflict again)
   diff.ipynb.command    CMD diff --              (git adds its 7 arguments)
   diff.ipynb.textconv   CMD diff --textconv --   (git log -p, git show, blame)
   difftool.ipynb.cmd    CMD web --open -- "$LOCAL" "$REMOTE"

@@ -21,6 +21,9 @@ type setting struct {
 	older  []older // suffixes older versions of install wrote
 	strip  bool    // only with --strip
 	tool   bool    // git difftool/mergetool -t ipynb (not set: the drivers still work)
+	// missing is what goes wrong where the setting is not set (older
+	// installs did not write it): status reports it, with the repair.
+	missing string
 }
 
 // driverSuffix is the merge driver's value after "CMD " for an
@@ -89,12 +92,24 @@ type older struct {
 // ships one).
 const smudgeCommand = "cat"
 
+// innerMerge is the driver git uses for the merge of a criss-cross
+// merge's bases into a virtual base (merge.ipynb.recursive). Without it
+// git runs the merge driver there too, which cannot tell that merge from
+// a real one: a conflict of a value without text (a tag list, a kind, a
+// count) settles as ours' value with a record, and the outer merge then
+// sees one branch unchanged from that base and takes the other branch's
+// resolution cleanly. Git's binary driver makes the bases' own common
+// ancestor the virtual base, against which both resolutions are changes,
+// and so a conflict of the outer merge, as git's text merge makes it.
+const innerMerge = "binary"
+
 // settings are written in this order and removed in the reverse one, so
 // that an install or uninstall cut short never leaves a clean filter
 // required without its smudge filter.
 var settings = []setting{
 	{key: "merge.ipynb.name", value: "notebooks merged cell by cell (ipynb)"},
 	{key: "merge.ipynb.driver", suffix: driverSuffix(""), older: olderDrivers()},
+	{key: "merge.ipynb.recursive", value: innerMerge, missing: "a criss-cross merge (two merge bases) can take one branch's resolution of a conflict over the other's, silently"},
 	{key: "diff.ipynb.command", suffix: "diff --", older: []older{{"diff", "a notebook named -x.ipynb breaks it"}}},
 	{key: "diff.ipynb.textconv", suffix: "diff --textconv --", older: []older{{"diff --textconv", "a notebook named -x.ipynb breaks it"}}},
 	{key: "difftool.ipynb.cmd", suffix: difftoolSuffix, tool: true},

@@ -160,7 +160,10 @@ func settingStatus(s setting, repo bool) (line string, problems []string, err er
 	out, err := git(args...)
 	var ge *gitError
 	if errors.As(err, &ge) && ge.status == 1 {
-		if !s.strip && !s.tool && s.suffix != "" {
+		switch {
+		case s.missing != "":
+			problems = append(problems, fmt.Sprintf("%s is not set: %s; repair with: %s", s.key, s.missing, installWhereDriver()))
+		case !s.strip && !s.tool && s.suffix != "":
 			problems = append(problems, s.key+" is not set")
 		}
 		return fmt.Sprintf("%-22s not set", s.key), problems, nil
@@ -194,6 +197,15 @@ func settingStatus(s setting, repo bool) (line string, problems []string, err er
 		}
 	}
 	return fmt.Sprintf("%-22s %s  [%s: %s]%s", s.key, value, scope, origin, note), problems, nil
+}
+
+// installWhereDriver is the install command that repairs a setting of
+// the scope the merge driver is set in.
+func installWhereDriver() string {
+	if _, where, err := settingWithScope("", "merge.ipynb.driver"); err == nil && where == "global" {
+		return "ipynb git install --global"
+	}
+	return "ipynb git install"
 }
 
 // statusAttributes prints ipynb's lines in the global attributes file
