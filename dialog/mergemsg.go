@@ -147,9 +147,10 @@ func (mg *merger) message3(b, o, t *Message, added bool) *Message {
 	}
 	m := cloneMessage(o)
 	// (A side that only made base's message a prompt merges its text as
-	// one: see wholeTexts. ot and tt are the versions whose texts and
-	// outputs merge.)
-	ot, tt, sep := wholeTexts(b, o, t, mg.opt.Separator)
+	// one, and a side that made base's prompt another kind: see
+	// wholeTexts. bt, ot and tt are the versions whose texts and outputs
+	// merge.)
+	bt, ot, tt, sep := wholeTexts(b, o, t, mg.opt.Separator)
 	conflict := func(c Conflict) {
 		c.ID, c.Ours, c.Theirs = o.ID, o, t
 		if !added {
@@ -166,7 +167,7 @@ func (mg *merger) message3(b, o, t *Message, added bool) *Message {
 		conflict(Conflict{What: "kind", Part: PartKind, Values: [3]any{kindValue(b.Kind), string(o.Kind), string(t.Kind)}})
 	}
 	// Content.
-	text, n := textdiff.MergeText(b.Content, ot.Content, tt.Content, mg.mk)
+	text, n := textdiff.MergeText(bt.Content, ot.Content, tt.Content, mg.mk)
 	m.Content = text
 	if n > 0 {
 		what := "content"
@@ -176,7 +177,7 @@ func (mg *merger) message3(b, o, t *Message, added bool) *Message {
 		conflict(Conflict{What: what, Part: PartContent, InText: true})
 	}
 	// Prompt replies are text too; the other outputs are derived data.
-	rb, ro, rt := b.Reply(), ot.Reply(), tt.Reply()
+	rb, ro, rt := bt.Reply(), ot.Reply(), tt.Reply()
 	outs, count, outsConflict, countConflict := mg.outputs(withoutReply(b), withoutReply(ot), withoutReply(tt), b, o, t, added)
 	m.Outputs, m.ExecutionCount = outs, count
 	if m.Kind == Code {

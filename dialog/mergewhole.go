@@ -11,12 +11,24 @@ import "strings"
 // side's edit of that text (its reply's lines deleted, say) would be
 // undone by the reply the prompt holds, which base's text held too.
 
+// The other way, a side that made base's prompt a note (or a raw or code
+// message) holds in its text what the cell's source holds: the question,
+// or the question, the separator and the reply (the prompt flag taken
+// out, the source left alone). Merged with base's question alone, the
+// first reads as an edit, the second as none, and a deletion of the
+// reply's lines by the other side, or its edit, is lost.
+
 // wholeTexts returns the versions of a message both sides changed to
 // merge the texts of: a side that made base's message a prompt (see
 // above) as its question, the separator and its reply in one text without
-// a reply, and the separator to split the merged text at ("" where
-// neither side did). joint is MergeOptions.Separator.
-func wholeTexts(b, o, t *Message, joint string) (mo, mt *Message, sep string) {
+// a reply; where base's message is a prompt with a reply and a side's is
+// not, base and each side still a prompt so; and the separator to split
+// the merged text at ("" where neither applies). joint is
+// MergeOptions.Separator.
+func wholeTexts(b, o, t *Message, joint string) (mb, mo, mt *Message, sep string) {
+	if b.Kind == Prompt && b.Reply() != "" && joint != "" && (o.Kind != Prompt || t.Kind != Prompt) {
+		return whole(b, joint), whole(o, joint), whole(t, joint), joint
+	}
 	for i, s := range [2]*Message{o, t} {
 		other := [2]*Message{t, o}[i]
 		if s.Kind != Prompt || b.Kind == Prompt || other.Kind == Prompt {
@@ -37,15 +49,27 @@ func wholeTexts(b, o, t *Message, joint string) (mo, mt *Message, sep string) {
 		default:
 			continue
 		}
-		w := cloneMessage(s)
-		w.Content = s.Content + sep + r
-		w.SetReply("")
+		w := whole(s, sep)
 		if i == 0 {
-			return w, t, sep
+			return b, w, t, sep
 		}
-		return o, w, sep
+		return b, o, w, sep
 	}
-	return o, t, ""
+	return b, o, t, ""
+}
+
+// whole returns a prompt with a reply as one text, its question, sep and
+// its reply, without a reply (as its cell's source holds it); any other
+// message as it is.
+func whole(m *Message, sep string) *Message {
+	r := m.Reply()
+	if m.Kind != Prompt || r == "" {
+		return m
+	}
+	w := cloneMessage(m)
+	w.Content = m.Content + sep + r
+	w.SetReply("")
+	return w
 }
 
 // splitWhole sets a prompt m's question and reply from its merged whole

@@ -198,7 +198,10 @@ func TestMergePropertySeed(t *testing.T) {
 // again by the long tier: a later change that brings one back fails
 // TestMergePropertyFixedSeedsLong, though the tier's ranges hold none.
 var fixedSeeds = map[string][]uint64{
-	"fix":     {26000380}, // cmd/ipynb/TestFixTwoWayV3KindRecordsTheirsLanguageAndLevel
+	"fix": {
+		26000380, // cmd/ipynb/TestFixTwoWayV3KindRecordsTheirsLanguageAndLevel
+		42002880, // cmd/ipynb/TestMergePromptMadeAnotherKindMergesTheWholeSource
+	},
 	"library": {14004881}, // TestMergeV3HeadingIsNoMarkdownCellsEdit
 }
 
