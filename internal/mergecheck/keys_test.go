@@ -33,6 +33,22 @@ func tokenKeysInOrder(vs [4]*nbView) { tokenKeysBy(vs, inOrder) }
 // result's copy equal to it), the others in order.
 func tokenKeysEqualFirst(vs [4]*nbView) { tokenKeysBy(vs, equalFirst) }
 
+// tokenKeysEqualTwinsInOrder is tokenKeysEqualFirst leaving to their
+// order the copies base holds twice alike (see twinInBase): being equal
+// to one of them does not tell which the side's cell is.
+func tokenKeysEqualTwinsInOrder(vs [4]*nbView) { tokenKeysBy(vs, equalTwinsInOrder) }
+
+// twinInBase reports whether base's cell k equals another of base's
+// cells of its token.
+func twinInBase(b *nbView, toks []string, k int) bool {
+	for j, c := range b.cells {
+		if j != k && toks[j] == toks[k] && equal(c.c, b.cells[k].c) {
+			return true
+		}
+	}
+	return false
+}
+
 // tokenIDKeys is tokenKeys with a repeated token's cells told apart by
 // their ids where they have them: a copy with an id of its own is the
 // cell of that id in every notebook (git's hunks gave the copies their
@@ -57,6 +73,7 @@ const (
 	equalFirst
 	copyIDs
 	alignedCopies
+	equalTwinsInOrder
 )
 
 func tokenKeysBy(vs [4]*nbView, how numbering) {
@@ -142,10 +159,10 @@ func tokenKeysBy(vs [4]*nbView, how numbering) {
 				used[keys[p[1]]] = true
 			}
 		}
-		if how == equalFirst {
+		if how == equalFirst || how == equalTwinsInOrder {
 			for j, c := range vs[i].cells {
 				for k, b := range vs[0].cells {
-					if toks[i][j] == toks[0][k] && !used[baseKeys[k]] && equal(b.c, c.c) {
+					if toks[i][j] == toks[0][k] && !used[baseKeys[k]] && (how == equalFirst || !twinInBase(vs[0], toks[0], k)) && equal(b.c, c.c) {
 						keys[j], used[baseKeys[k]] = baseKeys[k], true
 						break
 					}

@@ -200,6 +200,8 @@ func TestMergePropertySeed(t *testing.T) {
 var fixedSeeds = map[string][]uint64{
 	"fix": {
 		26000380, // cmd/ipynb/TestFixTwoWayV3KindRecordsTheirsLanguageAndLevel
+		42001951, // TestRepairCopiesAlikeInBase
+		42002627, // TestRepairCopiesAlikeInBase
 		42002880, // cmd/ipynb/TestMergePromptMadeAnotherKindMergesTheWholeSource
 	},
 	"library": {14004881}, // TestMergeV3HeadingIsNoMarkdownCellsEdit

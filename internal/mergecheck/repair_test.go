@@ -127,10 +127,11 @@ func judgeRepair(out outcome, opt checkOptions) []failure {
 	}
 	fails := judged(opt.keys)
 	readings := []func([4]*nbView){
-		tokenKeysInOrder,       // a cell a side holds twice: either copy may be base's
-		tokenKeysEqualFirst,    // or the copy as base had it
-		tokenIDKeys,            // or the copy with its id
-		tokenKeysAlignedCopies, // or the copy in base's place, of a cell base has once
+		tokenKeysInOrder,           // a cell a side holds twice: either copy may be base's
+		tokenKeysEqualFirst,        // or the copy as base had it
+		tokenKeysEqualTwinsInOrder, // or so, but base's copies alike in order
+		tokenIDKeys,                // or the copy with its id
+		tokenKeysAlignedCopies,     // or the copy in base's place, of a cell base has once
 		func(vs [4]*nbView) { // cells by id, where git gave a text another's id
 			if !idsCrossed(vs) || !keyByID(vs) {
 				tokenKeys(vs)
