@@ -51,7 +51,7 @@ func (mg *merger) merge(base, ours, theirs *Dialog) (*Dialog, []Conflict) {
 	mo := matchSides(bm, om, mg.opt.Unkeyed, mg.opt.PairText) // ours index → base index
 	mt := matchSides(bm, tm, mg.opt.Unkeyed, mg.opt.PairText)
 	mg.unpairRenamedAdded(bm, om, tm, mo, mt)
-	mg.pairSameEdits(len(bm), om, tm, mo, mt)
+	mg.pairSameEdits(bm, om, tm, mo, mt)
 	mg.pairFurtherEdits(bm, om, tm, mo, mt)
 	openO, openT := mg.pairByPlace(bm, om, tm, mo, mt)
 	var es []*entry
@@ -183,14 +183,23 @@ func (mg *merger) unpairRenamedAdded(bm, om, tm []*Message, mo, mt []int) {
 // messages) read as a deletion and an insertion. Otherwise the message
 // would be there twice, inserted and in a conflict of the deletion with
 // the edit; paired, the rest of both sides' versions merges as any edit.
-// mo and mt (side index → base index) change.
-func (mg *merger) pairSameEdits(nb int, om, tm []*Message, mo, mt []int) {
+// Likewise where the other side paired the base message by content with
+// a message that is neither base's nor the first side's version (of
+// another text): that pairing guessed, and the same edit on both sides
+// says more (the message it took is then one the side added; without
+// ids, a kind changed reads so: a note made raw on both sides, beside a
+// note the other side added). mo and mt (side index → base index)
+// change.
+func (mg *merger) pairSameEdits(bm, om, tm []*Message, mo, mt []int) {
 	one := func(xm, ym []*Message, mx, my []int) {
-		inY := make([]bool, nb)
+		inY := make([]int, len(bm)) // y's message of each base message, or -1
+		for i := range inY {
+			inY[i] = -1
+		}
 		free := map[string][]int{}
 		for k, i := range my {
 			if i >= 0 {
-				inY[i] = true
+				inY[i] = k
 			} else {
 				key := contentKey(ym[k])
 				free[key] = append(free[key], k)
@@ -200,14 +209,22 @@ func (mg *merger) pairSameEdits(nb int, om, tm []*Message, mo, mt []int) {
 			return
 		}
 		for j, i := range mx {
-			if i < 0 || inY[i] {
+			if i < 0 {
 				continue
 			}
 			x := xm[j]
 			key := contentKey(x)
+			if k := inY[i]; k >= 0 {
+				if y := ym[k]; key == contentKey(bm[i]) || contentKey(y) == key || contentKey(y) == contentKey(bm[i]) || !mg.unkeyed(y) || !mg.unkeyed(bm[i]) {
+					continue // (y's pairing is no guess)
+				}
+			}
 			for n, k := range free[key] {
 				if y := ym[k]; x.ID == y.ID || mg.unkeyed(x) || mg.unkeyed(y) {
-					my[k], inY[i] = i, true
+					if old := inY[i]; old >= 0 {
+						my[old] = -1
+					}
+					my[k], inY[i] = i, k
 					free[key] = append(free[key][:n:n], free[key][n+1:]...)
 					break
 				}

@@ -203,6 +203,7 @@ var fixedSeeds = map[string][]uint64{
 		42001951, // TestRepairCopiesAlikeInBase
 		42002627, // TestRepairCopiesAlikeInBase
 		42002880, // cmd/ipynb/TestMergePromptMadeAnotherKindMergesTheWholeSource
+		43000667, // TestMergeSameEditOverGuessedPairing
 	},
 	"library": {14004881}, // TestMergeV3HeadingIsNoMarkdownCellsEdit
 }
