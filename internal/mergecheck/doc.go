@@ -33,7 +33,10 @@
 //     id's copies numbered in order, and cells by their place in git's
 //     file: a cell whose opening brace and kind git merged cleanly is
 //     one cell in all three sides, whatever token lines git's hunks gave
-//     it, see fileKeys) are all tried. A side read
+//     it, see fileKeys) are all tried, and so are combinations reading
+//     ours', theirs' and the result's copies each its own way (see
+//     mixedReadings; base's copies held twice alike taken in order, too:
+//     tokenKeysEqualTwinsInOrder). A side read
 //     back that is JSON but no valid notebook (a markdown cell with
 //     outputs) has no value cell by cell that a valid result could keep:
 //     such a repair is judged by its text lines (each line a side added

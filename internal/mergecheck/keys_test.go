@@ -77,7 +77,15 @@ const (
 )
 
 func tokenKeysBy(vs [4]*nbView, how numbering) {
-	aligned := how == byAlignment || how == alignedCopies
+	tokenKeysEach(vs, [4]numbering{how, how, how, how})
+}
+
+// tokenKeysEach is tokenKeysBy numbering each notebook's cells as hows
+// says (base's are numbered in order whatever hows[0], but for copyIDs).
+// A side's copies are base's copies as that side read them, whichever the
+// other side's are: the numberings need not agree (see mixedReadings).
+func tokenKeysEach(vs [4]*nbView, hows [4]numbering) {
+	how := hows[0]
 	byID := map[string]string{}
 	for _, v := range vs {
 		for _, c := range v.cells {
@@ -143,6 +151,8 @@ func tokenKeysBy(vs [4]*nbView, how numbering) {
 		c.key = baseKeys[j]
 	}
 	for i := 1; i < 4; i++ {
+		how := hows[i]
+		aligned := how == byAlignment || how == alignedCopies
 		used := map[string]bool{}
 		keys := make([]string, len(toks[i]))
 		var pairs [][2]int
@@ -184,6 +194,25 @@ func tokenKeysBy(vs [4]*nbView, how numbering) {
 			c.key = keys[j]
 		}
 	}
+}
+
+// mixedReadings are the key assignments numbering ours', theirs' and the
+// result's copies each its own way (of the numberings that keep tokens
+// as they are), other than those numbering all alike.
+func mixedReadings() []func([4]*nbView) {
+	hows := []numbering{byAlignment, inOrder, equalFirst, alignedCopies, equalTwinsInOrder}
+	var out []func([4]*nbView)
+	for _, o := range hows {
+		for _, t := range hows {
+			for _, r := range hows {
+				if o == t && t == r {
+					continue
+				}
+				out = append(out, func(vs [4]*nbView) { tokenKeysEach(vs, [4]numbering{o, o, t, r}) })
+			}
+		}
+	}
+	return out
 }
 
 // idKeys makes the token of each cell of a token some notebook holds

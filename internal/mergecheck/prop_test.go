@@ -200,10 +200,12 @@ func TestMergePropertySeed(t *testing.T) {
 var fixedSeeds = map[string][]uint64{
 	"fix": {
 		26000380, // cmd/ipynb/TestFixTwoWayV3KindRecordsTheirsLanguageAndLevel
+		42001941, // TestRepairCopiesReadSideBySide
 		42001951, // TestRepairCopiesAlikeInBase
 		42002627, // TestRepairCopiesAlikeInBase
 		42002880, // cmd/ipynb/TestMergePromptMadeAnotherKindMergesTheWholeSource
 		43000667, // TestMergeSameEditOverGuessedPairing
+		44001929, // TestRepairCopiesReadSideBySide
 	},
 	"library": {14004881}, // TestMergeV3HeadingIsNoMarkdownCellsEdit
 }

@@ -146,6 +146,7 @@ func judgeRepair(out outcome, opt checkOptions) []failure {
 	if keys := fileKeys(out.marked, sides); keys != nil {
 		readings = append(readings, keys) // the cells as git's file places them
 	}
+	readings = append(readings, mixedReadings()...) // each side's copies read its own way
 	for _, keys := range readings {
 		if len(fails) == 0 {
 			break
