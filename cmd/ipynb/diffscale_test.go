@@ -22,8 +22,8 @@ import (
 // through it), grows linearly with the notebook: one cell of each text
 // shape, many cells with ids, many without (aligned by content), cells
 // of nested repeats without ids. Counts, not time: the machine's load
-// does not change them. These tests do not run in parallel (Work is the
-// whole program's).
+// does not change them. Work is the whole program's: these tests run
+// alone, in a process of their own (isolated) or not in parallel.
 
 // An nbShape makes a base notebook of about n units (lines or cells) and
 // two edited versions.
@@ -194,6 +194,9 @@ func conflicted(t testing.TB, base, ours, theirs []byte) []byte {
 // TestMergeDiffFixWorkScales: doubling the notebook at most about
 // doubles the steps of merge, diff and fix, on every shape.
 func TestMergeDiffFixWorkScales(t *testing.T) {
+	if isolated(t) {
+		return
+	}
 	_, err := exec.LookPath("git")
 	for _, sh := range nbShapes() {
 		if !testtier.Full() {
