@@ -5,7 +5,6 @@ package nbformat
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -41,21 +40,11 @@ func (e *encoder) equalMultiline(m MultilineString, o int) bool {
 		if (m.raw[0] == '"') != (n.Kind == jsontree.String) || !t.IsMultiline(o) {
 			return false
 		}
-		e.scratch = appendLinesKey(e.scratch[:0], m.raw)
-		mid := len(e.scratch)
-		e.scratch = appendLinesKey(e.scratch, raw)
-		return bytes.Equal(e.scratch[:mid], e.scratch[mid:])
+		var eq bool
+		eq, e.scratch = jsontree.EqualStrings(m.raw, raw, e.scratch[:0])
+		return eq
 	case m.lines != nil:
-		if n.Kind != jsontree.Array || !t.IsMultiline(o) {
-			return false
-		}
-		e.scratch = e.scratch[:0]
-		for _, l := range m.lines {
-			e.scratch = binary.LittleEndian.AppendUint64(append(e.scratch, l...), uint64(len(l)))
-		}
-		mid := len(e.scratch)
-		e.scratch = appendLinesKey(e.scratch, raw)
-		return bytes.Equal(e.scratch[:mid], e.scratch[mid:])
+		return n.Kind == jsontree.Array && t.IsMultiline(o) && jsontree.EqualLines(raw, m.lines)
 	}
 	if !t.IsMultiline(o) {
 		return false
@@ -73,9 +62,9 @@ func (e *encoder) equalMultiline(m MultilineString, o int) bool {
 	if n.Kind == jsontree.String {
 		return t.StrIs(o, m.text)
 	}
-	e.scratch = e.scratch[:0]
-	jsontree.EachString(raw, func(s []byte) { e.scratch = jsontree.AppendUnescaped(e.scratch, s) })
-	return string(e.scratch) == m.text
+	var eq bool
+	eq, e.scratch = jsontree.EqualJoined(raw, m.text, e.scratch[:0])
+	return eq
 }
 
 func (e *encoder) equalBundle(m MimeBundle, o int) bool {
@@ -108,21 +97,6 @@ func (e *encoder) equalEntry(en *mimeEntry, j int) bool {
 		return jsonEqual(en.json, e.t.Raw(j))
 	}
 	return e.equalMultiline(en.text, j)
-}
-
-// appendLinesKey appends to dst the key of a multiline value as written
-// (a string or an array of strings): each string unescaped, then its
-// length in 8 bytes. Two values hold the same lines exactly when their
-// keys are equal (a key is read back from its end), and comparing keys
-// built in one scratch buffer allocates nothing per value (its lines
-// unescaped as strings would be as large as an image's base64).
-func appendLinesKey(dst, raw []byte) []byte {
-	jsontree.EachString(raw, func(s []byte) {
-		n := len(dst)
-		dst = jsontree.AppendUnescaped(dst, s)
-		dst = binary.LittleEndian.AppendUint64(dst, uint64(len(dst)-n))
-	})
-	return dst
 }
 
 // sameBytes reports whether a and b are the same memory.
