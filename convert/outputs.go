@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/nbdialog/ipynb/dialog"
+	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/lines"
 	"github.com/nbdialog/ipynb/internal/mimetype"
@@ -42,6 +43,29 @@ func (r *readOutput) Decode() (map[string]any, error) {
 func (r *readOutput) Same(other dialog.OutputSource) bool {
 	s, ok := other.(*readOutput)
 	return ok && (r.out == s.out || sameOutput(r.out, s.out))
+}
+
+// Differs reports whether the output is sure to differ from other
+// without decoding either (dialog.Output.Equal asks it when Same is
+// not sure): streams of other names, of other texts compared a string at
+// a time, or other extra members. A merge compares a re-run's outputs so
+// without building their texts.
+func (r *readOutput) Differs(other dialog.OutputSource) bool {
+	s, ok := other.(*readOutput)
+	if !ok {
+		return false
+	}
+	x, ok1 := r.out.(*nbformat.Stream)
+	y, ok2 := s.out.(*nbformat.Stream)
+	if !ok1 || !ok2 {
+		return false
+	}
+	if x.Name != y.Name || !jsonvalue.EqualObjects(x.AdditionalProperties, y.AdditionalProperties) {
+		return true
+	}
+	ra, ok1 := x.Text.RawJSON()
+	rb, ok2 := y.Text.RawJSON()
+	return ok1 && ok2 && !bytes.Equal(ra, rb) && !jsontree.EqualJoinedRaw(ra, rb)
 }
 
 // sameOutput reports whether two nbformat outputs are sure to decode to
@@ -211,8 +235,9 @@ func rejoin(o map[string]any) map[string]any {
 // when both were read, else by their text.
 func sameText(a, b nbformat.MultilineString) bool {
 	if ra, ok := a.RawJSON(); ok {
-		if rb, ok := b.RawJSON(); ok && bytes.Equal(ra, rb) {
-			return true
+		if rb, ok := b.RawJSON(); ok {
+			// Compared a string at a time: never the whole text built.
+			return bytes.Equal(ra, rb) || jsontree.EqualJoinedRaw(ra, rb)
 		}
 	}
 	return a.String() == b.String()

@@ -368,6 +368,14 @@ func TestMergePeakMemoryLong(t *testing.T) {
 			c.markedByGit(t, t.TempDir())
 			return c
 		}},
+		{"one stream of many lines, theirs re-ran it", []int{8, 16, 32}, rerunTheirs, func(t *testing.T, mb int) *memCase {
+			// Its outputs are compared a line at a time (issue 21's
+			// attack: 8× the input when their texts were built whole).
+			c := newMemCase(t, streamNotebook(mb))
+			c.theirs = bytes.ReplaceAll(c.theirs, []byte(`"B line `), []byte(`"T line `))
+			c.marked, c.marked3 = nil, nil
+			return c
+		}},
 		{"dense metadata", []int{8, 16, 32}, dense, func(t *testing.T, mb int) *memCase { return denseCase("meta", mb*1e6/2) }},
 		{"dense output data", []int{8, 16, 32}, dense, func(t *testing.T, mb int) *memCase { return denseCase("output", mb*1e6/2) }},
 	}
@@ -435,6 +443,26 @@ func peakMemoryOf(t *testing.T, sizes []int, bounds map[string]float64, newCase 
 			}
 		}
 	}
+}
+
+// streamNotebook is a notebook of about mb MB whose one code cell has
+// one stream output of as many lines as that takes, between three
+// markdown steps (as newMemCase edits them).
+func streamNotebook(mb int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"cells": [`)
+	for i := 1; i <= 3; i++ {
+		fmt.Fprintf(&b, "{\"cell_type\": \"markdown\", \"id\": \"m%d\", \"metadata\": {}, \"source\": [\n   %s\n   \"text\"]},\n", i, stepLine(i))
+	}
+	b.WriteString(`{"cell_type": "code", "execution_count": 1, "id": "c1", "metadata": {}, "source": ["print(lines)"], "outputs": [{"name": "stdout", "output_type": "stream", "text": [`)
+	for i := 0; b.Len() < mb<<20; i++ {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, `"B line %d %s\n"`, i, strings.Repeat("y", 60))
+	}
+	b.WriteString("]}]}\n], \"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}\n")
+	return []byte(b.String())
 }
 
 // heavyNotebook is an output-heavy notebook of mb MB (benchgen's shape).

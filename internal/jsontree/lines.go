@@ -84,3 +84,40 @@ func EqualJoined(raw []byte, s string, scratch []byte) (bool, []byte) {
 		s = s[len(scratch):]
 	}
 }
+
+// EqualJoinedRaw reports whether the strings of a and b, validated JSON
+// strings or arrays of strings, joined, are the same text, however each
+// splits it. Each side's strings are unescaped one at a time.
+func EqualJoinedRaw(a, b []byte) bool {
+	var bufA, bufB []byte // the unescaped string of each side, from its start
+	var restA, restB []byte
+	i, j := 0, 0
+	for {
+		for len(restA) == 0 {
+			c, next, ok := nextString(a, i)
+			if !ok {
+				break
+			}
+			i = next
+			bufA = AppendUnescaped(bufA[:0], c)
+			restA = bufA
+		}
+		for len(restB) == 0 {
+			c, next, ok := nextString(b, j)
+			if !ok {
+				break
+			}
+			j = next
+			bufB = AppendUnescaped(bufB[:0], c)
+			restB = bufB
+		}
+		if len(restA) == 0 || len(restB) == 0 {
+			return len(restA) == 0 && len(restB) == 0
+		}
+		n := min(len(restA), len(restB))
+		if !bytes.Equal(restA[:n], restB[:n]) {
+			return false
+		}
+		restA, restB = restA[n:], restB[n:]
+	}
+}

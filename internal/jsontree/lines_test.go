@@ -73,6 +73,19 @@ func TestEqualStringsAsDecoded(t *testing.T) {
 		if got, _ := EqualJoined(jy, joined, nil); got != wantJoined {
 			t.Fatalf("EqualJoined(%s, %q) = %v, want %v", jy, joined, got, wantJoined)
 		}
+		// The same text split otherwise: into characters, or as one string.
+		var chars []string
+		for _, c := range joined {
+			chars = append(chars, string(c))
+		}
+		jc, _ := json.Marshal(chars)
+		one, _ := json.Marshal(strings.Join(linesOf(t, jy), ""))
+		if got := EqualJoinedRaw(jc, jy); got != wantJoined {
+			t.Fatalf("EqualJoinedRaw(%s, %s) = %v, want %v", jc, jy, got, wantJoined)
+		}
+		if got := EqualJoinedRaw(one, jx); got != wantJoined {
+			t.Fatalf("EqualJoinedRaw(%s, %s) = %v, want %v", one, jx, got, wantJoined)
+		}
 		// A single string, against itself spelt otherwise.
 		if len(x) > 0 {
 			one, _ := json.Marshal(x[0])
