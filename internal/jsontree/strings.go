@@ -122,13 +122,13 @@ func WriteUnescaped(b *strings.Builder, raw []byte) {
 func EqualUnescaped(raw []byte, s string) bool {
 	var buf [utf8.UTFMax]byte
 	for i := 0; i < len(raw); {
-		c := raw[i]
-		if c != '\\' {
-			if len(s) == 0 || s[0] != c {
+		if raw[i] != '\\' { // a run of plain bytes, compared at once
+			j := nextBackslash(raw, i+1)
+			if len(s) < j-i || string(raw[i:j]) != s[:j-i] {
 				return false
 			}
-			s = s[1:]
-			i++
+			s = s[j-i:]
+			i = j
 			continue
 		}
 		r, n := Unescape(raw[i:])
