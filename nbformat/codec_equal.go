@@ -61,11 +61,21 @@ func (e *encoder) eqStruct(x codecStruct, o int) bool {
 	if o < 0 || e.t == nil {
 		return false
 	}
+	if !e.t.Lazy(o) {
+		return e.eqObject(x, o)
+	}
 	o, s, ok := e.open(o)
 	if !ok {
 		return false
 	}
-	defer e.close(s)
+	eq := e.eqObject(x, o)
+	e.close(s)
+	return eq
+}
+
+// eqObject is eqStruct over node o of the encoder's tape, which is not
+// lazy.
+func (e *encoder) eqObject(x codecStruct, o int) bool {
 	t := e.t
 	if t.Nodes[o].Kind != jsontree.Object {
 		return false
@@ -78,6 +88,10 @@ func (e *encoder) eqStruct(x codecStruct, o int) bool {
 	over, lacking := e.writtenMasks(x, c, set, zero)
 	extra := *x.extra()
 	extrasMatched := 0
+	// The keys of the first members matched by a kept value and no field
+	// (a field's key is seen twice by has), by their offsets.
+	var extraKeys [4]int32
+	nExtraKeys := 0
 	var has uint64 // fields whose key the original has
 	n := int(t.Nodes[o].Len)
 	j := o + 1
@@ -105,6 +119,15 @@ func (e *encoder) eqStruct(x codecStruct, o int) bool {
 			if !eqAny(e, v, j) {
 				return e.differs(x, o)
 			}
+			if fi < 0 {
+				if repeatedKey(t, extraKeys[:min(nExtraKeys, len(extraKeys))], kb) {
+					return e.eqStructUnique(x, o)
+				}
+				if nExtraKeys < len(extraKeys) {
+					extraKeys[nExtraKeys] = nd.Key
+				}
+				nExtraKeys++
+			}
 			extrasMatched++
 			continue
 		}
@@ -112,10 +135,10 @@ func (e *encoder) eqStruct(x codecStruct, o int) bool {
 			return e.differs(x, o)
 		}
 	}
-	if len(extra) > 0 && e.keptExtras(x, extra, zero) != extrasMatched {
+	if len(extra) > 0 && keptExtras(c, extra, zero) != extrasMatched {
 		return e.differs(x, o)
 	}
-	if extrasMatched > 1 && !simpleKeys(t, o) {
+	if nExtraKeys > len(extraKeys) && !simpleKeys(t, o) {
 		// A repeated key of extra was counted each time: the count may
 		// hide a kept value the original lacks.
 		return e.eqStructUnique(x, o)
@@ -153,15 +176,33 @@ func (e *encoder) writtenMasks(x codecStruct, c *structCodec, set, zero uint64) 
 }
 
 // keptExtras counts the values of extra (x's AdditionalProperties) that
-// are written: those whose key no set field has.
-func (e *encoder) keptExtras(x codecStruct, extra map[string]any, zero uint64) int {
-	kept := 0
-	for k := range extra {
-		if fi := x.fieldNamed(k); fi < 0 || zero&(1<<fi) != 0 {
-			kept++
+// are written: those whose key no set field has. It looks up the keys of
+// the set fields (a few) rather than walk the map.
+func keptExtras(c *structCodec, extra map[string]any, zero uint64) int {
+	set := ^zero
+	if n := len(c.fields); n < 64 {
+		set &= 1<<n - 1
+	}
+	kept := len(extra)
+	for ; set != 0; set &= set - 1 {
+		if _, in := extra[c.fields[bits.TrailingZeros64(set)].name]; in {
+			kept--
 		}
 	}
 	return kept
+}
+
+// repeatedKey reports whether key (unescaped, as every key before it in
+// its object) is the key of one of the members starting at the offsets
+// keys.
+func repeatedKey(t *jsontree.Tape, keys []int32, key []byte) bool {
+	for _, k := range keys {
+		at := t.Data[k+1:]
+		if len(at) > len(key) && at[len(key)] == '"' && string(at[:len(key)]) == string(key) {
+			return true
+		}
+	}
+	return false
 }
 
 // differs is eqStruct's answer for object o, whose members as read in one
