@@ -64,6 +64,14 @@ func (e *encoder) eqStruct(x codecStruct, o int) bool {
 	if !e.t.Lazy(o) {
 		return e.eqObject(x, o)
 	}
+	return e.eqLazyStruct(x, o)
+}
+
+// eqLazyStruct is eqStruct over lazy node o (out of line: eqStruct's
+// frame, on the stack at every level of the comparison, stays small).
+//
+//go:noinline
+func (e *encoder) eqLazyStruct(x codecStruct, o int) bool {
 	o, s, ok := e.open(o)
 	if !ok {
 		return false
@@ -135,7 +143,9 @@ func (e *encoder) eqObject(x codecStruct, o int) bool {
 			return e.differs(x, o)
 		}
 	}
-	if len(extra) > 0 && keptExtras(c, extra, zero) != extrasMatched {
+	// Every kept value matched (each key once, below) is written: when
+	// they are all of extra, so is no other.
+	if len(extra) != extrasMatched && keptExtras(c, extra, zero) != extrasMatched {
 		return e.differs(x, o)
 	}
 	if nExtraKeys > len(extraKeys) && !simpleKeys(t, o) {
@@ -427,27 +437,41 @@ func eqOutput(e *encoder, o Output, j int) bool { return e.eqVariant(o, j) }
 func (e *encoder) eqVariant(x any, j int) bool {
 	v, ref, ok := variantOf(x)
 	if !ok {
-		switch x := x.(type) {
-		case *UnknownCell:
-			return x != nil && jsonEqual(x.Raw, e.t.Raw(j))
-		case *UnknownOutput:
-			return x != nil && jsonEqual(x.Raw, e.t.Raw(j))
-		}
-		return false
+		return e.eqUnknown(x, j)
+	}
+	if !e.t.Lazy(j) {
+		return e.eqVariantAt(v, ref, j)
 	}
 	j, s, ok := e.open(j)
 	if !ok {
 		return false
 	}
-	defer e.close(s)
-	if e.t.Nodes[j].Kind != jsontree.Object {
-		return false
-	}
+	eq := e.eqVariantAt(v, ref, j)
+	e.close(s)
+	return eq
+}
+
+// eqVariantAt compares the struct v of a typed cell or output (ref: the
+// node it was read from) with node j, which is not lazy.
+func (e *encoder) eqVariantAt(v codecStruct, ref *nodeRef, j int) bool {
 	saved := e.decoded
 	e.decoded = e.src != nil && ref.src == e.src
-	eq := e.eqStruct(v, j)
+	eq := e.eqObject(v, j)
 	e.decoded = saved
 	return eq
+}
+
+// eqUnknown compares a cell or output of no known type by its JSON.
+//
+//go:noinline
+func (e *encoder) eqUnknown(x any, j int) bool {
+	switch x := x.(type) {
+	case *UnknownCell:
+		return x != nil && jsonEqual(x.Raw, e.t.Raw(j))
+	case *UnknownOutput:
+		return x != nil && jsonEqual(x.Raw, e.t.Raw(j))
+	}
+	return false
 }
 
 func eqSliceString(e *encoder, v []string, j int) bool { return eqSlice(e, v, j, eqString) }
@@ -485,11 +509,20 @@ func eqPtrStruct[T any, P structPtr[T]](e *encoder, v P, j int) bool {
 }
 
 func eqSlice[T any](e *encoder, v []T, j int, eq func(*encoder, T, int) bool) bool {
+	if !e.t.Lazy(j) {
+		return eqElems(e, v, j, eq)
+	}
 	j, s, ok := e.open(j)
 	if !ok {
 		return false
 	}
-	defer e.close(s)
+	r := eqElems(e, v, j, eq)
+	e.close(s)
+	return r
+}
+
+// eqElems is eqSlice over node j, which is not lazy.
+func eqElems[T any](e *encoder, v []T, j int, eq func(*encoder, T, int) bool) bool {
 	t := e.t
 	if n := &t.Nodes[j]; n.Kind != jsontree.Array || int(n.Len) != len(v) {
 		return false
