@@ -24,12 +24,10 @@ func (d *decoder) decStruct(x codecStruct, o int) {
 		for k := 0; k < n; k, j = k+1, t.Next(j) {
 			nd := &t.Nodes[j]
 			fi := -1
-			var key string // the member's key, when escaped
 			if nd.Flags&jsontree.FlagKeyEscaped == 0 {
 				fi = x.fieldOf(t.Data[nd.Key+1 : nd.KeyEnd-1])
 			} else {
-				key = d.key(j)
-				fi = x.fieldOf([]byte(key)) // an escaped spelling of a known key
+				fi = d.escapedField(x, j)
 			}
 			if fi >= 0 {
 				if fi >= 64 || seen&(1<<fi) != 0 {
@@ -42,20 +40,42 @@ func (d *decoder) decStruct(x codecStruct, o int) {
 					}
 					continue
 				}
-				key = c.fields[fi].name // decodeField left the field zero
-			} else if key == "" {
-				key = d.key(j)
 			}
-			if extra == nil {
-				extra = make(map[string]any, min(n-k, 8))
-			}
-			extra[key] = d.generic(j)
+			extra = d.keep(extra, c, fi, j, n-k)
 		}
 		if len(extra) > 0 {
 			*x.extra() = extra
 		}
 	}
 	d.src.learnOrder(c.id, o)
+}
+
+// escapedField returns the field of x whose key member j (its key
+// escaped) has, or -1 (out of line, as keep is).
+//
+//go:noinline
+func (d *decoder) escapedField(x codecStruct, j int) int {
+	return x.fieldOf([]byte(d.key(j))) // an escaped spelling of a known key
+}
+
+// keep adds member j (of field fi, which it did not fit, or of no field:
+// fi < 0) to extra, the AdditionalProperties being decoded (made for the
+// left members of the object when nil), and returns it. (Out of line:
+// decStruct's frame is on the stack at every level of the document.)
+//
+//go:noinline
+func (d *decoder) keep(extra map[string]any, c *structCodec, fi, j, left int) map[string]any {
+	var key string
+	if fi >= 0 {
+		key = c.fields[fi].name // decodeField left the field zero
+	} else {
+		key = d.key(j)
+	}
+	if extra == nil {
+		extra = make(map[string]any, min(left, 8))
+	}
+	extra[key] = d.generic(j)
+	return extra
 }
 
 // isObject reports whether node j is an object (codec_gen.go asks before

@@ -92,11 +92,28 @@ func (d *decoder) outputVariant(j int) variant {
 // code cells, first, so that they are allocated in one block per variant.
 func (d *decoder) decodeCells(s []Cell, j int) {
 	t := d.t
-	base := len(d.variants)
+	base := d.countCells(len(s), j)
+	k := t.FirstChild(j)
+	for i := range s {
+		s[i] = d.cell(k, d.variants[base+i])
+		k = t.Next(k)
+	}
+	d.variants = d.variants[:base]
+}
+
+// countCells appends the variants of the n cells of array node j to
+// d.variants (from base, returned) and reserves their blocks and those of
+// the code cells' outputs. (Out of decodeCells' frame, which is on the
+// stack while the cells are decoded.)
+//
+//go:noinline
+func (d *decoder) countCells(n, j int) (base int) {
+	t := d.t
+	base = len(d.variants)
 	var counts [variantCount]int
 	outputs := 0
 	k := t.FirstChild(j)
-	for range s {
+	for range n {
 		v, o := d.cellFacts(k)
 		d.variants = append(d.variants, v)
 		counts[v]++
@@ -112,12 +129,7 @@ func (d *decoder) decodeCells(s []Cell, j int) {
 	}
 	d.reserve(&counts)
 	d.outputSlices.reserve(outputs)
-	k = t.FirstChild(j)
-	for i := range s {
-		s[i] = d.cell(k, d.variants[base+i])
-		k = t.Next(k)
-	}
-	d.variants = d.variants[:base]
+	return base
 }
 
 // cellFacts returns the variant of cell node j and its outputs member (or
@@ -165,22 +177,33 @@ func (d *decoder) cellFacts(j int) (v variant, outputs int) {
 // length).
 func (d *decoder) decodeOutputs(s []Output, j int) {
 	t := d.t
-	base := len(d.variants)
+	base := d.countOutputs(len(s), j)
+	k := t.FirstChild(j)
+	for i := range s {
+		s[i] = d.output(k, d.variants[base+i])
+		k = t.Next(k)
+	}
+	d.variants = d.variants[:base]
+}
+
+// countOutputs appends the variants of the n outputs of array node j to
+// d.variants (from base, returned) and reserves their blocks (out of
+// decodeOutputs' frame, as countCells is).
+//
+//go:noinline
+func (d *decoder) countOutputs(n, j int) (base int) {
+	t := d.t
+	base = len(d.variants)
 	var counts [variantCount]int
 	k := t.FirstChild(j)
-	for range s {
+	for range n {
 		v := d.outputVariant(k)
 		d.variants = append(d.variants, v)
 		counts[v]++
 		k = t.Next(k)
 	}
 	d.reserve(&counts)
-	k = t.FirstChild(j)
-	for i := range s {
-		s[i] = d.output(k, d.variants[base+i])
-		k = t.Next(k)
-	}
-	d.variants = d.variants[:base]
+	return base
 }
 
 // cell decodes node j as a cell of variant v.

@@ -171,9 +171,21 @@ func (o UnmarshalOptions) unmarshalParts(data []byte) (*Notebook, error) {
 // The tape's nodes and the copy are one allocation (see
 // jsontree.ParseBlock): data is parsed where it is and copied after.
 func (o UnmarshalOptions) read(data []byte, copyData bool) (*Notebook, error) {
+	b, t, err := o.parse(data, copyData)
+	if err != nil {
+		return nil, err
+	}
+	return decodeNotebookIn(b, t), nil
+}
+
+// parse parses data into a notebook block and checks what read needs
+// before decoding: a JSON object of a supported major version, within the
+// limits. (Out of read's frame, which is on the stack while the notebook
+// is decoded.)
+func (o UnmarshalOptions) parse(data []byte, copyData bool) (*notebookBlock, *jsontree.Tape, error) {
 	maxBytes := o.maxBytes()
 	if int64(len(data)) > maxBytes {
-		return nil, &SyntaxError{Offset: maxBytes, Line: 0, Msg: fmt.Sprintf("input is %d bytes, more than the limit of %d", len(data), maxBytes), Limit: true}
+		return nil, nil, &SyntaxError{Offset: maxBytes, Line: 0, Msg: fmt.Sprintf("input is %d bytes, more than the limit of %d", len(data), maxBytes), Limit: true}
 	}
 	lim := jsontree.Limits{MaxDepth: o.MaxDepth, MaxNodes: o.MaxValues, MaxString: o.MaxString}
 	if lim.MaxDepth <= 0 {
@@ -189,33 +201,33 @@ func (o UnmarshalOptions) read(data []byte, copyData bool) (*Notebook, error) {
 	block := jsontree.Block{Copy: copyData, Tape: &b.tape}
 	t, _, err := jsontree.ParseBlock(data, lim, notebookShape(), block)
 	if err != nil {
-		return nil, syntaxError("", data, err)
+		return nil, nil, syntaxError("", data, err)
 	}
 	root := &t.Nodes[jsontree.Root]
 	if root.Kind != jsontree.Object {
-		return nil, &FormatError{Pointer: "", Msg: fmt.Sprintf("a notebook is a JSON object, not %s (%s)", kindPhrase(root.Kind), shortRaw(t.Raw(jsontree.Root)))}
+		return nil, nil, &FormatError{Pointer: "", Msg: fmt.Sprintf("a notebook is a JSON object, not %s (%s)", kindPhrase(root.Kind), shortRaw(t.Raw(jsontree.Root)))}
 	}
 	nbf := t.Lookup(jsontree.Root, "nbformat")
 	if nbf < 0 {
-		return nil, &FormatError{Pointer: "/nbformat", Msg: "missing: not a notebook"}
+		return nil, nil, &FormatError{Pointer: "/nbformat", Msg: "missing: not a notebook"}
 	}
 	n := &t.Nodes[nbf]
 	if n.Kind != jsontree.Number || n.Flags&jsontree.FlagInt == 0 {
-		return nil, &FormatError{Pointer: "/nbformat", Msg: fmt.Sprintf("must be an integer, not %s", t.Raw(nbf))}
+		return nil, nil, &FormatError{Pointer: "/nbformat", Msg: fmt.Sprintf("must be an integer, not %s", t.Raw(nbf))}
 	}
 	major, ok := jsontree.NumberValue(t.Raw(nbf), n.Flags).(int)
 	if !ok || major < 1 || major > majorVersion {
-		return nil, &FormatError{Pointer: "/nbformat", Msg: fmt.Sprintf("unsupported major version %s (this package reads 1 to %d)", t.Raw(nbf), majorVersion), Err: ErrUnsupportedVersion}
+		return nil, nil, &FormatError{Pointer: "/nbformat", Msg: fmt.Sprintf("unsupported major version %s (this package reads 1 to %d)", t.Raw(nbf), majorVersion), Err: ErrUnsupportedVersion}
 	}
 	maxCells := o.MaxCells
 	if maxCells <= 0 {
 		maxCells = nblimits.DefaultMaxCells
 	}
 	if c := t.Lookup(jsontree.Root, "cells"); c >= 0 && t.Nodes[c].Kind == jsontree.Array && int(t.Nodes[c].Len) > maxCells {
-		return nil, &FormatError{Pointer: "/cells", Msg: fmt.Sprintf("%d cells, more than the limit of %d", t.Nodes[c].Len, maxCells), Err: ErrLimit}
+		return nil, nil, &FormatError{Pointer: "/cells", Msg: fmt.Sprintf("%d cells, more than the limit of %d", t.Nodes[c].Len, maxCells), Err: ErrLimit}
 	}
 	b.src.deep = lim.MaxDepth > nblimits.DefaultMaxDepth
-	return decodeNotebookIn(b, t), nil
+	return b, t, nil
 }
 
 // kindPhrase names a JSON kind with its article: "an array", "a string",

@@ -34,6 +34,12 @@ func Validate(nb *Notebook) error {
 	if len(found) == 0 {
 		return nil
 	}
+	return nb.joinProblems(t, found)
+}
+
+// joinProblems is Validate's error for the problems found on t (kept out
+// of Validate's frame, which is on the stack while the schema is checked).
+func (nb *Notebook) joinProblems(t *jsontree.Tape, found []located) error {
 	probs := make([]*ValidationError, len(found))
 	for i, f := range found {
 		probs[i] = f.err
@@ -143,7 +149,10 @@ func (nb *Notebook) problems(t *jsontree.Tape) []located {
 // copy it: copyLocated of an empty list is nil).
 var noProblems = []located{}
 
-// copyLocated copies found and the problems it points to.
+// copyLocated copies found and the problems it points to (out of line:
+// problems' frame is on the stack while the schema is checked).
+//
+//go:noinline
 func copyLocated(found []located) []located {
 	if len(found) == 0 {
 		return nil
@@ -167,6 +176,15 @@ func locateProblems(t *jsontree.Tape) []located {
 	if len(ps) == 0 {
 		return nil
 	}
+	return locate(ps)
+}
+
+// locate returns the problems ps as located ones (kept out of
+// locateProblems' frame, which is on the stack while the schema is
+// checked).
+//
+//go:noinline
+func locate(ps []nbvalid.Problem) []located {
 	found := make([]located, len(ps))
 	for i, p := range ps {
 		e := newValidationError(Pointer(p.Pointer), p.Keyword, p.Member, p.Msg)

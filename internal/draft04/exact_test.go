@@ -30,7 +30,7 @@ func sameWithoutShortcuts(t *testing.T, s *Schema, what string, doc []byte) int 
 		return 0
 	}
 	fast := s.Validate(tape, jsontree.Root)
-	slow := s.validate(validator{t: tape, report: true, exhaustive: true}, jsontree.Root)
+	slow := s.validate(&validator{t: tape, report: true, exhaustive: true}, jsontree.Root)
 	if diff := cmp.Diff(slow, fast); diff != "" {
 		t.Errorf("%s: with shortcuts\n%v\nwithout\n%v\n(-without +with):\n%s", what, fast, slow, diff)
 	}

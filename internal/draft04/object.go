@@ -97,15 +97,9 @@ func (v *validator) onePass(n *node, i int) bool {
 			}
 			seen |= 1 << x
 		} else if others {
-			if unmatched++; unmatched > maxPairwise {
+			if unmatched++; unmatched > maxPairwise || v.keyBefore(i, j) {
 				v.problems = v.problems[:mark]
 				return v.general(n, i)
-			}
-			for e := t.FirstChild(i); e != j; e = t.Next(e) {
-				if v.keysEqual(e, j) {
-					v.problems = v.problems[:mark]
-					return v.general(n, i)
-				}
 			}
 		}
 		if !ok && !v.report {
@@ -132,6 +126,29 @@ func (v *validator) onePass(n *node, i int) bool {
 	if n.reqIndexed && seen&n.reqMask == n.reqMask {
 		return ok
 	}
+	return v.required(n, i, seen, ok)
+}
+
+// keyBefore reports whether a member of object i before member j has j's
+// key (out of line, as required is: onePass's frame is on the stack at
+// every level of the document).
+//
+//go:noinline
+func (v *validator) keyBefore(i, j int) bool {
+	t := v.t
+	for e := t.FirstChild(i); e != j; e = t.Next(e) {
+		if v.keysEqual(e, j) {
+			return true
+		}
+	}
+	return false
+}
+
+// required is onePass's check of "required" by name (seen: the members
+// found, by property index), given the members' verdict ok.
+//
+//go:noinline
+func (v *validator) required(n *node, i int, seen uint64, ok bool) bool {
 	for x, r := range n.required {
 		found := false
 		if y := n.reqIdx[x]; y >= 0 {

@@ -23,27 +23,36 @@ type Problem struct {
 }
 
 // Validate checks node i of t (normally jsontree.Root) and returns every
-// problem, in document order.
+// problem, in document order. (Not inlined: the validator it holds stays
+// out of its caller's frame.)
+//
+//go:noinline
 func (s *Schema) Validate(t *jsontree.Tape, i int) []Problem {
-	return s.validate(validator{t: t, report: true}, i)
+	v := validator{t: t, report: true}
+	return s.validate(&v, i)
 }
 
 // validate runs v (reporting) on node i and places its problems.
-func (s *Schema) validate(v validator, i int) []Problem {
-	t := v.t
+func (s *Schema) validate(v *validator, i int) []Problem {
 	v.check(s.root, i)
-	if len(v.problems) > 1 {
-		sort.SliceStable(v.problems, func(a, b int) bool {
-			return t.Nodes[v.problems[a].Node].Start < t.Nodes[v.problems[b].Node].Start
-		})
-	}
 	if len(v.problems) > 0 {
-		ptr := pointers(t)
-		for k := range v.problems {
-			v.problems[k].Pointer = ptr(v.problems[k].Node)
-		}
+		place(v.t, v.problems)
 	}
 	return v.problems
+}
+
+// place sorts problems into document order and sets their pointers (out
+// of validate, whose frame is on the stack while the schema is checked).
+func place(t *jsontree.Tape, problems []Problem) {
+	if len(problems) > 1 {
+		sort.SliceStable(problems, func(a, b int) bool {
+			return t.Nodes[problems[a].Node].Start < t.Nodes[problems[b].Node].Start
+		})
+	}
+	ptr := pointers(t)
+	for k := range problems {
+		problems[k].Pointer = ptr(problems[k].Node)
+	}
 }
 
 // Valid reports whether node i of t matches, stopping at the first problem.

@@ -98,60 +98,99 @@ func compileSchema(major, minor int) (*draft04.Schema, error) {
 // one's interior all the same, it validates a full parse instead, and the
 // nodes returned are that parse's (only Heal reads them, and it reads a
 // full tape whenever there are problems).
-func Check(t *jsontree.Tape) (found []Problem) {
+func Check(t *jsontree.Tape) []Problem {
 	if t.HasLazy() {
-		defer func() {
-			r := recover()
-			if r == nil {
-				return
-			}
-			if _, ok := r.(*jsontree.LazyError); !ok {
-				panic(r)
-			}
-			full, err := t.Full()
-			if err != nil {
-				panic(r)
-			}
-			LazyFallbacks.Add(1)
-			found = Check(full)
-		}()
+		return checkLazy(t)
 	}
+	return check(t)
+}
+
+// checkLazy is Check of a tape with lazy nodes: check, or, should the
+// validator need a lazy node's interior, Check of a full parse.
+func checkLazy(t *jsontree.Tape) (found []Problem) {
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		if _, ok := r.(*jsontree.LazyError); !ok {
+			panic(r)
+		}
+		full, err := t.Full()
+		if err != nil {
+			panic(r)
+		}
+		LazyFallbacks.Add(1)
+		found = Check(full)
+	}()
+	return check(t)
+}
+
+// check is Check of a tape the validator reads whole (a lazy node it needs
+// panics with *jsontree.LazyError). Its frame, on the stack while the
+// schema is checked, is kept small: what comes before and after is in
+// functions of their own.
+func check(t *jsontree.Tape) []Problem {
+	s, major, minor, bad := schemaOf(t)
+	if bad != nil {
+		return bad
+	}
+	found := collect(t, s.Validate(t, jsontree.Root))
+	if cellid.Written(major, minor) {
+		found = append(found, duplicateIDs(t)...)
+	}
+	return ordered(t, found)
+}
+
+// schemaOf returns the schema of the notebook's nbformat and
+// nbformat_minor (1.0 when missing), or the problem that they are not
+// integers or that no schema validates them.
+func schemaOf(t *jsontree.Tape) (s *draft04.Schema, major, minor int, bad []Problem) {
 	root := jsontree.Root
 	if t.Nodes[root].Kind != jsontree.Object {
-		return []Problem{{Node: root, Keyword: "type", Msg: "a notebook is a JSON object"}}
+		return nil, 0, 0, []Problem{{Node: root, Keyword: "type", Msg: "a notebook is a JSON object"}}
 	}
-	major, minor := 1, 0
+	major, minor = 1, 0
 	if k := t.Lookup(root, "nbformat"); k >= 0 {
 		v, ok := jsontree.NumberValue(t.Raw(k), t.Nodes[k].Flags).(int)
 		if t.Nodes[k].Kind != jsontree.Number || !ok {
-			return []Problem{{Node: k, Pointer: "/nbformat", Keyword: "type", Msg: fmt.Sprintf("%s is not an integer", t.Raw(k))}}
+			return nil, 0, 0, []Problem{{Node: k, Pointer: "/nbformat", Keyword: "type", Msg: fmt.Sprintf("%s is not an integer", t.Raw(k))}}
 		}
 		major = v
 	}
 	if k := t.Lookup(root, "nbformat_minor"); k >= 0 {
 		v, ok := jsontree.NumberValue(t.Raw(k), t.Nodes[k].Flags).(int)
 		if t.Nodes[k].Kind != jsontree.Number || !ok {
-			return []Problem{{Node: k, Pointer: "/nbformat_minor", Keyword: "type", Msg: fmt.Sprintf("%s is not an integer", t.Raw(k))}}
+			return nil, 0, 0, []Problem{{Node: k, Pointer: "/nbformat_minor", Keyword: "type", Msg: fmt.Sprintf("%s is not an integer", t.Raw(k))}}
 		}
 		minor = v
 	}
 	s, err := schemaFor(major, minor)
 	SchemaRuns.Add(1)
 	if err != nil {
-		return []Problem{{Node: root, Pointer: "/nbformat", Keyword: "nbformat", Msg: fmt.Sprintf("no schema for validating v%d.%d notebooks", major, minor)}}
+		return nil, 0, 0, []Problem{{Node: root, Pointer: "/nbformat", Keyword: "nbformat", Msg: fmt.Sprintf("no schema for validating v%d.%d notebooks", major, minor)}}
 	}
-	found = nil
-	for _, p := range s.Validate(t, root) {
+	return s, major, minor, nil
+}
+
+// collect returns the schema's problems ps as Check's.
+func collect(t *jsontree.Tape, ps []draft04.Problem) []Problem {
+	if len(ps) == 0 {
+		return nil
+	}
+	found := make([]Problem, 0, len(ps))
+	for _, p := range ps {
 		member := p.Member
 		if p.Keyword == "additionalProperties" {
 			member = t.KeyString(p.Node)
 		}
 		found = append(found, Problem{Node: p.Node, Pointer: p.Pointer, Keyword: p.Keyword, Member: member, Msg: p.Msg})
 	}
-	if cellid.Written(major, minor) {
-		found = append(found, duplicateIDs(t)...)
-	}
-	// Document order.
+	return found
+}
+
+// ordered returns found in document order, with their offsets.
+func ordered(t *jsontree.Tape, found []Problem) []Problem {
 	if len(found) > 1 {
 		sort.SliceStable(found, func(a, b int) bool { return t.Nodes[found[a].Node].Start < t.Nodes[found[b].Node].Start })
 	}
