@@ -120,17 +120,7 @@ func TestLinesKeptReadsRecordTexts(t *testing.T) {
 // copy] keeps both, and the raw copy equal to base's first is that copy.
 func TestRepairResultCopyEqualToBase(t *testing.T) {
 	t.Parallel()
-	cell := func(typ, meta, src string) string {
-		s, _ := json.Marshal(src)
-		c := `{"cell_type": "` + typ + `", "metadata": ` + meta + `, "source": ` + string(s)
-		if typ == "code" {
-			c += `, "execution_count": null, "outputs": []`
-		}
-		return c + "}"
-	}
-	nb := func(cells ...string) []byte {
-		return []byte(`{"cells": [` + strings.Join(cells, ", ") + `], "metadata": {}, "nbformat": 4, "nbformat_minor": 1}`)
-	}
+	cell, nb := cell41, nb41
 	const colab = `{"colab": {"height": 140}}`
 	raw, b2 := cell("raw", colab, "«b1»\nA"), cell("markdown", "{}", "«b2»\nB")
 	code, theirsCode := cell("code", "{}", "«b1»\nA"), cell("code", colab, "«b1»\nA")
@@ -243,4 +233,20 @@ func TestRepairCopyInBasePlace(t *testing.T) {
 			t.Errorf("%s: failures %q, want %q\ngit's file:\n%s", c.name, got, c.want, marked)
 		}
 	}
+}
+
+// cell41 is a cell of type typ with metadata meta (a JSON object) and
+// source src, a code cell unexecuted and without outputs.
+func cell41(typ, meta, src string) string {
+	s, _ := json.Marshal(src)
+	c := `{"cell_type": "` + typ + `", "metadata": ` + meta + `, "source": ` + string(s)
+	if typ == "code" {
+		c += `, "execution_count": null, "outputs": []`
+	}
+	return c + "}"
+}
+
+// nb41 is a version 4.1 notebook of cells (JSON objects).
+func nb41(cells ...string) []byte {
+	return []byte(`{"cells": [` + strings.Join(cells, ", ") + `], "metadata": {}, "nbformat": 4, "nbformat_minor": 1}`)
 }

@@ -1,7 +1,6 @@
 package mergecheck
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -19,17 +18,7 @@ import (
 // which theirs deleted, and the right repair failed under every reading).
 func TestRepairCopiesAlikeInBase(t *testing.T) {
 	t.Parallel()
-	cell := func(typ, meta, src string) string {
-		s, _ := json.Marshal(src)
-		c := `{"cell_type": "` + typ + `", "metadata": ` + meta + `, "source": ` + string(s)
-		if typ == "code" {
-			c += `, "execution_count": null, "outputs": []`
-		}
-		return c + "}"
-	}
-	nb := func(cells ...string) []byte {
-		return []byte(`{"cells": [` + strings.Join(cells, ", ") + `], "metadata": {}, "nbformat": 4, "nbformat_minor": 1}`)
-	}
+	cell, nb := cell41, nb41
 	a, aCode := cell("markdown", "{}", "«b1»\nA"), cell("code", "{}", "«b1»\nA")
 	p1, p2 := cell("markdown", "{}", "«b3»\nP\nold"), cell("markdown", "{}", "«b3»\nP")
 	p1Tags := cell("markdown", `{"tags": ["t"]}`, "«b3»\nP\nold")
