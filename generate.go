@@ -27,7 +27,7 @@
 //
 // The schemas in schema/ are verbatim copies of the official ones;
 // nbformat/schema_gen.go and nbformat/codec_gen.go are generated from them
-// in four steps, the //go:generate lines below: internal/cmd/flatten
+// by five programs, the //go:generate lines below: internal/cmd/flatten
 // derives schema/notebook.schema.json from the newest official schema
 // (naming the cell and output type enums CellType and OutputType through
 // type hints), go-jsonschema (pinned in tools.go) generates the Go types
