@@ -1,5 +1,8 @@
 package nbformat
 
+// The oracles of the snapshot-block attacks: what encoding/json reads, the
+// canonical bytes and Validate's problems, and the notebooks they run on.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package nbformat
 
+// The reflective decoder the package used before the generated one, kept as the
+// oracle of decode_diff_test.go.
+
 import (
 	"encoding/json"
 	"reflect"

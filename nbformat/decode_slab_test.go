@@ -1,5 +1,8 @@
 package nbformat
 
+// Tests of the blocks decoded values are allocated in: each value handed out
+// once, and cells that outlive their notebook under GC.
+
 import (
 	"fmt"
 	"os"

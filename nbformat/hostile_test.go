@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Tests of hostile inputs (deep nesting, huge numbers, strings and files, BOMs,
+// NaN, wide objects): refused or handled without quadratic cost.
+
 import (
 	"bytes"
 	"errors"
