@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests of merges of corpus version 3 notebooks: one-line edits of different
+// cells merge as git's line merge does, byte for byte.
+
 import (
 	"bytes"
 	"fmt"

@@ -1,5 +1,8 @@
 package convert
 
+// Writing a merge over ours' notebook: the facts taken from base, the cell each
+// message is written from, and the parts of cells messages do not show.
+
 import (
 	"bytes"
 	"fmt"
