@@ -1,5 +1,8 @@
 package draft04
 
+// Values compared as Python compares them: enum membership by ==, and
+// uniqueItems' keys.
+
 import (
 	"encoding/json"
 	"fmt"

@@ -1,5 +1,8 @@
 package v3write
 
+// Tests of writing cells over a version 3 file: new cells in ours' style,
+// headings, texts, output data, metadata, worksheets, bad inputs.
+
 import (
 	"bytes"
 	"encoding/json"
