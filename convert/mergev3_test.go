@@ -1,7 +1,7 @@
 package convert_test
 
-// Tests of merges of corpus version 3 notebooks: one-line edits of different
-// cells merge as git's line merge does, byte for byte.
+// Merges of nbformat 3 notebooks: the result is nbformat 3, in ours'
+// style, valid; where git's line merge is clean, it is git's result.
 
 import (
 	"bytes"
@@ -17,9 +17,6 @@ import (
 	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
-
-// Merges of nbformat 3 notebooks: the result is nbformat 3, in ours'
-// style, valid; where git's line merge is clean, it is git's result.
 
 // v3Texts returns, for each cell of a version 3 file, the node of the
 // first line of its text (input or source), or -1.

@@ -1,7 +1,6 @@
 package convert
 
-// Writing a merge over ours' notebook: the facts taken from base, the cell each
-// message is written from, and the parts of cells messages do not show.
+// Writing a merge: the merged dialog over ours' notebook, cell by cell.
 
 import (
 	"bytes"
@@ -16,8 +15,6 @@ import (
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/nbformat"
 )
-
-// Writing a merge: the merged dialog over ours' notebook, cell by cell.
 
 // baseFacts is what writing a merge takes from base, found before the
 // merge is written so that base's notebook (a copy of the file) need not

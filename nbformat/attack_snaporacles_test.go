@@ -1,7 +1,7 @@
 package nbformat
 
-// The oracles of the snapshot-block attacks: what encoding/json reads, the
-// canonical bytes and Validate's problems, and the notebooks they run on.
+// The oracles of the attack on the unedited check by blocks
+// (attack_snapblocks_test.go), none taken from the snapshot.
 
 import (
 	"bytes"
@@ -15,9 +15,6 @@ import (
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/testtier"
 )
-
-// The oracles of the attack on the unedited check by blocks
-// (attack_snapblocks_test.go), none taken from the snapshot.
 
 func mapKeys(m map[string]any) func(func(string) bool) {
 	return func(yield func(string) bool) {

@@ -1,7 +1,7 @@
 package nbformat
 
-// Tests of the blocks decoded values are allocated in: each value handed out
-// once, and cells that outlive their notebook under GC.
+// Tests of the decoder's blocks: values handed out from them (slab), and
+// the garbage collector's view of them.
 
 import (
 	"fmt"
@@ -13,9 +13,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 )
-
-// Tests of the decoder's blocks: values handed out from them (slab), and
-// the garbage collector's view of them.
 
 // TestSlab checks the blocks' hand-out: zero values, each once, and
 // slices whose appends never reach a neighbour's values.

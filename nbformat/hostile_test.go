@@ -1,7 +1,7 @@
 package nbformat_test
 
-// Tests of hostile inputs (deep nesting, huge numbers, strings and files, BOMs,
-// NaN, wide objects): refused or handled without quadratic cost.
+// Hostile input: each case has a defined behaviour, and costs memory in
+// proportion to its size (checked by allocation counts, never by time).
 
 import (
 	"bytes"
@@ -15,9 +15,6 @@ import (
 
 	"github.com/nbdialog/ipynb/nbformat"
 )
-
-// Hostile input: each case has a defined behaviour, and costs memory in
-// proportion to its size (checked by allocation counts, never by time).
 
 // allocated returns the bytes allocated while f runs.
 func allocated(f func()) uint64 {

@@ -1,7 +1,6 @@
 package v3write
 
-// Tests of writing cells over a version 3 file: new cells in ours' style,
-// headings, texts, output data, metadata, worksheets, bad inputs.
+// Cases of the conversion and of ours' style, one rule each.
 
 import (
 	"bytes"
@@ -12,8 +11,6 @@ import (
 
 	"github.com/nbdialog/ipynb/nbformat"
 )
-
-// Cases of the conversion and of ours' style, one rule each.
 
 // cookbook is a version 3 file in the style of the corpus' cookbook
 // notebooks: 2-space indentation, keys in its writer's order, texts as
