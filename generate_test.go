@@ -1,5 +1,8 @@
 package ipynb
 
+// A test that the generated files are what the //go:generate lines of
+// generate.go make.
+
 import (
 	"bytes"
 	"os"

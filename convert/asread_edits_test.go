@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests of writes of dialogs read: unchanged ones write the bytes read, edited
+// ones what Python nbformat writes for the same edits.
+
 import (
 	"bytes"
 	"errors"

@@ -1,5 +1,8 @@
 package convert_test
 
+// Attacks on outputs and cells kept as read: concurrent writes, in-place edits
+// and moved cells of ToNotebook's notebook are written.
+
 import (
 	"bytes"
 	"encoding/json"

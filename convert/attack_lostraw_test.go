@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests that an edited message read with metadata the schema refuses is written
+// with that metadata removed and the repair reported.
+
 import (
 	"bytes"
 	"os"

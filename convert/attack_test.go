@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests that every testdata notebook and hostile valid variants of it come back
+// through an unedited dialog byte for byte.
+
 import (
 	"bytes"
 	"os"

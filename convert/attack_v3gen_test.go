@@ -1,5 +1,8 @@
 package convert_test
 
+// A generator of version 2 and 3 notebooks of odd shapes, and a dump of what
+// reading and writing them gives, for comparing two trees.
+
 import (
 	"bytes"
 	"crypto/sha256"

@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests that a dialog read from a version 2 or 3 notebook holds what the dialog
+// read from Python nbformat's upgrade of it holds.
+
 import (
 	"fmt"
 	"math/rand/v2"

@@ -1,5 +1,8 @@
 package convert_test
 
+// Benchmarks of the dialog round trip on testdata files, small corpus notebooks
+// and the corpus's size classes.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package convert_test
 
+// The acceptance tests of dialogs over the corpus: round trip, healing that
+// keeps content, edit locality, and version 3 files.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests that Marshal refuses a dialog holding a value that contains itself,
+// with nbformat's cycle error naming the place.
+
 import (
 	"encoding/json"
 	"errors"

@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests that the dialog round trip of notebooks dense in small values allocates
+// a small multiple of the file at every size.
+
 import (
 	"encoding/json"
 	"runtime"

@@ -1,5 +1,8 @@
 package convert_test
 
+// An example of Save refusing to overwrite a file changed on disk since it was
+// read.
+
 import (
 	"errors"
 	"fmt"

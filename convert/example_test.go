@@ -1,5 +1,8 @@
 package convert_test
 
+// Examples of reading, editing, saving, writing and merging dialogs, and of
+// host attributes.
+
 import (
 	"fmt"
 	"log"

@@ -1,5 +1,8 @@
 package convert
 
+// The package's unexported functions and options, exported for the external
+// tests.
+
 import (
 	"errors"
 	"io/fs"

@@ -1,5 +1,8 @@
 package convert
 
+// File, a dialog with the file it was read from: reading, writing and saving it
+// atomically, refusing to overwrite a file changed since.
+
 import (
 	"bytes"
 	"errors"

@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests of saving files: only the edited cell changes, changed files refused,
+// mode and links kept, and no torn file on crashes or races.
+
 import (
 	"bytes"
 	"errors"

@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests that a dialog read from an invalid notebook is written healed once, and
+// that missing ids are written without healing.
+
 import (
 	"bytes"
 	"fmt"

@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests that ids of an older file's cells survive an edit, and that a byte-
+// order mark comes back through a dialog.
+
 import (
 	"bytes"
 	"encoding/json"

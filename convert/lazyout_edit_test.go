@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests of edits of outputs read (what Python nbformat writes for the same
+// edits) and of repeated cell ids in short and long notebooks.
+
 import (
 	"bytes"
 	"fmt"

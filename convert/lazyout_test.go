@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests of outputs kept as read through the dialog layer: bounded memory,
+// decoded when looked at, equality as the decoded outputs'.
+
 import (
 	"bytes"
 	"encoding/base64"

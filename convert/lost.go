@@ -1,5 +1,8 @@
 package convert
 
+// Values a write would lose: the errors for repairs that remove a value the
+// caller gave, and for message parts a cell has no place for.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests that ToNotebook and nbformat's MarshalTo write what Marshal returns for
+// every corpus dialog.
+
 import (
 	"bytes"
 	"io"

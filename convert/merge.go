@@ -1,5 +1,8 @@
 package convert
 
+// The three-way merge of notebooks (Merge, MergeTo): reading the inputs as
+// dialogs, merging them, and the ids of repeated cells and of the merge.
+
 import (
 	"bytes"
 	"crypto/sha256"

@@ -1,5 +1,8 @@
 package convert_test
 
+// Benchmarks of merging edited copies of the big notebook, beside reading and
+// writing its three files.
+
 import (
 	"os"
 	"path/filepath"

@@ -1,5 +1,8 @@
 package convert_test
 
+// A fuzz test of Merge on random edit sets: one-sided merges give that side
+// byte for byte, and merges agree when the sides are swapped.
+
 import (
 	"bytes"
 	"os"

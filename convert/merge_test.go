@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests of Merge against git's line merge on the corpus, of conflicts written
+// valid, refused inputs, Diff, upgrades and hidden changes.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests that a side that only re-saved a notebook Colab-style changed no value
+// in a merge.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests of merges where base's file gives one id to more than one cell (git's
+// hunks put a cell twice).
+
 import (
 	"fmt"
 	"strings"

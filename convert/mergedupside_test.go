@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests of merges where a side's file gives one id to more than one cell: the
+// copy is paired with base's cell by content.
+
 import (
 	"fmt"
 	"strings"

@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests that a cell both sides placed differently is where ours put it, each
+// side's place recorded in its metadata.
+
 import (
 	"fmt"
 	"strings"

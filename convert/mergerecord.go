@@ -1,5 +1,8 @@
 package convert
 
+// The records of conflicts that have no text (ConflictsKey): the three sides'
+// values at the pointer, in the metadata of the cell concerned.
+
 import (
 	"encoding/json"
 	"maps"

@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests that conflicts of values with no text are recorded in the cell's
+// metadata with the values each side's file holds.
+
 import (
 	"bytes"
 	"encoding/json"

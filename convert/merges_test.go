@@ -1,5 +1,8 @@
 package convert_test
 
+// The acceptance test over real merges: clean where git's line merge is clean,
+// equal to the committed result, and every side's change kept.
+
 import (
 	"bufio"
 	"bytes"

@@ -1,5 +1,8 @@
 package convert
 
+// The merge of version 3 notebooks: when the merge stays version 3, its
+// metadata keys the upgrade drops, and writing it as version 3.
+
 import (
 	"errors"
 	"fmt"

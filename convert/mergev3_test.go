@@ -1,5 +1,8 @@
 package convert_test
 
+// Merges of nbformat 3 notebooks: the result is nbformat 3, in ours'
+// style, valid; where git's line merge is clean, it is git's result.
+
 import (
 	"bytes"
 	"fmt"
@@ -14,9 +17,6 @@ import (
 	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
-
-// Merges of nbformat 3 notebooks: the result is nbformat 3, in ours'
-// style, valid; where git's line merge is clean, it is git's result.
 
 // v3Texts returns, for each cell of a version 3 file, the node of the
 // first line of its text (input or source), or -1.

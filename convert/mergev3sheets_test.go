@@ -1,5 +1,7 @@
 package convert_test
 
+// Tests that a version 3 cell's worksheet is part of its place in a merge.
+
 import (
 	"encoding/json"
 	"strings"

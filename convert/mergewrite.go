@@ -1,5 +1,7 @@
 package convert
 
+// Writing a merge: the merged dialog over ours' notebook, cell by cell.
+
 import (
 	"bytes"
 	"fmt"
@@ -13,8 +15,6 @@ import (
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/nbformat"
 )
-
-// Writing a merge: the merged dialog over ours' notebook, cell by cell.
 
 // baseFacts is what writing a merge takes from base, found before the
 // merge is written so that base's notebook (a copy of the file) need not

@@ -1,5 +1,8 @@
 package convert
 
+// Tests of metaMap against nbmap.ToMap on cell and notebook metadata, of
+// decodeBase64 against Python's, and of metadata allocations.
+
 import (
 	"encoding/hex"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package convert
 
+// Tests that sameAsTyped answers as jsonvalue.Equal does against metaMap's
+// object.
+
 import (
 	"encoding/json"
 	"fmt"

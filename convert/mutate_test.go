@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests that every change a caller can make to a message read, in place or by
+// replacement, is seen by Marshal.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests of messages without an id: written with ids derived from their content,
+// and ToCell giving a valid cell or refusing.
+
 import (
 	"encoding/json"
 	"os"

@@ -1,5 +1,8 @@
 package convert
 
+// Outputs of notebooks read (readOutput, the OutputSource of this package):
+// decoded when asked, compared undecoded, and the output written for each.
+
 import (
 	"bytes"
 	"slices"

@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests that the size an output read tells is json.Marshal's of its generic
+// form, and that Summary does not decode outputs.
+
 import (
 	"encoding/json"
 	"fmt"

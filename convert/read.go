@@ -1,5 +1,8 @@
 package convert
 
+// Reading a dialog from a notebook (toDialog): messages from cells, their
+// attributes, and the ids given to cells without a usable one.
+
 import (
 	"fmt"
 	"sort"

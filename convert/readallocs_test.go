@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests that the dialog layer allocates a bounded number of times per message
+// beyond nbformat's round trip.
+
 import (
 	"fmt"
 	"strings"

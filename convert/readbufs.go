@@ -1,5 +1,8 @@
 package convert
 
+// readBufs, the buffers a notebook's messages and snapshots take their texts,
+// ids, outputs and counts from, allocated once per notebook.
+
 import (
 	"maps"
 	"strings"

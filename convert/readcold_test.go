@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests of what reading a dialog allocates on a cold heap beyond nbformat's
+// reading: bounded per message.
+
 import (
 	"fmt"
 	"runtime"

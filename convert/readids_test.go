@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests that the ids of a dialog read are those of the rule, computed with
+// maps, for notebooks of 0 to 80 cells.
+
 import (
 	"encoding/json"
 	"fmt"

@@ -1,5 +1,8 @@
 package convert
 
+// Tests of what a dialog read shares with its notebook (v3 cells' ids, metadata
+// maps, raw values) and that the fast paths agree with the general ones.
+
 import (
 	"bytes"
 	"encoding/json"

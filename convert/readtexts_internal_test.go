@@ -1,5 +1,8 @@
 package convert
 
+// Tests of messages' texts shared with nbformat's copy of the input, messages
+// read as ToMessage makes them, snapshots and cloneCell.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests of the registry of host attributes (conflicts, demotion), of ids before
+// 4.5, of Owner, and of concurrent and large reads and writes.
+
 import (
 	"bytes"
 	"errors"

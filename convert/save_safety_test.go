@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests of Save's safety: changes during Save not overwritten, links swapped in
+// never followed, stale temporaries swept, pipes refused.
+
 import (
 	"bytes"
 	"errors"

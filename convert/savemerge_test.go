@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests of Save with MergeOnChange: a file changed on disk is merged, as git's
+// line merge agrees, and nothing is written on conflict.
+
 import (
 	"bytes"
 	"errors"

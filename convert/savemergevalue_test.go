@@ -1,5 +1,8 @@
 package convert_test
 
+// Tests that Save with MergeOnChange merges values: a file re-saved Colab-style
+// with one nested key changed.
+
 import (
 	"bytes"
 	"os"

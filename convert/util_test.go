@@ -1,5 +1,8 @@
 package convert_test
 
+// Helpers of the external tests: first differences, sorted keys, cell spans and
+// Merge's results together.
+
 import (
 	"fmt"
 	"sort"

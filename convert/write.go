@@ -1,5 +1,8 @@
 package convert
 
+// Writing a dialog as a notebook (ToNotebook): unchanged messages keep their
+// cells, changed ones are built anew, and healing that loses no value.
+
 import (
 	"errors"
 	"fmt"

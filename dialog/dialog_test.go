@@ -1,5 +1,8 @@
 package dialog_test
 
+// Tests of a dialog's basics: message ids (seeded, unique, UUIDs for
+// attachments), insertion and lookup, replies, summary and validation.
+
 import (
 	"errors"
 	"math/rand/v2"

@@ -1,5 +1,8 @@
 package dialog_test
 
+// Tests of Diff and UnifiedDiff: the changes between two dialogs, unkeyed
+// messages matched by content.
+
 import (
 	"strings"
 	"testing"

@@ -1,5 +1,8 @@
 package dialog
 
+// Equality of messages in everything but their ids: outputs, counts,
+// attachments and metadata.
+
 import (
 	"bytes"
 

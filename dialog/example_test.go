@@ -1,5 +1,7 @@
 package dialog_test
 
+// Examples of making, getting and merging messages, and of reading outputs.
+
 import (
 	"fmt"
 	"log"

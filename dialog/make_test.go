@@ -1,5 +1,8 @@
 package dialog_test
 
+// Tests of Make (placement as the seed's mk_message, outputs as JSON,
+// refusals), shared ids, and replies marked by Python's truthiness.
+
 import (
 	"encoding/json"
 	"errors"

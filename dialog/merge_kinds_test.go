@@ -1,5 +1,8 @@
 package dialog_test
 
+// Tests of merges where a side changes a message's kind, replaces messages,
+// edits metadata values or renames a message: no edit is lost.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package dialog_test
 
+// Tests of how a merge pairs each side's messages with base's (by id, in place,
+// by content): the pairings internal/mergecheck's seeds found wrong.
+
 import (
 	"slices"
 	"strings"

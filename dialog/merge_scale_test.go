@@ -1,5 +1,8 @@
 package dialog_test
 
+// Tests that merging grows linearly with the dialog, with identical messages
+// and with a budget for pairing similar ones.
+
 import (
 	"fmt"
 	"runtime"

@@ -1,5 +1,8 @@
 package dialog_test
 
+// Tests of Merge: sequence changes, text, replies, outputs, counts, metadata,
+// attachments, deletions against edits, symmetry.
+
 import (
 	"slices"
 	"strings"

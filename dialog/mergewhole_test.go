@@ -1,5 +1,8 @@
 package dialog_test
 
+// Tests of merging a note one side made a prompt: the other side's text edit is
+// kept, as git merge-file merges the whole text.
+
 import (
 	"errors"
 	"os"

@@ -1,5 +1,8 @@
 package dialog
 
+// Message and its kinds: a prompt's reply, the one-line preview, and the checks
+// that make a message writable.
+
 import (
 	"encoding/json"
 	"fmt"

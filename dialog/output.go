@@ -1,5 +1,8 @@
 package dialog
 
+// Output, a code message's output as an immutable value: made in memory or kept
+// in a reader's form, compared, and read and written as JSON.
+
 import (
 	"bytes"
 	"encoding/json"

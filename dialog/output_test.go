@@ -1,5 +1,8 @@
 package dialog_test
 
+// Tests of outputs: values never shared, JSON read and written as a notebook
+// does, and merges that never decode unedited outputs read.
+
 import (
 	"encoding/json"
 	"fmt"

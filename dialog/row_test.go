@@ -1,5 +1,8 @@
 package dialog_test
 
+// Tests of Preview and Show rows: cut as converting the whole text to runes
+// cuts them, at a cost of the width only.
+
 import (
 	"fmt"
 	"math/rand/v2"

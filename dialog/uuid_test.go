@@ -1,5 +1,8 @@
 package dialog
 
+// Tests that attachment ids are the UUIDs github.com/google/uuid makes from the
+// same bytes.
+
 import (
 	"bytes"
 	"errors"

@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Attacks by edits through the API (input changed after reading, shared
+// bundles, deep values, appends): Marshal writes what the notebook holds.
+
 import (
 	"bytes"
 	"encoding/json"

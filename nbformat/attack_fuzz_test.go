@@ -1,5 +1,8 @@
 package nbformat_test
 
+// A fuzz test of edits through the public API: Marshal writes the values the
+// notebook holds, as encoding/json reads them.
+
 import (
 	"bytes"
 	"encoding/json"

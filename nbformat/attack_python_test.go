@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Attacks on validation by hostile bytes and edits: every verdict is Python
+// nbformat's, and every notebook read writes back its bytes.
+
 import (
 	"bytes"
 	"fmt"

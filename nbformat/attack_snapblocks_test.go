@@ -1,5 +1,8 @@
 package nbformat
 
+// Tests of edits of notebooks whose values live in the snapshot's blocks
+// (single edits, sequences, reflective and fuzzed ones): each edit is written.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package nbformat
 
+// The oracles of the attack on the unedited check by blocks
+// (attack_snapblocks_test.go), none taken from the snapshot.
+
 import (
 	"bytes"
 	"encoding/json"
@@ -12,9 +15,6 @@ import (
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/internal/testtier"
 )
-
-// The oracles of the attack on the unedited check by blocks
-// (attack_snapblocks_test.go), none taken from the snapshot.
 
 func mapKeys(m map[string]any) func(func(string) bool) {
 	return func(yield func(string) bool) {

@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Attacks on the snapshot of bytes read: cells swapped between notebooks,
+// pointees edited, appends, GC, concurrent readers and corpus edits.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package nbformat_test
 
+// A benchmark over every small corpus notebook: the fixed cost per file of
+// reading and writing.
+
 import (
 	"encoding/json"
 	"runtime"

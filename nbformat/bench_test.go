@@ -1,5 +1,7 @@
 package nbformat_test
 
+// Benchmarks of reading, validating and writing the testdata notebooks.
+
 import (
 	"encoding/json"
 	"os"

@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Tests of canonical output's depth limit: it refuses exactly the nestings
+// Python nbformat's writer fails on.
+
 import (
 	"bufio"
 	"errors"

@@ -1,5 +1,8 @@
 package nbformat
 
+// Tests of canonical output written in pieces: the same bytes as
+// marshalCanonical, and resumeWriter's passing on of new bytes only.
+
 import (
 	"bytes"
 	"errors"

@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Tests of canonical output of multiline strings written as arrays of odd
+// pieces: the bytes Python nbformat writes.
+
 import (
 	"bytes"
 	"fmt"

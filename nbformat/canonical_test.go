@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Tests of which notebooks have no canonical form: those Python nbformat cannot
+// write.
+
 import (
 	"errors"
 	"os"

@@ -1,5 +1,8 @@
 package nbformat
 
+// Differential tests of the generated writer and comparison against the
+// reflective oracle, on the corpus, misfits and built notebooks.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Tests of what Unmarshal allocates on a cold heap (in proportion to the
+// notebook) and that it keeps nothing of the input.
+
 import (
 	"math"
 	"runtime"

@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Tests of concurrent readers of one notebook: every result equals the one
+// computed alone (run with -race).
+
 import (
 	"bytes"
 	"fmt"

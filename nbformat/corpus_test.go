@@ -1,5 +1,8 @@
 package nbformat_test
 
+// The acceptance tests over the corpus: round trip, canonical bytes, edit
+// locality, validation and v3 upgrade, against Python nbformat.
+
 import (
 	"bytes"
 	"errors"

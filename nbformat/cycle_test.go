@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Tests of values that contain themselves stored in a notebook: every writer
+// refuses them as encoding/json does, naming the place.
+
 import (
 	"context"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Tests of the metadata structs and first optional fields decoded into the
+// notebook's own block: no allocation more.
+
 import (
 	"testing"
 

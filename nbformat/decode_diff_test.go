@@ -1,5 +1,8 @@
 package nbformat
 
+// Differential tests of the decoder against the reflective oracle, on the
+// corpus, mutations of the testdata and fuzzed input.
+
 import (
 	"bytes"
 	"encoding/json"

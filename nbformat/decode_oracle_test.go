@@ -1,5 +1,10 @@
 package nbformat
 
+// The reflective decoder this package used until the decoder of decode.go
+// replaced it (main fefa5c1, decode.go), kept unchanged but for its names
+// as the oracle of the differential tests (decode_diff_test.go): it walks
+// reflect.Values, and its results are what decoding means.
+
 import (
 	"encoding/json"
 	"reflect"
@@ -10,11 +15,6 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/zerocopy"
 )
-
-// The reflective decoder this package used until the decoder of decode.go
-// replaced it (main fefa5c1, decode.go), kept unchanged but for its names
-// as the oracle of the differential tests (decode_diff_test.go): it walks
-// reflect.Values, and its results are what decoding means.
 
 // oracleSource is what the reflective decoder records besides the values:
 // the node of each cell and output, and the first object of each type.

@@ -1,5 +1,8 @@
 package nbformat
 
+// Tests of the decoder's blocks: values handed out from them (slab), and
+// the garbage collector's view of them.
+
 import (
 	"fmt"
 	"os"
@@ -10,9 +13,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 )
-
-// Tests of the decoder's blocks: values handed out from them (slab), and
-// the garbage collector's view of them.
 
 // TestSlab checks the blocks' hand-out: zero values, each once, and
 // slices whose appends never reach a neighbour's values.

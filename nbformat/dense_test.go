@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Tests of notebooks dense in small values: linear memory and work, raw
+// metadata kept as bytes, MaxValues and canonical output.
+
 import (
 	"encoding/json"
 	"errors"

@@ -1,5 +1,8 @@
 package nbformat_test
 
+// A property test of the writer on edits of notebooks with odd layouts: what
+// the edits did not touch is written as read.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package nbformat
 
+// Tests that CellType and OutputType have one constant per value of the
+// official schema's enums.
+
 import (
 	"encoding/json"
 	"os"

@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Tests of errors on bad input (naming the place, never a panic) and of unusual
+// inputs that are accepted.
+
 import (
 	"bytes"
 	"errors"

@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Fuzz tests of Unmarshal, Validate and Heal (no panic, round trip, pointers
+// resolve) and of line splitting against Python's splitlines.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package nbformat
 
+// Tests of writing generic JSON without reflection: the encoder's bytes and
+// errors, and few allocations.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Tests of Heal keeping content: every string and number with a valid place in
+// the input is in the healed notebook.
+
 import (
 	"bytes"
 	"encoding/json"

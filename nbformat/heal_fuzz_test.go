@@ -1,5 +1,8 @@
 package nbformat_test
 
+// A fuzz test of Heal's contract: the notebook validates, a second heal changes
+// nothing, content is kept.
+
 import (
 	"bytes"
 	"encoding/json"

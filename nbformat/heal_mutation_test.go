@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Tests of Heal's contract on the testdata and corpus notebooks mutated as the
+// validator's differential test mutates them.
+
 import (
 	"bytes"
 	"encoding/json"

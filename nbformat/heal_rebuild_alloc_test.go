@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Tests that Heal rebuilds large outputs of unknown types without growing
+// buffers by copying.
+
 import (
 	"fmt"
 	"runtime"

@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Tests of Heal's repairs: convergence, determinism, content kept, Colab's ids,
+// structured causes and valid cell ids.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Tests of Heal on the testdata and invalid corpus notebooks (cells and outputs
+// kept) and of its derived default ids.
+
 import (
 	"bytes"
 	"path/filepath"

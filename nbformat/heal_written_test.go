@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Tests of the bytes Heal reports it wrote (HealOptions.Written): Marshal's
+// bytes, and the byte-order mark kept or removed.
+
 import (
 	"bytes"
 	"os"

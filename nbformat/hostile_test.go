@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Hostile input: each case has a defined behaviour, and costs memory in
+// proportion to its size (checked by allocation counts, never by time).
+
 import (
 	"bytes"
 	"errors"
@@ -12,9 +15,6 @@ import (
 
 	"github.com/nbdialog/ipynb/nbformat"
 )
-
-// Hostile input: each case has a defined behaviour, and costs memory in
-// proportion to its size (checked by allocation counts, never by time).
 
 // allocated returns the bytes allocated while f runs.
 func allocated(f func()) uint64 {

@@ -1,5 +1,8 @@
 package nbformat
 
+// Tests of validation on lazy tapes: the verdicts of full tapes, on the corpus,
+// hand-made and fuzzed notebooks.
+
 import (
 	"fmt"
 	"os"

@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Tests of line splitting (agreeing with CPython's str.splitlines) and of
+// MultilineString.
+
 import (
 	"encoding/json"
 	"os"

@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Tests of edits of objects whose file repeats a key: a member added beside it
+// is written.
+
 import (
 	"encoding/json"
 	"fmt"

@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Tests of json.Marshal and json.Unmarshal of cells and outputs: the JSON
+// nbformat writes for them in the notebook.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Tests of json.Marshal and json.Unmarshal of notebooks, texts and bundles: the
+// file's values, and wrong kinds refused.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Tests of MarshalTo: the file's bytes, Python's canonical bytes, Marshal's
+// bytes when edited, write errors, no copy.
+
 import (
 	"bytes"
 	"errors"

@@ -1,5 +1,8 @@
 package nbformat
 
+// Tests that texts read are written into new places by copying their tokens, as
+// the re-escaping writer wrote them.
+
 import (
 	"bytes"
 	"strings"

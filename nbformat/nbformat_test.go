@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Tests on the testdata notebooks: round trip, canonical bytes, validation, and
+// edits in each file's style as Python's json writes them.
+
 import (
 	"bufio"
 	"bytes"

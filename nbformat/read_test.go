@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Tests of ReadAll and ReadFile: the size limit, early refusal of input that
+// cannot be JSON, and NoCopy.
+
 import (
 	"bytes"
 	"errors"

@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Tests of lone surrogate escapes: decoded to WTF-8 bytes, distinct from each
+// other, and written back as read.
+
 import (
 	"bytes"
 	"errors"

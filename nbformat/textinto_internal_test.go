@@ -1,5 +1,8 @@
 package nbformat
 
+// Tests that textInto gives String's text for every form of MultilineString,
+// sharing the bytes read where it can.
+
 import (
 	"strings"
 	"testing"

@@ -1,5 +1,7 @@
 package nbformat_test
 
+// Tests that deciding a notebook is unedited allocates nothing.
+
 import (
 	"io"
 	"path/filepath"

@@ -1,5 +1,8 @@
 package nbformat
 
+// Tests of the upgraded copy of a version 2 or 3 notebook: what Upgrade gives,
+// the original left as read, few bytes per cell.
+
 import (
 	"bytes"
 	"runtime"

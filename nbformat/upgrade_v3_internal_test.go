@@ -1,5 +1,8 @@
 package nbformat
 
+// Tests of the version 3 upgrade over the tape: byte for byte the oracle's, on
+// every rule, spelling and corpus notebook.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Helpers of the external tests: Python nbformat, reference scripts and small
+// conversions.
+
 import (
 	"encoding/json"
 	"os"

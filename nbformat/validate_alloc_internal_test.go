@@ -1,5 +1,7 @@
 package nbformat
 
+// Tests that validating the tape of a valid notebook allocates nothing.
+
 import (
 	"fmt"
 	"os"

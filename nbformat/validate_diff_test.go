@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Differential tests of Validate against Python nbformat and a reference
+// validator, on the testdata, the corpus and mutations.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Tests that duplicate cell ids are found as Python finds them, whatever their
+// spelling.
+
 import (
 	"encoding/json"
 	"fmt"

@@ -1,5 +1,8 @@
 package nbformat_test
 
+// Tests that the first Validate of a notebook read from valid bytes allocates
+// nothing.
+
 import (
 	"os"
 	"path/filepath"

@@ -1,5 +1,8 @@
 package main
 
+// ipynb check: each notebook's status (same, diff, conflict, …), its problems
+// placed by line, column and pointer.
+
 import (
 	"bytes"
 	"encoding/json"

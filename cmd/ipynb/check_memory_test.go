@@ -1,5 +1,8 @@
 package main
 
+// Tests that check and show of output-heavy notebooks allocate a bounded number
+// of bytes per byte of file, at every size.
+
 import (
 	"io"
 	"runtime"

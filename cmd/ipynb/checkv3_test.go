@@ -1,5 +1,8 @@
 package main
 
+// Tests that check finds every form of conflict merge and fix leave in a
+// version 3 notebook, and none once resolved.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package main
 
+// Finding the unresolved conflicts of a version 4 notebook: markers in texts,
+// marker outputs and cells, and conflict records.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package main
 
+// ipynb diff: the changes between two notebooks, cell by cell, as git's diff
+// driver and textconv, or as a page.
+
 import (
 	"bytes"
 	"errors"

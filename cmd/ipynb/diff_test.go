@@ -1,5 +1,8 @@
 package main
 
+// Tests of diff and --textconv on known edits, of metadata shown as compact
+// JSON, of replies, and of realIDs.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,9 @@
 package main
 
+// Differences the cell diff does not show. Two files that differ are
+// never shown as nothing: git diff would print no line for a file git
+// status calls modified, and a commit would hold changes nobody saw.
+
 import (
 	"bytes"
 	"encoding/json"
@@ -12,10 +16,6 @@ import (
 	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/nbjson"
 )
-
-// Differences the cell diff does not show. Two files that differ are
-// never shown as nothing: git diff would print no line for a file git
-// status calls modified, and a commit would hold changes nobody saw.
 
 // hiddenDifference is the line that says how a and b differ when the
 // cell diff found no change: only in their formatting, or (as JSON

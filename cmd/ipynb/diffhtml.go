@@ -1,5 +1,11 @@
 package main
 
+// ipynb diff --html: the changes as one self-contained page
+// (internal/nbhtml.Diff), written atomically to -o FILE or to standard
+// output (not to a terminal). The cells are matched as the text diff
+// matches them (convert.Diff); nil stands for no notebook (/dev/null),
+// all of whose cells the other side adds or removes.
+
 import (
 	"bytes"
 	"errors"
@@ -12,12 +18,6 @@ import (
 	"github.com/nbdialog/ipynb/internal/atomicfile"
 	"github.com/nbdialog/ipynb/internal/nbhtml"
 )
-
-// ipynb diff --html: the changes as one self-contained page
-// (internal/nbhtml.Diff), written atomically to -o FILE or to standard
-// output (not to a terminal). The cells are matched as the text diff
-// matches them (convert.Diff); nil stands for no notebook (/dev/null),
-// all of whose cells the other side adds or removes.
 
 // diffPage makes the diff page of notebook texts a and b (names: what
 // the page calls them; live: served by ipynb web). An input that is not a notebook is a

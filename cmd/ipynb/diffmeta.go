@@ -1,5 +1,8 @@
 package main
 
+// Metadata changes in ipynb diff: values compared as JSON, each change a line
+// at its nested path.
+
 import (
 	"bytes"
 	"encoding/json"

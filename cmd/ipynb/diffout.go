@@ -1,5 +1,8 @@
 package main
 
+// The outputs of a changed cell in ipynb diff, paired and compared, within the
+// caps on lines shown.
+
 import (
 	"fmt"
 	"maps"

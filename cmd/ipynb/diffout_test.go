@@ -1,5 +1,9 @@
 package main
 
+// What ipynb diff shows of outputs (diffout.go): the text of a changed
+// output as a line diff, images by pixel size and bytes, metadata by
+// nested path compared as JSON values, within caps.
+
 import (
 	"bytes"
 	"encoding/base64"
@@ -19,10 +23,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/internal/corpus"
 )
-
-// What ipynb diff shows of outputs (diffout.go): the text of a changed
-// output as a line diff, images by pixel size and bytes, metadata by
-// nested path compared as JSON values, within caps.
 
 // golden compares got with testdata/golden/NAME.txt (-update rewrites it).
 func golden(t *testing.T, name, got string) {

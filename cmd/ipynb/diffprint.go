@@ -1,5 +1,8 @@
 package main
 
+// The cell-level diff as text: the changes dialog.Diff finds, each
+// under a header naming the message, with its parts shown as line diffs.
+
 import (
 	"fmt"
 	"io"
@@ -11,9 +14,6 @@ import (
 	"github.com/nbdialog/ipynb/internal/textdiff"
 	"github.com/nbdialog/ipynb/nbformat"
 )
-
-// The cell-level diff as text: the changes dialog.Diff finds, each
-// under a header naming the message, with its parts shown as line diffs.
 
 // differ prints changes.
 type differ struct {

@@ -1,5 +1,8 @@
 package main
 
+// Tests that the work of merge, diff and fix, counted in the text diff's steps,
+// grows linearly with the notebook.
+
 import (
 	"bytes"
 	"encoding/json"

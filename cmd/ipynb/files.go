@@ -1,5 +1,8 @@
 package main
 
+// Reading the command's inputs: files and standard input within the size limit,
+// their stamps, and the lines saying why one could not be read.
+
 import (
 	"errors"
 	"fmt"

@@ -1,5 +1,8 @@
 package main
 
+// Tests of files the commands read and rewrite: pipes, links, folders, files
+// changed or swapped while processed, races and kills.
+
 import (
 	"bytes"
 	"context"

@@ -1,5 +1,8 @@
 package main
 
+// ipynb fix: a notebook git merged as text, its sides split out of the conflict
+// markers (or git's stages) and merged as notebooks.
+
 import (
 	"bytes"
 	"errors"

@@ -1,5 +1,8 @@
 package main
 
+// Tests of fix on real conflicted merges (every side's change is in the valid
+// result), on errors, two-way markers and changed files.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package main
 
+// Tests that fix keeps the copies of a cell that git's line merge left in both
+// sides, as often as both hold them.
+
 import (
 	"bytes"
 	"encoding/json"

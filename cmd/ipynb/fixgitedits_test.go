@@ -1,5 +1,8 @@
 package main
 
+// Tests of fix inside git: git's stages merged when the file is as git's merge
+// left it, never over the user's edits.
+
 import (
 	"bytes"
 	"os"

@@ -1,5 +1,8 @@
 package main
 
+// Tests that fix keeps a metadata member that git's line merge put beside a
+// repeated key.
+
 import (
 	"bytes"
 	"encoding/json"

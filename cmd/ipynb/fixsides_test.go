@@ -1,5 +1,8 @@
 package main
 
+// Tests that fix records conflicts of both sides' values as merge does, and
+// reads the version from parsed values.
+
 import (
 	"encoding/json"
 	"fmt"

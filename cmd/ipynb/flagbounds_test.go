@@ -1,5 +1,8 @@
 package main
 
+// Tests that every numeric flag is bounded, and a fuzz test of every command's
+// arguments: no panic, a usage error naming the flag.
+
 import (
 	"bytes"
 	"math"

@@ -1,5 +1,8 @@
 package main
 
+// ipynb fmt: notebooks written in Python nbformat's layout (or their own),
+// healed, and upgraded on request.
+
 import (
 	"bytes"
 	"errors"

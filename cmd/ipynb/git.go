@@ -1,5 +1,8 @@
 package main
 
+// ipynb git: its subcommands (install, uninstall, status) dispatched, and the
+// git binary run.
+
 import (
 	"errors"
 	"fmt"

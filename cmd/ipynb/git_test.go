@@ -1,5 +1,8 @@
 package main
 
+// Tests of git install, uninstall and their scopes, read back through git
+// itself, of shell quoting, and of git missing.
+
 import (
 	"os"
 	"os/exec"

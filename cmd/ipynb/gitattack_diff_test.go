@@ -1,5 +1,8 @@
 package main
 
+// Tests that git diff through the driver never shows a modified notebook as
+// nothing: no cell change, symbolic links, modes, renames.
+
 import (
 	"encoding/json"
 	"os"

@@ -1,5 +1,10 @@
 package main
 
+// Attributes files. Git has no command that writes them, so ipynb edits
+// them itself: it owns the lines that give *.ipynb nothing but its own
+// drivers (merge=ipynb, diff=ipynb, filter=ipynb) and leaves every other
+// line as it is.
+
 import (
 	"bytes"
 	"errors"
@@ -11,11 +16,6 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/atomicfile"
 )
-
-// Attributes files. Git has no command that writes them, so ipynb edits
-// them itself: it owns the lines that give *.ipynb nothing but its own
-// drivers (merge=ipynb, diff=ipynb, filter=ipynb) and leaves every other
-// line as it is.
 
 const attrPattern = "*.ipynb"
 

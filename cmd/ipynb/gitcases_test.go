@@ -1,5 +1,8 @@
 package main
 
+// Helpers for the tests that use the real git binary and the real
+// merges of ../shared/merges (see its README).
+
 import (
 	"bufio"
 	"os"
@@ -12,9 +15,6 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/corpus"
 )
-
-// Helpers for the tests that use the real git binary and the real
-// merges of ../shared/merges (see its README).
 
 // needGit skips t when the git binary is absent, and gives the git and
 // ipynb processes t starts (through gitIn, ipynb or testEnv) an empty

@@ -1,5 +1,9 @@
 package main
 
+// The acceptance test of the git integration, with the real git binary
+// in a temporary repository and the ipynb program built by TestMain:
+// ipynb git install, then git merge, git diff and git log -p as usual.
+
 import (
 	"bytes"
 	"encoding/json"
@@ -11,10 +15,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/nbformat"
 )
-
-// The acceptance test of the git integration, with the real git binary
-// in a temporary repository and the ipynb program built by TestMain:
-// ipynb git install, then git merge, git diff and git log -p as usual.
 
 // replaceOnce replaces the only occurrence of old in data by new.
 func replaceOnce(t *testing.T, data []byte, old, new string) []byte {

@@ -1,5 +1,8 @@
 package main
 
+// Tests that a cell both sides placed differently, merged by git's driver or by
+// fix, is in ours' order with each side's place recorded.
+
 import (
 	"encoding/json"
 	"os"

@@ -1,5 +1,8 @@
 package main
 
+// Tests of git difftool and git mergetool with ipynb's tools, through a fake
+// browser, and of the tools without ipynb-web.
+
 import (
 	"encoding/json"
 	"io"

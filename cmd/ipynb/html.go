@@ -1,5 +1,7 @@
 package main
 
+// ipynb html: a notebook exported as one self-contained, safe HTML page.
+
 import (
 	"bytes"
 	"fmt"

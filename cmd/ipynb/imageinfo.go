@@ -1,5 +1,11 @@
 package main
 
+// What ipynb diff and the textconv say about an image output: its type,
+// its size in pixels as its header says (PNG, JPEG and GIF headers read
+// with image.DecodeConfig, only as far as the header goes; SVG's width
+// and height, else its viewBox, as written on its root element) and its
+// size in bytes (decoded), without decoding its pixels.
+
 import (
 	"encoding/base64"
 	"encoding/xml"
@@ -11,12 +17,6 @@ import (
 	"io"
 	"strings"
 )
-
-// What ipynb diff and the textconv say about an image output: its type,
-// its size in pixels as its header says (PNG, JPEG and GIF headers read
-// with image.DecodeConfig, only as far as the header goes; SVG's width
-// and height, else its viewBox, as written on its root element) and its
-// size in bytes (decoded), without decoding its pixels.
 
 // imageInfo describes image output data v of type mime: "640×480 px,
 // 12.3 kB"; the pixel size is left out when the header cannot be read.

@@ -1,5 +1,8 @@
 package main
 
+// Tests that conflict markers carry git's names for the sides, under merge and
+// rebase, old and new git, and in fix.
+
 import (
 	"os"
 	"os/exec"

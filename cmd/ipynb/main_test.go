@@ -1,5 +1,11 @@
 package main
 
+// The tests run the built binary on real files. Golden outputs live in
+// testdata/golden/NAME.txt (stdout, then stderr, then the exit status);
+// go test -run TestGolden -update rewrites them after a deliberate change
+// (review the diff). Files ipynb writes are compared with what Python
+// nbformat writes (testdata/strip, ../../testdata/canonical).
+
 import (
 	"bytes"
 	"encoding/json"
@@ -17,12 +23,6 @@ import (
 	"github.com/nbdialog/ipynb/internal/corpus"
 	"github.com/nbdialog/ipynb/nbformat"
 )
-
-// The tests run the built binary on real files. Golden outputs live in
-// testdata/golden/NAME.txt (stdout, then stderr, then the exit status);
-// go test -run TestGolden -update rewrites them after a deliberate change
-// (review the diff). Files ipynb writes are compared with what Python
-// nbformat writes (testdata/strip, ../../testdata/canonical).
 
 var update = flag.Bool("update", false, "rewrite golden files")
 

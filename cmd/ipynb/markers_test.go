@@ -1,5 +1,8 @@
 package main
 
+// Tests that the sides read back from conflict markers are what git merge-file
+// --ours and --theirs give, and that bad markers are refused.
+
 import (
 	"bytes"
 	"errors"

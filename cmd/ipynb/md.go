@@ -1,5 +1,8 @@
 package main
 
+// ipynb md: a notebook as Markdown, its images and attachments written as files
+// and linked as nbconvert links them.
+
 import (
 	"encoding/base64"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package main
 
+// Tests of md: readable text, languages, image files as nbconvert names them,
+// and terminal codes removed as nbconvert removes them.
+
 import (
 	"bytes"
 	"encoding/base64"

@@ -1,5 +1,8 @@
 package main
 
+// Writing md's image and attachment files into one folder: through temporary
+// files, never through a link, never over the notebook.
+
 import (
 	"crypto/rand"
 	"encoding/hex"

@@ -1,5 +1,8 @@
 package main
 
+// Tests that md puts HTML outputs as nbconvert's Markdown export does, and
+// fences version 3 code with its language.
+
 import (
 	"encoding/json"
 	"os"

@@ -1,5 +1,8 @@
 package main
 
+// Tests of md's safety: never through links, never over the notebook, links
+// encoded as nbconvert's, safe fences, linear cost, long names.
+
 import (
 	"bytes"
 	"encoding/base64"

@@ -1,5 +1,8 @@
 package main
 
+// ipynb merge: the three-way merge of notebooks as git's merge driver, its
+// --outputs strategy, and the lines naming its conflicts.
+
 import (
 	"bytes"
 	"errors"

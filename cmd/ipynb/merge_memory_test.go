@@ -1,5 +1,10 @@
 package main
 
+// Memory of merge and fix (issue 21 item 13): what they allocate per
+// byte of input grows linearly (the fast tier), and the peak resident
+// memory of the built command, at doubling sizes of output-heavy and
+// dense notebooks, stays within a bound (IPYNB_LONG=1).
+
 import (
 	"bytes"
 	"errors"
@@ -15,11 +20,6 @@ import (
 	"github.com/nbdialog/ipynb/internal/nbtest"
 	"github.com/nbdialog/ipynb/internal/testtier"
 )
-
-// Memory of merge and fix (issue 21 item 13): what they allocate per
-// byte of input grows linearly (the fast tier), and the peak resident
-// memory of the built command, at doubling sizes of output-heavy and
-// dense notebooks, stays within a bound (IPYNB_LONG=1).
 
 // memCase is a merge of an edited notebook: base, ours changing the
 // first markdown cell, theirs the last one (clean) or the same line

@@ -1,5 +1,8 @@
 package main
 
+// Tests of merge as git calls it: exit statuses, real merges against git's line
+// merge, old formats, output strategies.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package main
 
+// The merge driver's fallback: files that do not merge as notebooks merged as
+// text by git merge-file.
+
 import (
 	"bytes"
 	"errors"

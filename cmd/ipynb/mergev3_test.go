@@ -1,5 +1,9 @@
 package main
 
+// nbformat 3 notebooks through merge, fix, diff and git: the result
+// stays nbformat 3, in the file's own style, valid, with conflicts marked
+// inside cells.
+
 import (
 	"bytes"
 	"encoding/json"
@@ -12,10 +16,6 @@ import (
 	"github.com/nbdialog/ipynb/internal/jsontree"
 	"github.com/nbdialog/ipynb/nbformat"
 )
-
-// nbformat 3 notebooks through merge, fix, diff and git: the result
-// stays nbformat 3, in the file's own style, valid, with conflicts marked
-// inside cells.
 
 // v3Sides returns the shipped version 3 notebook and two edits of it:
 // ours changes the code cell's first line, theirs the markdown cell

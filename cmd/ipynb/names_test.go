@@ -1,5 +1,8 @@
 package main
 
+// Tests that hostile file names are printed one a line and never drive the
+// terminal, and that --files-from reads NUL-separated lists.
+
 import (
 	"bytes"
 	"os"

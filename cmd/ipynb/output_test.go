@@ -1,5 +1,8 @@
 package main
 
+// Tests that output that could not be written is an error, as cat > /dev/full
+// is.
+
 import (
 	"bytes"
 	"errors"

@@ -1,5 +1,8 @@
 package main
 
+// Outputs as ipynb diff and the textconv show them: each representation, most
+// readable first, and their comparison.
+
 import (
 	"encoding/json"
 	"maps"

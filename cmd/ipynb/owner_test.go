@@ -1,5 +1,8 @@
 package main
 
+// Tests of files of other users: fmt refuses what the user could not write in
+// place, and search-only folders are read by name.
+
 import (
 	"bytes"
 	"os"

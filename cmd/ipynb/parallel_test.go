@@ -1,5 +1,8 @@
 package main
 
+// Tests of forEach and of runs on many cores: the same output as on one core,
+// within the memory budget.
+
 import (
 	"bytes"
 	"math"

@@ -1,5 +1,8 @@
 package main
 
+// Notebooks as line-oriented text for git's textconv and ipynb diff: a header
+// line per message, its text, and its outputs, attachments and metadata.
+
 import (
 	"bytes"
 	"crypto/sha256"

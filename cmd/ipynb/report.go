@@ -1,5 +1,8 @@
 package main
 
+// The one line an error about a file is reported as, placed by line and column
+// where it has a place.
+
 import (
 	"errors"
 	"io/fs"

@@ -1,5 +1,8 @@
 package main
 
+// Rewriting files in place for fmt and strip: the transform of each input, the
+// file replaced only if unchanged, and what each run prints.
+
 import (
 	"bytes"
 	"errors"

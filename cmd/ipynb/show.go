@@ -1,5 +1,8 @@
 package main
 
+// ipynb show: a dialog's messages one row each, and reading the one notebook
+// show and md take.
+
 import (
 	"encoding/json"
 	"fmt"

@@ -1,5 +1,8 @@
 package main
 
+// Tests that show of notebooks dense in small values allocates in proportion to
+// the file and prints the row encoding/json gives.
+
 import (
 	"encoding/json"
 	"fmt"

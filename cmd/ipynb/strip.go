@@ -1,5 +1,8 @@
 package main
 
+// ipynb strip: outputs and volatile metadata removed as nbstripout removes
+// them, and its flags.
+
 import (
 	"fmt"
 	"io"

@@ -1,5 +1,8 @@
 package main
 
+// Tests that strip does what nbstripout does, removes outputs wherever they
+// hide or refuses the file, and works as git's clean filter.
+
 import (
 	"bytes"
 	"errors"

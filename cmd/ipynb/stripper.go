@@ -1,5 +1,8 @@
 package main
 
+// stripNotebook: nbstripout's rules applied to a parsed notebook of any
+// version, as edits of its bytes that keep the rest of its layout.
+
 import (
 	"errors"
 	"fmt"

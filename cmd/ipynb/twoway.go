@@ -1,5 +1,8 @@
 package main
 
+// The two-way merge of fix for markers without a base section: cells paired by
+// made-up ids, merged from an empty base.
+
 import (
 	"crypto/rand"
 	"crypto/sha256"

@@ -1,5 +1,8 @@
 package main
 
+// The two-way merge of a version 3 ours: the sides upgraded, merged as version
+// 4, and written back as version 3 over ours.
+
 import (
 	"errors"
 	"fmt"

@@ -1,5 +1,8 @@
 package main
 
+// Tests of the command's user interface: help, --version, places of problems
+// and syntax errors as Python's, progress lines, fmt's output.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package main
 
+// Folder searches for notebooks: *.ipynb files, links followed only inside the
+// folders given, every file taken once.
+
 import (
 	"errors"
 	"flag"

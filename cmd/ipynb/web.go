@@ -1,5 +1,8 @@
 package main
 
+// ipynb web: the page of a notebook, a diff or a merge, served by the ipynb-web
+// program.
+
 import (
 	"errors"
 	"fmt"

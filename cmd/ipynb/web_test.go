@@ -1,5 +1,8 @@
 package main
 
+// Tests of ipynb web: the server answers only its own page, merges are resolved
+// and saved (or left unsaved), and it ends with its command.
+
 import (
 	"bufio"
 	"encoding/json"

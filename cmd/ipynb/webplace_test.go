@@ -1,5 +1,8 @@
 package main
 
+// Tests of a cell both sides placed differently, resolved in the browser
+// through ipynb web.
+
 import (
 	"encoding/json"
 	"os"

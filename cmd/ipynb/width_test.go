@@ -1,5 +1,8 @@
 package main
 
+// Tests that terminal columns agree with Python's unicodedata, and that the
+// progress line fits wide names.
+
 import (
 	"bufio"
 	"bytes"

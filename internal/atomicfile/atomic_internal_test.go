@@ -1,5 +1,8 @@
 package atomicfile
 
+// Tests of Replace's temporaries: a full disk, sweeping leftovers of dead
+// processes once a minute, unnamed and long-named temporaries.
+
 import (
 	"bytes"
 	"errors"

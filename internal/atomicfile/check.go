@@ -1,5 +1,8 @@
 package atomicfile
 
+// The check right before the rename: the file under its lock is still the file
+// read, by name and content.
+
 import (
 	"bytes"
 	"crypto/sha256"

@@ -1,5 +1,8 @@
 package atomicfile
 
+// Reading files with their Stamp and a size limit (Read), and streams with no
+// size (ReadStream, ReadAll), never blocking on pipes.
+
 import (
 	"errors"
 	"fmt"

@@ -1,5 +1,8 @@
 package atomicfile
 
+// Replace and ReplaceWith: the new content in a temporary file in the same
+// folder, given the old file's mode and owner, synced and renamed over it.
+
 import (
 	"bufio"
 	"crypto/sha256"

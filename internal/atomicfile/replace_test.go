@@ -1,5 +1,8 @@
 package atomicfile
 
+// Tests of Read and Replace: refusals, limits, changes caught right before the
+// rename, locks, modes, moved folders, no lost updates.
+
 import (
 	"bytes"
 	"errors"

@@ -1,5 +1,8 @@
 package atomicfile
 
+// Tests of ReplaceWith: content written in pieces, check given the temporary's
+// content, and errors returned as they are.
+
 import (
 	"bytes"
 	"crypto/sha256"

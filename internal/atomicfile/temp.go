@@ -1,5 +1,8 @@
 package atomicfile
 
+// Named temporary files (their names carry the process id) and the sweep of
+// those whose process is gone.
+
 import (
 	"crypto/rand"
 	"encoding/hex"

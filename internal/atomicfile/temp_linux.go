@@ -1,5 +1,8 @@
 package atomicfile
 
+// Temporary files on Linux: unnamed (O_TMPFILE) and linked into the folder, and
+// the write check with the effective ids.
+
 import (
 	"errors"
 	"io/fs"

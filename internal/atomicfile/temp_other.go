@@ -2,6 +2,8 @@
 
 package atomicfile
 
+// Temporary files where O_TMPFILE is not available: always named.
+
 import (
 	"errors"
 	"io/fs"

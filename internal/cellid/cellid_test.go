@@ -1,5 +1,8 @@
 package cellid
 
+// Tests of Valid against the 4.5 schema's pattern, of Derive against the
+// standard library's CRC-32C, and of Written against the schemas.
+
 import (
 	"encoding/json"
 	"fmt"

@@ -1,5 +1,8 @@
 package draft04
 
+// Benchmarks of validating the testdata notebooks against their version's
+// schema.
+
 import (
 	"os"
 	"path/filepath"

@@ -1,5 +1,8 @@
 package draft04
 
+// Tests of decodeSchema against encoding/json with UseNumber, and a benchmark
+// of compiling the 4.5 schema.
+
 import (
 	"encoding/json"
 	"io/fs"

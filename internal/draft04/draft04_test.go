@@ -1,5 +1,8 @@
 package draft04
 
+// Tests of verdicts against fastjsonschema's (testdata/cases.json), of problems
+// and their pointers, and of schemas refused.
+
 import (
 	"encoding/json"
 	"os"

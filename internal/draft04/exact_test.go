@@ -1,5 +1,8 @@
 package draft04
 
+// Tests that the validator's shortcuts change no verdict and no problem, on
+// notebooks, edits of them and fuzzed input.
+
 import (
 	"bytes"
 	"fmt"

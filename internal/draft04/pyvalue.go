@@ -1,5 +1,8 @@
 package draft04
 
+// Python value semantics: enum membership as Python's ==, uniqueItems as
+// fastjsonschema's hashing.
+
 import (
 	"encoding/json"
 	"fmt"
@@ -11,9 +14,6 @@ import (
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
 )
-
-// Python value semantics: enum membership as Python's ==, uniqueItems as
-// fastjsonschema's hashing.
 
 // inEnum reports whether node i is in n's enum, comparing as Python's ==
 // does: numbers by value (true == 1, false == 0), strings, null, arrays

@@ -1,5 +1,8 @@
 package draft04
 
+// Tests of the stack validation takes per level of nesting, through each kind
+// of step.
+
 import (
 	"strings"
 	"testing"

@@ -1,5 +1,8 @@
 package draft04
 
+// Validate and Valid: checking a tape's node against the compiled schema, and
+// the problems found, in document order with their pointers.
+
 import (
 	"encoding/json"
 	"fmt"

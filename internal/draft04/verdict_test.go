@@ -1,5 +1,8 @@
 package draft04
 
+// Tests of the verdicts worked out per schema and class of values: those of
+// checking every value of the class in full.
+
 import (
 	"encoding/json"
 	"fmt"

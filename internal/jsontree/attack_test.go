@@ -1,5 +1,8 @@
 package jsontree_test
 
+// Attacks on the parser: it accepts what Python's json accepts, and tapes stay
+// independent of later parses.
+
 import (
 	"bytes"
 	"encoding/hex"

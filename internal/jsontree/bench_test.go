@@ -1,5 +1,8 @@
 package jsontree
 
+// Benchmarks of parsing the testdata and corpus notebooks, and a test that a
+// parse allocates its tape at its exact size.
+
 import (
 	"math"
 	"os"

@@ -1,5 +1,8 @@
 package jsontree
 
+// Tests of ParseBlock: ParseShaped's tape in one block, which outlives
+// collections, and parses with and without pooled scratch.
+
 import (
 	"bytes"
 	"fmt"

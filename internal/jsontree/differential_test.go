@@ -1,5 +1,8 @@
 package jsontree
 
+// Differential tests of Parse against the byte-by-byte reference parser and
+// encoding/json, on strings, whitespace, scalars, limits and notebooks.
+
 import (
 	"bytes"
 	"encoding/json"

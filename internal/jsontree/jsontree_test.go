@@ -1,5 +1,8 @@
 package jsontree
 
+// Tests of Python's spelling of floats, numbers and strings, acceptance as
+// Python's, the tape's structure and limits.
+
 import (
 	"encoding/binary"
 	"encoding/hex"

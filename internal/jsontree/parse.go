@@ -1,5 +1,8 @@
 package jsontree
 
+// The parser: Parse and ParseShaped scan one JSON value into a tape of nodes,
+// within Limits, or give a SyntaxError at its place.
+
 import (
 	"encoding/binary"
 	"fmt"

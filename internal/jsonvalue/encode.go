@@ -1,5 +1,8 @@
 package jsonvalue
 
+// Writing generic JSON without reflection: AppendJSON, AppendObject, and floats
+// as Python's repr writes them.
+
 import (
 	"encoding/json"
 	"fmt"

@@ -1,5 +1,7 @@
 package jsonvalue
 
+// Tests of Equal and Clone, values that contain themselves included.
+
 import (
 	"encoding/json"
 	"math"

@@ -1,5 +1,8 @@
 package mergecheck
 
+// The three-way cases of the merge property test, the mergers (library,
+// command, git and fix) and the judging of their results.
+
 import (
 	"bytes"
 	"fmt"

@@ -1,5 +1,8 @@
 package mergecheck
 
+// Notebooks the merge property test starts from: synthetic ones of several
+// shapes and versions, and real ones from testdata and the corpus.
+
 import (
 	"encoding/base64"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package mergecheck
 
+// The property test's JSON: objects keeping their members' order, lone
+// surrogates kept, files written in a detected style.
+
 import (
 	"bytes"
 	"encoding/json"

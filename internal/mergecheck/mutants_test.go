@@ -1,5 +1,8 @@
 package mergecheck
 
+// Tests of the checker itself: it accepts true merges and catches mutants of
+// them.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package mergecheck
 
+// The merge property tests, fast and long tiers, of the library, the command
+// and git with fix, and the seeds that once failed.
+
 import (
 	"fmt"
 	"maps"

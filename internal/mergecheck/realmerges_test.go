@@ -1,5 +1,8 @@
 package mergecheck
 
+// The judge of real merges: cells of the four files aligned, by id or by
+// content, and every side's change kept.
+
 import (
 	"cmp"
 	"encoding/json"

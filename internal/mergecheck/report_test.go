@@ -1,5 +1,8 @@
 package mergecheck
 
+// Failures of the property test: classed, shrunk to a minimal reproducer and
+// reported.
+
 import (
 	"cmp"
 	"fmt"

@@ -1,5 +1,8 @@
 package mergecheck
 
+// Tests of merges of notebooks without ids whose cells a side rewrote: the
+// library's merge is git's line merge of the files.
+
 import (
 	"encoding/json"
 	"errors"

@@ -1,5 +1,8 @@
 package mergecheck
 
+// Notebooks validated against the schema of their version by an independent
+// draft-04 validator.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package nbhtml
 
+// Tests of diff pages in Chromium: a typical revision as a reader sees it, and
+// hostile notebooks' content kept inert.
+
 import (
 	"bytes"
 	"encoding/base64"

@@ -1,5 +1,8 @@
 package nbhtml
 
+// Tests in Chromium of a notebook with a payload in every field that reaches a
+// page, as notebook, diff and merge pages: nothing planted runs.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package nbhtml
 
+// Tests in Chromium of random mixtures of Markdown and HTML that parsers
+// disagree about: nothing active or foreign in the document.
+
 import (
 	"math/rand/v2"
 	"strings"

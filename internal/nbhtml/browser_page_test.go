@@ -1,5 +1,8 @@
 package nbhtml
 
+// Tests in Chromium of a notebook page's DOM: every kind of cell and output as
+// a reader sees it.
+
 import (
 	"encoding/base64"
 	"image/color"

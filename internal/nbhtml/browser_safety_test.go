@@ -1,5 +1,8 @@
 package nbhtml
 
+// Tests in Chromium that scripts planted in outputs, Markdown, SVG,
+// attachments, links and names never run, and pages request nothing.
+
 import (
 	"fmt"
 	"os"

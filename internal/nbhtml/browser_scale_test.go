@@ -1,5 +1,8 @@
 package nbhtml
 
+// Tests in Chromium that a page of a big notebook scrolls without long
+// unpainted frames.
+
 import (
 	"bytes"
 	"encoding/base64"

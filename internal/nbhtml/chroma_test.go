@@ -1,5 +1,8 @@
 package nbhtml
 
+// Tests that highlighting is chroma's (style sheet, lexers, registry) and stays
+// within the page's budget.
+
 import (
 	"bytes"
 	"flag"

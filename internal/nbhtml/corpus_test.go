@@ -1,5 +1,8 @@
 package nbhtml
 
+// Tests of pages of corpus notebooks (golden pages, one section per cell, in
+// the browser) and of diff pages of real merges.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package nbhtml
 
+// Tests that every page the package makes starts with a strict Content-
+// Security-Policy, its scripts allowed by hash.
+
 import (
 	"bytes"
 	"crypto/sha256"

@@ -1,5 +1,8 @@
 package nbhtml
 
+// A diff page's changed cell: its parts, Markdown rendered before and after,
+// attachments and metadata compared.
+
 import (
 	"encoding/json"
 	"fmt"

@@ -1,5 +1,8 @@
 package nbhtml
 
+// A diff page's outputs: compared one by one, images side by side, stacked,
+// swiped and differenced.
+
 import (
 	"bytes"
 	"encoding/base64"

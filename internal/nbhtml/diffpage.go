@@ -1,5 +1,8 @@
 package nbhtml
 
+// Diff, the page of the changes between two notebooks: its items in page order,
+// summary and list of changes.
+
 import (
 	_ "embed"
 	"fmt"

@@ -1,5 +1,8 @@
 package nbhtml
 
+// The diff of two texts on a diff page: rows of hunks side by side and unified,
+// changed words marked.
+
 import (
 	"strconv"
 	"strings"

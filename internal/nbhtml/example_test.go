@@ -1,5 +1,7 @@
 package nbhtml_test
 
+// An example of writing a notebook's page.
+
 import (
 	"bytes"
 	"fmt"

@@ -1,5 +1,7 @@
 package nbhtml
 
+// Code highlighted by chroma, within a budget per page.
+
 import (
 	"embed"
 	"html"

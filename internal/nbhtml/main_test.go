@@ -1,5 +1,7 @@
 package nbhtml
 
+// The tests run with one browser for all of them (browsertest.Main).
+
 import (
 	"os"
 	"testing"

@@ -1,5 +1,8 @@
 package nbhtml
 
+// Markdown rendered by goldmark with the renderers of this package: links,
+// images, raw HTML, headings, fenced code and math.
+
 import (
 	"bufio"
 	"html"

@@ -1,5 +1,8 @@
 package nbhtml
 
+// Tests that math parsing is linear and that remembering unclosed openers
+// changes nothing rendered.
+
 import (
 	"bufio"
 	"bytes"

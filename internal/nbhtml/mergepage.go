@@ -1,5 +1,7 @@
 package nbhtml
 
+// Merge, the merge page of `ipynb web`: each conflict with its choices.
+
 import (
 	_ "embed"
 	"io"

@@ -1,5 +1,8 @@
 package nbhtml
 
+// Notebooks for tests, written as JSON and read with package convert, as
+// the command reads files.
+
 import (
 	"bytes"
 	"encoding/base64"
@@ -15,9 +18,6 @@ import (
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/dialog"
 )
-
-// Notebooks for tests, written as JSON and read with package convert, as
-// the command reads files.
 
 type cell map[string]any
 

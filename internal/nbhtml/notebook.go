@@ -1,5 +1,8 @@
 package nbhtml
 
+// Notebook, the page of a notebook: its title and summary, then each message as
+// a cell, past Lazy cells rendered lazily.
+
 import (
 	"fmt"
 	"io"

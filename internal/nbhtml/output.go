@@ -1,5 +1,8 @@
 package nbhtml
 
+// Outputs on a page: streams, the richest representation of data, HTML in
+// sandboxed frames, images.
+
 import (
 	"bytes"
 	"encoding/base64"

@@ -1,5 +1,8 @@
 package nbhtml
 
+// The page writer: the Content-Security-Policy of each kind of page, the
+// document's head and foot, escaped text.
+
 import (
 	"bufio"
 	"crypto/sha256"

@@ -1,5 +1,8 @@
 package nbhtml
 
+// Tests that rendering a page allocates in proportion to the notebook, whatever
+// grows.
+
 import (
 	"bytes"
 	"encoding/base64"

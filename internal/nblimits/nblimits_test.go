@@ -1,5 +1,7 @@
 package nblimits_test
 
+// Tests that the version and the limits are those nbformat applies.
+
 import (
 	"errors"
 	"strings"

@@ -1,5 +1,8 @@
 package nbstyle
 
+// Tests that QuotedAs judges exactly whether a string token is what escaping
+// its value again gives.
+
 import (
 	"bytes"
 	"math/rand/v2"

@@ -1,5 +1,8 @@
 package nbstyle
 
+// WriteJoined: the strings of a JSON array as read, decoded and joined,
+// scanning for quotes and backslashes eight bytes at a time.
+
 import (
 	"encoding/binary"
 	"math/bits"

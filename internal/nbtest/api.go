@@ -1,5 +1,7 @@
 package nbtest
 
+// CheckAPI: a package's exported API is the list in a golden file.
+
 import (
 	"go/ast"
 	"go/parser"

@@ -1,5 +1,8 @@
 package nbtest
 
+// Heavy, a deterministic output-heavy notebook of a given size, written as
+// Python nbformat writes it, for scale tests and benchmarks.
+
 import (
 	"encoding/base64"
 	"fmt"

@@ -1,5 +1,8 @@
 package nbtest_test
 
+// Tests that a Heavy notebook has the cells, outputs and size it describes, and
+// is Python nbformat's canonical bytes.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package nbv3
 
+// Tests of the version 3 upgrade's allocations per cell, of strEndsLine and of
+// sortedOrder.
+
 import (
 	"bytes"
 	"encoding/json"

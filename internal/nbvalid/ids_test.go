@@ -1,5 +1,8 @@
 package nbvalid
 
+// Tests that the table of duplicate ids finds what a map of ids finds, and
+// allocates nothing.
+
 import (
 	"fmt"
 	"math/rand/v2"

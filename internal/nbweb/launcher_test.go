@@ -1,5 +1,8 @@
 package nbweb
 
+// Tests that --open never gives the browser the page's address, whose token
+// others could read.
+
 import (
 	"bytes"
 	"context"

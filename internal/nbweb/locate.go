@@ -1,5 +1,8 @@
 package nbweb
 
+// Finding each conflict's message in the merged dialog, and the regions of
+// cells replaced on both sides.
+
 import (
 	"encoding/json"
 	"fmt"

@@ -1,5 +1,8 @@
 package nbweb
 
+// Main of ipynb web: reading the inputs and serving the page of a notebook, of
+// a diff or of a merge.
+
 import (
 	"bytes"
 	"errors"

@@ -1,5 +1,8 @@
 package nbweb
 
+// The merge page's app: the conflicts shown, and the resolutions chosen
+// applied, checked and saved.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package nbweb
 
+// Tests of resolving real merges as the page does (ours, theirs, both): valid
+// notebooks without conflict markers.
+
 import (
 	"bufio"
 	"bytes"

@@ -1,5 +1,8 @@
 package nbweb
 
+// Conflicts of a cell's place (moved or added apart on both sides): each side's
+// recorded place, and moving the cell to the one chosen.
+
 import (
 	"encoding/json"
 	"fmt"

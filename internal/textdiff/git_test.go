@@ -1,5 +1,8 @@
 package textdiff
 
+// Tests of Match, MergeText and Unified against git diff and git merge-file, on
+// shapes, long texts and extremes.
+
 import (
 	"bytes"
 	"fmt"

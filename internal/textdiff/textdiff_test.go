@@ -1,5 +1,8 @@
 package textdiff
 
+// Tests of MergeText against git merge-file, of Unified with GNU patch, and of
+// Lines, CommonLines and increasing.
+
 import (
 	"fmt"
 	"math/rand/v2"

@@ -1,5 +1,7 @@
 package v3write
 
+// Cases of the conversion and of ours' style, one rule each.
+
 import (
 	"bytes"
 	"encoding/json"
@@ -9,8 +11,6 @@ import (
 
 	"github.com/nbdialog/ipynb/nbformat"
 )
-
-// Cases of the conversion and of ours' style, one rule each.
 
 // cookbook is a version 3 file in the style of the corpus' cookbook
 // notebooks: 2-space indentation, keys in its writer's order, texts as

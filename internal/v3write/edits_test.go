@@ -1,5 +1,8 @@
 package v3write
 
+// Random edits of version 3 notebooks' cells for the tests, and what writing
+// them must give.
+
 import (
 	"fmt"
 	"math/rand/v2"

@@ -1,5 +1,8 @@
 package v3write
 
+// Equality of version 4 cells, outputs and bundles in generic form, texts by
+// their text.
+
 import (
 	"bytes"
 	"encoding/json"

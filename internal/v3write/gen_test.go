@@ -1,5 +1,8 @@
 package v3write
 
+// A generator of version 3 notebooks in random styles and shapes, for the
+// tests.
+
 import (
 	"fmt"
 	"math/rand/v2"

@@ -1,5 +1,8 @@
 package v3write
 
+// Helpers of the tests: Python's reference downgrade, corpus version 3
+// notebooks, upgrades and JSON comparisons.
+
 import (
 	"encoding/json"
 	"os"

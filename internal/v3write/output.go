@@ -1,5 +1,8 @@
 package v3write
 
+// Outputs in their version 3 form: data under version 3 keys, texts as lines,
+// and JSON as Python's json.dumps writes it.
+
 import (
 	"encoding/json"
 	"fmt"

@@ -1,5 +1,8 @@
 package v3write
 
+// Version 4 cells as generic JSON, normalized as Python's reader holds them,
+// and obj, a JSON object built in member order.
+
 import (
 	"encoding/json"
 	"fmt"

@@ -1,5 +1,8 @@
 package v3write
 
+// Write: a version 3 notebook with the given cells and metadata in place of its
+// own, laid out in its style.
+
 import (
 	"encoding/json"
 	"fmt"

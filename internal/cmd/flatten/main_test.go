@@ -1,5 +1,8 @@
 package main
 
+// Tests of flatten: the committed generation schema is what it makes of the
+// official one, with what the generator relies on.
+
 import (
 	"bytes"
 	"encoding/json"

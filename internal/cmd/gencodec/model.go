@@ -1,5 +1,8 @@
 package main
 
+// The generator's model of schema_gen.go: its structs, their fields and the Go
+// types of the fields.
+
 import (
 	"fmt"
 	"go/ast"

@@ -1,5 +1,8 @@
 package main
 
+// Tests of retag: only the kept json tags stay, the provenance field is added,
+// bad input is an error naming the file.
+
 import (
 	"go/ast"
 	"go/parser"
