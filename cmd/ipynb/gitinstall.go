@@ -46,12 +46,13 @@ func runGitInstall(e *env, args []string) int {
 		return exitError
 	}
 	scope := scopeFlag(*global)
+	cfg := newGitConfigs()
 	withFilter := *strip
 	if !withFilter {
 		// A filter installed before stays (install without --strip is
 		// not an uninstall of it); an older install's, which had no
 		// smudge filter, is completed.
-		v, ok, err := gitConfigGet(scope, "filter.ipynb.clean")
+		v, ok, err := cfg.get(scope, "filter.ipynb.clean")
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ipynb git install: %v\n", err)
 			return exitError
@@ -61,7 +62,7 @@ func runGitInstall(e *env, args []string) int {
 	strategy := outputs.name
 	if !outputs.set {
 		// The strategy installed before stays.
-		v, ok, err := gitConfigGet(scope, "merge.ipynb.driver")
+		v, ok, err := cfg.get(scope, "merge.ipynb.driver")
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ipynb git install: %v\n", err)
 			return exitError
@@ -83,7 +84,7 @@ func runGitInstall(e *env, args []string) int {
 		if s.strip && !withFilter {
 			continue
 		}
-		have, ok, err := gitConfigGet(scope, s.key)
+		have, ok, err := cfg.get(scope, s.key)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ipynb git install: %v\n", err)
 			return exitError
@@ -102,7 +103,7 @@ func runGitInstall(e *env, args []string) int {
 			continue
 		}
 		want := s.valueFor(cmd, strategy)
-		have, ok, err := gitConfigGet(scope, s.key)
+		have, ok, err := cfg.get(scope, s.key)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ipynb git install: %v\n", err)
 			return exitError
@@ -244,10 +245,11 @@ func runGitUninstall(e *env, args []string) int {
 		}
 	}
 	scope := scopeFlag(*global)
+	cfg := newGitConfigs()
 	status := exitOK
 	sections := map[string]bool{}
 	for _, s := range slices.Backward(settings) {
-		have, ok, err := gitConfigGet(scope, s.key)
+		have, ok, err := cfg.get(scope, s.key)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ipynb git uninstall: %v\n", err)
 			return exitError
@@ -268,13 +270,9 @@ func runGitUninstall(e *env, args []string) int {
 		sections[s.key[:strings.LastIndexByte(s.key, '.')]] = true
 	}
 	// Remove sections left empty (git config --unset keeps the header).
+	after := newGitConfigs()
 	for _, sec := range []string{"filter.ipynb", "mergetool.ipynb", "difftool.ipynb", "diff.ipynb", "merge.ipynb"} {
-		if !sections[sec] {
-			continue
-		}
-		out, err := git("config", scope, "--get-regexp", `^`+strings.ReplaceAll(sec, ".", `\.`)+`\.`)
-		var ge *gitError
-		if errors.As(err, &ge) && ge.status == 1 && out == "" {
+		if sections[sec] && after.empty(scope, sec) {
 			git("config", scope, "--remove-section", sec)
 		}
 	}
@@ -302,7 +300,7 @@ func runGitUninstall(e *env, args []string) int {
 	if inRepo() {
 		// Installed in the other scope: say so (git still uses ipynb).
 		got, order, err := checkAttr("", []string{"notebook.ipynb"})
-		v, where, verr := settingWithScope("", "merge.ipynb.driver")
+		v, where, verr := settingWithScope(newGitConfigs(), "", "merge.ipynb.driver")
 		if err == nil && verr == nil && len(order) == 1 && got[order[0]]["merge"] == driver && settingFor("merge.ipynb.driver").ours(v) {
 			fix := "ipynb git uninstall"
 			if where == "global" {

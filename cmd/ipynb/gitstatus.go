@@ -27,9 +27,10 @@ func runGitStatus(e *env, args []string) int {
 		return exitError
 	}
 	var problems []string
-	inEffect := func(e *env, repo bool) ([]string, error) { return statusInEffect(e, repo, paths) }
-	for _, section := range []func(e *env, repo bool) ([]string, error){statusConfig, statusFilter, statusAttributes, inEffect} {
-		p, err := section(e, repo)
+	cfg := newGitConfigs()
+	inEffect := func(e *env, repo bool, cfg *gitConfigs) ([]string, error) { return statusInEffect(e, repo, paths, cfg) }
+	for _, section := range []func(e *env, repo bool, cfg *gitConfigs) ([]string, error){statusConfig, statusFilter, statusAttributes, inEffect} {
+		p, err := section(e, repo, cfg)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ipynb git status: %v\n", err)
 			return exitError
@@ -50,18 +51,18 @@ func runGitStatus(e *env, args []string) int {
 // statusConfig prints each setting install makes, with its scope and
 // file (outside a repository, the global ones), and returns what keeps
 // the drivers from working.
-func statusConfig(e *env, repo bool) ([]string, error) {
+func statusConfig(e *env, repo bool, cfg *gitConfigs) ([]string, error) {
 	var problems []string
 	fmt.Fprintln(e.stdout, "config:")
 	for _, s := range settings {
-		line, p, err := settingStatus(s, repo)
+		line, p, err := settingStatus(s, repo, cfg)
 		if err != nil {
 			return nil, err
 		}
 		fmt.Fprintf(e.stdout, "  %s\n", line)
 		problems = append(problems, p...)
 	}
-	if v, ok, err := gitConfigGet(configScope(repo), "merge.ipynb.driver"); err != nil {
+	if v, ok, err := cfg.get(configScope(repo), "merge.ipynb.driver"); err != nil {
 		return nil, err
 	} else if o, ours := settingFor("merge.ipynb.driver").parse(v); ok && ours {
 		if o == "" {
@@ -69,7 +70,7 @@ func statusConfig(e *env, repo bool) ([]string, error) {
 		}
 		fmt.Fprintf(e.stdout, "  outputs and counts both sides changed: %s (install --outputs changes it)\n", o)
 	}
-	statusTools(e, repo)
+	statusTools(e, repo, cfg)
 	return problems, nil
 }
 
@@ -88,9 +89,9 @@ func configScope(repo bool) string {
 // notebook — git restore, git stash, git checkout, git clone — and one
 // required without a clean command fails git add. It returns how to
 // repair it.
-func statusFilter(e *env, repo bool) ([]string, error) {
+func statusFilter(e *env, repo bool, cfg *gitConfigs) ([]string, error) {
 	scope := configScope(repo)
-	out, err := git(append(argsIf(scope), "--type=bool", "--get", "filter.ipynb.required")...)
+	out, err := cfg.boolOutput(scope, "filter.ipynb.required")
 	var ge *gitError
 	if errors.As(err, &ge) && (ge.status == 1 || ge.status == 128) {
 		return nil, nil // not set, or not a boolean (the config section shows it)
@@ -101,11 +102,11 @@ func statusFilter(e *env, repo bool) ([]string, error) {
 	if strings.TrimSpace(out) != "true" {
 		return nil, nil
 	}
-	clean, cleanScope, err := settingWithScope(scope, "filter.ipynb.clean")
+	clean, cleanScope, err := settingWithScope(cfg, scope, "filter.ipynb.clean")
 	if err != nil {
 		return nil, err
 	}
-	smudge, _, err := settingWithScope(scope, "filter.ipynb.smudge")
+	smudge, _, err := settingWithScope(cfg, scope, "filter.ipynb.smudge")
 	if err != nil {
 		return nil, err
 	}
@@ -137,8 +138,8 @@ func argsIf(scope string) []string {
 // settingWithScope returns the value of key in scope ("" for the one in
 // effect) and the scope git found it in ("local", "global", …); "" when
 // it is not set.
-func settingWithScope(scope, key string) (value, where string, err error) {
-	out, err := git(append(argsIf(scope), "--show-scope", "--get", key)...)
+func settingWithScope(cfg *gitConfigs, scope, key string) (value, where string, err error) {
+	out, err := cfg.output(scope, key, true, false)
 	var ge *gitError
 	if errors.As(err, &ge) && ge.status == 1 {
 		return "", "", nil
@@ -152,17 +153,13 @@ func settingWithScope(scope, key string) (value, where string, err error) {
 
 // settingStatus is the status line of setting s and its problems: not
 // set, not ipynb's, or naming a command that cannot run.
-func settingStatus(s setting, repo bool) (line string, problems []string, err error) {
-	args := []string{"config", "--show-scope", "--show-origin", "--get", s.key}
-	if !repo {
-		args = []string{"config", "--global", "--show-scope", "--show-origin", "--get", s.key}
-	}
-	out, err := git(args...)
+func settingStatus(s setting, repo bool, cfg *gitConfigs) (line string, problems []string, err error) {
+	out, err := cfg.output(configScope(repo), s.key, true, true)
 	var ge *gitError
 	if errors.As(err, &ge) && ge.status == 1 {
 		switch {
 		case s.missing != "":
-			problems = append(problems, fmt.Sprintf("%s is not set: %s; repair with: %s", s.key, s.missing, installWhereDriver()))
+			problems = append(problems, fmt.Sprintf("%s is not set: %s; repair with: %s", s.key, s.missing, installWhereDriver(cfg)))
 		case !s.strip && !s.tool && s.suffix != "":
 			problems = append(problems, s.key+" is not set")
 		}
@@ -201,8 +198,8 @@ func settingStatus(s setting, repo bool) (line string, problems []string, err er
 
 // installWhereDriver is the install command that repairs a setting of
 // the scope the merge driver is set in.
-func installWhereDriver() string {
-	if _, where, err := settingWithScope("", "merge.ipynb.driver"); err == nil && where == "global" {
+func installWhereDriver(cfg *gitConfigs) string {
+	if _, where, err := settingWithScope(cfg, "", "merge.ipynb.driver"); err == nil && where == "global" {
 		return "ipynb git install --global"
 	}
 	return "ipynb git install"
@@ -210,7 +207,7 @@ func installWhereDriver() string {
 
 // statusAttributes prints ipynb's lines in the global attributes file
 // and, in a repository, in its local and shared ones.
-func statusAttributes(e *env, repo bool) ([]string, error) {
+func statusAttributes(e *env, repo bool, _ *gitConfigs) ([]string, error) {
 	fmt.Fprintln(e.stdout, "attributes:")
 	type attrFile struct {
 		label          string
@@ -245,7 +242,7 @@ func statusAttributes(e *env, repo bool) ([]string, error) {
 // statusInEffect prints the attributes git applies to each of paths
 // in the repository (none given: to any notebook) and returns a problem
 // for each driver not ipynb's.
-func statusInEffect(e *env, repo bool, paths []string) ([]string, error) {
+func statusInEffect(e *env, repo bool, paths []string, cfg *gitConfigs) ([]string, error) {
 	if !repo {
 		fmt.Fprintln(e.stdout, "(not inside a git work tree: only the global configuration is shown)")
 		return nil, nil
@@ -282,7 +279,7 @@ func statusInEffect(e *env, repo bool, paths []string) ([]string, error) {
 	if len(order) > 0 && got[order[0]]["filter"] == driver {
 		// Asked for by the attributes (a committed .gitattributes, say)
 		// but not configured: git ignores the filter.
-		if v, ok, err := gitConfigGet("", "filter.ipynb.clean"); err != nil {
+		if v, ok, err := cfg.get("", "filter.ipynb.clean"); err != nil {
 			return nil, err
 		} else if !ok || v == "" {
 			problems = append(problems, "git applies filter=ipynb to notebooks but filter.ipynb.clean is not set: git ignores the filter and commits their outputs; install it with: ipynb git install --strip")

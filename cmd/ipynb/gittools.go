@@ -36,10 +36,10 @@ func webFor(cmd string) (string, bool) {
 
 // statusTools prints, when the tools are set, where the ipynb-web they
 // run is, or that it is missing.
-func statusTools(e *env, repo bool) {
-	v, ok, err := gitConfigGet(configScope(repo), "mergetool.ipynb.cmd")
+func statusTools(e *env, repo bool, cfg *gitConfigs) {
+	v, ok, err := cfg.get(configScope(repo), "mergetool.ipynb.cmd")
 	if err != nil || !ok || !settingFor("mergetool.ipynb.cmd").ours(v) {
-		if d, ok, _ := gitConfigGet(configScope(repo), "difftool.ipynb.cmd"); ok && settingFor("difftool.ipynb.cmd").ours(d) {
+		if d, ok, _ := cfg.get(configScope(repo), "difftool.ipynb.cmd"); ok && settingFor("difftool.ipynb.cmd").ours(d) {
 			v = d
 		} else {
 			return
