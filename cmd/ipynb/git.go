@@ -24,9 +24,9 @@ install sets, in the repository's .git/config (--global: ~/.gitconfig):
   merge.ipynb.driver    CMD merge [--outputs STRATEGY] --text-fallback
                             --marker-size %L --path %P --ours-label %X
                             --theirs-label %Y -- %O %A %B || { s=$?;
-                            [ $s -lt 126 ] && exit $s; git merge-file
-                            -L ours -L base -L theirs --marker-size=%L
-                            -- %A %O %B; }
+                            [ $s -lt 126 ] && exit $s; m=%L; [ $m -gt
+                            1024 ] && m=1024; git merge-file -L ours -L
+                            base -L theirs --marker-size=$m -- %A %O %B; }
   merge.ipynb.recursive binary  (a criss-cross merge's bases are merged as
                             git merges binary files: their own common
                             ancestor, so two branches' resolutions of one
@@ -41,7 +41,7 @@ install sets, in the repository's .git/config (--global: ~/.gitconfig):
   mergetool.ipynb.trustExitCode true  (resolved when the page saved every
                             conflict resolved; closed unsaved, unmerged)
 and with --strip:
-  filter.ipynb.clean    CMD strip -              (what git stores: no outputs)
+  filter.ipynb.clean    CMD strip --filter -     (what git stores: no outputs)
   filter.ipynb.smudge   cat                      (checked out as stored)
   filter.ipynb.required true                     (a notebook strip refuses is
                                                   not added unstripped)

@@ -99,3 +99,19 @@ func TestGitInstallWritesThePathRun(t *testing.T) {
 		})
 	}
 }
+
+// ipynb git's help shows each value install writes, as it writes it
+// (the driver's with its optional --outputs), but for the driver's name.
+func TestGitHelpShowsEveryValueWritten(t *testing.T) {
+	help := strings.Join(strings.Fields(gitCmd.doc), " ")
+	help = strings.ReplaceAll(help, "merge [--outputs STRATEGY] ", "merge ")
+	for _, s := range settings[1:] { // not merge.ipynb.name
+		want := s.value
+		if s.suffix != "" {
+			want = "CMD " + s.suffix
+		}
+		if !strings.Contains(help, s.key+" "+want) {
+			t.Errorf("the help does not show %s as install writes it: %s", s.key, want)
+		}
+	}
+}

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nbdialog/ipynb/internal/testtier"
 )
 
 // A file git gives the merge driver that ipynb cannot merge as a
@@ -15,7 +18,9 @@ import (
 // sides' lines everywhere else), the same exit status and index. The
 // driver used to refuse them (exit 2): git then reported a conflict
 // whose work tree file held ours alone, without a marker, theirs' edit
-// only in the index, a commit away from being lost.
+// only in the index, a commit away from being lost. A side git merge-file
+// finds binary leaves ours in the file, as git does (the long tier; its
+// message: TestMergeTextFallbackBinaryNamesSides).
 func TestGitDriverMergesNonNotebooksAsGitDoes(t *testing.T) {
 	needGitParallel(t)
 	nb := []byte(mknbText(t, "a = 1", "b = 2", "c = 3", "d = 4", "e = 5", "f = 6"))
@@ -40,6 +45,7 @@ func TestGitDriverMergesNonNotebooksAsGitDoes(t *testing.T) {
 			v3, replaceOnce(t, v3, `"Old notebook"`, `"Old notebook!"`), replaceOnce(t, v3, `"over lines"`, `"over more lines"`),
 		}},
 		{"empty ours, add/add", "empty.ipynb", "", version{nil, []byte{}, nb}},
+		{"theirs binary, add/add", "bin.ipynb", "", version{nil, nb, []byte("\x00bin\xff\n")}},
 		{"a text file committed as merge=ipynb", "notes.txt", "*.txt merge=ipynb\n", version{
 			text, []byte(strings.Replace(string(text), "two", "TWO", 1)), []byte(strings.Replace(string(text), "six", "SIX", 1)),
 		}},
@@ -47,8 +53,12 @@ func TestGitDriverMergesNonNotebooksAsGitDoes(t *testing.T) {
 			text, []byte(strings.Replace(string(text), "four", "FOUR", 1)), []byte(strings.Replace(string(text), "four", "4", 1)),
 		}},
 	}
+	long := map[string]bool{"theirs binary, add/add": true}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			if long[c.name] {
+				testtier.Long(t)
+			}
 			src := newRepoIn(t, filepath.Join(t.TempDir(), "src"))
 			if c.attrs != "" {
 				commitFile(t, src, ".gitattributes", []byte(c.attrs), "attributes")
@@ -90,6 +100,30 @@ func TestGitDriverMergesNonNotebooksAsGitDoes(t *testing.T) {
 				t.Errorf("git merge exits %d with the driver (unmerged: %q), %d without (unmerged: %q)", ourSt, ourU, gitSt, gitU)
 			}
 		})
+	}
+}
+
+// A side git merge-file finds binary: nothing is written, exit 2 (git
+// keeps its stages), and the message names the file and the side, and
+// how to take theirs, never the temporary files git merge-file was given
+// (gone when it is read).
+func TestMergeTextFallbackBinaryNamesSides(t *testing.T) {
+	needGit(t)
+	dir := t.TempDir()
+	ours := mknbText(t, "a = 1")
+	for name, text := range map[string]string{"base": "", "ours": ours, "theirs": "\x00bin\xff\n"} {
+		writeFileT(t, dir, name, text)
+	}
+	p := func(n string) string { return filepath.Join(dir, n) }
+	var out, errb bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb}
+	code := run(e, []string{"merge", "--text-fallback", "--path", "-x y.ipynb", "--", p("base"), p("ours"), p("theirs")})
+	const want = "-x y.ipynb: git merge-file: error: Cannot merge binary files: theirs; nothing merged, the file is ours as it was (git keeps each side: git checkout --theirs -- '-x y.ipynb' writes theirs)\n"
+	if code != exitError || !strings.Contains(errb.String(), want) || strings.Contains(errb.String(), dir) {
+		t.Errorf("exit %d, want 2 and %q without temporary names:\n%s", code, want, errb.String())
+	}
+	if got := readFile(t, p("ours")); got != ours {
+		t.Errorf("ours was rewritten:\n%s", got)
 	}
 }
 

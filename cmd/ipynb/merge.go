@@ -324,7 +324,7 @@ func runMerge(e *env, args []string) int {
 		}
 		data, n, err := mergeAsText(texts[0], texts[1], texts[2], *size, opt.OursLabel, opt.TheirsLabel)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "%s: %v\n", label(paths[1], *name, ""), err)
+			fmt.Fprintf(e.stderr, "%s: %v; nothing merged, the file is ours as it was%s\n", label(paths[1], *name, ""), err, keptSidesHint(*name))
 			return exitError
 		}
 		fmt.Fprintf(e.stderr, "%s: merged line by line instead, as git merges text\n", label(paths[1], *name, ""))

@@ -25,7 +25,9 @@ import (
 // merge.conflictStyle applies, on copies of the texts in a temporary
 // folder), with markers of size markers labelled oursLabel, "base" and
 // theirsLabel. It returns the result and the number of conflicts left in
-// it (git counts at most 127).
+// it (git counts at most 127). An error of git merge-file (a side it
+// finds binary) names the sides by their roles, never by the temporary
+// files, which are gone when it is read.
 func mergeAsText(base, ours, theirs []byte, markers int, oursLabel, theirsLabel string) ([]byte, int, error) {
 	dir, err := os.MkdirTemp("", "ipynb-merge-")
 	if err != nil {
@@ -56,6 +58,9 @@ func mergeAsText(base, ours, theirs []byte, markers int, oursLabel, theirsLabel 
 	if len(msg) == 0 {
 		msg = []byte(err.Error())
 	}
+	for i, role := range []string{"ours", "base", "theirs"} {
+		msg = bytes.ReplaceAll(msg, []byte(names[i]), []byte(role))
+	}
 	return nil, 0, fmt.Errorf("git merge-file: %s", msg)
 }
 
@@ -68,4 +73,14 @@ func textConflictSummary(n int) string {
 		return "127 or more conflicts left (marked in the text, as git marks them)"
 	}
 	return fmt.Sprintf("%d conflicts left (marked in the text, as git marks them)", n)
+}
+
+// keptSidesHint follows the message of a merge that wrote nothing under
+// git (path is the driver's --path): git keeps each side as a stage of
+// the unmerged file, and says how to take theirs.
+func keptSidesHint(path string) string {
+	if path == "" {
+		return ""
+	}
+	return " (git keeps each side: git checkout --theirs -- " + shellQuote(path) + " writes theirs)"
 }
