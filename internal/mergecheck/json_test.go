@@ -155,8 +155,28 @@ func markLone(data []byte) []byte {
 	return append(out, data[copied:]...)
 }
 
-// parseJSON decodes one JSON text (nothing but space after it).
+// parseJSON decodes one JSON text (nothing but space after it). The
+// value is the caller's own: a deep copy of the one decoded.
 func parseJSON(data []byte) (any, error) {
+	p := decoded.get(data, func(data []byte) parse {
+		v, err := decodeJSON(data)
+		return parse{v, err}
+	})
+	if p.err != nil {
+		return nil, p.err
+	}
+	return clone(p.v), nil
+}
+
+type parse struct {
+	v   any
+	err error
+}
+
+var decoded = newMemo[parse](512)
+
+// decodeJSON decodes one JSON text (nothing but space after it).
+func decodeJSON(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(markLone(data)))
 	dec.UseNumber()
 	v, err := parseValue(dec)

@@ -236,10 +236,22 @@ func idsCrossed(vs [4]*nbView) bool {
 // or raw cell's empty "outputs" or null "execution_count" is no value
 // (and a valid result cannot hold it).
 func defaulted(data []byte) []byte {
+	d := defaults.get(data, defaultMembers)
+	if d == nil {
+		return data
+	}
+	return bytes.Clone(d)
+}
+
+var defaults = newMemo[[]byte](512)
+
+// defaultMembers is defaulted's notebook written anew, or nil where data
+// is as defaulted has it.
+func defaultMembers(data []byte) []byte {
 	v, err := parseJSON(data)
 	nb, ok := v.(*obj)
 	if err != nil || !ok || number(nb.vals["nbformat"]) != 4 {
-		return data
+		return nil
 	}
 	changed := false
 	for _, c := range rawCells(nb) {
@@ -268,7 +280,7 @@ func defaulted(data []byte) []byte {
 		}
 	}
 	if !changed {
-		return data
+		return nil
 	}
 	return oneLineStyle.write(nb)
 }

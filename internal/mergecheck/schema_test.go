@@ -58,6 +58,12 @@ func compiled(major, minor int) (*jsonschema.Schema, error) {
 // side git's markers hold may give an id two cells, and is judged cell by
 // cell even so (see run.dupIDs).
 func validNotebook(data []byte) error {
+	return validated.get(data, validateNotebook)
+}
+
+var validated = newMemo[error](512)
+
+func validateNotebook(data []byte) error {
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
 		return err
