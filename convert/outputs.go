@@ -4,12 +4,7 @@ package convert
 // decoded when asked, compared undecoded, and the output written for each.
 
 import (
-	"bytes"
-	"slices"
-
 	"github.com/nbdialog/ipynb/dialog"
-	"github.com/nbdialog/ipynb/internal/jsontree"
-	"github.com/nbdialog/ipynb/internal/jsonvalue"
 	"github.com/nbdialog/ipynb/internal/lines"
 	"github.com/nbdialog/ipynb/internal/mimetype"
 	"github.com/nbdialog/ipynb/internal/nbdefer"
@@ -39,99 +34,6 @@ func (r *readOutput) Decode() (map[string]any, error) {
 		return nil, err
 	}
 	return rejoin(g), nil
-}
-
-// Same reports whether other is an output read that is sure to decode to
-// the same generic JSON (see sameOutput).
-func (r *readOutput) Same(other dialog.OutputSource) bool {
-	s, ok := other.(*readOutput)
-	return ok && (r.out == s.out || sameOutput(r.out, s.out))
-}
-
-// Differs reports whether the output is sure to differ from other
-// without decoding either (dialog.Output.Equal asks it when Same is
-// not sure): streams of other names, of other texts compared a string at
-// a time, or other extra members. A merge compares a re-run's outputs so
-// without building their texts.
-func (r *readOutput) Differs(other dialog.OutputSource) bool {
-	s, ok := other.(*readOutput)
-	if !ok {
-		return false
-	}
-	x, ok1 := r.out.(*nbformat.Stream)
-	y, ok2 := s.out.(*nbformat.Stream)
-	if !ok1 || !ok2 {
-		return false
-	}
-	if x.Name != y.Name || !jsonvalue.EqualObjects(x.AdditionalProperties, y.AdditionalProperties) {
-		return true
-	}
-	ra, ok1 := x.Text.RawJSON()
-	rb, ok2 := y.Text.RawJSON()
-	return ok1 && ok2 && !bytes.Equal(ra, rb) && !jsontree.EqualJoinedRaw(ra, rb)
-}
-
-// sameOutput reports whether two nbformat outputs are sure to decode to
-// equal generic JSON: their members equal one by one, texts by their
-// bytes as read (else by their text), JSON data by its bytes. It is false
-// when unsure (JSON data spelled differently, MIME types in another
-// order, outputs of different Go types): callers then compare the decoded
-// outputs. The generic form of an output is a function of its typed value
-// alone (nbmap.OutputToMap, rejoin), so members equal one by one give
-// equal generic forms.
-func sameOutput(a, b nbformat.Output) bool {
-	switch x := a.(type) {
-	case *nbformat.Stream:
-		y, ok := b.(*nbformat.Stream)
-		return ok && x.Name == y.Name && x.OutputType == y.OutputType && sameText(x.Text, y.Text) &&
-			jsonvalue.EqualObjects(x.AdditionalProperties, y.AdditionalProperties)
-	case *nbformat.DisplayData:
-		y, ok := b.(*nbformat.DisplayData)
-		return ok && x.OutputType == y.OutputType && sameBundle(x.Data, y.Data) &&
-			jsonvalue.EqualObjects(x.Metadata, y.Metadata) && jsonvalue.EqualObjects(x.AdditionalProperties, y.AdditionalProperties)
-	case *nbformat.ExecuteResult:
-		y, ok := b.(*nbformat.ExecuteResult)
-		return ok && x.OutputType == y.OutputType && sameCount(x.ExecutionCount, y.ExecutionCount) && sameBundle(x.Data, y.Data) &&
-			jsonvalue.EqualObjects(x.Metadata, y.Metadata) && jsonvalue.EqualObjects(x.AdditionalProperties, y.AdditionalProperties)
-	case *nbformat.ErrorOutput:
-		y, ok := b.(*nbformat.ErrorOutput)
-		return ok && x.OutputType == y.OutputType && x.Ename == y.Ename && x.Evalue == y.Evalue &&
-			slices.Equal(x.Traceback, y.Traceback) && (x.Traceback == nil) == (y.Traceback == nil) &&
-			jsonvalue.EqualObjects(x.AdditionalProperties, y.AdditionalProperties)
-	case *nbformat.UnknownOutput:
-		y, ok := b.(*nbformat.UnknownOutput)
-		return ok && string(x.Raw) == string(y.Raw)
-	}
-	return false
-}
-
-// sameBundle reports whether two MIME bundles are sure to decode equal:
-// the same MIME types in the same order, each once, each value of the
-// same JSON text as stored (a text's string or lines, JSON data). The
-// values are compared one at a time, as RawJSON gives them.
-func sameBundle(a, b nbformat.MimeBundle) bool {
-	ka, kb := a.Keys(), b.Keys()
-	if !slices.Equal(ka, kb) {
-		return false
-	}
-	for i, k := range ka {
-		if i > 0 && slices.Contains(ka[:i], k) {
-			return false // a type given twice: unsure which entry decodes
-		}
-		// (Compared as read, without copies: a notebook's largest values
-		// are often such data. Of a MIME type, the same JSON text is
-		// always the same kind of entry: text or JSON data.)
-		ra, okA := a.RawJSON(k)
-		rb, okB := b.RawJSON(k)
-		if !okA || !okB || string(ra) != string(rb) {
-			return false
-		}
-	}
-	return true
-}
-
-func sameCount(a, b *int) bool {
-	return a == nil && b == nil || a != nil && b != nil && *a == *b
 }
 
 // transientOutMeta are output metadata keys that hosts keep in memory only
@@ -232,16 +134,4 @@ func rejoin(o map[string]any) map[string]any {
 		}
 	}
 	return o
-}
-
-// sameText reports whether two texts are equal: by their bytes as read
-// when both were read, else by their text.
-func sameText(a, b nbformat.MultilineString) bool {
-	if ra, ok := a.RawJSON(); ok {
-		if rb, ok := b.RawJSON(); ok {
-			// Compared a string at a time: never the whole text built.
-			return bytes.Equal(ra, rb) || jsontree.EqualJoinedRaw(ra, rb)
-		}
-	}
-	return a.String() == b.String()
 }

@@ -89,35 +89,68 @@ func EqualJoined(raw []byte, s string, scratch []byte) (bool, []byte) {
 // strings or arrays of strings, joined, are the same text, however each
 // splits it. Each side's strings are unescaped one at a time.
 func EqualJoinedRaw(a, b []byte) bool {
-	var bufA, bufB []byte // the unescaped string of each side, from its start
-	var restA, restB []byte
-	i, j := 0, 0
+	x, y := joinedCursor{raw: a}, joinedCursor{raw: b}
 	for {
-		for len(restA) == 0 {
-			c, next, ok := nextString(a, i)
-			if !ok {
-				break
-			}
-			i = next
-			bufA = AppendUnescaped(bufA[:0], c)
-			restA = bufA
+		x.fill()
+		y.fill()
+		if len(x.rest) == 0 || len(y.rest) == 0 {
+			return len(x.rest) == 0 && len(y.rest) == 0
 		}
-		for len(restB) == 0 {
-			c, next, ok := nextString(b, j)
-			if !ok {
-				break
-			}
-			j = next
-			bufB = AppendUnescaped(bufB[:0], c)
-			restB = bufB
-		}
-		if len(restA) == 0 || len(restB) == 0 {
-			return len(restA) == 0 && len(restB) == 0
-		}
-		n := min(len(restA), len(restB))
-		if !bytes.Equal(restA[:n], restB[:n]) {
+		n := min(len(x.rest), len(y.rest))
+		if !bytes.Equal(x.rest[:n], y.rest[:n]) {
 			return false
 		}
-		restA, restB = restA[n:], restB[n:]
+		x.rest, y.rest = x.rest[n:], y.rest[n:]
 	}
+}
+
+// joinedCursor reads the joined text of a validated JSON string or array
+// of strings a string at a time, for EqualJoinedRaw.
+type joinedCursor struct {
+	raw  []byte
+	next int    // the offset in raw of the strings not yet read
+	buf  []byte // the string read last, unescaped
+	rest []byte // what of buf is not compared yet
+}
+
+// fill reads strings until rest is not empty or no string is left.
+func (c *joinedCursor) fill() {
+	for len(c.rest) == 0 {
+		s, next, ok := nextString(c.raw, c.next)
+		if !ok {
+			return
+		}
+		c.next = next
+		c.buf = AppendUnescaped(c.buf[:0], s)
+		c.rest = c.buf
+	}
+}
+
+// IsStrings reports whether raw, valid JSON text, is a string or an array
+// whose items are all strings (a multiline string as the schema writes
+// it), without allocating.
+func IsStrings(raw []byte) bool {
+	i := skipWS(raw, 0)
+	if i == len(raw) {
+		return false
+	}
+	if raw[i] == '"' {
+		return true
+	}
+	if raw[i] != '[' {
+		return false
+	}
+	for i = skipWS(raw, i+1); i < len(raw); i = skipWS(raw, i) {
+		switch raw[i] {
+		case ']':
+			return true
+		case ',':
+			i++
+		case '"':
+			i = stringEnd(raw, i)
+		default:
+			return false
+		}
+	}
+	return false
 }

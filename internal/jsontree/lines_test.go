@@ -113,3 +113,30 @@ func TestEqualStringsScratchIsALine(t *testing.T) {
 		t.Errorf("scratch grew to %d bytes for lines of %d", cap(scratch), len(ls[0]))
 	}
 }
+
+// IsStrings tells a string or an array of strings from every other JSON
+// value, as encoding/json decodes them (the reference).
+func TestIsStringsAsDecoded(t *testing.T) {
+	for _, raw := range []string{`"a"`, ` "" `, `[]`, ` [ ] `, `["a"]`, `["a", "b\"]"]`, "[\n \"x\",\n \"y\"\n]",
+		`null`, `1`, `true`, `{}`, `{"a":"b"}`, `[1]`, `["a", 1]`, `["a", null]`, `[["a"]]`, `["a", {"b": "c"}]`, `[true]`, `["]", 2]`} {
+		var v any
+		if err := json.Unmarshal([]byte(raw), &v); err != nil {
+			t.Fatalf("%s: %v", raw, err)
+		}
+		want := false
+		switch v := v.(type) {
+		case string:
+			want = true
+		case []any:
+			want = true
+			for _, x := range v {
+				if _, ok := x.(string); !ok {
+					want = false
+				}
+			}
+		}
+		if got := IsStrings([]byte(raw)); got != want {
+			t.Errorf("IsStrings(%s) = %v, want %v", raw, got, want)
+		}
+	}
+}
