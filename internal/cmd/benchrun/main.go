@@ -37,9 +37,10 @@ func main() {
 	phase := flag.String("phase", "", "run one measure (read, valid, nbformat or dialog) over the notebooks of -min ≤ size < -max bytes, -runs times, untimed")
 	lo := flag.Int64("min", 0, "with -phase: the smallest file size in bytes")
 	hi := flag.Int64("max", 20e3, "with -phase: files are smaller than this many bytes")
+	cpuProfile := flag.String("cpuprofile", "", "with -phase: write a CPU profile of the runs to this file")
 	flag.Parse()
 	if *phase != "" {
-		if err := runPhase(flag.Args(), *phase, *lo, *hi, *runs); err != nil {
+		if err := runPhase(flag.Args(), *phase, *lo, *hi, *runs, *cpuProfile); err != nil {
 			fmt.Fprintln(os.Stderr, "benchrun:", err)
 			os.Exit(1)
 		}

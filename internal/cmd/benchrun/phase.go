@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime/pprof"
 
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/nbformat"
@@ -17,7 +18,8 @@ import (
 // loading alone, to subtract from the others' counts). It reports nothing
 // but the number of files and bytes, so that `valgrind --tool=callgrind`
 // of each phase, less that of "read", is the phase's instruction count.
-func runPhase(paths []string, phase string, lo, hi int64, runs int) error {
+// With a non-empty profile it writes a CPU profile of the runs there.
+func runPhase(paths []string, phase string, lo, hi int64, runs int, profile string) error {
 	files, err := notebooks(paths)
 	if err != nil {
 		return err
@@ -57,6 +59,17 @@ func runPhase(paths []string, phase string, lo, hi int64, runs int) error {
 		}
 	default:
 		return fmt.Errorf("unknown -phase %q (read, valid, nbformat or dialog)", phase)
+	}
+	if profile != "" {
+		pf, err := os.Create(profile)
+		if err != nil {
+			return err
+		}
+		defer pf.Close()
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	for range runs {
 		for _, data := range datas {
