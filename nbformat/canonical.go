@@ -82,21 +82,7 @@ func onCanonicalTape(nb *Notebook, f func(*jsontree.Tape) error) (err error) {
 		return err
 	}
 	flat.BOM = t.BOM // cleared when Heal removed the mark
-	defer func() {
-		r := recover()
-		if r == nil {
-			return
-		}
-		if _, ok := r.(*jsontree.LazyError); !ok {
-			panic(r)
-		}
-		full, ferr := t.Full()
-		if ferr != nil {
-			panic(r)
-		}
-		err = f(full)
-	}()
-	return f(flat)
+	return jsontree.OrFull(flat, t, f)
 }
 
 // canonicalError is err of internal/nbcanon as this package reports it.

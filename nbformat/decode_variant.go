@@ -9,10 +9,6 @@ import (
 	"github.com/nbdialog/ipynb/internal/jsontree"
 )
 
-// Decoding cells and outputs: choosing the variant of each (by its
-// cell_type or output_type), and allocating the variants of one notebook
-// in blocks.
-
 // variant is the Go type a cell or output is decoded as.
 type variant uint8
 
@@ -49,21 +45,8 @@ func lastMember(t *jsontree.Tape, j int, k string) int {
 
 // cellVariant returns the variant node j is decoded as, a cell.
 func (d *decoder) cellVariant(j int) variant {
-	t := d.t
-	if t.Nodes[j].Kind != jsontree.Object {
-		return unknownVariant
-	}
-	k := lastMember(t, j, "cell_type")
-	switch {
-	case k < 0:
-	case t.StrIs(k, "code"):
-		return codeVariant
-	case t.StrIs(k, "markdown"):
-		return markdownVariant
-	case t.StrIs(k, "raw"):
-		return rawVariant
-	}
-	return unknownVariant
+	v, _ := d.cellFacts(j)
+	return v
 }
 
 // outputVariant returns the variant node j is decoded as, an output.
@@ -91,11 +74,23 @@ func (d *decoder) outputVariant(j int) variant {
 // length). It counts the cells of each variant, and the outputs of the
 // code cells, first, so that they are allocated in one block per variant.
 func (d *decoder) decodeCells(s []Cell, j int) {
+	decodeElems(d, s, j, d.countCells(len(s), j), (*decoder).cell)
+}
+
+// decodeOutputs decodes the elements of array node j into s (of its
+// length), counted first as decodeCells' are.
+func (d *decoder) decodeOutputs(s []Output, j int) {
+	decodeElems(d, s, j, d.countOutputs(len(s), j), (*decoder).output)
+}
+
+// decodeElems decodes the elements of array node j into s with elem,
+// given each one's variant, d.variants[base+i] (appended by countCells or
+// countOutputs), which it then drops.
+func decodeElems[T any](d *decoder, s []T, j, base int, elem func(*decoder, int, variant) T) {
 	t := d.t
-	base := d.countCells(len(s), j)
 	k := t.FirstChild(j)
 	for i := range s {
-		s[i] = d.cell(k, d.variants[base+i])
+		s[i] = elem(d, k, d.variants[base+i])
 		k = t.Next(k)
 	}
 	d.variants = d.variants[:base]
@@ -173,19 +168,6 @@ func (d *decoder) cellFacts(j int) (v variant, outputs int) {
 	return v, outputs
 }
 
-// decodeOutputs decodes the elements of array node j into s (of its
-// length).
-func (d *decoder) decodeOutputs(s []Output, j int) {
-	t := d.t
-	base := d.countOutputs(len(s), j)
-	k := t.FirstChild(j)
-	for i := range s {
-		s[i] = d.output(k, d.variants[base+i])
-		k = t.Next(k)
-	}
-	d.variants = d.variants[:base]
-}
-
 // countOutputs appends the variants of the n outputs of array node j to
 // d.variants (from base, returned) and reserves their blocks (out of
 // decodeOutputs' frame, as countCells is).
@@ -208,46 +190,51 @@ func (d *decoder) countOutputs(n, j int) (base int) {
 
 // cell decodes node j as a cell of variant v.
 func (d *decoder) cell(j int, v variant) Cell {
-	var x codecStruct
 	switch v {
 	case codeVariant:
-		x = d.code.next()
+		return decodeVariant(d, d.code.next(), j)
 	case markdownVariant:
-		x = d.markdown.next()
+		return decodeVariant(d, d.markdown.next(), j)
 	case rawVariant:
-		x = d.raw.next()
-	default:
-		u := d.unknownCell.next()
-		u.Raw = append(json.RawMessage{}, d.t.Raw(j)...)
-		u.src = nodeRef{d.src, int32(j)}
-		return u
+		return decodeVariant(d, d.raw.next(), j)
 	}
-	d.decStruct(x, j)
-	*x.(variantRef).ref() = nodeRef{d.src, int32(j)}
-	return x.(Cell)
+	u := d.unknownCell.next()
+	u.Raw, u.src = d.unknownAt(j)
+	return u
 }
 
 // output decodes node j as an output of variant v.
 func (d *decoder) output(j int, v variant) Output {
-	var x codecStruct
 	switch v {
 	case executeResultVariant:
-		x = d.executeResult.next()
+		return decodeVariant(d, d.executeResult.next(), j)
 	case displayDataVariant:
-		x = d.displayData.next()
+		return decodeVariant(d, d.displayData.next(), j)
 	case streamVariant:
-		x = d.stream.next()
+		return decodeVariant(d, d.stream.next(), j)
 	case errorVariant:
-		x = d.errorOutput.next()
-	default:
-		u := d.unknownOutput.next()
-		u.Raw = append(json.RawMessage{}, d.t.Raw(j)...)
-		u.src = nodeRef{d.src, int32(j)}
-		return u
+		return decodeVariant(d, d.errorOutput.next(), j)
 	}
+	u := d.unknownOutput.next()
+	u.Raw, u.src = d.unknownAt(j)
+	return u
+}
+
+// decodeVariant decodes node j into x, a cell's or output's zero struct,
+// which then refers to j as the node it was read from.
+func decodeVariant[T interface {
+	codecStruct
+	variantRef
+}](d *decoder, x T, j int) T {
 	d.decStruct(x, j)
-	*x.(variantRef).ref() = nodeRef{d.src, int32(j)}
-	return x.(Output)
+	*x.ref() = nodeRef{d.src, int32(j)}
+	return x
+}
+
+// unknownAt returns what an unknown cell or output read from node j
+// holds: a copy of the node's bytes, and j as the node it was read from.
+func (d *decoder) unknownAt(j int) (json.RawMessage, nodeRef) {
+	return append(json.RawMessage{}, d.t.Raw(j)...), nodeRef{d.src, int32(j)}
 }
 
 // slabs hands out the values a decoder allocates most, from blocks: the

@@ -118,14 +118,14 @@ func forEach[R any](n, jobs int, budget int64, cost func(int) int64, work func(i
 }
 
 // batchGC sets the garbage collector up for a run over the files ins. Over
-// many: the heap may grow to 5× what is live between collections (GOGC
-// 400, not 100), and the memory budget becomes the runtime's soft limit,
-// so collections come sooner only as the heap nears it. Small notebooks
-// allocate little but often; at GOGC 100 their collections kept one core
-// busy and two cores checked the corpus only 1.26× faster than one (1.75×
-// at 400). Over one file: a soft limit proportional to its size (see
-// fileMemory). A user's own GOGC or GOMEMLIMIT is left alone. It returns a
-// function that restores the previous settings.
+// many, with two or more workers: the heap may grow to 5× what is live
+// between collections (GOGC 400, not 100), and the memory budget becomes
+// the runtime's soft limit, so collections come sooner only as the heap
+// nears it; small notebooks allocate little but often, and collecting
+// less often leaves the cores to the workers. Over one file: a soft limit
+// proportional to its size (see fileMemory). A user's own GOGC or
+// GOMEMLIMIT is left alone. It returns a function that restores the
+// previous settings.
 func batchGC(ins []input, jobs int) (restore func()) {
 	if len(ins) == 1 && !ins[0].stdin() {
 		if fi, err := os.Stat(ins[0].path); err == nil && fi.Mode().IsRegular() {

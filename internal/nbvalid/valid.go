@@ -106,24 +106,15 @@ func Check(t *jsontree.Tape) []Problem {
 }
 
 // checkLazy is Check of a tape with lazy nodes: check, or, should the
-// validator need a lazy node's interior, Check of a full parse.
-func checkLazy(t *jsontree.Tape) (found []Problem) {
-	defer func() {
-		r := recover()
-		if r == nil {
-			return
+// validator need a lazy node's interior, check of a full parse (counted in
+// LazyFallbacks).
+func checkLazy(t *jsontree.Tape) []Problem {
+	return jsontree.OrFull(t, t, func(x *jsontree.Tape) []Problem {
+		if x != t {
+			LazyFallbacks.Add(1)
 		}
-		if _, ok := r.(*jsontree.LazyError); !ok {
-			panic(r)
-		}
-		full, err := t.Full()
-		if err != nil {
-			panic(r)
-		}
-		LazyFallbacks.Add(1)
-		found = Check(full)
-	}()
-	return check(t)
+		return check(x)
+	})
 }
 
 // check is Check of a tape the validator reads whole (a lazy node it needs

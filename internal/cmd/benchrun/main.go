@@ -8,9 +8,13 @@
 // With -buckets it measures every notebook under the given folders instead
 // and prints a table by size class (see runBuckets).
 //
+// With -phase it runs one measure over the notebooks of a size range,
+// untimed, for instruction counts under valgrind (see runPhase).
+//
 // Usage: benchrun [-runs N] FILE...
 //
 //	benchrun -buckets [-runs N] [-python TIMES] DIR...
+//	benchrun -phase read|valid|nbformat|dialog [-min B] [-max B] [-runs N] DIR...
 package main
 
 import (
@@ -30,7 +34,18 @@ func main() {
 	runs := flag.Int("runs", 7, "timed runs per measure (the median is printed)")
 	buckets := flag.Bool("buckets", false, "measure every notebook under the given folders and print the size-bucket table (per-file minimum of -runs runs)")
 	pyTimes := flag.String("python", "", "with -buckets: Python's per-file times (scripts/reference/nbformat_bucket_timing.py output)")
+	phase := flag.String("phase", "", "run one measure (read, valid, nbformat or dialog) over the notebooks of -min ≤ size < -max bytes, -runs times, untimed")
+	lo := flag.Int64("min", 0, "with -phase: the smallest file size in bytes")
+	hi := flag.Int64("max", 20e3, "with -phase: files are smaller than this many bytes")
+	cpuProfile := flag.String("cpuprofile", "", "with -phase: write a CPU profile of the runs to this file")
 	flag.Parse()
+	if *phase != "" {
+		if err := runPhase(flag.Args(), *phase, *lo, *hi, *runs, *cpuProfile); err != nil {
+			fmt.Fprintln(os.Stderr, "benchrun:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *buckets {
 		if err := runBuckets(flag.Args(), *runs, *pyTimes); err != nil {
 			fmt.Fprintln(os.Stderr, "benchrun:", err)
