@@ -2,7 +2,10 @@ package mergecheck
 
 import (
 	"encoding/json"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -12,7 +15,9 @@ import (
 // cell) and the other side another (theirs: the copy equal to base's),
 // and no one numbering of all four notebooks reads both; each side's
 // copies are read its own way (mixedReadings). The repair of each is
-// accepted, and the repair with any one cell dropped is not.
+// accepted, and the repair with any one cell dropped is not. The seeds'
+// notebooks, which the generator makes from the shared corpus, are kept
+// in testdata/fix-copies, so that the test stands alone.
 func TestRepairCopiesReadSideBySide(t *testing.T) {
 	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
@@ -21,7 +26,13 @@ func TestRepairCopiesReadSideBySide(t *testing.T) {
 	m := fixMerge(t, buildCommand(t), t.TempDir())
 	opt := checkOptions{keys: tokenKeys, uniqueLines: true}
 	for _, seed := range []uint64{42001941, 44001929} {
-		fs := newCase(seed, realBases(1)).files()
+		var fs [3][]byte
+		for i, side := range []string{"base", "ours", "theirs"} {
+			var err error
+			if fs[i], err = os.ReadFile(filepath.Join("testdata", "fix-copies", strconv.FormatUint(seed, 10), side+".ipynb")); err != nil {
+				t.Fatal(err)
+			}
+		}
 		out := m(fs[0], fs[1], fs[2])
 		if out.marked == nil {
 			t.Fatalf("seed %d: git merged cleanly", seed)
