@@ -92,11 +92,10 @@ func (g *gitConfigs) output(scope, key string, showScope, showOrigin bool) (stri
 	if l.each {
 		return git(args...)
 	}
-	values := l.vars[canonicalKey(key)]
-	if len(values) == 0 {
-		return "", &gitError{args: args, status: 1, err: errors.New("exit status 1")}
+	e, err := l.last(key, args)
+	if err != nil {
+		return "", err
 	}
-	e := values[len(values)-1] // --get gives the last value
 	var b strings.Builder
 	if showScope {
 		b.WriteString(e.scope + "\t")
@@ -108,6 +107,16 @@ func (g *gitConfigs) output(scope, key string, showScope, showOrigin bool) (stri
 	}
 	b.WriteString(e.value + "\n")
 	return b.String(), nil
+}
+
+// last returns key's last value, which --get gives, or the error git
+// config args gives when key is not set (status 1).
+func (l *configList) last(key string, args []string) (configEntry, error) {
+	values := l.vars[canonicalKey(key)]
+	if len(values) == 0 {
+		return configEntry{}, &gitError{args: args, status: 1, err: errors.New("exit status 1")}
+	}
+	return values[len(values)-1], nil
 }
 
 // get returns the value of key in scope; ok is false when it is not set
@@ -136,11 +145,10 @@ func (g *gitConfigs) boolOutput(scope, key string) (string, error) {
 	if l.each {
 		return git(args...)
 	}
-	values := l.vars[canonicalKey(key)]
-	if len(values) == 0 {
-		return "", &gitError{args: args, status: 1, err: errors.New("exit status 1")}
+	e, err := l.last(key, args)
+	if err != nil {
+		return "", err
 	}
-	e := values[len(values)-1]
 	switch v := strings.ToLower(e.value); {
 	case e.noValue || v == "true" || v == "yes" || v == "on":
 		return "true\n", nil
