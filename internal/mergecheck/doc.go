@@ -30,7 +30,10 @@
 //     (copies numbered by alignment, in order, the copy equal to base's
 //     first, copies told apart by their ids, the copy in base's place of
 //     a cell base has once, cells keyed by id with an
-//     id's copies numbered in order, and cells by their place in git's
+//     id's copies numbered in order, cells keyed by id but a side's
+//     cell of a new id by its token (the side changed the id of a cell
+//     whose id line git's hunks gave another text: keyByIDThenToken),
+//     and cells by their place in git's
 //     file: a cell whose opening brace and kind git merged cleanly is
 //     one cell in all three sides, whatever token lines git's hunks gave
 //     it, see fileKeys) are all tried, and so are combinations reading

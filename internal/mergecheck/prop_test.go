@@ -209,6 +209,7 @@ var fixedSeeds = map[string][]uint64{
 		42002880, // cmd/ipynb/TestMergePromptMadeAnotherKindMergesTheWholeSource
 		43000667, // TestMergeSameEditOverGuessedPairing
 		44001929, // TestRepairCopiesReadSideBySide
+		63000392, // TestRepairReadsSideIDChangeByToken
 	},
 	"library": {14004881}, // TestMergeV3HeadingIsNoMarkdownCellsEdit
 }

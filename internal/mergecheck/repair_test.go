@@ -29,8 +29,10 @@ import (
 // (an id going with two tokens), which of the two identifies the cell is
 // not in the file either, so cells are paired by id too (where every cell
 // has one; a notebook's copies of an id it gives more than one cell, which
-// git's hunks can make, numbered in order). A side's id change alone is no such case: there the
-// tokens say which cell it is.
+// git's hunks can make, numbered in order; or a side's cell of an id
+// base has not by its token, where that side changed the cell's id). A
+// side's id change alone is no such case: there the tokens say which
+// cell it is.
 //
 // A side read back that is not a valid notebook even so — a cell with
 // members of another (git paired lines of two cells: a markdown cell
@@ -142,6 +144,11 @@ func judgeRepair(out outcome, opt checkOptions) []failure {
 				tokenKeys(vs)
 			}
 		},
+		func(vs [4]*nbView) { // the same, a side's cell of a new id by its token
+			if !idsCrossed(vs) || !keyByIDThenToken(vs) {
+				tokenKeys(vs)
+			}
+		},
 	}
 	if keys := fileKeys(out.marked, sides); keys != nil {
 		readings = append(readings, keys) // the cells as git's file places them
@@ -203,6 +210,66 @@ func keyByIDInOrder(vs [4]*nbView) bool {
 			if !taken[l.key] && tokenRe.FindString(l.text) == tokenRe.FindString(c.text) {
 				c.key, taken[l.key] = l.key, true
 				break
+			}
+		}
+	}
+	return true
+}
+
+// keyByIDThenToken keys the cells by id, as keyByID, but for a cell of
+// an id base has not: a side's such cell is the base cell of its token
+// whose id that side has no cell of (the side changed the cell's id; its
+// text says which cell it is, where git's hunks gave base's id line to
+// another cell's text), and a result's such cell is the side's cell of
+// its id, or else, by its token, as a side's is; a cell neither names is
+// new, keyed by its id. It keys nothing, and reports false, unless every
+// cell of the four has an id, unique in its notebook.
+func keyByIDThenToken(vs [4]*nbView) bool {
+	for _, v := range vs {
+		seen := map[string]bool{}
+		for _, c := range v.cells {
+			id, ok := c.c.vals["id"].(string)
+			if !ok || seen[id] {
+				return false
+			}
+			seen[id] = true
+		}
+	}
+	inBase := map[string]bool{}
+	byToken := map[string]string{} // a token base has once: its cell's id
+	tokens := map[string]int{}
+	for _, c := range vs[0].cells {
+		id := c.c.vals["id"].(string)
+		inBase[id] = true
+		tok := tokenRe.FindString(c.text)
+		tokens[tok]++
+		byToken[tok] = id
+	}
+	sideKey := map[string]string{} // a side's cell of an id base has not: its key
+	for i, v := range vs {
+		has, taken := map[string]bool{}, map[string]bool{}
+		for _, c := range v.cells {
+			has[c.c.vals["id"].(string)] = true
+		}
+		for _, c := range v.cells {
+			id := c.c.vals["id"].(string)
+			c.key = "id:" + id
+			if inBase[id] {
+				continue
+			}
+			if k, ok := sideKey[id]; ok && i == 3 && !taken[k] {
+				c.key, taken[k] = k, true
+				continue
+			}
+			tok := tokenRe.FindString(c.text)
+			if b, ok := byToken[tok]; ok && tok != "" && tokens[tok] == 1 && !has[b] && !taken["id:"+b] {
+				c.key = "id:" + b
+				taken[c.key] = true
+			}
+			if i < 3 {
+				if _, ok := sideKey[id]; !ok {
+					sideKey[id] = c.key
+				}
 			}
 		}
 	}

@@ -1,0 +1,80 @@
+package mergecheck
+
+// The reading of git's file by ids where a side changed an id that git's
+// hunks also gave another cell's text (keyByIDThenToken), tried on seed
+// 63000392.
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// Seed 63000392 (fix path): ours changed base's cell b0's id, theirs
+// inserted a cell t5 before it; git's line merge gave base's id line and
+// b0's attachments to t5's text, and theirs' b0 (of base's id) is in a
+// conflict. Read back, base's cell has t5's token and b0's id; ours'
+// version has t5's token and ours' new id; theirs has t5 of a new id and
+// b0 of base's. The cell is base's id in theirs and its token in ours
+// (ours' version has no other cell it could be): theirs changed its text
+// to b0's and ours its id, and theirs added t5, the merge of git's own
+// sides. The repair is accepted, and not with a cell dropped, ours' id
+// change undone, or the two ids swapped. The notebooks are kept in
+// testdata/fix-idtoken (the generator makes them from the shared corpus).
+func TestRepairReadsSideIDChangeByToken(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git absent")
+	}
+	var fs [3][]byte
+	for i, side := range []string{"base", "ours", "theirs"} {
+		var err error
+		if fs[i], err = os.ReadFile(filepath.Join("testdata", "fix-idtoken", "63000392", side+".ipynb")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := fixMerge(t, buildCommand(t), t.TempDir())(fs[0], fs[1], fs[2])
+	if out.marked == nil {
+		t.Fatal("git merged cleanly")
+	}
+	opt := checkOptions{keys: tokenKeys, uniqueLines: true}
+	if fails := judgeRepair(out, opt); len(fails) > 0 {
+		t.Fatalf("the repair judged failing: %v", fails)
+	}
+	var nb map[string]any
+	if err := json.Unmarshal(out.result, &nb); err != nil {
+		t.Fatal(err)
+	}
+	cells := nb["cells"].([]any)
+	if len(cells) != 2 || cells[0].(map[string]any)["id"] != "d1b261t5" || cells[1].(map[string]any)["id"] != "o4id" {
+		t.Fatalf("the repair is not theirs' t5 then b0 of ours' id: %s", out.result)
+	}
+	judgedWith := func(what string, edit func(cells []any) []any) {
+		t.Helper()
+		var mut map[string]any
+		if err := json.Unmarshal(out.result, &mut); err != nil {
+			t.Fatal(err)
+		}
+		mut["cells"] = edit(mut["cells"].([]any))
+		m := out
+		var err error
+		if m.result, err = json.Marshal(mut); err != nil {
+			t.Fatal(err)
+		}
+		if fails := judgeRepair(m, opt); len(fails) == 0 {
+			t.Errorf("the repair %s judged right", what)
+		}
+	}
+	judgedWith("without t5", func(cs []any) []any { return cs[1:] })
+	judgedWith("without b0", func(cs []any) []any { return cs[:1] })
+	judgedWith("with b0 of base's id", func(cs []any) []any {
+		cs[1].(map[string]any)["id"] = "913a06b0"
+		return cs
+	})
+	judgedWith("with the ids swapped", func(cs []any) []any {
+		cs[0].(map[string]any)["id"], cs[1].(map[string]any)["id"] = "o4id", "d1b261t5"
+		return cs
+	})
+}
