@@ -27,7 +27,10 @@ import (
 // would not be matched but both kept, one after the other, without a
 // conflict being reported. So, for the merge only, such cells get ids
 // made up from where they stand: cells equal on both sides (matched as
-// a line diff matches lines) share an id, and between two of those the
+// a line diff matches lines) share an id, and so do, between two of
+// those, cells of one kind and source in order (see matchContent), and
+// then cells equal on both sides out of that order (a cell a side
+// moved: see pairMoved); between two of the cells paired in order the
 // remaining cells of each side are paired in order. The result has the
 // higher of the two sides' format minor versions, with what it needs:
 // before 4.5 no cell has an id (the made-up ones, and any a 4.5 side
@@ -113,7 +116,11 @@ func pairCells(ours, theirs []byte) (o, t []byte, made map[string]bool, minor in
 		return ours, theirs, nil, 0, nil
 	}
 	ids := newIDMaker(nbO, nbT)
-	pairInOrder(textdiff.Match(rawO, rawT), nbO.Cells, nbT.Cells, ids.give)
+	m := textdiff.Match(rawO, rawT)
+	kO, kT := contentKeys(nbO.Cells), contentKeys(nbT.Cells)
+	matchContent(m, kO, kT)
+	m, restO, restT := pairMoved(m, nbO.Cells, nbT.Cells, [2][2][]string{{rawO, rawT}, {kO, kT}}, ids.give)
+	pairInOrder(m, restO, restT, ids.give)
 	nbO.NbformatMinor, nbT.NbformatMinor = 5, 5
 	if o, err = nbformat.Marshal(nbO); err != nil {
 		return nil, nil, nil, 0, err

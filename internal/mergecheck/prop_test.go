@@ -210,6 +210,7 @@ var fixedSeeds = map[string][]uint64{
 		43000667, // TestMergeSameEditOverGuessedPairing
 		44001929, // TestRepairCopiesReadSideBySide
 		63000392, // TestRepairReadsSideIDChangeByToken
+		63001051, // cmd/ipynb/TestFixTwoWayPairsMovedCells
 	},
 	"library": {14004881}, // TestMergeV3HeadingIsNoMarkdownCellsEdit
 }
