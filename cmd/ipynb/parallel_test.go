@@ -98,6 +98,63 @@ func TestForEachConcurrent(t *testing.T) {
 	}
 }
 
+// Within a window, the costliest job starts first: the largest file near
+// the end of a run does not start last and run alone after the others.
+func TestForEachCostliestFirst(t *testing.T) {
+	t.Parallel()
+	const jobs = 2
+	n := 10 + window // a first window of 10, then one of window
+	big := n - 1     // the costliest, last of its window
+	var started atomic.Int64
+	var rank atomic.Int64
+	forEach(n, jobs, 1<<40, func(i int) int64 {
+		if i == big {
+			return 1000
+		}
+		return int64(1 + i%7)
+	}, func(i int) int {
+		r := started.Add(1) - 1
+		if i == big {
+			rank.Store(r)
+		}
+		return i
+	}, func(int, int) {})
+	// The first window's 10 jobs start before it; of the last window, at
+	// most the other worker's first job may record its start first.
+	if r := rank.Load(); r < 10 || r > 10+jobs-1 {
+		t.Errorf("the costliest job of the last window started %dth, want among the first %d of its window (after %d)", r, jobs, 10)
+	}
+}
+
+// Workers do not wait for a slow emit: while emit(0) waits for every other
+// job to have run, they all run (within the two windows workers may get
+// ahead of emit).
+func TestForEachSlowEmit(t *testing.T) {
+	t.Parallel()
+	const n, jobs = window, 3
+	var ran atomic.Int64
+	all := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		forEach(n, jobs, 1<<20, func(int) int64 { return 1 }, func(i int) int {
+			if ran.Add(1) == n {
+				close(all)
+			}
+			return i
+		}, func(i, _ int) {
+			if i == 0 {
+				<-all
+			}
+		})
+		close(finished)
+	}()
+	select {
+	case <-finished:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("workers waited for emit: %d of %d jobs ran", ran.Load(), n)
+	}
+}
+
 // A run on many cores prints exactly what a run on one prints.
 func TestCheckJobsSameOutput(t *testing.T) {
 	t.Parallel()

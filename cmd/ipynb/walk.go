@@ -77,7 +77,7 @@ func expand(e *env, args []string, o *walkOptions) (ins []input, ok bool) {
 			continue
 		}
 		if !fi.IsDir() {
-			ins = append(ins, input{path: a})
+			ins = append(ins, input{path: a, size: fi.Size(), sized: fi.Mode().IsRegular()})
 			continue
 		}
 		w.found, w.skippedHere, w.foundHere = nil, 0, 0
@@ -264,7 +264,9 @@ func (w *walker) add(q, real string, folder fs.FileInfo) {
 	if beforeIdentify != nil {
 		beforeIdentify(target)
 	}
-	if id, ok := identity(target); ok {
+	in := input{path: q, walked: true, real: real, folder: folder}
+	if id, size, ok := identity(target); ok {
+		in.size, in.sized = size, true
 		if first, dup := w.seen[id]; dup && identitySame(first.target, id) {
 			if *w.o.verbose {
 				fmt.Fprintf(w.e.stderr, "%s: skipped: the same file as %s\n", quoteName(q), quoteName(first.shown))
@@ -276,7 +278,7 @@ func (w *walker) add(q, real string, folder fs.FileInfo) {
 		}
 		w.seen[id] = seenFile{shown: q, target: target}
 	}
-	w.found = append(w.found, input{path: q, walked: true, real: real, folder: folder})
+	w.found = append(w.found, in)
 }
 
 // seenFile is a file the walk took: its path as shown, and the file the
@@ -287,17 +289,17 @@ type seenFile struct{ shown, target string }
 // identity of a file it found.
 var beforeIdentify func(target string)
 
-// identity is the device and inode of the file p leads to.
-func identity(p string) ([2]uint64, bool) {
+// identity is the device and inode of the file p leads to, and its size.
+func identity(p string) (id [2]uint64, size int64, ok bool) {
 	fi, err := os.Stat(p)
 	if err != nil {
-		return [2]uint64{}, false
+		return [2]uint64{}, 0, false
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
-		return [2]uint64{}, false
+		return [2]uint64{}, 0, false
 	}
-	return [2]uint64{uint64(st.Dev), uint64(st.Ino)}, true
+	return [2]uint64{uint64(st.Dev), uint64(st.Ino)}, fi.Size(), true
 }
 
 // identitySame reports whether p still leads to the file id. A file found
@@ -307,7 +309,7 @@ func identity(p string) ([2]uint64, bool) {
 // created): a file found later with that number is another file, not the
 // same one under a second name, unless the first name still leads to it.
 func identitySame(p string, id [2]uint64) bool {
-	now, ok := identity(p)
+	now, _, ok := identity(p)
 	return ok && now == id
 }
 
