@@ -21,8 +21,8 @@ import (
 // flight leave of the budget, so 64 workers on small files run 64 at a
 // time, and a file larger than the whole budget runs alone. Results wait
 // for their turn to be printed, but they are small (a status and its
-// problems), and at most two windows of them wait; files are written by
-// the workers themselves.
+// problems), and at most ahead windows of them wait; files are written
+// by the workers themselves.
 const (
 	memoryBudget  = 1 << 30 // bytes of estimated peak memory in flight
 	perFileFactor = 4       // peak memory of one file's work ÷ its size
@@ -51,8 +51,12 @@ func cost(in input) int64 {
 	return min(memoryBudget, perFileFactor*size+perFileBase)
 }
 
-// window is how many consecutive files forEach schedules together.
-const window = 256
+// window is how many consecutive files forEach schedules together, and
+// ahead how many windows of results may wait for their turn to be printed.
+const (
+	window = 256
+	ahead  = 16
+)
 
 // forEach runs work(i) for every i < n on up to jobs goroutines, never
 // starting one while the costs of those in flight would exceed budget, and
@@ -66,9 +70,9 @@ const window = 256
 // a large file near the end would run alone after all the others. Jobs
 // start in that order, first come, first served: a large job waits for
 // room, and those after it wait behind it, so nothing starves. Workers
-// never wait for emit, unless it falls two windows behind them; a slow
-// emit (a full pipe) holds them back there, so the results waiting stay
-// within two windows.
+// never wait for emit unless it falls ahead windows behind them (a
+// file that takes as long as thousands of others, a full pipe), so the
+// results waiting stay within ahead windows.
 func forEach[R any](n, jobs int, budget int64, cost func(int) int64, work func(int) R, emit func(int, R)) {
 	if jobs <= 1 || n <= 1 {
 		for i := range n {
@@ -149,7 +153,7 @@ func (b *batch[R]) take() (i int, c int64, ok bool) {
 		case b.end == b.n:
 			return 0, 0, false
 		case b.filling:
-		case b.end-b.next > window:
+		case b.end-b.next > (ahead-1)*window:
 			b.behind = true
 		default:
 			b.fill()

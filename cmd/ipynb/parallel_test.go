@@ -155,6 +155,39 @@ func TestForEachSlowEmit(t *testing.T) {
 	}
 }
 
+// While emit waits, workers get at most ahead windows beyond it: the
+// results waiting for their turn stay bounded.
+func TestForEachAheadBounded(t *testing.T) {
+	t.Parallel()
+	const jobs = 3
+	n := (ahead + 4) * window
+	var ran atomic.Int64
+	forEach(n, jobs, 1<<20, func(int) int64 { return 1 }, func(i int) int {
+		ran.Add(1)
+		return i
+	}, func(i, _ int) {
+		if i != 0 {
+			return
+		}
+		// Wait until the workers stop (or 10 s).
+		last := int64(-1)
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+			time.Sleep(100 * time.Millisecond)
+			now := ran.Load()
+			if now == last {
+				break
+			}
+			last = now
+		}
+		if r := ran.Load(); r > int64(ahead*window+1) {
+			t.Errorf("%d jobs ran while the first result waited to be printed, want at most %d", r, ahead*window+1)
+		}
+	})
+	if r := ran.Load(); r != int64(n) {
+		t.Errorf("%d jobs ran, want %d", r, n)
+	}
+}
+
 // A run on many cores prints exactly what a run on one prints.
 func TestCheckJobsSameOutput(t *testing.T) {
 	t.Parallel()
