@@ -21,6 +21,8 @@ type input struct {
 	walked bool        // found in a folder: read without following links or blocking
 	real   string      // for a walked symbolic link, the file it leads to
 	folder fs.FileInfo // for a walked file, the folder listed (see walker.dir)
+	size   int64       // for a regular file, its size when it was found,
+	sized  bool        // if known (see cost)
 }
 
 func (in input) stdin() bool { return in.path == "-" }

@@ -98,6 +98,96 @@ func TestForEachConcurrent(t *testing.T) {
 	}
 }
 
+// Within a window, the costliest job starts first: the largest file near
+// the end of a run does not start last and run alone after the others.
+func TestForEachCostliestFirst(t *testing.T) {
+	t.Parallel()
+	const jobs = 2
+	n := 10 + window // a first window of 10, then one of window
+	big := n - 1     // the costliest, last of its window
+	var started atomic.Int64
+	var rank atomic.Int64
+	forEach(n, jobs, 1<<40, func(i int) int64 {
+		if i == big {
+			return 1000
+		}
+		return int64(1 + i%7)
+	}, func(i int) int {
+		r := started.Add(1) - 1
+		if i == big {
+			rank.Store(r)
+		}
+		return i
+	}, func(int, int) {})
+	// The first window's 10 jobs start before it; of the last window, at
+	// most the other worker's first job may record its start first.
+	if r := rank.Load(); r < 10 || r > 10+jobs-1 {
+		t.Errorf("the costliest job of the last window started %dth, want among the first %d of its window (after %d)", r, jobs, 10)
+	}
+}
+
+// Workers do not wait for a slow emit: while emit(0) waits for every other
+// job to have run, they all run (within the two windows workers may get
+// ahead of emit).
+func TestForEachSlowEmit(t *testing.T) {
+	t.Parallel()
+	const n, jobs = window, 3
+	var ran atomic.Int64
+	all := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		forEach(n, jobs, 1<<20, func(int) int64 { return 1 }, func(i int) int {
+			if ran.Add(1) == n {
+				close(all)
+			}
+			return i
+		}, func(i, _ int) {
+			if i == 0 {
+				<-all
+			}
+		})
+		close(finished)
+	}()
+	select {
+	case <-finished:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("workers waited for emit: %d of %d jobs ran", ran.Load(), n)
+	}
+}
+
+// While emit waits, workers get at most ahead windows beyond it: the
+// results waiting for their turn stay bounded.
+func TestForEachAheadBounded(t *testing.T) {
+	t.Parallel()
+	const jobs = 3
+	n := (ahead + 4) * window
+	var ran atomic.Int64
+	forEach(n, jobs, 1<<20, func(int) int64 { return 1 }, func(i int) int {
+		ran.Add(1)
+		return i
+	}, func(i, _ int) {
+		if i != 0 {
+			return
+		}
+		// Wait until the workers stop (or 10 s).
+		last := int64(-1)
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+			time.Sleep(100 * time.Millisecond)
+			now := ran.Load()
+			if now == last {
+				break
+			}
+			last = now
+		}
+		if r := ran.Load(); r > int64(ahead*window+1) {
+			t.Errorf("%d jobs ran while the first result waited to be printed, want at most %d", r, ahead*window+1)
+		}
+	})
+	if r := ran.Load(); r != int64(n) {
+		t.Errorf("%d jobs ran, want %d", r, n)
+	}
+}
+
 // A run on many cores prints exactly what a run on one prints.
 func TestCheckJobsSameOutput(t *testing.T) {
 	t.Parallel()

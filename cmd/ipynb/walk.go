@@ -12,6 +12,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -55,6 +56,9 @@ func expand(e *env, args []string, o *walkOptions) (ins []input, ok bool) {
 		o = &walkOptions{verbose: new(bool)}
 	}
 	w := &walker{e: e, o: o, ok: true}
+	if n := runtime.GOMAXPROCS(0) - 1; n > 0 {
+		w.sem = make(chan struct{}, n) // the other cores search folders too
+	}
 	for _, a := range args {
 		if a == "-" {
 			continue
@@ -77,7 +81,7 @@ func expand(e *env, args []string, o *walkOptions) (ins []input, ok bool) {
 			continue
 		}
 		if !fi.IsDir() {
-			ins = append(ins, input{path: a})
+			ins = append(ins, input{path: a, size: fi.Size(), sized: fi.Mode().IsRegular()})
 			continue
 		}
 		w.found, w.skippedHere, w.foundHere = nil, 0, 0
@@ -114,38 +118,48 @@ type walker struct {
 	skippedHere int                    // in the current argument
 	foundHere   int                    // notebooks in the current argument, repeats included
 	ok          bool
+	sem         chan struct{} // a token for each folder searched on a goroutine of its own (nil: none)
 }
 
 // dir searches the folder p. A folder given (follow) may be a symbolic
 // link; a folder met in the search is opened without following one, so
 // that a link swapped in for it is not searched. The files found carry the
-// identity of the folder listed, which reading them checks.
+// identity of the folder listed, which reading them checks. Folders in it
+// are searched at once on other goroutines while w.sem has room; what the
+// search found and has to say is then taken in the order a search of one
+// folder after another takes it (see listing), so the files, the
+// messages and the duplicates left out are the same.
 func (w *walker) dir(p string, follow bool) {
+	l := &listing{}
+	w.search(l, p, follow)
+	w.take(l)
+}
+
+// search lists the folder p into l (see dir); it only reads w's options
+// and roots, so that searches may run at once.
+func (w *walker) search(l *listing, p string, follow bool) {
 	flags := os.O_RDONLY | syscall.O_DIRECTORY
 	if !follow {
 		flags |= syscall.O_NOFOLLOW
 	}
 	f, err := os.OpenFile(p, flags, 0)
 	if errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.ENOTDIR) {
-		w.skip(p, "it stopped being a folder while the search ran")
+		l.skip(p, "it stopped being a folder while the search ran")
 		return
 	}
 	if err != nil {
-		fmt.Fprintf(w.e.stderr, "%s: %v\n", quoteName(p), pathError(err))
-		w.ok = false
+		l.fail(p, err)
 		return
 	}
 	defer f.Close()
 	folder, err := f.Stat()
 	if err != nil {
-		fmt.Fprintf(w.e.stderr, "%s: %v\n", quoteName(p), pathError(err))
-		w.ok = false
+		l.fail(p, err)
 		return
 	}
-	entries, err := w.list(f, p)
+	entries, err := w.list(l, f, p)
 	if err != nil {
-		fmt.Fprintf(w.e.stderr, "%s: %v\n", quoteName(p), pathError(err))
-		w.ok = false
+		l.fail(p, err)
 		return
 	}
 	for _, d := range entries {
@@ -154,16 +168,35 @@ func (w *walker) dir(p string, follow bool) {
 		switch {
 		case t.IsDir():
 			if !skipDirs[name] {
-				w.dir(q, false)
+				w.sub(l, q)
 			}
 		case !strings.HasSuffix(name, ".ipynb"):
 		case t.IsRegular():
-			w.add(q, "", folder)
+			l.file(q, "", folder)
 		case t&fs.ModeSymlink != 0:
-			w.link(q)
+			w.link(l, q)
 		default:
-			w.skip(q, "not a regular file (%s)", atomicfile.Kind(t))
+			l.skip(q, fmt.Sprintf("not a regular file (%s)", atomicfile.Kind(t)))
 		}
+	}
+}
+
+// sub searches the folder q met in a search into a listing of its own,
+// in l's place for it: on a goroutine of its own if w.sem has room, else
+// now.
+func (w *walker) sub(l *listing, q string) {
+	s := &listing{}
+	l.items = append(l.items, item{sub: s})
+	select {
+	case w.sem <- struct{}{}:
+		s.done = make(chan struct{})
+		go func() {
+			defer close(s.done)
+			defer func() { <-w.sem }()
+			w.search(s, q, false)
+		}()
+	default:
+		w.search(s, q, false)
 	}
 }
 
@@ -181,7 +214,7 @@ var readDir = func(f *os.File) ([]fs.DirEntry, error) { return f.ReadDir(-1) }
 // time or size moved during a listing; at most maxListings times, then it
 // says that a notebook saved meanwhile may be missing. (A change within
 // the same tick of a coarse clock leaves the time as it was.)
-func (w *walker) list(f *os.File, p string) ([]fs.DirEntry, error) {
+func (w *walker) list(l *listing, f *os.File, p string) ([]fs.DirEntry, error) {
 	byName := map[string]fs.DirEntry{}
 	for n := 1; ; n++ {
 		before, err := f.Stat()
@@ -208,7 +241,7 @@ func (w *walker) list(f *os.File, p string) ([]fs.DirEntry, error) {
 			break
 		}
 		if n == maxListings {
-			fmt.Fprintf(w.e.stderr, "ipynb %s: %s kept changing while it was listed (%d times); a notebook saved or added there meanwhile may be missing\n", w.o.cmd, quoteName(p), n)
+			l.note(fmt.Sprintf("ipynb %s: %s kept changing while it was listed (%d times); a notebook saved or added there meanwhile may be missing", w.o.cmd, quoteName(p), n))
 			break
 		}
 	}
@@ -219,31 +252,31 @@ func (w *walker) list(f *os.File, p string) ([]fs.DirEntry, error) {
 
 // link takes a symbolic link found in a folder if it leads to a regular
 // file inside the folders given (or anywhere, with --follow).
-func (w *walker) link(q string) {
+func (w *walker) link(l *listing, q string) {
 	fi, err := os.Stat(q)
 	if err != nil {
-		w.skip(q, "a symbolic link to a missing file")
+		l.skip(q, "a symbolic link to a missing file")
 		return
 	}
 	if !fi.Mode().IsRegular() {
-		w.skip(q, "a symbolic link to %s", atomicfile.Kind(fi.Mode()))
+		l.skip(q, fmt.Sprintf("a symbolic link to %s", atomicfile.Kind(fi.Mode())))
 		return
 	}
 	real, err := filepath.EvalSymlinks(q)
 	if err != nil {
-		w.skip(q, "a symbolic link that cannot be resolved: %v", pathError(err))
+		l.skip(q, fmt.Sprintf("a symbolic link that cannot be resolved: %v", pathError(err)))
 		return
 	}
 	if !w.o.follow && !w.inside(real) {
-		w.skip(q, "a symbolic link to %s, outside the folders given (--follow follows it)", real)
+		l.skip(q, fmt.Sprintf("a symbolic link to %s, outside the folders given (--follow follows it)", real))
 		return
 	}
 	folder, err := os.Stat(filepath.Dir(real))
 	if err != nil {
-		w.skip(q, "a symbolic link that cannot be resolved: %v", pathError(err))
+		l.skip(q, fmt.Sprintf("a symbolic link that cannot be resolved: %v", pathError(err)))
 		return
 	}
-	w.add(q, real, folder)
+	l.file(q, real, folder)
 }
 
 func (w *walker) inside(p string) bool {
@@ -255,8 +288,9 @@ func (w *walker) inside(p string) bool {
 	return false
 }
 
-func (w *walker) add(q, real string, folder fs.FileInfo) {
-	w.foundHere++
+// file records the notebook q (for a link, leading to real) found in
+// folder, with the identity of the file it leads to.
+func (l *listing) file(q, real string, folder fs.FileInfo) {
 	target := q
 	if real != "" {
 		target = real
@@ -264,19 +298,29 @@ func (w *walker) add(q, real string, folder fs.FileInfo) {
 	if beforeIdentify != nil {
 		beforeIdentify(target)
 	}
-	if id, ok := identity(target); ok {
-		if first, dup := w.seen[id]; dup && identitySame(first.target, id) {
+	it := item{in: input{path: q, walked: true, real: real, folder: folder}, target: target}
+	it.id, it.in.size, it.idOK = identity(target)
+	it.in.sized = it.idOK
+	l.items = append(l.items, it)
+}
+
+// add takes a notebook the search found, unless it is a file found
+// already (the first name found for it is kept).
+func (w *walker) add(it item) {
+	w.foundHere++
+	if it.idOK {
+		if first, dup := w.seen[it.id]; dup && identitySame(first.target, it.id) {
 			if *w.o.verbose {
-				fmt.Fprintf(w.e.stderr, "%s: skipped: the same file as %s\n", quoteName(q), quoteName(first.shown))
+				fmt.Fprintf(w.e.stderr, "%s: skipped: the same file as %s\n", quoteName(it.in.path), quoteName(first.shown))
 			}
 			return
 		}
 		if w.seen == nil {
 			w.seen = map[[2]uint64]seenFile{}
 		}
-		w.seen[id] = seenFile{shown: q, target: target}
+		w.seen[it.id] = seenFile{shown: it.in.path, target: it.target}
 	}
-	w.found = append(w.found, input{path: q, walked: true, real: real, folder: folder})
+	w.found = append(w.found, it.in)
 }
 
 // seenFile is a file the walk took: its path as shown, and the file the
@@ -287,17 +331,17 @@ type seenFile struct{ shown, target string }
 // identity of a file it found.
 var beforeIdentify func(target string)
 
-// identity is the device and inode of the file p leads to.
-func identity(p string) ([2]uint64, bool) {
+// identity is the device and inode of the file p leads to, and its size.
+func identity(p string) (id [2]uint64, size int64, ok bool) {
 	fi, err := os.Stat(p)
 	if err != nil {
-		return [2]uint64{}, false
+		return [2]uint64{}, 0, false
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
-		return [2]uint64{}, false
+		return [2]uint64{}, 0, false
 	}
-	return [2]uint64{uint64(st.Dev), uint64(st.Ino)}, true
+	return [2]uint64{uint64(st.Dev), uint64(st.Ino)}, fi.Size(), true
 }
 
 // identitySame reports whether p still leads to the file id. A file found
@@ -307,14 +351,70 @@ func identity(p string) ([2]uint64, bool) {
 // created): a file found later with that number is another file, not the
 // same one under a second name, unless the first name still leads to it.
 func identitySame(p string, id [2]uint64) bool {
-	now, ok := identity(p)
+	now, _, ok := identity(p)
 	return ok && now == id
 }
 
-func (w *walker) skip(q, format string, args ...any) {
-	w.skipped++
-	w.skippedHere++
-	if *w.o.verbose {
-		fmt.Fprintf(w.e.stderr, "%s: skipped: %s\n", quoteName(q), fmt.Sprintf(format, args...))
+// take takes what a search found, in order (waiting for the folders
+// searched on other goroutines): the files, the entries skipped, the
+// errors and notes.
+func (w *walker) take(l *listing) {
+	if l.done != nil {
+		<-l.done
 	}
+	for _, it := range l.items {
+		switch {
+		case it.sub != nil:
+			w.take(it.sub)
+		case it.skip != "":
+			w.skipped++
+			w.skippedHere++
+			if *w.o.verbose {
+				fmt.Fprintf(w.e.stderr, "%s: skipped: %s\n", quoteName(it.in.path), it.skip)
+			}
+		case it.line != "":
+			fmt.Fprintln(w.e.stderr, it.line)
+			if it.failed {
+				w.ok = false
+			}
+		default:
+			w.add(it)
+		}
+	}
+}
+
+// A listing is what the search of one folder found, in order: notebooks,
+// entries skipped, errors and notes, and the listings of the folders in
+// it.
+type listing struct {
+	items []item
+	done  chan struct{} // closed when items is complete, for a folder searched on a goroutine of its own
+}
+
+// item is one thing a listing holds: a folder's listing (sub), an entry
+// skipped (in.path, and why), a line to print (line; failed for an
+// error), or else a notebook (in, with the identity of target).
+type item struct {
+	sub    *listing
+	in     input
+	skip   string
+	line   string
+	failed bool
+	target string
+	id     [2]uint64
+	idOK   bool
+}
+
+func (l *listing) skip(q, why string) {
+	l.items = append(l.items, item{in: input{path: q}, skip: why})
+}
+
+// fail records an error about the folder p: the search of the argument
+// failed.
+func (l *listing) fail(p string, err error) {
+	l.items = append(l.items, item{line: fmt.Sprintf("%s: %v", quoteName(p), pathError(err)), failed: true})
+}
+
+func (l *listing) note(line string) {
+	l.items = append(l.items, item{line: line})
 }
