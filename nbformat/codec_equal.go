@@ -95,14 +95,17 @@ func (e *encoder) eqObject(x codecStruct, o int) bool {
 	var extraKeys [4]int32
 	nExtraKeys := 0
 	var has uint64 // fields whose key the original has
-	n := int(t.Nodes[o].Len)
+	// (The tape's nodes and bytes, which nothing changes while it is
+	// compared, held apart: the calls below would have them loaded anew.)
+	nodes, data := t.Nodes, t.Data
+	n := int(nodes[o].Len)
 	j := o + 1
-	for k := 0; k < n; k, j = k+1, int(t.Nodes[j].Skip) {
-		nd := &t.Nodes[j]
+	for k := 0; k < n; k, j = k+1, int(nodes[j].Skip) {
+		nd := &nodes[j]
 		if nd.Flags&jsontree.FlagKeyEscaped != 0 {
 			return e.eqStructUnique(x, o)
 		}
-		kb := t.Data[nd.Key+1 : nd.KeyEnd-1]
+		kb := data[nd.Key+1 : nd.KeyEnd-1]
 		fi := x.fieldOf(kb)
 		if fi >= 0 {
 			bit := uint64(1) << fi
