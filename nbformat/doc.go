@@ -92,7 +92,7 @@
 // generated struct is generated too (codec_gen.go, by
 // internal/cmd/gencodec from schema_gen.go) over one handwritten
 // algorithm per operation: codec.go (the model), codec_decode.go,
-// codec_equal.go, codec_encode.go. A value read
+// codec_equal.go (with codec_equal_values.go), codec_encode.go. A value read
 // remembers the node it came from (Notebook's source; the cells' and
 // outputs' unexported src, which internal/cmd/retag adds): "unedited" is
 // the generated comparison of a value with that node, and the writer

@@ -1,7 +1,7 @@
 package nbformat
 
 // Comparing multiline texts, bundles and generic JSON with the nodes they
-// were read from (for codec_equal.go).
+// were read from (for codec_equal_values.go).
 
 import (
 	"bytes"

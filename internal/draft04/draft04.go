@@ -205,7 +205,7 @@ func (c *compiler) resolve(ref string) (*node, error) {
 	cur := c.doc
 	if p := strings.TrimPrefix(ref, "#"); p != "" {
 		for _, tok := range strings.Split(strings.TrimPrefix(p, "/"), "/") {
-			tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+			tok = pointerUnescaper.Replace(tok)
 			m, ok := cur.(map[string]any)
 			if !ok {
 				return nil, fmt.Errorf("draft04: unresolvable reference %q", ref)
@@ -222,6 +222,9 @@ func (c *compiler) resolve(ref string) (*node, error) {
 	c.byRef[ref] = n
 	return n, nil
 }
+
+// pointerUnescaper undoes a JSON Pointer token's escapes (RFC 6901).
+var pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
 
 func num(v any) (*float64, error) {
 	n, ok := v.(json.Number)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Patterns are Python regular expressions, searched (re.search) as
@@ -51,9 +52,27 @@ func fastjsonschemaDollars(p string) string {
 	return b.String()
 }
 
+// matchers holds the matcher of every Python pattern compiled (its q),
+// shared by the schemas that have it: a matcher never changes once made,
+// and the schemas of the nbformat versions repeat the same patterns.
+var matchers sync.Map // string → *matcher
+
 // compilePython translates the Python pattern q (from the schema's
-// pattern orig) to Go's syntax and compiles it.
+// pattern orig) to Go's syntax and compiles it, once per q.
 func compilePython(orig, q string) (*matcher, error) {
+	if m, ok := matchers.Load(q); ok {
+		return m.(*matcher), nil
+	}
+	m, err := translatePython(orig, q)
+	if err != nil {
+		return nil, err
+	}
+	actual, _ := matchers.LoadOrStore(q, m)
+	return actual.(*matcher), nil
+}
+
+// translatePython is compilePython without the sharing.
+func translatePython(orig, q string) (*matcher, error) {
 	fail := func(format string, args ...any) (*matcher, error) {
 		return nil, fmt.Errorf("draft04: pattern %q: %s", orig, fmt.Sprintf(format, args...))
 	}
