@@ -106,8 +106,7 @@ func (vm *valueMerge) strictValue(b, o, t any, path []string) (any, bool) {
 		so, okO := o.(string)
 		st, okT := t.(string)
 		if okO && okT {
-			text, n := textdiff.MergeText(sb, so, st, textdiff.Markers{})
-			return text, n == 0
+			return textdiff.MergeClean(sb, so, st)
 		}
 		return nil, false
 	}

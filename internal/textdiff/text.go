@@ -94,6 +94,39 @@ func MergeText(base, ours, theirs string, mk Markers) (merged string, conflicts 
 	return b.String(), conflicts
 }
 
+// MergeClean merges as MergeText does where no lines conflict, and
+// otherwise reports ok false without building any text: a caller that
+// takes a merge only when it is clean (dialog's strict values) holds no
+// merged copy of texts that conflict.
+func MergeClean(base, ours, theirs string) (merged string, ok bool) {
+	if ours == theirs || theirs == base {
+		return ours, true
+	}
+	if ours == base {
+		return theirs, true
+	}
+	chunks := Merge3(Lines(base), Lines(ours), Lines(theirs))
+	n := 0
+	for _, c := range chunks {
+		lines, ok := c.Resolved()
+		if !ok {
+			return "", false
+		}
+		for _, l := range lines {
+			n += len(l)
+		}
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, c := range chunks {
+		lines, _ := c.Resolved()
+		for _, l := range lines {
+			b.WriteString(l)
+		}
+	}
+	return b.String(), true
+}
+
 // writeLines writes lines, ending the last with "\n" if it lacks one (a
 // marker line follows).
 func writeLines(b *strings.Builder, lines []string) {

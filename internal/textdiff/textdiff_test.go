@@ -118,6 +118,9 @@ func mergeTextAgainstGit(t *testing.T, vocab int, tolerate float64) {
 			t.Fatal(err)
 		}
 		got, nc := MergeText(b, o, th, Markers{Ours: "ours", Theirs: "theirs"})
+		if m, ok := MergeClean(b, o, th); ok != (nc == 0) || ok && m != got || !ok && m != "" {
+			t.Errorf("case %d: MergeClean = %q, %v; MergeText has %d conflicts, git clean %v", i, m, ok, nc, gitClean)
+		}
 		if gitClean != (nc == 0) {
 			disagree++
 			if float64(disagree) <= tolerate*float64(n) {
