@@ -39,7 +39,8 @@
 //     it, see fileKeys) are all tried, and so are combinations reading
 //     ours', theirs' and the result's copies each its own way (see
 //     mixedReadings; base's copies held twice alike taken in order, too:
-//     tokenKeysEqualTwinsInOrder). A side read
+//     tokenKeysEqualTwinsInOrder; a copy of a token base has twice taken
+//     as base's copy of its kind: tokenKeysSameKindFirst). A side read
 //     back that is JSON but no valid notebook (a markdown cell with
 //     outputs) has no value cell by cell that a valid result could keep:
 //     such a repair is judged by its text lines (each line a side added

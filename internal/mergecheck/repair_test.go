@@ -134,6 +134,7 @@ func judgeRepair(out outcome, opt checkOptions) []failure {
 		tokenKeysEqualTwinsInOrder, // or so, but base's copies alike in order
 		tokenIDKeys,                // or the copy with its id
 		tokenKeysAlignedCopies,     // or the copy in base's place, of a cell base has once
+		tokenKeysSameKindFirst,     // or the copy of base's copy's kind
 		func(vs [4]*nbView) { // cells by id, where git gave a text another's id
 			if !idsCrossed(vs) || !keyByID(vs) {
 				tokenKeys(vs)
