@@ -32,7 +32,9 @@
 //     a cell base has once, cells keyed by id with an
 //     id's copies numbered in order, cells keyed by id but a side's
 //     cell of a new id by its token (the side changed the id of a cell
-//     whose id line git's hunks gave another text: keyByIDThenToken),
+//     whose id line git's hunks gave another text: keyByIDThenToken;
+//     a side's one new id as its one lost id of base's:
+//     keyByIDInOrderRenamed),
 //     and cells by their place in git's
 //     file: a cell whose opening brace and kind git merged cleanly is
 //     one cell in all three sides, whatever token lines git's hunks gave

@@ -212,6 +212,7 @@ var fixedSeeds = map[string][]uint64{
 		63000392, // TestRepairReadsSideIDChangeByToken
 		63001051, // cmd/ipynb/TestFixTwoWayPairsMovedCells
 		64000114, // TestRepairReadsCopyByKind
+		65002172, // TestRepairReadsSideIDRenamed
 	},
 	"library": {14004881}, // TestMergeV3HeadingIsNoMarkdownCellsEdit
 }
