@@ -32,14 +32,17 @@
 //     a cell base has once, cells keyed by id with an
 //     id's copies numbered in order, cells keyed by id but a side's
 //     cell of a new id by its token (the side changed the id of a cell
-//     whose id line git's hunks gave another text: keyByIDThenToken),
+//     whose id line git's hunks gave another text: keyByIDThenToken;
+//     a side's one new id as its one lost id of base's:
+//     keyByIDInOrderRenamed),
 //     and cells by their place in git's
 //     file: a cell whose opening brace and kind git merged cleanly is
 //     one cell in all three sides, whatever token lines git's hunks gave
 //     it, see fileKeys) are all tried, and so are combinations reading
 //     ours', theirs' and the result's copies each its own way (see
 //     mixedReadings; base's copies held twice alike taken in order, too:
-//     tokenKeysEqualTwinsInOrder). A side read
+//     tokenKeysEqualTwinsInOrder; a copy of a token base has twice taken
+//     as base's copy of its kind: tokenKeysSameKindFirst). A side read
 //     back that is JSON but no valid notebook (a markdown cell with
 //     outputs) has no value cell by cell that a valid result could keep:
 //     such a repair is judged by its text lines (each line a side added

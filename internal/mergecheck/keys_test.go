@@ -63,6 +63,13 @@ func tokenIDKeys(vs [4]*nbView) { tokenKeysBy(vs, copyIDs) }
 // file).
 func tokenKeysAlignedCopies(vs [4]*nbView) { tokenKeysBy(vs, alignedCopies) }
 
+// tokenKeysSameKindFirst is tokenKeys giving a side's or the result's
+// cell of a token base has more than once the key of base's first copy
+// of its kind not yet taken, the others in order (git's hunks gave one
+// base cell's text the token of another: the cell whose kind line a side
+// kept is the base copy of that kind).
+func tokenKeysSameKindFirst(vs [4]*nbView) { tokenKeysBy(vs, sameKindFirst) }
+
 // How tokenKeysBy numbers a token's cells in a notebook that has it more
 // than once.
 type numbering int
@@ -74,6 +81,7 @@ const (
 	copyIDs
 	alignedCopies
 	equalTwinsInOrder
+	sameKindFirst
 )
 
 func tokenKeysBy(vs [4]*nbView, how numbering) {
@@ -167,6 +175,16 @@ func tokenKeysEach(vs [4]*nbView, hows [4]numbering) {
 			if tok := toks[0][p[0]]; count[tok] > 1 || how == alignedCopies && held[tok] > 1 { // a repeated token: by alignment
 				keys[p[1]] = baseKeys[p[0]]
 				used[keys[p[1]]] = true
+			}
+		}
+		if how == sameKindFirst {
+			for j, c := range vs[i].cells {
+				for k, b := range vs[0].cells {
+					if toks[i][j] == toks[0][k] && count[toks[0][k]] > 1 && !used[baseKeys[k]] && str(b.c.vals["cell_type"]) == str(c.c.vals["cell_type"]) {
+						keys[j], used[baseKeys[k]] = baseKeys[k], true
+						break
+					}
+				}
 			}
 		}
 		if how == equalFirst || how == equalTwinsInOrder {

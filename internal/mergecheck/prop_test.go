@@ -211,6 +211,8 @@ var fixedSeeds = map[string][]uint64{
 		44001929, // TestRepairCopiesReadSideBySide
 		63000392, // TestRepairReadsSideIDChangeByToken
 		63001051, // cmd/ipynb/TestFixTwoWayPairsMovedCells
+		64000114, // TestRepairReadsCopyByKind
+		65002172, // TestRepairReadsSideIDRenamed
 	},
 	"library": {14004881}, // TestMergeV3HeadingIsNoMarkdownCellsEdit
 }

@@ -134,6 +134,7 @@ func judgeRepair(out outcome, opt checkOptions) []failure {
 		tokenKeysEqualTwinsInOrder, // or so, but base's copies alike in order
 		tokenIDKeys,                // or the copy with its id
 		tokenKeysAlignedCopies,     // or the copy in base's place, of a cell base has once
+		tokenKeysSameKindFirst,     // or the copy of base's copy's kind
 		func(vs [4]*nbView) { // cells by id, where git gave a text another's id
 			if !idsCrossed(vs) || !keyByID(vs) {
 				tokenKeys(vs)
@@ -141,6 +142,11 @@ func judgeRepair(out outcome, opt checkOptions) []failure {
 		},
 		func(vs [4]*nbView) { // the same, where git's hunks gave it two cells
 			if !idsCrossed(vs) || !keyByIDInOrder(vs) {
+				tokenKeys(vs)
+			}
+		},
+		func(vs [4]*nbView) { // the same, a side's one new id as its one lost one
+			if !idsCrossed(vs) || !keyByIDInOrderRenamed(vs) {
 				tokenKeys(vs)
 			}
 		},
@@ -454,4 +460,48 @@ func linesKept(base []byte, sides [3][]byte, out outcome) []failure {
 		fails = append(fails, failure{check: "conflict not marked in the file", msg: "the repair reported a conflict"})
 	}
 	return fails
+}
+
+// keyByIDInOrderRenamed is keyByIDInOrder reading a side that has one id
+// base has not, once, and lacks one id of base's as having changed that
+// cell's id (git's hunks gave the new id line to another cell's text, so
+// no token says which cell it is): the side's cell, and the result's of
+// that id where the other side has none, take the base cell's key.
+func keyByIDInOrderRenamed(vs [4]*nbView) bool {
+	if !keyByIDInOrder(vs) {
+		return false
+	}
+	ids := func(v *nbView) map[string]int {
+		n := map[string]int{}
+		for _, c := range v.cells {
+			n[c.c.vals["id"].(string)]++
+		}
+		return n
+	}
+	base := ids(vs[0])
+	for i := 1; i < 3; i++ {
+		side, other := ids(vs[i]), ids(vs[3-i])
+		var added, gone []string
+		for id, n := range side {
+			if base[id] == 0 && n == 1 {
+				added = append(added, id)
+			}
+		}
+		for id := range base {
+			if side[id] == 0 {
+				gone = append(gone, id)
+			}
+		}
+		if len(added) != 1 || len(gone) != 1 || other[added[0]] > 0 {
+			continue
+		}
+		for _, v := range []*nbView{vs[i], vs[3]} {
+			for _, c := range v.cells {
+				if c.key == "id:"+added[0] {
+					c.key = "id:" + gone[0]
+				}
+			}
+		}
+	}
+	return true
 }

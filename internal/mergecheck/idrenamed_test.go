@@ -1,0 +1,77 @@
+package mergecheck
+
+// The reading of git's file by ids where a side's one new id is its one
+// lost id of base's (keyByIDInOrderRenamed), tried on seed 65002172.
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// Seed 65002172 (fix path): base is b0, b1, b5; ours moved b1 first;
+// theirs changed b1's id and moved b0 last. git's line merge gave theirs'
+// new id line and base's id line of b1 to the cell whose text is b0's, and
+// wrote b0's text twice: read back, base and ours hold b0's id twice and
+// theirs' cell of the new id has b0's text, so no token says it is b1.
+// It is base's cell of b1's id (theirs has no other cell of it): theirs
+// changed its id, ours its text (to b1's). The repair (theirs' notebook:
+// b1 of theirs' id, b5, b0, the merge of the real sides too) is accepted,
+// and not with b1 or b0 dropped, theirs' id undone, or b0 first.
+func TestRepairReadsSideIDRenamed(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git absent")
+	}
+	var fs [3][]byte
+	for i, side := range []string{"base", "ours", "theirs"} {
+		var err error
+		if fs[i], err = os.ReadFile(filepath.Join("testdata", "fix-idrenamed", "65002172", side+".ipynb")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := fixMerge(t, buildCommand(t), t.TempDir())(fs[0], fs[1], fs[2])
+	if out.marked == nil {
+		t.Fatal("git merged cleanly")
+	}
+	opt := checkOptions{keys: tokenKeys, uniqueLines: true}
+	if fails := judgeRepair(out, opt); len(fails) > 0 {
+		t.Fatalf("the repair judged failing: %v", fails)
+	}
+	var nb map[string]any
+	if err := json.Unmarshal(out.result, &nb); err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{}
+	for _, c := range nb["cells"].([]any) {
+		ids = append(ids, c.(map[string]any)["id"].(string))
+	}
+	if len(ids) != 3 || ids[0] != "t4id" || ids[1] != "65e0cdb5" || ids[2] != "57a45db0" {
+		t.Fatalf("the repair is not b1 of theirs' id, b5, b0: %s", out.result)
+	}
+	judgedWith := func(what string, edit func(cells []any) []any) {
+		t.Helper()
+		var mut map[string]any
+		if err := json.Unmarshal(out.result, &mut); err != nil {
+			t.Fatal(err)
+		}
+		mut["cells"] = edit(mut["cells"].([]any))
+		m := out
+		var err error
+		if m.result, err = json.Marshal(mut); err != nil {
+			t.Fatal(err)
+		}
+		if fails := judgeRepair(m, opt); len(fails) == 0 {
+			t.Errorf("the repair %s judged right", what)
+		}
+	}
+	judgedWith("without b1", func(cs []any) []any { return cs[1:] })
+	judgedWith("without b0", func(cs []any) []any { return cs[:2] })
+	judgedWith("with b1 of base's id", func(cs []any) []any {
+		cs[0].(map[string]any)["id"] = "7f4b8fb1"
+		return cs
+	})
+	judgedWith("with b0 first", func(cs []any) []any { return []any{cs[2], cs[0], cs[1]} })
+}

@@ -1,0 +1,85 @@
+package mergecheck
+
+// The reading of git's file taking a copy of a token base has twice as
+// base's copy of its kind (tokenKeysSameKindFirst), tried on seed 64000114.
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Seed 64000114 (fix path): base has code b0 and markdown b1; ours
+// appended a line to b0 and set b1's metadata; theirs made b0 a prompt
+// (markdown, "solveit_ai", a reply) and deleted b1. git's line merge put
+// b0's code lines in a hunk only ours and base hold, and gave b1's kind
+// line and theirs' prompt text to the cell after it: read back, base is
+// code b0 then a markdown cell of b0's token and theirs' text, ours the
+// same with its edits, theirs that markdown cell alone (only its
+// metadata changed). b1's own text is nowhere in git's file. The repair
+// read so: b0 deleted by theirs and edited by ours (kept, marked), the
+// markdown cell with both sides' metadata. It is accepted, and not with
+// either cell dropped, either side's metadata dropped, or the marks
+// removed from b0.
+func TestRepairReadsCopyByKind(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git absent")
+	}
+	var fs [3][]byte
+	for i, side := range []string{"base", "ours", "theirs"} {
+		var err error
+		if fs[i], err = os.ReadFile(filepath.Join("testdata", "fix-kindcopy", "64000114", side+".ipynb")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := fixMerge(t, buildCommand(t), t.TempDir())(fs[0], fs[1], fs[2])
+	if out.marked == nil {
+		t.Fatal("git merged cleanly")
+	}
+	if strings.Contains(string(out.marked), "# This is a markdown cell") {
+		t.Fatal("b1's text is in git's file: the case is not the one described")
+	}
+	opt := checkOptions{keys: tokenKeys, uniqueLines: true}
+	if fails := judgeRepair(out, opt); len(fails) > 0 {
+		t.Fatalf("the repair judged failing: %v", fails)
+	}
+	judgedWith := func(what string, edit func(cells []any) []any) {
+		t.Helper()
+		var mut map[string]any
+		if err := json.Unmarshal(out.result, &mut); err != nil {
+			t.Fatal(err)
+		}
+		cells := mut["cells"].([]any)
+		if len(cells) != 2 {
+			t.Fatalf("the repair has %d cells, not b0 and the markdown cell: %s", len(cells), out.result)
+		}
+		mut["cells"] = edit(cells)
+		m := out
+		var err error
+		if m.result, err = json.Marshal(mut); err != nil {
+			t.Fatal(err)
+		}
+		if fails := judgeRepair(m, opt); len(fails) == 0 {
+			t.Errorf("the repair %s judged right", what)
+		}
+	}
+	meta := func(c any) map[string]any { return c.(map[string]any)["metadata"].(map[string]any) }
+	judgedWith("without b0", func(cs []any) []any { return cs[1:] })
+	judgedWith("without the markdown cell", func(cs []any) []any { return cs[:1] })
+	judgedWith("without ours' metadata", func(cs []any) []any {
+		delete(meta(cs[1]), "deep")
+		return cs
+	})
+	judgedWith("without theirs' metadata", func(cs []any) []any {
+		delete(meta(cs[1]), "solveit_ai")
+		return cs
+	})
+	judgedWith("with b0 unmarked", func(cs []any) []any {
+		cs[0].(map[string]any)["source"] = "«b0»\nprint(\"this is a code cell\")\no1 new line"
+		return cs
+	})
+}
