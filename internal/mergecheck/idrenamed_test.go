@@ -4,10 +4,6 @@ package mergecheck
 // lost id of base's (keyByIDInOrderRenamed), tried on seed 65002172.
 
 import (
-	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 )
 
@@ -22,51 +18,15 @@ import (
 // and not with b1 or b0 dropped, theirs' id undone, or b0 first.
 func TestRepairReadsSideIDRenamed(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git absent")
-	}
-	var fs [3][]byte
-	for i, side := range []string{"base", "ours", "theirs"} {
-		var err error
-		if fs[i], err = os.ReadFile(filepath.Join("testdata", "fix-idrenamed", "65002172", side+".ipynb")); err != nil {
-			t.Fatal(err)
-		}
-	}
-	out := fixMerge(t, buildCommand(t), t.TempDir())(fs[0], fs[1], fs[2])
-	if out.marked == nil {
-		t.Fatal("git merged cleanly")
-	}
-	opt := checkOptions{keys: tokenKeys, uniqueLines: true}
-	if fails := judgeRepair(out, opt); len(fails) > 0 {
-		t.Fatalf("the repair judged failing: %v", fails)
-	}
-	var nb map[string]any
-	if err := json.Unmarshal(out.result, &nb); err != nil {
-		t.Fatal(err)
-	}
+	out := seedRepair(t, "fix-idrenamed", "65002172")
 	ids := []string{}
-	for _, c := range nb["cells"].([]any) {
+	for _, c := range resultCells(t, out) {
 		ids = append(ids, c.(map[string]any)["id"].(string))
 	}
 	if len(ids) != 3 || ids[0] != "t4id" || ids[1] != "65e0cdb5" || ids[2] != "57a45db0" {
 		t.Fatalf("the repair is not b1 of theirs' id, b5, b0: %s", out.result)
 	}
-	judgedWith := func(what string, edit func(cells []any) []any) {
-		t.Helper()
-		var mut map[string]any
-		if err := json.Unmarshal(out.result, &mut); err != nil {
-			t.Fatal(err)
-		}
-		mut["cells"] = edit(mut["cells"].([]any))
-		m := out
-		var err error
-		if m.result, err = json.Marshal(mut); err != nil {
-			t.Fatal(err)
-		}
-		if fails := judgeRepair(m, opt); len(fails) == 0 {
-			t.Errorf("the repair %s judged right", what)
-		}
-	}
+	judgedWith := func(what string, edit func(cells []any) []any) { t.Helper(); rejectsEdited(t, out, what, edit) }
 	judgedWith("without b1", func(cs []any) []any { return cs[1:] })
 	judgedWith("without b0", func(cs []any) []any { return cs[:2] })
 	judgedWith("with b1 of base's id", func(cs []any) []any {

@@ -5,10 +5,6 @@ package mergecheck
 // 63000392.
 
 import (
-	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 )
 
@@ -25,48 +21,12 @@ import (
 // testdata/fix-idtoken (the generator makes them from the shared corpus).
 func TestRepairReadsSideIDChangeByToken(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git absent")
-	}
-	var fs [3][]byte
-	for i, side := range []string{"base", "ours", "theirs"} {
-		var err error
-		if fs[i], err = os.ReadFile(filepath.Join("testdata", "fix-idtoken", "63000392", side+".ipynb")); err != nil {
-			t.Fatal(err)
-		}
-	}
-	out := fixMerge(t, buildCommand(t), t.TempDir())(fs[0], fs[1], fs[2])
-	if out.marked == nil {
-		t.Fatal("git merged cleanly")
-	}
-	opt := checkOptions{keys: tokenKeys, uniqueLines: true}
-	if fails := judgeRepair(out, opt); len(fails) > 0 {
-		t.Fatalf("the repair judged failing: %v", fails)
-	}
-	var nb map[string]any
-	if err := json.Unmarshal(out.result, &nb); err != nil {
-		t.Fatal(err)
-	}
-	cells := nb["cells"].([]any)
+	out := seedRepair(t, "fix-idtoken", "63000392")
+	cells := resultCells(t, out)
 	if len(cells) != 2 || cells[0].(map[string]any)["id"] != "d1b261t5" || cells[1].(map[string]any)["id"] != "o4id" {
 		t.Fatalf("the repair is not theirs' t5 then b0 of ours' id: %s", out.result)
 	}
-	judgedWith := func(what string, edit func(cells []any) []any) {
-		t.Helper()
-		var mut map[string]any
-		if err := json.Unmarshal(out.result, &mut); err != nil {
-			t.Fatal(err)
-		}
-		mut["cells"] = edit(mut["cells"].([]any))
-		m := out
-		var err error
-		if m.result, err = json.Marshal(mut); err != nil {
-			t.Fatal(err)
-		}
-		if fails := judgeRepair(m, opt); len(fails) == 0 {
-			t.Errorf("the repair %s judged right", what)
-		}
-	}
+	judgedWith := func(what string, edit func(cells []any) []any) { t.Helper(); rejectsEdited(t, out, what, edit) }
 	judgedWith("without t5", func(cs []any) []any { return cs[1:] })
 	judgedWith("without b0", func(cs []any) []any { return cs[:1] })
 	judgedWith("with b0 of base's id", func(cs []any) []any {

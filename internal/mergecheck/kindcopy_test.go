@@ -4,10 +4,6 @@ package mergecheck
 // base's copy of its kind (tokenKeysSameKindFirst), tried on seed 64000114.
 
 import (
-	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -26,47 +22,14 @@ import (
 // removed from b0.
 func TestRepairReadsCopyByKind(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git absent")
-	}
-	var fs [3][]byte
-	for i, side := range []string{"base", "ours", "theirs"} {
-		var err error
-		if fs[i], err = os.ReadFile(filepath.Join("testdata", "fix-kindcopy", "64000114", side+".ipynb")); err != nil {
-			t.Fatal(err)
-		}
-	}
-	out := fixMerge(t, buildCommand(t), t.TempDir())(fs[0], fs[1], fs[2])
-	if out.marked == nil {
-		t.Fatal("git merged cleanly")
-	}
+	out := seedRepair(t, "fix-kindcopy", "64000114")
 	if strings.Contains(string(out.marked), "# This is a markdown cell") {
 		t.Fatal("b1's text is in git's file: the case is not the one described")
 	}
-	opt := checkOptions{keys: tokenKeys, uniqueLines: true}
-	if fails := judgeRepair(out, opt); len(fails) > 0 {
-		t.Fatalf("the repair judged failing: %v", fails)
+	if cells := resultCells(t, out); len(cells) != 2 {
+		t.Fatalf("the repair has %d cells, not b0 and the markdown cell: %s", len(cells), out.result)
 	}
-	judgedWith := func(what string, edit func(cells []any) []any) {
-		t.Helper()
-		var mut map[string]any
-		if err := json.Unmarshal(out.result, &mut); err != nil {
-			t.Fatal(err)
-		}
-		cells := mut["cells"].([]any)
-		if len(cells) != 2 {
-			t.Fatalf("the repair has %d cells, not b0 and the markdown cell: %s", len(cells), out.result)
-		}
-		mut["cells"] = edit(cells)
-		m := out
-		var err error
-		if m.result, err = json.Marshal(mut); err != nil {
-			t.Fatal(err)
-		}
-		if fails := judgeRepair(m, opt); len(fails) == 0 {
-			t.Errorf("the repair %s judged right", what)
-		}
-	}
+	judgedWith := func(what string, edit func(cells []any) []any) { t.Helper(); rejectsEdited(t, out, what, edit) }
 	meta := func(c any) map[string]any { return c.(map[string]any)["metadata"].(map[string]any) }
 	judgedWith("without b0", func(cs []any) []any { return cs[1:] })
 	judgedWith("without the markdown cell", func(cs []any) []any { return cs[:1] })
