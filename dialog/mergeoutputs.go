@@ -84,6 +84,14 @@ func markerLine(size int, c byte, label string) string {
 	return line
 }
 
+// conflictTeller is a source (ours' output) that can tell, without
+// decoding the outputs, that merging it with base's and theirs' versions
+// value by value is sure to conflict (mergeOutputLists then stops there);
+// false when unsure. A source need not have the method.
+type conflictTeller interface {
+	SureToConflict(base, theirs OutputSource) bool
+}
+
 // mergeOutputLists merges output lists both sides changed when that is
 // clean: lists of one length, merged output by output, key by key, texts
 // line by line (as a line merge of the file would). ok is false at the
@@ -101,6 +109,9 @@ func mergeOutputLists(b, o, t []Output) ([]Output, bool) {
 		if t[i].Equal(b[i]) || o[i].Equal(t[i]) {
 			out[i] = o[i]
 			continue
+		}
+		if c, ok := o[i].Source().(conflictTeller); ok && b[i].Source() != nil && t[i].Source() != nil && c.SureToConflict(b[i].Source(), t[i].Source()) {
+			return nil, false
 		}
 		gb, errB := b[i].view()
 		gO, errO := o[i].view()
