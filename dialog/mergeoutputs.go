@@ -60,12 +60,15 @@ func (mg *merger) outputs(ob, oo, ot []Output, b, o, t *Message, added bool) (ou
 	case OutputsClear:
 		return []Output{}, nil, false, false
 	}
+	if mg.markers == nil {
+		mg.markers = []Output{markerOutput(mg.mk.Size, '<', mg.mk.Ours), markerOutput(mg.mk.Size, '=', ""), markerOutput(mg.mk.Size, '>', mg.mk.Theirs)}
+	}
 	outs = make([]Output, 0, len(oo)+len(ot)+3)
-	outs = append(outs, markerOutput(mg.mk.Size, '<', mg.mk.Ours))
+	outs = append(outs, mg.markers[0])
 	outs = append(outs, oo...)
-	outs = append(outs, markerOutput(mg.mk.Size, '=', ""))
+	outs = append(outs, mg.markers[1])
 	outs = append(outs, ot...)
-	outs = append(outs, markerOutput(mg.mk.Size, '>', mg.mk.Theirs))
+	outs = append(outs, mg.markers[2])
 	return outs, count, true, countConflict
 }
 
