@@ -49,10 +49,12 @@ type sharedOutput struct{ cell, out, oursCell, oursOut int }
 
 // pendingOutput is an output of base replaced by a placeholder that ours
 // does not hold: output out of base's cell cell, the size bytes at offset
-// off of base, whose SHA-256 digest is sum.
+// off of base, whose SHA-256 digest is sum; look is what the merge
+// keeps of a large one (nil: none).
 type pendingOutput struct {
 	cell, out, off, size int
 	sum                  [sha256.Size]byte
+	look                 *outputLook
 }
 
 // reduction is what reducedBase replaced in base's text.
@@ -143,7 +145,11 @@ func reducedOutputs(base, ours []byte, baseOuts, oursOuts [][][2]int) ([]sharedO
 					continue outputs
 				}
 			}
-			pending = append(pending, pendingOutput{i, j, sp[0], len(raw), sha256.Sum256(raw)})
+			var look *outputLook
+			if len(raw) >= bigText {
+				look = lookOfRaw(raw)
+			}
+			pending = append(pending, pendingOutput{i, j, sp[0], len(raw), sha256.Sum256(raw), look})
 		}
 	}
 	return shared, pending, spans

@@ -137,6 +137,9 @@ func (l *lazyOutput) decoded() (string, map[string]any, error) {
 }
 
 func (l *lazyOutput) Type() string {
+	if l.p.look != nil {
+		return l.p.look.typ
+	}
 	l.once.Do(func() { l.typ, _, _ = l.decoded() })
 	return l.typ
 }
@@ -153,6 +156,13 @@ func (l *lazyOutput) Decode() (map[string]any, error) {
 func (l *lazyOutput) Same(other dialog.OutputSource) bool { return other == l }
 
 func (l *lazyOutput) Size() (int, bool) { return 0, false }
+
+// Differs reports whether other, an output read, is sure to differ from
+// l by l's look (see readOutput.differsFromLook), without reading l.
+func (l *lazyOutput) Differs(other dialog.OutputSource) bool {
+	r, ok := other.(*readOutput)
+	return ok && r.differsFromLook(l.p.look)
+}
 
 // readLazily makes each pending placeholder of base's dialog that theirs
 // does not hold (unfound, see sharePending) a lazyOutput over lb, and

@@ -30,6 +30,9 @@ func (r *readOutput) Same(other dialog.OutputSource) bool {
 // a merge compares a re-run's outputs without building their texts or
 // decoding their images.
 func (r *readOutput) Differs(other dialog.OutputSource) bool {
+	if l, ok := other.(*lazyOutput); ok {
+		return r.differsFromLook(l.p.look)
+	}
 	s, ok := other.(*readOutput)
 	if !ok {
 		return false
@@ -45,7 +48,7 @@ func (r *readOutput) Differs(other dialog.OutputSource) bool {
 		}
 		ra, ok1 := x.Text.RawJSON()
 		rb, ok2 := y.Text.RawJSON()
-		return ok1 && ok2 && !bytes.Equal(ra, rb) && !jsontree.EqualJoinedRaw(ra, rb)
+		return ok1 && ok2 && !bytes.Equal(ra, rb) && !equalJoined(ra, rb)
 	case *nbformat.DisplayData:
 		y, ok := s.out.(*nbformat.DisplayData)
 		return ok && (!jsonvalue.EqualObjects(x.Metadata, y.Metadata) || !jsonvalue.EqualObjects(x.AdditionalProperties, y.AdditionalProperties) ||
@@ -136,7 +139,7 @@ func compareBundles(a, b nbformat.MimeBundle) likeness {
 		case mimetype.IsJSON(k):
 			data = append(data, k)
 		case jsontree.IsStrings(ra) && jsontree.IsStrings(rb):
-			if !jsontree.EqualJoinedRaw(ra, rb) {
+			if !equalJoined(ra, rb) {
 				return differentValues
 			}
 		case !jsontree.IsStrings(ra) && !jsontree.IsStrings(rb):
@@ -165,7 +168,7 @@ func sameText(a, b nbformat.MultilineString) bool {
 	if ra, ok := a.RawJSON(); ok {
 		if rb, ok := b.RawJSON(); ok {
 			// Compared a string at a time: never the whole text built.
-			return bytes.Equal(ra, rb) || jsontree.EqualJoinedRaw(ra, rb)
+			return bytes.Equal(ra, rb) || equalJoined(ra, rb)
 		}
 	}
 	return a.String() == b.String()

@@ -60,12 +60,15 @@ func (mg *merger) outputs(ob, oo, ot []Output, b, o, t *Message, added bool) (ou
 	case OutputsClear:
 		return []Output{}, nil, false, false
 	}
+	if mg.markers == nil {
+		mg.markers = []Output{markerOutput(mg.mk.Size, '<', mg.mk.Ours), markerOutput(mg.mk.Size, '=', ""), markerOutput(mg.mk.Size, '>', mg.mk.Theirs)}
+	}
 	outs = make([]Output, 0, len(oo)+len(ot)+3)
-	outs = append(outs, markerOutput(mg.mk.Size, '<', mg.mk.Ours))
+	outs = append(outs, mg.markers[0])
 	outs = append(outs, oo...)
-	outs = append(outs, markerOutput(mg.mk.Size, '=', ""))
+	outs = append(outs, mg.markers[1])
 	outs = append(outs, ot...)
-	outs = append(outs, markerOutput(mg.mk.Size, '>', mg.mk.Theirs))
+	outs = append(outs, mg.markers[2])
 	return outs, count, true, countConflict
 }
 
@@ -82,6 +85,14 @@ func markerLine(size int, c byte, label string) string {
 		line += " " + label
 	}
 	return line
+}
+
+// conflictTeller is a source (ours' output) that can tell, without
+// decoding the outputs, that merging it with base's and theirs' versions
+// value by value is sure to conflict (mergeOutputLists then stops there);
+// false when unsure. A source need not have the method.
+type conflictTeller interface {
+	SureToConflict(base, theirs OutputSource) bool
 }
 
 // mergeOutputLists merges output lists both sides changed when that is
@@ -101,6 +112,9 @@ func mergeOutputLists(b, o, t []Output) ([]Output, bool) {
 		if t[i].Equal(b[i]) || o[i].Equal(t[i]) {
 			out[i] = o[i]
 			continue
+		}
+		if c, ok := o[i].Source().(conflictTeller); ok && b[i].Source() != nil && t[i].Source() != nil && c.SureToConflict(b[i].Source(), t[i].Source()) {
+			return nil, false
 		}
 		gb, errB := b[i].view()
 		gO, errO := o[i].view()

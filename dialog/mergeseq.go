@@ -15,6 +15,9 @@ type merger struct {
 	conflicts []Conflict
 	metaConfl []Conflict
 	first     int // the first conflict of the message being merged
+	// markers are the marker outputs of conflicting outputs, made once
+	// (outputs never change: every conflict holds the same three).
+	markers []Output
 }
 
 // derivedOnly reports whether a and b differ at most in derived data

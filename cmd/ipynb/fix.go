@@ -13,6 +13,7 @@ import (
 
 	"github.com/nbdialog/ipynb/convert"
 	"github.com/nbdialog/ipynb/internal/atomicfile"
+	"github.com/nbdialog/ipynb/internal/mergeparts"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -293,7 +294,9 @@ func (f *fixMerge) mergeTo(w io.Writer) error {
 			}
 			return theirs, nil
 		}
-		conflicts, err = convert.MergeTo(w, f.checkedSides(read, "base", "ours", "theirs"), f.opt)
+		// Base's outputs neither side holds are read from its pieces
+		// as the merge looks at them, not base made whole again.
+		conflicts, err = mergeparts.MergeTo(w, f.checkedSides(read, "base", "ours", "theirs"), sideParts(&cs.base, &cs.ours), f.opt)
 		if errors.As(err, &mie) && mie.Op == "merge" && mie.Input == "base" {
 			// The zdiff3 style moves lines both sides share out of the
 			// conflicts, so the lines around a base section need not be
