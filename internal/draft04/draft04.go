@@ -65,11 +65,16 @@ type node struct {
 	unique       bool
 	exclMin      bool
 	exclMax      bool
-	refNode      *node
-	oneOf        *choice
-	anyOf        *choice
-	not          *node
-	items        *node
+	// While verdicts are worked out (see verdictWork): the classes whose
+	// verdict is known (in verdicts), and whether n's are being worked
+	// out.
+	vKnown  uint8
+	vBusy   bool
+	refNode *node
+	oneOf   *choice
+	anyOf   *choice
+	not     *node
+	items   *node
 
 	enum     []any
 	pattern  *matcher
