@@ -4,9 +4,9 @@ package convert
 // nbformat's API, and their cells copied.
 
 import (
-	"bytes"
 	"slices"
 
+	"github.com/nbdialog/ipynb/internal/nbasread"
 	"github.com/nbdialog/ipynb/internal/nblimits"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -16,7 +16,12 @@ import (
 // afterwards), and returns it with the bytes it keeps.
 func readNotebook(data []byte, copyData bool) (*nbformat.Notebook, []byte, error) {
 	if copyData {
-		data = bytes.Clone(data)
+		// nbformat's copy (with the tape's nodes, in one allocation).
+		nb, err := nbformat.Unmarshal(data)
+		if err != nil {
+			return nil, nil, err
+		}
+		return nb, nbasread.Bytes(nb), nil
 	}
 	nb, err := nbformat.UnmarshalOptions{NoCopy: true}.Unmarshal(data)
 	return nb, data, err
