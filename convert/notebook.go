@@ -4,9 +4,9 @@ package convert
 // nbformat's API, and their cells copied.
 
 import (
+	"bytes"
 	"slices"
 
-	"github.com/nbdialog/ipynb/internal/nbasread"
 	"github.com/nbdialog/ipynb/internal/nblimits"
 	"github.com/nbdialog/ipynb/nbformat"
 )
@@ -16,12 +16,7 @@ import (
 // afterwards), and returns it with the bytes it keeps.
 func readNotebook(data []byte, copyData bool) (*nbformat.Notebook, []byte, error) {
 	if copyData {
-		// nbformat's copy (with the tape's nodes, in one allocation).
-		nb, err := nbformat.Unmarshal(data)
-		if err != nil {
-			return nil, nil, err
-		}
-		return nb, nbasread.Bytes(nb), nil
+		data = bytes.Clone(data)
 	}
 	nb, err := nbformat.UnmarshalOptions{NoCopy: true}.Unmarshal(data)
 	return nb, data, err

@@ -14,12 +14,6 @@ import (
 
 func init() {
 	nbasread.Validate = func(nb any) error { return nb.(*Notebook).validateRead() }
-	nbasread.Bytes = func(nb any) []byte {
-		if src := nb.(*Notebook).src; src != nil {
-			return src.tape.Data
-		}
-		return nil
-	}
 }
 
 // Validate checks nb against the official schema of its own version, as
