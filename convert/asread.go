@@ -6,7 +6,6 @@ import (
 
 	"github.com/nbdialog/ipynb/dialog"
 	"github.com/nbdialog/ipynb/internal/cellid"
-	"github.com/nbdialog/ipynb/internal/nbasread"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -69,16 +68,9 @@ type verdict struct {
 }
 
 // validate returns nbformat.Validate(org.nb), asked once (concurrent
-// writes of one dialog share it). A pristine notebook is as read: its
-// bytes are validated without nbformat's check that it is unedited.
+// writes of one dialog share it).
 func (org *origin) validate() error {
-	org.verdict.once.Do(func() {
-		if org.pristine {
-			org.verdict.err = nbasread.Validate(org.nb)
-		} else {
-			org.verdict.err = nbformat.Validate(org.nb)
-		}
-	})
+	org.verdict.once.Do(func() { org.verdict.err = nbformat.Validate(org.nb) })
 	return org.verdict.err
 }
 

@@ -8,13 +8,8 @@ import (
 	"errors"
 
 	"github.com/nbdialog/ipynb/internal/jsontree"
-	"github.com/nbdialog/ipynb/internal/nbasread"
 	"github.com/nbdialog/ipynb/internal/nbvalid"
 )
-
-func init() {
-	nbasread.Validate = func(nb any) error { return nb.(*Notebook).validateRead() }
-}
 
 // Validate checks nb against the official schema of its own version, as
 // Python nbformat's isvalid does (without its silent id repair): nbformat
@@ -35,20 +30,6 @@ func Validate(nb *Notebook) error {
 	if err != nil {
 		return err
 	}
-	found := nb.problems(t)
-	if len(found) == 0 {
-		return nil
-	}
-	return nb.joinProblems(t, found)
-}
-
-// validateRead is Validate of the bytes nb was read from, nb taken as
-// unedited without comparing it with them (see internal/nbasread).
-func (nb *Notebook) validateRead() error {
-	if nb.src == nil || nb.dropBOM && nb.src.tape.BOM {
-		return Validate(nb)
-	}
-	t := nb.src.tape
 	found := nb.problems(t)
 	if len(found) == 0 {
 		return nil
