@@ -65,11 +65,16 @@ type node struct {
 	unique       bool
 	exclMin      bool
 	exclMax      bool
-	refNode      *node
-	oneOf        *choice
-	anyOf        *choice
-	not          *node
-	items        *node
+	// While verdicts are worked out (see verdictWork): the classes whose
+	// verdict is known (in verdicts), and whether n's are being worked
+	// out.
+	vKnown  uint8
+	vBusy   bool
+	refNode *node
+	oneOf   *choice
+	anyOf   *choice
+	not     *node
+	items   *node
 
 	enum     []any
 	pattern  *matcher
@@ -113,13 +118,24 @@ var typeBits = map[string]uint8{
 	"number": tNumber, "integer": tInteger, "string": tString,
 }
 
-// Compile compiles a draft-04 schema. relax applies Python nbformat's
-// handling of notebooks from a future minor version: every
-// additionalProperties becomes true.
-func Compile(data []byte, relax bool) (*Schema, error) {
+// A Branch is the schema {"$ref": Ref} that Compile adds to the oneOf of
+// the definition Def (nbformat's _allow_undefined for future minor
+// versions).
+type Branch struct{ Def, Ref string }
+
+// Compile compiles a draft-04 schema, with the branches add added to its
+// definitions' oneOf (the document is decoded once for both). relax
+// applies Python nbformat's handling of notebooks from a future minor
+// version: every additionalProperties becomes true.
+func Compile(data []byte, relax bool, add ...Branch) (*Schema, error) {
 	doc, err := decodeSchema(data)
 	if err != nil {
 		return nil, fmt.Errorf("draft04: %w", err)
+	}
+	for _, b := range add {
+		if err := appendOneOf(doc, b); err != nil {
+			return nil, err
+		}
 	}
 	if relax {
 		doc = relaxAdditional(doc)
@@ -152,23 +168,17 @@ func Compile(data []byte, relax bool) (*Schema, error) {
 	return &Schema{root: deref(root)}, nil
 }
 
-// AppendOneOfRef adds a branch {"$ref": ref} to the oneOf of the definition
-// def (nbformat's _allow_undefined for future minor versions).
-func AppendOneOfRef(data []byte, def, ref string) ([]byte, error) {
-	var doc map[string]any
-	dec := json.NewDecoder(strings.NewReader(string(data)))
-	dec.UseNumber()
-	if err := dec.Decode(&doc); err != nil {
-		return nil, err
-	}
-	defs, _ := doc["definitions"].(map[string]any)
-	d, _ := defs[def].(map[string]any)
+// appendOneOf adds branch b to the decoded schema doc.
+func appendOneOf(doc any, b Branch) error {
+	root, _ := doc.(map[string]any)
+	defs, _ := root["definitions"].(map[string]any)
+	d, _ := defs[b.Def].(map[string]any)
 	if d == nil {
-		return nil, fmt.Errorf("draft04: no definition %q", def)
+		return fmt.Errorf("draft04: no definition %q", b.Def)
 	}
 	one, _ := d["oneOf"].([]any)
-	d["oneOf"] = append(one, map[string]any{"$ref": ref})
-	return json.Marshal(doc)
+	d["oneOf"] = append(one, map[string]any{"$ref": b.Ref})
+	return nil
 }
 
 func relaxAdditional(v any) any {

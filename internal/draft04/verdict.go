@@ -97,7 +97,7 @@ func setVerdicts(n *node, done map[*node]bool) int {
 		return 0
 	}
 	done[n] = true
-	w := verdictWork{busy: map[*node]bool{}, memo: map[verdictKey]verdict{}}
+	var w verdictWork
 	var walk func(n *node)
 	walk = func(n *node) {
 		for c := range class(nClasses) {
@@ -114,31 +114,29 @@ func setVerdicts(n *node, done map[*node]bool) int {
 	return w.computed
 }
 
-// verdictWork is the state of working out verdicts: the schemas being
-// worked out (a schema that reaches itself must look), and the verdicts
-// found, each worked out once (so that schemas sharing subschemas cost
-// no more than their number: a verdict found while another was being
-// worked out is sound all the same, look standing for what was not
-// known).
+// verdictWork is the state of working out verdicts, kept in the schemas
+// themselves (a compile is one goroutine's, and works them out once): the
+// schemas being worked out (node.vBusy: a schema that reaches itself must
+// look), and the verdicts found (node.verdicts, node.vKnown), each worked
+// out once (so that schemas sharing subschemas cost no more than their
+// number: a verdict found while another was being worked out is sound all
+// the same, look standing for what was not known).
 type verdictWork struct {
-	busy     map[*node]bool
-	memo     map[verdictKey]verdict
 	computed int // verdicts worked out (tests)
 }
 
-type verdictKey struct {
-	n *node
-	c class
-}
+// (node.vKnown has a bit per class.)
+const _ = uint8(1 << (nClasses - 1))
 
 func (w *verdictWork) of(n *node, c class) verdict {
 	n = deref(n)
-	if v, ok := w.memo[verdictKey{n, c}]; ok {
-		return v
+	if n.vKnown&(1<<c) != 0 {
+		return n.verdicts[c]
 	}
 	w.computed++
 	v := verdictOf(n, c, w)
-	w.memo[verdictKey{n, c}] = v
+	n.verdicts[c] = v
+	n.vKnown |= 1 << c
 	return v
 }
 
@@ -169,11 +167,11 @@ func verdictOf(n *node, c class, w *verdictWork) verdict {
 	if n.accepts {
 		return yes
 	}
-	if w.busy[n] {
+	if n.vBusy {
 		return look
 	}
-	w.busy[n] = true
-	defer delete(w.busy, n)
+	n.vBusy = true
+	defer func() { n.vBusy = false }()
 	if n.types != 0 && classBits[c]&n.types == 0 {
 		return no
 	}

@@ -1,9 +1,10 @@
 package nbstyle
 
 // WriteJoined: the strings of a JSON array as read, decoded and joined,
-// scanning for quotes and backslashes eight bytes at a time.
+// their ends and escapes found by bytes.IndexByte.
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 	"strings"
@@ -15,15 +16,16 @@ import (
 
 // WriteJoined writes to b the strings of raw, a JSON array of strings as
 // read (validated), decoded and joined: what jsontree.EachString and
-// jsontree.WriteUnescaped write, in one pass over raw rather than several
-// searches per string (a text's lines are short: a search's call costs
-// more than the bytes it skips). Between strings raw holds only
+// jsontree.WriteUnescaped write, in one pass over raw: the next backslash
+// is searched once for all the strings up to it (a line's \n, mostly),
+// the quote that ends a string only before it. Between strings raw holds only
 // brackets, commas and white space, so every quote found there opens a
 // string; within one, a quote closes it unless a backslash escapes it.
 // The escapes of one character (most lines end in \n) are decoded here
 // (shortEscape), \u escapes by jsontree.Unescape.
 func WriteJoined(b *strings.Builder, raw []byte) {
 	i := 0
+	bs := -1 // the first backslash from i on, when bs >= i (len(raw): none)
 	for {
 		if i = nextQuote(raw, i); i >= len(raw) {
 			return
@@ -31,10 +33,21 @@ func WriteJoined(b *strings.Builder, raw []byte) {
 		i++
 		start := i
 		for {
-			i = nextSpecial(raw, i)
-			if raw[i] == '"' {
+			// The string's end, or its next escape: the first quote
+			// before the next backslash closes it (no backslash escapes
+			// it), else the backslash comes first. Both are found by
+			// bytes.IndexByte, the backslash once for every string up to
+			// it (most lines end in \n: one search per line).
+			if bs < i {
+				if bs = i + bytes.IndexByte(raw[i:], '\\'); bs < i {
+					bs = len(raw)
+				}
+			}
+			if q := bytes.IndexByte(raw[i:bs], '"'); q >= 0 {
+				i += q
 				break
 			}
+			i = bs
 			// A backslash: the run before it, then the character it
 			// stands for.
 			b.Write(raw[start:i])
@@ -76,40 +89,20 @@ func WriteJoined(b *strings.Builder, raw []byte) {
 // there).
 var shortEscape = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
-// The bytes nextSpecial looks for, in every byte of a word.
+// The byte nextQuote looks for, in every byte of a word.
 const (
-	quotes     = 0x2222222222222222 // '"'
-	backslashs = 0x5c5c5c5c5c5c5c5c // '\\'
-	lows       = 0x0101010101010101
-	highs      = 0x8080808080808080
+	quotes = 0x2222222222222222 // '"'
+	lows   = 0x0101010101010101
+	highs  = 0x8080808080808080
 )
 
-// nextSpecial returns the index of the first quote or backslash in raw
-// from i on (inside a validated JSON string there is one: its closing
-// quote). It reads 8 bytes at a time while 8 are left: a word holds one
-// of the two bytes when x^quotes or x^backslashs has a zero byte, which
-// (v-lows) &^ v & highs flags at its high bit; the lowest flag is exact
-// (a borrow can only flag bytes above a zero byte), so its position is
-// the byte's. The last bytes (fewer than 8) are looked at one by one.
-func nextSpecial(raw []byte, i int) int {
-	for i+8 <= len(raw) {
-		x := binary.LittleEndian.Uint64(raw[i:])
-		q, s := x^quotes, x^backslashs
-		if m := ((q-lows)&^q | (s-lows)&^s) & highs; m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
-		i += 8
-	}
-	for raw[i] != '"' && raw[i] != '\\' {
-		i++
-	}
-	return i
-}
-
 // nextQuote returns the index of the first quote in raw from i on, or
-// len(raw) if there is none: nextSpecial's search for a quote alone, for
-// the white space between strings (a comma, a line break and indentation,
-// which a word often holds whole).
+// len(raw) if there is none, for the white space between strings (a
+// comma, a line break and indentation, which a word often holds whole):
+// it reads 8 bytes at a time while 8 are left, a word holding a quote
+// when x^quotes has a zero byte, which (v-lows) &^ v & highs flags at its
+// high bit (the lowest flag is exact: a borrow can only flag bytes above
+// a zero byte); the last bytes (fewer than 8) are looked at one by one.
 func nextQuote(raw []byte, i int) int {
 	for i+8 <= len(raw) {
 		q := binary.LittleEndian.Uint64(raw[i:]) ^ quotes

@@ -82,14 +82,16 @@ func compileSchema(major, minor int) (*draft04.Schema, error) {
 	}
 	if future && major == 4 {
 		// nbformat's _relax_additional_properties and _allow_undefined.
-		if data, err = draft04.AppendOneOfRef(data, "cell", "#/definitions/unrecognized_cell"); err == nil {
-			data, err = draft04.AppendOneOfRef(data, "output", "#/definitions/unrecognized_output")
-		}
-		if err != nil {
-			return nil, err
-		}
+		return draft04.Compile(data, true, allowUndefined...)
 	}
 	return draft04.Compile(data, future)
+}
+
+// allowUndefined is nbformat's _allow_undefined: a future minor version's
+// cells and outputs of unknown types are valid.
+var allowUndefined = []draft04.Branch{
+	{Def: "cell", Ref: "#/definitions/unrecognized_cell"},
+	{Def: "output", Ref: "#/definitions/unrecognized_output"},
 }
 
 // Check validates the notebook on t and returns each problem with the
