@@ -1,8 +1,8 @@
 package mergecheck
 
-// The reading of git's file taking each side's copy of alike copies base
-// holds (without ids) as a different one of them (alikeApartReadings),
-// tried on seed 65001228.
+// The reading of git's file taking each side's copy of copies base holds
+// (without ids) as a different one of them (alikeApartReadings), tried
+// on seeds 65001228 and 68002928.
 
 import (
 	"slices"
@@ -10,62 +10,89 @@ import (
 	"testing"
 )
 
-// alikeApartReadings are tokenKeys with one side's cells aligned with
-// base's as late as they can be where base's cell is one of copies of a
-// token alike (and neither cell has an id), the other side's and the
-// result's as early: where git's file gives base a cell twice alike side
-// by side and each side one copy there, which copy a side holds is not in
-// the file, and the sides may hold different ones (each deleted the
+// alikeApartReadings are tokenKeys with one side's cells of a token base
+// holds more than once aligned with base's copies as early as they can
+// be, the other side's as late (neither cell with an id, and the result
+// holding a cell of the token), the result's by alignment: where git's
+// file gives base a cell more than once and each side fewer copies, which
+// copy a side holds is not in the file (copies alike, or each a side's
+// version), and the sides may hold different ones (each deleted the
 // other's). With ids a copy is the cell of its id (tokenIDKeys).
 func alikeApartReadings() []func([4]*nbView) {
 	return []func([4]*nbView){
-		func(vs [4]*nbView) {
-			tokenKeysEach(vs, [4]numbering{byAlignment, byAlignment, alikeApart, byAlignment})
-		},
-		func(vs [4]*nbView) {
-			tokenKeysEach(vs, [4]numbering{byAlignment, alikeApart, byAlignment, byAlignment})
-		},
+		func(vs [4]*nbView) { tokenKeysEach(vs, [4]numbering{byAlignment, apartEarly, apartLate, byAlignment}) },
+		func(vs [4]*nbView) { tokenKeysEach(vs, [4]numbering{byAlignment, apartLate, apartEarly, byAlignment}) },
 	}
 }
 
-// alikeApartPairs aligns the tokens tv of notebook v with base's tb: a
-// longest common subsequence matched as late as it can be for base's
-// cells alike another of their token (see twinInBase) where neither cell
-// has an id and the result r holds a cell equal to base's, and as early
-// for the others, each cell in one pair at most. (A value both sides
-// hold is in the result whichever copies they hold: the reading is not
-// one where they deleted every copy between them.)
-func alikeApartPairs(b, v, r *nbView, tb, tv, tr []string) [][2]int {
-	alike := func(p [2]int) bool {
+// apartPairs aligns the tokens tv of notebook v with base's tb: a longest
+// common subsequence whose pairs take base's cells as early as they can
+// (late: as late), kept for the pairs where neither cell has an id and
+// tr, the result's tokens, holds the token (a value both sides hold is
+// in the result whichever copies they hold: the reading is not one where
+// they deleted every copy between them), joined by those of lcsStrings
+// for the other cells, each cell in one pair at most.
+func apartPairs(b, v *nbView, tb, tv, tr []string, late bool) [][2]int {
+	apart := func(p [2]int) bool {
 		_, bid := b.cells[p[0]].c.vals["id"].(string)
 		_, vid := v.cells[p[1]].c.vals["id"].(string)
-		kept := false
-		for j, c := range r.cells {
-			kept = kept || tr[j] == tb[p[0]] && equal(c.c, b.cells[p[0]].c)
-		}
-		return !bid && !vid && kept && twinInBase(b, tb, p[0])
+		return !bid && !vid && slices.Contains(tr, tb[p[0]])
 	}
 	var out [][2]int
 	inB, inV := map[int]bool{}, map[int]bool{}
 	add := func(ps [][2]int, want bool) {
 		for _, p := range ps {
-			if alike(p) == want && !inB[p[0]] && !inV[p[1]] {
+			if apart(p) == want && !inB[p[0]] && !inV[p[1]] {
 				out, inB[p[0]], inV[p[1]] = append(out, p), true, true
 			}
 		}
 	}
-	add(lcsLate(tb, tv), true)
+	if late {
+		add(lcsLate(tb, tv), true)
+	} else {
+		add(lcsEarly(tb, tv), true)
+	}
 	add(lcsStrings(tb, tv), false)
 	return out
 }
 
-// lcsLate is lcsStrings matching each element as late as it can: the
-// pairs of a longest common subsequence of a and b taken from their ends.
+// lcsEarly returns the index pairs of a longest common subsequence of a
+// and b that takes each element of a as early as it can.
+func lcsEarly(a, b []string) [][2]int {
+	n, m := len(a), len(b)
+	t := make([]int, (n+1)*(m+1))
+	at := func(i, j int) int { return t[i*(m+1)+j] }
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				t[i*(m+1)+j] = at(i+1, j+1) + 1
+			} else {
+				t[i*(m+1)+j] = max(at(i+1, j), at(i, j+1))
+			}
+		}
+	}
+	var ps [][2]int
+	for i, j := 0, 0; i < n && j < m; {
+		switch {
+		case a[i] == b[j]:
+			ps = append(ps, [2]int{i, j})
+			i, j = i+1, j+1
+		case at(i, j+1) >= at(i+1, j): // keep a[i] for a later b
+			j++
+		default:
+			i++
+		}
+	}
+	return ps
+}
+
+// lcsLate is lcsEarly from the ends: the pairs of a longest common
+// subsequence of a and b that takes each element of a as late as it can.
 func lcsLate(a, b []string) [][2]int {
 	ra, rb := slices.Clone(a), slices.Clone(b)
 	slices.Reverse(ra)
 	slices.Reverse(rb)
-	ps := lcsStrings(ra, rb)
+	ps := lcsEarly(ra, rb)
 	for i, p := range ps {
 		ps[i] = [2]int{len(a) - 1 - p[0], len(b) - 1 - p[1]}
 	}
@@ -142,4 +169,51 @@ func TestAlikeApartKeepsAValueBothHold(t *testing.T) {
 			t.Errorf("reading %d: the result without the cell judged right", i)
 		}
 	}
+}
+
+// Seed 68002928 (fix path): base is b0, b1, b2, b3 (no ids); ours set
+// b2's metadata and moved it after b3, theirs edited b3's attachment and
+// moved b2 first. git's line merge wrote b2 first cleanly, and after b1
+// a conflict ending in ours' b2 (its metadata merged cleanly into the
+// lines after it): read back, base is b2, b0, b1, b2, then b3's
+// attachment with b2's text and ours' metadata; ours ends with b3 and b2
+// of ours' metadata, theirs with that b2 of theirs' attachment. Ours'
+// last b2 is base's first copy after b1 (ours added metadata to it, and
+// deleted the last copy), theirs' base's last (its attachment edited,
+// and the copy before it deleted): the repair (b2, b0, b1, b3, then each
+// of those edited copies kept, marked, against the other side's
+// deletion; the merge of git's own sides) is accepted, and not with b2
+// first, b3 or either edited copy dropped, ours' metadata or theirs'
+// attachment dropped, or ours' copy unmarked.
+func TestRepairReadsEditedCopiesApart(t *testing.T) {
+	t.Parallel()
+	out := seedRepair(t, "fix-alikeapart", "68002928")
+	sides, _ := readBack(out.marked)
+	if fails := check(defaulted(sides[0]), defaulted(sides[1]), defaulted(sides[2]), out.result, out.status == 0, seedRepairOptions); len(fails) == 0 {
+		t.Fatal("the repair is judged right with the copies aligned alike: the case is not the one described")
+	}
+	cells := resultCells(t, out)
+	if len(cells) != 6 || !strings.Contains(string(jupyterStyle.write(cells[3])), "«b3»") {
+		t.Fatalf("the repair is not b2, b0, b1, b3 and two copies of b2: %s", out.result)
+	}
+	judgedWith := func(what string, edit func(cells []any) []any) { t.Helper(); rejectsEdited(t, out, what, edit) }
+	drop := func(i int) func(cs []any) []any {
+		return func(cs []any) []any { return slices.Delete(cs, i, i+1) }
+	}
+	judgedWith("without b2 first", drop(0))
+	judgedWith("without b3", drop(3))
+	judgedWith("without ours' copy", drop(4))
+	judgedWith("without theirs' copy", drop(5))
+	judgedWith("without ours' metadata", func(cs []any) []any {
+		cs[4].(*obj).sub("metadata", false).del("deep")
+		return cs
+	})
+	judgedWith("without theirs' attachment", func(cs []any) []any {
+		cs[5].(*obj).del("attachments")
+		return cs
+	})
+	judgedWith("with ours' copy unmarked", func(cs []any) []any {
+		cs[4].(*obj).set("source", "«b2»\nb2.1 text")
+		return cs
+	})
 }

@@ -45,8 +45,8 @@
 //     as base's copy of its kind: tokenKeysSameKindFirst; a side's
 //     copies of a token told apart by kind, the result's by equality to
 //     a side's new copy: tokenKeysKindCopies; the two sides' copies of
-//     copies base holds alike, without ids, as different ones where the
-//     result keeps one: alikeApartReadings). A side read
+//     a cell base holds more than once, without ids, as different ones
+//     where the result holds the cell: alikeApartReadings). A side read
 //     back that is JSON but no valid notebook (a markdown cell with
 //     outputs) has no value cell by cell that a valid result could keep:
 //     such a repair is judged by its text lines (each line a side added

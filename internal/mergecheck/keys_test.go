@@ -83,7 +83,8 @@ const (
 	equalTwinsInOrder
 	sameKindFirst
 	kindCopies // see kindcopies_test.go
-	alikeApart // see alikeapart_test.go
+	apartEarly // see alikeapart_test.go
+	apartLate
 )
 
 func tokenKeysBy(vs [4]*nbView, how numbering) {
@@ -169,8 +170,8 @@ func tokenKeysEach(vs [4]*nbView, hows [4]numbering) {
 		switch {
 		case aligned:
 			pairs = lcsStrings(toks[0], toks[i])
-		case how == alikeApart:
-			pairs = alikeApartPairs(vs[0], vs[i], vs[3], toks[0], toks[i], toks[3])
+		case how == apartEarly || how == apartLate:
+			pairs = apartPairs(vs[0], vs[i], toks[0], toks[i], toks[3], how == apartLate)
 		}
 		held := map[string]int{} // this notebook's cells of each token
 		for _, tok := range toks[i] {

@@ -215,6 +215,7 @@ var fixedSeeds = map[string][]uint64{
 		65001228, // TestRepairReadsAlikeCopiesApart
 		65002172, // TestRepairReadsSideIDRenamed
 		65004752, // TestRepairReadsCopiesByKind
+		68002928, // TestRepairReadsEditedCopiesApart
 	},
 	"library": {14004881}, // TestMergeV3HeadingIsNoMarkdownCellsEdit
 }
