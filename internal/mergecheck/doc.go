@@ -38,7 +38,8 @@
 //     and cells by their place in git's
 //     file: a cell whose opening brace and kind git merged cleanly is
 //     one cell in all three sides, whatever token lines git's hunks gave
-//     it, see fileKeys) are all tried, and so are combinations reading
+//     it, see fileKeys; or whose closing brace git merged cleanly, see
+//     fileEndKeys) are all tried, and so are combinations reading
 //     ours', theirs' and the result's copies each its own way (see
 //     mixedReadings; base's copies held twice alike taken in order, too:
 //     tokenKeysEqualTwinsInOrder; a copy of a token base has twice taken

@@ -216,6 +216,7 @@ var fixedSeeds = map[string][]uint64{
 		65002172, // TestRepairReadsSideIDRenamed
 		65004752, // TestRepairReadsCopiesByKind
 		68002928, // TestRepairReadsEditedCopiesApart
+		69001638, // TestRepairFileEndKeysCellEndedByGit
 	},
 	"library": {14004881}, // TestMergeV3HeadingIsNoMarkdownCellsEdit
 }

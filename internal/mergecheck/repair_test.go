@@ -160,6 +160,9 @@ func judgeRepair(out outcome, opt checkOptions) []failure {
 	if keys := fileKeys(out.marked, sides); keys != nil {
 		readings = append(readings, keys) // the cells as git's file places them
 	}
+	if keys := fileEndKeys(out.marked, sides); keys != nil {
+		readings = append(readings, keys) // or as it ends them
+	}
 	readings = append(readings, mixedReadings()...)      // each side's copies read its own way
 	readings = append(readings, alikeApartReadings()...) // the sides' alike copies different ones
 	for _, keys := range readings {
