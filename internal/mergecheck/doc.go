@@ -38,11 +38,16 @@
 //     and cells by their place in git's
 //     file: a cell whose opening brace and kind git merged cleanly is
 //     one cell in all three sides, whatever token lines git's hunks gave
-//     it, see fileKeys) are all tried, and so are combinations reading
+//     it, see fileKeys; or whose closing brace git merged cleanly, see
+//     fileEndKeys) are all tried, and so are combinations reading
 //     ours', theirs' and the result's copies each its own way (see
 //     mixedReadings; base's copies held twice alike taken in order, too:
 //     tokenKeysEqualTwinsInOrder; a copy of a token base has twice taken
-//     as base's copy of its kind: tokenKeysSameKindFirst). A side read
+//     as base's copy of its kind: tokenKeysSameKindFirst; a side's
+//     copies of a token told apart by kind, the result's by equality to
+//     a side's new copy: tokenKeysKindCopies; the two sides' copies of
+//     a cell base holds more than once, without ids, as different ones
+//     where the result holds the cell: alikeApartReadings). A side read
 //     back that is JSON but no valid notebook (a markdown cell with
 //     outputs) has no value cell by cell that a valid result could keep:
 //     such a repair is judged by its text lines (each line a side added

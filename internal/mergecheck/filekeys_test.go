@@ -23,19 +23,56 @@ import (
 // fileKeys returns the keys reading above for git's file marked and the
 // sides read back from it (nil where a side's cells cannot be placed).
 func fileKeys(marked []byte, sides [3][]byte) func(vs [4]*nbView) {
+	return fileKeysBy(marked, sides, false, func(p [3]int, origin func(int) int) int {
+		if p[1] < 0 || origin(p[1]) < 0 {
+			return -1 // (its kind is a side's: git did not merge the cell's start cleanly)
+		}
+		return origin(p[0])
+	})
+}
+
+// fileEndKeys is fileKeys reading a cell by its closing brace: a cell
+// whose closing brace is on a line git merged cleanly is, in the file,
+// one cell in all three sides, as one whose opening brace and kind are
+// (git's hunks may have given its start, kind and token lines to each
+// side's own; the lines it ends with are all three's). A result cell
+// holding all its versions' tokens takes such a key first (a side's
+// cell of one of its tokens may be another). Cells with ids are read by
+// them: where any has one, fileEndKeys is tokenKeys.
+func fileEndKeys(marked []byte, sides [3][]byte) func(vs [4]*nbView) {
+	keys := fileKeysBy(marked, sides, true, func(p [3]int, origin func(int) int) int { return origin(p[2]) })
+	if keys == nil {
+		return nil
+	}
+	return func(vs [4]*nbView) {
+		for _, v := range vs {
+			for _, c := range v.cells {
+				if _, ok := c.c.vals["id"]; ok {
+					tokenKeys(vs) // (a cell of an id is that id's: see keyByID)
+					return
+				}
+			}
+		}
+		keys(vs)
+	}
+}
+
+// fileKeysBy is fileKeys with a cell's place in git's file given by
+// place, from the offsets of its opening brace, kind key and closing
+// brace (cellStarts) and the side's map of offsets to the file's (-1:
+// none); allFirst: a result cell whose text holds every token of a
+// key's versions (a conflict's parts each side's) takes it before any
+// cell sharing one does.
+func fileKeysBy(marked []byte, sides [3][]byte, allFirst bool, place func(p [3]int, origin func(int) int) int) func(vs [4]*nbView) {
 	origins := sideOrigins(marked)
-	var at [3][]int // per side, the file offset of each cell's brace (-1: in a conflict)
+	var at [3][]int // per side, the file offset of each cell's place (-1: in a conflict)
 	for i, s := range sides {
 		starts, ok := cellStarts(s)
 		if !ok {
 			return nil
 		}
 		for _, p := range starts {
-			o := origins[i](p[0])
-			if p[1] < 0 || origins[i](p[1]) < 0 {
-				o = -1 // (its kind is a side's: git did not merge the cell's start cleanly)
-			}
-			at[i] = append(at[i], o)
+			at[i] = append(at[i], place(p, origins[i]))
 		}
 	}
 	return func(vs [4]*nbView) {
@@ -64,21 +101,30 @@ func fileKeys(marked []byte, sides [3][]byte) func(vs [4]*nbView) {
 		}
 		taken := map[string]bool{}
 		fileKeyed := map[*cellView]bool{}
-		for _, c := range vs[3].cells {
-			for _, k := range order {
-				if taken[k] {
-					continue
-				}
-				shares := false
+		take := func(all bool) {
+			for _, c := range vs[3].cells {
+				in := map[string]bool{}
 				for _, m := range tokenRe.FindAllStringSubmatch(c.text, -1) {
-					shares = shares || toks[k][m[1]]
+					in[m[1]] = true
 				}
-				if shares {
-					c.key, taken[k], fileKeyed[c] = k, true, true
-					break
+				for _, k := range order {
+					if taken[k] || fileKeyed[c] {
+						continue
+					}
+					shares, holds := false, true
+					for tok := range toks[k] {
+						shares, holds = shares || in[tok], holds && in[tok]
+					}
+					if shares && (holds || !all) {
+						c.key, taken[k], fileKeyed[c] = k, true, true
+					}
 				}
 			}
 		}
+		if allFirst {
+			take(true)
+		}
+		take(false)
 		// The other cells by their tokens, a token's cells numbered in
 		// order in each notebook.
 		for i, v := range vs {
@@ -144,10 +190,11 @@ func sideOrigins(marked []byte) [3]func(int) int {
 }
 
 // cellStarts returns the offsets in a notebook's text of its cells'
-// opening braces and of their "cell_type" keys (-1 without one; version
-// 3: every worksheet's cells, in order), the cells viewOf reads
-// (objects); ok is false where the text does not decode.
-func cellStarts(text []byte) (starts [][2]int, ok bool) {
+// opening braces, of their "cell_type" keys (-1 without one) and of
+// their closing braces (version 3: every worksheet's cells, in order),
+// the cells viewOf reads (objects); ok is false where the text does not
+// decode.
+func cellStarts(text []byte) (starts [][3]int, ok bool) {
 	dec := json.NewDecoder(bytes.NewReader(text))
 	delim := func(want json.Delim) bool { return isDelim(dec, want) }
 	skip := func() bool { var raw json.RawMessage; return dec.Decode(&raw) == nil }
@@ -165,7 +212,7 @@ func cellStarts(text []byte) (starts [][2]int, ok bool) {
 				return false
 			}
 			if p < len(text) && text[p] == '{' {
-				starts = append(starts, [2]int{p, kindKeyAt(raw, p)})
+				starts = append(starts, [3]int{p, kindKeyAt(raw, p), p + len(raw) - 1})
 			}
 		}
 		return delim(']')

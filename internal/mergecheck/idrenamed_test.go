@@ -15,13 +15,14 @@ import (
 // It is base's cell of b1's id (theirs has no other cell of it): theirs
 // changed its id, ours its text (to b1's). The repair (theirs' notebook:
 // b1 of theirs' id, b5, b0, the merge of the real sides too) is accepted,
-// and not with b1 or b0 dropped, theirs' id undone, or b0 first.
+// and not with b1 or b0 dropped, theirs' id undone, or ours' text of
+// it (b1's) undone.
 func TestRepairReadsSideIDRenamed(t *testing.T) {
 	t.Parallel()
 	out := seedRepair(t, "fix-idrenamed", "65002172")
 	ids := []string{}
 	for _, c := range resultCells(t, out) {
-		ids = append(ids, c.(map[string]any)["id"].(string))
+		ids = append(ids, str(c.(*obj).vals["id"]))
 	}
 	if len(ids) != 3 || ids[0] != "t4id" || ids[1] != "65e0cdb5" || ids[2] != "57a45db0" {
 		t.Fatalf("the repair is not b1 of theirs' id, b5, b0: %s", out.result)
@@ -30,8 +31,11 @@ func TestRepairReadsSideIDRenamed(t *testing.T) {
 	judgedWith("without b1", func(cs []any) []any { return cs[1:] })
 	judgedWith("without b0", func(cs []any) []any { return cs[:2] })
 	judgedWith("with b1 of base's id", func(cs []any) []any {
-		cs[0].(map[string]any)["id"] = "7f4b8fb1"
+		cs[0].(*obj).set("id", "7f4b8fb1")
 		return cs
 	})
-	judgedWith("with b0 first", func(cs []any) []any { return []any{cs[2], cs[0], cs[1]} })
+	judgedWith("with b1's text base's (b0's)", func(cs []any) []any {
+		cs[0].(*obj).set("source", "«b0»\nb0.1 x = 1\nb0.2 - item\nb0.3 x = 1")
+		return cs
+	})
 }

@@ -23,18 +23,19 @@ func TestRepairReadsSideIDChangeByToken(t *testing.T) {
 	t.Parallel()
 	out := seedRepair(t, "fix-idtoken", "63000392")
 	cells := resultCells(t, out)
-	if len(cells) != 2 || cells[0].(map[string]any)["id"] != "d1b261t5" || cells[1].(map[string]any)["id"] != "o4id" {
+	if len(cells) != 2 || str(cells[0].(*obj).vals["id"]) != "d1b261t5" || str(cells[1].(*obj).vals["id"]) != "o4id" {
 		t.Fatalf("the repair is not theirs' t5 then b0 of ours' id: %s", out.result)
 	}
 	judgedWith := func(what string, edit func(cells []any) []any) { t.Helper(); rejectsEdited(t, out, what, edit) }
 	judgedWith("without t5", func(cs []any) []any { return cs[1:] })
 	judgedWith("without b0", func(cs []any) []any { return cs[:1] })
 	judgedWith("with b0 of base's id", func(cs []any) []any {
-		cs[1].(map[string]any)["id"] = "913a06b0"
+		cs[1].(*obj).set("id", "913a06b0")
 		return cs
 	})
 	judgedWith("with the ids swapped", func(cs []any) []any {
-		cs[0].(map[string]any)["id"], cs[1].(map[string]any)["id"] = "o4id", "d1b261t5"
+		cs[0].(*obj).set("id", "o4id")
+		cs[1].(*obj).set("id", "d1b261t5")
 		return cs
 	})
 }

@@ -82,6 +82,9 @@ const (
 	alignedCopies
 	equalTwinsInOrder
 	sameKindFirst
+	kindCopies // see kindcopies_test.go
+	apartEarly // see alikeapart_test.go
+	apartLate
 )
 
 func tokenKeysBy(vs [4]*nbView, how numbering) {
@@ -164,8 +167,11 @@ func tokenKeysEach(vs [4]*nbView, hows [4]numbering) {
 		used := map[string]bool{}
 		keys := make([]string, len(toks[i]))
 		var pairs [][2]int
-		if aligned {
+		switch {
+		case aligned:
 			pairs = lcsStrings(toks[0], toks[i])
+		case how == apartEarly || how == apartLate:
+			pairs = apartPairs(vs[0], vs[i], toks[0], toks[i], toks[3], how == apartLate)
 		}
 		held := map[string]int{} // this notebook's cells of each token
 		for _, tok := range toks[i] {
@@ -177,10 +183,13 @@ func tokenKeysEach(vs [4]*nbView, hows [4]numbering) {
 				used[keys[p[1]]] = true
 			}
 		}
-		if how == sameKindFirst {
+		if how == kindCopies && i == 3 {
+			kindCopyKeys(vs, toks, baseKeys, keys, used)
+		}
+		if how == sameKindFirst || how == kindCopies && i < 3 {
 			for j, c := range vs[i].cells {
 				for k, b := range vs[0].cells {
-					if toks[i][j] == toks[0][k] && count[toks[0][k]] > 1 && !used[baseKeys[k]] && str(b.c.vals["cell_type"]) == str(c.c.vals["cell_type"]) {
+					if toks[i][j] == toks[0][k] && (count[toks[0][k]] > 1 || how == kindCopies && held[toks[i][j]] > 1) && !used[baseKeys[k]] && str(b.c.vals["cell_type"]) == str(c.c.vals["cell_type"]) {
 						keys[j], used[baseKeys[k]] = baseKeys[k], true
 						break
 					}

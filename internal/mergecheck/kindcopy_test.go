@@ -30,19 +30,19 @@ func TestRepairReadsCopyByKind(t *testing.T) {
 		t.Fatalf("the repair has %d cells, not b0 and the markdown cell: %s", len(cells), out.result)
 	}
 	judgedWith := func(what string, edit func(cells []any) []any) { t.Helper(); rejectsEdited(t, out, what, edit) }
-	meta := func(c any) map[string]any { return c.(map[string]any)["metadata"].(map[string]any) }
+	meta := func(c any) *obj { return c.(*obj).sub("metadata", false) }
 	judgedWith("without b0", func(cs []any) []any { return cs[1:] })
 	judgedWith("without the markdown cell", func(cs []any) []any { return cs[:1] })
 	judgedWith("without ours' metadata", func(cs []any) []any {
-		delete(meta(cs[1]), "deep")
+		meta(cs[1]).del("deep")
 		return cs
 	})
 	judgedWith("without theirs' metadata", func(cs []any) []any {
-		delete(meta(cs[1]), "solveit_ai")
+		meta(cs[1]).del("solveit_ai")
 		return cs
 	})
 	judgedWith("with b0 unmarked", func(cs []any) []any {
-		cs[0].(map[string]any)["source"] = "«b0»\nprint(\"this is a code cell\")\no1 new line"
+		cs[0].(*obj).set("source", "«b0»\nprint(\"this is a code cell\")\no1 new line")
 		return cs
 	})
 }

@@ -212,7 +212,11 @@ var fixedSeeds = map[string][]uint64{
 		63000392, // TestRepairReadsSideIDChangeByToken
 		63001051, // cmd/ipynb/TestFixTwoWayPairsMovedCells
 		64000114, // TestRepairReadsCopyByKind
+		65001228, // TestRepairReadsAlikeCopiesApart
 		65002172, // TestRepairReadsSideIDRenamed
+		65004752, // TestRepairReadsCopiesByKind
+		68002928, // TestRepairReadsEditedCopiesApart
+		69001638, // TestRepairFileEndKeysCellEndedByGit
 	},
 	"library": {14004881}, // TestMergeV3HeadingIsNoMarkdownCellsEdit
 }

@@ -135,6 +135,7 @@ func judgeRepair(out outcome, opt checkOptions) []failure {
 		tokenIDKeys,                // or the copy with its id
 		tokenKeysAlignedCopies,     // or the copy in base's place, of a cell base has once
 		tokenKeysSameKindFirst,     // or the copy of base's copy's kind
+		tokenKeysKindCopies,        // or so, of a cell base has once
 		func(vs [4]*nbView) { // cells by id, where git gave a text another's id
 			if !idsCrossed(vs) || !keyByID(vs) {
 				tokenKeys(vs)
@@ -159,7 +160,11 @@ func judgeRepair(out outcome, opt checkOptions) []failure {
 	if keys := fileKeys(out.marked, sides); keys != nil {
 		readings = append(readings, keys) // the cells as git's file places them
 	}
-	readings = append(readings, mixedReadings()...) // each side's copies read its own way
+	if keys := fileEndKeys(out.marked, sides); keys != nil {
+		readings = append(readings, keys) // or as it ends them
+	}
+	readings = append(readings, mixedReadings()...)      // each side's copies read its own way
+	readings = append(readings, alikeApartReadings()...) // the sides' alike copies different ones
 	for _, keys := range readings {
 		if len(fails) == 0 {
 			break

@@ -5,7 +5,6 @@ package mergecheck
 // versions of it rejected.
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,31 +39,44 @@ func seedRepair(t *testing.T, dir, seed string) outcome {
 	return out
 }
 
-// resultCells is the cells of out's result, decoded.
+// resultCells is the cells of out's result, decoded as the checker
+// decodes (members in order, lone surrogates kept).
 func resultCells(t *testing.T, out outcome) []any {
 	t.Helper()
-	var nb map[string]any
-	if err := json.Unmarshal(out.result, &nb); err != nil {
-		t.Fatal(err)
+	_, cells := decodedCells(t, out.result)
+	return cells
+}
+
+// decodedCells is notebook data decoded as the checker decodes, and its
+// cells.
+func decodedCells(t *testing.T, data []byte) (*obj, []any) {
+	t.Helper()
+	v, err := parseJSON(data)
+	nb, ok := v.(*obj)
+	if err != nil || !ok {
+		t.Fatalf("the result is no JSON object (%v)", err)
 	}
-	return nb["cells"].([]any)
+	cells, _ := nb.vals["cells"].([]any)
+	return nb, cells
 }
 
 // rejectsEdited fails unless out's result with its cells edited (what
-// names the edit) is judged wrong.
+// names the edit; the cells are *obj) is judged wrong, and unless the
+// result written back unedited is judged right (else the edit shows
+// nothing).
 func rejectsEdited(t *testing.T, out outcome, what string, edit func(cells []any) []any) {
 	t.Helper()
-	var mut map[string]any
-	if err := json.Unmarshal(out.result, &mut); err != nil {
-		t.Fatal(err)
+	rewritten := func(edit func([]any) []any) outcome {
+		nb, cells := decodedCells(t, out.result)
+		nb.set("cells", edit(cells))
+		m := out
+		m.result = jupyterStyle.write(nb)
+		return m
 	}
-	mut["cells"] = edit(mut["cells"].([]any))
-	m := out
-	var err error
-	if m.result, err = json.Marshal(mut); err != nil {
-		t.Fatal(err)
+	if fails := judgeRepair(rewritten(func(cs []any) []any { return cs }), seedRepairOptions); len(fails) > 0 {
+		t.Fatalf("the repair written back unedited judged failing: %v", fails)
 	}
-	if fails := judgeRepair(m, seedRepairOptions); len(fails) == 0 {
+	if fails := judgeRepair(rewritten(edit), seedRepairOptions); len(fails) == 0 {
 		t.Errorf("the repair %s judged right", what)
 	}
 }
