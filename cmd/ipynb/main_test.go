@@ -21,6 +21,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/internal/browsertest"
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -30,6 +31,7 @@ var binary string
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	removeTemp := testtier.MemTempDir() // the binaries and every TempDir
 	dir, err := os.MkdirTemp("", "ipynb-cli")
 	if err != nil {
 		panic(err)
@@ -53,6 +55,7 @@ func TestMain(m *testing.M) {
 	}
 	code := browsertest.Main(m) // one chromium for the browser tests, a tab each
 	os.RemoveAll(dir)
+	removeTemp()
 	os.Exit(code)
 }
 
