@@ -46,6 +46,8 @@ func TestMain(m *testing.M) {
 		close(webBuilt)
 	} else if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building ipynb: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		removeTemp()
 		os.Exit(2)
 	}
 	toolEnv = toolchainEnv()
