@@ -6,8 +6,10 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
+	"sync"
 )
 
 var gitCmd = &command{
@@ -196,10 +198,25 @@ func scopeFlag(global bool) string {
 }
 
 // inRepo reports whether the current folder is inside a git work tree.
+// git is asked once per folder: no ipynb command makes or removes a
+// repository between two questions.
 func inRepo() bool {
+	wd, wdErr := os.Getwd()
+	if wdErr == nil {
+		if v, ok := inRepoByFolder.Load(wd); ok {
+			return v.(bool)
+		}
+	}
 	out, err := git("rev-parse", "--is-inside-work-tree")
-	return err == nil && strings.TrimSpace(out) == "true"
+	in := err == nil && strings.TrimSpace(out) == "true"
+	if wdErr == nil {
+		inRepoByFolder.Store(wd, in)
+	}
+	return in
 }
+
+// inRepoByFolder holds inRepo's answers by working folder.
+var inRepoByFolder sync.Map
 
 // shellQuote quotes s for sh, which git runs drivers and filters with.
 func shellQuote(s string) string {

@@ -21,6 +21,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/nbdialog/ipynb/internal/browsertest"
 	"github.com/nbdialog/ipynb/internal/corpus"
+	"github.com/nbdialog/ipynb/internal/testtier"
 	"github.com/nbdialog/ipynb/nbformat"
 )
 
@@ -30,6 +31,7 @@ var binary string
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	removeTemp := testtier.MemTempDir() // the binaries and every TempDir
 	dir, err := os.MkdirTemp("", "ipynb-cli")
 	if err != nil {
 		panic(err)
@@ -44,6 +46,8 @@ func TestMain(m *testing.M) {
 		close(webBuilt)
 	} else if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building ipynb: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		removeTemp()
 		os.Exit(2)
 	}
 	toolEnv = toolchainEnv()
@@ -53,6 +57,7 @@ func TestMain(m *testing.M) {
 	}
 	code := browsertest.Main(m) // one chromium for the browser tests, a tab each
 	os.RemoveAll(dir)
+	removeTemp()
 	os.Exit(code)
 }
 

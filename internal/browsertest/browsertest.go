@@ -121,17 +121,18 @@ func sharedBrowser(exe string) (context.Context, error) {
 }
 
 // Main runs a test binary's tests (call it from TestMain) with one
-// browser for all of them, and ends the browser after them.
+// browser for all of them, and ends the browser after them; the tests'
+// temporary folders are testtier.Main's.
 func Main(m *testing.M) int {
 	mainRunning = true
-	code := m.Run()
-	if shared.cancel != nil {
-		shared.cancel()
-	}
-	if shared.dir != "" {
-		os.RemoveAll(shared.dir)
-	}
-	return code
+	return testtier.Main(m, func() {
+		if shared.cancel != nil {
+			shared.cancel()
+		}
+		if shared.dir != "" {
+			os.RemoveAll(shared.dir)
+		}
+	})
 }
 
 // Tab is a browser tab for one test.

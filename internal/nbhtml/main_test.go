@@ -1,6 +1,7 @@
 package nbhtml
 
-// The tests run with one browser for all of them (browsertest.Main).
+// The tests run with one browser for all of them (browsertest.Main), and
+// their temporary folders are in memory where the machine has room.
 
 import (
 	"os"

@@ -62,7 +62,12 @@ func TestOpenHidesToken(t *testing.T) {
 	t.Setenv("BROWSER", browser)
 	var stdout, stderr syncBuffer
 	done := make(chan int)
-	go func() { done <- serve(&stdout, &stderr, pageApp{[]byte("<!DOCTYPE html><title>served</title>")}, true) }()
+	// The server's waits shortened: the bye at the end stops it after
+	// 100 ms, not ipynb web's 3 s.
+	waits := serverWaits{tick: 20 * time.Millisecond, silence: defaultWaits.silence, byeGrace: 100 * time.Millisecond, shutdown: defaultWaits.shutdown}
+	go func() {
+		done <- serveWaiting(&stdout, &stderr, pageApp{[]byte("<!DOCTYPE html><title>served</title>")}, true, waits)
+	}()
 	waitFor(t, "the address", func() bool { return strings.HasSuffix(stdout.String(), "/\n") })
 	page := strings.TrimSpace(stdout.String())
 	token := strings.Trim(page[strings.LastIndex(page[:len(page)-1], "/"):], "/")

@@ -54,9 +54,21 @@ type webApp interface {
 	status() int
 }
 
+// serverWaits are the server's times: how often it looks whether the page
+// is gone, how long a page may be silent, how long after a page's bye it
+// stops (a reload says bye, then speaks again), and how long the requests
+// in flight have to end once it stops.
+type serverWaits struct {
+	tick, silence, byeGrace, shutdown time.Duration
+}
+
+// defaultWaits are the waits of ipynb web (tests shorten them).
+var defaultWaits = serverWaits{tick: 500 * time.Millisecond, silence: 10 * time.Second, byeGrace: 3 * time.Second, shutdown: 2 * time.Second}
+
 // webServer is the local server of one page.
 type webServer struct {
 	app   webApp
+	waits serverWaits
 	addr  string // host:port
 	base  string // "/TOKEN/"
 	token string
@@ -73,6 +85,11 @@ type webServer struct {
 
 // serve serves app until its page closes or the process is interrupted.
 func serve(stdout, stderr io.Writer, app webApp, open bool) int {
+	return serveWaiting(stdout, stderr, app, open, defaultWaits)
+}
+
+// serveWaiting is serve with the server's waits.
+func serveWaiting(stdout, stderr io.Writer, app webApp, open bool, waits serverWaits) int {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		fmt.Fprintf(stderr, "ipynb web: %v\n", err)
@@ -82,7 +99,7 @@ func serve(stdout, stderr io.Writer, app webApp, open bool) int {
 	rand.Read(tok[:])
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	s := &webServer{app: app, addr: ln.Addr().String(), token: hex.EncodeToString(tok[:]), stop: stop}
+	s := &webServer{app: app, waits: waits, addr: ln.Addr().String(), token: hex.EncodeToString(tok[:]), stop: stop}
 	s.base = "/" + s.token + "/"
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil}
 	url := "http://" + s.addr + s.base
@@ -105,7 +122,7 @@ func serve(stdout, stderr io.Writer, app webApp, open bool) int {
 	go func() {
 		defer close(shut)
 		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		sctx, cancel := context.WithTimeout(context.Background(), s.waits.shutdown)
 		defer cancel()
 		srv.Shutdown(sctx)
 	}()
@@ -114,16 +131,17 @@ func serve(stdout, stderr io.Writer, app webApp, open bool) int {
 		return 2
 	}
 	// Serve returns as soon as the server stops: the requests it was
-	// answering end first (those left after 2 s, actions only).
+	// answering end first (those left after waits.shutdown, actions only).
 	<-shut
 	s.acting.Lock()
 	return app.status()
 }
 
-// watch stops the server when the page has been silent for 10 s, or
-// 3 s after it said it closed (a reload says so, and then speaks again).
+// watch stops the server when the page has been silent for
+// waits.silence, or waits.byeGrace after it said it closed (a reload says
+// so, and then speaks again).
 func (s *webServer) watch(ctx context.Context) {
-	t := time.NewTicker(500 * time.Millisecond)
+	t := time.NewTicker(s.waits.tick)
 	defer t.Stop()
 	for {
 		select {
@@ -131,8 +149,8 @@ func (s *webServer) watch(ctx context.Context) {
 			return
 		case now := <-t.C:
 			s.mu.Lock()
-			gone := !s.alive.IsZero() && now.Sub(s.alive) > 10*time.Second ||
-				!s.bye.IsZero() && s.bye.After(s.alive) && now.Sub(s.bye) > 3*time.Second
+			gone := !s.alive.IsZero() && now.Sub(s.alive) > s.waits.silence ||
+				!s.bye.IsZero() && s.bye.After(s.alive) && now.Sub(s.bye) > s.waits.byeGrace
 			s.mu.Unlock()
 			if gone {
 				s.stop()
