@@ -53,6 +53,9 @@ func escapedPiece(r *rand.Rand) (string, bool) {
 	case 12:
 		return hexd(0xfffd), false
 	case 13:
+		if r.IntN(40) == 0 { // a very long run, then an escape
+			return strings.Repeat("x", 100000+r.IntN(8)) + `\"`, false
+		}
 		return strings.Repeat("x", 60+r.IntN(300)), false
 	case 14:
 		return `\n\n`, false
