@@ -3,6 +3,8 @@ package main
 // Pairing the cells between two anchors of a two-way merge's sides.
 
 import (
+	"bytes"
+	"encoding/json"
 	"strings"
 
 	"github.com/nbdialog/ipynb/nbformat"
@@ -18,10 +20,16 @@ const maxRunPairs = 1 << 12
 // place); otherwise the cells that share lines are paired first, in
 // order, as many lines shared as can be (a side's new cell beside a cell
 // both sides have in two versions: the new cell is alone, the versions
-// one cell), and between those pairs the cells left in order.
+// one cell), and between those pairs the cells left in order where they
+// hold the same metadata and attachments (one cell both sides rewrote: its
+// text and kind a conflict), else each alone, ours' then theirs': cells
+// that share no line and differ in those are not known to be one cell
+// (without a base, two new cells look like two versions of one), and
+// paired they would be one cell, the two sides' metadata and attachments
+// mixed unmarked.
 func pairRun(ours, theirs []nbformat.Cell, give func(...nbformat.Cell)) {
 	if len(ours) == 0 || len(theirs) == 0 || len(ours)*len(theirs) > maxRunPairs {
-		inOrder(ours, theirs, give)
+		inOrderAlike(ours, theirs, give)
 		return
 	}
 	lo, lt := make([]map[string]bool, len(ours)), make([]map[string]bool, len(theirs))
@@ -69,7 +77,7 @@ func pairRun(ours, theirs []nbformat.Cell, give func(...nbformat.Cell)) {
 	for i < len(ours) && j < len(theirs) {
 		switch n := shared(i, j); {
 		case n > 0 && best[i][j] == n+best[i+1][j+1]:
-			inOrder(ours[fi:i], theirs[fj:j], give)
+			inOrderAlike(ours[fi:i], theirs[fj:j], give)
 			give(ours[i], theirs[j])
 			i, j = i+1, j+1
 			fi, fj = i, j
@@ -79,7 +87,47 @@ func pairRun(ours, theirs []nbformat.Cell, give func(...nbformat.Cell)) {
 			j++
 		}
 	}
-	inOrder(ours[fi:], theirs[fj:], give)
+	inOrderAlike(ours[fi:], theirs[fj:], give)
+}
+
+// inOrderAlike calls give for the cells of ours and theirs paired in
+// order (see inOrder) when each pair holds the same metadata and
+// attachments, else for each cell alone, ours' then theirs'.
+func inOrderAlike(ours, theirs []nbformat.Cell, give func(...nbformat.Cell)) {
+	alike := true
+	for k := 0; alike && k < len(ours) && k < len(theirs); k++ {
+		alike = sameMembersBesideText(ours[k], theirs[k])
+	}
+	if alike {
+		inOrder(ours, theirs, give)
+		return
+	}
+	for _, c := range ours {
+		give(c)
+	}
+	for _, c := range theirs {
+		give(c)
+	}
+}
+
+// sameMembersBesideText reports whether two cells hold the same metadata
+// and attachments (as JSON values, their members in any order).
+func sameMembersBesideText(a, b nbformat.Cell) bool {
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	if errA != nil || errB != nil {
+		return false
+	}
+	var ma, mb struct {
+		Metadata    any `json:"metadata"`
+		Attachments any `json:"attachments"`
+	}
+	if json.Unmarshal(ja, &ma) != nil || json.Unmarshal(jb, &mb) != nil {
+		return false
+	}
+	ja, errA = json.Marshal(ma) // (map keys sorted)
+	jb, errB = json.Marshal(mb)
+	return errA == nil && errB == nil && bytes.Equal(ja, jb)
 }
 
 // inOrder calls give for the cells of ours and theirs paired in order
